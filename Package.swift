@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "typeset",
+    products: [
+        .library(name: "Typeset", targets: ["Typeset"]),
+        .executable(name: "typeset", targets: ["TypesetCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "Typeset", dependencies: ["CHarfBuzz", "CCairo"]),
+        .executableTarget(
+            name: "TypesetCLI",
+            dependencies: [
+                "Typeset", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/typeset"),
+        .testTarget(name: "TypesetTests", dependencies: ["Typeset"]),
+    ]
+)

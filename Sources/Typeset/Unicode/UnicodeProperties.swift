@@ -1,0 +1,140 @@
+// Character properties from the generated UCD 15.0.0 tables (UAX #9, UAX #14, UAX #29, UAX #24).
+
+/// Bidi_Class (UAX #9 Table 4). Raw values match the generator's order.
+public enum BidiClass: UInt8, Sendable, CaseIterable {
+    case L, R, AL, EN, ES, ET, AN, CS, NSM, BN, B, S, WS, ON
+    case LRE, LRO, RLE, RLO, PDF, LRI, RLI, FSI, PDI
+}
+
+/// Line_Break (UAX #14 Table 1, Unicode 15.0). Raw values match the generator's order.
+public enum LineBreakClass: UInt8, Sendable, CaseIterable {
+    case BK, CR, LF, CM, NL, SG, WJ, ZW, GL, SP, ZWJ, B2, BA, BB
+    case HY, CB, CL, CP, EX, IN, NS, OP, QU, IS, NU, PO, PR, SY
+    case AI, AL, CJ, EB, EM, H2, H3, HL, ID, JL, JV, JT, RI, SA, XX
+}
+
+/// East_Asian_Width (UAX #11).
+public enum EastAsianWidth: UInt8, Sendable, CaseIterable {
+    case neutral, ambiguous, fullwidth, halfwidth, narrow, wide
+}
+
+/// General_Category, two-letter values.
+public enum GeneralCategory: UInt8, Sendable, CaseIterable {
+    case Cn, Cc, Cf, Co, Cs, Ll, Lm, Lo, Lt, Lu, Mc, Me, Mn, Nd, Nl
+    case No, Pc, Pd, Pe, Pf, Pi, Po, Ps, Sc, Sk, Sm, So, Zl, Zp, Zs
+}
+
+/// Grapheme_Cluster_Break (UAX #29, Unicode 15.0).
+public enum GraphemeClusterBreak: UInt8, Sendable, CaseIterable {
+    case other, cr, lf, control, extend, zwj, regionalIndicator, prepend
+    case spacingMark, l, v, t, lv, lvt
+}
+
+/// A Script property value; `code` is its ISO 15924 code ("Arab", "Hebr", "Latn", "Zyyy", ...).
+public struct Script: Hashable, Sendable, CustomStringConvertible {
+    let index: UInt8
+    public var code: String { UnicodeTables.scriptCodes[Int(index)] }
+    public var description: String { code }
+    /// Unknown (unassigned code points).
+    public static let unknown = Script(index: 0)
+    /// Common: shared by several scripts (punctuation, digits, spaces).
+    public static let common = Script(index: 1)
+    /// Inherited: combining marks that take the script of their base.
+    public static let inherited = Script(index: 2)
+
+    public init?(code: String) {
+        guard let i = UnicodeTables.scriptCodes.firstIndex(of: code) else { return nil }
+        index = UInt8(i)
+    }
+    init(index: UInt8) { self.index = index }
+    /// Common, Inherited and Unknown take the script of their neighbours when itemizing.
+    public var isExplicit: Bool { index > 2 }
+}
+
+/// A lookup table built from the generator's packed ranges: a flat array for the BMP (where
+/// nearly all text lives) and a binary search of the range starts beyond it.
+struct PropertyTable: Sendable {
+    private let bmp: [UInt8]
+    private let starts: [UInt32]
+    private let values: [UInt8]
+
+    init(_ packed: [UInt32]) {
+        starts = packed.map { $0 >> 8 }
+        values = packed.map { UInt8($0 & 0xFF) }
+        var bmp = [UInt8](repeating: 0, count: 0x10000)
+        for i in starts.indices where starts[i] < 0x10000 {
+            let end = i + 1 < starts.count ? min(Int(starts[i + 1]), 0x10000) : 0x10000
+            for cp in Int(starts[i])..<end { bmp[cp] = values[i] }
+        }
+        self.bmp = bmp
+    }
+
+    @inline(__always)
+    subscript(_ scalar: UInt32) -> UInt8 {
+        if scalar < 0x10000 { return bmp[Int(scalar)] }
+        var lo = 0
+        var hi = starts.count
+        while hi - lo > 1 {  // the last start <= scalar
+            let mid = (lo + hi) / 2
+            if starts[mid] <= scalar { lo = mid } else { hi = mid }
+        }
+        return values[lo]
+    }
+}
+
+enum Tables {
+    static let bidiClass = PropertyTable(UnicodeTables.bidiClass)
+    static let lineBreak = PropertyTable(UnicodeTables.lineBreak)
+    static let eastAsianWidth = PropertyTable(UnicodeTables.eastAsianWidth)
+    static let generalCategory = PropertyTable(UnicodeTables.generalCategory)
+    static let graphemeClusterBreak = PropertyTable(UnicodeTables.graphemeClusterBreak)
+    static let extendedPictographic = PropertyTable(UnicodeTables.extendedPictographic)
+    static let script = PropertyTable(UnicodeTables.script)
+
+    /// Opening brackets: canonical form of the bracket → canonical form of its closing pair.
+    static let openingBrackets: [UInt32: UInt32] = {
+        var map: [UInt32: UInt32] = [:]
+        for (cp, _, pair, opening) in UnicodeTables.bidiBrackets where opening == 1 { map[cp] = pair }
+        return map
+    }()
+    /// Every bracket: code point → (its canonical form, whether it opens).
+    static let brackets: [UInt32: (canonical: UInt32, opening: Bool)] = {
+        var map: [UInt32: (canonical: UInt32, opening: Bool)] = [:]
+        for (cp, canonical, _, opening) in UnicodeTables.bidiBrackets {
+            map[cp] = (canonical, opening == 1)
+        }
+        return map
+    }()
+    static let mirroring: [UInt32: UInt32] = {
+        var map: [UInt32: UInt32] = [:]
+        let flat = UnicodeTables.bidiMirroring
+        for i in stride(from: 0, to: flat.count, by: 2) { map[flat[i]] = flat[i + 1] }
+        return map
+    }()
+}
+
+extension Unicode.Scalar {
+    @inline(__always) public var bidiClass: BidiClass {
+        BidiClass(rawValue: Tables.bidiClass[value]) ?? .L
+    }
+    @inline(__always) public var lineBreakClass: LineBreakClass {
+        LineBreakClass(rawValue: Tables.lineBreak[value]) ?? .XX
+    }
+    @inline(__always) public var eastAsianWidth: EastAsianWidth {
+        EastAsianWidth(rawValue: Tables.eastAsianWidth[value]) ?? .neutral
+    }
+    @inline(__always) public var generalCategory: GeneralCategory {
+        GeneralCategory(rawValue: Tables.generalCategory[value]) ?? .Cn
+    }
+    @inline(__always) public var graphemeClusterBreak: GraphemeClusterBreak {
+        GraphemeClusterBreak(rawValue: Tables.graphemeClusterBreak[value]) ?? .other
+    }
+    @inline(__always) public var isExtendedPictographic: Bool {
+        Tables.extendedPictographic[value] == 1
+    }
+    @inline(__always) public var script: Script { Script(index: Tables.script[value]) }
+    /// Bidi_Mirroring_Glyph, if the character has one.
+    public var bidiMirror: Unicode.Scalar? {
+        Tables.mirroring[value].flatMap(Unicode.Scalar.init)
+    }
+}
