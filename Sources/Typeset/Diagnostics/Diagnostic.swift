@@ -1,0 +1,58 @@
+// Diagnostics as values (SPEC §5): every stage reports into a sink; the CLI prints them once.
+
+/// A place in a source file; line and column count from 1 (columns in Unicode scalars).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+public enum Severity: String, Sendable {
+    case error, warning
+}
+
+/// One problem found in an input, printed as `FILE:LINE:COLUMN: error: MESSAGE`.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    public var severity: Severity
+    public var location: SourceLocation
+    public var message: String
+    /// A suggestion appended to the message ("did you mean 'caption'?").
+    public var hint: String?
+
+    public init(_ severity: Severity, _ location: SourceLocation, _ message: String, hint: String? = nil) {
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.hint = hint
+    }
+
+    public static func error(_ location: SourceLocation, _ message: String, hint: String? = nil) -> Diagnostic {
+        Diagnostic(.error, location, message, hint: hint)
+    }
+    public static func warning(_ location: SourceLocation, _ message: String, hint: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, location, message, hint: hint)
+    }
+
+    public var description: String {
+        var text = "\(location): \(severity.rawValue): \(message)"
+        if let hint { text += " (\(hint))" }
+        return text
+    }
+}
+
+/// Collects the diagnostics of one input, so that one run reports every problem.
+public struct Diagnostics: Sendable {
+    public private(set) var items: [Diagnostic] = []
+    public init() {}
+    public mutating func report(_ diagnostic: Diagnostic) { items.append(diagnostic) }
+    public mutating func append(contentsOf other: Diagnostics) { items += other.items }
+    public var hasErrors: Bool { items.contains { $0.severity == .error } }
+    public var errors: [Diagnostic] { items.filter { $0.severity == .error } }
+    public var warnings: [Diagnostic] { items.filter { $0.severity == .warning } }
+}

@@ -1,0 +1,130 @@
+// The laid-out page: what Layout/ produces and Render/ draws. Coordinates are points from the
+// page's top-left corner, y downwards; nothing here holds a C object.
+
+public struct Page: Sendable {
+    public var width: Double
+    public var height: Double
+    public var background: Color
+    /// Drawn in order. Tags bracket the items that belong to a structure element (tagged PDF).
+    public var items: [PageItem]
+    public init(width: Double, height: Double, background: Color = .white, items: [PageItem] = []) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.items = items
+    }
+}
+
+public enum PageItem: Sendable {
+    case glyphs(GlyphRun)
+    case rectangle(RectangleItem)
+    case rule(RuleItem)
+    case image(ImageItem)
+    /// Opens a structure element of tagged PDF (`Document` is implicit).
+    case beginTag(StructureTag)
+    case endTag(StructureTag)
+}
+
+/// PDF structure elements (Cairo 1.16 tag names).
+public enum StructureTag: String, Sendable {
+    case h1 = "H1", h2 = "H2", paragraph = "P", list = "L", listItem = "LI", label = "Lbl",
+        listBody = "LBody", figure = "Figure", division = "Div"
+}
+
+/// One run of glyphs of one font, size and color, drawn with its text and clusters so that PDF
+/// text extracts with real letters (cairo_show_text_glyphs).
+public struct GlyphRun: Sendable {
+    public var font: FontFace
+    /// Point size.
+    public var size: Double
+    public var color: Color
+    /// Glyph ids and absolute positions (baseline origin of each glyph), in visual order.
+    public var glyphs: [PositionedGlyph]
+    /// The run's characters in logical order, as UTF-8 text.
+    public var text: String
+    /// Cairo-style clusters in glyph order: UTF-8 bytes and glyphs of each cluster.
+    public var clusters: [TextCluster]
+    /// True for right-to-left runs: clusters map text backwards (CAIRO_TEXT_CLUSTER_FLAG_BACKWARD).
+    public var backward: Bool
+
+    public init(font: FontFace, size: Double, color: Color, glyphs: [PositionedGlyph], text: String,
+                clusters: [TextCluster], backward: Bool) {
+        self.font = font
+        self.size = size
+        self.color = color
+        self.glyphs = glyphs
+        self.text = text
+        self.clusters = clusters
+        self.backward = backward
+    }
+}
+
+public struct PositionedGlyph: Sendable, Hashable {
+    public var id: UInt32
+    public var x: Double
+    public var y: Double
+    public init(id: UInt32, x: Double, y: Double) {
+        self.id = id
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct TextCluster: Sendable, Hashable {
+    public var utf8Count: Int
+    public var glyphCount: Int
+    public init(utf8Count: Int, glyphCount: Int) {
+        self.utf8Count = utf8Count
+        self.glyphCount = glyphCount
+    }
+}
+
+public struct RectangleItem: Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public var cornerRadius: Double
+    public var fill: Color?
+    public var stroke: Color?
+    public init(x: Double, y: Double, width: Double, height: Double, cornerRadius: Double = 0,
+                fill: Color? = nil, stroke: Color? = nil) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.cornerRadius = cornerRadius
+        self.fill = fill
+        self.stroke = stroke
+    }
+}
+
+/// A straight line (dividers).
+public struct RuleItem: Sendable {
+    public var x1: Double, y1: Double, x2: Double, y2: Double
+    public var thickness: Double
+    public var color: Color
+    public init(x1: Double, y1: Double, x2: Double, y2: Double, thickness: Double, color: Color) {
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
+        self.thickness = thickness
+        self.color = color
+    }
+}
+
+public struct ImageItem: Sendable {
+    /// Absolute path of a PNG file (already checked by the markup stage).
+    public var path: String
+    public var x: Double, y: Double, width: Double, height: Double
+    /// Mirrored horizontally (flip="rtl" in a right-to-left context).
+    public var flipped: Bool
+    public var alt: String?
+    public init(path: String, x: Double, y: Double, width: Double, height: Double, flipped: Bool, alt: String?) {
+        self.path = path
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.flipped = flipped
+        self.alt = alt
+    }
+}
