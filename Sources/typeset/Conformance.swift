@@ -1,15 +1,29 @@
-// `typeset conformance` (SPEC 5.8): runs the Unicode conformance files.
+// `typeset conformance` (SPEC 5.8): runs the Unicode conformance files and counts every case.
 import ArgumentParser
 import Typeset
 
 struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt.")
+        abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.")
 
-    @Option(help: "Folder holding the Unicode test files.")
+    @Option(help: "Folder of the Unicode data files (Debian's unicode-data installs them here).")
     var unicodeDir: String = "/usr/share/unicode"
 
+    @Flag(help: "Print every failure, not only the first ones.")
+    var verbose = false
+
     func run() throws {
-        print("Unicode \(Typeset.unicodeVersion)")
+        let suites: [(String) throws -> ConformanceResult] = [
+            { try .bidiTest(file: $0 + "/BidiTest.txt") },
+            { try .bidiCharacterTest(file: $0 + "/BidiCharacterTest.txt") },
+        ]
+        var failed = false
+        for suite in suites {
+            let result = try suite(unicodeDir)
+            print(result.summary)
+            for failure in result.failures.prefix(verbose ? 20 : 5) { print("  \(failure)") }
+            failed = failed || result.failed > 0
+        }
+        if failed { throw ExitCode(1) }
     }
 }

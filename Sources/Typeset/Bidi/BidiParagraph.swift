@@ -1,0 +1,134 @@
+// UAX #9, the Unicode Bidirectional Algorithm (Unicode 15.0): resolved levels of a paragraph and
+// the visual runs of its lines. The rules live in the files named after the spec's sections:
+// ExplicitLevels.swift (P2–P3, X1–X10), WeakTypes.swift (W1–W7), NeutralTypes.swift (N0–N2),
+// and Reordering.swift (I1–I2 are here; L1–L2 there).
+
+/// The base direction a paragraph is laid out in.
+public enum BidiDirection: String, Sendable {
+    case ltr, rtl
+    /// From the first strong character (UAX #9 P2–P3), left to right if there is none.
+    case auto
+}
+
+/// A stretch of a line with one embedding level, in visual order (`BidiParagraph.visualRuns`).
+public struct BidiRun: Hashable, Sendable {
+    /// Scalar offsets in the paragraph, logical order.
+    public var scalarRange: Range<Int>
+    public var level: UInt8
+    public var isRightToLeft: Bool { level & 1 == 1 }
+}
+
+/// A paragraph's resolved embedding levels (UAX #9 P2–I2). Lines are taken from it by range.
+public struct BidiParagraph: Sendable {
+    /// The paragraph embedding level: 0 left to right, 1 right to left.
+    public let baseLevel: UInt8
+    /// The resolved level of each scalar. Characters removed by X9 (embedding controls, BN)
+    /// carry the level of the character before them, or the paragraph level at the start.
+    public let levels: [UInt8]
+    /// Original bidi classes, needed by L1 for each line.
+    let originalClasses: [BidiClass]
+    /// True for characters removed by X9.
+    let removed: [Bool]
+
+    /// Resolves the levels of `scalars`, one paragraph of text.
+    public init(scalars: [Unicode.Scalar], direction: BidiDirection) {
+        self.init(classes: scalars.map(\.bidiClass), scalars: scalars, direction: direction)
+    }
+
+    /// Resolves levels from bidi classes; `scalars` (same length) are needed only for the
+    /// bracket pairs of N0, and BidiTest.txt gives classes alone.
+    init(classes: [BidiClass], scalars: [Unicode.Scalar]?, direction: BidiDirection) {
+        let base: UInt8
+        switch direction {
+        case .ltr: base = 0
+        case .rtl: base = 1
+        case .auto: base = BidiParagraph.firstStrongLevel(classes, from: 0, to: classes.count) ?? 0
+        }
+        var resolver = BidiResolver(classes: classes, scalars: scalars, baseLevel: base)
+        resolver.resolve()
+        baseLevel = base
+        levels = resolver.levels
+        originalClasses = classes
+        removed = resolver.removed
+    }
+
+    /// UAX #9 P2–P3: the level given by the first L, R or AL in `start..<end`, skipping
+    /// characters between an isolate initiator and its matching PDI; nil if there is none.
+    static func firstStrongLevel(_ classes: [BidiClass], from start: Int, to end: Int) -> UInt8? {
+        var isolateDepth = 0
+        var i = start
+        while i < end {
+            switch classes[i] {
+            case .L where isolateDepth == 0: return 0
+            case .R where isolateDepth == 0, .AL where isolateDepth == 0: return 1
+            case .LRI, .RLI, .FSI: isolateDepth += 1
+            case .PDI where isolateDepth > 0: isolateDepth -= 1
+            case .B: return nil  // P2 looks no further than the paragraph's end
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// The working state of one paragraph's resolution (X1–I2); discarded afterwards.
+struct BidiResolver {
+    /// UAX #9 BD2: the deepest embedding level.
+    static let maxDepth: UInt8 = 125
+
+    let originalClasses: [BidiClass]
+    let scalars: [Unicode.Scalar]?
+    let baseLevel: UInt8
+    /// Current classes, changed by X6 overrides and the W, N rules.
+    var types: [BidiClass]
+    var levels: [UInt8]
+    var removed: [Bool]
+    /// BD9: for each isolate initiator, the offset of its matching PDI (or nil).
+    var matchingPDI: [Int?]
+    /// For each PDI that matches an initiator, the initiator's offset.
+    var matchingInitiator: [Int?]
+
+    init(classes: [BidiClass], scalars: [Unicode.Scalar]?, baseLevel: UInt8) {
+        originalClasses = classes
+        self.scalars = scalars
+        self.baseLevel = baseLevel
+        types = classes
+        levels = [UInt8](repeating: baseLevel, count: classes.count)
+        removed = [Bool](repeating: false, count: classes.count)
+        matchingPDI = [Int?](repeating: nil, count: classes.count)
+        matchingInitiator = [Int?](repeating: nil, count: classes.count)
+    }
+
+    mutating func resolve() {
+        findMatchingIsolates()
+        resolveExplicitLevels()
+        for sequence in isolatingRunSequences() {
+            var run = sequence
+            resolveWeakTypes(&run)
+            resolveBracketPairs(&run)
+            resolveNeutralTypes(&run)
+            resolveImplicitLevels(run)
+        }
+        // Removed characters take the level of the character before them (their level does
+        // not matter to the algorithm; this keeps runs whole when lines are reordered).
+        var previous = baseLevel
+        for i in levels.indices {
+            if removed[i] { levels[i] = previous } else { previous = levels[i] }
+        }
+    }
+
+    /// UAX #9 I1–I2: levels from the resolved types.
+    mutating func resolveImplicitLevels(_ sequence: IsolatingRunSequence) {
+        for i in sequence.indices {
+            let level = levels[i]
+            let type = types[i]
+            if level & 1 == 0 {
+                if type == .R { levels[i] = level + 1 }  // I1
+                else if type == .AN || type == .EN { levels[i] = level + 2 }
+            } else if type == .L || type == .EN || type == .AN {
+                levels[i] = level + 1  // I2
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+// Runs BidiTest.txt and BidiCharacterTest.txt (Unicode 15.0) against BidiParagraph, counting
+// every case: a BidiTest.txt line counts once per paragraph direction in its bitset.
+
+import Foundation
+
+public struct ConformanceError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+func readLines(_ path: String) throws -> [Substring] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw ConformanceError(description: "cannot read \(path) (install Debian's unicode-data, or pass --unicode-dir)")
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+}
+
+extension ConformanceResult {
+    /// Runs every case of BidiTest.txt at `path`.
+    public static func bidiTest(file path: String) throws -> ConformanceResult {
+        var result = ConformanceResult(name: "BidiTest.txt")
+        let classNames = Dictionary(uniqueKeysWithValues: BidiClass.allCases.map { ("\($0)", $0) })
+        var expectedLevels: [UInt8?] = []
+        var expectedOrder: [Int] = []
+        for (number, line) in try readLines(path).enumerated() {
+            if line.hasPrefix("@Levels:") {
+                expectedLevels = line.dropFirst(8).split(whereSeparator: { $0 == " " || $0 == "\t" }).map { UInt8($0) }
+                continue
+            }
+            if line.hasPrefix("@Reorder:") {
+                expectedOrder = line.dropFirst(9).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Int($0) }
+                continue
+            }
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("@") { continue }
+            let fields = line.split(separator: ";")
+            guard fields.count == 2, let bitset = Int(fields[1].trimmingCharacters(in: .whitespaces)) else {
+                throw ConformanceError(description: "\(path):\(number + 1): malformed line")
+            }
+            let classes = try fields[0].split(separator: " ").map { name in
+                guard let type = classNames[String(name)] else {
+                    throw ConformanceError(description: "\(path):\(number + 1): unknown class \(name)")
+                }
+                return type
+            }
+            for (bit, direction) in [(1, BidiDirection.auto), (2, .ltr), (4, .rtl)] where bitset & bit != 0 {
+                let paragraph = BidiParagraph(classes: classes, scalars: nil, direction: direction)
+                let (levels, order) = paragraph.conformanceOutput()
+                result.record(levels == expectedLevels && order == expectedOrder,
+                    "line \(number + 1): \(fields[0]) (\(direction)): expected levels \(show(expectedLevels)) order \(expectedOrder), got \(show(levels)) order \(order)")
+            }
+        }
+        return result
+    }
+
+    /// Runs every case of BidiCharacterTest.txt at `path`.
+    public static func bidiCharacterTest(file path: String) throws -> ConformanceResult {
+        var result = ConformanceResult(name: "BidiCharacterTest.txt")
+        for (number, line) in try readLines(path).enumerated() {
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ";", omittingEmptySubsequences: false)
+            guard fields.count == 5 else {
+                throw ConformanceError(description: "\(path):\(number + 1): malformed line")
+            }
+            let scalars = fields[0].split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
+            let direction: BidiDirection = fields[1] == "0" ? .ltr : fields[1] == "1" ? .rtl : .auto
+            let expectedBase = UInt8(fields[2])
+            let expectedLevels = fields[3].split(separator: " ").map { UInt8($0) }
+            let expectedOrder = fields[4].split(separator: " ").compactMap { Int($0) }
+            let paragraph = BidiParagraph(scalars: scalars, direction: direction)
+            let (levels, order) = paragraph.conformanceOutput()
+            result.record(paragraph.baseLevel == expectedBase && levels == expectedLevels && order == expectedOrder,
+                "line \(number + 1): \(fields[0]) (\(direction)): expected level \(fields[2]) levels \(show(expectedLevels)) order \(expectedOrder), got \(paragraph.baseLevel) levels \(show(levels)) order \(order)")
+        }
+        return result
+    }
+}
+
+private func show(_ levels: [UInt8?]) -> String {
+    "[" + levels.map { $0.map(String.init) ?? "x" }.joined(separator: " ") + "]"
+}
+
+extension BidiParagraph {
+    /// The whole paragraph as one line, as the test files give it: levels after L1 with nil
+    /// for characters X9 removed, and the visual order without them.
+    func conformanceOutput() -> (levels: [UInt8?], order: [Int]) {
+        let range = 0..<levels.count
+        let lineLevels = lineLevels(range)
+        let levels = range.map { removed[$0] ? nil : lineLevels[$0] }
+        let order = visualOrder(range).filter { !removed[$0] }
+        return (levels, order)
+    }
+}
