@@ -36,7 +36,7 @@ let unicodeDirectory = "/usr/share/unicode"
         let paragraph = BidiParagraph(scalars: text, direction: .rtl)
         let order = paragraph.visualOrder(0..<text.count)
         let visual = String(String.UnicodeScalarView(order.map { text[$0] }))
-        #expect(visual == "654 ךותמ 321 דומע")
+        #expect(visual == "456 ךותמ 123 דומע")  // read left to right: numbers unreversed
     }
 
     @Test func visualRunsOfAMixedLine() {
