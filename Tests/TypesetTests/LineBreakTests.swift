@@ -2,8 +2,7 @@
 // and the public API on Arabic, Hebrew and Latin text.
 import Foundation
 import Testing
-
-@testable import Typeset
+import Typeset
 
 @Suite struct LineBreakTests {
     static let unicodeDirectory = "/usr/share/unicode/auxiliary"

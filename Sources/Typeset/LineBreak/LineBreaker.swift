@@ -67,186 +67,72 @@ public enum LineBreaker {
     private static func findOpportunities(
         in text: UnsafeBufferPointer<Unicode.Scalar>, table: UnsafeBufferPointer<ScalarProperties>
     ) -> [BreakOpportunity] {
-        @inline(__always) func properties(at index: Int) -> ScalarProperties {
-            let value = text[index].value
-            return value < 0x10000 ? table[Int(value)] : ScalarProperties(text[index])
-        }
-
-        /// The class of the first scalar after `index` that is not a CM or ZWJ (those belong to
-        /// the scalar at `index`, LB9), or nil at the end of the text.
-        func baseClass(after index: Int) -> LineBreakClass? {
-            var cursor = index + 1
-            while cursor < text.count {
-                let lineBreakClass = properties(at: cursor).lineBreakClass
-                if !lineBreakClass.isCombining { return lineBreakClass }
-                cursor += 1
-            }
-            return nil
-        }
-
         var opportunities: [BreakOpportunity] = []
         opportunities.reserveCapacity(text.count / 4 + 1)
-
-        // The state after the scalar before the position being decided. `previous` is the class
-        // of the last base: a combining sequence `X (CM | ZWJ)*` counts as X (LB9), a CM or ZWJ
-        // without a base as AL (LB10).
-        let first = properties(at: 0)
-        var previous = first.lineBreakClass.isCombining ? LineBreakClass.AL : first.lineBreakClass
-        // The base before `previous` (LB21a); XX, which LB1 resolves away, stands for none.
-        var beforePrevious = LineBreakClass.XX
-        // The last base before the current run of spaces (LB8, LB14–LB17); XX at the start.
-        var beforeSpaces = LineBreakClass.XX
-        var previousIsZWJ = first.lineBreakClass == .ZWJ
-        var previousIsEastAsianWide = first.isEastAsianWide
-        var previousIsUnassignedPictographic = first.isUnassignedPictographic
-        var regionalIndicatorRunIsOdd = previous == .RI
-        var number: NumberState = previous == .NU ? .digits : .none
-
+        var scan = Scan(text: text, table: table)
         for index in 1..<text.count {
-            let next = properties(at: index)
-            // UAX #14 LB9: a CM or ZWJ after anything but BK, CR, LF, NL, SP or ZW joins it.
-            let isAbsorbed = next.lineBreakClass.isCombining && !previous.endsCombiningSequence
-            // UAX #14 LB10: any other CM or ZWJ is AL.
-            let nextClass = next.lineBreakClass.isCombining ? LineBreakClass.AL : next.lineBreakClass
-
-            let decision: Decision = decide()
-            func decide() -> Decision {
-                // UAX #14 LB4: BK !
-                // UAX #14 LB5: CR × LF, CR !, LF !, NL !
-                switch previous {
-                case .BK, .LF, .NL: return .mandatory
-                case .CR: return next.lineBreakClass == .LF ? .prohibited : .mandatory
-                default: break
-                }
-                switch next.lineBreakClass {
-                // UAX #14 LB6: × (BK | CR | LF | NL)
-                case .BK, .CR, .LF, .NL: return .prohibited
-                // UAX #14 LB7: × SP, × ZW
-                case .SP, .ZW: return .prohibited
-                default: break
-                }
-                // UAX #14 LB8: ZW SP* ÷
-                if previous == .ZW || (previous == .SP && beforeSpaces == .ZW) { return .allowed }
-                // UAX #14 LB8a: ZWJ ×
-                if previousIsZWJ { return .prohibited }
-                // UAX #14 LB9: X (CM | ZWJ)* is X: no break inside the sequence.
-                if isAbsorbed { return .prohibited }
-
-                // UAX #14 LB11: × WJ, WJ ×
-                if nextClass == .WJ || previous == .WJ { return .prohibited }
-                // UAX #14 LB12: GL ×
-                if previous == .GL { return .prohibited }
-                // UAX #14 LB12a: [^SP BA HY] × GL
-                if nextClass == .GL && previous != .SP && previous != .BA && previous != .HY {
-                    return .prohibited
-                }
-                // UAX #14 LB13: × CL, × CP, × EX, × IS, × SY
-                switch nextClass {
-                case .CL, .CP, .EX, .IS, .SY: return .prohibited
-                default: break
-                }
-                // LB14–LB17 see through spaces: the class before them, or `previous`.
-                let beforeAnySpaces = previous == .SP ? beforeSpaces : previous
-                // UAX #14 LB14: OP SP* ×
-                if beforeAnySpaces == .OP { return .prohibited }
-                // UAX #14 LB15: QU SP* × OP
-                if beforeAnySpaces == .QU && nextClass == .OP { return .prohibited }
-                // UAX #14 LB16: (CL | CP) SP* × NS
-                if (beforeAnySpaces == .CL || beforeAnySpaces == .CP) && nextClass == .NS {
-                    return .prohibited
-                }
-                // UAX #14 LB17: B2 SP* × B2
-                if beforeAnySpaces == .B2 && nextClass == .B2 { return .prohibited }
-                // UAX #14 LB18: SP ÷
-                if previous == .SP { return .allowed }
-                // UAX #14 LB19: × QU, QU ×
-                if nextClass == .QU || previous == .QU { return .prohibited }
-                // UAX #14 LB20: ÷ CB, CB ÷
-                if nextClass == .CB || previous == .CB { return .allowed }
-                // UAX #14 LB21: × BA, × HY, × NS, BB ×
-                switch nextClass {
-                case .BA, .HY, .NS: return .prohibited
-                default: break
-                }
-                if previous == .BB { return .prohibited }
-                // UAX #14 LB21a: HL (HY | BA) ×
-                if (previous == .HY || previous == .BA) && beforePrevious == .HL { return .prohibited }
-                // UAX #14 LB21b: SY × HL
-                if previous == .SY && nextClass == .HL { return .prohibited }
-                // UAX #14 LB22: × IN
-                if nextClass == .IN { return .prohibited }
-                // UAX #14 LB23: (AL | HL) × NU, NU × (AL | HL)
-                if previous.isLetter && nextClass == .NU { return .prohibited }
-                if previous == .NU && nextClass.isLetter { return .prohibited }
-                // UAX #14 LB23a: PR × (ID | EB | EM), (ID | EB | EM) × PO
-                if previous == .PR && nextClass.isIdeographicOrEmoji { return .prohibited }
-                if previous.isIdeographicOrEmoji && nextClass == .PO { return .prohibited }
-                // UAX #14 LB24: (PR | PO) × (AL | HL), (AL | HL) × (PR | PO)
-                if previous.isAffix && nextClass.isLetter { return .prohibited }
-                if previous.isLetter && nextClass.isAffix { return .prohibited }
-                // UAX #14 LB25 (tailored, see the top of the file)
-                if previous.isAffix {
-                    // (PR | PO) × (OP | HY)? NU
-                    if nextClass == .NU { return .prohibited }
-                    if (nextClass == .OP || nextClass == .HY)
-                        && baseClass(after: index) == .NU
-                    {
-                        return .prohibited
-                    }
-                }
-                // (OP | HY) × NU
-                if (previous == .OP || previous == .HY) && nextClass == .NU { return .prohibited }
-                switch (number, nextClass) {
-                // NU (NU | SY | IS)* × (NU | SY | IS | CL | CP)
-                case (.digits, .NU), (.digits, .SY), (.digits, .IS), (.digits, .CL), (.digits, .CP):
-                    return .prohibited
-                // NU (NU | SY | IS)* (CL | CP)? × (PR | PO)
-                case (.digits, .PR), (.digits, .PO), (.closed, .PR), (.closed, .PO):
-                    return .prohibited
-                default: break
-                }
-                // UAX #14 LB26: JL × (JL | JV | H2 | H3), (JV | H2) × (JV | JT), (JT | H3) × JT
-                switch (previous, nextClass) {
-                case (.JL, .JL), (.JL, .JV), (.JL, .H2), (.JL, .H3): return .prohibited
-                case (.JV, .JV), (.JV, .JT), (.H2, .JV), (.H2, .JT): return .prohibited
-                case (.JT, .JT), (.H3, .JT): return .prohibited
-                default: break
-                }
-                // UAX #14 LB27: (JL | JV | JT | H2 | H3) × PO, PR × (JL | JV | JT | H2 | H3)
-                if previous.isKorean && nextClass == .PO { return .prohibited }
-                if previous == .PR && nextClass.isKorean { return .prohibited }
-                // UAX #14 LB28: (AL | HL) × (AL | HL)
-                if previous.isLetter && nextClass.isLetter { return .prohibited }
-                // UAX #14 LB29: IS × (AL | HL)
-                if previous == .IS && nextClass.isLetter { return .prohibited }
-                // UAX #14 LB30: (AL | HL | NU) × OP, CP × (AL | HL | NU), except East Asian
-                // fullwidth, wide and halfwidth parentheses.
-                if (previous.isLetter || previous == .NU) && nextClass == .OP && !next.isEastAsianWide {
-                    return .prohibited
-                }
-                if previous == .CP && !previousIsEastAsianWide && (nextClass.isLetter || nextClass == .NU) {
-                    return .prohibited
-                }
-                // UAX #14 LB30a: sot (RI RI)* RI × RI, [^RI] (RI RI)* RI × RI
-                if previous == .RI && nextClass == .RI && regionalIndicatorRunIsOdd { return .prohibited }
-                // UAX #14 LB30b: EB × EM, [\p{Extended_Pictographic}&\p{Cn}] × EM
-                if nextClass == .EM && (previous == .EB || previousIsUnassignedPictographic) {
-                    return .prohibited
-                }
-                // UAX #14 LB31: ÷ everywhere else
-                return .allowed
-            }
-
-            switch decision {
+            switch scan.advance(to: index) {
             case .prohibited: break
             case .allowed: opportunities.append(BreakOpportunity(offset: index, isMandatory: false))
             case .mandatory: opportunities.append(BreakOpportunity(offset: index, isMandatory: true))
             }
+        }
+        // UAX #14 LB3: ! eot
+        opportunities.append(BreakOpportunity(offset: text.count, isMandatory: true))
+        return opportunities
+    }
 
-            // Carry the state forward. A CM or ZWJ that joined its base (LB9) leaves the base's
-            // state as it was.
+    /// The state of a pass over a paragraph: what the rules need to know about the text before
+    /// the position being decided. Kept in a struct rather than captured by a closure so that the
+    /// optimizer keeps it in registers.
+    private struct Scan {
+        let text: UnsafeBufferPointer<Unicode.Scalar>
+        let table: UnsafeBufferPointer<ScalarProperties>
+
+        /// The class of the last base: a combining sequence `X (CM | ZWJ)*` counts as X (LB9), a
+        /// CM or ZWJ without a base as AL (LB10).
+        var previous: LineBreakClass
+        /// The base before `previous` (LB21a); XX, which LB1 resolves away, stands for none.
+        var beforePrevious = LineBreakClass.XX
+        /// The last base before the current run of spaces (LB8, LB14–LB17); XX at the start.
+        var beforeSpaces = LineBreakClass.XX
+        /// The scalar just before the position is a ZWJ, joined to a base or not (LB8a).
+        var previousIsZWJ: Bool
+        /// The last base is East Asian fullwidth, wide or halfwidth (LB30).
+        var previousIsEastAsianWide: Bool
+        /// The last base is an unassigned Extended_Pictographic code point (LB30b).
+        var previousIsUnassignedPictographic: Bool
+        /// The run of regional indicators that ends at the last base is odd (LB30a).
+        var regionalIndicatorRunIsOdd: Bool
+        /// LB25: whether the last base is inside a number.
+        var number: NumberState
+
+        init(text: UnsafeBufferPointer<Unicode.Scalar>, table: UnsafeBufferPointer<ScalarProperties>) {
+            self.text = text
+            self.table = table
+            let first = ScalarProperties.of(text[0], table: table)
+            // UAX #14 LB10 at the start of the text.
+            previous = first.lineBreakClass.isCombining ? .AL : first.lineBreakClass
+            previousIsZWJ = first.lineBreakClass == .ZWJ
+            previousIsEastAsianWide = first.isEastAsianWide
+            previousIsUnassignedPictographic = first.isUnassignedPictographic
+            regionalIndicatorRunIsOdd = previous == .RI
+            number = previous == .NU ? .digits : .none
+        }
+
+        /// Decides the position before the scalar at `index` and moves past that scalar.
+        @inline(__always)
+        mutating func advance(to index: Int) -> Decision {
+            let next = ScalarProperties.of(text[index], table: table)
+            // UAX #14 LB9: a CM or ZWJ after anything but BK, CR, LF, NL, SP or ZW joins it.
+            let isAbsorbed = next.lineBreakClass.isCombining && !previous.endsCombiningSequence
+            // UAX #14 LB10: any other CM or ZWJ is AL.
+            let nextClass = next.lineBreakClass.isCombining ? LineBreakClass.AL : next.lineBreakClass
+            let decision = decide(at: index, next: next, nextClass: nextClass, isAbsorbed: isAbsorbed)
+
+            // A CM or ZWJ that joined its base (LB9) leaves the base's state as it was.
             previousIsZWJ = next.lineBreakClass == .ZWJ
-            if isAbsorbed { continue }
+            if isAbsorbed { return decision }
             switch nextClass {
             case .NU: number = .digits
             case .SY, .IS: if number != .digits { number = .none }
@@ -259,10 +145,152 @@ public enum LineBreaker {
             previous = nextClass
             previousIsEastAsianWide = next.isEastAsianWide
             previousIsUnassignedPictographic = next.isUnassignedPictographic
+            return decision
         }
-        // UAX #14 LB3: ! eot
-        opportunities.append(BreakOpportunity(offset: text.count, isMandatory: true))
-        return opportunities
+
+        /// The rules in order, for the position before the scalar at `index`, whose properties
+        /// are `next` and whose class after LB10 is `nextClass`.
+        @inline(__always)
+        private func decide(
+            at index: Int, next: ScalarProperties, nextClass: LineBreakClass, isAbsorbed: Bool
+        ) -> Decision {
+            // UAX #14 LB4: BK !
+            // UAX #14 LB5: CR × LF, CR !, LF !, NL !
+            switch previous {
+            case .BK, .LF, .NL: return .mandatory
+            case .CR: return next.lineBreakClass == .LF ? .prohibited : .mandatory
+            default: break
+            }
+            switch next.lineBreakClass {
+            // UAX #14 LB6: × (BK | CR | LF | NL)
+            case .BK, .CR, .LF, .NL: return .prohibited
+            // UAX #14 LB7: × SP, × ZW
+            case .SP, .ZW: return .prohibited
+            default: break
+            }
+            // UAX #14 LB8: ZW SP* ÷
+            if previous == .ZW || (previous == .SP && beforeSpaces == .ZW) { return .allowed }
+            // UAX #14 LB8a: ZWJ ×
+            if previousIsZWJ { return .prohibited }
+            // UAX #14 LB9: X (CM | ZWJ)* is X: no break inside the sequence.
+            if isAbsorbed { return .prohibited }
+
+            // UAX #14 LB11: × WJ, WJ ×
+            if nextClass == .WJ || previous == .WJ { return .prohibited }
+            // UAX #14 LB12: GL ×
+            if previous == .GL { return .prohibited }
+            // UAX #14 LB12a: [^SP BA HY] × GL
+            if nextClass == .GL && previous != .SP && previous != .BA && previous != .HY {
+                return .prohibited
+            }
+            // UAX #14 LB13: × CL, × CP, × EX, × IS, × SY
+            switch nextClass {
+            case .CL, .CP, .EX, .IS, .SY: return .prohibited
+            default: break
+            }
+            // LB14–LB17 see through spaces: the class before them, or `previous`.
+            let beforeAnySpaces = previous == .SP ? beforeSpaces : previous
+            // UAX #14 LB14: OP SP* ×
+            if beforeAnySpaces == .OP { return .prohibited }
+            // UAX #14 LB15: QU SP* × OP
+            if beforeAnySpaces == .QU && nextClass == .OP { return .prohibited }
+            // UAX #14 LB16: (CL | CP) SP* × NS
+            if (beforeAnySpaces == .CL || beforeAnySpaces == .CP) && nextClass == .NS {
+                return .prohibited
+            }
+            // UAX #14 LB17: B2 SP* × B2
+            if beforeAnySpaces == .B2 && nextClass == .B2 { return .prohibited }
+            // UAX #14 LB18: SP ÷
+            if previous == .SP { return .allowed }
+            // UAX #14 LB19: × QU, QU ×
+            if nextClass == .QU || previous == .QU { return .prohibited }
+            // UAX #14 LB20: ÷ CB, CB ÷
+            if nextClass == .CB || previous == .CB { return .allowed }
+            // UAX #14 LB21: × BA, × HY, × NS, BB ×
+            switch nextClass {
+            case .BA, .HY, .NS: return .prohibited
+            default: break
+            }
+            if previous == .BB { return .prohibited }
+            // UAX #14 LB21a: HL (HY | BA) ×
+            if (previous == .HY || previous == .BA) && beforePrevious == .HL { return .prohibited }
+            // UAX #14 LB21b: SY × HL
+            if previous == .SY && nextClass == .HL { return .prohibited }
+            // UAX #14 LB22: × IN
+            if nextClass == .IN { return .prohibited }
+            // UAX #14 LB23: (AL | HL) × NU, NU × (AL | HL)
+            if previous.isLetter && nextClass == .NU { return .prohibited }
+            if previous == .NU && nextClass.isLetter { return .prohibited }
+            // UAX #14 LB23a: PR × (ID | EB | EM), (ID | EB | EM) × PO
+            if previous == .PR && nextClass.isIdeographicOrEmoji { return .prohibited }
+            if previous.isIdeographicOrEmoji && nextClass == .PO { return .prohibited }
+            // UAX #14 LB24: (PR | PO) × (AL | HL), (AL | HL) × (PR | PO)
+            if previous.isAffix && nextClass.isLetter { return .prohibited }
+            if previous.isLetter && nextClass.isAffix { return .prohibited }
+            // UAX #14 LB25 (tailored, see the top of the file)
+            if previous.isAffix {
+                // (PR | PO) × (OP | HY)? NU
+                if nextClass == .NU { return .prohibited }
+                if (nextClass == .OP || nextClass == .HY)
+                    && baseClass(after: index) == .NU
+                {
+                    return .prohibited
+                }
+            }
+            // (OP | HY) × NU
+            if (previous == .OP || previous == .HY) && nextClass == .NU { return .prohibited }
+            switch (number, nextClass) {
+            // NU (NU | SY | IS)* × (NU | SY | IS | CL | CP)
+            case (.digits, .NU), (.digits, .SY), (.digits, .IS), (.digits, .CL), (.digits, .CP):
+                return .prohibited
+            // NU (NU | SY | IS)* (CL | CP)? × (PR | PO)
+            case (.digits, .PR), (.digits, .PO), (.closed, .PR), (.closed, .PO):
+                return .prohibited
+            default: break
+            }
+            // UAX #14 LB26: JL × (JL | JV | H2 | H3), (JV | H2) × (JV | JT), (JT | H3) × JT
+            switch (previous, nextClass) {
+            case (.JL, .JL), (.JL, .JV), (.JL, .H2), (.JL, .H3): return .prohibited
+            case (.JV, .JV), (.JV, .JT), (.H2, .JV), (.H2, .JT): return .prohibited
+            case (.JT, .JT), (.H3, .JT): return .prohibited
+            default: break
+            }
+            // UAX #14 LB27: (JL | JV | JT | H2 | H3) × PO, PR × (JL | JV | JT | H2 | H3)
+            if previous.isKorean && nextClass == .PO { return .prohibited }
+            if previous == .PR && nextClass.isKorean { return .prohibited }
+            // UAX #14 LB28: (AL | HL) × (AL | HL)
+            if previous.isLetter && nextClass.isLetter { return .prohibited }
+            // UAX #14 LB29: IS × (AL | HL)
+            if previous == .IS && nextClass.isLetter { return .prohibited }
+            // UAX #14 LB30: (AL | HL | NU) × OP, CP × (AL | HL | NU), except East Asian
+            // fullwidth, wide and halfwidth parentheses.
+            if (previous.isLetter || previous == .NU) && nextClass == .OP && !next.isEastAsianWide {
+                return .prohibited
+            }
+            if previous == .CP && !previousIsEastAsianWide && (nextClass.isLetter || nextClass == .NU) {
+                return .prohibited
+            }
+            // UAX #14 LB30a: sot (RI RI)* RI × RI, [^RI] (RI RI)* RI × RI
+            if previous == .RI && nextClass == .RI && regionalIndicatorRunIsOdd { return .prohibited }
+            // UAX #14 LB30b: EB × EM, [\p{Extended_Pictographic}&\p{Cn}] × EM
+            if nextClass == .EM && (previous == .EB || previousIsUnassignedPictographic) {
+                return .prohibited
+            }
+            // UAX #14 LB31: ÷ everywhere else
+            return .allowed
+        }
+
+        /// The class of the first scalar after `index` that is not a CM or ZWJ (those belong to
+        /// the scalar at `index`, LB9), or nil at the end of the text.
+        private func baseClass(after index: Int) -> LineBreakClass? {
+            var cursor = index + 1
+            while cursor < text.count {
+                let lineBreakClass = ScalarProperties.of(text[cursor], table: table).lineBreakClass
+                if !lineBreakClass.isCombining { return lineBreakClass }
+                cursor += 1
+            }
+            return nil
+        }
     }
 
     // MARK: - Character properties
@@ -293,6 +321,12 @@ public enum LineBreaker {
             default: isEastAsianWide = false
             }
             isUnassignedPictographic = scalar.isExtendedPictographic && scalar.generalCategory == .Cn
+        }
+
+        /// The properties of `scalar`, from `table` (`bmpProperties`) in the BMP.
+        @inline(__always)
+        static func of(_ scalar: Unicode.Scalar, table: UnsafeBufferPointer<ScalarProperties>) -> ScalarProperties {
+            scalar.value < 0x10000 ? table[Int(scalar.value)] : ScalarProperties(scalar)
         }
 
         /// A lone surrogate code point (SG, resolved to AL by LB1).
