@@ -154,6 +154,9 @@ public enum LineBreaker {
         private func decide(
             at index: Int, next: ScalarProperties, nextClass: LineBreakClass, isAbsorbed: Bool
         ) -> Decision {
+            // Inside a word, the commonest case: no rule before LB28 (AL | HL) × (AL | HL)
+            // breaks between two letters, so it decides at once.
+            if previous.isLetter && nextClass.isLetter { return .prohibited }
             // UAX #14 LB4: BK !
             // UAX #14 LB5: CR × LF, CR !, LF !, NL !
             switch previous {
