@@ -98,8 +98,8 @@ public enum LineBreaker {
         var beforeSpaces = LineBreakClass.XX
         /// The scalar just before the position is a ZWJ, joined to a base or not (LB8a).
         var previousIsZWJ: Bool
-        /// The last base is East Asian fullwidth, wide or halfwidth (LB30).
-        var previousIsEastAsianWide: Bool
+        /// The last base is a CP that is East Asian fullwidth, wide or halfwidth (LB30).
+        var previousIsEastAsianWideBracket: Bool
         /// The last base is an unassigned Extended_Pictographic code point (LB30b).
         var previousIsUnassignedPictographic: Bool
         /// The run of regional indicators that ends at the last base is odd (LB30a).
@@ -114,7 +114,7 @@ public enum LineBreaker {
             // UAX #14 LB10 at the start of the text.
             previous = first.lineBreakClass.isCombining ? .AL : first.lineBreakClass
             previousIsZWJ = first.lineBreakClass == .ZWJ
-            previousIsEastAsianWide = first.isEastAsianWide
+            previousIsEastAsianWideBracket = first.isEastAsianWideBracket
             previousIsUnassignedPictographic = first.isUnassignedPictographic
             regionalIndicatorRunIsOdd = previous == .RI
             number = previous == .NU ? .digits : .none
@@ -143,7 +143,7 @@ public enum LineBreaker {
             if nextClass == .SP && previous != .SP { beforeSpaces = previous }
             beforePrevious = previous
             previous = nextClass
-            previousIsEastAsianWide = next.isEastAsianWide
+            previousIsEastAsianWideBracket = next.isEastAsianWideBracket
             previousIsUnassignedPictographic = next.isUnassignedPictographic
             return decision
         }
@@ -267,10 +267,10 @@ public enum LineBreaker {
             if previous == .IS && nextClass.isLetter { return .prohibited }
             // UAX #14 LB30: (AL | HL | NU) × OP, CP × (AL | HL | NU), except East Asian
             // fullwidth, wide and halfwidth parentheses.
-            if (previous.isLetter || previous == .NU) && nextClass == .OP && !next.isEastAsianWide {
+            if (previous.isLetter || previous == .NU) && nextClass == .OP && !next.isEastAsianWideBracket {
                 return .prohibited
             }
-            if previous == .CP && !previousIsEastAsianWide && (nextClass.isLetter || nextClass == .NU) {
+            if previous == .CP && !previousIsEastAsianWideBracket && (nextClass.isLetter || nextClass == .NU) {
                 return .prohibited
             }
             // UAX #14 LB30a: sot (RI RI)* RI × RI, [^RI] (RI RI)* RI × RI
@@ -302,9 +302,9 @@ public enum LineBreaker {
     struct ScalarProperties {
         /// The resolved class: never AI, SG, XX, SA or CJ.
         var lineBreakClass: LineBreakClass
-        /// East_Asian_Width is F, W or H (UAX #14 LB30).
-        var isEastAsianWide: Bool
-        /// Extended_Pictographic and unassigned (UAX #14 LB30b).
+        /// An OP or CP whose East_Asian_Width is F, W or H (UAX #14 LB30).
+        var isEastAsianWideBracket: Bool
+        /// Extended_Pictographic and unassigned (UAX #14 LB30b): always ID.
         var isUnassignedPictographic: Bool
 
         init(_ scalar: Unicode.Scalar) {
@@ -319,11 +319,18 @@ public enum LineBreaker {
             case .CJ: lineBreakClass = .NS
             case let other: lineBreakClass = other
             }
-            switch scalar.eastAsianWidth {
-            case .fullwidth, .wide, .halfwidth: isEastAsianWide = true
-            default: isEastAsianWide = false
+            // Only the properties the rules ask about, so that scalars beyond the BMP, looked up
+            // one by one, cost as little as possible.
+            isEastAsianWideBracket = false
+            if lineBreakClass == .OP || lineBreakClass == .CP {
+                switch scalar.eastAsianWidth {
+                case .fullwidth, .wide, .halfwidth: isEastAsianWideBracket = true
+                default: break
+                }
             }
-            isUnassignedPictographic = scalar.isExtendedPictographic && scalar.generalCategory == .Cn
+            // Every unassigned Extended_Pictographic code point is ID in Unicode 15.0.
+            isUnassignedPictographic =
+                lineBreakClass == .ID && scalar.isExtendedPictographic && scalar.generalCategory == .Cn
         }
 
         /// The properties of `scalar`, from `table` (`bmpProperties`) in the BMP.
@@ -335,7 +342,7 @@ public enum LineBreaker {
         /// A lone surrogate code point (SG, resolved to AL by LB1).
         init(surrogate: Void) {
             lineBreakClass = .AL
-            isEastAsianWide = false
+            isEastAsianWideBracket = false
             isUnassignedPictographic = false
         }
     }
