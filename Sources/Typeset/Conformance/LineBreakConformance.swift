@@ -36,9 +36,9 @@ extension ConformanceResult {
     /// Runs every case of GraphemeBreakTest.txt against `GraphemeBreaker.boundaries(in:)`.
     /// - Throws: `LineBreakConformanceError` when the file cannot be read.
     public static func graphemeBreakTest(file path: String) throws -> ConformanceResult {
-        try runBreakTest(name: "GraphemeBreakTest.txt", file: path, comparesStart: true) { scalars in
-            var breaks = [Bool](repeating: false, count: scalars.count + 1)
-            for boundary in GraphemeBreaker.boundaries(in: scalars) { breaks[boundary] = true }
+        try runBreakTest(name: "GraphemeBreakTest.txt", file: path, comparesStart: true) { text in
+            var breaks = [Bool](repeating: false, count: text.count + 1)
+            for boundary in GraphemeBreaker.boundaries(in: text) { breaks[boundary] = true }
             return breaks
         }
     }
@@ -95,9 +95,8 @@ private struct BreakTestCase {
                 default: return nil
                 }
             } else {
-                guard let value = UInt32(token, radix: 16), let scalar = Unicode.Scalar(value) else {
-                    return nil
-                }
+                guard let value = UInt32(token, radix: 16) else { return nil }
+                guard let scalar = Unicode.Scalar(value) else { return nil }
                 scalars.append(scalar)
             }
         }

@@ -1,11 +1,12 @@
 // Line break opportunities: UAX #14 (Unicode 15.0), the default algorithm, rules LB1–LB31.
 //
-// One pass over the paragraph decides each pair of adjacent scalars in rule order. The state
-// the rules need beyond the pair (the class before a run of spaces for LB8 and LB14–LB17, the
-// base a combining sequence belongs to for LB9, the length of a regional-indicator run for
-// LB30a, whether a number is open for LB25) is carried forward, so nothing looks back more
-// than one step; LB25's `(PR | PO) × (OP | HY) NU` looks ahead past one combining sequence.
-// The work is linear in the length of the text.
+// One pass over the paragraph decides each pair of adjacent scalars in rule order. What the
+// rules need to know beyond the pair (the class before a run of spaces for LB8 and LB14–LB17,
+// the base a combining sequence belongs to for LB9, the base before that for LB21a, the parity
+// of a run of regional indicators for LB30a, whether a number is open for LB25) is carried
+// forward, so the text is never searched backwards; only LB25's `(PR | PO) × (OP | HY) NU`
+// looks ahead, past the one combining sequence of the OP or HY. The work is linear in the
+// length of the text.
 //
 // LB25 is the regular-expression form of UAX #14 section 8.2, example 7, which is what
 // LineBreakTest.txt is made with:
@@ -74,7 +75,8 @@ public enum LineBreaker {
             switch scan.advance(to: index) {
             case .prohibited: break
             case .allowed: opportunities.append(BreakOpportunity(offset: index, isMandatory: false))
-            case .mandatory: opportunities.append(BreakOpportunity(offset: index, isMandatory: true))
+            case .mandatory:
+                opportunities.append(BreakOpportunity(offset: index, isMandatory: true))
             }
         }
         // UAX #14 LB3: ! eot
@@ -107,7 +109,9 @@ public enum LineBreaker {
         /// LB25: whether the last base is inside a number.
         var number: NumberState
 
-        init(text: UnsafeBufferPointer<Unicode.Scalar>, table: UnsafeBufferPointer<ScalarProperties>) {
+        init(
+            text: UnsafeBufferPointer<Unicode.Scalar>, table: UnsafeBufferPointer<ScalarProperties>
+        ) {
             self.text = text
             self.table = table
             let first = ScalarProperties.of(text[0], table: table)
@@ -127,8 +131,10 @@ public enum LineBreaker {
             // UAX #14 LB9: a CM or ZWJ after anything but BK, CR, LF, NL, SP or ZW joins it.
             let isAbsorbed = next.lineBreakClass.isCombining && !previous.endsCombiningSequence
             // UAX #14 LB10: any other CM or ZWJ is AL.
-            let nextClass = next.lineBreakClass.isCombining ? LineBreakClass.AL : next.lineBreakClass
-            let decision = decide(at: index, next: next, nextClass: nextClass, isAbsorbed: isAbsorbed)
+            let nextClass =
+                next.lineBreakClass.isCombining ? LineBreakClass.AL : next.lineBreakClass
+            let decision = decide(
+                at: index, next: next, nextClass: nextClass, isAbsorbed: isAbsorbed)
 
             // A CM or ZWJ that joined its base (LB9) leaves the base's state as it was.
             previousIsZWJ = next.lineBreakClass == .ZWJ
@@ -139,7 +145,8 @@ public enum LineBreaker {
             case .CL, .CP: number = number == .digits ? .closed : .none
             default: number = .none
             }
-            regionalIndicatorRunIsOdd = nextClass == .RI && !(previous == .RI && regionalIndicatorRunIsOdd)
+            regionalIndicatorRunIsOdd =
+                nextClass == .RI && !(previous == .RI && regionalIndicatorRunIsOdd)
             if nextClass == .SP && previous != .SP { beforeSpaces = previous }
             beforePrevious = previous
             previous = nextClass
@@ -267,14 +274,20 @@ public enum LineBreaker {
             if previous == .IS && nextClass.isLetter { return .prohibited }
             // UAX #14 LB30: (AL | HL | NU) × OP, CP × (AL | HL | NU), except East Asian
             // fullwidth, wide and halfwidth parentheses.
-            if (previous.isLetter || previous == .NU) && nextClass == .OP && !next.isEastAsianWideBracket {
+            if (previous.isLetter || previous == .NU) && nextClass == .OP
+                && !next.isEastAsianWideBracket
+            {
                 return .prohibited
             }
-            if previous == .CP && !previousIsEastAsianWideBracket && (nextClass.isLetter || nextClass == .NU) {
+            if previous == .CP && !previousIsEastAsianWideBracket
+                && (nextClass.isLetter || nextClass == .NU)
+            {
                 return .prohibited
             }
             // UAX #14 LB30a: sot (RI RI)* RI × RI, [^RI] (RI RI)* RI × RI
-            if previous == .RI && nextClass == .RI && regionalIndicatorRunIsOdd { return .prohibited }
+            if previous == .RI && nextClass == .RI && regionalIndicatorRunIsOdd {
+                return .prohibited
+            }
             // UAX #14 LB30b: EB × EM, [\p{Extended_Pictographic}&\p{Cn}] × EM
             if nextClass == .EM && (previous == .EB || previousIsUnassignedPictographic) {
                 return .prohibited
@@ -299,7 +312,7 @@ public enum LineBreaker {
     // MARK: - Character properties
 
     /// The properties of one scalar that the rules read, with UAX #14 LB1 applied.
-    struct ScalarProperties {
+    private struct ScalarProperties {
         /// The resolved class: never AI, SG, XX, SA or CJ.
         var lineBreakClass: LineBreakClass
         /// An OP or CP whose East_Asian_Width is F, W or H (UAX #14 LB30).
@@ -330,12 +343,15 @@ public enum LineBreaker {
             }
             // Every unassigned Extended_Pictographic code point is ID in Unicode 15.0.
             isUnassignedPictographic =
-                lineBreakClass == .ID && scalar.isExtendedPictographic && scalar.generalCategory == .Cn
+                lineBreakClass == .ID && scalar.isExtendedPictographic
+                && scalar.generalCategory == .Cn
         }
 
         /// The properties of `scalar`, from `table` (`bmpProperties`) in the BMP.
         @inline(__always)
-        static func of(_ scalar: Unicode.Scalar, table: UnsafeBufferPointer<ScalarProperties>) -> ScalarProperties {
+        static func of(_ scalar: Unicode.Scalar, table: UnsafeBufferPointer<ScalarProperties>)
+            -> ScalarProperties
+        {
             scalar.value < 0x10000 ? table[Int(scalar.value)] : ScalarProperties(scalar)
         }
 
