@@ -1,0 +1,135 @@
+// Line breaking (UAX #14) and grapheme clusters (UAX #29): the Unicode conformance files, counted,
+// and the public API on Arabic, Hebrew and Latin text.
+import Foundation
+import Testing
+import Typeset
+
+@Suite struct LineBreakTests {
+    static let unicodeDirectory = "/usr/share/unicode/auxiliary"
+
+    /// The number of cases (non-comment lines) in LineBreakTest-15.0.0.txt.
+    static let lineBreakCaseCount = 7_654
+    /// The number of cases (non-comment lines) in GraphemeBreakTest-15.0.0.txt.
+    static let graphemeBreakCaseCount = 602
+
+    // MARK: - Conformance
+
+    @Test func lineBreakTestFilePassesEveryCase() throws {
+        let path = "\(Self.unicodeDirectory)/LineBreakTest.txt"
+        let result = try ConformanceResult.lineBreakTest(file: path)
+        #expect(result.name == "LineBreakTest.txt")
+        #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
+        #expect(result.passed == Self.lineBreakCaseCount, "\(result.summary)")
+        #expect(result.total == Self.lineBreakCaseCount)
+    }
+
+    @Test func graphemeBreakTestFilePassesEveryCase() throws {
+        let path = "\(Self.unicodeDirectory)/GraphemeBreakTest.txt"
+        let result = try ConformanceResult.graphemeBreakTest(file: path)
+        #expect(result.name == "GraphemeBreakTest.txt")
+        #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
+        #expect(result.passed == Self.graphemeBreakCaseCount, "\(result.summary)")
+        #expect(result.total == Self.graphemeBreakCaseCount)
+    }
+
+    @Test func conformanceCountsEveryCaseAndReportsFailures() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("LineBreakTest-\(UUID().uuidString).txt").path
+        let text = """
+            # comment line
+            × 0023 × 0023 ÷\t# passes
+            × 0023 × 0020 × 0023 ÷\t# wrong on purpose: LB18 breaks after the space
+
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try ConformanceResult.lineBreakTest(file: path)
+        #expect(result.passed == 1)
+        #expect(result.failed == 1)
+        #expect(
+            result.failures == [
+                "line 3: input 0023 0020 0023 expected × 0023 × 0020 × 0023 ÷ "
+                    + "actual × 0023 × 0020 ÷ 0023 ÷"
+            ])
+    }
+
+    @Test func missingConformanceFileThrows() {
+        #expect(throws: LineBreakConformanceError.self) {
+            try ConformanceResult.lineBreakTest(file: "/nonexistent/LineBreakTest.txt")
+        }
+        #expect(throws: LineBreakConformanceError.self) {
+            try ConformanceResult.graphemeBreakTest(file: "/nonexistent/GraphemeBreakTest.txt")
+        }
+    }
+
+    // MARK: - LineBreaker
+
+    /// The text between opportunities, with "!" after a segment that ends in a mandatory break.
+    private func segments(_ text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        return LineBreaker.opportunities(in: scalars).map { opportunity in
+            defer { start = opportunity.offset }
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[start..<opportunity.offset])
+            return String(view) + (opportunity.isMandatory ? "!" : "")
+        }
+    }
+
+    @Test func breaksAfterSpacesInLatinArabicAndHebrew() {
+        #expect(segments("Hello world") == ["Hello ", "world!"])
+        #expect(segments("مرحبا بالعالم") == ["مرحبا ", "بالعالم!"])
+        #expect(segments("שלום עולם") == ["שלום ", "עולם!"])
+        #expect(segments("Hello مرحبا שלום") == ["Hello ", "مرحبا ", "שלום!"])
+    }
+
+    @Test func breaksAfterAHyphenButNotBeforeANumber() {
+        #expect(segments("well-known") == ["well-", "known!"])
+        // LB25: a hyphen before digits is a minus sign.
+        #expect(segments("a -5") == ["a ", "-5!"])
+    }
+
+    @Test func keepsAPercentWithItsNumber() {
+        #expect(segments("up 50% today") == ["up ", "50% ", "today!"])
+        #expect(segments("خصم 50% اليوم") == ["خصم ", "50% ", "اليوم!"])
+        #expect(segments("$(12.50)") == ["$(12.50)!"])
+    }
+
+    @Test func breaksAfterLineFeedIsMandatory() {
+        let opportunities = LineBreaker.opportunities(in: Array("ab\ncd".unicodeScalars))
+        #expect(
+            opportunities == [
+                BreakOpportunity(offset: 3, isMandatory: true),
+                BreakOpportunity(offset: 5, isMandatory: true),
+            ])
+        // CR LF is one line end (LB5); no break between them.
+        #expect(segments("one\r\ntwo") == ["one\r\n!", "two!"])
+    }
+
+    @Test func endOfTextIsTheOnlyBreakOfOneWord() {
+        #expect(
+            LineBreaker.opportunities(in: Array("word".unicodeScalars)) == [
+                BreakOpportunity(offset: 4, isMandatory: true)
+            ])
+        #expect(LineBreaker.opportunities(in: []) == [])
+    }
+
+    @Test func combiningMarksStayWithTheirBase() {
+        // Hebrew points and Arabic harakat (CM) never start a segment (LB9).
+        #expect(segments("שָׁלוֹם עוֹלָם") == ["שָׁלוֹם ", "עוֹלָם!"])
+        #expect(segments("كَتَبَ الدَّرْسَ") == ["كَتَبَ ", "الدَّرْسَ!"])
+    }
+
+    // MARK: - GraphemeBreaker
+
+    @Test func graphemeClustersKeepMarksAndEmojiSequences() {
+        #expect(GraphemeBreaker.boundaries(in: Array("abc".unicodeScalars)) == [0, 1, 2, 3])
+        // e + combining acute; CR LF.
+        #expect(GraphemeBreaker.boundaries(in: ["e", "\u{301}", "\r", "\n"]) == [0, 2, 4])
+        // Woman + ZWJ + laptop (GB11); two flags (GB12, GB13).
+        #expect(GraphemeBreaker.boundaries(in: ["\u{1F469}", "\u{200D}", "\u{1F4BB}"]) == [0, 3])
+        let flags: [Unicode.Scalar] = ["\u{1F1EE}", "\u{1F1F1}", "\u{1F1EF}", "\u{1F1F5}"]
+        #expect(GraphemeBreaker.boundaries(in: flags) == [0, 2, 4])
+        #expect(GraphemeBreaker.boundaries(in: []) == [])
+    }
+}
