@@ -1,5 +1,6 @@
 // `typeset conformance` (SPEC 5.8): runs the Unicode conformance files and counts every case.
 import ArgumentParser
+import Foundation
 import Typeset
 
 struct Conformance: ParsableCommand {
@@ -16,6 +17,7 @@ struct Conformance: ParsableCommand {
         let suites: [(String) throws -> ConformanceResult] = [
             { try .bidiTest(file: $0 + "/BidiTest.txt") },
             { try .bidiCharacterTest(file: $0 + "/BidiCharacterTest.txt") },
+            { try .lineBreakTest(file: Conformance.locate("LineBreakTest.txt", in: $0)) },
         ]
         var failed = false
         for suite in suites {
@@ -25,5 +27,11 @@ struct Conformance: ParsableCommand {
             failed = failed || result.failed > 0
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// Debian keeps the segmentation tests under auxiliary/; a flat folder works too.
+    static func locate(_ name: String, in folder: String) -> String {
+        let auxiliary = folder + "/auxiliary/" + name
+        return FileManager.default.fileExists(atPath: auxiliary) ? auxiliary : folder + "/" + name
     }
 }

@@ -54,10 +54,10 @@ import Typeset
     }
 
     @Test func missingConformanceFileThrows() {
-        #expect(throws: LineBreakConformanceError.self) {
+        #expect(throws: ConformanceError.self) {
             try ConformanceResult.lineBreakTest(file: "/nonexistent/LineBreakTest.txt")
         }
-        #expect(throws: LineBreakConformanceError.self) {
+        #expect(throws: ConformanceError.self) {
             try ConformanceResult.graphemeBreakTest(file: "/nonexistent/GraphemeBreakTest.txt")
         }
     }

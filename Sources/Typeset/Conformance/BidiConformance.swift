@@ -3,13 +3,9 @@
 
 import Foundation
 
-public struct ConformanceError: Error, CustomStringConvertible {
-    public var description: String
-}
-
 func readLines(_ path: String) throws -> [Substring] {
     guard let data = FileManager.default.contents(atPath: path) else {
-        throw ConformanceError(description: "cannot read \(path) (install Debian's unicode-data, or pass --unicode-dir)")
+        throw ConformanceError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
 }

@@ -23,3 +23,12 @@ public struct ConformanceResult: Sendable {
     /// `NAME: N passed, N failed`
     public var summary: String { "\(name): \(passed) passed, \(failed) failed" }
 }
+
+/// A conformance file that cannot be read or parsed.
+public struct ConformanceError: Error, CustomStringConvertible {
+    public var description: String
+
+    static func unreadable(_ path: String) -> ConformanceError {
+        ConformanceError(description: "cannot read the Unicode test file \(path) (Debian's unicode-data package installs it; or pass --unicode-dir)")
+    }
+}

@@ -7,20 +7,12 @@
 #endif
 
 /// A Unicode break test file could not be read.
-public struct LineBreakConformanceError: Error, CustomStringConvertible {
-    /// The path that was asked for.
-    public var path: String
-    public var description: String {
-        "cannot read the Unicode test file \(path) (Debian's unicode-data package installs it)"
-    }
-}
-
 extension ConformanceResult {
     /// Runs every case of LineBreakTest.txt against `LineBreaker.opportunities(in:)`.
     ///
     /// A case passes when the breaks after each scalar (`÷`) are exactly the opportunities
     /// found; the position before the first scalar (LB2) is not compared.
-    /// - Throws: `LineBreakConformanceError` when the file cannot be read.
+    /// - Throws: `ConformanceError` when the file cannot be read.
     public static func lineBreakTest(file path: String) throws -> ConformanceResult {
         // UAX #14 LB2 never breaks at the start: the file marks it ×, the API has no offset 0.
         try runBreakTest(name: "LineBreakTest.txt", file: path, comparesStart: false) { scalars in
@@ -34,7 +26,7 @@ extension ConformanceResult {
     }
 
     /// Runs every case of GraphemeBreakTest.txt against `GraphemeBreaker.boundaries(in:)`.
-    /// - Throws: `LineBreakConformanceError` when the file cannot be read.
+    /// - Throws: `ConformanceError` when the file cannot be read.
     public static func graphemeBreakTest(file path: String) throws -> ConformanceResult {
         try runBreakTest(name: "GraphemeBreakTest.txt", file: path, comparesStart: true) { text in
             var breaks = [Bool](repeating: false, count: text.count + 1)
@@ -51,7 +43,7 @@ extension ConformanceResult {
         breaks: ([Unicode.Scalar]) -> [Bool]
     ) throws -> ConformanceResult {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw LineBreakConformanceError(path: path)
+            throw ConformanceError.unreadable(path)
         }
         var result = ConformanceResult(name: name)
         let lines = String(decoding: data, as: UTF8.self).split(

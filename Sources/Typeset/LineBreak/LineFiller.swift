@@ -1,0 +1,117 @@
+// Filling lines: choosing where a paragraph breaks, from UAX #14 opportunities and shaped
+// widths. Greedy and never justified (SPEC §4.4); white space at a line's end hangs.
+
+/// Widths of a paragraph by scalar, from shaped glyphs: each glyph's advance counts at the
+/// first scalar of its cluster, so any range that starts and ends at cluster boundaries
+/// measures exactly.
+struct AdvanceTable {
+    /// prefix[i] = total advance of scalars 0..<i.
+    private(set) var prefix: [Double]
+
+    init(count: Int, glyphAdvances: [(cluster: Int, advance: Double)]) {
+        var perScalar = [Double](repeating: 0, count: count)
+        for glyph in glyphAdvances { perScalar[glyph.cluster] += glyph.advance }
+        prefix = [0]
+        prefix.reserveCapacity(count + 1)
+        var sum = 0.0
+        for a in perScalar {
+            sum += a
+            prefix.append(sum)
+        }
+    }
+
+    func width(_ range: Range<Int>) -> Double { prefix[range.upperBound] - prefix[range.lowerBound] }
+}
+
+enum LineFiller {
+    /// True for characters that hang at the end of a line: spaces and line or paragraph
+    /// separators do not count toward its width.
+    static func hangs(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.lineBreakClass {
+        case .SP, .BK, .CR, .LF, .NL, .ZW: return true
+        default: return scalar.bidiClass == .WS
+        }
+    }
+
+    /// The end of `range` without the white space hanging at its end.
+    static func visibleEnd(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Int {
+        var end = range.upperBound
+        while end > range.lowerBound && hangs(scalars[end - 1]) { end -= 1 }
+        return end
+    }
+
+    /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
+    /// space, broken at UAX #14 opportunities, or at grapheme boundaries inside a word longer
+    /// than the line.
+    static func lines(
+        scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], advances: AdvanceTable, width: Double
+    ) -> [Range<Int>] {
+        guard !scalars.isEmpty else { return [] }
+        var lines: [Range<Int>] = []
+        var start = 0
+        var lastFit: Int?  // the furthest opportunity that fits on the current line
+        var k = 0
+        // A little slack absorbs rounding in the sums of advances.
+        let limit = width + 0.001
+        while k < opportunities.count {
+            let opportunity = opportunities[k]
+            let end = opportunity.offset
+            if end <= start {
+                k += 1
+                continue
+            }
+            let fits = advances.width(start..<visibleEnd(scalars, start..<end)) <= limit
+            if fits {
+                if opportunity.isMandatory {
+                    lines.append(start..<end)
+                    start = end
+                    lastFit = nil
+                } else {
+                    lastFit = end
+                }
+                k += 1
+            } else if let fit = lastFit {
+                lines.append(start..<fit)
+                start = fit
+                lastFit = nil  // look at this opportunity again from the new line's start
+            } else {
+                // One word is wider than the line: break it between grapheme clusters.
+                let visible = visibleEnd(scalars, start..<end)
+                let pieces = splitLongWord(scalars, start..<visible, advances: advances, width: limit)
+                lines += pieces.dropLast()
+                start = pieces.last?.lowerBound ?? start
+                // The rest of the word stays on the line being built (a single cluster wider
+                // than the line stays whole and overflows: there is nowhere to break it).
+                if opportunity.isMandatory {
+                    lines.append(start..<end)
+                    start = end
+                    lastFit = nil
+                } else {
+                    lastFit = end
+                }
+                k += 1
+            }
+        }
+        if start < scalars.count { lines.append(start..<scalars.count) }
+        return lines
+    }
+
+    /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster).
+    static func splitLongWord(
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double
+    ) -> [Range<Int>] {
+        let boundaries = GraphemeBreaker.boundaries(in: Array(scalars[range])).map { $0 + range.lowerBound }
+        var pieces: [Range<Int>] = []
+        var start = range.lowerBound
+        var previous = range.lowerBound
+        for boundary in boundaries where boundary > range.lowerBound {
+            if advances.width(start..<boundary) > width && previous > start {
+                pieces.append(start..<previous)
+                start = previous
+            }
+            previous = boundary
+        }
+        pieces.append(start..<range.upperBound)
+        return pieces
+    }
+}

@@ -1,0 +1,84 @@
+// The resolved style of a stretch of text: what itemizing, shaping and rendering need to know.
+
+/// How digits are shown (SPEC §2 `numerals`); substitution is for display only and happens
+/// after bidi resolution, so that numbers behave the same whatever digits they show.
+public enum DigitStyle: String, Sendable, Hashable {
+    /// 0–9
+    case latin = "latn"
+    /// Arabic-Indic ٠–٩
+    case arabic = "arab"
+    /// Extended Arabic-Indic (Persian, Urdu) ۰–۹
+    case extendedArabic = "arabext"
+
+    /// The digit `scalar` (0–9 in any of the three systems) in this style, or nil if it is no digit.
+    func substitute(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        let value = scalar.value
+        let digit: UInt32
+        switch value {
+        case 0x30...0x39: digit = value - 0x30
+        case 0x660...0x669: digit = value - 0x660
+        case 0x6F0...0x6F9: digit = value - 0x6F0
+        default: return nil
+        }
+        switch self {
+        case .latin: return Unicode.Scalar(0x30 + digit)
+        case .arabic: return Unicode.Scalar(0x660 + digit)
+        case .extendedArabic: return Unicode.Scalar(0x6F0 + digit)
+        }
+    }
+}
+
+/// Font, size, color and language of a run of text, after inheritance and defaults.
+public struct TextStyle: Hashable, Sendable {
+    /// Families tried in order before the bundled fallbacks.
+    public var families: [String]
+    /// CSS-style weight (400 regular, 600 semibold, 700 bold).
+    public var weight: Int
+    public var italic: Bool
+    /// Point size before RTL balancing.
+    public var size: Double
+    public var color: Color
+    /// BCP 47 language tag, given to HarfBuzz for shaping.
+    public var language: String
+    public var digits: DigitStyle
+
+    public init(families: [String] = [], weight: Int = 400, italic: Bool = false, size: Double = 17,
+                color: Color = .black, language: String = "en", digits: DigitStyle = .latin) {
+        self.families = families
+        self.weight = weight
+        self.italic = italic
+        self.size = size
+        self.color = color
+        self.language = language
+        self.digits = digits
+    }
+}
+
+/// A paragraph's text with the style of each stretch: the input of the text pipeline.
+public struct ParagraphText: Sendable {
+    public var scalars: [Unicode.Scalar] = []
+    /// Contiguous, covering `scalars`, in order.
+    public var spans: [StyledSpan] = []
+
+    public init() {}
+
+    /// Appends `text` in `style`, merging with the last span when the style is the same.
+    public mutating func append<S: Sequence>(_ text: S, style: TextStyle, location: SourceLocation?)
+    where S.Element == Unicode.Scalar {
+        let start = scalars.count
+        scalars.append(contentsOf: text)
+        guard scalars.count > start else { return }
+        if let last = spans.last, last.style == style, last.location == location {
+            spans[spans.count - 1].scalarRange = last.scalarRange.lowerBound..<scalars.count
+        } else {
+            spans.append(StyledSpan(scalarRange: start..<scalars.count, style: style, location: location))
+        }
+    }
+}
+
+public struct StyledSpan: Sendable {
+    public var scalarRange: Range<Int>
+    public var style: TextStyle
+    /// Where the text came from, for warnings (a character no font covers).
+    public var location: SourceLocation?
+}
