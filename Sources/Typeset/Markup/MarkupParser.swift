@@ -384,10 +384,12 @@ struct MarkupConverter {
     // MARK: Inline content
 
     /// HTML-style white-space collapsing across a whole text block: a run of XML white space is
-    /// one space, dropped at the block's start and end and after a line break.
+    /// one space, dropped at the block's start and end and around a line break. A space is
+    /// written only when more text follows, so none ends a line.
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
+        var endsWithSpace = false
     }
 
     private mutating func textContent(_ element: XMLElement) -> [Inline] {
@@ -403,13 +405,14 @@ struct MarkupConverter {
                 var collapsed = ""
                 for scalar in text.value.unicodeScalars {
                     if scalar == " " || scalar == "\t" || scalar == "\n" {
-                        if !state.atLineStart { state.pendingSpace = true }
+                        if !state.atLineStart, !state.endsWithSpace { state.pendingSpace = true }
                         continue
                     }
                     if state.pendingSpace { collapsed.append(" ") }
                     collapsed.unicodeScalars.append(scalar)
                     state.pendingSpace = false
                     state.atLineStart = false
+                    state.endsWithSpace = false
                 }
                 if !collapsed.isEmpty {
                     output.append(
@@ -436,6 +439,7 @@ struct MarkupConverter {
                         output.append(Inline(kind: .text(" "), location: element.location))
                     }
                     state.pendingSpace = false
+                    state.endsWithSpace = true
                 }
                 output.append(inline(element, &state))
             }

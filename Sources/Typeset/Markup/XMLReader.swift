@@ -453,11 +453,11 @@ struct XMLReader {
                 at: start, hint: "close '\(open.name)' first with '</\(open.name)>'")
         }
         flushText()
-        openElements.removeLast()
+        let closed = openElements.removeLast()
         close(
             XMLElement(
-                name: open.name, attributes: open.attributes, children: open.children,
-                location: open.location))
+                name: closed.name, attributes: closed.attributes, children: closed.children,
+                location: closed.location))
     }
 
     private mutating func close(_ element: XMLElement) {
@@ -558,7 +558,7 @@ struct XMLReader {
                 switch value {
                 case 0: what = "NUL"
                 case 0xD800...0xDFFF: what = "a surrogate"
-                case 0x11_0000...: what = "beyond U+10FFFF"
+                case 0x11_0000...: what = "a value beyond U+10FFFF"
                 default: what = XMLReader.hexCode(value) + ", which XML does not allow"
                 }
                 throw error(
