@@ -105,39 +105,61 @@ private struct Fixture {
         #expect(document.numerals == .auto && document.rtlBalance == 3)
         #expect(document.background == .white)
         #expect(document.color == Color(red: 0x10 / 255, green: 0x20 / 255, blue: 0x30 / 255))
-        #expect(document.blocks.map(\.elementName) == [
-            "title", "heading", "p", "label", "caption", "button", "list", "row", "image", "divider",
-            "spacer", "spacer",
-        ])
+        #expect(
+            document.blocks.map(\.elementName) == [
+                "title", "heading", "p", "label", "caption", "button", "list", "row", "image", "divider",
+                "spacer", "spacer",
+            ])
 
         let title = document.blocks[0]
-        #expect(title.kind == .text(.title, [Inline(kind: .text("Settings"), location: Typeset.SourceLocation(file: fixture.file, line: 6, column: 58))]))
+        #expect(
+            title.kind
+                == .text(
+                    .title,
+                    [
+                        Inline(
+                            kind: .text("Settings"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 6, column: 58))
+                    ]))
         #expect(title.key == "screen.title" && title.style.align == .center && title.style.weight == .bold)
         #expect(title.location == Typeset.SourceLocation(file: fixture.file, line: 6, column: 3))
         #expect(document.blocks[1].style.size == 24)
         #expect(document.blocks[1].style.color == Color(red: 1, green: 0, blue: 0, alpha: 128 / 255))
 
         let paragraph = document.blocks[2]
-        #expect(paragraph.style == BlockStyle(
-            lang: "en", dir: .ltr, align: .natural, lineHeight: 1.5,
-            background: Color(red: 0xEE / 255, green: 0xEE / 255, blue: 0xEE / 255)))
+        #expect(
+            paragraph.style
+                == BlockStyle(
+                    lang: "en", dir: .ltr, align: .natural, lineHeight: 1.5,
+                    background: Color(red: 0xEE / 255, green: 0xEE / 255, blue: 0xEE / 255)))
         guard case .text(.paragraph, let inlines) = paragraph.kind else {
             Issue.record("not a paragraph: \(paragraph.kind)")
             return
         }
         // White space collapsed; spaces sit outside the elements; none after <br/>.
         let flat = inlines.styledText().map(\.text).joined()
-        #expect(flat == "Hello bold and italic \u{2068}۱۲\u{2069} \u{2066}+1 555\u{2069}\u{2067}r\u{2069}\u{2068}b\u{2069}\u{2028}next & AB<raw>")
-        #expect(inlines[1].kind == .span(.b, InlineStyle(weight: .bold), [
-            Inline(kind: .text("bold"), location: Typeset.SourceLocation(file: fixture.file, line: 9, column: 9))
-        ]))
+        #expect(
+            flat
+                == "Hello bold and italic \u{2068}۱۲\u{2069} \u{2066}+1 555\u{2069}\u{2067}r\u{2069}\u{2068}b\u{2069}\u{2028}next & AB<raw>"
+        )
+        #expect(
+            inlines[1].kind
+                == .span(
+                    .b, InlineStyle(weight: .bold),
+                    [
+                        Inline(
+                            kind: .text("bold"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 9, column: 9))
+                    ]))
         guard case .span(.span, let spanStyle, _) = inlines[5].kind else {
             Issue.record("not a span: \(inlines[5].kind)")
             return
         }
-        #expect(spanStyle == InlineStyle(
-            lang: "fa", dir: .auto, size: 20, weight: .medium, color: Color(red: 0, green: 1, blue: 0),
-            numerals: .arabext))
+        #expect(
+            spanStyle
+                == InlineStyle(
+                    lang: "fa", dir: .auto, size: 20, weight: .medium, color: Color(red: 0, green: 1, blue: 0),
+                    numerals: .arabext))
         #expect(inlines.contains { $0.kind == .lineBreak })
         let italic = inlines.styledText().first { $0.text == "italic" }
         #expect(italic?.style.italic == true)
@@ -153,7 +175,15 @@ private struct Fixture {
         #expect(list.marker == .number && document.blocks[6].style.dir == .rtl)
         #expect(list.items.map(\.elementName) == ["item", "item"])
         #expect(list.items[0].style.align == .end && list.items[1].style.weight == .regular)
-        #expect(list.items[1].kind == .text(.item, [Inline(kind: .text("Two"), location: Typeset.SourceLocation(file: fixture.file, line: 15, column: 84))]))
+        #expect(
+            list.items[1].kind
+                == .text(
+                    .item,
+                    [
+                        Inline(
+                            kind: .text("Two"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 15, column: 84))
+                    ]))
 
         guard case .row(let row) = document.blocks[7].kind, case .stack(let stack) = row.last?.kind else {
             Issue.record("not a row with a stack")
@@ -198,7 +228,8 @@ private struct Fixture {
     }
 
     @Test func manyErrorsAreCollectedInOnePass() {
-        let result = parse("""
+        let result = parse(
+            """
             <document margin="-1" colour="#000000">
               <p weight="heavy" size="0">x</p>
               <lable>y</lable>
@@ -241,8 +272,9 @@ private struct Fixture {
         """
 
     static let badInputs: [BadInput] = [
-        BadInput("mismatched end tag", "<document>\n  <p>x</label>\n</document>", 2, 7,
-                 "end tag '</label>' does not match '<p>' opened at line 2, column 3"),
+        BadInput(
+            "mismatched end tag", "<document>\n  <p>x</label>\n</document>", 2, 7,
+            "end tag '</label>' does not match '<p>' opened at line 2, column 3"),
         BadInput("unclosed element", "<document>\n  <p>text\n", 2, 3, "element 'p' is not closed"),
         BadInput("empty input", "", 1, 1, "no root element"),
         BadInput("text after the root", "<document/>\nx", 2, 1, "text after the root element"),
@@ -257,13 +289,16 @@ private struct Fixture {
         BadInput("declared encoding", "<?xml version='1.0' encoding='ISO-8859-1'?><document/>", 1, 1, "only UTF-8"),
         BadInput("DOCTYPE", "<!DOCTYPE document>\n<document/>", 1, 1, "a DOCTYPE is not allowed"),
         BadInput("billion laughs", billionLaughs, 2, 1, "DTDs and entity declarations are refused"),
-        BadInput("external entity declaration",
-                 "<!DOCTYPE d [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><document>&xxe;</document>",
-                 1, 1, "a DOCTYPE is not allowed"),
-        BadInput("undeclared entity reference", "<document>\n  <p>&xxe;</p>\n</document>", 2, 6, "unknown entity '&xxe;'"),
+        BadInput(
+            "external entity declaration",
+            "<!DOCTYPE d [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><document>&xxe;</document>",
+            1, 1, "a DOCTYPE is not allowed"),
+        BadInput(
+            "undeclared entity reference", "<document>\n  <p>&xxe;</p>\n</document>", 2, 6, "unknown entity '&xxe;'"),
         BadInput("HTML entity", "<document><p title='&nbsp;'/></document>", 1, 21, "unknown entity '&nbsp;'"),
-        BadInput("invalid UTF-8", [UInt8]("<document>\n<p>aé".utf8) + [0xFF] + Array("</p></document>".utf8),
-                 2, 6, "not valid UTF-8 (byte 0xFF)"),
+        BadInput(
+            "invalid UTF-8", [UInt8]("<document>\n<p>aé".utf8) + [0xFF] + Array("</p></document>".utf8),
+            2, 6, "not valid UTF-8 (byte 0xFF)"),
         BadInput("encoded surrogate", [UInt8]("<document>".utf8) + [0xED, 0xA0, 0x80], 1, 11, "not valid UTF-8"),
         BadInput("NUL byte", [UInt8]("<document>\n ab".utf8) + [0] + Array("</document>".utf8), 2, 4, "NUL byte"),
         BadInput("control character", "<document>\u{1}</document>", 1, 11, "control character U+0001"),
@@ -271,65 +306,92 @@ private struct Fixture {
         BadInput("NUL reference", "<document><p>&#0;</p></document>", 1, 14, "refers to NUL"),
         BadInput("non-character reference", "<document><p>&#xFFFE;</p></document>", 1, 14, "U+FFFE"),
         BadInput("reference beyond Unicode", "<document><p>&#99999999999;</p></document>", 1, 14, "beyond U+10FFFF"),
-        BadInput("nesting 300 deep", "<document>" + String(repeating: "<stack>", count: 299), 1, 11 + 255 * 7,
-                 "nested deeper than 256"),
-        BadInput("CRLF line counting", "<document>\r\n<p>x</p>\r\n\r\n  <bogus/>\r\n</document>", 4, 3,
-                 "unknown element 'bogus'"),
+        BadInput(
+            "nesting 300 deep", "<document>" + String(repeating: "<stack>", count: 299), 1, 11 + 255 * 7,
+            "nested deeper than 256"),
+        BadInput(
+            "CRLF line counting", "<document>\r\n<p>x</p>\r\n\r\n  <bogus/>\r\n</document>", 4, 3,
+            "unknown element 'bogus'"),
         BadInput("CR line counting", "<document>\r<p>x</p>\r<p>&bad;</p></document>", 3, 4, "unknown entity"),
-        BadInput("BOM is not a column", [0xEF, 0xBB, 0xBF] + Array("<document><bogus/></document>".utf8), 1, 11,
-                 "unknown element 'bogus'"),
+        BadInput(
+            "BOM is not a column", [0xEF, 0xBB, 0xBF] + Array("<document><bogus/></document>".utf8), 1, 11,
+            "unknown element 'bogus'"),
         BadInput("columns count scalars", "<document><p>عربي 😀 <x/></p></document>", 1, 21, "unknown element 'x'"),
         BadInput("root is not document", "<doc/>", 1, 1, "the root element must be 'document', not 'doc'"),
-        BadInput("unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
-                 "unknown element 'lable' did you mean 'label'?"),
+        BadInput(
+            "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
+            "unknown element 'lable' did you mean 'label'?"),
         BadInput("HTML element name", "<document><img src='a.png'/></document>", 1, 11, "did you mean 'image'?"),
-        BadInput("unknown attribute with suggestion", "<document>\n<p colr='#000000'>x</p></document>", 2, 4,
-                 "unknown attribute 'colr' on 'p' did you mean 'color'?"),
-        BadInput("attribute on an element without any", "<document><p><b size='3'>x</b></p></document>", 1, 17,
-                 "'b' takes no attributes"),
-        BadInput("unknown keyword", "<document><p weight='heavy'>x</p></document>", 1, 14,
-                 "attribute 'weight' accepts thin, light, regular, medium, semibold or bold, not 'heavy'"),
+        BadInput(
+            "unknown attribute with suggestion", "<document>\n<p colr='#000000'>x</p></document>", 2, 4,
+            "unknown attribute 'colr' on 'p' did you mean 'color'?"),
+        BadInput(
+            "attribute on an element without any", "<document><p><b size='3'>x</b></p></document>", 1, 17,
+            "'b' takes no attributes"),
+        BadInput(
+            "unknown keyword", "<document><p weight='heavy'>x</p></document>", 1, 14,
+            "attribute 'weight' accepts thin, light, regular, medium, semibold or bold, not 'heavy'"),
         BadInput("keyword suggestion", "<document dir='rtll'/>", 1, 11, "did you mean 'rtl'?"),
-        BadInput("malformed color", "<document color='red'/>", 1, 11,
-                 "attribute 'color' accepts a color as #RRGGBB or #RRGGBBAA (hexadecimal), not 'red'"),
-        BadInput("short color", "<document><p background='#FFF'>x</p></document>", 1, 14, "attribute 'background' accepts a color"),
-        BadInput("malformed language tag", "<document lang='english!'/>", 1, 11,
-                 "attribute 'lang' accepts a BCP 47 language tag"),
+        BadInput(
+            "malformed color", "<document color='red'/>", 1, 11,
+            "attribute 'color' accepts a color as #RRGGBB or #RRGGBBAA (hexadecimal), not 'red'"),
+        BadInput(
+            "short color", "<document><p background='#FFF'>x</p></document>", 1, 14,
+            "attribute 'background' accepts a color"),
+        BadInput(
+            "malformed language tag", "<document lang='english!'/>", 1, 11,
+            "attribute 'lang' accepts a BCP 47 language tag"),
         BadInput("underscore language tag", "<document><p lang='en_US'>x</p></document>", 1, 14, "'en-US'"),
-        BadInput("negative margin", "<document margin='-4'/>", 1, 11,
-                 "attribute 'margin' accepts a length in points, 0 or more"),
-        BadInput("margin leaves no room", "<document width='300' margin='150'/>", 1, 23,
-                 "attribute 'margin' accepts a length in points that leaves room for text"),
+        BadInput(
+            "negative margin", "<document margin='-4'/>", 1, 11,
+            "attribute 'margin' accepts a length in points, 0 or more"),
+        BadInput(
+            "margin leaves no room", "<document width='300' margin='150'/>", 1, 23,
+            "attribute 'margin' accepts a length in points that leaves room for text"),
         BadInput("default margin on a tiny page", "<document width='30'/>", 1, 11, "leaves none"),
-        BadInput("zero font size", "<document font-size='0'/>", 1, 11, "attribute 'font-size' accepts a length in points, greater than 0"),
-        BadInput("number with a unit", "<document><spacer height='12pt'/></document>", 1, 19, "attribute 'height' accepts"),
+        BadInput(
+            "zero font size", "<document font-size='0'/>", 1, 11,
+            "attribute 'font-size' accepts a length in points, greater than 0"),
+        BadInput(
+            "number with a unit", "<document><spacer height='12pt'/></document>", 1, 19, "attribute 'height' accepts"),
         BadInput("line height", "<document line-height='0'/>", 1, 11, "attribute 'line-height' accepts a multiple"),
         BadInput("empty font family", "<document font='A,,B'/>", 1, 11, "attribute 'font' accepts comma-separated"),
         BadInput("unknown numerals", "<document numerals='hindi'/>", 1, 11, "latn, arab, arabext or auto"),
-        BadInput("unknown device", "<document device='iphone-15'/>", 1, 11,
-                 "one of the device presets iphone-se, iphone-8, iphone-8-plus, iphone-xs, iphone-xr"),
+        BadInput(
+            "unknown device", "<document device='iphone-15'/>", 1, 11,
+            "one of the device presets iphone-se, iphone-8, iphone-8-plus, iphone-xs, iphone-xr"),
         BadInput("unknown list type", "<document><list type='disc'/></document>", 1, 17, "bullet, number or none"),
-        BadInput("justify", "<document>\n  <p align=\"justify\">x</p>\n</document>", 2, 6,
-                 "text is never fully justified: evenly spread words form rivers and make text hard to read"),
+        BadInput(
+            "justify", "<document>\n  <p align=\"justify\">x</p>\n</document>", 2, 6,
+            "text is never fully justified: evenly spread words form rivers and make text hard to read"),
         BadInput("justify hint", "<document><p align='justify'>x</p></document>", 1, 14, "use align=\"natural\""),
-        BadInput("justify-all", "<document><label align='justify-all'>x</label></document>", 1, 18, "never fully justified"),
-        BadInput("distribute", "<document><button align='distribute'>x</button></document>", 1, 19, "never fully justified"),
-        BadInput("text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
-                 "text is not allowed directly inside 'row'"),
-        BadInput("text in document", "<document>\n  Hello\n</document>", 2, 3, "text is not allowed directly inside 'document'"),
+        BadInput(
+            "justify-all", "<document><label align='justify-all'>x</label></document>", 1, 18, "never fully justified"),
+        BadInput(
+            "distribute", "<document><button align='distribute'>x</button></document>", 1, 19, "never fully justified"),
+        BadInput(
+            "text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
+            "text is not allowed directly inside 'row'"),
+        BadInput(
+            "text in document", "<document>\n  Hello\n</document>", 2, 3,
+            "text is not allowed directly inside 'document'"),
         BadInput("text in list", "<document><list>x<item>a</item></list></document>", 1, 17, "directly inside 'list'"),
-        BadInput("text in stack", "<document><stack><![CDATA[x]]></stack></document>", 1, 27, "directly inside 'stack'"),
-        BadInput("item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
-        BadInput("non-item in list", "<document><list><p>x</p></list></document>", 1, 17,
-                 "'list' can only contain 'item' elements, not 'p'"),
+        BadInput(
+            "text in stack", "<document><stack><![CDATA[x]]></stack></document>", 1, 27, "directly inside 'stack'"),
+        BadInput(
+            "item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
+        BadInput(
+            "non-item in list", "<document><list><p>x</p></list></document>", 1, 17,
+            "'list' can only contain 'item' elements, not 'p'"),
         BadInput("block inside text", "<document><p>a <p>b</p></p></document>", 1, 16, "'p' is a block element"),
         BadInput("inline in a row", "<document><row><b>x</b></row></document>", 1, 16, "'b' is an inline element"),
         BadInput("content in br", "<document><p><br>x</br></p></document>", 1, 18, "'br' takes no content"),
         BadInput("content in image", "<document><divider>x</divider></document>", 1, 20, "'divider' takes no content"),
         BadInput("image without src", "<document><image/></document>", 1, 11, "'image' needs a 'src' attribute"),
         BadInput("nested document", "<document><document/></document>", 1, 11, "only allowed as the root"),
-        BadInput("input too large", [UInt8](repeating: 0x20, count: 16 * 1024 * 1024 + 1), 1, 1,
-                 "the limit is 16777216 bytes (16 MiB)"),
+        BadInput(
+            "input too large", [UInt8](repeating: 0x20, count: 16 * 1024 * 1024 + 1), 1, 1,
+            "the limit is 16777216 bytes (16 MiB)"),
     ]
 
     @Test(arguments: badInputs)
@@ -441,8 +503,10 @@ private struct Fixture {
 
 @Suite struct MarkupLanguageTests {
     @Test func rightToLeftByLanguageAndScript() {
-        for tag in ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
-                    "az-Arab", "ku-Arab-IQ", "pa-PK", "AR"] {
+        for tag in [
+            "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
+            "az-Arab", "ku-Arab-IQ", "pa-PK", "AR",
+        ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
         for tag in ["en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab"] {
@@ -466,13 +530,17 @@ private struct Fixture {
     }
 
     @Test func wellFormedLanguageTags() {
-        for tag in ["en", "EN-us", "zh-Hant-TW", "sr-Latn-RS", "es-419", "de-CH-1901", "sl-rozaj-biske",
-                    "zh-yue-HK", "en-a-bbb-x-a-ccc", "x-whatever", "i-klingon", "hy-Latn-IT-arevela",
-                    "en-US-u-nu-latn", "qaa-Qaaa-QM-x-southern", "ar-001"] {
+        for tag in [
+            "en", "EN-us", "zh-Hant-TW", "sr-Latn-RS", "es-419", "de-CH-1901", "sl-rozaj-biske",
+            "zh-yue-HK", "en-a-bbb-x-a-ccc", "x-whatever", "i-klingon", "hy-Latn-IT-arevela",
+            "en-US-u-nu-latn", "qaa-Qaaa-QM-x-southern", "ar-001",
+        ] {
             #expect(Language.isWellFormed(tag: tag), "\(tag)")
         }
-        for tag in ["", "e", "en_US", "en-", "-en", "english!", "en--US", "a-DE", "en-a", "x", "en-x",
-                    "toolongtag", "de-419-DE-CH-1901x", "en-US-a-", "12-34"] {
+        for tag in [
+            "", "e", "en_US", "en-", "-en", "english!", "en--US", "a-DE", "en-a", "x", "en-x",
+            "toolongtag", "de-419-DE-CH-1901x", "en-US-a-", "12-34",
+        ] {
             #expect(!Language.isWellFormed(tag: tag), "\(tag)")
         }
     }

@@ -74,8 +74,10 @@ public enum DirectionSetting: String, Sendable, Hashable, CaseIterable {
     case ltr, rtl, auto
 }
 
-/// `align` (SPEC §4.1, §4.4): `start`/`end` follow the context direction, `left`/`right` are
-/// physical, `natural` applies the paragraph-language rule. There is deliberately no `justify`.
+/// `align` (SPEC §4.1, §4.4).
+///
+/// `start`/`end` follow the context direction, `left`/`right` are physical, `natural` applies the
+/// paragraph-language rule. There is deliberately no `justify`.
 public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
     case natural, start, end, center, left, right
 }
@@ -121,8 +123,8 @@ public enum DevicePreset: String, Sendable, Hashable, CaseIterable {
     case iphoneXSMax = "iphone-xs-max"
     case ipadMini = "ipad-mini"
     case ipad = "ipad"
-    case ipadPro10_5 = "ipad-pro-10.5"
-    case ipadPro12_9 = "ipad-pro-12.9"
+    case ipadPro10Point5 = "ipad-pro-10.5"
+    case ipadPro12Point9 = "ipad-pro-12.9"
 
     public var width: Double { size.width }
     public var height: Double { size.height }
@@ -135,8 +137,8 @@ public enum DevicePreset: String, Sendable, Hashable, CaseIterable {
         case .iphoneXS: (375, 812)
         case .iphoneXR, .iphoneXSMax: (414, 896)
         case .ipadMini, .ipad: (768, 1024)
-        case .ipadPro10_5: (834, 1112)
-        case .ipadPro12_9: (1024, 1366)
+        case .ipadPro10Point5: (834, 1112)
+        case .ipadPro12Point9: (1024, 1366)
         }
     }
 }
@@ -203,6 +205,7 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
     case label, caption, button, item
 
     /// Point size for a body size of `bodySize` (17 by default; `--text-size` scales it).
+    ///
     /// Fixed sizes scale with the body size so that Dynamic Type scales every style (SPEC §5.3).
     public func defaultSize(bodySize: Double = Document.defaultFontSize) -> Double {
         let scale = bodySize / Document.defaultFontSize
@@ -325,8 +328,10 @@ public struct BlockStyle: Sendable, Hashable {
 
 // MARK: - Inline content
 
-/// A piece of a text block's content. White space is already collapsed as in HTML: each run of
-/// XML white space is one space, none at the start or end of a block or around `<br/>`.
+/// A piece of a text block's content.
+///
+/// White space is already collapsed as in HTML: each run of XML white space is one space, none at
+/// the start or end of a block or around `<br/>`.
 public struct Inline: Sendable, Hashable {
     public var kind: InlineKind
     public var location: SourceLocation
@@ -407,11 +412,13 @@ public struct StyledText: Sendable, Hashable {
 }
 
 extension Array where Element == Inline {
-    /// The content as a flat list in logical order, each piece with the style cascaded from its
-    /// enclosing spans (innermost wins). Isolates become LRI/RLI/FSI … PDI characters, as does a
-    /// `<span dir>` (`auto` → FSI, as HTML isolates a `dir` on inline elements), and `<br/>`
-    /// becomes U+2028 LINE SEPARATOR, a mandatory break (UAX #14 BK) that does not end the
-    /// bidi paragraph. Adjacent pieces are not merged.
+    /// The content as a flat list of styled text in logical order.
+    ///
+    /// Each piece has the style cascaded from its enclosing spans (innermost wins). Isolates
+    /// become LRI/RLI/FSI … PDI characters, as does a `<span dir>` (`auto` → FSI, as HTML
+    /// isolates a `dir` on inline elements), and `<br/>` becomes U+2028 LINE SEPARATOR, a
+    /// mandatory break (UAX #14 BK) that does not end the bidi paragraph. Adjacent pieces are
+    /// not merged.
     public func styledText(base: InlineStyle = InlineStyle()) -> [StyledText] {
         var output: [StyledText] = []
         Inline.flatten(self, style: base, into: &output)

@@ -158,7 +158,9 @@ func listPhrase(_ items: [String], conjunction: String = "or") -> String {
 
 // MARK: - Conversion
 
-/// Walks the XML tree once. Recursion follows element nesting, which the reader caps at 256.
+/// Walks the XML tree once.
+///
+/// Recursion follows element nesting, which the reader caps at 256.
 struct MarkupConverter {
     var diagnostics = Diagnostics()
     let file: String
@@ -281,7 +283,8 @@ struct MarkupConverter {
                 element.location, "'\(name)' is a block element and is not allowed inside '\(parent)'",
                 hint: "'\(parent)' accepts \(expected)")
         } else {
-            let suggestion = MarkupNames.htmlAliases[name.lowercased()]
+            let suggestion =
+                MarkupNames.htmlAliases[name.lowercased()]
                 ?? closestName(to: name, among: MarkupNames.all)
             error(
                 element.location, "unknown element '\(name)'",
@@ -383,9 +386,10 @@ struct MarkupConverter {
 
     // MARK: Inline content
 
-    /// HTML-style white-space collapsing across a whole text block: a run of XML white space is
-    /// one space, dropped at the block's start and end and around a line break. A space is
-    /// written only when more text follows, so none ends a line.
+    /// HTML-style white-space collapsing across a whole text block.
+    ///
+    /// A run of XML white space is one space, dropped at the block's start and end and around a
+    /// line break. A space is written only when more text follows, so none ends a line.
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
@@ -613,8 +617,10 @@ func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }
 
-/// The known attributes of one element, read into typed values. Each reader reports a value it
-/// cannot accept, naming the attribute and what it accepts, and returns nil.
+/// The known attributes of one element, read into typed values.
+///
+/// Each reader reports a value it cannot accept, naming the attribute and what it accepts, and
+/// returns nil.
 struct AttributeValues {
     let element: String
     var attributes: [String: XMLAttribute] = [:]
@@ -722,8 +728,9 @@ struct AttributeValues {
             $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
         }
         guard families.allSatisfy({ !$0.isEmpty }) else {
-            reject(attribute, accepts: "comma-separated font family names such as 'Noto Sans, Noto Sans Arabic'",
-                   &diagnostics)
+            reject(
+                attribute, accepts: "comma-separated font family names such as 'Noto Sans, Noto Sans Arabic'",
+                &diagnostics)
             return nil
         }
         return families

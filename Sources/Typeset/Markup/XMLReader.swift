@@ -121,12 +121,20 @@ struct XMLReader {
         var upper: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
+        case 0xE0:
+            length = 3
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
+        case 0xF4:
+            length = 4
+            upper = 0x8F
         default: return nil
         }
         guard index + length <= bytes.count else { return nil }
@@ -369,7 +377,10 @@ struct XMLReader {
                 return
             }
             if byte == 0x2F {  // /
-                guard peek(1) == 0x3E else { advance(); throw error("expected '>' after '/'") }
+                guard peek(1) == 0x3E else {
+                    advance()
+                    throw error("expected '>' after '/'")
+                }
                 advance(by: 2)
                 flushText()
                 close(XMLElement(name: name, attributes: attributes, children: [], location: start))

@@ -20,8 +20,10 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Helpers on BCP 47 tags. They accept `_` as well as `-` between subtags (POSIX-style locale
-/// names such as `ar_EG`) and ignore case, as RFC 5646 says tags are case-insensitive.
+/// Helpers on BCP 47 tags.
+///
+/// They accept `_` as well as `-` between subtags (POSIX-style locale names such as `ar_EG`) and
+/// ignore case, as RFC 5646 says tags are case-insensitive.
 public enum Language {
     /// Primary language subtags whose default script is written right to left.
     static let rightToLeftLanguages: Set<String> = [
@@ -58,9 +60,10 @@ public enum Language {
     /// Regions of Arabic that write Latin digits by default (CLDR); the rest use `arab`.
     static let arabicRegionsWithLatinDigits: Set<String> = ["ma", "dz", "tn", "ly", "eh"]
 
-    /// The locale's default digits per CLDR (`defaultNumberingSystem`), limited to the systems
-    /// `typeset` displays: locales whose default is another system (Bengali, Devanagari, ...)
-    /// get `latn`. A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`).
+    /// The locale's default digits per CLDR (`defaultNumberingSystem`).
+    ///
+    /// Limited to the systems `typeset` displays: locales whose default is another system
+    /// (Bengali, Devanagari, ...) get `latn`. A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`).
     public static func defaultNumberingSystem(locale: String) -> NumberingSystem {
         let subtags = subtags(of: locale)
         if let index = subtags.firstIndex(of: "nu"), index > 0, subtags[index - 1] == "u",
@@ -140,7 +143,7 @@ public enum Language {
         parts.count >= 2  // "x" and at least one 1-8 character subtag (lengths checked already)
     }
 
-    /// variant = 5*8alphanum / (DIGIT 3alphanum)
+    /// Matches `variant = 5*8alphanum / (DIGIT 3alphanum)`.
     private static func isVariant(_ part: String) -> Bool {
         if part.count >= 5 { return true }
         return part.count == 4 && part.utf8.first.map(isASCIIDigit) == true
