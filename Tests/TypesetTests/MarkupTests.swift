@@ -221,6 +221,15 @@ private struct Fixture {
         #expect(empty.pageWidth == 390 && empty.pageHeight == nil && empty.blocks.isEmpty)
     }
 
+    @Test func explicitSizeOverridesTheDeviceWithAWarning() throws {
+        let result = parse("<document device='ipad' height='2000'/>")
+        let document = try #require(result.document)
+        #expect(document.pageWidth == 768 && document.pageHeight == 2000)
+        #expect(result.diagnostics.warnings.count == 1)
+        #expect(result.diagnostics.warnings.first?.message == "'height' overrides the height of device 'ipad'")
+        #expect(result.diagnostics.warnings.first?.location.column == 25)
+    }
+
     @Test func whiteSpaceIsCollapsedAcrossInlineElements() throws {
         let document = try #require(parse("<document><p>\n  a  <b> b </b>\tc <br/>  d\n</p></document>").document)
         guard case .text(_, let inlines) = document.blocks[0].kind else { return }

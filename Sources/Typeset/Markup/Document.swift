@@ -409,6 +409,12 @@ public struct StyledText: Sendable, Hashable {
     public var text: String
     public var style: InlineStyle
     public var location: SourceLocation
+
+    public init(text: String, style: InlineStyle, location: SourceLocation) {
+        self.text = text
+        self.style = style
+        self.location = location
+    }
 }
 
 extension Array where Element == Inline {

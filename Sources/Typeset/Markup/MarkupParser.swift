@@ -217,6 +217,15 @@ struct MarkupConverter {
             "rtl-balance", minimum: .zero, maximum: MarkupParser.maximumTextSize, &diagnostics)
         document.background = attributes.color("background", &diagnostics)
         document.color = attributes.color("color", &diagnostics)
+        if let device = document.device {
+            for (name, length) in [("width", document.width), ("height", document.height)] {
+                guard length != nil, let location = attributes.location(of: name) else { continue }
+                diagnostics.report(
+                    .warning(
+                        location, "'\(name)' overrides the \(name) of device '\(device.rawValue)'",
+                        hint: "leave out '\(name)' to use the device's"))
+            }
+        }
         checkRoomForText(document, attributes)
         document.blocks = blocks(in: element)
         return document
