@@ -505,6 +505,19 @@ private struct Fixture {
         let result = MarkupParser.parse(path: "/nonexistent/typeset/doc.xml")
         expectError(result, line: 1, column: 1, "cannot read the file '/nonexistent/typeset/doc.xml'")
         #expect(result.diagnostics.errors.first?.location.file == "/nonexistent/typeset/doc.xml")
+        expectError(MarkupParser.parse(path: "/tmp"), line: 1, column: 1, "it is not a regular file")
+        expectError(MarkupParser.parse(path: "/dev/zero"), line: 1, column: 1, "it is not a regular file")
+    }
+
+    @Test func emptyAndOversizedFiles() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write([], to: fixture.file)
+        expectError(MarkupParser.parse(path: fixture.file), line: 1, column: 1, "no root element")
+        let handle = try #require(FileHandle(forWritingAtPath: fixture.file))
+        try handle.truncate(atOffset: UInt64(MarkupParser.maximumInputBytes) * 2)
+        try handle.close()
+        expectError(MarkupParser.parse(path: fixture.file), line: 1, column: 1, "the input is 33554432 bytes")
     }
 }
 

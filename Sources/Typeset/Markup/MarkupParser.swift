@@ -54,19 +54,30 @@ public enum MarkupParser {
     {
         let start = SourceLocation(file: path, line: 1, column: 1)
         var diagnostics = Diagnostics()
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-            size > maximumInputBytes
-        {
+        func fail(_ reason: String) -> (document: Document?, diagnostics: Diagnostics) {
+            diagnostics.report(.error(start, "cannot read the file '\(path)': \(reason)"))
+            return (nil, diagnostics)
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return fail(FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist")
+        }
+        // Only regular files: a device or a pipe could be endless.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return fail("it is not a regular file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return fail("it cannot be read") }
+        defer { try? handle.close() }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumInputBytes {
             diagnostics.report(
                 .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)"))
             return (nil, diagnostics)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
-            diagnostics.report(.error(start, "cannot read the file '\(path)': \(reason)"))
-            return (nil, diagnostics)
+        // One byte more than the limit is enough to refuse a file that grew since `stat`.
+        let data: Data?
+        do {
+            data = try handle.read(upToCount: maximumInputBytes + 1)
+        } catch {
+            return fail("it cannot be read")
         }
-        return parse(bytes: [UInt8](data), file: path, assetDirectories: assetDirectories)
+        return parse(bytes: data.map { [UInt8]($0) } ?? [], file: path, assetDirectories: assetDirectories)
     }
 }
 
