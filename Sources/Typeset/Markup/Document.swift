@@ -1,0 +1,471 @@
+// The parsed markup (SPEC §2): immutable values that later stages read. Attributes the markup
+// leaves out are nil here; the stages apply the defaults below and the inheritance of SPEC §4.
+
+/// A parsed, validated `<document>`.
+public struct Document: Sendable, Hashable {
+    /// SPEC §2 defaults of the `<document>` attributes.
+    public static let defaultLanguage = "en"
+    public static let defaultDirection = DirectionSetting.auto
+    public static let defaultWidth: Double = 390
+    public static let defaultMargin: Double = 16
+    public static let defaultFontSize: Double = 17
+    public static let defaultLineHeight: Double = 1.3
+    public static let defaultNumerals = NumeralSetting.latn
+    public static let defaultRTLBalance: Double = 2
+    public static let defaultBackground = Color.white
+    public static let defaultColor = Color.black
+
+    /// `lang`: a well-formed BCP 47 tag as written.
+    public var lang: String?
+    /// `dir`: the context (interface) direction.
+    public var dir: DirectionSetting?
+    /// `width`, `height` in points, as written; see `pageWidth` and `pageHeight`.
+    public var width: Double?
+    public var height: Double?
+    public var device: DevicePreset?
+    public var margin: Double?
+    /// `font`: family names in the order to try them (quotes and spaces around names removed).
+    public var fontFamilies: [String]?
+    public var fontSize: Double?
+    public var lineHeight: Double?
+    public var numerals: NumeralSetting?
+    public var rtlBalance: Double?
+    public var background: Color?
+    public var color: Color?
+    public var blocks: [Block]
+    /// The `<document>` start tag.
+    public var location: SourceLocation
+    /// The absolute folder of the document, against which image sources were resolved.
+    public var directory: String
+
+    public init(
+        lang: String? = nil, dir: DirectionSetting? = nil, width: Double? = nil, height: Double? = nil,
+        device: DevicePreset? = nil, margin: Double? = nil, fontFamilies: [String]? = nil,
+        fontSize: Double? = nil, lineHeight: Double? = nil, numerals: NumeralSetting? = nil,
+        rtlBalance: Double? = nil, background: Color? = nil, color: Color? = nil, blocks: [Block] = [],
+        location: SourceLocation, directory: String
+    ) {
+        self.lang = lang
+        self.dir = dir
+        self.width = width
+        self.height = height
+        self.device = device
+        self.margin = margin
+        self.fontFamilies = fontFamilies
+        self.fontSize = fontSize
+        self.lineHeight = lineHeight
+        self.numerals = numerals
+        self.rtlBalance = rtlBalance
+        self.background = background
+        self.color = color
+        self.blocks = blocks
+        self.location = location
+        self.directory = directory
+    }
+
+    /// The page width: `width`, else the device's, else 390.
+    public var pageWidth: Double { width ?? device?.width ?? Document.defaultWidth }
+    /// The page height: `height`, else the device's; nil when the page grows to fit its content.
+    public var pageHeight: Double? { height ?? device?.height }
+}
+
+/// `dir`: `ltr`, `rtl` or `auto` (from `lang`, else the first strong character; SPEC §4).
+public enum DirectionSetting: String, Sendable, Hashable, CaseIterable {
+    case ltr, rtl, auto
+}
+
+/// `align` (SPEC §4.1, §4.4).
+///
+/// `start`/`end` follow the context direction, `left`/`right` are physical, `natural` applies the
+/// paragraph-language rule. There is deliberately no `justify`.
+public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+    case natural, start, end, center, left, right
+}
+
+/// `weight`, with the CSS numeric weight for font matching.
+public enum FontWeight: String, Sendable, Hashable, CaseIterable {
+    case thin, light, regular, medium, semibold, bold
+
+    public var numericValue: Int {
+        switch self {
+        case .thin: 100
+        case .light: 300
+        case .regular: 400
+        case .medium: 500
+        case .semibold: 600
+        case .bold: 700
+        }
+    }
+}
+
+/// `numerals`: a digit set, or `auto` for the locale's default (`Language.defaultNumberingSystem`).
+public enum NumeralSetting: String, Sendable, Hashable, CaseIterable {
+    case latn, arab, arabext, auto
+
+    /// The digits to show for text in `locale`.
+    public func numberingSystem(locale: String) -> NumberingSystem {
+        switch self {
+        case .latn: .latn
+        case .arab: .arab
+        case .arabext: .arabext
+        case .auto: Language.defaultNumberingSystem(locale: locale)
+        }
+    }
+}
+
+/// `device`: page sizes in points from the iOS screen sizes (SPEC §2).
+public enum DevicePreset: String, Sendable, Hashable, CaseIterable {
+    case iphoneSE = "iphone-se"
+    case iphone8 = "iphone-8"
+    case iphone8Plus = "iphone-8-plus"
+    case iphoneXS = "iphone-xs"
+    case iphoneXR = "iphone-xr"
+    case iphoneXSMax = "iphone-xs-max"
+    case ipadMini = "ipad-mini"
+    case ipad = "ipad"
+    case ipadPro10Point5 = "ipad-pro-10.5"
+    case ipadPro12Point9 = "ipad-pro-12.9"
+
+    public var width: Double { size.width }
+    public var height: Double { size.height }
+
+    private var size: (width: Double, height: Double) {
+        switch self {
+        case .iphoneSE: (320, 568)
+        case .iphone8: (375, 667)
+        case .iphone8Plus: (414, 736)
+        case .iphoneXS: (375, 812)
+        case .iphoneXR, .iphoneXSMax: (414, 896)
+        case .ipadMini, .ipad: (768, 1024)
+        case .ipadPro10Point5: (834, 1112)
+        case .ipadPro12Point9: (1024, 1366)
+        }
+    }
+}
+
+// MARK: - Blocks
+
+/// A block element with its common attributes.
+public struct Block: Sendable, Hashable {
+    public var kind: BlockKind
+    public var style: BlockStyle
+    /// `key`: a string-catalog key (SPEC §5.2); the block's own text is the fallback.
+    public var key: String?
+    /// The start tag.
+    public var location: SourceLocation
+
+    public init(kind: BlockKind, style: BlockStyle = BlockStyle(), key: String? = nil, location: SourceLocation) {
+        self.kind = kind
+        self.style = style
+        self.key = key
+        self.location = location
+    }
+
+    /// The element name, as the layout JSON's `kind` reports it (`p`, `item`, `row`, ...).
+    public var elementName: String {
+        switch kind {
+        case .text(let role, _): role.rawValue
+        case .list: "list"
+        case .row: "row"
+        case .stack: "stack"
+        case .image: "image"
+        case .divider: "divider"
+        case .spacer: "spacer"
+        }
+    }
+}
+
+public enum BlockKind: Sendable, Hashable {
+    /// title, heading, p, label, caption, button, or a list's item.
+    case text(TextRole, [Inline])
+    case list(ListBlock)
+    /// Children side by side in equal widths, the first at the start side of the context.
+    case row([Block])
+    /// Children one above the other.
+    case stack([Block])
+    case image(ImageBlock)
+    case divider
+    /// `height` in points; nil when not given (`Block.defaultSpacerHeight`).
+    case spacer(height: Double?)
+}
+
+extension Block {
+    /// The height of a `<spacer>` without `height` (SPEC §2 is silent; one body line's worth).
+    public static let defaultSpacerHeight: Double = 16
+    /// Space between the children of a `row` (SPEC §2).
+    public static let rowSpacing: Double = 8
+    /// The smallest size of a button (SPEC §2, HIG hit targets).
+    public static let minimumButtonSize: Double = 44
+}
+
+/// The element of a text block, with the default style SPEC §2 gives it.
+public enum TextRole: String, Sendable, Hashable, CaseIterable {
+    case title, heading
+    case paragraph = "p"
+    case label, caption, button, item
+
+    /// Point size for a body size of `bodySize` (17 by default; `--text-size` scales it).
+    ///
+    /// Fixed sizes scale with the body size so that Dynamic Type scales every style (SPEC §5.3).
+    public func defaultSize(bodySize: Double = Document.defaultFontSize) -> Double {
+        let scale = bodySize / Document.defaultFontSize
+        switch self {
+        case .title: return 34 * scale
+        case .heading: return 22 * scale
+        case .caption: return 12 * scale
+        case .paragraph, .label, .button, .item: return bodySize
+        }
+    }
+
+    public var defaultWeight: FontWeight {
+        switch self {
+        case .title, .heading: .bold
+        case .button: .semibold
+        case .paragraph, .label, .caption, .item: .regular
+        }
+    }
+
+    public var defaultAlignment: TextAlignment { self == .button ? .center : .natural }
+
+    /// SPEC §4.3: only these are RTL-balanced next to all-caps Latin.
+    public var isBalanced: Bool { self == .title || self == .heading || self == .label || self == .button }
+}
+
+/// `<list>`: each item is a `Block` of kind `.text(.item, _)`.
+public struct ListBlock: Sendable, Hashable {
+    /// `type`; nil means `ListBlock.defaultMarker`.
+    public var marker: ListMarker?
+    public var items: [Block]
+
+    public static let defaultMarker = ListMarker.bullet
+
+    public init(marker: ListMarker? = nil, items: [Block]) {
+        self.marker = marker
+        self.items = items
+    }
+}
+
+public enum ListMarker: String, Sendable, Hashable, CaseIterable {
+    case bullet, number, none
+}
+
+/// `<image>`: a checked PNG inside the document's folder or an asset folder.
+public struct ImageBlock: Sendable, Hashable {
+    /// `src` as written.
+    public var source: String
+    /// The absolute path of the PNG, symlinks resolved.
+    public var path: String
+    /// Size in pixels, from the PNG's IHDR chunk.
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// `width`, `height` in points as written; see `size`.
+    public var width: Double?
+    public var height: Double?
+    /// `flip`; nil means `ImageFlip.never`.
+    public var flip: ImageFlip?
+    public var alt: String?
+
+    public init(
+        source: String, path: String, pixelWidth: Int, pixelHeight: Int, width: Double? = nil,
+        height: Double? = nil, flip: ImageFlip? = nil, alt: String? = nil
+    ) {
+        self.source = source
+        self.path = path
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.width = width
+        self.height = height
+        self.flip = flip
+        self.alt = alt
+    }
+
+    /// The size in points: the attributes given, the other side in the PNG's aspect ratio, or
+    /// one point per pixel when neither is given.
+    public var size: (width: Double, height: Double) {
+        let aspect = Double(pixelWidth) / Double(pixelHeight)
+        switch (width, height) {
+        case (let width?, let height?): return (width, height)
+        case (let width?, nil): return (width, width / aspect)
+        case (nil, let height?): return (height * aspect, height)
+        case (nil, nil): return (Double(pixelWidth), Double(pixelHeight))
+        }
+    }
+}
+
+/// `flip`: images are never mirrored, except `rtl` in a right-to-left context (SPEC §4.6).
+public enum ImageFlip: String, Sendable, Hashable, CaseIterable {
+    case never, rtl
+}
+
+/// The common block attributes; nil when not written (inherit or use the role's default).
+public struct BlockStyle: Sendable, Hashable {
+    public var lang: String?
+    public var dir: DirectionSetting?
+    public var align: TextAlignment?
+    /// `size` in points.
+    public var size: Double?
+    public var weight: FontWeight?
+    /// `line-height` as a multiple of the largest size on a line.
+    public var lineHeight: Double?
+    public var color: Color?
+    public var background: Color?
+
+    public init(
+        lang: String? = nil, dir: DirectionSetting? = nil, align: TextAlignment? = nil,
+        size: Double? = nil, weight: FontWeight? = nil, lineHeight: Double? = nil,
+        color: Color? = nil, background: Color? = nil
+    ) {
+        self.lang = lang
+        self.dir = dir
+        self.align = align
+        self.size = size
+        self.weight = weight
+        self.lineHeight = lineHeight
+        self.color = color
+        self.background = background
+    }
+}
+
+// MARK: - Inline content
+
+/// A piece of a text block's content.
+///
+/// White space is already collapsed as in HTML: each run of XML white space is one space, none at
+/// the start or end of a block or around `<br/>`.
+public struct Inline: Sendable, Hashable {
+    public var kind: InlineKind
+    public var location: SourceLocation
+
+    public init(kind: InlineKind, location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
+}
+
+public enum InlineKind: Sendable, Hashable {
+    case text(String)
+    /// `<br/>`.
+    case lineBreak
+    /// `<b>` (style.weight = bold), `<i>` (style.italic = true) or `<span>` (its attributes).
+    case span(SpanElement, InlineStyle, [Inline])
+    /// `<ltr>`, `<rtl>`, `<bdi>`: directional isolates.
+    case isolate(IsolateKind, [Inline])
+}
+
+public enum SpanElement: String, Sendable, Hashable, CaseIterable {
+    case b, i, span
+}
+
+/// The isolate an element stands for (UAX #9): LRI, RLI or FSI, each closed by PDI.
+public enum IsolateKind: String, Sendable, Hashable, CaseIterable {
+    case ltr, rtl, bdi
+
+    public var initiator: Unicode.Scalar {
+        switch self {
+        case .ltr: "\u{2066}"
+        case .rtl: "\u{2067}"
+        case .bdi: "\u{2068}"
+        }
+    }
+    public static let terminator: Unicode.Scalar = "\u{2069}"
+}
+
+/// Inline attributes; nil when not written (inherit from the enclosing span or block).
+public struct InlineStyle: Sendable, Hashable {
+    public var lang: String?
+    public var dir: DirectionSetting?
+    public var size: Double?
+    public var weight: FontWeight?
+    /// true inside `<i>`.
+    public var italic: Bool?
+    public var color: Color?
+    public var numerals: NumeralSetting?
+
+    public init(
+        lang: String? = nil, dir: DirectionSetting? = nil, size: Double? = nil,
+        weight: FontWeight? = nil, italic: Bool? = nil, color: Color? = nil,
+        numerals: NumeralSetting? = nil
+    ) {
+        self.lang = lang
+        self.dir = dir
+        self.size = size
+        self.weight = weight
+        self.italic = italic
+        self.color = color
+        self.numerals = numerals
+    }
+
+    /// This style with every attribute `inner` sets replacing this one's.
+    public func overridden(by inner: InlineStyle) -> InlineStyle {
+        InlineStyle(
+            lang: inner.lang ?? lang, dir: inner.dir ?? dir, size: inner.size ?? size,
+            weight: inner.weight ?? weight, italic: inner.italic ?? italic,
+            color: inner.color ?? color, numerals: inner.numerals ?? numerals)
+    }
+}
+
+/// A stretch of text with one cascaded style: what `Inline.styledText` flattens a tree into.
+public struct StyledText: Sendable, Hashable {
+    public var text: String
+    public var style: InlineStyle
+    public var location: SourceLocation
+
+    public init(text: String, style: InlineStyle, location: SourceLocation) {
+        self.text = text
+        self.style = style
+        self.location = location
+    }
+}
+
+extension Array where Element == Inline {
+    /// The content as a flat list of styled text in logical order.
+    ///
+    /// Each piece has the style cascaded from its enclosing spans (innermost wins). Isolates
+    /// become LRI/RLI/FSI … PDI characters, as does a `<span dir>` (`auto` → FSI, as HTML
+    /// isolates a `dir` on inline elements), and `<br/>` becomes U+2028 LINE SEPARATOR, a
+    /// mandatory break (UAX #14 BK) that does not end the bidi paragraph. Adjacent pieces are
+    /// not merged.
+    public func styledText(base: InlineStyle = InlineStyle()) -> [StyledText] {
+        var output: [StyledText] = []
+        Inline.flatten(self, style: base, into: &output)
+        return output
+    }
+}
+
+extension Inline {
+    /// Recursion is bounded by the markup's nesting limit (256).
+    fileprivate static func flatten(_ inlines: [Inline], style: InlineStyle, into output: inout [StyledText]) {
+        for inline in inlines {
+            switch inline.kind {
+            case .text(let text):
+                output.append(StyledText(text: text, style: style, location: inline.location))
+            case .lineBreak:
+                output.append(StyledText(text: "\u{2028}", style: style, location: inline.location))
+            case .span(_, let spanStyle, let children):
+                let inner = style.overridden(by: spanStyle)
+                let isolate: IsolateKind? =
+                    switch spanStyle.dir {
+                    case .ltr: .ltr
+                    case .rtl: .rtl
+                    case .auto: .bdi
+                    case nil: nil
+                    }
+                if let isolate {
+                    output.append(
+                        StyledText(text: String(isolate.initiator), style: style, location: inline.location))
+                }
+                flatten(children, style: inner, into: &output)
+                if isolate != nil {
+                    output.append(
+                        StyledText(
+                            text: String(IsolateKind.terminator), style: style, location: inline.location))
+                }
+            case .isolate(let kind, let children):
+                output.append(StyledText(text: String(kind.initiator), style: style, location: inline.location))
+                flatten(children, style: style, into: &output)
+                output.append(
+                    StyledText(text: String(IsolateKind.terminator), style: style, location: inline.location))
+            }
+        }
+    }
+}

@@ -1,0 +1,768 @@
+// Markup → Document (SPEC §2, §4.4): reads the XML tree and checks every element, attribute and
+// value, collecting as many errors as it can in one pass.
+
+import Foundation
+
+/// Parses `typeset` markup into a `Document`.
+///
+/// XML errors are fatal: parsing stops at the first one. Errors in elements and attributes are
+/// collected (an element with an error is skipped, an attribute with an error is left unset) so
+/// that one run reports every problem. The document is returned only when there is no error.
+public enum MarkupParser {
+    /// Inputs larger than this are refused (see `XMLReader.maximumInputBytes`).
+    public static let maximumInputBytes = XMLReader.maximumInputBytes
+    /// Elements nested deeper than this are refused (SPEC §2).
+    public static let maximumDepth = XMLReader.maximumDepth
+    /// PNGs wider or taller than this many pixels are refused: a mockup never needs them and
+    /// decoding one would take gigabytes.
+    public static let maximumImagePixels = 16384
+    /// The largest page side and image size in points: PDF's largest page (200 inches).
+    public static let maximumLength: Double = 14400
+    /// The largest text size in points: larger than any page could hold a line of.
+    public static let maximumTextSize: Double = 1000
+    /// The largest `line-height` multiple; larger values are usually points written by mistake.
+    public static let maximumLineHeight: Double = 10
+
+    /// Parses markup given as UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: the file's contents (a byte-order mark and CRLF line ends are fine).
+    ///   - file: the file's path, used in every `SourceLocation`; image sources are resolved
+    ///     against its folder (relative paths against the current directory).
+    ///   - assetDirectories: further folders images may come from (`--assets DIR`).
+    /// - Returns: the document, or nil when there is any error; and every diagnostic found.
+    public static func parse(bytes: [UInt8], file: String, assetDirectories: [String] = [])
+        -> (document: Document?, diagnostics: Diagnostics)
+    {
+        var diagnostics = Diagnostics()
+        let root: XMLElement
+        do {
+            root = try XMLReader.read(bytes, file: file)
+        } catch {
+            diagnostics.report(error)
+            return (nil, diagnostics)
+        }
+        var converter = MarkupConverter(file: file, assetDirectories: assetDirectories)
+        let document = converter.document(root)
+        return (converter.diagnostics.hasErrors ? nil : document, converter.diagnostics)
+    }
+
+    /// Reads the markup file at `path` and parses it; a file that cannot be read, or is larger
+    /// than `maximumInputBytes`, is an error at line 1, column 1.
+    public static func parse(path: String, assetDirectories: [String] = [])
+        -> (document: Document?, diagnostics: Diagnostics)
+    {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        var diagnostics = Diagnostics()
+        func fail(_ reason: String) -> (document: Document?, diagnostics: Diagnostics) {
+            diagnostics.report(.error(start, "cannot read the file '\(path)': \(reason)"))
+            return (nil, diagnostics)
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return fail(FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist")
+        }
+        // Only regular files: a device or a pipe could be endless.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return fail("it is not a regular file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return fail("it cannot be read") }
+        defer { try? handle.close() }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumInputBytes {
+            diagnostics.report(
+                .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)"))
+            return (nil, diagnostics)
+        }
+        // One byte more than the limit is enough to refuse a file that grew since `stat`.
+        let data: Data?
+        do {
+            data = try handle.read(upToCount: maximumInputBytes + 1)
+        } catch {
+            return fail("it cannot be read")
+        }
+        return parse(bytes: data.map { [UInt8]($0) } ?? [], file: path, assetDirectories: assetDirectories)
+    }
+}
+
+// MARK: - Vocabulary
+
+enum MarkupNames {
+    static let document = "document"
+    static let textBlocks: Set<String> = ["title", "heading", "p", "label", "caption", "button"]
+    static let otherBlocks: Set<String> = ["list", "row", "stack", "image", "divider", "spacer"]
+    static let blocks = textBlocks.union(otherBlocks)
+    static let inlines: Set<String> = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
+    static let all = blocks.union(inlines).union([document, "item"]).sorted()
+
+    static let documentAttributes = [
+        "lang", "dir", "width", "height", "device", "margin", "font", "font-size", "line-height",
+        "numerals", "rtl-balance", "background", "color",
+    ]
+    static let commonBlockAttributes = [
+        "lang", "dir", "align", "size", "weight", "line-height", "color", "background", "key",
+    ]
+    static let spanAttributes = ["lang", "dir", "size", "weight", "color", "numerals"]
+
+    static func attributes(of element: String) -> [String] {
+        switch element {
+        case document: documentAttributes
+        case "list": commonBlockAttributes + ["type"]
+        case "image": commonBlockAttributes + ["src", "width", "height", "flip", "alt"]
+        case "spacer": commonBlockAttributes + ["height"]
+        case "span": spanAttributes
+        case _ where inlines.contains(element): []
+        default: commonBlockAttributes
+        }
+    }
+
+    /// Names from HTML that people type by habit, mapped to ours.
+    static let htmlAliases = [
+        "img": "image", "strong": "b", "em": "i", "ul": "list", "ol": "list", "li": "item",
+        "hr": "divider", "h1": "title", "h2": "heading", "h3": "heading", "div": "stack",
+        "body": "document", "html": "document", "bold": "b", "italic": "i",
+    ]
+
+    /// Values of `align` that ask for full justification (CSS and word processors), refused by
+    /// SPEC §4.4.
+    static func isJustification(_ value: String) -> Bool {
+        let lowered = value.lowercased()
+        return lowered.hasPrefix("justif") || lowered.hasPrefix("distribute") || lowered == "full"
+            || lowered == "inter-word" || lowered == "inter-character" || lowered == "block"
+    }
+}
+
+/// The closest name to `name` among `candidates` by edit distance, if it is close enough to be
+/// a likely typo (at most 2 edits, or a third of the name's length for long names).
+func closestName(to name: String, among candidates: [String]) -> String? {
+    let lowered = name.lowercased()
+    var best: (name: String, distance: Int)?
+    for candidate in candidates {
+        let distance = editDistance(lowered, candidate)
+        if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+    }
+    guard let best, best.distance <= max(2, name.count / 3), best.distance < max(name.count, 2) else {
+        return nil
+    }
+    return best.name
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), in Characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...max(b.count, 1) where j <= b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// "a, b or c".
+func listPhrase(_ items: [String], conjunction: String = "or") -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(conjunction) " + (items.last ?? "")
+}
+
+// MARK: - Conversion
+
+/// Walks the XML tree once.
+///
+/// Recursion follows element nesting, which the reader caps at 256.
+struct MarkupConverter {
+    var diagnostics = Diagnostics()
+    let file: String
+    /// The document's folder, absolute and lexically normalized.
+    let directory: String
+    /// Folders images may come from: lexically normalized, and with symlinks resolved.
+    let imageRoots: [(lexical: String, resolved: String)]
+
+    init(file: String, assetDirectories: [String]) {
+        self.file = file
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
+        let directory = MarkupConverter.parent(of: absoluteFile)
+        self.directory = directory
+        imageRoots = ([directory] + assetDirectories).map { folder in
+            let lexical = MarkupConverter.normalize(path: folder, relativeTo: currentDirectory)
+            return (lexical, MarkupConverter.realPath(lexical) ?? lexical)
+        }
+    }
+
+    private mutating func error(_ location: SourceLocation, _ message: String, hint: String? = nil) {
+        diagnostics.report(.error(location, message, hint: hint))
+    }
+
+    // MARK: Document
+
+    mutating func document(_ element: XMLElement) -> Document? {
+        guard element.name == MarkupNames.document else {
+            error(
+                element.location, "the root element must be 'document', not '\(element.name)'",
+                hint: "wrap the content in <document>...</document>")
+            return nil
+        }
+        let attributes = attributeValues(of: element)
+        var document = Document(location: element.location, directory: directory)
+        document.lang = attributes.language("lang", &diagnostics)
+        document.dir = attributes.keyword("dir", DirectionSetting.self, &diagnostics)
+        document.width = attributes.number(
+            "width", minimum: .positive, maximum: MarkupParser.maximumLength, &diagnostics)
+        document.height = attributes.number(
+            "height", minimum: .positive, maximum: MarkupParser.maximumLength, &diagnostics)
+        document.device = attributes.keyword(
+            "device", DevicePreset.self, what: "one of the device presets", &diagnostics)
+        document.margin = attributes.number(
+            "margin", minimum: .zero, maximum: MarkupParser.maximumLength, &diagnostics)
+        document.fontFamilies = attributes.fontFamilies("font", &diagnostics)
+        document.fontSize = attributes.number(
+            "font-size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics)
+        document.lineHeight = attributes.number(
+            "line-height", minimum: .positive, maximum: MarkupParser.maximumLineHeight,
+            what: "a multiple of the font size", &diagnostics)
+        document.numerals = attributes.keyword("numerals", NumeralSetting.self, &diagnostics)
+        document.rtlBalance = attributes.number(
+            "rtl-balance", minimum: .zero, maximum: MarkupParser.maximumTextSize, &diagnostics)
+        document.background = attributes.color("background", &diagnostics)
+        document.color = attributes.color("color", &diagnostics)
+        if let device = document.device {
+            for (name, length) in [("width", document.width), ("height", document.height)] {
+                guard length != nil, let location = attributes.location(of: name) else { continue }
+                diagnostics.report(
+                    .warning(
+                        location, "'\(name)' overrides the \(name) of device '\(device.rawValue)'",
+                        hint: "leave out '\(name)' to use the device's"))
+            }
+        }
+        checkRoomForText(document, attributes)
+        document.blocks = blocks(in: element)
+        return document
+    }
+
+    /// A margin must leave some of the page for text.
+    private mutating func checkRoomForText(_ document: Document, _ attributes: AttributeValues) {
+        let margin = document.margin ?? Document.defaultMargin
+        let sides: [(name: String, length: Double?)] = [
+            ("width", document.pageWidth), ("height", document.pageHeight),
+        ]
+        for (name, length) in sides {
+            guard let length, length - 2 * margin <= 0 else { continue }
+            let location =
+                attributes.location(of: "margin") ?? attributes.location(of: name)
+                ?? attributes.location(of: "device") ?? document.location
+            error(
+                location,
+                "attribute 'margin' accepts a length in points that leaves room for text: a margin of "
+                    + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves none",
+                hint: "use a margin smaller than \(format(length / 2))")
+        }
+    }
+
+    // MARK: Blocks
+
+    /// The children of `document`, `row` or `stack`: blocks only.
+    private mutating func blocks(in parent: XMLElement) -> [Block] {
+        var blocks: [Block] = []
+        for child in parent.children {
+            switch child {
+            case .text(let text):
+                if let location = text.contentLocation {
+                    error(
+                        location, "text is not allowed directly inside '\(parent.name)'",
+                        hint: "put it in a <p> or <label>")
+                }
+            case .element(let element):
+                if MarkupNames.blocks.contains(element.name) {
+                    if let block = block(element) { blocks.append(block) }
+                } else if element.name == "item" {
+                    error(
+                        element.location, "'item' is only allowed inside 'list', not inside '\(parent.name)'",
+                        hint: "wrap the items in <list>")
+                } else {
+                    misplacedOrUnknown(element, in: parent.name, expected: "block elements")
+                }
+            }
+        }
+        return blocks
+    }
+
+    private mutating func misplacedOrUnknown(_ element: XMLElement, in parent: String, expected: String) {
+        let name = element.name
+        if name == MarkupNames.document {
+            error(element.location, "'document' is only allowed as the root element")
+        } else if MarkupNames.inlines.contains(name) {
+            error(
+                element.location,
+                "'\(name)' is an inline element: it is allowed only inside title, heading, p, label, "
+                    + "caption, button or item, not inside '\(parent)'")
+        } else if MarkupNames.blocks.contains(name) || name == "item" {
+            error(
+                element.location, "'\(name)' is a block element and is not allowed inside '\(parent)'",
+                hint: "'\(parent)' accepts \(expected)")
+        } else {
+            let suggestion =
+                MarkupNames.htmlAliases[name.lowercased()]
+                ?? closestName(to: name, among: MarkupNames.all)
+            error(
+                element.location, "unknown element '\(name)'",
+                hint: suggestion.map { "did you mean '\($0)'?" } ?? "'\(parent)' accepts \(expected)")
+        }
+    }
+
+    private mutating func block(_ element: XMLElement) -> Block? {
+        let attributes = attributeValues(of: element)
+        let style = blockStyle(attributes)
+        let key = attributes.key(&diagnostics)
+        let kind: BlockKind?
+        switch element.name {
+        case "list":
+            let marker = attributes.keyword("type", ListMarker.self, &diagnostics)
+            kind = .list(ListBlock(marker: marker, items: listItems(element)))
+        case "row":
+            kind = .row(blocks(in: element))
+        case "stack":
+            kind = .stack(blocks(in: element))
+        case "image":
+            kind = image(element, attributes)
+            checkEmpty(element)
+        case "divider":
+            kind = .divider
+            checkEmpty(element)
+        case "spacer":
+            kind = .spacer(
+                height: attributes.number(
+                    "height", minimum: .zero, maximum: MarkupParser.maximumLength, &diagnostics))
+            checkEmpty(element)
+        default:
+            guard let role = TextRole(rawValue: element.name) else { return nil }
+            kind = .text(role, textContent(element))
+        }
+        guard let kind else { return nil }
+        return Block(kind: kind, style: style, key: key, location: element.location)
+    }
+
+    private mutating func blockStyle(_ attributes: AttributeValues) -> BlockStyle {
+        BlockStyle(
+            lang: attributes.language("lang", &diagnostics),
+            dir: attributes.keyword("dir", DirectionSetting.self, &diagnostics),
+            align: attributes.alignment("align", &diagnostics),
+            size: attributes.number(
+                "size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics),
+            weight: attributes.keyword("weight", FontWeight.self, &diagnostics),
+            lineHeight: attributes.number(
+                "line-height", minimum: .positive, maximum: MarkupParser.maximumLineHeight,
+                what: "a multiple of the font size", &diagnostics),
+            color: attributes.color("color", &diagnostics),
+            background: attributes.color("background", &diagnostics))
+    }
+
+    private mutating func listItems(_ list: XMLElement) -> [Block] {
+        var items: [Block] = []
+        for child in list.children {
+            switch child {
+            case .text(let text):
+                if let location = text.contentLocation {
+                    error(
+                        location, "text is not allowed directly inside 'list'",
+                        hint: "put it in an <item>")
+                }
+            case .element(let element) where element.name == "item":
+                let attributes = attributeValues(of: element)
+                let style = blockStyle(attributes)
+                let key = attributes.key(&diagnostics)
+                items.append(
+                    Block(
+                        kind: .text(.item, textContent(element)), style: style, key: key,
+                        location: element.location))
+            case .element(let element):
+                if MarkupNames.blocks.contains(element.name) || MarkupNames.inlines.contains(element.name) {
+                    error(
+                        element.location, "'list' can only contain 'item' elements, not '\(element.name)'",
+                        hint: "wrap it in <item>")
+                } else {
+                    misplacedOrUnknown(element, in: "list", expected: "only 'item' elements")
+                }
+            }
+        }
+        return items
+    }
+
+    /// `image`, `divider` and `spacer` hold nothing.
+    private mutating func checkEmpty(_ element: XMLElement) {
+        for child in element.children {
+            switch child {
+            case .text(let text):
+                guard let location = text.contentLocation else { continue }
+                error(location, "'\(element.name)' takes no content")
+            case .element(let inner):
+                error(inner.location, "'\(element.name)' takes no content, found '\(inner.name)'")
+            }
+            return
+        }
+    }
+
+    // MARK: Inline content
+
+    /// HTML-style white-space collapsing across a whole text block.
+    ///
+    /// A run of XML white space is one space, dropped at the block's start and end and around a
+    /// line break. A space is written only when more text follows, so none ends a line.
+    private struct WhiteSpaceState {
+        var pendingSpace = false
+        var atLineStart = true
+        var endsWithSpace = false
+    }
+
+    private mutating func textContent(_ element: XMLElement) -> [Inline] {
+        var state = WhiteSpaceState()
+        return inlines(in: element, &state)
+    }
+
+    private mutating func inlines(in parent: XMLElement, _ state: inout WhiteSpaceState) -> [Inline] {
+        var output: [Inline] = []
+        for child in parent.children {
+            switch child {
+            case .text(let text):
+                var collapsed = ""
+                for scalar in text.value.unicodeScalars {
+                    if scalar == " " || scalar == "\t" || scalar == "\n" {
+                        if !state.atLineStart, !state.endsWithSpace { state.pendingSpace = true }
+                        continue
+                    }
+                    if state.pendingSpace { collapsed.append(" ") }
+                    collapsed.unicodeScalars.append(scalar)
+                    state.pendingSpace = false
+                    state.atLineStart = false
+                    state.endsWithSpace = false
+                }
+                if !collapsed.isEmpty {
+                    output.append(
+                        Inline(kind: .text(collapsed), location: text.contentLocation ?? text.location))
+                }
+            case .element(let element):
+                guard MarkupNames.inlines.contains(element.name) else {
+                    misplacedOrUnknown(element, in: parent.name, expected: "text and inline elements")
+                    continue
+                }
+                if element.name == "br" {
+                    _ = attributeValues(of: element)
+                    checkEmpty(element)
+                    state.pendingSpace = false
+                    state.atLineStart = true
+                    output.append(Inline(kind: .lineBreak, location: element.location))
+                    continue
+                }
+                if state.pendingSpace {
+                    // The space belongs before the element, outside any isolate it opens.
+                    if case .text(let previous) = output.last?.kind {
+                        output[output.count - 1].kind = .text(previous + " ")
+                    } else {
+                        output.append(Inline(kind: .text(" "), location: element.location))
+                    }
+                    state.pendingSpace = false
+                    state.endsWithSpace = true
+                }
+                output.append(inline(element, &state))
+            }
+        }
+        return output
+    }
+
+    private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> Inline {
+        let attributes = attributeValues(of: element)
+        let kind: InlineKind
+        switch element.name {
+        case "b":
+            kind = .span(.b, InlineStyle(weight: .bold), inlines(in: element, &state))
+        case "i":
+            kind = .span(.i, InlineStyle(italic: true), inlines(in: element, &state))
+        case "span":
+            let style = InlineStyle(
+                lang: attributes.language("lang", &diagnostics),
+                dir: attributes.keyword("dir", DirectionSetting.self, &diagnostics),
+                size: attributes.number(
+                    "size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics),
+                weight: attributes.keyword("weight", FontWeight.self, &diagnostics),
+                color: attributes.color("color", &diagnostics),
+                numerals: attributes.keyword("numerals", NumeralSetting.self, &diagnostics))
+            kind = .span(.span, style, inlines(in: element, &state))
+        default:
+            let isolate = IsolateKind(rawValue: element.name) ?? .bdi
+            kind = .isolate(isolate, inlines(in: element, &state))
+        }
+        return Inline(kind: kind, location: element.location)
+    }
+
+    // MARK: Images
+
+    private mutating func image(_ element: XMLElement, _ attributes: AttributeValues) -> BlockKind? {
+        let width = attributes.number(
+            "width", minimum: .positive, maximum: MarkupParser.maximumLength, &diagnostics)
+        let height = attributes.number(
+            "height", minimum: .positive, maximum: MarkupParser.maximumLength, &diagnostics)
+        let flip = attributes.keyword("flip", ImageFlip.self, &diagnostics)
+        let alt = attributes.string("alt")
+        guard let source = attributes.string("src"), let location = attributes.location(of: "src") else {
+            error(element.location, "'image' needs a 'src' attribute: the path of a PNG file")
+            return nil
+        }
+        guard let (path, pixelWidth, pixelHeight) = checkedPNG(source, at: location) else { return nil }
+        return .image(
+            ImageBlock(
+                source: source, path: path, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+                width: width, height: height, flip: flip, alt: alt))
+    }
+
+    /// Resolves `source` against the document's folder, keeps it inside the allowed folders
+    /// (first by its written path, so that `..` cannot probe outside, then with symlinks
+    /// resolved) and reads the PNG's size from its IHDR chunk.
+    private mutating func checkedPNG(_ source: String, at location: SourceLocation) -> (String, Int, Int)? {
+        guard !source.isEmpty else {
+            error(location, "attribute 'src' accepts the path of a PNG file, not ''")
+            return nil
+        }
+        let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
+        let lexical = MarkupConverter.normalize(path: source, relativeTo: directory)
+        guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0.lexical) }) else {
+            error(location, "image '\(source)' is outside the document's folder", hint: escapeHint)
+            return nil
+        }
+        guard let resolved = MarkupConverter.realPath(lexical) else {
+            error(location, "image '\(source)' does not exist (looked for \(lexical))")
+            return nil
+        }
+        guard imageRoots.contains(where: { MarkupConverter.isInside(resolved, $0.resolved) }) else {
+            error(
+                location, "image '\(source)' is outside the document's folder (through a symbolic link)",
+                hint: escapeHint)
+            return nil
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
+            !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: resolved)
+        else {
+            error(location, "image '\(source)' is not a readable file")
+            return nil
+        }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard header.starts(with: signature) else {
+            error(
+                location, "image '\(source)' is not a PNG file (it lacks the PNG signature)",
+                hint: "'src' accepts PNG images only")
+            return nil
+        }
+        guard header.count == 24, header[12..<16].elementsEqual(Array("IHDR".utf8)) else {
+            error(location, "image '\(source)' is not a valid PNG file (no IHDR chunk)")
+            return nil
+        }
+        func bigEndian(_ offset: Int) -> Int {
+            header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let width = bigEndian(16)
+        let height = bigEndian(20)
+        let limit = MarkupParser.maximumImagePixels
+        guard width > 0, height > 0, width <= limit, height <= limit else {
+            error(
+                location,
+                "image '\(source)' is \(width)×\(height) pixels; images must be 1 to \(limit) pixels on each side")
+            return nil
+        }
+        return (resolved, width, height)
+    }
+
+    // MARK: Paths
+
+    /// `path` made absolute against `base`, with `.`, `..` and repeated slashes removed.
+    static func normalize(path: String, relativeTo base: String) -> String {
+        let joined = path.hasPrefix("/") ? path : base + "/" + path
+        var components: [Substring] = []
+        for component in joined.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    /// The path with every symlink resolved, or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    // MARK: Attributes
+
+    /// Checks the attribute names of `element` and returns the known ones.
+    private mutating func attributeValues(of element: XMLElement) -> AttributeValues {
+        let accepted = MarkupNames.attributes(of: element.name)
+        var values = AttributeValues(element: element.name)
+        for attribute in element.attributes {
+            if accepted.contains(attribute.name) {
+                values.attributes[attribute.name] = attribute
+                continue
+            }
+            let hint: String
+            if let suggestion = closestName(to: attribute.name, among: accepted) {
+                hint = "did you mean '\(suggestion)'?"
+            } else if accepted.isEmpty {
+                hint = "'\(element.name)' takes no attributes"
+            } else {
+                hint = "'\(element.name)' accepts \(listPhrase(accepted))"
+            }
+            error(attribute.location, "unknown attribute '\(attribute.name)' on '\(element.name)'", hint: hint)
+        }
+        return values
+    }
+}
+
+/// Whole points print without a fraction.
+func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
+
+/// The known attributes of one element, read into typed values.
+///
+/// Each reader reports a value it cannot accept, naming the attribute and what it accepts, and
+/// returns nil.
+struct AttributeValues {
+    let element: String
+    var attributes: [String: XMLAttribute] = [:]
+
+    init(element: String) { self.element = element }
+
+    func location(of name: String) -> SourceLocation? { attributes[name]?.location }
+
+    func string(_ name: String) -> String? { attributes[name]?.value }
+
+    private func trimmed(_ name: String) -> (String, XMLAttribute)? {
+        guard let attribute = attributes[name] else { return nil }
+        let value = attribute.value.trimmingCharacters(in: .whitespaces)
+        return (value, attribute)
+    }
+
+    private func reject(
+        _ attribute: XMLAttribute, accepts: String, _ diagnostics: inout Diagnostics, hint: String? = nil
+    ) {
+        diagnostics.report(
+            .error(
+                attribute.location,
+                "attribute '\(attribute.name)' accepts \(accepts), not '\(attribute.value)'", hint: hint))
+    }
+
+    enum Minimum { case zero, positive }
+
+    /// A plain decimal number (`12`, `12.5`, `.5`), within the given bounds.
+    func number(
+        _ name: String, minimum: Minimum, maximum: Double, what: String = "a length in points",
+        _ diagnostics: inout Diagnostics
+    ) -> Double? {
+        guard let (text, attribute) = trimmed(name) else { return nil }
+        let bound = minimum == .zero ? "0 or more" : "greater than 0"
+        let accepts = "\(what), \(bound) and at most \(format(maximum))"
+        guard let value = AttributeValues.parseDecimal(text) else {
+            reject(attribute, accepts: accepts, &diagnostics, hint: "write a plain number such as '16' or '1.5'")
+            return nil
+        }
+        let tooSmall = minimum == .zero ? value < 0 : value <= 0
+        guard !tooSmall, value <= maximum else {
+            reject(attribute, accepts: accepts, &diagnostics)
+            return nil
+        }
+        return value
+    }
+
+    /// `-?digits[.digits]` or `-?.digits`: no exponents, no units, no inf or nan.
+    static func parseDecimal(_ text: String) -> Double? {
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (part: Substring) in part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard parts.allSatisfy(isDigits), !parts[parts.count - 1].isEmpty else { return nil }
+        return Double(text)
+    }
+
+    func keyword<Value: RawRepresentable & CaseIterable>(
+        _ name: String, _ type: Value.Type, what: String? = nil, _ diagnostics: inout Diagnostics
+    ) -> Value? where Value.RawValue == String {
+        guard let (text, attribute) = trimmed(name) else { return nil }
+        if let value = Value(rawValue: text) { return value }
+        let names = Value.allCases.map(\.rawValue)
+        let accepts = (what.map { $0 + " " } ?? "") + listPhrase(names)
+        let hint = closestName(to: text, among: names).map { "did you mean '\($0)'?" }
+        reject(attribute, accepts: accepts, &diagnostics, hint: hint)
+        return nil
+    }
+
+    /// `align`, refusing full justification with the reason SPEC §4.4 gives.
+    func alignment(_ name: String, _ diagnostics: inout Diagnostics) -> TextAlignment? {
+        guard let (text, attribute) = trimmed(name) else { return nil }
+        if MarkupNames.isJustification(text) {
+            diagnostics.report(
+                .error(
+                    attribute.location,
+                    "attribute 'align' does not accept '\(attribute.value)': text is never fully justified: "
+                        + "evenly spread words form rivers and make text hard to read",
+                    hint: "use align=\"natural\""))
+            return nil
+        }
+        return keyword(name, TextAlignment.self, &diagnostics)
+    }
+
+    func color(_ name: String, _ diagnostics: inout Diagnostics) -> Color? {
+        guard let (text, attribute) = trimmed(name) else { return nil }
+        if let color = Color(hex: text) { return color }
+        reject(attribute, accepts: "a color as #RRGGBB or #RRGGBBAA (hexadecimal)", &diagnostics)
+        return nil
+    }
+
+    func language(_ name: String, _ diagnostics: inout Diagnostics) -> String? {
+        guard let (text, attribute) = trimmed(name) else { return nil }
+        if Language.isWellFormed(tag: text) { return text }
+        let hint =
+            text.contains("_") && Language.isWellFormed(tag: text.replacingOccurrences(of: "_", with: "-"))
+            ? "BCP 47 separates subtags with '-': '\(text.replacingOccurrences(of: "_", with: "-"))'" : nil
+        reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: hint)
+        return nil
+    }
+
+    /// `font`: comma-separated family names, optionally quoted.
+    func fontFamilies(_ name: String, _ diagnostics: inout Diagnostics) -> [String]? {
+        guard let attribute = attributes[name] else { return nil }
+        let families = attribute.value.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        }
+        guard families.allSatisfy({ !$0.isEmpty }) else {
+            reject(
+                attribute, accepts: "comma-separated font family names such as 'Noto Sans, Noto Sans Arabic'",
+                &diagnostics)
+            return nil
+        }
+        return families
+    }
+
+    /// `key`: any non-empty string-catalog key.
+    func key(_ diagnostics: inout Diagnostics) -> String? {
+        guard let attribute = attributes["key"] else { return nil }
+        guard !attribute.value.isEmpty else {
+            reject(attribute, accepts: "a non-empty string-catalog key", &diagnostics)
+            return nil
+        }
+        return attribute.value
+    }
+}

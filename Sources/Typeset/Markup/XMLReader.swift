@@ -1,0 +1,663 @@
+// A strict, linear-time reader for the XML 1.0 subset the markup uses (SPEC §2): elements,
+// attributes, text, CDATA, comments and processing instructions; no DTD and no entities other
+// than the five predefined ones, which is how billion-laughs and external entities are refused.
+
+/// An attribute as written: its value has references replaced and white space normalized
+/// (XML 1.0 §3.3.3); `location` is where its name starts.
+struct XMLAttribute: Sendable, Hashable {
+    var name: String
+    var value: String
+    var location: SourceLocation
+}
+
+/// Character data between tags: text, CDATA sections and references, merged.
+struct XMLText: Sendable, Hashable {
+    var value: String
+    /// Where the text starts.
+    var location: SourceLocation
+    /// Where its first character other than XML white space is, if it has one.
+    var contentLocation: SourceLocation?
+}
+
+struct XMLElement: Sendable, Hashable {
+    var name: String
+    var attributes: [XMLAttribute]
+    var children: [XMLNode]
+    /// Where the start tag's `<` is.
+    var location: SourceLocation
+}
+
+enum XMLNode: Sendable, Hashable {
+    case element(XMLElement)
+    case text(XMLText)
+}
+
+/// Reads a whole document into a tree, or throws the first well-formedness error with its exact
+/// line and column (columns count Unicode scalars from 1; a byte-order mark is not counted).
+///
+/// The reader never recurses: open elements live on an explicit stack, capped at
+/// `maximumDepth`, so the tree it returns is at most that deep and later stages may recurse.
+struct XMLReader {
+    /// Larger inputs are refused before any work is done: a mockup is a few kilobytes, and the
+    /// tree of a 16 MiB input already takes a few hundred megabytes.
+    static let maximumInputBytes = 16 * 1024 * 1024
+    /// SPEC §2: nesting deeper than 256 elements is an error.
+    static let maximumDepth = 256
+
+    /// Parses `bytes` (UTF-8, optionally with a byte-order mark) into the root element.
+    static func read(_ bytes: [UInt8], file: String) throws(Diagnostic) -> XMLElement {
+        guard bytes.count <= maximumInputBytes else {
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1),
+                "the input is \(bytes.count) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)")
+        }
+        let normalized = try normalize(bytes, file: file)
+        var reader = XMLReader(bytes: normalized, file: file)
+        return try reader.readDocument()
+    }
+
+    // MARK: - Input validation
+
+    /// Checks that `bytes` are UTF-8 made of XML characters (XML 1.0 §2.2 Char) and returns them
+    /// without the byte-order mark, with CRLF and lone CR turned into LF (§2.11).
+    static func normalize(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        var column = 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                switch byte {
+                case 0x0A:
+                    output.append(byte)
+                    line += 1
+                    column = 1
+                case 0x0D:
+                    output.append(0x0A)
+                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                    line += 1
+                    column = 1
+                case 0x00:
+                    throw .error(
+                        SourceLocation(file: file, line: line, column: column),
+                        "a NUL byte is not allowed in XML")
+                case 0x09, 0x20...0x7F:
+                    output.append(byte)
+                    column += 1
+                default:
+                    throw .error(
+                        SourceLocation(file: file, line: line, column: column),
+                        "control character \(hexCode(UInt32(byte))) is not allowed in XML")
+                }
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = decodeUTF8(bytes, at: index) else {
+                throw .error(
+                    SourceLocation(file: file, line: line, column: column),
+                    "the input is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))",
+                    hint: "save the file as UTF-8")
+            }
+            guard isXMLCharacter(scalar) else {
+                throw .error(
+                    SourceLocation(file: file, line: line, column: column),
+                    "\(hexCode(scalar)) is not a character allowed in XML")
+            }
+            output.append(contentsOf: bytes[index..<index + length])
+            column += 1
+            index += length
+        }
+        return output
+    }
+
+    /// Decodes one well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or values
+    /// above U+10FFFF) starting with a byte ≥ 0x80.
+    private static func decodeUTF8(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
+        let lead = bytes[index]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            upper = 0x8F
+        default: return nil
+        }
+        guard index + length <= bytes.count else { return nil }
+        let second = bytes[index + 1]
+        guard second >= lower, second <= upper else { return nil }
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length {
+            let continuation = bytes[index + offset]
+            guard continuation & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(continuation & 0x3F)
+        }
+        return (value, length)
+    }
+
+    /// XML 1.0 §2.2 Char: tab, LF, CR and everything from U+0020 except surrogates, U+FFFE, U+FFFF.
+    static func isXMLCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    static func hexCode(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    // MARK: - Scanner state
+
+    private let bytes: [UInt8]
+    private let file: String
+    private var position = 0
+    private var line = 1
+    private var column = 1
+
+    private struct OpenElement {
+        var name: String
+        var attributes: [XMLAttribute]
+        var children: [XMLNode]
+        var location: SourceLocation
+    }
+    private var openElements: [OpenElement] = []
+    private var root: XMLElement?
+
+    private var text: [UInt8] = []
+    private var textLocation: SourceLocation?
+    private var textContentLocation: SourceLocation?
+
+    private init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    private var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+    private var atEnd: Bool { position >= bytes.count }
+
+    private func peek(_ offset: Int = 0) -> UInt8? {
+        position + offset < bytes.count ? bytes[position + offset] : nil
+    }
+
+    /// Moves over one byte; the column counts scalars, so continuation bytes don't advance it.
+    private mutating func advance() {
+        let byte = bytes[position]
+        position += 1
+        if byte == 0x0A {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
+
+    private mutating func advance(by count: Int) {
+        for _ in 0..<count { advance() }
+    }
+
+    private func hasPrefix(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        return prefix.withUTF8Buffer { buffer in
+            for index in 0..<count where bytes[position + index] != buffer[index] { return false }
+            return true
+        }
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A
+    }
+
+    @discardableResult
+    private mutating func skipWhiteSpace() -> Bool {
+        let start = position
+        while let byte = peek(), XMLReader.isWhiteSpace(byte) { advance() }
+        return position > start
+    }
+
+    /// The scalar at the current position (the input is already validated).
+    private func currentScalar() -> UInt32? {
+        guard let lead = peek() else { return nil }
+        if lead < 0x80 { return UInt32(lead) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[position + offset] & 0x3F) }
+        return value
+    }
+
+    private func describeCurrent() -> String {
+        guard let scalar = currentScalar() else { return "the end of the input" }
+        if let unicode = Unicode.Scalar(scalar), scalar > 0x20 {
+            return "'\(Character(unicode))'"
+        }
+        return XMLReader.hexCode(scalar)
+    }
+
+    private func error(_ message: String, at location: SourceLocation? = nil, hint: String? = nil)
+        -> Diagnostic
+    {
+        .error(location ?? self.location, message, hint: hint)
+    }
+
+    // MARK: - Names (XML 1.0 §2.3)
+
+    private static func isNameStart(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x3A, 0x41...0x5A, 0x5F, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF,
+            0x370...0x37D, 0x37F...0x1FFF, 0x200C...0x200D, 0x2070...0x218F, 0x2C00...0x2FEF,
+            0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD, 0x10000...0xEFFFF:
+            return true
+        default: return false
+        }
+    }
+
+    private static func isNameCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x2D, 0x2E, 0x30...0x39, 0xB7, 0x300...0x36F, 0x203F...0x2040: return true
+        default: return isNameStart(value)
+        }
+    }
+
+    /// Reads a Name, or returns nil without moving when none starts here.
+    private mutating func readName() -> String? {
+        guard let first = currentScalar(), XMLReader.isNameStart(first) else { return nil }
+        let start = position
+        while let scalar = currentScalar(), XMLReader.isNameCharacter(scalar) {
+            advance()
+            while let byte = peek(), byte & 0xC0 == 0x80 { advance() }
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    // MARK: - Document
+
+    private mutating func readDocument() throws(Diagnostic) -> XMLElement {
+        if hasPrefix("<?xml"), let next = peek(5), XMLReader.isWhiteSpace(next) || next == 0x3F {
+            try readXMLDeclaration()
+        }
+        while !atEnd {
+            switch peek() {
+            case 0x3C:  // <
+                try readMarkup()
+            case 0x26:  // &
+                guard !openElements.isEmpty else { throw textOutsideRootError() }
+                let start = location
+                let scalar = try readReference()
+                appendText(scalarBytes(scalar), at: start, isContent: true)
+            default:
+                try readCharacterData()
+            }
+        }
+        if let unclosed = openElements.last {
+            throw error(
+                "element '\(unclosed.name)' is not closed before the end of the input",
+                at: unclosed.location, hint: "add '</\(unclosed.name)>'")
+        }
+        guard let root else { throw error("the input has no root element", hint: "start with <document>") }
+        return root
+    }
+
+    private func textOutsideRootError() -> Diagnostic {
+        error(
+            root == nil ? "text before the root element" : "text after the root element",
+            hint: "put all content inside <document>")
+    }
+
+    private mutating func readMarkup() throws(Diagnostic) {
+        let start = location
+        if hasPrefix("</") {
+            try readEndTag()
+        } else if hasPrefix("<!--") {
+            try readComment()
+        } else if hasPrefix("<![CDATA[") {
+            guard !openElements.isEmpty else { throw textOutsideRootError() }
+            try readCDATA()
+        } else if hasPrefix("<!DOCTYPE") {
+            throw error(
+                "a DOCTYPE is not allowed: DTDs and entity declarations are refused", at: start,
+                hint: "remove the <!DOCTYPE ...> declaration")
+        } else if hasPrefix("<!ENTITY") {
+            throw error("entity declarations are not allowed", at: start)
+        } else if hasPrefix("<!") {
+            throw error("unexpected '<!': only comments and CDATA sections may start with '<!'", at: start)
+        } else if hasPrefix("<?") {
+            try readProcessingInstruction()
+        } else {
+            try readStartTag()
+        }
+    }
+
+    // MARK: - Tags
+
+    private mutating func readStartTag() throws(Diagnostic) {
+        let start = location
+        advance()  // <
+        guard let name = readName() else {
+            throw error(
+                "expected an element name after '<', found \(describeCurrent())",
+                hint: "write '&lt;' for a literal '<'")
+        }
+        if root != nil {
+            throw error(
+                "a second root element '\(name)' after '\(root?.name ?? "")' was closed", at: start,
+                hint: "put all content inside one <document>")
+        }
+        if openElements.count >= XMLReader.maximumDepth {
+            throw error(
+                "elements are nested deeper than \(XMLReader.maximumDepth) levels", at: start)
+        }
+        var attributes: [XMLAttribute] = []
+        var seen: Set<String> = []
+        while true {
+            let hadSpace = skipWhiteSpace()
+            guard let byte = peek() else {
+                throw error("the start tag of '\(name)' is not closed", at: start, hint: "add '>'")
+            }
+            if byte == 0x3E {  // >
+                advance()
+                flushText()
+                openElements.append(
+                    OpenElement(name: name, attributes: attributes, children: [], location: start))
+                return
+            }
+            if byte == 0x2F {  // /
+                guard peek(1) == 0x3E else {
+                    advance()
+                    throw error("expected '>' after '/'")
+                }
+                advance(by: 2)
+                flushText()
+                close(XMLElement(name: name, attributes: attributes, children: [], location: start))
+                return
+            }
+            let attributeStart = location
+            guard let attributeName = readName() else {
+                throw error("unexpected \(describeCurrent()) in the start tag of '\(name)'")
+            }
+            guard hadSpace else {
+                throw error(
+                    "attributes must be separated by white space", at: attributeStart)
+            }
+            skipWhiteSpace()
+            guard peek() == 0x3D else {  // =
+                throw error(
+                    "expected '=' after the attribute name '\(attributeName)', found \(describeCurrent())")
+            }
+            advance()
+            skipWhiteSpace()
+            guard let quote = peek(), quote == 0x22 || quote == 0x27 else {
+                throw error(
+                    "the value of attribute '\(attributeName)' must be in quotes, found \(describeCurrent())")
+            }
+            advance()
+            let value = try readAttributeValue(quote: quote, name: attributeName, start: attributeStart)
+            guard seen.insert(attributeName).inserted else {
+                throw error(
+                    "duplicate attribute '\(attributeName)' on '\(name)'", at: attributeStart)
+            }
+            attributes.append(XMLAttribute(name: attributeName, value: value, location: attributeStart))
+        }
+    }
+
+    /// XML 1.0 §3.3.3: references are replaced and each white-space character becomes a space.
+    private mutating func readAttributeValue(quote: UInt8, name: String, start: SourceLocation)
+        throws(Diagnostic) -> String
+    {
+        var value: [UInt8] = []
+        while true {
+            guard let byte = peek() else {
+                throw error("the value of attribute '\(name)' is not closed", at: start)
+            }
+            switch byte {
+            case quote:
+                advance()
+                return String(decoding: value, as: UTF8.self)
+            case 0x3C:
+                throw error(
+                    "'<' is not allowed in an attribute value", hint: "write '&lt;'")
+            case 0x26:
+                value.append(contentsOf: scalarBytes(try readReference()))
+            case 0x09, 0x0A:
+                value.append(0x20)
+                advance()
+            default:
+                value.append(byte)
+                advance()
+            }
+        }
+    }
+
+    private mutating func readEndTag() throws(Diagnostic) {
+        let start = location
+        advance(by: 2)  // </
+        guard let name = readName() else {
+            throw error("expected an element name after '</', found \(describeCurrent())")
+        }
+        skipWhiteSpace()
+        guard peek() == 0x3E else {
+            throw error("expected '>' to end the end tag '</\(name)', found \(describeCurrent())")
+        }
+        advance()
+        guard let open = openElements.last else {
+            throw error("unexpected end tag '</\(name)>': no element is open", at: start)
+        }
+        guard open.name == name else {
+            throw error(
+                "end tag '</\(name)>' does not match '<\(open.name)>' opened at line "
+                    + "\(open.location.line), column \(open.location.column)",
+                at: start, hint: "close '\(open.name)' first with '</\(open.name)>'")
+        }
+        flushText()
+        let closed = openElements.removeLast()
+        close(
+            XMLElement(
+                name: closed.name, attributes: closed.attributes, children: closed.children,
+                location: closed.location))
+    }
+
+    private mutating func close(_ element: XMLElement) {
+        if openElements.isEmpty {
+            root = element
+        } else {
+            openElements[openElements.count - 1].children.append(.element(element))
+        }
+    }
+
+    // MARK: - Text
+
+    private mutating func appendText(_ scalarBytes: [UInt8], at start: SourceLocation, isContent: Bool) {
+        if textLocation == nil { textLocation = start }
+        if isContent, textContentLocation == nil { textContentLocation = start }
+        text.append(contentsOf: scalarBytes)
+    }
+
+    private mutating func flushText() {
+        guard let start = textLocation else { return }
+        if !openElements.isEmpty {
+            let node = XMLText(
+                value: String(decoding: text, as: UTF8.self), location: start,
+                contentLocation: textContentLocation)
+            openElements[openElements.count - 1].children.append(.text(node))
+        }
+        text.removeAll(keepingCapacity: true)
+        textLocation = nil
+        textContentLocation = nil
+    }
+
+    private mutating func readCharacterData() throws(Diagnostic) {
+        if textLocation == nil { textLocation = location }
+        while let byte = peek(), byte != 0x3C, byte != 0x26 {
+            if !XMLReader.isWhiteSpace(byte) {
+                if openElements.isEmpty { throw textOutsideRootError() }
+                if byte == 0x5D, hasPrefix("]]>") {  // ]
+                    throw error("']]>' is not allowed in text", hint: "write ']]&gt;'")
+                }
+                if textContentLocation == nil { textContentLocation = location }
+            }
+            text.append(byte)
+            advance()
+        }
+        if openElements.isEmpty {
+            text.removeAll(keepingCapacity: true)
+            textLocation = nil
+        }
+    }
+
+    private mutating func readCDATA() throws(Diagnostic) {
+        let start = location
+        advance(by: 9)  // <![CDATA[
+        if textLocation == nil { textLocation = start }
+        while !hasPrefix("]]>") {
+            guard let byte = peek() else {
+                throw error("the CDATA section is not closed", at: start, hint: "add ']]>'")
+            }
+            if !XMLReader.isWhiteSpace(byte), textContentLocation == nil { textContentLocation = location }
+            text.append(byte)
+            advance()
+        }
+        advance(by: 3)
+    }
+
+    /// Reads `&name;`, `&#N;` or `&#xH;` and returns the scalar it stands for.
+    private mutating func readReference() throws(Diagnostic) -> UInt32 {
+        let start = location
+        advance()  // &
+        if peek() == 0x23 {  // #
+            advance()
+            let isHex = peek() == 0x78  // x
+            if isHex { advance() }
+            var value: UInt32 = 0
+            var digitCount = 0
+            while let byte = peek() {
+                let digit: UInt32
+                switch byte {
+                case 0x30...0x39: digit = UInt32(byte - 0x30)
+                case 0x61...0x66 where isHex: digit = UInt32(byte - 0x61 + 10)
+                case 0x41...0x46 where isHex: digit = UInt32(byte - 0x41 + 10)
+                default: digit = UInt32.max
+                }
+                if digit == UInt32.max { break }
+                // Saturate instead of overflowing: anything above U+10FFFF is refused below.
+                value = min(value * (isHex ? 16 : 10) + digit, 0x11_0000)
+                digitCount += 1
+                advance()
+            }
+            guard digitCount > 0, peek() == 0x3B else {
+                throw error(
+                    "malformed character reference: expected \(isHex ? "hexadecimal " : "")digits and ';'",
+                    at: start, hint: "write '&#1234;' or '&#x4D2;'")
+            }
+            advance()
+            guard XMLReader.isXMLCharacter(value) else {
+                let what: String
+                switch value {
+                case 0: what = "NUL"
+                case 0xD800...0xDFFF: what = "a surrogate"
+                case 0x11_0000...: what = "a value beyond U+10FFFF"
+                default: what = XMLReader.hexCode(value) + ", which XML does not allow"
+                }
+                throw error(
+                    "the character reference refers to \(what); only XML characters are allowed", at: start)
+            }
+            return value
+        }
+        guard let name = readName(), peek() == 0x3B else {
+            throw error(
+                "'&' must start an entity or character reference", at: start,
+                hint: "write '&amp;' for a literal '&'")
+        }
+        advance()
+        switch name {
+        case "lt": return 0x3C
+        case "gt": return 0x3E
+        case "amp": return 0x26
+        case "apos": return 0x27
+        case "quot": return 0x22
+        default:
+            throw error(
+                "unknown entity '&\(name);': only &lt; &gt; &amp; &apos; &quot; and numeric "
+                    + "character references are supported (no DTD entities)", at: start)
+        }
+    }
+
+    private func scalarBytes(_ value: UInt32) -> [UInt8] {
+        guard let scalar = Unicode.Scalar(value) else { return [] }
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    // MARK: - Comments and processing instructions
+
+    private mutating func readComment() throws(Diagnostic) {
+        let start = location
+        advance(by: 4)  // <!--
+        while true {
+            guard !atEnd else { throw error("the comment is not closed", at: start, hint: "add '-->'") }
+            if hasPrefix("--") {
+                guard peek(2) == 0x3E else { throw error("'--' is not allowed inside a comment") }
+                advance(by: 3)
+                return
+            }
+            advance()
+        }
+    }
+
+    private mutating func readProcessingInstruction() throws(Diagnostic) {
+        let start = location
+        advance(by: 2)  // <?
+        guard let target = readName() else {
+            throw error("expected a processing-instruction target after '<?'")
+        }
+        if target.lowercased() == "xml" {
+            throw error(
+                "the XML declaration is only allowed at the very start of the input", at: start)
+        }
+        try skipToEndOfProcessingInstruction(start: start)
+    }
+
+    private mutating func skipToEndOfProcessingInstruction(start: SourceLocation) throws(Diagnostic) {
+        while !hasPrefix("?>") {
+            guard !atEnd else {
+                throw error("the processing instruction is not closed", at: start, hint: "add '?>'")
+            }
+            advance()
+        }
+        advance(by: 2)
+    }
+
+    /// `<?xml version="1.0" encoding="UTF-8"?>`: skipped, but a declared encoding other than
+    /// UTF-8 is refused rather than misread.
+    private mutating func readXMLDeclaration() throws(Diagnostic) {
+        let start = location
+        advance(by: 5)
+        let contentStart = position
+        try skipToEndOfProcessingInstruction(start: start)
+        let declaration = Array(bytes[contentStart..<position - 2])
+        let key = Array("encoding".utf8)
+        guard let keyStart = (0..<declaration.count).first(where: { declaration[$0...].starts(with: key) })
+        else { return }
+        let rest = declaration[(keyStart + key.count)...].drop { XMLReader.isWhiteSpace($0) || $0 == 0x3D }
+        guard let quote = rest.first, quote == 0x22 || quote == 0x27 else { return }
+        let encoding = String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self).lowercased()
+        if encoding != "utf-8" && encoding != "utf8" {
+            throw error(
+                "the input declares the encoding '\(encoding)'; only UTF-8 is supported", at: start,
+                hint: "save the file as UTF-8")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+// BCP 47 language tags (RFC 5646) for layout: their direction (SPEC §2, §4) and their default
+// digits (CLDR defaultNumberingSystem, SPEC §2 `numerals="auto"`).
+
+/// The digit sets `typeset` can display.
+public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
+    /// 0-9.
+    case latn
+    /// Arabic-Indic digits ٠-٩ (U+0660…U+0669).
+    case arab
+    /// Extended Arabic-Indic (Persian, Urdu) digits ۰-۹ (U+06F0…U+06F9).
+    case arabext
+
+    /// The digit zero of this system; digit d is `zero + d`.
+    public var zero: Unicode.Scalar {
+        switch self {
+        case .latn: "0"
+        case .arab: "\u{0660}"
+        case .arabext: "\u{06F0}"
+        }
+    }
+}
+
+/// Helpers on BCP 47 tags.
+///
+/// They accept `_` as well as `-` between subtags (POSIX-style locale names such as `ar_EG`) and
+/// ignore case, as RFC 5646 says tags are case-insensitive.
+public enum Language {
+    /// Primary language subtags whose default script is written right to left.
+    static let rightToLeftLanguages: Set<String> = [
+        "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
+        "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syr", "ug", "ur", "yi",
+    ]
+
+    /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
+    static let rightToLeftScripts: Set<String> = [
+        "adlm", "arab", "aran", "armi", "avst", "chrs", "cprt", "elym", "hatr", "hebr", "hung",
+        "khar", "lydi", "mand", "mani", "mend", "merc", "mero", "narb", "nbat", "nkoo", "orkh",
+        "ougr", "palm", "phli", "phlp", "phnx", "prti", "rohg", "samr", "sarb", "sogd", "sogo",
+        "syrc", "thaa", "yezi",
+    ]
+
+    /// Language-region pairs whose likely script is Arabic although the language's is not
+    /// (CLDR likelySubtags: pa-PK → pa-Arab-PK, uz-AF → uz-Arab-AF).
+    static let rightToLeftRegionalLanguages: Set<String> = ["pa-pk", "uz-af"]
+
+    /// True when text in `language` is written right to left: by its script subtag when it has
+    /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
+    public static func isRightToLeft(language: String) -> Bool {
+        let subtags = subtags(of: language)
+        guard let primary = subtags.first else { return false }
+        if let script = scriptSubtag(subtags) { return rightToLeftScripts.contains(script) }
+        if let region = regionSubtag(subtags),
+            rightToLeftRegionalLanguages.contains(primary + "-" + region)
+        {
+            return true
+        }
+        return rightToLeftLanguages.contains(primary)
+    }
+
+    /// Regions of Arabic that write Latin digits by default (CLDR); the rest use `arab`.
+    static let arabicRegionsWithLatinDigits: Set<String> = ["ma", "dz", "tn", "ly", "eh"]
+
+    /// The locale's default digits per CLDR (`defaultNumberingSystem`).
+    ///
+    /// Limited to the systems `typeset` displays: locales whose default is another system
+    /// (Bengali, Devanagari, ...) get `latn`. A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`).
+    public static func defaultNumberingSystem(locale: String) -> NumberingSystem {
+        let subtags = subtags(of: locale)
+        if let index = subtags.firstIndex(of: "nu"), index > 0, subtags[index - 1] == "u",
+            index + 1 < subtags.count, let system = NumberingSystem(rawValue: subtags[index + 1])
+        {
+            return system
+        }
+        guard let primary = subtags.first else { return .latn }
+        let region = regionSubtag(subtags)
+        let script = scriptSubtag(subtags)
+        if let script, script != "arab" { return .latn }
+        switch primary {
+        case "ar":
+            return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
+        case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
+        case "ur": return region == "in" ? .arabext : .latn
+        case "ckb", "sd", "sdh", "bqi": return .arab
+        case "pa" where script == "arab" || region == "pk": return .arabext
+        case "uz" where script == "arab" || region == "af": return .arabext
+        default: return .latn
+        }
+    }
+
+    /// True when `tag` is a well-formed BCP 47 tag (RFC 5646 §2.1 syntax, including the
+    /// irregular grandfathered tags); validity against the IANA registry is not checked.
+    public static func isWellFormed(tag: String) -> Bool {
+        let lowered = tag.lowercased()
+        if irregularGrandfatheredTags.contains(lowered) { return true }
+        let parts = lowered.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard let first = parts.first else { return false }
+        for part in parts {
+            guard !part.isEmpty, part.count <= 8, part.utf8.allSatisfy(isASCIIAlphanumeric) else {
+                return false
+            }
+        }
+        if first == "x" { return isPrivateUse(parts[...]) }
+        // language = 2*3ALPHA ["-" extlang] / 4ALPHA / 5*8ALPHA
+        guard first.count >= 2, first.utf8.allSatisfy(isASCIILetter) else { return false }
+        var index = 1
+        if first.count <= 3 {
+            // extlang: up to three 3-letter subtags.
+            var extlangs = 0
+            while index < parts.count, extlangs < 3, parts[index].count == 3,
+                parts[index].utf8.allSatisfy(isASCIILetter)
+            {
+                index += 1
+                extlangs += 1
+            }
+        }
+        if index < parts.count, parts[index].count == 4, parts[index].utf8.allSatisfy(isASCIILetter) {
+            index += 1  // script
+        }
+        if index < parts.count,
+            (parts[index].count == 2 && parts[index].utf8.allSatisfy(isASCIILetter))
+                || (parts[index].count == 3 && parts[index].utf8.allSatisfy(isASCIIDigit))
+        {
+            index += 1  // region
+        }
+        while index < parts.count, isVariant(parts[index]) { index += 1 }
+        while index < parts.count, parts[index].count == 1, parts[index] != "x" {
+            index += 1  // extension singleton, then one or more 2-8 character subtags
+            let start = index
+            while index < parts.count, parts[index].count >= 2 { index += 1 }
+            guard index > start else { return false }
+        }
+        if index < parts.count, parts[index] == "x" { return isPrivateUse(parts[index...]) }
+        return index == parts.count
+    }
+
+    static let irregularGrandfatheredTags: Set<String> = [
+        "en-gb-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak", "i-klingon", "i-lux",
+        "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay", "i-tsu", "sgn-be-fr", "sgn-be-nl",
+        "sgn-ch-de",
+    ]
+
+    private static func isPrivateUse(_ parts: ArraySlice<String>) -> Bool {
+        parts.count >= 2  // "x" and at least one 1-8 character subtag (lengths checked already)
+    }
+
+    /// Matches `variant = 5*8alphanum / (DIGIT 3alphanum)`.
+    private static func isVariant(_ part: String) -> Bool {
+        if part.count >= 5 { return true }
+        return part.count == 4 && part.utf8.first.map(isASCIIDigit) == true
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        isASCIILetter(byte) || isASCIIDigit(byte)
+    }
+
+    /// Lower-cased subtags; `_` counts as `-`.
+    static func subtags(of tag: String) -> [String] {
+        tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+    }
+
+    /// The 4-letter script subtag after the language (and any extlang subtags).
+    static func scriptSubtag(_ subtags: [String]) -> String? {
+        for subtag in subtags.dropFirst() {
+            if subtag.count == 4, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
+            if subtag.count != 3 || !subtag.utf8.allSatisfy(isASCIILetter) { return nil }
+        }
+        return nil
+    }
+
+    /// The 2-letter or 3-digit region subtag after the language, extlang and script subtags.
+    static func regionSubtag(_ subtags: [String]) -> String? {
+        for subtag in subtags.dropFirst() {
+            if subtag.count == 2, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
+            if subtag.count == 3, subtag.utf8.allSatisfy(isASCIIDigit) { return subtag }
+            let isExtlangOrScript =
+                (subtag.count == 3 || subtag.count == 4) && subtag.utf8.allSatisfy(isASCIILetter)
+            if !isExtlangOrScript { return nil }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,569 @@
+// Tests of the markup stage (SPEC §2, §4.4): the XML reader, the parser's checks and the model.
+
+import Foundation
+import Testing
+
+@testable import Typeset
+
+// MARK: - Helpers
+
+private func parse(_ source: String, file: String = "/nonexistent/doc.xml", assets: [String] = [])
+    -> (document: Document?, diagnostics: Diagnostics)
+{
+    MarkupParser.parse(bytes: Array(source.utf8), file: file, assetDirectories: assets)
+}
+
+/// Message and hint together, for matching a key part of either.
+private func text(of diagnostic: Diagnostic) -> String {
+    diagnostic.message + " " + (diagnostic.hint ?? "")
+}
+
+private func expectError(
+    _ result: (document: Document?, diagnostics: Diagnostics), line: Int, column: Int,
+    _ key: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    #expect(result.document == nil, sourceLocation: sourceLocation)
+    let errors = result.diagnostics.errors
+    guard let error = errors.first(where: { text(of: $0).contains(key) }) else {
+        Issue.record("no error contains \"\(key)\"; got \(errors)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(error.location.line == line, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.location.column == column, "\(error)", sourceLocation: sourceLocation)
+}
+
+/// A PNG's signature and IHDR chunk: all the parser reads (the CRC is not checked).
+private func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+    func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+        + bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+}
+
+/// A fresh folder with `docs/` (the document's folder), `assets/` and `outside/`.
+private struct Fixture {
+    let root: String
+    var docs: String { root + "/docs" }
+    var assets: String { root + "/assets" }
+    var outside: String { root + "/outside" }
+    var file: String { docs + "/doc.xml" }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.path + "/typeset-markup-\(UUID().uuidString)"
+        for folder in [docs, assets, outside] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+// MARK: - Valid documents
+
+@Suite struct MarkupTests {
+    @Test func validDocumentUsingEveryElementAndAttribute() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(pngHeader(width: 200, height: 100), to: fixture.docs + "/pic.png")
+        let source = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- A settings screen -->
+            <document lang="ar-EG" dir="rtl" width="400" height="800" margin="20"
+                font="Noto Sans, 'Noto Sans Arabic'" font-size="18" line-height="1.4" numerals="auto"
+                rtl-balance="3" background="#FFFFFF" color="#102030">
+              <title key="screen.title" align="center" weight="bold">Settings</title>
+              <heading size="24" color="#FF000080">Section</heading>
+              <p lang="en" dir="ltr" align="natural" line-height="1.5" background="#EEEEEE">Hello
+                 <b>bold</b> and <i>italic</i> <span lang="fa" dir="auto" size="20" weight="medium"
+                 color="#00FF00" numerals="arabext">۱۲</span> <ltr>+1 555</ltr><rtl>r</rtl><bdi>b</bdi>
+                 <br/> next &amp; &#x41;&#66;<![CDATA[<raw>]]></p>
+              <label weight="light">L</label>
+              <caption weight="thin">C</caption>
+              <button weight="semibold" align="start">OK</button>
+              <list type="number" dir="rtl"><item align="end">One</item><item weight="regular">Two</item></list>
+              <row dir="ltr"><label align="left">A</label><stack dir="auto"><label align="right">B</label></stack></row>
+              <image src="pic.png" width="100" flip="rtl" alt="A picture"/>
+              <divider color="#000000"/>
+              <spacer height="12"/>
+              <spacer/>
+            </document>
+            """
+        let result = parse(source, file: fixture.file)
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let document = try #require(result.document)
+        #expect(document.location == Typeset.SourceLocation(file: fixture.file, line: 3, column: 1))
+        #expect(document.lang == "ar-EG")
+        #expect(document.dir == .rtl)
+        #expect(document.width == 400 && document.height == 800 && document.device == nil)
+        #expect(document.pageWidth == 400 && document.pageHeight == 800)
+        #expect(document.margin == 20)
+        #expect(document.fontFamilies == ["Noto Sans", "Noto Sans Arabic"])
+        #expect(document.fontSize == 18 && document.lineHeight == 1.4)
+        #expect(document.numerals == .auto && document.rtlBalance == 3)
+        #expect(document.background == .white)
+        #expect(document.color == Color(red: 0x10 / 255, green: 0x20 / 255, blue: 0x30 / 255))
+        #expect(
+            document.blocks.map(\.elementName) == [
+                "title", "heading", "p", "label", "caption", "button", "list", "row", "image", "divider",
+                "spacer", "spacer",
+            ])
+
+        let title = document.blocks[0]
+        #expect(
+            title.kind
+                == .text(
+                    .title,
+                    [
+                        Inline(
+                            kind: .text("Settings"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 6, column: 58))
+                    ]))
+        #expect(title.key == "screen.title" && title.style.align == .center && title.style.weight == .bold)
+        #expect(title.location == Typeset.SourceLocation(file: fixture.file, line: 6, column: 3))
+        #expect(document.blocks[1].style.size == 24)
+        #expect(document.blocks[1].style.color == Color(red: 1, green: 0, blue: 0, alpha: 128 / 255))
+
+        let paragraph = document.blocks[2]
+        #expect(
+            paragraph.style
+                == BlockStyle(
+                    lang: "en", dir: .ltr, align: .natural, lineHeight: 1.5,
+                    background: Color(red: 0xEE / 255, green: 0xEE / 255, blue: 0xEE / 255)))
+        guard case .text(.paragraph, let inlines) = paragraph.kind else {
+            Issue.record("not a paragraph: \(paragraph.kind)")
+            return
+        }
+        // White space collapsed; spaces sit outside the elements; none after <br/>.
+        let flat = inlines.styledText().map(\.text).joined()
+        #expect(
+            flat
+                == "Hello bold and italic \u{2068}۱۲\u{2069} \u{2066}+1 555\u{2069}\u{2067}r\u{2069}\u{2068}b\u{2069}\u{2028}next & AB<raw>"
+        )
+        #expect(
+            inlines[1].kind
+                == .span(
+                    .b, InlineStyle(weight: .bold),
+                    [
+                        Inline(
+                            kind: .text("bold"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 9, column: 9))
+                    ]))
+        guard case .span(.span, let spanStyle, _) = inlines[5].kind else {
+            Issue.record("not a span: \(inlines[5].kind)")
+            return
+        }
+        #expect(
+            spanStyle
+                == InlineStyle(
+                    lang: "fa", dir: .auto, size: 20, weight: .medium, color: Color(red: 0, green: 1, blue: 0),
+                    numerals: .arabext))
+        #expect(inlines.contains { $0.kind == .lineBreak })
+        let italic = inlines.styledText().first { $0.text == "italic" }
+        #expect(italic?.style.italic == true)
+
+        #expect(document.blocks[3].style.weight == .light)
+        #expect(document.blocks[4].style.weight == .thin)
+        #expect(document.blocks[5].style.weight == .semibold && document.blocks[5].style.align == .start)
+
+        guard case .list(let list) = document.blocks[6].kind else {
+            Issue.record("not a list")
+            return
+        }
+        #expect(list.marker == .number && document.blocks[6].style.dir == .rtl)
+        #expect(list.items.map(\.elementName) == ["item", "item"])
+        #expect(list.items[0].style.align == .end && list.items[1].style.weight == .regular)
+        #expect(
+            list.items[1].kind
+                == .text(
+                    .item,
+                    [
+                        Inline(
+                            kind: .text("Two"),
+                            location: Typeset.SourceLocation(file: fixture.file, line: 15, column: 84))
+                    ]))
+
+        guard case .row(let row) = document.blocks[7].kind, case .stack(let stack) = row.last?.kind else {
+            Issue.record("not a row with a stack")
+            return
+        }
+        #expect(row.first?.style.align == .left && row.last?.style.dir == .auto)
+        #expect(stack.first?.style.align == .right)
+
+        guard case .image(let image) = document.blocks[8].kind else {
+            Issue.record("not an image")
+            return
+        }
+        #expect(image.source == "pic.png")
+        #expect(image.path == MarkupConverter.realPath(fixture.docs + "/pic.png"))
+        #expect(image.pixelWidth == 200 && image.pixelHeight == 100)
+        #expect(image.width == 100 && image.height == nil && image.size == (100, 50) as (Double, Double))
+        #expect(image.flip == .rtl && image.alt == "A picture")
+        #expect(document.blocks[9].kind == .divider && document.blocks[9].style.color == .black)
+        #expect(document.blocks[10].kind == .spacer(height: 12))
+        #expect(document.blocks[11].kind == .spacer(height: nil))
+    }
+
+    @Test func unsetAttributesAreNilAndDefaultsAreNamed() throws {
+        let document = try #require(parse("<document device='iphone-xs'><p>x</p></document>").document)
+        #expect(document.lang == nil && document.dir == nil && document.margin == nil && document.numerals == nil)
+        #expect(document.device == .iphoneXS && document.pageWidth == 375 && document.pageHeight == 812)
+        #expect(document.blocks[0].style == BlockStyle() && document.blocks[0].key == nil)
+        #expect(Document.defaultLanguage == "en" && Document.defaultWidth == 390 && Document.defaultMargin == 16)
+        #expect(Document.defaultFontSize == 17 && Document.defaultLineHeight == 1.3)
+        #expect(Document.defaultNumerals == .latn && Document.defaultRTLBalance == 2)
+        #expect(TextRole.title.defaultSize() == 34 && TextRole.heading.defaultSize() == 22)
+        #expect(TextRole.caption.defaultSize() == 12 && TextRole.button.defaultWeight == .semibold)
+        #expect(TextRole.button.defaultAlignment == .center && ListBlock.defaultMarker == .bullet)
+        let empty = try #require(parse("<document/>").document)
+        #expect(empty.pageWidth == 390 && empty.pageHeight == nil && empty.blocks.isEmpty)
+    }
+
+    @Test func explicitSizeOverridesTheDeviceWithAWarning() throws {
+        let result = parse("<document device='ipad' height='2000'/>")
+        let document = try #require(result.document)
+        #expect(document.pageWidth == 768 && document.pageHeight == 2000)
+        #expect(result.diagnostics.warnings.count == 1)
+        #expect(result.diagnostics.warnings.first?.message == "'height' overrides the height of device 'ipad'")
+        #expect(result.diagnostics.warnings.first?.location.column == 25)
+    }
+
+    @Test func whiteSpaceIsCollapsedAcrossInlineElements() throws {
+        let document = try #require(parse("<document><p>\n  a  <b> b </b>\tc <br/>  d\n</p></document>").document)
+        guard case .text(_, let inlines) = document.blocks[0].kind else { return }
+        #expect(inlines.styledText().map(\.text) == ["a ", "b", " c", "\u{2028}", "d"])
+    }
+
+    @Test func manyErrorsAreCollectedInOnePass() {
+        let result = parse(
+            """
+            <document margin="-1" colour="#000000">
+              <p weight="heavy" size="0">x</p>
+              <lable>y</lable>
+            </document>
+            """)
+        #expect(result.document == nil)
+        #expect(result.diagnostics.errors.count == 5, "\(result.diagnostics.items)")
+    }
+
+    // MARK: - Bad inputs
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        var name: String
+        var bytes: [UInt8]
+        var line: Int
+        var column: Int
+        var message: String
+        var testDescription: String { name }
+
+        init(_ name: String, _ source: String, _ line: Int, _ column: Int, _ message: String) {
+            self.init(name, Array(source.utf8), line, column, message)
+        }
+        init(_ name: String, _ bytes: [UInt8], _ line: Int, _ column: Int, _ message: String) {
+            self.name = name
+            self.bytes = bytes
+            self.line = line
+            self.column = column
+            self.message = message
+        }
+    }
+
+    static let billionLaughs = """
+        <?xml version="1.0"?>
+        <!DOCTYPE lolz [
+          <!ENTITY lol "lol">
+          <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+          <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+        ]>
+        <document><p>&lol2;</p></document>
+        """
+
+    static let badInputs: [BadInput] = [
+        BadInput(
+            "mismatched end tag", "<document>\n  <p>x</label>\n</document>", 2, 7,
+            "end tag '</label>' does not match '<p>' opened at line 2, column 3"),
+        BadInput("unclosed element", "<document>\n  <p>text\n", 2, 3, "element 'p' is not closed"),
+        BadInput("empty input", "", 1, 1, "no root element"),
+        BadInput("text after the root", "<document/>\nx", 2, 1, "text after the root element"),
+        BadInput("second root", "<document/><document/>", 1, 12, "a second root element"),
+        BadInput("duplicate attribute", "<document lang='en' lang='ar'/>", 1, 21, "duplicate attribute 'lang'"),
+        BadInput("unquoted attribute", "<document lang=en/>", 1, 16, "must be in quotes"),
+        BadInput("'<' in an attribute", "<document lang='<'/>", 1, 17, "'<' is not allowed in an attribute value"),
+        BadInput("bare ampersand", "<document><p>a & b</p></document>", 1, 16, "'&' must start"),
+        BadInput("unclosed comment", "<document>\n<!-- x\n</document>", 2, 1, "comment is not closed"),
+        BadInput("double hyphen in comment", "<document><!-- a -- b --></document>", 1, 18, "'--' is not allowed"),
+        BadInput("late XML declaration", "<document/>\n<?xml version='1.0'?>", 2, 1, "XML declaration"),
+        BadInput("declared encoding", "<?xml version='1.0' encoding='ISO-8859-1'?><document/>", 1, 1, "only UTF-8"),
+        BadInput("DOCTYPE", "<!DOCTYPE document>\n<document/>", 1, 1, "a DOCTYPE is not allowed"),
+        BadInput("billion laughs", billionLaughs, 2, 1, "DTDs and entity declarations are refused"),
+        BadInput(
+            "external entity declaration",
+            "<!DOCTYPE d [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><document>&xxe;</document>",
+            1, 1, "a DOCTYPE is not allowed"),
+        BadInput(
+            "undeclared entity reference", "<document>\n  <p>&xxe;</p>\n</document>", 2, 6, "unknown entity '&xxe;'"),
+        BadInput("HTML entity", "<document><p title='&nbsp;'/></document>", 1, 21, "unknown entity '&nbsp;'"),
+        BadInput(
+            "invalid UTF-8", [UInt8]("<document>\n<p>aé".utf8) + [0xFF] + Array("</p></document>".utf8),
+            2, 6, "not valid UTF-8 (byte 0xFF)"),
+        BadInput("encoded surrogate", [UInt8]("<document>".utf8) + [0xED, 0xA0, 0x80], 1, 11, "not valid UTF-8"),
+        BadInput("NUL byte", [UInt8]("<document>\n ab".utf8) + [0] + Array("</document>".utf8), 2, 4, "NUL byte"),
+        BadInput("control character", "<document>\u{1}</document>", 1, 11, "control character U+0001"),
+        BadInput("surrogate reference", "<document><p>x&#xD800;</p></document>", 1, 15, "a surrogate"),
+        BadInput("NUL reference", "<document><p>&#0;</p></document>", 1, 14, "refers to NUL"),
+        BadInput("non-character reference", "<document><p>&#xFFFE;</p></document>", 1, 14, "U+FFFE"),
+        BadInput("reference beyond Unicode", "<document><p>&#99999999999;</p></document>", 1, 14, "beyond U+10FFFF"),
+        BadInput(
+            "nesting 300 deep", "<document>" + String(repeating: "<stack>", count: 299), 1, 11 + 255 * 7,
+            "nested deeper than 256"),
+        BadInput(
+            "CRLF line counting", "<document>\r\n<p>x</p>\r\n\r\n  <bogus/>\r\n</document>", 4, 3,
+            "unknown element 'bogus'"),
+        BadInput("CR line counting", "<document>\r<p>x</p>\r<p>&bad;</p></document>", 3, 4, "unknown entity"),
+        BadInput(
+            "BOM is not a column", [0xEF, 0xBB, 0xBF] + Array("<document><bogus/></document>".utf8), 1, 11,
+            "unknown element 'bogus'"),
+        BadInput("columns count scalars", "<document><p>عربي 😀 <x/></p></document>", 1, 21, "unknown element 'x'"),
+        BadInput("root is not document", "<doc/>", 1, 1, "the root element must be 'document', not 'doc'"),
+        BadInput(
+            "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
+            "unknown element 'lable' did you mean 'label'?"),
+        BadInput("HTML element name", "<document><img src='a.png'/></document>", 1, 11, "did you mean 'image'?"),
+        BadInput(
+            "unknown attribute with suggestion", "<document>\n<p colr='#000000'>x</p></document>", 2, 4,
+            "unknown attribute 'colr' on 'p' did you mean 'color'?"),
+        BadInput(
+            "attribute on an element without any", "<document><p><b size='3'>x</b></p></document>", 1, 17,
+            "'b' takes no attributes"),
+        BadInput(
+            "unknown keyword", "<document><p weight='heavy'>x</p></document>", 1, 14,
+            "attribute 'weight' accepts thin, light, regular, medium, semibold or bold, not 'heavy'"),
+        BadInput("keyword suggestion", "<document dir='rtll'/>", 1, 11, "did you mean 'rtl'?"),
+        BadInput(
+            "malformed color", "<document color='red'/>", 1, 11,
+            "attribute 'color' accepts a color as #RRGGBB or #RRGGBBAA (hexadecimal), not 'red'"),
+        BadInput(
+            "short color", "<document><p background='#FFF'>x</p></document>", 1, 14,
+            "attribute 'background' accepts a color"),
+        BadInput(
+            "malformed language tag", "<document lang='english!'/>", 1, 11,
+            "attribute 'lang' accepts a BCP 47 language tag"),
+        BadInput("underscore language tag", "<document><p lang='en_US'>x</p></document>", 1, 14, "'en-US'"),
+        BadInput(
+            "negative margin", "<document margin='-4'/>", 1, 11,
+            "attribute 'margin' accepts a length in points, 0 or more"),
+        BadInput(
+            "margin leaves no room", "<document width='300' margin='150'/>", 1, 23,
+            "attribute 'margin' accepts a length in points that leaves room for text"),
+        BadInput("default margin on a tiny page", "<document width='30'/>", 1, 11, "leaves none"),
+        BadInput(
+            "zero font size", "<document font-size='0'/>", 1, 11,
+            "attribute 'font-size' accepts a length in points, greater than 0"),
+        BadInput(
+            "number with a unit", "<document><spacer height='12pt'/></document>", 1, 19, "attribute 'height' accepts"),
+        BadInput("line height", "<document line-height='0'/>", 1, 11, "attribute 'line-height' accepts a multiple"),
+        BadInput("empty font family", "<document font='A,,B'/>", 1, 11, "attribute 'font' accepts comma-separated"),
+        BadInput("unknown numerals", "<document numerals='hindi'/>", 1, 11, "latn, arab, arabext or auto"),
+        BadInput(
+            "unknown device", "<document device='iphone-15'/>", 1, 11,
+            "one of the device presets iphone-se, iphone-8, iphone-8-plus, iphone-xs, iphone-xr"),
+        BadInput("unknown list type", "<document><list type='disc'/></document>", 1, 17, "bullet, number or none"),
+        BadInput(
+            "justify", "<document>\n  <p align=\"justify\">x</p>\n</document>", 2, 6,
+            "text is never fully justified: evenly spread words form rivers and make text hard to read"),
+        BadInput("justify hint", "<document><p align='justify'>x</p></document>", 1, 14, "use align=\"natural\""),
+        BadInput(
+            "justify-all", "<document><label align='justify-all'>x</label></document>", 1, 18, "never fully justified"),
+        BadInput(
+            "distribute", "<document><button align='distribute'>x</button></document>", 1, 19, "never fully justified"),
+        BadInput(
+            "text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
+            "text is not allowed directly inside 'row'"),
+        BadInput(
+            "text in document", "<document>\n  Hello\n</document>", 2, 3,
+            "text is not allowed directly inside 'document'"),
+        BadInput("text in list", "<document><list>x<item>a</item></list></document>", 1, 17, "directly inside 'list'"),
+        BadInput(
+            "text in stack", "<document><stack><![CDATA[x]]></stack></document>", 1, 27, "directly inside 'stack'"),
+        BadInput(
+            "item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
+        BadInput(
+            "non-item in list", "<document><list><p>x</p></list></document>", 1, 17,
+            "'list' can only contain 'item' elements, not 'p'"),
+        BadInput("block inside text", "<document><p>a <p>b</p></p></document>", 1, 16, "'p' is a block element"),
+        BadInput("inline in a row", "<document><row><b>x</b></row></document>", 1, 16, "'b' is an inline element"),
+        BadInput("content in br", "<document><p><br>x</br></p></document>", 1, 18, "'br' takes no content"),
+        BadInput("content in image", "<document><divider>x</divider></document>", 1, 20, "'divider' takes no content"),
+        BadInput("image without src", "<document><image/></document>", 1, 11, "'image' needs a 'src' attribute"),
+        BadInput("nested document", "<document><document/></document>", 1, 11, "only allowed as the root"),
+        BadInput(
+            "input too large", [UInt8](repeating: 0x20, count: 16 * 1024 * 1024 + 1), 1, 1,
+            "the limit is 16777216 bytes (16 MiB)"),
+    ]
+
+    @Test(arguments: badInputs)
+    func badInputIsReportedAtItsLocation(_ input: BadInput) {
+        expectError(
+            MarkupParser.parse(bytes: input.bytes, file: "bad.xml"), line: input.line, column: input.column,
+            input.message)
+    }
+
+    @Test func fatalXMLErrorStopsAtTheFirst() {
+        let result = parse("<document><p>&bogus;</p><lable/></document>")
+        #expect(result.diagnostics.items.count == 1)
+        #expect(result.diagnostics.items.first?.location.file == "/nonexistent/doc.xml")
+    }
+
+    @Test func deepNestingDoesNotCrash() {
+        let deep = String(repeating: "<stack>", count: 200_000)
+        let result = parse("<document>" + deep)
+        #expect(result.diagnostics.errors.first?.message.contains("deeper than 256") == true)
+        var allowed = "<document>" + String(repeating: "<stack>", count: 255)
+        allowed += String(repeating: "</stack>", count: 255) + "</document>"
+        #expect(parse(allowed).document != nil)
+    }
+
+    // MARK: - Images
+
+    @Test func imageEscapingTheFolderIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(pngHeader(width: 1, height: 1), to: fixture.outside + "/secret.png")
+        let relative = parse("<document>\n<image src='../outside/secret.png'/></document>", file: fixture.file)
+        expectError(relative, line: 2, column: 8, "image '../outside/secret.png' is outside the document's folder")
+        let absolute = parse("<document><image src='\(fixture.outside)/secret.png'/></document>", file: fixture.file)
+        expectError(absolute, line: 1, column: 18, "is outside the document's folder")
+        let probing = parse("<document><image src='../../../../etc/passwd'/></document>", file: fixture.file)
+        expectError(probing, line: 1, column: 18, "is outside the document's folder")
+    }
+
+    @Test func imageSymlinkEscapingTheFolderIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(pngHeader(width: 1, height: 1), to: fixture.outside + "/secret.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.docs + "/link.png", withDestinationPath: fixture.outside + "/secret.png")
+        let result = parse("<document><image src='link.png'/></document>", file: fixture.file)
+        expectError(result, line: 1, column: 18, "through a symbolic link")
+    }
+
+    @Test func imageInAnAssetFolderIsAllowed() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(pngHeader(width: 40, height: 20), to: fixture.assets + "/icon.png")
+        let source = "<document><image src='../assets/icon.png' height='10'/></document>"
+        expectError(parse(source, file: fixture.file), line: 1, column: 18, "outside the document's folder")
+        let result = parse(source, file: fixture.file, assets: [fixture.assets])
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        guard case .image(let image)? = result.document?.blocks.first?.kind else {
+            Issue.record("no image")
+            return
+        }
+        #expect(image.size == (20, 10) as (Double, Double))
+        #expect(image.path.hasSuffix("/assets/icon.png"))
+    }
+
+    @Test func imageThatIsNotAPNGIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(Array("GIF89a not a png".utf8), to: fixture.docs + "/fake.png")
+        let result = parse("<document>\n  <image alt='x' src='fake.png'/>\n</document>", file: fixture.file)
+        expectError(result, line: 2, column: 18, "image 'fake.png' is not a PNG file")
+    }
+
+    @Test func missingImageIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let result = parse("<document><image src='missing.png'/></document>", file: fixture.file)
+        expectError(result, line: 1, column: 18, "image 'missing.png' does not exist")
+        let folder = parse("<document><image src='.'/></document>", file: fixture.file)
+        expectError(folder, line: 1, column: 18, "is not a readable file")
+    }
+
+    @Test func absurdImageSizeIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(pngHeader(width: 20000, height: 10), to: fixture.docs + "/huge.png")
+        let result = parse("<document><image src='huge.png'/></document>", file: fixture.file)
+        expectError(result, line: 1, column: 18, "is 20000×10 pixels; images must be 1 to 16384 pixels")
+    }
+
+    // MARK: - Files
+
+    @Test func parsesAFileByPath() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(Array("<document><p>x</p></document>".utf8), to: fixture.file)
+        let result = MarkupParser.parse(path: fixture.file)
+        #expect(result.document?.blocks.count == 1)
+        #expect(result.document?.directory == MarkupConverter.normalize(path: fixture.docs, relativeTo: "/"))
+    }
+
+    @Test func unreadableFileIsAnErrorAtTheStart() {
+        let result = MarkupParser.parse(path: "/nonexistent/typeset/doc.xml")
+        expectError(result, line: 1, column: 1, "cannot read the file '/nonexistent/typeset/doc.xml'")
+        #expect(result.diagnostics.errors.first?.location.file == "/nonexistent/typeset/doc.xml")
+        expectError(MarkupParser.parse(path: "/tmp"), line: 1, column: 1, "it is not a regular file")
+        expectError(MarkupParser.parse(path: "/dev/zero"), line: 1, column: 1, "it is not a regular file")
+    }
+
+    @Test func emptyAndOversizedFiles() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write([], to: fixture.file)
+        expectError(MarkupParser.parse(path: fixture.file), line: 1, column: 1, "no root element")
+        let handle = try #require(FileHandle(forWritingAtPath: fixture.file))
+        try handle.truncate(atOffset: UInt64(MarkupParser.maximumInputBytes) * 2)
+        try handle.close()
+        expectError(MarkupParser.parse(path: fixture.file), line: 1, column: 1, "the input is 33554432 bytes")
+    }
+}
+
+// MARK: - Language
+
+@Suite struct MarkupLanguageTests {
+    @Test func rightToLeftByLanguageAndScript() {
+        for tag in [
+            "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
+            "az-Arab", "ku-Arab-IQ", "pa-PK", "AR",
+        ] {
+            #expect(Language.isRightToLeft(language: tag), "\(tag)")
+        }
+        for tag in ["en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab"] {
+            #expect(!Language.isRightToLeft(language: tag), "\(tag)")
+        }
+    }
+
+    @Test func defaultNumberingSystemsFollowCLDR() {
+        let expected: [(String, NumberingSystem)] = [
+            ("ar", .arab), ("ar-EG", .arab), ("ar-SA", .arab), ("ar-MA", .latn), ("ar-DZ", .latn),
+            ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("fa", .arabext), ("fa-AF", .arabext),
+            ("ur", .latn), ("ur-PK", .latn), ("ur-IN", .arabext), ("ps", .arabext), ("ckb", .arab),
+            ("he", .latn), ("en", .latn), ("", .latn), ("ar-u-nu-latn", .latn), ("en-u-nu-arab", .arab),
+            ("ar-Latn-EG", .latn), ("ar_MA", .latn),
+        ]
+        for (locale, system) in expected {
+            #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")
+        }
+        #expect(NumeralSetting.auto.numberingSystem(locale: "fa-IR") == .arabext)
+        #expect(NumeralSetting.arab.numberingSystem(locale: "en") == .arab)
+    }
+
+    @Test func wellFormedLanguageTags() {
+        for tag in [
+            "en", "EN-us", "zh-Hant-TW", "sr-Latn-RS", "es-419", "de-CH-1901", "sl-rozaj-biske",
+            "zh-yue-HK", "en-a-bbb-x-a-ccc", "x-whatever", "i-klingon", "hy-Latn-IT-arevela",
+            "en-US-u-nu-latn", "qaa-Qaaa-QM-x-southern", "ar-001",
+        ] {
+            #expect(Language.isWellFormed(tag: tag), "\(tag)")
+        }
+        for tag in [
+            "", "e", "en_US", "en-", "-en", "english!", "en--US", "a-DE", "en-a", "x", "en-x",
+            "toolongtag", "de-419-DE-CH-1901x", "en-US-a-", "12-34",
+        ] {
+            #expect(!Language.isWellFormed(tag: tag), "\(tag)")
+        }
+    }
+}
