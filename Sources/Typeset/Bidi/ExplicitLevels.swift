@@ -143,8 +143,8 @@ extension BidiResolver {
         }
         if !current.isEmpty { runs.append(current) }
 
-        // The run each character starts, so that a matching PDI finds its run.
-        var runStartingAt: [Int: Int] = [:]
+        // The run each character starts (-1: none), so that a matching PDI finds its run.
+        var runStartingAt = [Int](repeating: -1, count: originalClasses.count)
         for (r, run) in runs.enumerated() { runStartingAt[run[0]] = r }
 
         var sequences: [IsolatingRunSequence] = []
@@ -153,9 +153,9 @@ extension BidiResolver {
             if originalClasses[run[0]] == .PDI, matchingInitiator[run[0]] != nil { continue }
             var indices = run
             while let last = indices.last, isIsolateInitiator(originalClasses[last]),
-                let pdi = matchingPDI[last], let next = runStartingAt[pdi]
+                let pdi = matchingPDI[last], runStartingAt[pdi] >= 0
             {
-                indices += runs[next]
+                indices += runs[runStartingAt[pdi]]
             }
             sequences.append(makeSequence(indices))
         }

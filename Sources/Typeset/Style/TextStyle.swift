@@ -1,16 +1,9 @@
 // The resolved style of a stretch of text: what itemizing, shaping and rendering need to know.
 
-/// How digits are shown (SPEC §2 `numerals`); substitution is for display only and happens
-/// after bidi resolution, so that numbers behave the same whatever digits they show.
-public enum DigitStyle: String, Sendable, Hashable {
-    /// 0–9
-    case latin = "latn"
-    /// Arabic-Indic ٠–٩
-    case arabic = "arab"
-    /// Extended Arabic-Indic (Persian, Urdu) ۰–۹
-    case extendedArabic = "arabext"
-
-    /// The digit `scalar` (0–9 in any of the three systems) in this style, or nil if it is no digit.
+extension NumberingSystem {
+    /// The digit `scalar` (0–9 in any of the three systems) in this system, or nil if it is no
+    /// digit. Substitution is for display only and happens after bidi resolution (SPEC 4.5),
+    /// so that numbers order the same whatever digits they show.
     func substitute(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let value = scalar.value
         let digit: UInt32
@@ -20,11 +13,7 @@ public enum DigitStyle: String, Sendable, Hashable {
         case 0x6F0...0x6F9: digit = value - 0x6F0
         default: return nil
         }
-        switch self {
-        case .latin: return Unicode.Scalar(0x30 + digit)
-        case .arabic: return Unicode.Scalar(0x660 + digit)
-        case .extendedArabic: return Unicode.Scalar(0x6F0 + digit)
-        }
+        return Unicode.Scalar(zero.value + digit)
     }
 }
 
@@ -40,10 +29,10 @@ public struct TextStyle: Hashable, Sendable {
     public var color: Color
     /// BCP 47 language tag, given to HarfBuzz for shaping.
     public var language: String
-    public var digits: DigitStyle
+    public var digits: NumberingSystem
 
     public init(families: [String] = [], weight: Int = 400, italic: Bool = false, size: Double = 17,
-                color: Color = .black, language: String = "en", digits: DigitStyle = .latin) {
+                color: Color = .black, language: String = "en", digits: NumberingSystem = .latn) {
         self.families = families
         self.weight = weight
         self.italic = italic
