@@ -98,7 +98,9 @@ private func samplePages(imagePath: String) throws -> [Page] {
                 RectangleItem(x: 20, y: 180, width: 120, height: 40, cornerRadius: 12, fill: lightBlue, stroke: blue)),
             .rule(RuleItem(x1: 160, y1: 200, x2: 340, y2: 200, thickness: 2, color: .black)),
             .beginTag(.figure),
-            .image(ImageItem(path: imagePath, x: 260, y: 20, width: 80, height: 40, flipped: true, alt: "A red and blue flag")),
+            .image(
+                ImageItem(
+                    path: imagePath, x: 260, y: 20, width: 80, height: 40, flipped: true, alt: "A red and blue flag")),
             .endTag(.figure),
         ])
     let second = Page(
@@ -211,6 +213,45 @@ struct RenderTests {
         #expect(check.status == 0, "\(check.output)")
     }
 
+    @Test func figureAlternateTextsGoToTheirOwnFigures() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let flag = try makeFlagImage(in: folder)
+        func figure(_ alt: String?, x: Double) -> [PageItem] {
+            [
+                .beginTag(.figure),
+                .image(ImageItem(path: flag, x: x, y: 10, width: 20, height: 10, flipped: false, alt: alt)),
+                .endTag(.figure),
+            ]
+        }
+        let pages = [
+            Page(width: 100, height: 40, items: figure("one", x: 10) + figure(nil, x: 40)),
+            Page(width: 100, height: 40, items: figure("three (3) é", x: 10)),
+        ]
+        let path = folder + "/figures.pdf"
+        try render(pages: pages, to: path, options: RenderOptions(format: .pdf))
+        let check = try run("/usr/bin/qpdf", ["--check", path])
+        #expect(check.status == 0, "\(check.output)")
+
+        let json = try run("/usr/bin/qpdf", ["--json", path])
+        let root = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let pageObjects = (root?["pages"] as? [[String: Any]])?.compactMap { $0["object"] as? String } ?? []
+        let objects = ((root?["qpdf"] as? [Any])?.last as? [String: Any]) ?? [:]
+        var altByPage: [String: [String]] = [:]
+        var figureCount = 0
+        for case let (_, object as [String: Any]) in objects {
+            guard let value = object["value"] as? [String: Any], value["/S"] as? String == "/Figure" else { continue }
+            figureCount += 1
+            if let alt = value["/Alt"] as? String, let page = value["/Pg"] as? String {
+                altByPage[page, default: []].append(alt)
+            }
+        }
+        #expect(pageObjects.count == 2)
+        #expect(figureCount == 3)
+        #expect(altByPage[pageObjects[0]] == ["u:one"])
+        #expect(altByPage[pageObjects[1]] == ["u:three (3) é"])
+    }
+
     @Test func svgConvertsWithRsvg() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
@@ -221,7 +262,8 @@ struct RenderTests {
         for (svg, direct) in zip(written, pngs) {
             // Cairo's SVG sizes are in pt: at 144 dpi librsvg draws the page at the PNG's scale 2.
             let converted = svg + ".png"
-            let conversion = try run("/usr/bin/rsvg-convert", ["--dpi-x", "144", "--dpi-y", "144", "-o", converted, svg])
+            let conversion = try run(
+                "/usr/bin/rsvg-convert", ["--dpi-x", "144", "--dpi-y", "144", "-o", converted, svg])
             #expect(conversion.status == 0, "\(conversion.output)")
             let image = try PixelImage(contentsOf: converted)
             #expect(image.width == 720 && image.height == 480)
@@ -408,19 +450,22 @@ struct RenderTests {
             try render(pages: [], to: folder + "/none.pdf", options: RenderOptions(format: .pdf))
         }
         #expect(throws: RenderError.self) {
-            try render(pages: [Page(width: 0, height: 10)], to: folder + "/zero.png", options: RenderOptions(format: .png))
+            try render(
+                pages: [Page(width: 0, height: 10)], to: folder + "/zero.png", options: RenderOptions(format: .png))
         }
         #expect(throws: RenderError.self) {
             try render(
-                pages: [Page(width: 10, height: 10)], to: folder + "/scale.png", options: RenderOptions(format: .png, scale: 0))
+                pages: [Page(width: 10, height: 10)], to: folder + "/scale.png",
+                options: RenderOptions(format: .png, scale: 0))
         }
         let missingFont = FontFace(path: folder + "/none.ttf", family: "None", weight: 400, italic: false)
         let run = GlyphRun(
             font: missingFont, size: 12, color: .black, glyphs: [PositionedGlyph(id: 1, x: 0, y: 10)], text: "a",
             clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false)
         #expect(throws: RenderError.self) {
-            try render(pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/font.pdf",
-                       options: RenderOptions(format: .pdf))
+            try render(
+                pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/font.pdf",
+                options: RenderOptions(format: .pdf))
         }
         #expect(try folderContents(folder) == [])
     }
@@ -506,7 +551,8 @@ struct RenderImageDiffTests {
             try ImageDiff.compare(folder + "/text.png", folder + "/a.png", tolerance: 0)
         }
         #expect(throws: ImageDiffError.self) {
-            try ImageDiff.writeDiffImage(folder + "/a.png", folder + "/a.png", tolerance: 0, to: folder + "/no/diff.png")
+            try ImageDiff.writeDiffImage(
+                folder + "/a.png", folder + "/a.png", tolerance: 0, to: folder + "/no/diff.png")
         }
         #expect(try folderContents(folder) == ["a.png", "text.png"])
     }

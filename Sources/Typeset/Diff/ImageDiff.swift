@@ -69,7 +69,8 @@ public enum ImageDiffError: Error, Equatable, CustomStringConvertible {
 /// Compares PNG files pixel by pixel.
 public enum ImageDiff {
     /// Compares the PNG files at paths `a` and `b`. A pixel counts as equal when none of its
-    /// channels differs by more than `tolerance` (0...255; 0 means exactly equal).
+    /// channels differs by more than `tolerance` (0...255, values outside are clamped; 0 means
+    /// exactly equal). Throws `ImageDiffError.unreadable` when a file is missing or not a PNG.
     public static func compare(_ a: String, _ b: String, tolerance: Int) throws -> ImageDiffResult {
         try Comparison(a, b, tolerance: tolerance).result
     }
@@ -82,7 +83,7 @@ public enum ImageDiff {
         -> ImageDiffResult
     {
         let comparison = try Comparison(a, b, tolerance: tolerance)
-        let bytes = try comparison.diffImagePNG()
+        let bytes = try comparison.diffImagePNG(for: output)
         do {
             try AtomicFileWriter.write([(path: output, bytes: bytes)])
         } catch {
@@ -152,7 +153,8 @@ private struct Comparison {
             tolerance: tolerance)
     }
 
-    func diffImagePNG() throws -> [UInt8] {
+    /// The diff image as PNG bytes; `output` names the file in errors.
+    func diffImagePNG(for output: String) throws -> [UInt8] {
         let width = result.width
         let height = result.height
         let surface = CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)))
@@ -179,7 +181,7 @@ private struct Comparison {
             cairo_surface_mark_dirty(surface.pointer)
             return try pngBytes(of: surface, context: "encoding the diff image")
         } catch let error as RenderError {
-            throw ImageDiffError.write(path: "diff image", reason: error.description)
+            throw ImageDiffError.write(path: output, reason: error.description)
         }
     }
 

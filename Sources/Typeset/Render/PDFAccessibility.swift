@@ -19,13 +19,16 @@ enum PDFAccessibility {
         else { return pdf }
 
         var changed: [(number: Int, dictionary: String)] = []
-        if let language {
+        // Never a second /Lang or /ViewerPreferences, should a later Cairo write them itself.
+        if let language, !catalog.contains("/Lang") {
             catalog = insert("/Lang " + pdfTextString(language), into: catalog)
         }
-        if title != nil {
+        if title != nil, !catalog.contains("/ViewerPreferences") {
             catalog = insert("/ViewerPreferences << /DisplayDocTitle true >>", into: catalog)
         }
-        changed.append((document.root, catalog))
+        if catalog != document.dictionary(of: document.root) {
+            changed.append((document.root, catalog))
+        }
         if wantsAlternateTexts {
             let figures = document.figureElements()
             // Only when Cairo's tree has exactly the figures drawn can they be matched up.
@@ -36,7 +39,7 @@ enum PDFAccessibility {
                 }
             }
         }
-        return document.appendingUpdate(changed)
+        return changed.isEmpty ? pdf : document.appendingUpdate(changed)
     }
 
     /// `entry` added at the end of a dictionary's text `<< ... >>`.
@@ -159,7 +162,8 @@ private struct CairoPDF {
         var table = "xref\n"
         for entry in newOffsets {
             let offset = String(entry.offset)
-            table += "\(entry.number) 1\n" + String(repeating: "0", count: max(0, 10 - offset.count)) + offset
+            table +=
+                "\(entry.number) 1\n" + String(repeating: "0", count: max(0, 10 - offset.count)) + offset
                 + " 00000 n \n"
         }
         table += "trailer\n<< /Size \(size)\n   /Root \(root) 0 R\n"

@@ -4,10 +4,11 @@
 import CCairo
 
 /// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
-/// open structure tags, the alt texts of figures, and the images already loaded.
+/// open structure tags, the alt texts of figures, and (PNG) the images already decoded.
 final class PageDrawer {
     private let fonts: CairoFontCache
-    /// Raster output: images are padded at their edges instead of fading into transparency.
+    /// Raster output (PNG): images are padded at their edges instead of fading into
+    /// transparency, and each image file is decoded once per render.
     private let raster: Bool
     /// Structure elements begun and not yet ended, innermost last.
     private(set) var openTags: [StructureTag] = []
@@ -189,13 +190,15 @@ final class PageDrawer {
     }
 
     private func loadImage(_ path: String) throws -> CairoSurface {
-        if let image = images[path] { return image }
+        // Not reused in PDF: Cairo 1.16 lists a surface drawn twice on one page twice in the
+        // page's /XObject resources (a duplicated key, which qpdf --check reports).
+        if raster, let image = images[path] { return image }
         let image = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(image.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.image(path: path, reason: cairoMessage(status))
         }
-        images[path] = image
+        if raster { images[path] = image }
         return image
     }
 

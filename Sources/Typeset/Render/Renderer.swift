@@ -53,7 +53,8 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
     guard !pages.isEmpty else { throw RenderError.noPages }
     for (index, page) in pages.enumerated() {
         guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
-            throw RenderError.invalidInput("page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
+            throw RenderError.invalidInput(
+                "page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
         }
     }
     let contents: [[UInt8]]
