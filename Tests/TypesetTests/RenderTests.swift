@@ -539,6 +539,8 @@ struct RenderImageDiffTests {
         #expect(result.differingPixels == 80)
         #expect(result.box == ImageDiffResult.Box(x: 0, y: 30, width: 40, height: 2))
         #expect(result.maxChannelDifference == 255)
+        let lenient = try ImageDiff.compare(folder + "/a.png", folder + "/b.png", tolerance: 255)
+        #expect(lenient.differingPixels == 80 && !lenient.matches)
         let diff = try PixelImage(contentsOf: folder + "/diff.png")
         #expect(diff.pixel(x: 5, y: 31) == PixelImage.Pixel(red: 255, green: 0, blue: 255, alpha: 255))
     }

@@ -19,7 +19,8 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     /// Pixels where some channel (red, green, blue, alpha; not premultiplied) differs by more
-    /// than `tolerance`. Where only one image has pixels (sizes differ), every pixel differs.
+    /// than `tolerance`. Where only one image has pixels (sizes differ), every pixel differs,
+    /// whatever the tolerance.
     public var differingPixels: Int
     /// `differingPixels` as a fraction (0...1) of `width × height`.
     public var share: Double
@@ -119,15 +120,19 @@ private struct Comparison {
         for y in 0..<height {
             for x in 0..<width {
                 let difference: Int
+                let differing: Bool
                 if let pixelA = a.pixel(x: x, y: y), let pixelB = b.pixel(x: x, y: y) {
                     difference = max(
                         abs(Int(pixelA.red) - Int(pixelB.red)), abs(Int(pixelA.green) - Int(pixelB.green)),
                         abs(Int(pixelA.blue) - Int(pixelB.blue)), abs(Int(pixelA.alpha) - Int(pixelB.alpha)))
+                    differing = difference > tolerance
                 } else {
-                    difference = 255  // only one image has this pixel
+                    // Only one image has this pixel: a difference whatever the tolerance.
+                    difference = 255
+                    differing = true
                 }
                 maxChannelDifference = max(maxChannelDifference, difference)
-                if difference > tolerance {
+                if differing {
                     differs[y * width + x] = true
                     differingPixels += 1
                     minX = min(minX, x)
