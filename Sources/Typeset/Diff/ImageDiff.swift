@@ -1,0 +1,269 @@
+// Pixel comparison of two PNG files and the diff image (SPEC §5.5 `typeset diff`, §5.6
+// `typeset snapshot`).
+import CCairo
+
+/// What comparing two PNG images found.
+public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
+    /// A rectangle of pixels, top-left origin.
+    public struct Box: Sendable, Hashable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The compared area in pixels: the larger width and the larger height of the two images.
+    public var width: Int
+    public var height: Int
+    /// Pixels where some channel (red, green, blue, alpha; not premultiplied) differs by more
+    /// than `tolerance`. Where only one image has pixels (sizes differ), every pixel differs,
+    /// whatever the tolerance.
+    public var differingPixels: Int
+    /// `differingPixels` as a fraction (0...1) of `width × height`.
+    public var share: Double
+    /// The largest difference of one channel over all pixels, 0...255 (255 where only one image
+    /// has pixels), whether or not it is within tolerance.
+    public var maxChannelDifference: Int
+    /// The smallest box holding every differing pixel; nil when none differ.
+    public var box: Box?
+    /// Set when the images differ in size ("A is 780×1688 pixels, B is 780×1700"); such images
+    /// never match.
+    public var sizeMismatch: String?
+    /// The tolerance the comparison used.
+    public var tolerance: Int
+
+    /// True when no pixel differs beyond the tolerance and the sizes are the same.
+    public var matches: Bool { differingPixels == 0 && sizeMismatch == nil }
+
+    /// One line for people: "12 of 1316640 pixels differ (0.0009%), largest channel
+    /// difference 87, box x 10 y 20 width 5 height 3".
+    public var description: String {
+        var parts: [String] = []
+        if let sizeMismatch { parts.append(sizeMismatch) }
+        let percent = share * 100
+        let shown = percent == 0 || percent >= 0.01 ? formatDecimal(percent, places: 2) : "<0.01"
+        parts.append("\(differingPixels) of \(width * height) pixels differ (\(shown)%)")
+        parts.append("largest channel difference \(maxChannelDifference)")
+        if let box {
+            parts.append("box x \(box.x) y \(box.y) width \(box.width) height \(box.height)")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Why two images could not be compared or the diff image not written.
+public enum ImageDiffError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case write(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "cannot read \(path) as PNG: \(reason)"
+        case .write(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+/// Compares PNG files pixel by pixel.
+public enum ImageDiff {
+    /// Compares the PNG files at paths `a` and `b`. A pixel counts as equal when none of its
+    /// channels differs by more than `tolerance` (0...255, values outside are clamped; 0 means
+    /// exactly equal). Throws `ImageDiffError.unreadable` when a file is missing or not a PNG.
+    public static func compare(_ a: String, _ b: String, tolerance: Int) throws -> ImageDiffResult {
+        try Comparison(a, b, tolerance: tolerance).result
+    }
+
+    /// Compares like `compare` and writes the diff image to `output` (PNG, atomically): a faded
+    /// grey copy of `a` with every differing pixel in magenta, over the compared area (so pixels
+    /// only one image has show too). Returns the comparison.
+    @discardableResult
+    public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
+        -> ImageDiffResult
+    {
+        let comparison = try Comparison(a, b, tolerance: tolerance)
+        let bytes = try comparison.diffImagePNG(for: output)
+        do {
+            try AtomicFileWriter.write([(path: output, bytes: bytes)])
+        } catch {
+            throw ImageDiffError.write(path: error.path, reason: error.reason)
+        }
+        return comparison.result
+    }
+}
+
+/// The colour of differing pixels in the diff image.
+private let markRed: UInt32 = 255, markGreen: UInt32 = 0, markBlue: UInt32 = 255
+/// How much of A's lightness the diff image keeps: enough to recognize the page, little enough
+/// that the marks stand out.
+private let fadeFactor = 0.25
+
+/// Two loaded images and where they differ.
+private struct Comparison {
+    let imageA: PixelImage
+    let result: ImageDiffResult
+    /// Row-major over the compared area: true where the pixel differs.
+    let differs: [Bool]
+
+    init(_ pathA: String, _ pathB: String, tolerance: Int) throws {
+        let a = try PixelImage(contentsOf: pathA)
+        let b = try PixelImage(contentsOf: pathB)
+        let tolerance = min(max(tolerance, 0), 255)
+        let width = max(a.width, b.width)
+        let height = max(a.height, b.height)
+        var differs = [Bool](repeating: false, count: width * height)
+        var differingPixels = 0
+        var maxChannelDifference = 0
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<height {
+            for x in 0..<width {
+                let difference: Int
+                let differing: Bool
+                if let pixelA = a.pixel(x: x, y: y), let pixelB = b.pixel(x: x, y: y) {
+                    difference = max(
+                        abs(Int(pixelA.red) - Int(pixelB.red)), abs(Int(pixelA.green) - Int(pixelB.green)),
+                        abs(Int(pixelA.blue) - Int(pixelB.blue)), abs(Int(pixelA.alpha) - Int(pixelB.alpha)))
+                    differing = difference > tolerance
+                } else {
+                    // Only one image has this pixel: a difference whatever the tolerance.
+                    difference = 255
+                    differing = true
+                }
+                maxChannelDifference = max(maxChannelDifference, difference)
+                if differing {
+                    differs[y * width + x] = true
+                    differingPixels += 1
+                    minX = min(minX, x)
+                    minY = min(minY, y)
+                    maxX = max(maxX, x)
+                    maxY = max(maxY, y)
+                }
+            }
+        }
+        let sizeMismatch =
+            a.width == b.width && a.height == b.height
+            ? nil : "A is \(a.width)×\(a.height) pixels, B is \(b.width)×\(b.height)"
+        let box =
+            differingPixels == 0
+            ? nil : ImageDiffResult.Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+        let area = width * height
+        self.imageA = a
+        self.differs = differs
+        self.result = ImageDiffResult(
+            width: width, height: height, differingPixels: differingPixels,
+            share: area == 0 ? 0 : Double(differingPixels) / Double(area),
+            maxChannelDifference: maxChannelDifference, box: box, sizeMismatch: sizeMismatch,
+            tolerance: tolerance)
+    }
+
+    /// The diff image as PNG bytes; `output` names the file in errors.
+    func diffImagePNG(for output: String) throws -> [UInt8] {
+        let width = result.width
+        let height = result.height
+        let surface = CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)))
+        do {
+            try surface.check("creating the diff image")
+            cairo_surface_flush(surface.pointer)
+            guard let data = cairo_image_surface_get_data(surface.pointer) else {
+                throw RenderError.cairo(status: "no pixel data", context: "creating the diff image")
+            }
+            let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(data + y * stride)
+                for x in 0..<width {
+                    let word: UInt32
+                    if differs[y * width + x] {
+                        word = markRed << 16 | markGreen << 8 | markBlue
+                    } else {
+                        let grey = UInt32(fadedGrey(imageA.pixel(x: x, y: y)))
+                        word = grey << 16 | grey << 8 | grey
+                    }
+                    row.storeBytes(of: word, toByteOffset: x * 4, as: UInt32.self)
+                }
+            }
+            cairo_surface_mark_dirty(surface.pointer)
+            return try pngBytes(of: surface, context: "encoding the diff image")
+        } catch let error as RenderError {
+            throw ImageDiffError.write(path: output, reason: error.description)
+        }
+    }
+
+    /// A's pixel composited over white, turned grey and faded towards white.
+    private func fadedGrey(_ pixel: PixelImage.Pixel?) -> UInt8 {
+        guard let pixel else { return 255 }
+        let alpha = Double(pixel.alpha) / 255
+        func overWhite(_ channel: UInt8) -> Double { Double(channel) * alpha + 255 * (1 - alpha) }
+        let luma = 0.299 * overWhite(pixel.red) + 0.587 * overWhite(pixel.green) + 0.114 * overWhite(pixel.blue)
+        return UInt8((255 - (255 - luma) * fadeFactor).rounded())
+    }
+}
+
+/// A PNG decoded to straight (not premultiplied) 8-bit RGBA.
+struct PixelImage {
+    struct Pixel: Hashable {
+        var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+    }
+
+    let width: Int
+    let height: Int
+    /// Row-major, no padding.
+    let pixels: [Pixel]
+
+    init(contentsOf path: String) throws {
+        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(surface.pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw ImageDiffError.unreadable(path: path, reason: cairoMessage(status))
+        }
+        let format = cairo_image_surface_get_format(surface.pointer)
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else {
+            throw ImageDiffError.unreadable(path: path, reason: "unsupported pixel format \(format.rawValue)")
+        }
+        let opaque = format == CAIRO_FORMAT_RGB24
+        width = Int(cairo_image_surface_get_width(surface.pointer))
+        height = Int(cairo_image_surface_get_height(surface.pointer))
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else {
+            pixels = []
+            return
+        }
+        var pixels: [Pixel] = []
+        pixels.reserveCapacity(width * height)
+        for y in 0..<height {
+            let row = UnsafeRawPointer(data + y * stride)
+            for x in 0..<width {
+                // Cairo pixels are native-endian 32-bit words: alpha, red, green, blue, with the
+                // colour premultiplied by alpha.
+                let word = row.load(fromByteOffset: x * 4, as: UInt32.self)
+                let alpha = opaque ? 255 : UInt32(word >> 24)
+                func straight(_ shift: UInt32) -> UInt8 {
+                    let premultiplied = (word >> shift) & 0xFF
+                    guard alpha != 0 else { return 0 }
+                    return UInt8(min(255, (premultiplied * 255 + alpha / 2) / alpha))
+                }
+                pixels.append(Pixel(red: straight(16), green: straight(8), blue: straight(0), alpha: UInt8(alpha)))
+            }
+        }
+        self.pixels = pixels
+    }
+
+    /// The pixel at (x, y), nil outside the image.
+    func pixel(x: Int, y: Int) -> Pixel? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        return pixels[y * width + x]
+    }
+}
+
+/// `value` with `places` decimals, without Foundation.
+private func formatDecimal(_ value: Double, places: Int) -> String {
+    var factor = 1.0
+    for _ in 0..<places { factor *= 10 }
+    let scaled = Int((value * factor).rounded())
+    let whole = scaled / Int(factor)
+    var fraction = String(scaled % Int(factor))
+    while fraction.count < places { fraction = "0" + fraction }
+    return "\(whole).\(fraction)"
+}

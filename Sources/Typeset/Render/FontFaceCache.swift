@@ -1,0 +1,133 @@
+// Cairo font faces for `FontFace` keys, each on its own FreeType face (never HarfBuzz's: NOTES,
+// "HarfBuzz and Cairo together"), created once per process and shared by every render.
+//
+// Thread safety, the choice made here: a batch renders pages on several threads at once.
+// - FreeType: an `FT_Library` must not create or free faces on two threads at once, and an
+//   `FT_Face` must be used by one thread at a time. So every cached face gets its *own*
+//   `FT_Library`; nothing FreeType is shared between two faces.
+// - Cairo: `cairo_ft_font_face_create_for_ft_face` faces are reference counted atomically, and
+//   cairo-ft takes a per-face mutex around every use of the `FT_Face` (glyph loading, PDF
+//   subsetting), so one Cairo face may be drawn with from any number of `cairo_t`s on different
+//   threads; each `cairo_t` and surface stays on the thread of its render.
+// - The cache itself is a `Mutex`; faces are opened while holding it (a few milliseconds, once).
+// - Lifetime: the FreeType objects are attached to the Cairo face as user data and freed by
+//   Cairo's destroy callback, i.e. only once Cairo's own font caches have let go of the face.
+// `RenderTests` renders the same pages on several threads and checks the bytes match.
+import CCairo
+import Synchronization
+
+/// Owns one `FT_Library` and one `FT_Face` opened from a `FontFace`.
+final class FreeTypeFace {
+    let library: FT_Library
+    let face: FT_Face
+
+    init(_ font: FontFace) throws {
+        var library: FT_Library?
+        var error = FT_Init_FreeType(&library)
+        guard error == 0, let library else {
+            throw RenderError.font(path: font.path, reason: "FreeType did not start (error \(error))")
+        }
+        var face: FT_Face?
+        error = FT_New_Face(library, font.path, FT_Long(font.index), &face)
+        guard error == 0, let face else {
+            FT_Done_FreeType(library)
+            throw RenderError.font(path: font.path, reason: FreeTypeFace.describe(error, index: font.index))
+        }
+        self.library = library
+        self.face = face
+    }
+
+    deinit {
+        FT_Done_Face(face)
+        FT_Done_FreeType(library)
+    }
+
+    /// The glyph the font's cmap gives a scalar; 0 (.notdef) when it has none.
+    func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32 {
+        UInt32(FT_Get_Char_Index(face, FT_ULong(scalar.value)))
+    }
+
+    /// The unhinted horizontal advance of a glyph, in points at `size`.
+    func advance(glyph: UInt32, size: Double) -> Double {
+        guard FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 else { return 0 }
+        let advanceInFontUnits = Double(face.pointee.glyph.pointee.advance.x)
+        return advanceInFontUnits * size / Double(face.pointee.units_per_EM)
+    }
+
+    private static func describe(_ error: FT_Error, index: Int) -> String {
+        // FreeType's error strings are compiled out on Debian; name the common ones.
+        switch error {
+        case 0x01: return "cannot open the file"
+        case 0x02: return "unknown font format"
+        case 0x03: return "broken font file"
+        case 0x06: return "no face \(index) in the file"
+        default: return "FreeType error \(error)"
+        }
+    }
+}
+
+/// Owns one reference to a Cairo FreeType font face. Sendable because Cairo font faces are
+/// thread-safe reference-counted objects that lock their `FT_Face` (see the file comment).
+final class CairoFontFace: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ font: FontFace) throws {
+        let freeType = try FreeTypeFace(font)
+        // No hinting: glyph outlines stay as designed at every size and scale, and PNG output
+        // does not depend on the hinting settings of the machine.
+        guard let face = cairo_ft_font_face_create_for_ft_face(freeType.face, Int32(FT_LOAD_NO_HINTING))
+        else {
+            throw RenderError.font(path: font.path, reason: "Cairo could not create a font face")
+        }
+        let status = cairo_font_face_status(face)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_font_face_destroy(face)
+            throw RenderError.font(path: font.path, reason: cairoMessage(status))
+        }
+        let owner = Unmanaged.passRetained(freeType).toOpaque()
+        let attached = cairo_font_face_set_user_data(face, freeTypeFaceKey, owner, releaseFreeTypeFace)
+        guard attached == CAIRO_STATUS_SUCCESS else {
+            // Cairo's documented order: the Cairo face first, then the FreeType face.
+            cairo_font_face_destroy(face)
+            Unmanaged<FreeTypeFace>.fromOpaque(owner).release()
+            throw RenderError.font(path: font.path, reason: cairoMessage(attached))
+        }
+        pointer = face
+    }
+
+    deinit {
+        cairo_font_face_destroy(pointer)
+    }
+}
+
+/// The address Cairo uses to tell user data apart; only its identity matters. Written by no one.
+nonisolated(unsafe) private let freeTypeFaceKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+
+/// Cairo's destroy callback for the `FreeTypeFace` attached to a font face.
+private let releaseFreeTypeFace: cairo_destroy_func_t = { owner in
+    guard let owner else { return }
+    Unmanaged<FreeTypeFace>.fromOpaque(owner).release()
+}
+
+/// The process-wide cache of Cairo font faces.
+final class CairoFontCache: Sendable {
+    static let shared = CairoFontCache()
+
+    private let faces = Mutex<[FontFace: CairoFontFace]>([:])
+
+    /// The Cairo face for `font`, opened on first use. Failures are not cached.
+    func face(for font: FontFace) throws -> CairoFontFace {
+        try faces.withLock { faces in
+            if let face = faces[font] { return face }
+            let face = try CairoFontFace(font)
+            faces[font] = face
+            return face
+        }
+    }
+}
+
+/// The glyph id `font`'s cmap gives `scalar` (0 when it has none). For tests and tools that need
+/// glyph ids without HarfBuzz; opens its own FreeType face.
+func glyphIndex(face font: FontFace, scalar: Unicode.Scalar) throws -> UInt32 {
+    try FreeTypeFace(font).glyphIndex(scalar)
+}

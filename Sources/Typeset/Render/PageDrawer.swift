@@ -1,0 +1,244 @@
+// Draws laid-out pages (Layout/Page.swift) on a Cairo context: background, glyph runs with their
+// text and clusters, rectangles, rules, images and PDF structure tags. Format-independent; the
+// surfaces are made in Renderer.swift.
+import CCairo
+
+/// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
+/// open structure tags, the alt texts of figures, and (PNG) the images already decoded.
+final class PageDrawer {
+    private let fonts: CairoFontCache
+    /// Raster output (PNG): images are padded at their edges instead of fading into
+    /// transparency, and each image file is decoded once per render.
+    private let raster: Bool
+    /// Structure elements begun and not yet ended, innermost last.
+    private(set) var openTags: [StructureTag] = []
+    /// One entry per `Figure` tag in drawing order: the alt text of the first image in it.
+    private(set) var figureAlternateTexts: [String?] = []
+    /// Indices into `figureAlternateTexts` of the open `Figure` tags.
+    private var openFigures: [Int] = []
+    private var images: [String: CairoSurface] = [:]
+
+    init(fonts: CairoFontCache = .shared, raster: Bool) {
+        self.fonts = fonts
+        self.raster = raster
+    }
+
+    /// Draws one page on `context`, whose user space is in points from the page's top-left.
+    /// `pageNumber` counts from 1 and is used in error messages.
+    func draw(_ page: Page, pageNumber: Int, on context: CairoContext) throws {
+        let cr = context.pointer
+        setFontOptions(cr)
+        // Cairo 1.16 drops everything recorded on a PDF page before an opaque unclipped paint
+        // (or a fill of a box covering the page), structure tags included, which breaks the tag
+        // tree ("invalid tag name, attributes, or nesting", or silently no /MarkInfo). A clip to
+        // the page keeps every paint clipped, so nothing is ever dropped; it clips nothing.
+        cairo_reset_clip(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, page.width, page.height)
+        cairo_clip(cr)
+        set(page.background, on: cr)
+        cairo_paint(cr)
+        try context.check("painting the background of page \(pageNumber)")
+
+        for (index, item) in page.items.enumerated() {
+            let itemNumber = index + 1
+            switch item {
+            case .glyphs(let run):
+                try draw(run, on: cr, page: pageNumber, item: itemNumber)
+            case .rectangle(let rectangle):
+                draw(rectangle, on: cr)
+            case .rule(let rule):
+                draw(rule, on: cr)
+            case .image(let image):
+                try draw(image, on: cr)
+            case .beginTag(let tag):
+                begin(tag, on: cr)
+            case .endTag(let tag):
+                try end(tag, on: cr, page: pageNumber)
+            }
+            try context.check("drawing item \(itemNumber) of page \(pageNumber)")
+        }
+    }
+
+    /// Throws unless every tag begun has been ended; call after the last page.
+    func checkTagsClosed(pageCount: Int) throws {
+        if let open = openTags.last {
+            throw RenderError.unbalancedTags(page: pageCount, reason: "\(open.rawValue) is never ended")
+        }
+    }
+
+    // MARK: - Items
+
+    private func draw(_ run: GlyphRun, on cr: OpaquePointer, page: Int, item: Int) throws {
+        guard !run.glyphs.isEmpty else { return }
+        if let problem = Self.problem(with: run) {
+            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
+        }
+        let face = try fonts.face(for: run.font)
+        cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
+        cairo_set_font_size(cr, run.size)
+        set(run.color, on: cr)
+        let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
+        if run.clusters.isEmpty {
+            // No text to map the glyphs to: they draw, but PDF text extraction gets nothing.
+            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            return
+        }
+        let clusters = run.clusters.map {
+            cairo_text_cluster_t(num_bytes: Int32($0.utf8Count), num_glyphs: Int32($0.glyphCount))
+        }
+        let flags = run.backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0)
+        run.text.utf8CString.withUnsafeBufferPointer { text in
+            // utf8CString ends with a NUL that is not part of the text.
+            cairo_show_text_glyphs(
+                cr, text.baseAddress, Int32(text.count - 1), glyphs, Int32(glyphs.count), clusters,
+                Int32(clusters.count), flags)
+        }
+    }
+
+    /// Why Cairo would refuse the run's clusters (an error that is sticky and would silently drop
+    /// the rest of the page), or nil when they are fine.
+    static func problem(with run: GlyphRun) -> String? {
+        guard run.size.isFinite, run.size > 0 else { return "size \(run.size) is not a positive number" }
+        guard !run.clusters.isEmpty else { return nil }
+        var utf8Count = 0
+        var glyphCount = 0
+        for (index, cluster) in run.clusters.enumerated() {
+            if cluster.utf8Count < 0 || cluster.glyphCount < 0
+                || (cluster.utf8Count == 0 && cluster.glyphCount == 0)
+            {
+                return "cluster \(index) has \(cluster.utf8Count) bytes and \(cluster.glyphCount) glyphs"
+            }
+            utf8Count += cluster.utf8Count
+            glyphCount += cluster.glyphCount
+        }
+        if utf8Count != run.text.utf8.count {
+            return "clusters cover \(utf8Count) UTF-8 bytes, the text has \(run.text.utf8.count)"
+        }
+        if glyphCount != run.glyphs.count {
+            return "clusters cover \(glyphCount) glyphs, the run has \(run.glyphs.count)"
+        }
+        return nil
+    }
+
+    private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
+        guard rectangle.fill != nil || rectangle.stroke != nil else { return }
+        cairo_new_path(cr)
+        addRoundedRectangle(
+            cr, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height,
+            radius: rectangle.cornerRadius)
+        if let fill = rectangle.fill {
+            set(fill, on: cr)
+            cairo_fill_preserve(cr)
+        }
+        if let stroke = rectangle.stroke {
+            set(stroke, on: cr)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke_preserve(cr)
+        }
+        cairo_new_path(cr)
+    }
+
+    private func addRoundedRectangle(
+        _ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
+    ) {
+        let radius = max(0, min(radius, width / 2, height / 2))
+        guard radius > 0 else {
+            cairo_rectangle(cr, x, y, width, height)
+            return
+        }
+        let quarter = Double.pi / 2
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + width - radius, y + radius, radius, -quarter, 0)
+        cairo_arc(cr, x + width - radius, y + height - radius, radius, 0, quarter)
+        cairo_arc(cr, x + radius, y + height - radius, radius, quarter, 2 * quarter)
+        cairo_arc(cr, x + radius, y + radius, radius, 2 * quarter, 3 * quarter)
+        cairo_close_path(cr)
+    }
+
+    private func draw(_ rule: RuleItem, on cr: OpaquePointer) {
+        guard rule.thickness > 0 else { return }
+        cairo_new_path(cr)
+        cairo_move_to(cr, rule.x1, rule.y1)
+        cairo_line_to(cr, rule.x2, rule.y2)
+        cairo_set_line_width(cr, rule.thickness)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        set(rule.color, on: cr)
+        cairo_stroke(cr)
+    }
+
+    private func draw(_ item: ImageItem, on cr: OpaquePointer) throws {
+        if let alt = item.alt, let figure = openFigures.last, figureAlternateTexts[figure] == nil {
+            figureAlternateTexts[figure] = alt
+        }
+        let image = try loadImage(item.path)
+        let pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
+        let pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
+        guard pixelWidth > 0, pixelHeight > 0, item.width > 0, item.height > 0 else { return }
+        cairo_save(cr)
+        // Mirroring: draw from the box's right edge with a negative horizontal scale.
+        cairo_translate(cr, item.flipped ? item.x + item.width : item.x, item.y)
+        cairo_scale(cr, (item.flipped ? -1 : 1) * item.width / pixelWidth, item.height / pixelHeight)
+        cairo_set_source_surface(cr, image.pointer, 0, 0)
+        if raster {
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        }
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, pixelWidth, pixelHeight)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    private func loadImage(_ path: String) throws -> CairoSurface {
+        // Not reused in PDF: Cairo 1.16 lists a surface drawn twice on one page twice in the
+        // page's /XObject resources (a duplicated key, which qpdf --check reports).
+        if raster, let image = images[path] { return image }
+        let image = CairoSurface(taking: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(image.pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.image(path: path, reason: cairoMessage(status))
+        }
+        if raster { images[path] = image }
+        return image
+    }
+
+    // MARK: - Structure tags (tagged PDF; other surfaces ignore them)
+
+    private func begin(_ tag: StructureTag, on cr: OpaquePointer) {
+        openTags.append(tag)
+        if tag == .figure {
+            openFigures.append(figureAlternateTexts.count)
+            figureAlternateTexts.append(nil)
+        }
+        cairo_tag_begin(cr, tag.rawValue, "")
+    }
+
+    private func end(_ tag: StructureTag, on cr: OpaquePointer, page: Int) throws {
+        guard let open = openTags.last else {
+            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
+        }
+        guard open == tag else {
+            throw RenderError.unbalancedTags(
+                page: page, reason: "\(tag.rawValue) ended while \(open.rawValue) is open")
+        }
+        openTags.removeLast()
+        if tag == .figure { openFigures.removeLast() }
+        cairo_tag_end(cr, tag.rawValue)
+    }
+
+    // MARK: - State
+
+    private func set(_ color: Color, on cr: OpaquePointer) {
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+    }
+
+    /// Fixed font options, so that raster output does not depend on the machine's settings.
+    private func setFontOptions(_ cr: OpaquePointer) {
+        guard let options = cairo_font_options_create() else { return }
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_set_font_options(cr, options)
+        cairo_font_options_destroy(options)
+    }
+}

@@ -1,0 +1,166 @@
+// The rendering stage: laid-out pages → PDF (one file, tagged), SVG or PNG (one file per page).
+// SPEC §2 (output paging), §5 (atomic writes, deterministic output).
+import CCairo
+
+/// The file formats `render(pages:to:options:)` writes.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case pdf, svg, png
+
+    /// The files a render of `pageCount` pages to `path` writes, in page order. PDF: `path`
+    /// alone. SVG and PNG: `path` for the first page, then `-2`, `-3`, ... before the extension
+    /// (`mock.svg`, `mock-2.svg`, ...; a path without extension gets the number at its end).
+    public func outputPaths(for path: String, pageCount: Int) -> [String] {
+        guard self != .pdf, pageCount > 1 else { return [path] }
+        let slash = path.lastIndex(of: "/")
+        var stem = path
+        var pathExtension = ""
+        if let dot = path.lastIndex(of: "."), slash.map({ dot > path.index(after: $0) }) ?? (dot > path.startIndex) {
+            stem = String(path[..<dot])
+            pathExtension = String(path[dot...])
+        }
+        return (1...pageCount).map { $0 == 1 ? path : "\(stem)-\($0)\(pathExtension)" }
+    }
+}
+
+/// How `render(pages:to:options:)` writes its output.
+public struct RenderOptions: Sendable {
+    public var format: OutputFormat
+    /// PNG only: device pixels per point (2 → 144 dpi).
+    public var scale: Double
+    /// PDF only: the document title (`/Title` in the document information).
+    public var title: String?
+    /// PDF only: the document language as a BCP 47 tag (`/Lang` in the catalog).
+    public var language: String?
+
+    public init(format: OutputFormat, scale: Double = 2, title: String? = nil, language: String? = nil) {
+        self.format = format
+        self.scale = scale
+        self.title = title
+        self.language = language
+    }
+}
+
+/// Renders `pages` and writes them to `path` (PDF: one file with every page; SVG and PNG: one
+/// file per page, named as `OutputFormat.outputPaths(for:pageCount:)` says). Returns the paths
+/// written, in page order.
+///
+/// Every file is written atomically, and all of them only once every page has rendered: when
+/// this throws, no output file has been created or changed and no temporary file is left. The
+/// same pages and options give byte-identical files, in this process or any other. Safe to call
+/// from several threads at once.
+@discardableResult
+public func render(pages: [Page], to path: String, options: RenderOptions) throws -> [String] {
+    guard !pages.isEmpty else { throw RenderError.noPages }
+    for (index, page) in pages.enumerated() {
+        guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
+            throw RenderError.invalidInput(
+                "page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
+        }
+    }
+    let contents: [[UInt8]]
+    switch options.format {
+    case .pdf:
+        contents = [try PDFRenderer(options: options).render(pages)]
+    case .svg:
+        let drawer = PageDrawer(raster: false)
+        contents = try pages.enumerated().map { try renderSVG($1, pageNumber: $0 + 1, drawer: drawer) }
+        try drawer.checkTagsClosed(pageCount: pages.count)
+    case .png:
+        let drawer = PageDrawer(raster: true)
+        contents = try pages.enumerated().map {
+            try renderPNG($1, pageNumber: $0 + 1, scale: options.scale, drawer: drawer)
+        }
+        try drawer.checkTagsClosed(pageCount: pages.count)
+    }
+    let paths = options.format.outputPaths(for: path, pageCount: pages.count)
+    do {
+        try AtomicFileWriter.write(zip(paths, contents).map { (path: $0, bytes: $1) })
+    } catch {
+        throw RenderError.write(path: error.path, reason: error.reason)
+    }
+    return paths
+}
+
+/// The fixed creation and modification date of every PDF: Cairo would write the current time,
+/// and SPEC §5 wants byte-identical output. (Cairo wants ISO 8601 here; a `D:` date vanishes.)
+let fixedPDFDate = "2000-01-01T00:00:00Z"
+
+/// One PDF document, all pages on one surface.
+struct PDFRenderer {
+    var options: RenderOptions
+
+    func render(_ pages: [Page]) throws -> [UInt8] {
+        let sink = ByteSink()
+        let drawer = PageDrawer(raster: false)
+        try withExtendedLifetime(sink) {
+            let surface = CairoSurface(
+                taking: cairo_pdf_surface_create_for_stream(
+                    ByteSink.write, sink.closure, pages[0].width, pages[0].height))
+            try surface.check("creating the PDF")
+            if let title = options.title {
+                cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, title)
+            }
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATE_DATE, fixedPDFDate)
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_MOD_DATE, fixedPDFDate)
+            let context = CairoContext(surface: surface)
+            // Tagged PDF needs one grouping element at the top of the structure tree; Cairo
+            // writes /MarkInfo << /Marked true >> only when the first tag is one.
+            cairo_tag_begin(context.pointer, "Document", "")
+            for (index, page) in pages.enumerated() {
+                // Before anything is drawn on the page: setting the size starts the page afresh,
+                // dropping what was recorded for it, tags included. The first page has its size.
+                if index > 0 {
+                    cairo_pdf_surface_set_size(surface.pointer, page.width, page.height)
+                }
+                try drawer.draw(page, pageNumber: index + 1, on: context)
+                cairo_show_page(context.pointer)
+                try context.check("finishing page \(index + 1) of the PDF")
+            }
+            try drawer.checkTagsClosed(pageCount: pages.count)
+            cairo_tag_end(context.pointer, "Document")
+            try surface.finish("writing the PDF")
+        }
+        return PDFAccessibility.amend(
+            sink.bytes, language: options.language, title: options.title,
+            figureAlternateTexts: drawer.figureAlternateTexts)
+    }
+}
+
+/// One page as an SVG document, with Cairo's per-process ids renumbered.
+func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UInt8] {
+    let sink = ByteSink()
+    try withExtendedLifetime(sink) {
+        let surface = CairoSurface(
+            taking: cairo_svg_surface_create_for_stream(ByteSink.write, sink.closure, page.width, page.height))
+        try surface.check("creating the SVG of page \(pageNumber)")
+        cairo_svg_surface_restrict_to_version(surface.pointer, CAIRO_SVG_VERSION_1_1)
+        let context = CairoContext(surface: surface)
+        try drawer.draw(page, pageNumber: pageNumber, on: context)
+        try surface.finish("writing the SVG of page \(pageNumber)")
+    }
+    return SVGIdentifiers.renumber(sink.bytes)
+}
+
+/// The largest side of a Cairo image surface, in pixels.
+private let maximumPixelSide = 32767.0
+
+/// One page as a PNG image, `scale` pixels per point.
+func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer) throws -> [UInt8] {
+    guard scale.isFinite, scale > 0 else {
+        throw RenderError.invalidInput("scale \(scale) is not a positive number")
+    }
+    let pixelWidth = (page.width * scale).rounded(.up)
+    let pixelHeight = (page.height * scale).rounded(.up)
+    guard pixelWidth <= maximumPixelSide, pixelHeight <= maximumPixelSide else {
+        throw RenderError.invalidInput(
+            "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
+                + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side: use a smaller scale")
+    }
+    let surface = CairoSurface(
+        taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)))
+    try surface.check("creating the image of page \(pageNumber)")
+    let context = CairoContext(surface: surface)
+    cairo_scale(context.pointer, scale, scale)
+    try drawer.draw(page, pageNumber: pageNumber, on: context)
+    return try pngBytes(of: surface, context: "encoding page \(pageNumber) as PNG")
+}

@@ -1,0 +1,565 @@
+// Tests of Render/ and Diff/: real PDF, SVG and PNG files checked with poppler, qpdf, librsvg
+// and read back through Cairo.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+private let fontFolder = "/usr/share/fonts/truetype/noto/"
+private let notoSans = FontFace(
+    path: fontFolder + "NotoSans-Regular.ttf", family: "Noto Sans", weight: 400, italic: false)
+private let notoSansArabic = FontFace(
+    path: fontFolder + "NotoSansArabic-Regular.ttf", family: "Noto Sans Arabic", weight: 400, italic: false)
+private let notoSansHebrew = FontFace(
+    path: fontFolder + "NotoSansHebrew-Regular.ttf", family: "Noto Sans Hebrew", weight: 400, italic: false)
+
+// MARK: - Fixtures
+
+/// A fresh empty folder, removed by the caller with `removeFolder`.
+private func makeTemporaryFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "typeset-render-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    return path
+}
+
+private func removeFolder(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+}
+
+private func folderContents(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+}
+
+/// A glyph run set one glyph per character straight from the cmap, without HarfBuzz.
+/// `glyphScalars` gives the glyph to draw for each character when it is not the character's own
+/// (Arabic contextual forms through the presentation-form code points), in logical order.
+/// Right-to-left runs are placed right to left from `x` (their left edge) and flagged backward.
+private func glyphRun(
+    _ text: String, font: FontFace, size: Double, x: Double, baseline: Double, rightToLeft: Bool = false,
+    glyphScalars: [Unicode.Scalar]? = nil
+) throws -> GlyphRun {
+    let freeType = try FreeTypeFace(font)
+    let logical = Array(text.unicodeScalars)
+    let drawn = glyphScalars ?? logical
+    // Visual order: right-to-left text is drawn last character first from the left edge.
+    let order = rightToLeft ? Array(logical.indices.reversed()) : Array(logical.indices)
+    var glyphs: [PositionedGlyph] = []
+    var clusters: [TextCluster] = []
+    var pen = x
+    for index in order {
+        let id = freeType.glyphIndex(drawn[index])
+        glyphs.append(PositionedGlyph(id: id, x: pen, y: baseline))
+        pen += freeType.advance(glyph: id, size: size)
+        clusters.append(TextCluster(utf8Count: String(logical[index]).utf8.count, glyphCount: 1))
+    }
+    return GlyphRun(
+        font: font, size: size, color: .black, glyphs: glyphs, text: text, clusters: clusters,
+        backward: rightToLeft)
+}
+
+/// "مرحبا" with its joining forms: meem initial, reh final, hah initial, beh medial, alef final.
+private let arabicWord = "\u{645}\u{631}\u{62D}\u{628}\u{627}"
+private let arabicForms: [Unicode.Scalar] = ["\u{FEE3}", "\u{FEAE}", "\u{FEA3}", "\u{FE92}", "\u{FE8E}"]
+private let hebrewWord = "\u{5E9}\u{5DC}\u{5D5}\u{5DD}"  // שלום
+
+private let lightBlue = Color(red: 0.8, green: 0.9, blue: 1)
+private let blue = Color(red: 0, green: 0, blue: 1)
+private let red = Color(red: 1, green: 0, blue: 0)
+
+/// A 40×20 pt PNG, red on the left half and blue on the right, rendered with the renderer.
+private func makeFlagImage(in folder: String) throws -> String {
+    let path = folder + "/flag.png"
+    let page = Page(
+        width: 40, height: 20, background: blue,
+        items: [.rectangle(RectangleItem(x: 0, y: 0, width: 20, height: 20, fill: red))])
+    try render(pages: [page], to: path, options: RenderOptions(format: .png, scale: 1))
+    return path
+}
+
+/// Two pages: Latin, Arabic and Hebrew text, a rounded rectangle, a rule and a mirrored image on
+/// the first, one Latin word on the second (360×240 pt each).
+private func samplePages(imagePath: String) throws -> [Page] {
+    let first = Page(
+        width: 360, height: 240,
+        items: [
+            .beginTag(.h1),
+            .glyphs(try glyphRun("Typeset", font: notoSans, size: 28, x: 20, baseline: 50)),
+            .endTag(.h1),
+            .beginTag(.paragraph),
+            .glyphs(
+                try glyphRun(
+                    arabicWord, font: notoSansArabic, size: 28, x: 200, baseline: 100, rightToLeft: true,
+                    glyphScalars: arabicForms)),
+            .endTag(.paragraph),
+            .beginTag(.paragraph),
+            .glyphs(try glyphRun(hebrewWord, font: notoSansHebrew, size: 28, x: 20, baseline: 150, rightToLeft: true)),
+            .endTag(.paragraph),
+            .rectangle(
+                RectangleItem(x: 20, y: 180, width: 120, height: 40, cornerRadius: 12, fill: lightBlue, stroke: blue)),
+            .rule(RuleItem(x1: 160, y1: 200, x2: 340, y2: 200, thickness: 2, color: .black)),
+            .beginTag(.figure),
+            .image(
+                ImageItem(
+                    path: imagePath, x: 260, y: 20, width: 80, height: 40, flipped: true, alt: "A red and blue flag")),
+            .endTag(.figure),
+        ])
+    let second = Page(
+        width: 360, height: 240,
+        items: [
+            .beginTag(.paragraph),
+            .glyphs(try glyphRun("Second", font: notoSans, size: 20, x: 20, baseline: 40)),
+            .endTag(.paragraph),
+        ])
+    return [first, second]
+}
+
+/// Runs a command-line tool and returns its exit status and standard output (and error).
+private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// pdfinfo's "Name:   value" lines as a dictionary.
+private func pdfInfoFields(_ output: String) -> [String: String] {
+    var fields: [String: String] = [:]
+    for line in output.split(separator: "\n") {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return fields
+}
+
+private func bytes(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+// MARK: - Tests
+
+@Suite("Render")
+struct RenderTests {
+    @Test func arabicFontHasPresentationForms() throws {
+        // The sample's joining forms come from the presentation-form code points of the cmap.
+        for scalar in arabicForms {
+            #expect(try glyphIndex(face: notoSansArabic, scalar: scalar) != 0)
+        }
+    }
+
+    @Test func outputPathsNumberPagesBeforeTheExtension() {
+        #expect(OutputFormat.pdf.outputPaths(for: "out/a.pdf", pageCount: 3) == ["out/a.pdf"])
+        #expect(OutputFormat.svg.outputPaths(for: "out/a.svg", pageCount: 1) == ["out/a.svg"])
+        #expect(
+            OutputFormat.png.outputPaths(for: "out.d/mock.png", pageCount: 3)
+                == ["out.d/mock.png", "out.d/mock-2.png", "out.d/mock-3.png"])
+        #expect(OutputFormat.svg.outputPaths(for: "a.b/page", pageCount: 2) == ["a.b/page", "a.b/page-2"])
+        #expect(OutputFormat.svg.outputPaths(for: ".hidden", pageCount: 2) == [".hidden", ".hidden-2"])
+    }
+
+    @Test func pdfIsTaggedExtractableAndValid() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let path = folder + "/sample.pdf"
+        let written = try render(
+            pages: pages, to: path, options: RenderOptions(format: .pdf, title: "Sample مرحبا", language: "en"))
+        #expect(written == [path])
+
+        let info = try run("/usr/bin/pdfinfo", [path])
+        #expect(info.status == 0)
+        let fields = pdfInfoFields(info.output)
+        #expect(fields["Tagged"] == "yes")
+        #expect(fields["Pages"] == "2")
+        #expect(fields["Title"] == "Sample مرحبا")
+        #expect(fields["CreationDate"] == "Sat Jan  1 00:00:00 2000 UTC")
+        #expect(fields["ModDate"] == "Sat Jan  1 00:00:00 2000 UTC")
+
+        let text = try run("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("Typeset"))
+        #expect(text.output.contains("Second"))
+        // Whole words in logical order: the clusters map right-to-left glyphs backwards.
+        #expect(text.output.contains(arabicWord))
+        #expect(text.output.contains(hebrewWord))
+        for letter in arabicWord.unicodeScalars.map(String.init) + hebrewWord.unicodeScalars.map(String.init) {
+            #expect(text.output.contains(letter), "\(letter) not extracted: \(text.output)")
+        }
+        // Base letters, not the presentation forms the glyphs were picked by.
+        #expect(!text.output.unicodeScalars.contains { (0xFB50...0xFEFF).contains($0.value) })
+
+        let check = try run("/usr/bin/qpdf", ["--check", path])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("No syntax or stream encoding errors found"))
+    }
+
+    @Test func pdfCarriesLanguageAndFigureAlternateText() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let path = folder + "/sample.pdf"
+        try render(pages: pages, to: path, options: RenderOptions(format: .pdf, language: "ar-EG"))
+        let json = try run("/usr/bin/qpdf", ["--json", path])
+        #expect(json.status == 0)
+        #expect(json.output.contains("\"/Lang\": \"u:ar-EG\""), "\(json.output.prefix(2000))")
+        #expect(json.output.contains("\"/Alt\": \"u:A red and blue flag\""))
+        #expect(!json.output.contains("\"/DisplayDocTitle\""))  // no title given
+        let check = try run("/usr/bin/qpdf", ["--check", path])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
+    @Test func figureAlternateTextsGoToTheirOwnFigures() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let flag = try makeFlagImage(in: folder)
+        func figure(_ alt: String?, x: Double) -> [PageItem] {
+            [
+                .beginTag(.figure),
+                .image(ImageItem(path: flag, x: x, y: 10, width: 20, height: 10, flipped: false, alt: alt)),
+                .endTag(.figure),
+            ]
+        }
+        let pages = [
+            Page(width: 100, height: 40, items: figure("one", x: 10) + figure(nil, x: 40)),
+            Page(width: 100, height: 40, items: figure("three (3) é", x: 10)),
+        ]
+        let path = folder + "/figures.pdf"
+        try render(pages: pages, to: path, options: RenderOptions(format: .pdf))
+        let check = try run("/usr/bin/qpdf", ["--check", path])
+        #expect(check.status == 0, "\(check.output)")
+
+        let json = try run("/usr/bin/qpdf", ["--json", path])
+        let root = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let pageObjects = (root?["pages"] as? [[String: Any]])?.compactMap { $0["object"] as? String } ?? []
+        let objects = ((root?["qpdf"] as? [Any])?.last as? [String: Any]) ?? [:]
+        var altByPage: [String: [String]] = [:]
+        var figureCount = 0
+        for case let (_, object as [String: Any]) in objects {
+            guard let value = object["value"] as? [String: Any], value["/S"] as? String == "/Figure" else { continue }
+            figureCount += 1
+            if let alt = value["/Alt"] as? String, let page = value["/Pg"] as? String {
+                altByPage[page, default: []].append(alt)
+            }
+        }
+        #expect(pageObjects.count == 2)
+        #expect(figureCount == 3)
+        #expect(altByPage[pageObjects[0]] == ["u:one"])
+        #expect(altByPage[pageObjects[1]] == ["u:three (3) é"])
+    }
+
+    @Test func svgConvertsWithRsvg() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let written = try render(pages: pages, to: folder + "/sample.svg", options: RenderOptions(format: .svg))
+        #expect(written == [folder + "/sample.svg", folder + "/sample-2.svg"])
+        let pngs = try render(pages: pages, to: folder + "/direct.png", options: RenderOptions(format: .png))
+        for (svg, direct) in zip(written, pngs) {
+            // Cairo's SVG sizes are in pt: at 144 dpi librsvg draws the page at the PNG's scale 2.
+            let converted = svg + ".png"
+            let conversion = try run(
+                "/usr/bin/rsvg-convert", ["--dpi-x", "144", "--dpi-y", "144", "-o", converted, svg])
+            #expect(conversion.status == 0, "\(conversion.output)")
+            let image = try PixelImage(contentsOf: converted)
+            #expect(image.width == 720 && image.height == 480)
+            // librsvg draws the same picture as the PNG renderer (up to anti-aliasing).
+            let comparison = try ImageDiff.compare(converted, direct, tolerance: 96)
+            #expect(comparison.sizeMismatch == nil)
+            #expect(comparison.share < 0.005, "\(comparison)")
+        }
+        let text = String(decoding: try bytes(written[0]), as: UTF8.self)
+        #expect(text.contains("id=\"surface1\""))
+    }
+
+    @Test func pngShowsInkWhereTextIsAndBackgroundElsewhere() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let written = try render(pages: pages, to: folder + "/sample.png", options: RenderOptions(format: .png))
+        #expect(written == [folder + "/sample.png", folder + "/sample-2.png"])
+        let image = try PixelImage(contentsOf: written[0])
+        #expect(image.width == 720 && image.height == 480)  // scale 2
+
+        /// Dark pixels in a box given in points.
+        func ink(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Int {
+            var count = 0
+            for py in Int(y * 2)..<Int((y + height) * 2) {
+                for px in Int(x * 2)..<Int((x + width) * 2) {
+                    if let pixel = image.pixel(x: px, y: py), pixel.red < 128, pixel.green < 128, pixel.blue < 128 {
+                        count += 1
+                    }
+                }
+            }
+            return count
+        }
+        #expect(ink(20, 28, 110, 24) > 200, "Latin text")
+        #expect(ink(200, 75, 90, 35) > 200, "Arabic text")
+        #expect(ink(20, 125, 90, 30) > 200, "Hebrew text")
+        #expect(ink(150, 20, 100, 40) == 0, "empty area")
+        #expect(ink(160, 199.5, 180, 1) > 300, "rule")
+        #expect(image.pixel(x: 1, y: 1) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+
+        // Rounded rectangle: filled inside, background in the rounded-off corner.
+        #expect(image.pixel(x: 160, y: 400) == PixelImage.Pixel(red: 204, green: 230, blue: 255, alpha: 255))
+        #expect(image.pixel(x: 41, y: 361) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+        // The flag is red | blue and mirrored: blue on the left of its box, red on the right.
+        #expect(image.pixel(x: 540, y: 80) == PixelImage.Pixel(red: 0, green: 0, blue: 255, alpha: 255))
+        #expect(image.pixel(x: 660, y: 80) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func rendersAreByteIdentical(format: OutputFormat) throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let options = RenderOptions(format: format, title: "Same", language: "he")
+        let first = try render(pages: pages, to: folder + "/first." + format.rawValue, options: options)
+        let second = try render(pages: pages, to: folder + "/second." + format.rawValue, options: options)
+        #expect(first.count == second.count)
+        for (a, b) in zip(first, second) {
+            #expect(try bytes(a) == bytes(b), "\(a) and \(b) differ")
+        }
+    }
+
+    @Test func svgIdentifiersAreRenumberedInOrderOfAppearance() {
+        let svg = """
+            <g id="surface13"><use xlink:href="#image17"/><image id="image17"/>\
+            <g id="surface20" fill="url(#pattern4)"/><g id="surface13x"/><g id="imagery"/>\
+            <use xlink:href="#glyph0-1"/>data:image/png;base64,surface99image5
+            """
+        let expected = """
+            <g id="surface1"><use xlink:href="#image1"/><image id="image1"/>\
+            <g id="surface2" fill="url(#pattern1)"/><g id="surface13x"/><g id="imagery"/>\
+            <use xlink:href="#glyph0-1"/>data:image/png;base64,surface99image5
+            """
+        #expect(String(decoding: SVGIdentifiers.renumber(Array(svg.utf8)), as: UTF8.self) == expected)
+    }
+
+    @Test func pdfTextStrings() {
+        #expect(PDFAccessibility.pdfTextString("en-US") == "(en-US)")
+        #expect(PDFAccessibility.pdfTextString("a (b) \\") == "(a \\(b\\) \\\\)")
+        #expect(PDFAccessibility.pdfTextString("\u{5E9}") == "<FEFF05E9>")
+    }
+
+    @Test func parallelRendersMatchSerialOnes() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        // In parallel first, so that (when this test runs alone) fonts are opened concurrently too.
+        let jobs = OutputFormat.allCases.flatMap { format in (0..<4).map { (format, $0) } }
+        let written = try await withThrowingTaskGroup(of: (OutputFormat, [String]).self) { group in
+            for (format, job) in jobs {
+                group.addTask {
+                    let path = folder + "/parallel\(job)." + format.rawValue
+                    return (format, try render(pages: pages, to: path, options: RenderOptions(format: format)))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(written.count == jobs.count)
+        for format in OutputFormat.allCases {
+            let path = folder + "/serial." + format.rawValue
+            let reference = try render(pages: pages, to: path, options: RenderOptions(format: format))
+            for (_, paths) in written.filter({ $0.0 == format }) {
+                for (a, b) in zip(reference, paths) {
+                    #expect(try bytes(a) == bytes(b), "\(a) and \(b) differ")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func failedRenderLeavesNoFile(format: OutputFormat) throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var pages = try samplePages(imagePath: try makeFlagImage(in: folder))
+        let options = RenderOptions(format: format)
+
+        // Page 2 has clusters that do not add up: Cairo would drop the rest of the page silently.
+        var broken = try glyphRun("Broken", font: notoSans, size: 12, x: 20, baseline: 80)
+        broken.clusters.removeLast()
+        var brokenPages = pages
+        brokenPages[1].items.append(.glyphs(broken))
+        #expect(throws: RenderError.self) {
+            try render(pages: Array(brokenPages[1...]), to: folder + "/broken." + format.rawValue, options: options)
+        }
+        do {
+            try render(pages: brokenPages, to: folder + "/broken." + format.rawValue, options: options)
+            Issue.record("rendered a broken glyph run")
+        } catch let error as RenderError {
+            guard case .invalidGlyphRun(page: 2, item: 4, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+
+        // The image on page 1 is gone.
+        try FileManager.default.removeItem(atPath: folder + "/flag.png")
+        #expect(throws: RenderError.self) {
+            try render(pages: pages, to: folder + "/missing-image." + format.rawValue, options: options)
+        }
+
+        // Tags that do not nest.
+        pages[1].items.append(.endTag(.figure))
+        #expect(throws: RenderError.self) {
+            try render(pages: pages, to: folder + "/tags." + format.rawValue, options: options)
+        }
+        pages[1].items.removeLast()
+        pages[1].items.append(.beginTag(.paragraph))
+        #expect(throws: RenderError.self) {
+            try render(pages: pages, to: folder + "/tags." + format.rawValue, options: options)
+        }
+
+        // Unwritable targets: a folder that does not exist, and a folder in the file's place.
+        let simple = [Page(width: 100, height: 100), Page(width: 100, height: 100)]
+        #expect(throws: RenderError.self) {
+            try render(pages: simple, to: folder + "/absent/out." + format.rawValue, options: options)
+        }
+        let second = format.outputPaths(for: folder + "/taken." + format.rawValue, pageCount: 2).last ?? ""
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: false)
+        #expect(throws: RenderError.self) {
+            try render(pages: simple, to: folder + "/taken." + format.rawValue, options: options)
+        }
+        try FileManager.default.removeItem(atPath: second)
+
+        let leftBehind = try folderContents(folder)
+        #expect(leftBehind == [])
+    }
+
+    @Test func atomicWriterRemovesTemporariesWhenALaterFileFails() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        #expect(throws: FileWriteFailure.self) {
+            try AtomicFileWriter.write([
+                (path: folder + "/a.bin", bytes: [1, 2, 3]),
+                (path: folder + "/absent/b.bin", bytes: [4, 5, 6]),
+            ])
+        }
+        #expect(try folderContents(folder) == [])
+        try AtomicFileWriter.write([(path: folder + "/a.bin", bytes: [1, 2, 3])])
+        try AtomicFileWriter.write([(path: folder + "/a.bin", bytes: [7])])
+        #expect(try folderContents(folder) == ["a.bin"])
+        #expect(try bytes(folder + "/a.bin") == Data([7]))
+    }
+
+    @Test func invalidInputIsRefused() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        #expect(throws: RenderError.noPages) {
+            try render(pages: [], to: folder + "/none.pdf", options: RenderOptions(format: .pdf))
+        }
+        #expect(throws: RenderError.self) {
+            try render(
+                pages: [Page(width: 0, height: 10)], to: folder + "/zero.png", options: RenderOptions(format: .png))
+        }
+        #expect(throws: RenderError.self) {
+            try render(
+                pages: [Page(width: 10, height: 10)], to: folder + "/scale.png",
+                options: RenderOptions(format: .png, scale: 0))
+        }
+        let missingFont = FontFace(path: folder + "/none.ttf", family: "None", weight: 400, italic: false)
+        let run = GlyphRun(
+            font: missingFont, size: 12, color: .black, glyphs: [PositionedGlyph(id: 1, x: 0, y: 10)], text: "a",
+            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false)
+        #expect(throws: RenderError.self) {
+            try render(
+                pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/font.pdf",
+                options: RenderOptions(format: .pdf))
+        }
+        #expect(try folderContents(folder) == [])
+    }
+}
+
+// MARK: - ImageDiff
+
+@Suite("Render ImageDiff")
+struct RenderImageDiffTests {
+    /// A `width`×`height` PNG (scale 1) with a grey 20×10 box at (10, 10) of the given level.
+    private func boxImage(_ path: String, width: Double = 40, height: Double = 30, grey: Double) throws {
+        let page = Page(
+            width: width, height: height,
+            items: [
+                .rectangle(
+                    RectangleItem(x: 10, y: 10, width: 20, height: 10, fill: Color(red: grey, green: grey, blue: grey)))
+            ])
+        try render(pages: [page], to: path, options: RenderOptions(format: .png, scale: 1))
+    }
+
+    @Test func identicalImagesMatch() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try boxImage(folder + "/a.png", grey: 0.5)
+        try boxImage(folder + "/b.png", grey: 0.5)
+        let result = try ImageDiff.compare(folder + "/a.png", folder + "/b.png", tolerance: 0)
+        #expect(result.matches)
+        #expect(result.differingPixels == 0 && result.share == 0 && result.maxChannelDifference == 0)
+        #expect(result.box == nil && result.sizeMismatch == nil)
+        #expect(result.width == 40 && result.height == 30)
+    }
+
+    @Test func slightDifferencesRespectTheTolerance() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try boxImage(folder + "/a.png", grey: 128 / 255)
+        try boxImage(folder + "/b.png", grey: 131 / 255)
+        let within = try ImageDiff.compare(folder + "/a.png", folder + "/b.png", tolerance: 3)
+        #expect(within.matches)
+        #expect(within.maxChannelDifference == 3)
+
+        let beyond = try ImageDiff.writeDiffImage(
+            folder + "/a.png", folder + "/b.png", tolerance: 2, to: folder + "/diff.png")
+        #expect(!beyond.matches)
+        #expect(beyond.differingPixels == 200)
+        #expect(beyond.share == 200.0 / 1200.0)
+        #expect(beyond.box == ImageDiffResult.Box(x: 10, y: 10, width: 20, height: 10))
+        #expect(beyond.description.contains("200 of 1200 pixels differ (16.67%)"))
+
+        let diff = try PixelImage(contentsOf: folder + "/diff.png")
+        #expect(diff.width == 40 && diff.height == 30)
+        #expect(diff.pixel(x: 15, y: 15) == PixelImage.Pixel(red: 255, green: 0, blue: 255, alpha: 255))
+        #expect(diff.pixel(x: 2, y: 2) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+        #expect(try folderContents(folder) == ["a.png", "b.png", "diff.png"])
+    }
+
+    @Test func differentSizesAreADifference() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try boxImage(folder + "/a.png", grey: 0.5)
+        try boxImage(folder + "/b.png", height: 32, grey: 0.5)
+        let result = try ImageDiff.writeDiffImage(
+            folder + "/a.png", folder + "/b.png", tolerance: 10, to: folder + "/diff.png")
+        #expect(!result.matches)
+        #expect(result.sizeMismatch == "A is 40×30 pixels, B is 40×32")
+        #expect(result.width == 40 && result.height == 32)
+        #expect(result.differingPixels == 80)
+        #expect(result.box == ImageDiffResult.Box(x: 0, y: 30, width: 40, height: 2))
+        #expect(result.maxChannelDifference == 255)
+        let lenient = try ImageDiff.compare(folder + "/a.png", folder + "/b.png", tolerance: 255)
+        #expect(lenient.differingPixels == 80 && !lenient.matches)
+        let diff = try PixelImage(contentsOf: folder + "/diff.png")
+        #expect(diff.pixel(x: 5, y: 31) == PixelImage.Pixel(red: 255, green: 0, blue: 255, alpha: 255))
+    }
+
+    @Test func unreadableInputIsAnError() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try boxImage(folder + "/a.png", grey: 0.5)
+        #expect(FileManager.default.createFile(atPath: folder + "/text.png", contents: Data("not a png".utf8)))
+        #expect(throws: ImageDiffError.self) {
+            try ImageDiff.compare(folder + "/a.png", folder + "/missing.png", tolerance: 0)
+        }
+        #expect(throws: ImageDiffError.self) {
+            try ImageDiff.compare(folder + "/text.png", folder + "/a.png", tolerance: 0)
+        }
+        #expect(throws: ImageDiffError.self) {
+            try ImageDiff.writeDiffImage(
+                folder + "/a.png", folder + "/a.png", tolerance: 0, to: folder + "/no/diff.png")
+        }
+        #expect(try folderContents(folder) == ["a.png", "text.png"])
+    }
+}
