@@ -1,6 +1,7 @@
 // Tests of Shape/: bundled fonts, matching, per-cluster fallback (SPEC §3) and HarfBuzz shaping.
 
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Typeset
@@ -336,4 +337,163 @@ private enum TestScript {
     static let latin = Script(code: "Latn") ?? .common
     static let arabic = Script(code: "Arab") ?? .common
     static let hebrew = Script(code: "Hebr") ?? .common
+}
+
+/// Throughput of itemizing and shaping, run only with TYPESET_SHAPE_BENCH=1 (numbers go to the
+/// report, not to assertions: the machine is shared).
+@Suite("Shape: benchmark", .serialized, .enabled(if: ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH"] == "1"))
+struct ShapeBenchmark {
+    static let paragraphs: [(text: String, script: String, rtl: Bool, language: String)] = [
+        (
+            "The quick brown fox jumps over the lazy dog while typesetting office documents, "
+                + "and everyone agrees that localized interfaces need careful testing of every string. "
+                + "Settings, notifications and privacy options appear in the same order on every screen.",
+            "Latn", false, "en"
+        ),
+        (
+            "مرحبا بكم في التطبيق الجديد الذي يساعدكم على تنظيم أعمالكم اليومية بسهولة ويسر "
+                + "ويمكنكم تغيير الإعدادات والإشعارات وخيارات الخصوصية من الشاشة الرئيسية في أي وقت",
+            "Arab", true, "ar"
+        ),
+        (
+            "ברוכים הבאים ליישום החדש שעוזר לכם לארגן את העבודה היומיומית בקלות "
+                + "ניתן לשנות את ההגדרות וההתראות ואפשרויות הפרטיות מהמסך הראשי בכל עת",
+            "Hebr", true, "he"
+        ),
+        // Mixed: fallback digits and parentheses, Latin in Arabic (the full itemizer path).
+        (
+            "המחיר הוא 120 ש״ח (כולל מע״מ) והמשלוח יגיע תוך 3 ימי עבודה לכל כתובת בארץ, "
+                + "ניתן לעקוב אחרי ההזמנה (מספר 45-678) באתר או באפליקציה",
+            "Hebr", true, "he"
+        ),
+        (
+            "(مرحبا) يمكنكم تحميل التطبيق من App Store أو Google Play مجانا، والاشتراك السنوي "
+                + "يكلف 99 دولارا (شاملا الضريبة) مع تجربة مجانية لمدة 30 يوما",
+            "Arab", true, "ar"
+        ),
+    ]
+
+    @Test("shape 1,000 pages")
+    func thousandPages() throws {
+        let fonts = FontDatabase.shared
+        let shaper = Shaper.shared
+        let inputs = Self.paragraphs.map {
+            (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
+        }
+        // A page: about 12 such paragraphs (~2,400 characters).
+        let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
+        let clock = ContinuousClock()
+        var glyphCount = 0
+        var characters = 0
+        var itemizeTime = Duration.zero
+        var shapeTime = Duration.zero
+        for page in 0..<pages {
+            for i in 0..<12 {
+                let (text, script, rtl, language) = inputs[(page + i) % inputs.count]
+                characters += text.count
+                var runs: [FontRun] = []
+                itemizeTime += clock.measure {
+                    runs = fonts.itemize(
+                        scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
+                }
+                shapeTime += clock.measure {
+                    for run in runs {
+                        glyphCount +=
+                            shaper.shape(
+                                scalars: text, range: run.range, face: run.face, size: 17, rightToLeft: rtl,
+                                script: script, language: language
+                            ).glyphs.count
+                    }
+                }
+            }
+        }
+        print(
+            "BENCH pages=\(pages) characters=\(characters) glyphs=\(glyphCount) itemize=\(itemizeTime) shape=\(shapeTime)"
+        )
+    }
+
+    /// The best case for a cache of shaped words (every word repeats): looks words up in a
+    /// Mutex-guarded dictionary keyed like the brief's proposed cache, shaping only misses.
+    @Test("word cache experiment")
+    func wordCache() throws {
+        struct Key: Hashable {
+            var word: [Unicode.Scalar]
+            var face: FontFace
+            var size: Double
+            var rtl: Bool
+            var script: Script
+            var language: String
+        }
+        let cache = Mutex<[Key: [ShapedGlyph]]>([:])
+        let fonts = FontDatabase.shared
+        let shaper = Shaper.shared
+        let inputs = Self.paragraphs.map {
+            (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
+        }
+        let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
+        let clock = ContinuousClock()
+        var glyphCount = 0
+        let time = clock.measure {
+            for page in 0..<pages {
+                for i in 0..<12 {
+                    let (text, script, rtl, language) = inputs[(page + i) % inputs.count]
+                    let runs = fonts.itemize(
+                        scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
+                    for run in runs {
+                        var start = run.range.lowerBound
+                        var glyphs: [ShapedGlyph] = []
+                        while start < run.range.upperBound {
+                            var end = start
+                            while end < run.range.upperBound && text[end] != " " { end += 1 }
+                            if end == start { end += 1 }
+                            let key = Key(
+                                word: Array(text[start..<end]), face: run.face, size: 17, rtl: rtl, script: script,
+                                language: language)
+                            var word = cache.withLock { $0[key] }
+                            if word == nil {
+                                let shaped = shaper.shape(
+                                    scalars: key.word, range: 0..<key.word.count, face: run.face, size: 17,
+                                    rightToLeft: rtl, script: script, language: language
+                                ).glyphs
+                                cache.withLock { $0[key] = shaped }
+                                word = shaped
+                            }
+                            for var glyph in word ?? [] {
+                                glyph.cluster += start
+                                glyphs.append(glyph)
+                            }
+                            start = end
+                        }
+                        glyphCount += ShapedRun(
+                            face: run.face, size: 17, rightToLeft: rtl, range: run.range, glyphs: glyphs
+                        ).glyphs.count
+                    }
+                }
+            }
+        }
+        print("BENCH word-cache pages=\(pages) glyphs=\(glyphCount) itemize+lookup+shape=\(time)")
+    }
+
+    /// First-use costs: bundled fonts, the lazy system scan, an uncovered character (which loads
+    /// every system font's cmap).
+    @Test("cold start")
+    func coldStart() {
+        let clock = ContinuousClock()
+        let database = FontDatabase()
+        let latin = Array("Hello".unicodeScalars)
+        let bundled = clock.measure {
+            _ = database.itemize(
+                scalars: latin, range: 0..<5, families: [], weight: 400, italic: false, script: .common)
+        }
+        let scan = clock.measure {
+            _ = database.itemize(
+                scalars: latin, range: 0..<5, families: ["No Such Family"], weight: 400, italic: false, script: .common)
+        }
+        let missing = Array("a\u{10FFFD}".unicodeScalars)
+        let uncovered = clock.measure {
+            _ = database.itemize(
+                scalars: missing, range: 0..<2, families: [], weight: 400, italic: false, script: .common)
+        }
+        print("BENCH cold bundled=\(bundled) system-scan=\(scan) uncovered-character=\(uncovered)")
+    }
 }

@@ -166,79 +166,116 @@ public final class FontDatabase: Sendable {
         let range = range.clamped(to: 0..<scalars.count)
         guard !range.isEmpty else { return [] }
         let runCandidates = candidates(families: families, weight: weight, italic: italic, script: script)
-        guard let primary = runCandidates.first else {
+        guard !runCandidates.isEmpty else {
             // No font at all (no bundled folder, nothing on the system): everything is missing.
             let face = FontFace(path: "", family: Self.latinFallback, weight: weight, italic: italic)
             let missing = range.filter { FontFallbackCluster.needsGlyph(scalars[$0]) }
             return [FontRun(range: range, face: face, missing: missing)]
         }
 
-        // Clusters and what each needs.
-        let clusters = FontFallbackCluster.split(scalars, range)
-        var faces = [FontFace?](repeating: nil, count: clusters.count)
-        var missing = [[Int]](repeating: [], count: clusters.count)
-        var candidatesByScript: [Script: [Candidate]] = [script: runCandidates]
+        // Fast path, same answer as the full one: the primary font covers every character and
+        // no character belongs to another script (whose fallback list could rank differently).
+        let primaryCoverage = runCandidates[0].coverage
+        if range.allSatisfy({ offset in
+            let scalar = scalars[offset]
+            let own = scalar.script
+            return (own == script || !own.isExplicit)
+                && (primaryCoverage.contains(scalar.value) || !FontFallbackCluster.needsGlyph(scalar))
+        }) {
+            return [FontRun(range: range, face: runCandidates[0].face)]
+        }
 
-        func candidateList(for cluster: FontFallbackCluster) -> [Candidate] {
-            let own = cluster.script(scalars)
-            guard own.isExplicit, own != script else { return runCandidates }
-            if let list = candidatesByScript[own] { return list }
-            let list = candidates(families: families, weight: weight, italic: italic, script: own)
-            candidatesByScript[own] = list
+        // Faces are handled by their index in `pool`: the run's candidates first, in order (so
+        // a lower index ranks higher), then faces other scripts or system fonts brought in.
+        var pool = runCandidates
+        let runList = Array(pool.indices)
+        var listByScript: [Script: [Int]] = [:]
+        func poolIndex(_ candidate: Candidate) -> Int {
+            if let known = pool.firstIndex(where: { $0.face == candidate.face }) { return known }
+            pool.append(candidate)
+            return pool.count - 1
+        }
+        func list(for own: Script) -> [Int] {
+            guard own.isExplicit, own != script else { return runList }
+            if let known = listByScript[own] { return known }
+            let list = candidates(families: families, weight: weight, italic: italic, script: own).map(poolIndex)
+            listByScript[own] = list
             return list
         }
-
-        // Pass 1: clusters with a base character of their own script (or digits, symbols).
-        for (i, cluster) in clusters.enumerated() where !cluster.isNeutral(scalars) {
-            let list = candidateList(for: cluster)
-            (faces[i], missing[i]) = choose(cluster, scalars, list, primary: primary.face, weight, italic)
-        }
-        // Pass 2: white space, punctuation and clusters without a base join a neighbour's font.
-        var next: FontFace? = nil
-        var nextIndex = -1
-        var localCoverage: [FontFace: FontCoverage] = [:]
-        for candidate in runCandidates { localCoverage[candidate.face] = candidate.coverage }
-        for i in clusters.indices where faces[i] == nil {
-            if nextIndex <= i {
-                nextIndex = (i + 1..<clusters.count).first { faces[$0] != nil && !clusters[$0].isNeutral(scalars) }
-                    ?? clusters.count
-                next = nextIndex < clusters.count ? faces[nextIndex] : nil
-            }
-            let cluster = clusters[i]
-            let previous = i > 0 ? faces[i - 1] : nil
-            let required = cluster.required(scalars)
-            // Of the neighbours that cover it, the one the run's candidate list ranks first (the
-            // preceding one on a tie), so a space between Hebrew and fallback digits stays Hebrew.
-            var chosen: FontFace? = nil
-            var chosenRank = Int.max
-            for neighbour in [previous, next] {
-                guard let neighbour, neighbour != chosen else { continue }
-                let coverage = localCoverage[neighbour] ?? self.coverage(of: neighbour)
-                localCoverage[neighbour] = coverage
-                let rank = runCandidates.firstIndex { $0.face == neighbour } ?? runCandidates.count
-                if rank < chosenRank, required.allSatisfy({ coverage.contains(scalars[$0].value) }) {
-                    chosen = neighbour
-                    chosenRank = rank
+        func covers(_ candidate: Int, _ cluster: FontFallbackCluster) -> Bool {
+            for offset in cluster.range {
+                let scalar = scalars[offset]
+                if !pool[candidate].coverage.contains(scalar.value) && FontFallbackCluster.needsGlyph(scalar) {
+                    return false
                 }
             }
-            if let chosen {
-                faces[i] = chosen
-            } else {
-                (faces[i], missing[i]) = choose(
-                    cluster, scalars, candidateList(for: cluster), primary: primary.face, weight, italic)
+            return true
+        }
+        var missing: [Int] = []
+        // The first candidate covering the whole cluster, else its base character; a character
+        // no font covers keeps the primary font and goes to `missing`.
+        func choose(_ cluster: FontFallbackCluster) -> Int {
+            let list = list(for: cluster.script)
+            guard cluster.base >= 0 else { return list.first ?? 0 }
+            if let all = list.first(where: { covers($0, cluster) }) { return all }
+            let base = scalars[cluster.base]
+            var chosen = list.first { pool[$0].coverage.contains(base.value) }
+            if chosen == nil, let system = systemFace(for: base, weight: weight, italic: italic) {
+                chosen = poolIndex(Candidate(face: system, coverage: coverage(of: system)))
             }
+            let face = chosen ?? 0
+            // Marks the chosen face lacks are missing only if no font at all has them.
+            for offset in cluster.range {
+                let scalar = scalars[offset]
+                guard FontFallbackCluster.needsGlyph(scalar), !pool[face].coverage.contains(scalar.value),
+                    !list.contains(where: { pool[$0].coverage.contains(scalar.value) })
+                else { continue }
+                if offset == cluster.base && chosen == nil
+                    || systemFace(for: scalar, weight: weight, italic: italic) == nil
+                {
+                    missing.append(offset)
+                }
+            }
+            return face
+        }
+
+        let clusters = FontFallbackCluster.split(scalars, range)
+        var choice = [Int](repeating: -1, count: clusters.count)
+        // Pass 1: clusters with a base character of their own script (or digits, symbols).
+        for i in clusters.indices where !clusters[i].isNeutral {
+            choice[i] = choose(clusters[i])
+        }
+        // Pass 2: white space, punctuation and clusters without a base join a neighbour's font:
+        // of the preceding and following ones that cover it, the one ranked first (the
+        // preceding one on a tie), so a space between Hebrew and fallback digits stays Hebrew.
+        var nextIndex = -1
+        var next = -1
+        for i in clusters.indices where choice[i] < 0 {
+            if nextIndex <= i {
+                nextIndex = (i + 1..<clusters.count).first { !clusters[$0].isNeutral } ?? clusters.count
+                next = nextIndex < clusters.count ? choice[nextIndex] : -1
+            }
+            let previous = i > 0 ? choice[i - 1] : -1
+            var chosen = -1
+            if previous >= 0 && covers(previous, clusters[i]) { chosen = previous }
+            if next >= 0 && (chosen < 0 || next < chosen) && covers(next, clusters[i]) { chosen = next }
+            choice[i] = chosen >= 0 ? chosen : choose(clusters[i])
         }
 
         // Merge neighbouring clusters of one face.
+        missing.sort()
         var runs: [FontRun] = []
-        for (i, cluster) in clusters.enumerated() {
-            let face = faces[i] ?? primary.face
-            if let last = runs.last, last.face == face {
-                runs[runs.count - 1].range = last.range.lowerBound..<cluster.range.upperBound
-                runs[runs.count - 1].missing += missing[i]
-            } else {
-                runs.append(FontRun(range: cluster.range, face: face, missing: missing[i]))
+        var runStart = range.lowerBound
+        var missingIndex = 0
+        for i in clusters.indices where i + 1 == clusters.count || choice[i + 1] != choice[i] {
+            let end = clusters[i].range.upperBound
+            var runMissing: [Int] = []
+            while missingIndex < missing.count && missing[missingIndex] < end {
+                runMissing.append(missing[missingIndex])
+                missingIndex += 1
             }
+            runs.append(FontRun(range: runStart..<end, face: pool[choice[i]].face, missing: runMissing))
+            runStart = end
         }
         return runs
     }
@@ -251,40 +288,12 @@ public final class FontDatabase: Sendable {
         var coverage: FontCoverage
     }
 
-    /// The face for one cluster and the offsets in it that no font covers.
-    private func choose(
-        _ cluster: FontFallbackCluster, _ scalars: [Unicode.Scalar], _ list: [Candidate], primary: FontFace,
-        _ weight: Int, _ italic: Bool
-    ) -> (FontFace, [Int]) {
-        let required = cluster.required(scalars)
-        guard let base = required.first else { return (list.first?.face ?? primary, []) }
-        if let all = list.first(where: { c in required.allSatisfy { c.coverage.contains(scalars[$0].value) } }) {
-            return (all.face, [])
-        }
-        let face: FontFace
-        if let covering = list.first(where: { $0.coverage.contains(scalars[base].value) }) {
-            face = covering.face
-        } else if let system = systemFace(for: scalars[base], weight: weight, italic: italic) {
-            face = system
-        } else {
-            face = primary
-        }
-        // Marks the chosen face lacks are missing only if no font at all has them.
-        let chosenCoverage = coverage(of: face)
-        let missing = required.filter { offset in
-            let scalar = scalars[offset]
-            if chosenCoverage.contains(scalar.value) { return false }
-            if list.contains(where: { $0.coverage.contains(scalar.value) }) { return false }
-            return systemFace(for: scalar, weight: weight, italic: italic) == nil
-        }
-        return (face, missing)
-    }
-
     /// The ordered candidate faces for a family list and script.
     private func candidates(families: [String], weight: Int, italic: Bool, script: Script) -> [Candidate] {
         let key = CandidateKey(families: families, weight: weight, italic: italic, script: script)
         return state.withLock { state in
             if let cached = state.candidateCache[key] { return cached }
+            loadPrimary(&state)
             var faces: [FontFace] = []
             for family in families {
                 if let face = lookUp(family: family, weight: weight, italic: italic, &state), !faces.contains(face) {
@@ -459,6 +468,29 @@ public final class FontDatabase: Sendable {
 /// what it asks of a font.
 struct FontFallbackCluster {
     var range: Range<Int>
+    /// Offset of the first character that needs a glyph and is not a mark; -1 if none.
+    var base: Int
+    /// The base's script (Inherited without a base).
+    var script: Script
+    /// White space, Common punctuation, and clusters with nothing to draw: they prefer a
+    /// neighbour's font.
+    var isNeutral: Bool
+
+    init(_ scalars: [Unicode.Scalar], _ range: Range<Int>) {
+        self.range = range
+        base = range.first { Self.needsGlyph(scalars[$0]) && !Self.isMark(scalars[$0]) } ?? -1
+        guard base >= 0 else {
+            script = .inherited
+            isNeutral = true
+            return
+        }
+        let scalar = scalars[base]
+        script = scalar.script
+        switch scalar.generalCategory {
+        case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: isNeutral = !script.isExplicit
+        default: isNeutral = false
+        }
+    }
 
     /// Splits `scalars[range]` into extended grapheme clusters (UAX #29 GB3–GB13).
     static func split(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [FontFallbackCluster] {
@@ -467,9 +499,10 @@ struct FontFallbackCluster {
         var regionalIndicators = 0  // in a row, before the current position
         var emojiZWJ = false  // ExtPict Extend* ZWJ seen just before (GB11)
         var inPictographic = false  // ExtPict Extend* so far
+        var current = scalars[range.lowerBound].graphemeClusterBreak
         for i in range.dropFirst() {
-            let previous = scalars[i - 1].graphemeClusterBreak
-            let current = scalars[i].graphemeClusterBreak
+            let previous = current
+            current = scalars[i].graphemeClusterBreak
             if previous == .regionalIndicator { regionalIndicators += 1 } else { regionalIndicators = 0 }
             if scalars[i - 1].isExtendedPictographic {
                 inPictographic = true
@@ -478,11 +511,11 @@ struct FontFallbackCluster {
             }
             emojiZWJ = inPictographic && previous == .zwj
             if isBreak(previous, current, scalars[i], regionalIndicators: regionalIndicators, emojiZWJ: emojiZWJ) {
-                clusters.append(FontFallbackCluster(range: start..<i))
+                clusters.append(FontFallbackCluster(scalars, start..<i))
                 start = i
             }
         }
-        clusters.append(FontFallbackCluster(range: start..<range.upperBound))
+        clusters.append(FontFallbackCluster(scalars, start..<range.upperBound))
         return clusters
     }
 
@@ -522,35 +555,6 @@ struct FontFallbackCluster {
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.generalCategory {
         case .Mn, .Mc, .Me: return true
-        default: return false
-        }
-    }
-
-    /// Offsets of the characters a font must cover, base character first.
-    func required(_ scalars: [Unicode.Scalar]) -> [Int] {
-        let needed = range.filter { Self.needsGlyph(scalars[$0]) }
-        if let base = needed.firstIndex(where: { !Self.isMark(scalars[$0]) }), base > 0 {
-            var reordered = needed
-            reordered.swapAt(0, base)
-            return reordered
-        }
-        return needed
-    }
-
-    /// The first base character, if the cluster has one.
-    func base(_ scalars: [Unicode.Scalar]) -> Unicode.Scalar? {
-        range.lazy.map { scalars[$0] }.first { Self.needsGlyph($0) && !Self.isMark($0) }
-    }
-
-    func script(_ scalars: [Unicode.Scalar]) -> Script { base(scalars)?.script ?? .inherited }
-
-    /// White space, Common punctuation, and clusters with nothing to draw: they prefer a
-    /// neighbour's font.
-    func isNeutral(_ scalars: [Unicode.Scalar]) -> Bool {
-        guard let base = base(scalars) else { return true }
-        guard !base.script.isExplicit else { return false }
-        switch base.generalCategory {
-        case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: return true
         default: return false
         }
     }
