@@ -58,6 +58,26 @@ struct ShapeFontTests {
                 == directory)
     }
 
+    @Test("a fresh database's first call finds the bundled fallbacks")
+    func freshDatabase() {
+        let database = FontDatabase()
+        let text = scalars("Hello")
+        let runs = database.itemize(
+            scalars: text, range: 0..<5, families: [], weight: 400, italic: false, script: TestScript.latin)
+        #expect(runs.map { fileName($0.face) } == ["NotoSans-Regular.ttf"])
+        #expect(runs.first?.missing == [])
+    }
+
+    @Test("--font-dir folders are searched by family")
+    func extraDirectory() throws {
+        let bundled = try #require(FontDatabase.bundledFontDirectory())
+        // The bundled folder given as an extra one to a database without bundled fonts.
+        let database = FontDatabase(extraDirectories: [bundled], bundledDirectory: "/nonexistent")
+        #expect(database.bundledFaces.isEmpty)
+        let face = database.face(family: "Noto Sans Hebrew", weight: 700, italic: false)
+        #expect(face?.path == bundled + "/NotoSansHebrew-Bold.ttf")
+    }
+
     @Test("bold maps to the Bold file, semibold to bold, medium and light to regular")
     func weights() {
         #expect(fileName(fonts.face(family: "Noto Sans", weight: 700, italic: false)) == "NotoSans-Bold.ttf")
@@ -104,7 +124,8 @@ struct ShapeFontTests {
         #expect(runs.map(\.face.family) == ["Noto Sans"])
         let arabic = scalars("مرحبا")
         let arabicRuns = fonts.itemize(
-            scalars: arabic, range: 0..<5, families: ["Noto Sans"], weight: 400, italic: false, script: TestScript.arabic)
+            scalars: arabic, range: 0..<5, families: ["Noto Sans"], weight: 400, italic: false,
+            script: TestScript.arabic)
         #expect(arabicRuns.map(\.face.family) == ["Noto Sans Arabic"])
     }
 
@@ -133,14 +154,17 @@ struct ShapeFontTests {
         // Hebrew with niqqud, an RLM, a ZWJ and a variation selector: one run.
         let hebrew = scalars("שָׁלוֹם\u{200F}\u{200D}ם\u{FE00}")
         let runs = fonts.itemize(
-            scalars: hebrew, range: 0..<hebrew.count, families: [], weight: 400, italic: false, script: TestScript.hebrew)
+            scalars: hebrew, range: 0..<hebrew.count, families: [], weight: 400, italic: false,
+            script: TestScript.hebrew)
         #expect(runs.map(\.face.family) == ["Noto Sans Hebrew"])
         #expect(runs.first?.missing == [])
         // A Latin letter with a combining accent Noto Sans has: one cluster, one font.
         let latin = scalars("e\u{301}x")
         #expect(
-            fonts.itemize(scalars: latin, range: 0..<3, families: [], weight: 400, italic: false, script: TestScript.latin)
-                .map(\.face.family) == ["Noto Sans"])
+            fonts.itemize(
+                scalars: latin, range: 0..<3, families: [], weight: 400, italic: false, script: TestScript.latin
+            )
+            .map(\.face.family) == ["Noto Sans"])
         // Bidi isolates around Arabic.
         let isolated = scalars("\u{2067}مرحبا\u{2069}")
         #expect(
@@ -161,7 +185,8 @@ struct ShapeFontTests {
         // In Arabic text the primary font is Noto Sans Arabic.
         let arabic = scalars("مر\u{10FFFD}حبا")
         let arabicRuns = fonts.itemize(
-            scalars: arabic, range: 0..<arabic.count, families: [], weight: 400, italic: false, script: TestScript.arabic)
+            scalars: arabic, range: 0..<arabic.count, families: [], weight: 400, italic: false,
+            script: TestScript.arabic)
         #expect(arabicRuns.map(\.face.family) == ["Noto Sans Arabic"])
         #expect(arabicRuns.flatMap(\.missing) == [2])
     }
@@ -190,7 +215,8 @@ struct ShapeShaperTests {
         let arabic = try face("Noto Sans Arabic")
         let word = Array("مرحبا".unicodeScalars)
         let run = shaper.shape(
-            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         #expect(run.glyphs.count == 5)
         #expect(run.glyphs.allSatisfy { $0.id != 0 })
         for (offset, letter) in word.enumerated() {
@@ -207,12 +233,15 @@ struct ShapeShaperTests {
         let arabic = try face("Noto Sans Arabic")
         let word = Array("مرحبا".unicodeScalars)
         let whole = shaper.shape(
-            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         // Shape "حب" and "ا" apart, as if a style change cut the word: the same glyphs.
         let left = shaper.shape(
-            scalars: word, range: 2..<4, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: word, range: 2..<4, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         let right = shaper.shape(
-            scalars: word, range: 4..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: word, range: 4..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         let wholeIDs = Dictionary(uniqueKeysWithValues: whole.glyphs.map { ($0.cluster, $0.id) })
         for glyph in left.glyphs + right.glyphs {
             #expect(wholeIDs[glyph.cluster] == glyph.id)
@@ -225,7 +254,8 @@ struct ShapeShaperTests {
         let hebrew = try face("Noto Sans Hebrew")
         let word = Array("שלום".unicodeScalars)
         let run = shaper.shape(
-            scalars: word, range: 0..<4, face: hebrew, size: 17, rightToLeft: true, script: TestScript.hebrew, language: "he")
+            scalars: word, range: 0..<4, face: hebrew, size: 17, rightToLeft: true, script: TestScript.hebrew,
+            language: "he")
         #expect(run.glyphs.count == 4)
         #expect(run.glyphs.map(\.cluster) == [3, 2, 1, 0])
         #expect(run.rightToLeft && run.face == hebrew && run.size == 17 && run.range == 0..<4)
@@ -257,14 +287,16 @@ struct ShapeShaperTests {
         let latin = try face("Noto Sans")
         let text = Array("office".unicodeScalars)
         let plain = shaper.shape(
-            scalars: text, range: 0..<6, face: latin, size: 17, rightToLeft: false, script: TestScript.latin, language: "en",
+            scalars: text, range: 0..<6, face: latin, size: 17, rightToLeft: false, script: TestScript.latin,
+            language: "en",
             features: ["liga=0"])
         #expect(plain.glyphs.count == 6)
         #expect(plain.glyphs.map(\.cluster) == [0, 1, 2, 3, 4, 5])
         let arabic = try face("Noto Sans Arabic")
         let word = Array("مرحبا".unicodeScalars)
         let joined = shaper.shape(
-            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         // Breaking inside a joined word changes the glyphs.
         #expect(joined.glyphs.contains { $0.unsafeToBreak })
     }
@@ -293,7 +325,8 @@ struct ShapeShaperTests {
         #expect(latin.xHeight > 8 && latin.xHeight < 10)
         let text = Array("H".unicodeScalars)
         let h = shaper.shape(
-            scalars: text, range: 0..<1, face: try face("Noto Sans"), size: 17, rightToLeft: false, script: TestScript.latin,
+            scalars: text, range: 0..<1, face: try face("Noto Sans"), size: 17, rightToLeft: false,
+            script: TestScript.latin,
             language: "en")
         let extents = try #require(
             shaper.glyphExtents(face: try face("Noto Sans"), size: 17, glyph: h.glyphs.first?.id ?? 0))
@@ -306,7 +339,8 @@ struct ShapeShaperTests {
         let arabic = try face("Noto Sans Arabic")
         let text = Array("مرحبا بالعالم (123) שלום".unicodeScalars)
         let expected = shaper.shape(
-            scalars: text, range: 0..<13, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic, language: "ar")
+            scalars: text, range: 0..<13, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
         let expectedRuns = fonts.itemize(
             scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.arabic)
         let results = await withTaskGroup(of: Bool.self) { group in
@@ -464,9 +498,10 @@ struct ShapeBenchmark {
                             }
                             start = end
                         }
-                        glyphCount += ShapedRun(
-                            face: run.face, size: 17, rightToLeft: rtl, range: run.range, glyphs: glyphs
-                        ).glyphs.count
+                        glyphCount +=
+                            ShapedRun(
+                                face: run.face, size: 17, rightToLeft: rtl, range: run.range, glyphs: glyphs
+                            ).glyphs.count
                     }
                 }
             }

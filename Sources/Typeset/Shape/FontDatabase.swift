@@ -307,7 +307,8 @@ public final class FontDatabase: Sendable {
             default: fallbacks = [Self.latinFallback, Self.arabicFallback, Self.hebrewFallback]
             }
             for family in fallbacks {
-                let found = Self.bestMatch(state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
+                let found = Self.bestMatch(
+                    state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
                 if let face = found, !faces.contains(face) { faces.append(face) }
             }
             let list = faces.map { Candidate(face: $0, coverage: coverage(of: $0, &state)) }
@@ -457,7 +458,8 @@ public final class FontDatabase: Sendable {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
                 let style = font.style
-                faces.append(FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic))
+                faces.append(
+                    FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic))
             }
         }
         return faces
