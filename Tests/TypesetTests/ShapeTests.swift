@@ -86,6 +86,7 @@ struct ShapeFontTests {
         #expect(fileName(fonts.face(family: "Noto Sans", weight: 300, italic: false)) == "NotoSans-Regular.ttf")
         #expect(fileName(fonts.face(family: "Noto Sans", weight: 100, italic: false)) == "NotoSans-Regular.ttf")
         #expect(fileName(fonts.face(family: "noto sans", weight: 400, italic: true)) == "NotoSans-Italic.ttf")
+        #expect(fileName(fonts.face(family: " 'Noto Sans' ", weight: 400, italic: false)) == "NotoSans-Regular.ttf")
         #expect(fileName(fonts.face(family: "Noto Sans", weight: 700, italic: true)) == "NotoSans-BoldItalic.ttf")
         // No italic Arabic: upright.
         #expect(

@@ -117,7 +117,7 @@ public final class FontDatabase: Sendable {
 
     // MARK: Queries
 
-    /// The bundled faces (all eight files), sorted by family, weight, italic.
+    /// The bundled faces (all eight files), sorted by file path.
     public var bundledFaces: [FontFace] {
         state.withLock { state in
             loadPrimary(&state)
@@ -364,7 +364,8 @@ public final class FontDatabase: Sendable {
 
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
-        let key = family.trimmingCharacters(in: .whitespaces).lowercased()
+        // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic".
+        let key = family.trimmingCharacters(in: CharacterSet.whitespaces.union(["'", "\""])).lowercased()
         if let faces = state.primaryByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
         return Self.bestMatch(state.systemByFamily[key] ?? [], weight: weight, italic: italic)
@@ -377,7 +378,8 @@ public final class FontDatabase: Sendable {
     private func coverage(of face: FontFace, _ state: inout State) -> FontCoverage {
         let key = FontFileKey(path: face.path, index: face.index)
         if let known = state.coverage[key] { return known }
-        let coverage = HarfBuzzFontCache.shared.font(for: face).collectCoverage()
+        // A temporary font: scanning every system font's cmap must not keep them all open.
+        let coverage = HarfBuzzFont(path: face.path, index: face.index).collectCoverage()
         state.coverage[key] = coverage
         return coverage
     }
@@ -540,8 +542,8 @@ struct FontFallbackCluster {
         }
     }
 
-    /// Characters that need no glyph of their own: Default_Ignorable_Code_Point (DerivedCoreProperties
-    /// 15.0) and controls.
+    /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
+    /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a control.
     static func needsGlyph(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         switch v {

@@ -45,7 +45,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_face_destroy(face)
     }
 
-    /// The cmap's code points, as a `Coverage` (read once per file by the caller's cache).
+    /// The cmap's code points (read once per file: FontDatabase caches the result).
     func collectCoverage() -> FontCoverage {
         let set = hb_set_create()
         defer { hb_set_destroy(set) }
