@@ -1,0 +1,565 @@
+// Font discovery, matching and per-cluster fallback (SPEC §3): bundled Fonts/, --font-dir
+// folders, then system fonts; nearest weight; a font run per stretch of clusters one font covers.
+
+import Foundation
+import Synchronization
+
+/// A stretch of a paragraph set in one font, from `FontDatabase.itemize`.
+public struct FontRun: Hashable, Sendable {
+    /// Scalar offsets in the paragraph.
+    public var range: Range<Int>
+    public var face: FontFace
+    /// Scalar offsets (in the paragraph) of characters no font covers: they are drawn as the
+    /// face's .notdef and the caller warns about each with its U+XXXX.
+    public var missing: [Int]
+
+    public init(range: Range<Int>, face: FontFace, missing: [Int] = []) {
+        self.range = range
+        self.face = face
+        self.missing = missing
+    }
+}
+
+/// Finds fonts and picks one for every grapheme cluster of a text (SPEC §3).
+///
+/// Order of search for a cluster: the `families` list in order, then the bundled fallbacks by
+/// script (Arabic → Noto Sans Arabic, Hebrew → Noto Sans Hebrew, else Noto Sans, then the other
+/// bundled families), then system fonts (/usr/share/fonts, /usr/local/share/fonts), which are
+/// scanned only when a family or a character is not found in the bundled and extra fonts.
+///
+/// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
+/// `Mutex` from the Synchronization module; `itemize` takes it a few times per call (never per
+/// character in the common case) and works on immutable copies otherwise, so one database can
+/// serve a parallel batch.
+public final class FontDatabase: Sendable {
+    /// Bundled fonts only (plus system fonts when needed), found by `bundledFontDirectory()`.
+    public static let shared = FontDatabase()
+
+    /// The bundled fonts' folder, or nil when it cannot be found.
+    public let bundledDirectory: String?
+    /// `--font-dir` folders, searched (recursively) after the bundled fonts.
+    public let extraDirectories: [String]
+    /// Folders scanned for system fonts, only when needed.
+    static let systemDirectories = ["/usr/share/fonts", "/usr/local/share/fonts"]
+
+    /// Bundled family names, in fallback order.
+    static let latinFallback = "Noto Sans"
+    static let arabicFallback = "Noto Sans Arabic"
+    static let hebrewFallback = "Noto Sans Hebrew"
+
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - extraDirectories: folders given with `--font-dir`; their fonts are matched by family
+    ///     like the bundled ones (and before system fonts).
+    ///   - bundledDirectory: the bundled `Fonts/` folder; by default found by
+    ///     `bundledFontDirectory()`.
+    public init(extraDirectories: [String] = [], bundledDirectory: String? = nil) {
+        self.bundledDirectory = bundledDirectory ?? Self.bundledFontDirectory()
+        self.extraDirectories = extraDirectories
+    }
+
+    // MARK: Finding the bundled fonts
+
+    /// The file that marks the bundled fonts' folder.
+    static let markerFile = "NotoSans-Regular.ttf"
+
+    /// Finds the bundled `Fonts/` folder, whatever the working directory, trying in order:
+    /// the `TYPESET_FONT_DIR` environment variable; the folders above the running executable
+    /// (`/proc/self/exe`) for one holding `Fonts/NotoSans-Regular.ttf`; the repository this
+    /// source file was compiled in (`#filePath`).
+    public static func bundledFontDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executablePath: String? = currentExecutablePath(),
+        sourceFilePath: String? = nil
+    ) -> String? {
+        let files = FileManager.default
+        if let directory = environment["TYPESET_FONT_DIR"], !directory.isEmpty,
+            files.fileExists(atPath: directory)
+        {
+            return absolute(directory)
+        }
+        if let executablePath {
+            var folder = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
+            while true {
+                let candidate = folder.appendingPathComponent("Fonts")
+                if files.fileExists(atPath: candidate.appendingPathComponent(markerFile).path) {
+                    return candidate.path
+                }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        // Sources/Typeset/Shape/FontDatabase.swift → the repository root.
+        var root = URL(fileURLWithPath: sourceFilePath ?? compiledSourcePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let candidate = root.appendingPathComponent("Fonts")
+        if files.fileExists(atPath: candidate.appendingPathComponent(markerFile).path) {
+            return candidate.path
+        }
+        return nil
+    }
+
+    /// This file's path at compile time (a `#filePath` default argument would be the caller's).
+    private static let compiledSourcePath = #filePath
+
+    /// The running executable, from /proc/self/exe (Linux).
+    public static func currentExecutablePath() -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    // MARK: Queries
+
+    /// The bundled faces (all eight files), sorted by file path.
+    public var bundledFaces: [FontFace] {
+        state.withLock { state in
+            loadPrimary(&state)
+            return state.bundled
+        }
+    }
+
+    /// The face of `family` (bundled, extra, else system fonts) closest to `weight` and
+    /// `italic`: the nearest weight the family has (CSS Fonts 4 §5.2: 600 → 700, 500 → 400,
+    /// light and thin → 400 when lighter ones are missing); italic falls back to upright.
+    /// Nil when no font has that family name (compared case-insensitively).
+    public func face(family: String, weight: Int, italic: Bool) -> FontFace? {
+        state.withLock { state in lookUp(family: family, weight: weight, italic: italic, &state) }
+    }
+
+    /// The primary face for a family list: the first family found, else the bundled fallback
+    /// for `script`. This is the face uncovered characters are drawn in.
+    public func primaryFace(families: [String], weight: Int, italic: Bool, script: Script) -> FontFace? {
+        candidates(families: families, weight: weight, italic: italic, script: script).first?.face
+    }
+
+    /// Whether `face`'s cmap maps `scalar`.
+    public func covers(_ face: FontFace, _ scalar: Unicode.Scalar) -> Bool {
+        coverage(of: face).contains(scalar.value)
+    }
+
+    /// Splits `scalars[range]` into runs of one font each (SPEC §3).
+    ///
+    /// Fallback works per grapheme cluster: a cluster gets the first candidate (see the type's
+    /// documentation) that covers all its characters that need a glyph, else the first that
+    /// covers its base character. Characters that need no glyph of their own (default
+    /// ignorables: bidi controls, ZWJ/ZWNJ, variation selectors, ...; controls) and combining
+    /// marks stay with their cluster's font and never force a fallback. White space and
+    /// punctuation of the Common script stay in the preceding (else following) run's font when it
+    /// covers them, so that runs are not cut up. A character no font covers stays in the primary
+    /// font and is listed in `missing`.
+    ///
+    /// - Parameters:
+    ///   - scalars: the whole paragraph (offsets in the result index it).
+    ///   - script: the run's script, used for the fallback order of clusters whose own script
+    ///     is Common or Inherited.
+    public func itemize(
+        scalars: [Unicode.Scalar], range: Range<Int>, families: [String], weight: Int, italic: Bool,
+        script: Script
+    ) -> [FontRun] {
+        let range = range.clamped(to: 0..<scalars.count)
+        guard !range.isEmpty else { return [] }
+        let runCandidates = candidates(families: families, weight: weight, italic: italic, script: script)
+        guard !runCandidates.isEmpty else {
+            // No font at all (no bundled folder, nothing on the system): everything is missing.
+            let face = FontFace(path: "", family: Self.latinFallback, weight: weight, italic: italic)
+            let missing = range.filter { FontFallbackCluster.needsGlyph(scalars[$0]) }
+            return [FontRun(range: range, face: face, missing: missing)]
+        }
+
+        // Fast path, same answer as the full one: the primary font covers every character and
+        // no character belongs to another script (whose fallback list could rank differently).
+        let primaryCoverage = runCandidates[0].coverage
+        if range.allSatisfy({ offset in
+            let scalar = scalars[offset]
+            let own = scalar.script
+            return (own == script || !own.isExplicit)
+                && (primaryCoverage.contains(scalar.value) || !FontFallbackCluster.needsGlyph(scalar))
+        }) {
+            return [FontRun(range: range, face: runCandidates[0].face)]
+        }
+
+        // Faces are handled by their index in `pool`: the run's candidates first, in order (so
+        // a lower index ranks higher), then faces other scripts or system fonts brought in.
+        var pool = runCandidates
+        let runList = Array(pool.indices)
+        var listByScript: [Script: [Int]] = [:]
+        func poolIndex(_ candidate: Candidate) -> Int {
+            if let known = pool.firstIndex(where: { $0.face == candidate.face }) { return known }
+            pool.append(candidate)
+            return pool.count - 1
+        }
+        func list(for own: Script) -> [Int] {
+            guard own.isExplicit, own != script else { return runList }
+            if let known = listByScript[own] { return known }
+            let list = candidates(families: families, weight: weight, italic: italic, script: own).map(poolIndex)
+            listByScript[own] = list
+            return list
+        }
+        func covers(_ candidate: Int, _ cluster: FontFallbackCluster) -> Bool {
+            for offset in cluster.range {
+                let scalar = scalars[offset]
+                if !pool[candidate].coverage.contains(scalar.value) && FontFallbackCluster.needsGlyph(scalar) {
+                    return false
+                }
+            }
+            return true
+        }
+        var missing: [Int] = []
+        // The first candidate covering the whole cluster, else its base character; a character
+        // no font covers keeps the primary font and goes to `missing`.
+        func choose(_ cluster: FontFallbackCluster) -> Int {
+            let list = list(for: cluster.script)
+            guard cluster.base >= 0 else { return list.first ?? 0 }
+            if let all = list.first(where: { covers($0, cluster) }) { return all }
+            let base = scalars[cluster.base]
+            var chosen = list.first { pool[$0].coverage.contains(base.value) }
+            if chosen == nil, let system = systemFace(for: base, weight: weight, italic: italic) {
+                chosen = poolIndex(Candidate(face: system, coverage: coverage(of: system)))
+            }
+            let face = chosen ?? 0
+            // Marks the chosen face lacks are missing only if no font at all has them.
+            for offset in cluster.range {
+                let scalar = scalars[offset]
+                guard FontFallbackCluster.needsGlyph(scalar), !pool[face].coverage.contains(scalar.value),
+                    !list.contains(where: { pool[$0].coverage.contains(scalar.value) })
+                else { continue }
+                if offset == cluster.base && chosen == nil
+                    || systemFace(for: scalar, weight: weight, italic: italic) == nil
+                {
+                    missing.append(offset)
+                }
+            }
+            return face
+        }
+
+        let clusters = FontFallbackCluster.split(scalars, range)
+        var choice = [Int](repeating: -1, count: clusters.count)
+        // Pass 1: clusters with a base character of their own script (or digits, symbols).
+        for i in clusters.indices where !clusters[i].isNeutral {
+            choice[i] = choose(clusters[i])
+        }
+        // Pass 2: white space, punctuation and clusters without a base join a neighbour's font:
+        // of the preceding and following ones that cover it, the one ranked first (the
+        // preceding one on a tie), so a space between Hebrew and fallback digits stays Hebrew.
+        var nextIndex = -1
+        var next = -1
+        for i in clusters.indices where choice[i] < 0 {
+            if nextIndex <= i {
+                nextIndex = (i + 1..<clusters.count).first { !clusters[$0].isNeutral } ?? clusters.count
+                next = nextIndex < clusters.count ? choice[nextIndex] : -1
+            }
+            let previous = i > 0 ? choice[i - 1] : -1
+            var chosen = -1
+            if previous >= 0 && covers(previous, clusters[i]) { chosen = previous }
+            if next >= 0 && (chosen < 0 || next < chosen) && covers(next, clusters[i]) { chosen = next }
+            choice[i] = chosen >= 0 ? chosen : choose(clusters[i])
+        }
+
+        // Merge neighbouring clusters of one face.
+        missing.sort()
+        var runs: [FontRun] = []
+        var runStart = range.lowerBound
+        var missingIndex = 0
+        for i in clusters.indices where i + 1 == clusters.count || choice[i + 1] != choice[i] {
+            let end = clusters[i].range.upperBound
+            var runMissing: [Int] = []
+            while missingIndex < missing.count && missing[missingIndex] < end {
+                runMissing.append(missing[missingIndex])
+                missingIndex += 1
+            }
+            runs.append(FontRun(range: runStart..<end, face: pool[choice[i]].face, missing: runMissing))
+            runStart = end
+        }
+        return runs
+    }
+
+    // MARK: Cluster choice
+
+    /// A face that may set a cluster, with its coverage (copied out of the lock).
+    private struct Candidate: Sendable {
+        var face: FontFace
+        var coverage: FontCoverage
+    }
+
+    /// The ordered candidate faces for a family list and script.
+    private func candidates(families: [String], weight: Int, italic: Bool, script: Script) -> [Candidate] {
+        let key = CandidateKey(families: families, weight: weight, italic: italic, script: script)
+        return state.withLock { state in
+            if let cached = state.candidateCache[key] { return cached }
+            loadPrimary(&state)
+            var faces: [FontFace] = []
+            for family in families {
+                if let face = lookUp(family: family, weight: weight, italic: italic, &state), !faces.contains(face) {
+                    faces.append(face)
+                }
+            }
+            let fallbacks: [String]
+            switch script.code {
+            case "Arab": fallbacks = [Self.arabicFallback, Self.latinFallback, Self.hebrewFallback]
+            case "Hebr": fallbacks = [Self.hebrewFallback, Self.latinFallback, Self.arabicFallback]
+            default: fallbacks = [Self.latinFallback, Self.arabicFallback, Self.hebrewFallback]
+            }
+            for family in fallbacks {
+                let found = Self.bestMatch(
+                    state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
+                if let face = found, !faces.contains(face) { faces.append(face) }
+            }
+            let list = faces.map { Candidate(face: $0, coverage: coverage(of: $0, &state)) }
+            state.candidateCache[key] = list
+            return list
+        }
+    }
+
+    private struct CandidateKey: Hashable {
+        var families: [String]
+        var weight: Int
+        var italic: Bool
+        var script: Script
+    }
+
+    // MARK: State (always used under the lock)
+
+    private struct State {
+        var primaryLoaded = false
+        /// Bundled + extra fonts, by lower-cased family name.
+        var primaryByFamily: [String: [FontFace]] = [:]
+        var bundledByFamily: [String: [FontFace]] = [:]
+        var bundled: [FontFace] = []
+        /// System fonts, scanned on first need.
+        var systemLoaded = false
+        var systemByFamily: [String: [FontFace]] = [:]
+        var systemFaces: [FontFace] = []
+        var coverage: [FontFileKey: FontCoverage] = [:]
+        var candidateCache: [CandidateKey: [Candidate]] = [:]
+        /// Scalar → the system family that covers it (nil: none does).
+        var systemFamilyForScalar: [UInt32: String?] = [:]
+    }
+
+    private func loadPrimary(_ state: inout State) {
+        guard !state.primaryLoaded else { return }
+        state.primaryLoaded = true
+        if let bundledDirectory {
+            state.bundled = Self.scan([bundledDirectory], recursive: false)
+            for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
+            state.primaryByFamily = state.bundledByFamily
+        }
+        for face in Self.scan(extraDirectories, recursive: true) {
+            state.primaryByFamily[face.family.lowercased(), default: []].append(face)
+        }
+    }
+
+    private func loadSystem(_ state: inout State) {
+        guard !state.systemLoaded else { return }
+        state.systemLoaded = true
+        state.systemFaces = Self.scan(Self.systemDirectories, recursive: true)
+        for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
+    }
+
+    private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
+        loadPrimary(&state)
+        // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic".
+        let key = family.trimmingCharacters(in: CharacterSet.whitespaces.union(["'", "\""])).lowercased()
+        if let faces = state.primaryByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
+        loadSystem(&state)
+        return Self.bestMatch(state.systemByFamily[key] ?? [], weight: weight, italic: italic)
+    }
+
+    private func coverage(of face: FontFace) -> FontCoverage {
+        state.withLock { state in coverage(of: face, &state) }
+    }
+
+    private func coverage(of face: FontFace, _ state: inout State) -> FontCoverage {
+        let key = FontFileKey(path: face.path, index: face.index)
+        if let known = state.coverage[key] { return known }
+        // A temporary font: scanning every system font's cmap must not keep them all open.
+        let coverage = HarfBuzzFont(path: face.path, index: face.index).collectCoverage()
+        state.coverage[key] = coverage
+        return coverage
+    }
+
+    /// A system face covering `scalar`, of the first family (in path order) that has it,
+    /// nearest to the weight and style asked for.
+    private func systemFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
+        state.withLock { state in
+            loadSystem(&state)
+            let family: String?
+            if let known = state.systemFamilyForScalar[scalar.value] {
+                family = known
+            } else {
+                var found: String? = nil
+                for face in state.systemFaces where coverage(of: face, &state).contains(scalar.value) {
+                    found = face.family.lowercased()
+                    break
+                }
+                state.systemFamilyForScalar[scalar.value] = .some(found)
+                family = found
+            }
+            guard let family, let faces = state.systemByFamily[family] else { return nil }
+            let covering = faces.filter { coverage(of: $0, &state).contains(scalar.value) }
+            return Self.bestMatch(covering, weight: weight, italic: italic)
+        }
+    }
+
+    // MARK: Matching
+
+    /// CSS Fonts 4 §5.2 font-weight and font-style matching within one family.
+    static func bestMatch(_ faces: [FontFace], weight: Int, italic: Bool) -> FontFace? {
+        let sameStyle = faces.filter { $0.italic == italic }
+        let pool = sameStyle.isEmpty ? faces : sameStyle
+        let weights = Set(pool.map(\.weight))
+        guard !weights.isEmpty else { return nil }
+        let below = weights.filter { $0 < weight }.sorted(by: >)
+        let above = weights.filter { $0 > weight }.sorted()
+        let chosen: Int
+        if weights.contains(weight) {
+            chosen = weight
+        } else if (400...500).contains(weight) {
+            // Heavier up to 500 first, then lighter, then heavier than 500.
+            let upTo500 = above.filter { $0 <= 500 }
+            chosen = upTo500.first ?? below.first ?? above.first ?? weight
+        } else if weight < 400 {
+            chosen = below.first ?? above.first ?? weight
+        } else {
+            chosen = above.first ?? below.first ?? weight
+        }
+        return pool.first { $0.weight == chosen }
+    }
+
+    // MARK: Scanning
+
+    static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+
+    /// Every face of every font file in `directories`, sorted by path and index so that the
+    /// result (and fallback order) does not depend on the file system's listing order.
+    static func scan(_ directories: [String], recursive: Bool) -> [FontFace] {
+        var paths: [String] = []
+        let files = FileManager.default
+        for directory in directories {
+            let root = URL(fileURLWithPath: absolute(directory))
+            if recursive {
+                guard let walker = files.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+                for case let url as URL in walker where fontExtensions.contains(url.pathExtension.lowercased()) {
+                    paths.append(url.path)
+                }
+            } else if let names = try? files.contentsOfDirectory(atPath: root.path) {
+                for name in names where fontExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    paths.append(root.appendingPathComponent(name).path)
+                }
+            }
+        }
+        var faces: [FontFace] = []
+        for path in Set(paths).sorted() {
+            for index in 0..<harfBuzzFaceCount(path: path) {
+                let font = HarfBuzzFont(path: path, index: index)
+                guard font.isUsable, let family = font.familyName else { continue }
+                let style = font.style
+                faces.append(
+                    FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic))
+            }
+        }
+        return faces
+    }
+}
+
+/// A grapheme cluster (UAX #29 extended grapheme clusters, without the 15.1 conjunct rule) and
+/// what it asks of a font.
+struct FontFallbackCluster {
+    var range: Range<Int>
+    /// Offset of the first character that needs a glyph and is not a mark; -1 if none.
+    var base: Int
+    /// The base's script (Inherited without a base).
+    var script: Script
+    /// White space, Common punctuation, and clusters with nothing to draw: they prefer a
+    /// neighbour's font.
+    var isNeutral: Bool
+
+    init(_ scalars: [Unicode.Scalar], _ range: Range<Int>) {
+        self.range = range
+        base = range.first { Self.needsGlyph(scalars[$0]) && !Self.isMark(scalars[$0]) } ?? -1
+        guard base >= 0 else {
+            script = .inherited
+            isNeutral = true
+            return
+        }
+        let scalar = scalars[base]
+        script = scalar.script
+        switch scalar.generalCategory {
+        case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: isNeutral = !script.isExplicit
+        default: isNeutral = false
+        }
+    }
+
+    /// Splits `scalars[range]` into extended grapheme clusters (UAX #29 GB3–GB13).
+    static func split(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [FontFallbackCluster] {
+        var clusters: [FontFallbackCluster] = []
+        var start = range.lowerBound
+        var regionalIndicators = 0  // in a row, before the current position
+        var emojiZWJ = false  // ExtPict Extend* ZWJ seen just before (GB11)
+        var inPictographic = false  // ExtPict Extend* so far
+        var current = scalars[range.lowerBound].graphemeClusterBreak
+        for i in range.dropFirst() {
+            let previous = current
+            current = scalars[i].graphemeClusterBreak
+            if previous == .regionalIndicator { regionalIndicators += 1 } else { regionalIndicators = 0 }
+            if scalars[i - 1].isExtendedPictographic {
+                inPictographic = true
+            } else if previous != .extend && previous != .zwj {
+                inPictographic = false
+            }
+            emojiZWJ = inPictographic && previous == .zwj
+            if isBreak(previous, current, scalars[i], regionalIndicators: regionalIndicators, emojiZWJ: emojiZWJ) {
+                clusters.append(FontFallbackCluster(scalars, start..<i))
+                start = i
+            }
+        }
+        clusters.append(FontFallbackCluster(scalars, start..<range.upperBound))
+        return clusters
+    }
+
+    private static func isBreak(
+        _ previous: GraphemeClusterBreak, _ current: GraphemeClusterBreak, _ scalar: Unicode.Scalar,
+        regionalIndicators: Int, emojiZWJ: Bool
+    ) -> Bool {
+        switch (previous, current) {
+        case (.cr, .lf): return false  // GB3
+        case (.cr, _), (.lf, _), (.control, _), (_, .cr), (_, .lf), (_, .control): return true  // GB4, GB5
+        case (.l, .l), (.l, .v), (.l, .lv), (.l, .lvt): return false  // GB6
+        case (.lv, .v), (.lv, .t), (.v, .v), (.v, .t): return false  // GB7
+        case (.lvt, .t), (.t, .t): return false  // GB8
+        case (_, .extend), (_, .zwj): return false  // GB9
+        case (_, .spacingMark): return false  // GB9a
+        case (.prepend, _): return false  // GB9b
+        case (.zwj, _) where emojiZWJ && scalar.isExtendedPictographic: return false  // GB11
+        case (.regionalIndicator, .regionalIndicator): return regionalIndicators % 2 == 0  // GB12, GB13
+        default: return true  // GB999
+        }
+    }
+
+    /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
+    /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a control.
+    static func needsGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        switch v {
+        case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F,
+            0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8,
+            0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            return false
+        default:
+            return scalar.generalCategory != .Cc
+        }
+    }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.generalCategory {
+        case .Mn, .Mc, .Me: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,174 @@
+// The HarfBuzz objects behind a font file (SPEC §3): owners of hb_face/hb_font, the cmap
+// coverage and the name/OS-2 facts FontDatabase needs. Nothing here leaves Shape/.
+
+import CHarfBuzz
+import Synchronization
+
+/// A font file and face index: what the HarfBuzz objects depend on (a `FontFace` adds the names).
+struct FontFileKey: Hashable, Sendable {
+    var path: String
+    var index: Int
+}
+
+/// Owns one `hb_face_t` and one immutable `hb_font_t` made from a blob of the file, never from an
+/// `FT_Face` (NOTES: cairo-ft resizes shared FT_Faces and hb-ft then caches wrong advances).
+///
+/// `@unchecked Sendable`: both objects are made immutable before the initializer returns, and
+/// HarfBuzz documents immutable faces and fonts as safe to use from several threads at once.
+final class HarfBuzzFont: @unchecked Sendable {
+    let face: OpaquePointer  // hb_face_t *
+    let font: OpaquePointer  // hb_font_t *
+    let unitsPerEm: Int
+    /// False when the file could not be read or holds no glyphs; shaping then gives .notdef.
+    let isUsable: Bool
+
+    init(path: String, index: Int) {
+        // hb_blob_create_from_file (not _or_fail) returns the empty blob on error, so a missing
+        // file degrades to an empty face instead of a crash.
+        let blob = hb_blob_create_from_file(path)
+        face = hb_face_create(blob, UInt32(max(0, index)))
+        hb_blob_destroy(blob)  // the face holds its own reference
+        hb_face_make_immutable(face)
+        let upem = Int(hb_face_get_upem(face))
+        unitsPerEm = upem > 0 ? upem : 1000
+        isUsable = hb_face_get_glyph_count(face) > 0
+        font = hb_font_create(face)
+        // Scale = units per em: positions come out in font units, exact for every static
+        // TrueType/OpenType font (their metrics and GPOS values are integers in font units), and
+        // points are `units * size / unitsPerEm`, linear in the size by construction.
+        hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
+        hb_font_make_immutable(font)
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+    }
+
+    /// The cmap's code points (read once per file: FontDatabase caches the result).
+    func collectCoverage() -> FontCoverage {
+        let set = hb_set_create()
+        defer { hb_set_destroy(set) }
+        hb_face_collect_unicodes(face, set)
+        var ranges: [ClosedRange<UInt32>] = []
+        var first = UInt32.max  // HB_SET_VALUE_INVALID starts the iteration
+        var last = UInt32.max
+        while hb_set_next_range(set, &first, &last) != 0 {
+            ranges.append(first...last)
+        }
+        return FontCoverage(ranges: ranges)
+    }
+
+    /// The name table entry `nameID` in English (HarfBuzz falls back to "en" itself).
+    func name(_ nameID: hb_ot_name_id_t) -> String? {
+        let language = hb_language_from_string("en", -1)
+        var length = hb_ot_name_get_utf8(face, nameID, language, nil, nil)
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(length) + 1)
+        length += 1
+        _ = hb_ot_name_get_utf8(face, nameID, language, &length, &buffer)
+        let bytes = buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Family name: the typographic family (name ID 16) if any, else the legacy family (ID 1).
+    var familyName: String? {
+        name(hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? legacyFamilyName
+    }
+    /// The legacy family name (ID 1), e.g. "Noto Sans Light" where ID 16 says "Noto Sans".
+    var legacyFamilyName: String? { name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) }
+
+    /// CSS weight and italic flag from OS/2 (usWeightClass, fsSelection ITALIC/OBLIQUE), else
+    /// from head.macStyle.
+    var style: (weight: Int, italic: Bool) {
+        let os2 = tableBytes("OS/2")
+        if os2.count >= 64 {
+            var weight = Int(os2[4]) << 8 | Int(os2[5])
+            if weight >= 1 && weight <= 9 { weight *= 100 }  // some old fonts use 1-9
+            if weight < 1 || weight > 1000 { weight = 400 }
+            let selection = Int(os2[62]) << 8 | Int(os2[63])
+            return (weight, selection & 0x0201 != 0)
+        }
+        let head = tableBytes("head")
+        if head.count >= 46 {
+            let macStyle = Int(head[44]) << 8 | Int(head[45])
+            return (macStyle & 1 != 0 ? 700 : 400, macStyle & 2 != 0)
+        }
+        return (400, false)
+    }
+
+    private func tableBytes(_ tag: String) -> [UInt8] {
+        let tagValue = tag.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let blob = hb_face_reference_table(face, tagValue)
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+}
+
+/// The code points a font's cmap maps: a bitmap for the BMP and sorted ranges beyond it.
+struct FontCoverage: Sendable {
+    private var bmp = [UInt64](repeating: 0, count: 0x10000 / 64)
+    private var supplementary: [ClosedRange<UInt32>] = []
+
+    init(ranges: [ClosedRange<UInt32>]) {
+        for range in ranges {
+            if range.lowerBound < 0x10000 {
+                for scalar in range.lowerBound...min(range.upperBound, 0xFFFF) {
+                    bmp[Int(scalar >> 6)] |= 1 << UInt64(scalar & 63)
+                }
+            }
+            if range.upperBound >= 0x10000 {
+                supplementary.append(max(range.lowerBound, 0x10000)...range.upperBound)
+            }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ scalar: UInt32) -> Bool {
+        if scalar < 0x10000 { return bmp[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0 }
+        var low = 0
+        var high = supplementary.count
+        while low < high {
+            let mid = (low + high) / 2
+            if supplementary[mid].upperBound < scalar {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        return low < supplementary.count && supplementary[low].contains(scalar)
+    }
+}
+
+/// The process-wide cache of HarfBuzz fonts, one per file and face index, shared by
+/// `FontDatabase` (coverage) and `Shaper`. Guarded by a `Mutex`; a font is created outside the
+/// lock and the first one stored wins, so a slow file never blocks lookups of loaded ones.
+final class HarfBuzzFontCache: Sendable {
+    static let shared = HarfBuzzFontCache()
+    private let fonts = Mutex<[FontFileKey: HarfBuzzFont]>([:])
+
+    func font(path: String, index: Int) -> HarfBuzzFont {
+        let key = FontFileKey(path: path, index: index)
+        if let font = fonts.withLock({ $0[key] }) { return font }
+        let created = HarfBuzzFont(path: path, index: index)
+        return fonts.withLock { cache in
+            if let existing = cache[key] { return existing }
+            cache[key] = created
+            return created
+        }
+    }
+
+    func font(for face: FontFace) -> HarfBuzzFont { font(path: face.path, index: face.index) }
+}
+
+/// Number of faces in a font file (1 for .ttf/.otf, more for collections), 0 if unreadable.
+func harfBuzzFaceCount(path: String) -> Int {
+    guard let blob = hb_blob_create_from_file_or_fail(path) else { return 0 }
+    defer { hb_blob_destroy(blob) }
+    return Int(hb_face_count(blob))
+}

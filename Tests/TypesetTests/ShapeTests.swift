@@ -1,0 +1,535 @@
+// Tests of Shape/: bundled fonts, matching, per-cluster fallback (SPEC §3) and HarfBuzz shaping.
+
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Typeset
+
+@Suite("Shape: fonts")
+struct ShapeFontTests {
+    let fonts = FontDatabase.shared
+
+    func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeScalars) }
+
+    func fileName(_ face: FontFace?) -> String? {
+        face.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+    }
+
+    @Test("bundled fonts are found from another working directory")
+    func bundledFontsFromAnotherDirectory() throws {
+        let elsewhere = FileManager.default.temporaryDirectory
+            .appendingPathComponent("typeset-shape-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let previous = FileManager.default.currentDirectoryPath
+        // The lookup never reads the working directory; this proves it for the default path.
+        #expect(FileManager.default.changeCurrentDirectoryPath(elsewhere.path))
+        let found = FontDatabase.bundledFontDirectory(environment: [:])
+        _ = FileManager.default.changeCurrentDirectoryPath(previous)
+
+        let directory = try #require(found)
+        #expect(directory.hasPrefix("/"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/NotoSans-Regular.ttf"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/OFL.txt"))
+
+        let database = FontDatabase(bundledDirectory: directory)
+        #expect(Set(database.bundledFaces.map(\.family)) == ["Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew"])
+        #expect(database.bundledFaces.count == 8)
+    }
+
+    @Test("each way of finding the bundled fonts works on its own")
+    func bundledFontLookupOrder() throws {
+        let directory = try #require(FontDatabase.bundledFontDirectory())
+        let root = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+        // The environment variable wins.
+        #expect(
+            FontDatabase.bundledFontDirectory(
+                environment: ["TYPESET_FONT_DIR": "/usr/share/fonts/truetype/noto"], executablePath: nil)
+                == "/usr/share/fonts/truetype/noto")
+        // Walking up from an executable inside the repository.
+        #expect(
+            FontDatabase.bundledFontDirectory(
+                environment: [:], executablePath: root + "/.build/x86_64-unknown-linux-gnu/debug/typeset",
+                sourceFilePath: "/nonexistent/a/b/c/d.swift") == directory)
+        // The compile-time source path.
+        #expect(
+            FontDatabase.bundledFontDirectory(environment: [:], executablePath: "/nonexistent/bin/typeset")
+                == directory)
+    }
+
+    @Test("a fresh database's first call finds the bundled fallbacks")
+    func freshDatabase() {
+        let database = FontDatabase()
+        let text = scalars("Hello")
+        let runs = database.itemize(
+            scalars: text, range: 0..<5, families: [], weight: 400, italic: false, script: TestScript.latin)
+        #expect(runs.map { fileName($0.face) } == ["NotoSans-Regular.ttf"])
+        #expect(runs.first?.missing == [])
+    }
+
+    @Test("--font-dir folders are searched by family")
+    func extraDirectory() throws {
+        let bundled = try #require(FontDatabase.bundledFontDirectory())
+        // The bundled folder given as an extra one to a database without bundled fonts.
+        let database = FontDatabase(extraDirectories: [bundled], bundledDirectory: "/nonexistent")
+        #expect(database.bundledFaces.isEmpty)
+        let face = database.face(family: "Noto Sans Hebrew", weight: 700, italic: false)
+        #expect(face?.path == bundled + "/NotoSansHebrew-Bold.ttf")
+    }
+
+    @Test("bold maps to the Bold file, semibold to bold, medium and light to regular")
+    func weights() {
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 700, italic: false)) == "NotoSans-Bold.ttf")
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 600, italic: false)) == "NotoSans-Bold.ttf")
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 500, italic: false)) == "NotoSans-Regular.ttf")
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 300, italic: false)) == "NotoSans-Regular.ttf")
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 100, italic: false)) == "NotoSans-Regular.ttf")
+        #expect(fileName(fonts.face(family: "noto sans", weight: 400, italic: true)) == "NotoSans-Italic.ttf")
+        #expect(fileName(fonts.face(family: " 'Noto Sans' ", weight: 400, italic: false)) == "NotoSans-Regular.ttf")
+        #expect(fileName(fonts.face(family: "Noto Sans", weight: 700, italic: true)) == "NotoSans-BoldItalic.ttf")
+        // No italic Arabic: upright.
+        #expect(
+            fileName(fonts.face(family: "Noto Sans Arabic", weight: 600, italic: true)) == "NotoSansArabic-Bold.ttf")
+        let bold = fonts.face(family: "Noto Sans Hebrew", weight: 700, italic: false)
+        #expect(bold?.weight == 700 && bold?.italic == false && bold?.family == "Noto Sans Hebrew")
+    }
+
+    @Test("bold text itemizes to the Bold files")
+    func boldItemize() {
+        let text = scalars("Hello שלום")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 600, italic: false, script: TestScript.latin)
+        #expect(runs.map { fileName($0.face) } == ["NotoSans-Bold.ttf", "NotoSansHebrew-Bold.ttf"])
+        #expect(runs.map(\.range) == [0..<6, 6..<10])
+    }
+
+    @Test("an unknown family falls back to the bundled fonts")
+    func unknownFamily() {
+        let text = scalars("Hello مرحبا")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: ["No Such Family 42"], weight: 400, italic: false,
+            script: TestScript.latin)
+        #expect(runs.map(\.face.family) == ["Noto Sans", "Noto Sans Arabic"])
+        #expect(runs.allSatisfy { $0.missing.isEmpty })
+        #expect(fonts.face(family: "No Such Family 42", weight: 400, italic: false) == nil)
+    }
+
+    @Test("the family list is tried in order before the script fallback")
+    func familyOrder() {
+        let text = scalars("abc")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<3, families: ["Noto Sans Hebrew", "Noto Sans Arabic"], weight: 400,
+            italic: false, script: TestScript.latin)
+        // Noto Sans Hebrew has no Latin letters; Noto Sans Arabic has none either: Noto Sans.
+        #expect(runs.map(\.face.family) == ["Noto Sans"])
+        let arabic = scalars("مرحبا")
+        let arabicRuns = fonts.itemize(
+            scalars: arabic, range: 0..<5, families: ["Noto Sans"], weight: 400, italic: false,
+            script: TestScript.arabic)
+        #expect(arabicRuns.map(\.face.family) == ["Noto Sans Arabic"])
+    }
+
+    @Test("digits in Hebrew text fall back to Noto Sans, per cluster")
+    func hebrewDigits() {
+        let text = scalars("שלום 123 עולם")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.hebrew)
+        #expect(runs.map(\.face.family) == ["Noto Sans Hebrew", "Noto Sans", "Noto Sans Hebrew"])
+        // The spaces stay with the Hebrew runs.
+        #expect(runs.map(\.range) == [0..<5, 5..<8, 8..<13])
+        #expect(runs.allSatisfy { $0.missing.isEmpty })
+    }
+
+    @Test("parentheses in Arabic text fall back to Noto Sans")
+    func arabicParentheses() {
+        let text = scalars("(مرحبا) ١٢")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.arabic)
+        #expect(runs.map(\.face.family) == ["Noto Sans", "Noto Sans Arabic", "Noto Sans", "Noto Sans Arabic"])
+        #expect(runs.map(\.range) == [0..<1, 1..<6, 6..<7, 7..<10])
+    }
+
+    @Test("marks and format characters stay in their cluster's font")
+    func marksAndIgnorables() {
+        // Hebrew with niqqud, an RLM, a ZWJ and a variation selector: one run.
+        let hebrew = scalars("שָׁלוֹם\u{200F}\u{200D}ם\u{FE00}")
+        let runs = fonts.itemize(
+            scalars: hebrew, range: 0..<hebrew.count, families: [], weight: 400, italic: false,
+            script: TestScript.hebrew)
+        #expect(runs.map(\.face.family) == ["Noto Sans Hebrew"])
+        #expect(runs.first?.missing == [])
+        // A Latin letter with a combining accent Noto Sans has: one cluster, one font.
+        let latin = scalars("e\u{301}x")
+        #expect(
+            fonts.itemize(
+                scalars: latin, range: 0..<3, families: [], weight: 400, italic: false, script: TestScript.latin
+            )
+            .map(\.face.family) == ["Noto Sans"])
+        // Bidi isolates around Arabic.
+        let isolated = scalars("\u{2067}مرحبا\u{2069}")
+        #expect(
+            fonts.itemize(
+                scalars: isolated, range: 0..<isolated.count, families: [], weight: 400, italic: false,
+                script: TestScript.arabic
+            ).map(\.face.family) == ["Noto Sans Arabic"])
+    }
+
+    @Test("a character no font covers is reported and stays in the primary font")
+    func missingCharacter() {
+        let text = scalars("ab\u{10FFFD}c")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.latin)
+        #expect(runs.count == 1)
+        #expect(runs.first?.face.family == "Noto Sans")
+        #expect(runs.first?.missing == [2])
+        // In Arabic text the primary font is Noto Sans Arabic.
+        let arabic = scalars("مر\u{10FFFD}حبا")
+        let arabicRuns = fonts.itemize(
+            scalars: arabic, range: 0..<arabic.count, families: [], weight: 400, italic: false,
+            script: TestScript.arabic)
+        #expect(arabicRuns.map(\.face.family) == ["Noto Sans Arabic"])
+        #expect(arabicRuns.flatMap(\.missing) == [2])
+    }
+
+    @Test("ranges index the whole paragraph")
+    func subrange() {
+        let text = scalars("abc שלום 12")
+        let runs = fonts.itemize(
+            scalars: text, range: 4..<11, families: [], weight: 400, italic: false, script: TestScript.hebrew)
+        #expect(runs.map(\.range) == [4..<9, 9..<11])
+        #expect(runs.map(\.face.family) == ["Noto Sans Hebrew", "Noto Sans"])
+    }
+}
+
+@Suite("Shape: HarfBuzz")
+struct ShapeShaperTests {
+    let fonts = FontDatabase.shared
+    let shaper = Shaper.shared
+
+    func face(_ family: String, weight: Int = 400) throws -> FontFace {
+        try #require(fonts.face(family: family, weight: weight, italic: false))
+    }
+
+    @Test("Arabic letters join")
+    func arabicJoining() throws {
+        let arabic = try face("Noto Sans Arabic")
+        let word = Array("مرحبا".unicodeScalars)
+        let run = shaper.shape(
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        #expect(run.glyphs.count == 5)
+        #expect(run.glyphs.allSatisfy { $0.id != 0 })
+        for (offset, letter) in word.enumerated() {
+            let isolated = shaper.shape(
+                scalars: [letter], range: 0..<1, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+                language: "ar")
+            let joined = try #require(run.glyphs.first { $0.cluster == offset })
+            #expect(joined.id != isolated.glyphs.first?.id, "letter \(offset) should take a joining form")
+        }
+    }
+
+    @Test("Arabic joins across run boundaries (paragraph context)")
+    func arabicContext() throws {
+        let arabic = try face("Noto Sans Arabic")
+        let word = Array("مرحبا".unicodeScalars)
+        let whole = shaper.shape(
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        // Shape "حب" and "ا" apart, as if a style change cut the word: the same glyphs.
+        let left = shaper.shape(
+            scalars: word, range: 2..<4, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        let right = shaper.shape(
+            scalars: word, range: 4..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        let wholeIDs = Dictionary(uniqueKeysWithValues: whole.glyphs.map { ($0.cluster, $0.id) })
+        for glyph in left.glyphs + right.glyphs {
+            #expect(wholeIDs[glyph.cluster] == glyph.id)
+        }
+        #expect(left.range == 2..<4 && left.glyphs.map(\.cluster) == [3, 2])
+    }
+
+    @Test("Hebrew is shaped right to left in visual order")
+    func hebrewVisualOrder() throws {
+        let hebrew = try face("Noto Sans Hebrew")
+        let word = Array("שלום".unicodeScalars)
+        let run = shaper.shape(
+            scalars: word, range: 0..<4, face: hebrew, size: 17, rightToLeft: true, script: TestScript.hebrew,
+            language: "he")
+        #expect(run.glyphs.count == 4)
+        #expect(run.glyphs.map(\.cluster) == [3, 2, 1, 0])
+        #expect(run.rightToLeft && run.face == hebrew && run.size == 17 && run.range == 0..<4)
+        #expect(run.advance > 0)
+        #expect(abs(run.advance - run.glyphs.reduce(0) { $0 + $1.advance }) < 1e-9)
+    }
+
+    @Test("advances scale linearly with the size")
+    func linearAdvances() throws {
+        let latin = try face("Noto Sans")
+        let text = Array("Typesetting, office; AVA.".unicodeScalars)
+        let small = shaper.shape(
+            scalars: text, range: 0..<text.count, face: latin, size: 10, rightToLeft: false, script: TestScript.latin,
+            language: "en")
+        let large = shaper.shape(
+            scalars: text, range: 0..<text.count, face: latin, size: 37, rightToLeft: false, script: TestScript.latin,
+            language: "en")
+        #expect(small.glyphs.map(\.id) == large.glyphs.map(\.id))
+        #expect(abs(large.advance - small.advance * 3.7) < 1e-9)
+        for (a, b) in zip(small.glyphs, large.glyphs) {
+            #expect(abs(b.advance - a.advance * 3.7) < 1e-9)
+        }
+        // 17 pt: the advance of "T" is its font-unit advance × 17 / 1000.
+        #expect(large.advance > 100 && large.advance < 500)
+    }
+
+    @Test("features and unsafe-to-break flags reach HarfBuzz")
+    func features() throws {
+        let latin = try face("Noto Sans")
+        let text = Array("office".unicodeScalars)
+        let plain = shaper.shape(
+            scalars: text, range: 0..<6, face: latin, size: 17, rightToLeft: false, script: TestScript.latin,
+            language: "en",
+            features: ["liga=0"])
+        #expect(plain.glyphs.count == 6)
+        #expect(plain.glyphs.map(\.cluster) == [0, 1, 2, 3, 4, 5])
+        let arabic = try face("Noto Sans Arabic")
+        let word = Array("مرحبا".unicodeScalars)
+        let joined = shaper.shape(
+            scalars: word, range: 0..<5, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        // Breaking inside a joined word changes the glyphs.
+        #expect(joined.glyphs.contains { $0.unsafeToBreak })
+    }
+
+    @Test("mirrored brackets in RTL runs and .notdef for missing characters")
+    func notdefAndMirroring() throws {
+        let latin = try face("Noto Sans")
+        let text = Array("(\u{10FFFD}".unicodeScalars)
+        let run = shaper.shape(
+            scalars: text, range: 0..<2, face: latin, size: 17, rightToLeft: true, script: .common, language: "ar")
+        #expect(run.glyphs.map(\.cluster) == [1, 0])
+        #expect(run.glyphs.first?.id == 0)
+        let ltr = shaper.shape(
+            scalars: text, range: 0..<1, face: latin, size: 17, rightToLeft: false, script: .common, language: "en")
+        #expect(run.glyphs.last?.id != ltr.glyphs.first?.id)  // "(" became the parenright glyph
+    }
+
+    @Test("font metrics in points")
+    func metrics() throws {
+        let arabic = shaper.metrics(face: try face("Noto Sans Arabic"), size: 17)
+        #expect(abs(arabic.ascent - 23.4) < 0.1)
+        #expect(abs(arabic.descent + 12.5) < 0.1)
+        let latin = shaper.metrics(face: try face("Noto Sans"), size: 17)
+        #expect(latin.unitsPerEm == 1000)
+        #expect(abs(latin.capHeight - 12.1) < 0.1)
+        #expect(latin.xHeight > 8 && latin.xHeight < 10)
+        let text = Array("H".unicodeScalars)
+        let h = shaper.shape(
+            scalars: text, range: 0..<1, face: try face("Noto Sans"), size: 17, rightToLeft: false,
+            script: TestScript.latin,
+            language: "en")
+        let extents = try #require(
+            shaper.glyphExtents(face: try face("Noto Sans"), size: 17, glyph: h.glyphs.first?.id ?? 0))
+        #expect(abs(extents.yBearing - latin.capHeight) < 0.1)
+        #expect(extents.height < 0 && extents.width > 0)
+    }
+
+    @Test("shaping and itemizing from many tasks at once")
+    func concurrent() async throws {
+        let arabic = try face("Noto Sans Arabic")
+        let text = Array("مرحبا بالعالم (123) שלום".unicodeScalars)
+        let expected = shaper.shape(
+            scalars: text, range: 0..<13, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        let expectedRuns = fonts.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.arabic)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var same = true
+                    for _ in 0..<50 {
+                        let run = Shaper.shared.shape(
+                            scalars: text, range: 0..<13, face: arabic, size: 17, rightToLeft: true,
+                            script: TestScript.arabic, language: "ar")
+                        let runs = FontDatabase.shared.itemize(
+                            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false,
+                            script: TestScript.arabic)
+                        same = same && run == expected && runs == expectedRuns
+                    }
+                    return same
+                }
+            }
+            var all: [Bool] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results == Array(repeating: true, count: 8))
+    }
+}
+
+private enum TestScript {
+    static let latin = Script(code: "Latn") ?? .common
+    static let arabic = Script(code: "Arab") ?? .common
+    static let hebrew = Script(code: "Hebr") ?? .common
+}
+
+/// Throughput of itemizing and shaping, run only with TYPESET_SHAPE_BENCH=1 (numbers go to the
+/// report, not to assertions: the machine is shared).
+@Suite("Shape: benchmark", .serialized, .enabled(if: ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH"] == "1"))
+struct ShapeBenchmark {
+    static let paragraphs: [(text: String, script: String, rtl: Bool, language: String)] = [
+        (
+            "The quick brown fox jumps over the lazy dog while typesetting office documents, "
+                + "and everyone agrees that localized interfaces need careful testing of every string. "
+                + "Settings, notifications and privacy options appear in the same order on every screen.",
+            "Latn", false, "en"
+        ),
+        (
+            "مرحبا بكم في التطبيق الجديد الذي يساعدكم على تنظيم أعمالكم اليومية بسهولة ويسر "
+                + "ويمكنكم تغيير الإعدادات والإشعارات وخيارات الخصوصية من الشاشة الرئيسية في أي وقت",
+            "Arab", true, "ar"
+        ),
+        (
+            "ברוכים הבאים ליישום החדש שעוזר לכם לארגן את העבודה היומיומית בקלות "
+                + "ניתן לשנות את ההגדרות וההתראות ואפשרויות הפרטיות מהמסך הראשי בכל עת",
+            "Hebr", true, "he"
+        ),
+        // Mixed: fallback digits and parentheses, Latin in Arabic (the full itemizer path).
+        (
+            "המחיר הוא 120 ש״ח (כולל מע״מ) והמשלוח יגיע תוך 3 ימי עבודה לכל כתובת בארץ, "
+                + "ניתן לעקוב אחרי ההזמנה (מספר 45-678) באתר או באפליקציה",
+            "Hebr", true, "he"
+        ),
+        (
+            "(مرحبا) يمكنكم تحميل التطبيق من App Store أو Google Play مجانا، والاشتراك السنوي "
+                + "يكلف 99 دولارا (شاملا الضريبة) مع تجربة مجانية لمدة 30 يوما",
+            "Arab", true, "ar"
+        ),
+    ]
+
+    @Test("shape 1,000 pages")
+    func thousandPages() throws {
+        let fonts = FontDatabase.shared
+        let shaper = Shaper.shared
+        let inputs = Self.paragraphs.map {
+            (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
+        }
+        // A page: about 12 such paragraphs (~2,400 characters).
+        let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
+        let clock = ContinuousClock()
+        var glyphCount = 0
+        var characters = 0
+        var itemizeTime = Duration.zero
+        var shapeTime = Duration.zero
+        for page in 0..<pages {
+            for i in 0..<12 {
+                let (text, script, rtl, language) = inputs[(page + i) % inputs.count]
+                characters += text.count
+                var runs: [FontRun] = []
+                itemizeTime += clock.measure {
+                    runs = fonts.itemize(
+                        scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
+                }
+                shapeTime += clock.measure {
+                    for run in runs {
+                        glyphCount +=
+                            shaper.shape(
+                                scalars: text, range: run.range, face: run.face, size: 17, rightToLeft: rtl,
+                                script: script, language: language
+                            ).glyphs.count
+                    }
+                }
+            }
+        }
+        print(
+            "BENCH pages=\(pages) characters=\(characters) glyphs=\(glyphCount) itemize=\(itemizeTime) shape=\(shapeTime)"
+        )
+    }
+
+    /// The best case for a cache of shaped words (every word repeats): looks words up in a
+    /// Mutex-guarded dictionary keyed like the brief's proposed cache, shaping only misses.
+    @Test("word cache experiment")
+    func wordCache() throws {
+        struct Key: Hashable {
+            var word: [Unicode.Scalar]
+            var face: FontFace
+            var size: Double
+            var rtl: Bool
+            var script: Script
+            var language: String
+        }
+        let cache = Mutex<[Key: [ShapedGlyph]]>([:])
+        let fonts = FontDatabase.shared
+        let shaper = Shaper.shared
+        let inputs = Self.paragraphs.map {
+            (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
+        }
+        let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
+        let clock = ContinuousClock()
+        var glyphCount = 0
+        let time = clock.measure {
+            for page in 0..<pages {
+                for i in 0..<12 {
+                    let (text, script, rtl, language) = inputs[(page + i) % inputs.count]
+                    let runs = fonts.itemize(
+                        scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
+                    for run in runs {
+                        var start = run.range.lowerBound
+                        var glyphs: [ShapedGlyph] = []
+                        while start < run.range.upperBound {
+                            var end = start
+                            while end < run.range.upperBound && text[end] != " " { end += 1 }
+                            if end == start { end += 1 }
+                            let key = Key(
+                                word: Array(text[start..<end]), face: run.face, size: 17, rtl: rtl, script: script,
+                                language: language)
+                            var word = cache.withLock { $0[key] }
+                            if word == nil {
+                                let shaped = shaper.shape(
+                                    scalars: key.word, range: 0..<key.word.count, face: run.face, size: 17,
+                                    rightToLeft: rtl, script: script, language: language
+                                ).glyphs
+                                cache.withLock { $0[key] = shaped }
+                                word = shaped
+                            }
+                            for var glyph in word ?? [] {
+                                glyph.cluster += start
+                                glyphs.append(glyph)
+                            }
+                            start = end
+                        }
+                        glyphCount +=
+                            ShapedRun(
+                                face: run.face, size: 17, rightToLeft: rtl, range: run.range, glyphs: glyphs
+                            ).glyphs.count
+                    }
+                }
+            }
+        }
+        print("BENCH word-cache pages=\(pages) glyphs=\(glyphCount) itemize+lookup+shape=\(time)")
+    }
+
+    /// First-use costs: bundled fonts, the lazy system scan, an uncovered character (which loads
+    /// every system font's cmap).
+    @Test("cold start")
+    func coldStart() {
+        let clock = ContinuousClock()
+        let database = FontDatabase()
+        let latin = Array("Hello".unicodeScalars)
+        let bundled = clock.measure {
+            _ = database.itemize(
+                scalars: latin, range: 0..<5, families: [], weight: 400, italic: false, script: .common)
+        }
+        let scan = clock.measure {
+            _ = database.itemize(
+                scalars: latin, range: 0..<5, families: ["No Such Family"], weight: 400, italic: false, script: .common)
+        }
+        let missing = Array("a\u{10FFFD}".unicodeScalars)
+        let uncovered = clock.measure {
+            _ = database.itemize(
+                scalars: missing, range: 0..<2, families: [], weight: 400, italic: false, script: .common)
+        }
+        print("BENCH cold bundled=\(bundled) system-scan=\(scan) uncovered-character=\(uncovered)")
+    }
+}
