@@ -1,0 +1,36 @@
+// One input through the whole pipeline: read and parse the markup, lay it out, render it.
+// Batches (the CLI's render, sheet and snapshot) are made of these.
+
+import Foundation
+
+/// What went into laying out one input, shared by every input of a batch.
+public struct JobSettings: Sendable {
+    public var assetDirectories: [String]
+    public var layout: LayoutOptions
+    public init(assetDirectories: [String] = [], layout: LayoutOptions = LayoutOptions()) {
+        self.assetDirectories = assetDirectories
+        self.layout = layout
+    }
+}
+
+/// The outcome of one input: its diagnostics, and its layout unless it had errors.
+public struct DocumentOutcome: Sendable {
+    public var input: String
+    public var diagnostics: Diagnostics
+    public var layout: LayoutResult?
+    public var failed: Bool { layout == nil || diagnostics.hasErrors }
+}
+
+extension Typesetter {
+    /// Parses and lays out the markup file at `path`. Errors leave `layout` nil.
+    public func layoutFile(_ path: String, settings: JobSettings) -> DocumentOutcome {
+        let parsed = MarkupParser.parse(path: path, assetDirectories: settings.assetDirectories)
+        var diagnostics = parsed.diagnostics
+        guard let document = parsed.document, !diagnostics.hasErrors else {
+            return DocumentOutcome(input: path, diagnostics: diagnostics, layout: nil)
+        }
+        let result = layout(document, options: settings.layout)
+        diagnostics.append(contentsOf: result.diagnostics)
+        return DocumentOutcome(input: path, diagnostics: diagnostics, layout: result)
+    }
+}

@@ -1,0 +1,71 @@
+// Itemizing: a paragraph's text cut into items of one bidi level, script, style and font —
+// the units HarfBuzz shapes.
+
+/// One shapeable stretch of a paragraph.
+struct TextItem {
+    var scalarRange: Range<Int>
+    var level: UInt8
+    var script: Script
+    /// Index into the paragraph's `ParagraphText.spans`.
+    var spanIndex: Int
+    var face: FontFace
+    var isRightToLeft: Bool { level & 1 == 1 }
+}
+
+enum Itemizer {
+    /// Scripts per scalar, with Common and Inherited characters taking the script of the
+    /// character before them, or after them at the start of the text (UAX #24 practice).
+    static func resolveScripts(_ scalars: [Unicode.Scalar]) -> [Script] {
+        var scripts = scalars.map(\.script)
+        var firstExplicit: Script?
+        var last: Script?
+        for i in scripts.indices {
+            if scripts[i].isExplicit {
+                last = scripts[i]
+                if firstExplicit == nil { firstExplicit = scripts[i] }
+            } else if let last {
+                scripts[i] = last
+            }
+        }
+        // Leading neutral characters take the first explicit script.
+        if let firstExplicit {
+            for i in scripts.indices {
+                if scalars[i].script.isExplicit { break }
+                scripts[i] = firstExplicit
+            }
+        }
+        return scripts
+    }
+
+    /// Cuts `text` at every change of bidi level, script, span and font.
+    static func items(
+        text: ParagraphText, displayScalars: [Unicode.Scalar], levels: [UInt8], fonts: FontDatabase,
+        missing: inout [(offset: Int, spanIndex: Int)]
+    ) -> [TextItem] {
+        let scripts = resolveScripts(displayScalars)
+        var items: [TextItem] = []
+        for (spanIndex, span) in text.spans.enumerated() {
+            var start = span.scalarRange.lowerBound
+            while start < span.scalarRange.upperBound {
+                var end = start + 1
+                while end < span.scalarRange.upperBound && levels[end] == levels[start]
+                    && scripts[end] == scripts[start]
+                {
+                    end += 1
+                }
+                let style = span.style
+                for run in fonts.itemize(
+                    scalars: displayScalars, range: start..<end, families: style.families,
+                    weight: style.weight, italic: style.italic, script: scripts[start])
+                {
+                    items.append(TextItem(
+                        scalarRange: run.range, level: levels[start], script: scripts[start],
+                        spanIndex: spanIndex, face: run.face))
+                    for offset in run.missing { missing.append((offset, spanIndex)) }
+                }
+                start = end
+            }
+        }
+        return items
+    }
+}

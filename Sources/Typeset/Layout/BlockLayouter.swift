@@ -1,0 +1,444 @@
+// Blocks on pages (SPEC §2, §4): resolves each block's style and directions, lays out its
+// paragraph, applies the HIG rules, stacks blocks into a galley and cuts the galley into pages.
+
+/// The inherited state a block is laid out in.
+struct BlockContext {
+    var rightToLeft: Bool
+    var language: String
+    /// Left edge and width available, in points from the page's left edge.
+    var x: Double
+    var width: Double
+    /// The list the block is an item of, and its direction.
+    var listRightToLeft: Bool?
+    /// True when a sibling title/heading/label/button in the same row has all-caps Latin.
+    var rowHasAllCaps = false
+}
+
+/// A laid-out leaf block at galley coordinates (y from the top of the first page's content).
+struct PlacedBlock {
+    var report: ReportBlock
+    var paragraph: ParagraphLayout?
+    /// Line boxes: left x and top y of each line, parallel to `paragraph.lines`.
+    var lineOrigins: [(x: Double, top: Double)] = []
+    var marker: (paragraph: ParagraphLayout, x: Double, top: Double)?
+    /// Drawn before the text (button shapes, backgrounds), and other content (images, rules).
+    var decorations: [PageItem] = []
+    var tag: StructureTag?
+    /// Items of one list share an id so that they are tagged inside one L.
+    var listID: Int?
+    var top: Double
+    var bottom: Double
+    /// A lone text block may be split between pages at its lines.
+    var splittable: Bool
+}
+
+/// Blocks that move to a new page together (a row, an item, a block of the flow).
+struct Unit {
+    var blocks: [PlacedBlock]
+    var top: Double
+    var bottom: Double
+}
+
+struct BlockLayouter {
+    let document: Document
+    let options: LayoutOptions
+    let paragraphs: ParagraphLayouter
+
+    var diagnostics = Diagnostics()
+    var units: [Unit] = []
+    private var cursor = 0.0
+    private var nextListID = 0
+    private var title: String?
+
+    // Document-wide settings (SPEC §2 defaults).
+    private let language: String
+    private let bodySize: Double
+    private let sizeScale: Double
+    private let lineHeight: Double
+    private let numerals: NumeralSetting
+    private let balance: Double
+    private let families: [String]
+    let color: Color
+    let margin: Double
+
+    /// Space between consecutive blocks.
+    static let blockSpacing: Double = 8
+    /// Button padding around its text (the rectangle is at least 44 × 44 pt).
+    static let buttonPaddingX: Double = 8
+    static let buttonPaddingY: Double = 8
+    static let buttonRadius: Double = 10
+    static let buttonFill = Color(red: 0, green: 122 / 255, blue: 1)
+    static let dividerColor = Color(red: 198 / 255, green: 198 / 255, blue: 200 / 255)
+    /// Gap between a list marker and its item's text.
+    static let markerGap: Double = 6
+    /// Indent of nested lists on the start side.
+    static let bulletIndent: Double = 20
+
+    init(document: Document, options: LayoutOptions, paragraphs: ParagraphLayouter) {
+        self.document = document
+        self.options = options
+        self.paragraphs = paragraphs
+        language = document.lang ?? options.locale ?? Document.defaultLanguage
+        let documentSize = document.fontSize ?? Document.defaultFontSize
+        sizeScale = (options.bodySize ?? Document.defaultFontSize) / Document.defaultFontSize
+        bodySize = documentSize * sizeScale
+        lineHeight = document.lineHeight ?? Document.defaultLineHeight
+        numerals = document.numerals ?? Document.defaultNumerals
+        balance = document.rtlBalance ?? Document.defaultRTLBalance
+        families = document.fontFamilies ?? []
+        color = document.color ?? Document.defaultColor
+        margin = document.margin ?? Document.defaultMargin
+    }
+
+    mutating func run() -> LayoutResult {
+        let rtl: Bool
+        switch document.dir ?? .auto {
+        case .ltr: rtl = false
+        case .rtl: rtl = true
+        case .auto: rtl = Language.isRightToLeft(language: language)
+        }
+        let context = BlockContext(
+            rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
+        for block in document.blocks { layoutFlow(block, context) }
+        let (pages, reportPages) = paginate()
+        let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
+        return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: title, language: language)
+    }
+
+    // MARK: - The flow
+
+    /// Lays out a block of the vertical flow: stacks and lists open into their children, so
+    /// that pages can break between them.
+    private mutating func layoutFlow(_ block: Block, _ context: BlockContext) {
+        switch block.kind {
+        case .stack(let children):
+            let inner = containerContext(block, context)
+            for child in children { layoutFlow(child, inner) }
+        case .list(let list):
+            layoutList(block, list, context)
+        default:
+            let top = nextTop()
+            var blocks: [PlacedBlock] = []
+            let bottom = layoutBlock(block, context, top: top, into: &blocks)
+            appendUnit(blocks, top: top, bottom: bottom)
+        }
+    }
+
+    private mutating func nextTop() -> Double {
+        units.isEmpty ? 0 : cursor + BlockLayouter.blockSpacing
+    }
+
+    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double) {
+        units.append(Unit(blocks: blocks, top: top, bottom: bottom))
+        cursor = bottom
+    }
+
+    /// The context a list, row or stack gives its children: its `dir` and `lang`.
+    private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
+        var inner = context
+        if let lang = block.style.lang { inner.language = lang }
+        switch block.style.dir {
+        case .ltr?: inner.rightToLeft = false
+        case .rtl?: inner.rightToLeft = true
+        case .auto?: inner.rightToLeft = block.style.lang.map { Language.isRightToLeft(language: $0) } ?? context.rightToLeft
+        case nil: break
+        }
+        return inner
+    }
+
+    /// Lays out any block at `top`; returns its bottom. Rows place their children side by side.
+    private mutating func layoutBlock(
+        _ block: Block, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
+    ) -> Double {
+        switch block.kind {
+        case .text(let role, let inlines):
+            return layoutText(block, role, inlines, context, top: top, into: &placed)
+        case .row(let children):
+            return layoutRow(block, children, context, top: top, into: &placed)
+        case .stack(let children):
+            let inner = containerContext(block, context)
+            var y = top
+            for (i, child) in children.enumerated() {
+                y = layoutBlock(child, inner, top: i == 0 ? y : y + BlockLayouter.blockSpacing, into: &placed)
+            }
+            return y
+        case .list(let list):
+            return layoutListItems(block, list, context, top: top, into: &placed)
+        case .image(let image):
+            return layoutImage(block, image, context, top: top, into: &placed)
+        case .divider:
+            var entry = leaf(block, context, frame: ReportRect(x: context.x, y: top, width: context.width, height: 1))
+            entry.decorations = [.rule(RuleItem(x1: context.x, y1: top + 0.5, x2: context.x + context.width, y2: top + 0.5,
+                                                thickness: 1, color: BlockLayouter.dividerColor))]
+            placed.append(entry)
+            return top + 1
+        case .spacer(let height):
+            return top + (height ?? Block.defaultSpacerHeight)
+        }
+    }
+
+    private func leaf(_ block: Block, _ context: BlockContext, frame: ReportRect) -> PlacedBlock {
+        let direction = context.rightToLeft ? "rtl" : "ltr"
+        let report = ReportBlock(
+            kind: block.elementName, line: block.location.line, lang: block.style.lang ?? context.language,
+            direction: direction, context: direction, align: context.rightToLeft ? "right" : "left",
+            frame: frame, marker: nil, lines: [])
+        return PlacedBlock(report: report, top: frame.y, bottom: frame.y + frame.height, splittable: false)
+    }
+
+    // MARK: - Rows (SPEC 4.6)
+
+    private mutating func layoutRow(
+        _ block: Block, _ children: [Block], _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
+    ) -> Double {
+        guard !children.isEmpty else { return top }
+        var inner = containerContext(block, context)
+        let count = Double(children.count)
+        let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
+        // 4.3: all-caps Latin in one title/heading/label/button balances its siblings.
+        inner.rowHasAllCaps = children.contains { child in
+            guard case .text(let role, let inlines) = child.kind, role.isBalanced else { return false }
+            return HIGRules.hasAllCapsLatin(Array(textContent(child, inlines).unicodeScalars))
+        }
+        var bottom = top
+        for (i, child) in children.enumerated() {
+            // The first child stands at the start side of the row's direction.
+            let offset = Double(i) * (column + Block.rowSpacing)
+            inner.x = inner.rightToLeft ? context.x + context.width - offset - column : context.x + offset
+            inner.width = column
+            bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
+        }
+        return bottom
+    }
+
+    static func rowSpacing(_ count: Int) -> Double { Block.rowSpacing * Double(max(0, count - 1)) }
+
+    // MARK: - Lists (SPEC 4.2)
+
+    private mutating func layoutList(_ block: Block, _ list: ListBlock, _ context: BlockContext) {
+        // Each item is its own unit so that pages break between items.
+        let inner = containerContext(block, context)
+        let id = nextListID
+        nextListID += 1
+        let markers = listMarkers(list, inner)
+        for (index, item) in list.items.enumerated() {
+            let top = nextTop()
+            var blocks: [PlacedBlock] = []
+            let bottom = layoutItem(item, index: index, markers: markers, inner, top: top, into: &blocks, listID: id)
+            appendUnit(blocks, top: top, bottom: bottom)
+        }
+    }
+
+    private mutating func layoutListItems(
+        _ block: Block, _ list: ListBlock, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
+    ) -> Double {
+        let inner = containerContext(block, context)
+        let id = nextListID
+        nextListID += 1
+        let markers = listMarkers(list, inner)
+        var y = top
+        for (index, item) in list.items.enumerated() {
+            y = layoutItem(item, index: index, markers: markers, inner,
+                           top: index == 0 ? y : y + BlockLayouter.blockSpacing, into: &placed, listID: id)
+        }
+        return y
+    }
+
+    /// Marker texts and the width reserved for them on the list's start side.
+    private func listMarkers(_ list: ListBlock, _ context: BlockContext) -> (texts: [String], width: Double) {
+        let system = numerals.numberingSystem(locale: context.language)
+        switch list.marker ?? ListBlock.defaultMarker {
+        case .bullet: return (Array(repeating: "•", count: list.items.count), BlockLayouter.bulletIndent)
+        case .none: return (Array(repeating: "", count: list.items.count), 0)
+        case .number:
+            let texts = (1...max(1, list.items.count)).map { n in
+                String(String.UnicodeScalarView(String(n).unicodeScalars.map { digit in
+                    Unicode.Scalar(system.zero.value + (digit.value - 0x30)) ?? digit
+                })) + "."
+            }
+            // Room for the widest number, measured later; a generous estimate per digit.
+            let digits = Double(String(list.items.count).count)
+            return (texts, max(BlockLayouter.bulletIndent, bodySize * (0.62 * digits + 0.4) + BlockLayouter.markerGap))
+        }
+    }
+
+    private mutating func layoutItem(
+        _ item: Block, index: Int, markers: (texts: [String], width: Double), _ context: BlockContext,
+        top: Double, into placed: inout [PlacedBlock], listID: Int
+    ) -> Double {
+        guard case .text(let role, let inlines) = item.kind else {
+            return layoutBlock(item, context, top: top, into: &placed)
+        }
+        var inner = context
+        inner.listRightToLeft = context.rightToLeft
+        inner.width = context.width - markers.width
+        if !context.rightToLeft { inner.x = context.x + markers.width }
+        let first = placed.count
+        let bottom = layoutText(item, role, inlines, inner, top: top, into: &placed)
+        guard first < placed.count else { return bottom }
+        placed[first].listID = listID
+        let text = index < markers.texts.count ? markers.texts[index] : ""
+        if !text.isEmpty, let firstLine = placed[first].paragraph?.lines.first {
+            var styled = ParagraphText()
+            let itemStyle = placed[first].paragraph?.text.spans.first?.style ?? TextStyle()
+            styled.append(text.unicodeScalars, style: itemStyle, location: item.location)
+            let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
+                                           width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
+            let markerWidth = marker.lines.first?.width ?? 0
+            // The marker stands on the list's start side, outside the text frame.
+            let x = context.rightToLeft ? context.x + context.width - markerWidth : context.x
+            let markerTop = top + firstLine.baseline - (marker.lines.first?.baseline ?? 0)
+            placed[first].marker = (marker, x, markerTop)
+            placed[first].report.marker = ReportMarker(text: text, x: x, width: markerWidth)
+        }
+        return bottom
+    }
+
+    // MARK: - Text blocks (SPEC 4.1, 4.3)
+
+    /// The block's text, from the string catalog when it has a key (SPEC 5.2).
+    private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
+        if let key = block.key, let text = options.strings?[key] { return text }
+        return inlines.styledText().map(\.text).joined()
+    }
+
+    private mutating func layoutText(
+        _ block: Block, _ role: TextRole, _ inlines: [Inline], _ context: BlockContext, top: Double,
+        into placed: inout [PlacedBlock]
+    ) -> Double {
+        let style = block.style
+        let language = style.lang ?? context.language
+        let size = style.size.map { $0 * sizeScale } ?? role.defaultSize(bodySize: bodySize)
+        let weight = (style.weight ?? role.defaultWeight).numericValue
+        let textColor = style.color ?? (role == .button ? .white : color)
+        let blockLineHeight = style.lineHeight ?? lineHeight
+        let base = TextStyle(families: families, weight: weight, italic: false, size: size, color: textColor,
+                             language: language, digits: numerals.numberingSystem(locale: language))
+
+        var text = ParagraphText()
+        if let key = block.key, let strings = options.strings {
+            if let localized = strings[key] {
+                text.append(localized.unicodeScalars, style: base, location: block.location)
+            } else {
+                diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the element's own text is used"))
+            }
+        }
+        if text.scalars.isEmpty {
+            for piece in inlines.styledText() {
+                var s = base
+                let inline = piece.style
+                if let w = inline.weight { s.weight = w.numericValue }
+                if let italic = inline.italic { s.italic = italic }
+                if let pieceSize = inline.size { s.size = pieceSize * sizeScale }
+                if let c = inline.color { s.color = c }
+                if let lang = inline.lang { s.language = lang }
+                if let n = inline.numerals ?? (inline.lang != nil ? numerals : nil) {
+                    s.digits = n.numberingSystem(locale: s.language)
+                }
+                text.append(piece.text.unicodeScalars, style: s, location: piece.location)
+            }
+        }
+        if role == .title && title == nil { title = String(String.UnicodeScalarView(text.scalars)) }
+
+        // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
+        let ownRTL: Bool
+        switch style.dir {
+        case .ltr?: ownRTL = false
+        case .rtl?: ownRTL = true
+        case .auto?, nil:
+            if style.dir == nil, let lang = style.lang {
+                ownRTL = Language.isRightToLeft(language: lang)
+            } else if let level = BidiParagraph.firstStrongLevel(text.scalars.map(\.bidiClass), from: 0, to: text.scalars.count) {
+                ownRTL = level == 1
+            } else {
+                ownRTL = context.rightToLeft
+            }
+        }
+
+        // 4.3: balancing, only in titles, headings, labels and buttons.
+        var blockBalance = 0.0
+        if role.isBalanced && HIGRules.hasArabicOrHebrew(text.scalars)
+            && (context.rowHasAllCaps || HIGRules.hasAllCapsLatin(text.scalars))
+        {
+            blockBalance = balance
+        }
+
+        let isButton = role == .button
+        let padX = isButton ? BlockLayouter.buttonPaddingX : 0
+        let frameWidth = max(1, context.width - 2 * padX)
+        let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
+                                          lineHeight: blockLineHeight, balance: blockBalance)
+        diagnostics.append(contentsOf: paragraph.diagnostics)
+
+        let textHeight = paragraph.height
+        var frameTop = top
+        var blockBottom = top + textHeight
+        var decorations: [PageItem] = []
+        if isButton {
+            let height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
+            frameTop = top + (height - textHeight) / 2
+            blockBottom = top + height
+            decorations.append(.rectangle(RectangleItem(
+                x: context.x, y: top, width: max(Block.minimumButtonSize, context.width), height: height,
+                cornerRadius: BlockLayouter.buttonRadius, fill: style.background ?? BlockLayouter.buttonFill)))
+        } else if let background = style.background {
+            decorations.append(.rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: textHeight, fill: background)))
+        }
+
+        let side: Side
+        if let listRTL = context.listRightToLeft {
+            side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: paragraph.lines.count, ownRightToLeft: ownRTL)
+        } else {
+            side = HIGRules.alignment(style.align ?? role.defaultAlignment, lineCount: paragraph.lines.count,
+                                      ownRightToLeft: ownRTL, contextRightToLeft: context.rightToLeft)
+        }
+        let frame = ReportRect(x: context.x + padX, y: frameTop, width: frameWidth, height: textHeight)
+        var origins: [(x: Double, top: Double)] = []
+        var y = frameTop
+        for line in paragraph.lines {
+            let x: Double
+            switch side {
+            case .left: x = frame.x
+            case .right: x = frame.x + frame.width - line.width
+            case .center: x = frame.x + (frame.width - line.width) / 2
+            }
+            origins.append((x, y))
+            y += line.height
+        }
+        let report = ReportBlock(
+            kind: role.rawValue, line: block.location.line, lang: language, direction: ownRTL ? "rtl" : "ltr",
+            context: (context.listRightToLeft ?? context.rightToLeft) ? "rtl" : "ltr", align: side.rawValue,
+            frame: frame, marker: nil, lines: [])
+        let tag: StructureTag
+        switch role {
+        case .title: tag = .h1
+        case .heading: tag = .h2
+        case .item: tag = .listItem
+        default: tag = .paragraph
+        }
+        placed.append(PlacedBlock(
+            report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
+            top: top, bottom: blockBottom, splittable: !isButton && role != .item))
+        return blockBottom
+    }
+
+    // MARK: - Images (SPEC 4.6)
+
+    private mutating func layoutImage(
+        _ block: Block, _ image: ImageBlock, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
+    ) -> Double {
+        var (width, height) = image.size
+        if width > context.width {  // scaled down to fit, keeping its aspect ratio
+            height *= context.width / width
+            width = context.width
+        }
+        let x = context.rightToLeft ? context.x + context.width - width : context.x
+        var entry = leaf(block, context, frame: ReportRect(x: x, y: top, width: width, height: height))
+        let flipped = image.flip == .rtl && context.rightToLeft
+        entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
+                                              flipped: flipped, alt: image.alt))]
+        entry.tag = .figure
+        placed.append(entry)
+        return top + height
+    }
+}

@@ -1,0 +1,214 @@
+// The layout as `typeset layout` prints it (SPEC §6). Field names and meanings are a contract.
+
+public struct LayoutReport: Sendable {
+    public var diagnostics: [Diagnostic]
+    public var pages: [ReportPage]
+    public init(diagnostics: [Diagnostic], pages: [ReportPage]) {
+        self.diagnostics = diagnostics
+        self.pages = pages
+    }
+}
+
+public struct ReportPage: Sendable {
+    public var width: Double
+    public var height: Double
+    public var blocks: [ReportBlock]
+}
+
+public struct ReportRect: Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+}
+
+public struct ReportBlock: Sendable {
+    /// The element name (`item` for list items).
+    public var kind: String
+    /// Source line of the element.
+    public var line: Int
+    public var lang: String
+    /// Own direction and context direction: "ltr" or "rtl".
+    public var direction: String
+    public var context: String
+    /// The physical alignment applied: "left", "right" or "center".
+    public var align: String
+    public var frame: ReportRect
+    public var marker: ReportMarker?
+    public var lines: [ReportLine]
+}
+
+public struct ReportMarker: Sendable {
+    public var text: String
+    public var x: Double
+    public var width: Double
+}
+
+public struct ReportLine: Sendable {
+    public var x: Double
+    public var baseline: Double
+    public var width: Double
+    public var runs: [ReportRun]
+}
+
+public struct ReportRun: Sendable {
+    public var text: String
+    public var level: Int
+    public var direction: String
+    public var script: String
+    public var font: String
+    public var size: Double
+    public var x: Double
+    public var width: Double
+    public var glyphs: Int
+}
+
+extension LayoutReport {
+    /// The JSON of SPEC §6, keys in the order the spec shows them, numbers rounded to 1/100 pt.
+    public func json() -> String {
+        let out = JSONWriter()
+        out.object {
+            out.field("version") { out.number(1) }
+            out.field("diagnostics") {
+                out.array(diagnostics) { d in
+                    out.object {
+                        out.field("line") { out.number(Double(d.location.line)) }
+                        out.field("column") { out.number(Double(d.location.column)) }
+                        out.field("severity") { out.string(d.severity.rawValue) }
+                        out.field("message") { out.string(d.hint.map { "\(d.message) (\($0))" } ?? d.message) }
+                    }
+                }
+            }
+            out.field("pages") {
+                out.array(pages) { page in
+                    out.object {
+                        out.field("width") { out.number(page.width) }
+                        out.field("height") { out.number(page.height) }
+                        out.field("blocks") { out.array(page.blocks) { out.block($0) } }
+                    }
+                }
+            }
+        }
+        return out.text + "\n"
+    }
+}
+
+/// A minimal JSON writer that keeps key order and prints numbers without noise.
+private final class JSONWriter {
+    var text = ""
+    private var needsComma = [false]
+
+    func object(_ body: () -> Void) {
+        separate()
+        text += "{"
+        needsComma.append(false)
+        body()
+        needsComma.removeLast()
+        text += "}"
+    }
+
+    func array<T>(_ items: [T], _ body: (T) -> Void) {
+        separate()
+        text += "["
+        needsComma.append(false)
+        for item in items { body(item) }
+        needsComma.removeLast()
+        text += "]"
+    }
+
+    func field(_ key: String, _ value: () -> Void) {
+        separate()
+        text += "\"\(key)\":"
+        needsComma.append(false)
+        value()
+        needsComma.removeLast()
+    }
+
+    func number(_ value: Double) {
+        separate()
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() && abs(rounded) < 1e15 {
+            text += String(Int(rounded))
+        } else {
+            text += String(rounded)
+        }
+    }
+
+    func string(_ value: String) {
+        separate()
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x2028...0x2029).contains(scalar.value) {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text += "\""
+    }
+
+    private func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    func rect(_ r: ReportRect) {
+        object {
+            field("x") { number(r.x) }
+            field("y") { number(r.y) }
+            field("width") { number(r.width) }
+            field("height") { number(r.height) }
+        }
+    }
+
+    func block(_ b: ReportBlock) {
+        object {
+            field("kind") { string(b.kind) }
+            field("line") { number(Double(b.line)) }
+            field("lang") { string(b.lang) }
+            field("direction") { string(b.direction) }
+            field("context") { string(b.context) }
+            field("align") { string(b.align) }
+            field("frame") { rect(b.frame) }
+            if let marker = b.marker {
+                field("marker") {
+                    object {
+                        field("text") { string(marker.text) }
+                        field("x") { number(marker.x) }
+                        field("width") { number(marker.width) }
+                    }
+                }
+            }
+            field("lines") {
+                array(b.lines) { line in
+                    object {
+                        field("x") { number(line.x) }
+                        field("baseline") { number(line.baseline) }
+                        field("width") { number(line.width) }
+                        field("runs") {
+                            array(line.runs) { run in
+                                object {
+                                    field("text") { string(run.text) }
+                                    field("level") { number(Double(run.level)) }
+                                    field("direction") { string(run.direction) }
+                                    field("script") { string(run.script) }
+                                    field("font") { string(run.font) }
+                                    field("size") { number(run.size) }
+                                    field("x") { number(run.x) }
+                                    field("width") { number(run.width) }
+                                    field("glyphs") { number(Double(run.glyphs)) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

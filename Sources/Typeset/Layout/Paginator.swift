@@ -1,0 +1,242 @@
+// Cutting the galley into pages (SPEC §2): a page without `height` grows to fit; otherwise
+// blocks that do not fit continue on a new page, and a paragraph splits between its lines.
+
+extension BlockLayouter {
+    func paginate() -> ([Page], [ReportPage]) {
+        let width = document.pageWidth
+        let background = document.background ?? Document.defaultBackground
+        guard let pageHeight = document.pageHeight else {
+            let height = 2 * margin + (units.last?.bottom ?? 0)
+            var emitter = PageEmitter(width: width, height: height, background: background)
+            for unit in units {
+                for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
+            }
+            return ([emitter.page()], [emitter.report])
+        }
+
+        let contentHeight = pageHeight - 2 * margin
+        var pages: [Page] = []
+        var reports: [ReportPage] = []
+        var emitter = PageEmitter(width: width, height: pageHeight, background: background)
+        var y = 0.0  // used height of the current page's content area
+        var empty = true
+        var previousBottom = 0.0
+
+        func newPage() {
+            pages.append(emitter.page())
+            reports.append(emitter.report)
+            emitter = PageEmitter(width: width, height: pageHeight, background: background)
+            y = 0
+            empty = true
+        }
+
+        for unit in units {
+            let gap = empty ? 0 : max(0, unit.top - previousBottom)
+            let height = unit.bottom - unit.top
+            previousBottom = unit.bottom
+            if y + gap + height <= contentHeight + 0.001 {
+                let dy = margin + y + gap - unit.top
+                for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
+                y += gap + height
+                empty = false
+                continue
+            }
+            if unit.blocks.count == 1, unit.blocks[0].splittable, let paragraph = unit.blocks[0].paragraph {
+                // Lines continue on the next page where they no longer fit.
+                let block = unit.blocks[0]
+                var start = 0
+                var pageGap = gap
+                while start < paragraph.lines.count {
+                    var end = start
+                    var used = 0.0
+                    while end < paragraph.lines.count && y + pageGap + used + paragraph.lines[end].height <= contentHeight + 0.001 {
+                        used += paragraph.lines[end].height
+                        end += 1
+                    }
+                    if end == start {
+                        if empty {  // a line taller than the page: it stands alone and is clipped
+                            end = start + 1
+                            used = paragraph.lines[start].height
+                        } else {
+                            newPage()
+                            pageGap = 0
+                            continue
+                        }
+                    }
+                    let dy = margin + y + pageGap - block.lineOrigins[start].top
+                    emitter.emit(block, lines: start..<end, dy: dy)
+                    y += pageGap + used
+                    empty = false
+                    start = end
+                    if start < paragraph.lines.count {
+                        newPage()
+                        pageGap = 0
+                    }
+                }
+                continue
+            }
+            if !empty { newPage() }
+            let dy = margin - unit.top
+            for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
+            y = height
+            empty = false
+        }
+        pages.append(emitter.page())
+        reports.append(emitter.report)
+        return (pages, reports)
+    }
+}
+
+/// Turns placed blocks into page items and report entries for one page.
+struct PageEmitter {
+    var items: [PageItem] = []
+    var report: ReportPage
+    let background: Color
+    private var openList: Int?
+
+    init(width: Double, height: Double, background: Color) {
+        report = ReportPage(width: width, height: height, blocks: [])
+        self.background = background
+    }
+
+    mutating func page() -> Page {
+        closeList()
+        return Page(width: report.width, height: report.height, background: background, items: items)
+    }
+
+    private mutating func closeList() {
+        if openList != nil {
+            items.append(.endTag(.list))
+            openList = nil
+        }
+    }
+
+    /// Emits `block` (only `lines` of it, if given) moved down by `dy`.
+    mutating func emit(_ block: PlacedBlock, lines: Range<Int>?, dy: Double) {
+        if block.listID != openList {
+            closeList()
+            if let id = block.listID {
+                items.append(.beginTag(.list))
+                openList = id
+            }
+        }
+        var entry = block.report
+        entry.frame.y += dy
+        if let tag = block.tag { items.append(.beginTag(tag)) }
+        let firstPart = lines.map { $0.lowerBound == 0 } ?? true
+        if firstPart {
+            for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
+        }
+        if let marker = block.marker, firstPart, let line = marker.paragraph.lines.first {
+            if block.tag == .listItem { items.append(.beginTag(.label)) }
+            let baseline = marker.top + dy + line.baseline
+            for run in line.runs {
+                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
+            }
+            if block.tag == .listItem { items.append(.endTag(.label)) }
+        } else if lines != nil && !firstPart {
+            entry.marker = nil
+        }
+        if let paragraph = block.paragraph {
+            let range = lines ?? 0..<paragraph.lines.count
+            if let lines {
+                let top = block.lineOrigins[lines.lowerBound].top
+                entry.frame.y = top + dy
+                entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
+            }
+            if block.tag == .listItem { items.append(.beginTag(.listBody)) }
+            for i in range {
+                let line = paragraph.lines[i]
+                let origin = block.lineOrigins[i]
+                let baseline = origin.top + dy + line.baseline
+                var reportRuns: [ReportRun] = []
+                for run in line.runs {
+                    let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
+                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }
+                    reportRuns.append(ReportRun(
+                        text: glyphs.text, level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
+                        script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
+                        width: run.width, glyphs: run.glyphs.count))
+                }
+                entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
+            }
+            if block.tag == .listItem { items.append(.endTag(.listBody)) }
+        }
+        if let tag = block.tag { items.append(.endTag(tag)) }
+        report.blocks.append(entry)
+    }
+
+    /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
+    /// order, digits substituted, bidi controls left out).
+    private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
+        var glyphs: [PositionedGlyph] = []
+        glyphs.reserveCapacity(run.glyphs.count)
+        var pen = originX + run.x
+        for g in run.glyphs {
+            glyphs.append(PositionedGlyph(id: g.id, x: pen + g.xOffset, y: baseline - g.yOffset))
+            pen += g.advance
+        }
+        let scalars = paragraph.displayScalars
+        func utf8Count(_ range: Range<Int>) -> Int {
+            range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
+        }
+        var text = String.UnicodeScalarView()
+        for i in run.scalarRange where !isHiddenControl(scalars[i]) { text.append(scalars[i]) }
+
+        // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
+        // cluster to the next cluster in logical order (backwards for right-to-left runs).
+        var starts: [(cluster: Int, glyphs: Int)] = []
+        for g in run.glyphs {
+            if let last = starts.last, last.cluster == g.cluster {
+                starts[starts.count - 1].glyphs += 1
+            } else {
+                starts.append((g.cluster, 1))
+            }
+        }
+        var clusters: [TextCluster] = []
+        clusters.reserveCapacity(starts.count)
+        let lower = run.scalarRange.lowerBound
+        let upper = run.scalarRange.upperBound
+        for (k, group) in starts.enumerated() {
+            let range: Range<Int>
+            if run.isRightToLeft {
+                let end = k == 0 ? upper : starts[k - 1].cluster
+                let start = k == starts.count - 1 ? lower : group.cluster
+                range = start..<max(start, end)
+            } else {
+                let start = k == 0 ? lower : group.cluster
+                let end = k == starts.count - 1 ? upper : starts[k + 1].cluster
+                range = start..<max(start, end)
+            }
+            clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: group.glyphs))
+        }
+        // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
+        if run.isRightToLeft { clusters.reverse() }
+        let color = paragraph.text.spans[run.spanIndex].style.color
+        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: String(text),
+                        clusters: clusters, backward: run.isRightToLeft)
+    }
+}
+
+extension PageItem {
+    /// The item moved down by `dy` points.
+    func moved(dy: Double) -> PageItem {
+        switch self {
+        case .rectangle(var r):
+            r.y += dy
+            return .rectangle(r)
+        case .rule(var r):
+            r.y1 += dy
+            r.y2 += dy
+            return .rule(r)
+        case .image(var i):
+            i.y += dy
+            return .image(i)
+        case .glyphs(var g):
+            for k in g.glyphs.indices { g.glyphs[k].y += dy }
+            return .glyphs(g)
+        case .beginTag, .endTag:
+            return self
+        }
+    }
+}

@@ -1,0 +1,191 @@
+// The paragraph driver: styled text → bidi levels → items → shaped glyphs → lines → visual
+// runs. Alignment and placement on the page happen in BlockLayouter; this knows only lines.
+
+/// A stretch of one line with one level, script, font and size, in visual order.
+struct LineRun {
+    /// Offsets in the paragraph, logical order; hanging white space excluded.
+    var scalarRange: Range<Int>
+    var level: UInt8
+    var script: Script
+    var face: FontFace
+    var spanIndex: Int
+    /// Point size used, balancing included.
+    var size: Double
+    /// Glyphs in visual order; invisible bidi controls removed.
+    var glyphs: [ShapedGlyph]
+    /// Left edge from the line's left edge, in points.
+    var x: Double
+    var width: Double
+    var isRightToLeft: Bool { level & 1 == 1 }
+}
+
+struct TextLine {
+    var scalarRange: Range<Int>
+    /// Visual order, left to right.
+    var runs: [LineRun]
+    /// Natural width: the sum of the runs' widths, without hanging white space.
+    var width: Double
+    /// line-height × the largest size on the line.
+    var height: Double
+    /// From the line's top to its baseline.
+    var baseline: Double
+    /// The largest point size on the line.
+    var largestSize: Double
+}
+
+/// A laid-out paragraph: its text after digit substitution, and its lines.
+struct ParagraphLayout {
+    var text: ParagraphText
+    /// The text as shown: digits substituted.
+    var displayScalars: [Unicode.Scalar]
+    var baseLevel: UInt8
+    var lines: [TextLine]
+    var diagnostics: Diagnostics
+    var height: Double { lines.reduce(0) { $0 + $1.height } }
+}
+
+/// Sets paragraphs: owns the font database and shaper (both thread-safe and cached).
+final class ParagraphLayouter: Sendable {
+    let fonts: FontDatabase
+    let shaper: Shaper
+
+    init(fonts: FontDatabase, shaper: Shaper) {
+        self.fonts = fonts
+        self.shaper = shaper
+    }
+
+    /// Lays out `text` in `direction` at `width` points. `balance` points are added to Arabic
+    /// and Hebrew items (SPEC 4.3); `lineHeight` is the multiple of the largest size per line.
+    func layout(
+        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double = 0
+    ) -> ParagraphLayout {
+        var diagnostics = Diagnostics()
+        // Digits are substituted after bidi resolution (SPEC 4.5): numbers order the same
+        // whatever digits they show.
+        var display = text.scalars
+        for span in text.spans where span.style.digits != .latn {
+            for i in span.scalarRange {
+                if let digit = span.style.digits.substitute(display[i]) { display[i] = digit }
+            }
+        }
+        let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
+        var missing: [(offset: Int, spanIndex: Int)] = []
+        let items = Itemizer.items(
+            text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
+        for (offset, spanIndex) in missing {
+            if let location = text.spans[spanIndex].location {
+                let code = String(display[offset].value, radix: 16, uppercase: true)
+                let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+                diagnostics.report(.warning(location, "no font covers U+\(padded); it is drawn as a missing-glyph box"))
+            }
+        }
+
+        let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
+        var glyphAdvances: [(cluster: Int, advance: Double)] = []
+        for run in shaped { for g in run.glyphs { glyphAdvances.append((g.cluster, g.advance)) } }
+        let advances = AdvanceTable(count: display.count, glyphAdvances: glyphAdvances)
+        let opportunities = LineBreaker.opportunities(in: text.scalars)
+        let ranges = LineFiller.lines(scalars: text.scalars, opportunities: opportunities, advances: advances, width: width)
+
+        let primary = primaryMetrics(text)
+        var lines: [TextLine] = []
+        for range in ranges {
+            lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped, display: display,
+                                   text: text, balance: balance, lineHeight: lineHeight, primary: primary))
+        }
+        if lines.isEmpty {  // an empty paragraph still takes one line
+            let size = text.spans.first?.style.size ?? 17
+            lines.append(TextLine(scalarRange: 0..<0, runs: [], width: 0, height: size * lineHeight,
+                                  baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
+                                  largestSize: size))
+        }
+        return ParagraphLayout(text: text, displayScalars: display, baseLevel: paragraph.baseLevel,
+                               lines: lines, diagnostics: diagnostics)
+    }
+
+    /// Balancing applies to Arabic and Hebrew items only.
+    private func size(of item: TextItem, _ text: ParagraphText, balance: Double) -> Double {
+        let size = text.spans[item.spanIndex].style.size
+        return balance != 0 && (item.script.code == "Arab" || item.script.code == "Hebr") ? size + balance : size
+    }
+
+    private func shape(
+        _ item: TextItem, _ display: [Unicode.Scalar], _ text: ParagraphText, balance: Double, range: Range<Int>
+    ) -> ShapedRun {
+        shaper.shape(
+            scalars: display, range: range, face: item.face, size: size(of: item, text, balance: balance),
+            rightToLeft: item.isRightToLeft, script: item.script,
+            language: text.spans[item.spanIndex].style.language)
+    }
+
+    /// Ascent and descent (in em) of the first family of the paragraph's first style.
+    private func primaryMetrics(_ text: ParagraphText) -> (ascent: Double, descent: Double) {
+        let style = text.spans.first?.style ?? TextStyle()
+        guard let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
+                                           script: Script(code: "Latn") ?? .common)
+        else { return (1.069, 0.293) }
+        let metrics = shaper.metrics(face: face, size: 1)
+        return (metrics.ascent, -metrics.descent)  // descent is negative, y up
+    }
+
+    /// SPEC §2: the line is line-height × the largest size tall; the baseline sits where the
+    /// first family's ascent puts it, with the leading shared above and below.
+    private func baselineOffset(size: Double, lineHeight: Double, primary: (ascent: Double, descent: Double)) -> Double {
+        let content = (primary.ascent + primary.descent) * size
+        return (size * lineHeight - content) / 2 + primary.ascent * size
+    }
+
+    private func buildLine(
+        _ range: Range<Int>, paragraph: BidiParagraph, items: [TextItem], shaped: [ShapedRun],
+        display: [Unicode.Scalar], text: ParagraphText, balance: Double, lineHeight: Double,
+        primary: (ascent: Double, descent: Double)
+    ) -> TextLine {
+        let visibleEnd = LineFiller.visibleEnd(text.scalars, range)
+        var runs: [LineRun] = []
+        var x = 0.0
+        for bidiRun in paragraph.visualRuns(range) {
+            let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
+            guard !runRange.isEmpty else { continue }
+            var pieces: [LineRun] = []
+            for (index, item) in items.enumerated() where item.scalarRange.overlaps(runRange) {
+                let piece = item.scalarRange.clamped(to: runRange)
+                var glyphs = shaped[index].glyphs
+                let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
+                let cutAfter = piece.upperBound != item.scalarRange.upperBound
+                if (cutBefore && unsafe(glyphs, at: piece.lowerBound)) || (cutAfter && unsafe(glyphs, at: piece.upperBound)) {
+                    glyphs = shape(item, display, text, balance: balance, range: piece).glyphs
+                }
+                glyphs = glyphs.filter { piece.contains($0.cluster) && !isHiddenControl(display[$0.cluster]) }
+                let width = glyphs.reduce(0) { $0 + $1.advance }
+                pieces.append(LineRun(
+                    scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
+                    spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
+                    glyphs: glyphs, x: 0, width: width))
+            }
+            if bidiRun.isRightToLeft { pieces.reverse() }
+            for var piece in pieces {
+                piece.x = x
+                x += piece.width
+                runs.append(piece)
+            }
+        }
+        let largest = runs.map(\.size).max() ?? text.spans.first { $0.scalarRange.overlaps(range) }?.style.size ?? 17
+        return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
+                        baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
+                        largestSize: largest)
+    }
+
+    /// HarfBuzz marks where cutting a run would change its glyphs (joining, kerning, ligatures).
+    private func unsafe(_ glyphs: [ShapedGlyph], at offset: Int) -> Bool {
+        glyphs.contains { $0.cluster == offset && $0.unsafeToBreak }
+    }
+}
+
+/// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
+/// given as text (SPEC §6: run text is without them).
+func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.bidiClass {
+    case .LRE, .LRO, .RLE, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+    default: return false
+    }
+}

@@ -1,0 +1,49 @@
+// The whole pipeline for one document: parsed markup → styles → paragraphs → blocks → pages,
+// with the layout report of SPEC §6. Rendering the pages is Render/'s job.
+
+import Foundation
+
+/// Options that change layout without changing the markup (SPEC §5.1–5.3).
+public struct LayoutOptions: Sendable {
+    /// `--locale`: sets the document's language unless the document pins it.
+    public var locale: String?
+    /// `--text-size`: the Dynamic Type body size in points; every style scales with it.
+    public var bodySize: Double?
+    /// `--strings`: the catalog's strings for the locale, key → text. nil when no catalog was given.
+    public var strings: [String: String]?
+
+    public init(locale: String? = nil, bodySize: Double? = nil, strings: [String: String]? = nil) {
+        self.locale = locale
+        self.bodySize = bodySize
+        self.strings = strings
+    }
+}
+
+/// A document laid out: pages to render and the report `typeset layout` prints.
+public struct LayoutResult: Sendable {
+    public var pages: [Page]
+    public var report: LayoutReport
+    public var diagnostics: Diagnostics
+    /// The text of the first title, for the PDF metadata.
+    public var title: String?
+    /// The document's language.
+    public var language: String
+}
+
+/// Lays out documents. Thread-safe: one typesetter serves a parallel batch, sharing its font
+/// and shaping caches.
+public final class Typesetter: Sendable {
+    let paragraphs: ParagraphLayouter
+
+    /// - Parameter fontDirectories: extra font folders (`--font-dir`), searched before the
+    ///   system fonts.
+    public init(fontDirectories: [String] = []) {
+        let fonts = FontDatabase(extraDirectories: fontDirectories)
+        paragraphs = ParagraphLayouter(fonts: fonts, shaper: Shaper())
+    }
+
+    public func layout(_ document: Document, options: LayoutOptions = LayoutOptions()) -> LayoutResult {
+        var layouter = BlockLayouter(document: document, options: options, paragraphs: paragraphs)
+        return layouter.run()
+    }
+}

@@ -1,0 +1,155 @@
+// `typeset render` (SPEC 5.1) and `typeset layout` (SPEC 5.7).
+import ArgumentParser
+import Foundation
+import Typeset
+
+extension OutputFormat: ExpressibleByArgument {}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Renders markup files to PDF, SVG or PNG.",
+        discussion: """
+            The format comes from -o's extension unless --format says. Several inputs with -o x.pdf \
+            make one PDF; with --out-dir, one file per input (SVG and PNG: one file per page, \
+            NAME-2.svg, ...). Without either, each output is written beside its input.
+            """)
+
+    @Argument(help: "Markup files.")
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "One output file for all inputs.")
+    var output: String?
+
+    @Option(help: "Folder for one output per input.")
+    var outDir: String?
+
+    @Option(help: "pdf, svg or png.")
+    var format: OutputFormat?
+
+    @Option(help: "PNG resolution as a multiple of 72 dpi.")
+    var scale: Double = 2
+
+    @Option(help: "Inputs rendered at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Render only the K-th of N slices of the inputs, as K/N (for CI runners).")
+    var shard: String?
+
+    @OptionGroup var layoutArguments: LayoutArguments
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one markup file") }
+        if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
+        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+        if let output, format == nil, OutputFormat(path: output) == nil {
+            throw ValidationError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
+        }
+    }
+
+    func run() throws {
+        let settings = try layoutArguments.settings()
+        var selected = inputs
+        if let shard = shard.flatMap(Shard.init) { selected = shard.select(inputs) }
+        let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
+        let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
+        let batch = Batch(inputs: selected, jobs: jobs)
+
+        if let output {
+            // One output: lay out every input, then render their pages together.
+            let outcomes = batch.run { typesetter.layoutFile($0, settings: settings) }
+            outcomes.forEach { printDiagnostics($0.diagnostics) }
+            let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
+            var failed = outcomes.filter(\.failed).map(\.input)
+            if !layouts.isEmpty {
+                let options = RenderOptions(format: resolvedFormat, scale: scale, title: layouts.first?.title,
+                                            language: layouts.first?.language)
+                do {
+                    _ = try render(pages: layouts.flatMap(\.pages), to: output, options: options)
+                } catch {
+                    printError("\(output): \(error)")
+                    failed = selected
+                }
+            }
+            finish(total: selected.count, failed: failed)
+            return
+        }
+
+        if let outDir {
+            try? FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        }
+        // One output per input, rendered as soon as it is laid out: memory stays flat.
+        let outcomes = batch.run { input -> (Diagnostics, Bool) in
+            var outcome = typesetter.layoutFile(input, settings: settings)
+            guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
+            let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            let folder = outDir ?? (input as NSString).deletingLastPathComponent
+            let path = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("\(name).\(resolvedFormat.rawValue)")
+            do {
+                _ = try render(pages: layout.pages, to: path, options: RenderOptions(
+                    format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
+                return (outcome.diagnostics, true)
+            } catch {
+                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), "cannot write \(path): \(error)"))
+                return (outcome.diagnostics, false)
+            }
+        }
+        outcomes.forEach { printDiagnostics($0.0) }
+        finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+    }
+
+    private func finish(total: Int, failed: [String]) {
+        if total > 1 || !failed.isEmpty {
+            var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
+            if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        if !failed.isEmpty { Foundation.exit(ExitStatus.inputFailed) }
+    }
+}
+
+extension OutputFormat {
+    /// The format a file name's extension names.
+    init?(path: String) {
+        self.init(rawValue: (path as NSString).pathExtension.lowercased())
+    }
+}
+
+/// `--shard K/N`: inputs whose position in the list is K-1 modulo N.
+struct Shard {
+    var index: Int
+    var count: Int
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+        index = k - 1
+        count = n
+    }
+
+    func select<T>(_ items: [T]) -> [T] {
+        items.enumerated().filter { $0.offset % count == index }.map(\.element)
+    }
+}
+
+struct Layout: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Prints the layout of a markup file as JSON (SPEC §6).")
+
+    @Argument(help: "A markup file.")
+    var input: String
+
+    @OptionGroup var layoutArguments: LayoutArguments
+
+    func run() throws {
+        let settings = try layoutArguments.settings()
+        let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
+        let outcome = typesetter.layoutFile(input, settings: settings)
+        printDiagnostics(outcome.diagnostics)
+        let report = outcome.layout?.report ?? LayoutReport(diagnostics: outcome.diagnostics.items, pages: [])
+        var full = report
+        full.diagnostics = outcome.diagnostics.items
+        print(full.json(), terminator: "")
+        if outcome.failed { throw ExitCode(ExitStatus.inputFailed) }
+    }
+}
