@@ -42,6 +42,7 @@ tables: deps
 	python3 Tools/generate-unicode-tables.py $(UCD_DIR) > $(TABLES)
 
 test: deps check-tables release
+	$(SWIFT) build
 	$(SWIFT) test
 	$(RELEASE_BIN) conformance --unicode-dir $(UCD_DIR)
 
@@ -54,7 +55,7 @@ demo: release
 
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
-	$(RELEASE_BIN) bench-unicode
+	$(RELEASE_BIN) bench
 
 clean:
 	rm -rf .build out
