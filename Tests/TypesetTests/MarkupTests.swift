@@ -391,7 +391,7 @@ private struct Fixture {
             "item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
         BadInput(
             "non-item in list", "<document><list><p>x</p></list></document>", 1, 17,
-            "'list' can only contain 'item' elements, not 'p'"),
+            "'list' can only contain 'item' and nested 'list' elements, not 'p'"),
         BadInput("block inside text", "<document><p>a <p>b</p></p></document>", 1, 16, "'p' is a block element"),
         BadInput("inline in a row", "<document><row><b>x</b></row></document>", 1, 16, "'b' is an inline element"),
         BadInput("content in br", "<document><p><br>x</br></p></document>", 1, 18, "'br' takes no content"),

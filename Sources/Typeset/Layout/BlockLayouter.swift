@@ -221,14 +221,21 @@ struct BlockLayouter {
         let id = nextListID
         nextListID += 1
         let markers = listMarkers(list, inner)
-        for (index, item) in list.items.enumerated() {
+        var number = 0
+        for item in list.items {
+            if case .list(let nested) = item.kind {
+                layoutList(item, nested, indented(inner, by: markers.width))
+                continue
+            }
             let top = nextTop()
             var blocks: [PlacedBlock] = []
-            let bottom = layoutItem(item, index: index, markers: markers, inner, top: top, into: &blocks, listID: id)
+            let bottom = layoutItem(item, number: number, markers: markers, inner, top: top, into: &blocks, listID: id)
+            number += 1
             appendUnit(blocks, top: top, bottom: bottom)
         }
     }
 
+    /// Lists inside rows and stacks' rows: the same, inside one unit.
     private mutating func layoutListItems(
         _ block: Block, _ list: ListBlock, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
     ) -> Double {
@@ -237,33 +244,48 @@ struct BlockLayouter {
         nextListID += 1
         let markers = listMarkers(list, inner)
         var y = top
+        var number = 0
         for (index, item) in list.items.enumerated() {
-            y = layoutItem(item, index: index, markers: markers, inner,
-                           top: index == 0 ? y : y + BlockLayouter.blockSpacing, into: &placed, listID: id)
+            let itemTop = index == 0 ? y : y + BlockLayouter.blockSpacing
+            if case .list(let nested) = item.kind {
+                y = layoutListItems(item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed)
+                continue
+            }
+            y = layoutItem(item, number: number, markers: markers, inner, top: itemTop, into: &placed, listID: id)
+            number += 1
         }
         return y
+    }
+
+    /// 4.2: nested lists are indented on the start side of the list's direction.
+    private func indented(_ context: BlockContext, by indent: Double) -> BlockContext {
+        var inner = context
+        inner.width = max(1, context.width - indent)
+        if !context.rightToLeft { inner.x = context.x + indent }
+        return inner
     }
 
     /// Marker texts and the width reserved for them on the list's start side.
     private func listMarkers(_ list: ListBlock, _ context: BlockContext) -> (texts: [String], width: Double) {
         let system = numerals.numberingSystem(locale: context.language)
+        let count = list.items.filter { if case .list = $0.kind { false } else { true } }.count
         switch list.marker ?? ListBlock.defaultMarker {
-        case .bullet: return (Array(repeating: "•", count: list.items.count), BlockLayouter.bulletIndent)
-        case .none: return (Array(repeating: "", count: list.items.count), 0)
+        case .bullet: return (Array(repeating: "•", count: count), BlockLayouter.bulletIndent)
+        case .none: return (Array(repeating: "", count: count), 0)
         case .number:
-            let texts = (1...max(1, list.items.count)).map { n in
+            let texts = (1...max(1, count)).map { n in
                 String(String.UnicodeScalarView(String(n).unicodeScalars.map { digit in
                     Unicode.Scalar(system.zero.value + (digit.value - 0x30)) ?? digit
                 })) + "."
             }
             // Room for the widest number, measured later; a generous estimate per digit.
-            let digits = Double(String(list.items.count).count)
+            let digits = Double(String(count).count)
             return (texts, max(BlockLayouter.bulletIndent, bodySize * (0.62 * digits + 0.4) + BlockLayouter.markerGap))
         }
     }
 
     private mutating func layoutItem(
-        _ item: Block, index: Int, markers: (texts: [String], width: Double), _ context: BlockContext,
+        _ item: Block, number index: Int, markers: (texts: [String], width: Double), _ context: BlockContext,
         top: Double, into placed: inout [PlacedBlock], listID: Int
     ) -> Double {
         guard case .text(let role, let inlines) = item.kind else {

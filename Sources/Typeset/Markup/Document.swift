@@ -231,7 +231,8 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
     public var isBalanced: Bool { self == .title || self == .heading || self == .label || self == .button }
 }
 
-/// `<list>`: each item is a `Block` of kind `.text(.item, _)`.
+/// `<list>`: each item is a `Block` of kind `.text(.item, _)`, or a nested `.list` that belongs to
+/// the item before it.
 public struct ListBlock: Sendable, Hashable {
     /// `type`; nil means `ListBlock.defaultMarker`.
     public var marker: ListMarker?

@@ -377,10 +377,13 @@ struct MarkupConverter {
                     Block(
                         kind: .text(.item, textContent(element)), style: style, key: key,
                         location: element.location))
+            case .element(let element) where element.name == "list":
+                // A nested list belongs to the item before it (SPEC 4.2: indented on the start side).
+                if let nested = block(element) { items.append(nested) }
             case .element(let element):
                 if MarkupNames.blocks.contains(element.name) || MarkupNames.inlines.contains(element.name) {
                     error(
-                        element.location, "'list' can only contain 'item' elements, not '\(element.name)'",
+                        element.location, "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
                         hint: "wrap it in <item>")
                 } else {
                     misplacedOrUnknown(element, in: "list", expected: "only 'item' elements")

@@ -1,0 +1,199 @@
+// End-to-end tests of `typeset render` and `typeset layout` (SPEC 5.1, 5.7): the built binary,
+// checked with pdftotext, pdfinfo, qpdf and rsvg-convert.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+/// The repository root, from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program and collects its output (both pipes drained concurrently).
+func runProgram(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// The `typeset` binary the Makefile builds before the tests (or TYPESET_BIN).
+func typesetBinary() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] { return path }
+    for candidate in [".build/debug/typeset", ".build/x86_64-unknown-linux-gnu/debug/typeset"] {
+        let path = repositoryRoot + "/" + candidate
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    throw CommandError(description: "no typeset binary: run `swift build` first (make test does)")
+}
+
+struct CommandError: Error, CustomStringConvertible { var description: String }
+
+func typeset(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+    try runProgram(try typesetBinary(), arguments, in: directory)
+}
+
+/// One field of `pdfinfo`'s output ("Pages", "Tagged", "Title").
+func pdfInfo(_ pdf: String, _ field: String) throws -> String? {
+    let output = try runProgram("/usr/bin/pdfinfo", [pdf]).stdout
+    for line in output.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+}
+
+func temporaryFolder() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-test-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func files(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
+
+@Suite(.serialized) struct RenderCommandTests {
+    let examples = repositoryRoot + "/Examples"
+
+    @Test func pdfIsTaggedValidAndExtractsText() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let pdf = out + "/settings-en.pdf"
+        let result = try typeset(["render", examples + "/settings-en.xml", "-o", pdf])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try pdfInfo(pdf, "Tagged") == "yes")
+        #expect(try pdfInfo(pdf, "Pages") == "1")
+        #expect(try pdfInfo(pdf, "Title") == "Settings")
+        let text = try runProgram("/usr/bin/pdftotext", [pdf, "-"]).stdout
+        for word in ["Settings", "Bluetooth: On", "12.5 GB of 64 GB", "(65%)", "Back Up Now"] {
+            #expect(text.contains(word), "pdftotext misses \(word)")
+        }
+        let check = try runProgram("/usr/bin/qpdf", ["--check", pdf])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
+    @Test func arabicAndHebrewTextExtractInLogicalOrder() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for name in ["settings-ar", "settings-he"] {
+            let pdf = "\(out)/\(name).pdf"
+            #expect(try typeset(["render", "\(examples)/\(name).xml", "-o", pdf]).status == 0)
+            let text = try runProgram("/usr/bin/pdftotext", [pdf, "-"]).stdout
+            let expected = name == "settings-ar" ? ["التخزين", "إدارة"] : ["הגדרות", "אחסון", "ניהול"]
+            for word in expected { #expect(text.contains(word), "\(name): pdftotext misses \(word)") }
+            // Digits substituted for display are the text too (numerals="auto" → Arabic-Indic in ar).
+            if name == "settings-ar" { #expect(text.contains("٦٤")) }
+        }
+    }
+
+    @Test func longDocumentContinuesOnFurtherPages() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try typeset(["render", examples + "/long-page.xml", "--out-dir", out, "--format", "png", "--scale", "1"]).status == 0)
+        let pngs = files(in: out)
+        #expect(pngs.count >= 2)
+        #expect(pngs.contains("long-page.png") && pngs.contains("long-page-2.png"))
+        #expect(try typeset(["render", examples + "/long-page.xml", "--out-dir", out, "--format", "pdf"]).status == 0)
+        #expect(try pdfInfo(out + "/long-page.pdf", "Pages") == "\(pngs.count)")
+    }
+
+    @Test func svgConvertsWithRsvg() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try typeset(["render", examples + "/mixed-list.xml", "--out-dir", out, "--format", "svg"]).status == 0)
+        let converted = try runProgram("/usr/bin/rsvg-convert", [out + "/mixed-list.svg", "-o", out + "/check.png"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(try (FileManager.default.attributesOfItem(atPath: out + "/check.png")[.size] as? Int ?? 0) > 1000)
+    }
+
+    @Test func severalInputsIntoOnePDF() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try typeset(["render", examples + "/settings-en.xml", examples + "/settings-he.xml", "-o", out + "/both.pdf"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("rendered 2 of 2 inputs"))
+        #expect(try pdfInfo(out + "/both.pdf", "Pages") == "2")
+    }
+
+    @Test func badInputFailsWithLocationAndOthersStillRender() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let bad = out + "/bad.xml"
+        try "<document>\n  <p align=\"justify\">Text</p>\n</document>\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try typeset(["render", bad, examples + "/settings-en.xml", "--out-dir", out])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(bad):2:6: error:"), "\(result.stderr)")
+        #expect(result.stderr.contains("justif"))
+        #expect(result.stderr.contains("failed: \(bad)"))
+        #expect(files(in: out) == ["bad.xml", "settings-en.pdf"], "no output for the bad input, no temporary file")
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        #expect(try typeset(["render"]).status == 2)
+        #expect(try typeset(["render", "a.xml", "-o", "x.pdf", "--out-dir", "d"]).status == 2)
+        #expect(try typeset(["render", "a.xml", "-o", "x.doc"]).status == 2)
+        #expect(try typeset(["render", "a.xml", "--text-size", "Huge"]).status == 2)
+        #expect(try typeset(["render", "a.xml", "--shard", "3/2"]).status == 2)
+    }
+
+    @Test func missingGlyphIsAWarningWithItsCodePoint() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try "<document>\n<p>box &#x10FFFD; here</p>\n</document>\n".write(toFile: out + "/g.xml", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", out + "/g.xml", "-o", out + "/g.pdf"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("g.xml:2:4: warning: no font covers U+10FFFD"), "\(result.stderr)")
+    }
+}
+
+@Suite struct LayoutCommandTests {
+    @Test func printsTheSpecJSON() throws {
+        let result = try typeset(["layout", repositoryRoot + "/Examples/mixed-list.xml"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["version"] as? Int == 1)
+        let pages = try #require(json["pages"] as? [[String: Any]])
+        let blocks = try #require(pages.first?["blocks"] as? [[String: Any]])
+        let item = try #require(blocks.first { $0["kind"] as? String == "item" })
+        for key in ["line", "lang", "direction", "context", "align", "frame", "marker", "lines"] {
+            #expect(item[key] != nil, "item lacks \(key)")
+        }
+        let run = try #require(((item["lines"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]])?.first)
+        for key in ["text", "level", "direction", "script", "font", "size", "x", "width", "glyphs"] {
+            #expect(run[key] != nil, "run lacks \(key)")
+        }
+    }
+
+    @Test func parseErrorsAreInTheJSONAndExitOne() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try "<document><para>x</para></document>".write(toFile: out + "/e.xml", atomically: true, encoding: .utf8)
+        let result = try typeset(["layout", out + "/e.xml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\"severity\":\"error\""))
+        #expect(result.stderr.contains("e.xml:1:11: error: unknown element 'para'"), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,265 @@
+// The HIG right-to-left rules (SPEC §4) as `typeset layout` reports them, in English, Arabic
+import Foundation
+// and Hebrew contexts, with the edges: exactly two and three lines, untagged and neutral text,
+// lists mixing scripts, balancing in rows and its exceptions, numerals, rows and images.
+import Testing
+
+@testable import Typeset
+
+/// One typesetter for the suite: fonts and shaping are cached across tests.
+let sharedTypesetter = Typesetter()
+
+/// Lays out markup given as a string; fails the test on any parse error.
+func layoutMarkup(_ xml: String, options: LayoutOptions = LayoutOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation) -> LayoutResult? {
+    let parsed = MarkupParser.parse(bytes: Array(xml.utf8), file: "test.xml")
+    guard let document = parsed.document else {
+        Issue.record("markup did not parse: \(parsed.diagnostics.items)", sourceLocation: sourceLocation)
+        return nil
+    }
+    return sharedTypesetter.layout(document, options: options)
+}
+
+/// The report's blocks of the first page.
+func blocks(_ xml: String, options: LayoutOptions = LayoutOptions()) -> [ReportBlock] {
+    layoutMarkup(xml, options: options)?.report.pages.first?.blocks ?? []
+}
+
+extension ReportBlock {
+    var text: String { lines.map { $0.runs.map(\.text).joined() }.joined(separator: "|") }
+    /// SPEC §6: left-aligned lines start at the frame, right-aligned ones end at it.
+    func linesFollowAlignment() -> Bool {
+        lines.allSatisfy { line in
+            switch align {
+            case "left": return abs(line.x - frame.x) < 0.01
+            case "right": return abs(line.x + line.width - (frame.x + frame.width)) < 0.01
+            default: return abs((line.x + line.width / 2) - (frame.x + frame.width / 2)) < 0.01
+            }
+        }
+    }
+}
+
+@Suite struct ParagraphLanguageAlignmentTests {
+    // 4.1: three or more lines → own direction's start; one or two → the context's start.
+    @Test(arguments: ["ar", "he"])
+    func englishInRightToLeftInterface(lang: String) {
+        let b = blocks("""
+            <document lang="\(lang)"><p>One<br/>two</p><p>One<br/>two<br/>three</p><label>OK</label></document>
+            """)
+        #expect(b.map(\.lines.count) == [2, 3, 1])
+        #expect(b.map(\.direction) == ["ltr", "ltr", "ltr"])
+        #expect(b.map(\.context) == ["rtl", "rtl", "rtl"])
+        #expect(b.map(\.align) == ["right", "left", "right"])
+        #expect(b.allSatisfy { $0.linesFollowAlignment() })
+    }
+
+    @Test func arabicAndHebrewInLeftToRightInterface() {
+        let b = blocks("""
+            <document lang="en"><p>سطر<br/>سطر</p><p>سطر<br/>سطر<br/>سطر</p><p>שורה<br/>שורה</p><p>שורה<br/>שורה<br/>שורה</p></document>
+            """)
+        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "rtl"])
+        #expect(b.map(\.align) == ["left", "right", "left", "right"])
+        #expect(b.allSatisfy { $0.linesFollowAlignment() })
+    }
+
+    @Test func ownDirectionFromDirThenLangThenFirstStrongThenContext() {
+        let b = blocks("""
+            <document lang="en">
+              <p dir="rtl">abc</p>
+              <p lang="he">abc</p>
+              <p>123 שלום abc</p>
+              <p>123 ... 456</p>
+            </document>
+            """)
+        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "ltr"])
+        let ar = blocks(#"<document lang="ar"><p>123 ... 456</p><p dir="auto">abc</p></document>"#)
+        #expect(ar.map(\.direction) == ["rtl", "ltr"], "neutral-only text takes the context direction")
+    }
+
+    @Test func explicitAlignments() {
+        let b = blocks("""
+            <document lang="ar"><label align="start">a</label><label align="end">a</label>
+            <label align="left">a</label><label align="right">a</label><label align="center">a</label></document>
+            """)
+        #expect(b.map(\.align) == ["right", "left", "left", "right", "center"])
+        #expect(b.allSatisfy { $0.linesFollowAlignment() })
+    }
+
+    @Test func containerDirectionSetsTheContext() {
+        let b = blocks(#"<document lang="en"><stack dir="rtl"><label>Hello</label></stack><label>Hello</label></document>"#)
+        #expect(b.map(\.context) == ["rtl", "ltr"])
+        #expect(b.map(\.align) == ["right", "left"])
+    }
+}
+
+@Suite struct ListAlignmentTests {
+    // 4.2: one alignment for every item, markers on the list's start side.
+    @Test func mixedScriptsShareTheListAlignment() {
+        let b = blocks("""
+            <document lang="ar" width="320"><list type="number">
+              <item>حليب</item>
+              <item>A long English item that certainly wraps over three or more lines in this narrow list of a phone screen</item>
+              <item>לחם</item>
+            </list></document>
+            """)
+        #expect(b.count == 3)
+        #expect(b[1].lines.count >= 3)
+        #expect(b.allSatisfy { $0.align == "right" && $0.context == "rtl" })
+        #expect(b.allSatisfy { $0.linesFollowAlignment() })
+        for item in b {
+            let marker = try! #require(item.marker)
+            #expect(marker.x >= item.frame.x + item.frame.width, "the marker stands right of the text")
+        }
+        #expect(b.compactMap(\.marker?.text) == ["1.", "2.", "3."])
+    }
+
+    @Test func leftToRightListInRightToLeftDocument() {
+        let b = blocks(#"<document lang="he"><list dir="ltr"><item>Milk</item><item>חלב</item><item>حليب</item></list></document>"#)
+        #expect(b.allSatisfy { $0.align == "left" && $0.context == "ltr" })
+        for item in b {
+            let marker = try! #require(item.marker)
+            #expect(marker.x + marker.width <= item.frame.x, "the marker stands left of the text")
+            #expect(marker.text == "•")
+        }
+    }
+
+    @Test func easternArabicNumbersCountInReadingOrder() {
+        let b = blocks(#"<document lang="ar" numerals="arab"><list type="number"><item>أ</item><item>ب</item><item>ج</item></list></document>"#)
+        #expect(b.compactMap(\.marker?.text) == ["١.", "٢.", "٣."])
+        let tops = b.map { $0.frame.y }
+        #expect(tops == tops.sorted(), "item 1 is on top")
+        let auto = blocks(#"<document lang="fa" numerals="auto"><list type="number"><item>الف</item></list></document>"#)
+        #expect(auto.compactMap(\.marker?.text) == ["۱."])
+    }
+
+    @Test func nestedListsAreIndentedOnTheStartSide() {
+        let rtl = blocks(#"<document lang="he"><list><item>א</item><list><item>ב</item></list></list></document>"#)
+        #expect(rtl.count == 2)
+        #expect(rtl[1].frame.x + rtl[1].frame.width < rtl[0].frame.x + rtl[0].frame.width)
+        let ltr = blocks(#"<document lang="en"><list><item>a</item><list><item>b</item></list></list></document>"#)
+        #expect(ltr[1].frame.x > ltr[0].frame.x)
+    }
+}
+
+@Suite struct BalancingTests {
+    func sizes(_ block: ReportBlock) -> [String: Double] {
+        var result: [String: Double] = [:]
+        for run in block.lines.flatMap(\.runs) where !run.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            result[run.script] = run.size
+        }
+        return result
+    }
+
+    // 4.3: Arabic and Hebrew next to all-caps Latin in titles, headings, labels and buttons.
+    @Test func sameElement() {
+        let b = blocks(#"<document><label>DOWNLOAD تنزيل</label><button>OK הורדה</button><title>NEW חדש</title><heading>FAQ الأسئلة</heading></document>"#)
+        #expect(sizes(b[0]) == ["Latn": 17, "Arab": 19])
+        #expect(sizes(b[1]) == ["Latn": 17, "Hebr": 19])
+        #expect(sizes(b[2]) == ["Latn": 34, "Hebr": 36])
+        #expect(sizes(b[3]) == ["Latn": 22, "Arab": 24])
+    }
+
+    @Test func siblingsInARow() {
+        let b = blocks(#"<document width="480"><row><button>DOWNLOAD</button><button>تنزيل</button><button>הורדה</button></row></document>"#)
+        #expect(b.map { sizes($0) } == [["Latn": 17], ["Arab": 19], ["Hebr": 19]])
+        // The line grows to fit the larger size.
+        #expect(b[1].frame.height > b[0].frame.height)
+    }
+
+    @Test func noBalancing() {
+        let b = blocks("""
+            <document><label>Download تنزيل</label><p>DOWNLOAD تنزيل</p><caption>NEW חדש</caption>
+            <list><item>NEW חדש</item></list><label>A תנזיל</label>
+            <row><button>Download</button><button>تنزيل</button></row></document>
+            """)
+        for block in b { #expect(block.lines.flatMap(\.runs).allSatisfy { $0.size == 17 || $0.size == 12 }, "\(block.kind) \(block.text)") }
+    }
+
+    @Test func balanceIsConfigurable() {
+        #expect(sizes(blocks(#"<document rtl-balance="0"><label>OK שלום</label></document>"#)[0])["Hebr"] == 17)
+        #expect(sizes(blocks(#"<document rtl-balance="3"><label>OK שלום</label></document>"#)[0])["Hebr"] == 20)
+    }
+}
+
+@Suite struct NumberTests {
+    // 4.5: digits never reversed; numerals substitute for display.
+    @Test func digitsKeepTheirOrderAndSubstitute() {
+        let b = blocks(#"<document lang="ar" numerals="arab"><label>السعر 1234 ريال</label></document>"#)
+        let runs = b[0].lines[0].runs
+        #expect(runs.contains { $0.text == "١٢٣٤" && $0.level == 2 })
+        let ext = blocks(#"<document lang="fa" numerals="arabext"><label>قیمت 56</label></document>"#)
+        #expect(ext[0].lines[0].runs.contains { $0.text == "۵۶" })
+        let span = blocks(#"<document><label>Total <span numerals="arab">42</span> and 42</label></document>"#)
+        #expect(span[0].text == "Total ٤٢ and 42")
+    }
+
+    @Test func phoneNumberIsolatedLeftToRight() {
+        let b = blocks(#"<document lang="he"><label>התקשרו <ltr>+1 (555) 010-9999</ltr> עכשיו</label></document>"#)
+        let phone = b[0].lines[0].runs.filter { $0.level == 2 }
+        #expect(phone.map(\.text).joined().contains("+1 (555) 010-9999"))
+        #expect(!b[0].text.unicodeScalars.contains { $0.value == 0x2066 || $0.value == 0x2069 }, "isolate controls are not run text")
+    }
+}
+
+@Suite struct RowAndImageTests {
+    // 4.6: a row's first child at the start side of the context.
+    @Test func firstChildAtStartSide() {
+        let rtl = blocks(#"<document lang="ar"><row><label>أول</label><label>ثاني</label></row></document>"#)
+        #expect(rtl[0].frame.x > rtl[1].frame.x)
+        let ltr = blocks(#"<document lang="en"><row><label>first</label><label>second</label></row></document>"#)
+        #expect(ltr[0].frame.x < ltr[1].frame.x)
+        let pinned = blocks(#"<document lang="en"><row dir="rtl"><label>first</label><label>second</label></row></document>"#)
+        #expect(pinned[0].frame.x > pinned[1].frame.x)
+    }
+}
+
+@Suite struct ReportInvariantTests {
+    @Test func linesAndRunsAddUp() throws {
+        let result = try #require(layoutMarkup("""
+            <document lang="ar"><title>الإعدادات</title><p>نص عربي مع English words و 123 أرقام، وجملة أطول قليلاً حتى تلتف على أكثر من سطر واحد في هذه الصفحة الضيقة.</p></document>
+            """))
+        for block in result.report.pages[0].blocks {
+            #expect(block.linesFollowAlignment())
+            for line in block.lines {
+                let sum = line.runs.reduce(0) { $0 + $1.width }
+                #expect(abs(sum - line.width) < 0.01, "a line's width is the sum of its runs")
+                #expect(abs((line.runs.first?.x ?? line.x) - line.x) < 0.01, "x is where the leftmost run starts")
+                #expect(line.width <= block.frame.width + 0.01, "never wider than the frame")
+                let xs = line.runs.map(\.x)
+                #expect(xs == xs.sorted(), "runs in visual order")
+            }
+        }
+    }
+}
+
+@Suite struct ImageFlipTests {
+    /// A PNG made by our own renderer, in a fresh folder, with a document beside it.
+    func document(lang: String, flip: String) throws -> (folder: String, xml: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-img-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let page = Page(width: 20, height: 10, items: [.rectangle(RectangleItem(x: 0, y: 0, width: 10, height: 10, fill: .black))])
+        try render(pages: [page], to: folder + "/arrow.png", options: RenderOptions(format: .png, scale: 1))
+        let xml = #"<document lang="\#(lang)"><image src="arrow.png" width="40" flip="\#(flip)" alt="Next"/></document>"#
+        try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        return (folder, xml)
+    }
+
+    func images(_ path: String) -> [ImageItem] {
+        let outcome = sharedTypesetter.layoutFile(path, settings: JobSettings())
+        #expect(!outcome.failed, "\(outcome.diagnostics.items)")
+        return outcome.layout?.pages.flatMap(\.items).compactMap { if case .image(let i) = $0 { i } else { nil } } ?? []
+    }
+
+    @Test func flipsOnlyWhenAskedInRightToLeftContext() throws {
+        for (lang, flip, flipped) in [("ar", "rtl", true), ("ar", "never", false), ("en", "rtl", false), ("he", "rtl", true)] {
+            let (folder, _) = try document(lang: lang, flip: flip)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let found = images(folder + "/doc.xml")
+            #expect(found.count == 1)
+            #expect(found.first?.flipped == flipped, "\(lang) flip=\(flip)")
+            #expect(found.first?.height == 20, "height keeps the PNG's aspect ratio")
+            // At the start side: right in RTL contexts.
+            let x = found.first?.x ?? 0
+            #expect(lang == "en" ? x == 16 : x == 390 - 16 - 40)
+        }
+    }
+}
