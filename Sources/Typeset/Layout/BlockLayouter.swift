@@ -302,7 +302,10 @@ struct BlockLayouter {
         let text = index < markers.texts.count ? markers.texts[index] : ""
         if !text.isEmpty, let firstLine = placed[first].paragraph?.lines.first {
             var styled = ParagraphText()
-            let itemStyle = placed[first].paragraph?.text.spans.first?.style ?? TextStyle()
+            var itemStyle = placed[first].paragraph?.text.spans.first?.style ?? TextStyle()
+            // Numbers use the document's numerals for the list's language, not the item's.
+            itemStyle.digits = numerals.numberingSystem(locale: context.language)
+            itemStyle.language = context.language
             styled.append(text.unicodeScalars, style: itemStyle, location: item.location)
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)

@@ -1,0 +1,103 @@
+// Unit tests of the text stages between bidi and blocks: script resolution, line filling and
+// the paragraph driver.
+import Testing
+
+@testable import Typeset
+
+@Suite struct ItemizerTests {
+    @Test func commonCharactersTakeTheirNeighboursScript() {
+        let scalars = Array("(مرحبا) 123, hello!".unicodeScalars)
+        let scripts = Itemizer.resolveScripts(scalars).map(\.code)
+        #expect(scripts[0] == "Arab", "a leading bracket takes the first explicit script")
+        #expect(scripts[6] == "Arab" && scripts[8] == "Arab", "digits after Arabic stay Arabic")
+        #expect(scripts[13] == "Latn" && scripts.last == "Latn")
+    }
+
+    @Test func neutralOnlyTextStaysCommon() {
+        #expect(Itemizer.resolveScripts(Array("123 ...".unicodeScalars)).allSatisfy { $0 == .common })
+    }
+}
+
+@Suite struct LineFillerTests {
+    /// Every scalar 10 pt wide.
+    func fill(_ text: String, width: Double) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10) })
+        let lines = LineFiller.lines(scalars: scalars, opportunities: LineBreaker.opportunities(in: scalars),
+                                     advances: advances, width: width)
+        return lines.map { String(String.UnicodeScalarView(scalars[$0])) }
+    }
+
+    @Test func fillsGreedilyWithHangingSpaces() {
+        // "aaa bbb" is 70 pt, but the space at a line end hangs: "aaa " fits in 30 pt.
+        #expect(fill("aaa bbb ccc", width: 70) == ["aaa bbb ", "ccc"])
+        #expect(fill("aaa bbb ccc", width: 30) == ["aaa ", "bbb ", "ccc"])
+        #expect(fill("aaa   bbb", width: 30) == ["aaa   ", "bbb"])
+    }
+
+    @Test func mandatoryBreaks() {
+        #expect(fill("a\u{2028}b", width: 1000) == ["a\u{2028}", "b"])
+        #expect(fill("a\nb\n", width: 1000) == ["a\n", "b\n"])
+    }
+
+    @Test func longWordsBreakAtGraphemeBoundaries() {
+        #expect(fill("abcdefgh xy", width: 30) == ["abc", "def", "gh ", "xy"])
+        // A base letter and its combining mark never part.
+        let lines = fill("e\u{301}e\u{301}e\u{301}e\u{301}", width: 25)
+        #expect(lines.allSatisfy { $0.unicodeScalars.first?.value != 0x301 })
+        #expect(lines.joined() == "e\u{301}e\u{301}e\u{301}e\u{301}")
+    }
+
+    @Test func aClusterWiderThanTheLineStandsAlone() {
+        #expect(fill("ab", width: 5) == ["a", "b"])
+    }
+}
+
+@Suite struct ParagraphLayouterTests {
+    let layouter = sharedTypesetter.paragraphs
+
+    func text(_ string: String, size: Double = 17) -> ParagraphText {
+        var text = ParagraphText()
+        text.append(string.unicodeScalars, style: TextStyle(size: size), location: nil)
+        return text
+    }
+
+    @Test func lineHeightIsAMultipleOfTheLargestSize() {
+        let layout = layouter.layout(text("Hello مرحبا שלום"), direction: .ltr, width: 1000, lineHeight: 1.3)
+        #expect(layout.lines.count == 1)
+        #expect(abs(layout.lines[0].height - 22.1) < 0.001, "whatever the scripts' own ascent and descent")
+        let balanced = layouter.layout(text("OK مرحبا"), direction: .ltr, width: 1000, lineHeight: 1.3, balance: 2)
+        #expect(abs(balanced.lines[0].height - 19 * 1.3) < 0.001)
+    }
+
+    @Test func arabicJoinsAcrossTheWholeWord() {
+        // Shaped together, the letters take joining forms: the word is narrower than its
+        // letters shaped one by one in isolated forms.
+        let word = layouter.layout(text("مرحبا"), direction: .rtl, width: 1000, lineHeight: 1.3)
+        let isolated = "مرحبا".unicodeScalars.map {
+            layouter.layout(text(String($0)), direction: .rtl, width: 1000, lineHeight: 1.3).lines[0].width
+        }.reduce(0, +)
+        #expect(word.lines[0].width < isolated)
+        #expect(word.lines[0].runs.count == 1 && word.lines[0].runs[0].isRightToLeft)
+    }
+
+    @Test func runsAreInVisualOrder() {
+        let layout = layouter.layout(text("abc שלום def"), direction: .ltr, width: 1000, lineHeight: 1.3)
+        let runs = layout.lines[0].runs
+        let levels = runs.map(\.level).reduce(into: [UInt8]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(levels == [0, 1, 0])
+        #expect(runs.map(\.x) == runs.map(\.x).sorted())
+    }
+
+    @Test func trailingSpaceHangsOutsideTheWidth() {
+        let withSpace = layouter.layout(text("word "), direction: .ltr, width: 1000, lineHeight: 1.3)
+        let without = layouter.layout(text("word"), direction: .ltr, width: 1000, lineHeight: 1.3)
+        #expect(abs(withSpace.lines[0].width - without.lines[0].width) < 0.001)
+    }
+
+    @Test func wrapsWithinTheWidth() {
+        let layout = layouter.layout(text(String(repeating: "مرحبا بالعالم ", count: 20)), direction: .rtl, width: 200, lineHeight: 1.3)
+        #expect(layout.lines.count > 3)
+        #expect(layout.lines.allSatisfy { $0.width <= 200.001 })
+    }
+}
