@@ -147,7 +147,19 @@ final class ParagraphLayouter: Sendable {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
             var pieces: [LineRun] = []
-            for (index, item) in items.enumerated() where item.scalarRange.overlaps(runRange) {
+            // Items are in logical order: find the first one the run reaches by binary search,
+            // so that long paragraphs stay linear.
+            var low = 0
+            var high = items.count
+            while low < high {
+                let mid = (low + high) / 2
+                if items[mid].scalarRange.upperBound <= runRange.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            var index = low
+            while index < items.count && items[index].scalarRange.lowerBound < runRange.upperBound {
+                defer { index += 1 }
+                let item = items[index]
+                guard !item.scalarRange.isEmpty else { continue }
                 let piece = item.scalarRange.clamped(to: runRange)
                 var glyphs = shaped[index].glyphs
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
