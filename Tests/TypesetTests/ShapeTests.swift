@@ -314,10 +314,10 @@ struct ShapeShaperTests {
         #expect(run.glyphs.last?.id != ltr.glyphs.first?.id)  // "(" became the parenright glyph
     }
 
-    @Test("the word cache gives what shaping runs whole gives")
-    func wordCacheEquivalence() throws {
-        let whole = Shaper(wordCacheCapacity: 0)
-        let cached = Shaper(wordCacheCapacity: 64)  // small: also exercises emptying
+    @Test("the run cache gives what HarfBuzz gives, at every size and in every context")
+    func runCacheEquivalence() throws {
+        let uncached = Shaper(runCacheCapacity: 0)
+        let cached = Shaper(runCacheCapacity: 300)  // small: also exercises emptying
         var texts = ShapeBenchmark.paragraphs.map { ($0.text, $0.script, $0.rtl, $0.language) }
         texts += [
             ("  office  affluent   ", "Latn", false, "en"),
@@ -334,7 +334,7 @@ struct ShapeShaperTests {
                 for range in cuts {
                     for size in [9.0, 17.0] {
                         for _ in 0..<2 {  // the second time from the cache
-                            let a = whole.shape(
+                            let a = uncached.shape(
                                 scalars: scalars, range: range, face: face, size: size, rightToLeft: rtl,
                                 script: script, language: language)
                             let b = cached.shape(
@@ -346,13 +346,17 @@ struct ShapeShaperTests {
                 }
             }
         }
-    }
-
-    @Test("the bundled fonts' spaces take part in no lookup")
-    func spaceContext() throws {
-        for face in fonts.bundledFaces {
-            #expect(HarfBuzzFontCache.shared.font(for: face).spaceIsContextFree, "\(face)")
-        }
+        // The same run in another paragraph context is not taken from the cache: "حب" inside
+        // "مرحبا" joins on both sides, alone it does not.
+        let arabic = try face("Noto Sans Arabic")
+        let word = Array("مرحبا".unicodeScalars)
+        let inside = cached.shape(
+            scalars: word, range: 2..<4, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        let alone = cached.shape(
+            scalars: Array(word[2..<4]), range: 0..<2, face: arabic, size: 17, rightToLeft: true,
+            script: TestScript.arabic, language: "ar")
+        #expect(inside.glyphs.map(\.id) != alone.glyphs.map(\.id))
     }
 
     @Test("font metrics in points")
@@ -448,10 +452,10 @@ struct ShapeBenchmark {
         ),
     ]
 
-    @Test("shape 1,000 pages", arguments: [0, 20_000])
-    func thousandPages(wordCacheCapacity: Int) throws {
+    @Test("shape 1,000 pages", arguments: [0, 250_000])
+    func thousandPages(runCacheCapacity: Int) throws {
         let fonts = FontDatabase.shared
-        let shaper = Shaper(wordCacheCapacity: wordCacheCapacity)
+        let shaper = Shaper(runCacheCapacity: runCacheCapacity)
         let inputs = Self.paragraphs.map {
             (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
         }
@@ -485,15 +489,15 @@ struct ShapeBenchmark {
             }
         }
         print(
-            "BENCH word-cache=\(wordCacheCapacity) pages=\(pages) characters=\(characters) glyphs=\(glyphCount) "
+            "BENCH run-cache=\(runCacheCapacity) pages=\(pages) characters=\(characters) glyphs=\(glyphCount) "
                 + "itemize=\(itemizeTime) shape=\(shapeTime)"
         )
     }
 
-    /// The worst case for the word cache: every word new (random letters).
-    @Test("shape 200 pages of unique words", arguments: [0, 20_000])
-    func uniqueWords(wordCacheCapacity: Int) throws {
-        let shaper = Shaper(wordCacheCapacity: wordCacheCapacity)
+    /// The worst case for a cache: every word new (random letters).
+    @Test("shape 200 pages of unique words", arguments: [0, 250_000])
+    func uniqueWords(runCacheCapacity: Int) throws {
+        let shaper = Shaper(runCacheCapacity: runCacheCapacity)
         let face = try #require(FontDatabase.shared.face(family: "Noto Sans Arabic", weight: 400, italic: false))
         let latin = try #require(FontDatabase.shared.face(family: "Noto Sans", weight: 400, italic: false))
         var seed: UInt64 = 42
@@ -519,12 +523,12 @@ struct ShapeBenchmark {
                     script: Script(code: arabic ? "Arab" : "Latn") ?? .common, language: arabic ? "ar" : "en")
             }
         }
-        print("BENCH unique-words word-cache=\(wordCacheCapacity) pages=200 shape=\(time)")
+        print("BENCH unique-words run-cache=\(runCacheCapacity) pages=200 shape=\(time)")
     }
 
     /// A real document, shaped once with an empty cache: the GPL 3 (about 5,600 words, 12 pages).
-    @Test("shape one natural document", arguments: [0, 20_000])
-    func naturalDocument(wordCacheCapacity: Int) throws {
+    @Test("shape one natural document", arguments: [0, 250_000])
+    func naturalDocument(runCacheCapacity: Int) throws {
         let path = "/usr/share/common-licenses/GPL-3"
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let paragraphs = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n").map {
@@ -534,7 +538,7 @@ struct ShapeBenchmark {
         let clock = ContinuousClock()
         var best = Duration.seconds(1_000)
         for _ in 0..<5 {
-            let shaper = Shaper(wordCacheCapacity: wordCacheCapacity)  // cold every time
+            let shaper = Shaper(runCacheCapacity: runCacheCapacity)  // cold every time
             let time = clock.measure {
                 for text in paragraphs where !text.isEmpty {
                     _ = shaper.shape(
@@ -544,7 +548,7 @@ struct ShapeBenchmark {
             }
             best = min(best, time)
         }
-        print("BENCH GPL-3 word-cache=\(wordCacheCapacity) paragraphs=\(paragraphs.count) best-of-5=\(best)")
+        print("BENCH GPL-3 run-cache=\(runCacheCapacity) paragraphs=\(paragraphs.count) best-of-5=\(best)")
     }
 
     /// First-use costs: bundled fonts, the lazy system scan, an uncovered character (which loads

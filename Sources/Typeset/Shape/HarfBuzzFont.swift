@@ -22,13 +22,7 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// False when the file could not be read or holds no glyphs; shaping then gives .notdef.
     let isUsable: Bool
 
-    /// True when the space glyph takes part in no GSUB or GPOS lookup and the font has no
-    /// legacy `kern` or AAT tables: then text between spaces shapes the same alone as in its
-    /// paragraph, and `Shaper` may cache words (the test Blink uses for its word cache).
-    /// Computed only for fonts made `forShaping`.
-    let spaceIsContextFree: Bool
-
-    init(path: String, index: Int, forShaping: Bool = false) {
+    init(path: String, index: Int) {
         // hb_blob_create_from_file (not _or_fail) returns the empty blob on error, so a missing
         // file degrades to an empty face instead of a crash.
         let blob = hb_blob_create_from_file(path)
@@ -44,31 +38,10 @@ final class HarfBuzzFont: @unchecked Sendable {
         // points are `units * size / unitsPerEm`, linear in the size by construction.
         hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
         hb_font_make_immutable(font)
-        spaceIsContextFree = forShaping && isUsable && Self.spaceIsContextFree(face: face, font: font)
     }
 
     private static func tag(_ text: String) -> UInt32 {
         text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    }
-
-    private static func spaceIsContextFree(face: OpaquePointer, font: OpaquePointer) -> Bool {
-        var space: hb_codepoint_t = 0
-        guard hb_font_get_nominal_glyph(font, 0x20, &space) != 0 else { return false }
-        for table in ["kern", "kerx", "morx", "mort"] {
-            let blob = hb_face_reference_table(face, tag(table))
-            let length = hb_blob_get_length(blob)
-            hb_blob_destroy(blob)
-            if length > 0 { return false }
-        }
-        let glyphs = hb_set_create()
-        defer { hb_set_destroy(glyphs) }
-        for table in ["GSUB", "GPOS"] {
-            let tableTag = tag(table)
-            for lookup in 0..<hb_ot_layout_table_get_lookup_count(face, tableTag) {
-                hb_ot_layout_lookup_collect_glyphs(face, tableTag, lookup, glyphs, glyphs, glyphs, nil)
-            }
-        }
-        return hb_set_has(glyphs, space) == 0
     }
 
     deinit {
@@ -185,7 +158,7 @@ final class HarfBuzzFontCache: Sendable {
     func font(path: String, index: Int) -> HarfBuzzFont {
         let key = FontFileKey(path: path, index: index)
         if let font = fonts.withLock({ $0[key] }) { return font }
-        let created = HarfBuzzFont(path: path, index: index, forShaping: true)
+        let created = HarfBuzzFont(path: path, index: index)
         return fonts.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = created

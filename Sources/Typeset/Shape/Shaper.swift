@@ -77,31 +77,32 @@ public struct GlyphExtents: Hashable, Sendable {
 /// for the life of the process (fonts are scaled to their units per em and results converted
 /// with the point size, so one font serves every size).
 ///
-/// Words are cached: for a font whose space glyph takes part in no OpenType lookup (all the
-/// bundled fonts), a run is shaped word by word (words and spaces split at U+0020), each word's
-/// glyphs in font units looked up by its characters, font, direction, script, language and
-/// features, so the same word at any size is shaped once. Output is identical to shaping the
-/// run whole (tests compare both). Measured on 1,000 pages (see the report in ShapeTests), this
-/// halves shaping time; fonts that kern or ligate spaces are always shaped whole.
+/// Shaped runs are cached in font units, keyed by everything HarfBuzz's output depends on: the
+/// run's characters, the paragraph context HarfBuzz reads around it, font, direction, script,
+/// language and features. The same run at another size (a sheet's text sizes), in another page
+/// or reshaped by the line breaker costs a hash and a copy. A cache of words was measured and
+/// dropped: it loses on text it has not seen (+70% on one real document), see ShapeTests.
 ///
 /// Thread safety: `Shaper` is `Sendable`. HarfBuzz fonts are immutable once made and shared;
-/// each call takes its own `hb_buffer` from a small pool guarded by a `Mutex`; the word cache is
-/// another `Mutex`, taken twice per run (lookups, then insertions), never during shaping.
+/// each call takes its own `hb_buffer` from a small pool guarded by a `Mutex`; the run cache is
+/// another `Mutex`, never held while shaping.
 public final class Shaper: Sendable {
     public static let shared = Shaper()
 
     private let buffers = Mutex<[HarfBuzzBuffer]>([])
     /// Buffers kept for reuse: one per thread shaping at once is enough.
     private static let pooledBuffers = 16
-    private let words = Mutex(WordCache())
-    private let wordCacheCapacity: Int
-    /// Longer "words" (URLs, long compounds) are shaped directly rather than cached.
-    private static let longestCachedWord = 40
+    private let runs = Mutex(RunCache())
+    private let runCacheCapacity: Int
+    /// Code points HarfBuzz keeps as context on each side of the item
+    /// (`HB_BUFFER_CONTEXT_LENGTH` in hb-buffer.hh, 5 since HarfBuzz 0.9).
+    private static let harfBuzzContextLength = 5
 
-    /// - Parameter wordCacheCapacity: words kept before the cache is emptied and refilled
-    ///   (about 200 bytes each); 0 turns the cache off.
-    public init(wordCacheCapacity: Int = 20_000) {
-        self.wordCacheCapacity = wordCacheCapacity
+    /// - Parameter runCacheCapacity: glyphs kept in the run cache (24 bytes each, plus the
+    ///   keys' characters) before it is emptied and refilled; 0 turns it off. The default,
+    ///   250,000, holds about a hundred pages of text.
+    public init(runCacheCapacity: Int = 250_000) {
+        self.runCacheCapacity = runCacheCapacity
     }
 
     /// Shapes `scalars[range]` in `face`.
@@ -130,15 +131,34 @@ public final class Shaper: Sendable {
         let request = Request(
             font: font, rightToLeft: rightToLeft, script: script, language: language, features: features)
         let units: [GlyphInFontUnits]
-        if wordCacheCapacity > 0 && font.spaceIsContextFree {
-            units = shapeByWords(scalars, range, request)
+        if runCacheCapacity > 0 {
+            let context =
+                max(
+                    0, range.lowerBound - Self.harfBuzzContextLength)..<min(
+                    scalars.count, range.upperBound + Self.harfBuzzContextLength)
+            let key = RunKey(
+                text: Array(scalars[context]), runStart: range.lowerBound - context.lowerBound,
+                runEnd: range.upperBound - context.lowerBound, font: ObjectIdentifier(font),
+                rightToLeft: rightToLeft, script: script, language: language, features: features)
+            if let cached = runs.withLock({ $0.runs[key] }) {
+                units = cached
+            } else {
+                units = shapeInHarfBuzz(scalars, range, request)
+                runs.withLock { cache in
+                    if cache.glyphCount + units.count > runCacheCapacity {
+                        cache.runs.removeAll(keepingCapacity: true)
+                        cache.glyphCount = 0
+                    }
+                    if cache.runs.updateValue(units, forKey: key) == nil { cache.glyphCount += units.count }
+                }
+            }
         } else {
             units = shapeInHarfBuzz(scalars, range, request)
         }
         let scale = size / Double(font.unitsPerEm)
         let glyphs = units.map { glyph in
             ShapedGlyph(
-                id: glyph.id, cluster: Int(glyph.cluster), advance: Double(glyph.advance) * scale,
+                id: glyph.id, cluster: range.lowerBound + Int(glyph.cluster), advance: Double(glyph.advance) * scale,
                 xOffset: Double(glyph.xOffset) * scale, yOffset: Double(glyph.yOffset) * scale,
                 unsafeToBreak: glyph.unsafeToBreak)
         }
@@ -154,130 +174,57 @@ public final class Shaper: Sendable {
         var features: [String]
     }
 
-    /// Everything but the text that a word's glyphs depend on. The font is named by its
-    /// `HarfBuzzFont`, which the process-wide font cache never releases, so the identifier
-    /// stays unique.
-    private struct WordContext: Hashable {
-        var font: ObjectIdentifier
-        var rightToLeft: Bool
-        var script: Script
-        var language: String
-        var features: [String]
+    /// A run's cache key. The font is named by its `HarfBuzzFont`, which the process-wide font
+    /// cache never releases, so the identifier stays unique.
+    private struct RunKey: Hashable {
+        /// The run with the context HarfBuzz reads on each side.
+        let text: [Unicode.Scalar]
+        /// Where the run starts and ends in `text`.
+        let runStart: Int
+        let runEnd: Int
+        let font: ObjectIdentifier
+        let rightToLeft: Bool
+        let script: Script
+        let language: String
+        let features: [String]
+        /// Hashed once: a miss looks the key up and then stores it.
+        private let hash: Int
+
+        init(
+            text: [Unicode.Scalar], runStart: Int, runEnd: Int, font: ObjectIdentifier, rightToLeft: Bool,
+            script: Script, language: String, features: [String]
+        ) {
+            self.text = text
+            self.runStart = runStart
+            self.runEnd = runEnd
+            self.font = font
+            self.rightToLeft = rightToLeft
+            self.script = script
+            self.language = language
+            self.features = features
+            var hasher = Hasher()
+            hasher.combine(text)
+            hasher.combine(runStart)
+            hasher.combine(runEnd)
+            hasher.combine(font)
+            hasher.combine(rightToLeft)
+            hasher.combine(script)
+            hasher.combine(language)
+            hasher.combine(features)
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
-    /// A word's cache key: its characters and its context, interned as a small number so that
-    /// hashing a key hashes little more than the characters.
-    private struct WordKey: Hashable {
-        var word: [Unicode.Scalar]
-        var context: Int
+    private struct RunCache {
+        /// Glyphs with clusters relative to the run's start.
+        var runs: [RunKey: [GlyphInFontUnits]] = [:]
+        var glyphCount = 0
     }
 
-    private struct WordCache {
-        var contexts: [WordContext: Int] = [:]
-        var glyphs: [WordKey: [GlyphInFontUnits]] = [:]
-    }
-
-    /// Splits the run at spaces into pieces; when every piece is cached, assembles the run from
-    /// them (equivalent to shaping it whole when the font's space is context-free), else shapes
-    /// it whole and caches its pieces. A piece at the run's edge is cached only when its
-    /// neighbour outside the run is a space or the paragraph's end.
-    private func shapeByWords(
-        _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
-    ) -> [GlyphInFontUnits] {
-        // Pieces in logical order: maximal stretches of spaces or of other characters.
-        var pieces: [Range<Int>] = []
-        var start = range.lowerBound
-        for i in range.dropFirst() where (scalars[i] == " ") != (scalars[i - 1] == " ") {
-            pieces.append(start..<i)
-            start = i
-        }
-        pieces.append(start..<range.upperBound)
-
-        // A piece at the run's edge is cacheable only if the text beyond the edge is a space or
-        // nothing: elsewhere (a run cut mid-word) HarfBuzz needs the context.
-        let context = WordContext(
-            font: ObjectIdentifier(request.font), rightToLeft: request.rightToLeft, script: request.script,
-            language: request.language, features: request.features)
-        let contextID = words.withLock { cache in
-            if let known = cache.contexts[context] { return known }
-            cache.contexts[context] = cache.contexts.count
-            return cache.contexts.count - 1
-        }
-        let keys: [WordKey?] = pieces.map { piece in
-            guard piece.count <= Self.longestCachedWord else { return nil }
-            if piece.lowerBound == range.lowerBound && piece.lowerBound > 0 && scalars[piece.lowerBound - 1] != " " {
-                return nil
-            }
-            if piece.upperBound == range.upperBound && piece.upperBound < scalars.count
-                && scalars[piece.upperBound] != " "
-            {
-                return nil
-            }
-            return WordKey(word: Array(scalars[piece]), context: contextID)
-        }
-        let cached: [[GlyphInFontUnits]?] = words.withLock { cache in keys.map { $0.flatMap { cache.glyphs[$0] } } }
-
-        guard cached.allSatisfy({ $0 != nil }) else {
-            // A miss: shape the run whole (one HarfBuzz call, the reference result) and cache
-            // the cacheable pieces' glyphs from it. A piece's glyphs are contiguous because no
-            // lookup reaches across a space in this font.
-            let glyphs = shapeInHarfBuzz(scalars, range, request)
-            var fresh: [(WordKey, [GlyphInFontUnits])] = []
-            var first = 0
-            while first < glyphs.count {
-                let piece = pieceIndex(containing: Int(glyphs[first].cluster), pieces)
-                var end = first + 1
-                while end < glyphs.count && pieces[piece].contains(Int(glyphs[end].cluster)) { end += 1 }
-                if cached[piece] == nil, let key = keys[piece] {
-                    let start = Int32(pieces[piece].lowerBound)
-                    fresh.append(
-                        (
-                            key,
-                            glyphs[first..<end].map {
-                                var g = $0; g.cluster -= start; return g
-                            }
-                        ))
-                }
-                first = end
-            }
-            if !fresh.isEmpty {
-                words.withLock { cache in
-                    if cache.glyphs.count + fresh.count > wordCacheCapacity {
-                        cache.glyphs.removeAll(keepingCapacity: true)
-                    }
-                    for (key, glyphs) in fresh { cache.glyphs[key] = glyphs }
-                }
-            }
-            return glyphs
-        }
-
-        // Every piece cached: lay them out in visual order (pieces left to right, each piece's
-        // glyphs already in visual order), clusters back to paragraph offsets.
-        var glyphs: [GlyphInFontUnits] = []
-        glyphs.reserveCapacity(range.count)
-        for i in pieces.indices {
-            let piece = request.rightToLeft ? pieces.count - 1 - i : i
-            let offset = Int32(pieces[piece].lowerBound)
-            for var glyph in cached[piece] ?? [] {
-                glyph.cluster += offset
-                glyphs.append(glyph)
-            }
-        }
-        return glyphs
-    }
-
-    /// The piece holding scalar offset `offset` (pieces are sorted and contiguous).
-    private func pieceIndex(containing offset: Int, _ pieces: [Range<Int>]) -> Int {
-        var low = 0
-        var high = pieces.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if pieces[mid].lowerBound <= offset { low = mid } else { high = mid - 1 }
-        }
-        return low
-    }
-
-    /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units.
+    /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
+    /// clusters relative to the run's start.
     private func shapeInHarfBuzz(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
     ) -> [GlyphInFontUnits] {
@@ -320,7 +267,8 @@ public final class Shaper: Sendable {
             let position = positions[i]
             glyphs.append(
                 GlyphInFontUnits(
-                    id: info.codepoint, cluster: Int32(bitPattern: info.cluster), advance: position.x_advance,
+                    id: info.codepoint, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
+                    advance: position.x_advance,
                     xOffset: position.x_offset, yOffset: position.y_offset,
                     unsafeToBreak: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))
         }
