@@ -40,10 +40,6 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_font_make_immutable(font)
     }
 
-    private static func tag(_ text: String) -> UInt32 {
-        text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    }
-
     deinit {
         hb_font_destroy(font)
         hb_face_destroy(face)
@@ -102,6 +98,11 @@ final class HarfBuzzFont: @unchecked Sendable {
         return (400, false)
     }
 
+    /// An OpenType tag ("OS/2") as HarfBuzz's 32-bit value.
+    private static func tag(_ text: String) -> UInt32 {
+        text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
     private func tableBytes(_ table: String) -> [UInt8] {
         let blob = hb_face_reference_table(face, Self.tag(table))
         defer { hb_blob_destroy(blob) }
@@ -148,9 +149,10 @@ struct FontCoverage: Sendable {
     }
 }
 
-/// The process-wide cache of HarfBuzz fonts, one per file and face index, shared by
-/// `FontDatabase` (coverage) and `Shaper`. Guarded by a `Mutex`; a font is created outside the
-/// lock and the first one stored wins, so a slow file never blocks lookups of loaded ones.
+/// The process-wide cache of HarfBuzz fonts for shaping and metrics, one per file and face
+/// index, never released (`Shaper`'s run cache names fonts by identity). Guarded by a `Mutex`; a
+/// font is created outside the lock and the first one stored wins, so a slow file never blocks
+/// lookups of loaded ones. (FontDatabase reads names and cmaps with temporary fonts instead.)
 final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
     private let fonts = Mutex<[FontFileKey: HarfBuzzFont]>([:])

@@ -118,7 +118,8 @@ public final class Shaper: Sendable {
     ///   - rightToLeft: the run's direction (odd bidi level).
     ///   - script: the run's script; Common/Inherited/Unknown let HarfBuzz guess from the text.
     ///   - language: BCP 47 tag ("ar", "he", "en"); "" means undetermined.
-    ///   - features: OpenType feature settings in HarfBuzz syntax ("liga=0", "+tnum", "-kern").
+    ///   - features: OpenType feature settings in HarfBuzz syntax ("liga=0", "+tnum", "-kern");
+    ///     strings HarfBuzz cannot parse are ignored.
     public func shape(
         scalars: [Unicode.Scalar], range: Range<Int>, face: FontFace, size: Double, rightToLeft: Bool,
         script: Script, language: String, features: [String] = []
@@ -132,10 +133,9 @@ public final class Shaper: Sendable {
             font: font, rightToLeft: rightToLeft, script: script, language: language, features: features)
         let units: [GlyphInFontUnits]
         if runCacheCapacity > 0 {
-            let context =
-                max(
-                    0, range.lowerBound - Self.harfBuzzContextLength)..<min(
-                    scalars.count, range.upperBound + Self.harfBuzzContextLength)
+            let contextStart = max(0, range.lowerBound - Self.harfBuzzContextLength)
+            let contextEnd = min(scalars.count, range.upperBound + Self.harfBuzzContextLength)
+            let context = contextStart..<contextEnd
             let key = RunKey(
                 text: Array(scalars[context]), runStart: range.lowerBound - context.lowerBound,
                 runEnd: range.upperBound - context.lowerBound, font: ObjectIdentifier(font),
