@@ -1,7 +1,6 @@
 // Tests of Shape/: bundled fonts, matching, per-cluster fallback (SPEC §3) and HarfBuzz shaping.
 
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Typeset
@@ -315,6 +314,51 @@ struct ShapeShaperTests {
         #expect(run.glyphs.last?.id != ltr.glyphs.first?.id)  // "(" became the parenright glyph
     }
 
+    @Test("the run cache gives what HarfBuzz gives, at every size and in every context")
+    func runCacheEquivalence() throws {
+        let uncached = Shaper(runCacheCapacity: 0)
+        let cached = Shaper(runCacheCapacity: 300)  // small: also exercises emptying
+        var texts = ShapeBenchmark.paragraphs.map { ($0.text, $0.script, $0.rtl, $0.language) }
+        texts += [
+            ("  office  affluent   ", "Latn", false, "en"),
+            ("AVA Type, To. WAVE", "Latn", false, "en"),
+            ("مرحبا بالعالم لا إله إلا الله ١٢٣", "Arab", true, "ar"),
+            ("שָׁלוֹם עוֹלָם", "Hebr", true, "he"),
+        ]
+        for (text, code, rtl, language) in texts {
+            let scalars = Array(text.unicodeScalars)
+            let script = Script(code: code) ?? .common
+            for face in fonts.bundledFaces {
+                // The whole paragraph, and runs cut mid-word and at spaces.
+                let cuts = [0..<scalars.count, 3..<scalars.count - 2, 5..<min(17, scalars.count)]
+                for range in cuts {
+                    for size in [9.0, 17.0] {
+                        for _ in 0..<2 {  // the second time from the cache
+                            let a = uncached.shape(
+                                scalars: scalars, range: range, face: face, size: size, rightToLeft: rtl,
+                                script: script, language: language)
+                            let b = cached.shape(
+                                scalars: scalars, range: range, face: face, size: size, rightToLeft: rtl,
+                                script: script, language: language)
+                            #expect(a == b, "\(face) \(range) \(text)")
+                        }
+                    }
+                }
+            }
+        }
+        // The same run in another paragraph context is not taken from the cache: "حب" inside
+        // "مرحبا" joins on both sides, alone it does not.
+        let arabic = try face("Noto Sans Arabic")
+        let word = Array("مرحبا".unicodeScalars)
+        let inside = cached.shape(
+            scalars: word, range: 2..<4, face: arabic, size: 17, rightToLeft: true, script: TestScript.arabic,
+            language: "ar")
+        let alone = cached.shape(
+            scalars: Array(word[2..<4]), range: 0..<2, face: arabic, size: 17, rightToLeft: true,
+            script: TestScript.arabic, language: "ar")
+        #expect(inside.glyphs.map(\.id) != alone.glyphs.map(\.id))
+    }
+
     @Test("font metrics in points")
     func metrics() throws {
         let arabic = shaper.metrics(face: try face("Noto Sans Arabic"), size: 17)
@@ -408,14 +452,14 @@ struct ShapeBenchmark {
         ),
     ]
 
-    @Test("shape 1,000 pages")
-    func thousandPages() throws {
+    @Test("shape 1,000 pages", arguments: [0, 250_000])
+    func thousandPages(runCacheCapacity: Int) throws {
         let fonts = FontDatabase.shared
-        let shaper = Shaper.shared
+        let shaper = Shaper(runCacheCapacity: runCacheCapacity)
         let inputs = Self.paragraphs.map {
             (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
         }
-        // A page: about 12 such paragraphs (~2,400 characters).
+        // A page: about 12 such paragraphs (~2,000 characters).
         let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
         let clock = ContinuousClock()
         var glyphCount = 0
@@ -431,11 +475,13 @@ struct ShapeBenchmark {
                     runs = fonts.itemize(
                         scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
                 }
+                // Sizes vary as in a comparison sheet; cached words serve every size.
+                let size = [17.0, 12, 22][page % 3]
                 shapeTime += clock.measure {
                     for run in runs {
                         glyphCount +=
                             shaper.shape(
-                                scalars: text, range: run.range, face: run.face, size: 17, rightToLeft: rtl,
+                                scalars: text, range: run.range, face: run.face, size: size, rightToLeft: rtl,
                                 script: script, language: language
                             ).glyphs.count
                     }
@@ -443,71 +489,66 @@ struct ShapeBenchmark {
             }
         }
         print(
-            "BENCH pages=\(pages) characters=\(characters) glyphs=\(glyphCount) itemize=\(itemizeTime) shape=\(shapeTime)"
+            "BENCH run-cache=\(runCacheCapacity) pages=\(pages) characters=\(characters) glyphs=\(glyphCount) "
+                + "itemize=\(itemizeTime) shape=\(shapeTime)"
         )
     }
 
-    /// The best case for a cache of shaped words (every word repeats): looks words up in a
-    /// Mutex-guarded dictionary keyed like the brief's proposed cache, shaping only misses.
-    @Test("word cache experiment")
-    func wordCache() throws {
-        struct Key: Hashable {
-            var word: [Unicode.Scalar]
-            var face: FontFace
-            var size: Double
-            var rtl: Bool
-            var script: Script
-            var language: String
+    /// The worst case for a cache: every word new (random letters).
+    @Test("shape 200 pages of unique words", arguments: [0, 250_000])
+    func uniqueWords(runCacheCapacity: Int) throws {
+        let shaper = Shaper(runCacheCapacity: runCacheCapacity)
+        let face = try #require(FontDatabase.shared.face(family: "Noto Sans Arabic", weight: 400, italic: false))
+        let latin = try #require(FontDatabase.shared.face(family: "Noto Sans", weight: 400, italic: false))
+        var seed: UInt64 = 42
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33)
         }
-        let cache = Mutex<[Key: [ShapedGlyph]]>([:])
-        let fonts = FontDatabase.shared
-        let shaper = Shaper.shared
-        let inputs = Self.paragraphs.map {
-            (Array($0.text.unicodeScalars), Script(code: $0.script) ?? .common, $0.rtl, $0.language)
-        }
-        let pages = Int(ProcessInfo.processInfo.environment["TYPESET_SHAPE_BENCH_PAGES"] ?? "") ?? 1000
+        let arabicLetters = Array("ابتثجحخدذرزسشصضطظعغفقكلمنهوي".unicodeScalars)
+        let latinLetters = Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
         let clock = ContinuousClock()
-        var glyphCount = 0
-        let time = clock.measure {
-            for page in 0..<pages {
-                for i in 0..<12 {
-                    let (text, script, rtl, language) = inputs[(page + i) % inputs.count]
-                    let runs = fonts.itemize(
-                        scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: script)
-                    for run in runs {
-                        var start = run.range.lowerBound
-                        var glyphs: [ShapedGlyph] = []
-                        while start < run.range.upperBound {
-                            var end = start
-                            while end < run.range.upperBound && text[end] != " " { end += 1 }
-                            if end == start { end += 1 }
-                            let key = Key(
-                                word: Array(text[start..<end]), face: run.face, size: 17, rtl: rtl, script: script,
-                                language: language)
-                            var word = cache.withLock { $0[key] }
-                            if word == nil {
-                                let shaped = shaper.shape(
-                                    scalars: key.word, range: 0..<key.word.count, face: run.face, size: 17,
-                                    rightToLeft: rtl, script: script, language: language
-                                ).glyphs
-                                cache.withLock { $0[key] = shaped }
-                                word = shaped
-                            }
-                            for var glyph in word ?? [] {
-                                glyph.cluster += start
-                                glyphs.append(glyph)
-                            }
-                            start = end
-                        }
-                        glyphCount +=
-                            ShapedRun(
-                                face: run.face, size: 17, rightToLeft: rtl, range: run.range, glyphs: glyphs
-                            ).glyphs.count
-                    }
-                }
+        var time = Duration.zero
+        for paragraph in 0..<(200 * 12) {
+            let arabic = paragraph % 2 == 0
+            let letters = arabic ? arabicLetters : latinLetters
+            var text: [Unicode.Scalar] = []
+            for _ in 0..<30 {
+                for _ in 0..<(3 + next() % 6) { text.append(letters[next() % letters.count]) }
+                text.append(" ")
+            }
+            time += clock.measure {
+                _ = shaper.shape(
+                    scalars: text, range: 0..<text.count, face: arabic ? face : latin, size: 17, rightToLeft: arabic,
+                    script: Script(code: arabic ? "Arab" : "Latn") ?? .common, language: arabic ? "ar" : "en")
             }
         }
-        print("BENCH word-cache pages=\(pages) glyphs=\(glyphCount) itemize+lookup+shape=\(time)")
+        print("BENCH unique-words run-cache=\(runCacheCapacity) pages=200 shape=\(time)")
+    }
+
+    /// A real document, shaped once with an empty cache: the GPL 3 (about 5,600 words, 12 pages).
+    @Test("shape one natural document", arguments: [0, 250_000])
+    func naturalDocument(runCacheCapacity: Int) throws {
+        let path = "/usr/share/common-licenses/GPL-3"
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let paragraphs = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n").map {
+            Array($0.replacingOccurrences(of: "\n", with: " ").unicodeScalars)
+        }
+        let face = try #require(FontDatabase.shared.face(family: "Noto Sans", weight: 400, italic: false))
+        let clock = ContinuousClock()
+        var best = Duration.seconds(1_000)
+        for _ in 0..<5 {
+            let shaper = Shaper(runCacheCapacity: runCacheCapacity)  // cold every time
+            let time = clock.measure {
+                for text in paragraphs where !text.isEmpty {
+                    _ = shaper.shape(
+                        scalars: text, range: 0..<text.count, face: face, size: 17, rightToLeft: false,
+                        script: TestScript.latin, language: "en")
+                }
+            }
+            best = min(best, time)
+        }
+        print("BENCH GPL-3 run-cache=\(runCacheCapacity) paragraphs=\(paragraphs.count) best-of-5=\(best)")
     }
 
     /// First-use costs: bundled fonts, the lazy system scan, an uncovered character (which loads

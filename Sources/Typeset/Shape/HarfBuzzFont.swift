@@ -98,9 +98,13 @@ final class HarfBuzzFont: @unchecked Sendable {
         return (400, false)
     }
 
-    private func tableBytes(_ tag: String) -> [UInt8] {
-        let tagValue = tag.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let blob = hb_face_reference_table(face, tagValue)
+    /// An OpenType tag ("OS/2") as HarfBuzz's 32-bit value.
+    private static func tag(_ text: String) -> UInt32 {
+        text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    private func tableBytes(_ table: String) -> [UInt8] {
+        let blob = hb_face_reference_table(face, Self.tag(table))
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0
         guard let data = hb_blob_get_data(blob, &length), length > 0 else { return [] }
@@ -145,9 +149,10 @@ struct FontCoverage: Sendable {
     }
 }
 
-/// The process-wide cache of HarfBuzz fonts, one per file and face index, shared by
-/// `FontDatabase` (coverage) and `Shaper`. Guarded by a `Mutex`; a font is created outside the
-/// lock and the first one stored wins, so a slow file never blocks lookups of loaded ones.
+/// The process-wide cache of HarfBuzz fonts for shaping and metrics, one per file and face
+/// index, never released (`Shaper`'s run cache names fonts by identity). Guarded by a `Mutex`; a
+/// font is created outside the lock and the first one stored wins, so a slow file never blocks
+/// lookups of loaded ones. (FontDatabase reads names and cmaps with temporary fonts instead.)
 final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
     private let fonts = Mutex<[FontFileKey: HarfBuzzFont]>([:])
