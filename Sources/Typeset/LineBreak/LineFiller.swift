@@ -60,37 +60,30 @@ enum LineFiller {
                 k += 1
                 continue
             }
-            let fits = advances.width(start..<visibleEnd(scalars, start..<end)) <= limit
-            if fits {
-                if opportunity.isMandatory {
-                    lines.append(start..<end)
-                    start = end
-                    lastFit = nil
-                } else {
-                    lastFit = end
-                }
-                k += 1
-            } else if let fit = lastFit {
+            if let fit = lastFit, advances.width(start..<visibleEnd(scalars, start..<end)) > limit {
                 lines.append(start..<fit)
                 start = fit
                 lastFit = nil  // look at this opportunity again from the new line's start
-            } else {
-                // One word is wider than the line: break it between grapheme clusters.
-                let visible = visibleEnd(scalars, start..<end)
-                let pieces = splitLongWord(scalars, start..<visible, advances: advances, width: limit)
+                continue
+            }
+            if lastFit == nil, advances.width(start..<visibleEnd(scalars, start..<end)) > limit {
+                // One word is wider than the line: break it between grapheme clusters. The
+                // rest of the word stays on the line being built (a single cluster wider than
+                // the line stays whole and overflows: there is nowhere to break it).
+                let pieces = splitLongWord(
+                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
-                // The rest of the word stays on the line being built (a single cluster wider
-                // than the line stays whole and overflows: there is nowhere to break it).
-                if opportunity.isMandatory {
-                    lines.append(start..<end)
-                    start = end
-                    lastFit = nil
-                } else {
-                    lastFit = end
-                }
-                k += 1
             }
+            // The text up to this opportunity fits on the line.
+            if opportunity.isMandatory {
+                lines.append(start..<end)
+                start = end
+                lastFit = nil
+            } else {
+                lastFit = end
+            }
+            k += 1
         }
         if start < scalars.count { lines.append(start..<scalars.count) }
         return lines
