@@ -158,6 +158,10 @@ struct MarkupRenderer {
             diagnostics.report(.error(location, message))
             return DiffInputFailure(diagnostics: diagnostics)
         }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+            throw failure("cannot read the file '\(input)': it is a folder")
+        }
         guard let handle = FileHandle(forReadingAtPath: input) else {
             let reason = FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
             throw failure("cannot read the file '\(input)': \(reason)")
