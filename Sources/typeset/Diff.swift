@@ -74,11 +74,15 @@ struct Diff: ParsableCommand {
         } catch let failure as DiffInputFailure {
             printDiagnostics(failure.diagnostics)
             throw ExitCode(ExitStatus.usage)
+        } catch {
+            printError("cannot create a temporary folder: \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.usage)
         }
 
         let common = min(pagesA.count, pagesB.count)
         let several = max(pagesA.count, pagesB.count) > 1
         let diffPaths = diffImagePaths(pageCount: common)
+        let inputs = Set([a, b].map(resolvedPath))
         var different = pagesA.count != pagesB.count
         var identical = !different
         for index in 0..<common {
@@ -89,9 +93,15 @@ struct Diff: ParsableCommand {
                 result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
                 let passes = result.passes(maxDiff: maxShare)
                 if out != nil || !passes {
+                    if inputs.contains(resolvedPath(diffPaths[index])) {
+                        printError("the diff image \(diffPaths[index]) would overwrite an input; name another with --out")
+                        throw ExitCode(ExitStatus.usage)
+                    }
                     try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: diffPaths[index])
                     written = diffPaths[index]
                 }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 printError("\(error)")
                 throw ExitCode(ExitStatus.usage)
@@ -115,6 +125,11 @@ struct Diff: ParsableCommand {
         let stem = (a as NSString).deletingPathExtension
         return (1...count).map { $0 == 1 ? "\(stem).diff.png" : "\(stem)-\($0).diff.png" }
     }
+}
+
+/// `path` absolute, without `.`, `..` or symbolic links, to tell whether two paths name one file.
+private func resolvedPath(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
 }
 
 /// A share given as a fraction (0.001) or a percentage (0.1%), nil unless within 0...1.

@@ -23,7 +23,7 @@ struct Snapshot: ParsableCommand {
             no markup file uses, and diff images.
             """)
 
-    @Argument(help: "The folder of markup files.")
+    @Argument(help: ArgumentHelp("The folder of markup files.", valueName: "dir"))
     var directory: String
 
     @Flag(help: "Write the references instead of comparing with them.")

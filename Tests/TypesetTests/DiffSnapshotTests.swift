@@ -125,6 +125,12 @@ struct DiffCommandTests {
         let written = try typeset(["diff", "b.png", "a.png", "--out", "out/d.png"], in: folder)
         #expect(written.status == 1 && written.lines.contains("diff image: out/d.png"))
         #expect(try PixelImage(contentsOf: folder + "/out/d.png").pixel(x: 33, y: 4) == magenta)
+        // The diff image never overwrites an input.
+        try FileManager.default.copyItem(atPath: folder + "/b.png", toPath: folder + "/out/b.diff.png")
+        let clash = try typeset(["diff", "out/b.diff.png", "a.png", "--out", "out/./b.diff.png"], in: folder)
+        #expect(clash.status == 2 && clash.errors.contains("would overwrite an input"), "\(clash)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/b.diff.png"))
+            == Data(contentsOf: URL(fileURLWithPath: folder + "/b.png")))
         let same = try typeset(["diff", "a.png", "a.png", "--out", "out/same.png"], in: folder)
         #expect(same.status == 0 && same.lines.last == "identical")
         #expect(try PixelImage(contentsOf: folder + "/out/same.png").pixels.contains(magenta) == false)
