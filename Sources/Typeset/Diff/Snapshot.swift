@@ -128,8 +128,8 @@ public struct SnapshotFolder: Sendable {
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
     /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
-    /// a page that passes loses any diff image an earlier run left. Throws when rendering or
-    /// writing fails.
+    /// a page that passes or has no reference loses any diff image an earlier run left. Throws
+    /// when rendering or writing fails.
     public func check(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = [])
         throws -> SnapshotCheck
     {
@@ -146,6 +146,7 @@ public struct SnapshotFolder: Sendable {
                 }
                 let diffImage = diffImagePath(name: name, page: page)
                 guard FileManager.default.fileExists(atPath: reference) else {
+                    try? FileManager.default.removeItem(atPath: diffImage)
                     checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
                     continue
                 }
