@@ -94,10 +94,12 @@ struct Diff: ParsableCommand {
                 let passes = result.passes(maxDiff: maxShare)
                 if out != nil || !passes {
                     if inputs.contains(resolvedPath(diffPaths[index])) {
-                        printError("the diff image \(diffPaths[index]) would overwrite an input; name another with --out")
+                        printError(
+                            "the diff image \(diffPaths[index]) would overwrite an input; name another with --out")
                         throw ExitCode(ExitStatus.usage)
                     }
-                    try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: diffPaths[index])
+                    try ImageDiff.writeDiffImage(
+                        pagesA[index], pagesB[index], tolerance: tolerance, to: diffPaths[index])
                     written = diffPaths[index]
                 }
             } catch let exit as ExitCode {

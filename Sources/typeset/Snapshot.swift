@@ -93,12 +93,14 @@ struct Snapshot: ParsableCommand {
             others.remove(name)
             do {
                 if update {
-                    return Snapshot.record(layout.pages, name: name, file: file, folder: folder, scale: options.scale,
-                                           others: others, diagnostics: outcome.diagnostics)
+                    return Snapshot.record(
+                        layout.pages, name: name, file: file, folder: folder, scale: options.scale,
+                        others: others, diagnostics: outcome.diagnostics)
                 }
                 let check = try folder.check(pages: layout.pages, name: name, options: options, otherNames: others)
-                return FileResult(diagnostics: outcome.diagnostics, lines: failureLines(check, file: file),
-                                  passed: check.passed)
+                return FileResult(
+                    diagnostics: outcome.diagnostics, lines: failureLines(check, file: file),
+                    passed: check.passed)
             } catch {
                 return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(error)"], passed: false)
             }
@@ -119,8 +121,10 @@ struct Snapshot: ParsableCommand {
                     printError("cannot remove \(unused): \(error.localizedDescription)")
                 }
             } else {
-                FileHandle.standardError.write(Data(
-                    "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n"
+                            .utf8))
             }
         }
         print("\(passed) passed, \(results.count - passed) failed")
@@ -138,22 +142,29 @@ struct Snapshot: ParsableCommand {
                 if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
                 lines.append(line)
             } else {
-                lines.append("\(label): no reference \(page.reference) (run `typeset snapshot \(directory) --update` to record it)")
+                lines.append(
+                    "\(label): no reference \(page.reference) (run `typeset snapshot \(directory) --update` to record it)"
+                )
             }
         }
         for page in check.conflictingPages {
-            lines.append("FAIL \(file) page \(page): its reference would be the first-page reference of \(check.name)-\(page).xml; rename one of the files")
+            lines.append(
+                "FAIL \(file) page \(page): its reference would be the first-page reference of \(check.name)-\(page).xml; rename one of the files"
+            )
         }
         let pageCount = check.pages.count + check.conflictingPages.count
         for extra in check.extraReferences {
-            lines.append("FAIL \(file): \(extra) is the reference of a page the document no longer has (it has \(pageCount)); `--update` removes it")
+            lines.append(
+                "FAIL \(file): \(extra) is the reference of a page the document no longer has (it has \(pageCount)); `--update` removes it"
+            )
         }
         return lines
     }
 
-    private static func record(_ pages: [Page], name: String, file: String, folder: SnapshotFolder, scale: Double,
-                               others: Set<String>, diagnostics: Diagnostics) -> FileResult
-    {
+    private static func record(
+        _ pages: [Page], name: String, file: String, folder: SnapshotFolder, scale: Double,
+        others: Set<String>, diagnostics: Diagnostics
+    ) -> FileResult {
         do {
             let record = try folder.record(pages: pages, name: name, scale: scale, otherNames: others)
             var lines = record.written.map { "recorded \($0)" } + record.removed.map { "removed \($0)" }

@@ -75,9 +75,12 @@ private func boxImage(_ path: String, height: Double = 30, grey: Double = 0.5, d
         .rectangle(RectangleItem(x: 10, y: 10, width: 20, height: 10, fill: Color(red: grey, green: grey, blue: grey)))
     ]
     if let dot {
-        items.append(.rectangle(RectangleItem(x: dot.x, y: dot.y, width: 1, height: 1, fill: Color(red: 0, green: 0, blue: 0))))
+        items.append(
+            .rectangle(RectangleItem(x: dot.x, y: dot.y, width: 1, height: 1, fill: Color(red: 0, green: 0, blue: 0))))
     }
-    try render(pages: [Page(width: 40, height: height, items: items)], to: path, options: RenderOptions(format: .png, scale: 1))
+    try render(
+        pages: [Page(width: 40, height: height, items: items)], to: path, options: RenderOptions(format: .png, scale: 1)
+    )
 }
 
 private func document(_ body: String, attributes: String = "") -> String {
@@ -129,8 +132,9 @@ struct DiffCommandTests {
         try FileManager.default.copyItem(atPath: folder + "/b.png", toPath: folder + "/out/b.diff.png")
         let clash = try typeset(["diff", "out/b.diff.png", "a.png", "--out", "out/./b.diff.png"], in: folder)
         #expect(clash.status == 2 && clash.errors.contains("would overwrite an input"), "\(clash)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/b.diff.png"))
-            == Data(contentsOf: URL(fileURLWithPath: folder + "/b.png")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/out/b.diff.png"))
+                == Data(contentsOf: URL(fileURLWithPath: folder + "/b.png")))
         let same = try typeset(["diff", "a.png", "a.png", "--out", "out/same.png"], in: folder)
         #expect(same.status == 0 && same.lines.last == "identical")
         #expect(try PixelImage(contentsOf: folder + "/out/same.png").pixels.contains(magenta) == false)
@@ -144,7 +148,10 @@ struct DiffCommandTests {
         // The 200 pixels of the box differ by 3 in each colour channel.
         let strict = try typeset(["diff", "a.png", "b.png"], in: folder)
         #expect(strict.status == 1)
-        #expect(strict.lines.first?.hasPrefix("200 of 1200 pixels differ (16.67%), largest channel difference 3, box x 10 y 10 width 20 height 10") == true)
+        #expect(
+            strict.lines.first?.hasPrefix(
+                "200 of 1200 pixels differ (16.67%), largest channel difference 3, box x 10 y 10 width 20 height 10")
+                == true)
         let tolerant = try typeset(["diff", "a.png", "b.png", "--tolerance", "3", "--out", "d.png"], in: folder)
         #expect(tolerant.status == 0, "\(tolerant)")
         #expect(tolerant.lines.first == "0 of 1200 pixels differ (0.00%), largest channel difference 3")
@@ -157,7 +164,10 @@ struct DiffCommandTests {
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.16"], in: folder).status == 1)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "16%"], in: folder).status == 1)
         // Bad values are usage errors.
-        for bad in [["--max-diff", "2"], ["--max-diff", "-1%"], ["--max-diff", "lots"], ["--tolerance", "256"], ["--tolerance", "-1"]] {
+        for bad in [
+            ["--max-diff", "2"], ["--max-diff", "-1%"], ["--max-diff", "lots"], ["--tolerance", "256"],
+            ["--tolerance", "-1"],
+        ] {
             let run = try typeset(["diff", "a.png", "b.png"] + bad, in: folder)
             #expect(run.status == 2, "\(bad): \(run)")
         }
@@ -209,7 +219,10 @@ struct DiffCommandTests {
         let self4 = try typeset(["diff", long, long, "--scale", "0.5", "--out", "four.png"], in: folder)
         #expect(self4.status == 0, "\(self4)")
         #expect(self4.lines.filter { $0.hasPrefix("page ") }.count == 4)
-        #expect(try contents(folder).filter { $0.hasPrefix("four") } == ["four-2.png", "four-3.png", "four-4.png", "four.png"])
+        #expect(
+            try contents(folder).filter { $0.hasPrefix("four") } == [
+                "four-2.png", "four-3.png", "four-4.png", "four.png",
+            ])
     }
 
     @Test func unreadableInputsAreErrors() throws {
@@ -248,11 +261,12 @@ struct SnapshotCommandTests {
         // No references yet: each file fails with a hint.
         let first = try typeset(["snapshot", "."], in: folder)
         #expect(first.status == 1)
-        #expect(first.lines == [
-            "FAIL a.xml: no reference ./__snapshots__/a.png (run `typeset snapshot . --update` to record it)",
-            "FAIL b.xml: no reference ./__snapshots__/b.png (run `typeset snapshot . --update` to record it)",
-            "0 passed, 2 failed",
-        ])
+        #expect(
+            first.lines == [
+                "FAIL a.xml: no reference ./__snapshots__/a.png (run `typeset snapshot . --update` to record it)",
+                "FAIL b.xml: no reference ./__snapshots__/b.png (run `typeset snapshot . --update` to record it)",
+                "0 passed, 2 failed",
+            ])
 
         // --update records them.
         let update = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
@@ -276,7 +290,8 @@ struct SnapshotCommandTests {
         let diffImage = folder + "/__snapshots__/a.diff.png"
         #expect(line.hasPrefix("FAIL a.xml: "), "\(line)")
         #expect(line.hasSuffix("; diff image: \(diffImage)"), "\(line)")
-        #expect(line.contains(" pixels differ (") && line.contains("largest channel difference") && line.contains("box x "))
+        #expect(
+            line.contains(" pixels differ (") && line.contains("largest channel difference") && line.contains("box x "))
         #expect(fail.lines.last == "1 passed, 1 failed")
         // The figures are those of comparing the reference with a fresh render.
         let fresh = try typeset(["render", "a.xml", "-o", "fresh.png", "--scale", "1"], in: folder)
@@ -290,9 +305,10 @@ struct SnapshotCommandTests {
         // --update rewrites the changed reference and removes the stale diff image.
         let again = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
         #expect(again.status == 0)
-        #expect(again.lines == [
-            "recorded \(folder)/__snapshots__/a.png", "removed \(diffImage)", "2 passed, 0 failed",
-        ])
+        #expect(
+            again.lines == [
+                "recorded \(folder)/__snapshots__/a.png", "removed \(diffImage)", "2 passed, 0 failed",
+            ])
         #expect(try contents(folder + "/__snapshots__") == ["a.png", "b.png"])
         #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
     }
@@ -309,7 +325,9 @@ struct SnapshotCommandTests {
         #expect(strict.lines.first?.contains("largest channel difference 2,") == true, "\(strict)")
         let tolerant = try typeset(["snapshot", ".", "--tolerance", "2"], in: folder)
         #expect(tolerant.output == "1 passed, 0 failed\n", "\(tolerant)")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/__snapshots__/a.diff.png"), "a pass removes the old diff image")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder + "/__snapshots__/a.diff.png"),
+            "a pass removes the old diff image")
         let share = try typeset(["snapshot", ".", "--max-diff", "50%"], in: folder)
         #expect(share.status == 0, "\(share)")
         #expect(try typeset(["snapshot", ".", "--max-diff", "0.000001"], in: folder).status == 1)
@@ -327,7 +345,8 @@ struct SnapshotCommandTests {
         let run = try typeset(["snapshot", "."], in: folder)
         #expect(run.status == 1)
         #expect(run.lines.count == 2, "\(run)")
-        #expect(run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
+        #expect(
+            run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
         #expect(run.errors.contains("./bad.xml:3:1: error: unknown element 'labl'"))
         #expect(run.lines.last == "1 passed, 1 failed")
     }
@@ -340,22 +359,30 @@ struct SnapshotCommandTests {
         let update = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
         #expect(update.status == 0, "\(update)")
         let references = try contents(folder + "/__snapshots__")
-        #expect(references.count >= 3 && references.first == "long-2.png" && references.last == "long.png", "\(references)")
+        #expect(
+            references.count >= 3 && references.first == "long-2.png" && references.last == "long.png", "\(references)")
         #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 0)
 
         // Fewer pages: the reference of a page that is gone fails, and --update removes it.
         try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")
         let fewer = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(fewer.status == 1)
-        #expect(fewer.lines.contains { $0.hasPrefix("FAIL long.xml: ./__snapshots__/long-2.png is the reference of a page the document no longer has") })
+        #expect(
+            fewer.lines.contains {
+                $0.hasPrefix(
+                    "FAIL long.xml: ./__snapshots__/long-2.png is the reference of a page the document no longer has")
+            })
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
 
         // A reference no markup file uses is reported, and removed by --update.
-        try FileManager.default.copyItem(atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")
+        try FileManager.default.copyItem(
+            atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")
         let stray = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(stray.status == 0 && stray.errors.contains("old.png is the reference of no markup file"), "\(stray)")
-        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains("removed ./__snapshots__/old.png (no markup file uses it)"))
+        #expect(
+            try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
+                "removed ./__snapshots__/old.png (no markup file uses it)"))
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
     }
 
@@ -388,12 +415,14 @@ struct DeterminismTests {
         #expect(examples.count >= 6)
         for file in examples {
             try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/" + file, toPath: inputs + "/" + file)
-            try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/" + file, toPath: inputs + "/copy-of-" + file)
+            try FileManager.default.copyItem(
+                atPath: repositoryRoot + "/Examples/" + file, toPath: inputs + "/copy-of-" + file)
         }
         try boxImage(inputs + "/box.png", dot: (x: 3, y: 3))
         try write(
-            document("<title>Picture</title>\n<image src=\"box.png\" width=\"80\" height=\"60\" alt=\"A box\"/>",
-                     attributes: " lang=\"he\" dir=\"rtl\""), to: inputs + "/picture.xml")
+            document(
+                "<title>Picture</title>\n<image src=\"box.png\" width=\"80\" height=\"60\" alt=\"A box\"/>",
+                attributes: " lang=\"he\" dir=\"rtl\""), to: inputs + "/picture.xml")
         try FileManager.default.copyItem(atPath: inputs + "/picture.xml", toPath: inputs + "/copy-of-picture.xml")
         let names = try contents(inputs).filter { $0.hasSuffix(".xml") }
 
@@ -415,7 +444,9 @@ struct DeterminismTests {
         for file in one {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/one/" + file))
             #expect(!bytes.isEmpty)
-            #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: folder + "/two/" + file))), "\(file) differs between two processes")
+            #expect(
+                bytes == (try Data(contentsOf: URL(fileURLWithPath: folder + "/two/" + file))),
+                "\(file) differs between two processes")
             if file.hasPrefix("copy-of-") {
                 let original = try Data(contentsOf: URL(fileURLWithPath: folder + "/one/" + file.dropFirst(8)))
                 #expect(bytes == original, "\(file) differs from its original in the same batch")

@@ -48,7 +48,10 @@ struct GoldenTests {
                 pages: layout.pages, name: name, scale: Golden.options.scale, otherNames: others)
             let counts = "\(record.written.count) PNG written, \(record.removed.count) removed"
             Issue.record(
-                Comment(rawValue: "TYPESET_RECORD=1: recorded \(name)'s references (\(counts)); look at them, then run the tests without it"))
+                Comment(
+                    rawValue:
+                        "TYPESET_RECORD=1: recorded \(name)'s references (\(counts)); look at them, then run the tests without it"
+                ))
             return
         }
 
@@ -61,11 +64,13 @@ struct GoldenTests {
         if expected != dump {
             let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let new = dump.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+            let line =
+                zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
             let was = line < old.count ? String(old[line]) : "(end)"
             let now = line < new.count ? String(new[line]) : "(end)"
             Issue.record(
-                "\(name): the layout changed at line \(line + 1) of \(Golden.dumpPath(name))\n  was: \(was)\n  now: \(now)")
+                "\(name): the layout changed at line \(line + 1) of \(Golden.dumpPath(name))\n  was: \(was)\n  now: \(now)"
+            )
         }
 
         // Second reference: the pages as small PNGs.
@@ -74,7 +79,8 @@ struct GoldenTests {
             if let comparison = page.comparison {
                 Issue.record("\(name) page \(page.page): \(comparison); diff image \(page.diffImage ?? "-")")
             } else {
-                Issue.record("\(name) page \(page.page): no reference \(page.reference); record it with TYPESET_RECORD=1")
+                Issue.record(
+                    "\(name) page \(page.page): no reference \(page.reference); record it with TYPESET_RECORD=1")
             }
         }
         #expect(check.extraReferences.isEmpty, "references of pages \(name) no longer has")
@@ -88,8 +94,9 @@ struct GoldenTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: Golden.folder).sorted()
         let names = Set(Golden.names)
         let dumps = Set(names.map { "\($0).layout.txt" })
-        let unusedPNGs = Set(SnapshotFolder(path: Golden.folder).unusedReferences(names: names)
-            .map { ($0 as NSString).lastPathComponent })
+        let unusedPNGs = Set(
+            SnapshotFolder(path: Golden.folder).unusedReferences(names: names)
+                .map { ($0 as NSString).lastPathComponent })
         let unused = files.filter { file in
             if file == ".gitignore" || dumps.contains(file) || SnapshotFolder.isDiffImage(file) { return false }
             if file.hasSuffix(".png") { return unusedPNGs.contains(file) }
@@ -122,7 +129,11 @@ struct GoldenTests {
         #expect(lines.first?.hasPrefix("page 1 430×") == true)
         #expect(lines.contains { $0.hasPrefix("heading line 4 en ltr in ltr, left, frame 16.0 16.0 398.0×") })
         // One line per text line, its runs after the colon, numbers to 0.1 pt.
-        #expect(lines.contains { $0.hasPrefix("  line x 16.0 width 110.3 baseline ") && $0.hasSuffix(": \"Download\" 0 Latn Noto Sans 22 x 16.0 width 110.3") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("  line x 16.0 width 110.3 baseline ")
+                    && $0.hasSuffix(": \"Download\" 0 Latn Noto Sans 22 x 16.0 width 110.3")
+            })
         // Balanced Arabic in a button (SPEC 4.3): 19 pt, level 1.
         #expect(lines.contains { $0.contains("\"تنزيل\" 1 Arab Noto Sans Arabic 19 x ") })
         #expect(!dump.contains("\"file\"") && !dump.contains(Golden.root))

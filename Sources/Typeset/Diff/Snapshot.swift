@@ -153,11 +153,14 @@ public struct SnapshotFolder: Sendable {
                 let comparison = try ImageDiff.compare(reference, renderedPath, tolerance: options.tolerance)
                 if comparison.passes(maxDiff: options.maxDiff) {
                     try? FileManager.default.removeItem(atPath: diffImage)
-                    checks.append(SnapshotPageCheck(page: page, reference: reference, comparison: comparison, passed: true))
+                    checks.append(
+                        SnapshotPageCheck(page: page, reference: reference, comparison: comparison, passed: true))
                 } else {
                     try ImageDiff.writeDiffImage(reference, renderedPath, tolerance: options.tolerance, to: diffImage)
-                    checks.append(SnapshotPageCheck(
-                        page: page, reference: reference, comparison: comparison, diffImage: diffImage, passed: false))
+                    checks.append(
+                        SnapshotPageCheck(
+                            page: page, reference: reference, comparison: comparison, diffImage: diffImage,
+                            passed: false))
                 }
             }
             let extra = existing.filter { $0.key > rendered.count }.sorted { $0.key < $1.key }.map(\.value)
@@ -188,7 +191,8 @@ public struct SnapshotFolder: Sendable {
                 do {
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 } catch {
-                    throw ImageDiffError.write(path: path, reason: "cannot create the folder: \(error.localizedDescription)")
+                    throw ImageDiffError.write(
+                        path: path, reason: "cannot create the folder: \(error.localizedDescription)")
                 }
                 do {
                     try AtomicFileWriter.write(changed)
@@ -228,10 +232,12 @@ private func withRenderedPages<T>(_ pages: [Page], scale: Double, _ body: ([Stri
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
-        throw ImageDiffError.write(path: folder, reason: "cannot create a temporary folder: \(error.localizedDescription)")
+        throw ImageDiffError.write(
+            path: folder, reason: "cannot create a temporary folder: \(error.localizedDescription)")
     }
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let rendered = try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
+    let rendered = try render(
+        pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
     return try body(rendered)
 }
 

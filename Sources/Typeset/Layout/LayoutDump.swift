@@ -20,10 +20,12 @@ extension LayoutReport {
         for diagnostic in diagnostics {
             var message = diagnostic.message
             if let hint = diagnostic.hint { message += " (\(hint))" }
-            out += "\(diagnostic.severity.rawValue) \(diagnostic.location.line):\(diagnostic.location.column): \(message)\n"
+            out +=
+                "\(diagnostic.severity.rawValue) \(diagnostic.location.line):\(diagnostic.location.column): \(message)\n"
         }
         for (index, page) in pages.enumerated() {
-            out += "page \(index + 1) \(dumpNumber(page.width, trimmed: true))×\(dumpNumber(page.height, trimmed: true))\n"
+            out +=
+                "page \(index + 1) \(dumpNumber(page.width, trimmed: true))×\(dumpNumber(page.height, trimmed: true))\n"
             for block in page.blocks {
                 let frame = block.frame
                 out += "\(block.kind) line \(block.line) \(block.lang) \(block.direction) in \(block.context), "
