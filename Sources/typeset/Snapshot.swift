@@ -108,6 +108,9 @@ struct Snapshot: ParsableCommand {
 
         var passed = 0
         for result in results {
+            // Keeps diagnostics (standard error) next to their file's lines when both go to one log:
+            // fflush(nil) flushes standard output without naming the C global.
+            fflush(nil)
             printDiagnostics(result.diagnostics)
             result.lines.forEach { print($0) }
             if result.passed { passed += 1 }
@@ -121,6 +124,7 @@ struct Snapshot: ParsableCommand {
                     printError("cannot remove \(unused): \(error.localizedDescription)")
                 }
             } else {
+                fflush(nil)
                 FileHandle.standardError.write(
                     Data(
                         "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n"
