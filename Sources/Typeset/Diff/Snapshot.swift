@@ -1,0 +1,246 @@
+// Snapshot tests (SPEC §5.6 `typeset snapshot`, and the project's own golden tests): pages
+// rendered to PNG and compared with reference PNGs kept in one folder — NAME.png for the first
+// page, NAME-2.png, NAME-3.png, … for the others — with a diff image NAME.diff.png
+// (NAME-2.diff.png, …) beside each reference that fails.
+import Foundation
+
+/// How pages are rendered and compared with their references.
+public struct SnapshotOptions: Sendable {
+    /// PNG pixels per point.
+    public var scale: Double
+    /// Channel difference (0...255) up to which pixels count as equal; see `ImageDiff.compare`.
+    public var tolerance: Int
+    /// The share (0...1) of pixels allowed to differ beyond the tolerance.
+    public var maxDiff: Double
+
+    public init(scale: Double = 2, tolerance: Int = 0, maxDiff: Double = 0) {
+        self.scale = scale
+        self.tolerance = tolerance
+        self.maxDiff = maxDiff
+    }
+}
+
+extension ImageDiffResult {
+    /// True when the sizes are the same and at most `maxDiff` (a share, 0...1) of the pixels
+    /// differ beyond the tolerance. Pages of different size never pass.
+    public func passes(maxDiff: Double) -> Bool {
+        sizeMismatch == nil && (differingPixels == 0 || share <= maxDiff)
+    }
+}
+
+/// One page compared with its reference.
+public struct SnapshotPageCheck: Sendable {
+    /// From 1.
+    public var page: Int
+    public var reference: String
+    /// nil when the reference is missing.
+    public var comparison: ImageDiffResult?
+    /// The diff image written for a page that failed its comparison.
+    public var diffImage: String?
+    public var passed: Bool
+}
+
+/// A document's pages compared with their references.
+public struct SnapshotCheck: Sendable {
+    public var name: String
+    public var pages: [SnapshotPageCheck]
+    /// References of pages the document no longer has (NAME-3.png for a two-page document).
+    public var extraReferences: [String]
+    /// Pages whose reference file is another input's first-page reference (page 2 of `a`
+    /// against `a-2.png` when `a-2` is an input too): such a page cannot be checked.
+    public var conflictingPages: [Int]
+
+    public var passed: Bool {
+        pages.allSatisfy(\.passed) && extraReferences.isEmpty && conflictingPages.isEmpty
+    }
+}
+
+/// What recording references changed.
+public struct SnapshotRecord: Sendable {
+    /// References written because they were new or different.
+    public var written: [String]
+    /// References of pages the document no longer has, and diff images, removed.
+    public var removed: [String]
+    /// As in `SnapshotCheck`: nothing is written for these pages.
+    public var conflictingPages: [Int]
+}
+
+/// A folder of reference PNGs (`__snapshots__` for `typeset snapshot`).
+public struct SnapshotFolder: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// NAME.png for page 1, NAME-K.png for page K.
+    public func referencePath(name: String, page: Int) -> String {
+        join(page == 1 ? "\(name).png" : "\(name)-\(page).png")
+    }
+
+    /// NAME.diff.png for page 1, NAME-K.diff.png for page K.
+    public func diffImagePath(name: String, page: Int) -> String {
+        join(page == 1 ? "\(name).diff.png" : "\(name)-\(page).diff.png")
+    }
+
+    /// Whether `file` (a file name in the folder) is a diff image rather than a reference.
+    public static func isDiffImage(_ file: String) -> Bool {
+        file.hasSuffix(".diff.png")
+    }
+
+    /// The page a file name is the reference of for `name` (NAME.png → 1, NAME-K.png → K ≥ 2),
+    /// nil when it is not one of `name`'s references.
+    public static func referencePage(of file: String, name: String) -> Int? {
+        guard file.hasSuffix(".png"), !isDiffImage(file) else { return nil }
+        let stem = String(file.dropLast(4))
+        if stem == name { return 1 }
+        guard stem.hasPrefix(name + "-") else { return nil }
+        let digits = stem.dropFirst(name.count + 1)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.first != "0", let page = Int(digits), page >= 2
+        else { return nil }
+        return page
+    }
+
+    /// The folder's file names, sorted; empty when the folder does not exist.
+    func files() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// `name`'s existing references by page, leaving out files that are another input's
+    /// first-page reference (`otherNames`: the names of the other inputs).
+    func existingReferences(name: String, otherNames: Set<String>) -> [Int: String] {
+        var references: [Int: String] = [:]
+        for file in files() {
+            guard let page = SnapshotFolder.referencePage(of: file, name: name) else { continue }
+            if page > 1, otherNames.contains(String(file.dropLast(4))) { continue }
+            references[page] = join(file)
+        }
+        return references
+    }
+
+    /// References (PNG files that are not diff images) that are no page of any of `names`.
+    public func unusedReferences(names: Set<String>) -> [String] {
+        files().filter { file in
+            file.hasSuffix(".png") && !SnapshotFolder.isDiffImage(file)
+                && !names.contains { SnapshotFolder.referencePage(of: file, name: $0) != nil }
+        }.map(join)
+    }
+
+    /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
+    /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
+    /// a page that passes or has no reference loses any diff image an earlier run left. Throws
+    /// when rendering or writing fails.
+    public func check(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = [])
+        throws -> SnapshotCheck
+    {
+        try withRenderedPages(pages, scale: options.scale) { rendered in
+            let existing = existingReferences(name: name, otherNames: otherNames)
+            var checks: [SnapshotPageCheck] = []
+            var conflicts: [Int] = []
+            for (index, renderedPath) in rendered.enumerated() {
+                let page = index + 1
+                let reference = referencePath(name: name, page: page)
+                if page > 1, otherNames.contains("\(name)-\(page)") {
+                    conflicts.append(page)
+                    continue
+                }
+                let diffImage = diffImagePath(name: name, page: page)
+                guard FileManager.default.fileExists(atPath: reference) else {
+                    try? FileManager.default.removeItem(atPath: diffImage)
+                    checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
+                    continue
+                }
+                let comparison = try ImageDiff.compare(reference, renderedPath, tolerance: options.tolerance)
+                if comparison.passes(maxDiff: options.maxDiff) {
+                    try? FileManager.default.removeItem(atPath: diffImage)
+                    checks.append(
+                        SnapshotPageCheck(page: page, reference: reference, comparison: comparison, passed: true))
+                } else {
+                    try ImageDiff.writeDiffImage(reference, renderedPath, tolerance: options.tolerance, to: diffImage)
+                    checks.append(
+                        SnapshotPageCheck(
+                            page: page, reference: reference, comparison: comparison, diffImage: diffImage,
+                            passed: false))
+                }
+            }
+            let extra = existing.filter { $0.key > rendered.count }.sorted { $0.key < $1.key }.map(\.value)
+            return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
+        }
+    }
+
+    /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
+    /// changed (creating the folder), removes references of pages the document no longer has,
+    /// and removes `name`'s diff images.
+    public func record(pages: [Page], name: String, scale: Double, otherNames: Set<String> = []) throws
+        -> SnapshotRecord
+    {
+        try withRenderedPages(pages, scale: scale) { rendered in
+            var record = SnapshotRecord(written: [], removed: [], conflictingPages: [])
+            var changed: [(path: String, bytes: [UInt8])] = []
+            for (index, renderedPath) in rendered.enumerated() {
+                let page = index + 1
+                if page > 1, otherNames.contains("\(name)-\(page)") {
+                    record.conflictingPages.append(page)
+                    continue
+                }
+                let reference = referencePath(name: name, page: page)
+                let bytes = try readBytes(renderedPath)
+                if (try? readBytes(reference)) != bytes { changed.append((reference, bytes)) }
+            }
+            if !changed.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                } catch {
+                    throw ImageDiffError.write(
+                        path: path, reason: "cannot create the folder: \(error.localizedDescription)")
+                }
+                do {
+                    try AtomicFileWriter.write(changed)
+                } catch let failure as FileWriteFailure {
+                    throw ImageDiffError.write(path: failure.path, reason: failure.reason)
+                }
+                record.written = changed.map(\.path)
+            }
+            let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > rendered.count }
+            let diffImages = files().filter { file in
+                guard SnapshotFolder.isDiffImage(file) else { return false }
+                let asReference = String(file.dropLast(".diff.png".count)) + ".png"
+                return SnapshotFolder.referencePage(of: asReference, name: name) != nil
+                    && !otherNames.contains(String(file.dropLast(".diff.png".count)))
+            }.map(join)
+            for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages {
+                do {
+                    try FileManager.default.removeItem(atPath: file)
+                    record.removed.append(file)
+                } catch {
+                    throw ImageDiffError.write(path: file, reason: "cannot remove it: \(error.localizedDescription)")
+                }
+            }
+            return record
+        }
+    }
+
+    private func join(_ file: String) -> String {
+        path.isEmpty ? file : (path.hasSuffix("/") ? path + file : path + "/" + file)
+    }
+}
+
+/// Renders `pages` as PNG into a fresh temporary folder, hands their paths in page order to
+/// `body`, and removes the folder.
+private func withRenderedPages<T>(_ pages: [Page], scale: Double, _ body: ([String]) throws -> T) throws -> T {
+    let folder = NSTemporaryDirectory() + "typeset-snapshot-" + UUID().uuidString
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        throw ImageDiffError.write(
+            path: folder, reason: "cannot create a temporary folder: \(error.localizedDescription)")
+    }
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let rendered = try render(
+        pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
+    return try body(rendered)
+}
+
+private func readBytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}

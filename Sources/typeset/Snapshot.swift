@@ -1,0 +1,183 @@
+// `typeset snapshot` (SPEC §5.6): visual regression tests of a folder of markup files against
+// reference PNGs kept in its __snapshots__ folder.
+import ArgumentParser
+import Foundation
+import Typeset
+
+struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Renders every markup file of a folder and compares it with its reference PNGs.",
+        discussion: """
+            Every *.xml file directly in DIR (sorted by name) is rendered to PNG at --scale and \
+            compared with DIR/__snapshots__/NAME.png (further pages: NAME-2.png, ...). Each \
+            failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
+            ...): the reference faded to grey, differences in magenta.
+
+            Prints a line per failure (a page that differs, with its figures and the path of its \
+            diff image; a missing reference; a reference for a page the document no longer has; \
+            a markup error), then exactly `N passed, N failed` (counting files). Exit status 0 \
+            when every file passed, 1 otherwise.
+
+            --update renders every file and makes the output its references: writes new and \
+            changed references, removes references of pages that no longer exist, references \
+            no markup file uses, and diff images.
+            """)
+
+    @Argument(help: ArgumentHelp("The folder of markup files.", valueName: "dir"))
+    var directory: String
+
+    @Flag(help: "Write the references instead of comparing with them.")
+    var update = false
+
+    @Option(help: "Channel difference (0–255) up to which pixels count as equal.")
+    var tolerance: Int = 0
+
+    @Option(help: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%).")
+    var maxDiff: String = "0"
+
+    @Option(help: "PNG resolution as a multiple of 72 dpi.")
+    var scale: Double = 2
+
+    @Option(help: "Files rendered at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var layoutArguments: LayoutArguments
+
+    func validate() throws {
+        if !(0...255).contains(tolerance) { throw ValidationError("--tolerance must be between 0 and 255") }
+        if parseShare(maxDiff) == nil {
+            throw ValidationError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
+        }
+        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// What happened to one markup file.
+    private struct FileResult: Sendable {
+        var diagnostics: Diagnostics
+        /// Failure lines (or, with --update, what was written and removed).
+        var lines: [String]
+        var passed: Bool
+    }
+
+    func run() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue,
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else {
+            printError("cannot read the folder '\(directory)'")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let files = entries.filter { $0.lowercased().hasSuffix(".xml") }.sorted()
+        let inputs = files.map { (directory as NSString).appendingPathComponent($0) }
+        let names = files.map { ($0 as NSString).deletingPathExtension }
+        if files.isEmpty {
+            FileHandle.standardError.write(Data("typeset: warning: no markup files (*.xml) in '\(directory)'\n".utf8))
+        }
+        let settings = try layoutArguments.settings()
+        let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
+        let folder = SnapshotFolder(path: (directory as NSString).appendingPathComponent("__snapshots__"))
+        let options = SnapshotOptions(scale: scale, tolerance: tolerance, maxDiff: parseShare(maxDiff) ?? 0)
+        let update = self.update
+        let allNames = Set(names)
+
+        let results = Batch(inputs: inputs, jobs: jobs).run { input -> FileResult in
+            let file = (input as NSString).lastPathComponent
+            let name = (file as NSString).deletingPathExtension
+            let outcome = typesetter.layoutFile(input, settings: settings)
+            guard let layout = outcome.layout, !outcome.failed else {
+                let first = outcome.diagnostics.errors.first?.description ?? "\(input): cannot be laid out"
+                return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(first)"], passed: false)
+            }
+            var others = allNames
+            others.remove(name)
+            do {
+                if update {
+                    return Snapshot.record(
+                        layout.pages, name: name, file: file, folder: folder, scale: options.scale,
+                        others: others, diagnostics: outcome.diagnostics)
+                }
+                let check = try folder.check(pages: layout.pages, name: name, options: options, otherNames: others)
+                return FileResult(
+                    diagnostics: outcome.diagnostics, lines: failureLines(check, file: file),
+                    passed: check.passed)
+            } catch {
+                return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(error)"], passed: false)
+            }
+        }
+
+        var passed = 0
+        for result in results {
+            // Keeps diagnostics (standard error) next to their file's lines when both go to one log:
+            // fflush(nil) flushes standard output without naming the C global.
+            fflush(nil)
+            printDiagnostics(result.diagnostics)
+            result.lines.forEach { print($0) }
+            if result.passed { passed += 1 }
+        }
+        for unused in folder.unusedReferences(names: allNames) {
+            if update {
+                do {
+                    try FileManager.default.removeItem(atPath: unused)
+                    print("removed \(unused) (no markup file uses it)")
+                } catch {
+                    printError("cannot remove \(unused): \(error.localizedDescription)")
+                }
+            } else {
+                fflush(nil)
+                FileHandle.standardError.write(
+                    Data(
+                        "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n"
+                            .utf8))
+            }
+        }
+        print("\(passed) passed, \(results.count - passed) failed")
+        if passed < results.count { throw ExitCode(ExitStatus.inputFailed) }
+    }
+
+    /// The lines a failed check prints; none when it passed.
+    private func failureLines(_ check: SnapshotCheck, file: String) -> [String] {
+        var lines: [String] = []
+        let several = check.pages.count + check.conflictingPages.count > 1
+        for page in check.pages where !page.passed {
+            let label = several || page.page > 1 ? "FAIL \(file) page \(page.page)" : "FAIL \(file)"
+            if let comparison = page.comparison {
+                var line = "\(label): \(comparison)"
+                if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
+                lines.append(line)
+            } else {
+                lines.append(
+                    "\(label): no reference \(page.reference) (run `typeset snapshot \(directory) --update` to record it)"
+                )
+            }
+        }
+        for page in check.conflictingPages {
+            lines.append(
+                "FAIL \(file) page \(page): its reference would be the first-page reference of \(check.name)-\(page).xml; rename one of the files"
+            )
+        }
+        let pageCount = check.pages.count + check.conflictingPages.count
+        for extra in check.extraReferences {
+            lines.append(
+                "FAIL \(file): \(extra) is the reference of a page the document no longer has (it has \(pageCount)); `--update` removes it"
+            )
+        }
+        return lines
+    }
+
+    private static func record(
+        _ pages: [Page], name: String, file: String, folder: SnapshotFolder, scale: Double,
+        others: Set<String>, diagnostics: Diagnostics
+    ) -> FileResult {
+        do {
+            let record = try folder.record(pages: pages, name: name, scale: scale, otherNames: others)
+            var lines = record.written.map { "recorded \($0)" } + record.removed.map { "removed \($0)" }
+            lines += record.conflictingPages.map {
+                "FAIL \(file) page \($0): its reference would be the first-page reference of \(name)-\($0).xml; rename one of the files"
+            }
+            return FileResult(diagnostics: diagnostics, lines: lines, passed: record.conflictingPages.isEmpty)
+        } catch {
+            return FileResult(diagnostics: diagnostics, lines: ["FAIL \(file): \(error)"], passed: false)
+        }
+    }
+}

@@ -1,0 +1,458 @@
+// End-to-end tests of `typeset diff` (SPEC §5.5), `typeset snapshot` (SPEC §5.6) and
+// deterministic output (SPEC §5): they run the built binary (`swift build` first; the Makefile
+// does) or the one TYPESET_BIN names, and read the PNGs it writes back through Cairo.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// The `typeset` binary under test.
+private func typesetBinary() throws -> String {
+    let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? repositoryRoot + "/.build/debug/typeset"
+    try #require(
+        FileManager.default.isExecutableFile(atPath: path),
+        "no typeset binary at \(path): run `swift build` first (or set TYPESET_BIN)")
+    return path
+}
+
+private struct Run {
+    var status: Int32
+    var output: String
+    var errors: String
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+}
+
+/// Runs `typeset arguments…` in `folder`, capturing standard output and error apart.
+private func typeset(_ arguments: [String], in folder: String) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try typesetBinary())
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let outPath = folder + "/.stdout-\(UUID().uuidString)"
+    let errPath = folder + "/.stderr-\(UUID().uuidString)"
+    guard FileManager.default.createFile(atPath: outPath, contents: nil),
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+    else { throw CocoaError(.fileWriteUnknown) }
+    defer {
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try process.run()
+    process.waitUntilExit()
+    return Run(
+        status: process.terminationStatus,
+        output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
+        errors: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
+}
+
+/// A fresh empty folder; the caller removes it.
+private func makeFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "typeset-diffsnap-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    return path
+}
+
+private func write(_ text: String, to path: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+private func contents(_ folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+}
+
+private let magenta = PixelImage.Pixel(red: 255, green: 0, blue: 255, alpha: 255)
+
+/// A 40×30 PNG (scale 1): white, a grey 20×10 box at (10, 10), and optionally one black pixel.
+private func boxImage(_ path: String, height: Double = 30, grey: Double = 0.5, dot: (x: Double, y: Double)? = nil)
+    throws
+{
+    var items: [PageItem] = [
+        .rectangle(RectangleItem(x: 10, y: 10, width: 20, height: 10, fill: Color(red: grey, green: grey, blue: grey)))
+    ]
+    if let dot {
+        items.append(
+            .rectangle(RectangleItem(x: dot.x, y: dot.y, width: 1, height: 1, fill: Color(red: 0, green: 0, blue: 0))))
+    }
+    try render(
+        pages: [Page(width: 40, height: height, items: items)], to: path, options: RenderOptions(format: .png, scale: 1)
+    )
+}
+
+private func document(_ body: String, attributes: String = "") -> String {
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<document width=\"200\"\(attributes)>\n\(body)\n</document>\n"
+}
+
+// MARK: - typeset diff
+
+@Suite("DiffSnapshot diff")
+struct DiffCommandTests {
+    @Test func identicalImagesExitZeroAndWriteNoDiffImage() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try boxImage(folder + "/a.png")
+        try boxImage(folder + "/b.png")
+        let run = try typeset(["diff", "a.png", "b.png"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines == ["0 of 1200 pixels differ (0.00%), largest channel difference 0", "identical"])
+        #expect(try contents(folder) == ["a.png", "b.png"])
+    }
+
+    @Test func aChangedPixelIsCountedBoxedAndMarked() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try boxImage(folder + "/a.png")
+        try boxImage(folder + "/b.png", dot: (x: 33, y: 4))
+        let run = try typeset(["diff", "a.png", "b.png"], in: folder)
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.lines.first
+                == "1 of 1200 pixels differ (0.08%), largest channel difference 255, box x 33 y 4 width 1 height 1")
+        #expect(run.lines.dropFirst() == ["diff image: a.diff.png", "different"])
+        // Without --out the diff image goes beside A: A faded, the pixel in magenta.
+        let diff = try PixelImage(contentsOf: folder + "/a.diff.png")
+        #expect(diff.width == 40 && diff.height == 30)
+        #expect(diff.pixel(x: 33, y: 4) == magenta)
+        #expect(diff.pixels.filter { $0 == magenta }.count == 1)
+        let faded = try #require(diff.pixel(x: 15, y: 15))
+        #expect(faded.red == faded.green && faded.red > 128 && faded.red < 255, "the grey box, faded: \(faded)")
+
+        // --out names the diff image, and is written even when the images match.
+        let named = try typeset(["diff", "a.png", "b.png", "--out", "out/d.png"], in: folder)
+        #expect(named.status == 2, "a folder that does not exist is an error: \(named)")
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: false)
+        let written = try typeset(["diff", "b.png", "a.png", "--out", "out/d.png"], in: folder)
+        #expect(written.status == 1 && written.lines.contains("diff image: out/d.png"))
+        #expect(try PixelImage(contentsOf: folder + "/out/d.png").pixel(x: 33, y: 4) == magenta)
+        // The diff image never overwrites an input.
+        try FileManager.default.copyItem(atPath: folder + "/b.png", toPath: folder + "/out/b.diff.png")
+        let clash = try typeset(["diff", "out/b.diff.png", "a.png", "--out", "out/./b.diff.png"], in: folder)
+        #expect(clash.status == 2 && clash.errors.contains("would overwrite an input"), "\(clash)")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/out/b.diff.png"))
+                == Data(contentsOf: URL(fileURLWithPath: folder + "/b.png")))
+        let same = try typeset(["diff", "a.png", "a.png", "--out", "out/same.png"], in: folder)
+        #expect(same.status == 0 && same.lines.last == "identical")
+        #expect(try PixelImage(contentsOf: folder + "/out/same.png").pixels.contains(magenta) == false)
+    }
+
+    @Test func toleranceAndMaxDiffDecideTheVerdict() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try boxImage(folder + "/a.png", grey: 128 / 255)
+        try boxImage(folder + "/b.png", grey: 131 / 255)
+        // The 200 pixels of the box differ by 3 in each colour channel.
+        let strict = try typeset(["diff", "a.png", "b.png"], in: folder)
+        #expect(strict.status == 1)
+        #expect(
+            strict.lines.first?.hasPrefix(
+                "200 of 1200 pixels differ (16.67%), largest channel difference 3, box x 10 y 10 width 20 height 10")
+                == true)
+        let tolerant = try typeset(["diff", "a.png", "b.png", "--tolerance", "3", "--out", "d.png"], in: folder)
+        #expect(tolerant.status == 0, "\(tolerant)")
+        #expect(tolerant.lines.first == "0 of 1200 pixels differ (0.00%), largest channel difference 3")
+        #expect(tolerant.lines.last == "within tolerance")
+        #expect(try typeset(["diff", "a.png", "b.png", "--tolerance", "2"], in: folder).status == 1)
+        // 200 of 1200 is 16.67%.
+        let allowed = try typeset(["diff", "a.png", "b.png", "--max-diff", "17%"], in: folder)
+        #expect(allowed.status == 0 && allowed.lines.last == "within tolerance", "\(allowed)")
+        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.17"], in: folder).status == 0)
+        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.16"], in: folder).status == 1)
+        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "16%"], in: folder).status == 1)
+        // Bad values are usage errors.
+        for bad in [
+            ["--max-diff", "2"], ["--max-diff", "-1%"], ["--max-diff", "lots"], ["--tolerance", "256"],
+            ["--tolerance", "-1"],
+        ] {
+            let run = try typeset(["diff", "a.png", "b.png"] + bad, in: folder)
+            #expect(run.status == 2, "\(bad): \(run)")
+        }
+    }
+
+    @Test func differentSizesAreADifferenceWhateverTheTolerance() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try boxImage(folder + "/a.png")
+        try boxImage(folder + "/b.png", height: 32)
+        let run = try typeset(["diff", "a.png", "b.png", "--tolerance", "255", "--max-diff", "1"], in: folder)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.lines.first?.hasPrefix("A is 40×30 pixels, B is 40×32, 80 of 1280 pixels differ") == true, "\(run)")
+        #expect(run.lines.first?.hasSuffix("box x 0 y 30 width 40 height 2") == true)
+        #expect(run.lines.last == "different")
+    }
+
+    @Test func markupInputsAreRenderedWithTheSameOptions() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Hello</p>"), to: folder + "/a.xml")
+        try write(document("<p>Hello</p>"), to: folder + "/same.xml")
+        try write(document("<p>Hallo</p>"), to: folder + "/b.xml")
+        let same = try typeset(["diff", "a.xml", "same.xml"], in: folder)
+        #expect(same.status == 0 && same.lines.last == "identical", "\(same)")
+        let different = try typeset(["diff", "a.xml", "b.xml"], in: folder)
+        #expect(different.status == 1, "\(different)")
+        #expect(different.lines.contains("diff image: a.diff.png"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/a.diff.png"))
+
+        // Markup against its own rendering: the same at the same scale, a size mismatch at another.
+        let rendered = try typeset(["render", "a.xml", "-o", "a-rendered.png", "--scale", "1"], in: folder)
+        #expect(rendered.status == 0, "\(rendered)")
+        let matching = try typeset(["diff", "a.xml", "a-rendered.png", "--scale", "1"], in: folder)
+        #expect(matching.status == 0 && matching.lines.last == "identical", "\(matching)")
+        let scaled = try typeset(["diff", "a.xml", "a-rendered.png"], in: folder)
+        #expect(scaled.status == 1 && scaled.lines.first?.hasPrefix("A is 400×") == true, "\(scaled)")
+        // The layout options apply to markup: a larger text size changes the page.
+        let larger = try typeset(["diff", "a.xml", "a-rendered.png", "--scale", "1", "--text-size", "AX5"], in: folder)
+        #expect(larger.status == 1, "\(larger)")
+
+        // Page by page: a four-page document against a one-page one.
+        let long = repositoryRoot + "/Examples/long-page.xml"
+        let pages = try typeset(["diff", long, "a.xml", "--scale", "0.5", "--out", "pages.png"], in: folder)
+        #expect(pages.status == 1, "\(pages)")
+        #expect(pages.lines.first?.hasPrefix("page 1: A is 160×284 pixels, B is 100×") == true, "\(pages)")
+        #expect(pages.lines.contains("A has 4 pages, B has 1"))
+        #expect(pages.lines.last == "different")
+        let self4 = try typeset(["diff", long, long, "--scale", "0.5", "--out", "four.png"], in: folder)
+        #expect(self4.status == 0, "\(self4)")
+        #expect(self4.lines.filter { $0.hasPrefix("page ") }.count == 4)
+        #expect(
+            try contents(folder).filter { $0.hasPrefix("four") } == [
+                "four-2.png", "four-3.png", "four-4.png", "four.png",
+            ])
+    }
+
+    @Test func unreadableInputsAreErrors() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try boxImage(folder + "/a.png")
+        try write("not a png", to: folder + "/text.png")
+        try write(document("<p>Hello</bogus>"), to: folder + "/broken.xml")
+        for (arguments, message) in [
+            (["missing.png", "a.png"], "missing.png:1:1: error: cannot read the file 'missing.png': no such file"),
+            (["a.png", "text.png"], "text.png:1:1: error: not a PNG file"),
+            (["a.png", "."], ".:1:1: error: cannot read the file '.': it is a folder"),
+            (["broken.xml", "a.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
+        ] {
+            let run = try typeset(["diff"] + arguments, in: folder)
+            #expect(run.status == 2, "\(arguments): \(run)")
+            #expect(run.errors.hasPrefix(message), "\(arguments): \(run.errors)")
+            #expect(run.output.isEmpty)
+        }
+        #expect(try contents(folder) == ["a.png", "broken.xml", "text.png"])
+        #expect(try typeset(["diff", "a.png"], in: folder).status == 2)
+    }
+}
+
+// MARK: - typeset snapshot
+
+@Suite("DiffSnapshot snapshot")
+struct SnapshotCommandTests {
+    @Test func missingReferencesUpdatePassAndFail() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>Settings</label>"), to: folder + "/a.xml")
+        try write(document("<label>الإعدادات</label>", attributes: " lang=\"ar\""), to: folder + "/b.xml")
+        try write("not markup", to: folder + "/notes.txt")
+
+        // No references yet: each file fails with a hint.
+        let first = try typeset(["snapshot", "."], in: folder)
+        #expect(first.status == 1)
+        #expect(
+            first.lines == [
+                "FAIL a.xml: no reference ./__snapshots__/a.png (run `typeset snapshot . --update` to record it)",
+                "FAIL b.xml: no reference ./__snapshots__/b.png (run `typeset snapshot . --update` to record it)",
+                "0 passed, 2 failed",
+            ])
+
+        // --update records them.
+        let update = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        #expect(update.lines.last == "2 passed, 0 failed")
+        #expect(try contents(folder + "/__snapshots__") == ["a.png", "b.png"])
+        let reference = try PixelImage(contentsOf: folder + "/__snapshots__/a.png")
+        #expect(reference.width == 200)
+
+        // Now everything passes, silently but for the last line.
+        let pass = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(pass.status == 0, "\(pass)")
+        #expect(pass.output == "2 passed, 0 failed\n")
+
+        // A changed text fails with its figures and a diff image.
+        try write(document("<label>Setting</label>"), to: folder + "/a.xml")
+        let fail = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(fail.status == 1)
+        #expect(fail.lines.count == 2)
+        let line = try #require(fail.lines.first)
+        let diffImage = folder + "/__snapshots__/a.diff.png"
+        #expect(line.hasPrefix("FAIL a.xml: "), "\(line)")
+        #expect(line.hasSuffix("; diff image: \(diffImage)"), "\(line)")
+        #expect(
+            line.contains(" pixels differ (") && line.contains("largest channel difference") && line.contains("box x "))
+        #expect(fail.lines.last == "1 passed, 1 failed")
+        // The figures are those of comparing the reference with a fresh render.
+        let fresh = try typeset(["render", "a.xml", "-o", "fresh.png", "--scale", "1"], in: folder)
+        #expect(fresh.status == 0)
+        let expected = try ImageDiff.compare(folder + "/__snapshots__/a.png", folder + "/fresh.png", tolerance: 0)
+        #expect(line == "FAIL a.xml: \(expected); diff image: \(diffImage)")
+        let diff = try PixelImage(contentsOf: diffImage)
+        #expect(diff.pixels.filter { $0 == magenta }.count == expected.differingPixels)
+        #expect(expected.differingPixels > 0)
+
+        // --update rewrites the changed reference and removes the stale diff image.
+        let again = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
+        #expect(again.status == 0)
+        #expect(
+            again.lines == [
+                "recorded \(folder)/__snapshots__/a.png", "removed \(diffImage)", "2 passed, 0 failed",
+            ])
+        #expect(try contents(folder + "/__snapshots__") == ["a.png", "b.png"])
+        #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
+    }
+
+    @Test func toleranceAndMaxDiffApplyPerPage() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Grey text</p>", attributes: " color=\"#808080\""), to: folder + "/a.xml")
+        #expect(try typeset(["snapshot", ".", "--update"], in: folder).status == 0)
+        // Two levels darker: every inked pixel differs by at most 2.
+        try write(document("<p>Grey text</p>", attributes: " color=\"#7E7E7E\""), to: folder + "/a.xml")
+        let strict = try typeset(["snapshot", "."], in: folder)
+        #expect(strict.status == 1 && strict.lines.last == "0 passed, 1 failed", "\(strict)")
+        #expect(strict.lines.first?.contains("largest channel difference 2,") == true, "\(strict)")
+        let tolerant = try typeset(["snapshot", ".", "--tolerance", "2"], in: folder)
+        #expect(tolerant.output == "1 passed, 0 failed\n", "\(tolerant)")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder + "/__snapshots__/a.diff.png"),
+            "a pass removes the old diff image")
+        let share = try typeset(["snapshot", ".", "--max-diff", "50%"], in: folder)
+        #expect(share.status == 0, "\(share)")
+        #expect(try typeset(["snapshot", ".", "--max-diff", "0.000001"], in: folder).status == 1)
+    }
+
+    @Test func markupErrorsFailTheirFileOnly() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>Fine</label>"), to: folder + "/good.xml")
+        try write(document("<labl>Typo</labl>"), to: folder + "/bad.xml")
+        let update = try typeset(["snapshot", ".", "--update"], in: folder)
+        #expect(update.status == 1)
+        #expect(update.lines.last == "1 passed, 1 failed")
+        #expect(try contents(folder + "/__snapshots__") == ["good.png"])
+        let run = try typeset(["snapshot", "."], in: folder)
+        #expect(run.status == 1)
+        #expect(run.lines.count == 2, "\(run)")
+        #expect(
+            run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
+        #expect(run.errors.contains("./bad.xml:3:1: error: unknown element 'labl'"))
+        #expect(run.lines.last == "1 passed, 1 failed")
+    }
+
+    @Test func pagesHaveNumberedReferencesAndStaleOnesFail() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paragraphs = (1...6).map { "<p>Paragraph \($0) with a few words.</p>" }.joined(separator: "\n")
+        try write(document(paragraphs, attributes: " height=\"120\""), to: folder + "/long.xml")
+        let update = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        let references = try contents(folder + "/__snapshots__")
+        #expect(
+            references.count >= 3 && references.first == "long-2.png" && references.last == "long.png", "\(references)")
+        #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 0)
+
+        // Fewer pages: the reference of a page that is gone fails, and --update removes it.
+        try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")
+        let fewer = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(fewer.status == 1)
+        #expect(
+            fewer.lines.contains {
+                $0.hasPrefix(
+                    "FAIL long.xml: ./__snapshots__/long-2.png is the reference of a page the document no longer has")
+            })
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+
+        // A reference no markup file uses is reported, and removed by --update.
+        try FileManager.default.copyItem(
+            atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")
+        let stray = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(stray.status == 0 && stray.errors.contains("old.png is the reference of no markup file"), "\(stray)")
+        #expect(
+            try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
+                "removed ./__snapshots__/old.png (no markup file uses it)"))
+        #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+    }
+
+    @Test func badFoldersAndArguments() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try typeset(["snapshot", "missing"], in: folder).status == 2)
+        let empty = try typeset(["snapshot", "."], in: folder)
+        #expect(empty.status == 0 && empty.output == "0 passed, 0 failed\n" && empty.errors.contains("no markup files"))
+        #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
+        #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
+    }
+}
+
+// MARK: - Deterministic output
+
+@Suite("DiffSnapshot determinism")
+struct DeterminismTests {
+    /// Every Example, a copy of each, and a document with an image, rendered in one batch on two
+    /// threads by two processes: the two processes' files are byte-identical, and so is every
+    /// copy's output to its original's.
+    @Test(arguments: OutputFormat.allCases)
+    func examplesRenderByteIdentically(format: OutputFormat) throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = folder + "/in"
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: false)
+        let examples = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Examples")
+            .filter { $0.hasSuffix(".xml") }.sorted()
+        #expect(examples.count >= 6)
+        for file in examples {
+            try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/" + file, toPath: inputs + "/" + file)
+            try FileManager.default.copyItem(
+                atPath: repositoryRoot + "/Examples/" + file, toPath: inputs + "/copy-of-" + file)
+        }
+        try boxImage(inputs + "/box.png", dot: (x: 3, y: 3))
+        try write(
+            document(
+                "<title>Picture</title>\n<image src=\"box.png\" width=\"80\" height=\"60\" alt=\"A box\"/>",
+                attributes: " lang=\"he\" dir=\"rtl\""), to: inputs + "/picture.xml")
+        try FileManager.default.copyItem(atPath: inputs + "/picture.xml", toPath: inputs + "/copy-of-picture.xml")
+        let names = try contents(inputs).filter { $0.hasSuffix(".xml") }
+
+        for run in ["one", "two"] {
+            let result = try typeset(
+                ["render"] + names.map { "in/" + $0 } + ["--out-dir", run, "--format", format.rawValue, "--jobs", "2"],
+                in: folder)
+            #expect(result.status == 0, "\(result)")
+        }
+        let one = try contents(folder + "/one")
+        #expect(one == (try contents(folder + "/two")))
+        // Every input has output (long-page has several pages in SVG and PNG).
+        #expect(one.count >= names.count)
+        for name in names {
+            let stem = String(name.dropLast(4))
+            #expect(one.contains("\(stem).\(format.rawValue)"), "no output for \(name)")
+        }
+        var compared = 0
+        for file in one {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/one/" + file))
+            #expect(!bytes.isEmpty)
+            #expect(
+                bytes == (try Data(contentsOf: URL(fileURLWithPath: folder + "/two/" + file))),
+                "\(file) differs between two processes")
+            if file.hasPrefix("copy-of-") {
+                let original = try Data(contentsOf: URL(fileURLWithPath: folder + "/one/" + file.dropFirst(8)))
+                #expect(bytes == original, "\(file) differs from its original in the same batch")
+                compared += 1
+            }
+        }
+        #expect(compared == one.count / 2)
+    }
+}
