@@ -6,57 +6,6 @@ import Testing
 
 @testable import Typeset
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-/// The `typeset` binary under test.
-private func typesetBinary() throws -> String {
-    let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? repositoryRoot + "/.build/debug/typeset"
-    try #require(
-        FileManager.default.isExecutableFile(atPath: path),
-        "no typeset binary at \(path): run `swift build` first (or set TYPESET_BIN)")
-    return path
-}
-
-private struct Run {
-    var status: Int32
-    var output: String
-    var errors: String
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
-}
-
-/// Runs `typeset arguments…` in `folder`, capturing standard output and error apart.
-private func typeset(_ arguments: [String], in folder: String) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try typesetBinary())
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    let outPath = folder + "/.stdout-\(UUID().uuidString)"
-    let errPath = folder + "/.stderr-\(UUID().uuidString)"
-    guard FileManager.default.createFile(atPath: outPath, contents: nil),
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-    else { throw CocoaError(.fileWriteUnknown) }
-    defer {
-        try? FileManager.default.removeItem(atPath: outPath)
-        try? FileManager.default.removeItem(atPath: errPath)
-    }
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    try process.run()
-    process.waitUntilExit()
-    return Run(
-        status: process.terminationStatus,
-        output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-        errors: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-}
-
-/// A fresh empty folder; the caller removes it.
-private func makeFolder() throws -> String {
-    let path = NSTemporaryDirectory() + "typeset-diffsnap-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    return path
-}
-
 private func write(_ text: String, to path: String) throws {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }
@@ -92,7 +41,7 @@ private func document(_ body: String, attributes: String = "") -> String {
 @Suite("DiffSnapshot diff")
 struct DiffCommandTests {
     @Test func identicalImagesExitZeroAndWriteNoDiffImage() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try boxImage(folder + "/b.png")
@@ -103,7 +52,7 @@ struct DiffCommandTests {
     }
 
     @Test func aChangedPixelIsCountedBoxedAndMarked() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try boxImage(folder + "/b.png", dot: (x: 33, y: 4))
@@ -131,7 +80,7 @@ struct DiffCommandTests {
         // The diff image never overwrites an input.
         try FileManager.default.copyItem(atPath: folder + "/b.png", toPath: folder + "/out/b.diff.png")
         let clash = try typeset(["diff", "out/b.diff.png", "a.png", "--out", "out/./b.diff.png"], in: folder)
-        #expect(clash.status == 2 && clash.errors.contains("would overwrite an input"), "\(clash)")
+        #expect(clash.status == 2 && clash.stderr.contains("would overwrite an input"), "\(clash)")
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: folder + "/out/b.diff.png"))
                 == Data(contentsOf: URL(fileURLWithPath: folder + "/b.png")))
@@ -141,7 +90,7 @@ struct DiffCommandTests {
     }
 
     @Test func toleranceAndMaxDiffDecideTheVerdict() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png", grey: 128 / 255)
         try boxImage(folder + "/b.png", grey: 131 / 255)
@@ -174,7 +123,7 @@ struct DiffCommandTests {
     }
 
     @Test func differentSizesAreADifferenceWhateverTheTolerance() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try boxImage(folder + "/b.png", height: 32)
@@ -186,7 +135,7 @@ struct DiffCommandTests {
     }
 
     @Test func markupInputsAreRenderedWithTheSameOptions() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try write(document("<p>Hello</p>"), to: folder + "/a.xml")
         try write(document("<p>Hello</p>"), to: folder + "/same.xml")
@@ -226,7 +175,7 @@ struct DiffCommandTests {
     }
 
     @Test func unreadableInputsAreErrors() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try write("not a png", to: folder + "/text.png")
@@ -239,8 +188,8 @@ struct DiffCommandTests {
         ] {
             let run = try typeset(["diff"] + arguments, in: folder)
             #expect(run.status == 2, "\(arguments): \(run)")
-            #expect(run.errors.hasPrefix(message), "\(arguments): \(run.errors)")
-            #expect(run.output.isEmpty)
+            #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
         }
         #expect(try contents(folder) == ["a.png", "broken.xml", "text.png"])
         #expect(try typeset(["diff", "a.png"], in: folder).status == 2)
@@ -252,7 +201,7 @@ struct DiffCommandTests {
 @Suite("DiffSnapshot snapshot")
 struct SnapshotCommandTests {
     @Test func missingReferencesUpdatePassAndFail() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try write(document("<label>Settings</label>"), to: folder + "/a.xml")
         try write(document("<label>الإعدادات</label>", attributes: " lang=\"ar\""), to: folder + "/b.xml")
@@ -279,7 +228,7 @@ struct SnapshotCommandTests {
         // Now everything passes, silently but for the last line.
         let pass = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
         #expect(pass.status == 0, "\(pass)")
-        #expect(pass.output == "2 passed, 0 failed\n")
+        #expect(pass.stdout == "2 passed, 0 failed\n")
 
         // A changed text fails with its figures and a diff image.
         try write(document("<label>Setting</label>"), to: folder + "/a.xml")
@@ -314,7 +263,7 @@ struct SnapshotCommandTests {
     }
 
     @Test func toleranceAndMaxDiffApplyPerPage() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try write(document("<p>Grey text</p>", attributes: " color=\"#808080\""), to: folder + "/a.xml")
         #expect(try typeset(["snapshot", ".", "--update"], in: folder).status == 0)
@@ -324,7 +273,7 @@ struct SnapshotCommandTests {
         #expect(strict.status == 1 && strict.lines.last == "0 passed, 1 failed", "\(strict)")
         #expect(strict.lines.first?.contains("largest channel difference 2,") == true, "\(strict)")
         let tolerant = try typeset(["snapshot", ".", "--tolerance", "2"], in: folder)
-        #expect(tolerant.output == "1 passed, 0 failed\n", "\(tolerant)")
+        #expect(tolerant.stdout == "1 passed, 0 failed\n", "\(tolerant)")
         #expect(
             !FileManager.default.fileExists(atPath: folder + "/__snapshots__/a.diff.png"),
             "a pass removes the old diff image")
@@ -334,7 +283,7 @@ struct SnapshotCommandTests {
     }
 
     @Test func markupErrorsFailTheirFileOnly() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try write(document("<label>Fine</label>"), to: folder + "/good.xml")
         try write(document("<labl>Typo</labl>"), to: folder + "/bad.xml")
@@ -347,12 +296,12 @@ struct SnapshotCommandTests {
         #expect(run.lines.count == 2, "\(run)")
         #expect(
             run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
-        #expect(run.errors.contains("./bad.xml:3:1: error: unknown element 'labl'"))
+        #expect(run.stderr.contains("./bad.xml:3:1: error: unknown element 'labl'"))
         #expect(run.lines.last == "1 passed, 1 failed")
     }
 
     @Test func pagesHaveNumberedReferencesAndStaleOnesFail() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let paragraphs = (1...6).map { "<p>Paragraph \($0) with a few words.</p>" }.joined(separator: "\n")
         try write(document(paragraphs, attributes: " height=\"120\""), to: folder + "/long.xml")
@@ -379,7 +328,7 @@ struct SnapshotCommandTests {
         try FileManager.default.copyItem(
             atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")
         let stray = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
-        #expect(stray.status == 0 && stray.errors.contains("old.png is the reference of no markup file"), "\(stray)")
+        #expect(stray.status == 0 && stray.stderr.contains("old.png is the reference of no markup file"), "\(stray)")
         #expect(
             try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
                 "removed ./__snapshots__/old.png (no markup file uses it)"))
@@ -387,11 +336,11 @@ struct SnapshotCommandTests {
     }
 
     @Test func badFoldersAndArguments() throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(try typeset(["snapshot", "missing"], in: folder).status == 2)
         let empty = try typeset(["snapshot", "."], in: folder)
-        #expect(empty.status == 0 && empty.output == "0 passed, 0 failed\n" && empty.errors.contains("no markup files"))
+        #expect(empty.status == 0 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }
@@ -406,7 +355,7 @@ struct DeterminismTests {
     /// copy's output to its original's.
     @Test(arguments: OutputFormat.allCases)
     func examplesRenderByteIdentically(format: OutputFormat) throws {
-        let folder = try makeFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inputs = folder + "/in"
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: false)
