@@ -42,8 +42,10 @@ struct LayoutArguments: ParsableArguments {
             do {
                 let catalog = try StringCatalog.load(path: strings)
                 layout.strings = catalog.strings(locale: locale)
-            } catch let diagnostic as Diagnostic {
-                printDiagnostics({ var d = Diagnostics(); d.report(diagnostic); return d }())
+            } catch {
+                var diagnostics = Diagnostics()
+                diagnostics.report(error)
+                printDiagnostics(diagnostics)
                 throw ExitCode(ExitStatus.inputFailed)
             }
         }
