@@ -51,7 +51,13 @@ demo: release
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format pdf
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format svg
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format png
-	@echo "Rendered the Examples into out/"
+	$(RELEASE_BIN) sheet Examples/localized/onboarding.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/onboarding-sheet.pdf
+	$(RELEASE_BIN) sheet Examples/localized/onboarding.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/onboarding-sheet.png
+	$(RELEASE_BIN) sheet Examples/localized/*.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/localized-sheet.pdf
+	@echo "Rendered the Examples and the comparison sheets of Examples/localized/ into out/"
 
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
