@@ -65,21 +65,24 @@ struct Sheet: ParsableCommand {
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one markup file") }
         if format == nil, OutputFormat(path: output) == nil {
-            throw ValidationError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
+            throw ValidationError(
+                "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
         if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let locales {
             for locale in Sheet.list(locales) {
                 guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {
-                    throw ValidationError("--locales takes comma-separated BCP 47 tags such as en,ar,he; '\(locale)' is not one")
+                    throw ValidationError(
+                        "--locales takes comma-separated BCP 47 tags such as en,ar,he; '\(locale)' is not one")
                 }
             }
         }
         if let textSizes {
             for name in Sheet.list(textSizes) where LayoutArguments.bodySize(name) == nil {
                 throw ValidationError(
-                    "unknown text size '\(name)' in --text-sizes; use \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
+                    "unknown text size '\(name)' in --text-sizes; use \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))"
+                )
             }
         }
     }
@@ -115,8 +118,10 @@ struct Sheet: ParsableCommand {
         var columns: [Column] = []
         for locale in localeList {
             for size in textSizeList {
-                columns.append(Column(
-                    locale: locale, textSize: size.name, bodySize: size.body, strings: catalog?.strings(locale: locale)))
+                columns.append(
+                    Column(
+                        locale: locale, textSize: size.name, bodySize: size.body,
+                        strings: catalog?.strings(locale: locale)))
             }
         }
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
@@ -132,17 +137,20 @@ struct Sheet: ParsableCommand {
         let inputs = self.inputs
         let laidOut = Batch(items: cellIndices, jobs: jobs) { index in
             let column = allColumns[index.1]
-            return "\((inputs[index.0] as NSString).lastPathComponent) (\(column.locale ?? "own language"), \(column.textSize))"
+            return
+                "\((inputs[index.0] as NSString).lastPathComponent) (\(column.locale ?? "own language"), \(column.textSize))"
         }.run { index -> CellResult in
             guard let document = parsed[index.0].document else {
                 return CellResult(page: nil, pageCount: 0, language: "", diagnostics: Diagnostics())
             }
             let column = allColumns[index.1]
             let result = typesetter.layout(
-                document, options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, strings: column.strings))
+                document,
+                options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, strings: column.strings))
             // Only the first page is shown; the rest are let go at once to keep memory down.
-            return CellResult(page: result.pages.first, pageCount: result.pages.count, language: result.language,
-                              diagnostics: result.diagnostics)
+            return CellResult(
+                page: result.pages.first, pageCount: result.pages.count, language: result.language,
+                diagnostics: result.diagnostics)
         }
         var results: [Int: [CellResult]] = [:]
         for (position, index) in cellIndices.enumerated() { results[index.0, default: []].append(laidOut[position]) }
@@ -158,19 +166,26 @@ struct Sheet: ParsableCommand {
                 let size = "\(column.textSize) (\(LayoutArguments.formatPoints(column.bodySize)) pt)"
                 guard index < cellResults.count else {
                     // Parsing failed: every cell of the row shows the first error.
-                    let error = parsed[row].diagnostics.errors.first.map { "\($0.location.line):\($0.location.column): \($0.message)" }
-                    cells.append(SheetCell(file: input, locale: column.locale ?? "—", textSize: size, page: nil,
-                                           pageCount: 0, error: error))
+                    let error = parsed[row].diagnostics.errors.first.map {
+                        "\($0.location.line):\($0.location.column): \($0.message)"
+                    }
+                    cells.append(
+                        SheetCell(
+                            file: input, locale: column.locale ?? "—", textSize: size, page: nil,
+                            pageCount: 0, error: error))
                     continue
                 }
                 let result = cellResults[index]
                 for diagnostic in result.diagnostics.items where seen.insert(diagnostic).inserted {
                     diagnostics.report(diagnostic)
                 }
-                let error = result.diagnostics.errors.first.map { "\($0.location.line):\($0.location.column): \($0.message)" }
-                cells.append(SheetCell(
-                    file: input, locale: column.locale ?? result.language, textSize: size,
-                    page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
+                let error = result.diagnostics.errors.first.map {
+                    "\($0.location.line):\($0.location.column): \($0.message)"
+                }
+                cells.append(
+                    SheetCell(
+                        file: input, locale: column.locale ?? result.language, textSize: size,
+                        page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
             }
             printDiagnostics(diagnostics)
             if diagnostics.hasErrors || parsed[row].document == nil { failed.append(input) }
@@ -180,13 +195,16 @@ struct Sheet: ParsableCommand {
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
         let written: [String]
         do {
-            written = try render(pages: pages, to: output, options: RenderOptions(
-                format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en"))
+            written = try render(
+                pages: pages, to: output,
+                options: RenderOptions(
+                    format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en"))
         } catch {
             printError("\(output): \(error)")
             throw ExitCode(ExitStatus.inputFailed)
         }
-        var line = "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
+        var line =
+            "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
         if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -7,96 +7,100 @@ import Testing
 
 // MARK: - Running the binary
 
-/// The debug binary the Makefile builds before `swift test` (or $TYPESET_BIN).
-func typesetBinaryForLocalizationTests() -> String {
-    if let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] { return path }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    return root.appendingPathComponent(".build/debug/typeset").path
-}
-
-struct ToolRun {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs `tool` in `directory`; standard output and error go through files, so that neither
-/// pipe can fill up and stall the other.
-func runTool(_ tool: String, _ arguments: [String], in directory: String? = nil) throws -> ToolRun {
-    let scratch = NSTemporaryDirectory() + "typeset-run-" + UUID().uuidString
-    FileManager.default.createFile(atPath: scratch + ".out", contents: nil)
-    FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
-    defer {
-        try? FileManager.default.removeItem(atPath: scratch + ".out")
-        try? FileManager.default.removeItem(atPath: scratch + ".err")
+/// Helpers of the end-to-end tests of localization, batches and sheets.
+enum L10nCLI {
+    /// The debug binary the Makefile builds before `swift test` (or $TYPESET_BIN).
+    static func binary() -> String {
+        if let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/typeset").path
     }
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".out"))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    let stdout = try String(contentsOfFile: scratch + ".out", encoding: .utf8)
-    let stderr = try String(contentsOfFile: scratch + ".err", encoding: .utf8)
-    return ToolRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-}
 
-func runTypeset(_ arguments: [String], in directory: String) throws -> ToolRun {
-    try runTool(typesetBinaryForLocalizationTests(), arguments, in: directory)
-}
-
-/// A fresh folder holding `files` (name → contents); the caller removes it.
-func makeFolder(_ files: [String: String]) throws -> String {
-    let path = NSTemporaryDirectory() + "typeset-l10n-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    for (name, contents) in files {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try contents.write(toFile: file, atomically: false, encoding: .utf8)
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
     }
-    return path
-}
 
-/// The blocks of a `typeset layout` JSON: kind, lang, direction and runs (text, size).
-struct LaidOutBlock {
-    var kind: String
-    var lang: String
-    var direction: String
-    var context: String
-    var text: String
-    var sizes: [Double]
-}
-
-func laidOutBlocks(_ json: String) throws -> (blocks: [LaidOutBlock], diagnostics: [[String: Any]]) {
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    let pages = try #require(object["pages"] as? [[String: Any]])
-    var blocks: [LaidOutBlock] = []
-    for page in pages {
-        for block in try #require(page["blocks"] as? [[String: Any]]) {
-            var text = ""
-            var sizes: [Double] = []
-            for line in block["lines"] as? [[String: Any]] ?? [] {
-                for run in line["runs"] as? [[String: Any]] ?? [] {
-                    text += run["text"] as? String ?? ""
-                    sizes.append(run["size"] as? Double ?? 0)
-                }
-            }
-            blocks.append(LaidOutBlock(
-                kind: block["kind"] as? String ?? "", lang: block["lang"] as? String ?? "",
-                direction: block["direction"] as? String ?? "", context: block["context"] as? String ?? "",
-                text: text, sizes: sizes))
+    /// Runs `tool` in `directory`; standard output and error go through files, so that neither
+    /// pipe can fill up and stall the other.
+    static func tool(_ tool: String, _ arguments: [String], in directory: String? = nil) throws -> Run {
+        let scratch = NSTemporaryDirectory() + "typeset-run-" + UUID().uuidString
+        FileManager.default.createFile(atPath: scratch + ".out", contents: nil)
+        FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch + ".out")
+            try? FileManager.default.removeItem(atPath: scratch + ".err")
         }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".out"))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        let stdout = try String(contentsOfFile: scratch + ".out", encoding: .utf8)
+        let stderr = try String(contentsOfFile: scratch + ".err", encoding: .utf8)
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
-    return (blocks, object["diagnostics"] as? [[String: Any]] ?? [])
+
+    static func typeset(_ arguments: [String], in directory: String) throws -> Run {
+        try tool(binary(), arguments, in: directory)
+    }
+
+    /// A fresh folder holding `files` (name → contents); the caller removes it.
+    static func folder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-l10n-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            let file = path + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try contents.write(toFile: file, atomically: false, encoding: .utf8)
+        }
+        return path
+    }
+
+    /// The blocks of a `typeset layout` JSON: kind, lang, direction and runs (text, size).
+    struct Block {
+        var kind: String
+        var lang: String
+        var direction: String
+        var context: String
+        var text: String
+        var sizes: [Double]
+    }
+
+    static func blocks(_ json: String) throws -> (blocks: [Block], diagnostics: [[String: Any]]) {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let pages = try #require(object["pages"] as? [[String: Any]])
+        var blocks: [Block] = []
+        for page in pages {
+            for block in try #require(page["blocks"] as? [[String: Any]]) {
+                var text = ""
+                var sizes: [Double] = []
+                for line in block["lines"] as? [[String: Any]] ?? [] {
+                    for run in line["runs"] as? [[String: Any]] ?? [] {
+                        text += run["text"] as? String ?? ""
+                        sizes.append(run["size"] as? Double ?? 0)
+                    }
+                }
+                blocks.append(
+                    Block(
+                        kind: block["kind"] as? String ?? "", lang: block["lang"] as? String ?? "",
+                        direction: block["direction"] as? String ?? "", context: block["context"] as? String ?? "",
+                        text: text, sizes: sizes))
+            }
+        }
+        return (blocks, object["diagnostics"] as? [[String: Any]] ?? [])
+    }
 }
 
 // MARK: - Catalog readers
@@ -235,7 +239,8 @@ private let xcstrings = #"""
     }
 
     @Test func jsonObjectOfKeysAndTexts() throws {
-        let strings = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json").strings(locale: "he")
+        let strings = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json").strings(
+            locale: "he")
         #expect(strings == ["a": "Alpha", "b": "ב\n", "c": ""])
     }
 
@@ -249,11 +254,18 @@ private let xcstrings = #"""
         ("[1, 2]", "bad.json", 1, 1, "must be a JSON object"),
         ("{\"a\": 1} x", "bad.json", 1, 10, "unexpected text"),
         // Values of the wrong type: at the value.
-        ("{\n  \"a\": \"x\",\n  \"b\": 3\n}\n", "bad.json", 3, 8, "the value of key 'b' must be a string, not a number"),
-        ("{\"sourceLanguage\": \"en\",\n \"strings\": {\"k\": {\"localizations\": {\"ar\":\n {\"stringUnit\": {\"value\": true}}}}}}",
-         "bad.xcstrings", 3, 27, "the value of key 'k' (ar) must be a string, not a boolean"),
-        ("{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
-         "bad.xcstrings", 2, 28, "have no \"other\" form"),
+        (
+            "{\n  \"a\": \"x\",\n  \"b\": 3\n}\n", "bad.json", 3, 8,
+            "the value of key 'b' must be a string, not a number"
+        ),
+        (
+            "{\"sourceLanguage\": \"en\",\n \"strings\": {\"k\": {\"localizations\": {\"ar\":\n {\"stringUnit\": {\"value\": true}}}}}}",
+            "bad.xcstrings", 3, 27, "the value of key 'k' (ar) must be a string, not a boolean"
+        ),
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
+            "bad.xcstrings", 2, 28, "have no \"other\" form"
+        ),
         ("{\"strings\": {}}", "bad.xcstrings", 1, 1, "needs a \"sourceLanguage\""),
         ("{\"sourceLanguage\": \"en\", \"strings\": [\n]}", "bad.xcstrings", 1, 37, "\"strings\" must be an object"),
         // .strings errors.
@@ -273,16 +285,22 @@ private let xcstrings = #"""
 
     @Test func invalidUTF8IsLocated() throws {
         let bytes = Array("{\n  \"a\": \"ok\",\n  \"b\": \"".utf8) + [0xC3, 0x28] + Array("\"\n}".utf8)
-        #expect(throws: Diagnostic.error(SourceLocation(file: "x.json", line: 3, column: 9), "the string catalog is not UTF-8 (byte 0xC3)")) {
+        #expect(
+            throws: Diagnostic.error(
+                SourceLocation(file: "x.json", line: 3, column: 9), "the string catalog is not UTF-8 (byte 0xC3)")
+        ) {
             try StringCatalog.parse(bytes: bytes, file: "x.json")
         }
     }
 
     @Test func unreadableCatalogIsAnError() throws {
-        let folder = try makeFolder([:])
+        let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for path in [folder + "/missing.json", folder] {
-            #expect(throws: Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")) {
+            #expect(
+                throws: Diagnostic.error(
+                    SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
+            ) {
                 try StringCatalog.load(path: path)
             }
         }
@@ -308,11 +326,12 @@ private let markup = """
 
 @Suite struct LocalizationCommandTests {
     @Test func localeTakesStringsAndSetsTheDocumentLanguage() throws {
-        let folder = try makeFolder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
+        let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar-EG"], in: folder)
+        let run = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar-EG"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let (blocks, diagnostics) = try laidOutBlocks(run.stdout)
+        let (blocks, diagnostics) = try L10nCLI.blocks(run.stdout)
         #expect(blocks.map(\.text) == ["الضبط", "%lld صورة", "Own label", "Plain caption small"])
         #expect(blocks.allSatisfy { $0.lang == "ar-EG" && $0.context == "rtl" })
         #expect(blocks[0].direction == "rtl")
@@ -322,55 +341,64 @@ private let markup = """
         #expect(diagnostics.first?["line"] as? Int == 4 && diagnostics.first?["column"] as? Int == 3)
 
         // A locale the catalog lacks: the source language.
-        let french = try runTypeset(["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
-        #expect(try laidOutBlocks(french.stdout).blocks.map(\.text).prefix(2) == ["Settings", "%lld photos"])
-        #expect(try laidOutBlocks(french.stdout).blocks.first?.lang == "fr")
+        let french = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
+        #expect(try L10nCLI.blocks(french.stdout).blocks.map(\.text).prefix(2) == ["Settings", "%lld photos"])
+        #expect(try L10nCLI.blocks(french.stdout).blocks.first?.lang == "fr")
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {
-        let folder = try makeFolder([
+        let folder = try L10nCLI.folder([
             "doc.xml": #"<document lang="he"><title key="title">כותרת</title></document>"#,
             "s.json": #"{"title": "Title"}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["layout", "doc.xml", "--strings", "s.json", "--locale", "en"], in: folder)
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json", "--locale", "en"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let blocks = try laidOutBlocks(run.stdout).blocks
+        let blocks = try L10nCLI.blocks(run.stdout).blocks
         #expect(blocks.map(\.text) == ["Title"])
         #expect(blocks.first?.lang == "he" && blocks.first?.context == "rtl")
     }
 
     @Test func stringsFileAndJSONCatalogsFromTheCommandLine() throws {
-        let folder = try makeFolder([
+        let folder = try L10nCLI.folder([
             "doc.xml": markup,
-            "ar.strings": "/* Arabic */\n\"title\" = \"\\U0627\\U0644\\U0639\\U0646\\U0648\\U0627\\U0646\";\n\"photos\" = \"\\\"\\U0635\\U0648\\U0631\\\"\";\n",
+            "ar.strings":
+                "/* Arabic */\n\"title\" = \"\\U0627\\U0644\\U0639\\U0646\\U0648\\U0627\\U0646\";\n\"photos\" = \"\\\"\\U0635\\U0648\\U0631\\\"\";\n",
             "he.json": #"{"title": "כותרת", "photos": "Photos \\ \"x\" \u00E9"}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let arabic = try runTypeset(["layout", "doc.xml", "--strings", "ar.strings", "--locale", "ar"], in: folder)
+        let arabic = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "ar.strings", "--locale", "ar"], in: folder)
         #expect(arabic.status == 0, "\(arabic.stderr)")
-        #expect(try laidOutBlocks(arabic.stdout).blocks.map(\.text).prefix(2) == ["العنوان", "\"صور\""])
-        let hebrew = try runTypeset(["layout", "doc.xml", "--strings", "he.json"], in: folder)
-        #expect(try laidOutBlocks(hebrew.stdout).blocks.map(\.text).prefix(2) == ["כותרת", "Photos \\ \"x\" é"])
+        #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text).prefix(2) == ["العنوان", "\"صور\""])
+        let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "he.json"], in: folder)
+        #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text).prefix(2) == ["כותרת", "Photos \\ \"x\" é"])
     }
 
     @Test func brokenCatalogFailsNamingTheFileAndWritesNothing() throws {
-        let folder = try makeFolder(["doc.xml": markup, "cat.json": "{\n  \"title\": \"x\",\n  \"photos\": [1]\n}\n"])
+        let folder = try L10nCLI.folder([
+            "doc.xml": markup, "cat.json": "{\n  \"title\": \"x\",\n  \"photos\": [1]\n}\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["render", "doc.xml", "--strings", "cat.json", "-o", "out.pdf"], in: folder)
+        let run = try L10nCLI.typeset(["render", "doc.xml", "--strings", "cat.json", "-o", "out.pdf"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stderr.contains("cat.json:3:13: error: the value of key 'photos' must be a string, not an array"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("cat.json:3:13: error: the value of key 'photos' must be a string, not an array"),
+            "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.pdf"))
     }
 
     @Test func textSizeScalesEveryStyle() throws {
-        let folder = try makeFolder(["doc.xml": markup, "big.xml": #"<document font-size="20"><p>x</p><title>T</title></document>"#])
+        let folder = try L10nCLI.folder([
+            "doc.xml": markup, "big.xml": #"<document font-size="20"><p>x</p><title>T</title></document>"#,
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func sizes(_ arguments: [String]) throws -> [[Double]] {
-            let run = try runTypeset(["layout"] + arguments, in: folder)
+            let run = try L10nCLI.typeset(["layout"] + arguments, in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             // The sizes of each block, once each (a title may wrap onto two lines).
-            return try laidOutBlocks(run.stdout).blocks.map { block in
+            return try L10nCLI.blocks(run.stdout).blocks.map { block in
                 block.sizes.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
             }
         }
@@ -385,7 +413,8 @@ private let markup = """
         }
         // A document's own body size scales too.
         // A document's own body size scales too: 20 × 28/17, and the title 34 × 20/17 × 28/17.
-        #expect(try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 65.88])
+        #expect(
+            try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 65.88])
     }
 
     @Test(arguments: [
@@ -396,19 +425,20 @@ private let markup = """
         ["render", "doc.xml", "--jobs", "0"],
     ])
     func usageErrorsExitWithTwo(arguments: [String]) throws {
-        let folder = try makeFolder(["doc.xml": markup])
+        let folder = try L10nCLI.folder(["doc.xml": markup])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(arguments, in: folder)
+        let run = try L10nCLI.typeset(arguments, in: folder)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["doc.xml"])
     }
 
     @Test func localeWithAnUnderscoreIsAccepted() throws {
-        let folder = try makeFolder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
+        let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar_EG"], in: folder)
+        let run = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar_EG"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try laidOutBlocks(run.stdout).blocks.first?.text == "الضبط")
+        #expect(try L10nCLI.blocks(run.stdout).blocks.first?.text == "الضبط")
     }
 }
 
@@ -418,7 +448,8 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
     var files: [String: String] = [:]
     for i in 1...count {
         let name = String(format: "in/doc%02d.xml", i)
-        files[name] = bad.contains(i)
+        files[name] =
+            bad.contains(i)
             ? "<document>\n  <p>broken</q>\n</document>\n"
             : "<document lang=\"\(i % 2 == 0 ? "ar" : "en")\"><title>Screen \(i)</title><p>نص \(i)</p></document>\n"
     }
@@ -427,10 +458,11 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
 
 @Suite struct BatchCommandTests {
     @Test func oneBadInputLosesNothingElse() throws {
-        let folder = try makeFolder(batchFiles(count: 12, bad: [7]))
+        let folder = try L10nCLI.folder(batchFiles(count: 12, bad: [7]))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inputs = (1...12).map { String(format: "in/doc%02d.xml", $0) }
-        let run = try runTypeset(["render"] + inputs + ["--out-dir", "out", "--jobs", "3", "--format", "svg"], in: folder)
+        let run = try L10nCLI.typeset(
+            ["render"] + inputs + ["--out-dir", "out", "--jobs", "3", "--format", "svg"], in: folder)
         #expect(run.status == 1)
         #expect(run.stderr.contains("in/doc07.xml:2:12: error:"), "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
@@ -440,34 +472,38 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
         #expect(written == (1...12).filter { $0 != 7 }.map { String(format: "doc%02d.svg", $0) })
         for name in written {
-            let check = try runTool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/out/" + name])
+            let check = try L10nCLI.tool(
+                "/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/out/" + name])
             #expect(check.status == 0, "\(name): \(check.stderr)")
         }
     }
 
     @Test func batchOutputIsTheSameWhateverTheJobs() throws {
-        let folder = try makeFolder(batchFiles(count: 6, bad: []))
+        let folder = try L10nCLI.folder(batchFiles(count: 6, bad: []))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inputs = (1...6).map { String(format: "in/doc%02d.xml", $0) }
         for jobs in ["1", "4"] {
-            let run = try runTypeset(["render"] + inputs + ["--out-dir", "out" + jobs, "--jobs", jobs], in: folder)
+            let run = try L10nCLI.typeset(
+                ["render"] + inputs + ["--out-dir", "out" + jobs, "--jobs", jobs], in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr == "rendered 6 of 6 inputs\n")
         }
         for i in 1...6 {
             let name = String(format: "/doc%02d.pdf", i)
-            #expect(FileManager.default.contents(atPath: folder + "/out1" + name)
-                == FileManager.default.contents(atPath: folder + "/out4" + name))
+            #expect(
+                FileManager.default.contents(atPath: folder + "/out1" + name)
+                    == FileManager.default.contents(atPath: folder + "/out4" + name))
         }
     }
 
     @Test func shardsSliceTheInputsDeterministically() throws {
-        let folder = try makeFolder(batchFiles(count: 7, bad: []))
+        let folder = try L10nCLI.folder(batchFiles(count: 7, bad: []))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inputs = (1...7).map { String(format: "in/doc%02d.xml", $0) }
         var all: [String] = []
         for k in 1...3 {
-            let run = try runTypeset(["render"] + inputs + ["--out-dir", "out\(k)", "--shard", "\(k)/3"], in: folder)
+            let run = try L10nCLI.typeset(
+                ["render"] + inputs + ["--out-dir", "out\(k)", "--shard", "\(k)/3"], in: folder)
             #expect(run.status == 0, "\(run.stderr)")
             let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out\(k)").sorted()
             // Every third input, from the k-th.
@@ -478,11 +514,15 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
     }
 
     @Test func inputsThatWouldOverwriteEachOtherAreRefused() throws {
-        let folder = try makeFolder(["a/screen.xml": "<document><p>a</p></document>", "b/screen.xml": "<document><p>b</p></document>"])
+        let folder = try L10nCLI.folder([
+            "a/screen.xml": "<document><p>a</p></document>", "b/screen.xml": "<document><p>b</p></document>",
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["render", "a/screen.xml", "b/screen.xml", "--out-dir", "out"], in: folder)
+        let run = try L10nCLI.typeset(["render", "a/screen.xml", "b/screen.xml", "--out-dir", "out"], in: folder)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"),
+            "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out/screen.pdf"))
     }
 }

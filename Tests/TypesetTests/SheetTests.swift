@@ -14,20 +14,20 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 private func pdfText(_ path: String, page: Int? = nil, raw: Bool = true) throws -> String {
     var arguments = raw ? ["-raw", "-enc", "UTF-8"] : ["-enc", "UTF-8"]
     if let page { arguments += ["-f", "\(page)", "-l", "\(page)"] }
-    let run = try runTool("/usr/bin/pdftotext", arguments + [path, "-"])
+    let run = try L10nCLI.tool("/usr/bin/pdftotext", arguments + [path, "-"])
     #expect(run.status == 0, "\(run.stderr)")
     return run.stdout
 }
 
 private func pdfPageCount(_ path: String) throws -> Int? {
-    let run = try runTool("/usr/bin/pdfinfo", [path])
+    let run = try L10nCLI.tool("/usr/bin/pdfinfo", [path])
     let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("Pages:") }
     return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
 }
 
 /// pdfimages -list: one line per image after a two-line header.
 private func pdfImageCount(_ path: String) throws -> Int {
-    let run = try runTool("/usr/bin/pdfimages", ["-list", path])
+    let run = try L10nCLI.tool("/usr/bin/pdfimages", ["-list", path])
     #expect(run.status == 0, "\(run.stderr)")
     return max(0, run.stdout.split(separator: "\n").count - 2)
 }
@@ -36,15 +36,17 @@ private func pdfImageCount(_ path: String) throws -> Int {
 
 @Suite struct SubpageTests {
     @Test func subpageIsScaledTranslatedAndClipped() throws {
-        let folder = try makeFolder([:])
+        let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let red = Color(red: 1, green: 0, blue: 0)
         let blue = Color(red: 0, green: 0, blue: 1)
         // A 40×40 red page with a blue square that reaches 20 pt beyond its right edge.
-        let inner = Page(width: 40, height: 40, background: red, items: [
-            .rectangle(RectangleItem(x: 20, y: 0, width: 40, height: 20, fill: blue)),
-            .beginTag(.paragraph), .endTag(.paragraph),
-        ])
+        let inner = Page(
+            width: 40, height: 40, background: red,
+            items: [
+                .rectangle(RectangleItem(x: 20, y: 0, width: 40, height: 20, fill: blue)),
+                .beginTag(.paragraph), .endTag(.paragraph),
+            ])
         let outer = Page(width: 100, height: 60, items: [.subpage(SubpageItem(page: inner, x: 10, y: 5, scale: 0.5))])
         let path = folder + "/sub.png"
         try render(pages: [outer], to: path, options: RenderOptions(format: .png, scale: 1))
@@ -70,11 +72,13 @@ private func pdfImageCount(_ path: String) throws -> Int {
     }
 
     @Test func badSubpageIsAnErrorNotAPartialFile() throws {
-        let folder = try makeFolder([:])
+        let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outer = Page(width: 100, height: 60, items: [
-            .subpage(SubpageItem(page: Page(width: 10, height: 10), x: 0, y: 0, scale: .nan))
-        ])
+        let outer = Page(
+            width: 100, height: 60,
+            items: [
+                .subpage(SubpageItem(page: Page(width: 10, height: 10), x: 0, y: 0, scale: .nan))
+            ])
         #expect(throws: RenderError.self) {
             try render(pages: [outer], to: folder + "/bad.pdf", options: RenderOptions(format: .pdf))
         }
@@ -86,8 +90,9 @@ private func pdfImageCount(_ path: String) throws -> Int {
 
 @Suite struct SheetLayouterTests {
     private func cell(_ file: String, _ width: Double, _ height: Double, column: Int) -> SheetCell {
-        SheetCell(file: file, locale: "en", textSize: "Large (17 pt)", page: Page(width: width, height: height),
-                  pageCount: 1)
+        SheetCell(
+            file: file, locale: "en", textSize: "Large (17 pt)", page: Page(width: width, height: height),
+            pageCount: 1)
     }
 
     @Test func cellsAreScaledToTheCellWidthAndTallPagesToTheCap() throws {
@@ -127,29 +132,32 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
 
 @Suite struct SheetCommandTests {
     @Test func twoMockupsThreeLocalesTwoTextSizes() throws {
-        let folder = try makeFolder([:])
+        let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sheet = folder + "/sheet.pdf"
-        let run = try runTypeset([
-            "sheet", "onboarding.xml", "account.xml", "--strings", "Localizable.xcstrings",
-            "--locales", "en,ar,he", "--text-sizes", "Large,AX1", "-o", sheet,
-        ], in: examplesFolder)
+        let run = try L10nCLI.typeset(
+            [
+                "sheet", "onboarding.xml", "account.xml", "--strings", "Localizable.xcstrings",
+                "--locales", "en,ar,he", "--text-sizes", "Large,AX1", "-o", sheet,
+            ], in: examplesFolder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "sheet of 2 inputs × 6 columns on 1 page: \(sheet)\n")
         #expect(try pdfPageCount(sheet) == 1)
-        #expect(try runTool("/usr/bin/qpdf", ["--check", sheet]).status == 0)
+        #expect(try L10nCLI.tool("/usr/bin/qpdf", ["--check", sheet]).status == 0)
         // Vectors, not pictures: no image at all, and the mockups' text is text.
         #expect(try pdfImageCount(sheet) == 0)
         let text = try pdfText(sheet)
-        for caption in ["onboarding.xml", "account.xml", "en · Large (17 pt)", "en · AX1 (28 pt)", "ar · Large (17 pt)",
-                        "ar · AX1 (28 pt)", "he · Large (17 pt)", "he · AX1 (28 pt)", "page 1 of 2"]
-        {
+        for caption in [
+            "onboarding.xml", "account.xml", "en · Large (17 pt)", "en · AX1 (28 pt)", "ar · Large (17 pt)",
+            "ar · AX1 (28 pt)", "he · Large (17 pt)", "he · AX1 (28 pt)", "page 1 of 2",
+        ] {
             #expect(text.contains(caption), "caption \(caption)")
         }
         let wholeWords = try pdfText(sheet, raw: false)
-        for string in ["Welcome to Lumen", "Back Up Photos", "dana@example.com", "Manage Plan", "חשבון", "התנתקות",
-                       "אחסון", "الحساب", "التخزين"]
-        {
+        for string in [
+            "Welcome to Lumen", "Back Up Photos", "dana@example.com", "Manage Plan", "חשבון", "התנתקות",
+            "אחסון", "الحساب", "التخزين",
+        ] {
             #expect(wholeWords.contains(string), "string \(string)")
         }
         // Each caption once per cell: 2 rows × 3 locales.
@@ -157,21 +165,23 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
     }
 
     @Test func svgAndPNGSheets() throws {
-        let folder = try makeFolder([:])
+        let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let arguments = ["sheet", "onboarding.xml", "--strings", "Localizable.xcstrings", "--locales", "ar,he"]
-        let png = try runTypeset(arguments + ["-o", folder + "/sheet.png", "--scale", "1"], in: examplesFolder)
+        let png = try L10nCLI.typeset(arguments + ["-o", folder + "/sheet.png", "--scale", "1"], in: examplesFolder)
         #expect(png.status == 0, "\(png.stderr)")
         let image = try PixelImage(contentsOf: folder + "/sheet.png")
         let options = SheetOptions()
         #expect(image.width == Int((2 * options.margin + 2 * options.cellWidth + options.columnGap).rounded(.up)))
-        let svg = try runTypeset(arguments + ["-o", folder + "/sheet.svg"], in: examplesFolder)
+        let svg = try L10nCLI.typeset(arguments + ["-o", folder + "/sheet.svg"], in: examplesFolder)
         #expect(svg.status == 0, "\(svg.stderr)")
         let contents = try String(contentsOfFile: folder + "/sheet.svg", encoding: .utf8)
         #expect(!contents.contains("<image"))
-        #expect(try runTool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
+        #expect(
+            try L10nCLI.tool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
         // --format overrides the extension.
-        let forced = try runTypeset(arguments + ["-o", folder + "/sheet.out", "--format", "pdf"], in: examplesFolder)
+        let forced = try L10nCLI.typeset(
+            arguments + ["-o", folder + "/sheet.out", "--format", "pdf"], in: examplesFolder)
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try pdfPageCount(folder + "/sheet.out") == 1)
     }
@@ -179,12 +189,13 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
     @Test func largeGridsContinueOnFurtherPages() throws {
         var files: [String: String] = [:]
         for i in 1...8 {
-            files["screen\(i).xml"] = "<document device=\"iphone-8\"><title>Screen \(i)</title><p>Text \(i)</p></document>"
+            files["screen\(i).xml"] =
+                "<document device=\"iphone-8\"><title>Screen \(i)</title><p>Text \(i)</p></document>"
         }
-        let folder = try makeFolder(files)
+        let folder = try L10nCLI.folder(files)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sizes = LayoutSizes.all
-        let run = try runTypeset(
+        let run = try L10nCLI.typeset(
             ["sheet"] + (1...8).map { "screen\($0).xml" } + [
                 "--locales", "en,he", "--text-sizes", sizes.joined(separator: ","), "-o", "sheet.pdf", "--jobs", "2",
             ], in: folder)
@@ -194,8 +205,10 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         let pages = try (1...4).map { try pdfText(folder + "/sheet.pdf", page: $0) }
         #expect(pages[0].contains("screen1.xml") && pages[0].contains("en · xSmall (14 pt)"))
         #expect(pages[0].contains("en · AX5 (53 pt)") && !pages[0].contains("he · "))
-        #expect(pages[2].contains("screen1.xml") && pages[2].contains("he · AX5 (53 pt)") && !pages[2].contains("en · "))
-        #expect(!pages[0].contains("screen8.xml") && pages[1].contains("screen8.xml") && pages[3].contains("screen8.xml"))
+        #expect(
+            pages[2].contains("screen1.xml") && pages[2].contains("he · AX5 (53 pt)") && !pages[2].contains("en · "))
+        #expect(
+            !pages[0].contains("screen8.xml") && pages[1].contains("screen8.xml") && pages[3].contains("screen8.xml"))
         // Every cell once.
         for i in 1...8 {
             let count = pages.map { $0.components(separatedBy: "screen\(i).xml").count - 1 }.reduce(0, +)
@@ -205,20 +218,21 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
     }
 
     @Test func aFailingInputShowsItsErrorAndTheOthersAreDrawn() throws {
-        let folder = try makeFolder([
+        let folder = try L10nCLI.folder([
             "good.xml": "<document><title key=\"title\">Hello</title><p key=\"nowhere\">Fallback</p></document>",
             "bad.xml": "<document>\n  <p>broken</q>\n</document>\n",
             "s.json": "{\"title\": \"Bonjour\"}",
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(
+        let run = try L10nCLI.typeset(
             ["sheet", "good.xml", "bad.xml", "--strings", "s.json", "--text-sizes", "Large,xLarge", "-o", "sheet.pdf"],
             in: folder)
         #expect(run.status == 1)
         #expect(run.stderr.contains("bad.xml:2:12: error: end tag '</q>'"), "\(run.stderr)")
         // The missing key is reported once, not once per column.
-        #expect(run.stderr.components(separatedBy: "good.xml:1:43: warning: no string for key 'nowhere'").count == 2,
-                "\(run.stderr)")
+        #expect(
+            run.stderr.components(separatedBy: "good.xml:1:43: warning: no string for key 'nowhere'").count == 2,
+            "\(run.stderr)")
         #expect(run.stderr.hasSuffix("sheet of 2 inputs × 2 columns on 1 page: sheet.pdf; failed: bad.xml\n"))
         let text = try pdfText(folder + "/sheet.pdf")
         #expect(text.contains("Bonjour") && text.contains("Fallback"))
@@ -227,11 +241,15 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
     }
 
     @Test func brokenCatalogWritesNoSheet() throws {
-        let folder = try makeFolder(["a.xml": "<document><p>x</p></document>", "s.strings": "\"a\" = \"b\"\n\"c\" = \"d\";"])
+        let folder = try L10nCLI.folder([
+            "a.xml": "<document><p>x</p></document>", "s.strings": "\"a\" = \"b\"\n\"c\" = \"d\";",
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(["sheet", "a.xml", "--strings", "s.strings", "-o", "sheet.pdf"], in: folder)
+        let run = try L10nCLI.typeset(["sheet", "a.xml", "--strings", "s.strings", "-o", "sheet.pdf"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stderr.contains("s.strings:1:10: error: expected ';' after the text of 'a', found '\"'"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("s.strings:1:10: error: expected ';' after the text of 'a', found '\"'"),
+            "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/sheet.pdf"))
     }
 
@@ -245,9 +263,9 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         ["sheet", "a.xml", "-o", "sheet.pdf", "--scale", "0"],
     ])
     func usageErrors(arguments: [String]) throws {
-        let folder = try makeFolder(["a.xml": "<document><p>x</p></document>"])
+        let folder = try L10nCLI.folder(["a.xml": "<document><p>x</p></document>"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try runTypeset(arguments, in: folder)
+        let run = try L10nCLI.typeset(arguments, in: folder)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["a.xml"])
     }
@@ -255,5 +273,7 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
 
 /// The Dynamic Type categories of SPEC 5.3, smallest first.
 private enum LayoutSizes {
-    static let all = ["xSmall", "Small", "Medium", "Large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5"]
+    static let all = [
+        "xSmall", "Small", "Medium", "Large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5",
+    ]
 }

@@ -95,7 +95,10 @@ public struct SheetLayouter {
                     pageArea = max(pageArea, page.height * scale)
                 } else {
                     let text = captionPage(
-                        [.text("error: " + Self.shortened(cell.error ?? "the document could not be laid out", to: 400))],
+                        [
+                            .text(
+                                "error: " + Self.shortened(cell.error ?? "the document could not be laid out", to: 400))
+                        ],
                         width: cellWidth - 12, color: options.errorColor)
                     errorText = text
                     pageArea = max(pageArea, text.height + 12, cellWidth * 0.5)
@@ -125,10 +128,11 @@ public struct SheetLayouter {
             }
         }
         chunks.append(start..<rowHeights.count)
-        let pageHeight = chunks.map { (chunk: Range<Int>) -> Double in
-            let rows: Double = chunk.map { rowHeights[$0] }.reduce(0, +)
-            return 2 * options.margin + rows + options.rowGap * Double(chunk.count - 1)
-        }.max() ?? 0
+        let pageHeight =
+            chunks.map { (chunk: Range<Int>) -> Double in
+                let rows: Double = chunk.map { rowHeights[$0] }.reduce(0, +)
+                return 2 * options.margin + rows + options.rowGap * Double(chunk.count - 1)
+            }.max() ?? 0
 
         var pages: [Page] = []
         for firstColumn in stride(from: 0, to: columnCount, by: columnsPerPage) {
@@ -149,20 +153,26 @@ public struct SheetLayouter {
                             let height = page.height * placed.scale
                             let left = x + (cellWidth - width) / 2
                             items.append(.subpage(SubpageItem(page: page, x: left, y: y, scale: placed.scale)))
-                            items.append(.rectangle(RectangleItem(
-                                x: left - 0.25, y: y - 0.25, width: width + 0.5, height: height + 0.5,
-                                stroke: options.frameColor)))
+                            items.append(
+                                .rectangle(
+                                    RectangleItem(
+                                        x: left - 0.25, y: y - 0.25, width: width + 0.5, height: height + 0.5,
+                                        stroke: options.frameColor)))
                         } else if let text = placed.errorText {
-                            items.append(.rectangle(RectangleItem(
-                                x: x, y: y, width: cellWidth, height: pageArea, cornerRadius: 4,
-                                fill: Color(red: 1, green: 0.94, blue: 0.94), stroke: options.errorColor)))
+                            items.append(
+                                .rectangle(
+                                    RectangleItem(
+                                        x: x, y: y, width: cellWidth, height: pageArea, cornerRadius: 4,
+                                        fill: Color(red: 1, green: 0.94, blue: 0.94), stroke: options.errorColor)))
                             items.append(.beginTag(.paragraph))
                             items.append(.subpage(SubpageItem(page: text, x: x + 6, y: y + 6, scale: 1)))
                             items.append(.endTag(.paragraph))
                         }
                         items.append(.beginTag(.paragraph))
-                        items.append(.subpage(SubpageItem(
-                            page: placed.caption, x: x, y: y + pageArea + options.captionGap, scale: 1)))
+                        items.append(
+                            .subpage(
+                                SubpageItem(
+                                    page: placed.caption, x: x, y: y + pageArea + options.captionGap, scale: 1)))
                         items.append(.endTag(.paragraph))
                     }
                     y += rowHeights[rowIndex] + options.rowGap

@@ -224,7 +224,8 @@ struct LocatedJSON {
             var runStart = index
             func flushRun(_ reader: Reader, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
                 if runStart < end {
-                    scalars.append(contentsOf: String(decoding: reader.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+                    scalars.append(
+                        contentsOf: String(decoding: reader.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
                 }
             }
             while true {
@@ -235,7 +236,8 @@ struct LocatedJSON {
                     return String(scalars)
                 }
                 if c < 0x20 {
-                    throw error(c == 0x0A ? "line break inside a string (write \\n)" : "control character inside a string")
+                    throw error(
+                        c == 0x0A ? "line break inside a string (write \\n)" : "control character inside a string")
                 }
                 if c == UInt8(ascii: "\\") {
                     flushRun(self, upTo: index, into: &scalars)
@@ -258,17 +260,25 @@ struct LocatedJSON {
                             // A high surrogate must be followed by an escaped low surrogate.
                             guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
                                 bytes[index + 1] == UInt8(ascii: "u")
-                            else { throw SyntaxError(message: "unpaired surrogate in \\u escape", line: escapeError.line, column: escapeError.column) }
+                            else {
+                                throw SyntaxError(
+                                    message: "unpaired surrogate in \\u escape", line: escapeError.line,
+                                    column: escapeError.column)
+                            }
                             advance()
                             advance()
                             let low = try hex4(escapeError)
                             guard (0xDC00..<0xE000).contains(low) else {
-                                throw SyntaxError(message: "unpaired surrogate in \\u escape", line: escapeError.line, column: escapeError.column)
+                                throw SyntaxError(
+                                    message: "unpaired surrogate in \\u escape", line: escapeError.line,
+                                    column: escapeError.column)
                             }
                             value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
                         }
                         guard let scalar = Unicode.Scalar(value) else {
-                            throw SyntaxError(message: "unpaired surrogate in \\u escape", line: escapeError.line, column: escapeError.column)
+                            throw SyntaxError(
+                                message: "unpaired surrogate in \\u escape", line: escapeError.line,
+                                column: escapeError.column)
                         }
                         scalars.append(scalar)
                     default:
@@ -285,7 +295,8 @@ struct LocatedJSON {
             var value: UInt32 = 0
             for _ in 0..<4 {
                 guard let c = current, let digit = hexDigit(c) else {
-                    throw SyntaxError(message: "\\u needs four hexadecimal digits", line: failure.line, column: failure.column)
+                    throw SyntaxError(
+                        message: "\\u needs four hexadecimal digits", line: failure.line, column: failure.column)
                 }
                 value = value * 16 + digit
                 advance()

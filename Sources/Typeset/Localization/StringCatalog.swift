@@ -86,7 +86,8 @@ public struct StringCatalog: Sendable {
                 "the string catalog is not valid JSON: \(error.message)")
         }
         guard let members = root.members else {
-            throw Diagnostic.error(location(root, file), "the string catalog must be a JSON object, not \(root.kindName)")
+            throw Diagnostic.error(
+                location(root, file), "the string catalog must be a JSON object, not \(root.kindName)")
         }
         let looksLikeStringCatalog = root["strings"]?.members != nil && root["sourceLanguage"]?.string != nil
         if pathExtension == "xcstrings" || looksLikeStringCatalog {
@@ -124,7 +125,8 @@ public struct StringCatalog: Sendable {
             }
             var valid = length > 0 && index + length <= bytes.count
             if valid && length > 1 {
-                valid = bytes[(index + 1)..<(index + length)].allSatisfy { $0 & 0xC0 == 0x80 }
+                valid =
+                    bytes[(index + 1)..<(index + length)].allSatisfy { $0 & 0xC0 == 0x80 }
                     && String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
             }
             guard valid else {
@@ -152,7 +154,8 @@ public struct StringCatalog: Sendable {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"sourceLanguage\"")
         }
         guard let source = sourceValue.string, !source.isEmpty else {
-            throw Diagnostic.error(location(sourceValue, file), "\"sourceLanguage\" must be a language tag such as \"en\"")
+            throw Diagnostic.error(
+                location(sourceValue, file), "\"sourceLanguage\" must be a language tag such as \"en\"")
         }
         guard let stringsValue = root["strings"] else {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"strings\" object")
@@ -164,7 +167,8 @@ public struct StringCatalog: Sendable {
         var tables: [String: [String: String]] = [:]
         for (key, entry) in strings {
             guard entry.members != nil else {
-                throw Diagnostic.error(location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
+                throw Diagnostic.error(
+                    location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
             }
             var hasSource = false
             if let localizations = entry["localizations"] {
@@ -191,7 +195,9 @@ public struct StringCatalog: Sendable {
     ) throws(Diagnostic) -> String {
         let what = "key '\(key)' (\(language))"
         guard localization.members != nil else {
-            throw Diagnostic.error(location(localization, file), "the localization of \(what) must be an object, not \(localization.kindName)")
+            throw Diagnostic.error(
+                location(localization, file),
+                "the localization of \(what) must be an object, not \(localization.kindName)")
         }
         var text: String
         if let unit = localization["stringUnit"] {
@@ -199,26 +205,31 @@ public struct StringCatalog: Sendable {
                 throw Diagnostic.error(location(unit, file), "the stringUnit of \(what) has no \"value\"")
             }
             guard let value = valueNode.string else {
-                throw Diagnostic.error(location(valueNode, file), "the value of \(what) must be a string, not \(valueNode.kindName)")
+                throw Diagnostic.error(
+                    location(valueNode, file), "the value of \(what) must be a string, not \(valueNode.kindName)")
             }
             text = value
         } else if let variations = localization["variations"] {
             guard let kinds = variations.members, let (kind, forms) = kinds.first, depth < 4 else {
-                throw Diagnostic.error(location(variations, file), "the variations of \(what) must be an object of plural or device forms")
+                throw Diagnostic.error(
+                    location(variations, file), "the variations of \(what) must be an object of plural or device forms")
             }
             // Plural (zero, one, two, few, many, other) and device (iphone, ipad, ..., other)
             // variations all have an `other` form; a mockup has no count or device to choose by.
             guard let other = forms["other"] else {
-                throw Diagnostic.error(location(forms, file), "the \(kind) variations of \(what) have no \"other\" form")
+                throw Diagnostic.error(
+                    location(forms, file), "the \(kind) variations of \(what) have no \"other\" form")
             }
             text = try localizedText(other, key: key, language: language, file: file, depth: depth + 1)
         } else {
-            throw Diagnostic.error(location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
+            throw Diagnostic.error(
+                location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
         }
         if let substitutions = localization["substitutions"]?.members {
             for (name, substitution) in substitutions {
                 guard text.contains("%#@\(name)@") else { continue }
-                var replacement = try localizedText(substitution, key: key, language: language, file: file, depth: depth + 1)
+                var replacement = try localizedText(
+                    substitution, key: key, language: language, file: file, depth: depth + 1)
                 let specifier = substitution["formatSpecifier"]?.string ?? "@"
                 replacement = replacement.replacingOccurrences(of: "%arg", with: "%" + specifier)
                 text = text.replacingOccurrences(of: "%#@\(name)@", with: replacement)
@@ -233,11 +244,13 @@ public struct StringCatalog: Sendable {
         var utf8 = bytes
         // Xcode long wrote .strings files in UTF-16; read them as the text they are.
         let encoding: String.Encoding? =
-            bytes.starts(with: [0xFF, 0xFE]) ? .utf16LittleEndian
+            bytes.starts(with: [0xFF, 0xFE])
+            ? .utf16LittleEndian
             : bytes.starts(with: [0xFE, 0xFF]) ? .utf16BigEndian : nil
         if let encoding {
             guard let text = String(data: Data(bytes.dropFirst(2)), encoding: encoding) else {
-                throw Diagnostic.error(SourceLocation(file: file, line: 1, column: 1), "the .strings file is not valid UTF-16")
+                throw Diagnostic.error(
+                    SourceLocation(file: file, line: 1, column: 1), "the .strings file is not valid UTF-16")
             }
             utf8 = Array(text.utf8)
         } else if utf8.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -289,7 +302,9 @@ struct StringsFileParser {
                 let start = error("unterminated comment")
                 advance()
                 advance()
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                while index + 1 < bytes.count
+                    && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                {
                     advance()
                 }
                 guard index + 1 < bytes.count else { throw start }
