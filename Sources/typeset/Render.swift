@@ -118,7 +118,7 @@ struct Render: ParsableCommand {
     }
 
     private func finish(total: Int, failed: [String]) {
-        if total > 1 || !failed.isEmpty {
+        if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
             FileHandle.standardError.write(Data((line + "\n").utf8))

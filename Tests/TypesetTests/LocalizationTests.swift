@@ -392,6 +392,7 @@ private let markup = """
     @Test func textSizeScalesEveryStyle() throws {
         let folder = try L10nCLI.folder([
             "doc.xml": markup, "big.xml": #"<document font-size="20"><p>x</p><title>T</title></document>"#,
+            "balance.xml": #"<document lang="ar"><label>DOWNLOAD تنزيل</label></document>"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func sizes(_ arguments: [String]) throws -> [[Double]] {
@@ -411,7 +412,9 @@ private let markup = """
             #expect(zip(got.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 0.01 }, "\(name): \(got)")
             #expect(got.map(\.count) == expected.map(\.count))
         }
-        // A document's own body size scales too.
+        // RTL balancing (SPEC 4.3) grows with the text: 2 pt at Large, 2 × 28/17 pt at AX1.
+        #expect(try sizes(["balance.xml"]).map { $0.sorted() } == [[17, 19]])
+        #expect(try sizes(["balance.xml", "--text-size", "AX1"]).map { $0.sorted() } == [[28, 31.29]])
         // A document's own body size scales too: 20 × 28/17, and the title 34 × 20/17 × 28/17.
         #expect(
             try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 65.88])
@@ -511,6 +514,15 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
             all += written
         }
         #expect(all.sorted() == (1...7).map { String(format: "doc%02d.pdf", $0) })
+    }
+
+    @Test func anEmptyShardRendersNothingAndSaysSo() throws {
+        let folder = try L10nCLI.folder(batchFiles(count: 2, bad: []))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "in/doc01.xml", "in/doc02.xml", "--out-dir", "out", "--shard", "3/3"], in: folder)
+        #expect(run.status == 0)
+        #expect(run.stderr == "rendered 0 of 0 inputs\n")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out")) ?? [] == [])
     }
 
     @Test func inputsThatWouldOverwriteEachOtherAreRefused() throws {

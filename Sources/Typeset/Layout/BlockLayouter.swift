@@ -84,7 +84,8 @@ struct BlockLayouter {
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
         numerals = document.numerals ?? Document.defaultNumerals
-        balance = document.rtlBalance ?? Document.defaultRTLBalance
+        // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
+        balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
         families = document.fontFamilies ?? []
         color = document.color ?? Document.defaultColor
         margin = document.margin ?? Document.defaultMargin
