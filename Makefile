@@ -10,7 +10,7 @@ BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cair
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset
 
-.PHONY: all deps build release test check-tables tables demo bench clean
+.PHONY: all deps build release test check-tables tables demo bench bench-batch clean
 
 all: build
 
@@ -62,6 +62,11 @@ demo: release
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
 	$(RELEASE_BIN) bench
+
+# 1,000 generated inputs (one broken) in a temporary folder: checks the batch loses nothing else,
+# and prints the time with --jobs 1 and --jobs 2 and the peak memory for 100 and 1,000 inputs.
+bench-batch: release
+	python3 Tests/bench/batch.py --typeset $(RELEASE_BIN)
 
 clean:
 	rm -rf .build out

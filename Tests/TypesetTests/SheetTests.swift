@@ -186,6 +186,25 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(try pdfPageCount(folder + "/sheet.out") == 1)
     }
 
+    @Test func sheetsAreTheSameWhateverTheJobs() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for format in ["pdf", "svg", "png"] {
+            var outputs: [Data?] = []
+            for jobs in ["1", "2"] {
+                let path = folder + "/sheet-\(jobs).\(format)"
+                let run = try L10nCLI.typeset(
+                    [
+                        "sheet", "onboarding.xml", "account.xml", "--strings", "Localizable.xcstrings", "--locales",
+                        "ar,he", "--text-sizes", "Small,AX2", "-o", path, "--jobs", jobs, "--scale", "1",
+                    ], in: examplesFolder)
+                #expect(run.status == 0, "\(run.stderr)")
+                outputs.append(FileManager.default.contents(atPath: path))
+            }
+            #expect(outputs[0] != nil && outputs[0] == outputs[1], "\(format)")
+        }
+    }
+
     @Test func largeGridsContinueOnFurtherPages() throws {
         var files: [String: String] = [:]
         for i in 1...8 {

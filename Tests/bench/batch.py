@@ -79,9 +79,10 @@ def run(typeset: str, inputs: list, out: str, fmt: str, jobs: int):
     result = subprocess.run(command, capture_output=True, text=True)
     seconds = time.monotonic() - start
     peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
+    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", result.stderr).group(1)) for kind in ("User", "System"))
     ours = [line for line in result.stderr.splitlines() if not line.startswith("\t") and "Command being timed" not in line]
     summary = [line for line in ours if line.startswith("rendered ")]
-    return result.returncode, seconds, peak, summary[-1] if summary else "", ours
+    return result.returncode, seconds, peak, summary[-1] if summary else "", ours, cpu
 
 
 def main() -> int:
@@ -97,13 +98,14 @@ def main() -> int:
         inputs = make_corpus(os.path.join(folder, "in"), arguments.count, arguments.bad)
         bad_input = inputs[arguments.bad - 1]
         expected = sorted(f"screen-{i:04d}.{arguments.format}" for i in range(1, arguments.count + 1) if i != arguments.bad)
-        print(f"{arguments.count} inputs ({arguments.format}), input {arguments.bad} broken; {os.cpu_count()} cores")
+        print(f"load average {os.getloadavg()[0]:.2f}; {arguments.count} inputs ({arguments.format}), input {arguments.bad} broken; {os.cpu_count()} cores")
         results = {}
         for jobs in (1, 2):
             out = os.path.join(folder, f"out-jobs{jobs}")
-            status, seconds, peak, summary, lines = run(typeset, inputs, out, arguments.format, jobs)
+            status, seconds, peak, summary, lines, cpu = run(typeset, inputs, out, arguments.format, jobs)
             results[jobs] = seconds
-            print(f"--jobs {jobs}: {seconds:6.2f} s  peak RSS {peak / 1024:6.1f} MB  exit {status}  | {summary}")
+            print(f"--jobs {jobs}: {seconds:6.2f} s wall, {cpu:6.2f} s CPU  peak RSS {peak / 1024:6.1f} MB  exit {status}"
+                  f"  | {summary}")
             written = sorted(os.listdir(out))
             if status != 1:
                 failures.append(f"--jobs {jobs}: exit {status}, expected 1")
@@ -123,10 +125,10 @@ def main() -> int:
         # Memory stays flat: the same work per input, ten times the inputs.
         small = inputs[:100]
         out = os.path.join(folder, "out-100")
-        _, seconds, peak_small, _, _ = run(typeset, small, out, arguments.format, 2)
+        _, seconds, peak_small, _, _, _ = run(typeset, small, out, arguments.format, 2)
         shutil.rmtree(out)
         out = os.path.join(folder, "out-1000")
-        _, seconds_large, peak_large, _, _ = run(typeset, inputs, out, arguments.format, 2)
+        _, seconds_large, peak_large, _, _, _ = run(typeset, inputs, out, arguments.format, 2)
         print(f"peak RSS --jobs 2: {len(small)} inputs {peak_small / 1024:.1f} MB, {len(inputs)} inputs "
               f"{peak_large / 1024:.1f} MB (x{peak_large / peak_small:.2f})")
     for failure in failures:
