@@ -66,6 +66,7 @@ bench: release
 # 1,000 generated inputs (one broken) in a temporary folder: checks the batch loses nothing else,
 # and prints the time with --jobs 1 and --jobs 2 and the peak memory for 100 and 1,000 inputs.
 bench-batch: release
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="time"
 	python3 Tests/bench/batch.py --typeset $(RELEASE_BIN)
 
 clean:
