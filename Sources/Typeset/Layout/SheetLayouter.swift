@@ -49,6 +49,7 @@ public struct SheetOptions: Sendable {
     public var background = Color.white
     public var captionColor = Color(red: 0.24, green: 0.24, blue: 0.26)
     public var errorColor = Color(red: 0.8, green: 0.1, blue: 0.1)
+    public var errorFill = Color(red: 1, green: 0.94, blue: 0.94)
     public var frameColor = Color(red: 0.78, green: 0.78, blue: 0.8)
 
     public init() {}
@@ -64,7 +65,7 @@ public struct SheetLayouter {
         self.options = options
     }
 
-    /// The sheet pages for `rows` of cells (every row as long as the first). Captions are laid
+    /// The sheet pages for `rows` of cells (a shorter row leaves its last columns empty). Captions are laid
     /// out by `typesetter`, through the same pipeline as the documents, so that file names in
     /// any script come out right.
     public func layout(rows: [[SheetCell]]) -> [Page] {
@@ -99,7 +100,7 @@ public struct SheetLayouter {
                             .text(
                                 "error: " + Self.shortened(cell.error ?? "the document could not be laid out", to: 400))
                         ],
-                        width: cellWidth - 12, color: options.errorColor)
+                        width: cellWidth - 12, color: options.errorColor, background: options.errorFill)
                     errorText = text
                     pageArea = max(pageArea, text.height + 12, cellWidth * 0.5)
                 }
@@ -163,7 +164,7 @@ public struct SheetLayouter {
                                 .rectangle(
                                     RectangleItem(
                                         x: x, y: y, width: cellWidth, height: pageArea, cornerRadius: 4,
-                                        fill: Color(red: 1, green: 0.94, blue: 0.94), stroke: options.errorColor)))
+                                        fill: options.errorFill, stroke: options.errorColor)))
                             items.append(.beginTag(.paragraph))
                             items.append(.subpage(SubpageItem(page: text, x: x + 6, y: y + 6, scale: 1)))
                             items.append(.endTag(.paragraph))
@@ -211,14 +212,15 @@ public struct SheetLayouter {
     private static let location = SourceLocation(file: "<sheet>", line: 1, column: 1)
 
     /// A centered caption laid out as a small document of its own, as tall as its text.
-    private func captionPage(_ content: [InlineKind], width: Double, color: Color) -> Page {
+    private func captionPage(_ content: [InlineKind], width: Double, color: Color, background: Color? = nil) -> Page {
         let block = Block(
             kind: .text(.caption, content.map(inline)),
             style: BlockStyle(align: .center, size: options.captionSize, color: color),
             location: Self.location)
         let document = Document(
             lang: "en", dir: .ltr, width: width, margin: 0, fontSize: options.captionSize, lineHeight: 1.3,
-            background: options.background, color: color, blocks: [block], location: Self.location, directory: "/")
+            background: background ?? options.background, color: color, blocks: [block], location: Self.location,
+            directory: "/")
         let result = typesetter.layout(document)
         return result.pages.first ?? Page(width: width, height: options.captionSize * 1.3)
     }
