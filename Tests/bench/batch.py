@@ -91,10 +91,11 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--format", default="pdf", choices=["pdf", "svg", "png"])
     parser.add_argument("--bad", type=int, default=537, help="the broken input's number")
+    parser.add_argument("--folder", help="where the temporary corpus goes (e.g. /dev/shm, to leave the disk out)")
     arguments = parser.parse_args()
     typeset = os.path.abspath(arguments.typeset)
     failures = []
-    with tempfile.TemporaryDirectory(prefix="typeset-batch-") as folder:
+    with tempfile.TemporaryDirectory(prefix="typeset-batch-", dir=arguments.folder) as folder:
         inputs = make_corpus(os.path.join(folder, "in"), arguments.count, arguments.bad)
         bad_input = inputs[arguments.bad - 1]
         expected = sorted(f"screen-{i:04d}.{arguments.format}" for i in range(1, arguments.count + 1) if i != arguments.bad)
