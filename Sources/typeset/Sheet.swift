@@ -193,6 +193,8 @@ struct Sheet: ParsableCommand {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let written: [String]
         do {
             written = try render(

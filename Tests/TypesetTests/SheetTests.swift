@@ -179,11 +179,11 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(!contents.contains("<image"))
         #expect(
             try L10nCLI.tool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
-        // --format overrides the extension.
+        // --format overrides the extension; a missing folder is made.
         let forced = try L10nCLI.typeset(
-            arguments + ["-o", folder + "/sheet.out", "--format", "pdf"], in: examplesFolder)
+            arguments + ["-o", folder + "/new/folder/sheet.out", "--format", "pdf"], in: examplesFolder)
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(try pdfPageCount(folder + "/sheet.out") == 1)
+        #expect(try pdfPageCount(folder + "/new/folder/sheet.out") == 1)  // the folder is made
     }
 
     @Test func sheetsAreTheSameWhateverTheJobs() throws {
