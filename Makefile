@@ -10,7 +10,7 @@ BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cair
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset
 
-.PHONY: all deps build release test check-tables tables demo bench clean
+.PHONY: all deps build release test check-tables tables demo bench bench-batch clean
 
 all: build
 
@@ -51,11 +51,23 @@ demo: release
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format pdf
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format svg
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format png
-	@echo "Rendered the Examples into out/"
+	$(RELEASE_BIN) sheet Examples/localized/onboarding.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/onboarding-sheet.pdf
+	$(RELEASE_BIN) sheet Examples/localized/onboarding.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/onboarding-sheet.png
+	$(RELEASE_BIN) sheet Examples/localized/*.xml --strings Examples/localized/Localizable.xcstrings \
+	  --locales en,ar,he --text-sizes Large,AX1 -o out/localized-sheet.pdf
+	@echo "Rendered the Examples and the comparison sheets of Examples/localized/ into out/"
 
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
 	$(RELEASE_BIN) bench
+
+# 1,000 generated inputs (one broken) in a temporary folder: checks the batch loses nothing else,
+# and prints the time with --jobs 1 and --jobs 2 and the peak memory for 100 and 1,000 inputs.
+bench-batch: release
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="time"
+	python3 Tests/bench/batch.py --typeset $(RELEASE_BIN)
 
 clean:
 	rm -rf .build out

@@ -2,22 +2,38 @@
 // terminal (done/total, current file, time left) and nothing otherwise.
 import Foundation
 
-struct Batch {
-    let inputs: [String]
+struct Batch<Item: Sendable> {
+    let items: [Item]
     let jobs: Int
+    /// What the progress line calls an item.
+    let name: @Sendable (Item) -> String
 
-    func run<Result>(_ body: @Sendable @escaping (String) -> Result) -> [Result] {
-        let state = BatchState<Result>(count: inputs.count, showProgress: isatty(STDERR_FILENO) == 1 && inputs.count > 1)
-        let inputs = self.inputs
-        let workers = max(1, min(jobs, inputs.count))
+    init(items: [Item], jobs: Int, name: @Sendable @escaping (Item) -> String) {
+        self.items = items
+        self.jobs = jobs
+        self.name = name
+    }
+
+    func run<Result>(_ body: @Sendable @escaping (Item) -> Result) -> [Result] {
+        let state = BatchState<Result>(count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && items.count > 1)
+        let items = self.items
+        let name = self.name
+        let workers = max(1, min(jobs, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = state.next() {
-                let result = body(inputs[index])
-                state.finish(index, result, name: inputs[index])
+                let result = body(items[index])
+                state.finish(index, result, name: name(items[index]))
             }
         }
         state.endProgress()
         return state.results.map { $0! }
+    }
+}
+
+extension Batch where Item == String {
+    /// A batch of input files, named by their file names in the progress line.
+    init(inputs: [String], jobs: Int) {
+        self.init(items: inputs, jobs: jobs) { ($0 as NSString).lastPathComponent }
     }
 }
 
@@ -51,7 +67,7 @@ private final class BatchState<Result>: @unchecked Sendable {
         guard showProgress else { return }
         let elapsed = Date().timeIntervalSince(start)
         let left = elapsed / Double(done) * Double(results.count - done)
-        let line = String(format: "\r\u{1B}[K[%d/%d] %@  %.0fs left", done, results.count, (name as NSString).lastPathComponent, left)
+        let line = "\r\u{1B}[K[\(done)/\(results.count)] \(name)  \(Int(left.rounded()))s left"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -29,7 +29,20 @@ struct LayoutArguments: ParsableArguments {
         textSizes.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
+    /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`).
+    static func normalizedLocale(_ locale: String) -> String {
+        locale.replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// `17`, `19.5`: a size without a needless `.0`.
+    static func formatPoints(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     func validate() throws {
+        if let locale, !Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) {
+            throw ValidationError("--locale takes a BCP 47 language tag such as ar or ar-EG; '\(locale)' is not one")
+        }
         if let textSize, LayoutArguments.bodySize(textSize) == nil {
             throw ValidationError("unknown --text-size '\(textSize)'; use one of \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
         }
@@ -37,13 +50,16 @@ struct LayoutArguments: ParsableArguments {
 
     /// The settings every input of the run shares; a broken catalog is reported and fails.
     func settings() throws -> JobSettings {
+        let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         if let strings {
             do {
                 let catalog = try StringCatalog.load(path: strings)
                 layout.strings = catalog.strings(locale: locale)
-            } catch let diagnostic as Diagnostic {
-                printDiagnostics({ var d = Diagnostics(); d.report(diagnostic); return d }())
+            } catch {
+                var diagnostics = Diagnostics()
+                diagnostics.report(error)
+                printDiagnostics(diagnostics)
                 throw ExitCode(ExitStatus.inputFailed)
             }
         }

@@ -46,6 +46,26 @@ struct Render: ParsableCommand {
         if let output, format == nil, OutputFormat(path: output) == nil {
             throw ValidationError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
+        if output == nil {
+            // Two inputs must never write one file (the second would silently replace the first).
+            // Checked over all inputs, so that every shard of a batch agrees.
+            var firstInput: [String: String] = [:]
+            for input in inputs {
+                let path = outputPath(for: input, format: format ?? .pdf)
+                if let other = firstInput[path], other != input {
+                    throw ValidationError("'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately")
+                }
+                firstInput[path] = input
+            }
+        }
+    }
+
+    /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
+    /// input with the format's extension.
+    func outputPath(for input: String, format: OutputFormat) -> String {
+        let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        let folder = outDir ?? (input as NSString).deletingLastPathComponent
+        return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("\(name).\(format.rawValue)")
     }
 
     func run() throws {
@@ -83,9 +103,7 @@ struct Render: ParsableCommand {
         let outcomes = batch.run { input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
-            let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-            let folder = outDir ?? (input as NSString).deletingLastPathComponent
-            let path = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("\(name).\(resolvedFormat.rawValue)")
+            let path = outputPath(for: input, format: resolvedFormat)
             do {
                 _ = try render(pages: layout.pages, to: path, options: RenderOptions(
                     format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
@@ -100,7 +118,7 @@ struct Render: ParsableCommand {
     }
 
     private func finish(total: Int, failed: [String]) {
-        if total > 1 || !failed.isEmpty {
+        if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
             FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -8,7 +8,7 @@ struct TypesetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typeset",
         abstract: "Typesets localized interface mockups to PDF, SVG and PNG, following Apple's HIG for right-to-left text.",
-        subcommands: [Render.self, Layout.self, Diff.self, Snapshot.self, Conformance.self, Bench.self])
+        subcommands: [Render.self, Layout.self, Sheet.self, Diff.self, Snapshot.self, Conformance.self, Bench.self])
 
     /// ArgumentParser exits with 64 on usage errors; the spec says 2.
     static func main() {

@@ -22,6 +22,7 @@ func runProgram(_ executable: String, _ arguments: [String], in directory: Strin
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    process.standardInput = FileHandle.nullDevice
     try process.run()
     let group = DispatchGroup()
     nonisolated(unsafe) var errData = Data()

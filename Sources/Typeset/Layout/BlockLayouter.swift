@@ -84,7 +84,8 @@ struct BlockLayouter {
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
         numerals = document.numerals ?? Document.defaultNumerals
-        balance = document.rtlBalance ?? Document.defaultRTLBalance
+        // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
+        balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
         families = document.fontFamilies ?? []
         color = document.color ?? Document.defaultColor
         margin = document.margin ?? Document.defaultMargin
@@ -341,14 +342,16 @@ struct BlockLayouter {
                              language: language, digits: numerals.numberingSystem(locale: language))
 
         var text = ParagraphText()
+        var localized = false  // a catalog's text, even an empty one, replaces the element's own
         if let key = block.key, let strings = options.strings {
-            if let localized = strings[key] {
-                text.append(localized.unicodeScalars, style: base, location: block.location)
+            if let string = strings[key] {
+                text.append(string.unicodeScalars, style: base, location: block.location)
+                localized = true
             } else {
                 diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the element's own text is used"))
             }
         }
-        if text.scalars.isEmpty {
+        if !localized {
             for piece in inlines.styledText() {
                 var s = base
                 let inline = piece.style

@@ -23,6 +23,9 @@ public enum PageItem: Sendable {
     /// Opens a structure element of tagged PDF (`Document` is implicit).
     case beginTag(StructureTag)
     case endTag(StructureTag)
+    /// Another page drawn scaled and clipped inside this one, as vectors (comparison sheets,
+    /// SPEC 5.4). Its structure tags are not drawn.
+    case subpage(SubpageItem)
 }
 
 /// PDF structure elements (Cairo 1.16 tag names).
@@ -127,4 +130,21 @@ public struct ImageItem: Sendable {
         self.flipped = flipped
         self.alt = alt
     }
+}
+
+/// A page drawn inside another: its top-left corner at (`x`, `y`), every length times `scale`,
+/// clipped to its scaled bounds.
+public struct SubpageItem: Sendable {
+    public var page: Page
+    public var x: Double, y: Double
+    public var scale: Double
+    public init(page: Page, x: Double, y: Double, scale: Double) {
+        self.page = page
+        self.x = x
+        self.y = y
+        self.scale = scale
+    }
+    /// The box the page takes on the page it is drawn on.
+    public var width: Double { page.width * scale }
+    public var height: Double { page.height * scale }
 }

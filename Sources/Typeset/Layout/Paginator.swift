@@ -235,6 +235,9 @@ extension PageItem {
         case .glyphs(var g):
             for k in g.glyphs.indices { g.glyphs[k].y += dy }
             return .glyphs(g)
+        case .subpage(var s):
+            s.y += dy
+            return .subpage(s)
         case .beginTag, .endTag:
             return self
         }

@@ -3,110 +3,269 @@
 
 import Foundation
 
+/// The strings of a catalog file, by language.
 public struct StringCatalog: Sendable {
-    /// Language → key → text. Single-language files (.strings, plain JSON) use the key "".
+    /// Language → key → text, the languages as `normalizedLanguage` gives them. Files of one
+    /// language (.strings, plain JSON) use the language "".
     public var tables: [String: [String: String]]
     /// The catalog's source language (.xcstrings), the last fallback.
     public var sourceLanguage: String?
 
-    /// The strings for `locale`, falling back by truncating subtags, then to the source language;
-    /// a key missing in the locale's table is taken from the next one in that chain.
-    public func strings(locale: String?) -> [String: String] {
+    public init(tables: [String: [String: String]], sourceLanguage: String?) {
+        self.tables = [:]
+        for (language, table) in tables {
+            self.tables[StringCatalog.normalizedLanguage(language), default: [:]].merge(table) { _, new in new }
+        }
+        self.sourceLanguage = sourceLanguage
+    }
+
+    /// The languages tried for `locale`, most specific first: the locale with its subtags
+    /// dropped one by one from the end (`ar-EG`, `ar`), then the source language.
+    public func fallbackChain(locale: String?) -> [String] {
         var chain: [String] = []
         if let locale {
-            var parts = locale.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+            var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
             while !parts.isEmpty {
                 chain.append(parts.joined(separator: "-"))
                 parts.removeLast()
             }
         }
-        if let sourceLanguage { chain.append(sourceLanguage) }
+        if let sourceLanguage {
+            let source = StringCatalog.normalizedLanguage(sourceLanguage)
+            if !chain.contains(source) { chain.append(source) }
+        }
         chain.append("")
+        return chain
+    }
+
+    /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`
+    /// that has it.
+    public func strings(locale: String?) -> [String: String] {
         var result: [String: String] = [:]
-        for language in chain.reversed() {
-            let table = tables[language] ?? tables.first { $0.key.lowercased() == language.lowercased() }?.value ?? [:]
-            result.merge(table) { _, new in new }
+        for language in fallbackChain(locale: locale).reversed() {
+            result.merge(tables[language] ?? [:]) { _, new in new }
         }
         return result
     }
 
-    /// Reads a catalog; a broken one throws a Diagnostic naming the file (and line and column
-    /// where they can be known).
-    public static func load(path: String) throws -> StringCatalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
+    static func normalizedLanguage(_ tag: String) -> String {
+        tag.replacingOccurrences(of: "_", with: "-").lowercased()
+    }
+
+    /// Reads a catalog: `.xcstrings`, `.strings` or `.json` by the file's extension (another
+    /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
+    /// Diagnostic naming the file, with the line and column of the problem.
+    public static func load(path: String) throws(Diagnostic) -> StringCatalog {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let data = FileManager.default.contents(atPath: path)
+        else {
             throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
         }
-        if path.hasSuffix(".strings") {
-            var parser = StringsFileParser(bytes: Array(data), file: path)
-            return StringCatalog(tables: ["": try parser.parse()], sourceLanguage: nil)
+        return try parse(bytes: Array(data), file: path)
+    }
+
+    /// Parses the bytes of a catalog file named `file` (its extension picks the format).
+    public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {
+        let pathExtension = (file as NSString).pathExtension.lowercased()
+        if pathExtension == "strings" {
+            return try stringsFile(bytes, file: file)
         }
-        let object: Any
+        if pathExtension != "xcstrings" && pathExtension != "json" {
+            let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+            if first != UInt8(ascii: "{") { return try stringsFile(bytes, file: file) }
+        }
+        try checkUTF8(bytes, file: file)
+        let root: LocatedJSON
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            root = try LocatedJSON.parse(bytes)
         } catch {
-            let (line, column) = jsonErrorLocation(error)
-            throw Diagnostic.error(SourceLocation(file: path, line: line, column: column), "the string catalog is not valid JSON")
+            throw Diagnostic.error(
+                SourceLocation(file: file, line: error.line, column: error.column),
+                "the string catalog is not valid JSON: \(error.message)")
         }
-        guard let root = object as? [String: Any] else {
-            throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "the string catalog must be a JSON object")
+        guard let members = root.members else {
+            throw Diagnostic.error(
+                location(root, file), "the string catalog must be a JSON object, not \(root.kindName)")
         }
-        if path.hasSuffix(".xcstrings") || (root["strings"] is [String: Any] && root["sourceLanguage"] is String) {
-            return try xcstrings(root, path: path)
+        let looksLikeStringCatalog = root["strings"]?.members != nil && root["sourceLanguage"]?.string != nil
+        if pathExtension == "xcstrings" || looksLikeStringCatalog {
+            return try xcstrings(root, file: file)
         }
         var table: [String: String] = [:]
-        for (key, value) in root {
-            guard let text = value as? String else {
-                throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "the value of key '\(key)' is not a string")
+        for (key, value) in members {
+            guard let text = value.string else {
+                throw Diagnostic.error(
+                    location(value, file), "the value of key '\(key)' must be a string, not \(value.kindName)")
             }
             table[key] = text
         }
         return StringCatalog(tables: ["": table], sourceLanguage: nil)
     }
 
-    /// Apple String Catalog: strings → key → localizations → language → stringUnit.value, or
-    /// variations.plural.other.stringUnit.value for pluralized strings.
-    private static func xcstrings(_ root: [String: Any], path: String) throws -> StringCatalog {
-        let source = root["sourceLanguage"] as? String
-        guard let strings = root["strings"] as? [String: Any] else {
-            throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "an .xcstrings catalog needs a \"strings\" object")
+    private static func location(_ value: LocatedJSON, _ file: String) -> SourceLocation {
+        SourceLocation(file: file, line: value.line, column: value.column)
+    }
+
+    /// Throws at the first byte that is not UTF-8.
+    private static func checkUTF8(_ bytes: [UInt8], file: String) throws(Diagnostic) {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < bytes.count {
+            let b = bytes[index]
+            let length: Int
+            switch b {
+            case 0x00..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: length = 0
+            }
+            var valid = length > 0 && index + length <= bytes.count
+            if valid && length > 1 {
+                valid =
+                    bytes[(index + 1)..<(index + length)].allSatisfy { $0 & 0xC0 == 0x80 }
+                    && String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
+            }
+            guard valid else {
+                throw Diagnostic.error(
+                    SourceLocation(file: file, line: line, column: column),
+                    String(format: "the string catalog is not UTF-8 (byte 0x%02X)", Int(b)))
+            }
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+    }
+
+    // MARK: - .xcstrings
+
+    /// Apple String Catalog: `strings` → key → `localizations` → language → a `stringUnit`'s
+    /// `value`, or for strings with `variations` (plural, device) the `other` form; `%#@name@`
+    /// placeholders take their `substitutions`' `other` form.
+    private static func xcstrings(_ root: LocatedJSON, file: String) throws(Diagnostic) -> StringCatalog {
+        guard let sourceValue = root["sourceLanguage"] else {
+            throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"sourceLanguage\"")
+        }
+        guard let source = sourceValue.string, !source.isEmpty else {
+            throw Diagnostic.error(
+                location(sourceValue, file), "\"sourceLanguage\" must be a language tag such as \"en\"")
+        }
+        guard let stringsValue = root["strings"] else {
+            throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"strings\" object")
+        }
+        guard let strings = stringsValue.members else {
+            throw Diagnostic.error(
+                location(stringsValue, file), "\"strings\" must be an object, not \(stringsValue.kindName)")
         }
         var tables: [String: [String: String]] = [:]
         for (key, entry) in strings {
-            guard let entry = entry as? [String: Any] else { continue }
-            let localizations = entry["localizations"] as? [String: Any] ?? [:]
-            for (language, localization) in localizations {
-                guard let localization = localization as? [String: Any] else { continue }
-                if let unit = localization["stringUnit"] as? [String: Any], let value = unit["value"] as? String {
-                    tables[language, default: [:]][key] = value
-                } else if let variations = localization["variations"] as? [String: Any],
-                    let plural = variations["plural"] as? [String: Any],
-                    let other = plural["other"] as? [String: Any],
-                    let unit = other["stringUnit"] as? [String: Any], let value = unit["value"] as? String
-                {
-                    tables[language, default: [:]][key] = value
+            guard entry.members != nil else {
+                throw Diagnostic.error(
+                    location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
+            }
+            var hasSource = false
+            if let localizations = entry["localizations"] {
+                guard let languages = localizations.members else {
+                    throw Diagnostic.error(
+                        location(localizations, file),
+                        "\"localizations\" of key '\(key)' must be an object, not \(localizations.kindName)")
+                }
+                for (language, localization) in languages {
+                    let text = try localizedText(localization, key: key, language: language, file: file)
+                    tables[normalizedLanguage(language), default: [:]][key] = text
+                    if normalizedLanguage(language) == normalizedLanguage(source) { hasSource = true }
                 }
             }
-            // A key without a source-language localization is its own source text.
-            if let source, tables[source]?[key] == nil, localizations[source] == nil {
-                tables[source, default: [:]][key] = key
-            }
+            // A key without a source-language localization is its own source text (Xcode's rule).
+            if !hasSource { tables[normalizedLanguage(source), default: [:]][key] = key }
         }
         return StringCatalog(tables: tables, sourceLanguage: source)
     }
 
-    /// Foundation's JSON errors say "around line N, column M" in their description.
-    private static func jsonErrorLocation(_ error: Error) -> (Int, Int) {
-        let text = "\(error)"
-        func number(after word: String) -> Int? {
-            guard let r = text.range(of: word) else { return nil }
-            return Int(text[r.upperBound...].prefix { $0.isNumber })
+    /// The text of one localization: its string unit, else the `other` form of its variations.
+    private static func localizedText(
+        _ localization: LocatedJSON, key: String, language: String, file: String, depth: Int = 0
+    ) throws(Diagnostic) -> String {
+        let what = "key '\(key)' (\(language))"
+        guard localization.members != nil else {
+            throw Diagnostic.error(
+                location(localization, file),
+                "the localization of \(what) must be an object, not \(localization.kindName)")
         }
-        return (number(after: "line ") ?? 1, number(after: "column ") ?? 1)
+        var text: String
+        if let unit = localization["stringUnit"] {
+            guard let valueNode = unit["value"] else {
+                throw Diagnostic.error(location(unit, file), "the stringUnit of \(what) has no \"value\"")
+            }
+            guard let value = valueNode.string else {
+                throw Diagnostic.error(
+                    location(valueNode, file), "the value of \(what) must be a string, not \(valueNode.kindName)")
+            }
+            text = value
+        } else if let variations = localization["variations"] {
+            guard let kinds = variations.members, let (kind, forms) = kinds.first, depth < 4 else {
+                throw Diagnostic.error(
+                    location(variations, file), "the variations of \(what) must be an object of plural or device forms")
+            }
+            // Plural (zero, one, two, few, many, other) and device (iphone, ipad, ..., other)
+            // variations all have an `other` form; a mockup has no count or device to choose by.
+            guard let other = forms["other"] else {
+                throw Diagnostic.error(
+                    location(forms, file), "the \(kind) variations of \(what) have no \"other\" form")
+            }
+            text = try localizedText(other, key: key, language: language, file: file, depth: depth + 1)
+        } else {
+            throw Diagnostic.error(
+                location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
+        }
+        if let substitutions = localization["substitutions"]?.members {
+            for (name, substitution) in substitutions {
+                guard text.contains("%#@\(name)@") else { continue }
+                var replacement = try localizedText(
+                    substitution, key: key, language: language, file: file, depth: depth + 1)
+                let specifier = substitution["formatSpecifier"]?.string ?? "@"
+                replacement = replacement.replacingOccurrences(of: "%arg", with: "%" + specifier)
+                text = text.replacingOccurrences(of: "%#@\(name)@", with: replacement)
+            }
+        }
+        return text
+    }
+
+    // MARK: - .strings
+
+    private static func stringsFile(_ bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {
+        var utf8 = bytes
+        // Xcode long wrote .strings files in UTF-16; read them as the text they are.
+        let encoding: String.Encoding? =
+            bytes.starts(with: [0xFF, 0xFE])
+            ? .utf16LittleEndian
+            : bytes.starts(with: [0xFE, 0xFF]) ? .utf16BigEndian : nil
+        if let encoding {
+            guard let text = String(data: Data(bytes.dropFirst(2)), encoding: encoding) else {
+                throw Diagnostic.error(
+                    SourceLocation(file: file, line: 1, column: 1), "the .strings file is not valid UTF-16")
+            }
+            utf8 = Array(text.utf8)
+        } else if utf8.starts(with: [0xEF, 0xBB, 0xBF]) {
+            utf8.removeFirst(3)
+        }
+        try checkUTF8(utf8, file: file)
+        var parser = StringsFileParser(bytes: utf8, file: file)
+        return StringCatalog(tables: ["": try parser.parse()], sourceLanguage: nil)
     }
 }
 
-/// Parser of the old-style `.strings` format: `"key" = "value";` with /* */ and // comments and
-/// the escapes \" \\ \n \t \r and \Uxxxx.
+/// Parser of the `.strings` format (an old-style property list of strings): `"key" = "value";`
+/// (or `"key";`, meaning the key is its own text), unquoted words of letters and digits, `/* */`
+/// and `//` comments, and the escapes `\" \' \\ \n \t \r \a \b \f \v`, octal `\ddd` and
+/// `\Uxxxx` (a surrogate pair as two of them).
 struct StringsFileParser {
     let bytes: [UInt8]
     let file: String
@@ -115,8 +274,6 @@ struct StringsFileParser {
     private var column = 1
 
     init(bytes: [UInt8], file: String) {
-        var bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         self.bytes = bytes
         self.file = file
     }
@@ -124,6 +281,8 @@ struct StringsFileParser {
     private func error(_ message: String) -> Diagnostic {
         .error(SourceLocation(file: file, line: line, column: column), message)
     }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func advance() {
         if bytes[index] == UInt8(ascii: "\n") {
@@ -135,85 +294,150 @@ struct StringsFileParser {
         index += 1
     }
 
-    private mutating func skipSpaceAndComments() throws {
-        while index < bytes.count {
-            let c = bytes[index]
+    private mutating func skipSpaceAndComments() throws(Diagnostic) {
+        while let c = current {
             if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
                 advance()
             } else if c == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
                 let start = error("unterminated comment")
-                advance(); advance()
-                while index + 1 < bytes.count && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { advance() }
+                advance()
+                advance()
+                while index + 1 < bytes.count
+                    && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                {
+                    advance()
+                }
                 guard index + 1 < bytes.count else { throw start }
-                advance(); advance()
+                advance()
+                advance()
             } else if c == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { advance() }
+                while let c = current, c != UInt8(ascii: "\n") { advance() }
             } else {
                 return
             }
         }
     }
 
-    private mutating func expect(_ c: Character) throws {
-        try skipSpaceAndComments()
-        guard index < bytes.count, bytes[index] == c.asciiValue else {
-            throw error("expected '\(c)' in the .strings file")
+    /// Characters of an unquoted string in a property list.
+    private static func isWordByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "_$+/:.-".utf8.contains(c)
         }
-        advance()
     }
 
-    private mutating func quoted() throws -> String {
+    private func describeCurrent() -> String {
+        guard let c = current else { return "the end of the file" }
+        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return c == 0x0A ? "a line break" : String(format: "byte 0x%02X", Int(c))
+    }
+
+    /// A quoted or unquoted string.
+    private mutating func string(_ what: String) throws(Diagnostic) -> String {
         try skipSpaceAndComments()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted string") }
+        guard let first = current else { throw error("expected \(what), found the end of the file") }
+        if first != UInt8(ascii: "\"") {
+            guard Self.isWordByte(first) else { throw error("expected \(what) in quotes, found \(describeCurrent())") }
+            let start = index
+            while let c = current, Self.isWordByte(c) { advance() }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
         let start = error("unterminated string")
         advance()
         var out: [UInt8] = []
+        var pendingHighSurrogate: (value: UInt32, error: Diagnostic)?
         while true {
-            guard index < bytes.count else { throw start }
-            let c = bytes[index]
+            guard let c = current else { throw start }
+            if c != UInt8(ascii: "\\"), let pending = pendingHighSurrogate {
+                throw pending.error
+            }
             if c == UInt8(ascii: "\"") {
                 advance()
-                break
+                return String(decoding: out, as: UTF8.self)
             }
-            if c == UInt8(ascii: "\\") {
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
                 advance()
-                guard index < bytes.count else { throw start }
-                let e = bytes[index]
-                advance()
-                switch e {
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "t"): out.append(9)
-                case UInt8(ascii: "r"): out.append(13)
-                case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                    var value: UInt32 = 0
-                    for _ in 0..<4 {
-                        guard index < bytes.count, let digit = UInt32(String(UnicodeScalar(bytes[index])), radix: 16) else {
-                            throw error("\\U needs four hexadecimal digits")
-                        }
-                        value = value * 16 + digit
-                        advance()
-                    }
-                    guard let scalar = Unicode.Scalar(value) else { throw error("\\U\(String(value, radix: 16)) is not a character") }
-                    out += Array(String(scalar).utf8)
-                default: out.append(e)
-                }
                 continue
             }
-            out.append(c)
+            let escapeError = error("invalid escape")
             advance()
+            guard let e = current else { throw start }
+            advance()
+            if e != UInt8(ascii: "U") && e != UInt8(ascii: "u"), let pending = pendingHighSurrogate {
+                throw pending.error
+            }
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "a"): out.append(0x07)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "v"): out.append(0x0B)
+            case UInt8(ascii: "0")...UInt8(ascii: "7"):
+                var value = UInt32(e - UInt8(ascii: "0"))
+                for _ in 0..<2 {
+                    guard let d = current, d >= UInt8(ascii: "0") && d <= UInt8(ascii: "7") else { break }
+                    value = value * 8 + UInt32(d - UInt8(ascii: "0"))
+                    advance()
+                }
+                guard let scalar = Unicode.Scalar(value) else { throw escapeError }
+                out += Array(String(scalar).utf8)
+            case UInt8(ascii: "U"), UInt8(ascii: "u"):
+                var value: UInt32 = 0
+                for _ in 0..<4 {
+                    guard let c = current, let digit = hexDigit(c) else {
+                        throw Diagnostic.error(escapeError.location, "\\U needs four hexadecimal digits")
+                    }
+                    value = value * 16 + digit
+                    advance()
+                }
+                let unpaired = Diagnostic.error(escapeError.location, "unpaired surrogate in \\U escape")
+                if let high = pendingHighSurrogate {
+                    guard (0xDC00..<0xE000).contains(value) else { throw high.error }
+                    value = 0x10000 + ((high.value - 0xD800) << 10) + (value - 0xDC00)
+                    pendingHighSurrogate = nil
+                } else if (0xD800..<0xDC00).contains(value) {
+                    pendingHighSurrogate = (value, unpaired)
+                    continue
+                }
+                guard let scalar = Unicode.Scalar(value) else { throw unpaired }
+                out += Array(String(scalar).utf8)
+            default:
+                // \" \' \\ and any other character stand for themselves.
+                out.append(e)
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
-    mutating func parse() throws -> [String: String] {
+    mutating func parse() throws(Diagnostic) -> [String: String] {
         var table: [String: String] = [:]
         while true {
             try skipSpaceAndComments()
             if index >= bytes.count { return table }
-            let key = try quoted()
-            try expect("=")
-            table[key] = try quoted()
-            try expect(";")
+            let key = try string("a key")
+            try skipSpaceAndComments()
+            if current == UInt8(ascii: ";") {
+                advance()
+                table[key] = key
+                continue
+            }
+            guard current == UInt8(ascii: "=") else {
+                throw error("expected '=' after the key '\(key)', found \(describeCurrent())")
+            }
+            advance()
+            let value = try string("the text of '\(key)'")
+            // A missing ';' is reported where it belongs: right after the value.
+            let afterValue = error("expected ';' after the text of '\(key)'")
+            try skipSpaceAndComments()
+            guard current == UInt8(ascii: ";") else {
+                throw Diagnostic.error(afterValue.location, afterValue.message + ", found \(describeCurrent())")
+            }
+            advance()
+            table[key] = value
         }
     }
 }

@@ -42,21 +42,59 @@ final class PageDrawer {
 
         for (index, item) in page.items.enumerated() {
             let itemNumber = index + 1
-            switch item {
-            case .glyphs(let run):
-                try draw(run, on: cr, page: pageNumber, item: itemNumber)
-            case .rectangle(let rectangle):
-                draw(rectangle, on: cr)
-            case .rule(let rule):
-                draw(rule, on: cr)
-            case .image(let image):
-                try draw(image, on: cr)
-            case .beginTag(let tag):
-                begin(tag, on: cr)
-            case .endTag(let tag):
-                try end(tag, on: cr, page: pageNumber)
-            }
+            try draw(item, on: context, page: pageNumber, item: itemNumber, depth: 0)
             try context.check("drawing item \(itemNumber) of page \(pageNumber)")
+        }
+    }
+
+    /// Pages inside pages deeper than this are refused (a sheet nests one level).
+    static let maximumSubpageDepth = 8
+
+    /// Draws one item; `depth` counts the subpages it is inside, whose tags are not drawn.
+    private func draw(_ item: PageItem, on context: CairoContext, page: Int, item itemNumber: Int, depth: Int) throws {
+        let cr = context.pointer
+        switch item {
+        case .glyphs(let run):
+            try draw(run, on: cr, page: page, item: itemNumber)
+        case .rectangle(let rectangle):
+            draw(rectangle, on: cr)
+        case .rule(let rule):
+            draw(rule, on: cr)
+        case .image(let image):
+            try draw(image, on: cr)
+        case .beginTag(let tag):
+            if depth == 0 { begin(tag, on: cr) }
+        case .endTag(let tag):
+            if depth == 0 { try end(tag, on: cr, page: page) }
+        case .subpage(let subpage):
+            try draw(subpage, on: context, page: page, item: itemNumber, depth: depth + 1)
+        }
+    }
+
+    /// A page inside this one: translated, scaled and clipped to its box, background first.
+    private func draw(_ subpage: SubpageItem, on context: CairoContext, page: Int, item: Int, depth: Int) throws {
+        let inner = subpage.page
+        guard depth <= Self.maximumSubpageDepth else {
+            throw RenderError.invalidInput("item \(item) of page \(page) nests pages deeper than \(Self.maximumSubpageDepth) levels")
+        }
+        guard subpage.scale.isFinite, subpage.scale > 0, subpage.x.isFinite, subpage.y.isFinite,
+            inner.width.isFinite, inner.height.isFinite, inner.width > 0, inner.height > 0
+        else {
+            throw RenderError.invalidInput(
+                "item \(item) of page \(page) is a page of \(inner.width) × \(inner.height) pt at scale \(subpage.scale)")
+        }
+        let cr = context.pointer
+        cairo_save(cr)
+        cairo_translate(cr, subpage.x, subpage.y)
+        cairo_scale(cr, subpage.scale, subpage.scale)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, inner.width, inner.height)
+        cairo_clip(cr)
+        set(inner.background, on: cr)
+        cairo_paint(cr)
+        defer { cairo_restore(cr) }
+        for innerItem in inner.items {
+            try draw(innerItem, on: context, page: page, item: item, depth: depth)
         }
     }
 

@@ -1,0 +1,232 @@
+// Comparison sheets (SPEC 5.4): a grid of laid-out pages, one row per input and one column per
+// locale × text size, each cell the real page drawn as vectors (a subpage item) scaled to fit and
+// captioned with its file, locale and size. Grids too large for one sheet page continue on
+// further pages, rows first, then groups of columns.
+
+/// One cell of a comparison sheet: the first page of a document laid out in one locale and text
+/// size, or the error that kept it from being laid out.
+public struct SheetCell: Sendable {
+    /// The input as the user named it.
+    public var file: String
+    /// The language the cell was laid out in (the locale, else the document's own).
+    public var locale: String
+    /// The text size category and its body size, as the caption shows them ("Large (17 pt)").
+    public var textSize: String
+    /// The document's first page; nil when it failed.
+    public var page: Page?
+    /// How many pages the document has (only the first is shown).
+    public var pageCount: Int
+    /// Why the cell has no page: the first error, as `LINE:COLUMN: message`.
+    public var error: String?
+
+    public init(file: String, locale: String, textSize: String, page: Page?, pageCount: Int = 1, error: String? = nil) {
+        self.file = file
+        self.locale = locale
+        self.textSize = textSize
+        self.page = page
+        self.pageCount = pageCount
+        self.error = error
+    }
+}
+
+/// The geometry of a sheet, in points.
+public struct SheetOptions: Sendable {
+    /// The width of a cell when the sheet page has room for it.
+    public var cellWidth: Double = 180
+    /// Cells never get narrower than this; columns that do not fit go to further pages.
+    public var minimumCellWidth: Double = 96
+    /// A page is scaled to at most this many cell widths tall (long pages get smaller).
+    public var maximumCellAspect: Double = 2.5
+    /// Sheet pages grow to fit their cells up to these sizes.
+    public var maximumPageWidth: Double = 1440
+    public var maximumPageHeight: Double = 1440
+    public var margin: Double = 24
+    public var columnGap: Double = 16
+    public var rowGap: Double = 20
+    /// Space between a cell's page and its caption.
+    public var captionGap: Double = 6
+    public var captionSize: Double = 9
+    public var background = Color.white
+    public var captionColor = Color(red: 0.24, green: 0.24, blue: 0.26)
+    public var errorColor = Color(red: 0.8, green: 0.1, blue: 0.1)
+    public var errorFill = Color(red: 1, green: 0.94, blue: 0.94)
+    public var frameColor = Color(red: 0.78, green: 0.78, blue: 0.8)
+
+    public init() {}
+}
+
+/// Lays out comparison sheets.
+public struct SheetLayouter {
+    let typesetter: Typesetter
+    let options: SheetOptions
+
+    public init(typesetter: Typesetter, options: SheetOptions = SheetOptions()) {
+        self.typesetter = typesetter
+        self.options = options
+    }
+
+    /// The sheet pages for `rows` of cells (a shorter row leaves its last columns empty). Captions are laid
+    /// out by `typesetter`, through the same pipeline as the documents, so that file names in
+    /// any script come out right.
+    public func layout(rows: [[SheetCell]]) -> [Page] {
+        let columnCount = rows.map(\.count).max() ?? 0
+        guard columnCount > 0 else { return [] }
+        let (cellWidth, columnsPerPage) = columnGeometry(columnCount)
+
+        // Every cell's caption, page scale and the height its row needs.
+        struct PlacedCell {
+            var cell: SheetCell
+            var scale: Double
+            var caption: Page
+            var errorText: Page?
+        }
+        let maximumCellHeight = cellWidth * options.maximumCellAspect
+        var placedRows: [[PlacedCell]] = []
+        var pageAreaHeights: [Double] = []  // per row: the tallest scaled page
+        var captionHeights: [Double] = []
+        for row in rows {
+            var placed: [PlacedCell] = []
+            var pageArea = 0.0
+            var captionHeight = 0.0
+            for cell in row {
+                var scale = 1.0
+                var errorText: Page?
+                if let page = cell.page {
+                    scale = min(cellWidth / page.width, maximumCellHeight / page.height)
+                    pageArea = max(pageArea, page.height * scale)
+                } else {
+                    let text = captionPage(
+                        [
+                            .text(
+                                "error: " + Self.shortened(cell.error ?? "the document could not be laid out", to: 400))
+                        ],
+                        width: cellWidth - 12, color: options.errorColor, background: options.errorFill)
+                    errorText = text
+                    pageArea = max(pageArea, text.height + 12, cellWidth * 0.5)
+                }
+                let caption = captionPage(captionInlines(cell), width: cellWidth, color: options.captionColor)
+                captionHeight = max(captionHeight, caption.height)
+                placed.append(PlacedCell(cell: cell, scale: scale, caption: caption, errorText: errorText))
+            }
+            placedRows.append(placed)
+            pageAreaHeights.append(pageArea)
+            captionHeights.append(captionHeight)
+        }
+
+        // Rows in chunks that fit the page height (a row taller than a page stands alone).
+        let rowHeights = zip(pageAreaHeights, captionHeights).map { $0 + options.captionGap + $1 }
+        var chunks: [Range<Int>] = []
+        var start = 0
+        var used = 0.0
+        for (index, height) in rowHeights.enumerated() {
+            let needed = (index == start ? 0 : options.rowGap) + height
+            if index > start && 2 * options.margin + used + needed > options.maximumPageHeight {
+                chunks.append(start..<index)
+                start = index
+                used = height
+            } else {
+                used += needed
+            }
+        }
+        chunks.append(start..<rowHeights.count)
+        let pageHeight =
+            chunks.map { (chunk: Range<Int>) -> Double in
+                let rows: Double = chunk.map { rowHeights[$0] }.reduce(0, +)
+                return 2 * options.margin + rows + options.rowGap * Double(chunk.count - 1)
+            }.max() ?? 0
+
+        var pages: [Page] = []
+        for firstColumn in stride(from: 0, to: columnCount, by: columnsPerPage) {
+            let columns = firstColumn..<min(columnCount, firstColumn + columnsPerPage)
+            let columnsWidth: Double = Double(columns.count) * cellWidth
+            let gapsWidth: Double = options.columnGap * Double(columns.count - 1)
+            let pageWidth: Double = 2 * options.margin + columnsWidth + gapsWidth
+            for chunk in chunks {
+                var items: [PageItem] = []
+                var y = options.margin
+                for rowIndex in chunk {
+                    let pageArea = pageAreaHeights[rowIndex]
+                    for column in columns where column < placedRows[rowIndex].count {
+                        let placed = placedRows[rowIndex][column]
+                        let x = options.margin + Double(column - firstColumn) * (cellWidth + options.columnGap)
+                        if let page = placed.cell.page {
+                            let width = page.width * placed.scale
+                            let height = page.height * placed.scale
+                            let left = x + (cellWidth - width) / 2
+                            items.append(.subpage(SubpageItem(page: page, x: left, y: y, scale: placed.scale)))
+                            items.append(
+                                .rectangle(
+                                    RectangleItem(
+                                        x: left - 0.25, y: y - 0.25, width: width + 0.5, height: height + 0.5,
+                                        stroke: options.frameColor)))
+                        } else if let text = placed.errorText {
+                            items.append(
+                                .rectangle(
+                                    RectangleItem(
+                                        x: x, y: y, width: cellWidth, height: pageArea, cornerRadius: 4,
+                                        fill: options.errorFill, stroke: options.errorColor)))
+                            items.append(.beginTag(.paragraph))
+                            items.append(.subpage(SubpageItem(page: text, x: x + 6, y: y + 6, scale: 1)))
+                            items.append(.endTag(.paragraph))
+                        }
+                        items.append(.beginTag(.paragraph))
+                        items.append(
+                            .subpage(
+                                SubpageItem(
+                                    page: placed.caption, x: x, y: y + pageArea + options.captionGap, scale: 1)))
+                        items.append(.endTag(.paragraph))
+                    }
+                    y += rowHeights[rowIndex] + options.rowGap
+                }
+                pages.append(Page(width: pageWidth, height: pageHeight, background: options.background, items: items))
+            }
+        }
+        return pages
+    }
+
+    /// The cell width and how many columns fit on a sheet page.
+    func columnGeometry(_ columnCount: Int) -> (cellWidth: Double, columnsPerPage: Int) {
+        let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
+        let fitting = Int(room / (options.cellWidth + options.columnGap))
+        if columnCount <= fitting { return (options.cellWidth, columnCount) }
+        let columns = min(columnCount, max(1, Int(room / (options.minimumCellWidth + options.columnGap))))
+        return (room / Double(columns) - options.columnGap, columns)
+    }
+
+    /// File name (bold, isolated so that its script cannot reorder the rest), then locale, size
+    /// and, for longer documents, which page is shown.
+    private func captionInlines(_ cell: SheetCell) -> [InlineKind] {
+        var second = "\(cell.locale) · \(cell.textSize)"
+        if cell.pageCount > 1 { second += " · page 1 of \(cell.pageCount)" }
+        return [
+            .span(.b, InlineStyle(weight: .bold), [inline(.isolate(.bdi, [inline(.text(cell.file))]))]),
+            .lineBreak,
+            .isolate(.ltr, [inline(.text(second))]),
+        ]
+    }
+
+    private func inline(_ kind: InlineKind) -> Inline {
+        Inline(kind: kind, location: Self.location)
+    }
+
+    private static let location = SourceLocation(file: "<sheet>", line: 1, column: 1)
+
+    /// A centered caption laid out as a small document of its own, as tall as its text.
+    private func captionPage(_ content: [InlineKind], width: Double, color: Color, background: Color? = nil) -> Page {
+        let block = Block(
+            kind: .text(.caption, content.map(inline)),
+            style: BlockStyle(align: .center, size: options.captionSize, color: color),
+            location: Self.location)
+        let document = Document(
+            lang: "en", dir: .ltr, width: width, margin: 0, fontSize: options.captionSize, lineHeight: 1.3,
+            background: background ?? options.background, color: color, blocks: [block], location: Self.location,
+            directory: "/")
+        let result = typesetter.layout(document)
+        return result.pages.first ?? Page(width: width, height: options.captionSize * 1.3)
+    }
+
+    /// `text` cut to at most `limit` characters, with an ellipsis when cut.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+}

@@ -1,0 +1,215 @@
+// `typeset sheet` (SPEC 5.4): markup files laid out in several locales and text sizes, side by
+// side on a comparison sheet, one row per input and one column per locale × text size.
+import ArgumentParser
+import Foundation
+import Typeset
+
+struct Sheet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lays out markup files in several locales and text sizes side by side on a comparison sheet.",
+        discussion: """
+            One row per input, one column per locale × text size (locales first: with --locales \
+            en,ar and --text-sizes Large,AX1 the columns are en Large, en AX1, ar Large, ar AX1). \
+            Each cell is the document's first page, drawn as vectors and scaled to fit, with a \
+            caption naming the file, locale and size. Large grids continue on further pages. An \
+            input that fails is reported and its cells show the error; the others are drawn, and \
+            the exit status is 1.
+            """)
+
+    @Argument(help: "Markup files, one row each.")
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "The sheet: .pdf, .svg or .png (SVG and PNG: one file per sheet page).")
+    var output: String
+
+    @Option(help: "pdf, svg or png (default: from -o's extension).")
+    var format: OutputFormat?
+
+    @Option(help: "PNG resolution as a multiple of 72 dpi.")
+    var scale: Double = 2
+
+    @Option(help: "Comma-separated locales, one column each (default: each document's own language).")
+    var locales: String?
+
+    @Option(help: "Comma-separated Dynamic Type sizes (xSmall … AX5), one column each per locale (default: Large).")
+    var textSizes: String?
+
+    @Option(help: "String catalog: .xcstrings, .strings or a JSON object of key → text.")
+    var strings: String?
+
+    @Option(help: "Extra folder of fonts, searched before system fonts (repeatable).")
+    var fontDir: [String] = []
+
+    @Option(help: "Extra folder images may come from (repeatable).")
+    var assets: [String] = []
+
+    @Option(help: "Cells laid out at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    /// `--locales` as a list; nil stands for each document's own language.
+    private var localeList: [String?] {
+        guard let locales else { return [nil] }
+        return Sheet.list(locales).map { LayoutArguments.normalizedLocale($0) }
+    }
+
+    private var textSizeList: [(name: String, body: Double)] {
+        Sheet.list(textSizes ?? "Large").compactMap { name in
+            LayoutArguments.textSizes.first { $0.0.lowercased() == name.lowercased() }.map { ($0.0, $0.1) }
+        }
+    }
+
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one markup file") }
+        if format == nil, OutputFormat(path: output) == nil {
+            throw ValidationError(
+                "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
+        }
+        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let locales {
+            for locale in Sheet.list(locales) {
+                guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {
+                    throw ValidationError(
+                        "--locales takes comma-separated BCP 47 tags such as en,ar,he; '\(locale)' is not one")
+                }
+            }
+        }
+        if let textSizes {
+            for name in Sheet.list(textSizes) where LayoutArguments.bodySize(name) == nil {
+                throw ValidationError(
+                    "unknown text size '\(name)' in --text-sizes; use \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))"
+                )
+            }
+        }
+    }
+
+    /// One column's settings.
+    private struct Column: Sendable {
+        var locale: String?
+        var textSize: String
+        var bodySize: Double
+        var strings: [String: String]?
+    }
+
+    /// What laying out one cell gave.
+    private struct CellResult: Sendable {
+        var page: Page?
+        var pageCount: Int
+        var language: String
+        var diagnostics: Diagnostics
+    }
+
+    func run() throws {
+        var catalog: StringCatalog?
+        if let strings {
+            do {
+                catalog = try StringCatalog.load(path: strings)
+            } catch {
+                var diagnostics = Diagnostics()
+                diagnostics.report(error)
+                printDiagnostics(diagnostics)
+                throw ExitCode(ExitStatus.inputFailed)
+            }
+        }
+        var columns: [Column] = []
+        for locale in localeList {
+            for size in textSizeList {
+                columns.append(
+                    Column(
+                        locale: locale, textSize: size.name, bodySize: size.body,
+                        strings: catalog?.strings(locale: locale)))
+            }
+        }
+        let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
+        let typesetter = Typesetter(fontDirectories: fontDir)
+
+        // Each input is parsed once, then laid out once per column.
+        let assets = self.assets
+        let parsed = Batch(inputs: inputs, jobs: jobs).run { MarkupParser.parse(path: $0, assetDirectories: assets) }
+        let cellIndices = inputs.indices.flatMap { row in
+            parsed[row].document == nil ? [] : columns.indices.map { (row, $0) }
+        }
+        let allColumns = columns
+        let inputs = self.inputs
+        let laidOut = Batch(items: cellIndices, jobs: jobs) { index in
+            let column = allColumns[index.1]
+            return
+                "\((inputs[index.0] as NSString).lastPathComponent) (\(column.locale ?? "own language"), \(column.textSize))"
+        }.run { index -> CellResult in
+            guard let document = parsed[index.0].document else {
+                return CellResult(page: nil, pageCount: 0, language: "", diagnostics: Diagnostics())
+            }
+            let column = allColumns[index.1]
+            let result = typesetter.layout(
+                document,
+                options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, strings: column.strings))
+            // Only the first page is shown; the rest are let go at once to keep memory down.
+            return CellResult(
+                page: result.pages.first, pageCount: result.pages.count, language: result.language,
+                diagnostics: result.diagnostics)
+        }
+        var results: [Int: [CellResult]] = [:]
+        for (position, index) in cellIndices.enumerated() { results[index.0, default: []].append(laidOut[position]) }
+
+        var rows: [[SheetCell]] = []
+        var failed: [String] = []
+        for (row, input) in inputs.enumerated() {
+            var diagnostics = parsed[row].diagnostics
+            var seen = Set(diagnostics.items)
+            var cells: [SheetCell] = []
+            let cellResults = results[row] ?? []
+            for (index, column) in columns.enumerated() {
+                let size = "\(column.textSize) (\(LayoutArguments.formatPoints(column.bodySize)) pt)"
+                guard index < cellResults.count else {
+                    // Parsing failed: every cell of the row shows the first error.
+                    let error = parsed[row].diagnostics.errors.first.map {
+                        "\($0.location.line):\($0.location.column): \($0.message)"
+                    }
+                    cells.append(
+                        SheetCell(
+                            file: input, locale: column.locale ?? "—", textSize: size, page: nil,
+                            pageCount: 0, error: error))
+                    continue
+                }
+                let result = cellResults[index]
+                for diagnostic in result.diagnostics.items where seen.insert(diagnostic).inserted {
+                    diagnostics.report(diagnostic)
+                }
+                let error = result.diagnostics.errors.first.map {
+                    "\($0.location.line):\($0.location.column): \($0.message)"
+                }
+                cells.append(
+                    SheetCell(
+                        file: input, locale: column.locale ?? result.language, textSize: size,
+                        page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
+            }
+            printDiagnostics(diagnostics)
+            if diagnostics.hasErrors || parsed[row].document == nil { failed.append(input) }
+            rows.append(cells)
+        }
+
+        let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let written: [String]
+        do {
+            written = try render(
+                pages: pages, to: output,
+                options: RenderOptions(
+                    format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en"))
+        } catch {
+            printError("\(output): \(error)")
+            throw ExitCode(ExitStatus.inputFailed)
+        }
+        var line =
+            "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
+        line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
+        if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
+    }
+}

@@ -1,0 +1,506 @@
+// Tests of string catalogs (SPEC 5.2), text sizes (5.3) and batches (5.1, shards): the catalog
+// readers directly, then the built `typeset` binary end to end.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+// MARK: - Running the binary
+
+/// Helpers of the end-to-end tests of localization, batches and sheets.
+enum L10nCLI {
+    typealias Run = CommandResult
+
+    static func tool(_ tool: String, _ arguments: [String], in directory: String? = nil) throws -> Run {
+        try runProgram(tool, arguments, in: directory)
+    }
+
+    static func typeset(_ arguments: [String], in directory: String) throws -> Run {
+        try runProgram(try typesetBinary(), arguments, in: directory)
+    }
+
+    /// A fresh folder holding `files` (name → contents); the caller removes it.
+    static func folder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-l10n-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            let file = path + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try contents.write(toFile: file, atomically: false, encoding: .utf8)
+        }
+        return path
+    }
+
+    /// The blocks of a `typeset layout` JSON: kind, lang, direction and runs (text, size).
+    struct Block {
+        var kind: String
+        var lang: String
+        var direction: String
+        var context: String
+        var text: String
+        var sizes: [Double]
+    }
+
+    static func blocks(_ json: String) throws -> (blocks: [Block], diagnostics: [[String: Any]]) {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let pages = try #require(object["pages"] as? [[String: Any]])
+        var blocks: [Block] = []
+        for page in pages {
+            for block in try #require(page["blocks"] as? [[String: Any]]) {
+                var text = ""
+                var sizes: [Double] = []
+                for line in block["lines"] as? [[String: Any]] ?? [] {
+                    for run in line["runs"] as? [[String: Any]] ?? [] {
+                        text += run["text"] as? String ?? ""
+                        sizes.append(run["size"] as? Double ?? 0)
+                    }
+                }
+                blocks.append(
+                    Block(
+                        kind: block["kind"] as? String ?? "", lang: block["lang"] as? String ?? "",
+                        direction: block["direction"] as? String ?? "", context: block["context"] as? String ?? "",
+                        text: text, sizes: sizes))
+            }
+        }
+        return (blocks, object["diagnostics"] as? [[String: Any]] ?? [])
+    }
+}
+
+// MARK: - Catalog readers
+
+private func catalog(_ text: String, file: String) throws -> StringCatalog {
+    try StringCatalog.parse(bytes: Array(text.utf8), file: file)
+}
+
+/// The diagnostic a broken catalog throws.
+private func catalogError(_ text: String, file: String) -> Diagnostic? {
+    do {
+        _ = try StringCatalog.parse(bytes: Array(text.utf8), file: file)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private let xcstrings = #"""
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "title" : {
+          "comment" : "The screen's title",
+          "localizations" : {
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Settings" } },
+            "ar" : { "stringUnit" : { "state" : "translated", "value" : "الإعدادات" } },
+            "ar-EG" : { "stringUnit" : { "state" : "needs_review", "value" : "الضبط" } }
+          }
+        },
+        "photos" : {
+          "localizations" : {
+            "en" : { "variations" : { "plural" : {
+              "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld photo" } },
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld photos" } } } } },
+            "ar" : { "variations" : { "plural" : {
+              "zero" : { "stringUnit" : { "state" : "translated", "value" : "لا صور" } },
+              "few" : { "stringUnit" : { "state" : "translated", "value" : "%lld صور" } },
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld صورة" } } } } }
+          }
+        },
+        "device" : {
+          "localizations" : {
+            "en" : { "variations" : { "device" : {
+              "iphone" : { "stringUnit" : { "state" : "translated", "value" : "Tap" } },
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "Click" } } } } }
+          }
+        },
+        "files" : {
+          "localizations" : {
+            "en" : {
+              "stringUnit" : { "state" : "translated", "value" : "Deleted %#@count@" },
+              "substitutions" : { "count" : {
+                "argNum" : 1, "formatSpecifier" : "lld",
+                "variations" : { "plural" : {
+                  "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg file" } },
+                  "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg files" } } } } } }
+            }
+          }
+        },
+        "Only in the source" : { },
+        "escapes" : {
+          "localizations" : {
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "A \"quote\", a \\ and \u00E9\uD83D\uDE00" } }
+          }
+        },
+        "hebrew only" : {
+          "localizations" : {
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello" } },
+            "HE" : { "stringUnit" : { "state" : "translated", "value" : "שלום" } }
+          }
+        }
+      },
+      "version" : "1.0"
+    }
+    """#
+
+@Suite struct StringCatalogTests {
+    @Test func xcstringsUnitsPluralsDevicesAndSubstitutions() throws {
+        let strings = try catalog(xcstrings, file: "Localizable.xcstrings").strings(locale: "en")
+        #expect(strings["title"] == "Settings")
+        #expect(strings["photos"] == "%lld photos")  // plural: the `other` form
+        #expect(strings["device"] == "Click")  // device variations: `other`
+        #expect(strings["files"] == "Deleted %lld files")
+        #expect(strings["Only in the source"] == "Only in the source")  // a key is its own source text
+        #expect(strings["escapes"] == "A \"quote\", a \\ and é😀")
+    }
+
+    @Test func localeFallsBackFromRegionToLanguageToSource() throws {
+        let strings = try catalog(xcstrings, file: "Localizable.xcstrings")
+        #expect(strings.fallbackChain(locale: "ar-EG") == ["ar-eg", "ar", "en", ""])
+        let egyptian = strings.strings(locale: "ar-EG")
+        #expect(egyptian["title"] == "الضبط")
+        #expect(egyptian["photos"] == "%lld صورة")  // from ar
+        #expect(egyptian["device"] == "Click")  // from the source language
+        #expect(strings.strings(locale: "ar_SA")["title"] == "الإعدادات")
+        #expect(strings.strings(locale: "fr")["title"] == "Settings")
+        #expect(strings.strings(locale: nil)["title"] == "Settings")
+        // Language tags match whatever their case.
+        #expect(strings.strings(locale: "he-IL")["hebrew only"] == "שלום")
+        #expect(strings.strings(locale: "he-IL")["title"] == "Settings")
+    }
+
+    @Test func stringsFileCommentsAndEscapes() throws {
+        let text = #"""
+            /* A block comment
+               over two lines */
+            "greeting" = "Hello, \"World\"";  // a line comment
+            "path" = "C:\\Users";
+            "lines" = "one\ntwo\ttab";
+            "unicode" = "caf\U00E9 \U05E9 \UD83D\UDE00";
+            "octal" = "\101\102";
+            "same";
+            unquoted = word_2;
+            "ميزة" = "قيمة";
+            """#
+        let strings = try catalog(text, file: "Localizable.strings").strings(locale: "ar")
+        #expect(strings["greeting"] == "Hello, \"World\"")
+        #expect(strings["path"] == "C:\\Users")
+        #expect(strings["lines"] == "one\ntwo\ttab")
+        #expect(strings["unicode"] == "café ש 😀")
+        #expect(strings["octal"] == "AB")
+        #expect(strings["same"] == "same")
+        #expect(strings["unquoted"] == "word_2")
+        #expect(strings["ميزة"] == "قيمة")
+        #expect(strings.count == 8)
+    }
+
+    @Test func stringsFileInUTF16() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "/* c */\n\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n".utf16 {
+            bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let strings = try StringCatalog.parse(bytes: bytes, file: "he.strings").strings(locale: nil)
+        #expect(strings == ["k": "שלום"])
+    }
+
+    @Test func jsonObjectOfKeysAndTexts() throws {
+        let strings = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json").strings(
+            locale: "he")
+        #expect(strings == ["a": "Alpha", "b": "ב\n", "c": ""])
+    }
+
+    @Test(arguments: [
+        // JSON syntax errors: where they are.
+        ("{\n  \"a\": \"x\",\n  \"b\": \n}\n", "bad.json", 4, 1, "not valid JSON"),
+        ("{\n  \"a\": \"x\"\n  \"b\": \"y\"\n}", "bad.json", 3, 3, "expected ',' or '}'"),
+        ("{\"a\": \"unterminated}", "bad.json", 1, 7, "unterminated string"),
+        ("{\"a\": \"\\q\"}", "bad.json", 1, 8, "invalid escape"),
+        ("{\"a\": \"\\uD800\"}", "bad.json", 1, 8, "unpaired surrogate"),
+        ("[1, 2]", "bad.json", 1, 1, "must be a JSON object"),
+        ("{\"a\": 1} x", "bad.json", 1, 10, "unexpected text"),
+        // Values of the wrong type: at the value.
+        (
+            "{\n  \"a\": \"x\",\n  \"b\": 3\n}\n", "bad.json", 3, 8,
+            "the value of key 'b' must be a string, not a number"
+        ),
+        (
+            "{\"sourceLanguage\": \"en\",\n \"strings\": {\"k\": {\"localizations\": {\"ar\":\n {\"stringUnit\": {\"value\": true}}}}}}",
+            "bad.xcstrings", 3, 27, "the value of key 'k' (ar) must be a string, not a boolean"
+        ),
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
+            "bad.xcstrings", 2, 28, "have no \"other\" form"
+        ),
+        ("{\"strings\": {}}", "bad.xcstrings", 1, 1, "needs a \"sourceLanguage\""),
+        ("{\"sourceLanguage\": \"en\", \"strings\": [\n]}", "bad.xcstrings", 1, 37, "\"strings\" must be an object"),
+        // .strings errors.
+        ("\"a\" = \"x\";\n\"b\" = \"y\"\n", "bad.strings", 2, 10, "expected ';' after the text of 'b'"),
+        ("\"a\" = \"x\";\n\"b\" \"y\";", "bad.strings", 2, 5, "expected '=' after the key 'b'"),
+        ("\"a\" = \"x\";\n/* open", "bad.strings", 2, 1, "unterminated comment"),
+        ("\"a\" = \"x", "bad.strings", 1, 7, "unterminated string"),
+        ("\"a\" = \"\\U12\";", "bad.strings", 1, 8, "four hexadecimal digits"),
+        ("\"a\" = \"\\UD800x\";", "bad.strings", 1, 8, "unpaired surrogate"),
+    ])
+    func brokenCatalogsAreLocated(text: String, file: String, line: Int, column: Int, message: String) throws {
+        let error = try #require(catalogError(text, file: file))
+        #expect(error.severity == .error)
+        #expect(error.location == SourceLocation(file: file, line: line, column: column), "\(error)")
+        #expect(error.message.contains(message), "\(error)")
+    }
+
+    @Test func invalidUTF8IsLocated() throws {
+        let bytes = Array("{\n  \"a\": \"ok\",\n  \"b\": \"".utf8) + [0xC3, 0x28] + Array("\"\n}".utf8)
+        #expect(
+            throws: Diagnostic.error(
+                SourceLocation(file: "x.json", line: 3, column: 9), "the string catalog is not UTF-8 (byte 0xC3)")
+        ) {
+            try StringCatalog.parse(bytes: bytes, file: "x.json")
+        }
+    }
+
+    @Test func unreadableCatalogIsAnError() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for path in [folder + "/missing.json", folder] {
+            #expect(
+                throws: Diagnostic.error(
+                    SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
+            ) {
+                try StringCatalog.load(path: path)
+            }
+        }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() throws {
+        let text = String(repeating: "[", count: 100_000)
+        let error = try #require(catalogError(text, file: "deep.json"))
+        #expect(error.message.contains("nested deeper"))
+    }
+}
+
+// MARK: - End to end
+
+private let markup = """
+    <document width="390">
+      <title key="title">Own title</title>
+      <p key="photos">Own photos</p>
+      <label key="nowhere">Own label</label>
+      <caption>Plain caption <span size="10">small</span></caption>
+    </document>
+    """
+
+@Suite struct LocalizationCommandTests {
+    @Test func localeTakesStringsAndSetsTheDocumentLanguage() throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar-EG"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let (blocks, diagnostics) = try L10nCLI.blocks(run.stdout)
+        #expect(blocks.map(\.text) == ["الضبط", "%lld صورة", "Own label", "Plain caption small"])
+        #expect(blocks.allSatisfy { $0.lang == "ar-EG" && $0.context == "rtl" })
+        #expect(blocks[0].direction == "rtl")
+        // The missing key: a warning with its location, on standard error and in the JSON.
+        #expect(run.stderr.contains("doc.xml:4:3: warning: no string for key 'nowhere' in the catalog"))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["line"] as? Int == 4 && diagnostics.first?["column"] as? Int == 3)
+
+        // A locale the catalog lacks: the source language.
+        let french = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
+        #expect(try L10nCLI.blocks(french.stdout).blocks.map(\.text).prefix(2) == ["Settings", "%lld photos"])
+        #expect(try L10nCLI.blocks(french.stdout).blocks.first?.lang == "fr")
+    }
+
+    @Test func aPinnedDocumentLanguageStays() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document lang="he"><title key="title">כותרת</title></document>"#,
+            "s.json": #"{"title": "Title"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json", "--locale", "en"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let blocks = try L10nCLI.blocks(run.stdout).blocks
+        #expect(blocks.map(\.text) == ["Title"])
+        #expect(blocks.first?.lang == "he" && blocks.first?.context == "rtl")
+    }
+
+    @Test func stringsFileAndJSONCatalogsFromTheCommandLine() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": markup,
+            "ar.strings":
+                "/* Arabic */\n\"title\" = \"\\U0627\\U0644\\U0639\\U0646\\U0648\\U0627\\U0646\";\n\"photos\" = \"\\\"\\U0635\\U0648\\U0631\\\"\";\n",
+            "he.json": #"{"title": "כותרת", "photos": "Photos \\ \"x\" \u00E9", "nowhere": ""}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "ar.strings", "--locale", "ar"], in: folder)
+        #expect(arabic.status == 0, "\(arabic.stderr)")
+        #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text).prefix(2) == ["العنوان", "\"صور\""])
+        let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "he.json"], in: folder)
+        #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text).prefix(3) == ["כותרת", "Photos \\ \"x\" é", ""])
+        // An empty string in the catalog is the element's text, not a missing key.
+        #expect(hebrew.status == 0 && hebrew.stderr.isEmpty, "\(hebrew.stderr)")
+    }
+
+    @Test func brokenCatalogFailsNamingTheFileAndWritesNothing() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": markup, "cat.json": "{\n  \"title\": \"x\",\n  \"photos\": [1]\n}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "doc.xml", "--strings", "cat.json", "-o", "out.pdf"], in: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("cat.json:3:13: error: the value of key 'photos' must be a string, not an array"),
+            "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.pdf"))
+    }
+
+    @Test func textSizeScalesEveryStyle() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": markup, "big.xml": #"<document font-size="20"><p>x</p><title>T</title></document>"#,
+            "balance.xml": #"<document lang="ar"><label>DOWNLOAD تنزيل</label></document>"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func sizes(_ arguments: [String]) throws -> [[Double]] {
+            let run = try L10nCLI.typeset(["layout"] + arguments, in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            // The sizes of each block, once each (a title may wrap onto two lines).
+            return try L10nCLI.blocks(run.stdout).blocks.map { block in
+                block.sizes.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
+            }
+        }
+        #expect(try sizes(["doc.xml"]) == [[34], [17], [17], [12, 10]])
+        #expect(try sizes(["doc.xml", "--text-size", "Large"]) == [[34], [17], [17], [12, 10]])
+        for (name, body) in [("xSmall", 14.0), ("xxLarge", 21), ("AX5", 53), ("ax1", 28)] {
+            let k = body / 17
+            let expected = [[34 * k], [body], [body], [12 * k, 10 * k]]
+            let got = try sizes(["doc.xml", "--text-size", name])
+            #expect(zip(got.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 0.01 }, "\(name): \(got)")
+            #expect(got.map(\.count) == expected.map(\.count))
+        }
+        // RTL balancing (SPEC 4.3) grows with the text: 2 pt at Large, 2 × 28/17 pt at AX1.
+        #expect(try sizes(["balance.xml"]).map { $0.sorted() } == [[17, 19]])
+        #expect(try sizes(["balance.xml", "--text-size", "AX1"]).map { $0.sorted() } == [[28, 31.29]])
+        // A document's own body size scales too: 20 × 28/17, and the title 34 × 20/17 × 28/17.
+        #expect(
+            try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 65.88])
+    }
+
+    @Test(arguments: [
+        ["layout", "doc.xml", "--text-size", "Huge"],
+        ["layout", "doc.xml", "--locale", "not a tag"],
+        ["render", "doc.xml", "--shard", "3/2"],
+        ["render", "doc.xml", "--shard", "0/2"],
+        ["render", "doc.xml", "--jobs", "0"],
+    ])
+    func usageErrorsExitWithTwo(arguments: [String]) throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(arguments, in: folder)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["doc.xml"])
+    }
+
+    @Test func localeWithAnUnderscoreIsAccepted() throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar_EG"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try L10nCLI.blocks(run.stdout).blocks.first?.text == "الضبط")
+    }
+}
+
+// MARK: - Batches and shards
+
+private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
+    var files: [String: String] = [:]
+    for i in 1...count {
+        let name = String(format: "in/doc%02d.xml", i)
+        files[name] =
+            bad.contains(i)
+            ? "<document>\n  <p>broken</q>\n</document>\n"
+            : "<document lang=\"\(i % 2 == 0 ? "ar" : "en")\"><title>Screen \(i)</title><p>نص \(i)</p></document>\n"
+    }
+    return files
+}
+
+@Suite struct BatchCommandTests {
+    @Test func oneBadInputLosesNothingElse() throws {
+        let folder = try L10nCLI.folder(batchFiles(count: 12, bad: [7]))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = (1...12).map { String(format: "in/doc%02d.xml", $0) }
+        let run = try L10nCLI.typeset(
+            ["render"] + inputs + ["--out-dir", "out", "--jobs", "3", "--format", "svg"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("in/doc07.xml:2:12: error:"), "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.last == "rendered 11 of 12 inputs; failed: in/doc07.xml")
+        // Not on a terminal: no progress line.
+        #expect(!run.stderr.contains("\r") && !run.stderr.contains("\u{1B}"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        #expect(written == (1...12).filter { $0 != 7 }.map { String(format: "doc%02d.svg", $0) })
+        for name in written {
+            let check = try L10nCLI.tool(
+                "/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/out/" + name])
+            #expect(check.status == 0, "\(name): \(check.stderr)")
+        }
+    }
+
+    @Test func batchOutputIsTheSameWhateverTheJobs() throws {
+        let folder = try L10nCLI.folder(batchFiles(count: 6, bad: []))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = (1...6).map { String(format: "in/doc%02d.xml", $0) }
+        for jobs in ["1", "4"] {
+            let run = try L10nCLI.typeset(
+                ["render"] + inputs + ["--out-dir", "out" + jobs, "--jobs", jobs], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr == "rendered 6 of 6 inputs\n")
+        }
+        for i in 1...6 {
+            let name = String(format: "/doc%02d.pdf", i)
+            #expect(
+                FileManager.default.contents(atPath: folder + "/out1" + name)
+                    == FileManager.default.contents(atPath: folder + "/out4" + name))
+        }
+    }
+
+    @Test func shardsSliceTheInputsDeterministically() throws {
+        let folder = try L10nCLI.folder(batchFiles(count: 7, bad: []))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = (1...7).map { String(format: "in/doc%02d.xml", $0) }
+        var all: [String] = []
+        for k in 1...3 {
+            let run = try L10nCLI.typeset(
+                ["render"] + inputs + ["--out-dir", "out\(k)", "--shard", "\(k)/3"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out\(k)").sorted()
+            // Every third input, from the k-th.
+            #expect(written == stride(from: k, through: 7, by: 3).map { String(format: "doc%02d.pdf", $0) })
+            all += written
+        }
+        #expect(all.sorted() == (1...7).map { String(format: "doc%02d.pdf", $0) })
+    }
+
+    @Test func anEmptyShardRendersNothingAndSaysSo() throws {
+        let folder = try L10nCLI.folder(batchFiles(count: 2, bad: []))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "in/doc01.xml", "in/doc02.xml", "--out-dir", "out", "--shard", "3/3"], in: folder)
+        #expect(run.status == 0)
+        #expect(run.stderr == "rendered 0 of 0 inputs\n")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out")) ?? [] == [])
+    }
+
+    @Test func inputsThatWouldOverwriteEachOtherAreRefused() throws {
+        let folder = try L10nCLI.folder([
+            "a/screen.xml": "<document><p>a</p></document>", "b/screen.xml": "<document><p>b</p></document>",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "a/screen.xml", "b/screen.xml", "--out-dir", "out"], in: folder)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains("'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"),
+            "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out/screen.pdf"))
+    }
+}

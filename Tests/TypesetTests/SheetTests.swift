@@ -1,0 +1,296 @@
+// Tests of comparison sheets (SPEC 5.4): pages drawn inside pages (subpage items), the sheet
+// layouter, and `typeset sheet` end to end, its PDFs checked with poppler and qpdf.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+
+/// The text of a PDF. `raw`: in drawing order, without poppler guessing a page direction from
+/// its characters (which reorders the captions' brackets when most text is right to left), but
+/// right-to-left words come out a letter per line; without it, words in any script come whole.
+private func pdfText(_ path: String, page: Int? = nil, raw: Bool = true) throws -> String {
+    var arguments = raw ? ["-raw", "-enc", "UTF-8"] : ["-enc", "UTF-8"]
+    if let page { arguments += ["-f", "\(page)", "-l", "\(page)"] }
+    let run = try L10nCLI.tool("/usr/bin/pdftotext", arguments + [path, "-"])
+    #expect(run.status == 0, "\(run.stderr)")
+    return run.stdout
+}
+
+private func pdfPageCount(_ path: String) throws -> Int? {
+    let run = try L10nCLI.tool("/usr/bin/pdfinfo", [path])
+    let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("Pages:") }
+    return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+}
+
+/// pdfimages -list: one line per image after a two-line header.
+private func pdfImageCount(_ path: String) throws -> Int {
+    let run = try L10nCLI.tool("/usr/bin/pdfimages", ["-list", path])
+    #expect(run.status == 0, "\(run.stderr)")
+    return max(0, run.stdout.split(separator: "\n").count - 2)
+}
+
+// MARK: - Pages inside pages
+
+@Suite struct SubpageTests {
+    @Test func subpageIsScaledTranslatedAndClipped() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let red = Color(red: 1, green: 0, blue: 0)
+        let blue = Color(red: 0, green: 0, blue: 1)
+        // A 40×40 red page with a blue square that reaches 20 pt beyond its right edge.
+        let inner = Page(
+            width: 40, height: 40, background: red,
+            items: [
+                .rectangle(RectangleItem(x: 20, y: 0, width: 40, height: 20, fill: blue)),
+                .beginTag(.paragraph), .endTag(.paragraph),
+            ])
+        let outer = Page(width: 100, height: 60, items: [.subpage(SubpageItem(page: inner, x: 10, y: 5, scale: 0.5))])
+        let path = folder + "/sub.png"
+        try render(pages: [outer], to: path, options: RenderOptions(format: .png, scale: 1))
+        let image = try PixelImage(contentsOf: path)
+        let white = PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255)
+        #expect(image.pixel(x: 5, y: 5) == white)
+        #expect(image.pixel(x: 12, y: 20) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(image.pixel(x: 25, y: 8) == PixelImage.Pixel(red: 0, green: 0, blue: 255, alpha: 255))
+        // The page ends at x = 10 + 40 × 0.5 = 30: the rest of the square is clipped.
+        #expect(image.pixel(x: 32, y: 8) == white)
+        #expect(image.pixel(x: 45, y: 8) == white)
+        #expect(image.pixel(x: 20, y: 27) == white)
+    }
+
+    @Test func subpageMovesWithItsPage() {
+        let item = PageItem.subpage(SubpageItem(page: Page(width: 10, height: 10), x: 3, y: 4, scale: 2))
+        guard case .subpage(let moved) = item.moved(dy: 10) else {
+            Issue.record("not a subpage")
+            return
+        }
+        #expect(moved.x == 3 && moved.y == 14 && moved.scale == 2)
+        #expect(moved.width == 20 && moved.height == 20)
+    }
+
+    @Test func badSubpageIsAnErrorNotAPartialFile() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outer = Page(
+            width: 100, height: 60,
+            items: [
+                .subpage(SubpageItem(page: Page(width: 10, height: 10), x: 0, y: 0, scale: .nan))
+            ])
+        #expect(throws: RenderError.self) {
+            try render(pages: [outer], to: folder + "/bad.pdf", options: RenderOptions(format: .pdf))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}
+
+// MARK: - The sheet layouter
+
+@Suite struct SheetLayouterTests {
+    private func cell(_ file: String, _ width: Double, _ height: Double, column: Int) -> SheetCell {
+        SheetCell(
+            file: file, locale: "en", textSize: "Large (17 pt)", page: Page(width: width, height: height),
+            pageCount: 1)
+    }
+
+    @Test func cellsAreScaledToTheCellWidthAndTallPagesToTheCap() throws {
+        let layouter = SheetLayouter(typesetter: Typesetter())
+        let rows = [[cell("a.xml", 390, 844, column: 0), cell("a.xml", 390, 2000, column: 1)]]
+        let pages = layouter.layout(rows: rows)
+        #expect(pages.count == 1)
+        let subpages = pages[0].items.compactMap { item -> SubpageItem? in
+            if case .subpage(let s) = item, s.scale != 1 { return s }
+            return nil
+        }
+        #expect(subpages.count == 2)
+        let options = SheetOptions()
+        #expect(abs(subpages[0].width - options.cellWidth) < 1e-9)
+        #expect(abs(subpages[0].x - options.margin) < 1e-9 && abs(subpages[0].y - options.margin) < 1e-9)
+        // A very tall page is scaled to the tallest a cell may be, and centered in its column.
+        #expect(abs(subpages[1].height - options.cellWidth * options.maximumCellAspect) < 1e-9)
+        let columnCenter = options.margin + options.cellWidth * 1.5 + options.columnGap
+        #expect(abs(subpages[1].x + subpages[1].width / 2 - columnCenter) < 1e-9)
+        #expect(pages[0].width == 2 * options.margin + 2 * options.cellWidth + options.columnGap)
+    }
+
+    @Test func manyColumnsShrinkThenContinueOnFurtherPages() {
+        let layouter = SheetLayouter(typesetter: Typesetter())
+        let options = SheetOptions()
+        #expect(layouter.columnGeometry(6) == (options.cellWidth, 6))
+        let (width, perPage) = layouter.columnGeometry(24)
+        #expect(perPage == 12 && width >= options.minimumCellWidth && width < options.cellWidth)
+        let page = 2 * options.margin + Double(perPage) * width + Double(perPage - 1) * options.columnGap
+        #expect(abs(page - options.maximumPageWidth) < 1e-9)
+    }
+}
+
+// MARK: - typeset sheet
+
+private let examplesFolder = repositoryRoot + "/Examples/localized"
+
+@Suite struct SheetCommandTests {
+    @Test func twoMockupsThreeLocalesTwoTextSizes() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sheet = folder + "/sheet.pdf"
+        let run = try L10nCLI.typeset(
+            [
+                "sheet", "onboarding.xml", "account.xml", "--strings", "Localizable.xcstrings",
+                "--locales", "en,ar,he", "--text-sizes", "Large,AX1", "-o", sheet,
+            ], in: examplesFolder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "sheet of 2 inputs × 6 columns on 1 page: \(sheet)\n")
+        #expect(try pdfPageCount(sheet) == 1)
+        #expect(try L10nCLI.tool("/usr/bin/qpdf", ["--check", sheet]).status == 0)
+        // Vectors, not pictures: no image at all, and the mockups' text is text.
+        #expect(try pdfImageCount(sheet) == 0)
+        let text = try pdfText(sheet)
+        for caption in [
+            "onboarding.xml", "account.xml", "en · Large (17 pt)", "en · AX1 (28 pt)", "ar · Large (17 pt)",
+            "ar · AX1 (28 pt)", "he · Large (17 pt)", "he · AX1 (28 pt)", "page 1 of 2",
+        ] {
+            #expect(text.contains(caption), "caption \(caption)")
+        }
+        let wholeWords = try pdfText(sheet, raw: false)
+        for string in [
+            "Welcome to Lumen", "Back Up Photos", "dana@example.com", "Manage Plan", "חשבון", "התנתקות",
+            "אחסון", "الحساب", "التخزين",
+        ] {
+            #expect(wholeWords.contains(string), "string \(string)")
+        }
+        // Each caption once per cell: 2 rows × 3 locales.
+        #expect(text.components(separatedBy: "· AX1 (28 pt)").count - 1 == 6)
+    }
+
+    @Test func svgAndPNGSheets() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = ["sheet", "onboarding.xml", "--strings", "Localizable.xcstrings", "--locales", "ar,he"]
+        let png = try L10nCLI.typeset(arguments + ["-o", folder + "/sheet.png", "--scale", "1"], in: examplesFolder)
+        #expect(png.status == 0, "\(png.stderr)")
+        let image = try PixelImage(contentsOf: folder + "/sheet.png")
+        let options = SheetOptions()
+        #expect(image.width == Int((2 * options.margin + 2 * options.cellWidth + options.columnGap).rounded(.up)))
+        let svg = try L10nCLI.typeset(arguments + ["-o", folder + "/sheet.svg"], in: examplesFolder)
+        #expect(svg.status == 0, "\(svg.stderr)")
+        let contents = try String(contentsOfFile: folder + "/sheet.svg", encoding: .utf8)
+        #expect(!contents.contains("<image"))
+        #expect(
+            try L10nCLI.tool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
+        // --format overrides the extension; a missing folder is made.
+        let forced = try L10nCLI.typeset(
+            arguments + ["-o", folder + "/new/folder/sheet.out", "--format", "pdf"], in: examplesFolder)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try pdfPageCount(folder + "/new/folder/sheet.out") == 1)  // the folder is made
+    }
+
+    @Test func sheetsAreTheSameWhateverTheJobs() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for format in ["pdf", "svg", "png"] {
+            var outputs: [Data?] = []
+            for jobs in ["1", "2"] {
+                let path = folder + "/sheet-\(jobs).\(format)"
+                let run = try L10nCLI.typeset(
+                    [
+                        "sheet", "onboarding.xml", "account.xml", "--strings", "Localizable.xcstrings", "--locales",
+                        "ar,he", "--text-sizes", "Small,AX2", "-o", path, "--jobs", jobs, "--scale", "1",
+                    ], in: examplesFolder)
+                #expect(run.status == 0, "\(run.stderr)")
+                outputs.append(FileManager.default.contents(atPath: path))
+            }
+            #expect(outputs[0] != nil && outputs[0] == outputs[1], "\(format)")
+        }
+    }
+
+    @Test func largeGridsContinueOnFurtherPages() throws {
+        var files: [String: String] = [:]
+        for i in 1...8 {
+            files["screen\(i).xml"] =
+                "<document device=\"iphone-8\"><title>Screen \(i)</title><p>Text \(i)</p></document>"
+        }
+        let folder = try L10nCLI.folder(files)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sizes = LayoutSizes.all
+        let run = try L10nCLI.typeset(
+            ["sheet"] + (1...8).map { "screen\($0).xml" } + [
+                "--locales", "en,he", "--text-sizes", sizes.joined(separator: ","), "-o", "sheet.pdf", "--jobs", "2",
+            ], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        // 24 columns: 12 per page; 8 rows: two pages' worth. Columns groups first, then rows.
+        #expect(try pdfPageCount(folder + "/sheet.pdf") == 4)
+        let pages = try (1...4).map { try pdfText(folder + "/sheet.pdf", page: $0) }
+        #expect(pages[0].contains("screen1.xml") && pages[0].contains("en · xSmall (14 pt)"))
+        #expect(pages[0].contains("en · AX5 (53 pt)") && !pages[0].contains("he · "))
+        #expect(
+            pages[2].contains("screen1.xml") && pages[2].contains("he · AX5 (53 pt)") && !pages[2].contains("en · "))
+        #expect(
+            !pages[0].contains("screen8.xml") && pages[1].contains("screen8.xml") && pages[3].contains("screen8.xml"))
+        // Every cell once.
+        for i in 1...8 {
+            let count = pages.map { $0.components(separatedBy: "screen\(i).xml").count - 1 }.reduce(0, +)
+            #expect(count == 24, "screen\(i).xml in \(count) captions")
+            #expect(pages.joined().contains("Screen \(i)"))
+        }
+    }
+
+    @Test func aFailingInputShowsItsErrorAndTheOthersAreDrawn() throws {
+        let folder = try L10nCLI.folder([
+            "good.xml": "<document><title key=\"title\">Hello</title><p key=\"nowhere\">Fallback</p></document>",
+            "bad.xml": "<document>\n  <p>broken</q>\n</document>\n",
+            "s.json": "{\"title\": \"Bonjour\"}",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(
+            ["sheet", "good.xml", "bad.xml", "--strings", "s.json", "--text-sizes", "Large,xLarge", "-o", "sheet.pdf"],
+            in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("bad.xml:2:12: error: end tag '</q>'"), "\(run.stderr)")
+        // The missing key is reported once, not once per column.
+        #expect(
+            run.stderr.components(separatedBy: "good.xml:1:43: warning: no string for key 'nowhere'").count == 2,
+            "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("sheet of 2 inputs × 2 columns on 1 page: sheet.pdf; failed: bad.xml\n"))
+        let text = try pdfText(folder + "/sheet.pdf")
+        #expect(text.contains("Bonjour") && text.contains("Fallback"))
+        #expect(text.components(separatedBy: "error: 2:12: end tag").count - 1 == 2)
+        #expect(text.contains("bad.xml") && text.contains("en · xLarge (19 pt)"))
+    }
+
+    @Test func brokenCatalogWritesNoSheet() throws {
+        let folder = try L10nCLI.folder([
+            "a.xml": "<document><p>x</p></document>", "s.strings": "\"a\" = \"b\"\n\"c\" = \"d\";",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["sheet", "a.xml", "--strings", "s.strings", "-o", "sheet.pdf"], in: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("s.strings:1:10: error: expected ';' after the text of 'a', found '\"'"),
+            "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/sheet.pdf"))
+    }
+
+    @Test(arguments: [
+        ["sheet", "a.xml"],
+        ["sheet", "-o", "sheet.pdf"],
+        ["sheet", "a.xml", "-o", "sheet.txt"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "en,,ar"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "en,not a tag"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--text-sizes", "Large,Huge"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--scale", "0"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let folder = try L10nCLI.folder(["a.xml": "<document><p>x</p></document>"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(arguments, in: folder)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["a.xml"])
+    }
+}
+
+/// The Dynamic Type categories of SPEC 5.3, smallest first.
+private enum LayoutSizes {
+    static let all = [
+        "xSmall", "Small", "Medium", "Large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5",
+    ]
+}
