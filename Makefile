@@ -53,9 +53,12 @@ demo: release
 	$(RELEASE_BIN) render Examples/*.xml --out-dir out --format png
 	@echo "Rendered the Examples into out/"
 
+# The Unicode core's throughput, then typeset side by side with Pango and Typst (Tools/bench).
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
+	@python3 -c "import typst" 2>/dev/null || python3 -m pip install --quiet typst
 	$(RELEASE_BIN) bench
+	python3 Tools/bench/run.py --typeset $(RELEASE_BIN)
 
 clean:
 	rm -rf .build out

@@ -5,9 +5,14 @@ import Foundation
 struct Batch {
     let inputs: [String]
     let jobs: Int
+    /// For a batch that is one part of a larger one: inputs done before it, and the whole count
+    /// (progress shows the whole).
+    var progress: (done: Int, total: Int)? = nil
 
     func run<Result>(_ body: @Sendable @escaping (String) -> Result) -> [Result] {
-        let state = BatchState<Result>(count: inputs.count, showProgress: isatty(STDERR_FILENO) == 1 && inputs.count > 1)
+        let state = BatchState<Result>(
+            count: inputs.count, showProgress: isatty(STDERR_FILENO) == 1 && (progress?.total ?? inputs.count) > 1,
+            progress: progress ?? (0, inputs.count))
         let inputs = self.inputs
         let workers = max(1, min(jobs, inputs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -29,10 +34,15 @@ private final class BatchState<Result>: @unchecked Sendable {
     var results: [Result?]
     private let showProgress: Bool
     private let start = Date()
+    /// Inputs done before this batch, and the count progress is shown out of.
+    private let before: Int
+    private let total: Int
 
-    init(count: Int, showProgress: Bool) {
+    init(count: Int, showProgress: Bool, progress: (done: Int, total: Int)) {
         results = Array(repeating: nil, count: count)
         self.showProgress = showProgress
+        before = progress.done
+        total = progress.total
     }
 
     func next() -> Int? {
@@ -50,8 +60,8 @@ private final class BatchState<Result>: @unchecked Sendable {
         done += 1
         guard showProgress else { return }
         let elapsed = Date().timeIntervalSince(start)
-        let left = elapsed / Double(done) * Double(results.count - done)
-        let line = String(format: "\r\u{1B}[K[%d/%d] %@  %.0fs left", done, results.count, (name as NSString).lastPathComponent, left)
+        let left = elapsed / Double(done) * Double(total - before - done)
+        let line = String(format: "\r\u{1B}[K[%d/%d] %@  %.0fs left", before + done, total, (name as NSString).lastPathComponent, left)
         FileHandle.standardError.write(Data(line.utf8))
     }
 
