@@ -51,14 +51,14 @@ enum PNGEncoder {
     private static func compress(
         pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, rowBytes: Int
     ) -> [UInt8]? {
-        // Worst case: every byte a 9-bit literal.
+        // Worst case: every byte a 9-bit literal. Left uninitialized: only what is written counts.
         let capacity = 2 + (rowBytes * height * 9) / 8 + 64
-        var output = [UInt8](repeating: 0, count: capacity)
         var rows = [UInt8](repeating: 0, count: 2 * rowBytes)
         var opaque = true
-        let written = output.withUnsafeMutableBufferPointer { out -> Int in
-            rows.withUnsafeMutableBufferPointer { rowBuffer -> Int in
-                guard let outBase = out.baseAddress, let rowBase = rowBuffer.baseAddress else { return 0 }
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+            written = 0
+            rows.withUnsafeMutableBufferPointer { rowBuffer in
+                guard let outBase = out.baseAddress, let rowBase = rowBuffer.baseAddress else { return }
                 var bits = BitWriter(out: outBase)
                 bits.writeByte(0x78)  // zlib: deflate, 32 KiB window
                 bits.writeByte(0x01)  // no dictionary, fastest compression; (0x7801) % 31 == 0
@@ -70,12 +70,10 @@ enum PNGEncoder {
                 var previous = rowBase
                 var current = rowBase + rowBytes
                 for y in 0..<height {
-                    if !convert(pixels + y * stride, width: width, into: current) {
-                        opaque = false
-                        return 0
-                    }
-                    if y > 0 && memcmp(previous, current, rowBytes) == 0 {
-                        // The whole row again: matches at the row's distance.
+                    let source = pixels + y * stride
+                    // A row of pixels equal to the one above (compared before converting: most
+                    // rows of a page are) is the same row again: matches at the row's distance.
+                    if y > 0 && memcmp(source, source - stride, 4 * width) == 0 {
                         var remaining = rowBytes
                         while remaining > 0 {
                             var length = min(remaining, 258)
@@ -84,22 +82,24 @@ enum PNGEncoder {
                             remaining -= length
                         }
                         adler = adler32_combine(adler, rowAdler, rowBytes)
-                    } else {
-                        encode(row: current, previous: y > 0 ? previous : nil, rowBytes: rowBytes, &bits)
-                        rowAdler = adler32(1, current, UInt32(rowBytes))  // 1: the checksum of nothing
-                        adler = adler32_combine(adler, rowAdler, rowBytes)
-                        swap(&previous, &current)
+                        continue
                     }
+                    if !convert(source, width: width, into: current) {
+                        opaque = false
+                        return
+                    }
+                    encode(row: current, previous: y > 0 ? previous : nil, rowBytes: rowBytes, &bits)
+                    rowAdler = adler32(1, current, UInt32(rowBytes))  // 1: the checksum of nothing
+                    adler = adler32_combine(adler, rowAdler, rowBytes)
+                    swap(&previous, &current)
                 }
                 bits.write(0, count: 7)  // end of block: symbol 256, seven zero bits
                 bits.alignToByte()
                 for shift in [24, 16, 8, 0] { bits.writeByte(UInt8(truncatingIfNeeded: adler >> UInt(shift))) }
-                return bits.count
+                written = bits.count
             }
         }
-        guard opaque else { return nil }
-        output.removeSubrange(written...)
-        return output
+        return opaque ? output : nil
     }
 
     /// One row of ARGB32 pixels (native-endian words) as the filter byte 0 and R, G, B bytes;
