@@ -132,6 +132,7 @@ struct Render: ParsableCommand {
                 try writer?.add(layouts.flatMap(\.pages))
             } catch {
                 printError("\(output): \(error)")
+                writer = nil  // removes its temporary file (finish exits the process)
                 finish(total: inputs.count, failed: inputs)
                 return
             }

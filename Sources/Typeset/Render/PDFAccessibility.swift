@@ -7,19 +7,12 @@
 import Foundation
 
 enum PDFAccessibility {
-    /// `pdf` (as Cairo 1.16 writes it: classic cross-reference table, plain objects) with the
-    /// additions. `figureAlternateTexts` has one entry per Figure element in drawing order.
-    /// Output that is not shaped as expected (another Cairo version) is returned unchanged: the
-    /// additions are worth having, never worth failing a render over.
-    static func amend(_ pdf: [UInt8], language: String?, title: String?, figureAlternateTexts: [String?]) -> [UInt8] {
-        guard let update = update(for: pdf, language: language, title: title, figureAlternateTexts: figureAlternateTexts)
-        else { return pdf }
-        return pdf + update
-    }
-
-    /// The bytes to append to `pdf` for the additions (an incremental update), or nil when
-    /// there is nothing to add or the PDF is not shaped as expected. Reads only the parts of
-    /// `pdf` it needs: the trailer, the cross-reference entries and objects it looks at.
+    /// The bytes to append to `pdf` (as Cairo 1.16 writes it: classic cross-reference table,
+    /// plain objects) for the additions, an incremental update; nil when there is nothing to add
+    /// or the PDF is not shaped as expected (another Cairo version): the additions are worth
+    /// having, never worth failing a render over. `figureAlternateTexts` has one entry per Figure
+    /// element in drawing order. Reads only the parts of `pdf` it needs: the trailer, the
+    /// cross-reference entries and the objects it looks at.
     static func update(
         for pdf: some PDFBytes, language: String?, title: String?, figureAlternateTexts: [String?]
     ) -> [UInt8]? {
@@ -85,10 +78,6 @@ protocol PDFBytes {
     var count: Int { get }
     /// The bytes in `range`, clamped to the PDF.
     func read(_ range: Range<Int>) -> [UInt8]
-}
-
-extension Array: PDFBytes where Element == UInt8 {
-    func read(_ range: Range<Int>) -> [UInt8] { Array(self[range.clamped(to: 0..<count)]) }
 }
 
 /// Just enough reading of a Cairo 1.16 PDF to update some of its objects.
