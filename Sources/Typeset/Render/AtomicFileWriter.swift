@@ -108,8 +108,8 @@ enum AtomicFileWriter {
 
 /// A file written in steps into a hidden temporary file beside its target, and renamed over the
 /// target by `commit()` (atomic, like `AtomicFileWriter`). Dropped without a commit, or on
-/// `discard()`, the temporary file is removed. Writes are buffered; the first failure is kept and reported by
-/// `commit()`. Used from one thread at a time.
+/// `discard()`, the temporary file is removed. Writes are buffered; the first failure is kept
+/// and reported by `commit()`. Used from one thread at a time.
 final class TemporaryFile {
     let path: String
     private let temporary: String
