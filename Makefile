@@ -59,9 +59,12 @@ demo: release
 	  --locales en,ar,he --text-sizes Large,AX1 -o out/localized-sheet.pdf
 	@echo "Rendered the Examples and the comparison sheets of Examples/localized/ into out/"
 
+# The Unicode core's throughput, then typeset side by side with Pango and Typst (Tools/bench).
 bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
+	@python3 -c "import typst" 2>/dev/null || python3 -m pip install --quiet typst
 	$(RELEASE_BIN) bench
+	python3 Tools/bench/run.py --typeset $(RELEASE_BIN)
 
 # 1,000 generated inputs (one broken) in a temporary folder: checks the batch loses nothing else,
 # and prints the time with --jobs 1 and --jobs 2 and the peak memory for 100 and 1,000 inputs.

@@ -4,3 +4,4 @@
 #include <cairo-svg.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include <zlib.h>

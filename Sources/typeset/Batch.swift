@@ -1,5 +1,5 @@
-// Runs one job per input on `jobs` threads, results in input order; shows progress on a
-// terminal (done/total, current file, time left) and nothing otherwise.
+// Runs one job per item on `jobs` threads, results in item order; shows progress on a
+// terminal (done/total, current item, time left) and nothing otherwise.
 import Foundation
 
 struct Batch<Item: Sendable> {
@@ -7,15 +7,22 @@ struct Batch<Item: Sendable> {
     let jobs: Int
     /// What the progress line calls an item.
     let name: @Sendable (Item) -> String
+    /// For a batch that is one part of a larger one: items done before it, and the whole count
+    /// (progress shows the whole).
+    var progress: (done: Int, total: Int)?
 
-    init(items: [Item], jobs: Int, name: @Sendable @escaping (Item) -> String) {
+    init(items: [Item], jobs: Int, progress: (done: Int, total: Int)? = nil, name: @Sendable @escaping (Item) -> String) {
         self.items = items
         self.jobs = jobs
+        self.progress = progress
         self.name = name
     }
 
     func run<Result>(_ body: @Sendable @escaping (Item) -> Result) -> [Result] {
-        let state = BatchState<Result>(count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && items.count > 1)
+        let total = progress?.total ?? items.count
+        let state = BatchState<Result>(
+            count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1,
+            progress: progress ?? (0, items.count))
         let items = self.items
         let name = self.name
         let workers = max(1, min(jobs, items.count))
@@ -26,14 +33,14 @@ struct Batch<Item: Sendable> {
             }
         }
         state.endProgress()
-        return state.results.map { $0! }
+        return state.results.compactMap { $0 }  // every index was filled
     }
 }
 
 extension Batch where Item == String {
     /// A batch of input files, named by their file names in the progress line.
-    init(inputs: [String], jobs: Int) {
-        self.init(items: inputs, jobs: jobs) { ($0 as NSString).lastPathComponent }
+    init(inputs: [String], jobs: Int, progress: (done: Int, total: Int)? = nil) {
+        self.init(items: inputs, jobs: jobs, progress: progress) { ($0 as NSString).lastPathComponent }
     }
 }
 
@@ -45,10 +52,15 @@ private final class BatchState<Result>: @unchecked Sendable {
     var results: [Result?]
     private let showProgress: Bool
     private let start = Date()
+    /// Items done before this batch, and the count progress is shown out of.
+    private let before: Int
+    private let total: Int
 
-    init(count: Int, showProgress: Bool) {
+    init(count: Int, showProgress: Bool, progress: (done: Int, total: Int)) {
         results = Array(repeating: nil, count: count)
         self.showProgress = showProgress
+        before = progress.done
+        total = progress.total
     }
 
     func next() -> Int? {
@@ -66,8 +78,8 @@ private final class BatchState<Result>: @unchecked Sendable {
         done += 1
         guard showProgress else { return }
         let elapsed = Date().timeIntervalSince(start)
-        let left = elapsed / Double(done) * Double(results.count - done)
-        let line = "\r\u{1B}[K[\(done)/\(results.count)] \(name)  \(Int(left.rounded()))s left"
+        let left = elapsed / Double(done) * Double(total - before - done)
+        let line = "\r\u{1B}[K[\(before + done)/\(total)] \(name)  \(Int(left.rounded()))s left"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

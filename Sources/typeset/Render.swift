@@ -76,6 +76,10 @@ struct Render: ParsableCommand {
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
 
+        if let output, resolvedFormat == .pdf {
+            try renderOnePDF(selected, to: output, settings: settings, typesetter: typesetter)
+            return
+        }
         if let output {
             // One output: lay out every input, then render their pages together.
             let outcomes = batch.run { typesetter.layoutFile($0, settings: settings) }
@@ -115,6 +119,49 @@ struct Render: ParsableCommand {
         }
         outcomes.forEach { printDiagnostics($0.0) }
         finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+    }
+
+    /// Inputs laid out at once before their pages go into the PDF: enough to keep every job
+    /// busy, few enough that memory does not grow with the number of inputs.
+    private static let pdfChunk = 64
+
+    /// All inputs into one PDF, streamed: inputs are laid out a chunk at a time (in parallel)
+    /// and their pages drawn into the PDF in input order, so memory stays flat for any number
+    /// of inputs. The PDF's title and language are those of the first input laid out.
+    private func renderOnePDF(_ inputs: [String], to output: String, settings: JobSettings, typesetter: Typesetter) throws {
+        var writer: PDFWriter?
+        var failed: [String] = []
+        var start = 0
+        while start < inputs.count {
+            let chunk = Array(inputs[start..<min(inputs.count, start + Self.pdfChunk)])
+            let outcomes = Batch(inputs: chunk, jobs: jobs, progress: (done: start, total: inputs.count)).run {
+                typesetter.layoutFile($0, settings: settings)
+            }
+            start += chunk.count
+            outcomes.forEach { printDiagnostics($0.diagnostics) }
+            failed += outcomes.filter(\.failed).map(\.input)
+            let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
+            guard let first = layouts.first else { continue }
+            do {
+                if writer == nil {
+                    writer = try PDFWriter(path: output, options: RenderOptions(
+                        format: .pdf, scale: scale, title: first.title, language: first.language))
+                }
+                try writer?.add(layouts.flatMap(\.pages))
+            } catch {
+                printError("\(output): \(error)")
+                writer = nil  // removes its temporary file (finish exits the process)
+                finish(total: inputs.count, failed: inputs)
+                return
+            }
+        }
+        do {
+            try writer?.finish()
+        } catch {
+            printError("\(output): \(error)")
+            failed = inputs
+        }
+        finish(total: inputs.count, failed: failed)
     }
 
     private func finish(total: Int, failed: [String]) {

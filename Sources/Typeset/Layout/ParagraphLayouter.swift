@@ -1,6 +1,8 @@
 // The paragraph driver: styled text → bidi levels → items → shaped glyphs → lines → visual
 // runs. Alignment and placement on the page happen in BlockLayouter; this knows only lines.
 
+import Synchronization
+
 /// A stretch of one line with one level, script, font and size, in visual order.
 struct LineRun {
     /// Offsets in the paragraph, logical order; hanging white space excluded.
@@ -122,11 +124,19 @@ final class ParagraphLayouter: Sendable {
     private func primaryMetrics(_ text: ParagraphText) -> (ascent: Double, descent: Double) {
         let style = text.spans.first?.style ?? TextStyle()
         guard let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
-                                           script: Script(code: "Latn") ?? .common)
+                                           script: Self.latin)
         else { return (1.069, 0.293) }
+        if let known = emMetrics.withLock({ $0[face] }) { return known }
         let metrics = shaper.metrics(face: face, size: 1)
-        return (metrics.ascent, -metrics.descent)  // descent is negative, y up
+        let em = (ascent: metrics.ascent, descent: -metrics.descent)  // descent is negative, y up
+        emMetrics.withLock { $0[face] = em }
+        return em
     }
+
+    private static let latin = Script(code: "Latn") ?? .common
+    /// `primaryMetrics` by face: HarfBuzz's metrics lookups cost more than the rest of a short
+    /// paragraph's layout.
+    private let emMetrics = Mutex<[FontFace: (ascent: Double, descent: Double)]>([:])
 
     /// SPEC §2: the line is line-height × the largest size tall; the baseline sits where the
     /// first family's ascent puts it, with the leading shared above and below.

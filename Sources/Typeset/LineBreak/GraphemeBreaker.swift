@@ -9,16 +9,24 @@ public enum GraphemeBreaker {
     /// increasing order, both ends included. Each cluster runs from one boundary to the next.
     /// Empty text has no boundaries (GB1 and GB2 apply only to text that is not empty).
     public static func boundaries(in scalars: [Unicode.Scalar]) -> [Int] {
-        guard let first = scalars.first else { return [] }
+        boundaries(in: scalars, range: 0..<scalars.count)
+    }
+
+    /// Boundaries of the extended grapheme clusters of `scalars[range]`, as offsets in `scalars`
+    /// (from `range.lowerBound` to `range.upperBound`, both included; none for an empty range).
+    /// The text outside the range is not looked at: it is as if `range` were the whole text.
+    public static func boundaries(in scalars: [Unicode.Scalar], range: Range<Int>) -> [Int] {
+        guard !range.isEmpty else { return [] }
+        let first = scalars[range.lowerBound]
         // UAX #29 GB1: sot ÷ Any
-        var boundaries = [0]
+        var boundaries = [range.lowerBound]
         var previous = first.graphemeClusterBreak
         // GB11: after `\p{Extended_Pictographic} Extend*`, and after its ZWJ.
         var pictographicSequence = first.isExtendedPictographic ? PictographicSequence.base : .none
         // GB12, GB13: whether the run of regional indicators before the position is odd.
         var regionalIndicatorRunIsOdd = previous == .regionalIndicator
 
-        for index in 1..<scalars.count {
+        for index in range.lowerBound + 1..<range.upperBound {
             let scalar = scalars[index]
             let next = scalar.graphemeClusterBreak
             if isBoundary(
@@ -42,7 +50,7 @@ public enum GraphemeBreaker {
             previous = next
         }
         // UAX #29 GB2: Any ÷ eot
-        boundaries.append(scalars.count)
+        boundaries.append(range.upperBound)
         return boundaries
     }
 

@@ -93,7 +93,7 @@ enum LineFiller {
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double
     ) -> [Range<Int>] {
-        let boundaries = GraphemeBreaker.boundaries(in: Array(scalars[range])).map { $0 + range.lowerBound }
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range)
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var previous = range.lowerBound

@@ -77,8 +77,24 @@ func cairoMessage(_ status: cairo_status_t) -> String {
     return String(cString: text)
 }
 
-/// Encodes an image surface as PNG bytes.
+/// Encodes an image surface as PNG bytes: opaque ARGB32 images with `PNGEncoder` (the same
+/// pixels as Cairo's writer, several times faster), others with Cairo's writer.
 func pngBytes(of surface: CairoSurface, context: @autoclosure () -> String) throws -> [UInt8] {
+    cairo_surface_flush(surface.pointer)
+    try surface.check(context())
+    let image = surface.pointer
+    if cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(image),
+        let png = PNGEncoder.encodeOpaque(
+            pixels: data, width: Int(cairo_image_surface_get_width(image)),
+            height: Int(cairo_image_surface_get_height(image)), stride: Int(cairo_image_surface_get_stride(image)))
+    {
+        return png
+    }
+    return try cairoPNGBytes(of: surface, context: context())
+}
+
+/// Encodes an image surface as PNG bytes with Cairo's own writer (libpng).
+func cairoPNGBytes(of surface: CairoSurface, context: @autoclosure () -> String) throws -> [UInt8] {
     cairo_surface_flush(surface.pointer)
     try surface.check(context())
     let sink = ByteSink()

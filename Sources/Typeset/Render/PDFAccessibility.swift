@@ -7,16 +7,20 @@
 import Foundation
 
 enum PDFAccessibility {
-    /// `pdf` (as Cairo 1.16 writes it: classic cross-reference table, plain objects) with the
-    /// additions. `figureAlternateTexts` has one entry per Figure element in drawing order.
-    /// Output that is not shaped as expected (another Cairo version) is returned unchanged: the
-    /// additions are worth having, never worth failing a render over.
-    static func amend(_ pdf: [UInt8], language: String?, title: String?, figureAlternateTexts: [String?]) -> [UInt8] {
+    /// The bytes to append to `pdf` (as Cairo 1.16 writes it: classic cross-reference table,
+    /// plain objects) for the additions, an incremental update; nil when there is nothing to add
+    /// or the PDF is not shaped as expected (another Cairo version): the additions are worth
+    /// having, never worth failing a render over. `figureAlternateTexts` has one entry per Figure
+    /// element in drawing order. Reads only the parts of `pdf` it needs: the trailer, the
+    /// cross-reference entries and the objects it looks at.
+    static func update(
+        for pdf: some PDFBytes, language: String?, title: String?, figureAlternateTexts: [String?]
+    ) -> [UInt8]? {
         let wantsAlternateTexts = figureAlternateTexts.contains { $0 != nil }
         guard language != nil || title != nil || wantsAlternateTexts,
             let document = CairoPDF(pdf),
             var catalog = document.dictionary(of: document.root)
-        else { return pdf }
+        else { return nil }
 
         var changed: [(number: Int, dictionary: String)] = []
         // Never a second /Lang or /ViewerPreferences, should a later Cairo write them itself.
@@ -39,7 +43,7 @@ enum PDFAccessibility {
                 }
             }
         }
-        return changed.isEmpty ? pdf : document.appendingUpdate(changed)
+        return changed.isEmpty ? nil : document.update(changed)
     }
 
     /// `entry` added at the end of a dictionary's text `<< ... >>`.
@@ -69,56 +73,114 @@ enum PDFAccessibility {
     }
 }
 
+/// Random access to the bytes of a PDF, in memory or in a file.
+protocol PDFBytes {
+    var count: Int { get }
+    /// The bytes in `range`, clamped to the PDF.
+    func read(_ range: Range<Int>) -> [UInt8]
+}
+
 /// Just enough reading of a Cairo 1.16 PDF to update some of its objects.
-private struct CairoPDF {
-    let bytes: [UInt8]
-    /// Byte offset of each object, by object number (from the cross-reference table).
-    let offsets: [Int: Int]
+private struct CairoPDF<Source: PDFBytes> {
+    let source: Source
+    /// Where each object is, from the cross-reference table.
+    let crossReferences: CrossReferences
     let root: Int
     let info: Int?
     let size: Int
     let previousCrossReference: Int
 
-    init?(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        guard let startxref = bytes.lastRange(of: "startxref"),
-            let crossReference = Self.integer(in: bytes, after: startxref.upperBound),
-            crossReference >= 0, crossReference < bytes.count,
-            bytes[crossReference...].starts(with: Array("xref".utf8)),
-            let trailer = bytes.lastRange(of: "trailer")
+    /// Bytes at the end of the file searched for the trailer (Cairo's is a few lines).
+    private static var tailLength: Int { 4096 }
+
+    enum CrossReferences {
+        /// One subsection from object 0, as Cairo writes it: fixed 20-byte entries from
+        /// `start`, read when needed (a 10,000-page PDF has hundreds of thousands).
+        case entries(start: Int, count: Int)
+        /// Any other table, read whole: byte offset of each object in use.
+        case offsets([Int: Int])
+    }
+
+    init?(_ source: Source) {
+        self.source = source
+        let tailStart = max(0, source.count - Self.tailLength)
+        let tail = source.read(tailStart..<source.count)
+        guard let startxref = tail.lastRange(of: "startxref"),
+            let crossReference = Self.integer(in: tail, after: startxref.upperBound),
+            crossReference >= 0, crossReference < source.count,
+            source.read(crossReference..<crossReference + 4) == Array("xref".utf8),
+            let trailer = tail.lastRange(of: "trailer"), tailStart + trailer.lowerBound > crossReference
         else { return nil }
-        let trailerText = String(decoding: bytes[trailer.upperBound..<startxref.lowerBound], as: UTF8.self)
+        let trailerText = String(decoding: tail[trailer.upperBound..<startxref.lowerBound], as: UTF8.self)
         guard let root = Self.reference(named: "/Root", in: trailerText),
             let size = Self.number(named: "/Size", in: trailerText)
         else { return nil }
-        // The cross-reference table: subsections "first count", then 20-byte entries.
-        var offsets: [Int: Int] = [:]
-        let lines = String(decoding: bytes[crossReference..<trailer.lowerBound], as: UTF8.self)
-            .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.split(separator: " ") }
-        var next = 0
-        for fields in lines.dropFirst() {
-            if fields.count == 2, let first = Int(fields[0]), Int(fields[1]) != nil {
-                next = first
-            } else if fields.count == 3, let offset = Int(fields[0]) {
-                if fields[2] == "n" { offsets[next] = offset }
-                next += 1
-            } else {
-                return nil
+        let trailerOffset = tailStart + trailer.lowerBound
+        // "xref", then subsections: "first count" and 20-byte entries.
+        let head = source.read(crossReference..<min(trailerOffset, crossReference + 64))
+        let headLines = head.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
+        if headLines.count == 3,
+            String(decoding: headLines[0], as: UTF8.self).trimmingCharacters(in: .whitespaces) == "xref",
+            case let fields = String(decoding: headLines[1], as: UTF8.self).split(separator: " "),
+            fields.count == 2, fields[0] == "0", let count = Int(fields[1]),
+            case let start = crossReference + headLines[0].count + headLines[1].count + 2,
+            start + 20 * count == trailerOffset
+        {
+            crossReferences = .entries(start: start, count: count)
+        } else {
+            var offsets: [Int: Int] = [:]
+            let lines = String(decoding: source.read(crossReference..<trailerOffset), as: UTF8.self)
+                .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.split(separator: " ") }
+            var next = 0
+            for fields in lines.dropFirst() {
+                if fields.count == 2, let first = Int(fields[0]), Int(fields[1]) != nil {
+                    next = first
+                } else if fields.count == 3, let offset = Int(fields[0]) {
+                    if fields[2] == "n" { offsets[next] = offset }
+                    next += 1
+                } else {
+                    return nil
+                }
             }
+            crossReferences = .offsets(offsets)
         }
-        self.offsets = offsets
         self.root = root
         self.info = Self.reference(named: "/Info", in: trailerText)
         self.size = size
         self.previousCrossReference = crossReference
     }
 
+    /// The byte offset of object `number`, if it is in use.
+    func offset(of number: Int) -> Int? {
+        switch crossReferences {
+        case .offsets(let offsets):
+            return offsets[number]
+        case .entries(let start, let count):
+            guard number >= 0, number < count else { return nil }
+            // "nnnnnnnnnn ggggg n" and a two-byte end of line.
+            let entry = source.read(start + 20 * number..<start + 20 * number + 20)
+            guard entry.count == 20, entry[10] == UInt8(ascii: " "), entry[16] == UInt8(ascii: " "),
+                entry[17] == UInt8(ascii: "n")
+            else { return nil }
+            return Int(String(decoding: entry[0..<10], as: UTF8.self))
+        }
+    }
+
     /// The text of object `number`'s dictionary, `<< ... >>`; nil for a stream or a non-dictionary.
     func dictionary(of number: Int) -> String? {
-        guard let offset = offsets[number], offset < bytes.count,
-            let end = bytes[offset...].firstRange(of: "endobj")
-        else { return nil }
-        let text = String(decoding: bytes[offset..<end.lowerBound], as: UTF8.self)
+        guard let offset = offset(of: number), offset < source.count else { return nil }
+        // Read until "endobj"; a stream object is not a dictionary: stop at its "stream".
+        var length = 4096
+        var bytes: [UInt8]
+        var end: Range<Int>?
+        while true {
+            bytes = source.read(offset..<offset + length)
+            end = bytes[...].firstRange(of: "endobj")
+            if end != nil || offset + length >= source.count || bytes[...].firstRange(of: "stream") != nil { break }
+            length *= 4
+        }
+        guard let end else { return nil }
+        let text = String(decoding: bytes[0..<end.lowerBound], as: UTF8.self)
         guard text.hasPrefix("\(number) 0 obj"), !text.contains("stream"),
             let open = text.range(of: "<<"), let close = text.range(of: ">>", options: .backwards)
         else { return nil }
@@ -149,16 +211,16 @@ private struct CairoPDF {
         return figures
     }
 
-    /// The bytes with an incremental update holding new versions of `objects`.
-    func appendingUpdate(_ objects: [(number: Int, dictionary: String)]) -> [UInt8] {
-        var output = bytes
-        if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
+    /// An incremental update holding new versions of `objects`, to append to the PDF.
+    func update(_ objects: [(number: Int, dictionary: String)]) -> [UInt8] {
+        var output: [UInt8] = []
+        if source.read(source.count - 1..<source.count) != [UInt8(ascii: "\n")] { output.append(UInt8(ascii: "\n")) }
         var newOffsets: [(number: Int, offset: Int)] = []
         for object in objects.sorted(by: { $0.number < $1.number }) {
-            newOffsets.append((object.number, output.count))
+            newOffsets.append((object.number, source.count + output.count))
             output.append(contentsOf: "\(object.number) 0 obj\n\(object.dictionary)\nendobj\n".utf8)
         }
-        let crossReference = output.count
+        let crossReference = source.count + output.count
         var table = "xref\n"
         for entry in newOffsets {
             let offset = String(entry.offset)

@@ -17,6 +17,8 @@ final class PageDrawer {
     /// Indices into `figureAlternateTexts` of the open `Figure` tags.
     private var openFigures: [Int] = []
     private var images: [String: CairoSurface] = [:]
+    /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
+    private var lastFace: (font: FontFace, face: CairoFontFace)?
 
     init(fonts: CairoFontCache = .shared, raster: Bool) {
         self.fonts = fonts
@@ -112,7 +114,13 @@ final class PageDrawer {
         if let problem = Self.problem(with: run) {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
         }
-        let face = try fonts.face(for: run.font)
+        let face: CairoFontFace
+        if let last = lastFace, last.font == run.font {
+            face = last.face
+        } else {
+            face = try fonts.face(for: run.font)
+            lastFace = (run.font, face)
+        }
         cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
         cairo_set_font_size(cr, run.size)
         set(run.color, on: cr)

@@ -60,7 +60,9 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
     let contents: [[UInt8]]
     switch options.format {
     case .pdf:
-        contents = [try PDFRenderer(options: options).render(pages)]
+        let writer = try PDFWriter(path: path, options: options)
+        try writer.add(pages)
+        return try writer.finish()
     case .svg:
         let drawer = PageDrawer(raster: false)
         contents = try pages.enumerated().map { try renderSVG($1, pageNumber: $0 + 1, drawer: drawer) }
@@ -85,44 +87,118 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
 /// and SPEC §5 wants byte-identical output. (Cairo wants ISO 8601 here; a `D:` date vanishes.)
 let fixedPDFDate = "2000-01-01T00:00:00Z"
 
-/// One PDF document, all pages on one surface.
-struct PDFRenderer {
-    var options: RenderOptions
+/// One PDF written page by page: pages go to Cairo as they are added, and Cairo's output
+/// straight to a temporary file beside `path`, which `finish()` renames over `path`. Memory stays
+/// flat however many pages there are (`typeset render` of thousands of inputs to one PDF).
+///
+/// Like `render(pages:to:options:)`: the same pages and options give byte-identical files, and
+/// when `finish()` throws, or the writer is dropped unfinished (after `add` threw, say), no
+/// output file has been created or changed and no temporary file is left. Used from one thread
+/// at a time.
+public final class PDFWriter {
+    private let options: RenderOptions
+    private let file: TemporaryFile
+    private let drawer = PageDrawer(raster: false)
+    private var surface: CairoSurface?
+    private var context: CairoContext?
+    private var pageCount = 0
 
-    func render(_ pages: [Page]) throws -> [UInt8] {
-        let sink = ByteSink()
-        let drawer = PageDrawer(raster: false)
-        try withExtendedLifetime(sink) {
-            let surface = CairoSurface(
-                taking: cairo_pdf_surface_create_for_stream(
-                    ByteSink.write, sink.closure, pages[0].width, pages[0].height))
-            try surface.check("creating the PDF")
-            if let title = options.title {
-                cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, title)
+    /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
+    public init(path: String, options: RenderOptions) throws {
+        self.options = options
+        do {
+            file = try TemporaryFile(beside: path)
+        } catch {
+            throw RenderError.write(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// Draws `pages` as the next pages of the PDF.
+    public func add(_ pages: [Page]) throws {
+        for page in pages {
+            guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
+                throw RenderError.invalidInput(
+                    "page \(pageCount + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
             }
-            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATE_DATE, fixedPDFDate)
-            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_MOD_DATE, fixedPDFDate)
-            let context = CairoContext(surface: surface)
-            // Tagged PDF needs one grouping element at the top of the structure tree; Cairo
-            // writes /MarkInfo << /Marked true >> only when the first tag is one.
-            cairo_tag_begin(context.pointer, "Document", "")
-            for (index, page) in pages.enumerated() {
+            let context = try start(width: page.width, height: page.height)
+            pageCount += 1
+            if pageCount > 1 {
                 // Before anything is drawn on the page: setting the size starts the page afresh,
                 // dropping what was recorded for it, tags included. The first page has its size.
-                if index > 0 {
-                    cairo_pdf_surface_set_size(surface.pointer, page.width, page.height)
-                }
-                try drawer.draw(page, pageNumber: index + 1, on: context)
-                cairo_show_page(context.pointer)
-                try context.check("finishing page \(index + 1) of the PDF")
+                cairo_pdf_surface_set_size(surface?.pointer, page.width, page.height)
             }
-            try drawer.checkTagsClosed(pageCount: pages.count)
-            cairo_tag_end(context.pointer, "Document")
-            try surface.finish("writing the PDF")
+            try drawer.draw(page, pageNumber: pageCount, on: context)
+            cairo_show_page(context.pointer)
+            try context.check("finishing page \(pageCount) of the PDF")
         }
-        return PDFAccessibility.amend(
-            sink.bytes, language: options.language, title: options.title,
+    }
+
+    /// Ends the PDF and renames it into place; returns its path. Throws `RenderError.noPages`
+    /// when no page was added.
+    @discardableResult
+    public func finish() throws -> [String] {
+        do {
+            return try finishPDF()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    private func finishPDF() throws -> [String] {
+        guard let surface, let context, pageCount > 0 else { throw RenderError.noPages }
+        try drawer.checkTagsClosed(pageCount: pageCount)
+        cairo_tag_end(context.pointer, "Document")
+        try surface.finish("writing the PDF")
+        file.flush()
+        if let update = PDFAccessibility.update(
+            for: file.contents, language: options.language, title: options.title,
             figureAlternateTexts: drawer.figureAlternateTexts)
+        {
+            file.append(update)
+        }
+        do {
+            try file.commit()
+        } catch {
+            throw RenderError.write(path: error.path, reason: error.reason)
+        }
+        return [file.path]
+    }
+
+    /// The drawing context, made with the surface for the first page.
+    private func start(width: Double, height: Double) throws -> CairoContext {
+        if let context { return context }
+        let surface = CairoSurface(
+            taking: cairo_pdf_surface_create_for_stream(
+                PDFWriter.write, Unmanaged.passUnretained(file).toOpaque(), width, height))
+        try surface.check("creating the PDF")
+        if let title = options.title {
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, title)
+        }
+        cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATE_DATE, fixedPDFDate)
+        cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_MOD_DATE, fixedPDFDate)
+        let context = CairoContext(surface: surface)
+        // Tagged PDF needs one grouping element at the top of the structure tree; Cairo
+        // writes /MarkInfo << /Marked true >> only when the first tag is one.
+        cairo_tag_begin(context.pointer, "Document", "")
+        self.surface = surface
+        self.context = context
+        return context
+    }
+
+    deinit {
+        // Cairo writes on finishing; the file (its closure) outlives the surface.
+        context = nil
+        surface = nil
+    }
+
+    /// Cairo's output stream: appends to the `TemporaryFile` the closure points at (it is
+    /// owned by the writer, which owns the surface).
+    private static let write: cairo_write_func_t = { closure, data, length in
+        guard let closure else { return CAIRO_STATUS_WRITE_ERROR }
+        let file = Unmanaged<TemporaryFile>.fromOpaque(closure).takeUnretainedValue()
+        if let data, length > 0 { file.append(UnsafeRawBufferPointer(start: data, count: Int(length))) }
+        return CAIRO_STATUS_SUCCESS
     }
 }
 

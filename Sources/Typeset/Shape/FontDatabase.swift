@@ -468,8 +468,8 @@ public final class FontDatabase: Sendable {
     }
 }
 
-/// A grapheme cluster (UAX #29 extended grapheme clusters, without the 15.1 conjunct rule) and
-/// what it asks of a font.
+/// A grapheme cluster (UAX #29 extended grapheme clusters, from `GraphemeBreaker`) and what it
+/// asks of a font.
 struct FontFallbackCluster {
     var range: Range<Int>
     /// Offset of the first character that needs a glyph and is not a mark; -1 if none.
@@ -496,50 +496,15 @@ struct FontFallbackCluster {
         }
     }
 
-    /// Splits `scalars[range]` into extended grapheme clusters (UAX #29 GB3–GB13).
+    /// Splits `scalars[range]` into extended grapheme clusters (UAX #29, `GraphemeBreaker`).
     static func split(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [FontFallbackCluster] {
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range)
         var clusters: [FontFallbackCluster] = []
-        var start = range.lowerBound
-        var regionalIndicators = 0  // in a row, before the current position
-        var emojiZWJ = false  // ExtPict Extend* ZWJ seen just before (GB11)
-        var inPictographic = false  // ExtPict Extend* so far
-        var current = scalars[range.lowerBound].graphemeClusterBreak
-        for i in range.dropFirst() {
-            let previous = current
-            current = scalars[i].graphemeClusterBreak
-            if previous == .regionalIndicator { regionalIndicators += 1 } else { regionalIndicators = 0 }
-            if scalars[i - 1].isExtendedPictographic {
-                inPictographic = true
-            } else if previous != .extend && previous != .zwj {
-                inPictographic = false
-            }
-            emojiZWJ = inPictographic && previous == .zwj
-            if isBreak(previous, current, scalars[i], regionalIndicators: regionalIndicators, emojiZWJ: emojiZWJ) {
-                clusters.append(FontFallbackCluster(scalars, start..<i))
-                start = i
-            }
+        clusters.reserveCapacity(max(0, boundaries.count - 1))
+        for k in boundaries.indices.dropLast() {
+            clusters.append(FontFallbackCluster(scalars, boundaries[k]..<boundaries[k + 1]))
         }
-        clusters.append(FontFallbackCluster(scalars, start..<range.upperBound))
         return clusters
-    }
-
-    private static func isBreak(
-        _ previous: GraphemeClusterBreak, _ current: GraphemeClusterBreak, _ scalar: Unicode.Scalar,
-        regionalIndicators: Int, emojiZWJ: Bool
-    ) -> Bool {
-        switch (previous, current) {
-        case (.cr, .lf): return false  // GB3
-        case (.cr, _), (.lf, _), (.control, _), (_, .cr), (_, .lf), (_, .control): return true  // GB4, GB5
-        case (.l, .l), (.l, .v), (.l, .lv), (.l, .lvt): return false  // GB6
-        case (.lv, .v), (.lv, .t), (.v, .v), (.v, .t): return false  // GB7
-        case (.lvt, .t), (.t, .t): return false  // GB8
-        case (_, .extend), (_, .zwj): return false  // GB9
-        case (_, .spacingMark): return false  // GB9a
-        case (.prepend, _): return false  // GB9b
-        case (.zwj, _) where emojiZWJ && scalar.isExtendedPictographic: return false  // GB11
-        case (.regionalIndicator, .regionalIndicator): return regionalIndicators % 2 == 0  // GB12, GB13
-        default: return true  // GB999
-        }
     }
 
     /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
