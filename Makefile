@@ -10,7 +10,7 @@ BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cair
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset
 
-.PHONY: all deps build release test check-tables tables demo bench clean
+.PHONY: all deps build release test check-tables tables demo bench fuzz fuzz-build sanitize leaks clean
 
 all: build
 
@@ -57,5 +57,20 @@ bench: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
 	$(RELEASE_BIN) bench
 
+# Fuzzing (issue 7): libFuzzer over parsing and the whole layout (Sources/TypesetFuzz), under
+# AddressSanitizer, seeded from Examples/ and the hostile corpus, with a markup dictionary. New
+# inputs collect in .fuzz-corpus/, crashes and hangs in .fuzz-artifacts/ (each one belongs in
+# Tests/Hostile/ as a regression case). FUZZ_SECONDS sets the run's length.
+FUZZ_SECONDS ?= 600
+FUZZ_BIN = .build-fuzz/debug/TypesetFuzz
+fuzz-build: deps
+	TYPESET_FUZZ=1 $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+	  --product TypesetFuzz --scratch-path .build-fuzz 2>&1 | grep -v 'Cannot export local symbol'
+
+fuzz: fuzz-build
+	@mkdir -p .fuzz-corpus .fuzz-artifacts
+	$(FUZZ_BIN) .fuzz-corpus Examples Tests/Hostile -dict=Tests/Fuzz/typeset.dict -timeout=10 \
+	  -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz-artifacts/ -print_final_stats=1
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz .build-asan .build-tsan .fuzz-corpus .fuzz-artifacts out

@@ -37,6 +37,8 @@ struct Unit {
     var blocks: [PlacedBlock]
     var top: Double
     var bottom: Double
+    /// The element the unit was made from (for errors about its page).
+    var location: SourceLocation
 }
 
 struct BlockLayouter {
@@ -100,7 +102,8 @@ struct BlockLayouter {
         let context = BlockContext(
             rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
-        let (pages, reportPages) = paginate()
+        let (pages, reportPages, pageError) = paginate()
+        if let pageError { diagnostics.report(pageError) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
         return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: title, language: language)
     }
@@ -120,7 +123,7 @@ struct BlockLayouter {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutBlock(block, context, top: top, into: &blocks)
-            appendUnit(blocks, top: top, bottom: bottom)
+            appendUnit(blocks, top: top, bottom: bottom, location: block.location)
         }
     }
 
@@ -128,8 +131,8 @@ struct BlockLayouter {
         units.isEmpty ? 0 : cursor + BlockLayouter.blockSpacing
     }
 
-    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double) {
-        units.append(Unit(blocks: blocks, top: top, bottom: bottom))
+    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, location: SourceLocation) {
+        units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: location))
         cursor = bottom
     }
 
@@ -225,7 +228,7 @@ struct BlockLayouter {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutItem(item, index: index, markers: markers, inner, top: top, into: &blocks, listID: id)
-            appendUnit(blocks, top: top, bottom: bottom)
+            appendUnit(blocks, top: top, bottom: bottom, location: item.location)
         }
     }
 

@@ -147,7 +147,14 @@ final class ParagraphLayouter: Sendable {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
             var pieces: [LineRun] = []
-            for (index, item) in items.enumerated() where item.scalarRange.overlaps(runRange) {
+            // Items are in logical order and do not overlap: start at the first that reaches
+            // into the run (binary search) and stop after the last, so that a paragraph of many
+            // lines and items is not quadratic.
+            var index = firstItem(endingAfter: runRange.lowerBound, in: items)
+            while index < items.count, items[index].scalarRange.lowerBound < runRange.upperBound {
+                defer { index += 1 }
+                let item = items[index]
+                guard item.scalarRange.overlaps(runRange) else { continue }
                 let piece = item.scalarRange.clamped(to: runRange)
                 var glyphs = shaped[index].glyphs
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
@@ -173,6 +180,17 @@ final class ParagraphLayouter: Sendable {
         return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
                         baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
                         largestSize: largest)
+    }
+
+    /// The index of the first item whose range ends after `offset` (items.count if none).
+    private func firstItem(endingAfter offset: Int, in items: [TextItem]) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].scalarRange.upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// HarfBuzz marks where cutting a run would change its glyphs (joining, kerning, ligatures).
