@@ -72,5 +72,37 @@ fuzz: fuzz-build
 	$(FUZZ_BIN) .fuzz-corpus Examples Tests/Hostile -dict=Tests/Fuzz/typeset.dict -timeout=10 \
 	  -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz-artifacts/ -print_final_stats=1
 
+# Sanitizers (issue 7): the test suite under AddressSanitizer, then under ThreadSanitizer, each in
+# its own build folder. TYPESET_BIN points the end-to-end tests at the sanitized CLI, so the
+# hostile corpus and the parallel batches (--jobs 2) run under the sanitizer too; a report makes
+# the CLI exit non-zero and its test fail. SANITIZE_FILTER narrows the suite (a regex of tests).
+SANITIZE_FILTER ?= .
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 TYPESET_BIN=$(CURDIR)/.build-asan/debug/typeset \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(SANITIZE_FILTER)'
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 TYPESET_BIN=$(CURDIR)/.build-tsan/debug/typeset \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZE_FILTER)'
+
+# Leak check (issue 7): valgrind over a 100-document batch (the Examples, repeated) rendered to
+# PDF and PNG with two jobs; fails on any definite leak whose stack holds HarfBuzz, Cairo or
+# FreeType.
+LEAK_DIR := .build-leaks
+leaks: release
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES=valgrind
+	@rm -rf $(LEAK_DIR) && mkdir -p $(LEAK_DIR)/in $(LEAK_DIR)/out
+	@n=0; while [ $$n -lt 100 ]; do for f in Examples/*.xml; do \
+	  [ $$n -lt 100 ] && cp $$f $(LEAK_DIR)/in/doc-$$n.xml; n=$$((n+1)); done; done
+	for format in pdf png; do \
+	  valgrind --leak-check=full --errors-for-leak-kinds=definite --num-callers=40 \
+	    --log-file=$(LEAK_DIR)/valgrind-$$format.log $(RELEASE_BIN) render $(LEAK_DIR)/in/*.xml \
+	    --out-dir $(LEAK_DIR)/out --format $$format --jobs 2 || exit 1; \
+	  grep -A6 "LEAK SUMMARY" $(LEAK_DIR)/valgrind-$$format.log; \
+	done
+	@if grep -A40 "definitely lost in" $(LEAK_DIR)/valgrind-*.log | grep -E "hb_|cairo_|FT_"; then \
+	  echo "error: definite leaks of HarfBuzz, Cairo or FreeType objects (see $(LEAK_DIR)/valgrind-*.log)"; exit 1; \
+	else echo "no definite leak of HarfBuzz, Cairo or FreeType objects"; fi
+
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-tsan .fuzz-corpus .fuzz-artifacts out
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-leaks .fuzz-corpus .fuzz-artifacts out

@@ -133,6 +133,22 @@ struct HostileInputTests {
         #expect(lastPage.contains("ENDMARK"), "the paragraph's last word is missing from the last page")
     }
 
+    /// A paragraph of 50,000 `br`s: one span per line, which a linear search per line once made
+    /// quadratic (minutes here; 16 MiB of them did not finish in ten minutes).
+    @Test func paragraphOfManyLineBreaksRendersInLinearTime() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/breaks.xml"
+        try ("<document device=\"iphone-8\">\n  <p>" + String(repeating: "a<br/>", count: 50_000) + "end</p>\n</document>\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        try check(outcome, Expectation(pages: nil), path: path)
+        #expect(seconds < 120, "50,000 lines took \(seconds) s")
+    }
+
     // MARK: Batches and atomic writes
 
     /// One batch with good inputs and inputs that fail while parsing, while laying out and while

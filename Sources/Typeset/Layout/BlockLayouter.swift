@@ -51,6 +51,13 @@ struct BlockLayouter {
     private var cursor = 0.0
     private var nextListID = 0
     private var title: String?
+    /// A lower bound of the content height the units so far put on pages: each page holds at
+    /// most its content height of it (see `countTowardPageLimit`).
+    private var pagedHeight = 0.0
+    /// True once the units laid out are sure to exceed a page limit: the rest is not laid out
+    /// (pagination reports the limit at the same element either way), so that a huge input
+    /// fails fast and in bounded memory.
+    private var pastPageLimit = false
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
@@ -113,6 +120,7 @@ struct BlockLayouter {
     /// Lays out a block of the vertical flow: stacks and lists open into their children, so
     /// that pages can break between them.
     private mutating func layoutFlow(_ block: Block, _ context: BlockContext) {
+        guard !pastPageLimit else { return }
         switch block.kind {
         case .stack(let children):
             let inner = containerContext(block, context)
@@ -134,6 +142,26 @@ struct BlockLayouter {
     private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, location: SourceLocation) {
         units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: location))
         cursor = bottom
+        countTowardPageLimit(units[units.count - 1])
+    }
+
+    /// Pagination puts at most a page's content height of units on each page, counting a unit
+    /// (or a line of a paragraph that may split) taller than that as that height, since it
+    /// stands alone. So the sum of those heights over the content height is a lower bound of
+    /// the page count; past the limit, layout stops. A page without `height` grows: past its
+    /// limit, likewise.
+    private mutating func countTowardPageLimit(_ unit: Unit) {
+        guard let pageHeight = document.pageHeight else {
+            pastPageLimit = 2 * margin + cursor > BlockLayouter.maximumGrowingPageHeight
+            return
+        }
+        let content = pageHeight - 2 * margin
+        if unit.blocks.count == 1, unit.blocks[0].splittable, let paragraph = unit.blocks[0].paragraph {
+            pagedHeight += paragraph.lines.reduce(0) { $0 + min($1.height, content) }
+        } else {
+            pagedHeight += min(unit.bottom - unit.top, content)
+        }
+        pastPageLimit = pagedHeight > Double(BlockLayouter.maximumPageCount + 1) * content * 1.001
     }
 
     /// The context a list, row or stack gives its children: its `dir` and `lang`.
@@ -224,7 +252,7 @@ struct BlockLayouter {
         let id = nextListID
         nextListID += 1
         let markers = listMarkers(list, inner)
-        for (index, item) in list.items.enumerated() {
+        for (index, item) in list.items.enumerated() where !pastPageLimit {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutItem(item, index: index, markers: markers, inner, top: top, into: &blocks, listID: id)

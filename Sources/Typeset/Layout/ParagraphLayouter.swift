@@ -176,10 +176,23 @@ final class ParagraphLayouter: Sendable {
                 runs.append(piece)
             }
         }
-        let largest = runs.map(\.size).max() ?? text.spans.first { $0.scalarRange.overlaps(range) }?.style.size ?? 17
+        let largest = runs.map(\.size).max() ?? span(containing: range, in: text)?.style.size ?? 17
         return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
                         baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
                         largestSize: largest)
+    }
+
+    /// The span holding the start of a non-empty `range` (binary search: a paragraph of many
+    /// `br`s has a span per line, and a linear search per empty line was quadratic).
+    private func span(containing range: Range<Int>, in text: ParagraphText) -> StyledSpan? {
+        guard !range.isEmpty else { return nil }
+        var low = 0
+        var high = text.spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if text.spans[middle].scalarRange.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        return low < text.spans.count && text.spans[low].scalarRange.overlaps(range) ? text.spans[low] : nil
     }
 
     /// The index of the first item whose range ends after `offset` (items.count if none).
