@@ -226,6 +226,15 @@ struct BlockLayouter {
         var inner = containerContext(block, context)
         let count = Double(children.count)
         let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
+        guard column > 0 else {
+            // The gaps alone are wider than the row: the children would overlap off the page.
+            diagnostics.report(.error(
+                block.location,
+                "a 'row' of \(children.count) children needs \(format(BlockLayouter.rowSpacing(children.count))) pt "
+                    + "for the \(format(Block.rowSpacing)) pt gaps between them, and has \(format(context.width)) pt",
+                hint: "put fewer children in the row, or some of them in a 'stack'"))
+            return top
+        }
         // 4.3: all-caps Latin in one title/heading/label/button balances its siblings.
         inner.rowHasAllCaps = children.contains { child in
             guard case .text(let role, let inlines) = child.kind, role.isBalanced else { return false }

@@ -2,7 +2,6 @@
 // coverage and the name/OS-2 facts FontDatabase needs. Nothing here leaves Shape/.
 
 import CHarfBuzz
-import Synchronization
 
 /// A font file and face index: what the HarfBuzz objects depend on (a `FontFace` adds the names).
 struct FontFileKey: Hashable, Sendable {
@@ -146,11 +145,11 @@ struct FontCoverage: Sendable {
 }
 
 /// The process-wide cache of HarfBuzz fonts, one per file and face index, shared by
-/// `FontDatabase` (coverage) and `Shaper`. Guarded by a `Mutex`; a font is created outside the
+/// `FontDatabase` (coverage) and `Shaper`. Guarded by a `Locked`; a font is created outside the
 /// lock and the first one stored wins, so a slow file never blocks lookups of loaded ones.
 final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
-    private let fonts = Mutex<[FontFileKey: HarfBuzzFont]>([:])
+    private let fonts = Locked<[FontFileKey: HarfBuzzFont]>([:])
 
     func font(path: String, index: Int) -> HarfBuzzFont {
         let key = FontFileKey(path: path, index: index)

@@ -2,7 +2,6 @@
 // NOTES: HarfBuzz and Cairo together).
 
 import CHarfBuzz
-import Synchronization
 
 /// One glyph of a shaped run. Positions are in points, y up as HarfBuzz gives them.
 public struct ShapedGlyph: Hashable, Sendable {
@@ -78,11 +77,11 @@ public struct GlyphExtents: Hashable, Sendable {
 /// with the point size, so one font serves every size).
 ///
 /// Thread safety: `Shaper` is `Sendable`. HarfBuzz fonts are immutable once made and shared;
-/// each call takes its own `hb_buffer` from a small pool guarded by a `Mutex`.
+/// each call takes its own `hb_buffer` from a small pool guarded by a `Locked`.
 public final class Shaper: Sendable {
     public static let shared = Shaper()
 
-    private let buffers = Mutex<[HarfBuzzBuffer]>([])
+    private let buffers = Locked<[HarfBuzzBuffer]>([])
     /// Buffers kept for reuse: one per thread shaping at once is enough.
     private static let pooledBuffers = 16
 
