@@ -63,9 +63,13 @@ bench: release
 # Tests/Hostile/ as a regression case). FUZZ_SECONDS sets the run's length.
 FUZZ_SECONDS ?= 600
 FUZZ_BIN = .build-fuzz/debug/TypesetFuzz
+# (The linker warns about every ASan helper symbol; the log keeps them out of sight.)
 fuzz-build: deps
+	@mkdir -p .build-fuzz
 	TYPESET_FUZZ=1 $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
-	  --product TypesetFuzz --scratch-path .build-fuzz 2>&1 | grep -v 'Cannot export local symbol'
+	  --product TypesetFuzz --scratch-path .build-fuzz > .build-fuzz/build.log 2>&1 \
+	  || { grep -v 'Cannot export local symbol' .build-fuzz/build.log; exit 1; }
+	@grep -v 'Cannot export local symbol' .build-fuzz/build.log | tail -1
 
 fuzz: fuzz-build
 	@mkdir -p .fuzz-corpus .fuzz-artifacts
