@@ -95,6 +95,20 @@ struct HostileInputTests {
             Expectation(error: (2, 3, "this element's content would reach page \(limit + 1)")), path: lines)
     }
 
+    /// An image file over the byte limit is refused without decoding it (a sparse file: a real
+    /// PNG start, then zeros up to one byte past the limit).
+    @Test func imageOverTheByteLimitIsRefused() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = folder + "/big.png"
+        try Data(pngFile(width: 2, height: 2)).write(to: URL(fileURLWithPath: image))
+        #expect(truncate(image, off_t(MarkupParser.maximumImageBytes + 1)) == 0)
+        let path = folder + "/big.xml"
+        try "<document>\n  <p>x</p>\n  <image src=\"big.png\"/>\n</document>\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try check(try cli.render(path), Expectation(error: (3, 10, "image 'big.png' is larger than 64 MiB")), path: path)
+    }
+
     /// A named pipe (which git cannot hold, so it is made here) is refused without opening it:
     /// opening a pipe no one writes to would wait forever.
     @Test func imageThatIsANamedPipeIsRefusedWithoutWaiting() throws {
