@@ -10,7 +10,7 @@ BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cair
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset
 
-.PHONY: all deps build release test check-tables tables demo bench bench-batch clean
+.PHONY: all deps build release test check-tables tables demo bench bench-batch fuzz fuzz-build sanitize leaks clean
 
 all: build
 
@@ -72,5 +72,56 @@ bench-batch: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="time"
 	python3 Tests/bench/batch.py --typeset $(RELEASE_BIN)
 
+# Fuzzing (issue 7): libFuzzer over parsing and the whole layout (Sources/TypesetFuzz), under
+# AddressSanitizer, seeded from Examples/ and the hostile corpus, with a markup dictionary. New
+# inputs collect in .fuzz-corpus/, crashes and hangs in .fuzz-artifacts/ (each one belongs in
+# Tests/Hostile/ as a regression case). FUZZ_SECONDS sets the run's length.
+FUZZ_SECONDS ?= 600
+FUZZ_BIN = .build-fuzz/debug/TypesetFuzz
+# (The linker warns about every ASan helper symbol; the log keeps them out of sight.)
+fuzz-build: deps
+	@mkdir -p .build-fuzz
+	TYPESET_FUZZ=1 $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+	  --product TypesetFuzz --scratch-path .build-fuzz > .build-fuzz/build.log 2>&1 \
+	  || { grep -v 'Cannot export local symbol' .build-fuzz/build.log; exit 1; }
+	@grep -v 'Cannot export local symbol' .build-fuzz/build.log | tail -1
+
+fuzz: fuzz-build
+	@mkdir -p .fuzz-corpus .fuzz-artifacts
+	$(FUZZ_BIN) .fuzz-corpus Examples Tests/Hostile -dict=Tests/Fuzz/typeset.dict -timeout=10 \
+	  -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz-artifacts/ -print_final_stats=1
+
+# Sanitizers (issue 7): the test suite under AddressSanitizer, then under ThreadSanitizer, each in
+# its own build folder. TYPESET_BIN points the end-to-end tests at the sanitized CLI, so the
+# hostile corpus and the parallel batches (--jobs 2) run under the sanitizer too; a report makes
+# the CLI exit non-zero and its test fail. SANITIZE_FILTER narrows the suite (a regex of tests).
+SANITIZE_FILTER ?= .
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 TYPESET_BIN=$(CURDIR)/.build-asan/debug/typeset \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(SANITIZE_FILTER)'
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 TYPESET_BIN=$(CURDIR)/.build-tsan/debug/typeset \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(SANITIZE_FILTER)'
+
+# Leak check (issue 7): valgrind over a 100-document batch (the Examples, repeated) rendered to
+# PDF and PNG with two jobs; fails on any definite leak whose stack holds HarfBuzz, Cairo or
+# FreeType.
+LEAK_DIR := .build-leaks
+leaks: release
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES=valgrind
+	@rm -rf $(LEAK_DIR) && mkdir -p $(LEAK_DIR)/in $(LEAK_DIR)/out
+	@n=0; while [ $$n -lt 100 ]; do for f in Examples/*.xml; do \
+	  [ $$n -lt 100 ] && cp $$f $(LEAK_DIR)/in/doc-$$n.xml; n=$$((n+1)); done; done
+	for format in pdf png; do \
+	  valgrind --leak-check=full --errors-for-leak-kinds=definite --num-callers=40 \
+	    --log-file=$(LEAK_DIR)/valgrind-$$format.log $(RELEASE_BIN) render $(LEAK_DIR)/in/*.xml \
+	    --out-dir $(LEAK_DIR)/out --format $$format --jobs 2 || exit 1; \
+	  grep -A6 "LEAK SUMMARY" $(LEAK_DIR)/valgrind-$$format.log; \
+	done
+	@if grep -A40 "definitely lost in" $(LEAK_DIR)/valgrind-*.log | grep -E "hb_|cairo_|FT_"; then \
+	  echo "error: definite leaks of HarfBuzz, Cairo or FreeType objects (see $(LEAK_DIR)/valgrind-*.log)"; exit 1; \
+	else echo "no definite leak of HarfBuzz, Cairo or FreeType objects"; fi
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-leaks .fuzz-corpus .fuzz-artifacts out

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -25,3 +26,11 @@ let package = Package(
         .testTarget(name: "TypesetTests", dependencies: ["Typeset"]),
     ]
 )
+
+// `make fuzz` only: a libFuzzer target over parsing and layout (Sources/TypesetFuzz). It has no
+// `main` of its own (libFuzzer's), so it exists only when TYPESET_FUZZ is set and a plain
+// `swift build` or `swift test` never sees it.
+if ProcessInfo.processInfo.environment["TYPESET_FUZZ"] != nil {
+    package.products.append(.executable(name: "TypesetFuzz", targets: ["TypesetFuzz"]))
+    package.targets.append(.executableTarget(name: "TypesetFuzz", dependencies: ["Typeset"]))
+}

@@ -32,11 +32,32 @@ private func expectError(
     #expect(error.location.column == column, "\(error)", sourceLocation: sourceLocation)
 }
 
-/// A PNG's signature and IHDR chunk: all the parser reads (the CRC is not checked).
-private func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+/// A complete PNG of `width` × `height` pixels (the parser checks every chunk and CRC): IHDR,
+/// one IDAT, IEND. Up to 64 × 64 the IDAT holds the real pixels as stored (uncompressed) zlib
+/// data; larger images get a placeholder (the parser does not decode pixels).
+func pngFile(width: UInt32, height: UInt32) -> [UInt8] {
     func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
-        + bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return bigEndian(UInt32(body.count)) + typed + bigEndian(PNGFile.crc32(typed))
+    }
+    var png = PNGFile.signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0])
+    if width <= 64 && height <= 64 {
+        // Each row: filter byte 0, then RGBA pixels.
+        let raw = [UInt8]((0..<Int(height)).flatMap { _ in [0] + [UInt8](repeating: 0x80, count: 4 * Int(width)) })
+        var adlerA: UInt32 = 1
+        var adlerB: UInt32 = 0
+        for byte in raw {
+            adlerA = (adlerA + UInt32(byte)) % 65521
+            adlerB = (adlerB + adlerA) % 65521
+        }
+        let length = UInt16(raw.count)
+        let stored: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        png += chunk("IDAT", stored + raw + bigEndian(adlerB << 16 | adlerA))
+    } else {
+        png += chunk("IDAT", [0x78, 0x01, 0x01, 0, 0, 0xFF, 0xFF, 0, 0, 0, 1])
+    }
+    return png + chunk("IEND", [])
 }
 
 /// A fresh folder with `docs/` (the document's folder), `assets/` and `outside/`.
@@ -67,7 +88,7 @@ private struct Fixture {
     @Test func validDocumentUsingEveryElementAndAttribute() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        try fixture.write(pngHeader(width: 200, height: 100), to: fixture.docs + "/pic.png")
+        try fixture.write(pngFile(width: 200, height: 100), to: fixture.docs + "/pic.png")
         let source = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!-- A settings screen -->
@@ -430,7 +451,7 @@ private struct Fixture {
     @Test func imageEscapingTheFolderIsRefused() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        try fixture.write(pngHeader(width: 1, height: 1), to: fixture.outside + "/secret.png")
+        try fixture.write(pngFile(width: 1, height: 1), to: fixture.outside + "/secret.png")
         let relative = parse("<document>\n<image src='../outside/secret.png'/></document>", file: fixture.file)
         expectError(relative, line: 2, column: 8, "image '../outside/secret.png' is outside the document's folder")
         let absolute = parse("<document><image src='\(fixture.outside)/secret.png'/></document>", file: fixture.file)
@@ -442,7 +463,7 @@ private struct Fixture {
     @Test func imageSymlinkEscapingTheFolderIsRefused() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        try fixture.write(pngHeader(width: 1, height: 1), to: fixture.outside + "/secret.png")
+        try fixture.write(pngFile(width: 1, height: 1), to: fixture.outside + "/secret.png")
         try FileManager.default.createSymbolicLink(
             atPath: fixture.docs + "/link.png", withDestinationPath: fixture.outside + "/secret.png")
         let result = parse("<document><image src='link.png'/></document>", file: fixture.file)
@@ -452,7 +473,7 @@ private struct Fixture {
     @Test func imageInAnAssetFolderIsAllowed() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        try fixture.write(pngHeader(width: 40, height: 20), to: fixture.assets + "/icon.png")
+        try fixture.write(pngFile(width: 40, height: 20), to: fixture.assets + "/icon.png")
         let source = "<document><image src='../assets/icon.png' height='10'/></document>"
         expectError(parse(source, file: fixture.file), line: 1, column: 18, "outside the document's folder")
         let result = parse(source, file: fixture.file, assets: [fixture.assets])
@@ -485,7 +506,7 @@ private struct Fixture {
     @Test func absurdImageSizeIsRefused() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        try fixture.write(pngHeader(width: 20000, height: 10), to: fixture.docs + "/huge.png")
+        try fixture.write(pngFile(width: 20000, height: 10), to: fixture.docs + "/huge.png")
         let result = parse("<document><image src='huge.png'/></document>", file: fixture.file)
         expectError(result, line: 1, column: 18, "is 20000×10 pixels; images must be 1 to 16384 pixels")
     }

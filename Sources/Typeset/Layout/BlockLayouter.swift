@@ -37,6 +37,8 @@ struct Unit {
     var blocks: [PlacedBlock]
     var top: Double
     var bottom: Double
+    /// The element the unit was made from (for errors about its page).
+    var location: SourceLocation
 }
 
 struct BlockLayouter {
@@ -49,6 +51,13 @@ struct BlockLayouter {
     private var cursor = 0.0
     private var nextListID = 0
     private var title: String?
+    /// A lower bound of the content height the units so far put on pages: each page holds at
+    /// most its content height of it (see `countTowardPageLimit`).
+    private var pagedHeight = 0.0
+    /// True once the units laid out are sure to exceed a page limit: the rest is not laid out
+    /// (pagination reports the limit at the same element either way), so that a huge input
+    /// fails fast and in bounded memory.
+    private var pastPageLimit = false
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
@@ -101,7 +110,8 @@ struct BlockLayouter {
         let context = BlockContext(
             rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
-        let (pages, reportPages) = paginate()
+        let (pages, reportPages, pageError) = paginate()
+        if let pageError { diagnostics.report(pageError) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
         return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: title, language: language)
     }
@@ -111,6 +121,7 @@ struct BlockLayouter {
     /// Lays out a block of the vertical flow: stacks and lists open into their children, so
     /// that pages can break between them.
     private mutating func layoutFlow(_ block: Block, _ context: BlockContext) {
+        guard !pastPageLimit else { return }
         switch block.kind {
         case .stack(let children):
             let inner = containerContext(block, context)
@@ -121,7 +132,7 @@ struct BlockLayouter {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutBlock(block, context, top: top, into: &blocks)
-            appendUnit(blocks, top: top, bottom: bottom)
+            appendUnit(blocks, top: top, bottom: bottom, location: block.location)
         }
     }
 
@@ -129,9 +140,29 @@ struct BlockLayouter {
         units.isEmpty ? 0 : cursor + BlockLayouter.blockSpacing
     }
 
-    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double) {
-        units.append(Unit(blocks: blocks, top: top, bottom: bottom))
+    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, location: SourceLocation) {
+        units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: location))
         cursor = bottom
+        countTowardPageLimit(units[units.count - 1])
+    }
+
+    /// Pagination puts at most a page's content height of units on each page, counting a unit
+    /// (or a line of a paragraph that may split) taller than that as that height, since it
+    /// stands alone. So the sum of those heights over the content height is a lower bound of
+    /// the page count; past the limit, layout stops. A page without `height` grows: past its
+    /// limit, likewise.
+    private mutating func countTowardPageLimit(_ unit: Unit) {
+        guard let pageHeight = document.pageHeight else {
+            pastPageLimit = 2 * margin + cursor > BlockLayouter.maximumGrowingPageHeight
+            return
+        }
+        let content = pageHeight - 2 * margin
+        if unit.blocks.count == 1, unit.blocks[0].splittable, let paragraph = unit.blocks[0].paragraph {
+            pagedHeight += paragraph.lines.reduce(0) { $0 + min($1.height, content) }
+        } else {
+            pagedHeight += min(unit.bottom - unit.top, content)
+        }
+        pastPageLimit = pagedHeight > Double(BlockLayouter.maximumPageCount + 1) * content * 1.001
     }
 
     /// The context a list, row or stack gives its children: its `dir` and `lang`.
@@ -196,6 +227,15 @@ struct BlockLayouter {
         var inner = containerContext(block, context)
         let count = Double(children.count)
         let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
+        guard column > 0 else {
+            // The gaps alone are wider than the row: the children would overlap off the page.
+            diagnostics.report(.error(
+                block.location,
+                "a 'row' of \(children.count) children needs \(format(BlockLayouter.rowSpacing(children.count))) pt "
+                    + "for the \(format(Block.rowSpacing)) pt gaps between them, and has \(format(context.width)) pt",
+                hint: "put fewer children in the row, or some of them in a 'stack'"))
+            return top
+        }
         // 4.3: all-caps Latin in one title/heading/label/button balances its siblings.
         inner.rowHasAllCaps = children.contains { child in
             guard case .text(let role, let inlines) = child.kind, role.isBalanced else { return false }
@@ -223,7 +263,7 @@ struct BlockLayouter {
         nextListID += 1
         let markers = listMarkers(list, inner)
         var number = 0
-        for item in list.items {
+        for item in list.items where !pastPageLimit {
             if case .list(let nested) = item.kind {
                 layoutList(item, nested, indented(inner, by: markers.width))
                 continue
@@ -232,7 +272,7 @@ struct BlockLayouter {
             var blocks: [PlacedBlock] = []
             let bottom = layoutItem(item, number: number, markers: markers, inner, top: top, into: &blocks, listID: id)
             number += 1
-            appendUnit(blocks, top: top, bottom: bottom)
+            appendUnit(blocks, top: top, bottom: bottom, location: item.location)
         }
     }
 

@@ -2,16 +2,33 @@
 // blocks that do not fit continue on a new page, and a paragraph splits between its lines.
 
 extension BlockLayouter {
-    func paginate() -> ([Page], [ReportPage]) {
+    /// More pages than this are an error (at the element that would start the next page): a
+    /// mockup has a few pages, and a runaway input must not write a million.
+    static let maximumPageCount = 10_000
+    /// A page that grows to fit its content may be at most this tall (PDF's largest page, the
+    /// largest `height` the markup accepts).
+    static let maximumGrowingPageHeight = MarkupParser.maximumLength
+
+    /// The pages, their report, and the error that stopped pagination, if any (then the pages
+    /// are incomplete and must not be rendered).
+    func paginate() -> ([Page], [ReportPage], Diagnostic?) {
         let width = document.pageWidth
         let background = document.background ?? Document.defaultBackground
         guard let pageHeight = document.pageHeight else {
             let height = 2 * margin + (units.last?.bottom ?? 0)
+            guard height <= BlockLayouter.maximumGrowingPageHeight else {
+                let error = Diagnostic.error(
+                    document.location,
+                    "the page would be \(format(height.rounded(.up))) pt tall; a page can be at most "
+                        + "\(format(BlockLayouter.maximumGrowingPageHeight)) pt (200 inches, PDF's largest)",
+                    hint: "give the document a 'height' or a 'device' so that the content continues on further pages")
+                return ([], [], error)
+            }
             var emitter = PageEmitter(width: width, height: height, background: background)
             for unit in units {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
             }
-            return ([emitter.page()], [emitter.report])
+            return ([emitter.page()], [emitter.report], nil)
         }
 
         let contentHeight = pageHeight - 2 * margin
@@ -21,16 +38,27 @@ extension BlockLayouter {
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var previousBottom = 0.0
+        var pageError: Diagnostic?
 
-        func newPage() {
+        /// Starts a new page for the content of `unit`, or returns false at the page limit.
+        func newPage(for unit: Unit) -> Bool {
+            guard pages.count + 1 < BlockLayouter.maximumPageCount else {
+                pageError = .error(
+                    unit.location,
+                    "this element's content would reach page \(pages.count + 2); a document can have at most "
+                        + "\(BlockLayouter.maximumPageCount) pages",
+                    hint: "split the document into several files")
+                return false
+            }
             pages.append(emitter.page())
             reports.append(emitter.report)
             emitter = PageEmitter(width: width, height: pageHeight, background: background)
             y = 0
             empty = true
+            return true
         }
 
-        for unit in units {
+        allUnits: for unit in units {
             let gap = empty ? 0 : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
@@ -58,7 +86,7 @@ extension BlockLayouter {
                             end = start + 1
                             used = paragraph.lines[start].height
                         } else {
-                            newPage()
+                            guard newPage(for: unit) else { break allUnits }
                             pageGap = 0
                             continue
                         }
@@ -69,21 +97,24 @@ extension BlockLayouter {
                     empty = false
                     start = end
                     if start < paragraph.lines.count {
-                        newPage()
+                        guard newPage(for: unit) else { break allUnits }
                         pageGap = 0
                     }
                 }
                 continue
             }
-            if !empty { newPage() }
+            if !empty {
+                guard newPage(for: unit) else { break }
+            }
             let dy = margin - unit.top
             for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
             y = height
             empty = false
         }
+        if let pageError { return ([], [], pageError) }
         pages.append(emitter.page())
         reports.append(emitter.report)
-        return (pages, reports)
+        return (pages, reports, nil)
     }
 }
 

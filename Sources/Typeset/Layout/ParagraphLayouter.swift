@@ -83,6 +83,7 @@ final class ParagraphLayouter: Sendable {
         }
 
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
+        let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         var glyphAdvances: [(cluster: Int, advance: Double)] = []
         for run in shaped { for g in run.glyphs { glyphAdvances.append((g.cluster, g.advance)) } }
         let advances = AdvanceTable(count: display.count, glyphAdvances: glyphAdvances)
@@ -92,7 +93,8 @@ final class ParagraphLayouter: Sendable {
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []
         for range in ranges {
-            lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped, display: display,
+            lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped,
+                                   clusterOrders: clusterOrders, display: display,
                                    text: text, balance: balance, lineHeight: lineHeight, primary: primary))
         }
         if lines.isEmpty {  // an empty paragraph still takes one line
@@ -147,6 +149,7 @@ final class ParagraphLayouter: Sendable {
 
     private func buildLine(
         _ range: Range<Int>, paragraph: BidiParagraph, items: [TextItem], shaped: [ShapedRun],
+        clusterOrders: [ClusterOrder],
         display: [Unicode.Scalar], text: ParagraphText, balance: Double, lineHeight: Double,
         primary: (ascent: Double, descent: Double)
     ) -> TextLine {
@@ -157,25 +160,28 @@ final class ParagraphLayouter: Sendable {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
             var pieces: [LineRun] = []
-            // Items are in logical order: find the first one the run reaches by binary search,
-            // so that long paragraphs stay linear.
-            var low = 0
-            var high = items.count
-            while low < high {
-                let mid = (low + high) / 2
-                if items[mid].scalarRange.upperBound <= runRange.lowerBound { low = mid + 1 } else { high = mid }
-            }
-            var index = low
-            while index < items.count && items[index].scalarRange.lowerBound < runRange.upperBound {
+            // Items are in logical order and do not overlap: start at the first that reaches
+            // into the run (binary search) and stop after the last, so that a paragraph of many
+            // lines and items is not quadratic.
+            var index = firstItem(endingAfter: runRange.lowerBound, in: items)
+            while index < items.count, items[index].scalarRange.lowerBound < runRange.upperBound {
                 defer { index += 1 }
                 let item = items[index]
-                guard !item.scalarRange.isEmpty else { continue }
+                guard item.scalarRange.overlaps(runRange) else { continue }
                 let piece = item.scalarRange.clamped(to: runRange)
-                var glyphs = shaped[index].glyphs
+                // Only the item's glyphs of this piece are looked at: a paragraph of one script
+                // and style is one item, and scanning all of it for every line was quadratic.
+                let itemGlyphs = shaped[index].glyphs
+                let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                if (cutBefore && unsafe(glyphs, at: piece.lowerBound)) || (cutAfter && unsafe(glyphs, at: piece.upperBound)) {
+                var glyphs: [ShapedGlyph]
+                if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
+                    || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
+                {
                     glyphs = shape(item, display, text, balance: balance, range: piece).glyphs
+                } else {
+                    glyphs = Array(glyphSlice(itemGlyphs, order, piece))
                 }
                 glyphs = glyphs.filter { piece.contains($0.cluster) && !isHiddenControl(display[$0.cluster]) }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
@@ -191,15 +197,77 @@ final class ParagraphLayouter: Sendable {
                 runs.append(piece)
             }
         }
-        let largest = runs.map(\.size).max() ?? text.spans.first { $0.scalarRange.overlaps(range) }?.style.size ?? 17
+        let largest = runs.map(\.size).max() ?? span(containing: range, in: text)?.style.size ?? 17
         return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
                         baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
                         largestSize: largest)
     }
 
+    /// The span holding the start of a non-empty `range` (binary search: a paragraph of many
+    /// `br`s has a span per line, and a linear search per empty line was quadratic).
+    private func span(containing range: Range<Int>, in text: ParagraphText) -> StyledSpan? {
+        guard !range.isEmpty else { return nil }
+        var low = 0
+        var high = text.spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if text.spans[middle].scalarRange.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        return low < text.spans.count && text.spans[low].scalarRange.overlaps(range) ? text.spans[low] : nil
+    }
+
+    /// The index of the first item whose range ends after `offset` (items.count if none).
+    private func firstItem(endingAfter offset: Int, in items: [TextItem]) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].scalarRange.upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// HarfBuzz marks where cutting a run would change its glyphs (joining, kerning, ligatures).
-    private func unsafe(_ glyphs: [ShapedGlyph], at offset: Int) -> Bool {
-        glyphs.contains { $0.cluster == offset && $0.unsafeToBreak }
+    /// `glyphs` are those of the cluster at the cut.
+    private func unsafe(_ glyphs: ArraySlice<ShapedGlyph>) -> Bool {
+        glyphs.contains { $0.unsafeToBreak }
+    }
+
+    /// How a shaped item's clusters run: HarfBuzz's default cluster level keeps them monotone,
+    /// rising in left-to-right runs and falling in right-to-left ones.
+    enum ClusterOrder { case ascending, descending, unordered }
+
+    static func clusterOrder(_ glyphs: [ShapedGlyph]) -> ClusterOrder {
+        var ascending = true
+        var descending = true
+        for k in glyphs.indices.dropFirst() {
+            if glyphs[k].cluster < glyphs[k - 1].cluster { ascending = false }
+            if glyphs[k].cluster > glyphs[k - 1].cluster { descending = false }
+        }
+        return ascending ? .ascending : descending ? .descending : .unordered
+    }
+
+    /// The glyphs whose cluster is in `range`: a contiguous slice found by binary search when
+    /// the clusters are monotone, else all glyphs with a cluster in `range`.
+    private func glyphSlice(_ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>) -> ArraySlice<ShapedGlyph> {
+        /// The first index whose glyph is past `offset` in the glyphs' direction.
+        func boundary(_ isBefore: (Int) -> Bool) -> Int {
+            var low = 0
+            var high = glyphs.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isBefore(glyphs[middle].cluster) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        switch order {
+        case .ascending:
+            return glyphs[boundary { $0 < range.lowerBound }..<boundary { $0 < range.upperBound }]
+        case .descending:
+            return glyphs[boundary { $0 >= range.upperBound }..<boundary { $0 >= range.lowerBound }]
+        case .unordered:
+            return ArraySlice(glyphs.filter { range.contains($0.cluster) })
+        }
     }
 }
 

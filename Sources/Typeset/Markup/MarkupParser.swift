@@ -16,6 +16,8 @@ public enum MarkupParser {
     /// PNGs wider or taller than this many pixels are refused: a mockup never needs them and
     /// decoding one would take gigabytes.
     public static let maximumImagePixels = 16384
+    /// PNG files larger than this are refused (the file is read whole to check its chunks).
+    public static let maximumImageBytes = 64 * 1024 * 1024
     /// The largest page side and image size in points: PDF's largest page (200 inches).
     public static let maximumLength: Double = 14400
     /// The largest text size in points: larger than any page could hold a line of.
@@ -543,36 +545,26 @@ struct MarkupConverter {
                 hint: escapeHint)
             return nil
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
-            !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: resolved)
-        else {
+        // Only regular files: opening a named pipe would wait forever, a device could be endless.
+        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: resolved) else {
             error(location, "image '\(source)' is not a readable file")
             return nil
         }
         defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard header.starts(with: signature) else {
-            error(
-                location, "image '\(source)' is not a PNG file (it lacks the PNG signature)",
-                hint: "'src' accepts PNG images only")
+        let limit = MarkupParser.maximumImageBytes
+        let bytes = [UInt8]((try? handle.read(upToCount: limit + 1)) ?? Data())
+        guard bytes.count <= limit else {
+            error(location, "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB")
             return nil
         }
-        guard header.count == 24, header[12..<16].elementsEqual(Array("IHDR".utf8)) else {
-            error(location, "image '\(source)' is not a valid PNG file (no IHDR chunk)")
-            return nil
-        }
-        func bigEndian(_ offset: Int) -> Int {
-            header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        }
-        let width = bigEndian(16)
-        let height = bigEndian(20)
-        let limit = MarkupParser.maximumImagePixels
-        guard width > 0, height > 0, width <= limit, height <= limit else {
-            error(
-                location,
-                "image '\(source)' is \(width)×\(height) pixels; images must be 1 to \(limit) pixels on each side")
+        let width: Int
+        let height: Int
+        do {
+            (width, height) = try PNGFile.check(bytes, pixelLimit: MarkupParser.maximumImagePixels)
+        } catch let problem {
+            let hint = problem.message.hasPrefix("not a PNG") ? "'src' accepts PNG images only" : nil
+            error(location, "image '\(source)' is \(problem.message)", hint: hint)
             return nil
         }
         return (resolved, width, height)

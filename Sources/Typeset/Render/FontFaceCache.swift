@@ -9,12 +9,11 @@
 //   cairo-ft takes a per-face mutex around every use of the `FT_Face` (glyph loading, PDF
 //   subsetting), so one Cairo face may be drawn with from any number of `cairo_t`s on different
 //   threads; each `cairo_t` and surface stays on the thread of its render.
-// - The cache itself is a `Mutex`; faces are opened while holding it (a few milliseconds, once).
+// - The cache itself is a `Locked`; faces are opened while holding it (a few milliseconds, once).
 // - Lifetime: the FreeType objects are attached to the Cairo face as user data and freed by
 //   Cairo's destroy callback, i.e. only once Cairo's own font caches have let go of the face.
 // `RenderTests` renders the same pages on several threads and checks the bytes match.
 import CCairo
-import Synchronization
 
 /// Owns one `FT_Library` and one `FT_Face` opened from a `FontFace`.
 final class FreeTypeFace {
@@ -113,7 +112,7 @@ private let releaseFreeTypeFace: cairo_destroy_func_t = { owner in
 final class CairoFontCache: Sendable {
     static let shared = CairoFontCache()
 
-    private let faces = Mutex<[FontFace: CairoFontFace]>([:])
+    private let faces = Locked<[FontFace: CairoFontFace]>([:])
 
     /// The Cairo face for `font`, opened on first use. Failures are not cached.
     func face(for font: FontFace) throws -> CairoFontFace {

@@ -2,7 +2,6 @@
 // folders, then system fonts; nearest weight; a font run per stretch of clusters one font covers.
 
 import Foundation
-import Synchronization
 
 /// A stretch of a paragraph set in one font, from `FontDatabase.itemize`.
 public struct FontRun: Hashable, Sendable {
@@ -28,7 +27,7 @@ public struct FontRun: Hashable, Sendable {
 /// scanned only when a family or a character is not found in the bundled and extra fonts.
 ///
 /// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
-/// `Mutex` from the Synchronization module; `itemize` takes it a few times per call (never per
+/// `Locked` (an NSLock: see Locked.swift); `itemize` takes it a few times per call (never per
 /// character in the common case) and works on immutable copies otherwise, so one database can
 /// serve a parallel batch.
 public final class FontDatabase: Sendable {
@@ -47,7 +46,7 @@ public final class FontDatabase: Sendable {
     static let arabicFallback = "Noto Sans Arabic"
     static let hebrewFallback = "Noto Sans Hebrew"
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - extraDirectories: folders given with `--font-dir`; their fonts are matched by family

@@ -2,7 +2,6 @@
 // coverage and the name/OS-2 facts FontDatabase needs. Nothing here leaves Shape/.
 
 import CHarfBuzz
-import Synchronization
 
 /// A font file and face index: what the HarfBuzz objects depend on (a `FontFace` adds the names).
 struct FontFileKey: Hashable, Sendable {
@@ -150,12 +149,12 @@ struct FontCoverage: Sendable {
 }
 
 /// The process-wide cache of HarfBuzz fonts for shaping and metrics, one per file and face
-/// index, never released (`Shaper`'s run cache names fonts by identity). Guarded by a `Mutex`; a
+/// index, never released (`Shaper`'s run cache names fonts by identity). Guarded by a `Locked`; a
 /// font is created outside the lock and the first one stored wins, so a slow file never blocks
 /// lookups of loaded ones. (FontDatabase reads names and cmaps with temporary fonts instead.)
 final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
-    private let fonts = Mutex<[FontFileKey: HarfBuzzFont]>([:])
+    private let fonts = Locked<[FontFileKey: HarfBuzzFont]>([:])
 
     func font(path: String, index: Int) -> HarfBuzzFont {
         let key = FontFileKey(path: path, index: index)

@@ -2,7 +2,6 @@
 // NOTES: HarfBuzz and Cairo together).
 
 import CHarfBuzz
-import Synchronization
 
 /// One glyph of a shaped run. Positions are in points, y up as HarfBuzz gives them.
 public struct ShapedGlyph: Hashable, Sendable {
@@ -84,15 +83,15 @@ public struct GlyphExtents: Hashable, Sendable {
 /// dropped: it loses on text it has not seen (+70% on one real document), see ShapeTests.
 ///
 /// Thread safety: `Shaper` is `Sendable`. HarfBuzz fonts are immutable once made and shared;
-/// each call takes its own `hb_buffer` from a small pool guarded by a `Mutex`; the run cache is
-/// another `Mutex`, never held while shaping.
+/// each call takes its own `hb_buffer` from a small pool guarded by a `Locked`; the run cache is
+/// another `Locked`, never held while shaping.
 public final class Shaper: Sendable {
     public static let shared = Shaper()
 
-    private let buffers = Mutex<[HarfBuzzBuffer]>([])
+    private let buffers = Locked<[HarfBuzzBuffer]>([])
     /// Buffers kept for reuse: one per thread shaping at once is enough.
     private static let pooledBuffers = 16
-    private let runs = Mutex(RunCache())
+    private let runs = Locked(RunCache())
     private let runCacheCapacity: Int
     /// Code points HarfBuzz keeps as context on each side of the item
     /// (`HB_BUFFER_CONTEXT_LENGTH` in hb-buffer.hh, 5 since HarfBuzz 0.9).

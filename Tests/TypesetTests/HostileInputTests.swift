@@ -1,0 +1,415 @@
+// End-to-end tests of bad and hostile input (issue 7): every case of the corpus in Tests/Hostile/
+// through the `typeset` binary, inputs too big to commit generated here, and batches that must
+// lose nothing but their failing inputs. Whatever the input, the answer is a located error and
+// no output file, or a correct render; never a crash, a hang, a partial or a temporary file.
+//
+// Corpus format: `NAME.xml` (any bytes) and `NAME.expected`, whose first line is either
+// `LINE:COLUMN: error: MESSAGE-FRAGMENT` or `renders`; further lines may say `pages: N` (the
+// PDF's page count) or `text: FRAGMENT` (in the PDF's text, by pdftotext).
+import Foundation
+import Testing
+
+@testable import Typeset
+
+/// The corpus must not shrink unnoticed: files deleted or renamed away fail the count.
+private let minimumErrorCases = 100
+private let minimumRenderCases = 15
+
+@Suite("Hostile inputs", .serialized)
+struct HostileInputTests {
+    @Test func corpusGivesLocatedErrorsOrRenders() throws {
+        let cli = try CLI()
+        let folder = repositoryRoot + "/Tests/Hostile"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let inputs = names.filter { $0.hasSuffix(".xml") }.sorted()
+        let expectations = Set(names.filter { $0.hasSuffix(".expected") })
+        // Every input has an expectation and every expectation an input.
+        for input in inputs {
+            #expect(expectations.contains(stem(input) + ".expected"), "\(input) has no .expected file")
+        }
+        for expectation in expectations {
+            #expect(inputs.contains(stem(expectation) + ".xml"), "\(expectation) has no input")
+        }
+
+        var errorCases = 0
+        var renderCases = 0
+        for input in inputs {
+            let text = try String(contentsOfFile: folder + "/" + stem(input) + ".expected", encoding: .utf8)
+            let expectation = try Expectation(text, file: input)
+            let outcome = try cli.render(folder + "/" + input)
+            try check(outcome, expectation, path: folder + "/" + input)
+            if expectation.error != nil { errorCases += 1 } else { renderCases += 1 }
+        }
+        #expect(errorCases >= minimumErrorCases, "only \(errorCases) error cases ran")
+        #expect(renderCases >= minimumRenderCases, "only \(renderCases) render cases ran")
+        #expect(errorCases + renderCases == inputs.count)
+    }
+
+    // MARK: Generated inputs
+
+    @Test func inputOverSixteenMebibytesIsRefusedUnread() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/huge.xml"
+        // A well-formed document one byte over the limit.
+        let head = "<document><p>"
+        let tail = "</p></document>"
+        let filler = String(repeating: "a", count: MarkupParser.maximumInputBytes + 1 - head.utf8.count - tail.utf8.count)
+        try (head + filler + tail).write(toFile: path, atomically: false, encoding: .utf8)
+        let outcome = try cli.render(path)
+        try check(
+            outcome,
+            Expectation(error: (1, 1, "the input is \(MarkupParser.maximumInputBytes + 1) bytes; the limit is 16777216 bytes")),
+            path: path)
+    }
+
+    @Test func pageCountLimitIsALocatedError() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let limit = BlockLayouter.maximumPageCount
+        // Spacers taller than the page: each starts a page of its own. Spacer k is on line k + 1.
+        func spacers(_ count: Int) -> String {
+            "<document height=\"100\" margin=\"10\">\n"
+                + String(repeating: "<spacer height=\"90\"/>\n", count: count) + "</document>\n"
+        }
+        let over = folder + "/spacers.xml"
+        try spacers(limit + 1).write(toFile: over, atomically: false, encoding: .utf8)
+        try check(
+            try cli.render(over),
+            Expectation(error: (limit + 2, 1, "this element's content would reach page \(limit + 1); a document can have at most \(limit) pages")),
+            path: over)
+
+        // Exactly at the limit: every page is written.
+        let at = folder + "/at-limit.xml"
+        try spacers(limit).write(toFile: at, atomically: false, encoding: .utf8)
+        try check(try cli.render(at), Expectation(pages: limit), path: at)
+
+        // A paragraph whose lines run past the limit: the error is at the paragraph.
+        let lines = folder + "/lines.xml"
+        try ("<document height=\"60\" margin=\"10\">\n  <p>" + String(repeating: "x<br/>", count: limit + 5) + "</p>\n</document>\n")
+            .write(toFile: lines, atomically: false, encoding: .utf8)
+        try check(
+            try cli.render(lines),
+            Expectation(error: (2, 3, "this element's content would reach page \(limit + 1)")), path: lines)
+    }
+
+    /// An image file over the byte limit is refused without decoding it (a sparse file: a real
+    /// PNG start, then zeros up to one byte past the limit).
+    @Test func imageOverTheByteLimitIsRefused() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = folder + "/big.png"
+        try Data(pngFile(width: 2, height: 2)).write(to: URL(fileURLWithPath: image))
+        #expect(truncate(image, off_t(MarkupParser.maximumImageBytes + 1)) == 0)
+        let path = folder + "/big.xml"
+        try "<document>\n  <p>x</p>\n  <image src=\"big.png\"/>\n</document>\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try check(try cli.render(path), Expectation(error: (3, 10, "image 'big.png' is larger than 64 MiB")), path: path)
+    }
+
+    /// A named pipe (which git cannot hold, so it is made here) is refused without opening it:
+    /// opening a pipe no one writes to would wait forever.
+    @Test func imageThatIsANamedPipeIsRefusedWithoutWaiting() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/pipe.png", 0o644) == 0)
+        let path = folder + "/pipe.xml"
+        try "<document>\n  <image src=\"pipe.png\"/>\n</document>\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try check(try cli.render(path), Expectation(error: (2, 10, "image 'pipe.png' is not a readable file")), path: path)
+    }
+
+    /// A 1 MB paragraph renders, all of it, in bounded time: of Latin, Arabic and Hebrew words
+    /// with digits and brackets (many items), and of Latin words only (one item of 1 MB, which
+    /// a scan of the item's glyphs per line once made quadratic).
+    @Test(arguments: [false, true])
+    func oneMegabyteParagraphRenders(latinOnly: Bool) throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/megabyte.xml"
+        let paragraph = mixedScriptParagraph(bytes: 1_000_000, latinOnly: latinOnly)
+        try ("<document device=\"iphone-8\">\n<p>" + paragraph + "</p>\n</document>\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.outputs == ["megabyte.pdf"])
+        // Generous for a debug build on a loaded machine; a quadratic step takes hours here.
+        #expect(seconds < 300, "a 1 MB paragraph took \(seconds) s")
+        // The last words are on the last page: nothing was lost.
+        let pdf = outcome.folder + "/megabyte.pdf"
+        let pages = try #require(pdfPageCount(pdf))
+        #expect(pages > 100)
+        let lastPage = try run("/usr/bin/pdftotext", ["-f", "\(pages)", "-l", "\(pages)", pdf, "-"]).output
+        #expect(lastPage.contains("ENDMARK"), "the paragraph's last word is missing from the last page")
+    }
+
+    /// A paragraph of 50,000 `br`s: one span per line, which a linear search per line once made
+    /// quadratic (minutes here; 16 MiB of them did not finish in ten minutes).
+    @Test func paragraphOfManyLineBreaksRendersInLinearTime() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/breaks.xml"
+        try ("<document device=\"iphone-8\">\n  <p>" + String(repeating: "a<br/>", count: 50_000) + "end</p>\n</document>\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        try check(outcome, Expectation(pages: nil), path: path)
+        #expect(seconds < 120, "50,000 lines took \(seconds) s")
+    }
+
+    // MARK: Batches and atomic writes
+
+    /// One batch with good inputs and inputs that fail while parsing, while laying out and while
+    /// rendering, and an output path that cannot be written: every good input is written, the
+    /// others leave nothing, and no temporary file is left.
+    @Test(arguments: [1, 2])
+    func batchLosesOnlyItsFailingInputs(jobs: Int) throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = folder + "/in"
+        let out = folder + "/out"
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var good: [String] = []
+        for k in 1...12 {
+            let path = inputs + "/good-\(k).xml"
+            try "<document lang=\"\(["en", "ar", "he"][k % 3])\"><title>Page \(k)</title><p>\(k) مرحبا שלום</p></document>"
+                .write(toFile: path, atomically: false, encoding: .utf8)
+            good.append(path)
+        }
+        // A PNG whose chunks are sound but whose pixel data does not inflate: the parser accepts
+        // it, the renderer fails on it.
+        var corrupt = pngFile(width: 2, height: 2)
+        let idat = try #require(corrupt.indices.first { corrupt[$0..<$0 + 4].elementsEqual(Array("IDAT".utf8)) })
+        let idatLength = corrupt[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        for k in (idat + 4)..<(idat + 4 + idatLength) { corrupt[k] = 0xA5 }
+        let crc = PNGFile.crc32(corrupt[idat..<(idat + 4 + idatLength)])
+        for k in 0..<4 { corrupt[idat + 4 + idatLength + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+        try Data(corrupt).write(to: URL(fileURLWithPath: inputs + "/corrupt.png"))
+
+        let bad = [
+            ("broken-xml.xml", "<document><p>unclosed</document>"),
+            ("page-limit.xml", "<document height=\"100\" margin=\"10\">" + String(repeating: "<spacer height=\"90\"/>", count: BlockLayouter.maximumPageCount + 1) + "</document>"),
+            ("bad-pixels.xml", "<document><image src=\"corrupt.png\"/></document>"),
+            ("blocked.xml", "<document><p>its output path is a folder</p></document>"),
+        ]
+        for (name, text) in bad { try text.write(toFile: inputs + "/" + name, atomically: false, encoding: .utf8) }
+        try FileManager.default.createDirectory(atPath: out + "/blocked.pdf", withIntermediateDirectories: true)
+        // An older output of a failing input stays as it was.
+        try "old".write(toFile: out + "/broken-xml.pdf", atomically: false, encoding: .utf8)
+
+        // Interleave the bad inputs with the good ones.
+        var all = good
+        for (k, (name, _)) in bad.enumerated() { all.insert(inputs + "/" + name, at: 3 * k + 1) }
+        let result = try run(cli.binary, ["render"] + all + ["--out-dir", out, "--jobs", "\(jobs)"])
+        #expect(result.status == 1, "\(result.error)")
+        let summary = result.error.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("rendered 12 of 16 inputs; failed: "), "\(summary)")
+        for (name, _) in bad { #expect(summary.contains(inputs + "/" + name), "\(summary)") }
+        for path in good {
+            let pdf = out + "/" + stem((path as NSString).lastPathComponent) + ".pdf"
+            #expect(pdfPageCount(pdf) == 1, "\(pdf) is missing or broken")
+        }
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let expected = (good.map { stem(($0 as NSString).lastPathComponent) + ".pdf" } + ["blocked.pdf", "broken-xml.pdf"]).sorted()
+        #expect(written == expected, "no output for failing inputs, no temporary files")
+        #expect(try String(contentsOfFile: out + "/broken-xml.pdf", encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/blocked.pdf").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inputs).allSatisfy { !$0.hasSuffix(".tmp") })
+        // Each failure is located.
+        #expect(result.error.contains(inputs + "/broken-xml.xml:1:22: error: end tag '</document>' does not match '<p>'"))
+        #expect(result.error.contains(inputs + "/page-limit.xml:1:"))
+        #expect(result.error.contains(inputs + "/bad-pixels.xml:1:1: error: cannot write "))
+        #expect(result.error.contains(inputs + "/blocked.xml:1:1: error: cannot write "))
+    }
+
+    /// A multi-page PNG render that fails writes none of its pages.
+    @Test func failingMultiPagePNGRenderWritesNoPage() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/pages.xml"
+        try ("<document height=\"200\">" + String(repeating: "<p>page</p><spacer height=\"130\"/>", count: 3) + "</document>")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let out = folder + "/out"
+        try FileManager.default.createDirectory(atPath: out + "/pages-3.png", withIntermediateDirectories: true)
+        let result = try run(cli.binary, ["render", path, "--out-dir", out, "--format", "png", "--scale", "1"])
+        #expect(result.status == 1)
+        #expect(result.error.contains(path + ":1:1: error: cannot write "), "\(result.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["pages-3.png"])
+        // Without the obstacle all three pages are written.
+        try FileManager.default.removeItem(atPath: out + "/pages-3.png")
+        let again = try run(cli.binary, ["render", path, "--out-dir", out, "--format", "png", "--scale", "1"])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pages-2.png", "pages-3.png", "pages.png"])
+    }
+
+    // MARK: Checking one outcome
+
+    private func check(_ outcome: CLI.Outcome, _ expectation: Expectation, path: String,
+                       sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let name = (path as NSString).lastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+        #expect(!outcome.output.contains(".tmp"), "\(name): a temporary file is left", sourceLocation: sourceLocation)
+        if let (line, column, fragment) = expectation.error {
+            #expect(outcome.status == 1, "\(name): exit \(outcome.status), stderr: \(outcome.error)", sourceLocation: sourceLocation)
+            #expect(outcome.outputs.isEmpty, "\(name): wrote \(outcome.outputs)", sourceLocation: sourceLocation)
+            let errors = outcome.error.split(separator: "\n").filter { $0.contains(": error: ") }
+            guard let first = errors.first else {
+                Issue.record("\(name): no error printed; stderr: \(outcome.error)", sourceLocation: sourceLocation)
+                return
+            }
+            let prefix = "\(path):\(line):\(column): error: "
+            #expect(first.hasPrefix(prefix), "\(name): expected \(prefix)…, got \(first)", sourceLocation: sourceLocation)
+            #expect(first.contains(fragment), "\(name): expected “\(fragment)” in \(first)", sourceLocation: sourceLocation)
+        } else {
+            #expect(outcome.status == 0, "\(name): exit \(outcome.status), stderr: \(outcome.error)", sourceLocation: sourceLocation)
+            #expect(!outcome.error.contains(": error: "), "\(name): \(outcome.error)", sourceLocation: sourceLocation)
+            #expect(outcome.outputs == [stem(name) + ".pdf"], "\(name): wrote \(outcome.outputs)", sourceLocation: sourceLocation)
+            guard let pdf = outcome.outputs.first.map({ outcome.folder + "/" + $0 }) else { return }
+            let pages = pdfPageCount(pdf)
+            #expect((pages ?? 0) >= 1, "\(name): not a readable PDF", sourceLocation: sourceLocation)
+            if let expected = expectation.pages {
+                #expect(pages == expected, "\(name): \(pages ?? 0) pages, expected \(expected)", sourceLocation: sourceLocation)
+            }
+            if let fragment = expectation.text {
+                let text = try run("/usr/bin/pdftotext", [pdf, "-"]).output
+                #expect(text.contains(fragment), "\(name): “\(fragment)” is not in the PDF's text", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
+
+/// What a corpus case must give.
+private struct Expectation {
+    var error: (line: Int, column: Int, fragment: String)?
+    var pages: Int?
+    var text: String?
+
+    init(error: (Int, Int, String)) { self.error = error }
+    init(pages: Int?) { self.pages = pages }
+
+    init(_ text: String, file: String) throws {
+        let lines = text.split(separator: "\n").map(String.init)
+        guard let first = lines.first else { throw CorpusError("\(file): empty .expected") }
+        if first != "renders" {
+            let parts = first.split(separator: ":", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]),
+                parts[2].hasPrefix(" error: ")
+            else { throw CorpusError("\(file): the first line must be 'LINE:COLUMN: error: MESSAGE' or 'renders'") }
+            error = (line, column, String(parts[2].dropFirst(" error: ".count)))
+        }
+        for line in lines.dropFirst() {
+            if line.hasPrefix("pages: "), let count = Int(line.dropFirst(7)) {
+                pages = count
+            } else if line.hasPrefix("text: ") {
+                self.text = String(line.dropFirst(6))
+            } else {
+                throw CorpusError("\(file): unknown line '\(line)'")
+            }
+        }
+    }
+}
+
+private struct CorpusError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: - Running the binary
+
+private let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/TypesetTests/this file
+    return url.path
+}()
+
+/// The built `typeset` binary: TYPESET_BIN, else the debug build (`make test` builds it first).
+private struct CLI {
+    let binary: String
+
+    init() throws {
+        let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? repositoryRoot + "/.build/debug/typeset"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CorpusError("no typeset binary at \(path): run `swift build` first (or set TYPESET_BIN)")
+        }
+        binary = path
+    }
+
+    struct Outcome {
+        var status: Int32
+        var error: String
+        /// The output folder and the files in it after the run.
+        var folder: String
+        var outputs: [String]
+        var output: String { outputs.joined(separator: " ") }
+    }
+
+    /// `typeset render INPUT --out-dir FRESH-FOLDER`; the caller removes the folder.
+    func render(_ input: String) throws -> Outcome {
+        let folder = try temporaryFolder()
+        let result = try run(binary, ["render", input, "--out-dir", folder])
+        let outputs = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        return Outcome(status: result.status, error: result.error, folder: folder, outputs: outputs)
+    }
+}
+
+/// Runs a program to its end; its output and errors go through files, so neither can block it.
+private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+    _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
+    process.standardError = FileHandle(forWritingAtPath: folder + "/err")
+    try process.run()
+    process.waitUntilExit()
+    let output = try String(contentsOfFile: folder + "/out", encoding: .utf8)
+    let error = try String(contentsOfFile: folder + "/err", encoding: .utf8)
+    return (process.terminationStatus, output, error)
+}
+
+private func temporaryFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "/typeset-hostile-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+private func stem(_ name: String) -> String { (name as NSString).deletingPathExtension }
+
+private func pdfPageCount(_ path: String) -> Int? {
+    guard let info = try? run("/usr/bin/pdfinfo", [path]), info.status == 0 else { return nil }
+    for line in info.output.split(separator: "\n") where line.hasPrefix("Pages:") {
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+    }
+    return nil
+}
+
+/// Words of three scripts with digits, brackets and punctuation, deterministic, about `bytes`
+/// long, ending with the word ENDMARK.
+func mixedScriptParagraph(bytes: Int, latinOnly: Bool = false) -> String {
+    let all = [
+        "layout", "render", "Swift", "HarfBuzz", "(2024)", "page", "مرحبا", "بالعالم", "تنزيل", "١٢٣",
+        "الإعدادات", "שלום", "עולם", "הורדה", "הגדרות", "42.5%", "[note]", "line,", "كتاب.", "ספר!",
+    ]
+    let words = latinOnly ? all.filter { $0.unicodeScalars.allSatisfy { $0.value < 0x80 } } : all
+    var text = ""
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    while text.utf8.count < bytes {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        text += words[Int(state >> 33) % words.count] + " "
+    }
+    return text + "ENDMARK"
+}
