@@ -327,22 +327,12 @@ private struct CorpusError: Error, CustomStringConvertible {
 
 // MARK: - Running the binary
 
-private let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/TypesetTests/this file
-    return url.path
-}()
-
 /// The built `typeset` binary: TYPESET_BIN, else the debug build (`make test` builds it first).
 private struct CLI {
     let binary: String
 
     init() throws {
-        let path = ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? repositoryRoot + "/.build/debug/typeset"
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw CorpusError("no typeset binary at \(path): run `swift build` first (or set TYPESET_BIN)")
-        }
-        binary = path
+        binary = try typesetBinary()
     }
 
     struct Outcome {
@@ -363,28 +353,10 @@ private struct CLI {
     }
 }
 
-/// Runs a program to its end; its output and errors go through files, so neither can block it.
+/// Runs a program to its end (the shared runner of Support.swift).
 private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-    _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
-    process.standardError = FileHandle(forWritingAtPath: folder + "/err")
-    try process.run()
-    process.waitUntilExit()
-    let output = try String(contentsOfFile: folder + "/out", encoding: .utf8)
-    let error = try String(contentsOfFile: folder + "/err", encoding: .utf8)
-    return (process.terminationStatus, output, error)
-}
-
-private func temporaryFolder() throws -> String {
-    let path = NSTemporaryDirectory() + "/typeset-hostile-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    let result = try runProgram(executable, arguments)
+    return (result.status, result.stdout, result.stderr)
 }
 
 private func stem(_ name: String) -> String { (name as NSString).deletingPathExtension }
