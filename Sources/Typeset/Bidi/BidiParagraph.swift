@@ -32,7 +32,7 @@ public struct BidiParagraph: Sendable {
 
     /// Resolves the levels of `scalars`, one paragraph of text.
     public init(scalars: [Unicode.Scalar], direction: BidiDirection) {
-        self.init(classes: scalars.map(\.bidiClass), scalars: scalars, direction: direction)
+        self.init(classes: scalars.map { $0.bidiClass }, scalars: scalars, direction: direction)
     }
 
     /// Resolves levels from bidi classes; `scalars` (same length) are needed only for the
