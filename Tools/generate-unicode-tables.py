@@ -27,6 +27,7 @@ INPUTS = {
     "scripts": "Scripts.txt",
     "gcb": "auxiliary/GraphemeBreakProperty.txt",
     "emoji": "emoji/emoji-data.txt",
+    "core": "DerivedCoreProperties.txt",
     "unicodedata": "UnicodeData.txt",
     "aliases": "PropertyValueAliases.txt",
 }
@@ -89,6 +90,21 @@ def property_map(key, default, aliases=None):
     return values
 
 
+def binary_property(key, name):
+    """"Y" where the binary property `name` holds, from a file of `RANGE ; Name` lines."""
+    values = ["N"] * MAX
+    with open(path(key), encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            fields = [x.strip() for x in line.split(";")]
+            if fields[1] == name:
+                lo, hi = parse_range(fields[0])
+                values[lo:hi + 1] = ["Y"] * (hi - lo + 1)
+    return values
+
+
 def value_aliases(prop):
     """Long name → short name for one property in PropertyValueAliases.txt."""
     result = {}
@@ -134,16 +150,8 @@ def main():
     scripts = property_map("scripts", "Zzzz", sc_aliases)
     script_codes = ["Zzzz", "Zyyy", "Zinh"] + sorted(set(scripts) - {"Zzzz", "Zyyy", "Zinh"})
 
-    extpict = ["N"] * MAX
-    with open(path("emoji"), encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#")[0].strip()
-            if not line:
-                continue
-            fields = [x.strip() for x in line.split(";")]
-            if fields[1] == "Extended_Pictographic":
-                lo, hi = parse_range(fields[0])
-                extpict[lo:hi + 1] = ["Y"] * (hi - lo + 1)
+    extpict = binary_property("emoji", "Extended_Pictographic")
+    ignorable = binary_property("core", "Default_Ignorable_Code_Point")
 
     decomposition = {}
     with open(path("unicodedata"), encoding="utf-8") as f:
@@ -196,6 +204,8 @@ def main():
     out.append(swift_array("graphemeClusterBreak", ranges(gcb, GCB), "Grapheme_Cluster_Break (UAX #29), values in GraphemeClusterBreak order."))
     out.append("")
     out.append(swift_array("extendedPictographic", ranges(extpict, ["N", "Y"]), "Extended_Pictographic (UTS #51): 1 where true."))
+    out.append("")
+    out.append(swift_array("defaultIgnorable", ranges(ignorable, ["N", "Y"]), "Default_Ignorable_Code_Point (DerivedCoreProperties.txt): 1 where true."))
     out.append("")
     out.append(swift_array("script", ranges(scripts, script_codes), "Script, values index scriptCodes."))
     out.append("")

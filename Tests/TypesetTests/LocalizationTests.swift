@@ -11,10 +11,6 @@ import Testing
 enum L10nCLI {
     typealias Run = CommandResult
 
-    static func tool(_ tool: String, _ arguments: [String], in directory: String? = nil) throws -> Run {
-        try runProgram(tool, arguments, in: directory)
-    }
-
     static func typeset(_ arguments: [String], in directory: String) throws -> Run {
         try runProgram(try typesetBinary(), arguments, in: directory)
     }
@@ -441,7 +437,7 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
         #expect(written == (1...12).filter { $0 != 7 }.map { String(format: "doc%02d.svg", $0) })
         for name in written {
-            let check = try L10nCLI.tool(
+            let check = try runProgram(
                 "/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/out/" + name])
             #expect(check.status == 0, "\(name): \(check.stderr)")
         }

@@ -12,20 +12,14 @@ import Testing
 private func pdfText(_ path: String, page: Int? = nil, raw: Bool = true) throws -> String {
     var arguments = raw ? ["-raw", "-enc", "UTF-8"] : ["-enc", "UTF-8"]
     if let page { arguments += ["-f", "\(page)", "-l", "\(page)"] }
-    let run = try L10nCLI.tool("/usr/bin/pdftotext", arguments + [path, "-"])
+    let run = try runProgram("/usr/bin/pdftotext", arguments + [path, "-"])
     #expect(run.status == 0, "\(run.stderr)")
     return run.stdout
 }
 
-private func pdfPageCount(_ path: String) throws -> Int? {
-    let run = try L10nCLI.tool("/usr/bin/pdfinfo", [path])
-    let line = run.stdout.split(separator: "\n").first { $0.hasPrefix("Pages:") }
-    return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
-}
-
 /// pdfimages -list: one line per image after a two-line header.
 private func pdfImageCount(_ path: String) throws -> Int {
-    let run = try L10nCLI.tool("/usr/bin/pdfimages", ["-list", path])
+    let run = try runProgram("/usr/bin/pdfimages", ["-list", path])
     #expect(run.status == 0, "\(run.stderr)")
     return max(0, run.stdout.split(separator: "\n").count - 2)
 }
@@ -141,7 +135,7 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "sheet of 2 inputs × 6 columns on 1 page: \(sheet)\n")
         #expect(try pdfPageCount(sheet) == 1)
-        #expect(try L10nCLI.tool("/usr/bin/qpdf", ["--check", sheet]).status == 0)
+        #expect(try runProgram("/usr/bin/qpdf", ["--check", sheet]).status == 0)
         // Vectors, not pictures: no image at all, and the mockups' text is text.
         #expect(try pdfImageCount(sheet) == 0)
         let text = try pdfText(sheet)
@@ -176,7 +170,7 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         let contents = try String(contentsOfFile: folder + "/sheet.svg", encoding: .utf8)
         #expect(!contents.contains("<image"))
         #expect(
-            try L10nCLI.tool("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
+            try runProgram("/usr/bin/rsvg-convert", ["-o", folder + "/check.png", folder + "/sheet.svg"]).status == 0)
         // --format overrides the extension; a missing folder is made.
         let forced = try L10nCLI.typeset(
             arguments + ["-o", folder + "/new/folder/sheet.out", "--format", "pdf"], in: examplesFolder)

@@ -63,6 +63,11 @@ func pdfInfo(_ pdf: String, _ field: String) throws -> String? {
     return nil
 }
 
+/// The page count `pdfinfo` reports, or nil when the file is missing or broken.
+func pdfPageCount(_ pdf: String) throws -> Int? {
+    try pdfInfo(pdf, "Pages").flatMap { Int($0) }
+}
+
 func temporaryFolder() throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

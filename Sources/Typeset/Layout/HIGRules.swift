@@ -34,7 +34,7 @@ enum HIGRules {
     /// 4.3: Latin text that is all capitals: at least two Latin letters and no lower-case one.
     static func hasAllCapsLatin(_ scalars: [Unicode.Scalar]) -> Bool {
         var letters = 0
-        for scalar in scalars where scalar.script.code == "Latn" {
+        for scalar in scalars where scalar.script == .latin {
             switch scalar.generalCategory {
             case .Lu: letters += 1
             case .Ll, .Lt, .Lm, .Lo: return false
@@ -46,6 +46,6 @@ enum HIGRules {
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.
     static func hasArabicOrHebrew(_ scalars: [Unicode.Scalar]) -> Bool {
-        scalars.contains { let code = $0.script.code; return code == "Arab" || code == "Hebr" }
+        scalars.contains { $0.script == .arabic || $0.script == .hebrew }
     }
 }

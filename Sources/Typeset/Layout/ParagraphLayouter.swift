@@ -1,8 +1,6 @@
 // The paragraph driver: styled text → bidi levels → items → shaped glyphs → lines → visual
 // runs. Alignment and placement on the page happen in BlockLayouter; this knows only lines.
 
-import Synchronization
-
 /// A stretch of one line with one level, script, font and size, in visual order.
 struct LineRun {
     /// Offsets in the paragraph, logical order; hanging white space excluded.
@@ -110,7 +108,7 @@ final class ParagraphLayouter: Sendable {
     /// Balancing applies to Arabic and Hebrew items only.
     private func size(of item: TextItem, _ text: ParagraphText, balance: Double) -> Double {
         let size = text.spans[item.spanIndex].style.size
-        return balance != 0 && (item.script.code == "Arab" || item.script.code == "Hebr") ? size + balance : size
+        return balance != 0 && (item.script == .arabic || item.script == .hebrew) ? size + balance : size
     }
 
     private func shape(
@@ -126,19 +124,11 @@ final class ParagraphLayouter: Sendable {
     private func primaryMetrics(_ text: ParagraphText) -> (ascent: Double, descent: Double) {
         let style = text.spans.first?.style ?? TextStyle()
         guard let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
-                                           script: Self.latin)
+                                           script: .latin)
         else { return (1.069, 0.293) }
-        if let known = emMetrics.withLock({ $0[face] }) { return known }
-        let metrics = shaper.metrics(face: face, size: 1)
-        let em = (ascent: metrics.ascent, descent: -metrics.descent)  // descent is negative, y up
-        emMetrics.withLock { $0[face] = em }
-        return em
+        let metrics = shaper.metrics(face: face, size: 1)  // cached by the shaper
+        return (metrics.ascent, -metrics.descent)  // descent is negative, y up
     }
-
-    private static let latin = Script(code: "Latn") ?? .common
-    /// `primaryMetrics` by face: HarfBuzz's metrics lookups cost more than the rest of a short
-    /// paragraph's layout.
-    private let emMetrics = Mutex<[FontFace: (ascent: Double, descent: Double)]>([:])
 
     /// SPEC §2: the line is line-height × the largest size tall; the baseline sits where the
     /// first family's ascent puts it, with the leading shared above and below.
@@ -207,24 +197,13 @@ final class ParagraphLayouter: Sendable {
     /// `br`s has a span per line, and a linear search per empty line was quadratic).
     private func span(containing range: Range<Int>, in text: ParagraphText) -> StyledSpan? {
         guard !range.isEmpty else { return nil }
-        var low = 0
-        var high = text.spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if text.spans[middle].scalarRange.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
-        }
+        let low = text.spans.partitionPoint { $0.scalarRange.upperBound <= range.lowerBound }
         return low < text.spans.count && text.spans[low].scalarRange.overlaps(range) ? text.spans[low] : nil
     }
 
     /// The index of the first item whose range ends after `offset` (items.count if none).
     private func firstItem(endingAfter offset: Int, in items: [TextItem]) -> Int {
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if items[middle].scalarRange.upperBound <= offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        items.partitionPoint { $0.scalarRange.upperBound <= offset }
     }
 
     /// HarfBuzz marks where cutting a run would change its glyphs (joining, kerning, ligatures).
@@ -250,16 +229,7 @@ final class ParagraphLayouter: Sendable {
     /// The glyphs whose cluster is in `range`: a contiguous slice found by binary search when
     /// the clusters are monotone, else all glyphs with a cluster in `range`.
     private func glyphSlice(_ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>) -> ArraySlice<ShapedGlyph> {
-        /// The first index whose glyph is past `offset` in the glyphs' direction.
-        func boundary(_ isBefore: (Int) -> Bool) -> Int {
-            var low = 0
-            var high = glyphs.count
-            while low < high {
-                let middle = (low + high) / 2
-                if isBefore(glyphs[middle].cluster) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        func boundary(_ isBefore: (Int) -> Bool) -> Int { glyphs.partitionPoint { isBefore($0.cluster) } }
         switch order {
         case .ascending:
             return glyphs[boundary { $0 < range.lowerBound }..<boundary { $0 < range.upperBound }]

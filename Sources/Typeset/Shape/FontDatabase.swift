@@ -509,15 +509,7 @@ struct FontFallbackCluster {
     /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
     /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a control.
     static func needsGlyph(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        switch v {
-        case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F,
-            0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8,
-            0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
-            return false
-        default:
-            return scalar.generalCategory != .Cc
-        }
+        !scalar.isDefaultIgnorable && scalar.generalCategory != .Cc
     }
 
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {

@@ -134,16 +134,7 @@ struct FontCoverage: Sendable {
     @inline(__always)
     func contains(_ scalar: UInt32) -> Bool {
         if scalar < 0x10000 { return bmp[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0 }
-        var low = 0
-        var high = supplementary.count
-        while low < high {
-            let mid = (low + high) / 2
-            if supplementary[mid].upperBound < scalar {
-                low = mid + 1
-            } else {
-                high = mid
-            }
-        }
+        let low = supplementary.partitionPoint { $0.upperBound < scalar }
         return low < supplementary.count && supplementary[low].contains(scalar)
     }
 }

@@ -276,20 +276,33 @@ public final class Shaper: Sendable {
 
     /// Vertical metrics of `face` at `size` points.
     public func metrics(face: FontFace, size: Double) -> FontMetrics {
+        let em = emMetrics.withLock { $0[face] } ?? measure(face)
+        return FontMetrics(
+            unitsPerEm: em.unitsPerEm, ascent: em.ascent * size, descent: em.descent * size,
+            lineGap: em.lineGap * size, capHeight: em.capHeight * size, xHeight: em.xHeight * size)
+    }
+
+    /// Metrics at 1 pt, cached by face: HarfBuzz's lookups cost more than the rest of a short
+    /// paragraph's layout, and every paragraph asks for its first family's.
+    private let emMetrics = Locked<[FontFace: FontMetrics]>([:])
+
+    private func measure(_ face: FontFace) -> FontMetrics {
         let font = HarfBuzzFontCache.shared.font(for: face)
-        let scale = size / Double(font.unitsPerEm)
+        let scale = 1 / Double(font.unitsPerEm)
         func value(_ tag: hb_ot_metrics_tag_t) -> Double {
             var position: hb_position_t = 0
             hb_ot_metrics_get_position_with_fallback(font.font, tag, &position)
             return Double(position) * scale
         }
-        return FontMetrics(
+        let em = FontMetrics(
             unitsPerEm: font.unitsPerEm,
             ascent: value(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER),
             descent: value(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER),
             lineGap: value(HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP),
             capHeight: value(HB_OT_METRICS_TAG_CAP_HEIGHT),
             xHeight: value(HB_OT_METRICS_TAG_X_HEIGHT))
+        emMetrics.withLock { $0[face] = em }
+        return em
     }
 
     /// The ink box of glyph `id` of `face` at `size` points; nil for a glyph the font lacks.

@@ -42,6 +42,11 @@ public struct Script: Hashable, Sendable, CustomStringConvertible {
     /// Inherited: combining marks that take the script of their base.
     public static let inherited = Script(index: 2)
 
+    /// The scripts the HIG rules and the bundled fallbacks single out.
+    public static let latin = Script(code: "Latn") ?? .unknown
+    public static let arabic = Script(code: "Arab") ?? .unknown
+    public static let hebrew = Script(code: "Hebr") ?? .unknown
+
     public init?(code: String) {
         guard let i = UnicodeTables.scriptCodes.firstIndex(of: code) else { return nil }
         index = UInt8(i)
@@ -72,12 +77,7 @@ struct PropertyTable: Sendable {
     @inline(__always)
     subscript(_ scalar: UInt32) -> UInt8 {
         if scalar < 0x10000 { return bmp[Int(scalar)] }
-        var lo = 0
-        var hi = starts.count
-        while hi - lo > 1 {  // the last start <= scalar
-            let mid = (lo + hi) / 2
-            if starts[mid] <= scalar { lo = mid } else { hi = mid }
-        }
+        let lo = starts.partitionPoint { $0 <= scalar } - 1  // the last start <= scalar
         return values[lo]
     }
 }
@@ -90,6 +90,7 @@ enum Tables {
     static let graphemeClusterBreak = PropertyTable(UnicodeTables.graphemeClusterBreak)
     static let extendedPictographic = PropertyTable(UnicodeTables.extendedPictographic)
     static let script = PropertyTable(UnicodeTables.script)
+    static let defaultIgnorable = PropertyTable(UnicodeTables.defaultIgnorable)
 
     /// Opening brackets: canonical form of the bracket → canonical form of its closing pair.
     static let openingBrackets: [UInt32: UInt32] = {
@@ -133,6 +134,9 @@ extension Unicode.Scalar {
         Tables.extendedPictographic[value] == 1
     }
     @inline(__always) public var script: Script { Script(index: Tables.script[value]) }
+    /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
+    /// bidi controls, soft hyphen, ...).
+    @inline(__always) public var isDefaultIgnorable: Bool { Tables.defaultIgnorable[value] == 1 }
     /// Bidi_Mirroring_Glyph, if the character has one.
     public var bidiMirror: Unicode.Scalar? {
         Tables.mirroring[value].flatMap(Unicode.Scalar.init)

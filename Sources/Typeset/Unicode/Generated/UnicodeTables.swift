@@ -10,6 +10,7 @@
 //   Scripts.txt: Scripts-15.0.0.txt | Date: 2022-04-26, 23:15:02 GMT
 //   auxiliary/GraphemeBreakProperty.txt: GraphemeBreakProperty-15.0.0.txt | Date: 2022-04-27, 17:07:38 GMT
 //   emoji/emoji-data.txt: emoji-data.txt | Date: 2022-08-02, 00:26:10 GMT
+//   DerivedCoreProperties.txt: DerivedCoreProperties-15.0.0.txt | Date: 2022-08-05, 22:17:05 GMT
 //   UnicodeData.txt: (no header) | first line: 0000;<control>;Cc;0;BN;;;;;N;NULL;;;;
 //   PropertyValueAliases.txt: PropertyValueAliases-15.0.0.txt | Date: 2022-08-05, 23:42:17 GMT
 
@@ -1436,6 +1437,15 @@ enum UnicodeTables {
         0x01F78000, 0x01F7D501, 0x01F80000, 0x01F80C01, 0x01F81000, 0x01F84801, 0x01F85000, 0x01F85A01,
         0x01F86000, 0x01F88801, 0x01F89000, 0x01F8AE01, 0x01F90000, 0x01F90C01, 0x01F93B00, 0x01F93C01,
         0x01F94600, 0x01F94701, 0x01FB0000, 0x01FC0001, 0x01FFFE00,
+    ]
+
+    /// Default_Ignorable_Code_Point (DerivedCoreProperties.txt): 1 where true.
+    static let defaultIgnorable: [UInt32] = [
+        0x00000000, 0x0000AD01, 0x0000AE00, 0x00034F01, 0x00035000, 0x00061C01, 0x00061D00, 0x00115F01,
+        0x00116100, 0x0017B401, 0x0017B600, 0x00180B01, 0x00181000, 0x00200B01, 0x00201000, 0x00202A01,
+        0x00202F00, 0x00206001, 0x00207000, 0x00316401, 0x00316500, 0x00FE0001, 0x00FE1000, 0x00FEFF01,
+        0x00FF0000, 0x00FFA001, 0x00FFA100, 0x00FFF001, 0x00FFF900, 0x01BCA001, 0x01BCA400, 0x01D17301,
+        0x01D17B00, 0x0E000001, 0x0E100000,
     ]
 
     /// Script, values index scriptCodes.
