@@ -1,3 +1,4 @@
 #include <hb.h>
 #include <hb-ft.h>
 #include <hb-ot.h>
+#include <hb-subset.h>

@@ -320,9 +320,9 @@ struct RenderTests {
     }
 
     @Test func pdfTextStrings() {
-        #expect(PDFAccessibility.pdfTextString("en-US") == "(en-US)")
-        #expect(PDFAccessibility.pdfTextString("a (b) \\") == "(a \\(b\\) \\\\)")
-        #expect(PDFAccessibility.pdfTextString("\u{5E9}") == "<FEFF05E9>")
+        #expect(PDFSyntax.textString("en-US") == "(en-US)")
+        #expect(PDFSyntax.textString("a (b) \\") == "(a \\(b\\) \\\\)")
+        #expect(PDFSyntax.textString("\u{5E9}") == "<FEFF05E9>")
     }
 
     @Test func parallelRendersMatchSerialOnes() async throws {

@@ -114,7 +114,7 @@ final class TemporaryFile {
     let path: String
     private let temporary: String
     private let descriptor: Int32
-    /// Cairo's PDF stream writes a few bytes at a time: they are gathered here.
+    /// Small writes are gathered here.
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: TemporaryFile.bufferSize, alignment: 16)
     private var buffered = 0
     private var failure: String?
@@ -160,9 +160,6 @@ final class TemporaryFile {
         buffered = 0
     }
 
-    /// Reads back what was written (after `flush()`).
-    var contents: PDFFileBytes { PDFFileBytes(descriptor: descriptor, count: count) }
-
     /// Renames the file over its target; throws the first write failure instead.
     func commit() throws(FileWriteFailure) {
         flush()
@@ -177,29 +174,5 @@ final class TemporaryFile {
         unlink(temporary)
         settled = true
         failure = failure ?? "discarded"
-    }
-}
-
-/// A file's bytes read with pread(2), for `PDFAccessibility`.
-struct PDFFileBytes: PDFBytes {
-    let descriptor: Int32
-    let count: Int
-
-    func read(_ range: Range<Int>) -> [UInt8] {
-        let range = range.clamped(to: 0..<count)
-        guard !range.isEmpty else { return [] }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            while done < range.count {
-                let got = pread(descriptor, base + done, range.count - done, off_t(range.lowerBound + done))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 { return false }
-                done += got
-            }
-            return true
-        }
-        return ok ? bytes : Array(bytes[0..<done])
     }
 }

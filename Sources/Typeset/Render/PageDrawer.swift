@@ -1,10 +1,10 @@
-// Draws laid-out pages (Layout/Page.swift) on a Cairo context: background, glyph runs with their
-// text and clusters, rectangles, rules, images and PDF structure tags. Format-independent; the
-// surfaces are made in Renderer.swift.
+// Draws laid-out pages (Layout/Page.swift) on a Cairo context for SVG and PNG: background, glyph
+// runs with their text and clusters, rectangles, rules and images; structure tags are checked
+// for balance (PDFWriter writes them into PDFs). The surfaces are made in Renderer.swift.
 import CCairo
 
 /// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
-/// open structure tags, the alt texts of figures, and (PNG) the images already decoded.
+/// open structure tags and (PNG) the images already decoded.
 final class PageDrawer {
     private let fonts: CairoFontCache
     /// Raster output (PNG): images are padded at their edges instead of fading into
@@ -12,10 +12,6 @@ final class PageDrawer {
     private let raster: Bool
     /// Structure elements begun and not yet ended, innermost last.
     private(set) var openTags: [StructureTag] = []
-    /// One entry per `Figure` tag in drawing order: the alt text of the first image in it.
-    private(set) var figureAlternateTexts: [String?] = []
-    /// Indices into `figureAlternateTexts` of the open `Figure` tags.
-    private var openFigures: [Int] = []
     private var images: [String: CairoSurface] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
     private var lastFace: (font: FontFace, face: CairoFontFace)?
@@ -30,10 +26,7 @@ final class PageDrawer {
     func draw(_ page: Page, pageNumber: Int, on context: CairoContext) throws {
         let cr = context.pointer
         setFontOptions(cr)
-        // Cairo 1.16 drops everything recorded on a PDF page before an opaque unclipped paint
-        // (or a fill of a box covering the page), structure tags included, which breaks the tag
-        // tree ("invalid tag name, attributes, or nesting", or silently no /MarkInfo). A clip to
-        // the page keeps every paint clipped, so nothing is ever dropped; it clips nothing.
+        // Nothing is drawn outside the page (a PNG rounded up to whole pixels keeps its edge).
         cairo_reset_clip(cr)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, page.width, page.height)
@@ -214,9 +207,6 @@ final class PageDrawer {
     }
 
     private func draw(_ item: ImageItem, on cr: OpaquePointer) throws {
-        if let alt = item.alt, let figure = openFigures.last, figureAlternateTexts[figure] == nil {
-            figureAlternateTexts[figure] = alt
-        }
         let image = try loadImage(item.path)
         let pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
         let pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
@@ -236,8 +226,6 @@ final class PageDrawer {
     }
 
     private func loadImage(_ path: String) throws -> CairoSurface {
-        // Not reused in PDF: Cairo 1.16 lists a surface drawn twice on one page twice in the
-        // page's /XObject resources (a duplicated key, which qpdf --check reports).
         if raster, let image = images[path] { return image }
         let image = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(image.pointer)
@@ -248,15 +236,10 @@ final class PageDrawer {
         return image
     }
 
-    // MARK: - Structure tags (tagged PDF; other surfaces ignore them)
+    // MARK: - Structure tags (only checked here: SVG and PNG have none)
 
     private func begin(_ tag: StructureTag, on cr: OpaquePointer) {
         openTags.append(tag)
-        if tag == .figure {
-            openFigures.append(figureAlternateTexts.count)
-            figureAlternateTexts.append(nil)
-        }
-        cairo_tag_begin(cr, tag.rawValue, "")
     }
 
     private func end(_ tag: StructureTag, on cr: OpaquePointer, page: Int) throws {
@@ -268,8 +251,6 @@ final class PageDrawer {
                 page: page, reason: "\(tag.rawValue) ended while \(open.rawValue) is open")
         }
         openTags.removeLast()
-        if tag == .figure { openFigures.removeLast() }
-        cairo_tag_end(cr, tag.rawValue)
     }
 
     // MARK: - State

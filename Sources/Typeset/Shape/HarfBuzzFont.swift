@@ -98,11 +98,11 @@ final class HarfBuzzFont: @unchecked Sendable {
     }
 
     /// An OpenType tag ("OS/2") as HarfBuzz's 32-bit value.
-    private static func tag(_ text: String) -> UInt32 {
+    static func tag(_ text: String) -> UInt32 {
         text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
-    private func tableBytes(_ table: String) -> [UInt8] {
+    func tableBytes(_ table: String) -> [UInt8] {
         let blob = hb_face_reference_table(face, Self.tag(table))
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0

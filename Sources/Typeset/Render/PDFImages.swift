@@ -1,0 +1,78 @@
+// PNG images as PDF image XObjects (ISO 32000-1 §8.9.5): decoded by Cairo (libpng), written
+// once per document as 8-bit RGB with a soft mask (§11.6.5.3) when any pixel is not opaque.
+import CCairo
+
+extension PDFResources {
+    /// The resource name of the image at `path`, written into the PDF on first use.
+    func image(at path: String) throws -> String {
+        if let index = imageIndex[path] { return images[index].name }
+        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(surface.pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.image(path: path, reason: cairoMessage(status))
+        }
+        let pixels = try Self.pixels(of: surface, path: path)
+        var mask: Int?
+        if let alpha = pixels.alpha {
+            mask = try objects.stream(
+                dictionary: "/Type /XObject /Subtype /Image /Width \(pixels.width) /Height \(pixels.height)"
+                    + " /ColorSpace /DeviceGray /BitsPerComponent 8", alpha)
+        }
+        let object = try objects.stream(
+            dictionary: "/Type /XObject /Subtype /Image /Width \(pixels.width) /Height \(pixels.height)"
+                + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
+                + (mask.map { " /SMask \($0) 0 R" } ?? ""), pixels.rgb)
+        let name = "Im\(images.count + 1)"
+        addImage(name: name, object: object, path: path)
+        return name
+    }
+
+    /// Straight (not premultiplied) RGB bytes of an image surface, and its alpha when any pixel
+    /// is not opaque.
+    private static func pixels(of image: CairoSurface, path: String) throws
+        -> (width: Int, height: Int, rgb: [UInt8], alpha: [UInt8]?)
+    {
+        var source = image
+        let format = cairo_image_surface_get_format(image.pointer)
+        if format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24 {
+            // Other formats: painted onto ARGB32 first.
+            let converted = CairoSurface(taking: cairo_image_surface_create(
+                CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(image.pointer),
+                cairo_image_surface_get_height(image.pointer)))
+            let context = CairoContext(surface: converted)
+            cairo_set_source_surface(context.pointer, image.pointer, 0, 0)
+            cairo_paint(context.pointer)
+            try context.check("converting \(path)")
+            source = converted
+        }
+        cairo_surface_flush(source.pointer)
+        let width = Int(cairo_image_surface_get_width(source.pointer))
+        let height = Int(cairo_image_surface_get_height(source.pointer))
+        let stride = Int(cairo_image_surface_get_stride(source.pointer))
+        let hasAlpha = cairo_image_surface_get_format(source.pointer) == CAIRO_FORMAT_ARGB32
+        guard let data = cairo_image_surface_get_data(source.pointer) else {
+            throw RenderError.image(path: path, reason: "Cairo gave no pixels")
+        }
+        var rgb = [UInt8](repeating: 0, count: 3 * width * height)
+        var alpha = [UInt8](repeating: 255, count: width * height)
+        var opaque = true
+        for y in 0..<height {
+            // Cairo's pixels are native-endian 32-bit words: B, G, R, A in memory here.
+            let row = data + y * stride
+            for x in 0..<width {
+                let pixel = row + 4 * x
+                let a = hasAlpha ? Int(pixel[3]) : 255
+                func straight(_ value: UInt8) -> UInt8 {
+                    a == 255 || a == 0 ? (a == 0 ? 0 : value) : UInt8(min(255, (Int(value) * 255 + a / 2) / a))
+                }
+                let index = y * width + x
+                rgb[3 * index] = straight(pixel[2])
+                rgb[3 * index + 1] = straight(pixel[1])
+                rgb[3 * index + 2] = straight(pixel[0])
+                alpha[index] = UInt8(a)
+                if a != 255 { opaque = false }
+            }
+        }
+        return (width, height, rgb, opaque ? nil : alpha)
+    }
+}

@@ -1,0 +1,336 @@
+// The content stream of a PDF page (ISO 32000-1 §8, §9.4): glyph runs, rectangles, rules,
+// images and pages inside pages, in the layout's coordinates (points from the top-left, y down;
+// PDFWriter starts each page with the flip).
+//
+// Text: one text object per run, the font at the run's size, and a TJ array of glyph ids whose
+// positions are kept exact with adjustments (in 1/1000 of the size) wherever HarfBuzz's
+// positions differ from the advances /W gives. Clusters are written in text order, as Cairo
+// does: a right-to-left run's glyphs go from right to left, so that text extraction reads
+// letters in logical order. A cluster of one glyph relies on the font's ToUnicode; anything else
+// (ligatures of several clusters' text, one glyph drawn for two texts, several glyphs for one
+// text) is wrapped in /ActualText.
+import CCairo
+
+/// The content stream of one page being written. A value on the writer's stack: its bytes
+/// are appended to for every glyph, without the run-time exclusivity checks of a class's
+/// properties.
+struct PDFPageContent {
+    let resources: PDFResources
+    var bytes = PDFBuffer(capacity: 16 * 1024)
+    /// The fill color set in the stream (nil: unknown), and those saved by each open `q`.
+    private var fillColor: Color?
+    private var savedFillColors: [Color?] = []
+
+    init(resources: PDFResources) { self.resources = resources }
+
+    /// Draws one item; `depth` counts the pages inside pages it is in, whose tags are ignored.
+    mutating func draw(_ item: PageItem, page: Int, item itemNumber: Int, depth: Int) throws {
+        switch item {
+        case .glyphs(let run):
+            try draw(run, page: page, item: itemNumber)
+        case .rectangle(let rectangle):
+            draw(rectangle)
+        case .rule(let rule):
+            draw(rule)
+        case .image(let image):
+            try draw(image)
+        case .beginTag, .endTag:
+            break  // inside a page drawn in a page; PDFWriter handles the page's own
+        case .subpage(let subpage):
+            try draw(subpage, page: page, item: itemNumber, depth: depth + 1)
+        }
+    }
+
+    // MARK: - Text
+
+    private mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
+        guard !run.glyphs.isEmpty else { return }
+        if let problem = PageDrawer.problem(with: run) {
+            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
+        }
+        let font = try resources.font(for: run.font)
+        for glyph in run.glyphs where Int(glyph.id) >= font.glyphCount {
+            throw RenderError.invalidGlyphRun(
+                page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(font.glyphCount) glyphs)")
+        }
+        let transparent = beginAlpha(run.color.alpha)
+        bytes.append("BT /")
+        bytes.append(string: font.name)
+        bytes.append(" ")
+        bytes.number(run.size)
+        bytes.append("Tf ")
+        color(run.color)
+        var line = TJWriter(size: run.size)
+        var text = run.text
+        text.withUTF8 { utf8 in
+            if run.clusters.isEmpty {
+                for glyph in run.glyphs { line.show(glyph, width: font.width(glyph.id), in: &bytes) }
+                return
+            }
+            var textStart = 0
+            var glyphStart = 0
+            var glyphEnd = run.glyphs.count
+            for cluster in run.clusters {
+                let clusterText = UnsafeBufferPointer(rebasing: utf8[textStart..<textStart + cluster.utf8Count])
+                textStart += cluster.utf8Count
+                let glyphs: Range<Int>
+                if run.backward {
+                    glyphs = glyphEnd - cluster.glyphCount..<glyphEnd
+                    glyphEnd -= cluster.glyphCount
+                } else {
+                    glyphs = glyphStart..<glyphStart + cluster.glyphCount
+                    glyphStart += cluster.glyphCount
+                }
+                let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
+                if !mapped { line.beginActualText(clusterText, in: &bytes) }
+                for index in glyphs {
+                    line.show(run.glyphs[index], width: font.width(run.glyphs[index].id), in: &bytes)
+                }
+                if !mapped { line.endActualText(in: &bytes) }
+            }
+        }
+        line.end(in: &bytes)
+        bytes.append("ET\n")
+        if transparent { restore() }
+    }
+
+    // MARK: - Shapes
+
+    private mutating func draw(_ rectangle: RectangleItem) {
+        if let fill = rectangle.fill {
+            let transparent = beginAlpha(fill.alpha)
+            color(fill)
+            path(of: rectangle)
+            bytes.append("f\n")
+            if transparent { restore() }
+        }
+        if let stroke = rectangle.stroke {
+            let transparent = beginAlpha(stroke.alpha)
+            color(stroke, stroke: true)
+            bytes.append("1 w ")
+            path(of: rectangle)
+            bytes.append("S\n")
+            if transparent { restore() }
+        }
+    }
+
+    /// A rectangle with quarter-circle corners (cubic Béziers, the usual 0.5523 control points).
+    private mutating func path(of rectangle: RectangleItem) {
+        let (x, y, width, height) = (rectangle.x, rectangle.y, rectangle.width, rectangle.height)
+        let radius = max(0, min(rectangle.cornerRadius, width / 2, height / 2))
+        guard radius > 0 else {
+            for value in [x, y, width, height] { bytes.number(value) }
+            bytes.append("re ")
+            return
+        }
+        let k = radius * (1 - 0.5522847498)
+        let right = x + width, bottom = y + height
+        func point(_ px: Double, _ py: Double) {
+            bytes.number(px)
+            bytes.number(py)
+        }
+        point(x + radius, y)
+        bytes.append("m ")
+        point(right - radius, y)
+        bytes.append("l ")
+        point(right - k, y)
+        point(right, y + k)
+        point(right, y + radius)
+        bytes.append("c ")
+        point(right, bottom - radius)
+        bytes.append("l ")
+        point(right, bottom - k)
+        point(right - k, bottom)
+        point(right - radius, bottom)
+        bytes.append("c ")
+        point(x + radius, bottom)
+        bytes.append("l ")
+        point(x + k, bottom)
+        point(x, bottom - k)
+        point(x, bottom - radius)
+        bytes.append("c ")
+        point(x, y + radius)
+        bytes.append("l ")
+        point(x, y + k)
+        point(x + k, y)
+        point(x + radius, y)
+        bytes.append("c h ")
+    }
+
+    private mutating func draw(_ rule: RuleItem) {
+        guard rule.thickness > 0 else { return }
+        let transparent = beginAlpha(rule.color.alpha)
+        bytes.append("q ")
+        bytes.number(rule.thickness)
+        bytes.append("w 0 J ")
+        color(rule.color, stroke: true)
+        bytes.number(rule.x1)
+        bytes.number(rule.y1)
+        bytes.append("m ")
+        bytes.number(rule.x2)
+        bytes.number(rule.y2)
+        bytes.append("l S Q\n")
+        if transparent { restore() }
+    }
+
+    /// Fills (0, 0, width, height) with `color` (page and subpage backgrounds).
+    mutating func fillBox(width: Double, height: Double, color fill: Color) {
+        guard fill.alpha > 0 else { return }
+        let transparent = beginAlpha(fill.alpha)
+        color(fill)
+        bytes.append("0 0 ")
+        bytes.number(width)
+        bytes.number(height)
+        bytes.append("re f\n")
+        if transparent { restore() }
+    }
+
+    // MARK: - Images and pages in pages
+
+    private mutating func draw(_ item: ImageItem) throws {
+        guard item.width > 0, item.height > 0 else { return }
+        let name = try resources.image(at: item.path)
+        bytes.append("q ")
+        bytes.number(item.flipped ? -item.width : item.width)
+        bytes.append("0 0 ")
+        bytes.number(-item.height)
+        bytes.number(item.flipped ? item.x + item.width : item.x)
+        bytes.number(item.y + item.height)
+        bytes.append("cm /")
+        bytes.append(string: name)
+        bytes.append(" Do Q\n")
+    }
+
+    private mutating func draw(_ subpage: SubpageItem, page: Int, item: Int, depth: Int) throws {
+        let inner = subpage.page
+        guard depth <= PageDrawer.maximumSubpageDepth else {
+            throw RenderError.invalidInput(
+                "item \(item) of page \(page) nests pages deeper than \(PageDrawer.maximumSubpageDepth) levels")
+        }
+        guard subpage.scale.isFinite, subpage.scale > 0, subpage.x.isFinite, subpage.y.isFinite,
+            inner.width.isFinite, inner.height.isFinite, inner.width > 0, inner.height > 0
+        else {
+            throw RenderError.invalidInput(
+                "item \(item) of page \(page) is a page of \(inner.width) × \(inner.height) pt at scale \(subpage.scale)")
+        }
+        save()
+        bytes.append("1 0 0 1 ")
+        bytes.number(subpage.x)
+        bytes.number(subpage.y)
+        bytes.append("cm ")
+        bytes.number(subpage.scale)
+        bytes.append("0 0 ")
+        bytes.number(subpage.scale)
+        bytes.append("0 0 cm 0 0 ")
+        bytes.number(inner.width)
+        bytes.number(inner.height)
+        bytes.append("re W n\n")
+        fillBox(width: inner.width, height: inner.height, color: inner.background)
+        for innerItem in inner.items {
+            try draw(innerItem, page: page, item: item, depth: depth)
+        }
+        restore()
+    }
+
+    // MARK: - Graphics state
+
+    /// Sets the fill color (skipped when already set) or, with `stroke`, the stroke color.
+    private mutating func color(_ color: Color, stroke: Bool = false) {
+        if !stroke {
+            if fillColor == color { return }
+            fillColor = color
+        }
+        bytes.number(color.red)
+        bytes.number(color.green)
+        bytes.number(color.blue)
+        bytes.append(stroke ? "RG " : "rg ")
+    }
+
+    /// For `alpha` < 1: saves the graphics state and sets a transparency; true when it did (the
+    /// caller restores).
+    private mutating func beginAlpha(_ alpha: Double) -> Bool {
+        guard alpha < 1 else { return false }
+        let name = resources.alphaState(alpha)
+        save()
+        bytes.append("/")
+        bytes.append(string: name)
+        bytes.append(" gs ")
+        return true
+    }
+
+    private mutating func save() {
+        bytes.append("q ")
+        savedFillColors.append(fillColor)
+    }
+
+    private mutating func restore() {
+        bytes.append("Q\n")
+        fillColor = savedFillColors.removeLast()
+    }
+}
+
+/// Where the text of one glyph run is, as the TJ operators write it: the pen's position in
+/// user space along the current line, and whether a TJ array and a hex string are open.
+private struct TJWriter {
+    let size: Double
+    var penX = 0.0
+    var lineY = Double.nan
+    var arrayOpen = false
+    var hexOpen = false
+
+    init(size: Double) { self.size = size }
+
+    /// Shows one glyph at its position; `width` is its advance in 1/1000 em as /W says.
+    mutating func show(_ glyph: PositionedGlyph, width: Int, in bytes: inout PDFBuffer) {
+        if !(abs(glyph.y - lineY) < 0.0005) {
+            end(in: &bytes)
+            bytes.append("1 0 0 -1 ")
+            bytes.number(glyph.x)
+            bytes.number(glyph.y)
+            bytes.append("Tm ")
+            penX = glyph.x
+            lineY = glyph.y
+        }
+        if !arrayOpen {
+            bytes.append("[")
+            arrayOpen = true
+        }
+        let adjustment = Int(((penX - glyph.x) * 1000 / size).rounded())
+        if adjustment != 0 {
+            closeHex(in: &bytes)
+            bytes.digits(adjustment)
+            penX -= Double(adjustment) * size / 1000
+        }
+        if !hexOpen {
+            bytes.append("<")
+            hexOpen = true
+        }
+        bytes.hex4(glyph.id)
+        penX += Double(width) * size / 1000
+    }
+
+    private mutating func closeHex(in bytes: inout PDFBuffer) {
+        if hexOpen { bytes.append(">") }
+        hexOpen = false
+    }
+
+    /// Closes the open TJ array, if any.
+    mutating func end(in bytes: inout PDFBuffer) {
+        closeHex(in: &bytes)
+        if arrayOpen { bytes.append("]TJ\n") }
+        arrayOpen = false
+    }
+
+    /// Starts a span whose glyphs stand for `text` (UTF-8) in text extraction.
+    mutating func beginActualText(_ text: UnsafeBufferPointer<UInt8>, in bytes: inout PDFBuffer) {
+        end(in: &bytes)
+        bytes.append("/Span << /ActualText <FEFF")
+        for unit in String(decoding: text, as: UTF8.self).utf16 { bytes.hex4(UInt32(unit)) }
+        bytes.append("> >> BDC ")
+    }
+
+    mutating func endActualText(in bytes: inout PDFBuffer) {
+        end(in: &bytes)
+        bytes.append("EMC ")
+    }
+}

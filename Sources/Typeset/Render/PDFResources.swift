@@ -1,0 +1,74 @@
+// What the pages of one PDF draw with: fonts, images and transparency states, collected as
+// pages use them and written at the end as the one /Resources dictionary every page shares.
+
+final class PDFResources {
+    let objects: PDFObjectWriter
+    /// The /Resources dictionary, written by `write()`.
+    let object: Int
+    private var fonts: [PDFFont] = []
+    private var fontIndex: [FontFace: PDFFont] = [:]
+    private var lastFont: PDFFont?
+    private(set) var images: [(name: String, object: Int)] = []
+    var imageIndex: [String: Int] = [:]
+    private var alphaStates: [Int: String] = [:]
+
+    init(objects: PDFObjectWriter) {
+        self.objects = objects
+        object = objects.reserve()
+    }
+
+    /// The document's font for `face`, made on first use.
+    func font(for face: FontFace) throws -> PDFFont {
+        if let lastFont, lastFont.face == face { return lastFont }
+        let font: PDFFont
+        if let known = fontIndex[face] {
+            font = known
+        } else {
+            font = try PDFFont(name: "F\(fonts.count + 1)", object: objects.reserve(), face: face)
+            fonts.append(font)
+            fontIndex[face] = font
+        }
+        lastFont = font
+        return font
+    }
+
+    /// The name of an ExtGState setting fill and stroke opacity to `alpha`.
+    func alphaState(_ alpha: Double) -> String {
+        let key = Int((min(1, max(0, alpha)) * 1000).rounded())
+        if let name = alphaStates[key] { return name }
+        let name = "A\(key)"
+        alphaStates[key] = name
+        return name
+    }
+
+    func addImage(name: String, object: Int, path: String) {
+        imageIndex[path] = images.count
+        images.append((name, object))
+    }
+
+    /// Writes the fonts and the /Resources dictionary.
+    func write() throws {
+        for font in fonts { try font.write(to: objects) }
+        var body = PDFBuffer()
+        body.append("<< /Font << ")
+        for font in fonts {
+            body.append(string: "/\(font.name) ")
+            body.reference(font.object)
+        }
+        body.append(">> /XObject << ")
+        for image in images {
+            body.append(string: "/\(image.name) ")
+            body.reference(image.object)
+        }
+        body.append(">> /ExtGState << ")
+        for (alpha, name) in alphaStates.sorted(by: { $0.key < $1.key }) {
+            body.append(string: "/\(name) << /ca ")
+            body.number(Double(alpha) / 1000)
+            body.append("/CA ")
+            body.number(Double(alpha) / 1000)
+            body.append(">> ")
+        }
+        body.append(">> >>")
+        objects.object(object, body.bytes)
+    }
+}

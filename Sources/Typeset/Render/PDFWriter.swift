@@ -1,0 +1,404 @@
+// Tagged PDF written directly (ISO 32000-1), one page at a time: each page's content stream,
+// page object and structure elements go to the file as soon as the page is added, so memory
+// stays flat however many pages there are. What is kept until the end is small: an offset per
+// object, a reference per page, the glyphs each font used, the top level of the structure tree.
+//
+// Why not Cairo's PDF surface: it records every page and replays it on cairo_show_page,
+// formats every number through snprintf and keeps the whole structure tree until it finishes —
+// over half the time of a render to PDF and memory that grows with the pages (issue 8). It also
+// cannot write /Lang, /Alt or /DisplayDocTitle, which needed a second pass over its output.
+// SVG and PNG still go through Cairo (PageDrawer).
+//
+// Layout: every page's content starts with `1 0 0 -1 0 H cm`, so the content stream uses the
+// layout's coordinates (points from the top-left, y down); text matrices flip back.
+
+/// One PDF written page by page to a temporary file beside `path`, which `finish()` renames
+/// over `path`. The same pages and options give byte-identical files; when `finish()` throws,
+/// or the writer is dropped unfinished (after `add` threw, say), no output file has been created
+/// or changed and no temporary file is left. Used from one thread at a time.
+public final class PDFWriter {
+    let options: RenderOptions
+    let objects: PDFObjectWriter
+    private let pagesRoot: Int, structureRoot: Int, documentElement: Int
+    private var pageObjects: [Int] = []
+    /// Per page (its /StructParents), the object listing the element of each marked-content id.
+    private var parentTreeArrays: [Int] = []
+    /// Structure elements begun and not yet ended, innermost last.
+    private var openElements: [OpenElement] = []
+    /// The children of the Document element.
+    private var documentKids: [Int] = []
+
+    /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
+    private let resources: PDFResources
+
+    // The page being written.
+    private var pageObject = 0
+    /// Elements of the page's marked-content ids, in id order.
+    private var markedElements: [Int] = []
+    /// What the open marked-content sequence belongs to: an element object, 0 for an artifact,
+    /// nil when none is open.
+    private var openMarked: Int?
+
+    /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
+    public init(path: String, options: RenderOptions) throws {
+        self.options = options
+        do {
+            objects = PDFObjectWriter(file: try TemporaryFile(beside: path))
+        } catch {
+            throw RenderError.write(path: error.path, reason: error.reason)
+        }
+        objects.file.append(Array("%PDF-1.7\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8))
+        pagesRoot = objects.reserve()
+        resources = PDFResources(objects: objects)
+        structureRoot = objects.reserve()
+        documentElement = objects.reserve()
+    }
+
+    /// Writes `pages` as the next pages of the PDF.
+    public func add(_ pages: [Page]) throws {
+        for page in pages {
+            guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
+                throw RenderError.invalidInput(
+                    "page \(pageObjects.count + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
+            }
+            try write(page)
+        }
+    }
+
+    /// Ends the PDF and renames it into place; returns its path. Throws `RenderError.noPages`
+    /// when no page was added.
+    @discardableResult
+    public func finish() throws -> [String] {
+        do {
+            return try finishDocument()
+        } catch {
+            objects.file.discard()
+            throw error
+        }
+    }
+
+    // MARK: - Pages
+
+    private func write(_ page: Page) throws {
+        let pageNumber = pageObjects.count + 1
+        pageObject = objects.reserve()
+        pageObjects.append(pageObject)
+        markedElements = []
+        openMarked = nil
+        var content = PDFPageContent(resources: resources)
+        content.bytes.append("1 0 0 -1 0 ")
+        content.bytes.number(page.height)
+        content.bytes.append("cm\n")
+        if page.background.alpha > 0 {
+            mark(0, in: &content)
+            content.fillBox(width: page.width, height: page.height, color: page.background)
+        }
+        for (index, item) in page.items.enumerated() {
+            switch item {
+            case .beginTag(let tag):
+                begin(tag, in: &content)
+            case .endTag(let tag):
+                try end(tag, page: pageNumber, in: &content)
+            default:
+                mark(openElements.last?.object ?? 0, in: &content)
+                if case .image(let image) = item { noteAlternateText(image.alt) }
+                try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
+            }
+        }
+        closeMarked(in: &content)
+
+        let contents = try objects.stream(dictionary: "", content.bytes.bytes, fast: true)
+        var array = PDFBuffer()
+        array.append("[ ")
+        for element in markedElements { array.reference(element) }
+        array.append("]")
+        let parents = objects.reserve()
+        objects.object(parents, array.bytes)
+        parentTreeArrays.append(parents)
+
+        var body = PDFBuffer()
+        body.append("<< /Type /Page /Parent ")
+        body.reference(pagesRoot)
+        body.append("/MediaBox [ 0 0 ")
+        body.number(page.width)
+        body.number(page.height)
+        body.append("] /Resources ")
+        body.reference(resources.object)
+        body.append("/Contents ")
+        body.reference(contents)
+        body.append("/StructParents ")
+        body.integer(parentTreeArrays.count - 1)
+        body.append("/Tabs /S >>")
+        objects.object(pageObject, body.bytes)
+    }
+
+    /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not
+    /// part of the document's text).
+    private func mark(_ element: Int, in content: inout PDFPageContent) {
+        if openMarked == element { return }
+        closeMarked(in: &content)
+        openMarked = element
+        guard element != 0, let index = openElements.lastIndex(where: { $0.object == element }) else {
+            content.bytes.append("/Artifact BMC\n")
+            return
+        }
+        let id = markedElements.count
+        markedElements.append(element)
+        openElements[index].kids.append(.content(page: pageObject, id: id))
+        if openElements[index].page == nil { openElements[index].page = pageObject }
+        content.bytes.append("/")
+        content.bytes.append(string: openElements[index].tag.rawValue)
+        content.bytes.append(" << /MCID ")
+        content.bytes.integer(id)
+        content.bytes.append(">> BDC\n")
+    }
+
+    private func closeMarked(in content: inout PDFPageContent) {
+        if openMarked != nil { content.bytes.append("EMC\n") }
+        openMarked = nil
+    }
+
+    // MARK: - Structure tree
+
+    private struct OpenElement {
+        var tag: StructureTag
+        var object: Int
+        var parent: Int
+        /// The page of its first content.
+        var page: Int?
+        var kids: [Kid] = []
+        var alternateText: String?
+    }
+
+    private enum Kid {
+        case content(page: Int, id: Int)
+        case element(Int)
+    }
+
+    private func begin(_ tag: StructureTag, in content: inout PDFPageContent) {
+        closeMarked(in: &content)
+        let parent = openElements.last?.object ?? documentElement
+        openElements.append(OpenElement(tag: tag, object: objects.reserve(), parent: parent))
+    }
+
+    private func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
+        guard let element = openElements.last else {
+            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
+        }
+        guard element.tag == tag else {
+            throw RenderError.unbalancedTags(
+                page: page, reason: "\(tag.rawValue) ended while \(element.tag.rawValue) is open")
+        }
+        closeMarked(in: &content)
+        openElements.removeLast()
+        if let index = openElements.indices.last {
+            openElements[index].kids.append(.element(element.object))
+        } else {
+            documentKids.append(element.object)
+        }
+        var body = PDFBuffer()
+        body.append("<< /Type /StructElem /S /")
+        body.append(string: element.tag.rawValue)
+        body.append(" /P ")
+        body.reference(element.parent)
+        if let page = element.page {
+            body.append("/Pg ")
+            body.reference(page)
+        }
+        if let text = element.alternateText {
+            body.append("/Alt ")
+            body.text(text)
+        }
+        body.append("/K [ ")
+        for kid in element.kids {
+            switch kid {
+            case .element(let object):
+                body.reference(object)
+            case .content(let page, let id) where page == element.page:
+                body.integer(id)
+            case .content(let page, let id):
+                body.append("<< /Type /MCR /Pg ")
+                body.reference(page)
+                body.append("/MCID ")
+                body.integer(id)
+                body.append(">> ")
+            }
+        }
+        body.append("] >>")
+        objects.object(element.object, body.bytes)
+    }
+
+    /// The alt text of an image, for the innermost open Figure that has none yet (a figure's
+    /// alt text is that of its first image).
+    private func noteAlternateText(_ text: String?) {
+        guard let text, let index = openElements.lastIndex(where: { $0.tag == .figure }),
+            openElements[index].alternateText == nil
+        else { return }
+        openElements[index].alternateText = text
+    }
+
+    // MARK: - The end
+
+    private func finishDocument() throws -> [String] {
+        guard !pageObjects.isEmpty else { throw RenderError.noPages }
+        if let open = openElements.last {
+            throw RenderError.unbalancedTags(page: pageObjects.count, reason: "\(open.tag.rawValue) is never ended")
+        }
+        try resources.write()
+
+        var body = PDFBuffer()
+        body = PDFBuffer(capacity: 16 * pageObjects.count + 64)
+        body.append("<< /Type /Pages /Count ")
+        body.integer(pageObjects.count)
+        body.append("/Kids [ ")
+        for page in pageObjects { body.reference(page) }
+        body.append("] >>")
+        objects.object(pagesRoot, body.bytes)
+
+        body = PDFBuffer(capacity: 16 * parentTreeArrays.count + 64)
+        body.append("<< /Nums [ ")
+        for (key, array) in parentTreeArrays.enumerated() {
+            body.integer(key)
+            body.reference(array)
+        }
+        body.append("] >>")
+        let parentTree = objects.reserve()
+        objects.object(parentTree, body.bytes)
+
+        body = PDFBuffer()
+        body.append("<< /Type /StructTreeRoot /K ")
+        body.reference(documentElement)
+        body.append("/ParentTree ")
+        body.reference(parentTree)
+        body.append("/ParentTreeNextKey ")
+        body.integer(parentTreeArrays.count)
+        body.append(">>")
+        objects.object(structureRoot, body.bytes)
+
+        body = PDFBuffer(capacity: 8 * documentKids.count + 64)
+        body.append("<< /Type /StructElem /S /Document /P ")
+        body.reference(structureRoot)
+        body.append("/K [ ")
+        for kid in documentKids { body.reference(kid) }
+        body.append("] >>")
+        objects.object(documentElement, body.bytes)
+
+        let catalog = objects.reserve()
+        body = PDFBuffer()
+        body.append("<< /Type /Catalog /Pages ")
+        body.reference(pagesRoot)
+        body.append("/StructTreeRoot ")
+        body.reference(structureRoot)
+        body.append("/MarkInfo << /Marked true >> ")
+        if let language = options.language {
+            body.append("/Lang ")
+            body.text(language)
+        }
+        if options.title != nil { body.append("/ViewerPreferences << /DisplayDocTitle true >> ") }
+        body.append(">>")
+        objects.object(catalog, body.bytes)
+
+        let info = objects.reserve()
+        body = PDFBuffer()
+        body.append(string: "<< /Producer (typeset) /CreationDate (\(fixedPDFDate)) /ModDate (\(fixedPDFDate)) ")
+        if let title = options.title {
+            body.append("/Title ")
+            body.text(title)
+        }
+        body.append(">>")
+        objects.object(info, body.bytes)
+
+        objects.finish(root: catalog, info: info)
+        do {
+            try objects.file.commit()
+        } catch {
+            throw RenderError.write(path: error.path, reason: error.reason)
+        }
+        return [objects.file.path]
+    }
+}
+
+/// The fixed creation and modification date of every PDF (SPEC §5 wants byte-identical output).
+let fixedPDFDate = "D:20000101000000Z"
+
+/// Numbered objects written in order to a temporary file, with the offsets the
+/// cross-reference table needs.
+final class PDFObjectWriter {
+    let file: TemporaryFile
+    /// Offset of each object by number; object 0 is the free-list head.
+    private var offsets: [Int] = [0]
+
+    init(file: TemporaryFile) { self.file = file }
+
+    /// A number for an object written later.
+    func reserve() -> Int {
+        offsets.append(0)
+        return offsets.count - 1
+    }
+
+    /// Writes object `number` with `body` (a dictionary, array, ...).
+    func object(_ number: Int, _ body: [UInt8]) {
+        begin(number)
+        file.append(body)
+        file.append(Array("\nendobj\n".utf8))
+    }
+
+    /// Writes object `number` as a stream of `data` (already encoded as `dictionary` says).
+    func object(_ number: Int, dictionary: String, stream data: [UInt8]) {
+        begin(number)
+        file.append(Array("<< \(dictionary) /Length \(data.count) >>\nstream\n".utf8))
+        file.append(data)
+        file.append(Array("\nendstream\nendobj\n".utf8))
+    }
+
+    /// Content streams: compressed fast, most of a PDF's bytes and time.
+    private let fast = PDFDeflater(level: 1, windowBits: 13)
+    /// Fonts, images, CMaps: written once.
+    private let thorough = PDFDeflater(level: 6)
+
+    /// A new stream object of `data` compressed (`fast`: for content streams); returns its number.
+    func stream(dictionary: String, _ data: [UInt8], fast: Bool = false) throws -> Int {
+        guard let compressed = (fast ? self.fast : thorough).compress(data) else {
+            throw RenderError.invalidInput("zlib could not compress a stream of \(data.count) bytes")
+        }
+        let number = reserve()
+        object(number, dictionary: dictionary + " /Filter /FlateDecode", stream: compressed)
+        return number
+    }
+
+    private func begin(_ number: Int) {
+        offsets[number] = file.count
+        var header = PDFBuffer()
+        header.digits(number)
+        header.append(" 0 obj\n")
+        file.append(header.bytes)
+    }
+
+    /// The cross-reference table and trailer.
+    func finish(root: Int, info: Int) {
+        let start = file.count
+        var table = PDFBuffer(capacity: 20 * offsets.count + 128)
+        table.append("xref\n0 ")
+        table.integer(offsets.count)
+        table.append("\n0000000000 65535 f \n")
+        for offset in offsets.dropFirst() {
+            // Ten digits, zero-padded.
+            var divisor = 1_000_000_000
+            while divisor > 0 {
+                table.append(byte: UInt8(ascii: "0") + UInt8((offset / divisor) % 10))
+                divisor /= 10
+            }
+            table.append(" 00000 n \n")
+        }
+        table.append("trailer\n<< /Size ")
+        table.integer(offsets.count)
+        table.append("/Root ")
+        table.reference(root)
+        table.append("/Info ")
+        table.reference(info)
+        table.append(">>\nstartxref\n")
+        table.digits(start)
+        table.append("\n%%EOF\n")
+        file.append(table.bytes)
+    }
+}

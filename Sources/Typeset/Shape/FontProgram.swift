@@ -1,0 +1,77 @@
+// What a PDF needs of a font file to embed it (Render/PDFFonts.swift): its PostScript name,
+// metrics and glyph advances in font units, and a subset holding only the glyphs drawn
+// (hb-subset, keeping glyph ids so that content streams can use HarfBuzz's ids as CIDs).
+
+import CHarfBuzz
+
+/// A font file as a PDF embeds it. Read-only and safe to use from several threads (HarfBuzz
+/// faces and fonts are immutable; `hb_subset_or_fail` makes its own objects).
+struct FontProgram: @unchecked Sendable {
+    private let font: HarfBuzzFont
+    let unitsPerEm: Int
+    /// 0 when the file could not be read.
+    let glyphCount: Int
+    /// PostScript name (name ID 6), with only the characters a PDF name and a font name allow.
+    let postScriptName: String
+    let ascender: Int, descender: Int, capHeight: Int
+    /// head.xMin, yMin, xMax, yMax.
+    let boundingBox: (Int, Int, Int, Int)
+    /// post.italicAngle in degrees.
+    let italicAngle: Double
+
+    init(_ face: FontFace) {
+        let font = HarfBuzzFontCache.shared.font(for: face)
+        self.font = font
+        unitsPerEm = font.unitsPerEm
+        glyphCount = font.isUsable ? Int(hb_face_get_glyph_count(font.face)) : 0
+        let name = font.name(hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME)) ?? face.family
+        let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        postScriptName = allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
+        func metric(_ tag: hb_ot_metrics_tag_t, _ fallback: Int) -> Int {
+            var position: hb_position_t = 0
+            return hb_ot_metrics_get_position(font.font, tag, &position) != 0 ? Int(position) : fallback
+        }
+        ascender = metric(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER, font.unitsPerEm * 8 / 10)
+        descender = metric(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER, -font.unitsPerEm * 2 / 10)
+        capHeight = metric(HB_OT_METRICS_TAG_CAP_HEIGHT, ascender)
+        let head = font.tableBytes("head")
+        boundingBox = (Self.int16(head, 36), Self.int16(head, 38), Self.int16(head, 40), Self.int16(head, 42))
+        let post = font.tableBytes("post")
+        italicAngle = post.count >= 8 ? Double(Self.int16(post, 4)) + Double(Int(post[6]) << 8 | Int(post[7])) / 65536 : 0
+    }
+
+    private static func int16(_ bytes: [UInt8], _ offset: Int) -> Int {
+        bytes.count >= offset + 2 ? Int(Int16(bitPattern: UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]))) : 0
+    }
+
+    /// The horizontal advance of `glyph` in font units.
+    func advance(_ glyph: UInt32) -> Int {
+        Int(hb_font_get_glyph_h_advance(font.font, glyph))
+    }
+
+    /// The font file with only `glyphs` (and the glyphs they are built from) drawn; every other
+    /// glyph id stays, empty. Hinting and layout tables are dropped: a PDF needs neither. Nil
+    /// when HarfBuzz cannot subset the font.
+    func subset(glyphs: [UInt32]) -> [UInt8]? {
+        guard let input = hb_subset_input_create_or_fail() else { return nil }
+        defer { hb_subset_input_destroy(input) }
+        let glyphSet = hb_subset_input_glyph_set(input)
+        hb_set_add(glyphSet, 0)
+        for glyph in glyphs { hb_set_add(glyphSet, glyph) }
+        hb_subset_input_set_flags(
+            input, HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue | HB_SUBSET_FLAGS_NO_HINTING.rawValue)
+        let drop = hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG)
+        for table in ["GSUB", "GPOS", "GDEF", "morx", "kerx", "kern", "BASE", "JSTF", "MATH", "DSIG"] {
+            hb_set_add(drop, HarfBuzzFont.tag(table))
+        }
+        guard let subset = hb_subset_or_fail(font.face, input) else { return nil }
+        defer { hb_face_destroy(subset) }
+        let blob = hb_face_reference_blob(subset)
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return nil }
+        return data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+}
