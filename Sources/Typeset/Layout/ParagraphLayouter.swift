@@ -83,6 +83,7 @@ final class ParagraphLayouter: Sendable {
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         var glyphAdvances: [(cluster: Int, advance: Double)] = []
+        glyphAdvances.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         for run in shaped { for g in run.glyphs { glyphAdvances.append((g.cluster, g.advance)) } }
         let advances = AdvanceTable(count: display.count, glyphAdvances: glyphAdvances)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
@@ -165,15 +166,17 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                var glyphs: [ShapedGlyph]
+                let isShown = { (glyph: ShapedGlyph) in
+                    piece.contains(glyph.cluster) && !isHiddenControl(display[glyph.cluster])
+                }
+                let glyphs: [ShapedGlyph]
                 if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
                     || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
                 {
-                    glyphs = shape(item, display, text, balance: balance, range: piece).glyphs
+                    glyphs = shape(item, display, text, balance: balance, range: piece).glyphs.filter(isShown)
                 } else {
-                    glyphs = Array(glyphSlice(itemGlyphs, order, piece))
+                    glyphs = glyphSlice(itemGlyphs, order, piece).filter(isShown)
                 }
-                glyphs = glyphs.filter { piece.contains($0.cluster) && !isHiddenControl(display[$0.cluster]) }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
                 pieces.append(LineRun(
                     scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
