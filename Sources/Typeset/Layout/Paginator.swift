@@ -213,7 +213,7 @@ struct PageEmitter {
         }
         var text: [UInt8] = []  // UTF-8: appending to a String.UnicodeScalarView costs far more
         text.reserveCapacity(run.scalarRange.count * 2)
-        for i in run.scalarRange where !isHiddenControl(scalars[i]) { text.append(contentsOf: scalars[i].utf8) }
+        for i in run.scalarRange where !isHiddenControl(scalars[i]) { UTF8.encode(scalars[i]) { text.append($0) } }
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
