@@ -5,6 +5,7 @@ import Typeset
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Measures bidi resolution and line-break analysis throughput.", shouldDisplay: false)
 
     func run() throws {

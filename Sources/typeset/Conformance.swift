@@ -5,6 +5,7 @@ import Typeset
 
 struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conformance",
         abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.")
 
     @Option(help: "Folder of the Unicode data files (Debian's unicode-data installs them here).")

@@ -5,6 +5,7 @@ import Typeset
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compares two PNG images or markup files pixel by pixel.",
         discussion: """
             A and B are PNG files or markup files; markup is rendered to PNG at --scale with the \

@@ -7,6 +7,7 @@ extension OutputFormat: ExpressibleByArgument {}
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Renders markup files to PDF, SVG or PNG.",
         discussion: """
             The format comes from -o's extension unless --format says. Several inputs with -o x.pdf \
@@ -199,7 +200,8 @@ struct Shard {
 }
 
 struct Layout: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Prints the layout of a markup file as JSON (SPEC §6).")
+    static let configuration = CommandConfiguration(
+        commandName: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).")
 
     @Argument(help: "A markup file.")
     var input: String

@@ -6,6 +6,7 @@ import Typeset
 
 struct Sheet: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sheet",
         abstract: "Lays out markup files in several locales and text sizes side by side on a comparison sheet.",
         discussion: """
             One row per input, one column per locale × text size (locales first: with --locales \

@@ -6,6 +6,7 @@ import Typeset
 
 struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "snapshot",
         abstract: "Renders every markup file of a folder and compares it with its reference PNGs.",
         discussion: """
             Every *.xml file directly in DIR (sorted by name) is rendered to PNG at --scale and \

@@ -44,12 +44,28 @@ public struct BidiParagraph: Sendable {
         case .rtl: base = 1
         case .auto: base = BidiParagraph.firstStrongLevel(classes, from: 0, to: classes.count) ?? 0
         }
+        baseLevel = base
+        originalClasses = classes
+        if base == 0 && !classes.contains(where: BidiParagraph.canRaiseLevel) {
+            // Every strong character is L and so is sos, so W7 turns EN into L and N1–N2 make
+            // every neutral L: the whole paragraph stays at level 0 (an all-Latin paragraph).
+            levels = [UInt8](repeating: 0, count: classes.count)
+            removed = classes.map { $0 == .BN }  // X9
+            return
+        }
         var resolver = BidiResolver(classes: classes, scalars: scalars, baseLevel: base)
         resolver.resolve()
-        baseLevel = base
         levels = resolver.levels
-        originalClasses = classes
         removed = resolver.removed
+    }
+
+    /// Classes that can give a character of a left-to-right paragraph a level above 0:
+    /// right-to-left letters, Arabic numbers (I1) and explicit formatting characters.
+    private static func canRaiseLevel(_ type: BidiClass) -> Bool {
+        switch type {
+        case .R, .AL, .AN, .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        default: return false
+        }
     }
 
     /// UAX #9 P2–P3: the level given by the first L, R or AL in `start..<end`, skipping

@@ -211,12 +211,14 @@ struct PageEmitter {
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        var text = String.UnicodeScalarView()
-        for i in run.scalarRange where !isHiddenControl(scalars[i]) { text.append(scalars[i]) }
+        var text: [UInt8] = []  // UTF-8: appending to a String.UnicodeScalarView costs far more
+        text.reserveCapacity(run.scalarRange.count * 2)
+        for i in run.scalarRange where !isHiddenControl(scalars[i]) { UTF8.encode(scalars[i]) { text.append($0) } }
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
         var starts: [(cluster: Int, glyphs: Int)] = []
+        starts.reserveCapacity(run.glyphs.count)
         for g in run.glyphs {
             if let last = starts.last, last.cluster == g.cluster {
                 starts[starts.count - 1].glyphs += 1
@@ -244,7 +246,7 @@ struct PageEmitter {
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
         let color = paragraph.text.spans[run.spanIndex].style.color
-        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: String(text),
+        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: String(decoding: text, as: UTF8.self),
                         clusters: clusters, backward: run.isRightToLeft)
     }
 }

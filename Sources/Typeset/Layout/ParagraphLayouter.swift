@@ -83,6 +83,7 @@ final class ParagraphLayouter: Sendable {
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         var glyphAdvances: [(cluster: Int, advance: Double)] = []
+        glyphAdvances.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         for run in shaped { for g in run.glyphs { glyphAdvances.append((g.cluster, g.advance)) } }
         let advances = AdvanceTable(count: display.count, glyphAdvances: glyphAdvances)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
@@ -165,15 +166,15 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                var glyphs: [ShapedGlyph]
+                let glyphs: [ShapedGlyph]
                 if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
                     || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
                 {
-                    glyphs = shape(item, display, text, balance: balance, range: piece).glyphs
+                    let reshaped = shape(item, display, text, balance: balance, range: piece).glyphs
+                    glyphs = shownGlyphs(reshaped[...], of: piece, display)
                 } else {
-                    glyphs = Array(glyphSlice(itemGlyphs, order, piece))
+                    glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
                 }
-                glyphs = glyphs.filter { piece.contains($0.cluster) && !isHiddenControl(display[$0.cluster]) }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
                 pieces.append(LineRun(
                     scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
@@ -191,6 +192,19 @@ final class ParagraphLayouter: Sendable {
         return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
                         baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
                         largestSize: largest)
+    }
+
+    /// The glyphs of `piece` that are drawn: bidi controls are left out. (A loop rather than
+    /// `filter`, which cannot reserve and regrew its array about seven times a line.)
+    private func shownGlyphs(
+        _ candidates: ArraySlice<ShapedGlyph>, of piece: Range<Int>, _ display: [Unicode.Scalar]
+    ) -> [ShapedGlyph] {
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(candidates.count)
+        for glyph in candidates where piece.contains(glyph.cluster) && !isHiddenControl(display[glyph.cluster]) {
+            glyphs.append(glyph)
+        }
+        return glyphs
     }
 
     /// The span holding the start of a non-empty `range` (binary search: a paragraph of many

@@ -431,21 +431,27 @@ struct MarkupConverter {
         for child in parent.children {
             switch child {
             case .text(let text):
-                var collapsed = ""
-                for scalar in text.value.unicodeScalars {
-                    if scalar == " " || scalar == "\t" || scalar == "\n" {
-                        if !state.atLineStart, !state.endsWithSpace { state.pendingSpace = true }
-                        continue
+                // White space is ASCII, so the UTF-8 bytes can be collapsed one by one.
+                var collapsed: [UInt8] = []
+                var value = text.value
+                value.withUTF8 { bytes in
+                    collapsed.reserveCapacity(bytes.count)
+                    for byte in bytes {
+                        if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                            if !state.atLineStart, !state.endsWithSpace { state.pendingSpace = true }
+                            continue
+                        }
+                        if state.pendingSpace { collapsed.append(0x20) }
+                        collapsed.append(byte)
+                        state.pendingSpace = false
+                        state.atLineStart = false
+                        state.endsWithSpace = false
                     }
-                    if state.pendingSpace { collapsed.append(" ") }
-                    collapsed.unicodeScalars.append(scalar)
-                    state.pendingSpace = false
-                    state.atLineStart = false
-                    state.endsWithSpace = false
                 }
                 if !collapsed.isEmpty {
                     output.append(
-                        Inline(kind: .text(collapsed), location: text.contentLocation ?? text.location))
+                        Inline(kind: .text(String(decoding: collapsed, as: UTF8.self)),
+                               location: text.contentLocation ?? text.location))
                 }
             case .element(let element):
                 guard MarkupNames.inlines.contains(element.name) else {
@@ -576,7 +582,8 @@ struct MarkupConverter {
     static func normalize(path: String, relativeTo base: String) -> String {
         let joined = path.hasPrefix("/") ? path : base + "/" + path
         var components: [Substring] = []
-        for component in joined.split(separator: "/") {
+        // Split the UTF-8 bytes: splitting the String would break it into grapheme clusters.
+        for component in joined.utf8.split(separator: UInt8(ascii: "/")).map(Substring.init) {
             switch component {
             case ".": continue
             case "..": _ = components.popLast()
@@ -648,8 +655,15 @@ struct AttributeValues {
 
     private func trimmed(_ name: String) -> (String, XMLAttribute)? {
         guard let attribute = attributes[name] else { return nil }
-        let value = attribute.value.trimmingCharacters(in: .whitespaces)
-        return (value, attribute)
+        return (AttributeValues.trimmingWhitespace(attribute.value), attribute)
+    }
+
+    /// `value.trimmingCharacters(in: .whitespaces)`, without Foundation for the usual value that
+    /// starts and ends with a printable ASCII character.
+    static func trimmingWhitespace(_ value: String) -> String {
+        let isPrintableASCII = { (byte: UInt8?) in byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        if isPrintableASCII(value.utf8.first) && isPrintableASCII(value.utf8.last) { return value }
+        return value.trimmingCharacters(in: .whitespaces)
     }
 
     private func reject(
@@ -669,15 +683,17 @@ struct AttributeValues {
         _ diagnostics: inout Diagnostics
     ) -> Double? {
         guard let (text, attribute) = trimmed(name) else { return nil }
-        let bound = minimum == .zero ? "0 or more" : "greater than 0"
-        let accepts = "\(what), \(bound) and at most \(format(maximum))"
+        func accepts() -> String {
+            let bound = minimum == .zero ? "0 or more" : "greater than 0"
+            return "\(what), \(bound) and at most \(format(maximum))"
+        }
         guard let value = AttributeValues.parseDecimal(text) else {
-            reject(attribute, accepts: accepts, &diagnostics, hint: "write a plain number such as '16' or '1.5'")
+            reject(attribute, accepts: accepts(), &diagnostics, hint: "write a plain number such as '16' or '1.5'")
             return nil
         }
         let tooSmall = minimum == .zero ? value < 0 : value <= 0
         guard !tooSmall, value <= maximum else {
-            reject(attribute, accepts: accepts, &diagnostics)
+            reject(attribute, accepts: accepts(), &diagnostics)
             return nil
         }
         return value

@@ -61,21 +61,20 @@ struct XMLReader {
     /// Checks that `bytes` are UTF-8 made of XML characters (XML 1.0 §2.2 Char) and returns them
     /// without the byte-order mark, with CRLF and lone CR turned into LF (§2.11).
     static func normalize(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var index = start
         var line = 1
         var column = 1
+        var hasCarriageReturn = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
                 switch byte {
                 case 0x0A:
-                    output.append(byte)
                     line += 1
                     column = 1
                 case 0x0D:
-                    output.append(0x0A)
+                    hasCarriageReturn = true
                     if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
                     line += 1
                     column = 1
@@ -84,7 +83,6 @@ struct XMLReader {
                         SourceLocation(file: file, line: line, column: column),
                         "a NUL byte is not allowed in XML")
                 case 0x09, 0x20...0x7F:
-                    output.append(byte)
                     column += 1
                 default:
                     throw .error(
@@ -105,9 +103,22 @@ struct XMLReader {
                     SourceLocation(file: file, line: line, column: column),
                     "\(hexCode(scalar)) is not a character allowed in XML")
             }
-            output.append(contentsOf: bytes[index..<index + length])
             column += 1
             index += length
+        }
+        // Valid: copy only when something changes.
+        guard hasCarriageReturn else { return start == 0 ? bytes : Array(bytes[start...]) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        index = start
+        while index < bytes.count {
+            if bytes[index] == 0x0D {
+                output.append(0x0A)
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+            } else {
+                output.append(bytes[index])
+            }
+            index += 1
         }
         return output
     }
@@ -502,20 +513,26 @@ struct XMLReader {
 
     private mutating func readCharacterData() throws(Diagnostic) {
         if textLocation == nil { textLocation = location }
+        let start = position
+        var hasContent = textContentLocation != nil
         while let byte = peek(), byte != 0x3C, byte != 0x26 {
             if !XMLReader.isWhiteSpace(byte) {
                 if openElements.isEmpty { throw textOutsideRootError() }
                 if byte == 0x5D, hasPrefix("]]>") {  // ]
                     throw error("']]>' is not allowed in text", hint: "write ']]&gt;'")
                 }
-                if textContentLocation == nil { textContentLocation = location }
+                if !hasContent {
+                    textContentLocation = location
+                    hasContent = true
+                }
             }
-            text.append(byte)
             advance()
         }
         if openElements.isEmpty {
             text.removeAll(keepingCapacity: true)
             textLocation = nil
+        } else {
+            text.append(contentsOf: bytes[start..<position])
         }
     }
 

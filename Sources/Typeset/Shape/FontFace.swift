@@ -20,4 +20,11 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
         self.italic = italic
     }
     public var description: String { "\(family) \(weight)\(italic ? " italic" : "")" }
+
+    /// The file and face index name the face, so equal faces hash alike without hashing the
+    /// family name too (faces key the metrics, coverage and Cairo caches).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(index)
+    }
 }
