@@ -13,7 +13,13 @@ struct TypesetCommand: ParsableCommand {
     /// ArgumentParser exits with 64 on usage errors; the spec says 2.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == Render.configuration.commandName {
+                let split = Render.setAsideInputs(Array(arguments.dropFirst()))
+                arguments = [arguments[0]] + split.parsed
+                Render.inputsSetAside = split.setAside
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

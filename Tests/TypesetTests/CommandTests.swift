@@ -25,6 +25,42 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    /// `render` sets inputs after the first aside before ArgumentParser parses (Render.swift):
+    /// its list of options with values must be the command's, and inputs between options must
+    /// keep their order.
+    @Test func inputsSetAsideKeepTheirOrderAndTheOptionListMatches() throws {
+        let help = try typeset(["render", "--experimental-dump-help"])
+        let json = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+        let arguments = ((json?["command"] as? [String: Any])?["arguments"] as? [[String: Any]]) ?? []
+        var withValues: Set<String> = []
+        for argument in arguments where argument["kind"] as? String == "option" {
+            for name in (argument["names"] as? [[String: Any]]) ?? [] {
+                guard let text = name["name"] as? String else { continue }
+                withValues.insert((name["kind"] as? String == "short" ? "-" : "--") + text)
+            }
+        }
+        #expect(withValues.count >= 12)
+        #expect(withValues == ["-o", "--output", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale",
+                               "--strings", "--text-size", "--font-dir", "--assets"])
+
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let pdf = out + "/three.pdf"
+        let result = try typeset([
+            "render", examples + "/settings-en.xml", "--jobs", "1", examples + "/settings-he.xml", "-o", pdf,
+            "--scale", "1", examples + "/mixed-list.xml",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pages = try pdfPageCount(pdf) ?? 0
+        #expect(pages >= 3)
+        let first = try runProgram("/usr/bin/pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).stdout
+        let second = try runProgram("/usr/bin/pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).stdout
+        #expect(first.contains("Settings") && second.contains("הגדרות"))
+        let missing = try typeset(["render", examples + "/settings-en.xml", out + "/missing.xml", "-o", pdf])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("missing.xml"))
+    }
+
     @Test func arabicAndHebrewTextExtractInLogicalOrder() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

@@ -374,10 +374,11 @@ final class PDFObjectWriter {
         file.append(header.bytes)
     }
 
-    /// The cross-reference table and trailer.
+    /// The cross-reference table and trailer, written a block at a time (a 10,000-page PDF has
+    /// hundreds of thousands of 20-byte entries).
     func finish(root: Int, info: Int) {
         let start = file.count
-        var table = PDFBuffer(capacity: 20 * offsets.count + 128)
+        var table = PDFBuffer(capacity: 64 * 1024 + 64)
         table.append("xref\n0 ")
         table.integer(offsets.count)
         table.append("\n0000000000 65535 f \n")
@@ -389,6 +390,10 @@ final class PDFObjectWriter {
                 divisor /= 10
             }
             table.append(" 00000 n \n")
+            if table.count >= 64 * 1024 {
+                file.append(table.bytes)
+                table.bytes.removeAll(keepingCapacity: true)
+            }
         }
         table.append("trailer\n<< /Size ")
         table.integer(offsets.count)

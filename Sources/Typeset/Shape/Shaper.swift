@@ -100,7 +100,7 @@ public final class Shaper: Sendable {
     /// - Parameter runCacheCapacity: glyphs kept in the run cache (24 bytes each, plus the
     ///   keys' characters) before it is emptied and refilled; 0 turns it off. The default,
     ///   250,000, holds about a hundred pages of text.
-    public init(runCacheCapacity: Int = 250_000) {
+    public init(runCacheCapacity: Int = 50_000) {
         self.runCacheCapacity = runCacheCapacity
     }
 
