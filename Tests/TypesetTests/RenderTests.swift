@@ -542,3 +542,125 @@ struct RenderImageDiffTests {
         #expect(try folderContents(folder) == ["a.png", "text.png"])
     }
 }
+
+// MARK: - The PDF writer's own output
+
+@Suite("PDF writer")
+struct PDFWriterTests {
+    @Test func numbersHaveAtMostThreeDecimals() {
+        var buffer = PDFBuffer()
+        for value in [0, 12, -0.5, 51.2916, -0.0004, 2.0625, 3.1, 1e15, .nan, -7.25, 0.05] { buffer.number(value) }
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == "0 12 -0.5 51.292 0 2.063 3.1 1000000000000 0 -7.25 0.05 ")
+        var digits = PDFBuffer()
+        for value in [0, 7, 10, 1234567890, -42] { digits.integer(value) }
+        digits.hex4(0x07AF)
+        #expect(String(decoding: digits.bytes, as: UTF8.self) == "0 7 10 1234567890 -42 07AF")
+    }
+
+    /// Word boxes from `pdftotext -bbox`: the text, its left and right edge.
+    private func wordBoxes(_ pdf: String) throws -> [(word: String, xMin: Double, xMax: Double)] {
+        let output = try run("/usr/bin/pdftotext", ["-bbox", pdf, "-"]).output
+        var boxes: [(String, Double, Double)] = []
+        for line in output.split(separator: "\n") where line.contains("<word ") {
+            func attribute(_ name: String) -> Double? {
+                guard let start = line.range(of: name + "=\"") else { return nil }
+                return Double(line[start.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let xMin = attribute("xMin"), let xMax = attribute("xMax"), let open = line.firstIndex(of: ">"),
+                let close = line.range(of: "</word>")
+            else { continue }
+            boxes.append((String(line[line.index(after: open)..<close.lowerBound]), xMin, xMax))
+        }
+        return boxes
+    }
+
+    /// Glyph positions survive the TJ arrays: each word starts where the layout put its first
+    /// glyph and ends at its last glyph's advance, also when a glyph is moved off its advance
+    /// and when a run goes right to left.
+    @Test func wordsSitWhereTheirGlyphsWere() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let plain = try glyphRun("Typeset", font: notoSans, size: 28, x: 20.25, baseline: 50)
+        var moved = try glyphRun("Kerned", font: notoSans, size: 17, x: 30, baseline: 100)
+        for index in 3..<moved.glyphs.count { moved.glyphs[index].x += 0.75 }  // less than a space
+        let arabic = try glyphRun(
+            arabicWord, font: notoSansArabic, size: 28, x: 200, baseline: 150, rightToLeft: true,
+            glyphScalars: arabicForms)
+        let path = folder + "/boxes.pdf"
+        try render(
+            pages: [Page(width: 360, height: 240, items: [.glyphs(plain), .glyphs(moved), .glyphs(arabic)])], to: path,
+            options: RenderOptions(format: .pdf))
+        let boxes = try wordBoxes(path)
+        func end(of run: GlyphRun) throws -> Double {
+            let freeType = try FreeTypeFace(run.font)
+            return run.glyphs.map { $0.x + freeType.advance(glyph: $0.id, size: run.size) }.max() ?? 0
+        }
+        for (text, run) in [("Typeset", plain), ("Kerned", moved), (arabicWord, arabic)] {
+            // poppler's -bbox gives right-to-left words a letter at a time: their union counts.
+            let letters = boxes.filter { $0.word == text || (text == arabicWord && text.contains($0.word)) }
+            #expect(!letters.isEmpty, "\(text) not among \(boxes.map(\.word))")
+            guard let xMin = letters.map(\.xMin).min(), let xMax = letters.map(\.xMax).max() else { continue }
+            #expect(abs(xMin - run.glyphs.map(\.x).min()!) < 0.05, "\(text): xMin \(xMin)")
+            #expect(abs(xMax - (try end(of: run))) < 0.05, "\(text): xMax \(xMax)")
+        }
+    }
+
+    /// A glyph stands for the text it was first drawn for; drawn again for other text it gets
+    /// /ActualText, so both extract.
+    @Test func aGlyphDrawnForTwoTextsExtractsAsBoth() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let first = try glyphRun("a", font: notoSans, size: 20, x: 20, baseline: 40)
+        var second = try glyphRun("a", font: notoSans, size: 20, x: 20, baseline: 80)
+        second.text = "q"
+        let path = folder + "/twice.pdf"
+        try render(
+            pages: [Page(width: 100, height: 100, items: [.glyphs(first), .glyphs(second)])], to: path,
+            options: RenderOptions(format: .pdf))
+        let lines = try run("/usr/bin/pdftotext", [path, "-"]).output.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["a", "q"], "\(lines)")
+    }
+
+    @Test func transparencyBecomesSoftMasksAndGraphicsStates() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        // A PNG with a transparent half.
+        let image = folder + "/half.png"
+        try render(
+            pages: [Page(width: 20, height: 10, background: Color(red: 0, green: 0, blue: 0, alpha: 0),
+                         items: [.rectangle(RectangleItem(x: 0, y: 0, width: 10, height: 10, fill: red))])],
+            to: image, options: RenderOptions(format: .png, scale: 1))
+        let path = folder + "/transparent.pdf"
+        try render(
+            pages: [Page(width: 100, height: 100, items: [
+                .image(ImageItem(path: image, x: 10, y: 10, width: 40, height: 20, flipped: false, alt: nil)),
+                .rectangle(RectangleItem(x: 10, y: 50, width: 40, height: 20, fill: Color(red: 0, green: 0, blue: 1, alpha: 0.5))),
+            ])], to: path, options: RenderOptions(format: .pdf))
+        let check = try run("/usr/bin/qpdf", ["--check", path])
+        #expect(check.status == 0, "\(check.output)")
+        let json = try run("/usr/bin/qpdf", ["--json", path]).output
+        #expect(json.contains("\"/SMask\""))
+        #expect(json.contains("\"/ca\": 0.5"))
+        // Drawn: the opaque half red, the transparent half white, the rectangle light blue.
+        let png = folder + "/drawn"
+        #expect(try run("/usr/bin/pdftoppm", ["-r", "72", "-png", path, png]).status == 0)
+        let pixels = try PixelImage(contentsOf: png + "-1.png")
+        #expect(pixels.pixel(x: 15, y: 20) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(pixels.pixel(x: 45, y: 20) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+        let blended = pixels.pixel(x: 30, y: 60)
+        #expect(blended?.blue == 255 && (120...135).contains(Int(blended?.red ?? 0)), "\(String(describing: blended))")
+    }
+
+    @Test func aGlyphTheFontLacksIsAnErrorAndNothingIsWritten() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let run = GlyphRun(
+            font: notoSans, size: 12, color: .black, glyphs: [PositionedGlyph(id: 65000, x: 0, y: 10)], text: "a",
+            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false)
+        #expect(throws: RenderError.self) {
+            try render(pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/glyph.pdf",
+                       options: RenderOptions(format: .pdf))
+        }
+        #expect(try folderContents(folder) == [])
+    }
+}
