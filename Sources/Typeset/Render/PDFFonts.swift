@@ -67,7 +67,7 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         let glyphs = usedGlyphs
         guard let program = self.program.subset(glyphs: glyphs) else {
-            throw RenderError.font(path: name, reason: "HarfBuzz could not subset \(self.program.postScriptName)")
+            throw RenderError.font(path: face.path, reason: "HarfBuzz could not subset \(self.program.postScriptName)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
         // A subset's name starts with a tag of six capitals (§9.6.4), here from its glyphs.
