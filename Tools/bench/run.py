@@ -237,6 +237,10 @@ def main():
     for name in names:
         print(f"  {name:28} " + " ".join(f"{100 * shares[f][1].get(name, 0) / shares[f][0]:7.1f}%" for f in ("pdf", "png")))
     print(f"  {'total (million instructions)':28} " + " ".join(f"{shares[f][0] / 1e6:8.0f}" for f in ("pdf", "png")))
+    # What every process pays before its first document (loading libraries and fonts, the
+    # Swift runtime's first type lookups): a 1-document run's instructions.
+    startup = instruction_shares(typeset, inputs[:1], ["-o", os.path.join(work, "callgrind-1.pdf")], work)[0]
+    print(f"  (a 1-document PDF run takes {startup / 1e6:.0f} million: the fixed cost of a process)")
     for f in ("pdf", "png"):
         ours = shares[f][1].get("typeset (our code)", 0) + shares[f][1].get("Swift runtime", 0)
         print(f"  {f.upper()}: our code with the Swift runtime: {100 * ours / shares[f][0]:.1f}% "
