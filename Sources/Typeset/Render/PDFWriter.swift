@@ -352,7 +352,7 @@ final class PDFObjectWriter {
     }
 
     /// Content streams: compressed fast, most of a PDF's bytes and time.
-    private let fast = PDFDeflater(level: 1, windowBits: 13)
+    private let fast = PDFDeflater(level: 1, windowBits: 13, memoryLevel: 6)
     /// Fonts, images, CMaps: written once.
     private let thorough = PDFDeflater(level: 6)
 
