@@ -16,7 +16,7 @@ extension BidiParagraph {
             case .WS, .LRI, .RLI, .FSI, .PDI:
                 if trailing { result[i - range.lowerBound] = baseLevel }
             default:
-                if removed[i] {
+                if originalClasses[i].isRemovedByX9 {
                     if trailing { result[i - range.lowerBound] = baseLevel }
                 } else {
                     trailing = false
