@@ -69,7 +69,9 @@ public struct BidiParagraph: Sendable {
 
     /// UAX #9 P2–P3: the level given by the first L, R or AL in `start..<end`, skipping
     /// characters between an isolate initiator and its matching PDI; nil if there is none.
-    static func firstStrongLevel(_ classes: [BidiClass], from start: Int, to end: Int) -> UInt8? {
+    static func firstStrongLevel<Classes: RandomAccessCollection<BidiClass>>(
+        _ classes: Classes, from start: Int, to end: Int
+    ) -> UInt8? where Classes.Index == Int {
         var isolateDepth = 0
         var i = start
         while i < end {
