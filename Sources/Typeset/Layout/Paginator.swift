@@ -217,31 +217,28 @@ struct PageEmitter {
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
-        var starts: [(cluster: Int, glyphs: Int)] = []
-        starts.reserveCapacity(run.glyphs.count)
-        for g in run.glyphs {
-            if let last = starts.last, last.cluster == g.cluster {
-                starts[starts.count - 1].glyphs += 1
-            } else {
-                starts.append((g.cluster, 1))
-            }
-        }
         var clusters: [TextCluster] = []
-        clusters.reserveCapacity(starts.count)
+        clusters.reserveCapacity(run.glyphs.count)
         let lower = run.scalarRange.lowerBound
         let upper = run.scalarRange.upperBound
-        for (k, group) in starts.enumerated() {
+        var previous: Int?  // the cluster of the group before
+        var first = run.glyphs.startIndex
+        while first < run.glyphs.endIndex {
+            let cluster = run.glyphs[first].cluster
+            var end = first + 1
+            while end < run.glyphs.endIndex && run.glyphs[end].cluster == cluster { end += 1 }
+            let next = end < run.glyphs.endIndex ? run.glyphs[end].cluster : nil
             let range: Range<Int>
             if run.isRightToLeft {
-                let end = k == 0 ? upper : starts[k - 1].cluster
-                let start = k == starts.count - 1 ? lower : group.cluster
-                range = start..<max(start, end)
+                let start = next == nil ? lower : cluster
+                range = start..<max(start, previous ?? upper)
             } else {
-                let start = k == 0 ? lower : group.cluster
-                let end = k == starts.count - 1 ? upper : starts[k + 1].cluster
-                range = start..<max(start, end)
+                let start = previous == nil ? lower : cluster
+                range = start..<max(start, next ?? upper)
             }
-            clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: group.glyphs))
+            clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: end - first))
+            previous = cluster
+            first = end
         }
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }

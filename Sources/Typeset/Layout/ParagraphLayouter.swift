@@ -274,10 +274,13 @@ final class ParagraphLayouter: Sendable {
 }
 
 /// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
-/// given as text (SPEC §6: run text is without them).
+/// given as text (SPEC §6: run text is without them). The bidi classes LRE, LRO, RLE, RLO, PDF,
+/// LRI, RLI, FSI and PDI have these nine characters only (Unicode 15.0), compared directly
+/// since this is asked of every glyph and character of every line.
+@inline(__always)
 func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.bidiClass {
-    case .LRE, .LRO, .RLE, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+    switch scalar.value {
+    case 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
 }
