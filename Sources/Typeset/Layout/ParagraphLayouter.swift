@@ -166,7 +166,7 @@ final class ParagraphLayouter: Sendable {
         for bidiRun in paragraph.visualRuns(range) {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
-            var pieces: [LineRun] = []
+            let firstPiece = runs.count
             // Items are in logical order and do not overlap: start at the first that reaches
             // into the run (binary search) and stop after the last, so that a paragraph of many
             // lines and items is not quadratic.
@@ -192,16 +192,16 @@ final class ParagraphLayouter: Sendable {
                     glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
                 }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
-                pieces.append(LineRun(
+                runs.append(LineRun(
                     scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
                     spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
                     glyphs: glyphs, x: 0, width: width))
             }
-            if bidiRun.isRightToLeft { pieces.reverse() }
-            for var piece in pieces {
-                piece.x = x
-                x += piece.width
-                runs.append(piece)
+            // The pieces are in logical order: a right-to-left run shows the last one first.
+            if bidiRun.isRightToLeft { runs[firstPiece...].reverse() }
+            for k in firstPiece..<runs.count {
+                runs[k].x = x
+                x += runs[k].width
             }
         }
         let largest = runs.map(\.size).max() ?? span(containing: range, in: text)?.style.size ?? 17
