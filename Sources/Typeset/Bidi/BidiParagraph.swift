@@ -114,8 +114,12 @@ struct BidiResolver {
     }
 
     mutating func resolve() {
-        findMatchingIsolates()
-        resolveExplicitLevels()
+        // Without explicit formatting characters (the common case), X1–X8 leave every level at
+        // the paragraph level and override nothing.
+        if originalClasses.contains(where: { $0.isExplicitFormatting }) {
+            findMatchingIsolates()
+            resolveExplicitLevels()
+        }
         for var sequence in isolatingRunSequences() {
             sequence.resolveWeakTypes()
             resolveBracketPairs(&sequence)
@@ -145,6 +149,14 @@ struct BidiResolver {
 }
 
 extension BidiClass {
+    /// The embedding, override and isolate controls and their terminators (UAX #9 X2–X7).
+    var isExplicitFormatting: Bool {
+        switch self {
+        case .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        default: return false
+        }
+    }
+
     /// UAX #9 X9: embedding and override controls, PDF and BN take no part in the later rules.
     var isRemovedByX9: Bool {
         switch self {
