@@ -38,7 +38,7 @@ extension BidiParagraph {
                 scalarRange: (range.lowerBound + start)..<(range.lowerBound + k), level: lineLevels[start]))
             start = k
         }
-        BidiParagraph.reverseByLevel(&runs, levels: runs.map(\.level))
+        if runs.count > 1 { BidiParagraph.reverseByLevel(&runs, levels: runs.map { $0.level }) }
         return runs
     }
 
