@@ -120,11 +120,14 @@ struct BidiResolver {
             findMatchingIsolates()
             resolveExplicitLevels()
         }
-        for var sequence in isolatingRunSequences() {
-            sequence.resolveWeakTypes()
-            resolveBracketPairs(&sequence)
-            sequence.resolveNeutralTypes()
-            resolveImplicitLevels(sequence)
+        // Each sequence is changed in place in the array: a copy would share its types and copy
+        // them again at the first change.
+        var sequences = isolatingRunSequences()
+        for k in sequences.indices {
+            sequences[k].resolveWeakTypes()
+            resolveBracketPairs(&sequences[k])
+            sequences[k].resolveNeutralTypes()
+            resolveImplicitLevels(sequences[k])
         }
         // Removed characters take the level of the character before them (their level does
         // not matter to the algorithm; this keeps runs whole when lines are reordered).
