@@ -47,10 +47,13 @@ public struct BidiParagraph: Sendable {
         }
         baseLevel = base
         originalClasses = classes
-        if base == 0 && !classes.contains(where: BidiParagraph.canRaiseLevel) {
-            // Every strong character is L and so is sos, so W7 turns EN into L and N1–N2 make
-            // every neutral L: the whole paragraph stays at level 0 (an all-Latin paragraph).
-            levels = [UInt8](repeating: 0, count: classes.count)
+        if !classes.contains(where: { BidiParagraph.canLeaveBaseLevel($0, base: base) }) {
+            // Left to right: every strong character is L and so is sos, so W7 turns EN into L
+            // and N1–N2 make every neutral L (an all-Latin paragraph). Right to left: every
+            // strong character is R or AL and so is sos, no rule makes a character L or a
+            // number, and N0–N2 make every neutral R (Arabic or Hebrew without digits or Latin).
+            // Either way the whole paragraph stays at its own level.
+            levels = [UInt8](repeating: base, count: classes.count)
             return
         }
         var resolver = BidiResolver(classes: classes, scalars: scalars, baseLevel: base)
@@ -58,11 +61,14 @@ public struct BidiParagraph: Sendable {
         levels = resolver.levels
     }
 
-    /// Classes that can give a character of a left-to-right paragraph a level above 0:
-    /// right-to-left letters, Arabic numbers (I1) and explicit formatting characters.
-    private static func canRaiseLevel(_ type: BidiClass) -> Bool {
+    /// Classes that can give a character a level other than the paragraph's: letters of the
+    /// other direction, European numbers in a right-to-left paragraph, Arabic numbers and
+    /// explicit formatting characters.
+    private static func canLeaveBaseLevel(_ type: BidiClass, base: UInt8) -> Bool {
         switch type {
-        case .R, .AL, .AN, .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        case .AN, .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        case .R, .AL: return base == 0
+        case .L, .EN: return base == 1
         default: return false
         }
     }
