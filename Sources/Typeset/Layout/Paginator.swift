@@ -176,18 +176,20 @@ struct PageEmitter {
                 entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
             if block.tag == .listItem { items.append(.beginTag(.listBody)) }
+            entry.lines.reserveCapacity(entry.lines.count + range.count)
             for i in range {
                 let line = paragraph.lines[i]
                 let origin = block.lineOrigins[i]
                 let baseline = origin.top + dy + line.baseline
                 var reportRuns: [ReportRun] = []
+                reportRuns.reserveCapacity(line.runs.count)
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }
                     reportRuns.append(ReportRun(
                         text: glyphs.text, level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
                         script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                         width: run.width, glyphs: run.glyphs.count))
+                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }
                 entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }

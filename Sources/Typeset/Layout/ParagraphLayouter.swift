@@ -92,6 +92,7 @@ final class ParagraphLayouter: Sendable {
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []
+        lines.reserveCapacity(ranges.count)
         for range in ranges {
             lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped,
                                    clusterOrders: clusterOrders, display: display,
