@@ -213,9 +213,18 @@ struct PageEmitter {
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        var text: [UInt8] = []  // UTF-8: appending to a String.UnicodeScalarView costs far more
-        text.reserveCapacity(run.scalarRange.count * 2)
-        for i in run.scalarRange where !isHiddenControl(scalars[i]) { UTF8.encode(scalars[i]) { text.append($0) } }
+        // UTF-8 written straight into the string's storage, measured first: appending to a
+        // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
+        let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
+            var count = 0
+            for i in run.scalarRange where !isHiddenControl(scalars[i]) {
+                UTF8.encode(scalars[i]) { byte in
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
@@ -245,7 +254,7 @@ struct PageEmitter {
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
         let color = paragraph.text.spans[run.spanIndex].style.color
-        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: String(decoding: text, as: UTF8.self),
+        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
                         clusters: clusters, backward: run.isRightToLeft)
     }
 }
