@@ -27,8 +27,9 @@ public struct BidiParagraph: Sendable {
     public let levels: [UInt8]
     /// Original bidi classes, needed by L1 for each line.
     let originalClasses: [BidiClass]
-    /// True for characters removed by X9.
-    let removed: [Bool]
+
+    /// True for characters removed by X9: embedding and override controls, PDF and BN.
+    func isRemoved(_ offset: Int) -> Bool { originalClasses[offset].isRemovedByX9 }
 
     /// Resolves the levels of `scalars`, one paragraph of text.
     public init(scalars: [Unicode.Scalar], direction: BidiDirection) {
@@ -46,31 +47,37 @@ public struct BidiParagraph: Sendable {
         }
         baseLevel = base
         originalClasses = classes
-        if base == 0 && !classes.contains(where: BidiParagraph.canRaiseLevel) {
-            // Every strong character is L and so is sos, so W7 turns EN into L and N1–N2 make
-            // every neutral L: the whole paragraph stays at level 0 (an all-Latin paragraph).
-            levels = [UInt8](repeating: 0, count: classes.count)
-            removed = classes.map { $0 == .BN }  // X9
+        if !classes.contains(where: { BidiParagraph.canLeaveBaseLevel($0, base: base) }) {
+            // Left to right: every strong character is L and so is sos, so W7 turns EN into L
+            // and N1–N2 make every neutral L (an all-Latin paragraph). Right to left: every
+            // strong character is R or AL and so is sos, no rule makes a character L or a
+            // number, and N0–N2 make every neutral R (Arabic or Hebrew without digits or Latin).
+            // Either way the whole paragraph stays at its own level.
+            levels = [UInt8](repeating: base, count: classes.count)
             return
         }
         var resolver = BidiResolver(classes: classes, scalars: scalars, baseLevel: base)
         resolver.resolve()
         levels = resolver.levels
-        removed = resolver.removed
     }
 
-    /// Classes that can give a character of a left-to-right paragraph a level above 0:
-    /// right-to-left letters, Arabic numbers (I1) and explicit formatting characters.
-    private static func canRaiseLevel(_ type: BidiClass) -> Bool {
+    /// Classes that can give a character a level other than the paragraph's: letters of the
+    /// other direction, European numbers in a right-to-left paragraph, Arabic numbers and
+    /// explicit formatting characters.
+    private static func canLeaveBaseLevel(_ type: BidiClass, base: UInt8) -> Bool {
         switch type {
-        case .R, .AL, .AN, .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        case .AN, .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        case .R, .AL: return base == 0
+        case .L, .EN: return base == 1
         default: return false
         }
     }
 
     /// UAX #9 P2–P3: the level given by the first L, R or AL in `start..<end`, skipping
     /// characters between an isolate initiator and its matching PDI; nil if there is none.
-    static func firstStrongLevel(_ classes: [BidiClass], from start: Int, to end: Int) -> UInt8? {
+    static func firstStrongLevel<Classes: RandomAccessCollection<BidiClass>>(
+        _ classes: Classes, from start: Int, to end: Int
+    ) -> UInt8? where Classes.Index == Int {
         var isolateDepth = 0
         var i = start
         while i < end {
@@ -96,14 +103,13 @@ struct BidiResolver {
     let originalClasses: [BidiClass]
     let scalars: [Unicode.Scalar]?
     let baseLevel: UInt8
-    /// Current classes, changed by X6 overrides and the W, N rules.
+    /// Classes after X6 overrides; the W and N rules work on a copy per isolating run sequence.
     var types: [BidiClass]
     var levels: [UInt8]
-    var removed: [Bool]
-    /// BD9: for each isolate initiator, the offset of its matching PDI (or nil).
-    var matchingPDI: [Int?]
-    /// For each PDI that matches an initiator, the initiator's offset.
-    var matchingInitiator: [Int?]
+    /// BD9: the offset of each isolate initiator's matching PDI (isolates are rare: empty).
+    var matchingPDI: [Int: Int] = [:]
+    /// The PDIs that match an initiator.
+    var matchedPDIs: Set<Int> = []
 
     init(classes: [BidiClass], scalars: [Unicode.Scalar]?, baseLevel: UInt8) {
         originalClasses = classes
@@ -111,40 +117,60 @@ struct BidiResolver {
         self.baseLevel = baseLevel
         types = classes
         levels = [UInt8](repeating: baseLevel, count: classes.count)
-        removed = [Bool](repeating: false, count: classes.count)
-        matchingPDI = [Int?](repeating: nil, count: classes.count)
-        matchingInitiator = [Int?](repeating: nil, count: classes.count)
     }
 
     mutating func resolve() {
-        findMatchingIsolates()
-        resolveExplicitLevels()
-        for sequence in isolatingRunSequences() {
-            var run = sequence
-            resolveWeakTypes(&run)
-            resolveBracketPairs(&run)
-            resolveNeutralTypes(&run)
-            resolveImplicitLevels(run)
+        // Without explicit formatting characters (the common case), X1–X8 leave every level at
+        // the paragraph level and override nothing.
+        if originalClasses.contains(where: { $0.isExplicitFormatting }) {
+            findMatchingIsolates()
+            resolveExplicitLevels()
+        }
+        // Each sequence is changed in place in the array: a copy would share its types and copy
+        // them again at the first change.
+        var sequences = isolatingRunSequences()
+        for k in sequences.indices {
+            sequences[k].resolveWeakTypes()
+            resolveBracketPairs(&sequences[k])
+            sequences[k].resolveNeutralTypes()
+            resolveImplicitLevels(sequences[k])
         }
         // Removed characters take the level of the character before them (their level does
         // not matter to the algorithm; this keeps runs whole when lines are reordered).
         var previous = baseLevel
         for i in levels.indices {
-            if removed[i] { levels[i] = previous } else { previous = levels[i] }
+            if originalClasses[i].isRemovedByX9 { levels[i] = previous } else { previous = levels[i] }
         }
     }
 
     /// UAX #9 I1–I2: levels from the resolved types.
     mutating func resolveImplicitLevels(_ sequence: IsolatingRunSequence) {
-        for i in sequence.indices {
+        for (i, type) in zip(sequence.indices, sequence.types) {
             let level = levels[i]
-            let type = types[i]
             if level & 1 == 0 {
                 if type == .R { levels[i] = level + 1 }  // I1
                 else if type == .AN || type == .EN { levels[i] = level + 2 }
             } else if type == .L || type == .EN || type == .AN {
                 levels[i] = level + 1  // I2
             }
+        }
+    }
+}
+
+extension BidiClass {
+    /// The embedding, override and isolate controls and their terminators (UAX #9 X2–X7).
+    var isExplicitFormatting: Bool {
+        switch self {
+        case .LRE, .RLE, .LRO, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+        default: return false
+        }
+    }
+
+    /// UAX #9 X9: embedding and override controls, PDF and BN take no part in the later rules.
+    var isRemovedByX9: Bool {
+        switch self {
+        case .RLE, .LRE, .RLO, .LRO, .PDF, .BN: return true
+        default: return false
         }
     }
 }

@@ -5,6 +5,9 @@
 struct IsolatingRunSequence {
     /// Offsets in the paragraph, in logical order, without the characters X9 removed.
     var indices: [Int]
+    /// The classes of those characters (after X6 overrides), resolved in place by W1–N2: a
+    /// copy, so that the rules read neighbours without going through `indices`.
+    var types: [BidiClass]
     /// The sequence's embedding level.
     var level: UInt8
     /// X10: start-of-sequence and end-of-sequence types (L or R).
@@ -31,7 +34,7 @@ extension BidiResolver {
             case .PDI:
                 if let initiator = open.popLast() {
                     matchingPDI[initiator] = i
-                    matchingInitiator[i] = initiator
+                    matchedPDIs.insert(i)
                 }
             case .B: open.removeAll()
             default: break
@@ -63,8 +66,7 @@ extension BidiResolver {
                 } else if overflowIsolates == 0 {
                     overflowEmbeddings += 1
                 }
-                levels[i] = top.level
-                removed[i] = true  // X9
+                levels[i] = top.level  // removed by X9
 
             case .RLI, .LRI, .FSI:  // X5a–X5c
                 let top = stack[stack.count - 1]
@@ -103,8 +105,7 @@ extension BidiResolver {
                 } else if !stack[stack.count - 1].isolate && stack.count >= 2 {
                     stack.removeLast()
                 }
-                levels[i] = stack[stack.count - 1].level
-                removed[i] = true  // X9
+                levels[i] = stack[stack.count - 1].level  // removed by X9
 
             case .B:  // X8: a paragraph separator ends every embedding, override and isolate.
                 levels[i] = baseLevel
@@ -113,9 +114,8 @@ extension BidiResolver {
                 overflowEmbeddings = 0
                 validIsolates = 0
 
-            case .BN:  // X9
+            case .BN:  // removed by X9
                 levels[i] = stack[stack.count - 1].level
-                removed[i] = true
 
             default:  // X6
                 let top = stack[stack.count - 1]
@@ -128,52 +128,61 @@ extension BidiResolver {
     /// UAX #9 X10 (BD13): level runs of the characters X9 kept, joined into isolating run
     /// sequences, each with its sos and eos.
     func isolatingRunSequences() -> [IsolatingRunSequence] {
-        // Level runs over the kept characters.
-        var runs: [[Int]] = []
-        var current: [Int] = []
-        var currentLevel: UInt8 = 0
-        for i in originalClasses.indices where !removed[i] {
-            if current.isEmpty || levels[i] == currentLevel {
-                current.append(i)
-            } else {
-                runs.append(current)
-                current = [i]
+        // Level runs over the kept characters, from the first kept character of each to one
+        // past its last (removed characters inside are skipped later).
+        var runs: [Range<Int>] = []
+        var start = -1
+        var last = -1
+        for i in originalClasses.indices where !originalClasses[i].isRemovedByX9 {
+            if start >= 0 && levels[i] != levels[start] {
+                runs.append(start..<(last + 1))
+                start = i
             }
-            currentLevel = levels[i]
+            if start < 0 { start = i }
+            last = i
         }
-        if !current.isEmpty { runs.append(current) }
-
-        // The run each character starts (-1: none), so that a matching PDI finds its run.
-        var runStartingAt = [Int](repeating: -1, count: originalClasses.count)
-        for (r, run) in runs.enumerated() { runStartingAt[run[0]] = r }
+        if start >= 0 { runs.append(start..<(last + 1)) }
 
         var sequences: [IsolatingRunSequence] = []
+        sequences.reserveCapacity(runs.count)
         for run in runs {
             // A run that starts with a PDI matching an initiator continues an earlier sequence.
-            if originalClasses[run[0]] == .PDI, matchingInitiator[run[0]] != nil { continue }
-            var indices = run
-            while let last = indices.last, isIsolateInitiator(originalClasses[last]),
-                let pdi = matchingPDI[last], runStartingAt[pdi] >= 0
+            if originalClasses[run.lowerBound] == .PDI, matchedPDIs.contains(run.lowerBound) { continue }
+            var pieces = [run]
+            // A run ending in an initiator goes on with the run its matching PDI starts.
+            while let end = pieces.last?.upperBound, isIsolateInitiator(originalClasses[end - 1]),
+                let pdi = matchingPDI[end - 1], let next = levelRun(startingAt: pdi, in: runs)
             {
-                indices += runs[runStartingAt[pdi]]
+                pieces.append(next)
             }
-            sequences.append(makeSequence(indices))
+            sequences.append(makeSequence(pieces))
         }
         return sequences
+    }
+
+    /// The level run that starts at `offset`, if one does (runs are in order: binary search).
+    private func levelRun(startingAt offset: Int, in runs: [Range<Int>]) -> Range<Int>? {
+        let k = runs.partitionPoint { $0.lowerBound < offset }
+        return k < runs.count && runs[k].lowerBound == offset ? runs[k] : nil
     }
 
     private func isIsolateInitiator(_ type: BidiClass) -> Bool {
         type == .LRI || type == .RLI || type == .FSI
     }
 
-    private func makeSequence(_ indices: [Int]) -> IsolatingRunSequence {
+    private func makeSequence(_ runs: [Range<Int>]) -> IsolatingRunSequence {
+        var indices: [Int] = []
+        indices.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        for run in runs {
+            for i in run where !originalClasses[i].isRemovedByX9 { indices.append(i) }
+        }
         let first = indices[0]
         let last = indices[indices.count - 1]
         let level = levels[first]
         var before = baseLevel
         var j = first - 1
         while j >= 0 {
-            if !removed[j] { before = levels[j]; break }
+            if !originalClasses[j].isRemovedByX9 { before = levels[j]; break }
             j -= 1
         }
         // eos: an isolate initiator at the end (one without a matching PDI, or the sequence
@@ -182,12 +191,13 @@ extension BidiResolver {
         if !isIsolateInitiator(originalClasses[last]) {
             var k = last + 1
             while k < levels.count {
-                if !removed[k] { after = levels[k]; break }
+                if !originalClasses[k].isRemovedByX9 { after = levels[k]; break }
                 k += 1
             }
         }
         let sos: BidiClass = max(level, before) & 1 == 0 ? .L : .R
         let eos: BidiClass = max(level, after) & 1 == 0 ? .L : .R
-        return IsolatingRunSequence(indices: indices, level: level, sos: sos, eos: eos)
+        return IsolatingRunSequence(
+            indices: indices, types: indices.map { types[$0] }, level: level, sos: sos, eos: eos)
     }
 }

@@ -7,7 +7,7 @@ extension BidiResolver {
 
     /// UAX #9 N0: paired brackets take the embedding direction, or the direction of the
     /// strong text inside them when the context before agrees.
-    mutating func resolveBracketPairs(_ sequence: inout IsolatingRunSequence) {
+    func resolveBracketPairs(_ sequence: inout IsolatingRunSequence) {
         guard let scalars else { return }
         let indices = sequence.indices
 
@@ -16,7 +16,7 @@ extension BidiResolver {
         var pairs: [(open: Int, close: Int)] = []
         scan: for k in indices.indices {
             let i = indices[k]
-            guard types[i] == .ON, let bracket = Tables.brackets[scalars[i].value] else { continue }
+            guard sequence.types[k] == .ON, let bracket = Tables.brackets[scalars[i].value] else { continue }
             if bracket.opening {
                 if openers.count == BidiResolver.maxBracketDepth { break scan }
                 openers.append((Tables.openingBrackets[bracket.canonical] ?? 0, k))
@@ -33,7 +33,7 @@ extension BidiResolver {
             var foundEmbedding = false
             var foundOpposite = false
             for k in (pair.open + 1)..<pair.close {
-                guard let strong = strongDirection(types[indices[k]]) else { continue }
+                guard let strong = sequence.types[k].strongDirection else { continue }
                 if strong == embedding {
                     foundEmbedding = true
                     break
@@ -48,7 +48,7 @@ extension BidiResolver {
                 var context = sequence.sos
                 var k = pair.open - 1
                 while k >= 0 {
-                    if let strong = strongDirection(types[indices[k]]) {
+                    if let strong = sequence.types[k].strongDirection {
                         context = strong
                         break
                     }
@@ -59,52 +59,55 @@ extension BidiResolver {
                 continue  // N0 d: no strong type inside
             }
             for k in [pair.open, pair.close] {
-                types[indices[k]] = resolved
+                sequence.types[k] = resolved
                 // Characters originally NSM right after a bracket follow its new type.
                 var m = k + 1
                 while m < indices.count && originalClasses[indices[m]] == .NSM {
-                    types[indices[m]] = resolved
+                    sequence.types[m] = resolved
                     m += 1
                 }
             }
         }
     }
+}
 
+extension BidiClass {
     /// N0 and N1 treat European and Arabic numbers as R.
-    private func strongDirection(_ type: BidiClass) -> BidiClass? {
-        switch type {
+    fileprivate var strongDirection: BidiClass? {
+        switch self {
         case .L: return .L
         case .R, .AL, .EN, .AN: return .R
         default: return nil
         }
     }
 
-    private func isNeutralOrIsolate(_ type: BidiClass) -> Bool {
-        switch type {
+    fileprivate var isNeutralOrIsolate: Bool {
+        switch self {
         case .B, .S, .WS, .ON, .LRI, .RLI, .FSI, .PDI: return true
         default: return false
         }
     }
+}
 
+extension IsolatingRunSequence {
     /// UAX #9 N1–N2: a run of neutrals between strong types of one direction takes that
     /// direction (N1); otherwise the embedding direction (N2).
-    mutating func resolveNeutralTypes(_ sequence: inout IsolatingRunSequence) {
-        let indices = sequence.indices
-        let n = indices.count
+    mutating func resolveNeutralTypes() {
+        let n = types.count
         var k = 0
-        var before = sequence.sos
+        var before = sos
         while k < n {
-            let type = types[indices[k]]
-            guard isNeutralOrIsolate(type) else {
-                before = strongDirection(type) ?? before
+            let type = types[k]
+            guard type.isNeutralOrIsolate else {
+                before = type.strongDirection ?? before
                 k += 1
                 continue
             }
             let start = k
-            while k < n && isNeutralOrIsolate(types[indices[k]]) { k += 1 }
-            let after = k < n ? (strongDirection(types[indices[k]]) ?? sequence.eos) : sequence.eos
-            let resolved = before == after ? before : sequence.embeddingDirection
-            for m in start..<k { types[indices[m]] = resolved }
+            while k < n && types[k].isNeutralOrIsolate { k += 1 }
+            let after = k < n ? (types[k].strongDirection ?? eos) : eos
+            let resolved = before == after ? before : embeddingDirection
+            for m in start..<k { types[m] = resolved }
         }
     }
 }

@@ -16,7 +16,7 @@ extension BidiParagraph {
             case .WS, .LRI, .RLI, .FSI, .PDI:
                 if trailing { result[i - range.lowerBound] = baseLevel }
             default:
-                if removed[i] {
+                if originalClasses[i].isRemovedByX9 {
                     if trailing { result[i - range.lowerBound] = baseLevel }
                 } else {
                     trailing = false
@@ -38,7 +38,7 @@ extension BidiParagraph {
                 scalarRange: (range.lowerBound + start)..<(range.lowerBound + k), level: lineLevels[start]))
             start = k
         }
-        BidiParagraph.reverseByLevel(&runs, levels: runs.map(\.level))
+        if runs.count > 1 { BidiParagraph.reverseByLevel(&runs, levels: runs.map { $0.level }) }
         return runs
     }
 

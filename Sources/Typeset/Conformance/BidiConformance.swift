@@ -80,8 +80,8 @@ extension BidiParagraph {
     func conformanceOutput() -> (levels: [UInt8?], order: [Int]) {
         let range = 0..<levels.count
         let lineLevels = lineLevels(range)
-        let levels = range.map { removed[$0] ? nil : lineLevels[$0] }
-        let order = visualOrder(range).filter { !removed[$0] }
+        let levels = range.map { isRemoved($0) ? nil : lineLevels[$0] }
+        let order = visualOrder(range).filter { !isRemoved($0) }
         return (levels, order)
     }
 }

@@ -416,7 +416,9 @@ struct BlockLayouter {
         case .auto?, nil:
             if style.dir == nil, let lang = style.lang {
                 ownRTL = Language.isRightToLeft(language: lang)
-            } else if let level = BidiParagraph.firstStrongLevel(text.scalars.map { $0.bidiClass }, from: 0, to: text.scalars.count) {
+            } else if let level = BidiParagraph.firstStrongLevel(
+                text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
+            {
                 ownRTL = level == 1
             } else {
                 ownRTL = context.rightToLeft

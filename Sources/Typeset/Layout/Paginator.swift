@@ -176,18 +176,20 @@ struct PageEmitter {
                 entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
             if block.tag == .listItem { items.append(.beginTag(.listBody)) }
+            entry.lines.reserveCapacity(entry.lines.count + range.count)
             for i in range {
                 let line = paragraph.lines[i]
                 let origin = block.lineOrigins[i]
                 let baseline = origin.top + dy + line.baseline
                 var reportRuns: [ReportRun] = []
+                reportRuns.reserveCapacity(line.runs.count)
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }
                     reportRuns.append(ReportRun(
                         text: glyphs.text, level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
                         script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                         width: run.width, glyphs: run.glyphs.count))
+                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }
                 entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }
@@ -211,42 +213,48 @@ struct PageEmitter {
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        var text: [UInt8] = []  // UTF-8: appending to a String.UnicodeScalarView costs far more
-        text.reserveCapacity(run.scalarRange.count * 2)
-        for i in run.scalarRange where !isHiddenControl(scalars[i]) { UTF8.encode(scalars[i]) { text.append($0) } }
+        // UTF-8 written straight into the string's storage, measured first: appending to a
+        // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
+        let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
+            var count = 0
+            for i in run.scalarRange where !isHiddenControl(scalars[i]) {
+                UTF8.encode(scalars[i]) { byte in
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
-        var starts: [(cluster: Int, glyphs: Int)] = []
-        starts.reserveCapacity(run.glyphs.count)
-        for g in run.glyphs {
-            if let last = starts.last, last.cluster == g.cluster {
-                starts[starts.count - 1].glyphs += 1
-            } else {
-                starts.append((g.cluster, 1))
-            }
-        }
         var clusters: [TextCluster] = []
-        clusters.reserveCapacity(starts.count)
+        clusters.reserveCapacity(run.glyphs.count)
         let lower = run.scalarRange.lowerBound
         let upper = run.scalarRange.upperBound
-        for (k, group) in starts.enumerated() {
+        var previous: Int?  // the cluster of the group before
+        var first = run.glyphs.startIndex
+        while first < run.glyphs.endIndex {
+            let cluster = run.glyphs[first].cluster
+            var end = first + 1
+            while end < run.glyphs.endIndex && run.glyphs[end].cluster == cluster { end += 1 }
+            let next = end < run.glyphs.endIndex ? run.glyphs[end].cluster : nil
             let range: Range<Int>
             if run.isRightToLeft {
-                let end = k == 0 ? upper : starts[k - 1].cluster
-                let start = k == starts.count - 1 ? lower : group.cluster
-                range = start..<max(start, end)
+                let start = next == nil ? lower : cluster
+                range = start..<max(start, previous ?? upper)
             } else {
-                let start = k == 0 ? lower : group.cluster
-                let end = k == starts.count - 1 ? upper : starts[k + 1].cluster
-                range = start..<max(start, end)
+                let start = previous == nil ? lower : cluster
+                range = start..<max(start, next ?? upper)
             }
-            clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: group.glyphs))
+            clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: end - first))
+            previous = cluster
+            first = end
         }
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
         let color = paragraph.text.spans[run.spanIndex].style.color
-        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: String(decoding: text, as: UTF8.self),
+        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
                         clusters: clusters, backward: run.isRightToLeft)
     }
 }

@@ -11,8 +11,9 @@ struct LineRun {
     var spanIndex: Int
     /// Point size used, balancing included.
     var size: Double
-    /// Glyphs in visual order; invisible bidi controls removed.
-    var glyphs: [ShapedGlyph]
+    /// Glyphs in visual order; invisible bidi controls removed. Usually a slice of the item's
+    /// shaped glyphs, so that lines share them instead of copying.
+    var glyphs: ArraySlice<ShapedGlyph>
     /// Left edge from the line's left edge, in points.
     var x: Double
     var width: Double
@@ -48,6 +49,9 @@ struct ParagraphLayout {
 final class ParagraphLayouter: Sendable {
     let fonts: FontDatabase
     let shaper: Shaper
+    /// `primaryMetrics` by first style: every paragraph asks, and the font lookups behind it
+    /// cost more than a short paragraph's line building.
+    private let primaryMetricsCache = Locked<[PrimaryStyle: PrimaryMetrics]>([:])
 
     init(fonts: FontDatabase, shaper: Shaper) {
         self.fonts = fonts
@@ -82,15 +86,13 @@ final class ParagraphLayouter: Sendable {
 
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
-        var glyphAdvances: [(cluster: Int, advance: Double)] = []
-        glyphAdvances.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
-        for run in shaped { for g in run.glyphs { glyphAdvances.append((g.cluster, g.advance)) } }
-        let advances = AdvanceTable(count: display.count, glyphAdvances: glyphAdvances)
+        let advances = AdvanceTable(count: display.count, runs: shaped)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
         let ranges = LineFiller.lines(scalars: text.scalars, opportunities: opportunities, advances: advances, width: width)
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []
+        lines.reserveCapacity(ranges.count)
         for range in ranges {
             lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped,
                                    clusterOrders: clusterOrders, display: display,
@@ -121,19 +123,34 @@ final class ParagraphLayouter: Sendable {
             language: text.spans[item.spanIndex].style.language)
     }
 
+    typealias PrimaryMetrics = (ascent: Double, descent: Double)
+
+    /// What picks the primary face.
+    private struct PrimaryStyle: Hashable {
+        var families: [String]
+        var weight: Int
+        var italic: Bool
+    }
+
     /// Ascent and descent (in em) of the first family of the paragraph's first style.
-    private func primaryMetrics(_ text: ParagraphText) -> (ascent: Double, descent: Double) {
+    private func primaryMetrics(_ text: ParagraphText) -> PrimaryMetrics {
         let style = text.spans.first?.style ?? TextStyle()
-        guard let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
-                                           script: .latin)
-        else { return (1.069, 0.293) }
-        let metrics = shaper.metrics(face: face, size: 1)  // cached by the shaper
-        return (metrics.ascent, -metrics.descent)  // descent is negative, y up
+        let key = PrimaryStyle(families: style.families, weight: style.weight, italic: style.italic)
+        if let known = primaryMetricsCache.withLock({ $0[key] }) { return known }
+        var primary: PrimaryMetrics = (1.069, 0.293)
+        if let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
+                                        script: .latin)
+        {
+            let metrics = shaper.metrics(face: face, size: 1)
+            primary = (metrics.ascent, -metrics.descent)  // descent is negative, y up
+        }
+        primaryMetricsCache.withLock { $0[key] = primary }
+        return primary
     }
 
     /// SPEC §2: the line is line-height × the largest size tall; the baseline sits where the
     /// first family's ascent puts it, with the leading shared above and below.
-    private func baselineOffset(size: Double, lineHeight: Double, primary: (ascent: Double, descent: Double)) -> Double {
+    private func baselineOffset(size: Double, lineHeight: Double, primary: PrimaryMetrics) -> Double {
         let content = (primary.ascent + primary.descent) * size
         return (size * lineHeight - content) / 2 + primary.ascent * size
     }
@@ -142,7 +159,7 @@ final class ParagraphLayouter: Sendable {
         _ range: Range<Int>, paragraph: BidiParagraph, items: [TextItem], shaped: [ShapedRun],
         clusterOrders: [ClusterOrder],
         display: [Unicode.Scalar], text: ParagraphText, balance: Double, lineHeight: Double,
-        primary: (ascent: Double, descent: Double)
+        primary: PrimaryMetrics
     ) -> TextLine {
         let visibleEnd = LineFiller.visibleEnd(text.scalars, range)
         var runs: [LineRun] = []
@@ -150,7 +167,7 @@ final class ParagraphLayouter: Sendable {
         for bidiRun in paragraph.visualRuns(range) {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
-            var pieces: [LineRun] = []
+            let firstPiece = runs.count
             // Items are in logical order and do not overlap: start at the first that reaches
             // into the run (binary search) and stop after the last, so that a paragraph of many
             // lines and items is not quadratic.
@@ -166,7 +183,7 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                let glyphs: [ShapedGlyph]
+                let glyphs: ArraySlice<ShapedGlyph>
                 if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
                     || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
                 {
@@ -176,16 +193,16 @@ final class ParagraphLayouter: Sendable {
                     glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
                 }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
-                pieces.append(LineRun(
+                runs.append(LineRun(
                     scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
                     spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
                     glyphs: glyphs, x: 0, width: width))
             }
-            if bidiRun.isRightToLeft { pieces.reverse() }
-            for var piece in pieces {
-                piece.x = x
-                x += piece.width
-                runs.append(piece)
+            // The pieces are in logical order: a right-to-left run shows the last one first.
+            if bidiRun.isRightToLeft { runs[firstPiece...].reverse() }
+            for k in firstPiece..<runs.count {
+                runs[k].x = x
+                x += runs[k].width
             }
         }
         let largest = runs.map(\.size).max() ?? span(containing: range, in: text)?.style.size ?? 17
@@ -194,17 +211,19 @@ final class ParagraphLayouter: Sendable {
                         largestSize: largest)
     }
 
-    /// The glyphs of `piece` that are drawn: bidi controls are left out. (A loop rather than
-    /// `filter`, which cannot reserve and regrew its array about seven times a line.)
+    /// The glyphs of `piece` that are drawn: bidi controls are left out. Most often that is all
+    /// of them, and the slice is kept rather than copied.
     private func shownGlyphs(
         _ candidates: ArraySlice<ShapedGlyph>, of piece: Range<Int>, _ display: [Unicode.Scalar]
-    ) -> [ShapedGlyph] {
+    ) -> ArraySlice<ShapedGlyph> {
+        func isShown(_ glyph: ShapedGlyph) -> Bool {
+            piece.contains(glyph.cluster) && !isHiddenControl(display[glyph.cluster])
+        }
+        guard !candidates.allSatisfy(isShown) else { return candidates }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(candidates.count)
-        for glyph in candidates where piece.contains(glyph.cluster) && !isHiddenControl(display[glyph.cluster]) {
-            glyphs.append(glyph)
-        }
-        return glyphs
+        for glyph in candidates where isShown(glyph) { glyphs.append(glyph) }
+        return glyphs[...]
     }
 
     /// The span holding the start of a non-empty `range` (binary search: a paragraph of many
@@ -256,10 +275,13 @@ final class ParagraphLayouter: Sendable {
 }
 
 /// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
-/// given as text (SPEC §6: run text is without them).
+/// given as text (SPEC §6: run text is without them). The bidi classes LRE, LRO, RLE, RLO, PDF,
+/// LRI, RLI, FSI and PDI have these nine characters only (Unicode 15.0), compared directly
+/// since this is asked of every glyph and character of every line.
+@inline(__always)
 func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.bidiClass {
-    case .LRE, .LRO, .RLE, .RLO, .PDF, .LRI, .RLI, .FSI, .PDI: return true
+    switch scalar.value {
+    case 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
 }

@@ -9,15 +9,24 @@ struct AdvanceTable {
     private(set) var prefix: [Double]
 
     init(count: Int, glyphAdvances: [(cluster: Int, advance: Double)]) {
-        var perScalar = [Double](repeating: 0, count: count)
-        for glyph in glyphAdvances { perScalar[glyph.cluster] += glyph.advance }
-        prefix = [0]
-        prefix.reserveCapacity(count + 1)
-        var sum = 0.0
-        for a in perScalar {
-            sum += a
-            prefix.append(sum)
+        var advances = [Double](repeating: 0, count: count + 1)
+        for glyph in glyphAdvances { advances[glyph.cluster + 1] += glyph.advance }
+        self.init(summing: advances)
+    }
+
+    /// From the glyphs of a paragraph's shaped runs.
+    init(count: Int, runs: [ShapedRun]) {
+        var advances = [Double](repeating: 0, count: count + 1)
+        for run in runs {
+            for glyph in run.glyphs { advances[glyph.cluster + 1] += glyph.advance }
         }
+        self.init(summing: advances)
+    }
+
+    /// `advances[i + 1]` is the advance of scalar i; `advances[0]` is 0.
+    private init(summing advances: [Double]) {
+        prefix = advances
+        for i in prefix.indices.dropFirst() { prefix[i] += prefix[i - 1] }
     }
 
     func width(_ range: Range<Int>) -> Double { prefix[range.upperBound] - prefix[range.lowerBound] }

@@ -204,7 +204,9 @@ public final class Shaper: Sendable {
             self.language = language
             self.features = features
             var hasher = Hasher()
-            hasher.combine(text)
+            // The characters' bytes in one call: combining them one by one cost more than the
+            // rest of a cache hit.
+            text.withUnsafeBytes { hasher.combine(bytes: $0) }
             hasher.combine(runStart)
             hasher.combine(runEnd)
             hasher.combine(font)
