@@ -20,13 +20,15 @@ public final class PDFWriter {
     let options: RenderOptions
     let objects: PDFObjectWriter
     private let pagesRoot: Int, structureRoot: Int, documentElement: Int
-    private var pageObjects: [Int] = []
+    // Kept for every page until the end: object numbers as 32 bits (a PDF of 10,000 pages has
+    // a few hundred thousand objects).
+    private var pageObjects: [UInt32] = []
     /// Per page (its /StructParents), the object listing the element of each marked-content id.
-    private var parentTreeArrays: [Int] = []
+    private var parentTreeArrays: [UInt32] = []
     /// Structure elements begun and not yet ended, innermost last.
     private var openElements: [OpenElement] = []
     /// The children of the Document element.
-    private var documentKids: [Int] = []
+    private var documentKids: [UInt32] = []
 
     /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
     private let resources: PDFResources
@@ -82,7 +84,7 @@ public final class PDFWriter {
     private func write(_ page: Page) throws {
         let pageNumber = pageObjects.count + 1
         pageObject = objects.reserve()
-        pageObjects.append(pageObject)
+        pageObjects.append(UInt32(pageObject))
         markedElements = []
         openMarked = nil
         var content = PDFPageContent(resources: resources)
@@ -114,7 +116,7 @@ public final class PDFWriter {
         array.append("]")
         let parents = objects.reserve()
         objects.object(parents, array.bytes)
-        parentTreeArrays.append(parents)
+        parentTreeArrays.append(UInt32(parents))
 
         var body = PDFBuffer()
         body.append("<< /Type /Page /Parent ")
@@ -194,7 +196,7 @@ public final class PDFWriter {
         if let index = openElements.indices.last {
             openElements[index].kids.append(.element(element.object))
         } else {
-            documentKids.append(element.object)
+            documentKids.append(UInt32(element.object))
         }
         var body = PDFBuffer()
         body.append("<< /Type /StructElem /S /")
@@ -246,26 +248,29 @@ public final class PDFWriter {
         }
         try resources.write()
 
-        var body = PDFBuffer()
-        body = PDFBuffer(capacity: 16 * pageObjects.count + 64)
-        body.append("<< /Type /Pages /Count ")
-        body.integer(pageObjects.count)
-        body.append("/Kids [ ")
-        for page in pageObjects { body.reference(page) }
-        body.append("] >>")
-        objects.object(pagesRoot, body.bytes)
-
-        body = PDFBuffer(capacity: 16 * parentTreeArrays.count + 64)
-        body.append("<< /Nums [ ")
-        for (key, array) in parentTreeArrays.enumerated() {
-            body.integer(key)
-            body.reference(array)
+        objects.object(pagesRoot) { body in
+            body.append("<< /Type /Pages /Count ")
+            body.integer(pageObjects.count)
+            body.append("/Kids [ ")
+            for page in pageObjects {
+                body.reference(Int(page))
+                objects.flush(&body)
+            }
+            body.append("] >>")
         }
-        body.append("] >>")
-        let parentTree = objects.reserve()
-        objects.object(parentTree, body.bytes)
 
-        body = PDFBuffer()
+        let parentTree = objects.reserve()
+        objects.object(parentTree) { body in
+            body.append("<< /Nums [ ")
+            for (key, array) in parentTreeArrays.enumerated() {
+                body.integer(key)
+                body.reference(Int(array))
+                objects.flush(&body)
+            }
+            body.append("] >>")
+        }
+
+        var body = PDFBuffer()
         body.append("<< /Type /StructTreeRoot /K ")
         body.reference(documentElement)
         body.append("/ParentTree ")
@@ -275,13 +280,16 @@ public final class PDFWriter {
         body.append(">>")
         objects.object(structureRoot, body.bytes)
 
-        body = PDFBuffer(capacity: 8 * documentKids.count + 64)
-        body.append("<< /Type /StructElem /S /Document /P ")
-        body.reference(structureRoot)
-        body.append("/K [ ")
-        for kid in documentKids { body.reference(kid) }
-        body.append("] >>")
-        objects.object(documentElement, body.bytes)
+        objects.object(documentElement) { body in
+            body.append("<< /Type /StructElem /S /Document /P ")
+            body.reference(structureRoot)
+            body.append("/K [ ")
+            for kid in documentKids {
+                body.reference(Int(kid))
+                objects.flush(&body)
+            }
+            body.append("] >>")
+        }
 
         let catalog = objects.reserve()
         body = PDFBuffer()
@@ -308,7 +316,7 @@ public final class PDFWriter {
         body.append(">>")
         objects.object(info, body.bytes)
 
-        objects.finish(root: catalog, info: info)
+        try objects.finish(root: catalog, info: info)
         do {
             try objects.file.commit()
         } catch {
@@ -325,16 +333,38 @@ let fixedPDFDate = "D:20000101000000Z"
 /// cross-reference table needs.
 final class PDFObjectWriter {
     let file: TemporaryFile
-    /// Offset of each object by number; object 0 is the free-list head.
-    private var offsets: [Int] = [0]
+    /// Offset of each object by number; object 0 is the free-list head. 40 bits are kept:
+    /// the cross-reference table has ten digits.
+    private var offsets: [UInt32] = [0]
+    private var offsetsHigh: [UInt8] = [0]
 
     init(file: TemporaryFile) { self.file = file }
 
     /// A number for an object written later.
     func reserve() -> Int {
         offsets.append(0)
+        offsetsHigh.append(0)
         return offsets.count - 1
     }
+
+    /// Writes object `number` whose body `write` appends to a buffer, which `flush(_:)` empties
+    /// into the file whenever it holds 64 KB (long arrays: page lists, the parent tree).
+    func object(_ number: Int, _ write: (inout PDFBuffer) -> Void) {
+        begin(number)
+        var body = PDFBuffer(capacity: Self.blockSize + 64)
+        write(&body)
+        file.append(body.bytes)
+        file.append(Array("\nendobj\n".utf8))
+    }
+
+    /// Writes `body` out if it holds a block's worth, and empties it.
+    func flush(_ body: inout PDFBuffer) {
+        guard body.count >= Self.blockSize else { return }
+        file.append(body.bytes)
+        body.bytes.removeAll(keepingCapacity: true)
+    }
+
+    private static let blockSize = 64 * 1024
 
     /// Writes object `number` with `body` (a dictionary, array, ...).
     func object(_ number: Int, _ body: [UInt8]) {
@@ -367,7 +397,8 @@ final class PDFObjectWriter {
     }
 
     private func begin(_ number: Int) {
-        offsets[number] = file.count
+        offsets[number] = UInt32(truncatingIfNeeded: file.count)
+        offsetsHigh[number] = UInt8(truncatingIfNeeded: file.count >> 32)
         var header = PDFBuffer()
         header.digits(number)
         header.append(" 0 obj\n")
@@ -375,14 +406,19 @@ final class PDFObjectWriter {
     }
 
     /// The cross-reference table and trailer, written a block at a time (a 10,000-page PDF has
-    /// hundreds of thousands of 20-byte entries).
-    func finish(root: Int, info: Int) {
+    /// hundreds of thousands of 20-byte entries). Throws for a file its ten-digit offsets
+    /// cannot address (10 GB).
+    func finish(root: Int, info: Int) throws {
         let start = file.count
-        var table = PDFBuffer(capacity: 64 * 1024 + 64)
+        guard start < 10_000_000_000 else {
+            throw RenderError.write(path: file.path, reason: "a PDF of \(start) bytes is more than its cross-reference table can address")
+        }
+        var table = PDFBuffer(capacity: Self.blockSize + 64)
         table.append("xref\n0 ")
         table.integer(offsets.count)
         table.append("\n0000000000 65535 f \n")
-        for offset in offsets.dropFirst() {
+        for number in 1..<offsets.count {
+            let offset = Int(offsetsHigh[number]) << 32 | Int(offsets[number])
             // Ten digits, zero-padded.
             var divisor = 1_000_000_000
             while divisor > 0 {
@@ -390,10 +426,7 @@ final class PDFObjectWriter {
                 divisor /= 10
             }
             table.append(" 00000 n \n")
-            if table.count >= 64 * 1024 {
-                file.append(table.bytes)
-                table.bytes.removeAll(keepingCapacity: true)
-            }
+            flush(&table)
         }
         table.append("trailer\n<< /Size ")
         table.integer(offsets.count)
