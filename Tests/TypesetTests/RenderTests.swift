@@ -1,5 +1,6 @@
 // Tests of Render/ and Diff/: real PDF, SVG and PNG files checked with poppler, qpdf, librsvg
 // and read back through Cairo.
+import CCairo
 import Foundation
 import Testing
 
@@ -649,6 +650,34 @@ struct PDFWriterTests {
         #expect(pixels.pixel(x: 45, y: 20) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
         let blended = pixels.pixel(x: 30, y: 60)
         #expect(blended?.blue == 255 && (120...135).contains(Int(blended?.red ?? 0)), "\(String(describing: blended))")
+    }
+
+    /// The embedded TrueType program: glyph ids kept, composites with their components, the
+    /// glyphs not drawn empty, advances unchanged.
+    @Test func trueTypeSubsetKeepsGlyphIdsAndComponents() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let original = try FreeTypeFace(notoSans)
+        let (eAcute, a, z) = (original.glyphIndex("é"), original.glyphIndex("a"), original.glyphIndex("z"))
+        func points(_ face: FreeTypeFace, _ glyph: UInt32) -> Int {
+            guard FT_Load_Glyph(face.face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 else { return -1 }
+            return Int(face.face.pointee.glyph.pointee.outline.n_points)
+        }
+        #expect(isComposite(original, eAcute), "é is a composite glyph in Noto Sans")
+        let bytes = try #require(FontProgram(notoSans).subset(glyphs: [eAcute, a]))
+        #expect(bytes.count < 20_000)
+        let path = folder + "/subset.ttf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let subset = try FreeTypeFace(FontFace(path: path, family: "Subset", weight: 400, italic: false))
+        #expect(points(subset, eAcute) == points(original, eAcute) && points(original, eAcute) > 0)
+        #expect(points(subset, a) == points(original, a) && points(original, a) > 0)
+        #expect(points(subset, z) <= 0 && points(original, z) > 0)
+        #expect(subset.advance(glyph: eAcute, size: 1000) == original.advance(glyph: eAcute, size: 1000))
+    }
+
+    private func isComposite(_ face: FreeTypeFace, _ glyph: UInt32) -> Bool {
+        guard FT_Load_Glyph(face.face, glyph, FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_RECURSE)) == 0 else { return false }
+        return face.face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_COMPOSITE
     }
 
     @Test func aGlyphTheFontLacksIsAnErrorAndNothingIsWritten() throws {

@@ -1,6 +1,6 @@
 // The fonts of one PDF: each face used becomes a Type 0 font with Identity-H encoding over a
-// CIDFontType2 whose CIDs are the glyph ids HarfBuzz shaped with (ISO 32000-1 §9.7), its
-// program a subset holding only the glyphs drawn, its ToUnicode CMap (§9.10.3) the text each
+// CIDFont whose CIDs are the glyph ids HarfBuzz shaped with (ISO 32000-1 §9.7), its program a
+// subset holding only the glyphs drawn (FontProgram), its ToUnicode CMap (§9.10.3) the text each
 // glyph was first drawn for. A glyph drawn for other text later, or a cluster of several
 // glyphs, gets /ActualText in the content stream instead (PDFPageContent).
 
@@ -80,7 +80,11 @@ final class PDFFont {
         }
         let baseFont = "/\(tag)+\(self.program.postScriptName)"
 
-        let file = try writer.stream(dictionary: "/Length1 \(program.count)", program)
+        // TrueType outlines: FontFile2 under a CIDFontType2. CFF (an OpenType file from
+        // hb-subset): FontFile3 /OpenType under a CIDFontType0, whose CIDs are its glyph ids.
+        let trueType = self.program.isTrueType
+        let file = try writer.stream(
+            dictionary: trueType ? "/Length1 \(program.count)" : "/Subtype /OpenType", program)
 
         let descriptor = writer.reserve()
         var body = PDFBuffer()
@@ -95,18 +99,18 @@ final class PDFFont {
         body.number(Double(self.program.descender) * scale)
         body.append("/CapHeight ")
         body.number(Double(self.program.capHeight) * scale)
-        body.append("/StemV 80 /FontFile2 ")
+        body.append(trueType ? "/StemV 80 /FontFile2 " : "/StemV 80 /FontFile3 ")
         body.reference(file)
         body.append(">>")
         writer.object(descriptor, body.bytes)
 
         let cidFont = writer.reserve()
         body = PDFBuffer()
-        body.append(string: "<< /Type /Font /Subtype /CIDFontType2 /BaseFont \(baseFont)")
+        body.append(string: "<< /Type /Font /Subtype /\(trueType ? "CIDFontType2" : "CIDFontType0") /BaseFont \(baseFont)")
         body.append(" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>")
         body.append(" /FontDescriptor ")
         body.reference(descriptor)
-        body.append("/CIDToGIDMap /Identity /W [")
+        body.append(trueType ? "/CIDToGIDMap /Identity /W [" : "/W [")
         // Runs of consecutive glyph ids: `first [w1 w2 ...]`.
         var index = 0
         while index < glyphs.count {

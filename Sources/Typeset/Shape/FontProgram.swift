@@ -1,6 +1,7 @@
 // What a PDF needs of a font file to embed it (Render/PDFFonts.swift): its PostScript name,
-// metrics and glyph advances in font units, and a subset holding only the glyphs drawn
-// (hb-subset, keeping glyph ids so that content streams can use HarfBuzz's ids as CIDs).
+// metrics and glyph advances in font units, and a subset holding only the glyphs drawn, glyph
+// ids kept so that content streams can use HarfBuzz's ids as CIDs (TrueTypeSubsetter for
+// TrueType outlines, hb-subset for CFF).
 
 import CHarfBuzz
 
@@ -11,6 +12,8 @@ struct FontProgram: @unchecked Sendable {
     let unitsPerEm: Int
     /// 0 when the file could not be read.
     let glyphCount: Int
+    /// TrueType outlines (a glyf table); else CFF.
+    let isTrueType: Bool
     /// PostScript name (name ID 6), with only the characters a PDF name and a font name allow.
     let postScriptName: String
     let ascender: Int, descender: Int, capHeight: Int
@@ -24,6 +27,7 @@ struct FontProgram: @unchecked Sendable {
         self.font = font
         unitsPerEm = font.unitsPerEm
         glyphCount = font.isUsable ? Int(hb_face_get_glyph_count(font.face)) : 0
+        isTrueType = font.tableLength("glyf") > 0
         let name = font.name(hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME)) ?? face.family
         let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         postScriptName = allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
@@ -50,9 +54,19 @@ struct FontProgram: @unchecked Sendable {
     }
 
     /// The font file with only `glyphs` (and the glyphs they are built from) drawn; every other
-    /// glyph id stays, empty. Hinting and layout tables are dropped: a PDF needs neither. Nil
-    /// when HarfBuzz cannot subset the font.
+    /// glyph id stays, empty. Layout tables are dropped: a PDF needs none. Nil when the font
+    /// cannot be subset.
     func subset(glyphs: [UInt32]) -> [UInt8]? {
+        if isTrueType {
+            return font.withTable("glyf") { glyf in
+                font.withTable("loca") { loca in
+                    TrueTypeSubsetter.subset(glyphs: glyphs, glyf: glyf, loca: loca) { tag in
+                        let bytes = font.tableBytes(tag)
+                        return bytes.isEmpty ? nil : bytes
+                    }
+                }
+            }
+        }
         guard let input = hb_subset_input_create_or_fail() else { return nil }
         defer { hb_subset_input_destroy(input) }
         let glyphSet = hb_subset_input_glyph_set(input)

@@ -102,6 +102,22 @@ final class HarfBuzzFont: @unchecked Sendable {
         text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
+    /// Calls `body` with a table's bytes in place (empty when the font has none).
+    func withTable<Result>(_ table: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let blob = hb_face_reference_table(face, Self.tag(table))
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: data, count: Int(length)))
+    }
+
+    /// The length of a table, 0 when the font has none.
+    func tableLength(_ table: String) -> Int {
+        let blob = hb_face_reference_table(face, Self.tag(table))
+        defer { hb_blob_destroy(blob) }
+        return Int(hb_blob_get_length(blob))
+    }
+
     func tableBytes(_ table: String) -> [UInt8] {
         let blob = hb_face_reference_table(face, Self.tag(table))
         defer { hb_blob_destroy(blob) }
