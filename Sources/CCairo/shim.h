@@ -5,3 +5,4 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <zlib.h>
+#include <malloc.h>  /* mallopt, for Batch/FreedMemory.swift */

@@ -12,6 +12,7 @@ struct TypesetCommand: ParsableCommand {
 
     /// ArgumentParser exits with 64 on usage errors; the spec says 2.
     static func main() {
+        keepFreedMemory()  // Batch/FreedMemory.swift
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if arguments.first == Render.configuration.commandName {
