@@ -60,6 +60,9 @@ def median_of(label, command, repeats, prepare=None, env=None):
     for _ in range(repeats):
         if prepare:
             prepare()
+        # The previous run's files reach the disk now, not while this run is timed (the
+        # kernel's writeback of 173 MB of PNGs takes a core for a while).
+        os.sync()
         seconds, mib, cpu_seconds = run(command, env=env)
         times.append(seconds)
         memory.append(mib)
@@ -205,7 +208,10 @@ def main():
                  "--jobs", "1"] for k in (1, 2)]
     for command in commands:
         fresh(command[-5])
+    os.sync()
     alone = run(commands[0])[0]
+    fresh(commands[0][-5])
+    os.sync()
     start = time.perf_counter()
     processes = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
     for process in processes:
