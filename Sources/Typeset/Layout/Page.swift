@@ -28,14 +28,14 @@ public enum PageItem: Sendable {
     case subpage(SubpageItem)
 }
 
-/// PDF structure elements (Cairo 1.16 tag names).
+/// PDF structure elements (ISO 32000-1 §14.8.4 standard structure types).
 public enum StructureTag: String, Sendable {
     case h1 = "H1", h2 = "H2", paragraph = "P", list = "L", listItem = "LI", label = "Lbl",
         listBody = "LBody", figure = "Figure", division = "Div"
 }
 
 /// One run of glyphs of one font, size and color, drawn with its text and clusters so that PDF
-/// text extracts with real letters (cairo_show_text_glyphs).
+/// and SVG text extracts with real letters (ToUnicode and /ActualText; cairo_show_text_glyphs).
 public struct GlyphRun: Sendable {
     public var font: FontFace
     /// Point size.

@@ -49,7 +49,8 @@ public final class PDFWriter {
         } catch {
             throw RenderError.write(path: error.path, reason: error.reason)
         }
-        objects.file.append(Array("%PDF-1.7\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8))
+        // The header, and a comment of bytes over 127 that marks the file as binary (§7.5.2).
+        objects.file.append(Array("%PDF-1.7\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
         pagesRoot = objects.reserve()
         resources = PDFResources(objects: objects)
         structureRoot = objects.reserve()
