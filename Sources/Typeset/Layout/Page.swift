@@ -148,3 +148,31 @@ public struct SubpageItem: Sendable {
     public var width: Double { page.width * scale }
     public var height: Double { page.height * scale }
 }
+
+extension GlyphRun {
+    /// What is wrong with the run's size or clusters, or nil when they are fine. Both renderers
+    /// check before drawing: Cairo would refuse such clusters with a sticky error that silently
+    /// drops the rest of the page, and the PDF writer reads text and glyphs by them.
+    var problem: String? {
+        guard size.isFinite, size > 0 else { return "size \(size) is not a positive number" }
+        guard !clusters.isEmpty else { return nil }
+        var utf8Count = 0
+        var glyphCount = 0
+        for (index, cluster) in clusters.enumerated() {
+            if cluster.utf8Count < 0 || cluster.glyphCount < 0
+                || (cluster.utf8Count == 0 && cluster.glyphCount == 0)
+            {
+                return "cluster \(index) has \(cluster.utf8Count) bytes and \(cluster.glyphCount) glyphs"
+            }
+            utf8Count += cluster.utf8Count
+            glyphCount += cluster.glyphCount
+        }
+        if utf8Count != text.utf8.count {
+            return "clusters cover \(utf8Count) UTF-8 bytes, the text has \(text.utf8.count)"
+        }
+        if glyphCount != glyphs.count {
+            return "clusters cover \(glyphCount) glyphs, the run has \(glyphs.count)"
+        }
+        return nil
+    }
+}

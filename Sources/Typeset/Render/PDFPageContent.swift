@@ -45,7 +45,7 @@ struct PDFPageContent {
 
     private mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
-        if let problem = PageDrawer.problem(with: run) {
+        if let problem = run.problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
         }
         let font = try resources.font(for: run.font)

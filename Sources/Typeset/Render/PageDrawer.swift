@@ -104,7 +104,7 @@ final class PageDrawer {
 
     private func draw(_ run: GlyphRun, on cr: OpaquePointer, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
-        if let problem = Self.problem(with: run) {
+        if let problem = run.problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
         }
         let face: CairoFontFace
@@ -133,31 +133,6 @@ final class PageDrawer {
                 cr, text.baseAddress, Int32(text.count - 1), glyphs, Int32(glyphs.count), clusters,
                 Int32(clusters.count), flags)
         }
-    }
-
-    /// Why Cairo would refuse the run's clusters (an error that is sticky and would silently drop
-    /// the rest of the page), or nil when they are fine.
-    static func problem(with run: GlyphRun) -> String? {
-        guard run.size.isFinite, run.size > 0 else { return "size \(run.size) is not a positive number" }
-        guard !run.clusters.isEmpty else { return nil }
-        var utf8Count = 0
-        var glyphCount = 0
-        for (index, cluster) in run.clusters.enumerated() {
-            if cluster.utf8Count < 0 || cluster.glyphCount < 0
-                || (cluster.utf8Count == 0 && cluster.glyphCount == 0)
-            {
-                return "cluster \(index) has \(cluster.utf8Count) bytes and \(cluster.glyphCount) glyphs"
-            }
-            utf8Count += cluster.utf8Count
-            glyphCount += cluster.glyphCount
-        }
-        if utf8Count != run.text.utf8.count {
-            return "clusters cover \(utf8Count) UTF-8 bytes, the text has \(run.text.utf8.count)"
-        }
-        if glyphCount != run.glyphs.count {
-            return "clusters cover \(glyphCount) glyphs, the run has \(run.glyphs.count)"
-        }
-        return nil
     }
 
     private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
