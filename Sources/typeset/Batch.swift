@@ -1,6 +1,8 @@
 // Runs one job per item on `jobs` threads, results in item order; shows progress on a
 // terminal (done/total, current item, time left) and nothing otherwise.
-import Foundation
+import Dispatch
+import Glibc
+import Typeset
 
 struct Batch<Item: Sendable> {
     let items: [Item]
@@ -20,38 +22,39 @@ struct Batch<Item: Sendable> {
 
     func run<Result>(_ body: @Sendable @escaping (Item) -> Result) -> [Result] {
         let total = progress?.total ?? items.count
-        let state = BatchState<Result>(
+        let state = Locked(BatchState<Result>(
             count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1,
-            progress: progress ?? (0, items.count))
+            progress: progress ?? (0, items.count)))
         let items = self.items
         let name = self.name
         let workers = max(1, min(jobs, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = state.next() {
+            while let index = state.withLock({ $0.next() }) {
                 let result = body(items[index])
-                state.finish(index, result, name: name(items[index]))
+                state.withLock { $0.finish(index, result, name: name(items[index])) }
             }
         }
-        state.endProgress()
-        return state.results.compactMap { $0 }  // every index was filled
+        return state.withLock { state in
+            state.endProgress()
+            return state.results.compactMap { $0 }  // every index was filled
+        }
     }
 }
 
 extension Batch where Item == String {
     /// A batch of input files, named by their file names in the progress line.
     init(inputs: [String], jobs: Int, progress: (done: Int, total: Int)? = nil) {
-        self.init(items: inputs, jobs: jobs, progress: progress) { ($0 as NSString).lastPathComponent }
+        self.init(items: inputs, jobs: jobs, progress: progress) { Path.lastComponent($0) }
     }
 }
 
-/// Shared between the batch's threads; every access holds the lock.
-private final class BatchState<Result>: @unchecked Sendable {
-    private let lock = NSLock()
+/// The batch's bookkeeping, shared by its threads inside a `Locked`.
+private struct BatchState<Result> {
     private var nextIndex = 0
     private var done = 0
     var results: [Result?]
     private let showProgress: Bool
-    private let start = Date()
+    private let start = DispatchTime.now().uptimeNanoseconds
     /// Items done before this batch, and the count progress is shown out of.
     private let before: Int
     private let total: Int
@@ -63,27 +66,22 @@ private final class BatchState<Result>: @unchecked Sendable {
         total = progress.total
     }
 
-    func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
+    mutating func next() -> Int? {
         guard nextIndex < results.count else { return nil }
         nextIndex += 1
         return nextIndex - 1
     }
 
-    func finish(_ index: Int, _ result: Result, name: String) {
-        lock.lock()
-        defer { lock.unlock() }
+    mutating func finish(_ index: Int, _ result: Result, name: String) {
         results[index] = result
         done += 1
         guard showProgress else { return }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let left = elapsed / Double(done) * Double(total - before - done)
-        let line = "\r\u{1B}[K[\(before + done)/\(total)] \(name)  \(Int(left.rounded()))s left"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeStandardError("\r\u{1B}[K[\(before + done)/\(total)] \(name)  \(Int(left.rounded()))s left")
     }
 
     func endProgress() {
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if showProgress { writeStandardError("\r\u{1B}[K") }
     }
 }

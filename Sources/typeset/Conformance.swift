@@ -1,18 +1,23 @@
 // `typeset conformance` (SPEC 5.8): runs the Unicode conformance files and counts every case.
-import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Typeset
 
-struct Conformance: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "conformance",
-        abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.")
+struct Conformance: Command {
+    static let spec = CommandSpec(
+        name: "conformance",
+        abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.",
+        options: [
+            .value("unicode-dir", "Folder of the Unicode data files (default: /usr/share/unicode, where Debian's unicode-data installs them)."),
+            .flag("verbose", "Print every failure, not only the first ones."),
+        ])
 
-    @Option(help: "Folder of the Unicode data files (Debian's unicode-data installs them here).")
-    var unicodeDir: String = "/usr/share/unicode"
+    var unicodeDir: String
+    var verbose: Bool
 
-    @Flag(help: "Print every failure, not only the first ones.")
-    var verbose = false
+    init(_ arguments: ParsedArguments) throws {
+        unicodeDir = arguments.string("unicode-dir") ?? "/usr/share/unicode"
+        verbose = arguments.flag("verbose")
+    }
 
     func run() throws {
         let suites: [(String) throws -> ConformanceResult] = [

@@ -1,11 +1,10 @@
 // `typeset diff` (SPEC §5.5): compares two PNG images or markup files pixel by pixel.
-import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Typeset
 
-struct Diff: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "diff",
+struct Diff: Command {
+    static let spec = CommandSpec(
+        name: "diff",
         abstract: "Compares two PNG images or markup files pixel by pixel.",
         discussion: """
             A and B are PNG files or markup files; markup is rendered to PNG at --scale with the \
@@ -23,38 +22,35 @@ struct Diff: ParsableCommand {
 
             Exit status: 0 within tolerance, 1 different, 2 error (unreadable input, markup \
             errors, bad arguments).
-            """)
+            """,
+        arguments: [
+            PositionalSpec(name: "a", help: "The first image or markup file (the reference)."),
+            PositionalSpec(name: "b", help: "The second image or markup file."),
+        ],
+        options: [.value("out", "Where to write the diff image.")] + ComparisonOptions.options(
+            maxDiff: "Share of pixels allowed to differ: a fraction (0.001) or a percentage (0.1%).",
+            scale: "PNG resolution for markup inputs, as a multiple of 72 dpi (default: 2).")
+            + LayoutArguments.options)
 
-    @Argument(help: "The first image or markup file (the reference).")
     var a: String
-
-    @Argument(help: "The second image or markup file.")
     var b: String
-
-    @Option(help: "Where to write the diff image.")
     var out: String?
+    var comparison: ComparisonOptions
+    var layoutArguments: LayoutArguments
 
-    @Option(help: "Channel difference (0–255) up to which pixels count as equal.")
-    var tolerance: Int = 0
-
-    @Option(help: "Share of pixels allowed to differ: a fraction (0.001) or a percentage (0.1%).")
-    var maxDiff: String = "0"
-
-    @Option(help: "PNG resolution for markup inputs, as a multiple of 72 dpi.")
-    var scale: Double = 2
-
-    @OptionGroup var layoutArguments: LayoutArguments
-
-    func validate() throws {
-        if !(0...255).contains(tolerance) { throw ValidationError("--tolerance must be between 0 and 255") }
-        if parseShare(maxDiff) == nil {
-            throw ValidationError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
-        }
-        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+    init(_ arguments: ParsedArguments) throws {
+        a = arguments.positionals[0]
+        b = arguments.positionals[1]
+        out = arguments.string("out")
+        comparison = try ComparisonOptions(arguments)
+        layoutArguments = try LayoutArguments(arguments)
     }
 
+    var tolerance: Int { comparison.tolerance }
+    var scale: Double { comparison.scale }
+
     func run() throws {
-        let maxShare = parseShare(maxDiff) ?? 0
+        let maxShare = comparison.maxDiff
         let settings: JobSettings
         do {
             settings = try layoutArguments.settings()
@@ -62,7 +58,7 @@ struct Diff: ParsableCommand {
             // A broken string catalog: settings() has printed why.
             throw ExitCode(ExitStatus.usage)
         }
-        let folder = NSTemporaryDirectory() + "typeset-diff-" + UUID().uuidString
+        let folder = temporaryPath(prefix: "typeset-diff-")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pagesA: [String]
         let pagesB: [String]
@@ -76,7 +72,7 @@ struct Diff: ParsableCommand {
             printDiagnostics(failure.diagnostics)
             throw ExitCode(ExitStatus.usage)
         } catch {
-            printError("cannot create a temporary folder: \(error.localizedDescription)")
+            printError("cannot create a temporary folder: \(describeFileError(error))")
             throw ExitCode(ExitStatus.usage)
         }
 
@@ -125,7 +121,7 @@ struct Diff: ParsableCommand {
     private func diffImagePaths(pageCount: Int) -> [String] {
         let count = max(pageCount, 1)
         if let out { return OutputFormat.png.outputPaths(for: out, pageCount: count) }
-        let stem = (a as NSString).deletingPathExtension
+        let stem = Path.join(Path.folder(a), Path.stem(a))
         return (1...count).map { $0 == 1 ? "\(stem).diff.png" : "\(stem)-\($0).diff.png" }
     }
 }
@@ -137,7 +133,7 @@ private func resolvedPath(_ path: String) -> String {
 
 /// A share given as a fraction (0.001) or a percentage (0.1%), nil unless within 0...1.
 func parseShare(_ text: String) -> Double? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     let share: Double?
     if trimmed.hasSuffix("%") {
         share = Double(trimmed.dropLast()).map { $0 / 100 }
@@ -176,27 +172,18 @@ struct MarkupRenderer {
             diagnostics.report(.error(location, message))
             return DiffInputFailure(diagnostics: diagnostics)
         }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder {
             throw failure("cannot read the file '\(input)': it is a folder")
         }
-        guard let handle = FileHandle(forReadingAtPath: input) else {
+        guard let head = readFile(input, limit: 8) else {
             let reason = FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
             throw failure("cannot read the file '\(input)': \(reason)")
         }
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: 8)
-        } catch {
-            try? handle.close()
-            throw failure("cannot read the file '\(input)': \(error.localizedDescription)")
-        }
-        try? handle.close()
-        let head = [UInt8](data ?? Data())
         if head == MarkupRenderer.pngSignature {
             return [input]
         }
-        if (input as NSString).pathExtension.lowercased() == "png" {
+        if Path.fileExtension(input).lowercased() == "png" {
             throw failure("not a PNG file (its first bytes are not the PNG signature)")
         }
         let outcome = typesetter.layoutFile(input, settings: settings)

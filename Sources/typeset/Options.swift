@@ -1,23 +1,34 @@
 // Options shared by the commands that lay out markup (SPEC 5.1–5.3).
-import ArgumentParser
-import Foundation
 import Typeset
 
-struct LayoutArguments: ParsableArguments {
-    @Option(help: "Language of the strings to use; also sets the document's lang unless it pins one.")
+struct LayoutArguments {
+    static let options: [OptionSpec] = [
+        .value("locale", "Language of the strings to use; also sets the document's lang unless it pins one."),
+        .value("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text."),
+        .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5."),
+        .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
+        .repeated("assets", "Extra folder images may come from (repeatable)."),
+    ]
+
     var locale: String?
-
-    @Option(help: "String catalog: .xcstrings, .strings or a JSON object of key → text.")
     var strings: String?
-
-    @Option(help: "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5.")
     var textSize: String?
+    var fontDir: [String]
+    var assets: [String]
 
-    @Option(help: "Extra folder of fonts, searched before system fonts (repeatable).")
-    var fontDir: [String] = []
-
-    @Option(help: "Extra folder images may come from (repeatable).")
-    var assets: [String] = []
+    init(_ arguments: ParsedArguments) throws {
+        locale = arguments.string("locale")
+        strings = arguments.string("strings")
+        textSize = arguments.string("text-size")
+        fontDir = arguments.strings("font-dir")
+        assets = arguments.strings("assets")
+        if let locale, !Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) {
+            throw UsageError("--locale takes a BCP 47 language tag such as ar or ar-EG; '\(locale)' is not one")
+        }
+        if let textSize, LayoutArguments.bodySize(textSize) == nil {
+            throw UsageError("unknown --text-size '\(textSize)'; use one of \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
+        }
+    }
 
     /// Dynamic Type body sizes (SPEC 5.3).
     static let textSizes: [(String, Double)] = [
@@ -31,21 +42,12 @@ struct LayoutArguments: ParsableArguments {
 
     /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`).
     static func normalizedLocale(_ locale: String) -> String {
-        locale.replacingOccurrences(of: "_", with: "-")
+        String(locale.map { $0 == "_" ? "-" : $0 })
     }
 
     /// `17`, `19.5`: a size without a needless `.0`.
     static func formatPoints(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
-    func validate() throws {
-        if let locale, !Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) {
-            throw ValidationError("--locale takes a BCP 47 language tag such as ar or ar-EG; '\(locale)' is not one")
-        }
-        if let textSize, LayoutArguments.bodySize(textSize) == nil {
-            throw ValidationError("unknown --text-size '\(textSize)'; use one of \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
-        }
     }
 
     /// The settings every input of the run shares; a broken catalog is reported and fails.
@@ -64,5 +66,32 @@ struct LayoutArguments: ParsableArguments {
             }
         }
         return JobSettings(assetDirectories: assets, layout: layout)
+    }
+}
+
+/// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.
+struct ComparisonOptions {
+    static func options(maxDiff: String, scale: String) -> [OptionSpec] {
+        [
+            .value("tolerance", "Channel difference (0–255) up to which pixels count as equal (default: 0)."),
+            .value("max-diff", maxDiff + " (default: 0)"),
+            .value("scale", scale),
+        ]
+    }
+
+    var tolerance: Int
+    /// The share of pixels allowed to differ, 0...1.
+    var maxDiff: Double
+    var scale: Double
+
+    init(_ arguments: ParsedArguments) throws {
+        tolerance = try arguments.int("tolerance") ?? 0
+        if !(0...255).contains(tolerance) { throw UsageError("--tolerance must be between 0 and 255") }
+        guard let share = parseShare(arguments.string("max-diff") ?? "0") else {
+            throw UsageError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
+        }
+        maxDiff = share
+        scale = try arguments.double("scale") ?? 2
+        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
     }
 }

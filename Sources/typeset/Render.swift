@@ -1,92 +1,58 @@
 // `typeset render` (SPEC 5.1) and `typeset layout` (SPEC 5.7).
-import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Typeset
 
-extension OutputFormat: ExpressibleByArgument {}
-
-struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "render",
+struct Render: Command {
+    static let spec = CommandSpec(
+        name: "render",
         abstract: "Renders markup files to PDF, SVG or PNG.",
         discussion: """
             The format comes from -o's extension unless --format says. Several inputs with -o x.pdf \
             make one PDF; with --out-dir, one file per input (SVG and PNG: one file per page, \
             NAME-2.svg, ...). Without either, each output is written beside its input.
-            """)
+            """,
+        arguments: [PositionalSpec(name: "inputs", help: "Markup files.", many: true)],
+        options: [
+            .value("output", short: "o", "One output file for all inputs."),
+            .value("out-dir", "Folder for one output per input."),
+            .value("format", "pdf, svg or png."),
+            .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
+            .value("jobs", "Inputs rendered at once (default: the number of cores)."),
+            .value("shard", "Render only the K-th of N slices of the inputs, as K/N (for CI runners)."),
+        ] + LayoutArguments.options)
 
-    @Argument(help: "Markup files.")
-    var inputs: [String] = []
-
-    @Option(name: .shortAndLong, help: "One output file for all inputs.")
+    var inputs: [String]
     var output: String?
-
-    @Option(help: "Folder for one output per input.")
     var outDir: String?
-
-    @Option(help: "pdf, svg or png.")
     var format: OutputFormat?
+    var scale: Double
+    var jobs: Int
+    var shard: Shard?
+    var layoutArguments: LayoutArguments
 
-    @Option(help: "PNG resolution as a multiple of 72 dpi.")
-    var scale: Double = 2
-
-    @Option(help: "Inputs rendered at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Option(help: "Render only the K-th of N slices of the inputs, as K/N (for CI runners).")
-    var shard: String?
-
-    @OptionGroup var layoutArguments: LayoutArguments
-
-    /// Every input: the ones ArgumentParser parsed, then those set aside before parsing.
-    var allInputs: [String] { inputs + Render.inputsSetAside }
-
-    /// Inputs after the first, taken out of the command line before ArgumentParser sees it:
-    /// ArgumentParser 1.8 takes time quadratic in the number of values of an array argument
-    /// (each value merges a growing set of origins): 0.33 G instructions for 1,000 inputs, 3 s
-    /// for 10,000. Set once, by `main`, before parsing.
-    nonisolated(unsafe) static var inputsSetAside: [String] = []
-
-    /// The options of `render` that take a value (CommandTests checks the list against the
-    /// definition above).
-    static let optionsWithValues: Set<String> = [
-        "-o", "--output", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale", "--strings",
-        "--text-size", "--font-dir", "--assets",
-    ]
-
-    /// Splits the arguments after `render` into what ArgumentParser parses (the options, their
-    /// values and the first input) and the other inputs, in order. With `--` anywhere nothing
-    /// is set aside.
-    static func setAsideInputs(_ arguments: [String]) -> (parsed: [String], setAside: [String]) {
-        guard !arguments.contains("--") else { return (arguments, []) }
-        var parsed: [String] = []
-        var inputs: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument.hasPrefix("-") && argument.count > 1 {
-                parsed.append(argument)
-                if optionsWithValues.contains(argument) && index + 1 < arguments.count {
-                    index += 1
-                    parsed.append(arguments[index])
-                }
-            } else {
-                inputs.append(argument)
-            }
-            index += 1
+    init(_ arguments: ParsedArguments) throws {
+        inputs = arguments.positionals
+        output = arguments.string("output")
+        outDir = arguments.string("out-dir")
+        format = try arguments.format("format")
+        scale = try arguments.double("scale") ?? 2
+        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        shard = try arguments.string("shard").map { text in
+            guard let shard = Shard(text) else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+            return shard
         }
-        return (parsed + inputs.prefix(1), Array(inputs.dropFirst()))
+        layoutArguments = try LayoutArguments(arguments)
+        try validate()
     }
 
-    func validate() throws {
-        let inputs = allInputs
-        if inputs.isEmpty { throw ValidationError("give at least one markup file") }
-        if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
-        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+    private func validate() throws {
+        if inputs.isEmpty { throw UsageError("give at least one markup file") }
+        if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
+        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
+        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
         if let output, format == nil, OutputFormat(path: output) == nil {
-            throw ValidationError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
+            throw UsageError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
         if output == nil {
             // Two inputs must never write one file (the second would silently replace the first).
@@ -95,7 +61,7 @@ struct Render: ParsableCommand {
             for input in inputs {
                 let path = outputPath(for: input, format: format ?? .pdf)
                 if let other = firstInput[path], other != input {
-                    throw ValidationError("'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately")
+                    throw UsageError("'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately")
                 }
                 firstInput[path] = input
             }
@@ -105,16 +71,14 @@ struct Render: ParsableCommand {
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
     /// input with the format's extension.
     func outputPath(for input: String, format: OutputFormat) -> String {
-        let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-        let folder = outDir ?? (input as NSString).deletingLastPathComponent
-        return ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("\(name).\(format.rawValue)")
+        let folder = outDir ?? Path.folder(input)
+        return Path.join(folder.isEmpty ? "." : folder, "\(Path.stem(input)).\(format.rawValue)")
     }
 
     func run() throws {
         let settings = try layoutArguments.settings()
-        let inputs = allInputs
         var selected = inputs
-        if let shard = shard.flatMap(Shard.init) { selected = shard.select(inputs) }
+        if let shard { selected = shard.select(inputs) }
         let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
@@ -211,16 +175,16 @@ struct Render: ParsableCommand {
         if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            writeStandardError(line + "\n")
         }
-        if !failed.isEmpty { Foundation.exit(ExitStatus.inputFailed) }
+        if !failed.isEmpty { exit(ExitStatus.inputFailed) }
     }
 }
 
 extension OutputFormat {
     /// The format a file name's extension names.
     init?(path: String) {
-        self.init(rawValue: (path as NSString).pathExtension.lowercased())
+        self.init(rawValue: Path.fileExtension(path).lowercased())
     }
 }
 
@@ -241,14 +205,19 @@ struct Shard {
     }
 }
 
-struct Layout: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).")
+struct Layout: Command {
+    static let spec = CommandSpec(
+        name: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).",
+        arguments: [PositionalSpec(name: "input", help: "A markup file.")],
+        options: LayoutArguments.options)
 
-    @Argument(help: "A markup file.")
     var input: String
+    var layoutArguments: LayoutArguments
 
-    @OptionGroup var layoutArguments: LayoutArguments
+    init(_ arguments: ParsedArguments) throws {
+        input = arguments.positionals[0]
+        layoutArguments = try LayoutArguments(arguments)
+    }
 
     func run() throws {
         let settings = try layoutArguments.settings()

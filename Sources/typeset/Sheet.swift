@@ -1,12 +1,11 @@
 // `typeset sheet` (SPEC 5.4): markup files laid out in several locales and text sizes, side by
 // side on a comparison sheet, one row per input and one column per locale × text size.
-import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Typeset
 
-struct Sheet: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sheet",
+struct Sheet: Command {
+    static let spec = CommandSpec(
+        name: "sheet",
         abstract: "Lays out markup files in several locales and text sizes side by side on a comparison sheet.",
         discussion: """
             One row per input, one column per locale × text size (locales first: with --locales \
@@ -15,37 +14,45 @@ struct Sheet: ParsableCommand {
             caption naming the file, locale and size. Large grids continue on further pages. An \
             input that fails is reported and its cells show the error; the others are drawn, and \
             the exit status is 1.
-            """)
+            """,
+        arguments: [PositionalSpec(name: "inputs", help: "Markup files, one row each.", many: true)],
+        options: [
+            .value("output", short: "o", "The sheet: .pdf, .svg or .png (SVG and PNG: one file per sheet page)."),
+            .value("format", "pdf, svg or png (default: from -o's extension)."),
+            .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
+            .value("locales", "Comma-separated locales, one column each (default: each document's own language)."),
+            .value("text-sizes", "Comma-separated Dynamic Type sizes (xSmall … AX5), one column each per locale (default: Large)."),
+            .value("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text."),
+            .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
+            .repeated("assets", "Extra folder images may come from (repeatable)."),
+            .value("jobs", "Cells laid out at once (default: the number of cores)."),
+        ])
 
-    @Argument(help: "Markup files, one row each.")
-    var inputs: [String] = []
-
-    @Option(name: .shortAndLong, help: "The sheet: .pdf, .svg or .png (SVG and PNG: one file per sheet page).")
+    var inputs: [String]
     var output: String
-
-    @Option(help: "pdf, svg or png (default: from -o's extension).")
     var format: OutputFormat?
-
-    @Option(help: "PNG resolution as a multiple of 72 dpi.")
-    var scale: Double = 2
-
-    @Option(help: "Comma-separated locales, one column each (default: each document's own language).")
+    var scale: Double
     var locales: String?
-
-    @Option(help: "Comma-separated Dynamic Type sizes (xSmall … AX5), one column each per locale (default: Large).")
     var textSizes: String?
-
-    @Option(help: "String catalog: .xcstrings, .strings or a JSON object of key → text.")
     var strings: String?
+    var fontDir: [String]
+    var assets: [String]
+    var jobs: Int
 
-    @Option(help: "Extra folder of fonts, searched before system fonts (repeatable).")
-    var fontDir: [String] = []
-
-    @Option(help: "Extra folder images may come from (repeatable).")
-    var assets: [String] = []
-
-    @Option(help: "Cells laid out at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    init(_ arguments: ParsedArguments) throws {
+        inputs = arguments.positionals
+        guard let output = arguments.string("output") else { throw UsageError("give the sheet's file with -o") }
+        self.output = output
+        format = try arguments.format("format")
+        scale = try arguments.double("scale") ?? 2
+        locales = arguments.string("locales")
+        textSizes = arguments.string("text-sizes")
+        strings = arguments.string("strings")
+        fontDir = arguments.strings("font-dir")
+        assets = arguments.strings("assets")
+        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        try validate()
+    }
 
     /// `--locales` as a list; nil stands for each document's own language.
     private var localeList: [String?] {
@@ -60,28 +67,28 @@ struct Sheet: ParsableCommand {
     }
 
     private static func list(_ text: String) -> [String] {
-        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
     }
 
-    func validate() throws {
-        if inputs.isEmpty { throw ValidationError("give at least one markup file") }
+    private func validate() throws {
+        if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if format == nil, OutputFormat(path: output) == nil {
-            throw ValidationError(
+            throw UsageError(
                 "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
-        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
+        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
         if let locales {
             for locale in Sheet.list(locales) {
                 guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {
-                    throw ValidationError(
+                    throw UsageError(
                         "--locales takes comma-separated BCP 47 tags such as en,ar,he; '\(locale)' is not one")
                 }
             }
         }
         if let textSizes {
             for name in Sheet.list(textSizes) where LayoutArguments.bodySize(name) == nil {
-                throw ValidationError(
+                throw UsageError(
                     "unknown text size '\(name)' in --text-sizes; use \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))"
                 )
             }
@@ -139,7 +146,7 @@ struct Sheet: ParsableCommand {
         let laidOut = Batch(items: cellIndices, jobs: jobs) { index in
             let column = allColumns[index.1]
             return
-                "\((inputs[index.0] as NSString).lastPathComponent) (\(column.locale ?? "own language"), \(column.textSize))"
+                "\(Path.lastComponent(inputs[index.0])) (\(column.locale ?? "own language"), \(column.textSize))"
         }.run { index -> CellResult in
             guard let document = parsed[index.0].document else {
                 return CellResult(page: nil, pageCount: 0, language: "", diagnostics: Diagnostics())
@@ -194,7 +201,7 @@ struct Sheet: ParsableCommand {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
-        let folder = (output as NSString).deletingLastPathComponent
+        let folder = Path.folder(output)
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let written: [String]
         do {
@@ -210,7 +217,7 @@ struct Sheet: ParsableCommand {
             "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
         if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeStandardError(line + "\n")
         if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

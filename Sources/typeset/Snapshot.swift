@@ -1,12 +1,12 @@
 // `typeset snapshot` (SPEC §5.6): visual regression tests of a folder of markup files against
 // reference PNGs kept in its __snapshots__ folder.
-import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Typeset
 
-struct Snapshot: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "snapshot",
+struct Snapshot: Command {
+    static let spec = CommandSpec(
+        name: "snapshot",
         abstract: "Renders every markup file of a folder and compares it with its reference PNGs.",
         discussion: """
             Every *.xml file directly in DIR (sorted by name) is rendered to PNG at --scale and \
@@ -22,35 +22,27 @@ struct Snapshot: ParsableCommand {
             --update renders every file and makes the output its references: writes new and \
             changed references, removes references of pages that no longer exist, references \
             no markup file uses, and diff images.
-            """)
+            """,
+        arguments: [PositionalSpec(name: "dir", help: "The folder of markup files.")],
+        options: [.flag("update", "Write the references instead of comparing with them.")]
+            + ComparisonOptions.options(
+                maxDiff: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%).",
+                scale: "PNG resolution as a multiple of 72 dpi (default: 2).")
+            + [.value("jobs", "Files rendered at once (default: the number of cores).")] + LayoutArguments.options)
 
-    @Argument(help: ArgumentHelp("The folder of markup files.", valueName: "dir"))
     var directory: String
+    var update: Bool
+    var comparison: ComparisonOptions
+    var jobs: Int
+    var layoutArguments: LayoutArguments
 
-    @Flag(help: "Write the references instead of comparing with them.")
-    var update = false
-
-    @Option(help: "Channel difference (0–255) up to which pixels count as equal.")
-    var tolerance: Int = 0
-
-    @Option(help: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%).")
-    var maxDiff: String = "0"
-
-    @Option(help: "PNG resolution as a multiple of 72 dpi.")
-    var scale: Double = 2
-
-    @Option(help: "Files rendered at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @OptionGroup var layoutArguments: LayoutArguments
-
-    func validate() throws {
-        if !(0...255).contains(tolerance) { throw ValidationError("--tolerance must be between 0 and 255") }
-        if parseShare(maxDiff) == nil {
-            throw ValidationError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
-        }
-        if !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    init(_ arguments: ParsedArguments) throws {
+        directory = arguments.positionals[0]
+        update = arguments.flag("update")
+        comparison = try ComparisonOptions(arguments)
+        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
+        layoutArguments = try LayoutArguments(arguments)
     }
 
     /// What happened to one markup file.
@@ -62,29 +54,30 @@ struct Snapshot: ParsableCommand {
     }
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue,
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder,
             let entries = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else {
             printError("cannot read the folder '\(directory)'")
             throw ExitCode(ExitStatus.usage)
         }
         let files = entries.filter { $0.lowercased().hasSuffix(".xml") }.sorted()
-        let inputs = files.map { (directory as NSString).appendingPathComponent($0) }
-        let names = files.map { ($0 as NSString).deletingPathExtension }
+        let inputs = files.map { Path.join(directory, $0) }
+        let names = files.map { Path.stem($0) }
         if files.isEmpty {
-            FileHandle.standardError.write(Data("typeset: warning: no markup files (*.xml) in '\(directory)'\n".utf8))
+            writeStandardError("typeset: warning: no markup files (*.xml) in '\(directory)'\n")
         }
         let settings = try layoutArguments.settings()
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
-        let folder = SnapshotFolder(path: (directory as NSString).appendingPathComponent("__snapshots__"))
-        let options = SnapshotOptions(scale: scale, tolerance: tolerance, maxDiff: parseShare(maxDiff) ?? 0)
+        let folder = SnapshotFolder(path: Path.join(directory, "__snapshots__"))
+        let options = SnapshotOptions(
+            scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
         let update = self.update
         let allNames = Set(names)
 
         let results = Batch(inputs: inputs, jobs: jobs).run { input -> FileResult in
-            let file = (input as NSString).lastPathComponent
-            let name = (file as NSString).deletingPathExtension
+            let file = Path.lastComponent(input)
+            let name = Path.stem(file)
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
                 let first = outcome.diagnostics.errors.first?.description ?? "\(input): cannot be laid out"
@@ -122,14 +115,12 @@ struct Snapshot: ParsableCommand {
                     try FileManager.default.removeItem(atPath: unused)
                     print("removed \(unused) (no markup file uses it)")
                 } catch {
-                    printError("cannot remove \(unused): \(error.localizedDescription)")
+                    printError("cannot remove \(unused): \(describeFileError(error))")
                 }
             } else {
                 fflush(nil)
-                FileHandle.standardError.write(
-                    Data(
-                        "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n"
-                            .utf8))
+                writeStandardError(
+                    "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n")
             }
         }
         print("\(passed) passed, \(results.count - passed) failed")

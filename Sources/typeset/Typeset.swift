@@ -1,34 +1,56 @@
 // The `typeset` command line (SPEC §5). Exit codes: 0 success, 1 an input failed, 2 usage.
-import ArgumentParser
-import Foundation
+import Glibc
 import Typeset
 
 @main
-struct TypesetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "typeset",
-        abstract: "Typesets localized interface mockups to PDF, SVG and PNG, following Apple's HIG for right-to-left text.",
-        subcommands: [Render.self, Layout.self, Sheet.self, Diff.self, Snapshot.self, Conformance.self, Bench.self])
+enum TypesetCommand {
+    static let abstract =
+        "Typesets localized interface mockups to PDF, SVG and PNG, following Apple's HIG for right-to-left text."
+    static var commands: [any Command.Type] {
+        [Render.self, Layout.self, Sheet.self, Diff.self, Snapshot.self, Conformance.self, Bench.self]
+    }
 
-    /// ArgumentParser exits with 64 on usage errors; the spec says 2.
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the command line's subcommand; returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        let specs = commands.map { $0.spec }
+        guard var name = arguments.first, name != "-h", name != "--help" else {
+            print(Help.root(abstract: abstract, commands: specs), terminator: "")
+            return ExitStatus.success
+        }
+        var rest = arguments.dropFirst()
+        if name == "help" {
+            guard let topic = rest.first else {
+                print(Help.root(abstract: abstract, commands: specs), terminator: "")
+                return ExitStatus.success
+            }
+            name = topic
+            rest = ["--help"]
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            writeStandardError("typeset: error: unknown command '\(name)'\n  See 'typeset --help' for the commands.\n")
+            return ExitStatus.usage
+        }
+        let spec = command.spec
         do {
-            var arguments = Array(CommandLine.arguments.dropFirst())
-            if arguments.first == Render.configuration.commandName {
-                let split = Render.setAsideInputs(Array(arguments.dropFirst()))
-                arguments = [arguments[0]] + split.parsed
-                Render.inputsSetAside = split.setAside
-            }
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            try command.init(ParsedArguments(rest, spec: spec)).run()
+            return ExitStatus.success
+        } catch is HelpRequest {
+            print(Help.text(spec), terminator: "")
+            return ExitStatus.success
+        } catch let usage as UsageError {
+            writeStandardError(
+                "typeset: error: \(usage.message)\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
+            return ExitStatus.usage
+        } catch let exit as ExitCode {
+            return exit.status
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.usage)
-            }
-            exit(withError: error)
+            printError("\(error)")
+            return ExitStatus.inputFailed
         }
     }
 }
@@ -43,10 +65,23 @@ enum ExitStatus {
 /// Prints diagnostics as `FILE:LINE:COLUMN: severity: message`, on standard error.
 func printDiagnostics(_ diagnostics: Diagnostics) {
     guard !diagnostics.items.isEmpty else { return }
-    let text = diagnostics.items.map(\.description).joined(separator: "\n") + "\n"
-    FileHandle.standardError.write(Data(text.utf8))
+    writeStandardError(diagnostics.items.map(\.description).joined(separator: "\n") + "\n")
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("typeset: error: \(message)\n".utf8))
+    writeStandardError("typeset: error: \(message)\n")
+}
+
+/// Writes `text` to standard error at once (unbuffered, like the diagnostics before it).
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
 }

@@ -25,30 +25,32 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
-    /// `render` sets inputs after the first aside before ArgumentParser parses (Render.swift):
-    /// its list of options with values must be the command's, and inputs between options must
-    /// keep their order.
-    @Test func inputsSetAsideKeepTheirOrderAndTheOptionListMatches() throws {
-        let help = try typeset(["render", "--experimental-dump-help"])
-        let json = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
-        let arguments = ((json?["command"] as? [String: Any])?["arguments"] as? [[String: Any]]) ?? []
-        var withValues: Set<String> = []
-        for argument in arguments where argument["kind"] as? String == "option" {
-            for name in (argument["names"] as? [[String: Any]]) ?? [] {
-                guard let text = name["name"] as? String else { continue }
-                withValues.insert((name["kind"] as? String == "short" ? "-" : "--") + text)
-            }
+    /// The command line grammar (Sources/typeset/Arguments.swift): inputs between options keep
+    /// their order, `--name=value` and `--` work, unknown options and missing values are usage
+    /// errors, and help lists every option.
+    @Test func commandLineGrammar() throws {
+        let help = try typeset(["render", "--help"])
+        #expect(help.status == 0)
+        for option in ["-o, --output <output>", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale",
+                       "--strings", "--text-size", "--font-dir", "--assets", "-h, --help"] {
+            #expect(help.stdout.contains(option), "help misses \(option)")
         }
-        #expect(withValues.count >= 12)
-        #expect(withValues == ["-o", "--output", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale",
-                               "--strings", "--text-size", "--font-dir", "--assets"])
+        let root = try typeset(["--help"])
+        #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:") && !root.stdout.contains("bench"))
+        #expect(try typeset(["help", "diff"]).stdout.contains("USAGE: typeset diff <a> <b> [options]"))
+        for bad in [["render", "a.xml", "--bogus"], ["render", "a.xml", "--scale"], ["render", "a.xml", "--scale", "x"],
+                    ["render", "a.xml", "-x"], ["diff", "a.png"], ["layout", "a.xml", "b.xml"], ["nonsense"],
+                    ["snapshot", ".", "--update=yes"], ["render", "a.xml", "--format", "doc"]] {
+            let run = try typeset(bad)
+            #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: "), "\(bad): \(run)")
+        }
 
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let pdf = out + "/three.pdf"
         let result = try typeset([
-            "render", examples + "/settings-en.xml", "--jobs", "1", examples + "/settings-he.xml", "-o", pdf,
-            "--scale", "1", examples + "/mixed-list.xml",
+            "render", examples + "/settings-en.xml", "--jobs=1", examples + "/settings-he.xml", "-o", pdf,
+            "--scale", "1", "--", examples + "/mixed-list.xml",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let pages = try pdfPageCount(pdf) ?? 0

@@ -83,13 +83,13 @@ def instruction_shares(typeset, inputs, arguments, work):
     groups = {}
     total = 0
     for line in report.splitlines():
-        match = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?\S.*\[(.+)\]\s*$", line)
+        match = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*)\[(.+)\]\s*$", line)
         if not match:
             continue
         count = int(match.group(1).replace(",", ""))
         total += count
-        name = os.path.basename(match.group(2))
-        groups[category(name, typeset)] = groups.get(category(name, typeset), 0) + count
+        name = category(os.path.basename(match.group(3)), match.group(2), typeset)
+        groups[name] = groups.get(name, 0) + count
     return total, groups
 
 
@@ -100,9 +100,11 @@ CATEGORIES = [("libharfbuzz", "HarfBuzz"), ("libcairo", "Cairo"), ("libfreetype"
               ("ld-linux", "other libraries"), ("vgpreload", "libc (malloc, memcpy, ...)")]
 
 
-def category(object_name, typeset):
+def category(object_name, function, typeset):
     if object_name == os.path.basename(typeset):
-        return "typeset (our code)"
+        # The release binary links the Swift runtime and FoundationEssentials in (Package.swift):
+        # their functions have no source file; ours (and the compiler's code for them) have one.
+        return "Swift runtime" if function.startswith("???:") else "typeset (our code)"
     for prefix, name in CATEGORIES:
         if object_name.startswith(prefix):
             return name

@@ -1,7 +1,7 @@
 // One input through the whole pipeline: read and parse the markup, lay it out, render it.
 // Batches (the CLI's render, sheet and snapshot) are made of these.
 
-import Foundation
+import FoundationEssentials
 
 /// What went into laying out one input, shared by every input of a batch.
 public struct JobSettings: Sendable {

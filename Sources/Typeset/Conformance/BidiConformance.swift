@@ -1,7 +1,7 @@
 // Runs BidiTest.txt and BidiCharacterTest.txt (Unicode 15.0) against BidiParagraph, counting
 // every case: a BidiTest.txt line counts once per paragraph direction in its bitset.
 
-import Foundation
+import FoundationEssentials
 
 func readLines(_ path: String) throws -> [Substring] {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -28,7 +28,7 @@ extension ConformanceResult {
             }
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("@") { continue }
             let fields = line.split(separator: ";")
-            guard fields.count == 2, let bitset = Int(fields[1].trimmingCharacters(in: .whitespaces)) else {
+            guard fields.count == 2, let bitset = Int(fields[1].trimmingWhitespace()) else {
                 throw ConformanceError(description: "\(path):\(number + 1): malformed line")
             }
             let classes = try fields[0].split(separator: " ").map { name in

@@ -1,7 +1,8 @@
 // Throughput of the Unicode core (make bench): bidi resolution and line-break analysis over a
 // deterministic mixed Arabic, Hebrew and Latin text, at several sizes to show linear growth.
 
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 public enum UnicodeBenchmark {
     /// A deterministic mixed-script text of about `bytes` UTF-8 bytes, one paragraph per line.

@@ -256,14 +256,3 @@ struct PixelImage {
         return pixels[y * width + x]
     }
 }
-
-/// `value` with `places` decimals, without Foundation.
-private func formatDecimal(_ value: Double, places: Int) -> String {
-    var factor = 1.0
-    for _ in 0..<places { factor *= 10 }
-    let scaled = Int((value * factor).rounded())
-    let whole = scaled / Int(factor)
-    var fraction = String(scaled % Int(factor))
-    while fraction.count < places { fraction = "0" + fraction }
-    return "\(whole).\(fraction)"
-}

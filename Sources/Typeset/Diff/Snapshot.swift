@@ -2,7 +2,7 @@
 // rendered to PNG and compared with reference PNGs kept in one folder — NAME.png for the first
 // page, NAME-2.png, NAME-3.png, … for the others — with a diff image NAME.diff.png
 // (NAME-2.diff.png, …) beside each reference that fails.
-import Foundation
+import FoundationEssentials
 
 /// How pages are rendered and compared with their references.
 public struct SnapshotOptions: Sendable {
@@ -192,7 +192,7 @@ public struct SnapshotFolder: Sendable {
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 } catch {
                     throw ImageDiffError.write(
-                        path: path, reason: "cannot create the folder: \(error.localizedDescription)")
+                        path: path, reason: "cannot create the folder: \(describeFileError(error))")
                 }
                 do {
                     try AtomicFileWriter.write(changed)
@@ -213,7 +213,7 @@ public struct SnapshotFolder: Sendable {
                     try FileManager.default.removeItem(atPath: file)
                     record.removed.append(file)
                 } catch {
-                    throw ImageDiffError.write(path: file, reason: "cannot remove it: \(error.localizedDescription)")
+                    throw ImageDiffError.write(path: file, reason: "cannot remove it: \(describeFileError(error))")
                 }
             }
             return record
@@ -228,12 +228,12 @@ public struct SnapshotFolder: Sendable {
 /// Renders `pages` as PNG into a fresh temporary folder, hands their paths in page order to
 /// `body`, and removes the folder.
 private func withRenderedPages<T>(_ pages: [Page], scale: Double, _ body: ([String]) throws -> T) throws -> T {
-    let folder = NSTemporaryDirectory() + "typeset-snapshot-" + UUID().uuidString
+    let folder = temporaryPath(prefix: "typeset-snapshot-")
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
         throw ImageDiffError.write(
-            path: folder, reason: "cannot create a temporary folder: \(error.localizedDescription)")
+            path: folder, reason: "cannot create a temporary folder: \(describeFileError(error))")
     }
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let rendered = try render(

@@ -1,7 +1,7 @@
 // The whole pipeline for one document: parsed markup → styles → paragraphs → blocks → pages,
 // with the layout report of SPEC §6. Rendering the pages is Render/'s job.
 
-import Foundation
+import FoundationEssentials
 
 /// Options that change layout without changing the markup (SPEC §5.1–5.3).
 public struct LayoutOptions: Sendable {

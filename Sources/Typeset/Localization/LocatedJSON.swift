@@ -98,7 +98,7 @@ struct LocatedJSON {
         func describeCurrent() -> String {
             guard let c = current else { return "the end of the file" }
             if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-            return String(format: "byte 0x%02X", Int(c))
+            return "byte " + hexByte(c)
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> LocatedJSON {

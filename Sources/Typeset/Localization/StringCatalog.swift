@@ -1,7 +1,7 @@
 // String catalogs (SPEC 5.2): Apple String Catalogs (.xcstrings), .strings files, and JSON
 // objects of key → text, with locale fallback ar-EG → ar → the catalog's source language.
 
-import Foundation
+import FoundationEssentials
 
 /// The strings of a catalog file, by language.
 public struct StringCatalog: Sendable {
@@ -50,15 +50,15 @@ public struct StringCatalog: Sendable {
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
     static func normalizedLanguage(_ tag: String) -> String {
-        tag.replacingOccurrences(of: "_", with: "-").lowercased()
+        tag.replacing("_", with: "-").lowercased()
     }
 
     /// Reads a catalog: `.xcstrings`, `.strings` or `.json` by the file's extension (another
     /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
     /// Diagnostic naming the file, with the line and column of the problem.
     public static func load(path: String) throws(Diagnostic) -> StringCatalog {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
             let data = FileManager.default.contents(atPath: path)
         else {
             throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
@@ -68,7 +68,7 @@ public struct StringCatalog: Sendable {
 
     /// Parses the bytes of a catalog file named `file` (its extension picks the format).
     public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {
-        let pathExtension = (file as NSString).pathExtension.lowercased()
+        let pathExtension = Path.fileExtension(file).lowercased()
         if pathExtension == "strings" {
             return try stringsFile(bytes, file: file)
         }
@@ -132,7 +132,7 @@ public struct StringCatalog: Sendable {
             guard valid else {
                 throw Diagnostic.error(
                     SourceLocation(file: file, line: line, column: column),
-                    String(format: "the string catalog is not UTF-8 (byte 0x%02X)", Int(b)))
+                    "the string catalog is not UTF-8 (byte \(hexByte(b)))")
             }
             if b == 0x0A {
                 line += 1
@@ -231,8 +231,8 @@ public struct StringCatalog: Sendable {
                 var replacement = try localizedText(
                     substitution, key: key, language: language, file: file, depth: depth + 1)
                 let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                replacement = replacement.replacingOccurrences(of: "%arg", with: "%" + specifier)
-                text = text.replacingOccurrences(of: "%#@\(name)@", with: replacement)
+                replacement = replacement.replacing("%arg", with: "%" + specifier)
+                text = text.replacing("%#@\(name)@", with: replacement)
             }
         }
         return text
@@ -331,7 +331,7 @@ struct StringsFileParser {
     private func describeCurrent() -> String {
         guard let c = current else { return "the end of the file" }
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-        return c == 0x0A ? "a line break" : String(format: "byte 0x%02X", Int(c))
+        return c == 0x0A ? "a line break" : "byte " + hexByte(c)
     }
 
     /// A quoted or unquoted string.

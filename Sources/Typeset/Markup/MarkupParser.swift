@@ -1,7 +1,8 @@
 // Markup → Document (SPEC §2, §4.4): reads the XML tree and checks every element, attribute and
 // value, collecting as many errors as it can in one pass.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Parses `typeset` markup into a `Document`.
 ///
@@ -65,8 +66,6 @@ public enum MarkupParser {
         }
         // Only regular files: a device or a pipe could be endless.
         guard status.isRegular else { return fail("it is not a regular file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return fail("it cannot be read") }
-        defer { try? handle.close() }
         if status.size > maximumInputBytes {
             let size = status.size
             diagnostics.report(
@@ -74,13 +73,8 @@ public enum MarkupParser {
             return (nil, diagnostics)
         }
         // One byte more than the limit is enough to refuse a file that grew since `stat`.
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: maximumInputBytes + 1)
-        } catch {
-            return fail("it cannot be read")
-        }
-        return parse(bytes: data.map { [UInt8]($0) } ?? [], file: path, assetDirectories: assetDirectories)
+        guard let bytes = readFile(path, limit: maximumInputBytes + 1) else { return fail("it cannot be read") }
+        return parse(bytes: bytes, file: path, assetDirectories: assetDirectories)
     }
 
     /// Whether `path` is a regular file, and its size, from lstat(2): what
@@ -562,13 +556,11 @@ struct MarkupConverter {
             return nil
         }
         // Only regular files: opening a named pipe would wait forever, a device could be endless.
-        guard MarkupParser.fileStatus(resolved)?.isRegular == true, let handle = FileHandle(forReadingAtPath: resolved) else {
+        let limit = MarkupParser.maximumImageBytes
+        guard MarkupParser.fileStatus(resolved)?.isRegular == true, let bytes = readFile(resolved, limit: limit + 1) else {
             error(location, "image '\(source)' is not a readable file")
             return nil
         }
-        defer { try? handle.close() }
-        let limit = MarkupParser.maximumImageBytes
-        let bytes = [UInt8]((try? handle.read(upToCount: limit + 1)) ?? Data())
         guard bytes.count <= limit else {
             error(location, "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB")
             return nil
@@ -667,12 +659,12 @@ struct AttributeValues {
         return (AttributeValues.trimmingWhitespace(attribute.value), attribute)
     }
 
-    /// `value.trimmingCharacters(in: .whitespaces)`, without Foundation for the usual value that
-    /// starts and ends with a printable ASCII character.
+    /// `value` without leading and trailing white space, at once for the usual value that starts
+    /// and ends with a printable ASCII character.
     static func trimmingWhitespace(_ value: String) -> String {
         let isPrintableASCII = { (byte: UInt8?) in byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
         if isPrintableASCII(value.utf8.first) && isPrintableASCII(value.utf8.last) { return value }
-        return value.trimmingCharacters(in: .whitespaces)
+        return value.trimmingWhitespace()
     }
 
     private func reject(
@@ -755,8 +747,8 @@ struct AttributeValues {
         guard let (text, attribute) = trimmed(name) else { return nil }
         if Language.isWellFormed(tag: text) { return text }
         let hint =
-            text.contains("_") && Language.isWellFormed(tag: text.replacingOccurrences(of: "_", with: "-"))
-            ? "BCP 47 separates subtags with '-': '\(text.replacingOccurrences(of: "_", with: "-"))'" : nil
+            text.contains("_") && Language.isWellFormed(tag: text.replacing("_", with: "-"))
+            ? "BCP 47 separates subtags with '-': '\(text.replacing("_", with: "-"))'" : nil
         reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: hint)
         return nil
     }
@@ -765,7 +757,7 @@ struct AttributeValues {
     func fontFamilies(_ name: String, _ diagnostics: inout Diagnostics) -> [String]? {
         guard let attribute = attributes[name] else { return nil }
         let families = attribute.value.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            $0.trimmingWhitespace().trimming { $0 == "\"" || $0 == "'" }
         }
         guard families.allSatisfy({ !$0.isEmpty }) else {
             reject(

@@ -1,7 +1,7 @@
 // Font discovery, matching and per-cluster fallback (SPEC §3): bundled Fonts/, --font-dir
 // folders, then system fonts; nearest weight; a font run per stretch of clusters one font covers.
 
-import Foundation
+import FoundationEssentials
 
 /// A stretch of a paragraph set in one font, from `FontDatabase.itemize`.
 public struct FontRun: Hashable, Sendable {
@@ -27,7 +27,7 @@ public struct FontRun: Hashable, Sendable {
 /// scanned only when a family or a character is not found in the bundled and extra fonts.
 ///
 /// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
-/// `Locked` (an NSLock: see Locked.swift); `itemize` takes it a few times per call (never per
+/// `Locked` (a pthread mutex: see Locked.swift); `itemize` takes it a few times per call (never per
 /// character in the common case) and works on immutable copies otherwise, so one database can
 /// serve a parallel batch.
 public final class FontDatabase: Sendable {
@@ -364,7 +364,7 @@ public final class FontDatabase: Sendable {
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
         // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic".
-        let key = family.trimmingCharacters(in: CharacterSet.whitespaces.union(["'", "\""])).lowercased()
+        let key = family.trimming { $0 == "'" || $0 == "\"" || $0 == " " || $0 == "\t" }.lowercased()
         if let faces = state.primaryByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
         return Self.bestMatch(state.systemByFamily[key] ?? [], weight: weight, italic: italic)
@@ -439,20 +439,19 @@ public final class FontDatabase: Sendable {
     /// result (and fallback order) does not depend on the file system's listing order.
     static func scan(_ directories: [String], recursive: Bool) -> [FontFace] {
         var paths: [String] = []
-        let files = FileManager.default
-        for directory in directories {
-            let root = URL(fileURLWithPath: absolute(directory))
-            if recursive {
-                guard let walker = files.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
-                for case let url as URL in walker where fontExtensions.contains(url.pathExtension.lowercased()) {
-                    paths.append(url.path)
-                }
-            } else if let names = try? files.contentsOfDirectory(atPath: root.path) {
-                for name in names where fontExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    paths.append(root.appendingPathComponent(name).path)
+        /// Font files in `folder`, and in its subfolders when recursive (not through symbolic
+        /// links to folders; unreadable folders are skipped).
+        func collect(_ folder: String, recursive: Bool) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                let path = Path.join(folder, name)
+                if fontExtensions.contains(Path.fileExtension(name).lowercased()) {
+                    paths.append(path)
+                } else if recursive, isFolder(path) {
+                    collect(path, recursive: true)
                 }
             }
         }
+        for directory in directories { collect(absolute(directory), recursive: recursive) }
         var faces: [FontFace] = []
         for path in Set(paths).sorted() {
             for index in 0..<harfBuzzFaceCount(path: path) {

@@ -1,0 +1,87 @@
+// Files without Foundation: paths as NSString spelled them, reading a file, a failed file
+// operation in words. (NSString and FileHandle are not part of FoundationEssentials, which is
+// all typeset links; Strings.swift has the string helpers.)
+import FoundationEssentials
+import Glibc
+
+public enum Path {
+    /// `b.xml` of `a/b.xml` (trailing slashes ignored; `/` of `/`).
+    public static func lastComponent(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        if trimmed == "/" { return trimmed }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `a` of `a/b.xml`, `/` of `/b.xml`, empty for a bare name.
+    public static func folder(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        return trimmingTrailingSlashes(String(trimmed[..<slash]))
+    }
+
+    /// `xml` of `a/b.xml`; empty without one (and for names that only start with a dot).
+    public static func fileExtension(_ path: String) -> String {
+        let name = lastComponent(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// The file name without its extension: `b` of `a/b.xml`.
+    public static func stem(_ path: String) -> String {
+        let name = lastComponent(path)
+        let ext = fileExtension(name)
+        return ext.isEmpty && !name.hasSuffix(".") ? name : String(name.dropLast(ext.count + 1))
+    }
+
+    /// `folder/name`, with one slash between.
+    public static func join(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    private static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+}
+
+/// Up to `limit` bytes of the file at `path`; nil when it cannot be opened or read.
+public func readFile(_ path: String, limit: Int) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while bytes.count < limit {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count)) }
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 { return nil }
+        if count == 0 { break }
+        bytes += chunk[..<count]
+    }
+    return bytes
+}
+
+/// What a failed file operation says, in the system's words: `No such file or directory` rather
+/// than the error's type and user info.
+public func describeFileError(_ error: any Error) -> String {
+    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+        return String(cString: strerror(underlying.code.rawValue))
+    }
+    if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+    return "\(error)"
+}
+
+/// Whether `path` is a folder itself (lstat(2): a symbolic link to a folder is not).
+public func isFolder(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+}
+
+/// A path for a new folder in the temporary folder (`TMPDIR`, else /tmp): `prefix` and a UUID.
+public func temporaryPath(prefix: String) -> String {
+    Path.join(FileManager.default.temporaryDirectory.path, prefix + UUID().uuidString)
+}

@@ -1,0 +1,33 @@
+// String helpers Foundation's String(format:) and CharacterSet gave (not part of
+// FoundationEssentials, which is all typeset links).
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (Foundation's `CharacterSet.whitespaces`:
+    /// tab and the space separators).
+    public func trimmingWhitespace() -> String {
+        trimming { $0 == "\t" || $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator } }
+    }
+
+    /// Without the leading and trailing characters `drop` says.
+    public func trimming(_ drop: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+/// `0x2F`: a byte as error messages name it.
+public func hexByte(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return "0x" + (digits.count == 1 ? "0" : "") + digits
+}
+
+/// `value` with `places` decimals, without Foundation.
+public func formatDecimal(_ value: Double, places: Int) -> String {
+    var factor = 1.0
+    for _ in 0..<places { factor *= 10 }
+    let scaled = Int((value * factor).rounded())
+    let whole = scaled / Int(factor)
+    var fraction = String(scaled % Int(factor))
+    while fraction.count < places { fraction = "0" + fraction }
+    return "\(whole).\(fraction)"
+}
