@@ -2,7 +2,8 @@
 // and the public API on Arabic, Hebrew and Latin text.
 import Foundation
 import Testing
-import Typeset
+
+@testable import Typeset
 
 @Suite struct LineBreakTests {
     static let unicodeDirectory = "/usr/share/unicode/auxiliary"
@@ -11,6 +12,23 @@ import Typeset
     static let lineBreakCaseCount = 7_654
     /// The number of cases (non-comment lines) in GraphemeBreakTest-15.0.0.txt.
     static let graphemeBreakCaseCount = 602
+
+    /// The BMP table the scan reads is built with shortcuts (properties shared by a class);
+    /// every entry must equal the properties computed from the scalar itself.
+    @Test func bmpTableEqualsThePropertiesOfEachScalar() {
+        let table = LineBreaker.bmpProperties
+        #expect(table.count == 0x10000)
+        var checked = 0
+        for value in UInt32(0)..<0x10000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if table[Int(value)] != LineBreaker.ScalarProperties(scalar) {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true)) differs")
+                break
+            }
+            checked += 1
+        }
+        #expect(checked == 0x10000 - 0x800)  // all but the surrogates
+    }
 
     // MARK: - Conformance
 

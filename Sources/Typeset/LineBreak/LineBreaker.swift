@@ -312,7 +312,7 @@ public enum LineBreaker {
     // MARK: - Character properties
 
     /// The properties of one scalar that the rules read, with UAX #14 LB1 applied.
-    private struct ScalarProperties {
+    struct ScalarProperties: Equatable {
         /// The resolved class: never AI, SG, XX, SA or CJ.
         var lineBreakClass: LineBreakClass
         /// An OP or CP whose East_Asian_Width is F, W or H (UAX #14 LB30).
@@ -321,8 +321,14 @@ public enum LineBreaker {
         var isUnassignedPictographic: Bool
 
         init(_ scalar: Unicode.Scalar) {
+            self.init(scalar.lineBreakClass, of: scalar)
+        }
+
+        /// The properties of `scalar`, whose Line_Break is `original`. Only SA, OP, CP and ID read
+        /// anything else of the scalar.
+        init(_ original: LineBreakClass, of scalar: Unicode.Scalar) {
             // UAX #14 LB1: AI, SG, XX → AL; SA → CM if Mn or Mc, else AL; CJ → NS.
-            switch scalar.lineBreakClass {
+            switch original {
             case .AI, .SG, .XX: lineBreakClass = .AL
             case .SA:
                 switch scalar.generalCategory {
@@ -365,9 +371,45 @@ public enum LineBreaker {
 
     /// ScalarProperties of the Basic Multilingual Plane, indexed by code point, so that the
     /// scan reads one table entry per scalar; other planes are looked up as they come.
-    private static let bmpProperties: [ScalarProperties] = (0..<0x10000).map { value in
-        Unicode.Scalar(UInt32(value)).map(ScalarProperties.init) ?? ScalarProperties(surrogate: ())
-    }
+    ///
+    /// Built once per process, so built fast: for most line break classes the properties depend on
+    /// the class alone and are computed once per class; SA, OP, CP and ID read more of the code
+    /// point. LineBreakTests checks every entry against `ScalarProperties(scalar)`.
+    static let bmpProperties: [ScalarProperties] = {
+        let byClass = (0...255).map { raw in
+            ScalarProperties(LineBreakClass(rawValue: UInt8(raw)) ?? .XX, of: Unicode.Scalar(0))
+        }
+        let (sa, op, cp, id, sg) = (
+            LineBreakClass.SA.rawValue, LineBreakClass.OP.rawValue, LineBreakClass.CP.rawValue,
+            LineBreakClass.ID.rawValue, LineBreakClass.SG.rawValue
+        )
+        // ID (most of the CJK blocks) also asks whether the code point is an unassigned pictograph.
+        var unassignedPictograph = byClass[Int(id)]
+        unassignedPictograph.isUnassignedPictographic = true
+        let unassigned = GeneralCategory.Cn.rawValue
+        return [ScalarProperties](unsafeUninitializedCapacity: 0x10000) { table, count in
+            let (classes, pictographic, categories) = (
+                Tables.lineBreak.bmpValues, Tables.extendedPictographic.bmpValues, Tables.generalCategory.bmpValues
+            )
+            do {
+                for value in 0..<0x10000 {
+                    let raw = classes[value]
+                    if raw == id {
+                        let isUnassignedPictograph = pictographic[value] == 1 && categories[value] == unassigned
+                        table.initializeElement(at: value, to: isUnassignedPictograph ? unassignedPictograph : byClass[Int(id)])
+                    } else if raw == sa || raw == op || raw == cp {
+                        // These read other properties of the scalar too (a few hundred code points).
+                        table.initializeElement(at: value, to: ScalarProperties(Unicode.Scalar(UInt32(value))!))
+                    } else if raw == sg {
+                        table.initializeElement(at: value, to: ScalarProperties(surrogate: ()))
+                    } else {
+                        table.initializeElement(at: value, to: byClass[Int(raw)])
+                    }
+                }
+            }
+            count = 0x10000
+        }
+    }()
 }
 
 extension LineBreakClass {

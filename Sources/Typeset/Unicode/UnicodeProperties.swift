@@ -64,15 +64,23 @@ struct PropertyTable: Sendable {
     private let values: [UInt8]
 
     init(_ packed: [UInt32]) {
-        starts = packed.map { $0 >> 8 }
-        values = packed.map { UInt8($0 & 0xFF) }
-        var bmp = [UInt8](repeating: 0, count: 0x10000)
-        for i in starts.indices where starts[i] < 0x10000 {
-            let end = i + 1 < starts.count ? min(Int(starts[i + 1]), 0x10000) : 0x10000
-            for cp in Int(starts[i])..<end { bmp[cp] = values[i] }
+        let starts = packed.map { $0 >> 8 }
+        let values = packed.map { UInt8($0 & 0xFF) }
+        self.starts = starts
+        self.values = values
+        // Filled a range at a time (memset): this runs for every table when a process starts.
+        bmp = [UInt8](unsafeUninitializedCapacity: 0x10000) { bmp, count in
+            bmp.initialize(repeating: 0)
+            for i in starts.indices where starts[i] < 0x10000 {
+                let end = i + 1 < starts.count ? min(Int(starts[i + 1]), 0x10000) : 0x10000
+                bmp[Int(starts[i])..<end].update(repeating: values[i])
+            }
+            count = 0x10000
         }
-        self.bmp = bmp
     }
+
+    /// The values of the Basic Multilingual Plane, indexed by code point.
+    var bmpValues: [UInt8] { bmp }
 
     @inline(__always)
     subscript(_ scalar: UInt32) -> UInt8 {
