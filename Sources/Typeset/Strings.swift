@@ -5,7 +5,7 @@ extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Foundation's `CharacterSet.whitespaces`:
     /// tab and the space separators).
     public func trimmingWhitespace() -> String {
-        trimming { $0 == "\t" || $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator } }
+        trimming(\.isHorizontalSpace)
     }
 
     /// Without the leading and trailing characters `drop` says.
@@ -30,4 +30,11 @@ public func formatDecimal(_ value: Double, places: Int) -> String {
     var fraction = String(scaled % Int(factor))
     while fraction.count < places { fraction = "0" + fraction }
     return "\(whole).\(fraction)"
+}
+
+extension Character {
+    /// A tab or a space separator (Zs): what Foundation's `CharacterSet.whitespaces` holds.
+    public var isHorizontalSpace: Bool {
+        self == "\t" || unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+    }
 }

@@ -364,7 +364,7 @@ public final class FontDatabase: Sendable {
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
         // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic".
-        let key = family.trimming { $0 == "'" || $0 == "\"" || $0 == " " || $0 == "\t" }.lowercased()
+        let key = family.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
         if let faces = state.primaryByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
         return Self.bestMatch(state.systemByFamily[key] ?? [], weight: weight, italic: italic)
