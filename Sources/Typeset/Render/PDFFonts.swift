@@ -102,7 +102,7 @@ final class PDFFont {
         body.append(trueType ? "/StemV 80 /FontFile2 " : "/StemV 80 /FontFile3 ")
         body.reference(file)
         body.append(">>")
-        writer.object(descriptor, body.bytes)
+        writer.object(descriptor, body)
 
         let cidFont = writer.reserve()
         body = PDFBuffer()
@@ -126,7 +126,7 @@ final class PDFFont {
             index = next
         }
         body.append(" ] >>")
-        writer.object(cidFont, body.bytes)
+        writer.object(cidFont, body)
 
         let toUnicode = try writer.stream(dictionary: "", toUnicodeCMap())
 
@@ -136,7 +136,7 @@ final class PDFFont {
         body.append("] /ToUnicode ")
         body.reference(toUnicode)
         body.append(">>")
-        writer.object(object, body.bytes)
+        writer.object(object, body)
     }
 
     /// The ToUnicode CMap of the glyphs that stand for text.

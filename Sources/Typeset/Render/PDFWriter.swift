@@ -110,13 +110,13 @@ public final class PDFWriter {
         }
         closeMarked(in: &content)
 
-        let contents = try objects.stream(dictionary: "", content.bytes.bytes, fast: true)
+        let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
         var array = PDFBuffer()
         array.append("[ ")
         for element in markedElements { array.reference(element) }
         array.append("]")
         let parents = objects.reserve()
-        objects.object(parents, array.bytes)
+        objects.object(parents, array)
         parentTreeArrays.append(UInt32(parents))
 
         var body = PDFBuffer()
@@ -132,7 +132,7 @@ public final class PDFWriter {
         body.append("/StructParents ")
         body.integer(parentTreeArrays.count - 1)
         body.append("/Tabs /S >>")
-        objects.object(pageObject, body.bytes)
+        objects.object(pageObject, body)
     }
 
     /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not
@@ -228,7 +228,7 @@ public final class PDFWriter {
             }
         }
         body.append("] >>")
-        objects.object(element.object, body.bytes)
+        objects.object(element.object, body)
     }
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's
@@ -279,7 +279,7 @@ public final class PDFWriter {
         body.append("/ParentTreeNextKey ")
         body.integer(parentTreeArrays.count)
         body.append(">>")
-        objects.object(structureRoot, body.bytes)
+        objects.object(structureRoot, body)
 
         objects.object(documentElement) { body in
             body.append("<< /Type /StructElem /S /Document /P ")
@@ -305,7 +305,7 @@ public final class PDFWriter {
         }
         if options.title != nil { body.append("/ViewerPreferences << /DisplayDocTitle true >> ") }
         body.append(">>")
-        objects.object(catalog, body.bytes)
+        objects.object(catalog, body)
 
         let info = objects.reserve()
         body = PDFBuffer()
@@ -315,7 +315,7 @@ public final class PDFWriter {
             body.text(title)
         }
         body.append(">>")
-        objects.object(info, body.bytes)
+        objects.object(info, body)
 
         try objects.finish(root: catalog, info: info)
         do {
@@ -354,23 +354,23 @@ final class PDFObjectWriter {
         begin(number)
         var body = PDFBuffer(capacity: Self.blockSize + 64)
         write(&body)
-        file.append(body.bytes)
+        body.withBytes { file.append($0) }
         file.append(Array("\nendobj\n".utf8))
     }
 
     /// Writes `body` out if it holds a block's worth, and empties it.
     func flush(_ body: inout PDFBuffer) {
         guard body.count >= Self.blockSize else { return }
-        file.append(body.bytes)
-        body.bytes.removeAll(keepingCapacity: true)
+        body.withBytes { file.append($0) }
+        body.removeAll()
     }
 
     private static let blockSize = 64 * 1024
 
     /// Writes object `number` with `body` (a dictionary, array, ...).
-    func object(_ number: Int, _ body: [UInt8]) {
+    func object(_ number: Int, _ body: PDFBuffer) {
         begin(number)
-        file.append(body)
+        body.withBytes { file.append($0) }
         file.append(Array("\nendobj\n".utf8))
     }
 
@@ -389,6 +389,14 @@ final class PDFObjectWriter {
 
     /// A new stream object of `data` compressed (`fast`: for content streams); returns its number.
     func stream(dictionary: String, _ data: [UInt8], fast: Bool = false) throws -> Int {
+        try data.withUnsafeBytes { try stream(dictionary: dictionary, $0, fast: fast) }
+    }
+
+    func stream(dictionary: String, _ data: PDFBuffer, fast: Bool = false) throws -> Int {
+        try data.withBytes { try stream(dictionary: dictionary, $0, fast: fast) }
+    }
+
+    private func stream(dictionary: String, _ data: UnsafeRawBufferPointer, fast: Bool) throws -> Int {
         guard let compressed = (fast ? self.fast : thorough).compress(data) else {
             throw RenderError.invalidInput("zlib could not compress a stream of \(data.count) bytes")
         }
@@ -403,7 +411,7 @@ final class PDFObjectWriter {
         var header = PDFBuffer()
         header.digits(number)
         header.append(" 0 obj\n")
-        file.append(header.bytes)
+        header.withBytes { file.append($0) }
     }
 
     /// The cross-reference table and trailer, written a block at a time (a 10,000-page PDF has
@@ -438,6 +446,6 @@ final class PDFObjectWriter {
         table.append(">>\nstartxref\n")
         table.digits(start)
         table.append("\n%%EOF\n")
-        file.append(table.bytes)
+        table.withBytes { file.append($0) }
     }
 }
