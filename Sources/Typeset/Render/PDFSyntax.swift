@@ -11,7 +11,10 @@ struct PDFBuffer {
     private var storage: [UInt8]
     private(set) var count = 0
 
-    init(capacity: Int = 0) { storage = [UInt8](repeating: 0, count: max(capacity, 256)) }
+    /// An empty buffer that allocates on its first append.
+    init() { storage = [] }
+
+    init(capacity: Int) { storage = [UInt8](repeating: 0, count: max(capacity, 256)) }
 
     /// A copy of the bytes written.
     var bytes: [UInt8] { Array(storage[..<count]) }
@@ -24,11 +27,20 @@ struct PDFBuffer {
     /// Empties the buffer, keeping its room.
     mutating func removeAll() { count = 0 }
 
+    /// `buffer`, emptied, leaving an empty buffer in its place: reuses its room (moved, not
+    /// shared: appending to a shared buffer would copy it).
+    static func take(_ buffer: inout PDFBuffer) -> PDFBuffer {
+        var taken = PDFBuffer()
+        swap(&taken, &buffer)
+        taken.removeAll()
+        return taken
+    }
+
     /// Makes room for at least `maximum` more bytes, lets `write` put its bytes at the pointer it
     /// is given and counts the number it returns (at most `maximum`).
     @inline(__always)
     private mutating func write(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if storage.count - count < maximum { grow(to: count + maximum) }
+        if storage.count - count <= maximum { grow(to: count + maximum) }  // never empty after
         let start = count
         let written = storage.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
         precondition(written <= maximum)
@@ -36,9 +48,10 @@ struct PDFBuffer {
     }
 
     private mutating func grow(to minimum: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(minimum, 2 * storage.count) - storage.count))
+        storage.append(contentsOf: repeatElement(0, count: max(minimum + 1, 2 * storage.count, 256) - storage.count))
     }
 
+    @inline(__always)
     mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
@@ -49,6 +62,7 @@ struct PDFBuffer {
         text.withUTF8 { append($0) }
     }
 
+    @inline(__always)
     mutating func append(byte: UInt8) {
         write(upTo: 1) { target in
             target[0] = byte
@@ -60,10 +74,16 @@ struct PDFBuffer {
         other.withUnsafeBufferPointer { append($0) }
     }
 
+    @inline(__always)
     mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return }
         write(upTo: source.count) { target in
-            target.update(from: base, count: source.count)
+            // Most appends are operators of a few bytes, for which memmove's call costs more.
+            if source.count <= 16 {
+                for index in 0..<source.count { target[index] = base[index] }
+            } else {
+                target.update(from: base, count: source.count)
+            }
             return source.count
         }
     }
@@ -84,7 +104,7 @@ struct PDFBuffer {
     mutating func number(_ value: Double) {
         // Beyond ±1e12 pt nothing is on a page; clamping keeps the integer arithmetic exact.
         let clamped = value.isFinite ? min(max(value, -1e12), 1e12) : 0
-        let thousandths = Int((clamped * 1000).rounded())
+        let thousandths = Self.roundedToInt(clamped * 1000)
         // Sign, up to 13 digits, a point, 3 decimals and a space.
         write(upTo: 19) { target in
             var length = 0
@@ -109,6 +129,17 @@ struct PDFBuffer {
             target[length] = 0x20
             return length + 1
         }
+    }
+
+    /// `value.rounded()` (half away from zero) as an integer, for |value| < 2^52, without a call to
+    /// libm's round: a number's difference from its truncation is exact in that range.
+    @inline(__always)
+    private static func roundedToInt(_ value: Double) -> Int {
+        let whole = Int(value)
+        let rest = value - Double(whole)
+        if rest >= 0.5 { return whole + 1 }
+        if rest <= -0.5 { return whole - 1 }
+        return whole
     }
 
     /// The decimal digits of an integer (a negative one gets its sign).
@@ -141,6 +172,7 @@ struct PDFBuffer {
     }
 
     /// Four hexadecimal digits: a glyph id in an Identity-H string.
+    @inline(__always)
     mutating func hex4(_ value: UInt32) {
         write(upTo: 4) { target in
             for shift in 0..<4 {

@@ -40,6 +40,10 @@ public final class PDFWriter {
     /// What the open marked-content sequence belongs to: an element object, 0 for an artifact,
     /// nil when none is open.
     private var openMarked: Int?
+    /// The room of the last page's content stream, and of the last small object's body: a
+    /// fresh buffer per page and per structure element took more time than writing their bytes.
+    private var pageBytes = PDFBuffer(capacity: 16 * 1024)
+    private var objectBytes = PDFBuffer(capacity: 1024)
 
     /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
     public init(path: String, options: RenderOptions) throws {
@@ -88,7 +92,8 @@ public final class PDFWriter {
         pageObjects.append(UInt32(pageObject))
         markedElements = []
         openMarked = nil
-        var content = PDFPageContent(resources: resources)
+        var content = PDFPageContent(resources: resources, bytes: PDFBuffer.take(&pageBytes))
+        defer { pageBytes = PDFBuffer.take(&content.bytes) }
         content.bytes.append("1 0 0 -1 0 ")
         content.bytes.number(page.height)
         content.bytes.append("cm\n")
@@ -111,15 +116,16 @@ public final class PDFWriter {
         closeMarked(in: &content)
 
         let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
-        var array = PDFBuffer()
-        array.append("[ ")
-        for element in markedElements { array.reference(element) }
-        array.append("]")
+        var body = PDFBuffer.take(&objectBytes)
+        defer { objectBytes = PDFBuffer.take(&body) }
+        body.append("[ ")
+        for element in markedElements { body.reference(element) }
+        body.append("]")
         let parents = objects.reserve()
-        objects.object(parents, array)
+        objects.object(parents, body)
         parentTreeArrays.append(UInt32(parents))
 
-        var body = PDFBuffer()
+        body.removeAll()
         body.append("<< /Type /Page /Parent ")
         body.reference(pagesRoot)
         body.append("/MediaBox [ 0 0 ")
@@ -199,7 +205,8 @@ public final class PDFWriter {
         } else {
             documentKids.append(UInt32(element.object))
         }
-        var body = PDFBuffer()
+        var body = PDFBuffer.take(&objectBytes)
+        defer { objectBytes = PDFBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
         body.append(string: element.tag.rawValue)
         body.append(" /P ")
@@ -355,7 +362,7 @@ final class PDFObjectWriter {
         var body = PDFBuffer(capacity: Self.blockSize + 64)
         write(&body)
         body.withBytes { file.append($0) }
-        file.append(Array("\nendobj\n".utf8))
+        file.append("\nendobj\n")
     }
 
     /// Writes `body` out if it holds a block's worth, and empties it.
@@ -371,7 +378,7 @@ final class PDFObjectWriter {
     func object(_ number: Int, _ body: PDFBuffer) {
         begin(number)
         body.withBytes { file.append($0) }
-        file.append(Array("\nendobj\n".utf8))
+        file.append("\nendobj\n")
     }
 
     /// Writes object `number` as a stream of `data` (already encoded as `dictionary` says).
@@ -379,7 +386,7 @@ final class PDFObjectWriter {
         begin(number)
         file.append(Array("<< \(dictionary) /Length \(data.count) >>\nstream\n".utf8))
         file.append(data)
-        file.append(Array("\nendstream\nendobj\n".utf8))
+        file.append("\nendstream\nendobj\n")
     }
 
     /// Content streams: compressed fast, most of a PDF's bytes and time.
@@ -405,13 +412,17 @@ final class PDFObjectWriter {
         return number
     }
 
+    /// The room of the last object header.
+    private var headerBytes = PDFBuffer(capacity: 64)
+
     private func begin(_ number: Int) {
         offsets[number] = UInt32(truncatingIfNeeded: file.count)
         offsetsHigh[number] = UInt8(truncatingIfNeeded: file.count >> 32)
-        var header = PDFBuffer()
+        var header = PDFBuffer.take(&headerBytes)
         header.digits(number)
         header.append(" 0 obj\n")
         header.withBytes { file.append($0) }
+        headerBytes = header
     }
 
     /// The cross-reference table and trailer, written a block at a time (a 10,000-page PDF has
