@@ -299,7 +299,7 @@ private struct TJWriter {
             bytes.append("[")
             arrayOpen = true
         }
-        let adjustment = Int(((penX - glyph.x) * 1000 / size).rounded())
+        let adjustment = PDFSyntax.roundedToInt((penX - glyph.x) * 1000 / size)
         if adjustment != 0 {
             closeHex(in: &bytes)
             bytes.digits(adjustment)

@@ -104,7 +104,7 @@ struct PDFBuffer {
     mutating func number(_ value: Double) {
         // Beyond ±1e12 pt nothing is on a page; clamping keeps the integer arithmetic exact.
         let clamped = value.isFinite ? min(max(value, -1e12), 1e12) : 0
-        let thousandths = Self.roundedToInt(clamped * 1000)
+        let thousandths = PDFSyntax.roundedToInt(clamped * 1000)
         // Sign, up to 13 digits, a point, 3 decimals and a space.
         write(upTo: 19) { target in
             var length = 0
@@ -131,17 +131,6 @@ struct PDFBuffer {
         }
     }
 
-    /// `value.rounded()` (half away from zero) as an integer, for |value| < 2^52, without a call to
-    /// libm's round: a number's difference from its truncation is exact in that range.
-    @inline(__always)
-    private static func roundedToInt(_ value: Double) -> Int {
-        let whole = Int(value)
-        let rest = value - Double(whole)
-        if rest >= 0.5 { return whole + 1 }
-        if rest <= -0.5 { return whole - 1 }
-        return whole
-    }
-
     /// The decimal digits of an integer (a negative one gets its sign).
     mutating func digits(_ value: Int) {
         // A sign and up to 20 digits.
@@ -152,11 +141,21 @@ struct PDFBuffer {
         }
     }
 
-    /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number.
+    /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number. One
+    /// and two digits (most TJ adjustments) are written directly.
     @inline(__always)
     private static func writeDigits(_ value: UInt, to target: UnsafeMutablePointer<UInt8>) -> Int {
-        var length = 1
-        var rest = value / 10
+        if value < 10 {
+            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)
+            return 1
+        }
+        if value < 100 {
+            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+            target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+            return 2
+        }
+        var length = 3
+        var rest = value / 1000
         while rest > 0 {
             length += 1
             rest /= 10
@@ -165,7 +164,7 @@ struct PDFBuffer {
         var index = length
         repeat {
             index -= 1
-            target[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         } while rest > 0
         return length
@@ -191,6 +190,18 @@ struct PDFBuffer {
 }
 
 enum PDFSyntax {
+    /// `Int(value.rounded())` (half away from zero; traps where that traps) without a call to
+    /// libm's round: below 2^52 a number's difference from its truncation is exact, and from
+    /// 2^52 on every number is whole.
+    @inline(__always)
+    static func roundedToInt(_ value: Double) -> Int {
+        let whole = Int(value)
+        let rest = value - Double(whole)
+        if rest >= 0.5 { return whole + 1 }
+        if rest <= -0.5 { return whole - 1 }
+        return whole
+    }
+
     /// A PDF text string: a literal string for printable ASCII, else UTF-16BE with a byte-order
     /// mark, in hex (ISO 32000-1 §7.9.2.2).
     static func textString(_ text: String) -> String {
