@@ -347,7 +347,7 @@ struct BlockLayouter {
             // Numbers use the document's numerals for the list's language, not the item's.
             itemStyle.digits = numerals.numberingSystem(locale: context.language)
             itemStyle.language = context.language
-            styled.append(text.unicodeScalars, style: itemStyle, location: item.location)
+            styled.append(text, style: itemStyle, location: item.location)
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
             let markerWidth = marker.lines.first?.width ?? 0
@@ -385,7 +385,7 @@ struct BlockLayouter {
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
         if let key = block.key, let strings = options.strings {
             if let string = strings[key] {
-                text.append(string.unicodeScalars, style: base, location: block.location)
+                text.append(string, style: base, location: block.location)
                 localized = true
             } else {
                 diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the element's own text is used"))
@@ -403,7 +403,7 @@ struct BlockLayouter {
                 if let n = inline.numerals ?? (inline.lang != nil ? numerals : nil) {
                     s.digits = n.numberingSystem(locale: s.language)
                 }
-                text.append(piece.text.unicodeScalars, style: s, location: piece.location)
+                text.append(piece.text, style: s, location: piece.location)
             }
         }
         if role == .title && title == nil { title = String(String.UnicodeScalarView(text.scalars)) }

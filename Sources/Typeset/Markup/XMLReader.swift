@@ -63,47 +63,38 @@ struct XMLReader {
     static func normalize(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var index = start
-        var line = 1
-        var column = 1
         var hasCarriageReturn = false
+        // Lines and columns are counted only for an error (`location(of:in:from:)`): counted
+        // along the way, they cost more than the check of each byte.
+        func location(_ index: Int) -> SourceLocation {
+            XMLReader.location(of: index, in: bytes, from: start, file: file)
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
                 switch byte {
-                case 0x0A:
-                    line += 1
-                    column = 1
+                case 0x09, 0x0A, 0x20...0x7F:
+                    break
                 case 0x0D:
                     hasCarriageReturn = true
-                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-                    line += 1
-                    column = 1
                 case 0x00:
-                    throw .error(
-                        SourceLocation(file: file, line: line, column: column),
-                        "a NUL byte is not allowed in XML")
-                case 0x09, 0x20...0x7F:
-                    column += 1
+                    throw .error(location(index), "a NUL byte is not allowed in XML")
                 default:
                     throw .error(
-                        SourceLocation(file: file, line: line, column: column),
-                        "control character \(hexCode(UInt32(byte))) is not allowed in XML")
+                        location(index), "control character \(hexCode(UInt32(byte))) is not allowed in XML")
                 }
                 index += 1
                 continue
             }
             guard let (scalar, length) = decodeUTF8(bytes, at: index) else {
                 throw .error(
-                    SourceLocation(file: file, line: line, column: column),
+                    location(index),
                     "the input is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))",
                     hint: "save the file as UTF-8")
             }
             guard isXMLCharacter(scalar) else {
-                throw .error(
-                    SourceLocation(file: file, line: line, column: column),
-                    "\(hexCode(scalar)) is not a character allowed in XML")
+                throw .error(location(index), "\(hexCode(scalar)) is not a character allowed in XML")
             }
-            column += 1
             index += length
         }
         // Valid: copy only when something changes.
@@ -121,6 +112,26 @@ struct XMLReader {
             index += 1
         }
         return output
+    }
+
+    /// The line and column of `bytes[index]`, counted from `start` over bytes already checked:
+    /// LF, CR and CRLF end a line; columns count scalars from 1.
+    private static func location(of index: Int, in bytes: [UInt8], from start: Int, file: String) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var position = start
+        while position < index {
+            let byte = bytes[position]
+            if byte == 0x0A || byte == 0x0D {
+                if byte == 0x0D, position + 1 < index, bytes[position + 1] == 0x0A { position += 1 }
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            position += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
     }
 
     /// Decodes one well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or values
@@ -202,11 +213,14 @@ struct XMLReader {
     private var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
     private var atEnd: Bool { position >= bytes.count }
 
+    // The scanner's small steps are inlined: called, each one copied the reader's state first.
+    @inline(__always)
     private func peek(_ offset: Int = 0) -> UInt8? {
         position + offset < bytes.count ? bytes[position + offset] : nil
     }
 
     /// Moves over one byte; the column counts scalars, so continuation bytes don't advance it.
+    @inline(__always)
     private mutating func advance() {
         let byte = bytes[position]
         position += 1
@@ -243,6 +257,7 @@ struct XMLReader {
     }
 
     /// The scalar at the current position (the input is already validated).
+    @inline(__always)
     private func currentScalar() -> UInt32? {
         guard let lead = peek() else { return nil }
         if lead < 0x80 { return UInt32(lead) }
@@ -285,11 +300,26 @@ struct XMLReader {
         }
     }
 
+    /// `isNameCharacter` for a value below 0x80.
+    private static func isASCIINameCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x2D, 0x2E, 0x30...0x3A, 0x41...0x5A, 0x5F, 0x61...0x7A: return true
+        default: return false
+        }
+    }
+
     /// Reads a Name, or returns nil without moving when none starts here.
     private mutating func readName() -> String? {
         guard let first = currentScalar(), XMLReader.isNameStart(first) else { return nil }
         let start = position
-        while let scalar = currentScalar(), XMLReader.isNameCharacter(scalar) {
+        while let byte = peek() {
+            // ASCII name characters without the ranges of isNameCharacter: names are mostly ASCII.
+            if byte < 0x80 {
+                guard XMLReader.isASCIINameCharacter(byte) else { break }
+                advance()
+                continue
+            }
+            guard let scalar = currentScalar(), XMLReader.isNameCharacter(scalar) else { break }
             advance()
             while let byte = peek(), byte & 0xC0 == 0x80 { advance() }
         }
@@ -374,7 +404,9 @@ struct XMLReader {
                 "elements are nested deeper than \(XMLReader.maximumDepth) levels", at: start)
         }
         var attributes: [XMLAttribute] = []
-        var seen: Set<String> = []
+        // Duplicates are looked for in the list while it is short (a set for every tag cost more
+        // than reading it), in a set from the eighth on (hostile input may have thousands).
+        var seen: Set<String>?
         while true {
             let hadSpace = skipWhiteSpace()
             guard let byte = peek() else {
@@ -418,7 +450,14 @@ struct XMLReader {
             }
             advance()
             let value = try readAttributeValue(quote: quote, name: attributeName, start: attributeStart)
-            guard seen.insert(attributeName).inserted else {
+            let duplicate: Bool
+            if attributes.count < 8 {
+                duplicate = attributes.contains { $0.name == attributeName }
+            } else {
+                if seen == nil { seen = Set(attributes.map(\.name)) }
+                duplicate = !seen!.insert(attributeName).inserted
+            }
+            guard !duplicate else {
                 throw error(
                     "duplicate attribute '\(attributeName)' on '\(name)'", at: attributeStart)
             }

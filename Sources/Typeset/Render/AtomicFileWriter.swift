@@ -151,6 +151,10 @@ final class TemporaryFile {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Writes the buffered bytes out.
     func flush() {
         guard failure == nil, buffered > 0 else { return }

@@ -3,6 +3,7 @@
 // subset holding only the glyphs drawn (FontProgram), its ToUnicode CMap (§9.10.3) the text each
 // glyph was first drawn for. A glyph drawn for other text later, or a cluster of several
 // glyphs, gets /ActualText in the content stream instead (PDFPageContent).
+import Glibc
 
 /// One font face as used so far in the document.
 final class PDFFont {
@@ -54,7 +55,11 @@ final class PDFFont {
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
     /// now stands for exactly `text` (no /ActualText needed).
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let existing = unicode[Int(glyph)] { return existing.elementsEqual(text) }
+        if let existing = unicode[Int(glyph)] {
+            // Compared as memory: elementsEqual went a byte at a time through iterators.
+            return existing.count == text.count
+                && (text.isEmpty || existing.withUnsafeBufferPointer { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+        }
         unicode[Int(glyph)] = Array(text)
         return true
     }
@@ -102,7 +107,7 @@ final class PDFFont {
         body.append(trueType ? "/StemV 80 /FontFile2 " : "/StemV 80 /FontFile3 ")
         body.reference(file)
         body.append(">>")
-        writer.object(descriptor, body.bytes)
+        writer.object(descriptor, body)
 
         let cidFont = writer.reserve()
         body = PDFBuffer()
@@ -126,7 +131,7 @@ final class PDFFont {
             index = next
         }
         body.append(" ] >>")
-        writer.object(cidFont, body.bytes)
+        writer.object(cidFont, body)
 
         let toUnicode = try writer.stream(dictionary: "", toUnicodeCMap())
 
@@ -136,7 +141,7 @@ final class PDFFont {
         body.append("] /ToUnicode ")
         body.reference(toUnicode)
         body.append(">>")
-        writer.object(object, body.bytes)
+        writer.object(object, body)
     }
 
     /// The ToUnicode CMap of the glyphs that stand for text.

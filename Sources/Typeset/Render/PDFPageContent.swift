@@ -16,12 +16,16 @@ import CCairo
 /// properties.
 struct PDFPageContent {
     let resources: PDFResources
-    var bytes = PDFBuffer(capacity: 16 * 1024)
+    var bytes: PDFBuffer
     /// The fill color set in the stream (nil: unknown), and those saved by each open `q`.
     private var fillColor: Color?
     private var savedFillColors: [Color?] = []
 
-    init(resources: PDFResources) { self.resources = resources }
+    /// Appends to `bytes` (the room of the last page's, reused).
+    init(resources: PDFResources, bytes: PDFBuffer) {
+        self.resources = resources
+        self.bytes = bytes
+    }
 
     /// Draws one item; `depth` counts the pages inside pages it is in, whose tags are ignored.
     mutating func draw(_ item: PageItem, page: Int, item itemNumber: Int, depth: Int) throws {
@@ -295,7 +299,7 @@ private struct TJWriter {
             bytes.append("[")
             arrayOpen = true
         }
-        let adjustment = Int(((penX - glyph.x) * 1000 / size).rounded())
+        let adjustment = PDFSyntax.roundedToInt((penX - glyph.x) * 1000 / size)
         if adjustment != 0 {
             closeHex(in: &bytes)
             bytes.digits(adjustment)

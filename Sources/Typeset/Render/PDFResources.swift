@@ -69,6 +69,6 @@ final class PDFResources {
             body.append(">> ")
         }
         body.append(">> >>")
-        objects.object(object, body.bytes)
+        objects.object(object, body)
     }
 }

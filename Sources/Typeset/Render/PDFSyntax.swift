@@ -4,33 +4,94 @@
 import CCairo
 
 struct PDFBuffer {
-    var bytes: [UInt8] = []
+    /// The bytes written are `storage[..<count]`; the rest is zeroed room. Appends make room
+    /// (doubling) and then write through one pointer: `Array.append` costs a uniqueness check per
+    /// byte and `append(contentsOf:)` about a hundred instructions per call, and a page of text
+    /// has thousands of short operators, numbers and glyph ids.
+    private var storage: [UInt8]
+    private(set) var count = 0
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    /// An empty buffer that allocates on its first append.
+    init() { storage = [] }
 
-    var count: Int { bytes.count }
+    init(capacity: Int) { storage = [UInt8](repeating: 0, count: max(capacity, 256)) }
 
+    /// A copy of the bytes written.
+    var bytes: [UInt8] { Array(storage[..<count]) }
+
+    /// Calls `body` with the bytes written.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// Empties the buffer, keeping its room.
+    mutating func removeAll() { count = 0 }
+
+    /// `buffer`, emptied, leaving an empty buffer in its place: reuses its room (moved, not
+    /// shared: appending to a shared buffer would copy it).
+    static func take(_ buffer: inout PDFBuffer) -> PDFBuffer {
+        var taken = PDFBuffer()
+        swap(&taken, &buffer)
+        taken.removeAll()
+        return taken
+    }
+
+    /// Makes room for at least `maximum` more bytes, lets `write` put its bytes at the pointer it
+    /// is given and counts the number it returns (at most `maximum`).
+    @inline(__always)
+    private mutating func write(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count <= maximum { grow(to: count + maximum) }  // never empty after
+        let start = count
+        let written = storage.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
+        precondition(written <= maximum)
+        count += written
+    }
+
+    private mutating func grow(to minimum: Int) {
+        storage.append(contentsOf: repeatElement(0, count: max(minimum + 1, 2 * storage.count, 256) - storage.count))
+    }
+
+    @inline(__always)
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { append($0) }
     }
 
     /// A string's UTF-8 (string literals go to the `StaticString` overload, without copying).
     mutating func append(string text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
+    @inline(__always)
     mutating func append(byte: UInt8) {
-        bytes.append(byte)
+        write(upTo: 1) { target in
+            target[0] = byte
+            return 1
+        }
     }
 
     mutating func append(_ other: [UInt8]) {
-        bytes.append(contentsOf: other)
+        other.withUnsafeBufferPointer { append($0) }
+    }
+
+    @inline(__always)
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress else { return }
+        write(upTo: source.count) { target in
+            // Most appends are operators of a few bytes, for which memmove's call costs more.
+            if source.count <= 16 {
+                for index in 0..<source.count { target[index] = base[index] }
+            } else {
+                target.update(from: base, count: source.count)
+            }
+            return source.count
+        }
     }
 
     /// A decimal integer and a space.
     mutating func integer(_ value: Int) {
         digits(value)
-        bytes.append(0x20)
+        append(byte: 0x20)
     }
 
     /// `N 0 R ` — a reference to object N.
@@ -43,73 +104,104 @@ struct PDFBuffer {
     mutating func number(_ value: Double) {
         // Beyond ±1e12 pt nothing is on a page; clamping keeps the integer arithmetic exact.
         let clamped = value.isFinite ? min(max(value, -1e12), 1e12) : 0
-        var thousandths = Int((clamped * 1000).rounded())
-        if thousandths < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            thousandths = -thousandths
-        }
-        digits(thousandths / 1000)
-        var fraction = thousandths % 1000
-        if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
-            var divisor = 100
-            while fraction != 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-                fraction %= divisor
-                divisor /= 10
+        let thousandths = PDFSyntax.roundedToInt(clamped * 1000)
+        // Sign, up to 13 digits, a point, 3 decimals and a space.
+        write(upTo: 19) { target in
+            var length = 0
+            if thousandths < 0 {
+                target[0] = UInt8(ascii: "-")
+                length = 1
             }
+            let magnitude = thousandths.magnitude
+            length += Self.writeDigits(magnitude / 1000, to: target + length)
+            var fraction = magnitude % 1000
+            if fraction != 0 {
+                target[length] = UInt8(ascii: ".")
+                length += 1
+                var divisor: UInt = 100
+                while fraction != 0 {
+                    target[length] = UInt8(ascii: "0") + UInt8(fraction / divisor)
+                    length += 1
+                    fraction %= divisor
+                    divisor /= 10
+                }
+            }
+            target[length] = 0x20
+            return length + 1
         }
-        bytes.append(0x20)
     }
 
-    /// The decimal digits of a non-negative integer (a negative one gets its sign).
+    /// The decimal digits of an integer (a negative one gets its sign).
     mutating func digits(_ value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            digits(0 - value)
-            return
+        // A sign and up to 20 digits.
+        write(upTo: 21) { target in
+            guard value < 0 else { return Self.writeDigits(value.magnitude, to: target) }
+            target[0] = UInt8(ascii: "-")
+            return 1 + Self.writeDigits(value.magnitude, to: target + 1)
         }
+    }
+
+    /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number. One
+    /// and two digits (most TJ adjustments) are written directly.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt, to target: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
+            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)
+            return 1
         }
-        var scratch: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &scratch) { digits in
-            while rest > 0 {
-                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            while count > 0 {
-                count -= 1
-                bytes.append(digits[count])
-            }
+        if value < 100 {
+            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+            target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+            return 2
         }
+        var length = 3
+        var rest = value / 1000
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        rest = value
+        var index = length
+        repeat {
+            index -= 1
+            target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        return length
     }
 
     /// Four hexadecimal digits: a glyph id in an Identity-H string.
+    @inline(__always)
     mutating func hex4(_ value: UInt32) {
-        let digits: StaticString = "0123456789ABCDEF"
-        digits.withUTF8Buffer { table in
-            bytes.append(table[Int(value >> 12) & 0xF])
-            bytes.append(table[Int(value >> 8) & 0xF])
-            bytes.append(table[Int(value >> 4) & 0xF])
-            bytes.append(table[Int(value) & 0xF])
+        write(upTo: 4) { target in
+            for shift in 0..<4 {
+                let digit = UInt8(truncatingIfNeeded: value >> (12 - 4 * shift)) & 0xF
+                target[shift] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") - 10 + digit
+            }
+            return 4
         }
     }
 
     /// A text string (§7.9.2.2), as `PDFSyntax.textString` writes it, and a space.
     mutating func text(_ value: String) {
         append(string: PDFSyntax.textString(value))
-        bytes.append(0x20)
+        append(byte: 0x20)
     }
 }
 
 enum PDFSyntax {
+    /// `Int(value.rounded())` (half away from zero; traps where that traps) without a call to
+    /// libm's round: below 2^52 a number's difference from its truncation is exact, and from
+    /// 2^52 on every number is whole.
+    @inline(__always)
+    static func roundedToInt(_ value: Double) -> Int {
+        let whole = Int(value)
+        let rest = value - Double(whole)
+        if rest >= 0.5 { return whole + 1 }
+        if rest <= -0.5 { return whole - 1 }
+        return whole
+    }
+
     /// A PDF text string: a literal string for printable ASCII, else UTF-16BE with a byte-order
     /// mark, in hex (ISO 32000-1 §7.9.2.2).
     static func textString(_ text: String) -> String {
@@ -125,7 +217,7 @@ enum PDFSyntax {
         hex.append("<FEFF" as StaticString)
         for unit in text.utf16 { hex.hex4(UInt32(unit)) }
         hex.append(">")
-        return String(decoding: hex.bytes, as: UTF8.self)
+        return hex.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -150,18 +242,16 @@ final class PDFDeflater {
     }
 
     /// `bytes` as a zlib stream; nil if zlib fails.
-    func compress(_ bytes: [UInt8]) -> [UInt8]? {
+    func compress(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard ready, deflateReset(&stream) == Z_OK else { return nil }
         let bound = Int(deflateBound(&stream, uLong(bytes.count)))
         if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
-        let status = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                return deflate(&stream, Z_FINISH)
-            }
+        let status = output.withUnsafeMutableBufferPointer { out in
+            stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            stream.avail_in = uInt(bytes.count)
+            stream.next_out = out.baseAddress
+            stream.avail_out = uInt(out.count)
+            return deflate(&stream, Z_FINISH)
         }
         guard status == Z_STREAM_END else { return nil }
         return Array(output[0..<Int(stream.total_out)])

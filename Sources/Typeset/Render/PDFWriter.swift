@@ -40,6 +40,10 @@ public final class PDFWriter {
     /// What the open marked-content sequence belongs to: an element object, 0 for an artifact,
     /// nil when none is open.
     private var openMarked: Int?
+    /// The room of the last page's content stream, and of the last small object's body: a
+    /// fresh buffer per page and per structure element took more time than writing their bytes.
+    private var pageBytes = PDFBuffer(capacity: 16 * 1024)
+    private var objectBytes = PDFBuffer(capacity: 1024)
 
     /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
     public init(path: String, options: RenderOptions) throws {
@@ -88,7 +92,8 @@ public final class PDFWriter {
         pageObjects.append(UInt32(pageObject))
         markedElements = []
         openMarked = nil
-        var content = PDFPageContent(resources: resources)
+        var content = PDFPageContent(resources: resources, bytes: PDFBuffer.take(&pageBytes))
+        defer { pageBytes = PDFBuffer.take(&content.bytes) }
         content.bytes.append("1 0 0 -1 0 ")
         content.bytes.number(page.height)
         content.bytes.append("cm\n")
@@ -110,16 +115,17 @@ public final class PDFWriter {
         }
         closeMarked(in: &content)
 
-        let contents = try objects.stream(dictionary: "", content.bytes.bytes, fast: true)
-        var array = PDFBuffer()
-        array.append("[ ")
-        for element in markedElements { array.reference(element) }
-        array.append("]")
+        let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
+        var body = PDFBuffer.take(&objectBytes)
+        defer { objectBytes = PDFBuffer.take(&body) }
+        body.append("[ ")
+        for element in markedElements { body.reference(element) }
+        body.append("]")
         let parents = objects.reserve()
-        objects.object(parents, array.bytes)
+        objects.object(parents, body)
         parentTreeArrays.append(UInt32(parents))
 
-        var body = PDFBuffer()
+        body.removeAll()
         body.append("<< /Type /Page /Parent ")
         body.reference(pagesRoot)
         body.append("/MediaBox [ 0 0 ")
@@ -132,7 +138,7 @@ public final class PDFWriter {
         body.append("/StructParents ")
         body.integer(parentTreeArrays.count - 1)
         body.append("/Tabs /S >>")
-        objects.object(pageObject, body.bytes)
+        objects.object(pageObject, body)
     }
 
     /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not
@@ -199,7 +205,8 @@ public final class PDFWriter {
         } else {
             documentKids.append(UInt32(element.object))
         }
-        var body = PDFBuffer()
+        var body = PDFBuffer.take(&objectBytes)
+        defer { objectBytes = PDFBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
         body.append(string: element.tag.rawValue)
         body.append(" /P ")
@@ -228,7 +235,7 @@ public final class PDFWriter {
             }
         }
         body.append("] >>")
-        objects.object(element.object, body.bytes)
+        objects.object(element.object, body)
     }
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's
@@ -279,7 +286,7 @@ public final class PDFWriter {
         body.append("/ParentTreeNextKey ")
         body.integer(parentTreeArrays.count)
         body.append(">>")
-        objects.object(structureRoot, body.bytes)
+        objects.object(structureRoot, body)
 
         objects.object(documentElement) { body in
             body.append("<< /Type /StructElem /S /Document /P ")
@@ -305,7 +312,7 @@ public final class PDFWriter {
         }
         if options.title != nil { body.append("/ViewerPreferences << /DisplayDocTitle true >> ") }
         body.append(">>")
-        objects.object(catalog, body.bytes)
+        objects.object(catalog, body)
 
         let info = objects.reserve()
         body = PDFBuffer()
@@ -315,7 +322,7 @@ public final class PDFWriter {
             body.text(title)
         }
         body.append(">>")
-        objects.object(info, body.bytes)
+        objects.object(info, body)
 
         try objects.finish(root: catalog, info: info)
         do {
@@ -354,24 +361,24 @@ final class PDFObjectWriter {
         begin(number)
         var body = PDFBuffer(capacity: Self.blockSize + 64)
         write(&body)
-        file.append(body.bytes)
-        file.append(Array("\nendobj\n".utf8))
+        body.withBytes { file.append($0) }
+        file.append("\nendobj\n")
     }
 
     /// Writes `body` out if it holds a block's worth, and empties it.
     func flush(_ body: inout PDFBuffer) {
         guard body.count >= Self.blockSize else { return }
-        file.append(body.bytes)
-        body.bytes.removeAll(keepingCapacity: true)
+        body.withBytes { file.append($0) }
+        body.removeAll()
     }
 
     private static let blockSize = 64 * 1024
 
     /// Writes object `number` with `body` (a dictionary, array, ...).
-    func object(_ number: Int, _ body: [UInt8]) {
+    func object(_ number: Int, _ body: PDFBuffer) {
         begin(number)
-        file.append(body)
-        file.append(Array("\nendobj\n".utf8))
+        body.withBytes { file.append($0) }
+        file.append("\nendobj\n")
     }
 
     /// Writes object `number` as a stream of `data` (already encoded as `dictionary` says).
@@ -379,7 +386,7 @@ final class PDFObjectWriter {
         begin(number)
         file.append(Array("<< \(dictionary) /Length \(data.count) >>\nstream\n".utf8))
         file.append(data)
-        file.append(Array("\nendstream\nendobj\n".utf8))
+        file.append("\nendstream\nendobj\n")
     }
 
     /// Content streams: compressed fast, most of a PDF's bytes and time.
@@ -389,6 +396,14 @@ final class PDFObjectWriter {
 
     /// A new stream object of `data` compressed (`fast`: for content streams); returns its number.
     func stream(dictionary: String, _ data: [UInt8], fast: Bool = false) throws -> Int {
+        try data.withUnsafeBytes { try stream(dictionary: dictionary, $0, fast: fast) }
+    }
+
+    func stream(dictionary: String, _ data: PDFBuffer, fast: Bool = false) throws -> Int {
+        try data.withBytes { try stream(dictionary: dictionary, $0, fast: fast) }
+    }
+
+    private func stream(dictionary: String, _ data: UnsafeRawBufferPointer, fast: Bool) throws -> Int {
         guard let compressed = (fast ? self.fast : thorough).compress(data) else {
             throw RenderError.invalidInput("zlib could not compress a stream of \(data.count) bytes")
         }
@@ -397,13 +412,17 @@ final class PDFObjectWriter {
         return number
     }
 
+    /// The room of the last object header.
+    private var headerBytes = PDFBuffer(capacity: 64)
+
     private func begin(_ number: Int) {
         offsets[number] = UInt32(truncatingIfNeeded: file.count)
         offsetsHigh[number] = UInt8(truncatingIfNeeded: file.count >> 32)
-        var header = PDFBuffer()
+        var header = PDFBuffer.take(&headerBytes)
         header.digits(number)
         header.append(" 0 obj\n")
-        file.append(header.bytes)
+        header.withBytes { file.append($0) }
+        headerBytes = header
     }
 
     /// The cross-reference table and trailer, written a block at a time (a 10,000-page PDF has
@@ -438,6 +457,6 @@ final class PDFObjectWriter {
         table.append(">>\nstartxref\n")
         table.digits(start)
         table.append("\n%%EOF\n")
-        file.append(table.bytes)
+        table.withBytes { file.append($0) }
     }
 }

@@ -375,7 +375,7 @@ public final class FontDatabase: Sendable {
     }
 
     private func coverage(of face: FontFace, _ state: inout State) -> FontCoverage {
-        let key = FontFileKey(path: face.path, index: face.index)
+        let key = face.fileKey
         if let known = state.coverage[key] { return known }
         // A temporary font: scanning every system font's cmap must not keep them all open.
         let coverage = HarfBuzzFont(path: face.path, index: face.index).collectCoverage()

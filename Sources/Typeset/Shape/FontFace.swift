@@ -42,6 +42,9 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(index)
     }
 
+    /// The file and face index, as the caches of HarfBuzz objects key them (hashed already).
+    var fileKey: FontFileKey { FontFileKey(path: names.path, index: index, pathHash: names.pathHash) }
+
     private final class Names: Sendable {
         let path: String
         let family: String

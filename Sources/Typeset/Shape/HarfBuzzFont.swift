@@ -5,8 +5,28 @@ import CHarfBuzz
 
 /// A font file and face index: what the HarfBuzz objects depend on (a `FontFace` adds the names).
 struct FontFileKey: Hashable, Sendable {
-    var path: String
-    var index: Int
+    let path: String
+    let index: Int
+    /// The path's hash, computed once (a face's key takes the face's): the font cache is looked
+    /// up for every run shaped, and hashing the path each time cost more than the rest.
+    private let pathHash: Int
+
+    init(path: String, index: Int) {
+        self.init(path: path, index: index, pathHash: path.hashValue)
+    }
+
+    init(path: String, index: Int, pathHash: Int) {
+        self.path = path
+        self.index = index
+        self.pathHash = pathHash
+    }
+
+    static func == (a: FontFileKey, b: FontFileKey) -> Bool { a.index == b.index && a.path == b.path }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(pathHash)
+        hasher.combine(index)
+    }
 }
 
 /// Owns one `hb_face_t` and one immutable `hb_font_t` made from a blob of the file, never from an
@@ -164,9 +184,12 @@ final class HarfBuzzFontCache: Sendable {
     private let fonts = Locked<[FontFileKey: HarfBuzzFont]>([:])
 
     func font(path: String, index: Int) -> HarfBuzzFont {
-        let key = FontFileKey(path: path, index: index)
+        font(FontFileKey(path: path, index: index))
+    }
+
+    private func font(_ key: FontFileKey) -> HarfBuzzFont {
         if let font = fonts.withLock({ $0[key] }) { return font }
-        let created = HarfBuzzFont(path: path, index: index)
+        let created = HarfBuzzFont(path: key.path, index: key.index)
         return fonts.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = created
@@ -174,7 +197,7 @@ final class HarfBuzzFontCache: Sendable {
         }
     }
 
-    func font(for face: FontFace) -> HarfBuzzFont { font(path: face.path, index: face.index) }
+    func font(for face: FontFace) -> HarfBuzzFont { font(face.fileKey) }
 }
 
 /// Number of faces in a font file (1 for .ttf/.otf, more for collections), 0 if unreadable.

@@ -56,6 +56,29 @@ public struct ParagraphText: Sendable {
     where S.Element == Unicode.Scalar {
         let start = scalars.count
         scalars.append(contentsOf: text)
+        noteAppended(from: start, style: style, location: location)
+    }
+
+    /// Appends the scalars of `text` in `style`. Faster than appending its `unicodeScalars`,
+    /// which `append(contentsOf:)` counts (decoding the UTF-8) and then decodes again through a
+    /// generic iterator: here the scalars are counted from the UTF-8 bytes (every byte that is
+    /// not a continuation byte starts one) and decoded once.
+    public mutating func append(_ text: String, style: TextStyle, location: SourceLocation?) {
+        let start = scalars.count
+        var text = text
+        let count = text.withUTF8 { utf8 in
+            var count = 0
+            for byte in utf8 where byte & 0xC0 != 0x80 { count += 1 }
+            return count
+        }
+        // Doubling, as appends do: an exact reservation per call would copy the whole text each time.
+        if scalars.capacity < start + count { scalars.reserveCapacity(max(start + count, 2 * scalars.capacity)) }
+        for scalar in text.unicodeScalars { scalars.append(scalar) }
+        noteAppended(from: start, style: style, location: location)
+    }
+
+    /// Extends the last span over the scalars from `start`, or starts a span for them.
+    private mutating func noteAppended(from start: Int, style: TextStyle, location: SourceLocation?) {
         guard scalars.count > start else { return }
         if let last = spans.last, last.style == style, last.location == location {
             spans[spans.count - 1].scalarRange = last.scalarRange.lowerBound..<scalars.count
