@@ -103,8 +103,10 @@ CATEGORIES = [("libharfbuzz", "HarfBuzz"), ("libcairo", "Cairo"), ("libfreetype"
 def category(object_name, function, typeset):
     if object_name == os.path.basename(typeset):
         # The release binary links the Swift runtime and FoundationEssentials in (Package.swift):
-        # their functions have no source file; ours (and the compiler's code for them) have one.
-        return "Swift runtime" if function.startswith("???:") else "typeset (our code)"
+        # their functions have no source file; ours (and the compiler's code for them) have one,
+        # except value witnesses of our types, which are named after them.
+        ours = not function.startswith("???:") or function.startswith(("???:$s7Typeset", "???:$s10TypesetCLI"))
+        return "typeset (our code)" if ours else "Swift runtime"
     for prefix, name in CATEGORIES:
         if object_name.startswith(prefix):
             return name
