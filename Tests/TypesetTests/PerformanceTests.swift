@@ -117,6 +117,108 @@ struct PerformanceTests {
         #expect(transparent == nil)
     }
 
+    /// Rows of the kinds the encoder treats differently, for widths around its two-, four- and
+    /// eight-pixel steps and its 86-pixel (258-byte) matches: the zlib stream must inflate (zlib
+    /// checks the Adler-32 the encoder computes from pixels) to exactly the unfiltered RGB rows.
+    @Test func pngEncoderStreamIsTheRowsForEveryWidthAndRowKind() throws {
+        for width in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 85, 86, 87, 88, 173, 301] {
+            for allDifferent in [false, true] {
+                let height = 45
+                let stride = width * 4 + (width % 3) * 4  // padding, sometimes none
+                var seed = UInt32(width * 2 + (allDifferent ? 1 : 0))
+                func next() -> UInt32 {
+                    seed = seed &* 1_103_515_245 &+ 12345
+                    return seed >> 8
+                }
+                var words = [UInt32](repeating: 0, count: width * height)
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let grey = UInt32((x * 37 + y * 11) % 256)
+                        let word: UInt32
+                        switch allDifferent ? 2 + y % 2 : y % 11 {
+                        case 0: word = 0xFFFF_FFFF  // one color
+                        case 1: word = words[(y - 1) * width + x]  // equal to the row above
+                        case 2: word = 0xFF00_0000 | next() & 0xFF_FFFF  // noise: literals
+                        case 3: word = 0xFF00_0000 | grey * 0x01_0101 ^ UInt32(y)  // grey and not
+                        case 4: word = x % 90 < 89 ? 0xFF00_7AFF : 0xFF10_2030  // runs past 86 pixels
+                        case 5: word = x == width / 2 ? 0xFF00_0000 : words[(y - 1) * width + x]  // one pixel changed
+                        case 6: word = x < width / 3 || x % 5 == 0 ? 0xFF00_7AFF : 0xFFFF_FFFF  // left-runs over the row above
+                        case 7: word = words[(y - 1) * width + x]
+                        case 8: word = x % 7 < 3 ? 0xFF00_7AFF : 0xFF00_0000 | grey * 0x01_0101  // short runs both ways
+                        case 9: word = 0xFF00_7AFF  // one color again, different from the row above
+                        default: word = words[(y - 1) * width + x]
+                        }
+                        words[y * width + x] = word
+                    }
+                }
+                var pixels = [UInt8](repeating: 0xAB, count: stride * height)  // padding: never read
+                for y in 0..<height {
+                    for x in 0..<width {
+                        withUnsafeBytes(of: words[y * width + x]) { bytes in
+                            for k in 0..<4 { pixels[y * stride + x * 4 + k] = bytes[k] }
+                        }
+                    }
+                }
+                var expected: [UInt8] = []
+                for y in 0..<height {
+                    expected.append(0)  // filter type 0
+                    for x in 0..<width {
+                        let word = words[y * width + x]
+                        expected += [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)]
+                    }
+                }
+                let png = try #require(
+                    pixels.withUnsafeBufferPointer {
+                        PNGEncoder.encodeOpaque(pixels: $0.baseAddress!, width: width, height: height, stride: stride)
+                    })
+                let rows = try inflatedIDAT(of: png)
+                #expect(rows == expected, "width \(width), all rows different: \(allDifferent)")
+            }
+        }
+    }
+
+    @Test func pngEncoderRefusesTransparentPixelsWhereverTheyAre() throws {
+        let width = 97
+        let height = 6
+        func encode(_ change: (inout [UInt32]) -> Void) -> [UInt8]? {
+            var words = [UInt32](repeating: 0xFFFF_FFFF, count: width * height)
+            for x in 0..<width { words[3 * width + x] = 0xFF00_0000 | UInt32(x) }
+            change(&words)
+            return words.withUnsafeBytes {
+                PNGEncoder.encodeOpaque(
+                    pixels: $0.bindMemory(to: UInt8.self).baseAddress!, width: width, height: height, stride: width * 4)
+            }
+        }
+        #expect(encode { _ in } != nil)
+        // Row 0 is compared with a row of zeros: a zero pixel there must not pass as equal to it.
+        #expect(encode { $0[0] = 0 } == nil)
+        #expect(encode { $0[5] = 0 } == nil)
+        #expect(encode { for x in 0..<width { $0[x] = 0 } } == nil)
+        #expect(encode { $0[2 * width + 40] = 0x80FF_FFFF } == nil)  // in a row of one color
+        #expect(encode { $0[3 * width + 50] = 0x7F00_0032 } == nil)  // among literals
+        #expect(encode { for x in 10..<30 { $0[4 * width + x] = 0x0000_0000 } } == nil)  // a run
+        #expect(encode { $0[height * width - 1] = 0xFE12_3456 } == nil)  // the last pixel
+    }
+
+    /// Rows of one color equal to the one above (most of a page) take one match from the row above
+    /// and the rest from the pixel before: a blank 780 × 1688 page is about 152 bits a row.
+    @Test func pngEncoderWritesBlankRowsCheaply() throws {
+        let width = 780
+        let height = 1688
+        let words = [UInt32](repeating: 0xFFFF_FFFF, count: width * height)
+        let png = try #require(
+            words.withUnsafeBytes {
+                PNGEncoder.encodeOpaque(
+                    pixels: $0.bindMemory(to: UInt8.self).baseAddress!, width: width, height: height, stride: width * 4)
+            })
+        let rows = try inflatedIDAT(of: png)
+        #expect(rows.count == height * (1 + 3 * width) && rows.allSatisfy { $0 == 0 || $0 == 0xFF })
+        // With matches at the row's distance only it took 231 bits a row (48,815 bytes).
+        #expect(png.count < 33_000)
+        // A render keeps every page's file until it writes them all: no worst-case buffer kept.
+        #expect(png.capacity < png.count + 4096)
+    }
+
     @Test func pdfWriterStreamsTheSameBytesAsOneRender() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -163,4 +265,28 @@ struct PerformanceTests {
         let clusters = FontFallbackCluster.split(text, 1..<text.count)
         #expect(clusters.map(\.range.lowerBound) + [text.count] == GraphemeBreaker.boundaries(in: text, range: 1..<text.count))
     }
+}
+
+/// The IDAT data of a PNG, inflated (zlib checks its Adler-32), after checking every chunk's CRC.
+private func inflatedIDAT(of png: [UInt8]) throws -> [UInt8] {
+    #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    func bigEndian(_ offset: Int) -> Int { png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    var offset = 8
+    var idat: [UInt8] = []
+    var size = 0
+    while offset + 12 <= png.count {
+        let length = bigEndian(offset)
+        let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+        let crc = png.withUnsafeBufferPointer { crc32(0, $0.baseAddress! + offset + 4, UInt32(4 + length)) }
+        #expect(Int(crc) == bigEndian(offset + 8 + length), "CRC of \(type)")
+        if type == "IHDR" { size = bigEndian(offset + 12) * (1 + 3 * bigEndian(offset + 8)) }  // height × row bytes
+        if type == "IDAT" { idat += png[offset + 8..<offset + 8 + length] }
+        offset += 12 + length
+    }
+    #expect(offset == png.count)
+    var rows = [UInt8](repeating: 0, count: size + 1)
+    var rowsLength = uLongf(rows.count)
+    let status = uncompress(&rows, &rowsLength, idat, uLong(idat.count))
+    try #require(status == Z_OK, "zlib status \(status)")
+    return Array(rows.prefix(Int(rowsLength)))
 }
