@@ -342,9 +342,11 @@ let fixedPDFDate = "D:20000101000000Z"
 final class PDFObjectWriter {
     let file: TemporaryFile
     /// Offset of each object by number; object 0 is the free-list head. 40 bits are kept:
-    /// the cross-reference table has ten digits.
-    private var offsets: [UInt32] = [0]
-    private var offsetsHigh: [UInt8] = [0]
+    /// the cross-reference table has ten digits. In blocks: a 10,000-page PDF has 265,000
+    /// objects, and arrays that double would keep up to twice that room, plus the holes their
+    /// earlier copies leave in the heap.
+    private var offsets = BlockArray<UInt32>(0)
+    private var offsetsHigh = BlockArray<UInt8>(0)
 
     init(file: TemporaryFile) { self.file = file }
 
@@ -458,5 +460,29 @@ final class PDFObjectWriter {
         table.digits(start)
         table.append("\n%%EOF\n")
         table.withBytes { file.append($0) }
+    }
+}
+
+/// An array that grows a fixed-size block at a time: no element is ever copied, and no more
+/// than one block is unused.
+struct BlockArray<Element> {
+    private static var blockSize: Int { 16384 }
+    private var blocks: [[Element]] = []
+    private(set) var count = 0
+
+    init(_ first: Element) { append(first) }
+
+    mutating func append(_ element: Element) {
+        if count % Self.blockSize == 0 {
+            blocks.append([])
+            blocks[blocks.count - 1].reserveCapacity(Self.blockSize)
+        }
+        blocks[blocks.count - 1].append(element)
+        count += 1
+    }
+
+    subscript(index: Int) -> Element {
+        get { blocks[index / Self.blockSize][index % Self.blockSize] }
+        set { blocks[index / Self.blockSize][index % Self.blockSize] = newValue }
     }
 }
