@@ -21,6 +21,13 @@ public func hexByte(_ byte: UInt8) -> String {
     return "0x" + (digits.count == 1 ? "0" : "") + digits
 }
 
+/// A code point as the Unicode Standard writes it, at least four upper-case hexadecimal
+/// digits: `00E9`, `1F600` (without the `U+`, which UCD files leave out).
+public func hexCodePoint(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
 /// `value` with `places` decimals, without Foundation.
 public func formatDecimal(_ value: Double, places: Int) -> String {
     var factor = 1.0

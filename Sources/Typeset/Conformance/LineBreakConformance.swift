@@ -109,8 +109,5 @@ private struct BreakTestCase {
 
 extension Unicode.Scalar {
     /// The code point as UCD files write it: at least four upper-case hexadecimal digits.
-    fileprivate var hex: String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
+    fileprivate var hex: String { hexCodePoint(value) }
 }

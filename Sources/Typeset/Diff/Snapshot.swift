@@ -220,9 +220,7 @@ public struct SnapshotFolder: Sendable {
         }
     }
 
-    private func join(_ file: String) -> String {
-        path.isEmpty ? file : (path.hasSuffix("/") ? path + file : path + "/" + file)
-    }
+    private func join(_ file: String) -> String { Path.join(path, file) }
 }
 
 /// Renders `pages` as PNG into a fresh temporary folder, hands their paths in page order to

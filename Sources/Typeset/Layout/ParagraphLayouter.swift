@@ -78,9 +78,8 @@ final class ParagraphLayouter: Sendable {
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
         for (offset, spanIndex) in missing {
             if let location = text.spans[spanIndex].location {
-                let code = String(display[offset].value, radix: 16, uppercase: true)
-                let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
-                diagnostics.report(.warning(location, "no font covers U+\(padded); it is drawn as a missing-glyph box"))
+                let code = hexCodePoint(display[offset].value)
+                diagnostics.report(.warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box"))
             }
         }
 

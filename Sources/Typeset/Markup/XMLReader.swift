@@ -89,7 +89,7 @@ struct XMLReader {
             guard let (scalar, length) = decodeUTF8(bytes, at: index) else {
                 throw .error(
                     location(index),
-                    "the input is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))",
+                    "the input is not valid UTF-8 (byte \(hexByte(byte)))",
                     hint: "save the file as UTF-8")
             }
             guard isXMLCharacter(scalar) else {
@@ -179,10 +179,7 @@ struct XMLReader {
         }
     }
 
-    static func hexCode(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
+    static func hexCode(_ value: UInt32) -> String { "U+" + hexCodePoint(value) }
 
     // MARK: - Scanner state
 

@@ -20,11 +20,8 @@ enum AtomicFileWriter {
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
         // rename(2) cannot replace a folder: refuse before anything is written, so that a
         // failure never leaves some of the files new and some old.
-        for file in files {
-            var status = stat()
-            if lstat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                throw FileWriteFailure(path: file.path, reason: "it is a folder")
-            }
+        for file in files where isFolder(file.path) {
+            throw FileWriteFailure(path: file.path, reason: "it is a folder")
         }
         var temporaries: [String] = []
         defer {
@@ -61,10 +58,7 @@ enum AtomicFileWriter {
 
     /// Creates a new hidden file in the folder of `path`; returns its descriptor and path.
     static func createTemporary(beside path: String) throws(FileWriteFailure) -> (descriptor: Int32, path: String) {
-        var status = stat()
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw FileWriteFailure(path: path, reason: "it is a folder")
-        }
+        if isFolder(path) { throw FileWriteFailure(path: path, reason: "it is a folder") }
         let (folder, name) = split(path)
         var descriptor: Int32 = -1
         var temporary = ""
