@@ -316,7 +316,7 @@ struct ShapeShaperTests {
 
     @Test("the run cache gives what HarfBuzz gives, at every size and in every context")
     func runCacheEquivalence() throws {
-        let uncached = Shaper(runCacheCapacity: 0)
+        let uncached = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0)
         let cached = Shaper(runCacheCapacity: 300)  // small: also exercises emptying
         var texts = ShapeBenchmark.paragraphs.map { ($0.text, $0.script, $0.rtl, $0.language) }
         texts += [
@@ -357,6 +357,83 @@ struct ShapeShaperTests {
             scalars: Array(word[2..<4]), range: 0..<2, face: arabic, size: 17, rightToLeft: true,
             script: TestScript.arabic, language: "ar")
         #expect(inside.glyphs.map(\.id) != alone.glyphs.map(\.id))
+    }
+
+    @Test("the bundled fonts' layout never reads a space, so their runs are cut into words")
+    func bundledFontsShapeWordsApart() throws {
+        for face in fonts.bundledFaces {
+            #expect(!HarfBuzzFontCache.shared.font(for: face).layoutReadsSpace, "\(face)")
+        }
+    }
+
+    @Test("a font whose layout reads the space is never cut into words")
+    func spaceReadingFont() throws {
+        let folder = repositoryRoot + "/Tests/Fonts"
+        let font = HarfBuzzFont(path: folder + "/SpaceLigature.ttf", index: 0)
+        #expect(font.isUsable)
+        #expect(font.layoutReadsSpace)
+
+        let database = FontDatabase(extraDirectories: [folder])
+        let face = try #require(database.face(family: "Noto Sans Symbols2", weight: 400, italic: false))
+        let uncached = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0)
+        let words = Shaper(runCacheCapacity: 0)
+        let ligature = Array("A \u{102E0}".unicodeScalars)
+        // More runs than the font shapes before it is checked (HarfBuzzFont.cutsIntoWords): "A A A"
+        // again would be put together from words if the check let it.
+        let texts = [Array("A A A".unicodeScalars), ligature, Array("A A \u{102E0} A".unicodeScalars)]
+        for text in Array(repeating: texts, count: 10).joined() {
+            let a = uncached.shape(
+                scalars: text, range: 0..<text.count, face: face, size: 17, rightToLeft: false,
+                script: TestScript.latin, language: "en")
+            let b = words.shape(
+                scalars: text, range: 0..<text.count, face: face, size: 17, rightToLeft: false,
+                script: TestScript.latin, language: "en")
+            #expect(a == b)
+            if text == ligature { #expect(a.glyphs.count == 2) }  // "A", then space + U+102E0 as one
+        }
+        #expect(words.runsPutTogetherFromWords == 0)
+    }
+
+    @Test("runs put together from words shaped before are what HarfBuzz gives for the whole run")
+    func wordCacheEquivalence() throws {
+        let uncached = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0)
+        let words = Shaper(runCacheCapacity: 0, wordCacheCapacity: 400)  // small: also exercises emptying
+        var texts = ShapeBenchmark.paragraphs.map { ($0.text, $0.script, $0.rtl, $0.language) }
+        texts += [
+            ("  office  affluent   AVA Type, To. WAVE fi ffi", "Latn", false, "en"),
+            ("مرحبا بالعالم لا إله إلا الله ١٢٣ بِسْمِ ٱللَّٰهِ", "Arab", true, "ar"),
+            ("שָׁלוֹם עוֹלָם ספר \u{05B4}בית", "Hebr", true, "he"),
+            ("a \u{0301}b \u{200D}c  d\u{FE0F} e", "Latn", false, "en"),
+        ]
+        var putTogether = 0
+        for (text, code, rtl, language) in texts {
+            let script = try #require(Script(code: code))
+            // The words again in another order: a run not seen before, all of whose words were.
+            let shuffled = text.split(separator: " ", omittingEmptySubsequences: false).reversed().joined(separator: " ")
+            for paragraph in [text, shuffled, shuffled + " " + text] {
+                let scalars = Array(paragraph.unicodeScalars)
+                for face in fonts.bundledFaces {
+                    // Whole, and cut at spaces (word ends) and mid-word (not cut into words).
+                    let spaces = scalars.indices.filter { scalars[$0] == " " }
+                    var cuts = [0..<scalars.count, 3..<scalars.count - 2]
+                    if spaces.count >= 2 { cuts.append(spaces[0]..<spaces[spaces.count - 1] + 1) }
+                    for range in cuts {
+                        let before = words.runsPutTogetherFromWords
+                        let a = uncached.shape(
+                            scalars: scalars, range: range, face: face, size: 17, rightToLeft: rtl,
+                            script: script, language: language)
+                        let b = words.shape(
+                            scalars: scalars, range: range, face: face, size: 17, rightToLeft: rtl,
+                            script: script, language: language)
+                        #expect(a == b, "\(face) \(range) \(paragraph)")
+                        putTogether += words.runsPutTogetherFromWords - before
+                    }
+                }
+            }
+        }
+        // Not vacuous: runs were put together from words (a font starts cutting runs into words
+        // at its 17th run, HarfBuzzFont.cutsIntoWords).
+        #expect(putTogether >= texts.count)
     }
 
     @Test("font metrics in points")
@@ -497,7 +574,7 @@ struct ShapeBenchmark {
     /// The worst case for a cache: every word new (random letters).
     @Test("shape 200 pages of unique words", arguments: [0, 50_000])
     func uniqueWords(runCacheCapacity: Int) throws {
-        let shaper = Shaper(runCacheCapacity: runCacheCapacity)
+        let shaper = Shaper(runCacheCapacity: runCacheCapacity, wordCacheCapacity: runCacheCapacity)
         let face = try #require(FontDatabase.shared.face(family: "Noto Sans Arabic", weight: 400, italic: false))
         let latin = try #require(FontDatabase.shared.face(family: "Noto Sans", weight: 400, italic: false))
         var seed: UInt64 = 42
@@ -538,7 +615,7 @@ struct ShapeBenchmark {
         let clock = ContinuousClock()
         var best = Duration.seconds(1_000)
         for _ in 0..<5 {
-            let shaper = Shaper(runCacheCapacity: runCacheCapacity)  // cold every time
+            let shaper = Shaper(runCacheCapacity: runCacheCapacity, wordCacheCapacity: runCacheCapacity)  // cold every time
             let time = clock.measure {
                 for text in paragraphs where !text.isEmpty {
                     _ = shaper.shape(

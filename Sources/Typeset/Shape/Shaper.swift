@@ -79,8 +79,9 @@ public struct GlyphExtents: Hashable, Sendable {
 /// Shaped runs are cached in font units, keyed by everything HarfBuzz's output depends on: the
 /// run's characters, the paragraph context HarfBuzz reads around it, font, direction, script,
 /// language and features. The same run at another size (a sheet's text sizes), in another page
-/// or reshaped by the line breaker costs a hash and a copy. A cache of words was measured and
-/// dropped: it loses on text it has not seen (+70% on one real document), see ShapeTests.
+/// or reshaped by the line breaker costs a hash and a copy. A run not seen before whose words all
+/// were is put together from them (WordCache.swift): words are learned from runs HarfBuzz
+/// shaped whole, since shaping each word apart lost on text not seen (+70% on one real document).
 ///
 /// Thread safety: `Shaper` is `Sendable`. HarfBuzz fonts are immutable once made and shared;
 /// each call takes its own `hb_buffer` from a small pool guarded by a `Locked`; the run cache is
@@ -93,6 +94,8 @@ public final class Shaper: Sendable {
     private static let pooledBuffers = 16
     private let runs = Locked(RunCache())
     private let runCacheCapacity: Int
+    private let words: Locked<WordCache>
+    private let wordCacheCapacity: Int
     /// Code points HarfBuzz keeps as context on each side of the item
     /// (`HB_BUFFER_CONTEXT_LENGTH` in hb-buffer.hh, 5 since HarfBuzz 0.9).
     private static let harfBuzzContextLength = 5
@@ -102,8 +105,12 @@ public final class Shaper: Sendable {
     ///   50,000 (1.2 MB of glyphs), holds about twenty pages of text: the sizes of one document
     ///   in a sheet, and the labels and buttons pages repeat. (250,000 took 6 MB more in a
     ///   1,000-page render of the benchmark corpus, issue 8.)
-    public init(runCacheCapacity: Int = 50_000) {
+    ///   - wordCacheCapacity: glyphs kept in the word cache (WordCache.swift), which puts runs
+    ///     together from words seen before; 0 turns it off.
+    public init(runCacheCapacity: Int = 50_000, wordCacheCapacity: Int = 50_000) {
         self.runCacheCapacity = runCacheCapacity
+        self.wordCacheCapacity = wordCacheCapacity
+        words = Locked(WordCache(capacity: wordCacheCapacity))
     }
 
     /// Shapes `scalars[range]` in `face`.
@@ -144,7 +151,7 @@ public final class Shaper: Sendable {
             if let cached = runs.withLock({ $0.runs[key] }) {
                 units = cached
             } else {
-                units = shapeInHarfBuzz(scalars, range, request)
+                units = shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
                 runs.withLock { cache in
                     if cache.glyphCount + units.count > runCacheCapacity {
                         cache.runs.removeAll(keepingCapacity: true)
@@ -154,7 +161,7 @@ public final class Shaper: Sendable {
                 }
             }
         } else {
-            units = shapeInHarfBuzz(scalars, range, request)
+            units = shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
         }
         let scale = size / Double(font.unitsPerEm)
         let glyphs = units.map { glyph in
@@ -226,6 +233,26 @@ public final class Shaper: Sendable {
         var glyphCount = 0
     }
 
+    /// How many runs were put together from the word cache (for tests).
+    var runsPutTogetherFromWords: Int { words.withLock { $0.runsPutTogether } }
+
+    /// The run put together from words shaped before, or else shaped by HarfBuzz and its words
+    /// learned; nil when its font or ends do not allow cutting it into words (WordCache.swift).
+    private func shapeFromWords(
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
+    ) -> [GlyphInFontUnits]? {
+        let runWords = RunWords(scalars: scalars, range: range)
+        guard wordCacheCapacity > 0, request.script.isExplicit, runWords.hasWordEnds, request.font.cutsIntoWords()
+        else { return nil }
+        let setting = WordCache.Setting(
+            font: ObjectIdentifier(request.font), rightToLeft: request.rightToLeft, script: request.script,
+            language: request.language, features: request.features)
+        if let known = words.withLock({ $0.glyphs(runWords, setting) }) { return known }
+        let shaped = shapeInHarfBuzz(scalars, range, request)
+        words.withLock { $0.learn(runWords, shaped, setting) }
+        return shaped
+    }
+
     /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
     /// clusters relative to the run's start.
     private func shapeInHarfBuzz(
@@ -245,17 +272,18 @@ public final class Shaper: Sendable {
         }
         hb_buffer_set_direction(buffer, request.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         // Always set: HarfBuzz's guessed language is the process locale, which is not deterministic.
+        // `withCString`, not a String argument: that conversion copies the text into a new array.
         let language = request.language.isEmpty ? "und" : request.language
-        hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
+        hb_buffer_set_language(buffer, language.withCString { hb_language_from_string($0, -1) })
         if request.script.isExplicit {
-            hb_buffer_set_script(buffer, hb_script_from_string(request.script.code, -1))
+            hb_buffer_set_script(buffer, request.script.code.withCString { hb_script_from_string($0, -1) })
         }
         hb_buffer_guess_segment_properties(buffer)  // fills only the script, when not set
 
         var settings: [hb_feature_t] = []
         for text in request.features {
             var feature = hb_feature_t()
-            if hb_feature_from_string(text, -1, &feature) != 0 { settings.append(feature) }
+            if text.withCString({ hb_feature_from_string($0, -1, &feature) }) != 0 { settings.append(feature) }
         }
         hb_shape(request.font.font, buffer, settings, UInt32(settings.count))
 
