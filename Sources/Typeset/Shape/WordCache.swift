@@ -15,7 +15,6 @@
 // word and goes to HarfBuzz at the first word not known.
 
 import CHarfBuzz
-import Glibc
 
 /// The words a run can be cut into: after every space that a character starting a new grapheme
 /// cluster follows (a mark or joiner after a space belongs to it). Offsets index `scalars`.
@@ -103,7 +102,9 @@ struct WordCache {
     }
 
     /// FNV-1a over the characters and the setting: cheap, and good enough for a table half full at most.
-    private static func hash(_ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ word: Range<Int>, _ setting: Int32) -> Int {
+    private static func hash(_ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ word: Range<Int>, _ setting: Int32)
+        -> Int
+    {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(setting)
         for i in word {
             hash = (hash ^ UInt64(scalars[i].value)) &* 0x100_0000_01B3
@@ -120,10 +121,7 @@ struct WordCache {
         while slots[slot] != 0 {
             let candidate = words[Int(slots[slot]) - 1]
             if candidate.hash == hash, candidate.setting == setting, Int(candidate.textCount) == word.count,
-                text.withUnsafeBufferPointer({ known in
-                    memcmp(known.baseAddress! + Int(candidate.textStart), scalars.baseAddress! + word.lowerBound,
-                           word.count * MemoryLayout<Unicode.Scalar>.stride) == 0
-                })
+                text[Int(candidate.textStart)...].prefix(word.count).elementsEqual(scalars[word])
             {
                 return (slot, candidate)
             }
@@ -197,9 +195,10 @@ struct WordCache {
                 // The word's glyphs in output order, as HarfBuzz gives them for the word alone.
                 let block = rightToLeft ? (shaped.count - next)..<(shaped.count - start) : start..<next
                 let shift = Int32(word.lowerBound - base)
-                words.append(Word(
-                    hash: hash, setting: settingIndex, textStart: Int32(text.count), textCount: Int32(word.count),
-                    glyphStart: Int32(glyphs.count), glyphCount: Int32(block.count)))
+                words.append(
+                    Word(
+                        hash: hash, setting: settingIndex, textStart: Int32(text.count), textCount: Int32(word.count),
+                        glyphStart: Int32(glyphs.count), glyphCount: Int32(block.count)))
                 text.append(contentsOf: scalars[word])
                 for i in block {
                     var glyph = shaped[i]
