@@ -183,8 +183,11 @@ struct MarkupConverter {
     let file: String
     /// The document's folder, absolute and lexically normalized.
     let directory: String
-    /// Folders images may come from: lexically normalized, and with symlinks resolved.
-    let imageRoots: [(lexical: String, resolved: String)]
+    /// Folders images may come from, lexically normalized.
+    let imageRoots: [String]
+    /// The same with symlinks resolved: asked of the file system at the first image (most
+    /// documents have none, and a batch parses thousands).
+    private var resolvedImageRoots: [String]?
 
     init(file: String, assetDirectories: [String]) {
         self.file = file
@@ -192,10 +195,7 @@ struct MarkupConverter {
         let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
         let directory = MarkupConverter.parent(of: absoluteFile)
         self.directory = directory
-        imageRoots = ([directory] + assetDirectories).map { folder in
-            let lexical = MarkupConverter.normalize(path: folder, relativeTo: currentDirectory)
-            return (lexical, MarkupConverter.realPath(lexical) ?? lexical)
-        }
+        imageRoots = [directory] + assetDirectories.map { MarkupConverter.normalize(path: $0, relativeTo: currentDirectory) }
     }
 
     private mutating func error(_ location: SourceLocation, _ message: String, hint: String? = nil) {
@@ -541,7 +541,7 @@ struct MarkupConverter {
         }
         let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
         let lexical = MarkupConverter.normalize(path: source, relativeTo: directory)
-        guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0.lexical) }) else {
+        guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0) }) else {
             error(location, "image '\(source)' is outside the document's folder", hint: escapeHint)
             return nil
         }
@@ -549,7 +549,9 @@ struct MarkupConverter {
             error(location, "image '\(source)' does not exist (looked for \(lexical))")
             return nil
         }
-        guard imageRoots.contains(where: { MarkupConverter.isInside(resolved, $0.resolved) }) else {
+        let resolvedRoots = resolvedImageRoots ?? imageRoots.map { MarkupConverter.realPath($0) ?? $0 }
+        resolvedImageRoots = resolvedRoots
+        guard resolvedRoots.contains(where: { MarkupConverter.isInside(resolved, $0) }) else {
             error(
                 location, "image '\(source)' is outside the document's folder (through a symbolic link)",
                 hint: escapeHint)

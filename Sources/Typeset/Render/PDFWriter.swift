@@ -27,6 +27,8 @@ public final class PDFWriter {
     private var parentTreeArrays: [UInt32] = []
     /// Structure elements begun and not yet ended, innermost last.
     private var openElements: [OpenElement] = []
+    /// The kids of the open elements so far, outermost first: one array for all, not one each.
+    private var openKids: [Kid] = []
     /// The children of the Document element.
     private var documentKids: [UInt32] = []
 
@@ -147,13 +149,15 @@ public final class PDFWriter {
         if openMarked == element { return }
         closeMarked(in: &content)
         openMarked = element
-        guard element != 0, let index = openElements.lastIndex(where: { $0.object == element }) else {
+        // Only the innermost open element is marked (`element` is always it), so its kids are
+        // the last of `openKids`.
+        guard element != 0, let index = openElements.indices.last, openElements[index].object == element else {
             content.bytes.append("/Artifact BMC\n")
             return
         }
         let id = markedElements.count
         markedElements.append(element)
-        openElements[index].kids.append(.content(page: pageObject, id: id))
+        openKids.append(.content(page: pageObject, id: id))
         if openElements[index].page == nil { openElements[index].page = pageObject }
         content.bytes.append("/")
         content.bytes.append(string: openElements[index].tag.rawValue)
@@ -175,7 +179,8 @@ public final class PDFWriter {
         var parent: Int
         /// The page of its first content.
         var page: Int?
-        var kids: [Kid] = []
+        /// Where its kids start in `openKids`.
+        var firstKid: Int
         var alternateText: String?
     }
 
@@ -187,7 +192,7 @@ public final class PDFWriter {
     private func begin(_ tag: StructureTag, in content: inout PDFPageContent) {
         closeMarked(in: &content)
         let parent = openElements.last?.object ?? documentElement
-        openElements.append(OpenElement(tag: tag, object: objects.reserve(), parent: parent))
+        openElements.append(OpenElement(tag: tag, object: objects.reserve(), parent: parent, firstKid: openKids.count))
     }
 
     private func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
@@ -200,11 +205,6 @@ public final class PDFWriter {
         }
         closeMarked(in: &content)
         openElements.removeLast()
-        if let index = openElements.indices.last {
-            openElements[index].kids.append(.element(element.object))
-        } else {
-            documentKids.append(UInt32(element.object))
-        }
         var body = PDFBuffer.take(&objectBytes)
         defer { objectBytes = PDFBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
@@ -220,7 +220,7 @@ public final class PDFWriter {
             body.text(text)
         }
         body.append("/K [ ")
-        for kid in element.kids {
+        for kid in openKids[element.firstKid...] {
             switch kid {
             case .element(let object):
                 body.reference(object)
@@ -236,6 +236,12 @@ public final class PDFWriter {
         }
         body.append("] >>")
         objects.object(element.object, body)
+        openKids.removeSubrange(element.firstKid...)
+        if openElements.isEmpty {
+            documentKids.append(UInt32(element.object))
+        } else {
+            openKids.append(.element(element.object))
+        }
     }
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's

@@ -86,6 +86,7 @@ struct WordCache {
     /// at most half full.
     private var slots: [Int32]
     let capacity: Int
+    private var scratch: [(start: Int32, word: Word)] = []
     /// Runs put together (for tests: that the cache is used at all).
     private(set) var runsPutTogether = 0
 
@@ -135,7 +136,11 @@ struct WordCache {
     mutating func glyphs(_ run: RunWords, _ setting: Setting) -> [GlyphInFontUnits]? {
         guard capacity > 0, !words.isEmpty else { return nil }
         let settingIndex = index(of: setting)
+        // The words found, with their offsets in the run: a scratch array kept from run to run.
         var found: [(start: Int32, word: Word)] = []
+        swap(&found, &scratch)  // unique, so cleared in place
+        found.removeAll(keepingCapacity: true)
+        defer { swap(&found, &scratch) }
         var count = 0
         let complete = run.scalars.withUnsafeBufferPointer { scalars in
             run.forEach { word in
