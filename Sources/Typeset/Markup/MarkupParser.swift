@@ -195,7 +195,8 @@ struct MarkupConverter {
         let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
         let directory = MarkupConverter.parent(of: absoluteFile)
         self.directory = directory
-        imageRoots = [directory] + assetDirectories.map { MarkupConverter.normalize(path: $0, relativeTo: currentDirectory) }
+        imageRoots =
+            [directory] + assetDirectories.map { MarkupConverter.normalize(path: $0, relativeTo: currentDirectory) }
     }
 
     private mutating func error(_ location: SourceLocation, _ message: String, hint: String? = nil) {
