@@ -15,13 +15,14 @@
 // - one deflate block with the fixed Huffman codes (no tables to build or send).
 //
 // It works on Cairo's 32-bit pixels as they are, never on RGB bytes: runs of pixels equal to
-// those above or to the pixel before are found comparing two pixels at a time (`Runs`), a run
-// of n pixels is a match of 3n bytes, and only the other pixels are taken apart into literal
-// bytes. On the benchmark's pages 2/3 of the rows equal the one above (one memcmp each), and a
-// row that does not differs from it in about 75 of 780 pixels, 47 of them literals (94% grey:
-// one table entry for their three codes). The Adler-32 is computed from those pixels too
-// (`RowSums`), not from the 2,341 bytes of each row. Matches are whole pixels: a byte repeating
-// inside a literal pixel is not found, which on those pages makes no measurable difference.
+// those above or to the pixel before are found comparing vectors of pixels (`Runs`; SSE2 on
+// x86-64), a run of n pixels is a match of 3n bytes, and only the other pixels are taken apart
+// into literal bytes. On the benchmark's pages 2/3 of the rows equal the one above (one memcmp
+// each), and a row that does not differs from it in about 75 of 780 pixels, 47 of them
+// literals (94% grey: one table entry for their three codes). The Adler-32 is computed from
+// those pixels too (`RowSums`), not from the 2,341 bytes of each row. Matches are whole pixels:
+// a byte repeating inside a literal pixel is not found, which on those pages makes no
+// measurable difference.
 //
 // Output is a different byte stream than Cairo's but decodes to exactly the same pixels
 // (RenderTests compares them). Pages with transparency go to Cairo's writer, which
@@ -74,10 +75,12 @@ enum PNGEncoder {
         // Row 0 is compared with a row of zero pixels: no opaque pixel equals one (alpha 0), and
         // the checksum's sums start from zero (see `RowSums`).
         let zeroRow = [UInt32](repeating: 0, count: width)
-        return FixedCodes.table.withUnsafeBufferPointer { table -> Int? in
+        let (codes, repeatedRow, oneColorRow) = FixedCodes.codes(width: width)
+        return codes.withUnsafeBufferPointer { codes -> Int? in
             zeroRow.withUnsafeBufferPointer { zeros -> Int? in
-                guard let table = table.baseAddress, let zeros = zeros.baseAddress else { return nil }
-                var encoder = Encoder(out: out, table: table, width: width)
+                guard let codes = codes.baseAddress, let zeros = zeros.baseAddress else { return nil }
+                var encoder = Encoder(
+                    out: out, codes: codes, repeatedRow: repeatedRow, oneColorRow: oneColorRow, width: width)
                 var above = zeros
                 // Whether the row above is all one color, once asked for a block of equal rows.
                 var aboveIsOneColor: Bool? = nil
@@ -86,7 +89,7 @@ enum PNGEncoder {
                     // Most rows equal the one above (compared whole first, by memcmp, as fast as
                     // it gets): the same bytes again, and the same checksum sums.
                     if y > 0 && memcmp(row, above, 4 * width) == 0 {
-                        let oneColor = aboveIsOneColor ?? (Runs.ofColor(row[0], in: row, count: width) == width)
+                        let oneColor = aboveIsOneColor ?? (Runs.ofColor(row[0], in: row, from: 1, to: width) == width)
                         aboveIsOneColor = oneColor
                         encoder.repeatRow(oneColor: oneColor)
                     } else {
@@ -130,22 +133,33 @@ enum PNGEncoder {
 /// The deflate stream of one image, row by row, and its Adler-32.
 private struct Encoder {
     var bits: BitWriter
+    let start: UnsafeMutablePointer<UInt8>
     var sums = RowSums()
     /// Adler-32 so far (RFC 1950): 1 + the sum of the bytes, and the sum of those sums.
     var s1 = 1
     var s2 = 0
-    let table: UnsafePointer<UInt64>
+    /// How many pixels from the start of the row above are known to be its first pixel's color
+    /// (at least 1).
+    var aboveLead = 1
+    /// The image's `FixedCodes.codes(width:)`, and where in them the codes of a row equal to the
+    /// one above are: any row, and a row of one color.
+    let codes: UnsafePointer<UInt64>
+    let repeatedRow: Range<Int>
+    let oneColorRow: Range<Int>
     let width: Int
     let rowBytes: Int
-    /// The code of the row above's distance, as in `FixedCodes.table`.
-    let up: UInt64
 
-    init(out: UnsafeMutablePointer<UInt8>, table: UnsafePointer<UInt64>, width: Int) {
+    init(
+        out: UnsafeMutablePointer<UInt8>, codes: UnsafePointer<UInt64>, repeatedRow: Range<Int>,
+        oneColorRow: Range<Int>, width: Int
+    ) {
         bits = BitWriter(out: out)
-        self.table = table
+        start = out
+        self.codes = codes
+        self.repeatedRow = repeatedRow
+        self.oneColorRow = oneColorRow
         self.width = width
         rowBytes = 1 + 3 * width
-        up = FixedCodes.distance(rowBytes)
         bits.write(0x78, count: 8)  // zlib: deflate, 32 KiB window
         bits.write(0x01, count: 8)  // no dictionary, fastest; (0x7801) % 31 == 0
         bits.write(1, count: 1)  // BFINAL: the only block
@@ -155,103 +169,140 @@ private struct Encoder {
     /// A row equal to the one above: matches at the row's distance. A row of one color (most
     /// of them: margins, space between lines) takes the filter byte and its first pixel from
     /// the row above and the rest from the pixel before, whose distance code is 10 bits
-    /// shorter per 258 bytes.
+    /// shorter per 258 bytes. Both are the same codes every time, listed in `codes`.
     @inline(__always)
     mutating func repeatRow(oneColor: Bool) {
-        if oneColor && width >= FixedCodes.longRun {
-            bits.writeMatches(bytes: 4, distance: up, table)
-            bits.writeMatches(bytes: 3 * (width - 1), distance: FixedCodes.pixelBefore, table)
-        } else {
-            bits.writeMatches(bytes: rowBytes, distance: up, table)
-        }
+        for i in oneColor ? oneColorRow : repeatedRow { bits.write(codes[i]) }
     }
 
     /// Encodes a row that differs from the one above (row 0: from a row of zeros) and updates
     /// `sums` from the row above's to this row's; false if a pixel is not opaque.
     @inline(__always)
     mutating func encodeRow(_ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>) -> Bool {
-        let opaque: Bool
-        (bits, sums, opaque) = Self.encode(row, above: above, width: width, bits, sums, table: table, up: up)
-        return opaque
+        (bits, sums, aboveLead) = Self.encode(row, above: above, aboveLead: aboveLead, width: width, bits, sums, codes)
+        return aboveLead > 0
     }
 
     /// Greedy: at each pixel, the longer of the run equal to the pixels above and the run equal
     /// to the pixel before (on a tie the latter, whose distance code is shorter); a pixel in
-    /// neither is three literals.
+    /// neither is three literals. Returns the writer and the sums, and how many pixels from
+    /// the row's start are known to be its first pixel's color (`aboveLead` for the next row),
+    /// or 0 if a pixel is not opaque.
     ///
-    /// Not inlined, and not a method: the writer and the sums come in and go out as values, so
-    /// they stay in registers (as parts of `self` they were stored back at every pixel, since
-    /// the calls to `Runs` might have read them). Indices are below the width (at most
-    /// 10,922), so their arithmetic is unchecked (`&+`).
+    /// Not a method, and little state: the writer and the sums come in and go out as values,
+    /// so they stay in registers (as parts of `self` they were stored back at every pixel), and
+    /// the distances are in `codes`, read for long runs only. Each kind of run is measured in
+    /// one place (the row's first pixel apart, `encodeStart`), small enough for `Runs` to be
+    /// inlined. Indices are below the width (at most 10,922), so their arithmetic is
+    /// unchecked (`&+`).
     @inline(never)
     private static func encode(
-        _ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>, width: Int,
-        _ bits: BitWriter, _ sums: RowSums, table: UnsafePointer<UInt64>, up: UInt64
-    ) -> (BitWriter, RowSums, Bool) {
+        _ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>, aboveLead: Int, width: Int,
+        _ bits: BitWriter, _ sums: RowSums, _ codes: UnsafePointer<UInt64>
+    ) -> (BitWriter, RowSums, Int) {
         var bits = bits
         var sums = sums
-        let left = FixedCodes.pixelBefore
-        var x: Int
-        let first = row[0]
-        if first == above[0] {
-            // Only a zero (transparent) pixel of row 0 equals the row of zeros above it.
-            guard first >= 0xFF00_0000 else { return (bits, sums, false) }
-            let upRun = Runs.equal(row, above, count: width)
-            // The filter byte (0 in every row) joins the up-run. A long run of one color is
-            // cheaper as its first pixel from above and the rest from the pixel before.
-            let colorRun = upRun >= FixedCodes.longRun ? Runs.ofColor(first, in: row + 1, count: width &- 1) : 0
-            if colorRun > 0 && colorRun >= upRun &- 1 {
-                bits.writeMatches(bytes: 4, distance: up, table)
-                bits.writeMatches(bytes: 3 &* colorRun, distance: left, table)
-                sums.replaceAbove(above, from: upRun, to: 1 &+ colorRun, with: first)
-                x = 1 &+ colorRun
-            } else {
-                bits.writeMatches(bytes: 1 &+ 3 &* upRun, distance: up, table)
-                x = upRun
-            }
-        } else {
-            guard first >= 0xFF00_0000 else { return (bits, sums, false) }
-            bits.writeLiteral(0, table)  // filter type 0
-            bits.writePixel(first, table)
-            sums.replace(above[0], with: first, at: 0)
-            x = 1
-        }
-        while x < width {
+        // Pixels are indexed from the rows' ends (-width..<0): no register for the width, and
+        // the index is the weight `RowSums` wants.
+        let row = row + width
+        let above = above + width
+        guard let (rest, lead) = encodeStart(row, above: above, aboveLead: aboveLead, width: width, &bits, &sums, codes)
+        else { return (bits, sums, 0) }
+        var x = rest
+        while x < 0 {
             let pixel = row[x]
-            if pixel == row[x &- 1] {
-                let colorRun = Runs.ofColor(pixel, in: row + x, count: width &- x)
-                let end = x &+ colorRun
-                // The run above can only be longer if it goes past the pixel that ends this one.
-                if pixel == above[x] && end < width && row[end] == above[end] {
-                    let upRun = Runs.equal(row + x, above + x, count: width &- x)
-                    if upRun > colorRun {
-                        bits.writeMatches(bytes: 3 &* upRun, distance: up, table)
-                        x = x &+ upRun
-                        continue
-                    }
+            let old = above[x]
+            // Literals first: most tokens are (anti-aliased text), most of them grey.
+            if pixel != old && pixel != row[x &- 1] {
+                let grey = pixel & 0xFF
+                if pixel == 0xFF00_0000 | grey &* 0x01_0101 {
+                    bits.write(codes[FixedCodes.grey &+ Int(grey)])
+                    sums.replace(old, withGrey: grey, at: x)
+                } else {
+                    guard pixel >= 0xFF00_0000 else { return (bits, sums, 0) }
+                    bits.writePixel(pixel, codes)
+                    sums.replace(old, with: pixel, at: x)
                 }
-                bits.writeMatches(bytes: 3 &* colorRun, distance: left, table)
-                sums.replaceAbove(above, from: x, to: end, with: pixel)
-                x = end
-            } else if pixel == above[x] {
-                guard pixel >= 0xFF00_0000 else { return (bits, sums, false) }  // as above
-                let upRun = Runs.equal(row + x, above + x, count: width &- x)
-                bits.writeMatches(bytes: 3 &* upRun, distance: up, table)
-                x = x &+ upRun
-            } else {
-                guard pixel >= 0xFF00_0000 else { return (bits, sums, false) }
-                bits.writePixel(pixel, table)
-                sums.replace(above[x], with: pixel, at: x)
                 x = x &+ 1
+                continue
             }
+            let runStart = x
+            // Where the up-run is known to go on to.
+            var equalToAbove = x &+ 1
+            if pixel == row[x &- 1] {
+                // A run of the pixel before's color. Where the row above is that color too,
+                // both runs go on; where they stop, the up-run is the longer one if the two rows
+                // are still equal there (that pixel is not the color), else the color run is at
+                // least as long: as if both had been measured, each pixel read once.
+                var end = x &+ 1
+                if pixel == old {
+                    end = Runs.ofColor(pixel, in: row, and: above, from: end, to: 0)
+                    equalToAbove = end &+ 1
+                } else {
+                    sums.replace(old, with: pixel, at: x)
+                }
+                if pixel != old || end == 0 || row[end] != above[end] {
+                    x = sums.colorRun(pixel, in: row, above: above, from: end, to: 0)
+                    bits.writeRun(pixels: x &- runStart, FixedCodes.leftRuns, codes)
+                    continue
+                }
+            } else {
+                guard pixel >= 0xFF00_0000 else { return (bits, sums, 0) }  // as in `encodeStart`
+            }
+            x = Runs.equal(row, above, from: equalToAbove, to: 0)
+            bits.writeRun(pixels: x &- runStart, FixedCodes.upRuns, codes)
         }
-        return (bits, sums, true)
+        return (bits, sums, lead)
+    }
+
+    /// `encode`'s first pixel and the run it starts, on rows indexed from their ends: where the
+    /// rest of the row starts, and `encode`'s lead; nil if a pixel is not opaque.
+    @inline(never)
+    private static func encodeStart(
+        _ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>, aboveLead: Int, width: Int,
+        _ bits: inout BitWriter, _ sums: inout RowSums, _ codes: UnsafePointer<UInt64>
+    ) -> (end: Int, lead: Int)? {
+        let start = -width
+        let first = row[start]
+        guard first == above[start] else {
+            guard first >= 0xFF00_0000 else { return nil }
+            bits.write(codes[0])  // filter type 0
+            bits.writePixel(first, codes)
+            sums.replace(above[start], with: first, at: start)
+            return (start &+ 1, 1)
+        }
+        // Only a zero (transparent) pixel of row 0 equals the row of zeros above it.
+        guard first >= 0xFF00_0000 else { return nil }
+        // The filter byte (0 in every row) joins the up-run. A long run of one color is cheaper
+        // as its first pixel from above and the rest from the pixel before. Both runs go on
+        // while both rows are `first` (the row above is, up to `aboveLead`: this row alone is
+        // compared there, most often a margin, by memcmp first); where they stop, the up-run
+        // goes on only if the two rows are still equal.
+        let known = start &+ min(aboveLead, width)
+        var both = known
+        if memcmp(row + start, above + start, 4 &* (known &- start)) != 0 {
+            both = Runs.ofColor(first, in: row, from: start &+ 1, to: known)
+        }
+        if both == known { both = Runs.ofColor(first, in: row, and: above, from: both, to: 0) }
+        if both < 0 && row[both] == above[both] {
+            let end = Runs.equal(row, above, from: both &+ 1, to: 0)
+            bits.writeMatches(bytes: 1 &+ 3 &* (end &- start), distance: codes[FixedCodes.upRuns], codes)
+            return (end, both &- start)
+        } else if both &- start >= FixedCodes.longRun {
+            let end = sums.colorRun(first, in: row, above: above, from: both, to: 0)
+            bits.writeMatches(bytes: 4, distance: codes[FixedCodes.upRuns], codes)
+            bits.writeRun(pixels: end &- start &- 1, FixedCodes.leftRuns, codes)
+            return (end, end &- start)
+        } else {
+            bits.writeMatches(bytes: 1 &+ 3 &* (both &- start), distance: codes[FixedCodes.upRuns], codes)
+            return (both, both &- start)
+        }
     }
 
     /// Adds the row just encoded (whose sums are `sums`) to the Adler-32.
     @inline(__always)
     mutating func addRowToChecksum() {
-        s2 = (s2 + rowBytes * s1 + sums.weighted(rowBytes: rowBytes)) % 65521
+        s2 = (s2 + rowBytes * s1 + sums.weighted) % 65521
         s1 = (s1 + sums.s) % 65521
     }
 
@@ -261,26 +312,31 @@ private struct Encoder {
         bits.alignToByte()
         for byte in [s2 >> 8, s2, s1 >> 8, s1] { bits.write(UInt64(byte & 0xFF), count: 8) }
         bits.alignToByte()
-        return bits.count
+        return bits.out - start
     }
 }
 
 /// The Adler-32 of a row without reading its bytes. An n-byte row (the filter byte 0, then R, G, B
 /// of pixels 0, 1, ...) adds the sum of its bytes to s1 and the sum of byte j (1-based) times
-/// n - j + 1 to s2. Pixel x's R, G, B are bytes 2 + 3x, 3 + 3x, 4 + 3x, so the latter is
-/// (n - 2)·S - 3·T - D, with S the sum of R + G + B over the row's pixels, T that of
-/// x·(R + G + B) and D that of B - R (0 for grey pixels). Those are sums over pixels: a row's are
-/// the row above's, corrected for the pixels that differ (about 75 a row on the benchmark's
-/// pages).
+/// n - j + 1 to s2. In a row of w pixels (n = 1 + 3w), pixel i's R, G, B are bytes 2 + 3i,
+/// 3 + 3i, 4 + 3i, weighing 3(w - i), 3(w - i) - 1, 3(w - i) - 2. With pixels indexed from the
+/// row's end, x = i - w (as `Encoder.encode` does), that pixel adds (-3x - 1)·(R + G + B) + R - B
+/// to s2's part, which is then -S - 3·T - D, with S the sum of R + G + B over the row's pixels,
+/// T that of x·(R + G + B) and D that of B - R (0 for grey pixels). Those are sums over pixels:
+/// a row's are the row above's, corrected for the pixels that differ (about 75 a row on the
+/// benchmark's pages).
 private struct RowSums {
     var s = 0
     var t = 0
     var d = 0
 
-    /// Pixel x was `old` in the row above and is `new` in this one.
+    /// s2's part. Far from overflowing: |t| < 765 · 10,922² / 2.
+    @inline(__always)
+    var weighted: Int { -s - 3 * t - d }
+
+    /// Pixel x (from the row's end) was `old` in the row above and is `new` in this one.
     @inline(__always)
     mutating func replace(_ old: UInt32, with new: UInt32, at x: Int) {
-        // Far from overflowing: t < 765 · 10,922² / 2.
         if isGrey(old) && isGrey(new) {  // most of them: anti-aliased text on white
             let sumChange = 3 &* (Int(new & 0xFF) &- Int(old & 0xFF))
             s = s &+ sumChange
@@ -289,32 +345,57 @@ private struct RowSums {
             let sumChange = Self.channelSum(new) &- Self.channelSum(old)
             s = s &+ sumChange
             t = t &+ x &* sumChange
-            d = d &+ (Int(new & 0xFF) &- Int((new >> 16) & 0xFF)) &- (Int(old & 0xFF) &- Int((old >> 16) & 0xFF))
+            d = d &+ Self.blueMinusRed(new) &- Self.blueMinusRed(old)
         }
     }
 
-    /// The pixels from `x` to `end` are `color`; those above that are not change the sums.
+    /// The same for an opaque grey pixel `new` of value `grey`: the common case (anti-aliased
+    /// text on white), where B - R is 0 and R + G + B is 3·grey.
     @inline(__always)
-    mutating func replaceAbove(_ above: UnsafePointer<UInt32>, from x: Int, to end: Int, with color: UInt32) {
-        var i = x
-        while i < end {
-            let old = above[i]
-            if old == color {
-                i = i &+ 1 &+ Runs.ofColor(color, in: above + (i &+ 1), count: end &- i &- 1)
-            } else {  // often several in a row, where the row above has a glyph: no call
-                replace(old, with: color, at: i)
-                i = i &+ 1
+    mutating func replace(_ old: UInt32, withGrey grey: UInt32, at x: Int) {
+        if isGrey(old) {
+            let sumChange = 3 &* (Int(grey) &- Int(old & 0xFF))
+            s = s &+ sumChange
+            t = t &+ x &* sumChange
+        } else {
+            replace(old, with: 0xFF00_0000 | grey &* 0x01_0101, at: x)
+        }
+    }
+
+    /// Where the pixels of `row` from `start` stop being `color` (as `Runs.ofColor`), the sums
+    /// corrected for the pixels above that are not. Four pixels at a time, both rows at once:
+    /// these runs are short, and the row above most often `color` too.
+    @inline(__always)
+    mutating func colorRun(
+        _ color: UInt32, in row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>, from start: Int, to end: Int
+    ) -> Int {
+        var i = start
+        while i &+ 4 <= end {
+            let differs: SIMDMask<SIMD4<Int32>> = Runs.load(row, i) .!= .init(repeating: color)
+            let aboveDiffers: SIMDMask<SIMD4<Int32>> = Runs.load(above, i) .!= .init(repeating: color)
+            if any(differs .| aboveDiffers) {
+                let stop = i &+ (any(differs) ? Runs.firstTrue(differs) : 4)
+                for j in i..<stop where above[j] != color { replace(above[j], with: color, at: j) }
+                if stop &- i < 4 { return stop }
             }
+            i = i &+ 4
         }
+        while i < end && row[i] == color {
+            if above[i] != color { replace(above[i], with: color, at: i) }
+            i = i &+ 1
+        }
+        return i
     }
-
-    @inline(__always)
-    func weighted(rowBytes n: Int) -> Int { (n - 2) * s - 3 * t - d }
 
     /// R + G + B.
     @inline(__always)
     static func channelSum(_ pixel: UInt32) -> Int {
         Int((pixel >> 16) & 0xFF) &+ Int((pixel >> 8) & 0xFF) &+ Int(pixel & 0xFF)
+    }
+
+    @inline(__always)
+    static func blueMinusRed(_ pixel: UInt32) -> Int {
+        Int(pixel & 0xFF) &- Int((pixel >> 16) & 0xFF)
     }
 }
 
@@ -322,78 +403,101 @@ private struct RowSums {
 @inline(__always)
 private func isGrey(_ pixel: UInt32) -> Bool { (pixel ^ (pixel >> 8)) & 0xFFFF == 0 }
 
-/// Run lengths over 32-bit pixels, eight at a time, then two. Not inlined: called about 35,000
-/// times a page, each a small loop that wants its registers.
+/// Run lengths over 32-bit pixels, compared as a vector of 4 first (most runs are short), then
+/// vectors of 16, then one at a time (on x86-64's baseline SSE2: four-lane compares and one
+/// movmskps a test). Each returns where the run stops: the first index from `start` where a
+/// pixel differs, or `end`. Inlined: called about 20,000 times a page, and a call would make
+/// `Encoder.encode` keep its state (the writer, the sums) in memory.
 private enum Runs {
-    /// How many of the `count` pixels from `row` equal those from `other`.
-    @inline(never)
-    static func equal(_ row: UnsafePointer<UInt32>, _ other: UnsafePointer<UInt32>, count: Int) -> Int {
-        let a = UnsafeRawPointer(row)
-        let b = UnsafeRawPointer(other)
-        var i = 0
-        while i &+ 8 <= count {
-            let offset = 4 &* i
-            let difference =
-                (a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    ^ b.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                | (a.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
-                    ^ b.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self))
-                | (a.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
-                    ^ b.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self))
-                | (a.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
-                    ^ b.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self))
-            if difference != 0 { break }
-            i = i &+ 8
-        }
-        while i &+ 2 <= count {
-            let difference =
-                a.loadUnaligned(fromByteOffset: 4 &* i, as: UInt64.self)
-                ^ b.loadUnaligned(fromByteOffset: 4 &* i, as: UInt64.self)
-            if difference != 0 { return i &+ firstDifferentPixel(difference) }
-            i = i &+ 2
-        }
-        if i < count && row[i] == other[i] { i = i &+ 1 }
-        return i
-    }
-
-    /// How many of the `count` pixels from `row` are `color`.
-    @inline(never)
-    static func ofColor(_ color: UInt32, in row: UnsafePointer<UInt32>, count: Int) -> Int {
-        let a = UnsafeRawPointer(row)
-        let pair = UInt64(color) | UInt64(color) << 32
-        var i = 0
-        while i &+ 8 <= count {
-            let offset = 4 &* i
-            let difference =
-                (a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ pair)
-                | (a.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self) ^ pair)
-                | (a.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self) ^ pair)
-                | (a.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self) ^ pair)
-            if difference != 0 { break }
-            i = i &+ 8
-        }
-        while i &+ 2 <= count {
-            let difference = a.loadUnaligned(fromByteOffset: 4 &* i, as: UInt64.self) ^ pair
-            if difference != 0 { return i &+ firstDifferentPixel(difference) }
-            i = i &+ 2
-        }
-        if i < count && row[i] == color { i = i &+ 1 }
-        return i
-    }
-
-    /// 0 or 1: which of two pixels loaded as one word (non-zero difference) differs first.
+    /// Where the pixels of `row` stop being equal to those of `other`.
     @inline(__always)
-    static func firstDifferentPixel(_ difference: UInt64) -> Int {
-        difference.littleEndian.trailingZeroBitCount >> 5
+    static func equal(_ row: UnsafePointer<UInt32>, _ other: UnsafePointer<UInt32>, from start: Int, to end: Int) -> Int
+    {
+        var i = start
+        // Most runs are short: four pixels first.
+        if i &+ 4 <= end {
+            let differs: SIMDMask<SIMD4<Int32>> = load(row, i) .!= load(other, i)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 4
+        }
+        while i &+ 16 <= end {
+            let differs: SIMDMask<SIMD16<Int32>> = load(row, i) .!= load(other, i)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 16
+        }
+        while i < end && row[i] == other[i] { i = i &+ 1 }
+        return i
+    }
+
+    /// Where the pixels of `row` stop being `color`.
+    @inline(__always)
+    static func ofColor(_ color: UInt32, in row: UnsafePointer<UInt32>, from start: Int, to end: Int) -> Int {
+        var i = start
+        if i &+ 4 <= end {
+            let differs: SIMDMask<SIMD4<Int32>> = load(row, i) .!= .init(repeating: color)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 4
+        }
+        while i &+ 16 <= end {
+            let differs: SIMDMask<SIMD16<Int32>> = load(row, i) .!= .init(repeating: color)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 16
+        }
+        while i < end && row[i] == color { i = i &+ 1 }
+        return i
+    }
+
+    /// Where the pixels of `row` or those of `other` stop being `color`.
+    @inline(__always)
+    static func ofColor(
+        _ color: UInt32, in row: UnsafePointer<UInt32>, and other: UnsafePointer<UInt32>, from start: Int, to end: Int
+    ) -> Int {
+        var i = start
+        if i &+ 4 <= end {
+            let differs: SIMDMask<SIMD4<Int32>> =
+                load(row, i) .!= .init(repeating: color) .| load(other, i) .!= .init(repeating: color)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 4
+        }
+        while i &+ 16 <= end {
+            let differs: SIMDMask<SIMD16<Int32>> =
+                load(row, i) .!= .init(repeating: color) .| load(other, i) .!= .init(repeating: color)
+            if any(differs) { return i &+ firstTrue(differs) }
+            i = i &+ 16
+        }
+        while i < end && row[i] == color && other[i] == color { i = i &+ 1 }
+        return i
+    }
+
+    @inline(__always)
+    static func load<Pixels: SIMD>(_ row: UnsafePointer<UInt32>, _ i: Int) -> Pixels where Pixels.Scalar == UInt32 {
+        UnsafeRawPointer(row + i).loadUnaligned(as: Pixels.self)
+    }
+
+    /// The first true lane of a mask with one. Swift has no movemask: the lanes (0 or -1) are
+    /// narrowed to bytes (packs) and read as one integer.
+    @inline(__always)
+    static func firstTrue(_ mask: SIMDMask<SIMD16<Int32>>) -> Int {
+        let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(mask, to: SIMD16<Int32>.self))
+        return unsafeBitCast(bytes, to: UInt128.self).littleEndian.trailingZeroBitCount >> 3
+    }
+
+    @inline(__always)
+    static func firstTrue(_ mask: SIMDMask<SIMD4<Int32>>) -> Int {
+        let bytes = SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(mask, to: SIMD4<Int32>.self))
+        return unsafeBitCast(bytes, to: UInt32.self).littleEndian.trailingZeroBitCount >> 3
     }
 }
 
 /// Deflate's fixed Huffman codes (RFC 1951 §3.2.6) in one table of (bits to write, LSB first) |
 /// (bit count) << 32, codes bit-reversed since Huffman codes are sent most significant bit first.
 private enum FixedCodes {
-    /// Where the length codes and the grey pixels' codes start in `table`.
+    /// Where the length codes and the grey pixels' codes start in `table`, and the runs' in
+    /// `codes(width:)`.
     static let lengthsStart = 256
     static let grey = lengthsStart + 259
+    static let upRuns = grey + 256
+    static let leftRuns = upRuns + longRun + 1
     /// Runs of at least this many pixels take more than one match (258 bytes = 86 pixels).
     static let longRun = 86
     /// Distance 3: the pixel before.
@@ -445,6 +549,77 @@ private enum FixedCodes {
         }
     }
 
+    /// The codes of an image `width` pixels wide, in one table (one pointer to keep in a
+    /// register): `table`'s; runs of 1...`longRun` pixels from the row above at `upRuns` and
+    /// from the pixel before at `leftRuns`, each one match (at most 258 bytes) in one entry (at
+    /// most 13 + 18 bits), after the distance's own code (for longer runs); then the matches of
+    /// a row equal to the one above, any row and a row of one color (see `Encoder.repeatRow`),
+    /// and where they are.
+    static func codes(width: Int) -> (codes: [UInt64], repeatedRow: Range<Int>, oneColorRow: Range<Int>) {
+        let rowBytes = 1 + 3 * width
+        let up = distance(rowBytes)
+        func runs(_ distance: UInt64) -> [UInt64] {
+            (0...longRun).map { $0 == 0 ? distance : match(bytes: 3 * $0, distance: distance) }
+        }
+        var codes = table + runs(up) + runs(pixelBefore)
+        let repeatedRowStart = codes.count
+        codes += packed(matches(bytes: rowBytes, distance: up))
+        let oneColorRowStart = codes.count
+        if width >= longRun {
+            codes += packed(matches(bytes: 4, distance: up) + matches(bytes: 3 * (width - 1), distance: pixelBefore))
+        } else {
+            codes += packed(matches(bytes: rowBytes, distance: up))
+        }
+        return (codes, repeatedRowStart..<oneColorRowStart, oneColorRowStart..<codes.count)
+    }
+
+    /// The same bits as `entries`, in as few entries as they fit (32 bits each but the last):
+    /// a third of the writes for a row equal to the one above.
+    static func packed(_ entries: [UInt64]) -> [UInt64] {
+        var result: [UInt64] = []
+        var pending: UInt64 = 0
+        var count: UInt64 = 0
+        for entry in entries {
+            pending |= (entry & 0xFFFF_FFFF) << count
+            count += entry >> 32
+            if count >= 32 {
+                result.append(pending & 0xFFFF_FFFF | 32 << 32)
+                pending >>= 32
+                count -= 32
+            }
+        }
+        if count > 0 { result.append(pending | count << 32) }
+        return result
+    }
+
+    /// `bytes` (at least 3) copied from `distance` back, as matches of at most 258 bytes, none
+    /// shorter than 3. `distance` is a table entry from `distance(_:)`.
+    static func matches(bytes: Int, distance: UInt64) -> [UInt64] {
+        var result: [UInt64] = []
+        var remaining = bytes
+        while remaining > 0 {
+            let length = matchLength(remaining)
+            result.append(match(bytes: length, distance: distance))
+            remaining -= length
+        }
+        return result
+    }
+
+    /// One match of 3...258 bytes: its length code, extra bits and distance code in one entry.
+    static func match(bytes: Int, distance: UInt64) -> UInt64 {
+        let code = table[lengthsStart + bytes]
+        let count = code >> 32
+        return code & 0xFFFF_FFFF | (distance & 0xFFFF_FFFF) << count | (count + distance >> 32) << 32
+    }
+
+    /// The length of the next match of `remaining` bytes (at least 3): at most 258, and leaving
+    /// none or at least 3.
+    @inline(__always)
+    static func matchLength(_ remaining: Int) -> Int {
+        let length = min(remaining, 258)
+        return remaining &- length > 0 && remaining &- length < 3 ? remaining &- 3 : length
+    }
+
     static func reverse(_ code: UInt32, _ count: UInt32) -> UInt32 {
         var result: UInt32 = 0
         for i in 0..<count where code & (1 << i) != 0 { result |= 1 << (count - 1 - i) }
@@ -469,18 +644,13 @@ private enum FixedCodes {
 
 /// Writes bits least significant first into a buffer the caller sized for the worst case.
 private struct BitWriter {
-    let start: UnsafeMutablePointer<UInt8>
-    private var out: UnsafeMutablePointer<UInt8>
+    private(set) var out: UnsafeMutablePointer<UInt8>
     private var buffer: UInt64 = 0
     private var bitCount: UInt64 = 0
 
     init(out: UnsafeMutablePointer<UInt8>) {
-        start = out
         self.out = out
     }
-
-    /// Bytes written so far (after `alignToByte`, all of them).
-    var count: Int { out - start }
 
     /// At most 32 bits at a time: with fewer than 32 pending, they fit the 64-bit buffer.
     @inline(__always)
@@ -495,9 +665,9 @@ private struct BitWriter {
         }
     }
 
+    /// A table entry (see `FixedCodes`).
     @inline(__always)
-    mutating func writeLiteral(_ byte: UInt8, _ table: UnsafePointer<UInt64>) {
-        let code = table[Int(byte)]
+    mutating func write(_ code: UInt64) {
         write(code & 0xFFFF_FFFF, count: code >> 32)
     }
 
@@ -520,21 +690,30 @@ private struct BitWriter {
         }
     }
 
-    /// `bytes` (at least 3) copied from `distance` back, as matches of at most 258 bytes, none
-    /// shorter than 3. `distance` is a table entry from `FixedCodes.distance`.
+    /// `bytes` (at least 3) copied from `distance` back, as `FixedCodes.matches`.
     @inline(__always)
     mutating func writeMatches(bytes: Int, distance: UInt64, _ table: UnsafePointer<UInt64>) {
         let distanceBits = distance & 0xFFFF_FFFF
         let distanceCount = distance >> 32
         var remaining = bytes
         while remaining > 0 {
-            var length = min(remaining, 258)
-            if remaining &- length > 0 && remaining &- length < 3 { length = remaining &- 3 }
+            let length = FixedCodes.matchLength(remaining)
             let code = table[FixedCodes.lengthsStart &+ length]
             let lengthCount = code >> 32
             // At most 13 + 18 bits.
             write(code & 0xFFFF_FFFF | distanceBits &<< lengthCount, count: lengthCount &+ distanceCount)
             remaining = remaining &- length
+        }
+    }
+
+    /// A run of `pixels` (at least 1): one entry of `codes` from `runs` (the table's `upRuns`
+    /// or `leftRuns`) or, if longer, several matches at the distance listed before them.
+    @inline(__always)
+    mutating func writeRun(pixels: Int, _ runs: Int, _ codes: UnsafePointer<UInt64>) {
+        if pixels <= FixedCodes.longRun {
+            write(codes[runs &+ pixels])
+        } else {
+            writeMatches(bytes: 3 &* pixels, distance: codes[runs], codes)
         }
     }
 
