@@ -175,13 +175,18 @@ public final class Shaper: Sendable {
         return ShapedRun(face: face, size: size, rightToLeft: rightToLeft, range: range, glyphs: glyphs)
     }
 
-    /// What a run is shaped with, apart from its text.
-    private struct Request {
+    /// What a run is shaped with, apart from its text. Equal requests name the same font object.
+    struct Request: Equatable {
         var font: HarfBuzzFont
         var rightToLeft: Bool
         var script: Script
         var language: String
         var features: [String]
+
+        static func == (a: Request, b: Request) -> Bool {
+            a.font === b.font && a.rightToLeft == b.rightToLeft && a.script == b.script && a.language == b.language
+                && a.features == b.features
+        }
     }
 
     /// A run's cache key. The font is named by its `HarfBuzzFont`, which the process-wide font
@@ -246,12 +251,9 @@ public final class Shaper: Sendable {
         let runWords = RunWords(scalars: scalars, range: range)
         guard wordCacheCapacity > 0, request.script.isExplicit, runWords.hasWordEnds, request.font.cutsIntoWords()
         else { return nil }
-        let setting = WordCache.Setting(
-            font: ObjectIdentifier(request.font), rightToLeft: request.rightToLeft, script: request.script,
-            language: request.language, features: request.features)
-        if let known = words.withLock({ $0.glyphs(runWords, setting) }) { return known }
+        if let known = words.withLock({ $0.glyphs(runWords, request) }) { return known }
         let shaped = shapeInHarfBuzz(scalars, range, request)
-        words.withLock { $0.learn(runWords, shaped, setting) }
+        words.withLock { $0.learn(runWords, shaped, request) }
         return shaped
     }
 

@@ -60,14 +60,9 @@ struct RunWords {
 /// allocates nothing. Emptied when it holds `capacity` glyphs, like the run cache. Not
 /// thread-safe: `Shaper` keeps it behind a `Locked`.
 struct WordCache {
-    /// What a word is shaped with, apart from its characters.
-    struct Setting: Equatable {
-        let font: ObjectIdentifier
-        let rightToLeft: Bool
-        let script: Script
-        let language: String
-        let features: [String]
-    }
+    /// What a word is shaped with, apart from its characters: font, direction, script, language
+    /// and features.
+    typealias Setting = Shaper.Request
 
     private struct Word {
         var hash: Int
