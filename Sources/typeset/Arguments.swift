@@ -2,6 +2,7 @@
 // parser reads them and one printer writes `--help`. (This replaced swift-argument-parser, which
 // builds every command's arguments by reflection on each run: 17 M instructions, about 4 ms,
 // before the first input was read, and time quadratic in the number of inputs.)
+import FoundationEssentials
 import Typeset
 
 /// A subcommand of `typeset`.
@@ -110,7 +111,7 @@ struct ParsedArguments {
                 }
             } else {
                 let body = argument.dropFirst()
-                option = body.count == 1 ? short[body.first!] : nil
+                option = body.count == 1 ? body.first.flatMap { short[$0] } : nil
             }
             guard let option else { throw UsageError("unknown option '\(argument)'") }
             if option.kind == .flag {
@@ -151,6 +152,20 @@ struct ParsedArguments {
             guard let value = Double(text) else { throw UsageError("--\(name) takes a number, not '\(text)'") }
             return value
         }
+    }
+
+    /// `--scale`: PNG resolution as a multiple of 72 dpi, above 0 and at most 16; 2 by default.
+    func scale() throws -> Double {
+        let scale = try double("scale") ?? 2
+        guard scale > 0 && scale <= 16 else { throw UsageError("--scale must be greater than 0 and at most 16") }
+        return scale
+    }
+
+    /// `--jobs`: at least 1; the number of cores by default.
+    func jobs() throws -> Int {
+        let jobs = try int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw UsageError("--jobs must be at least 1") }
+        return jobs
     }
 
     func format(_ name: String) throws -> OutputFormat? {

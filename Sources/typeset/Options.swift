@@ -42,7 +42,7 @@ struct LayoutArguments {
 
     /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`).
     static func normalizedLocale(_ locale: String) -> String {
-        String(locale.map { $0 == "_" ? "-" : $0 })
+        locale.replacing("_", with: "-")
     }
 
     /// `17`, `19.5`: a size without a needless `.0`.
@@ -91,7 +91,6 @@ struct ComparisonOptions {
             throw UsageError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
         }
         maxDiff = share
-        scale = try arguments.double("scale") ?? 2
-        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
+        scale = try arguments.scale()
     }
 }

@@ -36,8 +36,8 @@ struct Render: Command {
         output = arguments.string("output")
         outDir = arguments.string("out-dir")
         format = try arguments.format("format")
-        scale = try arguments.double("scale") ?? 2
-        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        scale = try arguments.scale()
+        jobs = try arguments.jobs()
         shard = try arguments.string("shard").map { text in
             guard let shard = Shard(text) else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
             return shard
@@ -49,8 +49,6 @@ struct Render: Command {
     private func validate() throws {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
-        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
-        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
         if let output, format == nil, OutputFormat(path: output) == nil {
             throw UsageError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }

@@ -22,10 +22,8 @@ struct Sheet: Command {
             .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
             .value("locales", "Comma-separated locales, one column each (default: each document's own language)."),
             .value("text-sizes", "Comma-separated Dynamic Type sizes (xSmall … AX5), one column each per locale (default: Large)."),
-            .value("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text."),
-            .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
-            .repeated("assets", "Extra folder images may come from (repeatable)."),
-            .value("jobs", "Cells laid out at once (default: the number of cores)."),
+        ] + LayoutArguments.options.filter { ["strings", "font-dir", "assets"].contains($0.long) } + [
+            .value("jobs", "Cells laid out at once (default: the number of cores).")
         ])
 
     var inputs: [String]
@@ -44,13 +42,13 @@ struct Sheet: Command {
         guard let output = arguments.string("output") else { throw UsageError("give the sheet's file with -o") }
         self.output = output
         format = try arguments.format("format")
-        scale = try arguments.double("scale") ?? 2
+        scale = try arguments.scale()
         locales = arguments.string("locales")
         textSizes = arguments.string("text-sizes")
         strings = arguments.string("strings")
         fontDir = arguments.strings("font-dir")
         assets = arguments.strings("assets")
-        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        jobs = try arguments.jobs()
         try validate()
     }
 
@@ -76,8 +74,6 @@ struct Sheet: Command {
             throw UsageError(
                 "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
-        if !(scale > 0 && scale <= 16) { throw UsageError("--scale must be greater than 0 and at most 16") }
-        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
         if let locales {
             for locale in Sheet.list(locales) {
                 guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {

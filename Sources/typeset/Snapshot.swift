@@ -40,8 +40,7 @@ struct Snapshot: Command {
         directory = arguments.positionals[0]
         update = arguments.flag("update")
         comparison = try ComparisonOptions(arguments)
-        jobs = try arguments.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        if jobs < 1 { throw UsageError("--jobs must be at least 1") }
+        jobs = try arguments.jobs()
         layoutArguments = try LayoutArguments(arguments)
     }
 

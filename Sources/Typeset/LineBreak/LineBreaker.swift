@@ -391,20 +391,18 @@ public enum LineBreaker {
             let (classes, pictographic, categories) = (
                 Tables.lineBreak.bmpValues, Tables.extendedPictographic.bmpValues, Tables.generalCategory.bmpValues
             )
-            do {
-                for value in 0..<0x10000 {
-                    let raw = classes[value]
-                    if raw == id {
-                        let isUnassignedPictograph = pictographic[value] == 1 && categories[value] == unassigned
-                        table.initializeElement(at: value, to: isUnassignedPictograph ? unassignedPictograph : byClass[Int(id)])
-                    } else if raw == sa || raw == op || raw == cp {
-                        // These read other properties of the scalar too (a few hundred code points).
-                        table.initializeElement(at: value, to: ScalarProperties(Unicode.Scalar(UInt32(value))!))
-                    } else if raw == sg {
-                        table.initializeElement(at: value, to: ScalarProperties(surrogate: ()))
-                    } else {
-                        table.initializeElement(at: value, to: byClass[Int(raw)])
-                    }
+            for value in 0..<0x10000 {
+                let raw = classes[value]
+                if raw == id {
+                    let isUnassignedPictograph = pictographic[value] == 1 && categories[value] == unassigned
+                    table.initializeElement(at: value, to: isUnassignedPictograph ? unassignedPictograph : byClass[Int(id)])
+                } else if raw == sg {
+                    table.initializeElement(at: value, to: ScalarProperties(surrogate: ()))
+                } else if let scalar = Unicode.Scalar(UInt32(value)), raw == sa || raw == op || raw == cp {
+                    // These read other properties of the scalar too (a few hundred code points).
+                    table.initializeElement(at: value, to: ScalarProperties(scalar))
+                } else {
+                    table.initializeElement(at: value, to: byClass[Int(raw)])
                 }
             }
             count = 0x10000

@@ -452,7 +452,7 @@ struct XMLReader {
                 duplicate = attributes.contains { $0.name == attributeName }
             } else {
                 if seen == nil { seen = Set(attributes.map(\.name)) }
-                duplicate = !seen!.insert(attributeName).inserted
+                duplicate = seen?.insert(attributeName).inserted == false
             }
             guard !duplicate else {
                 throw error(

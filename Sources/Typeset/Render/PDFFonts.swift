@@ -57,8 +57,12 @@ final class PDFFont {
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         if let existing = unicode[Int(glyph)] {
             // Compared as memory: elementsEqual went a byte at a time through iterators.
-            return existing.count == text.count
-                && (text.isEmpty || existing.withUnsafeBufferPointer { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+            return existing.withUnsafeBufferPointer { known in
+                guard known.count == text.count else { return false }
+                // Both empty when either has no storage.
+                guard let knownBytes = known.baseAddress, let textBytes = text.baseAddress else { return true }
+                return memcmp(knownBytes, textBytes, text.count) == 0
+            }
         }
         unicode[Int(glyph)] = Array(text)
         return true

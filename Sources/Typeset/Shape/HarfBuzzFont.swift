@@ -150,21 +150,10 @@ final class HarfBuzzFont: @unchecked Sendable {
     }
 
     /// The length of a table, 0 when the font has none.
-    func tableLength(_ table: String) -> Int {
-        let blob = hb_face_reference_table(face, Self.tag(table))
-        defer { hb_blob_destroy(blob) }
-        return Int(hb_blob_get_length(blob))
-    }
+    func tableLength(_ table: String) -> Int { withTable(table) { $0.count } }
 
-    func tableBytes(_ table: String) -> [UInt8] {
-        let blob = hb_face_reference_table(face, Self.tag(table))
-        defer { hb_blob_destroy(blob) }
-        var length: UInt32 = 0
-        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return [] }
-        return data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
-        }
-    }
+    /// A copy of a table's bytes (empty when the font has none).
+    func tableBytes(_ table: String) -> [UInt8] { withTable(table) { [UInt8]($0) } }
 }
 
 /// The code points a font's cmap maps: a bitmap for the BMP and sorted ranges beyond it.

@@ -36,14 +36,8 @@ enum TrueTypeSubsetter {
             keep[glyph] = true
             guard let range = outline(glyph), range.count >= 10, Int16(bitPattern: uint16(glyf, range.lowerBound)) < 0
             else { continue }
-            // A composite: components from byte 10 (OpenType glyf, "Composite glyph description").
-            var offset = range.lowerBound + 10
-            while offset + 4 <= range.upperBound {
-                let flags = uint16(glyf, offset)
-                pending.append(Int(uint16(glyf, offset + 2)))
-                offset += 4 + (flags & 0x0001 != 0 ? 4 : 2)
-                if flags & 0x0008 != 0 { offset += 2 } else if flags & 0x0040 != 0 { offset += 4 } else if flags & 0x0080 != 0 { offset += 8 }
-                if flags & 0x0020 == 0 { break }
+            _ = components(UnsafeRawBufferPointer(rebasing: glyf[range])) { flagsOffset in
+                pending.append(Int(uint16(glyf, range.lowerBound + flagsOffset + 2)))
             }
         }
         let count = (keep.lastIndex(of: true) ?? 0) + 1
@@ -103,19 +97,34 @@ enum TrueTypeSubsetter {
             return
         }
         // A composite: instructions follow the last component when it has WE_HAVE_INSTRUCTIONS.
-        var offset = 10
         var lastFlags = 10
-        while offset + 4 <= bytes.count {
-            let flags = uint16(bytes, offset)
-            lastFlags = offset
-            offset += 4 + (flags & 0x0001 != 0 ? 4 : 2)
-            if flags & 0x0008 != 0 { offset += 2 } else if flags & 0x0040 != 0 { offset += 4 } else if flags & 0x0080 != 0 { offset += 8 }
-            if flags & 0x0020 == 0 { break }
-        }
+        let offset = components(bytes) { lastFlags = $0 }
         guard offset <= bytes.count else { return glyf.append(contentsOf: bytes) }
         var copy = Array(bytes[0..<offset])
         set16(uint16(copy, lastFlags) & ~0x0100, in: &copy, at: lastFlags)
         glyf.append(contentsOf: copy)
+    }
+
+    /// Walks the components of the composite glyph `bytes` (from byte 10: OpenType glyf,
+    /// "Composite glyph description"), calling `visit` with the offset of each one's flags (its
+    /// glyph index follows them); returns the offset after the last component.
+    private static func components(_ bytes: UnsafeRawBufferPointer, _ visit: (Int) -> Void) -> Int {
+        var offset = 10
+        while offset + 4 <= bytes.count {
+            let flags = uint16(bytes, offset)
+            visit(offset)
+            offset += 4 + (flags & 0x0001 != 0 ? 4 : 2)  // ARG_1_AND_2_ARE_WORDS
+            // WE_HAVE_A_SCALE, WE_HAVE_AN_X_AND_Y_SCALE, WE_HAVE_A_TWO_BY_TWO
+            if flags & 0x0008 != 0 {
+                offset += 2
+            } else if flags & 0x0040 != 0 {
+                offset += 4
+            } else if flags & 0x0080 != 0 {
+                offset += 8
+            }
+            if flags & 0x0020 == 0 { break }  // MORE_COMPONENTS
+        }
+        return offset
     }
 
     /// An sfnt file of `tables` (sorted by tag).

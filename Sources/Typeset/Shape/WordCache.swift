@@ -172,10 +172,16 @@ struct WordCache {
         // Logical order: a right-to-left run's glyphs from the last.
         func glyph(_ k: Int) -> GlyphInFontUnits { shaped[rightToLeft ? shaped.count - 1 - k : k] }
         for k in shaped.indices.dropFirst() where glyph(k).cluster < glyph(k - 1).cluster { return }
+        // The logical index after the glyphs of `word`, whose first glyph is at `start`.
+        func end(of word: Range<Int>, from start: Int) -> Int {
+            var end = start
+            while end < shaped.count && Int(glyph(end).cluster) + base < word.upperBound { end += 1 }
+            return end
+        }
         var next = 0  // logical index of the first glyph not yet taken
         let cutsCleanly = run.forEach { word in
             let start = next
-            while next < shaped.count && Int(glyph(next).cluster) + base < word.upperBound { next += 1 }
+            next = end(of: word, from: start)
             return start < next && Int(glyph(start).cluster) + base == word.lowerBound
                 && (start == 0 || !glyph(start).unsafeToBreak)
         }
@@ -187,7 +193,7 @@ struct WordCache {
         run.scalars.withUnsafeBufferPointer { scalars in
             _ = run.forEach { word in
                 let start = next
-                while next < shaped.count && Int(glyph(next).cluster) + base < word.upperBound { next += 1 }
+                next = end(of: word, from: start)
                 if 2 * (words.count + 1) > slots.count { growTable() }  // at most half full
                 let hash = Self.hash(scalars, word, settingIndex)
                 let (slot, known) = slot(scalars, word, settingIndex, hash)
@@ -239,11 +245,7 @@ extension HarfBuzzFont {
         var space: hb_codepoint_t = 0
         guard hb_font_get_nominal_glyph(font, 0x20, &space) != 0 else { return true }
         // HarfBuzz applies these itself, with no lookups to look into.
-        for table in ["kern", "kerx", "morx", "mort"] {
-            let blob = hb_face_reference_table(face, Self.tag(table))
-            defer { hb_blob_destroy(blob) }
-            if hb_blob_get_length(blob) > 0 { return true }
-        }
+        if ["kern", "kerx", "morx", "mort"].contains(where: { tableLength($0) > 0 }) { return true }
 
         let sets = (0..<4).map { _ in hb_set_create() }
         defer { sets.forEach { hb_set_destroy($0) } }
