@@ -95,6 +95,57 @@ import Testing
         #expect(abs(withSpace.lines[0].width - without.lines[0].width) < 0.001)
     }
 
+    @Test("a repeated paragraph is taken from the cache, set as it would be anew")
+    func paragraphCacheEquivalence() {
+        let fresh = ParagraphLayouter(fonts: layouter.fonts, shaper: Shaper(), paragraphCacheCapacity: 0)
+        // Small: also exercises emptying.
+        let cached = ParagraphLayouter(fonts: layouter.fonts, shaper: Shaper(), paragraphCacheCapacity: 100)
+        func styled(_ pieces: [(String, TextStyle)], line: Int) -> ParagraphText {
+            var text = ParagraphText()
+            for (string, style) in pieces {
+                text.append(string, style: style, location: SourceLocation(file: "t.xml", line: line, column: 1))
+            }
+            return text
+        }
+        let arabic = TextStyle(size: 19, language: "ar", digits: .arab)
+        let bold = TextStyle(weight: 700, size: 17, color: Color(red: 1, green: 0, blue: 0))
+        let texts: [[(String, TextStyle)]] = [
+            [("Save", TextStyle())],
+            [("Save", bold)],  // the same characters in another style
+            [("إلغاء", arabic)],
+            [("OK ", bold), ("مرحبا 123 שלום", TextStyle(language: "he"))],
+            [("Call +44 20 7946 0958 now, \u{10FFFD} ", TextStyle()), ("bold", bold)],
+            [(String(repeating: "مرحبا بالعالم ", count: 8), arabic)],  // longer than the cache takes
+        ]
+        var reused = 0
+        for pieces in texts {
+            for (direction, width, balance) in [(BidiDirection.ltr, 1000.0, 0.0), (.rtl, 60, 0), (.rtl, 1000, 0), (.rtl, 1000, 2)] {
+                for line in 1...3 {  // the second and third time from the cache, from other lines
+                    let text = styled(pieces, line: line)
+                    let a = fresh.layout(text, direction: direction, width: width, lineHeight: 1.3, balance: balance)
+                    let b = cached.layout(text, direction: direction, width: width, lineHeight: 1.3, balance: balance)
+                    #expect(a.lines == b.lines && a.displayScalars == b.displayScalars && a.baseLevel == b.baseLevel,
+                            "\(pieces.map(\.0)) \(direction) \(width)")
+                    // Warnings name the text at hand, not the one first set.
+                    #expect(a.diagnostics.items == b.diagnostics.items)
+                    #expect(b.diagnostics.items.allSatisfy { $0.location.line == line })
+                    #expect(b.text.spans.map(\.location) == text.spans.map(\.location))
+                }
+                let count = cached.paragraphsReused
+                if pieces[0].0.unicodeScalars.count > ParagraphCache.longest {
+                    #expect(count == reused, "a long paragraph is not kept")
+                } else {
+                    #expect(count == reused + 2)
+                }
+                reused = count
+            }
+        }
+        #expect(fresh.paragraphsReused == 0)
+        // The missing-glyph warning is among those compared.
+        #expect(fresh.layout(styled(texts[4], line: 1), direction: .ltr, width: 1000, lineHeight: 1.3)
+            .diagnostics.warnings.count == 1)
+    }
+
     @Test func wrapsWithinTheWidth() {
         let layout = layouter.layout(text(String(repeating: "مرحبا بالعالم ", count: 20)), direction: .rtl, width: 200, lineHeight: 1.3)
         #expect(layout.lines.count > 3)

@@ -2,7 +2,7 @@
 // runs. Alignment and placement on the page happen in BlockLayouter; this knows only lines.
 
 /// A stretch of one line with one level, script, font and size, in visual order.
-struct LineRun {
+struct LineRun: Equatable {
     /// Offsets in the paragraph, logical order; hanging white space excluded.
     var scalarRange: Range<Int>
     var level: UInt8
@@ -20,7 +20,7 @@ struct LineRun {
     var isRightToLeft: Bool { level & 1 == 1 }
 }
 
-struct TextLine {
+struct TextLine: Equatable {
     var scalarRange: Range<Int>
     /// Visual order, left to right.
     var runs: [LineRun]
@@ -43,6 +43,21 @@ struct ParagraphLayout {
     var lines: [TextLine]
     var diagnostics: Diagnostics
     var height: Double { lines.reduce(0) { $0 + $1.height } }
+
+    /// `text` set as `lines`, with a warning for each character no font covers.
+    init(_ text: ParagraphText, _ lines: ParagraphLines) {
+        self.text = text
+        displayScalars = lines.displayScalars
+        baseLevel = lines.baseLevel
+        self.lines = lines.lines
+        diagnostics = Diagnostics()
+        for missing in lines.missing {
+            if let location = text.spans[missing.spanIndex].location {
+                let code = hexCodePoint(lines.displayScalars[missing.offset].value)
+                diagnostics.report(.warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box"))
+            }
+        }
+    }
 }
 
 /// Sets paragraphs: owns the font database and shaper (both thread-safe and cached).
@@ -52,18 +67,41 @@ final class ParagraphLayouter: Sendable {
     /// `primaryMetrics` by first style: every paragraph asks, and the font lookups behind it
     /// cost more than a short paragraph's line building.
     private let primaryMetricsCache = Locked<[PrimaryStyle: PrimaryMetrics]>([:])
+    private let repeated: Locked<ParagraphCache>
 
-    init(fonts: FontDatabase, shaper: Shaper) {
+    /// - Parameter paragraphCacheCapacity: characters of short paragraphs kept to be reused
+    ///   when they come again (ParagraphCache.swift); 0 turns the cache off. 20,000 holds the
+    ///   benchmark corpus's labels, buttons, titles, items and markers (about 250 different ones)
+    ///   many times over.
+    init(fonts: FontDatabase, shaper: Shaper, paragraphCacheCapacity: Int = 20_000) {
         self.fonts = fonts
         self.shaper = shaper
+        repeated = Locked(ParagraphCache(capacity: paragraphCacheCapacity))
     }
+
+    /// How many paragraphs were taken from the cache (for tests).
+    var paragraphsReused: Int { repeated.withLock { $0.hits } }
 
     /// Lays out `text` in `direction` at `width` points. `balance` points are added to Arabic
     /// and Hebrew items (SPEC 4.3); `lineHeight` is the multiple of the largest size per line.
     func layout(
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double = 0
     ) -> ParagraphLayout {
-        var diagnostics = Diagnostics()
+        let cached = repeated.withLock { $0.accepts(text) }
+        guard cached else {
+            return ParagraphLayout(text, setLines(text, direction: direction, width: width, lineHeight: lineHeight,
+                                                  balance: balance))
+        }
+        let key = ParagraphKey(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
+        if let known = repeated.withLock({ $0.lines(for: key) }) { return ParagraphLayout(text, known) }
+        let lines = setLines(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
+        repeated.withLock { $0.store(lines, for: key) }
+        return ParagraphLayout(text, lines)
+    }
+
+    private func setLines(
+        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
+    ) -> ParagraphLines {
         // Digits are substituted after bidi resolution (SPEC 4.5): numbers order the same
         // whatever digits they show.
         var display = text.scalars
@@ -73,15 +111,9 @@ final class ParagraphLayouter: Sendable {
             }
         }
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
-        var missing: [(offset: Int, spanIndex: Int)] = []
+        var missing: [MissingCharacter] = []
         let items = Itemizer.items(
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
-        for (offset, spanIndex) in missing {
-            if let location = text.spans[spanIndex].location {
-                let code = hexCodePoint(display[offset].value)
-                diagnostics.report(.warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box"))
-            }
-        }
 
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
@@ -103,8 +135,7 @@ final class ParagraphLayouter: Sendable {
                                   baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
                                   largestSize: size))
         }
-        return ParagraphLayout(text: text, displayScalars: display, baseLevel: paragraph.baseLevel,
-                               lines: lines, diagnostics: diagnostics)
+        return ParagraphLines(displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing)
     }
 
     /// Balancing applies to Arabic and Hebrew items only.

@@ -1,0 +1,91 @@
+// Laid-out paragraphs that repeat. A mockup's title, labels, buttons, list items and list
+// markers come back page after page and locale after locale; setting one anew (bidi, items,
+// shaping from the run cache, break opportunities, lines) cost about 30,000 instructions in the
+// benchmark corpus (issue 8), a cache hit a hash and a copy.
+
+/// What a paragraph's lines depend on: its characters, its spans' ranges and styles (not where
+/// they came from, which only warnings use), its direction, width, line height and balance.
+struct ParagraphKey: Hashable {
+    let scalars: [Unicode.Scalar]
+    let spans: [StyledSpan]
+    let direction: BidiDirection
+    let width: Double
+    let lineHeight: Double
+    let balance: Double
+    /// Hashed once: a miss looks the key up and then stores it.
+    private let hash: Int
+
+    init(_ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double) {
+        scalars = text.scalars
+        spans = text.spans
+        self.direction = direction
+        self.width = width
+        self.lineHeight = lineHeight
+        self.balance = balance
+        var hasher = Hasher()
+        scalars.withUnsafeBytes { hasher.combine(bytes: $0) }
+        for span in spans {
+            hasher.combine(span.scalarRange)
+            hasher.combine(span.style)
+        }
+        hasher.combine(direction)
+        hasher.combine(width)
+        hasher.combine(lineHeight)
+        hasher.combine(balance)
+        hash = hasher.finalize()
+    }
+
+    static func == (a: ParagraphKey, b: ParagraphKey) -> Bool {
+        a.hash == b.hash && a.direction == b.direction && a.width == b.width && a.lineHeight == b.lineHeight
+            && a.balance == b.balance && a.scalars == b.scalars && a.spans.count == b.spans.count
+            && zip(a.spans, b.spans).allSatisfy { $0.scalarRange == $1.scalarRange && $0.style == $1.style }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
+/// A paragraph's lines, without the text they were set from.
+struct ParagraphLines: Sendable {
+    var displayScalars: [Unicode.Scalar]
+    var baseLevel: UInt8
+    var lines: [TextLine]
+    /// Characters no font covers, and the index of their span: warned about with the location
+    /// of the text at hand, which a repeated paragraph does not share.
+    var missing: [MissingCharacter]
+}
+
+struct MissingCharacter: Sendable {
+    var offset: Int
+    var spanIndex: Int
+}
+
+/// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then
+/// emptied and refilled (as the run cache is).
+struct ParagraphCache {
+    /// Labels, buttons, titles and list items are short; body paragraphs seldom repeat, and
+    /// keeping them would only empty the cache sooner.
+    static let longest = 128
+    let capacity: Int
+    private var entries: [ParagraphKey: ParagraphLines] = [:]
+    private var characters = 0
+    /// Paragraphs taken from the cache (for tests).
+    private(set) var hits = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func accepts(_ text: ParagraphText) -> Bool { capacity > 0 && text.scalars.count <= Self.longest }
+
+    mutating func lines(for key: ParagraphKey) -> ParagraphLines? {
+        guard let found = entries[key] else { return nil }
+        hits += 1
+        return found
+    }
+
+    mutating func store(_ lines: ParagraphLines, for key: ParagraphKey) {
+        if characters + key.scalars.count > capacity {
+            entries.removeAll(keepingCapacity: true)
+            characters = 0
+        }
+        if entries.updateValue(lines, forKey: key) == nil { characters += key.scalars.count }
+    }
+}
