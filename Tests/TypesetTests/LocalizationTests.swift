@@ -256,11 +256,22 @@ private let xcstrings = #"""
     @Test func unreadableCatalogIsAnError() throws {
         let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for path in [folder + "/missing.json", folder] {
-            #expect(
-                throws: Diagnostic.error(
-                    SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
-            ) {
+        let pipe = folder + "/pipe.json"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let large = folder + "/large.json"
+        #expect(FileManager.default.createFile(atPath: large, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: large))
+        try handle.truncate(atOffset: UInt64(StringCatalog.maximumBytes) + 1)
+        try handle.close()
+        let expected = [
+            (folder + "/missing.json", "cannot read the string catalog: it does not exist"),
+            (folder, "cannot read the string catalog: it is not a regular file"),
+            // A pipe is refused, not read: reading it would wait for a writer forever.
+            (pipe, "cannot read the string catalog: it is not a regular file"),
+            (large, "the string catalog is \(StringCatalog.maximumBytes + 1) bytes; the limit is 67108864 bytes (64 MiB)"),
+        ]
+        for (path, message) in expected {
+            #expect(throws: Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), message)) {
                 try StringCatalog.load(path: path)
             }
         }

@@ -520,6 +520,10 @@ private struct Fixture {
         let result = MarkupParser.parse(path: fixture.file)
         #expect(result.document?.blocks.count == 1)
         #expect(result.document?.directory == MarkupConverter.normalize(path: fixture.docs, relativeTo: "/"))
+        // A symbolic link to a document is read like the document.
+        let link = fixture.docs + "/link.xml"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.file)
+        #expect(MarkupParser.parse(path: link).document?.blocks.count == 1)
     }
 
     @Test func unreadableFileIsAnErrorAtTheStart() {

@@ -57,14 +57,31 @@ public struct StringCatalog: Sendable {
     /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
     /// Diagnostic naming the file, with the line and column of the problem.
     public static func load(path: String) throws(Diagnostic) -> StringCatalog {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
-            let data = FileManager.default.contents(atPath: path)
-        else {
-            throw Diagnostic.error(SourceLocation(file: path, line: 1, column: 1), "cannot read the string catalog")
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        let problem: String
+        if let status = MarkupParser.fileStatus(path) {
+            if !status.isRegular {
+                // Reading a pipe could wait forever, a device could be endless.
+                problem = "cannot read the string catalog: it is not a regular file"
+            } else if status.size > maximumBytes {
+                problem = "the string catalog is \(status.size) bytes; the limit is \(maximumBytes) bytes (64 MiB)"
+            } else if let bytes = readFile(path, limit: maximumBytes + 1) {
+                // One byte more than the limit is enough to refuse a file that grew since `stat`.
+                guard bytes.count > maximumBytes else { return try parse(bytes: bytes, file: path) }
+                problem = "the string catalog is larger than \(maximumBytes) bytes (64 MiB)"
+            } else {
+                problem = "cannot read the string catalog: it cannot be read"
+            }
+        } else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            problem = "cannot read the string catalog: " + (exists ? "it cannot be read" : "it does not exist")
         }
-        return try parse(bytes: Array(data), file: path)
+        throw .error(start, problem)
     }
+
+    /// Larger catalogs are refused before they are read: an app's catalog with every locale
+    /// is a few megabytes.
+    static let maximumBytes = 64 * 1024 * 1024
 
     /// Parses the bytes of a catalog file named `file` (its extension picks the format).
     public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {

@@ -77,12 +77,12 @@ public enum MarkupParser {
         return parse(bytes: bytes, file: path, assetDirectories: assetDirectories)
     }
 
-    /// Whether `path` is a regular file, and its size, from lstat(2): what
-    /// `FileManager.attributesOfItem` reports (it does not follow a final symbolic link either)
-    /// for about a hundredth of its instructions. Nil when the call fails.
+    /// Whether `path` is a regular file, and its size, from stat(2), which follows symbolic
+    /// links: a link to a document is read, a link to a pipe or a device refused as they are.
+    /// Nil when the call fails.
     static func fileStatus(_ path: String) -> (isRegular: Bool, size: Int)? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard stat(path, &status) == 0 else { return nil }
         return (status.st_mode & S_IFMT == S_IFREG, Int(status.st_size))
     }
 }
