@@ -73,8 +73,6 @@ struct ParagraphCache {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func accepts(_ text: ParagraphText) -> Bool { capacity > 0 && text.scalars.count <= Self.longest }
-
     mutating func lines(for key: ParagraphKey) -> ParagraphLines? {
         guard let found = entries[key] else { return nil }
         hits += 1

@@ -68,6 +68,7 @@ final class ParagraphLayouter: Sendable {
     /// cost more than a short paragraph's line building.
     private let primaryMetricsCache = Locked<[PrimaryStyle: PrimaryMetrics]>([:])
     private let repeated: Locked<ParagraphCache>
+    private let cachesParagraphs: Bool
 
     /// - Parameter paragraphCacheCapacity: characters of short paragraphs kept to be reused
     ///   when they come again (ParagraphCache.swift); 0 turns the cache off. 20,000 holds the
@@ -77,6 +78,7 @@ final class ParagraphLayouter: Sendable {
         self.fonts = fonts
         self.shaper = shaper
         repeated = Locked(ParagraphCache(capacity: paragraphCacheCapacity))
+        cachesParagraphs = paragraphCacheCapacity > 0
     }
 
     /// How many paragraphs were taken from the cache (for tests).
@@ -87,8 +89,7 @@ final class ParagraphLayouter: Sendable {
     func layout(
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double = 0
     ) -> ParagraphLayout {
-        let cached = repeated.withLock { $0.accepts(text) }
-        guard cached else {
+        guard cachesParagraphs, text.scalars.count <= ParagraphCache.longest else {
             return ParagraphLayout(text, setLines(text, direction: direction, width: width, lineHeight: lineHeight,
                                                   balance: balance))
         }
