@@ -48,6 +48,39 @@ public enum Path {
     }
 }
 
+/// Why `readRegularFile` gave no bytes.
+public enum FileProblem: Error, Equatable {
+    case missing
+    case unreadable
+    /// A folder, pipe, device or socket: reading a pipe could wait forever, a device be endless.
+    case notRegular
+    /// The file's size in bytes, over the limit.
+    case tooLarge(Int)
+
+    /// The end of a message: "cannot read the file 'x': it does not exist".
+    public var reason: String {
+        switch self {
+        case .missing: "it does not exist"
+        case .unreadable: "it cannot be read"
+        case .notRegular: "it is not a regular file"
+        case .tooLarge(let size): "it is \(size) bytes"
+        }
+    }
+}
+
+/// The bytes of the regular file at `path` (symbolic links followed), refused by its size
+/// before it is read when larger than `limit`, and again if it grew past `limit` since.
+public func readRegularFile(_ path: String, limit: Int) throws(FileProblem) -> [UInt8] {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+    guard Int(status.st_size) <= limit else { throw .tooLarge(Int(status.st_size)) }
+    // One byte more than the limit is enough to refuse a file that grew since `stat`.
+    guard let bytes = readFile(path, limit: limit + 1) else { throw .unreadable }
+    guard bytes.count <= limit else { throw .tooLarge(bytes.count) }
+    return bytes
+}
+
 /// Up to `limit` bytes of the file at `path`; nil when it cannot be opened or read.
 public func readFile(_ path: String, limit: Int) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)

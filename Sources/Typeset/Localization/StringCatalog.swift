@@ -57,26 +57,18 @@ public struct StringCatalog: Sendable {
     /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
     /// Diagnostic naming the file, with the line and column of the problem.
     public static func load(path: String) throws(Diagnostic) -> StringCatalog {
-        let start = SourceLocation(file: path, line: 1, column: 1)
-        let problem: String
-        if let status = MarkupParser.fileStatus(path) {
-            if !status.isRegular {
-                // Reading a pipe could wait forever, a device could be endless.
-                problem = "cannot read the string catalog: it is not a regular file"
-            } else if status.size > maximumBytes {
-                problem = "the string catalog is \(status.size) bytes; the limit is \(maximumBytes) bytes (64 MiB)"
-            } else if let bytes = readFile(path, limit: maximumBytes + 1) {
-                // One byte more than the limit is enough to refuse a file that grew since `stat`.
-                guard bytes.count > maximumBytes else { return try parse(bytes: bytes, file: path) }
-                problem = "the string catalog is larger than \(maximumBytes) bytes (64 MiB)"
+        let bytes: [UInt8]
+        do {
+            bytes = try readRegularFile(path, limit: maximumBytes)
+        } catch {
+            let message = if case .tooLarge(let size) = error {
+                "the string catalog is \(size) bytes; the limit is \(maximumBytes) bytes (64 MiB)"
             } else {
-                problem = "cannot read the string catalog: it cannot be read"
+                "cannot read the string catalog: \(error.reason)"
             }
-        } else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            problem = "cannot read the string catalog: " + (exists ? "it cannot be read" : "it does not exist")
+            throw .error(SourceLocation(file: path, line: 1, column: 1), message)
         }
-        throw .error(start, problem)
+        return try parse(bytes: bytes, file: path)
     }
 
     /// Larger catalogs are refused before they are read: an app's catalog with every locale

@@ -56,34 +56,20 @@ public enum MarkupParser {
         -> (document: Document?, diagnostics: Diagnostics)
     {
         let start = SourceLocation(file: path, line: 1, column: 1)
-        var diagnostics = Diagnostics()
-        func fail(_ reason: String) -> (document: Document?, diagnostics: Diagnostics) {
-            diagnostics.report(.error(start, "cannot read the file '\(path)': \(reason)"))
+        let bytes: [UInt8]
+        do {
+            bytes = try readRegularFile(path, limit: maximumInputBytes)
+        } catch {
+            var diagnostics = Diagnostics()
+            if case .tooLarge(let size) = error {
+                diagnostics.report(
+                    .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)"))
+            } else {
+                diagnostics.report(.error(start, "cannot read the file '\(path)': \(error.reason)"))
+            }
             return (nil, diagnostics)
         }
-        guard let status = fileStatus(path) else {
-            return fail(FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist")
-        }
-        // Only regular files: a device or a pipe could be endless.
-        guard status.isRegular else { return fail("it is not a regular file") }
-        if status.size > maximumInputBytes {
-            let size = status.size
-            diagnostics.report(
-                .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)"))
-            return (nil, diagnostics)
-        }
-        // One byte more than the limit is enough to refuse a file that grew since `stat`.
-        guard let bytes = readFile(path, limit: maximumInputBytes + 1) else { return fail("it cannot be read") }
         return parse(bytes: bytes, file: path, assetDirectories: assetDirectories)
-    }
-
-    /// Whether `path` is a regular file, and its size, from stat(2), which follows symbolic
-    /// links: a link to a document is read, a link to a pipe or a device refused as they are.
-    /// Nil when the call fails.
-    static func fileStatus(_ path: String) -> (isRegular: Bool, size: Int)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return (status.st_mode & S_IFMT == S_IFREG, Int(status.st_size))
     }
 }
 
@@ -558,14 +544,14 @@ struct MarkupConverter {
                 hint: escapeHint)
             return nil
         }
-        // Only regular files: opening a named pipe would wait forever, a device could be endless.
         let limit = MarkupParser.maximumImageBytes
-        guard MarkupParser.fileStatus(resolved)?.isRegular == true, let bytes = readFile(resolved, limit: limit + 1) else {
-            error(location, "image '\(source)' is not a readable file")
-            return nil
-        }
-        guard bytes.count <= limit else {
-            error(location, "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB")
+        let bytes: [UInt8]
+        do {
+            bytes = try readRegularFile(resolved, limit: limit)
+        } catch let problem {
+            let tooLarge = if case .tooLarge = problem { true } else { false }
+            error(location, tooLarge ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
+                                     : "image '\(source)' is not a readable file")
             return nil
         }
         let width: Int
