@@ -32,6 +32,74 @@ final class CairoSurface {
     }
 }
 
+/// Memory for the pixels of PNG pages, reused from page to page and between the jobs of a batch.
+/// `cairo_image_surface_create` clears a new image (5.3 MB for a 780 × 1688 page, by memset),
+/// which the page's background then paints over again: a pixel buffer taken from here is not
+/// cleared when the page's background covers every pixel (`PageDrawer.draw` paints it with
+/// `CAIRO_OPERATOR_SOURCE`, the same pixels as painting it over transparent ones).
+final class PixelMemory: @unchecked Sendable {
+    // @unchecked: `idle` is a `Locked`; a buffer is used by one render at a time.
+    static let shared = PixelMemory()
+    /// Larger images are made by Cairo, on memory of their own (a 14,400 pt page at 2 pixels per
+    /// point takes 3.3 GB).
+    private static let largestKept = 64 << 20
+    /// At most this many are kept (one per job of a batch on most machines).
+    private static let mostKept = 4
+    private let idle = Locked<[UnsafeMutableRawBufferPointer]>([])
+
+    /// An image surface of `width` × `height` ARGB32 pixels on memory of this pool, cleared to
+    /// transparent unless `painted` (every pixel will be painted over with the operator SOURCE),
+    /// passed to `body`; the memory returns to the pool when `body` is done with it.
+    func withImageSurface<Result>(
+        width: Int, height: Int, painted: Bool, _ body: (CairoSurface) throws -> Result
+    ) throws -> Result {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        guard stride > 0 else { throw RenderError.invalidInput("an image \(width) pixels wide is too wide") }
+        let size = stride * height
+        guard size <= Self.largestKept else {
+            // Cairo's own memory, cleared, whose failure to allocate is an error surface.
+            return try body(
+                CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))))
+        }
+        let memory = take(size)
+        if !painted { memory.initializeMemory(as: UInt8.self, repeating: 0) }
+        // The memory is used again only if no one else holds the surface when `body` is done (a
+        // context drawing on it holds a reference); otherwise it is left as it is, never freed.
+        var released = false
+        defer { if released { give(memory) } }
+        return try Self.draw(on: memory, width: width, height: height, stride: stride, released: &released, body)
+    }
+
+    /// The surface is made and destroyed here, before its memory can go back to the pool.
+    private static func draw<Result>(
+        on memory: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int, released: inout Bool,
+        _ body: (CairoSurface) throws -> Result
+    ) throws -> Result {
+        let surface = CairoSurface(
+            taking: cairo_image_surface_create_for_data(
+                memory.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
+                Int32(height), Int32(stride)))
+        defer { released = cairo_surface_get_reference_count(surface.pointer) == 1 }
+        return try body(surface)
+    }
+
+    private func take(_ size: Int) -> UnsafeMutableRawBufferPointer {
+        let reused = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
+            guard let index = buffers.firstIndex(where: { $0.count == size }) else { return nil }
+            return buffers.remove(at: index)
+        }
+        return reused ?? .allocate(byteCount: max(size, 1), alignment: 16)
+    }
+
+    private func give(_ buffer: UnsafeMutableRawBufferPointer) {
+        let dropped = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
+            buffers.append(buffer)
+            return buffers.count > Self.mostKept ? buffers.removeFirst() : nil
+        }
+        dropped?.deallocate()
+    }
+}
+
 /// Owns one `cairo_t`.
 final class CairoContext {
     let pointer: OpaquePointer

@@ -32,7 +32,11 @@ final class PageDrawer {
         cairo_rectangle(cr, 0, 0, page.width, page.height)
         cairo_clip(cr)
         set(page.background, on: cr)
+        // On an image, the background replaces whatever the pixels were (the same pixels as
+        // painted over transparent ones): its memory is reused uncleared (`PixelMemory`).
+        if raster { cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE) }
         cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         try context.check("painting the background of page \(pageNumber)")
 
         for (index, item) in page.items.enumerated() {

@@ -114,11 +114,14 @@ func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer)
             "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
                 + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side: use a smaller scale")
     }
-    let surface = CairoSurface(
-        taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)))
-    try surface.check("creating the image of page \(pageNumber)")
-    let context = CairoContext(surface: surface)
-    cairo_scale(context.pointer, scale, scale)
-    try drawer.draw(page, pageNumber: pageNumber, on: context)
-    return try pngBytes(of: surface, context: "encoding page \(pageNumber) as PNG")
+    // In whole pixels, the page's background (clipped to the page) covers every pixel.
+    let painted = pixelWidth == page.width * scale && pixelHeight == page.height * scale
+    return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight), painted: painted) {
+        surface in
+        try surface.check("creating the image of page \(pageNumber)")
+        let context = CairoContext(surface: surface)
+        cairo_scale(context.pointer, scale, scale)
+        try drawer.draw(page, pageNumber: pageNumber, on: context)
+        return try pngBytes(of: surface, context: "encoding page \(pageNumber) as PNG")
+    }
 }
