@@ -92,12 +92,16 @@ enum MarkupNames {
     ]
     static let spanAttributes = ["lang", "dir", "size", "weight", "color", "numerals"]
 
+    static let listAttributes = commonBlockAttributes + ["type"]
+    static let imageAttributes = commonBlockAttributes + ["src", "width", "height", "flip", "alt"]
+    static let spacerAttributes = commonBlockAttributes + ["height"]
+
     static func attributes(of element: String) -> [String] {
         switch element {
         case document: documentAttributes
-        case "list": commonBlockAttributes + ["type"]
-        case "image": commonBlockAttributes + ["src", "width", "height", "flip", "alt"]
-        case "spacer": commonBlockAttributes + ["height"]
+        case "list": listAttributes
+        case "image": imageAttributes
+        case "spacer": spacerAttributes
         case "span": spanAttributes
         case _ where inlines.contains(element): []
         default: commonBlockAttributes
@@ -177,7 +181,7 @@ struct MarkupConverter {
 
     init(file: String, assetDirectories: [String]) {
         self.file = file
-        let currentDirectory = FileManager.default.currentDirectoryPath
+        let currentDirectory = MarkupConverter.currentDirectory()
         let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
         let directory = MarkupConverter.parent(of: absoluteFile)
         self.directory = directory
@@ -570,17 +574,41 @@ struct MarkupConverter {
 
     /// `path` made absolute against `base`, with `.`, `..` and repeated slashes removed.
     static func normalize(path: String, relativeTo base: String) -> String {
-        let joined = path.hasPrefix("/") ? path : base + "/" + path
-        var components: [Substring] = []
-        // Split the UTF-8 bytes: splitting the String would break it into grapheme clusters.
-        for component in joined.utf8.split(separator: UInt8(ascii: "/")).map(Substring.init) {
-            switch component {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(component)
+        // On UTF-8 bytes, component by component (splitting the String would break it into
+        // grapheme clusters): the document's folder is worked out for every document.
+        var output: [UInt8] = []  // "/a/b", or empty for the root
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                    let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if component.elementsEqual("..".utf8) {
+                        output.removeSubrange((output.lastIndex(of: UInt8(ascii: "/")) ?? 0)...)
+                    } else if !component.isEmpty && !component.elementsEqual(".".utf8) {
+                        output.append(UInt8(ascii: "/"))
+                        output.append(contentsOf: component)
+                    }
+                    start = end + 1
+                }
             }
         }
-        return "/" + components.joined(separator: "/")
+        if !path.hasPrefix("/") { add(base) }
+        add(path)
+        return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
+    }
+
+    /// getcwd(3): FileManager's `currentDirectoryPath` took most of the time of setting up a
+    /// document's conversion.
+    static func currentDirectory() -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+            guard let base = buffer.baseAddress, getcwd(base, buffer.count) != nil else {
+                return FileManager.default.currentDirectoryPath
+            }
+            return String(cString: base)
+        }
     }
 
     static func parent(of path: String) -> String {
@@ -691,11 +719,38 @@ struct AttributeValues {
 
     /// `-?digits[.digits]` or `-?.digits`: no exponents, no units, no inf or nan.
     static func parseDecimal(_ text: String) -> Double? {
-        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let isDigits = { (part: Substring) in part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        guard parts.allSatisfy(isDigits), !parts[parts.count - 1].isEmpty else { return nil }
-        return Double(text)
+        var integer: UInt64 = 0  // the digits without the point, while they are few
+        var digits = 0
+        var decimals = 0
+        var sawPoint = false
+        var lastPartIsEmpty = true
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "-") where index == 0:
+                continue
+            case UInt8(ascii: "."):
+                guard !sawPoint else { return nil }
+                sawPoint = true
+                lastPartIsEmpty = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits < 15 { integer = integer * 10 + UInt64(byte - UInt8(ascii: "0")) }
+                digits += 1
+                if sawPoint { decimals += 1 }
+                lastPartIsEmpty = false
+            default:
+                return nil
+            }
+        }
+        guard !lastPartIsEmpty else { return nil }
+        // Up to 15 digits and 10^15 are exact doubles, so one division rounds as `Double(text)`
+        // does (correctly); longer numbers are left to it.
+        guard digits <= 15 else { return Double(text) }
+        let magnitude = Double(integer) / Self.powersOfTen[decimals]
+        return text.utf8.first == UInt8(ascii: "-") ? -magnitude : magnitude
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
     func keyword<Value: RawRepresentable & CaseIterable>(

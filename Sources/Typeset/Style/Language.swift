@@ -90,6 +90,8 @@ public enum Language {
     /// True when `tag` is a well-formed BCP 47 tag (RFC 5646 §2.1 syntax, including the
     /// irregular grandfathered tags); validity against the IANA registry is not checked.
     public static func isWellFormed(tag: String) -> Bool {
+        // A language subtag alone (`en`, `ar`, `he`): 2 to 8 letters, as most tags are.
+        if (2...8).contains(tag.utf8.count) && tag.utf8.allSatisfy(isASCIILetter) { return true }
         let lowered = tag.lowercased()
         if irregularGrandfatheredTags.contains(lowered) { return true }
         let parts = lowered.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
