@@ -227,6 +227,23 @@ private struct Fixture {
         #expect(document.blocks[11].kind == .spacer(height: nil))
     }
 
+    /// Numbers are read in one pass; the value must be the one `Double(text)` gives (correctly
+    /// rounded), and anything but `-?digits[.digits]` or `-?.digits` is refused.
+    @Test func decimalsParseAsDoubleDoesAndNothingElse() {
+        let valid = [
+            "0", "-0", "12", "12.5", ".5", "-.5", "0.1", "0.3", "1.3", "390", "14400", "14400.001",
+            "123456789012345", "1234567890123456", "0.000000000000001", "0.0000000000000001",
+            "99999999999999.9", "1.7976931348623157", "007.250",
+        ]
+        for text in valid {
+            let parsed = AttributeValues.parseDecimal(text)
+            #expect(parsed != nil && parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+        for text in ["", "-", ".", "-.", "5.", "1.2.3", "--1", "+1", "1e5", "inf", "nan", " 1", "1 ", "1_0", "٣", "0x10"] {
+            #expect(AttributeValues.parseDecimal(text) == nil, "\(text)")
+        }
+    }
+
     @Test func unsetAttributesAreNilAndDefaultsAreNamed() throws {
         let document = try #require(parse("<document device='iphone-xs'><p>x</p></document>").document)
         #expect(document.lang == nil && document.dir == nil && document.margin == nil && document.numerals == nil)
