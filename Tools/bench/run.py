@@ -48,7 +48,7 @@ def fresh(path):
 
 
 def moved_aside(path, aside):
-    """Renames the folder `path` (the previous run's files) into the folder `aside`, to be removed
+    """Renames `path` (the previous run's folder or file) into the folder `aside`, to be removed
     after the timed runs. Deleting a thousand files just before a run makes ext4 look past their
     recently freed inodes for every new file (`recently_deleted` in the kernel), and with two
     jobs the threads contend for that inode group: in a perf profile of `--jobs 2` a quarter of
@@ -212,7 +212,11 @@ def main():
             target = os.path.join(work, "typeset-png")
             command = [typeset, "render", *inputs, "--out-dir", target, "--format", "png", "--scale", "2",
                        "--jobs", "1"]
-        results[output_format, "typeset"] = median_of("typeset", command, args.repeats, lambda: fresh(target))
+        # Each tool's previous files are moved aside, not deleted just before its run (see
+        # `moved_aside`): deleted, a thousand PNGs made the next run's time vary from 2.5 to 3.8 s.
+        aside = os.path.join(work, "runs-aside")
+        results[output_format, "typeset"] = median_of("typeset", command, args.repeats,
+                                                      lambda: moved_aside(target, aside))
         if args.skip_references:
             continue
         if output_format == "pdf":
@@ -226,12 +230,14 @@ def main():
             pango_command = pango + ["png", target_pango, "2"]
             typst = typst_command(corpus_typ, os.path.join(target_typst, "{p}.png"), "png")
         results[output_format, "pango"] = median_of("Pango", pango_command, args.repeats,
-                                                    lambda: fresh(target_pango), env=pango_env)
+                                                    lambda: moved_aside(target_pango, aside), env=pango_env)
         def prepare_typst(target=target_typst, folder=output_format == "png"):
-            fresh(target)
+            moved_aside(target, aside)
             if folder:
                 os.makedirs(target)
         results[output_format, "typst"] = median_of("Typst", typst, args.repeats, prepare_typst)
+
+    fresh(os.path.join(work, "runs-aside"))  # after every timed run of the section
 
     if not args.skip_references:
         print("\n| format | typeset | Pango | Typst | typeset/Pango | typeset/Typst | peak MiB typeset / Pango / Typst |")
