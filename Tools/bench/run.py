@@ -212,8 +212,8 @@ def main():
             target = os.path.join(work, "typeset-png")
             command = [typeset, "render", *inputs, "--out-dir", target, "--format", "png", "--scale", "2",
                        "--jobs", "1"]
-        # Each tool's previous files are moved aside, not deleted just before its run (see
-        # `moved_aside`): deleted, a thousand PNGs made the next run's time vary from 2.5 to 3.8 s.
+        # Each tool's previous files are moved aside, not deleted just before its run, as in the
+        # --jobs section (see `moved_aside`).
         aside = os.path.join(work, "runs-aside")
         results[output_format, "typeset"] = median_of("typeset", command, args.repeats,
                                                       lambda: moved_aside(target, aside))
