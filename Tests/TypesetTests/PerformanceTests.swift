@@ -1,6 +1,6 @@
-// Tests of what the performance work changed: the PNG encoder keeps Cairo's pixels exactly, the
-// streamed PDF writer writes the same bytes as a render in one go, and the grapheme splitter the
-// font fallback now shares with line breaking.
+// Tests of what the performance work changed: the PNG encoder keeps Cairo's pixels exactly, and so
+// does glyph compositing without Cairo's lock; the streamed PDF writer writes the same bytes as a
+// render in one go; the grapheme splitter the font fallback now shares with line breaking.
 import CCairo
 import Foundation
 import Testing
@@ -61,6 +61,47 @@ struct PerformanceTests {
             let result = try ImageDiff.compare(a, b, tolerance: 0)
             #expect(result.matches && result.differingPixels == 0, "scale \(scale)")
             #expect(result.width == Int((page.width * scale).rounded(.up)))
+        }
+    }
+
+    /// Glyphs composited by `RasterGlyphs` are Cairo's pixels: the mockup's runs (Arabic,
+    /// Hebrew, Latin), and each again in a translucent color over itself shifted by a fraction
+    /// of a pixel, so that glyph boxes overlap (Cairo's mask path) as well as not.
+    @Test func directGlyphsAreCairosPixels() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var page = try #require(try mockupPages(in: folder).first)
+        var runs = 0
+        for case .glyphs(let run) in page.items where !run.glyphs.isEmpty {
+            var shifted = run
+            // Green × alpha × 65535 is 25,599.75: Cairo's rounding (+ 0.5) makes it 0x64 in 8 bits.
+            shifted.color = Color(red: 0.8, green: 25_599.75 / 65_535 / 0.6, blue: 0.3, alpha: 0.6)
+            shifted.glyphs = run.glyphs + run.glyphs.map { PositionedGlyph(id: $0.id, x: $0.x + 0.37, y: $0.y + 9.21) }
+            shifted.clusters = []
+            page.items.append(.glyphs(shifted))
+            runs += 2
+        }
+        #expect(runs > 20)
+        for scale in [1.0, 2.0, 3.0] {
+            func pixels(direct: Bool) throws -> (bytes: [UInt8], drawnDirectly: Int) {
+                let surface = CairoSurface(
+                    taking: cairo_image_surface_create(
+                        CAIRO_FORMAT_ARGB32, Int32(page.width * scale), Int32(page.height * scale)))
+                let context = CairoContext(surface: surface)
+                cairo_scale(context.pointer, scale, scale)
+                let drawer = PageDrawer(raster: true, directGlyphs: direct)
+                try drawer.draw(page, pageNumber: 1, on: context)
+                cairo_surface_flush(surface.pointer)
+                let count = Int(cairo_image_surface_get_stride(surface.pointer) * cairo_image_surface_get_height(surface.pointer))
+                let data = try #require(cairo_image_surface_get_data(surface.pointer))
+                return (Array(UnsafeBufferPointer(start: data, count: count)), drawer.runsDrawnDirectly)
+            }
+            let direct = try pixels(direct: true)
+            let cairo = try pixels(direct: false)
+            #expect(direct.drawnDirectly == runs, "scale \(scale)")
+            #expect(cairo.drawnDirectly == 0)
+            let differing = zip(direct.bytes, cairo.bytes).filter { $0 != $1 }.count
+            #expect(direct.bytes.count == cairo.bytes.count && differing == 0, "scale \(scale): \(differing) bytes differ")
         }
     }
 

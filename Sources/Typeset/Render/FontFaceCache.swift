@@ -69,9 +69,12 @@ final class FreeTypeFace {
 /// thread-safe reference-counted objects that lock their `FT_Face` (see the file comment).
 final class CairoFontFace: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// The font has color glyphs (FreeType's FT_FACE_FLAG_COLOR), which Cairo draws otherwise.
+    let hasColorGlyphs: Bool
 
     init(_ font: FontFace) throws {
         let freeType = try FreeTypeFace(font)
+        hasColorGlyphs = freeType.face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
         // No hinting: glyph outlines stay as designed at every size and scale, and PNG output
         // does not depend on the hinting settings of the machine.
         guard let face = cairo_ft_font_face_create_for_ft_face(freeType.face, Int32(FT_LOAD_NO_HINTING))

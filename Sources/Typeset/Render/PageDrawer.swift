@@ -15,17 +15,29 @@ final class PageDrawer {
     private var images: [String: CairoSurface] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
     private var lastFace: (font: FontFace, face: CairoFontFace)?
+    /// Raster pages: glyphs composited without Cairo's process-wide glyph lock (borrowed for
+    /// the life of the drawer), and the page being drawn, when its runs can be drawn that way.
+    private let rasterGlyphs: RasterGlyphs?
+    private var rasterTarget: RasterGlyphs.Target?
+    /// Runs drawn through `RasterGlyphs` so far (the others went to Cairo).
+    private(set) var runsDrawnDirectly = 0
 
-    init(fonts: CairoFontCache = .shared, raster: Bool) {
+    /// `directGlyphs: false` leaves every run to Cairo (tests compare the two).
+    init(fonts: CairoFontCache = .shared, raster: Bool, directGlyphs: Bool = true) {
         self.fonts = fonts
         self.raster = raster
+        rasterGlyphs = raster && directGlyphs ? RasterGlyphs.borrow() : nil
+    }
+
+    deinit {
+        if let rasterGlyphs { RasterGlyphs.giveBack(rasterGlyphs) }
     }
 
     /// Draws one page on `context`, whose user space is in points from the page's top-left.
     /// `pageNumber` counts from 1 and is used in error messages.
     func draw(_ page: Page, pageNumber: Int, on context: CairoContext) throws {
         let cr = context.pointer
-        setFontOptions(cr)
+        Self.setFontOptions(cr)
         // Nothing is drawn outside the page (a PNG rounded up to whole pixels keeps its edge).
         cairo_reset_clip(cr)
         cairo_new_path(cr)
@@ -39,6 +51,15 @@ final class PageDrawer {
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         try context.check("painting the background of page \(pageNumber)")
 
+        let surface = cairo_get_target(cr)
+        if let rasterGlyphs, let surface {
+            rasterTarget = rasterGlyphs.target(
+                for: surface, context: cr, pageWidth: page.width, pageHeight: page.height)
+        }
+        defer {
+            if let rasterGlyphs, let target = rasterTarget, let surface { rasterGlyphs.end(target, surface: surface) }
+            rasterTarget = nil
+        }
         for (index, item) in page.items.enumerated() {
             let itemNumber = index + 1
             try draw(item, on: context, page: pageNumber, item: itemNumber, depth: 0)
@@ -54,7 +75,7 @@ final class PageDrawer {
         let cr = context.pointer
         switch item {
         case .glyphs(let run):
-            try draw(run, on: cr, page: page, item: itemNumber)
+            try draw(run, on: cr, page: page, item: itemNumber, topLevel: depth == 0)
         case .rectangle(let rectangle):
             draw(rectangle, on: cr)
         case .rule(let rule):
@@ -106,7 +127,8 @@ final class PageDrawer {
 
     // MARK: - Items
 
-    private func draw(_ run: GlyphRun, on cr: OpaquePointer, page: Int, item: Int) throws {
+    /// `topLevel`: not inside a subpage, which Cairo clips.
+    private func draw(_ run: GlyphRun, on cr: OpaquePointer, page: Int, item: Int, topLevel: Bool) throws {
         guard !run.glyphs.isEmpty else { return }
         if let problem = run.problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
@@ -117,6 +139,10 @@ final class PageDrawer {
         } else {
             face = try fonts.face(for: run.font)
             lastFace = (run.font, face)
+        }
+        if topLevel, let rasterGlyphs, let target = rasterTarget, rasterGlyphs.draw(run, face: face, on: target) {
+            runsDrawnDirectly += 1
+            return
         }
         cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
         cairo_set_font_size(cr, run.size)
@@ -239,7 +265,7 @@ final class PageDrawer {
     }
 
     /// Fixed font options, so that raster output does not depend on the machine's settings.
-    private func setFontOptions(_ cr: OpaquePointer) {
+    static func setFontOptions(_ cr: OpaquePointer) {
         guard let options = cairo_font_options_create() else { return }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
