@@ -4,7 +4,7 @@
 // Why: Cairo 1.16's image compositor (`composite_glyphs` in cairo-image-compositor.c) draws
 // every call's glyphs holding one process-wide mutex, around one process-wide pixman glyph
 // cache, for the whole of pixman's compositing. With `--jobs 2` the two threads of a PNG batch
-// took turns there: about 4,000 futex waits (and as many sleeps of a core) per 1,000 pages.
+// took turns there: 4,000 to 5,000 futex waits (and as many sleeps of a core) per 1,000 pages.
 //
 // What Cairo does with `cairo_show_text_glyphs` on an image surface, and the same here (Cairo
 // 1.16.0: cairo-gstate.c, cairo-composite-rectangles.c, cairo-scaled-font.c,
@@ -48,7 +48,7 @@ final class RasterGlyphs {
     private var fonts: [FontKey: Font] = [:]
     /// pixman solid fills by color.
     private var sources: [Color: OpaquePointer] = [:]
-    /// The glyphs of the run at hand, for pixman; kept to reuse its memory.
+    /// The inked glyphs of the run at hand, for pixman; kept to reuse its memory.
     private var placed: [pixman_glyph_t] = []
 
     private init?() {
@@ -100,20 +100,22 @@ final class RasterGlyphs {
     /// Draws `run` with `face` on `target` as `cairo_show_text_glyphs` would; false, having
     /// drawn nothing, when it cannot (see the file comment): the caller draws it with Cairo.
     func draw(_ run: GlyphRun, face: CairoFontFace, on target: Target) -> Bool {
-        guard !face.hasColorGlyphs, let font = font(for: run, face: face, matrix: target.matrix),
-            font.maxScale <= 10240
+        // Cairo's `max_scale`: the largest of the font's device sizes (the CTM is a pure scale).
+        guard !face.hasColorGlyphs, run.size * max(target.matrix.xx, target.matrix.yy) <= 10240,
+            let font = font(for: run, face: face, matrix: target.matrix)
         else { return false }
 
         // Where each glyph goes, and whether any overlaps the ones before it
-        // (`_cairo_scaled_font_glyph_device_extents`).
+        // (`_cairo_scaled_font_glyph_device_extents`). The cache is frozen: no glyph image
+        // found for this run is let go before it is drawn.
+        pixman_glyph_cache_freeze(cache)
+        defer { pixman_glyph_cache_thaw(cache) }
         var box = (x1: Int64(Int32.max), y1: Int64(Int32.max), x2: Int64(Int32.min), y2: Int64(Int32.min))
         var overlap = false
         placed.removeAll(keepingCapacity: true)
-        var pixels: [(index: Int, x: Int32, y: Int32)] = []
-        pixels.reserveCapacity(run.glyphs.count)
         let width = Double(target.width), height = Double(target.height)
         var matrix = target.matrix
-        for (index, positioned) in run.glyphs.enumerated() {
+        for positioned in run.glyphs {
             var x = positioned.x, y = positioned.y
             cairo_matrix_transform_point(&matrix, &x, &y)
             guard x >= 0, x <= width, y >= 0, y <= height else { return false }
@@ -125,7 +127,10 @@ final class RasterGlyphs {
                 overlap = x2 > box.x1 && x1 < box.x2 && y2 > box.y1 && y1 < box.y2
             }
             box = (min(box.x1, x1), min(box.y1, y1), max(box.x2, x2), max(box.y2, y2))
-            if glyph.inked { pixels.append((index, pixelX, pixelY)) }
+            if glyph.inked {
+                guard let image = image(positioned.id, of: font) else { return false }
+                placed.append(pixman_glyph_t(x: pixelX, y: pixelY, glyph: image))
+            }
         }
         if run.glyphs.count == 1 { overlap = false }
         // The box rounded out to pixels (a single glyph's box is taken as it is, empty or not).
@@ -137,14 +142,6 @@ final class RasterGlyphs {
         let shorts = Self.shorts(run.color)
         guard shorts.alpha != 0 else { return true }  // Cairo draws nothing in a clear color
         guard let source = source(for: run.color, shorts: shorts) else { return false }
-
-        pixman_glyph_cache_freeze(cache)
-        defer { pixman_glyph_cache_thaw(cache) }
-        for (index, x, y) in pixels {
-            let id = run.glyphs[index].id
-            guard let image = image(id, of: font) else { return false }
-            placed.append(pixman_glyph_t(x: x, y: y, glyph: image))
-        }
         guard !placed.isEmpty else { return true }
         if overlap {
             let format = pixman_glyph_get_mask_format(cache, Int32(placed.count), placed)
@@ -170,23 +167,15 @@ final class RasterGlyphs {
     private final class Font {
         /// pixman's key for the font: small, nonzero, never reused.
         let id: Int
+        let key: FontKey
         let face: CairoFontFace
-        let size: Double
-        /// The page's user-to-device scale.
-        let matrix: cairo_matrix_t
         /// The font at its device size with no CTM: its user-space glyph extents are the page
         /// font's device-space boxes, computed the same way.
         let device: OpaquePointer
-        let maxScale: Double
         var glyphs: [UInt32: Glyph] = [:]
 
-        init(id: Int, face: CairoFontFace, size: Double, matrix: cairo_matrix_t, device: OpaquePointer, maxScale: Double) {
-            self.id = id
-            self.face = face
-            self.size = size
-            self.matrix = matrix
-            self.device = device
-            self.maxScale = maxScale
+        init(id: Int, key: FontKey, face: CairoFontFace, device: OpaquePointer) {
+            (self.id, self.key, self.face, self.device) = (id, key, face, device)
         }
 
         deinit { cairo_scaled_font_destroy(device) }
@@ -218,8 +207,7 @@ final class RasterGlyphs {
             cairo_scaled_font_destroy(device)
             return nil
         }
-        let maxScale = max(abs(scale.xx) + abs(scale.xy), abs(scale.yx) + abs(scale.yy))
-        let font = Font(id: fonts.count + 1, face: face, size: run.size, matrix: matrix, device: device, maxScale: maxScale)
+        let font = Font(id: fonts.count + 1, key: key, face: face, device: device)
         fonts[key] = font
         return font
     }
@@ -235,6 +223,8 @@ final class RasterGlyphs {
         var usable: Bool
     }
 
+    /// A glyph's box, and whether it can be drawn here; its image goes into pixman's cache.
+    /// Called with the cache frozen.
     private func glyph(_ id: UInt32, of font: Font) -> Glyph? {
         if let glyph = font.glyphs[id] { return glyph }
         var extents = cairo_text_extents_t()
@@ -248,7 +238,7 @@ final class RasterGlyphs {
         if let image = rasterize(id, of: font, box: glyph) {
             glyph.usable = true
             glyph.inked = image.pixels != nil
-            if let pixels = image.pixels { insert(id, of: font, pixels, origin: image.origin) }
+            if let pixels = image.pixels { _ = insert(id, of: font, pixels, origin: image.origin) }
         }
         font.glyphs[id] = glyph
         return glyph
@@ -257,24 +247,26 @@ final class RasterGlyphs {
     /// pixman's image of a glyph that has one, drawn again if pixman has let go of it.
     /// Called with the cache frozen.
     private func image(_ id: UInt32, of font: Font) -> UnsafeRawPointer? {
-        let fontKey = UnsafeMutableRawPointer(bitPattern: font.id)
-        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(id) + 1)
-        if let image = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return image }
+        let keys = Self.keys(id, of: font)
+        if let image = pixman_glyph_cache_lookup(cache, keys.font, keys.glyph) { return image }
         guard let box = font.glyphs[id], let image = rasterize(id, of: font, box: box), let pixels = image.pixels
         else { return nil }
         return insert(id, of: font, pixels, origin: image.origin)
     }
 
-    @discardableResult
+    /// Puts a copy of `pixels` into pixman's cache, and lets go of `pixels`. Called with the
+    /// cache frozen.
     private func insert(_ id: UInt32, of font: Font, _ pixels: OpaquePointer, origin: (x: Int32, y: Int32))
         -> UnsafeRawPointer?
     {
         defer { pixman_image_unref(pixels) }
-        let fontKey = UnsafeMutableRawPointer(bitPattern: font.id)
-        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(id) + 1)
-        pixman_glyph_cache_freeze(cache)  // insertion needs it; nests with the caller's
-        defer { pixman_glyph_cache_thaw(cache) }
-        return pixman_glyph_cache_insert(cache, fontKey, glyphKey, origin.x, origin.y, pixels)
+        let keys = Self.keys(id, of: font)
+        return pixman_glyph_cache_insert(cache, keys.font, keys.glyph, origin.x, origin.y, pixels)
+    }
+
+    /// pixman's keys for a glyph: its font's `id`, and its id + 1 (neither is ever null).
+    private static func keys(_ id: UInt32, of font: Font) -> (font: UnsafeMutableRawPointer?, glyph: UnsafeMutableRawPointer?) {
+        (UnsafeMutableRawPointer(bitPattern: font.id), UnsafeMutableRawPointer(bitPattern: UInt(id) + 1))
     }
 
     /// Draws glyph `id` with Cairo, as the page would, on an A8 image with a margin of 2 pixels
@@ -296,10 +288,10 @@ final class RasterGlyphs {
         defer { cairo_destroy(cr) }
         PageDrawer.setFontOptions(cr)
         cairo_set_font_face(cr, font.face.pointer)
-        cairo_set_font_size(cr, font.size)
-        var matrix = font.matrix
-        matrix.x0 = Double(-left)
-        matrix.y0 = Double(-top)
+        cairo_set_font_size(cr, font.key.size)
+        // The page's scale, with the glyph's origin on a whole pixel.
+        var matrix = cairo_matrix_t(
+            xx: font.key.scaleX, yx: 0, xy: 0, yy: font.key.scaleY, x0: Double(-left), y0: Double(-top))
         cairo_set_matrix(cr, &matrix)
         var glyph = cairo_glyph_t(index: UInt(id), x: 0, y: 0)
         cairo_show_glyphs(cr, &glyph, 1)
