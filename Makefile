@@ -72,7 +72,7 @@ bench-batch: release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="time"
 	python3 Tests/bench/batch.py --typeset $(RELEASE_BIN)
 
-# Fuzzing (issue 7): libFuzzer over parsing and the whole layout (Sources/TypesetFuzz), under
+# Fuzzing (issue 7): libFuzzer over parsing, the whole layout and the writers (Sources/TypesetFuzz), under
 # AddressSanitizer, seeded from Examples/ and the hostile corpus, with a markup dictionary. New
 # inputs collect in .fuzz-corpus/, crashes and hangs in .fuzz-artifacts/ (each one belongs in
 # Tests/Hostile/ as a regression case). FUZZ_SECONDS sets the run's length.

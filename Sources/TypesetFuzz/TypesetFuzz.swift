@@ -1,7 +1,10 @@
-// A libFuzzer target over the whole pipeline short of the file writers: bytes → XMLReader →
-// MarkupParser → Typesetter.layout (styles, bidi, itemization, shaping, line breaking, HIG
-// rules, pagination) → the layout report's JSON. Built only by `make fuzz` (Package.swift adds
-// this target only when TYPESET_FUZZ is set, with -sanitize=fuzzer,address -parse-as-library).
+// A libFuzzer target over the whole pipeline: bytes → XMLReader → MarkupParser →
+// Typesetter.layout (styles, bidi, itemization, shaping, line breaking, HIG rules, pagination)
+// → the layout report's JSON → the writers: PDF (PDFWriter, the TrueType subsetter), SVG and PNG
+// (PageDrawer, RasterGlyphs, PNGEncoder), which work on raw memory. Built only by `make fuzz`
+// (Package.swift adds this target only when TYPESET_FUZZ is set, with
+// -sanitize=fuzzer,address -parse-as-library).
+import Glibc
 import Typeset
 
 /// One typesetter for every input, as in a batch: its font and shaping caches are shared.
@@ -27,7 +30,38 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
                      "page size \(page.width) × \(page.height)")
     }
     _ = result.report.json()
+    renderFirstPages(result.pages)
     return 0
+}
+
+/// A folder of this process's own for the files the writers write (on tmpfs: they are written
+/// and replaced at every input).
+private let outputFolder: String = {
+    let folder = "/dev/shm/typeset-fuzz-\(getpid())"
+    mkdir(folder, 0o700)
+    atexit {
+        for name in ["out.pdf", "out.svg", "out.png"] { unlink(outputFolder + "/" + name) }
+        rmdir(outputFolder)
+    }
+    return folder
+}()
+
+/// The writers' largest PNG, in pixels: a 390 × 844 pt page at 2×. Larger pages are drawn at a
+/// smaller scale, still whole pixels wherever the page is (so RasterGlyphs draws the text).
+private let maximumPixels = 1_400_000.0
+
+/// Renders the first pages (a document may have thousands) to PDF, SVG and PNG. A render may
+/// refuse a page with an error (a glyph not in its font, a page too large); it must never crash.
+private func renderFirstPages(_ allPages: [Page]) {
+    let pages = Array(allPages.prefix(3))
+    guard !pages.isEmpty else { return }
+    _ = try? render(pages: pages, to: outputFolder + "/out.pdf", options: RenderOptions(format: .pdf))
+    _ = try? render(pages: [pages[0]], to: outputFolder + "/out.svg", options: RenderOptions(format: .svg))
+    for page in pages {
+        let area = page.width * page.height
+        let scale = area * 4 <= maximumPixels ? 2 : area <= maximumPixels ? 1 : (maximumPixels / area).squareRoot()
+        _ = try? render(pages: [page], to: outputFolder + "/out.png", options: RenderOptions(format: .png, scale: scale))
+    }
 }
 
 /// SwiftPM links an executable's entry point as `<Module>_main`; hand over to libFuzzer's driver,

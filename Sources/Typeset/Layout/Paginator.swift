@@ -24,6 +24,14 @@ extension BlockLayouter {
                     hint: "give the document a 'height' or a 'device' so that the content continues on further pages")
                 return ([], [], error)
             }
+            // No margin and nothing of any height: no page to draw (PDF, SVG and PNG all need
+            // one at least a point tall, as `height` does).
+            guard height > 0 else {
+                let error = Diagnostic.error(
+                    document.location, "the page would be 0 pt tall: it grows to fit its content, which has no height",
+                    hint: "give the document a 'height', a 'device', a 'margin' or some content")
+                return ([], [], error)
+            }
             var emitter = PageEmitter(width: width, height: height, background: background)
             for unit in units {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
