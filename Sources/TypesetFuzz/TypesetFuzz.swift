@@ -62,6 +62,19 @@ private func renderFirstPages(_ allPages: [Page]) {
         let scale = area * 4 <= maximumPixels ? 2 : area <= maximumPixels ? 1 : (maximumPixels / area).squareRoot()
         _ = try? render(pages: [page], to: outputFolder + "/out.png", options: RenderOptions(format: .png, scale: scale))
     }
+    // Not in whole pixels (Cairo draws the glyphs), and as a page in a comparison sheet
+    // (clipped pages in a page).
+    let first = pages[0]
+    if first.width * first.height * 0.49 <= maximumPixels {
+        _ = try? render(pages: [first], to: outputFolder + "/out.png", options: RenderOptions(format: .png, scale: 0.7))
+    }
+    let sheet = SheetLayouter(typesetter: typesetter).layout(rows: [
+        [SheetCell(file: "fuzz-input.xml", locale: "en", textSize: "Large", page: first, pageCount: allPages.count)]
+    ])
+    if !sheet.isEmpty {
+        _ = try? render(pages: sheet, to: outputFolder + "/out.pdf", options: RenderOptions(format: .pdf))
+        _ = try? render(pages: sheet, to: outputFolder + "/out.png", options: RenderOptions(format: .png, scale: 1))
+    }
 }
 
 /// SwiftPM links an executable's entry point as `<Module>_main`; hand over to libFuzzer's driver,
