@@ -12,6 +12,7 @@ each tool renders the same mockups with the same bundled Noto fonts.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -85,11 +86,16 @@ def median_of(label, command, repeats, prepare=None, env=None):
 
 
 def instruction_shares(typeset, inputs, arguments, work):
-    """Instructions by library from callgrind, as shares of the total."""
+    """typeset's instructions by library from callgrind: the total, and each group's."""
+    return callgrind_groups([typeset, "render", *inputs, *arguments, "--jobs", "1"], typeset, work)
+
+
+def callgrind_groups(command, typeset, work, env=None):
+    """The instructions of `command` under callgrind: the total, and each group's (`category`)."""
     out = os.path.join(work, "callgrind.out")
     fresh(out)
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", typeset, "render", *inputs,
-                    *arguments, "--jobs", "1"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     costs, total = exclusive_costs(out)
     if sum(costs.values()) != total:
         sys.exit(f"bench: {out}: the functions' instructions add up to {sum(costs.values())}, not {total}")
@@ -325,6 +331,49 @@ def main():
         print(f"  {f.upper()}: our code with the Swift runtime: {100 * share:.1f}% of {count} documents, "
               f"{100 * steady:.1f}% of each document after the first "
               f"(target < 25%: {'met' if share < 0.25 and steady < 0.25 else 'NOT met'})")
+    if not args.skip_references:
+        reference_shares(shares, first, ours, corpus_json, count, pango, pango_env, typeset, work)
+
+
+# What the share of our own code is measured against: the same count for Pango.
+REFERENCE_LIBRARIES = ("HarfBuzz", "Cairo", "FreeType", "pixman", "zlib/libpng")
+
+
+def reference_shares(shares, first, ours, corpus_json, count, pango, pango_env, typeset, work):
+    """Pango's instructions for the same documents, counted as typeset's are: the libraries the
+    issue names (HarfBuzz, Cairo, FreeType, pixman, zlib) against everything else but libc
+    (Pango, GLib, fontconfig, fribidi, Python, PyGObject), per document after the first."""
+    with open(corpus_json) as f:
+        corpus = json.load(f)
+    slices = {}
+    for n in (count, 1):
+        slices[n] = os.path.join(work, f"corpus-{n}.json")
+        with open(slices[n], "w") as f:
+            json.dump(dict(corpus, mockups=corpus["mockups"][:n]), f)
+    print(f"  Per document after the first, in thousands of instructions (the same count for Pango, "
+          f"through {os.path.basename(pango[1])}):")
+    print(f"  {'':10} {'typeset: own':>13} {'libraries':>10} {'libc':>6}   {'Pango: own':>11} {'libraries':>10} {'libc':>6}")
+    for f, arguments in (("pdf", ["pdf", os.path.join(work, "callgrind-pango.pdf")]),
+                         ("png", ["png", fresh(os.path.join(work, "callgrind-pango-png")), "2"])):
+        runs = [callgrind_groups([*pango[:2], slices[n], *arguments], typeset, work, env=pango_env) for n in (count, 1)]
+
+        def per_document(pair, pick):
+            (total, groups), (first_total, first_groups) = pair
+            return (pick(groups) - pick(first_groups)) / (count - 1) / 1000
+
+        def libraries(groups):
+            return sum(groups.get(name, 0) for name in REFERENCE_LIBRARIES)
+
+        def libc(groups):
+            return groups.get("libc (malloc, memcpy, ...)", 0)
+
+        def other(groups):
+            return sum(groups.values()) - libraries(groups) - libc(groups)
+
+        ours_pair = (shares[f], first[f])
+        print(f"  {f.upper():10} {per_document(ours_pair, ours):13.0f} {per_document(ours_pair, libraries):10.0f} "
+              f"{per_document(ours_pair, libc):6.0f}   {per_document(runs, other):11.0f} "
+              f"{per_document(runs, libraries):10.0f} {per_document(runs, libc):6.0f}")
 
 if __name__ == "__main__":
     main()
