@@ -35,7 +35,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
 }
 
 /// A folder of this process's own for the files the writers write (on tmpfs: they are written
-/// and replaced at every input).
+/// and replaced at every input), removed when the run ends at its time limit (an interrupted
+/// run leaves it).
 private let outputFolder: String = {
     let folder = "/dev/shm/typeset-fuzz-\(getpid())"
     mkdir(folder, 0o700)
@@ -46,8 +47,9 @@ private let outputFolder: String = {
     return folder
 }()
 
-/// The writers' largest PNG, in pixels: a 390 × 844 pt page at 2×. Larger pages are drawn at a
-/// smaller scale, still whole pixels wherever the page is (so RasterGlyphs draws the text).
+/// The writers' largest PNG, in pixels: a 390 × 844 pt page at 2× (in whole pixels: RasterGlyphs
+/// draws the text). Larger pages are drawn at 1, or at the scale that makes them this large
+/// (rarely whole pixels: Cairo draws the text).
 private let maximumPixels = 1_400_000.0
 
 /// Renders the first pages (a document may have thousands) to PDF, SVG and PNG. A render may
