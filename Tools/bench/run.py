@@ -332,17 +332,27 @@ def main():
               f"{100 * steady:.1f}% of each document after the first "
               f"(target < 25%: {'met' if share < 0.25 and steady < 0.25 else 'NOT met'})")
     if not args.skip_references:
-        reference_shares(shares, first, ours, corpus_json, count, pango, pango_env, typeset, work)
+        reference_shares(shares, first, corpus_json, count, pango, pango_env, typeset, work)
 
 
 # What the share of our own code is measured against: the same count for Pango.
 REFERENCE_LIBRARIES = ("HarfBuzz", "Cairo", "FreeType", "pixman", "zlib/libpng")
+LIBC = "libc (malloc, memcpy, ...)"
 
 
-def reference_shares(shares, first, ours, corpus_json, count, pango, pango_env, typeset, work):
-    """Pango's instructions for the same documents, counted as typeset's are: the libraries the
-    issue names (HarfBuzz, Cairo, FreeType, pixman, zlib) against everything else but libc
-    (Pango, GLib, fontconfig, fribidi, Python, PyGObject), per document after the first."""
+def libraries(groups):
+    return sum(groups.get(name, 0) for name in REFERENCE_LIBRARIES)
+
+
+def own(groups):
+    """Everything but the libraries the issue names and libc: typeset's code and the Swift
+    runtime; Pango, GLib, fontconfig, fribidi, Python and PyGObject."""
+    return sum(groups.values()) - libraries(groups) - groups.get(LIBC, 0)
+
+
+def reference_shares(shares, first, corpus_json, count, pango, pango_env, typeset, work):
+    """Pango's instructions for the same documents beside typeset's, counted the same way, per
+    document after the first (the difference of a `count`-document run and a 1-document run)."""
     with open(corpus_json) as f:
         corpus = json.load(f)
     slices = {}
@@ -350,30 +360,25 @@ def reference_shares(shares, first, ours, corpus_json, count, pango, pango_env, 
         slices[n] = os.path.join(work, f"corpus-{n}.json")
         with open(slices[n], "w") as f:
             json.dump(dict(corpus, mockups=corpus["mockups"][:n]), f)
+
+    def per_document(runs, pick):
+        (_, groups), (_, first_groups) = runs
+        return (pick(groups) - pick(first_groups)) / (count - 1) / 1000
+
+    def columns(runs):
+        return (per_document(runs, own), per_document(runs, libraries), per_document(runs, lambda g: g.get(LIBC, 0)))
+
     print(f"  Per document after the first, in thousands of instructions (the same count for Pango, "
           f"through {os.path.basename(pango[1])}):")
     print(f"  {'':10} {'typeset: own':>13} {'libraries':>10} {'libc':>6}   {'Pango: own':>11} {'libraries':>10} {'libc':>6}")
     for f, arguments in (("pdf", ["pdf", os.path.join(work, "callgrind-pango.pdf")]),
                          ("png", ["png", fresh(os.path.join(work, "callgrind-pango-png")), "2"])):
-        runs = [callgrind_groups([*pango[:2], slices[n], *arguments], typeset, work, env=pango_env) for n in (count, 1)]
+        pango_runs = [callgrind_groups([*pango[:2], slices[n], *arguments], typeset, work, env=pango_env)
+                      for n in (count, 1)]
+        ours, theirs = columns((shares[f], first[f])), columns(pango_runs)
+        print(f"  {f.upper():10} {ours[0]:13.0f} {ours[1]:10.0f} {ours[2]:6.0f}   "
+              f"{theirs[0]:11.0f} {theirs[1]:10.0f} {theirs[2]:6.0f}")
 
-        def per_document(pair, pick):
-            (total, groups), (first_total, first_groups) = pair
-            return (pick(groups) - pick(first_groups)) / (count - 1) / 1000
-
-        def libraries(groups):
-            return sum(groups.get(name, 0) for name in REFERENCE_LIBRARIES)
-
-        def libc(groups):
-            return groups.get("libc (malloc, memcpy, ...)", 0)
-
-        def other(groups):
-            return sum(groups.values()) - libraries(groups) - libc(groups)
-
-        ours_pair = (shares[f], first[f])
-        print(f"  {f.upper():10} {per_document(ours_pair, ours):13.0f} {per_document(ours_pair, libraries):10.0f} "
-              f"{per_document(ours_pair, libc):6.0f}   {per_document(runs, other):11.0f} "
-              f"{per_document(runs, libraries):10.0f} {per_document(runs, libc):6.0f}")
 
 if __name__ == "__main__":
     main()
