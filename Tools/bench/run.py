@@ -85,6 +85,28 @@ def median_of(label, command, repeats, prepare=None, env=None):
     return statistics.median(times), max(memory)
 
 
+def alternating_speedup(label, commands, pairs, prepare):
+    """How many times faster `commands[2]` is than `commands[1]`: the median over `pairs` runs of
+    each, taken in turn (1, 2, 1, 2, ...), of each pair's ratio. This machine's CPU speed drifts
+    for seconds at a time (one --jobs 1 PNG run's user time moved between 1.58 and 2.07 s within
+    minutes, its system time staying at 0.13-0.21 s), so all the runs of one command and then all
+    of the other's can put a slow spell on one side only; a pair's two runs share it."""
+    results = {1: [], 2: []}
+    for _ in range(pairs):
+        for jobs in (1, 2):
+            prepare()
+            os.sync()  # as in `median_of`
+            results[jobs].append(run(commands[jobs]))
+    for jobs in (1, 2):
+        times = [seconds for seconds, _, _ in results[jobs]]
+        print(f"  {label} --jobs {jobs} {statistics.median(times):6.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)};"
+              f" CPU {statistics.median(cpu for _, _, cpu in results[jobs]):.2f} s)"
+              f"  peak {max(mib for _, mib, _ in results[jobs]):6.0f} MiB", flush=True)
+    ratios = [one[0] / two[0] for one, two in zip(results[1], results[2])]
+    print(f"  {label} each pair's ratio: {', '.join(f'{r:.2f}' for r in ratios)}", flush=True)
+    return statistics.median(ratios)
+
+
 def instruction_shares(typeset, inputs, arguments, work):
     """typeset's instructions by library from callgrind: the total, and each group's."""
     return callgrind_groups([typeset, "render", *inputs, *arguments, "--jobs", "1"], typeset, work)
@@ -265,11 +287,10 @@ def main():
     for output_format in ("pdf", "png"):
         target = os.path.join(work, f"jobs-{output_format}")
         aside = os.path.join(work, "jobs-aside")
-        timings = {}
-        for jobs in (1, 2):
-            command = [typeset, "render", *inputs, "--out-dir", target, "--format", output_format, "--jobs", str(jobs)]
-            timings[jobs] = median_of(f"--jobs {jobs}", command, args.repeats, lambda: moved_aside(target, aside))[0]
-        speedup = timings[1] / timings[2]
+        commands = {jobs: [typeset, "render", *inputs, "--out-dir", target, "--format", output_format,
+                           "--jobs", str(jobs)] for jobs in (1, 2)}
+        speedup = alternating_speedup(output_format.upper(), commands, max(args.repeats, 5),
+                                      lambda: moved_aside(target, aside))
         print(f"  {output_format.upper()}: --jobs 2 is {speedup:.2f} × faster than --jobs 1 "
               f"(target ≥ 1.7: {'met' if speedup >= 1.7 else 'NOT met'})", flush=True)
     # What two cores give on this machine now: two independent --jobs 1 processes side by side.
