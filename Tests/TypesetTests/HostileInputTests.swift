@@ -5,7 +5,8 @@
 //
 // Corpus format: `NAME.xml` (any bytes) and `NAME.expected`, whose first line is either
 // `LINE:COLUMN: error: MESSAGE-FRAGMENT` or `renders`; further lines may say `pages: N` (the
-// PDF's page count) or `text: FRAGMENT` (in the PDF's text, by pdftotext).
+// PDF's page count), `text: FRAGMENT` (in the PDF's text, by pdftotext) or `LINE:COLUMN:
+// warning: MESSAGE-FRAGMENT` (printed).
 import Foundation
 import Testing
 
@@ -285,6 +286,12 @@ struct HostileInputTests {
                 let text = try run("/usr/bin/pdftotext", [pdf, "-"]).output
                 #expect(text.contains(fragment), "\(name): “\(fragment)” is not in the PDF's text", sourceLocation: sourceLocation)
             }
+            for (line, column, fragment) in expectation.warnings {
+                let prefix = "\(path):\(line):\(column): warning: "
+                let printed = outcome.error.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+                #expect(printed.contains { $0.contains(fragment) },
+                        "\(name): expected \(prefix)\(fragment)…, stderr: \(outcome.error)", sourceLocation: sourceLocation)
+            }
         }
     }
 }
@@ -294,6 +301,7 @@ private struct Expectation {
     var error: (line: Int, column: Int, fragment: String)?
     var pages: Int?
     var text: String?
+    var warnings: [(line: Int, column: Int, fragment: String)] = []
 
     init(error: (Int, Int, String)) { self.error = error }
     init(pages: Int?) { self.pages = pages }
@@ -301,18 +309,26 @@ private struct Expectation {
     init(_ text: String, file: String) throws {
         let lines = text.split(separator: "\n").map(String.init)
         guard let first = lines.first else { throw CorpusError("\(file): empty .expected") }
-        if first != "renders" {
-            let parts = first.split(separator: ":", maxSplits: 2).map(String.init)
+        /// `LINE:COLUMN: SEVERITY: MESSAGE` as its line, column and message.
+        func located(_ text: String, _ severity: String) -> (Int, Int, String)? {
+            let parts = text.split(separator: ":", maxSplits: 2).map(String.init)
             guard parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]),
-                parts[2].hasPrefix(" error: ")
+                parts[2].hasPrefix(" \(severity): ")
+            else { return nil }
+            return (line, column, String(parts[2].dropFirst(severity.count + 3)))
+        }
+        if first != "renders" {
+            guard let located = located(first, "error")
             else { throw CorpusError("\(file): the first line must be 'LINE:COLUMN: error: MESSAGE' or 'renders'") }
-            error = (line, column, String(parts[2].dropFirst(" error: ".count)))
+            error = located
         }
         for line in lines.dropFirst() {
             if line.hasPrefix("pages: "), let count = Int(line.dropFirst(7)) {
                 pages = count
             } else if line.hasPrefix("text: ") {
                 self.text = String(line.dropFirst(6))
+            } else if error == nil, let warning = located(line, "warning") {
+                warnings.append(warning)
             } else {
                 throw CorpusError("\(file): unknown line '\(line)'")
             }

@@ -28,8 +28,18 @@ struct PlacedBlock {
     var listID: Int?
     var top: Double
     var bottom: Double
-    /// A lone text block may be split between pages at its lines.
-    var splittable: Bool
+    /// Whether a lone text block may be split between pages at its lines.
+    var breaks: PageBreaks
+}
+
+/// Where pagination may split a text block between its lines.
+enum PageBreaks {
+    /// Never (buttons, images, rules): a block taller than a page is cut off at its bottom.
+    case never
+    /// Only when the block alone is taller than a page: list items keep together otherwise.
+    case ifTallerThanPage
+    /// At whichever line the page ends (paragraphs and the other text blocks).
+    case anyLine
 }
 
 /// Blocks that move to a new page together (a row, an item, a block of the flow).
@@ -37,8 +47,20 @@ struct Unit {
     var blocks: [PlacedBlock]
     var top: Double
     var bottom: Double
-    /// The element the unit was made from (for errors about its page).
+    /// The element the unit was made from, and its name (for diagnostics about its page).
     var location: SourceLocation
+    var kind: String
+
+    /// The lines of the unit's one text block (`blocks[0]`), when pagination may split it
+    /// between them on pages whose content area is `contentHeight` tall.
+    func splittableParagraph(contentHeight: Double) -> ParagraphLayout? {
+        guard blocks.count == 1, let paragraph = blocks[0].paragraph else { return nil }
+        switch blocks[0].breaks {
+        case .never: return nil
+        case .ifTallerThanPage: return bottom - top > contentHeight + 0.001 ? paragraph : nil
+        case .anyLine: return paragraph
+        }
+    }
 }
 
 struct BlockLayouter {
@@ -110,8 +132,8 @@ struct BlockLayouter {
         let context = BlockContext(
             rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
-        let (pages, reportPages, pageError) = paginate()
-        if let pageError { diagnostics.report(pageError) }
+        let (pages, reportPages, pageDiagnostics) = paginate()
+        for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
         return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: title, language: language)
     }
@@ -132,7 +154,7 @@ struct BlockLayouter {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutBlock(block, context, top: top, into: &blocks)
-            appendUnit(blocks, top: top, bottom: bottom, location: block.location)
+            appendUnit(blocks, top: top, bottom: bottom, block: block)
         }
     }
 
@@ -140,8 +162,8 @@ struct BlockLayouter {
         units.isEmpty ? 0 : cursor + BlockLayouter.blockSpacing
     }
 
-    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, location: SourceLocation) {
-        units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: location))
+    private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, block: Block) {
+        units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: block.location, kind: block.elementName))
         cursor = bottom
         countTowardPageLimit(units[units.count - 1])
     }
@@ -157,7 +179,7 @@ struct BlockLayouter {
             return
         }
         let content = pageHeight - 2 * margin
-        if unit.blocks.count == 1, unit.blocks[0].splittable, let paragraph = unit.blocks[0].paragraph {
+        if let paragraph = unit.splittableParagraph(contentHeight: content) {
             pagedHeight += paragraph.lines.reduce(0) { $0 + min($1.height, content) }
         } else {
             pagedHeight += min(unit.bottom - unit.top, content)
@@ -215,7 +237,7 @@ struct BlockLayouter {
             kind: block.elementName, line: block.location.line, lang: block.style.lang ?? context.language,
             direction: direction, context: direction, align: context.rightToLeft ? "right" : "left",
             frame: frame, marker: nil, lines: [])
-        return PlacedBlock(report: report, top: frame.y, bottom: frame.y + frame.height, splittable: false)
+        return PlacedBlock(report: report, top: frame.y, bottom: frame.y + frame.height, breaks: .never)
     }
 
     // MARK: - Rows (SPEC 4.6)
@@ -272,7 +294,7 @@ struct BlockLayouter {
             var blocks: [PlacedBlock] = []
             let bottom = layoutItem(item, number: number, markers: markers, inner, top: top, into: &blocks, listID: id)
             number += 1
-            appendUnit(blocks, top: top, bottom: bottom, location: item.location)
+            appendUnit(blocks, top: top, bottom: bottom, block: item)
         }
     }
 
@@ -486,9 +508,10 @@ struct BlockLayouter {
         case .item: tag = .listItem
         default: tag = .paragraph
         }
+        let breaks: PageBreaks = isButton ? .never : role == .item ? .ifTallerThanPage : .anyLine
         placed.append(PlacedBlock(
             report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
-            top: top, bottom: blockBottom, splittable: !isButton && role != .item))
+            top: top, bottom: blockBottom, breaks: breaks))
         return blockBottom
     }
 

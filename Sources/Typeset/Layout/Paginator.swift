@@ -1,5 +1,7 @@
 // Cutting the galley into pages (SPEC §2): a page without `height` grows to fit; otherwise
-// blocks that do not fit continue on a new page, and a paragraph splits between its lines.
+// blocks that do not fit continue on a new page, a paragraph splits between its lines, and so
+// does a list item taller than a page. What still does not fit (a row, a button or an image
+// taller than a page, a line taller than one) is cut off at the page's bottom, with a warning.
 
 extension BlockLayouter {
     /// More pages than this are an error (at the element that would start the next page): a
@@ -9,9 +11,9 @@ extension BlockLayouter {
     /// largest `height` the markup accepts).
     static let maximumGrowingPageHeight = MarkupParser.maximumLength
 
-    /// The pages, their report, and the error that stopped pagination, if any (then the pages
-    /// are incomplete and must not be rendered).
-    func paginate() -> ([Page], [ReportPage], Diagnostic?) {
+    /// The pages, their report, and warnings of content cut off; or no pages, and the error
+    /// that stopped pagination last among the diagnostics.
+    func paginate() -> ([Page], [ReportPage], [Diagnostic]) {
         let width = document.pageWidth
         let background = document.background ?? Document.defaultBackground
         guard let pageHeight = document.pageHeight else {
@@ -22,7 +24,7 @@ extension BlockLayouter {
                     "the page would be \(format(height.rounded(.up))) pt tall; a page can be at most "
                         + "\(format(BlockLayouter.maximumGrowingPageHeight)) pt (200 inches, PDF's largest)",
                     hint: "give the document a 'height' or a 'device' so that the content continues on further pages")
-                return ([], [], error)
+                return ([], [], [error])
             }
             // No margin and nothing of any height: no page to draw (PDF, SVG and PNG all need
             // one at least a point tall, as `height` does).
@@ -30,13 +32,13 @@ extension BlockLayouter {
                 let error = Diagnostic.error(
                     document.location, "the page would be 0 pt tall: it grows to fit its content, which has no height",
                     hint: "give the document a 'height', a 'device', a 'margin' or some content")
-                return ([], [], error)
+                return ([], [], [error])
             }
             var emitter = PageEmitter(width: width, height: height, background: background)
             for unit in units {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
             }
-            return ([emitter.page()], [emitter.report], nil)
+            return ([emitter.page()], [emitter.report], [])
         }
 
         let contentHeight = pageHeight - 2 * margin
@@ -47,6 +49,18 @@ extension BlockLayouter {
         var empty = true
         var previousBottom = 0.0
         var pageError: Diagnostic?
+        var warnings: [Diagnostic] = []
+
+        /// Warns that `unit` (or one of its lines) is `height` tall, more than a page holds.
+        func warnCutOff(_ unit: Unit, height: Double, line: Bool) {
+            let what = line ? "a line of this <\(unit.kind)>" : "this <\(unit.kind)>"
+            let warning = Diagnostic.warning(
+                unit.location,
+                "\(what) is \(format(height.rounded(.up))) pt tall, more than the \(format(contentHeight)) pt between "
+                    + "the page's margins: it is cut off at the bottom of the page",
+                hint: "make the page taller ('height' or 'device'), its margin smaller, or the content shorter")
+            warnings.append(warning)
+        }
 
         /// Starts a new page for the content of `unit`, or returns false at the page limit.
         func newPage(for unit: Unit) -> Bool {
@@ -77,11 +91,12 @@ extension BlockLayouter {
                 empty = false
                 continue
             }
-            if unit.blocks.count == 1, unit.blocks[0].splittable, let paragraph = unit.blocks[0].paragraph {
+            if let paragraph = unit.splittableParagraph(contentHeight: contentHeight) {
                 // Lines continue on the next page where they no longer fit.
                 let block = unit.blocks[0]
                 var start = 0
                 var pageGap = gap
+                var warned = false
                 while start < paragraph.lines.count {
                     var end = start
                     var used = 0.0
@@ -90,9 +105,11 @@ extension BlockLayouter {
                         end += 1
                     }
                     if end == start {
-                        if empty {  // a line taller than the page: it stands alone and is clipped
+                        if empty {  // a line taller than the page: it stands alone and is cut off
                             end = start + 1
                             used = paragraph.lines[start].height
+                            if !warned { warnCutOff(unit, height: used, line: true) }
+                            warned = true
                         } else {
                             guard newPage(for: unit) else { break allUnits }
                             pageGap = 0
@@ -114,15 +131,18 @@ extension BlockLayouter {
             if !empty {
                 guard newPage(for: unit) else { break }
             }
+            // Space alone (a spacer) is not worth a warning: only blocks reaching below the page.
+            let inked = (unit.blocks.lazy.map(\.bottom).max() ?? unit.top) - unit.top
+            if inked > contentHeight + 0.001 { warnCutOff(unit, height: inked, line: false) }
             let dy = margin - unit.top
             for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
             y = height
             empty = false
         }
-        if let pageError { return ([], [], pageError) }
+        if let pageError { return ([], [], warnings + [pageError]) }
         pages.append(emitter.page())
         reports.append(emitter.report)
-        return (pages, reports, nil)
+        return (pages, reports, warnings)
     }
 }
 

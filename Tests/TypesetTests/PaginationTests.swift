@@ -1,0 +1,101 @@
+// Pages of a document with a `height` (SPEC §2): what moves to the next page, what splits
+// between its lines, and what is cut off with a warning. Nothing is lost silently.
+import Testing
+
+@testable import Typeset
+
+@Suite struct PaginationTests {
+    /// `count` words, numbered so that their order can be checked.
+    func words(_ count: Int) -> String { (0..<count).map { "word\($0)" }.joined(separator: " ") }
+
+    /// Every line's text on every page, in order.
+    func lineTexts(_ result: LayoutResult) -> [String] {
+        result.report.pages.flatMap { page in
+            page.blocks.flatMap { block in block.lines.map { $0.runs.map(\.text).joined() } }
+        }
+    }
+
+    @Test func listItemTallerThanAPageSplitsBetweenItsLines() throws {
+        let result = try #require(
+            layoutMarkup(
+                #"<document width="300" height="400"><list><item>\#(words(600))</item><item>last</item></list></document>"#
+            ))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let pages = result.report.pages
+        #expect(pages.count > 5)
+        // Every word once, in order, and the second item after them.
+        let text = lineTexts(result).joined(separator: " ")
+        #expect(text == words(600) + " last")
+        // The item's marker stands beside its first line only.
+        let parts = pages.flatMap(\.blocks).filter { $0.kind == "item" }
+        #expect(parts.count == pages.count + 1)
+        #expect(parts.map { $0.marker != nil } == [true] + Array(repeating: false, count: pages.count - 1) + [true])
+        // Each part fits its page.
+        for page in pages {
+            for block in page.blocks { #expect(block.frame.y + block.frame.height <= page.height - 16 + 0.001) }
+        }
+    }
+
+    @Test func listItemThatFitsAPageMovesWhole() throws {
+        // The first item fills most of the page; the second (7 lines) does not fit below it.
+        let result = try #require(
+            layoutMarkup(
+                #"<document width="300" height="400"><list><item>\#(words(40))</item><item>\#(words(24))</item></list></document>"#
+            ))
+        let pages = result.report.pages
+        #expect(pages.count == 2)
+        #expect(pages.map { $0.blocks.count } == [1, 1])
+        #expect(pages[1].blocks[0].marker != nil)
+        #expect(result.diagnostics.items.isEmpty)
+    }
+
+    @Test func rowTallerThanAPageIsCutOffWithAWarning() throws {
+        let result = try #require(
+            layoutMarkup(
+                """
+                <document width="300" height="400">
+                  <row><label>\(words(600))</label><button>OK</button></row>
+                </document>
+                """))
+        let warnings = result.diagnostics.warnings
+        #expect(warnings.count == 1)
+        let warning = try #require(warnings.first)
+        #expect(warning.location.line == 2 && warning.location.column == 3)
+        #expect(warning.message.hasPrefix("this <row> is "))
+        #expect(warning.message.contains("more than the 368 pt between the page's margins: it is cut off"))
+        #expect(result.report.pages.count == 1)
+    }
+
+    @Test func lineTallerThanAPageIsCutOffWithOneWarning() throws {
+        // "Big" at 300 pt is wider than the page: two lines ("B", "ig"), each taller than the page.
+        let result = try #require(
+            layoutMarkup(
+                """
+                <document width="300" height="200">
+                  <p>Before</p>
+                  <p size="300">Big</p>
+                  <p>After</p>
+                </document>
+                """))
+        let warnings = result.diagnostics.warnings
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.location.line == 3)
+        #expect(warnings.first?.message.hasPrefix("a line of this <p> is 390 pt tall") == true)
+        #expect(lineTexts(result).joined(separator: "|") == "Before|B|ig|After")
+    }
+
+    @Test func contentThatFitsGivesNoWarning() throws {
+        let result = try #require(
+            layoutMarkup(
+                #"<document width="300" height="400"><p>\#(words(600))</p><row><label>a</label><button>OK</button></row></document>"#
+            ))
+        #expect(result.diagnostics.items.isEmpty)
+        #expect(result.report.pages.count > 5)
+        // Space taller than a page cuts off nothing worth a warning.
+        let spaced = try #require(
+            layoutMarkup(
+                #"<document height="100" margin="10"><spacer height="90"/><p>y</p></document>"#))
+        #expect(spaced.diagnostics.items.isEmpty)
+        #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
+    }
+}
