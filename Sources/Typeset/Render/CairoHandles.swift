@@ -62,7 +62,7 @@ final class PixelMemory: @unchecked Sendable {
             return try body(
                 CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))))
         }
-        let memory = take(size)
+        let memory = try take(size)
         if !painted { memory.initializeMemory(as: UInt8.self, repeating: 0) }
         // The memory is used again only if no one else holds the surface when `body` is done (a
         // context drawing on it holds a reference); otherwise it is left as it is, never freed.
@@ -84,12 +84,12 @@ final class PixelMemory: @unchecked Sendable {
         return try body(surface)
     }
 
-    private func take(_ size: Int) -> UnsafeMutableRawBufferPointer {
+    private func take(_ size: Int) throws -> UnsafeMutableRawBufferPointer {
         let reused = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
             guard let index = buffers.firstIndex(where: { $0.count == size }) else { return nil }
             return buffers.remove(at: index)
         }
-        return reused ?? Self.allocate(size)
+        return try reused ?? Self.allocate(size)
     }
 
     private func give(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -107,8 +107,8 @@ final class PixelMemory: @unchecked Sendable {
     /// (its `madvise` mode, Debian's default): a 780 × 1688 page's 5.3 MB are then three page
     /// faults instead of 1,290 (a process rendering one page to PNG took 18.8 ms, now 15.8), and
     /// the passes that draw and encode it miss the TLB less. Smaller images keep small pages:
-    /// one byte touched would clear a whole huge page.
-    private static func allocate(_ size: Int) -> UnsafeMutableRawBufferPointer {
+    /// one byte touched would clear a whole huge page. Throws when the memory is not there.
+    private static func allocate(_ size: Int) throws -> UnsafeMutableRawBufferPointer {
         let base: UnsafeMutableRawPointer?
         if size >= hugePage {
             let rounded = (size + hugePage - 1) / hugePage * hugePage
@@ -117,7 +117,7 @@ final class PixelMemory: @unchecked Sendable {
         } else {
             base = malloc(max(size, 1))
         }
-        guard let base else { fatalError("out of memory: \(size) bytes for the pixels of a page") }
+        guard let base else { throw RenderError.invalidInput("out of memory: \(size) bytes for the pixels of a page") }
         return UnsafeMutableRawBufferPointer(start: base, count: size)
     }
 }

@@ -148,8 +148,7 @@ public final class Shaper: Sendable {
             let context = contextStart..<contextEnd
             let key = RunKey(
                 text: Array(scalars[context]), runStart: range.lowerBound - context.lowerBound,
-                runEnd: range.upperBound - context.lowerBound, font: ObjectIdentifier(font),
-                rightToLeft: rightToLeft, script: script, language: language, features: features)
+                runEnd: range.upperBound - context.lowerBound, request: request)
             if let cached = runs.withLock({ $0.runs[key] }) {
                 units = cached
             } else {
@@ -175,8 +174,9 @@ public final class Shaper: Sendable {
         return ShapedRun(face: face, size: size, rightToLeft: rightToLeft, range: range, glyphs: glyphs)
     }
 
-    /// What a run is shaped with, apart from its text. Equal requests name the same font object.
-    struct Request: Equatable {
+    /// What a run is shaped with, apart from its text. Equal requests name the same font object,
+    /// which the process-wide font cache never releases, so its identifier stays unique.
+    struct Request: Hashable {
         var font: HarfBuzzFont
         var rightToLeft: Bool
         var script: Script
@@ -187,47 +187,39 @@ public final class Shaper: Sendable {
             a.font === b.font && a.rightToLeft == b.rightToLeft && a.script == b.script && a.language == b.language
                 && a.features == b.features
         }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(font))
+            hasher.combine(rightToLeft)
+            hasher.combine(script)
+            hasher.combine(language)
+            hasher.combine(features)
+        }
     }
 
-    /// A run's cache key. The font is named by its `HarfBuzzFont`, which the process-wide font
-    /// cache never releases, so the identifier stays unique.
+    /// A run's cache key: its text with context, and its request.
     private struct RunKey: Hashable {
         /// The run with the context HarfBuzz reads on each side.
         let text: [Unicode.Scalar]
         /// Where the run starts and ends in `text`.
         let runStart: Int
         let runEnd: Int
-        let font: ObjectIdentifier
-        let rightToLeft: Bool
-        let script: Script
-        let language: String
-        let features: [String]
+        let request: Request
         /// Hashed once: a miss looks the key up and then stores it.
         private let hash: Int
 
-        init(
-            text: [Unicode.Scalar], runStart: Int, runEnd: Int, font: ObjectIdentifier, rightToLeft: Bool,
-            script: Script, language: String, features: [String]
-        ) {
+        init(text: [Unicode.Scalar], runStart: Int, runEnd: Int, request: Request) {
             self.text = text
             self.runStart = runStart
             self.runEnd = runEnd
-            self.font = font
-            self.rightToLeft = rightToLeft
-            self.script = script
-            self.language = language
-            self.features = features
+            self.request = request
             var hasher = Hasher()
             // The characters' bytes in one call: combining them one by one cost more than the
             // rest of a cache hit.
             text.withUnsafeBytes { hasher.combine(bytes: $0) }
             hasher.combine(runStart)
             hasher.combine(runEnd)
-            hasher.combine(font)
-            hasher.combine(rightToLeft)
-            hasher.combine(script)
-            hasher.combine(language)
-            hasher.combine(features)
+            hasher.combine(request)
             hash = hasher.finalize()
         }
 
