@@ -80,6 +80,10 @@ struct Render: Command {
         let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
+        // Missing folders are made, for -o as for --out-dir and `sheet -o`.
+        if let folder = output.map(Path.folder) ?? outDir, !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
 
         if let output, resolvedFormat == .pdf {
             try renderOnePDF(selected, to: output, settings: settings, typesetter: typesetter)
@@ -105,9 +109,6 @@ struct Render: Command {
             return
         }
 
-        if let outDir {
-            try? FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-        }
         // One output per input, rendered as soon as it is laid out: memory stays flat.
         let outcomes = batch.run { input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
@@ -118,7 +119,9 @@ struct Render: Command {
                     format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
                 return (outcome.diagnostics, true)
             } catch {
-                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), "cannot write \(path): \(error)"))
+                // A write error names the file itself ("cannot write PATH: reason").
+                let message = if case RenderError.write = error { "\(error)" } else { "cannot write \(path): \(error)" }
+                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), message))
                 return (outcome.diagnostics, false)
             }
         }

@@ -106,6 +106,21 @@ import Testing
         #expect(try pdfInfo(out + "/both.pdf", "Pages") == "2")
     }
 
+    @Test func missingOutputFoldersAreMade() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for name in ["a/b/one.pdf", "c/d/one.png", "e/f/one.svg"] {
+            let result = try typeset(["render", examples + "/settings-en.xml", "-o", out + "/" + name])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: out + "/" + name), "\(name)")
+        }
+        // A write that fails names the file once.
+        try FileManager.default.createDirectory(atPath: out + "/g/settings-en.svg", withIntermediateDirectories: true)
+        let result = try typeset(["render", examples + "/settings-en.xml", "--out-dir", out + "/g", "--format", "svg"])
+        #expect(result.status == 1)
+        #expect(result.stderr.components(separatedBy: "g/settings-en.svg").count == 2, "\(result.stderr)")
+    }
+
     @Test func badInputFailsWithLocationAndOthersStillRender() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

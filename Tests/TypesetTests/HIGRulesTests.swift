@@ -165,6 +165,17 @@ extension ReportBlock {
         #expect(b[1].frame.height > b[0].frame.height)
     }
 
+    @Test func onlyDirectChildrenOfTheRowAreSiblings() {
+        // Labels inside a stack of the row are not its children: neither way round.
+        let inner = blocks(#"<document><row><label>NEW</label><stack><label lang="ar">جديد</label></stack></row></document>"#)
+        #expect(inner.map { sizes($0) } == [["Latn": 17], ["Arab": 17]])
+        let outer = blocks(#"<document><row><stack><label>NEW</label></stack><label lang="ar">جديد</label></row></document>"#)
+        #expect(outer.map { sizes($0) } == [["Latn": 17], ["Arab": 17]])
+        // A row inside the stack has siblings of its own.
+        let nested = blocks(#"<document><row><label>x</label><stack><row><label>NEW</label><label>جديد</label></row></stack></row></document>"#)
+        #expect(nested.map { sizes($0) } == [["Latn": 17], ["Latn": 17], ["Arab": 19]])
+    }
+
     @Test func noBalancing() {
         let b = blocks("""
             <document><label>Download تنزيل</label><p>DOWNLOAD تنزيل</p><caption>NEW חדש</caption>
@@ -228,6 +239,19 @@ extension ReportBlock {
                 #expect(xs == xs.sorted(), "runs in visual order")
             }
         }
+    }
+}
+
+extension ReportInvariantTests {
+    /// Isolates' and embeddings' controls are left out of the text (§6): a run of them alone
+    /// would be an empty run, and is not reported.
+    @Test func noEmptyRuns() throws {
+        let result = try #require(layoutMarkup("""
+            <document><p>abc<rtl>def</rtl>ghi <bdi>שלום</bdi> x&#x202B;y&#x202C;z</p></document>
+            """))
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        #expect(runs.map(\.text).joined() == "abcdefghi שלום xyz")
+        #expect(runs.allSatisfy { !$0.text.isEmpty && $0.glyphs > 0 }, "\(runs.map(\.text))")
     }
 }
 

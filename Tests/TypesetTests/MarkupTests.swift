@@ -369,6 +369,8 @@ private struct Fixture {
             "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
             "unknown element 'lable' did you mean 'label'?"),
         BadInput("HTML element name", "<document><img src='a.png'/></document>", 1, 11, "did you mean 'image'?"),
+        // Two letters swapped are one edit: 'title' (one swap), not 'item' (two edits).
+        BadInput("swapped letters", "<document><titel>x</titel></document>", 1, 11, "did you mean 'title'?"),
         BadInput(
             "unknown attribute with suggestion", "<document>\n<p colr='#000000'>x</p></document>", 2, 4,
             "unknown attribute 'colr' on 'p' did you mean 'color'?"),

@@ -10,7 +10,8 @@ struct BlockContext {
     var width: Double
     /// The list the block is an item of, and its direction.
     var listRightToLeft: Bool?
-    /// True when a sibling title/heading/label/button in the same row has all-caps Latin.
+    /// True when a sibling title/heading/label/button in the same row has all-caps Latin (4.3:
+    /// direct children of one row only, not the contents of a stack or list in it).
     var rowHasAllCaps = false
 }
 
@@ -190,6 +191,7 @@ struct BlockLayouter {
     /// The context a list, row or stack gives its children: its `dir` and `lang`.
     private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
         var inner = context
+        inner.rowHasAllCaps = false  // a row sets it again for its own children
         if let lang = block.style.lang { inner.language = lang }
         switch block.style.dir {
         case .ltr?: inner.rightToLeft = false

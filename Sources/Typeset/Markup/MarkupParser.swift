@@ -139,20 +139,27 @@ func closestName(to name: String, among candidates: [String]) -> String? {
     return best.name
 }
 
-/// Levenshtein distance (insertions, deletions, substitutions), in Characters.
+/// Edit distance in Characters: insertions, deletions, substitutions and swaps of two
+/// neighbours, each one edit (optimal string alignment), since a swap is a common typo:
+/// "titel" is one edit from "title" and two from "item".
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
         current[0] = i
-        for j in 1...max(b.count, 1) where j <= b.count {
+        for j in 1...b.count {
             let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
             current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }
