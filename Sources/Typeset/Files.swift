@@ -35,6 +35,13 @@ public enum Path {
         return ext.isEmpty && !name.hasSuffix(".") ? name : String(name.dropLast(ext.count + 1))
     }
 
+    /// Makes `folder` and the folders above it where missing (an output's folder, before the
+    /// output is written: a failure here shows then, as a failed write). Empty: the current one.
+    public static func makeFolder(_ folder: String) {
+        guard !folder.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
     /// `folder/name`, with one slash between.
     public static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }

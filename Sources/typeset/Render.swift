@@ -81,9 +81,7 @@ struct Render: Command {
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
-        if let folder = output.map(Path.folder) ?? outDir, !folder.isEmpty {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
+        if let folder = output.map(Path.folder) ?? outDir { Path.makeFolder(folder) }
 
         if let output, resolvedFormat == .pdf {
             try renderOnePDF(selected, to: output, settings: settings, typesetter: typesetter)

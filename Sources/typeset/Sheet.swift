@@ -197,8 +197,7 @@ struct Sheet: Command {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
-        let folder = Path.folder(output)
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        Path.makeFolder(Path.folder(output))
         let written: [String]
         do {
             written = try render(

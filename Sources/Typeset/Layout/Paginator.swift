@@ -213,9 +213,6 @@ struct PageEmitter {
                 reportRuns.reserveCapacity(line.runs.count)
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    // A run of bidi controls alone (an isolate's LRI, PDI, ...) has no text, glyph
-                    // or width once they are left out: nothing to report.
-                    if glyphs.text.isEmpty && run.glyphs.isEmpty && run.width == 0 { continue }
                     reportRuns.append(ReportRun(
                         text: glyphs.text, level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
                         script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,

@@ -223,6 +223,9 @@ final class ParagraphLayouter: Sendable {
                 } else {
                     glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
                 }
+                // A piece of bidi controls alone (an isolate's LRI or PDI, ...) shows nothing and
+                // has no text once they are left out (SPEC §6): no run.
+                if glyphs.isEmpty && piece.allSatisfy({ isHiddenControl(display[$0]) }) { continue }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
                 runs.append(LineRun(
                     scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
