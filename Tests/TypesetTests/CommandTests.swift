@@ -148,7 +148,7 @@ import Testing
         try "<document>\n<p>box &#x10FFFD; here</p>\n</document>\n".write(toFile: out + "/g.xml", atomically: true, encoding: .utf8)
         let result = try typeset(["render", out + "/g.xml", "-o", out + "/g.pdf"])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("g.xml:2:4: warning: no font covers U+10FFFD"), "\(result.stderr)")
+        #expect(result.stderr.contains("g.xml:2:8: warning: no font covers U+10FFFD"), "\(result.stderr)")
     }
 }
 

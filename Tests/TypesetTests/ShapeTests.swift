@@ -191,6 +191,26 @@ struct ShapeFontTests {
         #expect(arabicRuns.flatMap(\.missing) == [2])
     }
 
+    @Test("the warning for a character no font covers points at the character itself")
+    func missingCharacterLocation() throws {
+        // \u{10FFFD} (a private-use character) is in no font. A byte-order mark, CRLF line ends,
+        // two-byte characters before it, references, a CDATA section and a comment are counted
+        // as the reader counts them: lines from 1, columns in characters from 1.
+        let box = "\u{10FFFD}"
+        let xml = "\u{FEFF}<document>\r\n<p>Héllo\r\n  wörld \(box) and</p>\n"
+            + "<p>A &amp; B <b>bold &#x10FFFD;</b><![CDATA[ <x> \(box)]]><!-- c -->\(box)</p>\n"
+            + "<p><![CDATA[\(box)]]></p>\n"
+            + "</document>\n"
+        let result = try #require(layoutMarkup(xml))
+        let warnings = result.diagnostics.items.map { "\($0.location.line):\($0.location.column)" }
+        #expect(warnings == ["3:9", "4:22", "4:50", "4:64", "5:13"])
+        // Text that is not in the source (a catalog's string) is reported where its element is.
+        let parsed = MarkupParser.parse(bytes: Array("<document>\n  <label key=\"k\">x</label>\n</document>".utf8), file: "k.xml")
+        let document = try #require(parsed.document)
+        let localized = sharedTypesetter.layout(document, options: LayoutOptions(strings: ["k": "a\(box)"]))
+        #expect(localized.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["2:3"])
+    }
+
     @Test("ranges index the whole paragraph")
     func subrange() {
         let text = scalars("abc שלום 12")

@@ -462,7 +462,7 @@ struct BlockLayouter {
         let frameWidth = max(1, context.width - 2 * padX)
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
-        diagnostics.append(contentsOf: paragraph.diagnostics)
+        for warning in paragraph.missingCharacterWarnings(source: document.source) { diagnostics.report(warning) }
 
         let textHeight = paragraph.height
         var frameTop = top

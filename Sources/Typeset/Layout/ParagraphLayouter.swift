@@ -41,21 +41,28 @@ struct ParagraphLayout {
     var displayScalars: [Unicode.Scalar]
     var baseLevel: UInt8
     var lines: [TextLine]
-    var diagnostics: Diagnostics
+    /// Characters no font covers.
+    var missing: [MissingCharacter]
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
-    /// `text` set as `lines`, with a warning for each character no font covers.
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
         self.text = text
         displayScalars = lines.displayScalars
         baseLevel = lines.baseLevel
         self.lines = lines.lines
-        diagnostics = Diagnostics()
-        for missing in lines.missing {
-            if let location = text.spans[missing.spanIndex].location {
-                let code = hexCodePoint(lines.displayScalars[missing.offset].value)
-                diagnostics.report(.warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box"))
-            }
+        missing = lines.missing
+    }
+
+    /// A warning for each character no font covers (SPEC §3), at the character itself when
+    /// `source` shows where it is, else where its text starts.
+    func missingCharacterWarnings(source: MarkupSource?) -> [Diagnostic] {
+        missing.compactMap { missing in
+            let span = text.spans[missing.spanIndex]
+            guard let start = span.location else { return nil }
+            let characters = text.scalars[span.scalarRange.lowerBound...missing.offset]
+            let location = source?.location(ofLast: characters, from: start) ?? start
+            let code = hexCodePoint(displayScalars[missing.offset].value)
+            return .warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box")
         }
     }
 }

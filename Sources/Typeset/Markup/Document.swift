@@ -37,6 +37,8 @@ public struct Document: Sendable, Hashable {
     public var location: SourceLocation
     /// The absolute folder of the document, against which image sources were resolved.
     public var directory: String
+    /// The bytes it was parsed from, for warnings that point into its text.
+    public var source: MarkupSource?
 
     public init(
         lang: String? = nil, dir: DirectionSetting? = nil, width: Double? = nil, height: Double? = nil,

@@ -46,7 +46,8 @@ public enum MarkupParser {
             return (nil, diagnostics)
         }
         var converter = MarkupConverter(file: file, assetDirectories: assetDirectories)
-        let document = converter.document(root)
+        var document = converter.document(root)
+        document?.source = MarkupSource(bytes)
         return (converter.diagnostics.hasErrors ? nil : document, converter.diagnostics)
     }
 

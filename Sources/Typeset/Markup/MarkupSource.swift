@@ -1,0 +1,153 @@
+// A markup file's bytes, kept with the parsed document so that a warning found late in the
+// pipeline can point at one character of a text node (SPEC §3: a character no font covers is
+// reported with its location), not only at where the text node starts.
+
+/// The bytes a document was parsed from, as read (a byte-order mark and CR line ends included).
+public struct MarkupSource: Sendable, Hashable {
+    let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Where the last of `characters` is, given that they are the text starting at `start`
+    /// after parsing: references decoded and XML white space collapsed (so white space is not
+    /// compared). The source is read again from `start`, through references, CDATA sections and
+    /// comments; nil when it does not hold those characters there (text from a string catalog,
+    /// a list marker) or when there are none.
+    func location(ofLast characters: ArraySlice<Unicode.Scalar>, from start: SourceLocation) -> SourceLocation? {
+        var expected = characters.filter { !MarkupSource.isWhiteSpace($0.value) }[...]
+        guard !expected.isEmpty, var cursor = Cursor(bytes, at: start) else { return nil }
+        var inCDATA = false
+        while let want = expected.popFirst() {
+            // The next character of the text, past white space, comments and CDATA markers.
+            var next: (scalar: Unicode.Scalar, at: SourceLocation)?
+            while next == nil {
+                guard let byte = cursor.byte else { return nil }
+                if MarkupSource.isWhiteSpace(UInt32(byte)) {
+                    cursor.advance()
+                } else if inCDATA {
+                    if cursor.skip("]]>") {
+                        inCDATA = false
+                    } else {
+                        guard let scalar = cursor.readScalar() else { return nil }
+                        next = scalar
+                    }
+                } else if byte == UInt8(ascii: "<") {
+                    if cursor.skip("<![CDATA[") {
+                        inCDATA = true
+                    } else if cursor.skip("<!--") {
+                        while !cursor.skip("-->") {
+                            guard cursor.byte != nil else { return nil }
+                            cursor.advance()
+                        }
+                    } else if want == "<" {
+                        inCDATA = true  // only a CDATA section holds a bare '<': the text started in one
+                    } else {
+                        return nil  // a tag: the text ended before the character was found
+                    }
+                } else {
+                    guard let scalar = byte == UInt8(ascii: "&") ? cursor.readReference() : cursor.readScalar()
+                    else { return nil }
+                    next = scalar
+                }
+            }
+            guard let (scalar, at) = next, scalar == want else { return nil }
+            if expected.isEmpty { return SourceLocation(file: start.file, line: at.line, column: at.column) }
+        }
+        return nil
+    }
+
+    static func isWhiteSpace(_ value: UInt32) -> Bool {
+        value == 0x20 || value == 0x09 || value == 0x0A || value == 0x0D
+    }
+
+    /// A position in the bytes with its line and column, counted as XMLReader counts them:
+    /// LF, CR and CRLF end a line; columns count scalars from 1; a byte-order mark is not counted.
+    private struct Cursor {
+        let bytes: [UInt8]
+        var index: Int
+        var line = 1
+        var column = 1
+
+        init?(_ bytes: [UInt8], at target: SourceLocation) {
+            self.bytes = bytes
+            index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            while (line, column) < (target.line, target.column) {
+                guard index < bytes.count else { return nil }
+                advance()
+            }
+            guard (line, column) == (target.line, target.column) else { return nil }
+        }
+
+        var byte: UInt8? { index < bytes.count ? bytes[index] : nil }
+        var location: SourceLocation { SourceLocation(file: "", line: line, column: column) }
+
+        /// Moves over one byte.
+        mutating func advance() {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 0x0D where self.byte == 0x0A:
+                break  // CRLF: the LF ends the line
+            case 0x0A, 0x0D:
+                line += 1
+                column = 1
+            default:
+                if byte & 0xC0 != 0x80 { column += 1 }
+            }
+        }
+
+        /// Moves over `text` if it comes next.
+        mutating func skip(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let matches = text.withUTF8Buffer { buffer in (0..<count).allSatisfy { bytes[index + $0] == buffer[$0] } }
+            if matches { for _ in 0..<count { advance() } }
+            return matches
+        }
+
+        /// The UTF-8 scalar that starts here (the parser has checked the bytes).
+        mutating func readScalar() -> (Unicode.Scalar, SourceLocation)? {
+            let at = location
+            let first = bytes[index]
+            let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
+            guard index + length <= bytes.count else { return nil }
+            var value = length == 1 ? UInt32(first) : UInt32(first) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+            }
+            for _ in 0..<length { advance() }
+            return Unicode.Scalar(value).map { ($0, at) }
+        }
+
+        /// A character or entity reference (`&amp;`, `&#233;`, `&#xE9;`) that starts here.
+        mutating func readReference() -> (Unicode.Scalar, SourceLocation)? {
+            let at = location
+            var name: [UInt8] = []
+            advance()  // &
+            while let byte, byte != UInt8(ascii: ";"), name.count < 12 {
+                name.append(byte)
+                advance()
+            }
+            guard byte == UInt8(ascii: ";") else { return nil }
+            advance()
+            let text = String(decoding: name, as: UTF8.self)
+            let value: UInt32?
+            switch text {
+            case "amp": value = 0x26
+            case "lt": value = 0x3C
+            case "gt": value = 0x3E
+            case "quot": value = 0x22
+            case "apos": value = 0x27
+            default:
+                if text.hasPrefix("#x") {
+                    value = UInt32(text.dropFirst(2), radix: 16)
+                } else if text.hasPrefix("#") {
+                    value = UInt32(text.dropFirst(), radix: 10)
+                } else {
+                    value = nil
+                }
+            }
+            return value.flatMap(Unicode.Scalar.init).map { ($0, at) }
+        }
+    }
+}
