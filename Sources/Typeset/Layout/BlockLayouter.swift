@@ -119,6 +119,12 @@ struct BlockLayouter {
         // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
         balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
         families = document.fontFamilies ?? []
+        for family in families where !paragraphs.fonts.hasFamily(family) {
+            diagnostics.report(.warning(
+                document.location,
+                "font family '\(family)' not found (not bundled, in a --font-dir folder or installed); "
+                    + "text falls back to the next family in font=\"\(families.joined(separator: ", "))\", then the bundled fonts"))
+        }
         color = document.color ?? Document.defaultColor
         margin = document.margin ?? Document.defaultMargin
     }
