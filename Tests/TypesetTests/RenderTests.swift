@@ -6,7 +6,8 @@ import Testing
 
 @testable import Typeset
 
-private let fontFolder = "/usr/share/fonts/truetype/noto/"
+/// The bundled fonts (a fresh CI machine has no system fonts).
+private let fontFolder = repositoryRoot + "/Fonts/"
 private let notoSans = FontFace(
     path: fontFolder + "NotoSans-Regular.ttf", family: "Noto Sans", weight: 400, italic: false)
 private let notoSansArabic = FontFace(
