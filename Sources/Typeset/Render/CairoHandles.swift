@@ -36,7 +36,7 @@ final class CairoSurface {
 /// Memory for the pixels of PNG pages, reused from page to page and between the jobs of a batch.
 /// `cairo_image_surface_create` clears a new image (5.3 MB for a 780 × 1688 page, by memset),
 /// which the page's background then paints over again: a pixel buffer taken from here is not
-/// cleared when the page's background covers every pixel (`PageDrawer.draw` paints it with
+/// cleared, as the page's background covers every pixel (`PageDrawer.draw` paints it with
 /// `CAIRO_OPERATOR_SOURCE`, the same pixels as painting it over transparent ones).
 final class PixelMemory: @unchecked Sendable {
     // @unchecked: `idle` is a `Locked`; a buffer is used by one render at a time.
@@ -48,11 +48,11 @@ final class PixelMemory: @unchecked Sendable {
     private static let mostKept = 4
     private let idle = Locked<[UnsafeMutableRawBufferPointer]>([])
 
-    /// An image surface of `width` × `height` ARGB32 pixels on memory of this pool, cleared to
-    /// transparent unless `painted` (every pixel will be painted over with the operator SOURCE),
-    /// passed to `body`; the memory returns to the pool when `body` is done with it.
+    /// An image surface of `width` × `height` ARGB32 pixels on memory of this pool, not cleared
+    /// (`body` paints every pixel over with the operator SOURCE first), passed to `body`; the
+    /// memory returns to the pool when `body` is done with it.
     func withImageSurface<Result>(
-        width: Int, height: Int, painted: Bool, _ body: (CairoSurface) throws -> Result
+        width: Int, height: Int, _ body: (CairoSurface) throws -> Result
     ) throws -> Result {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
         guard stride > 0 else { throw RenderError.invalidInput("an image \(width) pixels wide is too wide") }
@@ -63,7 +63,6 @@ final class PixelMemory: @unchecked Sendable {
                 CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))))
         }
         let memory = try take(size)
-        if !painted { memory.initializeMemory(as: UInt8.self, repeating: 0) }
         // The memory is used again only if no one else holds the surface when `body` is done (a
         // context drawing on it holds a reference); otherwise it is left as it is, never freed.
         var released = false

@@ -39,17 +39,21 @@ final class PageDrawer {
     func draw(_ page: Page, pageNumber: Int, on context: CairoContext) throws {
         let cr = context.pointer
         Self.setFontOptions(cr)
-        // Nothing is drawn outside the page (a PNG rounded up to whole pixels keeps its edge).
         cairo_reset_clip(cr)
+        set(page.background, on: cr)
+        // On an image, the background replaces whatever the pixels were (the same pixels as
+        // painted over transparent ones), so its memory is reused uncleared (`PixelMemory`). It
+        // covers every pixel: a page rounded up to whole pixels has no half-transparent edge.
+        if raster {
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        }
+        // Nothing else is drawn outside the page.
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, page.width, page.height)
         cairo_clip(cr)
-        set(page.background, on: cr)
-        // On an image, the background replaces whatever the pixels were (the same pixels as
-        // painted over transparent ones): its memory is reused uncleared (`PixelMemory`).
-        if raster { cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE) }
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        if !raster { cairo_paint(cr) }
         try context.check("painting the background of page \(pageNumber)")
 
         let surface = cairo_get_target(cr)

@@ -114,9 +114,7 @@ func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer)
             "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
                 + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side: use a smaller scale")
     }
-    // In whole pixels, the page's background (clipped to the page) covers every pixel.
-    let painted = pixelWidth == page.width * scale && pixelHeight == page.height * scale
-    return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight), painted: painted) {
+    return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
         surface in
         try surface.check("creating the image of page \(pageNumber)")
         let context = CairoContext(surface: surface)
