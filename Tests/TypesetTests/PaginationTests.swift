@@ -1,5 +1,6 @@
 // Pages of a document with a `height` (SPEC §2): what moves to the next page, what splits
-// between its lines, and what is cut off with a warning. Nothing is lost silently.
+// between its lines, and what is cut off with a warning; and text wider than its box, which
+// overflows it with a warning. Nothing is lost silently.
 import Testing
 
 @testable import Typeset
@@ -97,5 +98,29 @@ import Testing
                 #"<document height="100" margin="10"><spacer height="90"/><p>y</p></document>"#))
         #expect(spaced.diagnostics.items.isEmpty)
         #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
+    }
+
+    @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {
+        // Ten labels in 80 pt: each is 1 pt wide, and every letter overflows it.
+        let labels = (1...10).map { "<label>Word\($0)</label>" }.joined()
+        let row = try #require(layoutMarkup(#"<document width="100" margin="10">"# + "\n<row>\(labels)</row></document>"))
+        let warnings = row.diagnostics.warnings
+        #expect(warnings.count == 10)
+        #expect(warnings.allSatisfy { $0.location.line == 2 })
+        #expect(warnings.first?.message.hasPrefix("this <label> is 1 pt wide, narrower than a piece of its text") == true)
+        // A list nested deeper than the page is wide: the items that have no room warn.
+        let nested = String(repeating: "<list><item>x</item>", count: 30) + String(repeating: "</list>", count: 30)
+        let deep = try #require(layoutMarkup(#"<document width="200">"# + nested + "</document>"))
+        let items = deep.report.pages[0].blocks
+        let overflowing = items.filter { block in block.lines.contains { $0.width > block.frame.width + 0.5 } }
+        let offPage = items.filter { block in block.lines.contains { $0.x + $0.width > 200 } }
+        #expect(!offPage.isEmpty)
+        #expect(offPage.allSatisfy { block in overflowing.contains { $0.frame.y == block.frame.y } })
+        #expect(deep.diagnostics.warnings.count == overflowing.count)
+        #expect(deep.diagnostics.warnings.allSatisfy { $0.message.hasPrefix("this <item> is ") })
+        // Text that wraps within its box gives none, in a row or a list.
+        let fits = try #require(
+            layoutMarkup(#"<document width="300"><row><label>a b c</label><label>d</label></row><list><item>\#(words(40))</item></list></document>"#))
+        #expect(fits.diagnostics.items.isEmpty)
     }
 }

@@ -469,6 +469,15 @@ struct BlockLayouter {
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
         for warning in paragraph.missingCharacterWarnings(source: document.source) { diagnostics.report(warning) }
+        // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
+        // row of too many children, a list nested too deep) lets the text overflow it.
+        if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
+            diagnostics.report(.warning(
+                block.location,
+                "this <\(block.elementName)> is \(format(frameWidth)) pt wide, narrower than a piece of its text "
+                    + "that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
+                hint: "give its row fewer children, nest its list less deeply, or make the page wider"))
+        }
 
         let textHeight = paragraph.height
         var frameTop = top
