@@ -253,6 +253,17 @@ extension ReportInvariantTests {
         #expect(runs.map(\.text).joined() == "abcdefghi שלום xyz")
         #expect(runs.allSatisfy { !$0.text.isEmpty && $0.glyphs > 0 }, "\(runs.map(\.text))")
     }
+
+    /// X9 removes the boundary neutrals too: ZWJ, ZWNJ, ZWSP and the soft hyphen are not in a
+    /// run's text (§6), though they are drawn (as nothing) and the PDF's text keeps them. LRM is
+    /// a strong character, not removed.
+    @Test func textIsWithoutBoundaryNeutrals() throws {
+        let result = try #require(layoutMarkup("""
+            <document><p>a&#x200D;b&#x200C;c&#x200B;d&#xAD;e&#x200E;f مر&#x200D;حبا</p></document>
+            """))
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        #expect(runs.map(\.text).joined() == "abcde\u{200E}f مرحبا")
+    }
 }
 
 @Suite struct ImageFlipTests {

@@ -214,7 +214,7 @@ struct PageEmitter {
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     reportRuns.append(ReportRun(
-                        text: glyphs.text, level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
+                        text: withoutBoundaryNeutrals(glyphs.text), level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
                         script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                         width: run.width, glyphs: run.glyphs.count))
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
@@ -225,6 +225,21 @@ struct PageEmitter {
         }
         if let tag = block.tag { items.append(.endTag(tag)) }
         report.blocks.append(entry)
+    }
+
+    /// SPEC §6: a run's `text` is without the characters UAX #9 X9 removes. The embedding
+    /// controls are left out of the drawn text already (`isHiddenControl`); the boundary
+    /// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...) are left out here only: the PDF's text keeps
+    /// them, as they are part of what was written (a ZWJ joins an emoji sequence).
+    private func withoutBoundaryNeutrals(_ text: String) -> String {
+        // Printable ASCII is never BN: most runs are looked at no further.
+        func isBN(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 || scalar.value >= 0x7F) && scalar.bidiClass == .BN
+        }
+        guard text.unicodeScalars.contains(where: isBN) else { return text }
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isBN(scalar) { kept.append(scalar) }
+        return String(kept)
     }
 
     /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
