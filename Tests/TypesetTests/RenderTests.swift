@@ -56,7 +56,7 @@ private func glyphRun(
     }
     return GlyphRun(
         font: font, size: size, color: .black, glyphs: glyphs, text: text, clusters: clusters,
-        backward: rightToLeft)
+        backward: rightToLeft, width: pen - x)
 }
 
 /// "مرحبا" with its joining forms: meem initial, reh final, hah initial, beh medial, alef final.
@@ -255,6 +255,36 @@ struct RenderTests {
         }
         let text = String(decoding: try bytes(written[0]), as: UTF8.self)
         #expect(text.contains("id=\"surface1\""))
+    }
+
+    /// SVG has the page's text (§4.5), one invisible `<text>` per glyph run over its glyphs:
+    /// librsvg draws the page exactly as without it.
+    @Test func svgCarriesTheTextInvisibly() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let outcome = Typesetter().layoutFile(repositoryRoot + "/Examples/settings-ar.xml", settings: JobSettings())
+        let pages = try #require(outcome.layout?.pages)
+        let path = folder + "/settings.svg"
+        try render(pages: pages, to: path, options: RenderOptions(format: .svg))
+        let svg = String(decoding: try bytes(path), as: UTF8.self)
+        for run in ["الإعدادات", "Wi-Fi:", "١٢.٥", "نسخ احتياطي الآن"] {
+            #expect(svg.contains(">\(run)</text>") || svg.contains(">\(run) </text>"), "\(run)")
+        }
+        #expect(svg.contains(#"direction="rtl""#) && svg.contains(#"font-family="Noto Sans Arabic""#))
+        // Without the text layer, the same pixels.
+        let layer = try #require(svg.range(of: #"<g fill-opacity="0" stroke="none">"#))
+        let end = try #require(svg.range(of: "</svg>", options: .backwards))
+        let stripped = folder + "/stripped.svg"
+        try (String(svg[..<layer.lowerBound]) + String(svg[end.lowerBound...])).write(
+            toFile: stripped, atomically: true, encoding: .utf8)
+        for file in [path, stripped] {
+            let conversion = try run("/usr/bin/rsvg-convert", ["-o", file + ".png", file])
+            #expect(conversion.status == 0, "\(conversion.output)")
+        }
+        #expect(try bytes(path + ".png") == bytes(stripped + ".png"))
+        // Markup characters are escaped; characters XML does not allow are left out.
+        #expect(SVGText.escaped("a<b & \"c\">\u{1}d") == "a&lt;b &amp; &quot;c&quot;&gt;d")
+        #expect(SVGText.number(12.3456) == "12.346" && SVGText.number(-0.0001) == "0" && SVGText.number(17) == "17")
     }
 
     @Test func pngShowsInkWhereTextIsAndBackgroundElsewhere() throws {
@@ -466,7 +496,7 @@ struct RenderTests {
         let missingFont = FontFace(path: folder + "/none.ttf", family: "None", weight: 400, italic: false)
         let run = GlyphRun(
             font: missingFont, size: 12, color: .black, glyphs: [PositionedGlyph(id: 1, x: 0, y: 10)], text: "a",
-            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false)
+            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false, width: 7)
         #expect(throws: RenderError.self) {
             try render(
                 pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/font.pdf",
@@ -706,7 +736,7 @@ struct PDFWriterTests {
         defer { removeFolder(folder) }
         let run = GlyphRun(
             font: notoSans, size: 12, color: .black, glyphs: [PositionedGlyph(id: 65000, x: 0, y: 10)], text: "a",
-            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false)
+            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: false, width: 7)
         #expect(throws: RenderError.self) {
             try render(pages: [Page(width: 10, height: 10, items: [.glyphs(run)])], to: folder + "/glyph.pdf",
                        options: RenderOptions(format: .pdf))

@@ -49,9 +49,11 @@ public struct GlyphRun: Sendable {
     public var clusters: [TextCluster]
     /// True for right-to-left runs: clusters map text backwards (CAIRO_TEXT_CLUSTER_FLAG_BACKWARD).
     public var backward: Bool
+    /// The advance of the whole run, in points (for SVG's text, which spans it).
+    public var width: Double
 
     public init(font: FontFace, size: Double, color: Color, glyphs: [PositionedGlyph], text: String,
-                clusters: [TextCluster], backward: Bool) {
+                clusters: [TextCluster], backward: Bool, width: Double) {
         self.font = font
         self.size = size
         self.color = color
@@ -59,6 +61,7 @@ public struct GlyphRun: Sendable {
         self.text = text
         self.clusters = clusters
         self.backward = backward
+        self.width = width
     }
 }
 

@@ -298,7 +298,7 @@ struct PageEmitter {
         if run.isRightToLeft { clusters.reverse() }
         let color = paragraph.text.spans[run.spanIndex].style.color
         return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
-                        clusters: clusters, backward: run.isRightToLeft)
+                        clusters: clusters, backward: run.isRightToLeft, width: run.width)
     }
 }
 

@@ -84,7 +84,7 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
     return paths
 }
 
-/// One page as an SVG document, with Cairo's per-process ids renumbered.
+/// One page as an SVG document, with Cairo's per-process ids renumbered and the page's text.
 func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UInt8] {
     let sink = ByteSink()
     try withExtendedLifetime(sink) {
@@ -96,7 +96,8 @@ func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UIn
         try drawer.draw(page, pageNumber: pageNumber, on: context)
         try surface.finish("writing the SVG of page \(pageNumber)")
     }
-    return SVGIdentifiers.renumber(sink.bytes)
+    // After renumbering: a '#' in the text is not an id's.
+    return SVGText.adding(page, to: SVGIdentifiers.renumber(sink.bytes))
 }
 
 /// The largest side of a Cairo image surface, in pixels.
