@@ -263,6 +263,11 @@ extension ReportInvariantTests {
             """))
         let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
         #expect(runs.map(\.text).joined() == "abcde\u{200E}f مرحبا")
+        // The quick test agrees with the table on every code point.
+        let disagreeing = (0...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).filter {
+            isBoundaryNeutral($0) != ($0.bidiClass == .BN)
+        }
+        #expect(disagreeing.first == nil)
     }
 }
 

@@ -214,7 +214,7 @@ struct PageEmitter {
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     reportRuns.append(ReportRun(
-                        text: withoutBoundaryNeutrals(glyphs.text), level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
+                        text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
                         script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                         width: run.width, glyphs: run.glyphs.count))
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
@@ -231,14 +231,11 @@ struct PageEmitter {
     /// controls are left out of the drawn text already (`isHiddenControl`); the boundary
     /// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...) are left out here only: the PDF's text keeps
     /// them, as they are part of what was written (a ZWJ joins an emoji sequence).
-    private func withoutBoundaryNeutrals(_ text: String) -> String {
-        // Printable ASCII is never BN: most runs are looked at no further.
-        func isBN(_ scalar: Unicode.Scalar) -> Bool {
-            (scalar.value < 0x20 || scalar.value >= 0x7F) && scalar.bidiClass == .BN
-        }
-        guard text.unicodeScalars.contains(where: isBN) else { return text }
+    private func reportText(_ run: LineRun, _ paragraph: ParagraphLayout, drawn: String) -> String {
+        let scalars = paragraph.displayScalars
+        guard run.scalarRange.contains(where: { isBoundaryNeutral(scalars[$0]) }) else { return drawn }
         var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !isBN(scalar) { kept.append(scalar) }
+        for scalar in drawn.unicodeScalars where !isBoundaryNeutral(scalar) { kept.append(scalar) }
         return String(kept)
     }
 
@@ -326,4 +323,16 @@ extension PageItem {
             return self
         }
     }
+}
+
+/// Bidi class BN, with the table looked up only in the ranges that hold BN characters
+/// (Unicode 15.0; a test checks every code point): letters of every script are answered by a
+/// few comparisons.
+func isBoundaryNeutral(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    let mayBe =
+        value < 0xAD
+        ? value < 0x20 || value >= 0x7F
+        : value == 0xAD || value == 0x180E || (0x200B...0x206F).contains(value) || value >= 0xFDD0
+    return mayBe && scalar.bidiClass == .BN
 }
