@@ -328,6 +328,7 @@ extension PageItem {
 /// Bidi class BN, with the table looked up only in the ranges that hold BN characters
 /// (Unicode 15.0; a test checks every code point): letters of every script are answered by a
 /// few comparisons.
+@inline(__always)
 func isBoundaryNeutral(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     let mayBe =
