@@ -70,6 +70,8 @@ struct BlockLayouter {
     let paragraphs: ParagraphLayouter
 
     var diagnostics = Diagnostics()
+    /// Finds characters in the document's source, for warnings; made when one needs it.
+    private var sourceLocator: MarkupSource.Locator?
     var units: [Unit] = []
     private var cursor = 0.0
     private var nextListID = 0
@@ -468,7 +470,10 @@ struct BlockLayouter {
         let frameWidth = max(1, context.width - 2 * padX)
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
-        for warning in paragraph.missingCharacterWarnings(source: document.source) { diagnostics.report(warning) }
+        if !paragraph.missing.isEmpty {
+            if sourceLocator == nil, let source = document.source { sourceLocator = MarkupSource.Locator(source) }
+            for warning in paragraph.missingCharacterWarnings(source: sourceLocator) { diagnostics.report(warning) }
+        }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
         // row of too many children, a list nested too deep) lets the text overflow it.
         if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {

@@ -54,16 +54,27 @@ struct ParagraphLayout {
     }
 
     /// A warning for each character no font covers (SPEC §3), at the character itself when
-    /// `source` shows where it is, else where its text starts.
-    func missingCharacterWarnings(source: MarkupSource?) -> [Diagnostic] {
-        missing.compactMap { missing in
-            let span = text.spans[missing.spanIndex]
-            guard let start = span.location else { return nil }
-            let characters = text.scalars[span.scalarRange.lowerBound...missing.offset]
-            let location = source?.location(ofLast: characters, from: start) ?? start
-            let code = hexCodePoint(displayScalars[missing.offset].value)
-            return .warning(location, "no font covers U+\(code); it is drawn as a missing-glyph box")
+    /// `source` finds it, else where its text starts. Each span's text is read once.
+    func missingCharacterWarnings(source: MarkupSource.Locator?) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        var next = missing.startIndex
+        while next < missing.endIndex {
+            let spanIndex = missing[next].spanIndex
+            var end = next
+            while end < missing.endIndex, missing[end].spanIndex == spanIndex { end += 1 }
+            let span = text.spans[spanIndex]
+            if let start = span.location {
+                let offsets = missing[next..<end].map { $0.offset - span.scalarRange.lowerBound }
+                let found = source?.locations(of: offsets, in: text.scalars[span.scalarRange], from: start)
+                for (i, character) in missing[next..<end].enumerated() {
+                    let code = hexCodePoint(displayScalars[character.offset].value)
+                    warnings.append(.warning(
+                        found?[i] ?? start, "no font covers U+\(code); it is drawn as a missing-glyph box"))
+                }
+            }
+            next = end
         }
+        return warnings
     }
 }
 

@@ -8,52 +8,53 @@ public struct MarkupSource: Sendable, Hashable {
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Where the last of `characters` is, given that they are the text starting at `start`
-    /// after parsing: references decoded and XML white space collapsed (so white space is not
-    /// compared). The source is read again from `start`, through references, CDATA sections and
-    /// comments; nil when it does not hold those characters there (text from a string catalog,
-    /// a list marker) or when there are none.
-    func location(ofLast characters: ArraySlice<Unicode.Scalar>, from start: SourceLocation) -> SourceLocation? {
-        var expected = characters.filter { !MarkupSource.isWhiteSpace($0.value) }[...]
-        guard !expected.isEmpty, var cursor = Cursor(bytes, at: start) else { return nil }
-        var inCDATA = false
-        while let want = expected.popFirst() {
-            // The next character of the text, past white space, comments and CDATA markers.
-            var next: (scalar: Unicode.Scalar, at: SourceLocation)?
-            while next == nil {
-                guard let byte = cursor.byte else { return nil }
-                if MarkupSource.isWhiteSpace(UInt32(byte)) {
-                    cursor.advance()
-                } else if inCDATA {
-                    if cursor.skip("]]>") {
-                        inCDATA = false
-                    } else {
-                        guard let scalar = cursor.readScalar() else { return nil }
-                        next = scalar
-                    }
-                } else if byte == UInt8(ascii: "<") {
-                    if cursor.skip("<![CDATA[") {
-                        inCDATA = true
-                    } else if cursor.skip("<!--") {
-                        while !cursor.skip("-->") {
-                            guard cursor.byte != nil else { return nil }
-                            cursor.advance()
-                        }
-                    } else if want == "<" {
-                        inCDATA = true  // only a CDATA section holds a bare '<': the text started in one
-                    } else {
-                        return nil  // a tag: the text ended before the character was found
-                    }
-                } else {
-                    guard let scalar = byte == UInt8(ascii: "&") ? cursor.readReference() : cursor.readScalar()
-                    else { return nil }
-                    next = scalar
+    /// Finds characters of the source's text nodes. Made once per document, when a warning
+    /// needs it: it indexes the lines, so that each text is read from its own line, once.
+    struct Locator {
+        let bytes: [UInt8]
+        /// The index of each line's first byte (line 1 after any byte-order mark).
+        let lineStarts: [Int]
+
+        init(_ source: MarkupSource) {
+            bytes = source.bytes
+            var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
+            for index in starts[0]..<bytes.count {
+                let byte = bytes[index]
+                if byte == 0x0A || (byte == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A)) {
+                    starts.append(index + 1)
                 }
             }
-            guard let (scalar, at) = next, scalar == want else { return nil }
-            if expected.isEmpty { return SourceLocation(file: start.file, line: at.line, column: at.column) }
+            lineStarts = starts
         }
-        return nil
+
+        /// Where the characters at `offsets` (ascending indices into `characters`) are, given
+        /// that `characters` are the text starting at `start` after parsing: references decoded
+        /// and XML white space collapsed (so white space is not compared). The source is read
+        /// once from `start`, through references, CDATA sections and comments. nil for every
+        /// offset from the first where the source does not hold the text (text from a string
+        /// catalog, a list marker).
+        func locations(of offsets: [Int], in characters: ArraySlice<Unicode.Scalar>, from start: SourceLocation)
+            -> [SourceLocation?]
+        {
+            var found: [SourceLocation?] = []
+            guard var cursor = Cursor(bytes, lineStarts: lineStarts, at: start) else {
+                return offsets.map { _ in nil }
+            }
+            var inCDATA = false
+            var wanted = offsets.makeIterator()
+            var target = wanted.next()
+            for index in characters.indices {
+                guard let goal = target else { break }
+                let want = characters[index]
+                if MarkupSource.isWhiteSpace(want.value) { continue }
+                guard let at = cursor.next(want, inCDATA: &inCDATA) else { break }
+                if index - characters.startIndex == goal {
+                    found.append(SourceLocation(file: start.file, line: at.line, column: at.column))
+                    target = wanted.next()
+                }
+            }
+            return found + Array(repeating: nil, count: offsets.count - found.count)
+        }
     }
 
     static func isWhiteSpace(_ value: UInt32) -> Bool {
@@ -65,17 +66,52 @@ public struct MarkupSource: Sendable, Hashable {
     private struct Cursor {
         let bytes: [UInt8]
         var index: Int
-        var line = 1
+        var line: Int
         var column = 1
 
-        init?(_ bytes: [UInt8], at target: SourceLocation) {
+        init?(_ bytes: [UInt8], lineStarts: [Int], at target: SourceLocation) {
+            guard target.line >= 1, target.line <= lineStarts.count else { return nil }
             self.bytes = bytes
-            index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            while (line, column) < (target.line, target.column) {
-                guard index < bytes.count else { return nil }
+            index = lineStarts[target.line - 1]
+            line = target.line
+            while column < target.column {
+                guard index < bytes.count, line == target.line else { return nil }
                 advance()
             }
             guard (line, column) == (target.line, target.column) else { return nil }
+        }
+
+        /// Moves past white space, comments and CDATA markers to the next character of the
+        /// text and over it: its location if it is `want`, else nil.
+        mutating func next(_ want: Unicode.Scalar, inCDATA: inout Bool) -> SourceLocation? {
+            while let byte {
+                if MarkupSource.isWhiteSpace(UInt32(byte)) {
+                    advance()
+                } else if inCDATA {
+                    if skip("]]>") {
+                        inCDATA = false
+                    } else {
+                        return readScalar().flatMap { $0.0 == want ? $0.1 : nil }
+                    }
+                } else if byte == UInt8(ascii: "<") {
+                    if skip("<![CDATA[") {
+                        inCDATA = true
+                    } else if skip("<!--") {
+                        while !skip("-->") {
+                            guard self.byte != nil else { return nil }
+                            advance()
+                        }
+                    } else if want == "<" {
+                        inCDATA = true  // only a CDATA section holds a bare '<': the text started in one
+                    } else {
+                        return nil  // a tag: the text ended before the character was found
+                    }
+                } else {
+                    let read = byte == UInt8(ascii: "&") ? readReference() : readScalar()
+                    return read.flatMap { $0.0 == want ? $0.1 : nil }
+                }
+            }
+            return nil
         }
 
         var byte: UInt8? { index < bytes.count ? bytes[index] : nil }

@@ -31,7 +31,8 @@ enum SVGText {
             case .glyphs(let run):
                 guard let first = run.glyphs.first, !run.text.isEmpty else { continue }
                 let x = run.backward ? first.x + run.width : first.x
-                var element = "<text x=\"\(number(x))\" y=\"\(number(first.y))\" font-family=\"\(escaped(run.font.family))\""
+                var element =
+                    "<text x=\"\(number(x))\" y=\"\(number(first.y))\" font-family=\"\(escaped(run.font.family))\""
                 element += " font-size=\"\(number(run.size))\""
                 if run.width > 0 {
                     element += " textLength=\"\(number(run.width))\" lengthAdjust=\"spacingAndGlyphs\""
