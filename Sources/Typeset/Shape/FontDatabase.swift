@@ -281,12 +281,12 @@ public final class FontDatabase: Sendable {
 
     // MARK: Cluster choice
 
-    /// A face that may set a cluster, with its coverage (copied out of the lock).
     /// Whether `family` names fonts that are bundled, in a `--font-dir` folder or installed.
     public func hasFamily(_ family: String) -> Bool {
         state.withLock { state in lookUp(family: family, weight: 400, italic: false, &state) != nil }
     }
 
+    /// A face that may set a cluster, with its coverage (copied out of the lock).
     private struct Candidate: Sendable {
         var face: FontFace
         var coverage: FontCoverage
