@@ -123,12 +123,7 @@ private final class JSONWriter {
 
     func number(_ value: Double) {
         separate()
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() && abs(rounded) < 1e15 {
-            text += String(Int(rounded))
-        } else {
-            text += String(rounded)
-        }
+        text += format((value * 100).rounded() / 100)
     }
 
     func string(_ value: String) {

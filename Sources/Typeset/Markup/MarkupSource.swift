@@ -141,16 +141,12 @@ public struct MarkupSource: Sendable, Hashable {
             return matches
         }
 
-        /// The UTF-8 scalar that starts here (the parser has checked the bytes).
+        /// The UTF-8 scalar that starts here (decoded as the reader decodes it).
         mutating func readScalar() -> (Unicode.Scalar, SourceLocation)? {
             let at = location
             let first = bytes[index]
-            let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
-            guard index + length <= bytes.count else { return nil }
-            var value = length == 1 ? UInt32(first) : UInt32(first) & (0xFF >> (length + 1))
-            for offset in 1..<length {
-                value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
-            }
+            guard let (value, length) = first < 0x80 ? (UInt32(first), 1) : XMLReader.decodeUTF8(bytes, at: index)
+            else { return nil }
             for _ in 0..<length { advance() }
             return Unicode.Scalar(value).map { ($0, at) }
         }
@@ -168,20 +164,12 @@ public struct MarkupSource: Sendable, Hashable {
             advance()
             let text = String(decoding: name, as: UTF8.self)
             let value: UInt32?
-            switch text {
-            case "amp": value = 0x26
-            case "lt": value = 0x3C
-            case "gt": value = 0x3E
-            case "quot": value = 0x22
-            case "apos": value = 0x27
-            default:
-                if text.hasPrefix("#x") {
-                    value = UInt32(text.dropFirst(2), radix: 16)
-                } else if text.hasPrefix("#") {
-                    value = UInt32(text.dropFirst(), radix: 10)
-                } else {
-                    value = nil
-                }
+            if text.hasPrefix("#x") {
+                value = UInt32(text.dropFirst(2), radix: 16)
+            } else if text.hasPrefix("#") {
+                value = UInt32(text.dropFirst(), radix: 10)
+            } else {
+                value = XMLReader.predefinedEntities[text]
             }
             return value.flatMap(Unicode.Scalar.init).map { ($0, at) }
         }

@@ -136,7 +136,7 @@ struct XMLReader {
 
     /// Decodes one well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or values
     /// above U+10FFFF) starting with a byte ≥ 0x80.
-    private static func decodeUTF8(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
+    static func decodeUTF8(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
         let lead = bytes[index]
         let length: Int
         var lower: UInt8 = 0x80
@@ -636,18 +636,16 @@ struct XMLReader {
                 hint: "write '&amp;' for a literal '&'")
         }
         advance()
-        switch name {
-        case "lt": return 0x3C
-        case "gt": return 0x3E
-        case "amp": return 0x26
-        case "apos": return 0x27
-        case "quot": return 0x22
-        default:
+        guard let value = XMLReader.predefinedEntities[name] else {
             throw error(
                 "unknown entity '&\(name);': only &lt; &gt; &amp; &apos; &quot; and numeric "
                     + "character references are supported (no DTD entities)", at: start)
         }
+        return value
     }
+
+    /// The five entities XML predefines (§4.6), by name.
+    static let predefinedEntities: [String: UInt32] = ["lt": 0x3C, "gt": 0x3E, "amp": 0x26, "apos": 0x27, "quot": 0x22]
 
     private func scalarBytes(_ value: UInt32) -> [UInt8] {
         guard let scalar = Unicode.Scalar(value) else { return [] }

@@ -55,11 +55,7 @@ enum SVGText {
     }
 
     /// Up to three decimals, without a trailing ".0" (the size of a value SVG viewers read).
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000 + 0  // + 0: no "-0"
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
-        return String(rounded)
-    }
+    static func number(_ value: Double) -> String { format((value * 1000).rounded() / 1000) }
 
     /// Text for XML character data and attribute values; characters XML 1.0 does not allow
     /// (C0 controls other than tab and line ends, U+FFFE, U+FFFF) are left out.
