@@ -287,6 +287,39 @@ struct RenderTests {
         #expect(SVGText.number(12.3456) == "12.346" && SVGText.number(-0.0001) == "0" && SVGText.number(17) == "17")
     }
 
+    /// An Arabic line with Latin and digits in it: its runs are drawn in reading order, so the
+    /// SVG's text, the PDF's content (read in order by `pdftotext -raw`) and its tags start
+    /// with the line's first word. The report keeps them in visual order, left to right (§6).
+    @Test func runsOfALineAreDrawnInReadingOrder() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let layout = try #require(
+            layoutMarkup(
+                #"<document lang="ar" width="390" height="200"><p>هاتف Photon X2 جديد برقم 490 اليوم</p><list type="number"><item>صور</item></list></document>"#
+            ))
+        let page = try #require(layout.pages.first)
+        let drawn = page.items.compactMap { item -> String? in
+            if case .glyphs(let run) = item { return run.text } else { return nil }
+        }
+        #expect(drawn.joined() == "هاتف Photon X2 جديد برقم 490 اليوم1.صور")
+        let reported = try #require(layout.report.pages.first?.blocks.first?.lines.first?.runs)
+        #expect(reported.first?.text == " اليوم" && reported.last?.text == "هاتف ")
+
+        let svgPath = folder + "/line.svg"
+        try render(pages: layout.pages, to: svgPath, options: RenderOptions(format: .svg))
+        let svg = String(decoding: try bytes(svgPath), as: UTF8.self)
+        let texts = svg.components(separatedBy: "</text>").dropLast().compactMap { $0.split(separator: ">").last }
+        #expect(texts.joined() == "هاتف Photon X2 جديد برقم 490 اليوم1.صور")
+
+        let pdfPath = folder + "/line.pdf"
+        try render(pages: layout.pages, to: pdfPath, options: RenderOptions(format: .pdf))
+        let raw = try run("/usr/bin/pdftotext", ["-raw", pdfPath, "-"])
+        #expect(raw.status == 0)
+        let latin = try #require(raw.output.range(of: "Photon X2"))
+        let digits = try #require(raw.output.range(of: "490"))
+        #expect(latin.lowerBound < digits.lowerBound, "\(raw.output)")
+    }
+
     @Test func pngShowsInkWhereTextIsAndBackgroundElsewhere() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -5,7 +5,8 @@ public struct Page: Sendable {
     public var width: Double
     public var height: Double
     public var background: Color
-    /// Drawn in order. Tags bracket the items that belong to a structure element (tagged PDF).
+    /// Drawn in order, which is reading order: a line's glyph runs are in logical order, not
+    /// left to right. Tags bracket the items that belong to a structure element (tagged PDF).
     public var items: [PageItem]
     public init(width: Double, height: Double, background: Color = .white, items: [PageItem] = []) {
         self.width = width

@@ -100,7 +100,9 @@ extension BlockLayouter {
                 while start < paragraph.lines.count {
                     var end = start
                     var used = 0.0
-                    while end < paragraph.lines.count && y + pageGap + used + paragraph.lines[end].height <= contentHeight + 0.001 {
+                    while end < paragraph.lines.count
+                        && y + pageGap + used + paragraph.lines[end].height <= contentHeight + 0.001
+                    {
                         used += paragraph.lines[end].height
                         end += 1
                     }
@@ -189,9 +191,11 @@ struct PageEmitter {
         if let marker = block.marker, firstPart, let line = marker.paragraph.lines.first {
             if block.tag == .listItem { items.append(.beginTag(.label)) }
             let baseline = marker.top + dy + line.baseline
+            let first = items.count
             for run in line.runs {
                 items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
             }
+            putInLogicalOrder(line.runs, from: first)
             if block.tag == .listItem { items.append(.endTag(.label)) }
         } else if lines != nil && !firstPart {
             entry.marker = nil
@@ -211,20 +215,44 @@ struct PageEmitter {
                 let baseline = origin.top + dy + line.baseline
                 var reportRuns: [ReportRun] = []
                 reportRuns.reserveCapacity(line.runs.count)
+                let first = items.count
                 for run in line.runs {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    reportRuns.append(ReportRun(
-                        text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level), direction: run.isRightToLeft ? "rtl" : "ltr",
-                        script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
-                        width: run.width, glyphs: run.glyphs.count))
+                    reportRuns.append(
+                        ReportRun(
+                            text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level),
+                            direction: run.isRightToLeft ? "rtl" : "ltr",
+                            script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
+                            width: run.width, glyphs: run.glyphs.count))
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }
+                putInLogicalOrder(line.runs, from: first)
                 entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }
             if block.tag == .listItem { items.append(.endTag(.listBody)) }
         }
         if let tag = block.tag { items.append(.endTag(tag)) }
         report.blocks.append(entry)
+    }
+
+    /// Puts the glyph runs of one line, `items[first...]` (those of `runs` that have glyphs, in
+    /// visual order), in logical order: the order of a PDF's content and of its tags is the order
+    /// its text is read, copied and spoken in, and an SVG's text is searched and selected in
+    /// document order. An Arabic line with "Photon X2" in it would otherwise read from its last
+    /// word. The report keeps the visual order (§6); drawing does not depend on the order.
+    private mutating func putInLogicalOrder(_ runs: [LineRun], from first: Int) {
+        var previous = -1
+        var inOrder = true
+        for run in runs where !run.glyphs.isEmpty {
+            if run.scalarRange.lowerBound < previous { inOrder = false }
+            previous = run.scalarRange.lowerBound
+        }
+        guard !inOrder else { return }  // most lines: one run, or left-to-right runs
+        let drawn = runs.filter { !$0.glyphs.isEmpty }
+        assert(items.count - first == drawn.count)
+        let logical = drawn.indices.sorted { drawn[$0].scalarRange.lowerBound < drawn[$1].scalarRange.lowerBound }
+        let visual = Array(items[first...])
+        for (offset, index) in logical.enumerated() { items[first + offset] = visual[index] }
     }
 
     /// SPEC §6: a run's `text` is without the characters UAX #9 X9 removes. The embedding
@@ -294,8 +322,9 @@ struct PageEmitter {
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
         let color = paragraph.text.spans[run.spanIndex].style.color
-        return GlyphRun(font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
-                        clusters: clusters, backward: run.isRightToLeft, width: run.width)
+        return GlyphRun(
+            font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
+            clusters: clusters, backward: run.isRightToLeft, width: run.width)
     }
 }
 

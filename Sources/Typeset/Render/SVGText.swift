@@ -23,8 +23,8 @@ enum SVGText {
         return output
     }
 
-    /// One `<text>` per run, spanning the run's advance from its first glyph's origin; a
-    /// right-to-left run starts at its right end.
+    /// One `<text>` per run, in the page's reading order, spanning the run's advance from its
+    /// first glyph's origin; a right-to-left run starts at its right end.
     private static func append(_ page: Page, to layer: inout [UInt8]) {
         for item in page.items {
             switch item {
