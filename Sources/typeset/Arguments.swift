@@ -65,6 +65,32 @@ struct UsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
+/// Refuses a command that would write over a file it reads (its markup, its string catalog):
+/// `render v.xml -o v.xml --format pdf` would otherwise replace the markup with a PDF.
+func refuseOverwriting(inputs: [String], outputs: [String]) throws {
+    let read = Set(inputs.map(resolvedPath))
+    for output in outputs where read.contains(resolvedPath(output)) {
+        throw UsageError("'\(output)' is an input: writing it would replace it; name another output")
+    }
+}
+
+/// `path` made absolute, with `.`, `..` and symbolic links resolved.
+func resolvedPath(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+}
+
+/// Checks that each of `folders`, given with `--option`, is a folder: a mistyped `--font-dir`
+/// would otherwise pass unnoticed, and the fonts or images it was meant for silently not be found.
+func checkFolders(_ folders: [String], option: String) throws {
+    for folder in folders {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
+            let what = FileManager.default.fileExists(atPath: folder) ? "is not a folder" : "does not exist"
+            throw UsageError("--\(option) '\(folder)' \(what)")
+        }
+    }
+}
+
 /// Ends the process with `status` (what went wrong has been printed).
 struct ExitCode: Error {
     var status: Int32

@@ -28,6 +28,8 @@ struct LayoutArguments {
         if let textSize, LayoutArguments.bodySize(textSize) == nil {
             throw UsageError("unknown --text-size '\(textSize)'; use one of \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
         }
+        try checkFolders(fontDir, option: "font-dir")
+        try checkFolders(assets, option: "assets")
     }
 
     /// Dynamic Type body sizes (SPEC 5.3).

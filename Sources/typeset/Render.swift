@@ -52,6 +52,9 @@ struct Render: Command {
         if let output, format == nil, OutputFormat(path: output) == nil {
             throw UsageError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
+        let markup = inputs + (layoutArguments.strings.map { [$0] } ?? [])
+        try refuseOverwriting(
+            inputs: markup, outputs: output.map { [$0] } ?? inputs.map { outputPath(for: $0, format: format ?? .pdf) })
         if output == nil {
             // Two inputs must never write one file (the second would silently replace the first).
             // Checked over all inputs, so that every shard of a batch agrees.

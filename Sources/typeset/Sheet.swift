@@ -74,6 +74,9 @@ struct Sheet: Command {
             throw UsageError(
                 "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
+        try refuseOverwriting(inputs: inputs + (strings.map { [$0] } ?? []), outputs: [output])
+        try checkFolders(fontDir, option: "font-dir")
+        try checkFolders(assets, option: "assets")
         if let locales {
             for locale in Sheet.list(locales) {
                 guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {

@@ -31,16 +31,20 @@ import Testing
     @Test func commandLineGrammar() throws {
         let help = try typeset(["render", "--help"])
         #expect(help.status == 0)
-        for option in ["-o, --output <output>", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale",
-                       "--strings", "--text-size", "--font-dir", "--assets", "-h, --help"] {
+        for option in [
+            "-o, --output <output>", "--out-dir", "--format", "--scale", "--jobs", "--shard", "--locale",
+            "--strings", "--text-size", "--font-dir", "--assets", "-h, --help",
+        ] {
             #expect(help.stdout.contains(option), "help misses \(option)")
         }
         let root = try typeset(["--help"])
         #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:") && !root.stdout.contains("bench"))
         #expect(try typeset(["help", "diff"]).stdout.contains("USAGE: typeset diff <a> <b> [options]"))
-        for bad in [["render", "a.xml", "--bogus"], ["render", "a.xml", "--scale"], ["render", "a.xml", "--scale", "x"],
-                    ["render", "a.xml", "-x"], ["diff", "a.png"], ["layout", "a.xml", "b.xml"], ["nonsense"],
-                    ["snapshot", ".", "--update=yes"], ["render", "a.xml", "--format", "doc"]] {
+        for bad in [
+            ["render", "a.xml", "--bogus"], ["render", "a.xml", "--scale"], ["render", "a.xml", "--scale", "x"],
+            ["render", "a.xml", "-x"], ["diff", "a.png"], ["layout", "a.xml", "b.xml"], ["nonsense"],
+            ["snapshot", ".", "--update=yes"], ["render", "a.xml", "--format", "doc"],
+        ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: "), "\(bad): \(run)")
         }
@@ -80,7 +84,9 @@ import Testing
     @Test func longDocumentContinuesOnFurtherPages() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        #expect(try typeset(["render", examples + "/long-page.xml", "--out-dir", out, "--format", "png", "--scale", "1"]).status == 0)
+        #expect(
+            try typeset(["render", examples + "/long-page.xml", "--out-dir", out, "--format", "png", "--scale", "1"])
+                .status == 0)
         let pngs = files(in: out)
         #expect(pngs.count >= 2)
         #expect(pngs.contains("long-page.png") && pngs.contains("long-page-2.png"))
@@ -100,7 +106,9 @@ import Testing
     @Test func severalInputsIntoOnePDF() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try typeset(["render", examples + "/settings-en.xml", examples + "/settings-he.xml", "-o", out + "/both.pdf"])
+        let result = try typeset([
+            "render", examples + "/settings-en.xml", examples + "/settings-he.xml", "-o", out + "/both.pdf",
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.contains("rendered 2 of 2 inputs"))
         #expect(try pdfInfo(out + "/both.pdf", "Pages") == "2")
@@ -125,7 +133,8 @@ import Testing
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let bad = out + "/bad.xml"
-        try "<document>\n  <p align=\"justify\">Text</p>\n</document>\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "<document>\n  <p align=\"justify\">Text</p>\n</document>\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let result = try typeset(["render", bad, examples + "/settings-en.xml", "--out-dir", out])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(bad):2:6: error:"), "\(result.stderr)")
@@ -142,10 +151,47 @@ import Testing
         #expect(try typeset(["render", "a.xml", "--shard", "3/2"]).status == 2)
     }
 
+    /// An output that is one of the command's inputs is refused before anything is read or
+    /// written: the markup (or catalog) is left as it was. A mistyped font or asset folder is a
+    /// usage error too, rather than fonts and images silently not found.
+    @Test func inputsAreNeverWrittenOver() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let markup = "<document><p>Text</p></document>\n"
+        let input = out + "/v.xml"
+        try markup.write(toFile: input, atomically: true, encoding: .utf8)
+        try "{\"k\": \"Text\"}".write(toFile: out + "/s.json", atomically: true, encoding: .utf8)
+        try markup.write(toFile: out + "/w.pdf", atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["render", input, "-o", input, "--format", "pdf"],
+            ["render", input, "-o", out + "/./sub/../v.xml", "--format", "png"],
+            ["render", input, "--strings", out + "/s.json", "-o", out + "/s.json", "--format", "svg"],
+            ["render", out + "/w.pdf"],
+            ["sheet", input, "-o", input, "--format", "svg"],
+        ]
+        for arguments in commands {
+            let result = try typeset(arguments)
+            #expect(result.status == 2 && result.stderr.contains("is an input"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == markup)
+        #expect(try String(contentsOfFile: out + "/w.pdf", encoding: .utf8) == markup)
+        #expect(files(in: out) == ["s.json", "v.xml", "w.pdf"])
+        for option in ["--font-dir", "--assets"] {
+            for folder in [out + "/missing", input] {
+                let layout = try typeset(["layout", input, option, folder])
+                #expect(layout.status == 2 && layout.stderr.contains(folder), "\(option) \(folder): \(layout.stderr)")
+                let sheet = try typeset(["sheet", input, "-o", out + "/sheet.pdf", option, folder])
+                #expect(sheet.status == 2, "\(option) \(folder): \(sheet.stderr)")
+            }
+        }
+        #expect(try typeset(["layout", input, "--font-dir", out, "--assets", out]).status == 0)
+    }
+
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try "<document>\n<p>box &#x10FFFD; here</p>\n</document>\n".write(toFile: out + "/g.xml", atomically: true, encoding: .utf8)
+        try "<document>\n<p>box &#x10FFFD; here</p>\n</document>\n".write(
+            toFile: out + "/g.xml", atomically: true, encoding: .utf8)
         let result = try typeset(["render", out + "/g.xml", "-o", out + "/g.pdf"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("g.xml:2:8: warning: no font covers U+10FFFD"), "\(result.stderr)")
