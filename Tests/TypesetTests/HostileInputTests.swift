@@ -187,8 +187,8 @@ struct HostileInputTests {
                 .write(toFile: path, atomically: false, encoding: .utf8)
             good.append(path)
         }
-        // A PNG whose chunks are sound but whose pixel data does not inflate: the parser accepts
-        // it, the renderer fails on it.
+        // A PNG whose chunks are sound but whose pixel data does not inflate: refused when the
+        // document is read, located at its src attribute.
         var corrupt = pngFile(width: 2, height: 2)
         let idat = try #require(corrupt.indices.first { corrupt[$0..<$0 + 4].elementsEqual(Array("IDAT".utf8)) })
         let idatLength = corrupt[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
@@ -229,7 +229,7 @@ struct HostileInputTests {
         // Each failure is located.
         #expect(result.error.contains(inputs + "/broken-xml.xml:1:22: error: end tag '</document>' does not match '<p>'"))
         #expect(result.error.contains(inputs + "/page-limit.xml:1:"))
-        #expect(result.error.contains(inputs + "/bad-pixels.xml:1:1: error: cannot write "))
+        #expect(result.error.contains(inputs + "/bad-pixels.xml:1:18: error: image 'corrupt.png' is not a valid PNG file (its image data is corrupt"))
         #expect(result.error.contains(inputs + "/blocked.xml:1:1: error: cannot write "))
     }
 

@@ -32,9 +32,8 @@ private func expectError(
     #expect(error.location.column == column, "\(error)", sourceLocation: sourceLocation)
 }
 
-/// A complete PNG of `width` × `height` pixels (the parser checks every chunk and CRC): IHDR,
-/// one IDAT, IEND. Up to 64 × 64 the IDAT holds the real pixels as stored (uncompressed) zlib
-/// data; larger images get a placeholder (the parser does not decode pixels).
+/// A complete PNG of `width` × `height` grey pixels (the parser checks every chunk, CRC and
+/// row): IHDR, one IDAT holding the rows as stored (uncompressed) zlib blocks, IEND.
 func pngFile(width: UInt32, height: UInt32) -> [UInt8] {
     func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
@@ -42,21 +41,25 @@ func pngFile(width: UInt32, height: UInt32) -> [UInt8] {
         return bigEndian(UInt32(body.count)) + typed + bigEndian(PNGFile.crc32(typed))
     }
     var png = PNGFile.signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0])
-    if width <= 64 && height <= 64 {
-        // Each row: filter byte 0, then RGBA pixels.
-        let raw = [UInt8]((0..<Int(height)).flatMap { _ in [0] + [UInt8](repeating: 0x80, count: 4 * Int(width)) })
-        var adlerA: UInt32 = 1
-        var adlerB: UInt32 = 0
-        for byte in raw {
-            adlerA = (adlerA + UInt32(byte)) % 65521
-            adlerB = (adlerB + adlerA) % 65521
-        }
-        let length = UInt16(raw.count)
-        let stored: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-        png += chunk("IDAT", stored + raw + bigEndian(adlerB << 16 | adlerA))
-    } else {
-        png += chunk("IDAT", [0x78, 0x01, 0x01, 0, 0, 0xFF, 0xFF, 0, 0, 0, 1])
+    // Each row: filter byte 0, then RGBA pixels.
+    let row = [0] + [UInt8](repeating: 0x80, count: 4 * Int(width))
+    let raw = [UInt8]((0..<Int(height)).flatMap { _ in row })
+    var adlerA: UInt32 = 1
+    var adlerB: UInt32 = 0
+    for byte in raw {
+        adlerA = (adlerA + UInt32(byte)) % 65521
+        adlerB = (adlerB + adlerA) % 65521
     }
+    var zlib: [UInt8] = [0x78, 0x01]
+    var start = 0
+    repeat {
+        let end = min(start + 65535, raw.count)
+        let length = UInt16(end - start)
+        zlib += [end == raw.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        zlib += raw[start..<end]
+        start = end
+    } while start < raw.count
+    png += chunk("IDAT", zlib + bigEndian(adlerB << 16 | adlerA))
     return png + chunk("IEND", [])
 }
 

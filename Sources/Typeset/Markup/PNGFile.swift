@@ -1,7 +1,9 @@
 // The PNG check of `image` sources (SPEC §2: "it must be a PNG"): the signature, the image's
-// size from IHDR, and the chunk structure with every CRC, so that a truncated or corrupted file
-// is refused with its location at parse time instead of failing while the page is drawn.
-// (The compressed pixel data itself is left to the decoder.)
+// size from IHDR, the chunk structure with every CRC, and the compressed pixel data (inflated
+// and counted, each row's filter type checked), so that a truncated or corrupted file is refused
+// with its location at parse time instead of failing while the page is drawn, where it would
+// take every other input of a one-file PDF or sheet down with it.
+import CCairo  // zlib
 
 /// Why a file is not a usable PNG; the message completes "image 'x' is ...".
 struct PNGProblem: Error, Equatable {
@@ -12,7 +14,8 @@ enum PNGFile {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The width and height of the PNG in `bytes`, after checking its structure: IHDR first
-    /// and well-formed, every chunk complete with a matching CRC, at least one IDAT, and IEND.
+    /// and well-formed, every chunk complete with a matching CRC, IDAT data that inflates to
+    /// every row of the image, and IEND.
     /// `pixelLimit` bounds each side (checked before the rest, so huge images are refused by
     /// their header alone).
     static func check(_ bytes: [UInt8], pixelLimit: Int) throws(PNGProblem) -> (width: Int, height: Int) {
@@ -43,7 +46,7 @@ enum PNGFile {
                     + "compression \(bytes[26]), filter \(bytes[27]), interlace \(bytes[28]))")
         }
         var offset = 8
-        var sawData = false
+        var data: [Range<Int>] = []  // the IDAT chunks' contents
         while true {
             guard offset + 12 <= bytes.count else {
                 throw PNGProblem(message: "not a valid PNG file (it is truncated: it ends before its IEND chunk)")
@@ -60,14 +63,110 @@ enum PNGFile {
             let end = offset + 8 + length
             let stored = bigEndian(bytes, end)
             guard crc32(bytes[(offset + 4)..<end]) == UInt32(stored) else {
-                throw PNGProblem(message: "not a valid PNG file (the CRC of its \(name) chunk at byte \(offset) is wrong)")
+                throw PNGProblem(
+                    message: "not a valid PNG file (the CRC of its \(name) chunk at byte \(offset) is wrong)")
             }
-            if name == "IDAT" { sawData = true }
+            if name == "IDAT" { data.append(offset + 8..<end) }
             if name == "IEND" {
-                guard sawData else { throw PNGProblem(message: "not a valid PNG file (it has no image data)") }
+                guard !data.isEmpty else { throw PNGProblem(message: "not a valid PNG file (it has no image data)") }
+                let rows = Rows(
+                    width: width, height: height, bitsPerPixel: Int(bitDepth) * channels[Int(colorType)],
+                    interlaced: bytes[28] == 1)
+                try checkData(bytes, data, rows)
                 return (width, height)
             }
             offset = end + 4
+        }
+    }
+
+    /// Samples per pixel of each color type (gray, -, RGB, palette, gray + alpha, -, RGBA).
+    private static let channels = [1, 0, 3, 1, 2, 0, 4]
+
+    /// The rows the decompressed data holds: each is a filter-type byte and then its pixels.
+    /// An interlaced (Adam7) image holds the rows of its seven reduced images one after another.
+    struct Rows {
+        /// (rows, bytes per row including the filter byte) of each image, in order.
+        var images: [(count: Int, length: Int)]
+
+        init(width: Int, height: Int, bitsPerPixel: Int, interlaced: Bool) {
+            // Adam7's passes: the first column and row, and the steps between them.
+            let passes =
+                interlaced
+                ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+                : [(0, 0, 1, 1)]
+            images = passes.compactMap { x, y, xStep, yStep in
+                let columns = (width - x + xStep - 1) / xStep
+                let count = (height - y + yStep - 1) / yStep
+                guard columns > 0, count > 0 else { return nil }  // an empty pass has no rows
+                return (count, 1 + (columns * bitsPerPixel + 7) / 8)
+            }
+        }
+
+        var byteCount: Int { images.reduce(0) { $0 + $1.count * $1.length } }
+    }
+
+    /// Inflates the IDAT chunks' contents (`ranges` of `bytes`) a piece at a time, and checks
+    /// that they hold all of `rows`, each starting with a filter type libpng knows (0 to 4).
+    /// Data after the last row is allowed, as libpng allows it.
+    private static func checkData(_ bytes: [UInt8], _ ranges: [Range<Int>], _ rows: Rows) throws(PNGProblem) {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw PNGProblem(message: "not readable (zlib could not start)")
+        }
+        defer { inflateEnd(&stream) }
+        let expected = rows.byteCount
+        var image = 0  // the reduced image (Adam7 pass) whose rows come next
+        var rowsLeft = rows.images.first?.count ?? 0
+        var nextRow = 0  // where the next row starts in the decompressed data
+        var rowNumber = 0
+        var produced = 0
+        var badFilter: (row: Int, type: UInt8)?
+        var output = [UInt8](repeating: 0, count: 64 * 1024)
+        var status = Z_OK
+        bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                for range in ranges {
+                    guard status == Z_OK, produced < expected else { break }  // a bomb stops at the image's size
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + range.lowerBound)
+                    stream.avail_in = uInt(range.count)
+                    repeat {
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(out.count)
+                        status = inflate(&stream, Z_NO_FLUSH)
+                        let count = out.count - Int(stream.avail_out)
+                        // The filter types of the rows that start in this piece.
+                        while badFilter == nil, image < rows.images.count, nextRow < produced + count {
+                            let type = out[nextRow - produced]
+                            if type > 4 { badFilter = (rowNumber, type) }
+                            rowNumber += 1
+                            nextRow += rows.images[image].length
+                            rowsLeft -= 1
+                            if rowsLeft == 0 {
+                                image += 1
+                                rowsLeft = image < rows.images.count ? rows.images[image].count : 0
+                            }
+                        }
+                        produced += count
+                    } while status == Z_OK && produced < expected && (stream.avail_in > 0 || stream.avail_out == 0)
+                    if status == Z_BUF_ERROR { status = Z_OK }  // this chunk used up: the next goes on
+                }
+            }
+        }
+        if let badFilter {
+            throw PNGProblem(
+                message:
+                    "not a valid PNG file (row \(badFilter.row + 1) of its image data has filter type \(badFilter.type); PNG has 0 to 4)"
+            )
+        }
+        switch status {
+        case Z_STREAM_END, Z_OK:
+            guard produced >= expected else {
+                throw PNGProblem(
+                    message: "not a valid PNG file (its image data ends early: \(produced) of \(expected) bytes)")
+            }
+        default:
+            let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+            throw PNGProblem(message: "not a valid PNG file (its image data is corrupt: \(reason))")
         }
     }
 
