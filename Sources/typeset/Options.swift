@@ -58,8 +58,7 @@ struct LayoutArguments {
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         if let strings {
             do {
-                let catalog = try StringCatalog.load(path: strings)
-                layout.strings = catalog.strings(locale: locale)
+                layout.catalog = try StringCatalog.load(path: strings)
             } catch {
                 var diagnostics = Diagnostics()
                 diagnostics.report(error)

@@ -99,7 +99,6 @@ struct Sheet: Command {
         var locale: String?
         var textSize: String
         var bodySize: Double
-        var strings: [String: String]?
     }
 
     /// What laying out one cell gave.
@@ -111,7 +110,7 @@ struct Sheet: Command {
     }
 
     func run() throws {
-        var catalog: StringCatalog?
+        let catalog: StringCatalog?
         if let strings {
             do {
                 catalog = try StringCatalog.load(path: strings)
@@ -121,14 +120,14 @@ struct Sheet: Command {
                 printDiagnostics(diagnostics)
                 throw ExitCode(ExitStatus.inputFailed)
             }
+        } else {
+            catalog = nil
         }
         var columns: [Column] = []
         for locale in localeList {
             for size in textSizeList {
                 columns.append(
-                    Column(
-                        locale: locale, textSize: size.name, bodySize: size.body,
-                        strings: catalog?.strings(locale: locale)))
+                    Column(locale: locale, textSize: size.name, bodySize: size.body))
             }
         }
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
@@ -153,7 +152,7 @@ struct Sheet: Command {
             let column = allColumns[index.1]
             let result = typesetter.layout(
                 document,
-                options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, strings: column.strings))
+                options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, catalog: catalog))
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,

@@ -186,7 +186,7 @@ private let xcstrings = #"""
         #expect(strings["same"] == "same")
         #expect(strings["unquoted"] == "word_2")
         #expect(strings["ميزة"] == "قيمة")
-        #expect(strings.count == 8)
+        #expect(try catalog(text, file: "Localizable.strings").tables[""]?.count == 8)
     }
 
     @Test func stringsFileInUTF16() throws {
@@ -194,14 +194,15 @@ private let xcstrings = #"""
         for unit in "/* c */\n\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n".utf16 {
             bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
         }
-        let strings = try StringCatalog.parse(bytes: bytes, file: "he.strings").strings(locale: nil)
-        #expect(strings == ["k": "שלום"])
+        let catalog = try StringCatalog.parse(bytes: bytes, file: "he.strings")
+        #expect(catalog.tables == ["": ["k": "שלום"]])
+        #expect(catalog.strings(locale: nil)["k"] == "שלום")
     }
 
     @Test func jsonObjectOfKeysAndTexts() throws {
-        let strings = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json").strings(
-            locale: "he")
-        #expect(strings == ["a": "Alpha", "b": "ב\n", "c": ""])
+        let json = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json")
+        #expect(json.tables == ["": ["a": "Alpha", "b": "ב\n", "c": ""]])
+        #expect(json.strings(locale: "he")["b"] == "ב\n" && json.strings(locale: "he")["c"] == "")
     }
 
     @Test(arguments: [
@@ -329,6 +330,29 @@ private let markup = """
         let blocks = try L10nCLI.blocks(run.stdout).blocks
         #expect(blocks.map(\.text) == ["Title"])
         #expect(blocks.first?.lang == "he" && blocks.first?.context == "rtl")
+    }
+
+    /// Without `--locale`, each document's strings are in its own language: an Arabic mockup
+    /// and a Hebrew one rendered with one catalog each read their own translation (they read
+    /// the catalog's source language before), in `layout` as in the sheet's own-language column.
+    @Test func withoutALocaleStringsFollowTheDocumentsLanguage() throws {
+        let folder = try L10nCLI.folder([
+            "ar.xml": #"<document lang="ar-EG"><title key="title">Own title</title></document>"#,
+            "he.xml": #"<document lang="he"><title key="hebrew only">Own title</title></document>"#,
+            "en.xml": #"<document><title key="title">Own title</title></document>"#,
+            "Localizable.xcstrings": xcstrings,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (input, expected) in [("ar.xml", "الضبط"), ("he.xml", "שלום"), ("en.xml", "Settings")] {
+            let run = try L10nCLI.typeset(["layout", input, "--strings", "Localizable.xcstrings"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == [expected], "\(input)")
+        }
+        let sheet = try L10nCLI.typeset(
+            ["sheet", "ar.xml", "he.xml", "--strings", "Localizable.xcstrings", "-o", "sheet.pdf"], in: folder)
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/sheet.pdf", "-"]).stdout
+        #expect(text.contains("الضبط") && text.contains("שלום") && !text.contains("Settings"), "\(text)")
     }
 
     @Test func stringsFileAndJSONCatalogsFromTheCommandLine() throws {

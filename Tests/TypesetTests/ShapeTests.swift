@@ -207,7 +207,7 @@ struct ShapeFontTests {
         // Text that is not in the source (a catalog's string) is reported where its element is.
         let parsed = MarkupParser.parse(bytes: Array("<document>\n  <label key=\"k\">x</label>\n</document>".utf8), file: "k.xml")
         let document = try #require(parsed.document)
-        let localized = sharedTypesetter.layout(document, options: LayoutOptions(strings: ["k": "a\(box)"]))
+        let localized = sharedTypesetter.layout(document, options: LayoutOptions(catalog: StringCatalog(tables: ["": ["k": "a\(box)"]], sourceLanguage: nil)))
         #expect(localized.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["2:3"])
     }
 

@@ -86,6 +86,8 @@ struct BlockLayouter {
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
+    /// The catalog's strings in the locale's language, else the document's (SPEC 5.2).
+    private let strings: LocalizedStrings?
     private let bodySize: Double
     private let sizeScale: Double
     private let lineHeight: Double
@@ -113,6 +115,7 @@ struct BlockLayouter {
         self.options = options
         self.paragraphs = paragraphs
         language = document.lang ?? options.locale ?? Document.defaultLanguage
+        strings = options.catalog?.strings(locale: options.locale ?? language)
         let documentSize = document.fontSize ?? Document.defaultFontSize
         sizeScale = (options.bodySize ?? Document.defaultFontSize) / Document.defaultFontSize
         bodySize = documentSize * sizeScale
@@ -396,7 +399,7 @@ struct BlockLayouter {
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2).
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
-        if let key = block.key, let text = options.strings?[key] { return text }
+        if let key = block.key, let text = strings?[key] { return text }
         return inlines.styledText().map(\.text).joined()
     }
 
@@ -415,7 +418,7 @@ struct BlockLayouter {
 
         var text = ParagraphText()
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        if let key = block.key, let strings = options.strings {
+        if let key = block.key, let strings {
             if let string = strings[key] {
                 text.append(string, style: base, location: block.location)
                 localized = true

@@ -9,13 +9,14 @@ public struct LayoutOptions: Sendable {
     public var locale: String?
     /// `--text-size`: the Dynamic Type body size in points; every style scales with it.
     public var bodySize: Double?
-    /// `--strings`: the catalog's strings for the locale, key → text. nil when no catalog was given.
-    public var strings: [String: String]?
+    /// `--strings`: the string catalog, nil when none was given. Its strings are looked up in
+    /// the locale's language, or without a locale in the document's (SPEC 5.2).
+    public var catalog: StringCatalog?
 
-    public init(locale: String? = nil, bodySize: Double? = nil, strings: [String: String]? = nil) {
+    public init(locale: String? = nil, bodySize: Double? = nil, catalog: StringCatalog? = nil) {
         self.locale = locale
         self.bodySize = bodySize
-        self.strings = strings
+        self.catalog = catalog
     }
 }
 

@@ -3,6 +3,22 @@
 
 import FoundationEssentials
 
+/// A catalog's strings as one locale sees them, looked up key by key along its fallback chain
+/// (a batch looks up each document's few keys in the document's own language, and merging the
+/// languages' tables for every document would cost more than its layout).
+public struct LocalizedStrings: Sendable {
+    let tables: [String: [String: String]]
+    /// Most specific first (`StringCatalog.fallbackChain`).
+    let languages: [String]
+
+    public subscript(key: String) -> String? {
+        for language in languages {
+            if let text = tables[language]?[key] { return text }
+        }
+        return nil
+    }
+}
+
 /// The strings of a catalog file, by language.
 public struct StringCatalog: Sendable {
     /// Language → key → text, the languages as `normalizedLanguage` gives them. Files of one
@@ -40,12 +56,8 @@ public struct StringCatalog: Sendable {
 
     /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`
     /// that has it.
-    public func strings(locale: String?) -> [String: String] {
-        var result: [String: String] = [:]
-        for language in fallbackChain(locale: locale).reversed() {
-            result.merge(tables[language] ?? [:]) { _, new in new }
-        }
-        return result
+    public func strings(locale: String?) -> LocalizedStrings {
+        LocalizedStrings(tables: tables, languages: fallbackChain(locale: locale))
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -61,11 +73,12 @@ public struct StringCatalog: Sendable {
         do {
             bytes = try readRegularFile(path, limit: maximumBytes)
         } catch {
-            let message = if case .tooLarge(let size) = error {
-                "the string catalog is \(size) bytes; the limit is \(maximumBytes) bytes (64 MiB)"
-            } else {
-                "cannot read the string catalog: \(error.reason)"
-            }
+            let message =
+                if case .tooLarge(let size) = error {
+                    "the string catalog is \(size) bytes; the limit is \(maximumBytes) bytes (64 MiB)"
+                } else {
+                    "cannot read the string catalog: \(error.reason)"
+                }
             throw .error(SourceLocation(file: path, line: 1, column: 1), message)
         }
         return try parse(bytes: bytes, file: path)
