@@ -51,6 +51,23 @@ import Testing
     @Test func aClusterWiderThanTheLineStandsAlone() {
         #expect(fill("ab", width: 5) == ["a", "b"])
     }
+
+    /// A line that ends at a soft hyphen must also hold the hyphen it shows there.
+    @Test func aBreakAtASoftHyphenCountsItsHyphen() {
+        let scalars = Array("aaa\u{AD}bbb".unicodeScalars)  // the soft hyphen itself is 0 wide
+        var widths = scalars.indices.map { ($0, 10.0) }
+        widths[3].1 = 0
+        let advances = AdvanceTable(count: scalars.count, glyphAdvances: widths)
+        func fill(width: Double, hyphen: Double) -> [Int] {
+            LineFiller.lines(
+                scalars: scalars, opportunities: LineBreaker.opportunities(in: scalars), advances: advances,
+                width: width, hyphens: [4: hyphen]
+            ).map(\.upperBound)
+        }
+        #expect(fill(width: 40, hyphen: 5) == [4, 7], "aaa- (35 pt) fits in 40")
+        #expect(fill(width: 32, hyphen: 5) == [2, 4, 7], "aaa- (35 pt) does not fit in 32: aa | a- | bbb")
+        #expect(fill(width: 100, hyphen: 5) == [7], "no break, no hyphen")
+    }
 }
 
 @Suite struct ParagraphLayouterTests {
@@ -87,6 +104,27 @@ import Testing
         let levels = runs.map(\.level).reduce(into: [UInt8]()) { if $0.last != $1 { $0.append($1) } }
         #expect(levels == [0, 1, 0])
         #expect(runs.map(\.x) == runs.map(\.x).sorted())
+    }
+
+    /// A line broken at a soft hyphen (U+00AD) shows a hyphen there: the font's "-" in place of
+    /// the soft hyphen's invisible glyph, counted in the line's width. Elsewhere it shows nothing.
+    @Test func aLineBrokenAtASoftHyphenShowsAHyphen() throws {
+        let word = "Donau\u{AD}dampf\u{AD}schiff\u{AD}fahrts"
+        let layout = layouter.layout(text(word), direction: .ltr, width: 118, lineHeight: 1.3)
+        let hyphenLine = layouter.layout(text("Donau-dampf"), direction: .ltr, width: 1000, lineHeight: 1.3)
+        let hyphen = try #require(hyphenLine.lines[0].runs[0].glyphs.first { $0.cluster == 5 })
+        let unbroken = layouter.layout(text(word), direction: .ltr, width: 1000, lineHeight: 1.3)
+        #expect(unbroken.lines.count == 1)
+        #expect(!unbroken.lines[0].runs.flatMap(\.glyphs).contains { $0.id == hyphen.id }, "no break, no hyphen")
+
+        #expect(layout.lines.map(\.scalarRange) == [0..<12, 12..<25], "Donau-dampf- | schifffahrts")
+        let first = layout.lines[0].runs.flatMap(\.glyphs)
+        #expect(first.last?.id == hyphen.id && first.last?.cluster == 11)
+        #expect(first.filter { $0.id == hyphen.id }.count == 1, "the soft hyphen inside the line shows nothing")
+        let plain = layouter.layout(text("Donaudampf"), direction: .ltr, width: 1000, lineHeight: 1.3)
+        #expect(abs(layout.lines[0].width - (plain.lines[0].width + hyphen.advance)) < 0.001)
+        #expect(layout.lines[0].width <= 118)
+        #expect(!layout.lines[1].runs.flatMap(\.glyphs).contains { $0.id == hyphen.id }, "the last line has none")
     }
 
     @Test func trailingSpaceHangsOutsideTheWidth() {

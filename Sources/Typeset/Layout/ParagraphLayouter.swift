@@ -138,15 +138,21 @@ final class ParagraphLayouter: Sendable {
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
-        let ranges = LineFiller.lines(scalars: text.scalars, opportunities: opportunities, advances: advances, width: width)
+        let hyphens = softHyphens(items, display, text, balance: balance)
+        let ranges = LineFiller.lines(
+            scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
+            hyphens: hyphens.mapValues(\.advance))
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []
         lines.reserveCapacity(ranges.count)
         for range in ranges {
+            // A line that breaks after a soft hyphen shows a hyphen there.
+            let hyphen = range.upperBound < text.scalars.count ? hyphens[range.upperBound] : nil
             lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped,
                                    clusterOrders: clusterOrders, display: display,
-                                   text: text, balance: balance, lineHeight: lineHeight, primary: primary))
+                                   text: text, balance: balance, lineHeight: lineHeight, primary: primary,
+                                   hyphen: hyphen))
         }
         if lines.isEmpty {  // an empty paragraph still takes one line
             let size = text.spans.first?.style.size ?? 17
@@ -155,6 +161,42 @@ final class ParagraphLayouter: Sendable {
                                   largestSize: size))
         }
         return ParagraphLines(displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing)
+    }
+
+    /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
+    /// it: "-" shaped in the soft hyphen's own font and size, its cluster the soft hyphen's.
+    /// Empty for the paragraphs without one (nearly all).
+    private func softHyphens(
+        _ items: [TextItem], _ display: [Unicode.Scalar], _ text: ParagraphText, balance: Double
+    ) -> [Int: ShapedGlyph] {
+        var hyphens: [Int: ShapedGlyph] = [:]
+        for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
+            let index = firstItem(endingAfter: offset, in: items)
+            guard index < items.count else { continue }
+            let item = items[index]
+            let shaped = shaper.shape(
+                scalars: ["-"], range: 0..<1, face: item.face, size: size(of: item, text, balance: balance),
+                rightToLeft: false, script: item.script, language: text.spans[item.spanIndex].style.language)
+            guard var glyph = shaped.glyphs.first, glyph.id != 0 else { continue }
+            glyph.cluster = offset
+            glyph.unsafeToBreak = false
+            hyphens[offset + 1] = glyph
+        }
+        return hyphens
+    }
+
+    /// `glyphs` of a piece with the soft hyphen's own (invisible) glyph replaced by `hyphen`,
+    /// or `hyphen` added at the piece's logical end if it has none.
+    private func showing(_ hyphen: ShapedGlyph, in glyphs: ArraySlice<ShapedGlyph>, rightToLeft: Bool)
+        -> ArraySlice<ShapedGlyph>
+    {
+        var shown = Array(glyphs)
+        if let own = shown.firstIndex(where: { $0.cluster == hyphen.cluster }) {
+            shown[own] = hyphen
+        } else {
+            shown.insert(hyphen, at: rightToLeft ? 0 : shown.count)
+        }
+        return shown[...]
     }
 
     /// Balancing applies to Arabic and Hebrew items only.
@@ -208,7 +250,7 @@ final class ParagraphLayouter: Sendable {
         _ range: Range<Int>, paragraph: BidiParagraph, items: [TextItem], shaped: [ShapedRun],
         clusterOrders: [ClusterOrder],
         display: [Unicode.Scalar], text: ParagraphText, balance: Double, lineHeight: Double,
-        primary: PrimaryMetrics
+        primary: PrimaryMetrics, hyphen: ShapedGlyph?
     ) -> TextLine {
         let visibleEnd = LineFiller.visibleEnd(text.scalars, range)
         var runs: [LineRun] = []
@@ -232,7 +274,7 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                let glyphs: ArraySlice<ShapedGlyph>
+                var glyphs: ArraySlice<ShapedGlyph>
                 if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
                     || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
                 {
@@ -240,6 +282,9 @@ final class ParagraphLayouter: Sendable {
                     glyphs = shownGlyphs(reshaped[...], of: piece, display)
                 } else {
                     glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
+                }
+                if let hyphen, piece.contains(hyphen.cluster) {
+                    glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
                 }
                 // A piece of bidi controls alone (an isolate's LRI or PDI, ...) shows nothing and
                 // has no text once they are left out (SPEC §6): no run.

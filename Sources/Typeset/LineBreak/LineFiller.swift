@@ -51,9 +51,11 @@ enum LineFiller {
 
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
     /// space, broken at UAX #14 opportunities, or at grapheme boundaries inside a word longer
-    /// than the line.
+    /// than the line. `hyphens` gives, by the offset after each soft hyphen, the width of the
+    /// hyphen a line ending there shows.
     static func lines(
-        scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], advances: AdvanceTable, width: Double
+        scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], advances: AdvanceTable, width: Double,
+        hyphens: [Int: Double] = [:]
     ) -> [Range<Int>] {
         guard !scalars.isEmpty else { return [] }
         var lines: [Range<Int>] = []
@@ -62,6 +64,10 @@ enum LineFiller {
         var k = 0
         // A little slack absorbs rounding in the sums of advances.
         let limit = width + 0.001
+        func lineWidth(_ start: Int, _ end: Int) -> Double {
+            let shown = advances.width(start..<visibleEnd(scalars, start..<end))
+            return hyphens.isEmpty ? shown : shown + (hyphens[end] ?? 0)
+        }
         while k < opportunities.count {
             let opportunity = opportunities[k]
             let end = opportunity.offset
@@ -69,18 +75,21 @@ enum LineFiller {
                 k += 1
                 continue
             }
-            if let fit = lastFit, advances.width(start..<visibleEnd(scalars, start..<end)) > limit {
+            if let fit = lastFit, lineWidth(start, end) > limit {
                 lines.append(start..<fit)
                 start = fit
                 lastFit = nil  // look at this opportunity again from the new line's start
                 continue
             }
-            if lastFit == nil, advances.width(start..<visibleEnd(scalars, start..<end)) > limit {
+            if lastFit == nil, lineWidth(start, end) > limit {
                 // One word is wider than the line: break it between grapheme clusters. The
                 // rest of the word stays on the line being built (a single cluster wider than
                 // the line stays whole and overflows: there is nowhere to break it).
+                // (Its last piece ends at this opportunity: room is kept for the hyphen a soft
+                // hyphen there shows.)
+                let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
                 let pieces = splitLongWord(
-                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit)
+                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit - hyphen)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
