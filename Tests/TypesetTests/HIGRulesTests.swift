@@ -302,4 +302,27 @@ extension ReportInvariantTests {
             #expect(lang == "en" ? x == 16 : x == 390 - 16 - 40)
         }
     }
+
+    /// `align` places an image as it would a line of text: start and end follow the context's
+    /// direction, left, right and center are physical. A divider takes its `color`.
+    @Test func alignPlacesTheImageAndColorPaintsTheDivider() throws {
+        let (folder, _) = try document(lang: "en", flip: "never")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(lang: String, align: String, x: Double, side: String)] = [
+            ("en", "center", 175, "center"), ("en", "end", 334, "right"), ("en", "start", 16, "left"),
+            ("ar", "start", 334, "right"), ("ar", "end", 16, "left"), ("ar", "left", 16, "left"),
+            ("ar", "center", 175, "center"), ("he", "right", 334, "right"),
+        ]
+        for (lang, align, x, side) in cases {
+            let xml = ##"<document lang="\##(lang)"><image src="arrow.png" width="40" align="\##(align)"/><divider color="#FF0000"/></document>"##
+            try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: JobSettings())
+            let items = try #require(outcome.layout?.pages.first?.items)
+            let image = items.compactMap { if case .image(let i) = $0 { i } else { nil } }.first
+            #expect(image?.x == x, "\(lang) align=\(align)")
+            #expect(outcome.layout?.report.pages.first?.blocks.first?.align == side, "\(lang) align=\(align)")
+            let rule = items.compactMap { if case .rule(let r) = $0 { r } else { nil } }.first
+            #expect(rule?.color == Color(red: 1, green: 0, blue: 0))
+        }
+    }
 }

@@ -236,7 +236,7 @@ struct BlockLayouter {
         case .divider:
             var entry = leaf(block, context, frame: ReportRect(x: context.x, y: top, width: context.width, height: 1))
             entry.decorations = [.rule(RuleItem(x1: context.x, y1: top + 0.5, x2: context.x + context.width, y2: top + 0.5,
-                                                thickness: 1, color: BlockLayouter.dividerColor))]
+                                                thickness: 1, color: block.style.color ?? BlockLayouter.dividerColor))]
             placed.append(entry)
             return top + 1
         case .spacer(let height):
@@ -550,8 +550,18 @@ struct BlockLayouter {
             height *= context.width / width
             width = context.width
         }
-        let x = context.rightToLeft ? context.x + context.width - width : context.x
+        // `align` places the image as it would a line of text (natural and start: the context's
+        // start side).
+        let side = HIGRules.alignment(
+            block.style.align ?? .natural, lineCount: 1, ownRightToLeft: context.rightToLeft,
+            contextRightToLeft: context.rightToLeft)
+        let x = switch side {
+        case .left: context.x
+        case .right: context.x + context.width - width
+        case .center: context.x + (context.width - width) / 2
+        }
         var entry = leaf(block, context, frame: ReportRect(x: x, y: top, width: width, height: height))
+        entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: image.alt))]
