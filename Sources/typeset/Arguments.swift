@@ -68,8 +68,15 @@ struct UsageError: Error {
 /// Refuses a command that would write over a file it reads (its markup, its string catalog):
 /// `render v.xml -o v.xml --format pdf` would otherwise replace the markup with a PDF.
 func refuseOverwriting(inputs: [String], outputs: [String]) throws {
-    let read = Set(inputs.map(resolvedPath))
-    for output in outputs where read.contains(resolvedPath(output)) {
+    // Only paths whose file names match are resolved (the file system asked about each folder
+    // on the way): a batch of thousands of inputs, each written under another name, asks nothing.
+    // (An output that is a symbolic link to an input is replaced itself, atomically, not the input.)
+    let names = Set(inputs.map(Path.lastComponent))
+    let suspects = outputs.filter { names.contains(Path.lastComponent($0)) }
+    guard !suspects.isEmpty else { return }
+    let suspectNames = Set(suspects.map(Path.lastComponent))
+    let read = Set(inputs.filter { suspectNames.contains(Path.lastComponent($0)) }.map(resolvedPath))
+    for output in suspects where read.contains(resolvedPath(output)) {
         throw UsageError("'\(output)' is an input: writing it would replace it; name another output")
     }
 }

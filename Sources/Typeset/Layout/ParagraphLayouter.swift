@@ -138,7 +138,7 @@ final class ParagraphLayouter: Sendable {
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
-        let hyphens = softHyphens(items, display, text, balance: balance)
+        let hyphens = softHyphens(items, text, balance: balance)
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
             hyphens: hyphens.mapValues(\.advance))
@@ -166,9 +166,7 @@ final class ParagraphLayouter: Sendable {
     /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
     /// it: "-" shaped in the soft hyphen's own font and size, its cluster the soft hyphen's.
     /// Empty for the paragraphs without one (nearly all).
-    private func softHyphens(
-        _ items: [TextItem], _ display: [Unicode.Scalar], _ text: ParagraphText, balance: Double
-    ) -> [Int: ShapedGlyph] {
+    private func softHyphens(_ items: [TextItem], _ text: ParagraphText, balance: Double) -> [Int: ShapedGlyph] {
         var hyphens: [Int: ShapedGlyph] = [:]
         for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
             let index = firstItem(endingAfter: offset, in: items)
