@@ -52,20 +52,20 @@ struct Render: Command {
         if let output, format == nil, OutputFormat(path: output) == nil {
             throw UsageError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
-        let markup = inputs + (layoutArguments.strings.map { [$0] } ?? [])
+        // Each input's own output, without -o (worked out once for both checks below).
+        let outputs = output == nil ? inputs.map { outputPath(for: $0, format: format ?? .pdf) } : []
         try refuseOverwriting(
-            inputs: markup, outputs: output.map { [$0] } ?? inputs.map { outputPath(for: $0, format: format ?? .pdf) })
-        if output == nil {
-            // Two inputs must never write one file (the second would silently replace the first).
-            // Checked over all inputs, so that every shard of a batch agrees.
-            var firstInput: [String: String] = [:]
-            for input in inputs {
-                let path = outputPath(for: input, format: format ?? .pdf)
-                if let other = firstInput[path], other != input {
-                    throw UsageError("'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately")
-                }
-                firstInput[path] = input
+            inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
+        // Two inputs must never write one file (the second would silently replace the first).
+        // Checked over all inputs, so that every shard of a batch agrees.
+        var firstInput: [String: String] = [:]
+        for (input, path) in zip(inputs, outputs) {
+            if let other = firstInput[path], other != input {
+                throw UsageError(
+                    "'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately"
+                )
             }
+            firstInput[path] = input
         }
     }
 
@@ -97,8 +97,9 @@ struct Render: Command {
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
             if !layouts.isEmpty {
-                let options = RenderOptions(format: resolvedFormat, scale: scale, title: layouts.first?.title,
-                                            language: layouts.first?.language)
+                let options = RenderOptions(
+                    format: resolvedFormat, scale: scale, title: layouts.first?.title,
+                    language: layouts.first?.language)
                 do {
                     _ = try render(pages: layouts.flatMap(\.pages), to: output, options: options)
                 } catch {
@@ -116,8 +117,10 @@ struct Render: Command {
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
             do {
-                _ = try render(pages: layout.pages, to: path, options: RenderOptions(
-                    format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
+                _ = try render(
+                    pages: layout.pages, to: path,
+                    options: RenderOptions(
+                        format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
                 return (outcome.diagnostics, true)
             } catch {
                 // A write error names the file itself ("cannot write PATH: reason").
@@ -137,7 +140,9 @@ struct Render: Command {
     /// All inputs into one PDF, streamed: inputs are laid out a chunk at a time (in parallel)
     /// and their pages drawn into the PDF in input order, so memory stays flat for any number
     /// of inputs. The PDF's title and language are those of the first input laid out.
-    private func renderOnePDF(_ inputs: [String], to output: String, settings: JobSettings, typesetter: Typesetter) throws {
+    private func renderOnePDF(_ inputs: [String], to output: String, settings: JobSettings, typesetter: Typesetter)
+        throws
+    {
         var writer: PDFWriter?
         var failed: [String] = []
         var start = 0
@@ -153,8 +158,10 @@ struct Render: Command {
             guard let first = layouts.first else { continue }
             do {
                 if writer == nil {
-                    writer = try PDFWriter(path: output, options: RenderOptions(
-                        format: .pdf, scale: scale, title: first.title, language: first.language))
+                    writer = try PDFWriter(
+                        path: output,
+                        options: RenderOptions(
+                            format: .pdf, scale: scale, title: first.title, language: first.language))
                 }
                 try writer?.add(layouts.flatMap(\.pages))
             } catch {
@@ -197,7 +204,9 @@ struct Shard {
 
     init?(_ text: String) {
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+            return nil
+        }
         index = k - 1
         count = n
     }

@@ -174,18 +174,11 @@ enum PNGFile {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// CRC-32 as PNG (and zlib) define it: polynomial 0xEDB88320, reflected.
-    static func crc32<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+    /// CRC-32 as PNG defines it: zlib's, as the PNG encoder uses.
+    static func crc32<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
+        func crc(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            UInt32(CCairo.crc32(0, buffer.baseAddress, uInt(buffer.count)))
         }
-        return crc ^ 0xFFFF_FFFF
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { (n: UInt32) in
-        var c = n
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
+        return bytes.withContiguousStorageIfAvailable(crc) ?? Array(bytes).withUnsafeBufferPointer(crc)
     }
 }
