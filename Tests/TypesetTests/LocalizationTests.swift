@@ -132,6 +132,13 @@ private let xcstrings = #"""
             "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello" } },
             "HE" : { "stringUnit" : { "state" : "translated", "value" : "שלום" } }
           }
+        },
+        "added, not translated" : {
+          "localizations" : {
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Sync" } },
+            "ar" : { "stringUnit" : { "state" : "new", "value" : "" } },
+            "he" : { "stringUnit" : { "state" : "translated", "value" : "" } }
+          }
         }
       },
       "version" : "1.0"
@@ -162,6 +169,10 @@ private let xcstrings = #"""
         // Language tags match whatever their case.
         #expect(strings.strings(locale: "he-IL")["hebrew only"] == "שלום")
         #expect(strings.strings(locale: "he-IL")["title"] == "Settings")
+        // Xcode adds a language's entries as state "new" with an empty value: untranslated,
+        // they fall back; an empty value someone translated stays empty.
+        #expect(strings.strings(locale: "ar-EG")["added, not translated"] == "Sync")
+        #expect(strings.strings(locale: "he")["added, not translated"] == "")
     }
 
     @Test func stringsFileCommentsAndEscapes() throws {

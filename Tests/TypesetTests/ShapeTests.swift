@@ -198,12 +198,18 @@ struct ShapeFontTests {
         // as the reader counts them: lines from 1, columns in characters from 1.
         let box = "\u{10FFFD}"
         let xml = "\u{FEFF}<document>\r\n<p>Héllo\r\n  wörld \(box) and</p>\n"
-            + "<p>A &amp; B <b>bold &#x10FFFD;</b><![CDATA[ <x> \(box)]]><!-- c -->\(box)</p>\n"
+            + "<p>A &amp; B <b>bold &#x10FFFC;</b><![CDATA[ <x> \u{10FFFB}]]><!-- c -->\u{10FFFA}</p>\n"
             + "<p><![CDATA[\(box)]]></p>\n"
             + "</document>\n"
         let result = try #require(layoutMarkup(xml))
         let warnings = result.diagnostics.items.map { "\($0.location.line):\($0.location.column)" }
         #expect(warnings == ["3:9", "4:22", "4:50", "4:64", "5:13"])
+        // A character that comes back is reported once, where it first is, with its count.
+        let repeated = try #require(layoutMarkup("<document>\n<p>a\(box) b\(box) <b>c\(box)</b></p><p>\(box)</p></document>"))
+        #expect(repeated.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (3 times in this text)",
+            "2:26 no font covers U+10FFFD; it is drawn as a missing-glyph box",
+        ])
         // Text that is not in the source (a catalog's string) is reported where its element is.
         let parsed = MarkupParser.parse(bytes: Array("<document>\n  <label key=\"k\">x</label>\n</document>".utf8), file: "k.xml")
         let document = try #require(parsed.document)

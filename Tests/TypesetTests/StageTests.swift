@@ -106,6 +106,21 @@ import Testing
         #expect(runs.map(\.x) == runs.map(\.x).sorted())
     }
 
+    /// SPEC §6: a run is a maximal stretch of one style, so tags of the same style side by side
+    /// make one run, shaped as one: `<b>سل</b><b>ام</b>` keeps the lam-alef ligature of `<b>سلام</b>`.
+    @Test func adjacentTagsOfOneStyleMakeOneRun() throws {
+        let latin = try #require(blocks("<document><p>abc<b>de</b><b>fg</b> <i>h</i><i>i</i></p></document>").first)
+        #expect(latin.lines[0].runs.map(\.text) == ["abc", "defg", " ", "hi"])
+        let split = try #require(blocks("<document lang=\"ar\"><p><b>سل</b><b>ام</b></p></document>").first)
+        let whole = try #require(blocks("<document lang=\"ar\"><p><b>سلام</b></p></document>").first)
+        #expect(split.lines[0].runs.map(\.text) == ["سلام"])
+        #expect(split.lines[0].runs.map(\.glyphs) == whole.lines[0].runs.map(\.glyphs))
+        #expect(whole.lines[0].runs.map(\.glyphs) == [3], "س, the lam-alef ligature, م")
+        // A different style still cuts the run.
+        let colored = try #require(blocks("<document><p>ab<span color=\"#FF0000\">cd</span></p></document>").first)
+        #expect(colored.lines[0].runs.map(\.text) == ["ab", "cd"])
+    }
+
     /// A line broken at a soft hyphen (U+00AD) shows a hyphen there: the font's "-" in place of
     /// the soft hyphen's invisible glyph, counted in the line's width. Elsewhere it shows nothing.
     @Test func aLineBrokenAtASoftHyphenShowsAHyphen() throws {
@@ -168,7 +183,7 @@ import Testing
                     let warnings = b.missingCharacterWarnings(source: nil)
                     #expect(a.missingCharacterWarnings(source: nil) == warnings)
                     #expect(warnings.allSatisfy { $0.location.line == line })
-                    #expect(b.text.spans.map(\.location) == text.spans.map(\.location))
+                    #expect(b.text.sources.map(\.location) == text.sources.map(\.location))
                 }
                 let count = cached.paragraphsReused
                 if pieces[0].0.unicodeScalars.count > ParagraphCache.longest {

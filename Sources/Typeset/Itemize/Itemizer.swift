@@ -40,7 +40,7 @@ enum Itemizer {
     /// Cuts `text` at every change of bidi level, script, span and font.
     static func items(
         text: ParagraphText, displayScalars: [Unicode.Scalar], levels: [UInt8], fonts: FontDatabase,
-        missing: inout [MissingCharacter]
+        missing: inout [Int]
     ) -> [TextItem] {
         let scripts = resolveScripts(displayScalars)
         var items: [TextItem] = []
@@ -61,7 +61,7 @@ enum Itemizer {
                     items.append(TextItem(
                         scalarRange: run.range, level: levels[start], script: scripts[start],
                         spanIndex: spanIndex, face: run.face))
-                    for offset in run.missing { missing.append(MissingCharacter(offset: offset, spanIndex: spanIndex)) }
+                    missing.append(contentsOf: run.missing)
                 }
                 start = end
             }

@@ -49,14 +49,9 @@ struct ParagraphLines: Sendable {
     var displayScalars: [Unicode.Scalar]
     var baseLevel: UInt8
     var lines: [TextLine]
-    /// Characters no font covers, and the index of their span: warned about with the location
-    /// of the text at hand, which a repeated paragraph does not share.
-    var missing: [MissingCharacter]
-}
-
-struct MissingCharacter: Sendable {
-    var offset: Int
-    var spanIndex: Int
+    /// The offsets of characters no font covers, in order: warned about with the location of
+    /// the text at hand, which a repeated paragraph does not share.
+    var missing: [Int]
 }
 
 /// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then

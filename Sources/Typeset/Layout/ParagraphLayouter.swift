@@ -41,8 +41,8 @@ struct ParagraphLayout {
     var displayScalars: [Unicode.Scalar]
     var baseLevel: UInt8
     var lines: [TextLine]
-    /// Characters no font covers.
-    var missing: [MissingCharacter]
+    /// The offsets of characters no font covers, in order.
+    var missing: [Int]
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
@@ -53,23 +53,36 @@ struct ParagraphLayout {
         missing = lines.missing
     }
 
-    /// A warning for each character no font covers (SPEC §3), at the character itself when
-    /// `source` finds it, else where its text starts. Each span's text is read once.
+    /// A warning for each character no font covers (SPEC §3), at its first place in the
+    /// paragraph (the character itself when `source` finds it, else where its text starts),
+    /// counting the others: a row of emoji gets one warning, not one per emoji.
     func missingCharacterWarnings(source: MarkupSource.Locator?) -> [Diagnostic] {
+        guard !missing.isEmpty else { return [] }
+        var count: [UInt32: Int] = [:]
+        var first: [Int] = []
+        for offset in missing {
+            let value = displayScalars[offset].value
+            if count[value] == nil { first.append(offset) }
+            count[value, default: 0] += 1
+        }
         var warnings: [Diagnostic] = []
-        var next = missing.startIndex
-        while next < missing.endIndex {
-            let spanIndex = missing[next].spanIndex
+        var next = 0
+        while next < first.count {
+            let sourceIndex = text.sourceIndex(of: first[next])
+            let range = text.range(ofSource: sourceIndex)
             var end = next
-            while end < missing.endIndex, missing[end].spanIndex == spanIndex { end += 1 }
-            let span = text.spans[spanIndex]
-            if let start = span.location {
-                let offsets = missing[next..<end].map { $0.offset - span.scalarRange.lowerBound }
-                let found = source?.locations(of: offsets, in: text.scalars[span.scalarRange], from: start)
-                for (i, character) in missing[next..<end].enumerated() {
-                    let code = hexCodePoint(displayScalars[character.offset].value)
-                    warnings.append(.warning(
-                        found?[i] ?? start, "no font covers U+\(code); it is drawn as a missing-glyph box"))
+            while end < first.count, range.contains(first[end]) { end += 1 }
+            if let start = text.sources[sourceIndex].location {
+                let offsets = first[next..<end].map { $0 - range.lowerBound }
+                let found = source?.locations(of: offsets, in: text.scalars[range], from: start)
+                for (i, offset) in first[next..<end].enumerated() {
+                    let value = displayScalars[offset].value
+                    let times = count[value, default: 1]
+                    warnings.append(
+                        .warning(
+                            found?[i] ?? start,
+                            "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
+                                + (times > 1 ? " (\(times) times in this text)" : "")))
                 }
             }
             next = end
@@ -108,8 +121,11 @@ final class ParagraphLayouter: Sendable {
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double = 0
     ) -> ParagraphLayout {
         guard cachesParagraphs, text.scalars.count <= ParagraphCache.longest else {
-            return ParagraphLayout(text, setLines(text, direction: direction, width: width, lineHeight: lineHeight,
-                                                  balance: balance))
+            return ParagraphLayout(
+                text,
+                setLines(
+                    text, direction: direction, width: width, lineHeight: lineHeight,
+                    balance: balance))
         }
         let key = ParagraphKey(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
         if let known = repeated.withLock({ $0.lines(for: key) }) { return ParagraphLayout(text, known) }
@@ -130,7 +146,7 @@ final class ParagraphLayouter: Sendable {
             }
         }
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
-        var missing: [MissingCharacter] = []
+        var missing: [Int] = []
         let items = Itemizer.items(
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
 
@@ -149,16 +165,20 @@ final class ParagraphLayouter: Sendable {
         for range in ranges {
             // A line that breaks after a soft hyphen shows a hyphen there.
             let hyphen = range.upperBound < text.scalars.count ? hyphens[range.upperBound] : nil
-            lines.append(buildLine(range, paragraph: paragraph, items: items, shaped: shaped,
-                                   clusterOrders: clusterOrders, display: display,
-                                   text: text, balance: balance, lineHeight: lineHeight, primary: primary,
-                                   hyphen: hyphen))
+            lines.append(
+                buildLine(
+                    range, paragraph: paragraph, items: items, shaped: shaped,
+                    clusterOrders: clusterOrders, display: display,
+                    text: text, balance: balance, lineHeight: lineHeight, primary: primary,
+                    hyphen: hyphen))
         }
         if lines.isEmpty {  // an empty paragraph still takes one line
             let size = text.spans.first?.style.size ?? 17
-            lines.append(TextLine(scalarRange: 0..<0, runs: [], width: 0, height: size * lineHeight,
-                                  baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
-                                  largestSize: size))
+            lines.append(
+                TextLine(
+                    scalarRange: 0..<0, runs: [], width: 0, height: size * lineHeight,
+                    baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
+                    largestSize: size))
         }
         return ParagraphLines(displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing)
     }
@@ -227,8 +247,9 @@ final class ParagraphLayouter: Sendable {
         let key = PrimaryStyle(families: style.families, weight: style.weight, italic: style.italic)
         if let known = primaryMetricsCache.withLock({ $0[key] }) { return known }
         var primary: PrimaryMetrics = (1.069, 0.293)
-        if let face = fonts.primaryFace(families: style.families, weight: style.weight, italic: style.italic,
-                                        script: .latin)
+        if let face = fonts.primaryFace(
+            families: style.families, weight: style.weight, italic: style.italic,
+            script: .latin)
         {
             let metrics = shaper.metrics(face: face, size: 1)
             primary = (metrics.ascent, -metrics.descent)  // descent is negative, y up
@@ -288,10 +309,11 @@ final class ParagraphLayouter: Sendable {
                 // has no text once they are left out (SPEC §6): no run.
                 if glyphs.isEmpty && piece.allSatisfy({ isHiddenControl(display[$0]) }) { continue }
                 let width = glyphs.reduce(0) { $0 + $1.advance }
-                runs.append(LineRun(
-                    scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
-                    spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
-                    glyphs: glyphs, x: 0, width: width))
+                runs.append(
+                    LineRun(
+                        scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
+                        spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
+                        glyphs: glyphs, x: 0, width: width))
             }
             // The pieces are in logical order: a right-to-left run shows the last one first.
             if bidiRun.isRightToLeft { runs[firstPiece...].reverse() }
@@ -301,9 +323,10 @@ final class ParagraphLayouter: Sendable {
             }
         }
         let largest = runs.map(\.size).max() ?? span(containing: range, in: text)?.style.size ?? 17
-        return TextLine(scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
-                        baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
-                        largestSize: largest)
+        return TextLine(
+            scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
+            baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
+            largestSize: largest)
     }
 
     /// The glyphs of `piece` that are drawn: bidi controls are left out. Most often that is all
@@ -356,7 +379,9 @@ final class ParagraphLayouter: Sendable {
 
     /// The glyphs whose cluster is in `range`: a contiguous slice found by binary search when
     /// the clusters are monotone, else all glyphs with a cluster in `range`.
-    private func glyphSlice(_ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>) -> ArraySlice<ShapedGlyph> {
+    private func glyphSlice(_ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>) -> ArraySlice<
+        ShapedGlyph
+    > {
         func boundary(_ isBefore: (Int) -> Bool) -> Int { glyphs.partitionPoint { isBefore($0.cluster) } }
         switch order {
         case .ascending:

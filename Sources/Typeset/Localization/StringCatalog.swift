@@ -199,7 +199,7 @@ public struct StringCatalog: Sendable {
                         location(localizations, file),
                         "\"localizations\" of key '\(key)' must be an object, not \(localizations.kindName)")
                 }
-                for (language, localization) in languages {
+                for (language, localization) in languages where !isUntranslated(localization) {
                     let text = try localizedText(localization, key: key, language: language, file: file)
                     tables[normalizedLanguage(language), default: [:]][key] = text
                     if normalizedLanguage(language) == normalizedLanguage(source) { hasSource = true }
@@ -209,6 +209,13 @@ public struct StringCatalog: Sendable {
             if !hasSource { tables[normalizedLanguage(source), default: [:]][key] = key }
         }
         return StringCatalog(tables: tables, sourceLanguage: source)
+    }
+
+    /// A localization Xcode added and nobody has translated yet (state "new", empty value): it
+    /// falls back along the locale's chain as a missing one does, rather than showing nothing.
+    private static func isUntranslated(_ localization: LocatedJSON) -> Bool {
+        guard let unit = localization["stringUnit"] else { return false }
+        return unit["state"]?.string == "new" && unit["value"]?.string == ""
     }
 
     /// The text of one localization: its string unit, else the `other` form of its variations.

@@ -31,8 +31,10 @@ public struct TextStyle: Hashable, Sendable {
     public var language: String
     public var digits: NumberingSystem
 
-    public init(families: [String] = [], weight: Int = 400, italic: Bool = false, size: Double = 17,
-                color: Color = .black, language: String = "en", digits: NumberingSystem = .latn) {
+    public init(
+        families: [String] = [], weight: Int = 400, italic: Bool = false, size: Double = 17,
+        color: Color = .black, language: String = "en", digits: NumberingSystem = .latn
+    ) {
         self.families = families
         self.weight = weight
         self.italic = italic
@@ -46,8 +48,12 @@ public struct TextStyle: Hashable, Sendable {
 /// A paragraph's text with the style of each stretch: the input of the text pipeline.
 public struct ParagraphText: Sendable {
     public var scalars: [Unicode.Scalar] = []
-    /// Contiguous, covering `scalars`, in order.
+    /// Contiguous, covering `scalars`, in order; neighbours differ in style, so that
+    /// `<b>ab</b><b>cd</b>` is one span, shaped and reported as one run (SPEC §6).
     public var spans: [StyledSpan] = []
+    /// Where each stretch of the text came from, for warnings: a source runs from its `start`
+    /// to the next one's. Kept apart from `spans`, which the markup's tags must not cut.
+    public var sources: [TextSource] = []
 
     public init() {}
 
@@ -77,20 +83,38 @@ public struct ParagraphText: Sendable {
         noteAppended(from: start, style: style, location: location)
     }
 
-    /// Extends the last span over the scalars from `start`, or starts a span for them.
+    /// Extends the last span over the scalars from `start`, or starts a span for them; and
+    /// notes where they came from.
     private mutating func noteAppended(from start: Int, style: TextStyle, location: SourceLocation?) {
         guard scalars.count > start else { return }
-        if let last = spans.last, last.style == style, last.location == location {
+        if let last = spans.last, last.style == style {
             spans[spans.count - 1].scalarRange = last.scalarRange.lowerBound..<scalars.count
         } else {
-            spans.append(StyledSpan(scalarRange: start..<scalars.count, style: style, location: location))
+            spans.append(StyledSpan(scalarRange: start..<scalars.count, style: style))
         }
+        if sources.isEmpty || sources[sources.count - 1].location != location {
+            sources.append(TextSource(start: start, location: location))
+        }
+    }
+
+    /// The index of the source holding the scalar at `offset`.
+    func sourceIndex(of offset: Int) -> Int {
+        max(sources.partitionPoint { $0.start <= offset } - 1, 0)
+    }
+
+    /// The scalars of the source at `index`.
+    func range(ofSource index: Int) -> Range<Int> {
+        sources[index].start..<(index + 1 < sources.count ? sources[index + 1].start : scalars.count)
     }
 }
 
 public struct StyledSpan: Sendable {
     public var scalarRange: Range<Int>
     public var style: TextStyle
-    /// Where the text came from, for warnings (a character no font covers).
+}
+
+/// Where text starts in the markup (nil: text the markup does not hold, e.g. a list marker).
+public struct TextSource: Sendable {
+    public var start: Int
     public var location: SourceLocation?
 }
