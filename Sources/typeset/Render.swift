@@ -219,8 +219,17 @@ struct Shard {
 struct Layout: Command {
     static let spec = CommandSpec(
         name: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).",
+        discussion: """
+            Takes render's options, so that one option list serves both commands. The layout is             in points: --format, --scale and --jobs are checked but change nothing. The JSON goes             to standard output.
+            """,
         arguments: [PositionalSpec(name: "input", help: "A markup file.")],
-        options: LayoutArguments.options)
+        options: LayoutArguments.options + [
+            .value("format", "pdf, svg or png (checked; the layout is the same for each)."),
+            .value("scale", "PNG resolution (checked; the layout is in points)."),
+            .value("jobs", "Inputs rendered at once (checked; layout reads one input)."),
+            .value("output", short: "o", "Not taken: the JSON goes to standard output."),
+            .value("out-dir", "Not taken: the JSON goes to standard output."),
+        ])
 
     var input: String
     var layoutArguments: LayoutArguments
@@ -228,6 +237,12 @@ struct Layout: Command {
     init(_ arguments: ParsedArguments) throws {
         input = arguments.positionals[0]
         layoutArguments = try LayoutArguments(arguments)
+        _ = try arguments.format("format")
+        _ = try arguments.scale()
+        _ = try arguments.jobs()
+        if let path = arguments.string("output") ?? arguments.string("out-dir") {
+            throw UsageError("layout prints its JSON to standard output; redirect it (> \(path)) instead")
+        }
     }
 
     func run() throws {

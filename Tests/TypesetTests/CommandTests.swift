@@ -216,6 +216,21 @@ import Testing
         }
     }
 
+    /// SPEC 5.7: `layout INPUT [render options]`. Those that only change output are checked
+    /// and change nothing; -o and --out-dir are refused, as the JSON goes to standard output.
+    @Test func takesRendersOptions() throws {
+        let input = repositoryRoot + "/Examples/mixed-list.xml"
+        let plain = try typeset(["layout", input])
+        let withOptions = try typeset(["layout", input, "--format", "png", "--scale", "3", "--jobs", "2"])
+        #expect(withOptions.status == 0, "\(withOptions.stderr)")
+        #expect(withOptions.stdout == plain.stdout && !plain.stdout.isEmpty)
+        for bad in [["--scale", "0"], ["--format", "doc"], ["-o", "x.json"], ["--out-dir", "out"]] {
+            let run = try typeset(["layout", input] + bad)
+            #expect(run.status == 2 && run.stdout.isEmpty, "\(bad): \(run)")
+        }
+        #expect(try typeset(["layout", input, "-o", "x.json"]).stderr.contains("redirect it (> x.json)"))
+    }
+
     @Test func parseErrorsAreInTheJSONAndExitOne() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

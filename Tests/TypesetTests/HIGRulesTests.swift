@@ -221,6 +221,35 @@ extension ReportBlock {
         let pinned = blocks(#"<document lang="en"><row dir="rtl"><label>first</label><label>second</label></row></document>"#)
         #expect(pinned[0].frame.x > pinned[1].frame.x)
     }
+
+    /// Buttons are at least 44 pt (SPEC §2); a row of too many keeps each in its slot and warns
+    /// once. Widened to 44 pt, nine buttons overlapped and the last crossed the margin.
+    @Test func buttonsKeepToTheirSlotsAndARowOfTooManyWarns() throws {
+        func buttons(_ count: Int) throws -> (rectangles: [RectangleItem], warnings: [Diagnostic]) {
+            let row = (1...count).map { "<button>\($0)</button>" }.joined()
+            let result = try #require(layoutMarkup("<document>\n<row>\(row)</row></document>"))
+            let rectangles = result.pages[0].items.compactMap { item -> RectangleItem? in
+                if case .rectangle(let r) = item { r } else { nil }
+            }
+            return (rectangles, result.diagnostics.items)
+        }
+        let three = try buttons(3)
+        #expect(three.warnings.isEmpty)
+        #expect(three.rectangles.count == 3 && three.rectangles.allSatisfy { $0.width >= 44 && $0.height >= 44 })
+        let nine = try buttons(9)
+        #expect(nine.rectangles.count == 9)
+        let sorted = nine.rectangles.sorted { $0.x < $1.x }
+        #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $0.x + $0.width <= $1.x }, "no overlap")
+        #expect(sorted.first.map { $0.x >= 16 } == true && sorted.last.map { $0.x + $0.width <= 390 - 16 + 0.001 } == true)
+        #expect(nine.warnings.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:1 the 9 buttons of this row of 9 are 32.6 pt wide, under the 44 pt that a tap target needs (Apple HIG)"
+        ])
+        // A lone button on a narrow page warns at the button.
+        let narrow = try #require(layoutMarkup("<document width=\"70\">\n<button>1</button></document>"))
+        #expect(narrow.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:1 this <button> is 38 pt wide, under the 44 pt that a tap target needs (Apple HIG)"
+        ])
+    }
 }
 
 @Suite struct ReportInvariantTests {

@@ -13,6 +13,8 @@ struct BlockContext {
     /// True when a sibling title/heading/label/button in the same row has all-caps Latin (4.3:
     /// direct children of one row only, not the contents of a stack or list in it).
     var rowHasAllCaps = false
+    /// True when the row holding the block has already warned that its buttons are too narrow.
+    var narrowButtonsReported = false
 }
 
 /// A laid-out leaf block at galley coordinates (y from the top of the first page's content).
@@ -276,6 +278,17 @@ struct BlockLayouter {
             guard case .text(let role, let inlines) = child.kind, role.isBalanced else { return false }
             return HIGRules.hasAllCapsLatin(Array(textContent(child, inlines).unicodeScalars))
         }
+        // One warning for a row of too many buttons, rather than one per button.
+        let buttons = children.count { if case .text(.button, _) = $0.kind { true } else { false } }
+        if buttons > 0 && column < Block.minimumButtonSize - 0.005 {
+            diagnostics.report(.warning(
+                block.location,
+                "the \(buttons == 1 ? "button" : "\(buttons) buttons") of this row of \(children.count) "
+                    + "\(buttons == 1 ? "is" : "are") \(format((column * 10).rounded(.down) / 10)) pt wide, under the "
+                    + "\(format(Block.minimumButtonSize)) pt that a tap target needs (Apple HIG)",
+                hint: "give the row fewer children, or make the page wider"))
+            inner.narrowButtonsReported = true
+        }
         var bottom = top
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
@@ -495,8 +508,17 @@ struct BlockLayouter {
             let height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
             frameTop = top + (height - textHeight) / 2
             blockBottom = top + height
+            // A button keeps to its slot: widened to 44 pt, the buttons of a crowded row
+            // overlapped one another and the last one crossed the margin.
+            if context.width < Block.minimumButtonSize - 0.005 && !context.narrowButtonsReported {
+                diagnostics.report(.warning(
+                    block.location,
+                    "this <button> is \(format((context.width * 10).rounded(.down) / 10)) pt wide, under the \(format(Block.minimumButtonSize)) pt "
+                        + "that a tap target needs (Apple HIG)",
+                    hint: "give its row fewer children, or make the page wider"))
+            }
             decorations.append(.rectangle(RectangleItem(
-                x: context.x, y: top, width: max(Block.minimumButtonSize, context.width), height: height,
+                x: context.x, y: top, width: context.width, height: height,
                 cornerRadius: BlockLayouter.buttonRadius, fill: style.background ?? BlockLayouter.buttonFill)))
         } else if let background = style.background {
             decorations.append(.rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: textHeight, fill: background)))
