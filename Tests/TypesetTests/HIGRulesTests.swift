@@ -131,6 +131,29 @@ extension ReportBlock {
         #expect(auto.compactMap(\.marker?.text) == ["۱."])
     }
 
+    /// A marker is in its item's own style, not that of the item's first words, and stands
+    /// clear of the text however large the items: a 60 pt first word made a 60 pt "1." that ran
+    /// into it, and a 60 pt item's marker reached into its frame.
+    @Test func markersStandClearOfTheirItems() throws {
+        let ltr = blocks(#"<document><list type="number"><item><span size="60">Big</span> text</item><item>Normal</item></list></document>"#)
+        #expect(ltr.count == 2)
+        #expect(ltr.compactMap(\.marker?.width) == [ltr[1].marker?.width ?? 0, ltr[1].marker?.width ?? 0], "both at body size")
+        let big = #"<list type="number"><item size="60">كبير</item><item>صغير</item></list><list><item size="60">כן</item></list>"#
+        for document in [#"<document lang="ar">"# + big + "</document>", #"<document lang="en">"# + big + "</document>"] {
+            let items = blocks(document)
+            #expect(items.count == 3)
+            for item in items + ltr {
+                let marker = try #require(item.marker)
+                if item.context == "rtl" {
+                    #expect(marker.x >= item.frame.x + item.frame.width, "\(document): \(marker) \(item.frame)")
+                } else {
+                    #expect(marker.x + marker.width <= item.frame.x, "\(document): \(marker) \(item.frame)")
+                }
+            }
+            #expect(items[0].frame.x == items[1].frame.x && items[0].frame.width == items[1].frame.width, "one column")
+        }
+    }
+
     @Test func nestedListsAreIndentedOnTheStartSide() {
         let rtl = blocks(#"<document lang="he"><list><item>א</item><list><item>ב</item></list></list></document>"#)
         #expect(rtl.count == 2)

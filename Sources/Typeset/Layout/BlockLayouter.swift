@@ -354,23 +354,50 @@ struct BlockLayouter {
         return inner
     }
 
-    /// Marker texts and the width reserved for them on the list's start side.
-    private func listMarkers(_ list: ListBlock, _ context: BlockContext) -> (texts: [String], width: Double) {
+    /// Marker texts and the width reserved for them on the list's start side: room for the
+    /// widest marker in the style of the list's largest item, at least what a body-size list
+    /// gets, so that a marker never reaches into its item's text.
+    private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext) -> (texts: [String], width: Double) {
         let system = numerals.numberingSystem(locale: context.language)
-        let count = list.items.filter { if case .list = $0.kind { false } else { true } }.count
+        let items = list.items.filter { if case .list = $0.kind { false } else { true } }
+        let texts: [String]
+        var width: Double
         switch list.marker ?? ListBlock.defaultMarker {
-        case .bullet: return (Array(repeating: "•", count: count), BlockLayouter.bulletIndent)
-        case .none: return (Array(repeating: "", count: count), 0)
+        case .bullet:
+            texts = Array(repeating: "•", count: items.count)
+            width = BlockLayouter.bulletIndent
+        case .none: return (Array(repeating: "", count: items.count), 0)
         case .number:
-            let texts = (1...max(1, count)).map { n in
+            texts = (1...max(1, items.count)).map { n in
                 String(String.UnicodeScalarView(String(n).unicodeScalars.map { digit in
                     Unicode.Scalar(system.zero.value + (digit.value - 0x30)) ?? digit
                 })) + "."
             }
-            // Room for the widest number, measured later; a generous estimate per digit.
-            let digits = Double(String(count).count)
-            return (texts, max(BlockLayouter.bulletIndent, bodySize * (0.62 * digits + 0.4) + BlockLayouter.markerGap))
+            let digits = Double(String(items.count).count)
+            width = max(BlockLayouter.bulletIndent, bodySize * (0.62 * digits + 0.4) + BlockLayouter.markerGap)
         }
+        // The widest marker has the most digits (the fonts' digits are of one width).
+        let largest = items.compactMap { item -> TextStyle? in
+            guard case .text(let role, _) = item.kind else { return nil }
+            return baseStyle(item, role, context)
+        }.max { $0.size < $1.size }
+        if let largest, let widest = texts.last {
+            let marker = paragraphs.layout(markerText(widest, largest, context), direction: .ltr, width: 1e6, lineHeight: 1)
+            let gap = BlockLayouter.markerGap * max(1, largest.size / bodySize)
+            width = max(width, (marker.lines.first?.width ?? 0) + gap)
+        }
+        return (texts, width)
+    }
+
+    /// A list marker in its item's style (not that of the item's first words), with the
+    /// document's numerals for the list's language.
+    private func markerText(_ marker: String, _ itemStyle: TextStyle, _ context: BlockContext) -> ParagraphText {
+        var style = itemStyle
+        style.digits = numerals.numberingSystem(locale: context.language)
+        style.language = context.language
+        var text = ParagraphText()
+        text.append(marker, style: style, location: nil)
+        return text
     }
 
     private mutating func layoutItem(
@@ -390,12 +417,7 @@ struct BlockLayouter {
         placed[first].listID = listID
         let text = index < markers.texts.count ? markers.texts[index] : ""
         if !text.isEmpty, let firstLine = placed[first].paragraph?.lines.first {
-            var styled = ParagraphText()
-            var itemStyle = placed[first].paragraph?.text.spans.first?.style ?? TextStyle()
-            // Numbers use the document's numerals for the list's language, not the item's.
-            itemStyle.digits = numerals.numberingSystem(locale: context.language)
-            itemStyle.language = context.language
-            styled.append(text, style: itemStyle, location: item.location)
+            let styled = markerText(text, baseStyle(item, role, inner), context)
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
             let markerWidth = marker.lines.first?.width ?? 0
@@ -416,18 +438,25 @@ struct BlockLayouter {
         return inlines.styledText().map(\.text).joined()
     }
 
+    /// The style of a text block's own text, before its inline elements change it.
+    private func baseStyle(_ block: Block, _ role: TextRole, _ context: BlockContext) -> TextStyle {
+        let style = block.style
+        let language = style.lang ?? context.language
+        return TextStyle(
+            families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
+            size: style.size.map { $0 * sizeScale } ?? role.defaultSize(bodySize: bodySize),
+            color: style.color ?? (role == .button ? .white : color), language: language,
+            digits: numerals.numberingSystem(locale: language))
+    }
+
     private mutating func layoutText(
         _ block: Block, _ role: TextRole, _ inlines: [Inline], _ context: BlockContext, top: Double,
         into placed: inout [PlacedBlock]
     ) -> Double {
         let style = block.style
-        let language = style.lang ?? context.language
-        let size = style.size.map { $0 * sizeScale } ?? role.defaultSize(bodySize: bodySize)
-        let weight = (style.weight ?? role.defaultWeight).numericValue
-        let textColor = style.color ?? (role == .button ? .white : color)
         let blockLineHeight = style.lineHeight ?? lineHeight
-        let base = TextStyle(families: families, weight: weight, italic: false, size: size, color: textColor,
-                             language: language, digits: numerals.numberingSystem(locale: language))
+        let base = baseStyle(block, role, context)
+        let language = base.language
 
         var text = ParagraphText()
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
