@@ -208,6 +208,18 @@ extension ReportBlock {
         for block in b { #expect(block.lines.flatMap(\.runs).allSatisfy { $0.size == 17 || $0.size == 12 }, "\(block.kind) \(block.text)") }
     }
 
+    /// "All capitals" is asked of each stretch of Latin between letters of other scripts: an
+    /// element with "PDF" beside its Arabic is balanced even if "iCloud" is in it too.
+    @Test func eachStretchOfLatinCounts() {
+        let b = blocks("""
+            <document lang="ar"><title>ملفات PDF من iCloud</title><label>تنزيل DVD أو Blu-ray</label>
+            <label>جهاز iPhone 15 PRO</label><label>حفظ A B</label></document>
+            """)
+        #expect(b.map { sizes($0) } == [
+            ["Latn": 34, "Arab": 36], ["Latn": 17, "Arab": 19], ["Latn": 17, "Arab": 17], ["Latn": 17, "Arab": 19],
+        ])
+    }
+
     @Test func balanceIsConfigurable() {
         #expect(sizes(blocks(#"<document rtl-balance="0"><label>OK שלום</label></document>"#)[0])["Hebr"] == 17)
         #expect(sizes(blocks(#"<document rtl-balance="3"><label>OK שלום</label></document>"#)[0])["Hebr"] == 20)

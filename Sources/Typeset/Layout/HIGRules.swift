@@ -31,17 +31,26 @@ enum HIGRules {
         return alignment(align, lineCount: lineCount, ownRightToLeft: ownRightToLeft, contextRightToLeft: listRightToLeft)
     }
 
-    /// 4.3: Latin text that is all capitals: at least two Latin letters and no lower-case one.
+    /// 4.3: Latin text that is all capitals: a stretch of Latin with at least two letters and
+    /// no lower-case one. Letters of other scripts end a stretch; spaces, digits and
+    /// punctuation do not. So "ملفات PDF من iCloud" has all-caps "PDF" beside the Arabic, while
+    /// "iPhone 15 PRO" is one stretch with lower-case letters.
     static func hasAllCapsLatin(_ scalars: [Unicode.Scalar]) -> Bool {
         var letters = 0
-        for scalar in scalars where scalar.script == .latin {
-            switch scalar.generalCategory {
-            case .Lu: letters += 1
-            case .Ll, .Lt, .Lm, .Lo: return false
-            default: break
+        var lowerCase = false
+        for scalar in scalars {
+            let category = scalar.generalCategory
+            let isLetter = category == .Lu || category == .Ll || category == .Lt || category == .Lm || category == .Lo
+            guard isLetter else { continue }
+            if scalar.script == .latin {
+                if category == .Lu { letters += 1 } else { lowerCase = true }
+            } else {
+                if letters >= 2 && !lowerCase { return true }
+                letters = 0
+                lowerCase = false
             }
         }
-        return letters >= 2
+        return letters >= 2 && !lowerCase
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.
