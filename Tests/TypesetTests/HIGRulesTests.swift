@@ -389,4 +389,16 @@ extension ReportInvariantTests {
             #expect(rule?.color == Color(red: 1, green: 0, blue: 0))
         }
     }
+    /// An image's or divider's own direction (SPEC §6 `direction`) is its dir, else its lang's,
+    /// else the context's; `context` stays the context's.
+    @Test func leavesReportTheirOwnDirection() throws {
+        let (folder, _) = try document(lang: "ar", flip: "never")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let xml = #"<document lang="ar"><image src="arrow.png" width="40" dir="ltr"/><divider lang="en"/><image src="arrow.png" width="40"/><divider dir="auto" lang="he"/></document>"#
+        try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: JobSettings())
+        let blocks = try #require(outcome.layout?.report.pages.first?.blocks)
+        #expect(blocks.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
+        #expect(blocks.allSatisfy { $0.context == "rtl" })
+    }
 }

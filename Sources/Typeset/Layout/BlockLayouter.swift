@@ -246,11 +246,19 @@ struct BlockLayouter {
         }
     }
 
+    /// An image, divider or the like. Its own direction (SPEC §4) is its `dir`, else its
+    /// `lang`'s, else the context's: it has no text to take one from.
     private func leaf(_ block: Block, _ context: BlockContext, frame: ReportRect) -> PlacedBlock {
-        let direction = context.rightToLeft ? "rtl" : "ltr"
+        let ownRTL: Bool
+        switch block.style.dir {
+        case .ltr?: ownRTL = false
+        case .rtl?: ownRTL = true
+        case .auto?, nil: ownRTL = block.style.lang.map { Language.isRightToLeft(language: $0) } ?? context.rightToLeft
+        }
         let report = ReportBlock(
             kind: block.elementName, line: block.location.line, lang: block.style.lang ?? context.language,
-            direction: direction, context: direction, align: context.rightToLeft ? "right" : "left",
+            direction: ownRTL ? "rtl" : "ltr", context: context.rightToLeft ? "rtl" : "ltr",
+            align: context.rightToLeft ? "right" : "left",
             frame: frame, marker: nil, lines: [])
         return PlacedBlock(report: report, top: frame.y, bottom: frame.y + frame.height, breaks: .never)
     }
