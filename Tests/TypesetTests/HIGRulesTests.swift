@@ -163,6 +163,27 @@ extension ReportBlock {
     }
 }
 
+/// Lists, rows and stacks pass `align`, `size`, `weight`, `line-height` and `color` on to what
+/// they hold; what a block sets itself wins, and a button keeps its centering.
+@Suite struct InheritanceTests {
+    @Test func containersPassTheirTextStyleOn() throws {
+        let b = blocks(##"""
+            <document><stack size="20" color="#808080" align="center" line-height="2">
+              <label>inherits</label><label size="12" align="left">overrides</label>
+              <row weight="bold"><label>in a row</label><button>OK</button></row>
+              <list><item>item</item></list>
+            </stack><label>outside</label></document>
+            """##)
+        #expect(b.map(\.text) == ["inherits", "overrides", "in a row", "OK", "item", "outside"])
+        #expect(b.map { $0.lines[0].runs[0].size } == [20, 12, 20, 20, 20, 17])
+        #expect(b.map(\.align) == ["center", "left", "center", "center", "center", "left"])
+        #expect(b[0].frame.height == 40, "line-height 2 × 20 pt")
+        let result = try #require(layoutMarkup(##"<document><stack color="#808080"><label>grey</label></stack></document>"##))
+        let colors = result.pages[0].items.compactMap { if case .glyphs(let run) = $0 { run.color } else { nil } }
+        #expect(!colors.isEmpty && colors.allSatisfy { $0 == Color(red: 128 / 255, green: 128 / 255, blue: 128 / 255) })
+    }
+}
+
 @Suite struct BalancingTests {
     func sizes(_ block: ReportBlock) -> [String: Double] {
         var result: [String: Double] = [:]
@@ -389,6 +410,22 @@ extension ReportInvariantTests {
             #expect(rule?.color == Color(red: 1, green: 0, blue: 0))
         }
     }
+    /// An image's `key` takes its alt text from the string catalog.
+    @Test func anImagesKeyLocalizesItsAlt() throws {
+        let (folder, _) = try document(lang: "ar", flip: "never")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let xml = #"<document lang="ar"><image src="arrow.png" width="40" alt="Next" key="next"/><image src="arrow.png" width="40" alt="Back" key="back"/></document>"#
+        try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        var settings = JobSettings()
+        settings.layout.catalog = StringCatalog(tables: ["": ["next": "التالي"]], sourceLanguage: nil)
+        let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: settings)
+        let images = outcome.layout?.pages.flatMap(\.items).compactMap { item -> ImageItem? in
+            if case .image(let i) = item { i } else { nil }
+        } ?? []
+        #expect(images.map(\.alt) == ["التالي", "Back"])
+        #expect(outcome.diagnostics.items.map(\.message) == ["no string for key 'back' in the catalog; the image's own alt is used"])
+    }
+
     /// An image's or divider's own direction (SPEC §6 `direction`) is its dir, else its lang's,
     /// else the context's; `context` stays the context's.
     @Test func leavesReportTheirOwnDirection() throws {

@@ -271,6 +271,23 @@ private struct Fixture {
         #expect(result.diagnostics.warnings.first?.location.column == 25)
     }
 
+    /// Common attributes that mean nothing on an element are accepted with a warning at the
+    /// attribute, never silently.
+    @Test func attributesWithoutEffectWarnAtTheAttribute() throws {
+        let result = parse("""
+            <document>
+            <divider size="3" color="#FF0000"/><spacer height="4" align="end"/>
+            <stack key="k" size="20"><p>a</p></stack>
+            </document>
+            """)
+        #expect(result.document != nil)
+        let warnings = result.diagnostics.warnings.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(warnings == [
+            "2:10 'size' has no effect on 'divider'", "2:55 'align' has no effect on 'spacer'",
+            "3:8 'key' has no effect on 'stack'",
+        ])
+    }
+
     @Test func whiteSpaceIsCollapsedAcrossInlineElements() throws {
         let document = try #require(parse("<document><p>\n  a  <b> b </b>\tc <br/>  d\n</p></document>").document)
         guard case .text(_, let inlines) = document.blocks[0].kind else { return }

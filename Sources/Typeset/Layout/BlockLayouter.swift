@@ -15,6 +15,9 @@ struct BlockContext {
     var rowHasAllCaps = false
     /// True when the row holding the block has already warned that its buttons are too narrow.
     var narrowButtonsReported = false
+    /// The `align`, `size`, `weight`, `line-height` and `color` of the lists, rows and stacks
+    /// around the block, nearest first: what the block does not set, it takes from them.
+    var inherited = BlockStyle()
 }
 
 /// A laid-out leaf block at galley coordinates (y from the top of the first page's content).
@@ -201,11 +204,17 @@ struct BlockLayouter {
         pastPageLimit = pagedHeight > Double(BlockLayouter.maximumPageCount + 1) * content * 1.001
     }
 
-    /// The context a list, row or stack gives its children: its `dir` and `lang`.
+    /// The context a list, row or stack gives its children: its `dir` and `lang`, and the text
+    /// style its children inherit.
     private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
         var inner = context
         inner.rowHasAllCaps = false  // a row sets it again for its own children
         if let lang = block.style.lang { inner.language = lang }
+        let own = block.style
+        inner.inherited = BlockStyle(
+            align: own.align ?? context.inherited.align, size: own.size ?? context.inherited.size,
+            weight: own.weight ?? context.inherited.weight, lineHeight: own.lineHeight ?? context.inherited.lineHeight,
+            color: own.color ?? context.inherited.color)
         switch block.style.dir {
         case .ltr?: inner.rightToLeft = false
         case .rtl?: inner.rightToLeft = true
@@ -238,7 +247,7 @@ struct BlockLayouter {
         case .divider:
             var entry = leaf(block, context, frame: ReportRect(x: context.x, y: top, width: context.width, height: 1))
             entry.decorations = [.rule(RuleItem(x1: context.x, y1: top + 0.5, x2: context.x + context.width, y2: top + 0.5,
-                                                thickness: 1, color: block.style.color ?? BlockLayouter.dividerColor))]
+                                                thickness: 1, color: style(of: block, context).color ?? BlockLayouter.dividerColor))]
             placed.append(entry)
             return top + 1
         case .spacer(let height):
@@ -446,9 +455,22 @@ struct BlockLayouter {
         return inlines.styledText().map(\.text).joined()
     }
 
+    /// A block's style with what it does not set taken from its lists, rows and stacks. A
+    /// button keeps its own centering.
+    private func style(of block: Block, _ context: BlockContext) -> BlockStyle {
+        var style = block.style
+        let inherited = context.inherited
+        if case .text(.button, _) = block.kind {} else { style.align = style.align ?? inherited.align }
+        style.size = style.size ?? inherited.size
+        style.weight = style.weight ?? inherited.weight
+        style.lineHeight = style.lineHeight ?? inherited.lineHeight
+        style.color = style.color ?? inherited.color
+        return style
+    }
+
     /// The style of a text block's own text, before its inline elements change it.
     private func baseStyle(_ block: Block, _ role: TextRole, _ context: BlockContext) -> TextStyle {
-        let style = block.style
+        let style = style(of: block, context)
         let language = style.lang ?? context.language
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
@@ -461,7 +483,7 @@ struct BlockLayouter {
         _ block: Block, _ role: TextRole, _ inlines: [Inline], _ context: BlockContext, top: Double,
         into placed: inout [PlacedBlock]
     ) -> Double {
-        let style = block.style
+        let style = style(of: block, context)
         let blockLineHeight = style.lineHeight ?? lineHeight
         let base = baseStyle(block, role, context)
         let language = base.language
@@ -612,7 +634,7 @@ struct BlockLayouter {
         // `align` places the image as it would a line of text (natural and start: the context's
         // start side).
         let side = HIGRules.alignment(
-            block.style.align ?? .natural, lineCount: 1, ownRightToLeft: context.rightToLeft,
+            style(of: block, context).align ?? .natural, lineCount: 1, ownRightToLeft: context.rightToLeft,
             contextRightToLeft: context.rightToLeft)
         let x = switch side {
         case .left: context.x
@@ -622,8 +644,17 @@ struct BlockLayouter {
         var entry = leaf(block, context, frame: ReportRect(x: x, y: top, width: width, height: height))
         entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
+        // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
+        var alt = image.alt
+        if let key = block.key, let strings {
+            if let string = strings[key] {
+                alt = string
+            } else {
+                diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the image's own alt is used"))
+            }
+        }
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
-                                              flipped: flipped, alt: image.alt))]
+                                              flipped: flipped, alt: alt))]
         entry.tag = .figure
         placed.append(entry)
         return top + height

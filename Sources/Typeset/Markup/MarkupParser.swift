@@ -346,7 +346,29 @@ struct MarkupConverter {
             kind = .text(role, textContent(element))
         }
         guard let kind else { return nil }
+        warnAboutAttributesWithoutEffect(element.name, attributes)
         return Block(kind: kind, style: style, key: key, location: element.location)
+    }
+
+    /// Common block attributes that mean nothing on some elements (SPEC §2 lists them for all):
+    /// accepted, since they are valid, but not silently. Lists, rows and stacks pass `align`,
+    /// `size`, `weight`, `line-height` and `color` on to their children; an image's `key`
+    /// localizes its `alt`.
+    static let attributesWithoutEffect: [String: [String]] = [
+        "image": ["size", "weight", "line-height", "color", "background"],
+        "divider": ["align", "size", "weight", "line-height", "background", "key"],
+        "spacer": ["lang", "dir", "align", "size", "weight", "line-height", "color", "background", "key"],
+        "list": ["background", "key"],
+        "row": ["background", "key"],
+        "stack": ["background", "key"],
+    ]
+
+    private mutating func warnAboutAttributesWithoutEffect(_ element: String, _ attributes: AttributeValues) {
+        for name in MarkupConverter.attributesWithoutEffect[element] ?? [] {
+            guard let location = attributes.location(of: name) else { continue }
+            diagnostics.report(
+                .warning(location, "'\(name)' has no effect on '\(element)'", hint: "leave it out"))
+        }
     }
 
     private mutating func blockStyle(_ attributes: AttributeValues) -> BlockStyle {
@@ -388,7 +410,8 @@ struct MarkupConverter {
             case .element(let element):
                 if MarkupNames.blocks.contains(element.name) || MarkupNames.inlines.contains(element.name) {
                     error(
-                        element.location, "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
+                        element.location,
+                        "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
                         hint: "wrap it in <item>")
                 } else {
                     misplacedOrUnknown(element, in: "list", expected: "only 'item' elements")
@@ -453,8 +476,9 @@ struct MarkupConverter {
                 }
                 if !collapsed.isEmpty {
                     output.append(
-                        Inline(kind: .text(String(decoding: collapsed, as: UTF8.self)),
-                               location: text.contentLocation ?? text.location))
+                        Inline(
+                            kind: .text(String(decoding: collapsed, as: UTF8.self)),
+                            location: text.contentLocation ?? text.location))
                 }
             case .element(let element):
                 guard MarkupNames.inlines.contains(element.name) else {
@@ -562,8 +586,11 @@ struct MarkupConverter {
             bytes = try readRegularFile(resolved, limit: limit)
         } catch let problem {
             let tooLarge = if case .tooLarge = problem { true } else { false }
-            error(location, tooLarge ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
-                                     : "image '\(source)' is not a readable file")
+            error(
+                location,
+                tooLarge
+                    ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
+                    : "image '\(source)' is not a readable file")
             return nil
         }
         let width: Int
