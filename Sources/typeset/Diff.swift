@@ -157,8 +157,6 @@ struct MarkupRenderer {
         typesetter = Typesetter(fontDirectories: fontDirectories)
     }
 
-    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
     /// The PNG pages of `input`: itself when it is a PNG (by its first bytes), else its markup
     /// rendered to `output` (output, output-2, ... for further pages).
     func pages(of input: String, into output: String) throws -> [String] {
@@ -176,7 +174,7 @@ struct MarkupRenderer {
             let reason = FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
             throw failure("cannot read the file '\(input)': \(reason)")
         }
-        if head == MarkupRenderer.pngSignature {
+        if head == PNGFile.signature {
             return [input]
         }
         if Path.fileExtension(input).lowercased() == "png" {

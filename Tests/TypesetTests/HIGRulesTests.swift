@@ -309,6 +309,15 @@ extension ReportBlock {
 }
 
 @Suite struct ReportInvariantTests {
+    /// An empty block still takes a line of its own size: an empty title is a title's height
+    /// (it was the body's), and two empty blocks of different sizes do not share a cached line.
+    @Test func anEmptyBlockTakesALineOfItsOwnSize() throws {
+        let b = blocks("<document><title> </title><p></p><caption/><title size='50'/></document>")
+        let expected: [Double] = [34, 17, 12, 50].map { $0 * 1.3 }
+        #expect(b.map(\.frame.height) == expected)
+        #expect(b.allSatisfy { $0.lines.count == 1 && $0.lines[0].runs.isEmpty })
+    }
+
     @Test func linesAndRunsAddUp() throws {
         let result = try #require(layoutMarkup("""
             <document lang="ar"><title>الإعدادات</title><p>نص عربي مع English words و 123 أرقام، وجملة أطول قليلاً حتى تلتف على أكثر من سطر واحد في هذه الصفحة الضيقة.</p></document>

@@ -417,7 +417,11 @@ private struct Fixture {
         BadInput(
             "margin leaves no room", "<document width='300' margin='150'/>", 1, 23,
             "attribute 'margin' accepts a length in points that leaves room for text"),
-        BadInput("default margin on a tiny page", "<document width='30'/>", 1, 11, "leaves none"),
+        BadInput(
+            "default margin on a tiny page", "<document width='30'/>", 1, 11,
+            "attribute 'width' accepts a length in points that leaves room for text: a page 30 pt in width has none "
+                + "inside the default 16 pt margins"),
+        BadInput("a device with a tiny margin-less height", "<document device='ipad' height='20'/>", 1, 25, "make it more than 32"),
         BadInput(
             "zero font size", "<document font-size='0'/>", 1, 11,
             "attribute 'font-size' accepts a length in points, greater than 0"),

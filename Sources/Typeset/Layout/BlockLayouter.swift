@@ -488,7 +488,7 @@ struct BlockLayouter {
         let base = baseStyle(block, role, context)
         let language = base.language
 
-        var text = ParagraphText()
+        var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
         if let key = block.key, let strings {
             if let string = strings[key] {

@@ -8,6 +8,8 @@
 struct ParagraphKey: Hashable {
     let scalars: [Unicode.Scalar]
     let spans: [StyledSpan]
+    /// Only for an empty paragraph, whose line it sizes.
+    let emptyStyle: TextStyle?
     let direction: BidiDirection
     let width: Double
     let lineHeight: Double
@@ -18,6 +20,7 @@ struct ParagraphKey: Hashable {
     init(_ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double) {
         scalars = text.scalars
         spans = text.spans
+        emptyStyle = text.spans.isEmpty ? text.emptyStyle : nil
         self.direction = direction
         self.width = width
         self.lineHeight = lineHeight
@@ -28,6 +31,7 @@ struct ParagraphKey: Hashable {
             hasher.combine(span.scalarRange)
             hasher.combine(span.style)
         }
+        hasher.combine(emptyStyle)
         hasher.combine(direction)
         hasher.combine(width)
         hasher.combine(lineHeight)
@@ -37,7 +41,8 @@ struct ParagraphKey: Hashable {
 
     static func == (a: ParagraphKey, b: ParagraphKey) -> Bool {
         a.hash == b.hash && a.direction == b.direction && a.width == b.width && a.lineHeight == b.lineHeight
-            && a.balance == b.balance && a.scalars == b.scalars && a.spans.count == b.spans.count
+            && a.balance == b.balance && a.scalars == b.scalars && a.emptyStyle == b.emptyStyle
+            && a.spans.count == b.spans.count
             && zip(a.spans, b.spans).allSatisfy { $0.scalarRange == $1.scalarRange && $0.style == $1.style }
     }
 

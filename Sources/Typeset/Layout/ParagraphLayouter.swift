@@ -173,7 +173,7 @@ final class ParagraphLayouter: Sendable {
                     hyphen: hyphen))
         }
         if lines.isEmpty {  // an empty paragraph still takes one line
-            let size = text.spans.first?.style.size ?? 17
+            let size = text.spans.first?.style.size ?? text.emptyStyle?.size ?? 17
             lines.append(
                 TextLine(
                     scalarRange: 0..<0, runs: [], width: 0, height: size * lineHeight,
@@ -243,7 +243,7 @@ final class ParagraphLayouter: Sendable {
 
     /// Ascent and descent (in em) of the first family of the paragraph's first style.
     private func primaryMetrics(_ text: ParagraphText) -> PrimaryMetrics {
-        let style = text.spans.first?.style ?? TextStyle()
+        let style = text.spans.first?.style ?? text.emptyStyle ?? TextStyle()
         let key = PrimaryStyle(families: style.families, weight: style.weight, italic: style.italic)
         if let known = primaryMetricsCache.withLock({ $0[key] }) { return known }
         var primary: PrimaryMetrics = (1.069, 0.293)

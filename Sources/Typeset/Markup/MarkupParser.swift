@@ -255,6 +255,15 @@ struct MarkupConverter {
         ]
         for (name, length) in sides {
             guard let length, length - 2 * margin <= 0 else { continue }
+            if document.margin == nil, let location = attributes.location(of: name) {
+                // The page size is what was given: say so, not that the default margin is wrong.
+                error(
+                    location,
+                    "attribute '\(name)' accepts a length in points that leaves room for text: a page "
+                        + "\(format(length)) pt in \(name) has none inside the default \(format(margin)) pt margins",
+                    hint: "make it more than \(format(2 * margin)), or set a smaller margin")
+                continue
+            }
             let location =
                 attributes.location(of: "margin") ?? attributes.location(of: name)
                 ?? attributes.location(of: "device") ?? document.location

@@ -10,8 +10,8 @@ struct PNGProblem: Error, Equatable {
     var message: String
 }
 
-enum PNGFile {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+public enum PNGFile {
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The width and height of the PNG in `bytes`, after checking its structure: IHDR first
     /// and well-formed, every chunk complete with a matching CRC, IDAT data that inflates to

@@ -54,8 +54,11 @@ public struct ParagraphText: Sendable {
     /// Where each stretch of the text came from, for warnings: a source runs from its `start`
     /// to the next one's. Kept apart from `spans`, which the markup's tags must not cut.
     public var sources: [TextSource] = []
+    /// The style of the block's own text: the size and font of the line an empty paragraph
+    /// still takes (an empty title is a title's height, not the body's).
+    public var emptyStyle: TextStyle?
 
-    public init() {}
+    public init(emptyStyle: TextStyle? = nil) { self.emptyStyle = emptyStyle }
 
     /// Appends `text` in `style`, merging with the last span when the style is the same.
     public mutating func append<S: Sequence>(_ text: S, style: TextStyle, location: SourceLocation?)
