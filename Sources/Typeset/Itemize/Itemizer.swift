@@ -37,7 +37,7 @@ enum Itemizer {
         return scripts
     }
 
-    /// Cuts `text` at every change of bidi level, script, span and font.
+    /// Cuts `text` at every change of bidi level, script, span and font, and around bidi controls.
     static func items(
         text: ParagraphText, displayScalars: [Unicode.Scalar], levels: [UInt8], fonts: FontDatabase,
         missing: inout [Int]
@@ -47,9 +47,13 @@ enum Itemizer {
         for (spanIndex, span) in text.spans.enumerated() {
             var start = span.scalarRange.lowerBound
             while start < span.scalarRange.upperBound {
+                // A bidi control (from <ltr>, <rtl>, <bdi> or the text) is an item by itself: it
+                // is never shown, and the words beside it then end their runs, so that the
+                // word cache can take them (see WordCache.swift).
                 var end = start + 1
                 while end < span.scalarRange.upperBound && levels[end] == levels[start]
-                    && scripts[end] == scripts[start]
+                    && scripts[end] == scripts[start] && !isHiddenControl(displayScalars[end])
+                    && !isHiddenControl(displayScalars[start])
                 {
                     end += 1
                 }
