@@ -164,23 +164,31 @@ extension ReportBlock {
 }
 
 /// Lists, rows and stacks pass `align`, `size`, `weight`, `line-height` and `color` on to what
-/// they hold; what a block sets itself wins, and a button keeps its centering.
+/// they hold, as CSS does: what a block sets itself wins, and so do an element's own defaults
+/// (a title's size and weight, a caption's size, a button's centering, weight and white text).
 @Suite struct InheritanceTests {
     @Test func containersPassTheirTextStyleOn() throws {
         let b = blocks(##"""
             <document><stack size="20" color="#808080" align="center" line-height="2">
               <label>inherits</label><label size="12" align="left">overrides</label>
-              <row weight="bold"><label>in a row</label><button>OK</button></row>
-              <list><item>item</item></list>
+              <row weight="light"><label>in a row</label><button>OK</button></row>
+              <list><item>item</item></list><title>Title</title><caption>caption</caption>
             </stack><label>outside</label></document>
             """##)
-        #expect(b.map(\.text) == ["inherits", "overrides", "in a row", "OK", "item", "outside"])
-        #expect(b.map { $0.lines[0].runs[0].size } == [20, 12, 20, 20, 20, 17])
-        #expect(b.map(\.align) == ["center", "left", "center", "center", "center", "left"])
+        #expect(b.map(\.text) == ["inherits", "overrides", "in a row", "OK", "item", "Title", "caption", "outside"])
+        #expect(b.map { $0.lines[0].runs[0].size } == [20, 12, 20, 20, 20, 34, 12, 17])
+        #expect(b.map(\.align) == ["center", "left", "center", "center", "center", "center", "center", "left"])
         #expect(b[0].frame.height == 40, "line-height 2 × 20 pt")
-        let result = try #require(layoutMarkup(##"<document><stack color="#808080"><label>grey</label></stack></document>"##))
-        let colors = result.pages[0].items.compactMap { if case .glyphs(let run) = $0 { run.color } else { nil } }
-        #expect(!colors.isEmpty && colors.allSatisfy { $0 == Color(red: 128 / 255, green: 128 / 255, blue: 128 / 255) })
+        let result = try #require(layoutMarkup(##"""
+            <document><stack color="#808080" weight="light"><label>grey</label><title>T</title><button>OK</button></stack></document>
+            """##))
+        let runs = result.pages[0].items.compactMap { item -> GlyphRun? in if case .glyphs(let run) = item { run } else { nil } }
+        let grey = Color(red: 128 / 255, green: 128 / 255, blue: 128 / 255)
+        #expect(runs.map(\.color) == [grey, grey, .white], "a button's text stays white")
+        // Light (Noto Sans has no light: regular) for the label; the title and button keep bold.
+        #expect(runs.map { ($0.font.path as NSString).lastPathComponent } == [
+            "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Bold.ttf",
+        ])
     }
 }
 

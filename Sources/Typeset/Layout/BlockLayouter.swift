@@ -455,16 +455,21 @@ struct BlockLayouter {
         return inlines.styledText().map(\.text).joined()
     }
 
-    /// A block's style with what it does not set taken from its lists, rows and stacks. A
-    /// button keeps its own centering.
+    /// A block's style with what it does not set taken from its lists, rows and stacks, as CSS
+    /// inherits: only where the element has no default of its own. A title keeps its size and
+    /// weight, a caption its size, a button its centering, weight and white text.
     private func style(of block: Block, _ context: BlockContext) -> BlockStyle {
         var style = block.style
         let inherited = context.inherited
-        if case .text(.button, _) = block.kind {} else { style.align = style.align ?? inherited.align }
-        style.size = style.size ?? inherited.size
-        style.weight = style.weight ?? inherited.weight
+        var role: TextRole?
+        if case .text(let textRole, _) = block.kind { role = textRole }
+        if role != .button {
+            style.align = style.align ?? inherited.align
+            style.color = style.color ?? inherited.color
+        }
+        if role.map({ $0.defaultSize() == Document.defaultFontSize }) ?? true { style.size = style.size ?? inherited.size }
+        if role.map({ $0.defaultWeight == .regular }) ?? true { style.weight = style.weight ?? inherited.weight }
         style.lineHeight = style.lineHeight ?? inherited.lineHeight
-        style.color = style.color ?? inherited.color
         return style
     }
 
