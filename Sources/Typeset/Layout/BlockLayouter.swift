@@ -255,15 +255,21 @@ struct BlockLayouter {
         }
     }
 
-    /// An image, divider or the like. Its own direction (SPEC §4) is its `dir`, else its
-    /// `lang`'s, else the context's: it has no text to take one from.
-    private func leaf(_ block: Block, _ context: BlockContext, frame: ReportRect) -> PlacedBlock {
-        let ownRTL: Bool
-        switch block.style.dir {
-        case .ltr?: ownRTL = false
-        case .rtl?: ownRTL = true
-        case .auto?, nil: ownRTL = block.style.lang.map { Language.isRightToLeft(language: $0) } ?? context.rightToLeft
+    /// The direction a block's `dir` (ltr, rtl), else its `lang`, declares (SPEC §4); nil for
+    /// none, or for `dir="auto"`, which asks the text.
+    private func declaredRightToLeft(_ style: BlockStyle) -> Bool? {
+        switch style.dir {
+        case .ltr?: false
+        case .rtl?: true
+        case .auto?: nil
+        case nil: style.lang.map { Language.isRightToLeft(language: $0) }
         }
+    }
+
+    /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
+    /// the context's: it has no text to take one from.
+    private func leaf(_ block: Block, _ context: BlockContext, frame: ReportRect) -> PlacedBlock {
+        let ownRTL = declaredRightToLeft(block.style) ?? context.rightToLeft
         let report = ReportBlock(
             kind: block.elementName, line: block.location.line, lang: block.style.lang ?? context.language,
             direction: ownRTL ? "rtl" : "ltr", context: context.rightToLeft ? "rtl" : "ltr",
@@ -396,7 +402,7 @@ struct BlockLayouter {
         // The widest marker has the most digits (the fonts' digits are of one width).
         let largest = items.compactMap { item -> TextStyle? in
             guard case .text(let role, _) = item.kind else { return nil }
-            return baseStyle(item, role, context)
+            return baseStyle(style(of: item, context), role, context)
         }.max { $0.size < $1.size }
         if let largest, let widest = texts.last {
             let marker = paragraphs.layout(markerText(widest, largest, context), direction: .ltr, width: 1e6, lineHeight: 1)
@@ -434,7 +440,7 @@ struct BlockLayouter {
         placed[first].listID = listID
         let text = index < markers.texts.count ? markers.texts[index] : ""
         if !text.isEmpty, let firstLine = placed[first].paragraph?.lines.first {
-            let styled = markerText(text, baseStyle(item, role, inner), context)
+            let styled = markerText(text, baseStyle(style(of: item, inner), role, inner), context)
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
             let markerWidth = marker.lines.first?.width ?? 0
@@ -473,9 +479,8 @@ struct BlockLayouter {
         return style
     }
 
-    /// The style of a text block's own text, before its inline elements change it.
-    private func baseStyle(_ block: Block, _ role: TextRole, _ context: BlockContext) -> TextStyle {
-        let style = style(of: block, context)
+    /// The style of a text block's own text (its `style(of:)`), before its inline elements change it.
+    private func baseStyle(_ style: BlockStyle, _ role: TextRole, _ context: BlockContext) -> TextStyle {
         let language = style.lang ?? context.language
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
@@ -490,7 +495,7 @@ struct BlockLayouter {
     ) -> Double {
         let style = style(of: block, context)
         let blockLineHeight = style.lineHeight ?? lineHeight
-        let base = baseStyle(block, role, context)
+        let base = baseStyle(style, role, context)
         let language = base.language
 
         var text = ParagraphText(emptyStyle: base)
@@ -521,21 +526,11 @@ struct BlockLayouter {
         if role == .title && title == nil { title = String(String.UnicodeScalarView(text.scalars)) }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
-        let ownRTL: Bool
-        switch style.dir {
-        case .ltr?: ownRTL = false
-        case .rtl?: ownRTL = true
-        case .auto?, nil:
-            if style.dir == nil, let lang = style.lang {
-                ownRTL = Language.isRightToLeft(language: lang)
-            } else if let level = BidiParagraph.firstStrongLevel(
-                text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
-            {
-                ownRTL = level == 1
-            } else {
-                ownRTL = context.rightToLeft
-            }
-        }
+        let ownRTL =
+            declaredRightToLeft(style)
+            ?? BidiParagraph.firstStrongLevel(
+                text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count
+            ).map { $0 == 1 } ?? context.rightToLeft
 
         // 4.3: balancing, only in titles, headings, labels and buttons.
         var blockBalance = 0.0
