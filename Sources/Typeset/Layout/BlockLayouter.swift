@@ -131,7 +131,7 @@ struct BlockLayouter {
         families = document.fontFamilies ?? []
         for family in families where !paragraphs.fonts.hasFamily(family) {
             diagnostics.report(.warning(
-                document.location,
+                document.fontLocation ?? document.location,
                 "font family '\(family)' not found (not bundled, in a --font-dir folder or installed); "
                     + "text falls back to the next family in font=\"\(families.joined(separator: ", "))\", then the bundled fonts"))
         }

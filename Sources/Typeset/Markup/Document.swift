@@ -26,6 +26,8 @@ public struct Document: Sendable, Hashable {
     public var margin: Double?
     /// `font`: family names in the order to try them (quotes and spaces around names removed).
     public var fontFamilies: [String]?
+    /// Where `font` was written, for the warning about a family no font has.
+    public var fontLocation: SourceLocation?
     public var fontSize: Double?
     public var lineHeight: Double?
     public var numerals: NumeralSetting?

@@ -223,6 +223,7 @@ struct MarkupConverter {
         document.margin = attributes.number(
             "margin", minimum: .zero, maximum: MarkupParser.maximumLength, &diagnostics)
         document.fontFamilies = attributes.fontFamilies("font", &diagnostics)
+        document.fontLocation = attributes.location(of: "font")
         document.fontSize = attributes.number(
             "font-size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics)
         document.lineHeight = attributes.number(
