@@ -8,7 +8,7 @@ struct Conformance: Command {
         abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.",
         options: [
             .value("unicode-dir", "Folder of the Unicode data files (default: /usr/share/unicode, where Debian's unicode-data installs them)."),
-            .flag("verbose", "Print every failure, not only the first ones."),
+            .flag("verbose", "Print the first 20 failures of each file, not only the first 5."),
         ])
 
     var unicodeDir: String
@@ -16,6 +16,7 @@ struct Conformance: Command {
 
     init(_ arguments: ParsedArguments) throws {
         unicodeDir = arguments.string("unicode-dir") ?? "/usr/share/unicode"
+        if let given = arguments.string("unicode-dir") { try checkFolders([given], option: "unicode-dir") }
         verbose = arguments.flag("verbose")
     }
 

@@ -85,28 +85,29 @@ struct Diff: Command {
         for index in 0..<common {
             let prefix = several ? "page \(index + 1): " : ""
             let result: ImageDiffResult
-            var written: String?
             do {
                 result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
-                let passes = result.passes(maxDiff: maxShare)
-                if out != nil || !passes {
-                    if inputs.contains(resolvedPath(diffPaths[index])) {
-                        printError(
-                            "the diff image \(diffPaths[index]) would overwrite an input; name another with --out")
-                        throw ExitCode(ExitStatus.usage)
-                    }
-                    try ImageDiff.writeDiffImage(
-                        pagesA[index], pagesB[index], tolerance: tolerance, to: diffPaths[index])
-                    written = diffPaths[index]
-                }
-            } catch let exit as ExitCode {
-                throw exit
             } catch {
                 printError("\(error)")
                 throw ExitCode(ExitStatus.usage)
             }
+            // The counts first: they stand even if the diff image cannot be written.
             print(prefix + result.description)
-            if let written { print("diff image: \(written)") }
+            if out != nil || !result.passes(maxDiff: maxShare) {
+                let path = diffPaths[index]
+                if inputs.contains(resolvedPath(path)) {
+                    printError("the diff image \(path) would overwrite an input; name another with --out")
+                    throw ExitCode(ExitStatus.usage)
+                }
+                do {
+                    Path.makeFolder(Path.folder(path))  // as render and sheet make theirs
+                    try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
+                } catch {
+                    printError("\(error)")
+                    throw ExitCode(ExitStatus.usage)
+                }
+                print("diff image: \(path)")
+            }
             different = different || !result.passes(maxDiff: maxShare)
             identical = identical && result.matches && result.maxChannelDifference == 0
         }

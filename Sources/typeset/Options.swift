@@ -58,7 +58,9 @@ struct LayoutArguments {
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         if let strings {
             do {
-                layout.catalog = try StringCatalog.load(path: strings)
+                let catalog = try StringCatalog.load(path: strings)
+                if let locale { warnIfNoStrings(catalog, locale: locale, file: strings) }
+                layout.catalog = catalog
             } catch {
                 var diagnostics = Diagnostics()
                 diagnostics.report(error)
@@ -68,6 +70,19 @@ struct LayoutArguments {
         }
         return JobSettings(assetDirectories: assets, layout: layout)
     }
+}
+
+/// Warns, at the catalog, when it has no strings for `locale`: every key would show the source
+/// language's text, which a mockup of that locale is not meant to (a misspelt locale, a language
+/// not translated yet).
+func warnIfNoStrings(_ catalog: StringCatalog, locale: String, file: String) {
+    guard !catalog.hasStrings(locale: locale) else { return }
+    var diagnostics = Diagnostics()
+    diagnostics.report(.warning(
+        SourceLocation(file: file, line: 1, column: 1),
+        "no strings for locale '\(locale)' (the catalog has \(catalog.languages.joined(separator: ", "))); "
+            + "keys show the source language's text"))
+    printDiagnostics(diagnostics)
 }
 
 /// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.

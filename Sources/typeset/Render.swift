@@ -103,7 +103,7 @@ struct Render: Command {
                 do {
                     _ = try render(pages: layouts.flatMap(\.pages), to: output, options: options)
                 } catch {
-                    printError("\(output): \(error)")
+                    printError(outputError(error, output))
                     failed = selected
                 }
             }
@@ -112,10 +112,23 @@ struct Render: Command {
         }
 
         // One output per input, rendered as soon as it is laid out: memory stays flat.
+        // Each input's first file, over all inputs (as every shard sees them): a later page of
+        // a.xml, a-2.svg, must not replace the output of a-2.xml.
+        let firstFiles = Dictionary(
+            inputs.map { (outputPath(for: $0, format: resolvedFormat), $0) }, uniquingKeysWith: { first, _ in first })
         let outcomes = batch.run { input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
+            let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
+            for (index, page) in paths.enumerated().dropFirst() {
+                guard let other = firstFiles[page], other != input else { continue }
+                outcome.diagnostics.report(.error(
+                    SourceLocation(file: input, line: 1, column: 1),
+                    "page \(index + 1) would be written to '\(page)', the output of '\(other)'; "
+                        + "rename one of them or render them separately"))
+                return (outcome.diagnostics, false)
+            }
             do {
                 _ = try render(
                     pages: layout.pages, to: path,
@@ -123,9 +136,7 @@ struct Render: Command {
                         format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
                 return (outcome.diagnostics, true)
             } catch {
-                // A write error names the file itself ("cannot write PATH: reason").
-                let message = if case RenderError.write = error { "\(error)" } else { "cannot write \(path): \(error)" }
-                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), message))
+                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
                 return (outcome.diagnostics, false)
             }
         }
@@ -165,7 +176,7 @@ struct Render: Command {
                 }
                 try writer?.add(layouts.flatMap(\.pages))
             } catch {
-                printError("\(output): \(error)")
+                printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish exits the process)
                 finish(total: inputs.count, failed: inputs)
                 return
@@ -174,7 +185,7 @@ struct Render: Command {
         do {
             try writer?.finish()
         } catch {
-            printError("\(output): \(error)")
+            printError(outputError(error, output))
             failed = inputs
         }
         finish(total: inputs.count, failed: failed)
@@ -188,6 +199,12 @@ struct Render: Command {
         }
         if !failed.isEmpty { exit(ExitStatus.inputFailed) }
     }
+}
+
+/// What went wrong writing `path`. A write error names the file itself ("cannot write PATH:
+/// reason"); any other is put the same way.
+func outputError(_ error: any Error, _ path: String) -> String {
+    if case RenderError.write = error { "\(error)" } else { "cannot write \(path): \(error)" }
 }
 
 extension OutputFormat {
@@ -220,7 +237,9 @@ struct Layout: Command {
     static let spec = CommandSpec(
         name: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).",
         discussion: """
-            Takes render's options, so that one option list serves both commands. The layout is             in points: --format, --scale and --jobs are checked but change nothing. The JSON goes             to standard output.
+            Takes render's options, so that one option list serves both commands. The layout is \
+            in points: --format, --scale and --jobs are checked but change nothing. The JSON goes \
+            to standard output.
             """,
         arguments: [PositionalSpec(name: "input", help: "A markup file.")],
         options: LayoutArguments.options + [

@@ -113,7 +113,9 @@ struct Sheet: Command {
         let catalog: StringCatalog?
         if let strings {
             do {
-                catalog = try StringCatalog.load(path: strings)
+                let loaded = try StringCatalog.load(path: strings)
+                for case let locale? in localeList { warnIfNoStrings(loaded, locale: locale, file: strings) }
+                catalog = loaded
             } catch {
                 var diagnostics = Diagnostics()
                 diagnostics.report(error)
@@ -207,7 +209,7 @@ struct Sheet: Command {
                 options: RenderOptions(
                     format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en"))
         } catch {
-            printError("\(output): \(error)")
+            printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)
         }
         var line =

@@ -77,6 +77,13 @@ struct Snapshot: Command {
         let results = Batch(inputs: inputs, jobs: jobs).run { input -> FileResult in
             let file = Path.lastComponent(input)
             let name = Path.stem(file)
+            // Its reference, NAME.diff.png, would be taken for a diff image (and removed as one).
+            if SnapshotFolder.isDiffImage(name + ".png") {
+                return FileResult(
+                    diagnostics: Diagnostics(),
+                    lines: ["FAIL \(file): a markup file's name cannot end in '.diff' (its reference \(name).png "
+                        + "would be taken for a diff image); rename it"], passed: false)
+            }
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
                 let first = outcome.diagnostics.errors.first?.description ?? "\(input): cannot be laid out"

@@ -187,6 +187,39 @@ import Testing
         #expect(try typeset(["layout", input, "--font-dir", out, "--assets", out]).status == 0)
     }
 
+    /// A PNG the document shows is one of its inputs too: rendering banner.xml to PNG beside
+    /// the banner.png it shows would replace the picture with the mockup of itself.
+    @Test func anImageTheDocumentShowsIsNeverWrittenOver() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try render(
+            pages: [Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))],
+            to: out + "/banner.png", options: RenderOptions(format: .png, scale: 1))
+        // A PNG under another name, to show that PDF output is checked as well.
+        try FileManager.default.copyItem(atPath: out + "/banner.png", toPath: out + "/picture.pdf")
+        let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/banner.png"))
+        try "<document><image src=\"banner.png\"/><image src=\"picture.pdf\"/><p>Banner mockup</p></document>"
+            .write(toFile: out + "/banner.xml", atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["render", "banner.xml", "--format", "png"],
+            ["render", "banner.xml", "-o", "sub/../banner.png"],
+            ["render", "banner.xml", "banner.xml", "-o", "banner.png"],
+            ["render", "banner.xml", "-o", "picture.pdf"],
+            ["sheet", "banner.xml", "-o", "banner.png"],
+        ]
+        for arguments in commands {
+            let result = try typeset(arguments, in: out)
+            #expect(
+                result.status == 1 && result.stderr.contains("it is an image the document shows"),
+                "\(arguments): \(result.stderr)")
+        }
+        for name in ["banner.png", "picture.pdf"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)) == picture, "\(name)")
+        }
+        #expect(files(in: out).filter { $0 != "sub" } == ["banner.png", "banner.xml", "picture.pdf"])
+        #expect(try typeset(["render", "banner.xml", "--format", "svg"], in: out).status == 0)
+    }
+
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

@@ -70,10 +70,10 @@ struct DiffCommandTests {
         let faded = try #require(diff.pixel(x: 15, y: 15))
         #expect(faded.red == faded.green && faded.red > 128 && faded.red < 255, "the grey box, faded: \(faded)")
 
-        // --out names the diff image, and is written even when the images match.
+        // --out names the diff image, and is written even when the images match; its folder is
+        // made as render's and sheet's are.
         let named = try typeset(["diff", "a.png", "b.png", "--out", "out/d.png"], in: folder)
-        #expect(named.status == 2, "a folder that does not exist is an error: \(named)")
-        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: false)
+        #expect(named.status == 1 && named.lines == run.lines.prefix(1) + ["diff image: out/d.png", "different"], "\(named)")
         let written = try typeset(["diff", "b.png", "a.png", "--out", "out/d.png"], in: folder)
         #expect(written.status == 1 && written.lines.contains("diff image: out/d.png"))
         #expect(try PixelImage(contentsOf: folder + "/out/d.png").pixel(x: 33, y: 4) == magenta)
@@ -298,6 +298,15 @@ struct SnapshotCommandTests {
             run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
         #expect(run.stderr.contains("./bad.xml:3:1: error: unknown element 'labl'"))
         #expect(run.lines.last == "1 passed, 1 failed")
+
+        // good.diff.xml's reference would be good.diff.png, the name of good.xml's diff image.
+        try FileManager.default.removeItem(atPath: folder + "/bad.xml")
+        try write(document("<label>Diff</label>"), to: folder + "/good.diff.xml")
+        let clash = try typeset(["snapshot", ".", "--update"], in: folder)
+        #expect(clash.status == 1)
+        #expect(clash.lines.first?.hasPrefix("FAIL good.diff.xml: a markup file's name cannot end in '.diff'") == true, "\(clash)")
+        #expect(clash.lines.last == "1 passed, 1 failed")
+        #expect(try contents(folder + "/__snapshots__") == ["good.png"])
     }
 
     @Test func pagesHaveNumberedReferencesAndStaleOnesFail() throws {
@@ -339,6 +348,9 @@ struct SnapshotCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(try typeset(["snapshot", "missing"], in: folder).status == 2)
+        // A mistyped Unicode folder is a usage error, as a mistyped --font-dir is.
+        let conformance = try typeset(["conformance", "--unicode-dir", "missing"], in: folder)
+        #expect(conformance.status == 2 && conformance.stderr.contains("--unicode-dir 'missing' does not exist"))
         let empty = try typeset(["snapshot", "."], in: folder)
         #expect(empty.status == 0 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)

@@ -328,6 +328,11 @@ private let markup = """
             ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
         #expect(try L10nCLI.blocks(french.stdout).blocks.map(\.text).prefix(2) == ["Settings", "%lld photos"])
         #expect(try L10nCLI.blocks(french.stdout).blocks.first?.lang == "fr")
+        // ... and a warning, once, at the catalog (a misspelt locale looks just like this).
+        #expect(
+            french.stderr.components(separatedBy: "Localizable.xcstrings:1:1: warning: no strings for locale 'fr' "
+                + "(the catalog has ").count == 2, "\(french.stderr)")
+        #expect(!run.stderr.contains("no strings for locale"))
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {
@@ -544,5 +549,25 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
             run.stderr.contains("'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"),
             "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out/screen.pdf"))
+
+        // Page 2 of a.xml would be a-2.svg, the output of a-2.xml: a.xml fails, a-2.xml renders.
+        let paged = try L10nCLI.folder([
+            "a.xml": "<document device=\"iphone-se\">"
+                + String(repeating: "<p>a</p><spacer height=\"480\"/>", count: 3) + "</document>",
+            "a-2.xml": "<document><p>second input</p></document>",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: paged) }
+        for jobs in ["1", "2"] {
+            let clash = try L10nCLI.typeset(["render", "a.xml", "a-2.xml", "--format", "svg", "--jobs", jobs], in: paged)
+            #expect(clash.status == 1)
+            #expect(
+                clash.stderr.contains(
+                    "a.xml:1:1: error: page 2 would be written to './a-2.svg', the output of 'a-2.xml'"),
+                "\(clash.stderr)")
+            #expect(files(in: paged) == ["a-2.svg", "a-2.xml", "a.xml"])
+            #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
+        }
+        #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg"], in: paged).status == 0)
+        #expect(files(in: paged).filter { $0.hasPrefix("a-") } == ["a-2.svg", "a-2.xml", "a-3.svg"])
     }
 }

@@ -401,6 +401,17 @@ private struct Fixture {
             "unknown keyword", "<document><p weight='heavy'>x</p></document>", 1, 14,
             "attribute 'weight' accepts thin, light, regular, medium, semibold or bold, not 'heavy'"),
         BadInput("keyword suggestion", "<document dir='rtll'/>", 1, 11, "did you mean 'rtl'?"),
+        // Of two presets one edit away, the one that 'iphone-x' begins.
+        BadInput("closest preset", "<document device='iphone-x'/>", 1, 11, "did you mean 'iphone-xs'?"),
+        BadInput("name from HTML", "<document><paragraph>x</paragraph></document>", 1, 11, "did you mean 'p'?"),
+        // A one-letter name is nobody's typo: the hint lists what is allowed instead of guessing 'b'.
+        BadInput(
+            "one-letter name", "<document><p><u>x</u></p></document>", 1, 14,
+            "unknown element 'u' 'p' accepts text and inline elements: b, i, span, ltr, rtl, bdi or br"),
+        BadInput(
+            "no close name", "<document><carousel/></document>", 1, 11,
+            "'document' accepts block elements: title, heading, p, label, caption, button, list, row, stack, image, "
+                + "divider or spacer"),
         BadInput(
             "malformed color", "<document color='red'/>", 1, 11,
             "attribute 'color' accepts a color as #RRGGBB or #RRGGBBAA (hexadecimal), not 'red'"),

@@ -231,6 +231,19 @@ struct ShapeFontTests {
         #expect(known.diagnostics.items.isEmpty)
     }
 
+    @Test("a --font-dir font covers what the family list and the bundled fonts lack, before system fonts")
+    func extraFontsAreFallbacks() throws {
+        let folder = repositoryRoot + "/Tests/Fonts"
+        let database = FontDatabase(extraDirectories: [folder])
+        let text = scalars("King \u{2654}")  // ♔: in TestChess.ttf, in no bundled font
+        let runs = database.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.latin)
+        #expect(runs.map(\.range) == [0..<5, 5..<6])
+        #expect(runs.map(\.face.family) == ["Noto Sans", "Typeset Test Chess"])
+        #expect(runs.last?.face.path.hasPrefix(folder) == true, "from the folder, not the system: \(runs)")
+        #expect(runs.allSatisfy { $0.missing.isEmpty })
+    }
+
     @Test("ranges index the whole paragraph")
     func subrange() {
         let text = scalars("abc שלום 12")

@@ -38,20 +38,36 @@ public struct StringCatalog: Sendable {
     /// The languages tried for `locale`, most specific first: the locale with its subtags
     /// dropped one by one from the end (`ar-EG`, `ar`), then the source language.
     public func fallbackChain(locale: String?) -> [String] {
-        var chain: [String] = []
-        if let locale {
-            var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
-            while !parts.isEmpty {
-                chain.append(parts.joined(separator: "-"))
-                parts.removeLast()
-            }
-        }
+        var chain = locale.map(StringCatalog.localeChain) ?? []
         if let sourceLanguage {
             let source = StringCatalog.normalizedLanguage(sourceLanguage)
             if !chain.contains(source) { chain.append(source) }
         }
         chain.append("")
         return chain
+    }
+
+    /// `ar-EG`, `ar`: the locale with its subtags dropped one by one from the end.
+    static func localeChain(_ locale: String) -> [String] {
+        var chain: [String] = []
+        var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
+        while !parts.isEmpty {
+            chain.append(parts.joined(separator: "-"))
+            parts.removeLast()
+        }
+        return chain
+    }
+
+    /// The languages an .xcstrings catalog has strings for, sorted (none for a file of one language).
+    public var languages: [String] { tables.keys.filter { !$0.isEmpty }.sorted() }
+
+    /// Whether `locale`, or a less specific form of it, has strings of its own or is the source
+    /// language. False means every key shows the source language's text: `--locale fr` with a
+    /// catalog of English and Arabic, or a misspelt locale. Always true for a file of one language.
+    public func hasStrings(locale: String) -> Bool {
+        if languages.isEmpty { return true }
+        let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
+        return StringCatalog.localeChain(locale).contains { $0 == source || tables[$0] != nil }
     }
 
     /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`

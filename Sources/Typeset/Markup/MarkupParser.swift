@@ -78,11 +78,15 @@ public enum MarkupParser {
 
 enum MarkupNames {
     static let document = "document"
-    static let textBlocks: Set<String> = ["title", "heading", "p", "label", "caption", "button"]
-    static let otherBlocks: Set<String> = ["list", "row", "stack", "image", "divider", "spacer"]
-    static let blocks = textBlocks.union(otherBlocks)
-    static let inlines: Set<String> = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
+    private static let textBlockNames = ["title", "heading", "p", "label", "caption", "button"]
+    private static let otherBlockNames = ["list", "row", "stack", "image", "divider", "spacer"]
+    private static let inlineNames = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
+    static let blocks = Set(textBlockNames + otherBlockNames)
+    static let inlines = Set(inlineNames)
     static let all = blocks.union(inlines).union([document, "item"]).sorted()
+    /// For messages: "title, heading, p, ... or spacer", "b, i, ... or br".
+    static let blockList = listPhrase(textBlockNames + otherBlockNames)
+    static let inlineList = listPhrase(inlineNames)
 
     static let documentAttributes = [
         "lang", "dir", "width", "height", "device", "margin", "font", "font-size", "line-height",
@@ -110,10 +114,14 @@ enum MarkupNames {
     }
 
     /// Names from HTML that people type by habit, mapped to ours.
+    /// Names from HTML, SwiftUI and word processors, with the element that does their job.
     static let htmlAliases = [
         "img": "image", "strong": "b", "em": "i", "ul": "list", "ol": "list", "li": "item",
-        "hr": "divider", "h1": "title", "h2": "heading", "h3": "heading", "div": "stack",
-        "body": "document", "html": "document", "bold": "b", "italic": "i",
+        "hr": "divider", "h1": "title", "h2": "heading", "h3": "heading", "h4": "heading", "h5": "heading",
+        "h6": "heading", "div": "stack", "section": "stack", "vstack": "stack", "hstack": "row",
+        "body": "document", "html": "document", "bold": "b", "italic": "i", "paragraph": "p", "text": "label",
+        "small": "caption", "footnote": "caption", "header": "heading", "subtitle": "heading", "figure": "image",
+        "picture": "image", "separator": "divider", "rule": "divider", "space": "spacer",
     ]
 
     /// Values of `align` that ask for full justification (CSS and word processors), refused by
@@ -126,17 +134,19 @@ enum MarkupNames {
 }
 
 /// The closest name to `name` among `candidates` by edit distance, if it is close enough to be
-/// a likely typo (at most 2 edits, or a third of the name's length for long names).
+/// a likely typo (at most 2 edits, or a third of the name's length for long names, and at least
+/// one character kept: a one-letter name is no typo of 'b'). Of equally close names, the one
+/// sharing the longest beginning wins: 'iphone-x' is 'iphone-xs', not 'iphone-8'.
 func closestName(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
-    var best: (name: String, distance: Int)?
+    var best: (name: String, distance: Int, prefix: Int)?
     for candidate in candidates {
         let distance = editDistance(lowered, candidate)
-        if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        let prefix = zip(lowered, candidate).prefix { $0 == $1 }.count
+        if let best, distance > best.distance || (distance == best.distance && prefix <= best.prefix) { continue }
+        best = (candidate, distance, prefix)
     }
-    guard let best, best.distance <= max(2, name.count / 3), best.distance < max(name.count, 2) else {
-        return nil
-    }
+    guard let best, best.distance <= max(2, name.count / 3), best.distance < name.count else { return nil }
     return best.name
 }
 
@@ -297,7 +307,7 @@ struct MarkupConverter {
                         element.location, "'item' is only allowed inside 'list', not inside '\(parent.name)'",
                         hint: "wrap the items in <list>")
                 } else {
-                    misplacedOrUnknown(element, in: parent.name, expected: "block elements")
+                    misplacedOrUnknown(element, in: parent.name, expected: "block elements: \(MarkupNames.blockList)")
                 }
             }
         }
@@ -492,7 +502,8 @@ struct MarkupConverter {
                 }
             case .element(let element):
                 guard MarkupNames.inlines.contains(element.name) else {
-                    misplacedOrUnknown(element, in: parent.name, expected: "text and inline elements")
+                    misplacedOrUnknown(
+                        element, in: parent.name, expected: "text and inline elements: \(MarkupNames.inlineList)")
                     continue
                 }
                 if element.name == "br" {

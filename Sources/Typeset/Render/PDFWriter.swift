@@ -65,6 +65,7 @@ public final class PDFWriter {
 
     /// Writes `pages` as the next pages of the PDF.
     public func add(_ pages: [Page]) throws {
+        try refuseOverwritingImages(of: pages, with: [objects.file.path])
         for page in pages {
             guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
                 throw RenderError.invalidInput(

@@ -2,6 +2,7 @@
 // per page, drawn by Cairo; PageDrawer).
 // SPEC §2 (output paging), §5 (atomic writes, deterministic output).
 import CCairo
+import Glibc
 
 /// The file formats `render(pages:to:options:)` writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -58,6 +59,8 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
                 "page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
         }
     }
+    let paths = options.format.outputPaths(for: path, pageCount: pages.count)
+    if options.format != .pdf { try refuseOverwritingImages(of: pages, with: paths) }  // PDFWriter checks its own
     let contents: [[UInt8]]
     switch options.format {
     case .pdf:
@@ -75,13 +78,42 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         }
         try drawer.checkTagsClosed(pageCount: pages.count)
     }
-    let paths = options.format.outputPaths(for: path, pageCount: pages.count)
     do {
         try AtomicFileWriter.write(zip(paths, contents).map { (path: $0, bytes: $1) })
     } catch {
         throw RenderError.write(path: error.path, reason: error.reason)
     }
     return paths
+}
+
+/// Throws when one of `outputs` is a PNG that `pages` show: `render banner.xml --format png`
+/// beside the banner.png it shows would replace the picture with the mockup of itself. Paths are
+/// compared with symbolic links resolved; an output that does not exist yet is nobody's image.
+func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
+    var images: Set<String> = []
+    func collect(_ page: Page) {
+        for item in page.items {
+            switch item {
+            case .image(let image): images.insert(image.path)
+            case .subpage(let subpage): collect(subpage.page)
+            default: continue
+            }
+        }
+    }
+    pages.forEach(collect)
+    guard !images.isEmpty else { return }
+    let shown = Set(images.compactMap(resolvedExistingPath))
+    for output in outputs where resolvedExistingPath(output).map(shown.contains) == true {
+        throw RenderError.write(
+            path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
+    }
+}
+
+/// `path` absolute, with symbolic links resolved; nil when nothing is there.
+private func resolvedExistingPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
 
 /// One page as an SVG document, with Cairo's per-process ids renumbered and the page's text.

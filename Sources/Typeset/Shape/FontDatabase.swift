@@ -219,8 +219,8 @@ public final class FontDatabase: Sendable {
             if let all = list.first(where: { covers($0, cluster) }) { return all }
             let base = scalars[cluster.base]
             var chosen = list.first { pool[$0].coverage.contains(base.value) }
-            if chosen == nil, let system = systemFace(for: base, weight: weight, italic: italic) {
-                chosen = poolIndex(Candidate(face: system, coverage: coverage(of: system)))
+            if chosen == nil, let other = otherFace(for: base, weight: weight, italic: italic) {
+                chosen = poolIndex(Candidate(face: other, coverage: coverage(of: other)))
             }
             let face = chosen ?? 0
             // Marks the chosen face lacks are missing only if no font at all has them.
@@ -230,7 +230,7 @@ public final class FontDatabase: Sendable {
                     !list.contains(where: { pool[$0].coverage.contains(scalar.value) })
                 else { continue }
                 if offset == cluster.base && chosen == nil
-                    || systemFace(for: scalar, weight: weight, italic: italic) == nil
+                    || otherFace(for: scalar, weight: weight, italic: italic) == nil
                 {
                     missing.append(offset)
                 }
@@ -336,14 +336,17 @@ public final class FontDatabase: Sendable {
         var primaryByFamily: [String: [FontFace]] = [:]
         var bundledByFamily: [String: [FontFace]] = [:]
         var bundled: [FontFace] = []
+        /// `--font-dir` fonts, in path order.
+        var extra: [FontFace] = []
+        var extraByFamily: [String: [FontFace]] = [:]
         /// System fonts, scanned on first need.
         var systemLoaded = false
         var systemByFamily: [String: [FontFace]] = [:]
         var systemFaces: [FontFace] = []
         var coverage: [FontFileKey: FontCoverage] = [:]
         var candidateCache: [CandidateKey: [Candidate]] = [:]
-        /// Scalar → the system family that covers it (nil: none does).
-        var systemFamilyForScalar: [UInt32: String?] = [:]
+        /// Scalar → the faces of the `--font-dir` or system family that covers it ([]: none does).
+        var otherFamilyForScalar: [UInt32: [FontFace]] = [:]
     }
 
     private func loadPrimary(_ state: inout State) {
@@ -354,7 +357,9 @@ public final class FontDatabase: Sendable {
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
-        for face in Self.scan(extraDirectories, recursive: true) {
+        state.extra = Self.scan(extraDirectories, recursive: true)
+        for face in state.extra {
+            state.extraByFamily[face.family.lowercased(), default: []].append(face)
             state.primaryByFamily[face.family.lowercased(), default: []].append(face)
         }
     }
@@ -388,24 +393,25 @@ public final class FontDatabase: Sendable {
         return coverage
     }
 
-    /// A system face covering `scalar`, of the first family (in path order) that has it,
-    /// nearest to the weight and style asked for.
-    private func systemFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
+    /// For a character neither the document's families nor the bundled fallbacks cover: a face
+    /// of the first family (in path order) of the `--font-dir` fonts that covers it, else of the
+    /// system fonts, nearest to the weight and style asked for.
+    private func otherFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
         state.withLock { state in
-            loadSystem(&state)
-            let family: String?
-            if let known = state.systemFamilyForScalar[scalar.value] {
-                family = known
+            let faces: [FontFace]
+            if let known = state.otherFamilyForScalar[scalar.value] {
+                faces = known
             } else {
-                var found: String? = nil
-                for face in state.systemFaces where coverage(of: face, &state).contains(scalar.value) {
-                    found = face.family.lowercased()
-                    break
+                loadPrimary(&state)
+                if let face = state.extra.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
+                    faces = state.extraByFamily[face.family.lowercased()] ?? []
+                } else {
+                    loadSystem(&state)
+                    let face = state.systemFaces.first { coverage(of: $0, &state).contains(scalar.value) }
+                    faces = face.flatMap { state.systemByFamily[$0.family.lowercased()] } ?? []
                 }
-                state.systemFamilyForScalar[scalar.value] = .some(found)
-                family = found
+                state.otherFamilyForScalar[scalar.value] = faces
             }
-            guard let family, let faces = state.systemByFamily[family] else { return nil }
             let covering = faces.filter { coverage(of: $0, &state).contains(scalar.value) }
             return Self.bestMatch(covering, weight: weight, italic: italic)
         }
