@@ -22,14 +22,23 @@ struct LayoutArguments {
         textSize = arguments.string("text-size")
         fontDir = arguments.strings("font-dir")
         assets = arguments.strings("assets")
-        if let locale, !Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) {
-            throw UsageError("--locale takes a BCP 47 language tag such as ar or ar-EG; '\(locale)' is not one")
-        }
+        if let locale { try LayoutArguments.checkLocale(locale, option: "locale") }
         if let textSize, LayoutArguments.bodySize(textSize) == nil {
             throw UsageError("unknown --text-size '\(textSize)'; use one of \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))")
         }
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
+    }
+
+    /// A locale must be a BCP 47 tag that can name a language (`ar`, `ar-EG`, `en_GB`).
+    static func checkLocale(_ locale: String, option: String) throws {
+        let tag = normalizedLocale(locale)
+        guard !tag.isEmpty, Language.isWellFormed(tag: tag) else {
+            throw UsageError("--\(option) takes BCP 47 language tags such as ar or ar-EG; '\(locale)' is not one")
+        }
+        if let problem = Language.unassignedLanguageProblem(tag: tag) {
+            throw UsageError("--\(option): '\(locale)' is no language tag: \(problem)")
+        }
     }
 
     /// Dynamic Type body sizes (SPEC 5.3).

@@ -81,6 +81,7 @@ struct Render: Command {
         var selected = inputs
         if let shard { selected = shard.select(inputs) }
         let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
+        if let output { warnIfFormatDiffers(output, resolvedFormat) }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
@@ -205,6 +206,15 @@ struct Render: Command {
 /// reason"); any other is put the same way.
 func outputError(_ error: any Error, _ path: String) -> String {
     if case RenderError.write = error { "\(error)" } else { "cannot write \(path): \(error)" }
+}
+
+/// `-o x.pdf --format png` writes PNG into x.pdf, as SPEC 5.1 says (--format wins); said once,
+/// since a viewer that goes by the extension will not open it.
+func warnIfFormatDiffers(_ output: String, _ format: OutputFormat) {
+    guard let named = OutputFormat(path: output), named != format else { return }
+    writeStandardError(
+        "typeset: warning: writing \(format.rawValue.uppercased()) to '\(output)', whose extension says "
+            + "\(named.rawValue.uppercased()) (--format wins)\n")
 }
 
 extension OutputFormat {

@@ -78,12 +78,7 @@ struct Sheet: Command {
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
         if let locales {
-            for locale in Sheet.list(locales) {
-                guard !locale.isEmpty, Language.isWellFormed(tag: LayoutArguments.normalizedLocale(locale)) else {
-                    throw UsageError(
-                        "--locales takes comma-separated BCP 47 tags such as en,ar,he; '\(locale)' is not one")
-                }
-            }
+            for locale in Sheet.list(locales) { try LayoutArguments.checkLocale(locale, option: "locales") }
         }
         if let textSizes {
             for name in Sheet.list(textSizes) where LayoutArguments.bodySize(name) == nil {
@@ -133,6 +128,7 @@ struct Sheet: Command {
             }
         }
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
+        warnIfFormatDiffers(output, resolvedFormat)
         let typesetter = Typesetter(fontDirectories: fontDir)
 
         // Each input is parsed once, then laid out once per column.

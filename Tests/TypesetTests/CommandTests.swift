@@ -218,6 +218,11 @@ import Testing
         }
         #expect(files(in: out).filter { $0 != "sub" } == ["banner.png", "banner.xml", "picture.pdf"])
         #expect(try typeset(["render", "banner.xml", "--format", "svg"], in: out).status == 0)
+        // --format wins over -o's extension (SPEC 5.1), and says so.
+        let mismatch = try typeset(["render", "banner.xml", "-o", "mock.pdf", "--format", "svg"], in: out)
+        #expect(mismatch.status == 0)
+        #expect(mismatch.stderr.contains("warning: writing SVG to 'mock.pdf', whose extension says PDF (--format wins)"))
+        #expect(try String(contentsOfFile: out + "/mock.pdf", encoding: .utf8).hasPrefix("<?xml"))
     }
 
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {

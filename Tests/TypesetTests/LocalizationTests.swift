@@ -455,6 +455,11 @@ private let markup = """
             ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar_EG"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try L10nCLI.blocks(run.stdout).blocks.first?.text == "الضبط")
+        // A language's name is no locale: refused, where it would have been a silent English mockup.
+        for arguments in [["layout", "doc.xml", "--locale", "arabic"], ["sheet", "doc.xml", "-o", "s.pdf", "--locales", "en,Hebrew"]] {
+            let name = try L10nCLI.typeset(arguments, in: folder)
+            #expect(name.status == 2 && name.stderr.contains("codes have 2 or 3 (ISO 639); did you mean '"), "\(name.stderr)")
+        }
     }
 }
 

@@ -288,6 +288,14 @@ private struct Fixture {
         ])
     }
 
+    @Test func whiteSpaceWrittenAsReferencesIsWhiteSpace() throws {
+        let result = parse("<document>&#32;<p>x</p>&#x9;&#10;<list>&#13;<item>y</item></list></document>")
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        #expect(result.document?.blocks.count == 2)
+        // Any other reference is text, which does not belong there.
+        expectError(parse("<document>&#160;<p>x</p></document>"), line: 1, column: 11, "text is not allowed")
+    }
+
     @Test func whiteSpaceIsCollapsedAcrossInlineElements() throws {
         let document = try #require(parse("<document><p>\n  a  <b> b </b>\tc <br/>  d\n</p></document>").document)
         guard case .text(_, let inlines) = document.blocks[0].kind else { return }
@@ -391,6 +399,10 @@ private struct Fixture {
         BadInput("HTML element name", "<document><img src='a.png'/></document>", 1, 11, "did you mean 'image'?"),
         // Two letters swapped are one edit: 'title' (one swap), not 'item' (two edits).
         BadInput("swapped letters", "<document><titel>x</titel></document>", 1, 11, "did you mean 'title'?"),
+        // Well-formed BCP 47, but no language has a 6-letter code: a name written for a code.
+        BadInput(
+            "language name for a code", "<document><p lang='Arabic'>x</p></document>", 1, 14,
+            "no language has a subtag of 6 letters; codes have 2 or 3 (ISO 639); did you mean 'ar'?"),
         BadInput(
             "unknown attribute with suggestion", "<document>\n<p colr='#000000'>x</p></document>", 2, 4,
             "unknown attribute 'colr' on 'p' did you mean 'color'?"),

@@ -845,7 +845,11 @@ struct AttributeValues {
 
     func language(_ name: String, _ diagnostics: inout Diagnostics) -> String? {
         guard let (text, attribute) = trimmed(name) else { return nil }
-        if Language.isWellFormed(tag: text) { return text }
+        if Language.isWellFormed(tag: text) {
+            guard let problem = Language.unassignedLanguageProblem(tag: text) else { return text }
+            reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: problem)
+            return nil
+        }
         let hint =
             text.contains("_") && Language.isWellFormed(tag: text.replacing("_", with: "-"))
             ? "BCP 47 separates subtags with '-': '\(text.replacing("_", with: "-"))'" : nil

@@ -337,7 +337,8 @@ struct XMLReader {
                 guard !openElements.isEmpty else { throw textOutsideRootError() }
                 let start = location
                 let scalar = try readReference()
-                appendText(scalarBytes(scalar), at: start, isContent: true)
+                // `&#32;` is white space, as a written space is (allowed between blocks).
+                appendText(scalarBytes(scalar), at: start, isContent: ![0x20, 0x09, 0x0A, 0x0D].contains(scalar))
             default:
                 try readCharacterData()
             }

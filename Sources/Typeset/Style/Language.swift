@@ -87,6 +87,27 @@ public enum Language {
         }
     }
 
+    /// Why a well-formed `tag` still names no language, or nil: its language subtag has 4 to 8
+    /// letters, which no language has (4 are reserved, 5 to 8 were never assigned). That is
+    /// nearly always a language's name written for its code, `arabic` for `ar`, and the text
+    /// would silently be set as an unknown left-to-right language.
+    public static func unassignedLanguageProblem(tag: String) -> String? {
+        let language = tag.prefix { $0 != "-" && $0 != "_" }
+        guard language.utf8.count >= 4, language.utf8.allSatisfy(isASCIILetter) else { return nil }
+        var problem = "no language has a subtag of \(language.utf8.count) letters; codes have 2 or 3 (ISO 639)"
+        if let code = codesByName[language.lowercased()] { problem += "; did you mean '\(code)'?" }
+        return problem
+    }
+
+    /// Language names that are written where a code belongs, and their codes.
+    private static let codesByName = [
+        "arabic": "ar", "hebrew": "he", "english": "en", "persian": "fa", "farsi": "fa", "urdu": "ur",
+        "pashto": "ps", "sindhi": "sd", "kurdish": "ckb", "sorani": "ckb", "uyghur": "ug", "yiddish": "yi",
+        "syriac": "syr", "dhivehi": "dv", "french": "fr", "german": "de", "spanish": "es", "italian": "it",
+        "portuguese": "pt", "russian": "ru", "turkish": "tr", "greek": "el", "hindi": "hi", "chinese": "zh",
+        "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "swedish": "sv", "thai": "th",
+    ]
+
     /// True when `tag` is a well-formed BCP 47 tag (RFC 5646 §2.1 syntax, including the
     /// irregular grandfathered tags); validity against the IANA registry is not checked.
     public static func isWellFormed(tag: String) -> Bool {
