@@ -113,7 +113,6 @@ enum MarkupNames {
         }
     }
 
-    /// Names from HTML that people type by habit, mapped to ours.
     /// Names from HTML, SwiftUI and word processors, with the element that does their job.
     static let htmlAliases = [
         "img": "image", "strong": "b", "em": "i", "ul": "list", "ol": "list", "li": "item",
