@@ -35,6 +35,13 @@ public enum Path {
         return ext.isEmpty && !name.hasSuffix(".") ? name : String(name.dropLast(ext.count + 1))
     }
 
+    /// `path` absolute with every symbolic link resolved, or nil when nothing is there.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Makes `folder` and the folders above it where missing (an output's folder, before the
     /// output is written: a failure here shows then, as a failed write). Empty: the current one.
     public static func makeFolder(_ folder: String) {

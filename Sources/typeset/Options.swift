@@ -86,12 +86,11 @@ struct LayoutArguments {
 /// not translated yet).
 func warnIfNoStrings(_ catalog: StringCatalog, locale: String, file: String) {
     guard !catalog.hasStrings(locale: locale) else { return }
-    var diagnostics = Diagnostics()
-    diagnostics.report(.warning(
+    let warning = Diagnostic.warning(
         SourceLocation(file: file, line: 1, column: 1),
         "no strings for locale '\(locale)' (the catalog has \(catalog.languages.joined(separator: ", "))); "
-            + "keys show the source language's text"))
-    printDiagnostics(diagnostics)
+            + "keys show the source language's text")
+    writeStandardError(warning.description + "\n")
 }
 
 /// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.

@@ -30,6 +30,9 @@ struct Render: Command {
     var jobs: Int
     var shard: Shard?
     var layoutArguments: LayoutArguments
+    /// Without -o: each output path and the first input written there (over all inputs, so that
+    /// every shard of a batch agrees).
+    var firstInputs: [String: String] = [:]
 
     init(_ arguments: ParsedArguments) throws {
         inputs = arguments.positionals
@@ -43,10 +46,10 @@ struct Render: Command {
             return shard
         }
         layoutArguments = try LayoutArguments(arguments)
-        try validate()
+        firstInputs = try validate()
     }
 
-    private func validate() throws {
+    private func validate() throws -> [String: String] {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         if let output, format == nil, OutputFormat(path: output) == nil {
@@ -57,7 +60,6 @@ struct Render: Command {
         try refuseOverwriting(
             inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
         // Two inputs must never write one file (the second would silently replace the first).
-        // Checked over all inputs, so that every shard of a batch agrees.
         var firstInput: [String: String] = [:]
         for (input, path) in zip(inputs, outputs) {
             if let other = firstInput[path], other != input {
@@ -67,6 +69,7 @@ struct Render: Command {
             }
             firstInput[path] = input
         }
+        return firstInput
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -112,18 +115,15 @@ struct Render: Command {
             return
         }
 
-        // One output per input, rendered as soon as it is laid out: memory stays flat.
-        // Each input's first file, over all inputs (as every shard sees them): a later page of
-        // a.xml, a-2.svg, must not replace the output of a-2.xml.
-        let firstFiles = Dictionary(
-            inputs.map { (outputPath(for: $0, format: resolvedFormat), $0) }, uniquingKeysWith: { first, _ in first })
+        // One output per input, rendered as soon as it is laid out: memory stays flat. A later
+        // page of a.xml, a-2.svg, must not replace the output of a-2.xml.
         let outcomes = batch.run { input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
-                guard let other = firstFiles[page], other != input else { continue }
+                guard let other = firstInputs[page], other != input else { continue }
                 outcome.diagnostics.report(.error(
                     SourceLocation(file: input, line: 1, column: 1),
                     "page \(index + 1) would be written to '\(page)', the output of '\(other)'; "

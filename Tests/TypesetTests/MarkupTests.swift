@@ -221,7 +221,7 @@ private struct Fixture {
             return
         }
         #expect(image.source == "pic.png")
-        #expect(image.path == MarkupConverter.realPath(fixture.docs + "/pic.png"))
+        #expect(image.path == Path.realPath(fixture.docs + "/pic.png"))
         #expect(image.pixelWidth == 200 && image.pixelHeight == 100)
         #expect(image.width == 100 && image.height == nil && image.size == (100, 50) as (Double, Double))
         #expect(image.flip == .rtl && image.alt == "A picture")

@@ -588,11 +588,11 @@ struct MarkupConverter {
             error(location, "image '\(source)' is outside the document's folder", hint: escapeHint)
             return nil
         }
-        guard let resolved = MarkupConverter.realPath(lexical) else {
+        guard let resolved = Path.realPath(lexical) else {
             error(location, "image '\(source)' does not exist (looked for \(lexical))")
             return nil
         }
-        let resolvedRoots = resolvedImageRoots ?? imageRoots.map { MarkupConverter.realPath($0) ?? $0 }
+        let resolvedRoots = resolvedImageRoots ?? imageRoots.map { Path.realPath($0) ?? $0 }
         resolvedImageRoots = resolvedRoots
         guard resolvedRoots.contains(where: { MarkupConverter.isInside(resolved, $0) }) else {
             error(
@@ -673,13 +673,6 @@ struct MarkupConverter {
 
     static func isInside(_ path: String, _ folder: String) -> Bool {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
-    }
-
-    /// The path with every symlink resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     // MARK: Attributes

@@ -2,7 +2,6 @@
 // per page, drawn by Cairo; PageDrawer).
 // SPEC §2 (output paging), §5 (atomic writes, deterministic output).
 import CCairo
-import Glibc
 
 /// The file formats `render(pages:to:options:)` writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -102,18 +101,11 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
     }
     pages.forEach(collect)
     guard !images.isEmpty else { return }
-    let shown = Set(images.compactMap(resolvedExistingPath))
-    for output in outputs where resolvedExistingPath(output).map(shown.contains) == true {
+    let shown = Set(images.compactMap(Path.realPath))
+    for output in outputs where Path.realPath(output).map(shown.contains) == true {
         throw RenderError.write(
             path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
     }
-}
-
-/// `path` absolute, with symbolic links resolved; nil when nothing is there.
-private func resolvedExistingPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }
 
 /// One page as an SVG document, with Cairo's per-process ids renumbered and the page's text.
