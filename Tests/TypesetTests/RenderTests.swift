@@ -254,7 +254,46 @@ struct RenderTests {
             #expect(comparison.share < 0.005, "\(comparison)")
         }
         let text = String(decoding: try bytes(written[0]), as: UTF8.self)
-        #expect(text.contains("id=\"surface1\""))
+        #expect(text.contains(#/id="p[0-9a-f]{12}-surface1"/#))
+    }
+
+    /// Pages put inline in one HTML page (locales side by side, a diff report) must not share
+    /// ids: Cairo numbers each page's glyph outlines from `glyph0-1`, and a second page's
+    /// `<use xlink:href="#glyph0-1">` drew the first page's glyph. Every id now carries a hash of
+    /// its page; every reference still finds its id in the same file.
+    @Test func svgPagesHaveIdsOfTheirOwn() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var files: [String] = []
+        for name in ["settings-en", "settings-ar", "settings-he"] {
+            let outcome = Typesetter().layoutFile(repositoryRoot + "/Examples/\(name).xml", settings: JobSettings())
+            let pages = try #require(outcome.layout?.pages)
+            files += try render(pages: pages, to: folder + "/\(name).svg", options: RenderOptions(format: .svg))
+        }
+        var seen: [String: String] = [:]
+        for file in files {
+            let svg = String(decoding: try bytes(file), as: UTF8.self)
+            let ids = Set(svg.matches(of: #/ id="([^"]+)"/#).map { String($0.output.1) })
+            let references = Set(svg.matches(of: #/(?:url\(#|href="#)([^")]+)/#).map { String($0.output.1) })
+            #expect(ids.count > 10 && references.count > 10, "\(file)")
+            #expect(references.isSubset(of: ids), "\(file): \(references.subtracting(ids).sorted().prefix(3))")
+            for id in ids {
+                #expect(seen[id] == nil, "\(id) is in \(seen[id] ?? "") and \(file)")
+                seen[id] = file
+            }
+        }
+        // The same page, the same ids: a second render is the same bytes.
+        let again = try render(
+            pages: try #require(Typesetter().layoutFile(repositoryRoot + "/Examples/settings-ar.xml", settings: JobSettings()).layout?.pages),
+            to: folder + "/again.svg", options: RenderOptions(format: .svg))
+        #expect(try bytes(again[0]) == bytes(folder + "/settings-ar.svg"))
+    }
+
+    @Test func svgIdentifiersArePrefixed() {
+        let svg = ##"<g id="surface1"><use xlink:href="#glyph0-1"/><g clip-path="url(#clip1)" grid="x"/>url(x)#a"##
+        let expected = ##"<g id="P-surface1"><use xlink:href="#P-glyph0-1"/><g clip-path="url(#P-clip1)" grid="x"/>url(x)#a"##
+        let qualified = SVGIdentifiers.qualify(Array(svg.utf8), with: Array("P-".utf8))
+        #expect(String(decoding: qualified, as: UTF8.self) == expected)
     }
 
     /// SVG has the page's text (§4.5), one invisible `<text>` per glyph run over its glyphs:

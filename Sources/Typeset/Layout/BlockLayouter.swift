@@ -30,12 +30,38 @@ struct PlacedBlock {
     /// Drawn before the text (button shapes, backgrounds), and other content (images, rules).
     var decorations: [PageItem] = []
     var tag: StructureTag?
-    /// Items of one list share an id so that they are tagged inside one L.
-    var listID: Int?
+    /// The lists a list item is in, outermost first, and for a nested list the item it follows
+    /// (a nested list is tagged inside that item's LBody). Items of one list share its L.
+    var enclosing: [OpenStructure] = []
+    /// A list item's own number among all items, for its LI and LBody.
+    var itemKey: Int?
     var top: Double
     var bottom: Double
     /// Whether a lone text block may be split between pages at its lines.
     var breaks: PageBreaks
+}
+
+/// A structure element that stays open from one block to the next: a list, an item of one, or
+/// the item's body (ISO 32000-1 §14.8.4.3.3).
+enum OpenStructure: Hashable {
+    case list(Int), item(Int), body(Int)
+
+    var tag: StructureTag {
+        switch self {
+        case .list: .list
+        case .item: .listItem
+        case .body: .listBody
+        }
+    }
+}
+
+extension PlacedBlock {
+    /// The open elements the block's content goes in: those it is in, and, when its content
+    /// goes on from a page before (`continuation`), a list item's own LI and LBody.
+    func structure(continuation: Bool) -> [OpenStructure] {
+        guard continuation, let key = itemKey else { return enclosing }
+        return enclosing + [.item(key), .body(key)]
+    }
 }
 
 /// Where pagination may split a text block between its lines.
@@ -327,43 +353,63 @@ struct BlockLayouter {
 
     // MARK: - Lists (SPEC 4.2)
 
-    private mutating func layoutList(_ block: Block, _ list: ListBlock, _ context: BlockContext) {
+    /// `inside`: the lists this one is nested in, and the item of each it follows.
+    private mutating func layoutList(
+        _ block: Block, _ list: ListBlock, _ context: BlockContext, inside: [OpenStructure] = []
+    ) {
         // Each item is its own unit so that pages break between items.
         let inner = containerContext(block, context)
-        let id = nextListID
-        nextListID += 1
+        let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
         var number = 0
+        var previous: Int?  // the last item's key
         for item in list.items where !pastPageLimit {
             if case .list(let nested) = item.kind {
-                layoutList(item, nested, indented(inner, by: markers.width))
+                layoutList(item, nested, indented(inner, by: markers.width), inside: path + following(previous))
                 continue
             }
             let top = nextTop()
             var blocks: [PlacedBlock] = []
-            let bottom = layoutItem(item, number: number, markers: markers, inner, top: top, into: &blocks, listID: id)
+            let bottom = layoutItem(item, number: number, markers: markers, inner, top: top, into: &blocks, in: path)
+            previous = blocks.first?.itemKey
             number += 1
             appendUnit(blocks, top: top, bottom: bottom, block: item)
         }
     }
 
+    /// A new number for a list or a list item's structure.
+    private mutating func newKey() -> Int {
+        defer { nextListID += 1 }
+        return nextListID
+    }
+
+    /// Where a nested list goes in its list: in the body of the item before it, if any.
+    private func following(_ item: Int?) -> [OpenStructure] {
+        item.map { [.item($0), .body($0)] } ?? []
+    }
+
     /// Lists inside rows and stacks' rows: the same, inside one unit.
     private mutating func layoutListItems(
-        _ block: Block, _ list: ListBlock, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock]
+        _ block: Block, _ list: ListBlock, _ context: BlockContext, top: Double, into placed: inout [PlacedBlock],
+        inside: [OpenStructure] = []
     ) -> Double {
         let inner = containerContext(block, context)
-        let id = nextListID
-        nextListID += 1
+        let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
         var y = top
         var number = 0
+        var previous: Int?  // the last item's key
         for (index, item) in list.items.enumerated() {
             let itemTop = index == 0 ? y : y + BlockLayouter.blockSpacing
             if case .list(let nested) = item.kind {
-                y = layoutListItems(item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed)
+                y = layoutListItems(
+                    item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed,
+                    inside: path + following(previous))
                 continue
             }
-            y = layoutItem(item, number: number, markers: markers, inner, top: itemTop, into: &placed, listID: id)
+            let first = placed.count
+            y = layoutItem(item, number: number, markers: markers, inner, top: itemTop, into: &placed, in: path)
+            previous = first < placed.count ? placed[first].itemKey : nil
             number += 1
         }
         return y
@@ -425,7 +471,7 @@ struct BlockLayouter {
 
     private mutating func layoutItem(
         _ item: Block, number index: Int, markers: (texts: [String], width: Double), _ context: BlockContext,
-        top: Double, into placed: inout [PlacedBlock], listID: Int
+        top: Double, into placed: inout [PlacedBlock], in list: [OpenStructure]
     ) -> Double {
         guard case .text(let role, let inlines) = item.kind else {
             return layoutBlock(item, context, top: top, into: &placed)
@@ -437,7 +483,8 @@ struct BlockLayouter {
         let first = placed.count
         let bottom = layoutText(item, role, inlines, inner, top: top, into: &placed)
         guard first < placed.count else { return bottom }
-        placed[first].listID = listID
+        placed[first].enclosing = list
+        placed[first].itemKey = newKey()
         let text = index < markers.texts.count ? markers.texts[index] : ""
         if !text.isEmpty, let firstLine = placed[first].paragraph?.lines.first {
             let styled = markerText(text, baseStyle(style(of: item, inner), role, inner), context)

@@ -21,9 +21,11 @@ public enum PageItem: Sendable {
     case rectangle(RectangleItem)
     case rule(RuleItem)
     case image(ImageItem)
-    /// Opens a structure element of tagged PDF (`Document` is implicit).
-    case beginTag(StructureTag)
-    case endTag(StructureTag)
+    /// Opens a structure element of tagged PDF (`Document` is implicit). Tags nest within each
+    /// page. An element a page break splits (a paragraph, a list) ends with `continued` on the
+    /// first page and begins with `continued` on the next: it is one element, not two.
+    case beginTag(StructureTag, continued: Bool = false)
+    case endTag(StructureTag, continued: Bool = false)
     /// Another page drawn scaled and clipped inside this one, as vectors (comparison sheets,
     /// SPEC 5.4). Its structure tags are not drawn.
     case subpage(SubpageItem)
@@ -52,9 +54,12 @@ public struct GlyphRun: Sendable {
     public var backward: Bool
     /// The advance of the whole run, in points (for SVG's text, which spans it).
     public var width: Double
+    /// The BCP 47 language of the text (PDF's /Lang, SVG's xml:lang), nil when not known: a
+    /// screen reader reads an Arabic paragraph of an English mockup with an Arabic voice.
+    public var language: String?
 
     public init(font: FontFace, size: Double, color: Color, glyphs: [PositionedGlyph], text: String,
-                clusters: [TextCluster], backward: Bool, width: Double) {
+                clusters: [TextCluster], backward: Bool, width: Double, language: String? = nil) {
         self.font = font
         self.size = size
         self.color = color
@@ -63,6 +68,7 @@ public struct GlyphRun: Sendable {
         self.clusters = clusters
         self.backward = backward
         self.width = width
+        self.language = language
     }
 }
 

@@ -38,7 +38,7 @@ extension BlockLayouter {
             for unit in units {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
             }
-            return ([emitter.page()], [emitter.report], [])
+            return ([emitter.page().0], [emitter.report], [])
         }
 
         let contentHeight = pageHeight - 2 * margin
@@ -62,8 +62,9 @@ extension BlockLayouter {
             warnings.append(warning)
         }
 
-        /// Starts a new page for the content of `unit`, or returns false at the page limit.
-        func newPage(for unit: Unit) -> Bool {
+        /// Starts a new page for the content of `unit` (for the rest of its paragraph, when
+        /// `continuation`), or returns false at the page limit.
+        func newPage(for unit: Unit, continuation: Bool = false) -> Bool {
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
                 pageError = .error(
                     unit.location,
@@ -72,9 +73,11 @@ extension BlockLayouter {
                     hint: "split the document into several files")
                 return false
             }
-            pages.append(emitter.page())
+            let next = unit.blocks.first?.structure(continuation: continuation) ?? []
+            let (page, continuing) = emitter.page(before: next)
+            pages.append(page)
             reports.append(emitter.report)
-            emitter = PageEmitter(width: width, height: pageHeight, background: background)
+            emitter = PageEmitter(width: width, height: pageHeight, background: background, resuming: continuing)
             y = 0
             empty = true
             return true
@@ -113,7 +116,7 @@ extension BlockLayouter {
                             if !warned { warnCutOff(unit, height: used, line: true) }
                             warned = true
                         } else {
-                            guard newPage(for: unit) else { break allUnits }
+                            guard newPage(for: unit, continuation: start > 0) else { break allUnits }
                             pageGap = 0
                             continue
                         }
@@ -124,7 +127,7 @@ extension BlockLayouter {
                     empty = false
                     start = end
                     if start < paragraph.lines.count {
-                        guard newPage(for: unit) else { break allUnits }
+                        guard newPage(for: unit, continuation: true) else { break allUnits }
                         pageGap = 0
                     }
                 }
@@ -142,7 +145,7 @@ extension BlockLayouter {
             empty = false
         }
         if let pageError { return ([], [], warnings + [pageError]) }
-        pages.append(emitter.page())
+        pages.append(emitter.page().0)
         reports.append(emitter.report)
         return (pages, reports, warnings)
     }
@@ -153,50 +156,77 @@ struct PageEmitter {
     var items: [PageItem] = []
     var report: ReportPage
     let background: Color
-    private var openList: Int?
+    /// Lists and list items left open by the blocks so far, outermost first: the next block
+    /// closes those it is not in.
+    private var open: [OpenStructure] = []
+    /// Those the page before ended with `continued`, begun again before the first block.
+    private var resuming: [OpenStructure]
 
-    init(width: Double, height: Double, background: Color) {
+    init(width: Double, height: Double, background: Color, resuming: [OpenStructure] = []) {
         report = ReportPage(width: width, height: height, blocks: [])
         self.background = background
+        self.resuming = resuming
     }
 
-    mutating func page() -> Page {
-        closeList()
-        return Page(width: report.width, height: report.height, background: background, items: items)
+    /// The page, with every element still open ended. Those that `next` (the structure of what
+    /// the next page starts with) goes on in end with `continued` and are returned: the next
+    /// page's emitter begins them again.
+    mutating func page(before next: [OpenStructure] = []) -> (Page, [OpenStructure]) {
+        let kept = zip(open, next).prefix { $0 == $1 }.count
+        let continuing = Array(open[..<kept])
+        close(downTo: kept, continued: false)
+        close(downTo: 0, continued: true)
+        return (Page(width: report.width, height: report.height, background: background, items: items), continuing)
     }
 
-    private mutating func closeList() {
-        if openList != nil {
-            items.append(.endTag(.list))
-            openList = nil
+    private mutating func close(downTo count: Int, continued: Bool) {
+        while open.count > count {
+            items.append(.endTag(open.removeLast().tag, continued: continued))
         }
+    }
+
+    private mutating func begin(_ element: OpenStructure) {
+        items.append(.beginTag(element.tag))
+        open.append(element)
     }
 
     /// Emits `block` (only `lines` of it, if given) moved down by `dy`.
     mutating func emit(_ block: PlacedBlock, lines: Range<Int>?, dy: Double) {
-        if block.listID != openList {
-            closeList()
-            if let id = block.listID {
-                items.append(.beginTag(.list))
-                openList = id
-            }
+        if !resuming.isEmpty {
+            for element in resuming { items.append(.beginTag(element.tag, continued: true)) }
+            open = resuming
+            resuming = []
         }
+        let firstPart = lines.map { $0.lowerBound == 0 } ?? true
+        let lastPart = lines.map { $0.upperBound == block.paragraph?.lines.count } ?? true
+        // Close what the block is not in, open what it is in and is not open.
+        let wanted = block.structure(continuation: !firstPart)
+        let kept = zip(open, wanted).prefix { $0 == $1 }.count
+        close(downTo: kept, continued: false)
+        for element in wanted[kept...] { begin(element) }
+
         var entry = block.report
         entry.frame.y += dy
-        if let tag = block.tag { items.append(.beginTag(tag)) }
-        let firstPart = lines.map { $0.lowerBound == 0 } ?? true
+        // A list item's LI and LBody stay open for a list nested in it; other blocks' tags
+        // close with the block, or go on on the next page.
+        let item = block.tag == .listItem ? block.itemKey : nil
+        if let item {
+            if firstPart { begin(.item(item)) }
+        } else if let tag = block.tag {
+            items.append(.beginTag(tag, continued: !firstPart))
+        }
         if firstPart {
             for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
         }
         if let marker = block.marker, firstPart, let line = marker.paragraph.lines.first {
-            if block.tag == .listItem { items.append(.beginTag(.label)) }
+            if item != nil { items.append(.beginTag(.label)) }
             let baseline = marker.top + dy + line.baseline
             let first = items.count
             for run in line.runs {
                 items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
             }
             putInLogicalOrder(line.runs, from: first)
-            if block.tag == .listItem { items.append(.endTag(.label)) }
+            if item != nil { items.append(.endTag(.label)) }
         } else if lines != nil && !firstPart {
             entry.marker = nil
         }
@@ -207,7 +237,7 @@ struct PageEmitter {
                 entry.frame.y = top + dy
                 entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
-            if block.tag == .listItem { items.append(.beginTag(.listBody)) }
+            if let item, firstPart { begin(.body(item)) }
             entry.lines.reserveCapacity(entry.lines.count + range.count)
             for i in range {
                 let line = paragraph.lines[i]
@@ -217,10 +247,16 @@ struct PageEmitter {
                 reportRuns.reserveCapacity(line.runs.count)
                 let first = items.count
                 for run in line.runs {
-                    let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
+                    var glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
+                    let reported = reportText(run, paragraph, drawn: glyphs.text)
+                    if let space = line.hangingSpace, space.cluster == run.scalarRange.upperBound {
+                        glyphs.addHanging(
+                            space, text: text(of: space.cluster..<line.scalarRange.upperBound, paragraph),
+                            left: origin.x + run.x, baseline: baseline)
+                    }
                     reportRuns.append(
                         ReportRun(
-                            text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level),
+                            text: reported, level: Int(run.level),
                             direction: run.isRightToLeft ? "rtl" : "ltr",
                             script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                             width: run.width, glyphs: run.glyphs.count))
@@ -229,9 +265,8 @@ struct PageEmitter {
                 putInLogicalOrder(line.runs, from: first)
                 entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }
-            if block.tag == .listItem { items.append(.endTag(.listBody)) }
         }
-        if let tag = block.tag { items.append(.endTag(tag)) }
+        if item == nil, let tag = block.tag { items.append(.endTag(tag, continued: !lastPart)) }
         report.blocks.append(entry)
     }
 
@@ -267,6 +302,24 @@ struct PageEmitter {
         return String(kept)
     }
 
+    /// The characters of `range` as drawn: digits substituted, bidi controls left out. UTF-8
+    /// written straight into the string's storage, measured first: appending to a
+    /// String.UnicodeScalarView costs far more, and a byte array is one more allocation.
+    private func text(of range: Range<Int>, _ paragraph: ParagraphLayout) -> String {
+        let scalars = paragraph.displayScalars
+        let count = range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
+        return String(unsafeUninitializedCapacity: count) { bytes in
+            var count = 0
+            for i in range where !isHiddenControl(scalars[i]) {
+                UTF8.encode(scalars[i]) { byte in
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
     /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
     /// order, digits substituted, bidi controls left out).
     private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
@@ -281,18 +334,7 @@ struct PageEmitter {
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        // UTF-8 written straight into the string's storage, measured first: appending to a
-        // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
-        let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
-            var count = 0
-            for i in run.scalarRange where !isHiddenControl(scalars[i]) {
-                UTF8.encode(scalars[i]) { byte in
-                    bytes[count] = byte
-                    count += 1
-                }
-            }
-            return count
-        }
+        let text = text(of: run.scalarRange, paragraph)
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
@@ -321,10 +363,28 @@ struct PageEmitter {
         }
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
-        let color = paragraph.text.spans[run.spanIndex].style.color
+        let style = paragraph.text.spans[run.spanIndex].style
         return GlyphRun(
-            font: run.face, size: run.size, color: color, glyphs: glyphs, text: text,
-            clusters: clusters, backward: run.isRightToLeft, width: run.width)
+            font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
+            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language)
+    }
+}
+
+extension GlyphRun {
+    /// Adds `space`, the glyph of the white space `text` hanging after the run at the end of its
+    /// line, at the run's logical end: right of it, or left of it (at `left` minus the space's
+    /// advance) when it runs right to left. A space shows nothing there; it is in the text.
+    mutating func addHanging(_ space: ShapedGlyph, text hanging: String, left: Double, baseline: Double) {
+        if backward {
+            glyphs.insert(PositionedGlyph(id: space.id, x: left - space.advance, y: baseline), at: 0)
+        } else {
+            glyphs.append(PositionedGlyph(id: space.id, x: left + width, y: baseline))
+        }
+        // Clusters are in text order: the space's is the last, and a backward run's last
+        // cluster takes the first glyph.
+        clusters.append(TextCluster(utf8Count: hanging.utf8.count, glyphCount: 1))
+        text += hanging
+        width += space.advance
     }
 }
 

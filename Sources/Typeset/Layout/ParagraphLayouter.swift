@@ -32,6 +32,12 @@ struct TextLine: Equatable {
     var baseline: Double
     /// The largest point size on the line.
     var largestSize: Double
+    /// The glyph of the space hanging at the end of a line that wraps, when the logically last
+    /// run's item shaped it: never seen, but drawn (invisibly, past the line's end) so that the
+    /// text of a PDF or SVG reads "end of line" + " " + "next line" rather than gluing the two
+    /// words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in tagged PDF). Its cluster is
+    /// where the hanging white space starts.
+    var hangingSpace: ShapedGlyph? = nil
 }
 
 /// A laid-out paragraph: its text after digit substitution, and its lines.
@@ -326,7 +332,24 @@ final class ParagraphLayouter: Sendable {
         return TextLine(
             scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
             baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
-            largestSize: largest)
+            largestSize: largest,
+            hangingSpace: hangingSpace(range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders))
+    }
+
+    /// The glyph of the space at `visibleEnd` when it hangs at the end of the line `range` and
+    /// was shaped with the character before it (the same item: the same font and size).
+    private func hangingSpace(
+        _ range: Range<Int>, visibleEnd: Int, _ text: ParagraphText, _ items: [TextItem], _ shaped: [ShapedRun],
+        _ clusterOrders: [ClusterOrder]
+    ) -> ShapedGlyph? {
+        guard visibleEnd > range.lowerBound, visibleEnd < range.upperBound, text.scalars[visibleEnd] == " " else {
+            return nil
+        }
+        let index = firstItem(endingAfter: visibleEnd, in: items)
+        guard index < items.count, items[index].scalarRange.contains(visibleEnd - 1) else { return nil }
+        let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
+        guard glyphs.count == 1, let glyph = glyphs.first, glyph.id != 0 else { return nil }
+        return glyph
     }
 
     /// The glyphs of `piece` that are drawn: bidi controls are left out. Most often that is all

@@ -27,6 +27,9 @@ public final class PDFWriter {
     private var parentTreeArrays: [UInt32] = []
     /// Structure elements begun and not yet ended, innermost last.
     private var openElements: [OpenElement] = []
+    /// How many of the innermost open elements the page ended with `continued`: they go on
+    /// on the next page, which must begin them again (with `continued`) before anything else.
+    private var suspended = 0
     /// The kids of the open elements so far, outermost first: one array for all, not one each.
     private var openKids: [Kid] = []
     /// The children of the Document element.
@@ -42,6 +45,8 @@ public final class PDFWriter {
     /// What the open marked-content sequence belongs to: an element object, 0 for an artifact,
     /// nil when none is open.
     private var openMarked: Int?
+    /// The /Lang of the open marked-content sequence, nil for the document's language.
+    private var openLanguage: String?
     /// The room of the last page's content stream, and of the last small object's body: a
     /// fresh buffer per page and per structure element took more time than writing their bytes.
     private var pageBytes = PDFBuffer(capacity: 16 * 1024)
@@ -106,10 +111,28 @@ public final class PDFWriter {
         }
         for (index, item) in page.items.enumerated() {
             switch item {
-            case .beginTag(let tag):
+            case .beginTag(let tag, continued: true):
+                try resume(tag, page: pageNumber)
+                continue
+            case .endTag(let tag, continued: true):
+                try suspend(tag, page: pageNumber, in: &content)
+                continue
+            default:
+                break
+            }
+            if suspended > 0 {
+                let element = openElements[openElements.count - suspended].tag.rawValue
+                throw RenderError.unbalancedTags(
+                    page: pageNumber, reason: "\(element) goes on on the next page, but something comes before or after it")
+            }
+            switch item {
+            case .beginTag(let tag, _):
                 begin(tag, in: &content)
-            case .endTag(let tag):
+            case .endTag(let tag, _):
                 try end(tag, page: pageNumber, in: &content)
+            case .glyphs(let run):
+                mark(openElements.last?.object ?? 0, language: run.language, in: &content)
+                try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
             default:
                 mark(openElements.last?.object ?? 0, in: &content)
                 if case .image(let image) = item { noteAlternateText(image.alt) }
@@ -145,11 +168,14 @@ public final class PDFWriter {
     }
 
     /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not
-    /// part of the document's text).
-    private func mark(_ element: Int, in content: inout PDFPageContent) {
-        if openMarked == element { return }
+    /// part of the document's text). Text in another language than the document's gets a
+    /// sequence with its /Lang (ISO 32000-1 §14.9.2); what has no language joins the open one.
+    private func mark(_ element: Int, language: String? = nil, in content: inout PDFPageContent) {
+        let own = element == 0 || language == options.language ? nil : language
+        if openMarked == element && (language == nil || own == openLanguage) { return }
         closeMarked(in: &content)
         openMarked = element
+        openLanguage = own
         // Only the innermost open element is marked (`element` is always it), so its kids are
         // the last of `openKids`.
         guard element != 0, let index = openElements.indices.last, openElements[index].object == element else {
@@ -164,12 +190,17 @@ public final class PDFWriter {
         content.bytes.append(string: openElements[index].tag.rawValue)
         content.bytes.append(" << /MCID ")
         content.bytes.integer(id)
+        if let own {
+            content.bytes.append("/Lang ")
+            content.bytes.text(own)
+        }
         content.bytes.append(">> BDC\n")
     }
 
     private func closeMarked(in content: inout PDFPageContent) {
         if openMarked != nil { content.bytes.append("EMC\n") }
         openMarked = nil
+        openLanguage = nil
     }
 
     // MARK: - Structure tree
@@ -243,6 +274,26 @@ public final class PDFWriter {
         } else {
             openKids.append(.element(element.object))
         }
+    }
+
+    /// The next of the innermost open elements ends on this page and goes on on the next.
+    private func suspend(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
+        let index = openElements.count - 1 - suspended
+        guard index >= 0, openElements[index].tag == tag else {
+            let open = index >= 0 ? "while \(openElements[index].tag.rawValue) is open" : "but never begun"
+            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) goes on on the next page \(open)")
+        }
+        closeMarked(in: &content)
+        suspended += 1
+    }
+
+    /// The outermost element the previous page ended with `continued` goes on here.
+    private func resume(_ tag: StructureTag, page: Int) throws {
+        guard suspended > 0, openElements[openElements.count - suspended].tag == tag else {
+            throw RenderError.unbalancedTags(
+                page: page, reason: "\(tag.rawValue) goes on from the previous page, which did not end it so")
+        }
+        suspended -= 1
     }
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's

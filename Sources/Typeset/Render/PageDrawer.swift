@@ -87,9 +87,9 @@ final class PageDrawer {
             draw(rule, on: cr)
         case .image(let image):
             try draw(image, on: cr)
-        case .beginTag(let tag):
+        case .beginTag(let tag, _):
             if depth == 0 { begin(tag, on: cr) }
-        case .endTag(let tag):
+        case .endTag(let tag, _):
             if depth == 0 { try end(tag, on: cr, page: page) }
         case .subpage(let subpage):
             try draw(subpage, on: context, page: page, item: itemNumber, depth: depth + 1)

@@ -108,7 +108,8 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
     }
 }
 
-/// One page as an SVG document, with Cairo's per-process ids renumbered and the page's text.
+/// One page as an SVG document, with Cairo's ids renumbered and made the page's own, and the
+/// page's text.
 func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UInt8] {
     let sink = ByteSink()
     try withExtendedLifetime(sink) {
@@ -121,7 +122,7 @@ func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UIn
         try surface.finish("writing the SVG of page \(pageNumber)")
     }
     // After renumbering: a '#' in the text is not an id's.
-    return SVGText.adding(page, to: SVGIdentifiers.renumber(sink.bytes))
+    return SVGText.adding(page, to: SVGIdentifiers.unique(sink.bytes))
 }
 
 /// The largest side of a Cairo image surface, in pixels.

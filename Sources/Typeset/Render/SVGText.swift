@@ -24,7 +24,7 @@ enum SVGText {
     }
 
     /// One `<text>` per run, in the page's reading order, spanning the run's advance from its
-    /// first glyph's origin; a right-to-left run starts at its right end.
+    /// first glyph's origin; a right-to-left run starts at its right end. Each has its language.
     private static func append(_ page: Page, to layer: inout [UInt8]) {
         for item in page.items {
             switch item {
@@ -38,6 +38,7 @@ enum SVGText {
                     element += " textLength=\"\(number(run.width))\" lengthAdjust=\"spacingAndGlyphs\""
                 }
                 if run.backward { element += " direction=\"rtl\" unicode-bidi=\"embed\"" }
+                if let language = run.language { element += " xml:lang=\"\(escaped(language))\"" }
                 element += ">\(escaped(run.text))</text>\n"
                 layer.append(contentsOf: element.utf8)
             case .subpage(let inner):

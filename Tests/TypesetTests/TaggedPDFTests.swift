@@ -1,0 +1,209 @@
+// The structure of tagged PDF as a screen reader walks it, read back with qpdf: one element per
+// paragraph or list however the pages cut it, nested lists inside their item, the language of
+// text in another language than the document's, and a space where a line wraps.
+import Foundation
+import Testing
+
+@testable import Typeset
+
+/// A structure element of a PDF: its type, language, marked content (page number, MCID) and
+/// children, read from `qpdf --json`.
+private struct Element {
+    var type: String
+    var language: String?
+    var content: [(page: Int, id: Int)]
+    var children: [Element]
+
+    /// The types of the tree, as "Document(H1 P L(LI(Lbl LBody)))".
+    var outline: String {
+        children.isEmpty ? type : type + "(" + children.map(\.outline).joined(separator: " ") + ")"
+    }
+}
+
+private func structureTree(of pdf: String) throws -> Element {
+    let json = try runProgram("/usr/bin/qpdf", ["--json", pdf])
+    #expect(json.status == 0, "\(json.stderr)")
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let objects = try #require((root["qpdf"] as? [Any])?.last as? [String: Any])
+    let pages = (root["pages"] as? [[String: Any]] ?? []).compactMap { $0["object"] as? String }
+    func value(_ reference: String) -> [String: Any] {
+        (objects["obj:" + reference] as? [String: Any])?["value"] as? [String: Any] ?? [:]
+    }
+    func element(_ reference: String, page inherited: Int?) -> Element {
+        let dictionary = value(reference)
+        let page = (dictionary["/Pg"] as? String).flatMap { pages.firstIndex(of: $0) }.map { $0 + 1 } ?? inherited
+        var result = Element(
+            type: String((dictionary["/S"] as? String ?? "?").dropFirst()), language: dictionary["/Lang"] as? String,
+            content: [], children: [])
+        let kids = dictionary["/K"].map { ($0 as? [Any]) ?? [$0] } ?? []
+        for kid in kids {
+            if let id = kid as? Int {
+                result.content.append((page ?? 0, id))
+            } else if let child = kid as? String {
+                result.children.append(element(child, page: page))
+            } else if let reference = kid as? [String: Any], let id = reference["/MCID"] as? Int {
+                let kidPage = (reference["/Pg"] as? String).flatMap { pages.firstIndex(of: $0) }.map { $0 + 1 }
+                result.content.append((kidPage ?? 0, id))
+            }
+        }
+        return result
+    }
+    let treeRoot = try #require(
+        objects.values.compactMap { ($0 as? [String: Any])?["value"] as? [String: Any] }
+            .first { $0["/Type"] as? String == "/StructTreeRoot" })
+    let document = try #require(treeRoot["/K"] as? String)
+    return element(document, page: nil)
+}
+
+/// The decompressed content streams of `pdf`, one string (qpdf's QDF form).
+private func contentStreams(of pdf: String, in folder: String) throws -> String {
+    let qdf = folder + "/qdf.pdf"
+    let result = try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+    #expect(result.status == 0, "\(result.stderr)")
+    return String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+}
+
+@Suite("Tagged PDF")
+struct TaggedPDFTests {
+    static let markup = """
+        <document lang="en" width="300" height="220" margin="20">
+          <title>Structure</title>
+          <p>This paragraph is long enough to run over several lines, so that the page break falls \
+        between its lines and the rest of it goes on to the next page of the mockup here.</p>
+          <list>
+            <item>First item</item>
+            <list><item>Nested one</item><item>Nested two</item></list>
+            <item>Second item</item>
+          </list>
+          <p lang="ar">مرحبا بكم في الإعدادات</p>
+          <p>Call <span lang="he">שלום עולם</span> now.</p>
+        </document>
+        """
+
+    @Test func elementsSplitByPagesAndNestedListsAreOneTree() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = try #require(layoutMarkup(Self.markup))
+        #expect(layout.pages.count == 3)
+        let pdf = folder + "/structure.pdf"
+        try render(pages: layout.pages, to: pdf, options: RenderOptions(format: .pdf, language: layout.language))
+        let check = try runProgram("/usr/bin/qpdf", ["--check", pdf])
+        #expect(check.status == 0, "\(check.stdout)")
+
+        let document = try structureTree(of: pdf)
+        // One P for the paragraph on pages 1 and 2; one L, the nested L in the first item's body.
+        #expect(document.outline == "Document(H1 P L(LI(Lbl LBody(L(LI(Lbl LBody) LI(Lbl LBody)))) LI(Lbl LBody)) P P)")
+        let split = document.children[1]
+        #expect(Set(split.content.map(\.page)) == [1, 2], "\(split.content)")
+        // Every marked-content id of every page belongs to exactly one element.
+        var seen: [String: Int] = [:]
+        func collect(_ element: Element) {
+            for (page, id) in element.content { seen["\(page):\(id)", default: 0] += 1 }
+            element.children.forEach(collect)
+        }
+        collect(document)
+        #expect(seen.values.allSatisfy { $0 == 1 })
+        #expect(seen.count > 12)
+    }
+
+    /// Text in another language than the document's is marked with its /Lang (ISO 32000-1
+    /// §14.9.2), block or span alike; text in the document's language is not.
+    @Test func textInAnotherLanguageIsMarkedWithIt() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = try #require(layoutMarkup(Self.markup))
+        let pdf = folder + "/languages.pdf"
+        try render(pages: layout.pages, to: pdf, options: RenderOptions(format: .pdf, language: layout.language))
+        let content = try contentStreams(of: pdf, in: folder)
+        let marked = content.matches(of: #/<< /MCID \d+ (/Lang \(([a-z-]+)\) )?>> BDC/#).map {
+            $0.output.2.map(String.init)
+        }
+        #expect(marked.compactMap { $0 } == ["ar", "he"])
+        #expect(marked.count > 12)
+
+        // SVG: every text has its language.
+        let svg = folder + "/languages.svg"
+        let written = try render(pages: layout.pages, to: svg, options: RenderOptions(format: .svg))
+        let last = String(decoding: try Data(contentsOf: URL(fileURLWithPath: written[2])), as: UTF8.self)
+        #expect(last.contains(#"xml:lang="he">שלום עולם</text>"#))
+        let second = String(decoding: try Data(contentsOf: URL(fileURLWithPath: written[1])), as: UTF8.self)
+        #expect(second.contains(#"xml:lang="ar">مرحبا بكم في الإعدادات</text>"#))
+    }
+
+    /// A wrapped line's last word and the next line's first are two words in the text: the space
+    /// between them hangs, unseen, but is drawn, so the PDF's and the SVG's text have it. The
+    /// report's text (SPEC §6) is without it, and the page looks the same (the goldens).
+    @Test func wrappedLinesKeepTheirWordSpace() throws {
+        let layout = try #require(layoutMarkup(Self.markup))
+        let runs = layout.pages[0].items.compactMap { item -> GlyphRun? in
+            if case .glyphs(let run) = item { run } else { nil }
+        }
+        let lines = runs.filter { $0.font.family == "Noto Sans" && $0.size == 17 }.map(\.text)
+        #expect(lines.count >= 4)
+        #expect(lines.allSatisfy { $0.hasSuffix(" ") && !$0.hasSuffix("  ") }, "\(lines)")
+        let words = lines.joined().split(separator: " ")
+        #expect(words.prefix(6) == ["This", "paragraph", "is", "long", "enough", "to"])
+        for run in runs { #expect(run.problem == nil) }
+        let reported = layout.report.pages[0].blocks[1].lines.flatMap(\.runs).map(\.text)
+        #expect(reported.allSatisfy { !$0.hasSuffix(" ") }, "\(reported)")
+        // Right to left: the space goes at the run's left, its logical end.
+        let arabic = try #require(
+            layoutMarkup(
+                #"<document lang="ar" width="200"><p>مرحبا بكم في الإعدادات الجديدة للهاتف اليوم</p></document>"#))
+        let first = try #require(
+            arabic.pages[0].items.lazy.compactMap { item -> GlyphRun? in
+                if case .glyphs(let run) = item { run } else { nil }
+            }.first)
+        #expect(first.backward && first.text.hasSuffix(" ") && first.problem == nil)
+        let leftmost = try #require(first.glyphs.first)
+        #expect(first.glyphs.dropFirst().allSatisfy { $0.x >= leftmost.x })
+    }
+
+    /// The writer checks that what one page ends with `continued` the next begins so.
+    @Test func continuedElementsMustGoOnOnTheNextPage() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let options = RenderOptions(format: .pdf)
+        func pages(_ first: [PageItem], _ second: [PageItem]) -> [Page] {
+            [Page(width: 100, height: 100, items: first), Page(width: 100, height: 100, items: second)]
+        }
+        let rule = PageItem.rule(RuleItem(x1: 0, y1: 5, x2: 50, y2: 5, thickness: 1, color: .black))
+        let good = pages(
+            [
+                .beginTag(.list), .beginTag(.listItem), rule, .endTag(.listItem, continued: true),
+                .endTag(.list, continued: true),
+            ],
+            [
+                .beginTag(.list, continued: true), .beginTag(.listItem, continued: true), rule, .endTag(.listItem),
+                .endTag(.list),
+            ])
+        try render(pages: good, to: folder + "/good.pdf", options: options)
+        #expect(try structureTree(of: folder + "/good.pdf").outline == "Document(L(LI))")
+        let bad: [[Page]] = [
+            // Not begun again on the next page.
+            pages([.beginTag(.paragraph), rule, .endTag(.paragraph, continued: true)], [rule]),
+            // Begun again in the wrong order.
+            pages(
+                [
+                    .beginTag(.list), .beginTag(.listItem), .endTag(.listItem, continued: true),
+                    .endTag(.list, continued: true),
+                ],
+                [
+                    .beginTag(.listItem, continued: true), .beginTag(.list, continued: true), .endTag(.list),
+                    .endTag(.listItem),
+                ]),
+            // Content after the element ended so.
+            pages(
+                [.beginTag(.paragraph), .endTag(.paragraph, continued: true), rule],
+                [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
+            // Going on from a page that did not end it so.
+            pages([rule], [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
+        ]
+        for (index, pages) in bad.enumerated() {
+            #expect(throws: RenderError.self, "case \(index)") {
+                try render(pages: pages, to: folder + "/bad\(index).pdf", options: options)
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/bad\(index).pdf"))
+        }
+    }
+}
