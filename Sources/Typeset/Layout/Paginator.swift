@@ -223,7 +223,8 @@ struct PageEmitter {
             let baseline = marker.top + dy + line.baseline
             let first = items.count
             for run in line.runs {
-                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
+                let shown = text(of: run.scalarRange, marker.paragraph)
+                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline, shown: shown)))
             }
             putInLogicalOrder(line.runs, from: first)
             if item != nil { items.append(.endTag(.label)) }
@@ -247,16 +248,16 @@ struct PageEmitter {
                 reportRuns.reserveCapacity(line.runs.count)
                 let first = items.count
                 for run in line.runs {
-                    var glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    let reported = reportText(run, paragraph, drawn: glyphs.text)
-                    if let space = line.hangingSpace, space.cluster == run.scalarRange.upperBound {
-                        glyphs.addHanging(
-                            space, text: text(of: space.cluster..<line.scalarRange.upperBound, paragraph),
-                            left: origin.x + run.x, baseline: baseline)
+                    // The space hanging after the line's logically last run is drawn with it.
+                    let hanging = line.hangingSpace.flatMap { space in
+                        space.cluster == run.scalarRange.upperBound ? (space, line.scalarRange.upperBound) : nil
                     }
+                    let shown = text(of: run.scalarRange, paragraph)
+                    let glyphs = glyphRun(
+                        run, paragraph, originX: origin.x, baseline: baseline, shown: shown, hanging: hanging)
                     reportRuns.append(
                         ReportRun(
-                            text: reported, level: Int(run.level),
+                            text: reportText(run, paragraph, drawn: shown), level: Int(run.level),
                             direction: run.isRightToLeft ? "rtl" : "ltr",
                             script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                             width: run.width, glyphs: run.glyphs.count))
@@ -320,26 +321,40 @@ struct PageEmitter {
         }
     }
 
-    /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
-    /// order, digits substituted, bidi controls left out).
-    private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
+    /// A line run as drawable glyphs, with its text (`shown`, the run's own text; SPEC §6 `text`:
+    /// logical order, digits substituted, bidi controls left out) and Cairo clusters.
+    ///
+    /// `hanging`: the glyph of the white space hanging after the run at the end of its line, up
+    /// to `end`. It is drawn at the run's logical end, right of it or left of it when it runs
+    /// right to left, where a space shows nothing, and its text is the run's last cluster: the
+    /// text reads "wraps" + " " + "here", not "wrapshere". The run's own text is without it.
+    private func glyphRun(
+        _ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double,
+        shown: String, hanging: (space: ShapedGlyph, end: Int)? = nil
+    ) -> GlyphRun {
         var glyphs: [PositionedGlyph] = []
-        glyphs.reserveCapacity(run.glyphs.count)
+        glyphs.reserveCapacity(run.glyphs.count + 1)
         var pen = originX + run.x
+        if let space = hanging?.space, run.isRightToLeft {
+            glyphs.append(PositionedGlyph(id: space.id, x: pen - space.advance, y: baseline))
+        }
         for g in run.glyphs {
             glyphs.append(PositionedGlyph(id: g.id, x: pen + g.xOffset, y: baseline - g.yOffset))
             pen += g.advance
+        }
+        if let space = hanging?.space, !run.isRightToLeft {
+            glyphs.append(PositionedGlyph(id: space.id, x: pen, y: baseline))
         }
         let scalars = paragraph.displayScalars
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        let text = text(of: run.scalarRange, paragraph)
+        let text = hanging.map { self.text(of: run.scalarRange.lowerBound..<$0.end, paragraph) } ?? shown
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
         var clusters: [TextCluster] = []
-        clusters.reserveCapacity(run.glyphs.count)
+        clusters.reserveCapacity(run.glyphs.count + 1)
         let lower = run.scalarRange.lowerBound
         let upper = run.scalarRange.upperBound
         var previous: Int?  // the cluster of the group before
@@ -363,28 +378,16 @@ struct PageEmitter {
         }
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
+        // The hanging space's cluster is the last in text order (a backward run's takes the
+        // first glyph).
+        if hanging != nil {
+            clusters.append(TextCluster(utf8Count: text.utf8.count - shown.utf8.count, glyphCount: 1))
+        }
         let style = paragraph.text.spans[run.spanIndex].style
+        let width = run.width + (hanging?.space.advance ?? 0)
         return GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
-            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language)
-    }
-}
-
-extension GlyphRun {
-    /// Adds `space`, the glyph of the white space `text` hanging after the run at the end of its
-    /// line, at the run's logical end: right of it, or left of it (at `left` minus the space's
-    /// advance) when it runs right to left. A space shows nothing there; it is in the text.
-    mutating func addHanging(_ space: ShapedGlyph, text hanging: String, left: Double, baseline: Double) {
-        if backward {
-            glyphs.insert(PositionedGlyph(id: space.id, x: left - space.advance, y: baseline), at: 0)
-        } else {
-            glyphs.append(PositionedGlyph(id: space.id, x: left + width, y: baseline))
-        }
-        // Clusters are in text order: the space's is the last, and a backward run's last
-        // cluster takes the first glyph.
-        clusters.append(TextCluster(utf8Count: hanging.utf8.count, glyphCount: 1))
-        text += hanging
-        width += space.advance
+            clusters: clusters, backward: run.isRightToLeft, width: width, language: style.language)
     }
 }
 

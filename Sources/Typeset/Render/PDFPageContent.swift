@@ -47,7 +47,7 @@ struct PDFPageContent {
 
     // MARK: - Text
 
-    private mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
+    mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
         if let problem = run.problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)

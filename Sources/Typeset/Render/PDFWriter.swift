@@ -111,29 +111,26 @@ public final class PDFWriter {
         }
         for (index, item) in page.items.enumerated() {
             switch item {
-            case .beginTag(let tag, continued: true):
-                try resume(tag, page: pageNumber)
-                continue
-            case .endTag(let tag, continued: true):
-                try suspend(tag, page: pageNumber, in: &content)
-                continue
-            default:
-                break
-            }
-            if suspended > 0 {
-                let element = openElements[openElements.count - suspended].tag.rawValue
-                throw RenderError.unbalancedTags(
-                    page: pageNumber, reason: "\(element) goes on on the next page, but something comes before or after it")
-            }
-            switch item {
-            case .beginTag(let tag, _):
-                begin(tag, in: &content)
-            case .endTag(let tag, _):
-                try end(tag, page: pageNumber, in: &content)
+            case .beginTag(let tag, let continued):
+                if continued {
+                    try resume(tag, page: pageNumber)
+                } else {
+                    try checkNothingGoesOn(page: pageNumber)
+                    begin(tag, in: &content)
+                }
+            case .endTag(let tag, let continued):
+                if continued {
+                    try suspend(tag, page: pageNumber, in: &content)
+                } else {
+                    try checkNothingGoesOn(page: pageNumber)
+                    try end(tag, page: pageNumber, in: &content)
+                }
             case .glyphs(let run):
+                try checkNothingGoesOn(page: pageNumber)
                 mark(openElements.last?.object ?? 0, language: run.language, in: &content)
-                try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
+                try content.draw(run, page: pageNumber, item: index + 1)
             default:
+                try checkNothingGoesOn(page: pageNumber)
                 mark(openElements.last?.object ?? 0, in: &content)
                 if case .image(let image) = item { noteAlternateText(image.alt) }
                 try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
@@ -285,6 +282,15 @@ public final class PDFWriter {
         }
         closeMarked(in: &content)
         suspended += 1
+    }
+
+    /// Throws when an element goes on on another page: content and tags come only before the
+    /// elements a page ends with `continued`, and after the next page begins them again.
+    private func checkNothingGoesOn(page: Int) throws {
+        guard suspended > 0 else { return }
+        let element = openElements[openElements.count - suspended].tag.rawValue
+        throw RenderError.unbalancedTags(
+            page: page, reason: "\(element) goes on on another page, but something comes between its parts")
     }
 
     /// The outermost element the previous page ended with `continued` goes on here.
