@@ -217,6 +217,23 @@ struct ShapeFontTests {
         #expect(localized.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["2:3"])
     }
 
+    /// A mark stays in its letter's font (fallback per cluster), so a mark that font lacks is
+    /// drawn as a box even when another font has it: Hebrew shin with an Arabic fatha. That is
+    /// reported, naming the font; a mark that composes with its letter is not.
+    @Test("a mark its letter's font lacks is reported, though another font has it")
+    func markTheClusterFontLacks() throws {
+        let result = try #require(layoutMarkup("<document lang=\"he\">\n<p>ש\u{64E}לום and e\u{301}</p></document>"))
+        #expect(result.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:5 Noto Sans Hebrew, the font of the character it goes with, has no U+064E; it is drawn as a missing-glyph box"
+        ])
+        // The fatha is in a font the database has: the itemizer does not count it as missing.
+        let text = scalars("ש\u{64E}")
+        let runs = fonts.itemize(
+            scalars: text, range: 0..<2, families: [], weight: 400, italic: false, script: TestScript.hebrew)
+        #expect(runs.map(\.face.family) == ["Noto Sans Hebrew"] && runs.flatMap(\.missing) == [])
+        #expect(fonts.covers(try #require(fonts.primaryFace(families: [], weight: 400, italic: false, script: TestScript.arabic)), "\u{64E}"))
+    }
+
     @Test("a font family that is nowhere to be found is a warning; a known one, in any case or quoted, is not")
     func unknownFamilyWarning() throws {
         let result = try #require(

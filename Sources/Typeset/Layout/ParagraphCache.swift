@@ -57,6 +57,9 @@ struct ParagraphLines: Sendable {
     /// The offsets of characters no font covers, in order: warned about with the location of
     /// the text at hand, which a repeated paragraph does not share.
     var missing: [Int]
+    /// Of those, the characters some font has but not the font of their cluster (a mark stays
+    /// with its letter's font), with that font's family.
+    var lacking: [Int: String] = [:]
 }
 
 /// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then

@@ -47,8 +47,10 @@ struct ParagraphLayout {
     var displayScalars: [Unicode.Scalar]
     var baseLevel: UInt8
     var lines: [TextLine]
-    /// The offsets of characters no font covers, in order.
+    /// The offsets of characters drawn as a missing-glyph box, in order.
     var missing: [Int]
+    /// Of those, the ones some font has, with the family of the font that lacks them.
+    var lacking: [Int: String]
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
@@ -57,6 +59,7 @@ struct ParagraphLayout {
         baseLevel = lines.baseLevel
         self.lines = lines.lines
         missing = lines.missing
+        lacking = lines.lacking
     }
 
     /// A warning for each character no font covers (SPEC §3), at its first place in the
@@ -84,11 +87,18 @@ struct ParagraphLayout {
                 for (i, offset) in first[next..<end].enumerated() {
                     let value = displayScalars[offset].value
                     let times = count[value, default: 1]
+                    let message =
+                        if let family = lacking[offset] {
+                            "\(family), the font of the character it goes with, has no U+\(hexCodePoint(value)); "
+                                + "it is drawn as a missing-glyph box"
+                        } else {
+                            "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
+                        }
+                    let hint = lacking[offset] != nil ? "a mark is drawn in the font of its letter: choose a font that has both" : nil
                     warnings.append(
                         .warning(
-                            found?[i] ?? start,
-                            "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
-                                + (times > 1 ? " (\(times) times in this text)" : "")))
+                            found?[i] ?? start, message + (times > 1 ? " (\(times) times in this text)" : ""),
+                            hint: hint))
                 }
             }
             next = end
@@ -157,6 +167,7 @@ final class ParagraphLayouter: Sendable {
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
 
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
+        let lacking = boxesOfCoveredCharacters(items, shaped, display, missing: &missing)
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
         let opportunities = LineBreaker.opportunities(in: text.scalars)
@@ -186,7 +197,39 @@ final class ParagraphLayouter: Sendable {
                     baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
                     largestSize: size))
         }
-        return ParagraphLines(displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing)
+        return ParagraphLines(
+            displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking)
+    }
+
+    /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark
+    /// the font of its letter lacks (Hebrew with an Arabic vowel sign) stays in that font, as
+    /// fallback wants, and is drawn as a box. They join `missing`, and are returned with the
+    /// font's family. A mark that composes with its letter (e + U+0301 → é) shapes to a glyph
+    /// and is not one of them.
+    private func boxesOfCoveredCharacters(
+        _ items: [TextItem], _ shaped: [ShapedRun], _ display: [Unicode.Scalar], missing: inout [Int]
+    ) -> [Int: String] {
+        var lacking: [Int: String] = [:]
+        for (index, run) in shaped.enumerated() where run.glyphs.contains(where: { $0.id == 0 }) {
+            let item = items[index]
+            let clusters = Set(run.glyphs.map(\.cluster))
+            for glyph in run.glyphs where glyph.id == 0 {
+                // The characters of the glyph's cluster: up to the next cluster of the run.
+                var offset = glyph.cluster
+                repeat {
+                    let scalar = display[offset]
+                    if FontFallbackCluster.needsGlyph(scalar), !fonts.covers(item.face, scalar),
+                        !missing.contains(offset)
+                    {
+                        missing.append(offset)
+                        lacking[offset] = item.face.family
+                    }
+                    offset += 1
+                } while offset < item.scalarRange.upperBound && !clusters.contains(offset)
+            }
+        }
+        if !lacking.isEmpty { missing.sort() }
+        return lacking
     }
 
     /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
