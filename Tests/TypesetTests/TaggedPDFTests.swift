@@ -131,32 +131,40 @@ struct TaggedPDFTests {
     }
 
     /// A wrapped line's last word and the next line's first are two words in the text: the space
-    /// between them hangs, unseen, but is drawn, so the PDF's and the SVG's text have it. The
-    /// report's text (SPEC §6) is without it, and the page looks the same (the goldens).
+    /// between them hangs, unseen, but is drawn as a run of its own after the line, so the PDF's
+    /// and the SVG's text have it, whatever font or span the space is in. The report's text
+    /// (SPEC §6) is without it, and the page looks the same (the goldens).
     @Test func wrappedLinesKeepTheirWordSpace() throws {
-        let layout = try #require(layoutMarkup(Self.markup))
-        let runs = layout.pages[0].items.compactMap { item -> GlyphRun? in
-            if case .glyphs(let run) = item { run } else { nil }
+        func runs(_ page: Page) -> [GlyphRun] {
+            page.items.compactMap { item -> GlyphRun? in if case .glyphs(let run) = item { run } else { nil } }
         }
-        let lines = runs.filter { $0.font.family == "Noto Sans" && $0.size == 17 }.map(\.text)
-        #expect(lines.count >= 4)
-        #expect(lines.allSatisfy { $0.hasSuffix(" ") && !$0.hasSuffix("  ") }, "\(lines)")
-        let words = lines.joined().split(separator: " ")
-        #expect(words.prefix(6) == ["This", "paragraph", "is", "long", "enough", "to"])
-        for run in runs { #expect(run.problem == nil) }
-        let reported = layout.report.pages[0].blocks[1].lines.flatMap(\.runs).map(\.text)
+        // Bold words, regular spaces: each space is in another font and span than the word before.
+        let words = (1...24).map { "word\($0)" }
+        let markup = "<document width=\"160\"><p>" + words.map { "<b>\($0)</b>" }.joined(separator: " ") + "</p></document>"
+        let layout = try #require(layoutMarkup(markup))
+        let drawn = runs(layout.pages[0])
+        #expect(drawn.map(\.text).joined() == words.joined(separator: " "))
+        let lines = layout.report.pages[0].blocks[0].lines
+        #expect(lines.count > 4)
+        // The report has the line's own text: the hanging spaces are the difference.
+        let reported = lines.map { $0.runs.map(\.text).joined() }
         #expect(reported.allSatisfy { !$0.hasSuffix(" ") }, "\(reported)")
-        // Right to left: the space goes at the run's left, its logical end.
+        #expect(reported.joined().filter { $0 == " " }.count == words.count - lines.count)
+        for (index, run) in drawn.enumerated() where run.text == " " {
+            #expect(run.problem == nil && run.font.weight == 400)
+            // Past the end of its line.
+            let before = try #require(drawn[index - 1].glyphs.last)
+            #expect(run.glyphs[0].x >= before.x)
+        }
+        // Right to left: the space goes left of the line, the line's logical end.
         let arabic = try #require(
             layoutMarkup(
                 #"<document lang="ar" width="200"><p>مرحبا بكم في الإعدادات الجديدة للهاتف اليوم</p></document>"#))
-        let first = try #require(
-            arabic.pages[0].items.lazy.compactMap { item -> GlyphRun? in
-                if case .glyphs(let run) = item { run } else { nil }
-            }.first)
-        #expect(first.backward && first.text.hasSuffix(" ") && first.problem == nil)
-        let leftmost = try #require(first.glyphs.first)
-        #expect(first.glyphs.dropFirst().allSatisfy { $0.x >= leftmost.x })
+        let arabicRuns = runs(arabic.pages[0])
+        let space = try #require(arabicRuns.firstIndex { $0.text == " " })
+        #expect(space > 0 && arabicRuns[space].backward && arabicRuns[space].problem == nil)
+        #expect(arabicRuns[space - 1].glyphs.allSatisfy { $0.x > arabicRuns[space].glyphs[0].x })
+        #expect(arabicRuns.map(\.text).joined() == "مرحبا بكم في الإعدادات الجديدة للهاتف اليوم")
     }
 
     /// The writer checks that what one page ends with `continued` the next begins so.

@@ -105,7 +105,7 @@ struct BlockLayouter {
     private var sourceLocator: MarkupSource.Locator?
     var units: [Unit] = []
     private var cursor = 0.0
-    private var nextListID = 0
+    private var nextStructureKey = 0
     private var title: String?
     /// A lower bound of the content height the units so far put on pages: each page holds at
     /// most its content height of it (see `countTowardPageLimit`).
@@ -379,8 +379,8 @@ struct BlockLayouter {
 
     /// A new number for a list or a list item's structure.
     private mutating func newKey() -> Int {
-        defer { nextListID += 1 }
-        return nextListID
+        defer { nextStructureKey += 1 }
+        return nextStructureKey
     }
 
     /// Where a nested list goes in its list: in the body of the item before it, if any.

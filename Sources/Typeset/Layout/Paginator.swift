@@ -223,8 +223,7 @@ struct PageEmitter {
             let baseline = marker.top + dy + line.baseline
             let first = items.count
             for run in line.runs {
-                let shown = text(of: run.scalarRange, marker.paragraph)
-                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline, shown: shown)))
+                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
             }
             putInLogicalOrder(line.runs, from: first)
             if item != nil { items.append(.endTag(.label)) }
@@ -248,22 +247,19 @@ struct PageEmitter {
                 reportRuns.reserveCapacity(line.runs.count)
                 let first = items.count
                 for run in line.runs {
-                    // The space hanging after the line's logically last run is drawn with it.
-                    let hanging = line.hangingSpace.flatMap { space in
-                        space.cluster == run.scalarRange.upperBound ? (space, line.scalarRange.upperBound) : nil
-                    }
-                    let shown = text(of: run.scalarRange, paragraph)
-                    let glyphs = glyphRun(
-                        run, paragraph, originX: origin.x, baseline: baseline, shown: shown, hanging: hanging)
+                    let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     reportRuns.append(
                         ReportRun(
-                            text: reportText(run, paragraph, drawn: shown), level: Int(run.level),
+                            text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level),
                             direction: run.isRightToLeft ? "rtl" : "ltr",
                             script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                             width: run.width, glyphs: run.glyphs.count))
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }
                 putInLogicalOrder(line.runs, from: first)
+                if let space = line.hangingSpace {
+                    items.append(.glyphs(hangingRun(space, paragraph, line: line, originX: origin.x, baseline: baseline)))
+                }
                 entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }
         }
@@ -321,40 +317,42 @@ struct PageEmitter {
         }
     }
 
-    /// A line run as drawable glyphs, with its text (`shown`, the run's own text; SPEC §6 `text`:
-    /// logical order, digits substituted, bidi controls left out) and Cairo clusters.
-    ///
-    /// `hanging`: the glyph of the white space hanging after the run at the end of its line, up
-    /// to `end`. It is drawn at the run's logical end, right of it or left of it when it runs
-    /// right to left, where a space shows nothing, and its text is the run's last cluster: the
-    /// text reads "wraps" + " " + "here", not "wrapshere". The run's own text is without it.
-    private func glyphRun(
-        _ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double,
-        shown: String, hanging: (space: ShapedGlyph, end: Int)? = nil
+    /// The space hanging at the end of `line`, drawn where a space shows nothing: past the line's
+    /// end on the paragraph's side (the right in a left-to-right paragraph, the left in a
+    /// right-to-left one), last in reading order. Its text is the line's word space.
+    private func hangingRun(
+        _ space: HangingSpace, _ paragraph: ParagraphLayout, line: TextLine, originX: Double, baseline: Double
     ) -> GlyphRun {
+        let rightToLeft = paragraph.baseLevel & 1 == 1
+        let x = rightToLeft ? originX - space.glyph.advance : originX + line.width
+        let style = paragraph.text.spans[space.spanIndex].style
+        return GlyphRun(
+            font: space.face, size: space.size, color: style.color,
+            glyphs: [PositionedGlyph(id: space.glyph.id, x: x, y: baseline)], text: " ",
+            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: rightToLeft, width: space.glyph.advance,
+            language: style.language)
+    }
+
+    /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
+    /// order, digits substituted, bidi controls left out).
+    private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
         var glyphs: [PositionedGlyph] = []
-        glyphs.reserveCapacity(run.glyphs.count + 1)
+        glyphs.reserveCapacity(run.glyphs.count)
         var pen = originX + run.x
-        if let space = hanging?.space, run.isRightToLeft {
-            glyphs.append(PositionedGlyph(id: space.id, x: pen - space.advance, y: baseline))
-        }
         for g in run.glyphs {
             glyphs.append(PositionedGlyph(id: g.id, x: pen + g.xOffset, y: baseline - g.yOffset))
             pen += g.advance
-        }
-        if let space = hanging?.space, !run.isRightToLeft {
-            glyphs.append(PositionedGlyph(id: space.id, x: pen, y: baseline))
         }
         let scalars = paragraph.displayScalars
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        let text = hanging.map { self.text(of: run.scalarRange.lowerBound..<$0.end, paragraph) } ?? shown
+        let text = text(of: run.scalarRange, paragraph)
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
         var clusters: [TextCluster] = []
-        clusters.reserveCapacity(run.glyphs.count + 1)
+        clusters.reserveCapacity(run.glyphs.count)
         let lower = run.scalarRange.lowerBound
         let upper = run.scalarRange.upperBound
         var previous: Int?  // the cluster of the group before
@@ -378,16 +376,10 @@ struct PageEmitter {
         }
         // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
         if run.isRightToLeft { clusters.reverse() }
-        // The hanging space's cluster is the last in text order (a backward run's takes the
-        // first glyph).
-        if hanging != nil {
-            clusters.append(TextCluster(utf8Count: text.utf8.count - shown.utf8.count, glyphCount: 1))
-        }
         let style = paragraph.text.spans[run.spanIndex].style
-        let width = run.width + (hanging?.space.advance ?? 0)
         return GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
-            clusters: clusters, backward: run.isRightToLeft, width: width, language: style.language)
+            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language)
     }
 }
 

@@ -54,8 +54,9 @@ struct ParagraphLines: Sendable {
     var displayScalars: [Unicode.Scalar]
     var baseLevel: UInt8
     var lines: [TextLine]
-    /// The offsets of characters no font covers, in order: warned about with the location of
-    /// the text at hand, which a repeated paragraph does not share.
+    /// The offsets of characters drawn as a missing-glyph box (no font covers them, or the font
+    /// of their cluster lacks them), in order: warned about with the location of the text at
+    /// hand, which a repeated paragraph does not share.
     var missing: [Int]
     /// Of those, the characters some font has but not the font of their cluster (a mark stays
     /// with its letter's font), with that font's family.

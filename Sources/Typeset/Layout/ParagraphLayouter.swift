@@ -32,12 +32,19 @@ struct TextLine: Equatable {
     var baseline: Double
     /// The largest point size on the line.
     var largestSize: Double
-    /// The glyph of the space hanging at the end of a line that wraps, when the logically last
-    /// run's item shaped it: never seen, but drawn (invisibly, past the line's end) so that the
-    /// text of a PDF or SVG reads "end of line" + " " + "next line" rather than gluing the two
-    /// words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in tagged PDF). Its cluster is
-    /// where the hanging white space starts.
-    var hangingSpace: ShapedGlyph? = nil
+    /// The space hanging at the end of a line that wraps: never seen, but drawn (invisibly, past
+    /// the line's end) so that the text of a PDF or SVG reads "end of line" + " " + "next line"
+    /// rather than gluing the two words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in
+    /// tagged PDF).
+    var hangingSpace: HangingSpace? = nil
+}
+
+/// The glyph of a line's hanging space as its item shaped it, in its font, size and span.
+struct HangingSpace: Equatable {
+    var glyph: ShapedGlyph
+    var face: FontFace
+    var size: Double
+    var spanIndex: Int
 }
 
 /// A laid-out paragraph: its text after digit substitution, and its lines.
@@ -62,9 +69,10 @@ struct ParagraphLayout {
         lacking = lines.lacking
     }
 
-    /// A warning for each character no font covers (SPEC §3), at its first place in the
-    /// paragraph (the character itself when `source` finds it, else where its text starts),
-    /// counting the others: a row of emoji gets one warning, not one per emoji.
+    /// A warning for each character drawn as a box, no font covering it (SPEC §3) or its
+    /// letter's font lacking it, at its first place in the paragraph (the character itself when
+    /// `source` finds it, else where its text starts), counting the others: a row of emoji gets
+    /// one warning, not one per emoji.
     func missingCharacterWarnings(source: MarkupSource.Locator?) -> [Diagnostic] {
         guard !missing.isEmpty else { return [] }
         var count: [UInt32: Int] = [:]
@@ -94,7 +102,9 @@ struct ParagraphLayout {
                         } else {
                             "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
                         }
-                    let hint = lacking[offset] != nil ? "a mark is drawn in the font of its letter: choose a font that has both" : nil
+                    let hint =
+                        lacking[offset] != nil && FontFallbackCluster.isMark(displayScalars[offset])
+                        ? "a mark is drawn in the font of its letter: choose a font that has both" : nil
                     warnings.append(
                         .warning(
                             found?[i] ?? start, message + (times > 1 ? " (\(times) times in this text)" : ""),
@@ -210,16 +220,18 @@ final class ParagraphLayouter: Sendable {
         _ items: [TextItem], _ shaped: [ShapedRun], _ display: [Unicode.Scalar], missing: inout [Int]
     ) -> [Int: String] {
         var lacking: [Int: String] = [:]
+        var known: Set<Int>?  // `missing`, made once a box is found
         for (index, run) in shaped.enumerated() where run.glyphs.contains(where: { $0.id == 0 }) {
             let item = items[index]
             let clusters = Set(run.glyphs.map(\.cluster))
+            if known == nil { known = Set(missing) }
             for glyph in run.glyphs where glyph.id == 0 {
                 // The characters of the glyph's cluster: up to the next cluster of the run.
                 var offset = glyph.cluster
                 repeat {
                     let scalar = display[offset]
                     if FontFallbackCluster.needsGlyph(scalar), !fonts.covers(item.face, scalar),
-                        !missing.contains(offset)
+                        known?.insert(offset).inserted == true
                     {
                         missing.append(offset)
                         lacking[offset] = item.face.family
@@ -376,23 +388,26 @@ final class ParagraphLayouter: Sendable {
             scalarRange: range, runs: runs, width: x, height: largest * lineHeight,
             baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
             largestSize: largest,
-            hangingSpace: hangingSpace(range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders))
+            hangingSpace: hangingSpace(
+                range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders, balance: balance))
     }
 
-    /// The glyph of the space at `visibleEnd` when it hangs at the end of the line `range` and
-    /// was shaped with the character before it (the same item: the same font and size).
+    /// The space at `visibleEnd` when it hangs at the end of the line `range`, after something
+    /// shown, and its item shaped it as one glyph.
     private func hangingSpace(
         _ range: Range<Int>, visibleEnd: Int, _ text: ParagraphText, _ items: [TextItem], _ shaped: [ShapedRun],
-        _ clusterOrders: [ClusterOrder]
-    ) -> ShapedGlyph? {
+        _ clusterOrders: [ClusterOrder], balance: Double
+    ) -> HangingSpace? {
         guard visibleEnd > range.lowerBound, visibleEnd < range.upperBound, text.scalars[visibleEnd] == " " else {
             return nil
         }
         let index = firstItem(endingAfter: visibleEnd, in: items)
-        guard index < items.count, items[index].scalarRange.contains(visibleEnd - 1) else { return nil }
+        guard index < items.count else { return nil }
         let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
         guard glyphs.count == 1, let glyph = glyphs.first, glyph.id != 0 else { return nil }
-        return glyph
+        let item = items[index]
+        return HangingSpace(
+            glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
     }
 
     /// The glyphs of `piece` that are drawn: bidi controls are left out. Most often that is all

@@ -68,7 +68,9 @@ public final class PDFWriter {
         documentElement = objects.reserve()
     }
 
-    /// Writes `pages` as the next pages of the PDF.
+    /// Writes `pages` as the next pages of the PDF. A document's pages go in together and in
+    /// order: an element one page ends with `continued` must be begun again by the next
+    /// (`unbalancedTags` otherwise), so a page of a split paragraph cannot be written alone.
     public func add(_ pages: [Page]) throws {
         try refuseOverwritingImages(of: pages, with: [objects.file.path])
         for page in pages {
