@@ -299,24 +299,6 @@ struct PageEmitter {
         return String(kept)
     }
 
-    /// The characters of `range` as drawn: digits substituted, bidi controls left out. UTF-8
-    /// written straight into the string's storage, measured first: appending to a
-    /// String.UnicodeScalarView costs far more, and a byte array is one more allocation.
-    private func text(of range: Range<Int>, _ paragraph: ParagraphLayout) -> String {
-        let scalars = paragraph.displayScalars
-        let count = range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
-        return String(unsafeUninitializedCapacity: count) { bytes in
-            var count = 0
-            for i in range where !isHiddenControl(scalars[i]) {
-                UTF8.encode(scalars[i]) { byte in
-                    bytes[count] = byte
-                    count += 1
-                }
-            }
-            return count
-        }
-    }
-
     /// The space hanging at the end of `line`, drawn where a space shows nothing: past the line's
     /// end on the paragraph's side (the right in a left-to-right paragraph, the left in a
     /// right-to-left one), last in reading order. Its text is the line's word space.
@@ -347,7 +329,18 @@ struct PageEmitter {
         func utf8Count(_ range: Range<Int>) -> Int {
             range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
-        let text = text(of: run.scalarRange, paragraph)
+        // UTF-8 written straight into the string's storage, measured first: appending to a
+        // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
+        let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
+            var count = 0
+            for i in run.scalarRange where !isHiddenControl(scalars[i]) {
+                UTF8.encode(scalars[i]) { byte in
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
 
         // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
         // cluster to the next cluster in logical order (backwards for right-to-left runs).
