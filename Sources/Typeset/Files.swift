@@ -62,6 +62,27 @@ public enum Path {
     }
 }
 
+/// A regular file as it is now, by stat(2): a cache key that changes when the file is
+/// replaced or written to.
+struct FileVersion: Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int
+    var modified: Int
+    var modifiedNanoseconds: Int
+
+    /// nil when nothing, or no regular file, is at `path`.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int(status.st_size)
+        modified = Int(status.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
+    }
+}
+
 /// Why `readRegularFile` gave no bytes.
 public enum FileProblem: Error, Equatable {
     case missing

@@ -127,7 +127,6 @@ struct Diff: Command {
     }
 }
 
-/// `path` absolute, without `.`, `..` or symbolic links, to tell whether two paths name one file.
 /// A share given as a fraction (0.001) or a percentage (0.1%), nil unless within 0...1.
 func parseShare(_ text: String) -> Double? {
     let trimmed = text.trimmingWhitespace()

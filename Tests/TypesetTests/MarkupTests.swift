@@ -560,6 +560,28 @@ private struct Fixture {
         expectError(result, line: 2, column: 18, "image 'fake.png' is not a PNG file")
     }
 
+    /// A batch checks an image once per version of its file (`PNGFile.checked`): documents after
+    /// the first take its verdict, and a file written over in between is checked again.
+    @Test func imageIsCheckedAgainWhenItsFileChanges() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let path = fixture.docs + "/pic.png"
+        let source = "<document><image alt='x' src='pic.png'/></document>"
+        func size() -> (Double, Double)? {
+            guard case .image(let image)? = parse(source, file: fixture.file).document?.blocks.first?.kind else {
+                return nil
+            }
+            return image.size
+        }
+        try fixture.write(pngFile(width: 40, height: 20), to: path)
+        #expect(size().map { $0 == (40, 20) } == true)
+        #expect(size().map { $0 == (40, 20) } == true)
+        try fixture.write(Array("GIF89a not a png".utf8), to: path)
+        expectError(parse(source, file: fixture.file), line: 1, column: 26, "image 'pic.png' is not a PNG file")
+        try fixture.write(pngFile(width: 80, height: 10), to: path)
+        #expect(size().map { $0 == (80, 10) } == true)
+    }
+
     @Test func missingImageIsRefused() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

@@ -281,6 +281,12 @@ struct BlockLayouter {
         }
     }
 
+    /// "W pt wide, under the 44 pt that a tap target needs (Apple HIG)", W rounded down.
+    private static func underTapTarget(_ width: Double) -> String {
+        "\(format((width * 10).rounded(.down) / 10)) pt wide, under the \(format(Block.minimumButtonSize)) pt "
+            + "that a tap target needs (Apple HIG)"
+    }
+
     /// The direction a block's `dir` (ltr, rtl), else its `lang`, declares (SPEC §4); nil for
     /// none, or for `dir="auto"`, which asks the text.
     private func declaredRightToLeft(_ style: BlockStyle) -> Bool? {
@@ -333,8 +339,7 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location,
                 "the \(buttons == 1 ? "button" : "\(buttons) buttons") of this row of \(children.count) "
-                    + "\(buttons == 1 ? "is" : "are") \(format((column * 10).rounded(.down) / 10)) pt wide, under the "
-                    + "\(format(Block.minimumButtonSize)) pt that a tap target needs (Apple HIG)",
+                    + "\(buttons == 1 ? "is" : "are") \(BlockLayouter.underTapTarget(column))",
                 hint: "give the row fewer children, or make the page wider"))
             inner.narrowButtonsReported = true
         }
@@ -619,8 +624,7 @@ struct BlockLayouter {
             if context.width < Block.minimumButtonSize - 0.005 && !context.narrowButtonsReported {
                 diagnostics.report(.warning(
                     block.location,
-                    "this <button> is \(format((context.width * 10).rounded(.down) / 10)) pt wide, under the \(format(Block.minimumButtonSize)) pt "
-                        + "that a tap target needs (Apple HIG)",
+                    "this <button> is \(BlockLayouter.underTapTarget(context.width))",
                     hint: "give its row fewer children, or make the page wider"))
             }
             decorations.append(.rectangle(RectangleItem(

@@ -209,7 +209,7 @@ struct PageEmitter {
         entry.frame.y += dy
         // A list item's LI and LBody stay open for a list nested in it; other blocks' tags
         // close with the block, or go on on the next page.
-        let item = block.tag == .listItem ? block.itemKey : nil
+        let item = block.itemKey
         if let item {
             if firstPart { begin(.item(item)) }
         } else if let tag = block.tag {

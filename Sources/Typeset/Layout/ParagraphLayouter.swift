@@ -460,9 +460,9 @@ final class ParagraphLayouter: Sendable {
 
     /// The glyphs whose cluster is in `range`: a contiguous slice found by binary search when
     /// the clusters are monotone, else all glyphs with a cluster in `range`.
-    private func glyphSlice(_ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>) -> ArraySlice<
-        ShapedGlyph
-    > {
+    private func glyphSlice(
+        _ glyphs: [ShapedGlyph], _ order: ClusterOrder, _ range: Range<Int>
+    ) -> ArraySlice<ShapedGlyph> {
         func boundary(_ isBefore: (Int) -> Bool) -> Int { glyphs.partitionPoint { isBefore($0.cluster) } }
         switch order {
         case .ascending:

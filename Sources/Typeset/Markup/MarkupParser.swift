@@ -576,7 +576,7 @@ struct MarkupConverter {
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
     /// (first by its written path, so that `..` cannot probe outside, then with symlinks
-    /// resolved) and reads the PNG's size from its IHDR chunk.
+    /// resolved) and checks the PNG (`PNGFile.check`, once per version of the file).
     private mutating func checkedPNG(_ source: String, at location: SourceLocation) -> (String, Int, Int)? {
         guard !source.isEmpty else {
             error(location, "attribute 'src' accepts the path of a PNG file, not ''")
@@ -600,29 +600,44 @@ struct MarkupConverter {
                 hint: escapeHint)
             return nil
         }
-        let limit = MarkupParser.maximumImageBytes
-        let bytes: [UInt8]
-        do {
-            bytes = try readRegularFile(resolved, limit: limit)
-        } catch let problem {
-            let tooLarge = if case .tooLarge = problem { true } else { false }
-            error(
-                location,
-                tooLarge
-                    ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
-                    : "image '\(source)' is not a readable file")
-            return nil
+        let version = FileVersion(path: resolved)
+        let checked: Result<PNGFile.Size, PNGProblem>
+        if let version, let known = PNGFile.checked.withLock({ $0[version] }) {
+            checked = known
+        } else {
+            let limit = MarkupParser.maximumImageBytes
+            let bytes: [UInt8]
+            do {
+                bytes = try readRegularFile(resolved, limit: limit)
+            } catch let problem {
+                let tooLarge = if case .tooLarge = problem { true } else { false }
+                error(
+                    location,
+                    tooLarge
+                        ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
+                        : "image '\(source)' is not a readable file")
+                return nil
+            }
+            let result = Result { () throws(PNGProblem) in
+                let (width, height) = try PNGFile.check(bytes, pixelLimit: MarkupParser.maximumImagePixels)
+                return PNGFile.Size(width: width, height: height)
+            }
+            if let version {
+                PNGFile.checked.withLock { known in
+                    if known.count >= PNGFile.mostChecked { known.removeAll() }
+                    known[version] = result
+                }
+            }
+            checked = result
         }
-        let width: Int
-        let height: Int
-        do {
-            (width, height) = try PNGFile.check(bytes, pixelLimit: MarkupParser.maximumImagePixels)
-        } catch let problem {
+        switch checked {
+        case .success(let size):
+            return (resolved, size.width, size.height)
+        case .failure(let problem):
             let hint = problem.message.hasPrefix("not a PNG") ? "'src' accepts PNG images only" : nil
             error(location, "image '\(source)' is \(problem.message)", hint: hint)
             return nil
         }
-        return (resolved, width, height)
     }
 
     // MARK: Paths
