@@ -314,6 +314,29 @@ extension ReportBlock {
             "2:1 this <button> is 38 pt wide, under the 44 pt that a tap target needs (Apple HIG)"
         ])
     }
+
+    /// The buttons of a row are as tall as the tallest, each text centered in its rectangle:
+    /// one that wraps to two lines (a long label at a large text size) no longer hangs below
+    /// the others. Other children of the row keep their own height.
+    @Test func buttonsOfARowShareTheTallestHeight() throws {
+        let result = try #require(layoutMarkup("""
+            <document width="300"><row><button>Manage the subscription plan</button><button>OK</button>\
+            <label>Note</label></row><button>Alone</button></document>
+            """))
+        let rectangles = result.pages[0].items.compactMap { item -> RectangleItem? in
+            if case .rectangle(let r) = item { r } else { nil }
+        }
+        let blocks = result.report.pages[0].blocks
+        try #require(rectangles.count == 3 && blocks.count == 4)
+        #expect(blocks[0].lines.count >= 2 && blocks[1].lines.count == 1)
+        #expect(rectangles[0].height > 44 && rectangles[1].height == rectangles[0].height)
+        #expect(rectangles[2].height == 44, "a button outside the row keeps its own height")
+        for (rectangle, block) in zip(rectangles, [blocks[0], blocks[1], blocks[3]]) {
+            let middle = block.frame.y + block.frame.height / 2
+            #expect(abs(middle - (rectangle.y + rectangle.height / 2)) < 0.001, "text centered: \(block.text)")
+        }
+        #expect(blocks[2].frame.height < 44, "the label keeps its own height")
+    }
 }
 
 @Suite struct ReportInvariantTests {

@@ -106,6 +106,21 @@ struct TaggedPDFTests {
         #expect(seen.count > 12)
     }
 
+    /// A list that comes before any item of its list goes in an item of its own (an L holds
+    /// only LIs; it was an L directly inside the L).
+    @Test func aListBeforeAnyItemGoesInAnItemOfItsOwn() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = try #require(layoutMarkup("""
+            <document><list><list><item>a</item></list><list><item>b</item></list><item>c</item></list>\
+            <row><list><list><item>d</item></list><item>e</item></list></row></document>
+            """))
+        let pdf = folder + "/first.pdf"
+        try render(pages: layout.pages, to: pdf, options: RenderOptions(format: .pdf, language: layout.language))
+        #expect(try structureTree(of: pdf).outline
+            == "Document(L(LI(LBody(L(LI(Lbl LBody)) L(LI(Lbl LBody)))) LI(Lbl LBody)) L(LI(LBody(L(LI(Lbl LBody)))) LI(Lbl LBody)))")
+    }
+
     /// Text in another language than the document's is marked with its /Lang (ISO 32000-1
     /// §14.9.2), block or span alike; text in the document's language is not.
     @Test func textInAnotherLanguageIsMarkedWithIt() throws {

@@ -31,7 +31,8 @@ struct PlacedBlock {
     var decorations: [PageItem] = []
     var tag: StructureTag?
     /// The lists a list item is in, outermost first, and for a nested list the item it follows
-    /// (a nested list is tagged inside that item's LBody). Items of one list share its L.
+    /// (a nested list is tagged inside that item's LBody; one that follows no item, inside an
+    /// item of its own). Items of one list share its L.
     var enclosing: [OpenStructure] = []
     /// A list item's own number among all items, for its LI and LBody.
     var itemKey: Int?
@@ -56,6 +57,18 @@ enum OpenStructure: Hashable {
 }
 
 extension PlacedBlock {
+    /// Makes a button (its rectangle the first decoration) reach down to `bottom`, its text
+    /// still centered in it.
+    mutating func stretchButton(to newBottom: Double) {
+        let grow = newBottom - bottom
+        guard grow > 0, case .rectangle(var shape)? = decorations.first else { return }
+        shape.height += grow
+        decorations[0] = .rectangle(shape)
+        for i in lineOrigins.indices { lineOrigins[i].top += grow / 2 }
+        report.frame.y += grow / 2
+        bottom = newBottom
+    }
+
     /// The open elements the block's content goes in: those it is in, and, when its content
     /// goes on from a page before (`continuation`), a list item's own LI and LBody.
     func structure(continuation: Bool) -> [OpenStructure] {
@@ -344,12 +357,20 @@ struct BlockLayouter {
             inner.narrowButtonsReported = true
         }
         var bottom = top
+        var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
             inner.x = inner.rightToLeft ? context.x + context.width - offset - column : context.x + offset
             inner.width = column
+            let first = placed.count
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
+            if case .text(.button, _) = child.kind, placed.count == first + 1 { buttonBlocks.append(first) }
+        }
+        // Buttons side by side are as tall as the tallest of them, as a stack view that fills
+        // its row makes them: one that wraps to two lines no longer stands out below the others.
+        if let tallest = buttonBlocks.map({ placed[$0].bottom }).max() {
+            for i in buttonBlocks { placed[i].stretchButton(to: tallest) }
         }
         return bottom
     }
@@ -367,10 +388,14 @@ struct BlockLayouter {
         let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
         var number = 0
-        var previous: Int?  // the last item's key
+        // The item a nested list goes in (in its LBody): the one before it, or for a list that
+        // comes before any item, an item of its own with no label (an L holds only LIs).
+        var previous: Int?
         for item in list.items where !pastPageLimit {
             if case .list(let nested) = item.kind {
-                layoutList(item, nested, indented(inner, by: markers.width), inside: path + following(previous))
+                let host = previous ?? newKey()
+                previous = host
+                layoutList(item, nested, indented(inner, by: markers.width), inside: path + [.item(host), .body(host)])
                 continue
             }
             let top = nextTop()
@@ -388,10 +413,6 @@ struct BlockLayouter {
         return nextStructureKey
     }
 
-    /// Where a nested list goes in its list: in the body of the item before it, if any.
-    private func following(_ item: Int?) -> [OpenStructure] {
-        item.map { [.item($0), .body($0)] } ?? []
-    }
 
     /// Lists inside rows and stacks' rows: the same, inside one unit.
     private mutating func layoutListItems(
@@ -403,13 +424,17 @@ struct BlockLayouter {
         let markers = listMarkers(list, inner)
         var y = top
         var number = 0
-        var previous: Int?  // the last item's key
+        // The item a nested list goes in (in its LBody): the one before it, or for a list that
+        // comes before any item, an item of its own with no label (an L holds only LIs).
+        var previous: Int?
         for (index, item) in list.items.enumerated() {
             let itemTop = index == 0 ? y : y + BlockLayouter.blockSpacing
             if case .list(let nested) = item.kind {
+                let host = previous ?? newKey()
+                previous = host
                 y = layoutListItems(
                     item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed,
-                    inside: path + following(previous))
+                    inside: path + [.item(host), .body(host)])
                 continue
             }
             let first = placed.count
