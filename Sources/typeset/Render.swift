@@ -18,7 +18,7 @@ struct Render: Command {
             .value("out-dir", "Folder for one output per input."),
             .value("format", "pdf, svg or png."),
             .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
-            .value("jobs", "Inputs rendered at once (default: the number of cores)."),
+            .value("jobs", "Inputs rendered at once; the pages of a lone input or of one -o file, drawn at once (default: the number of cores)."),
             .value("shard", "Render only the K-th of N slices of the inputs, as K/N (for CI runners)."),
         ] + LayoutArguments.options)
 
@@ -103,7 +103,7 @@ struct Render: Command {
             if !layouts.isEmpty {
                 let options = RenderOptions(
                     format: resolvedFormat, scale: scale, title: layouts.first?.title,
-                    language: layouts.first?.language)
+                    language: layouts.first?.language, jobs: jobs)
                 do {
                     _ = try render(pages: layouts.flatMap(\.pages), to: output, options: options)
                 } catch {
@@ -116,7 +116,9 @@ struct Render: Command {
         }
 
         // One output per input, rendered as soon as it is laid out: memory stays flat. A later
-        // page of a.xml, a-2.svg, must not replace the output of a-2.xml.
+        // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
+        // inputs; a lone input's pages are drawn at once instead.
+        let pageJobs = selected.count == 1 ? jobs : 1
         let outcomes = batch.run { input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
@@ -134,7 +136,8 @@ struct Render: Command {
                 _ = try render(
                     pages: layout.pages, to: path,
                     options: RenderOptions(
-                        format: resolvedFormat, scale: scale, title: layout.title, language: layout.language))
+                        format: resolvedFormat, scale: scale, title: layout.title, language: layout.language,
+                        jobs: pageJobs))
                 return (outcome.diagnostics, true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))

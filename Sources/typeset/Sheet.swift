@@ -203,7 +203,7 @@ struct Sheet: Command {
             written = try render(
                 pages: pages, to: output,
                 options: RenderOptions(
-                    format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en"))
+                    format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en", jobs: jobs))
         } catch {
             printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)

@@ -473,15 +473,25 @@ struct RenderTests {
                     #expect(try bytes(a) == bytes(b), "\(a) and \(b) differ")
                 }
             }
+            // Pages drawn at once, three of them on two threads, are the same files.
+            let many = pages + pages.prefix(1)
+            let one = try render(pages: many, to: folder + "/one." + format.rawValue, options: RenderOptions(format: format))
+            let two = try render(
+                pages: many, to: folder + "/two." + format.rawValue, options: RenderOptions(format: format, jobs: 2))
+            #expect(one.count == (format == .pdf ? 1 : 3) && two.count == one.count)
+            for (a, b) in zip(one, two) {
+                #expect(try bytes(a) == bytes(b), "\(a) and \(b) differ")
+            }
         }
     }
 
-    @Test(arguments: OutputFormat.allCases)
-    func failedRenderLeavesNoFile(format: OutputFormat) throws {
+    /// `jobs`: pages drawn at once (SVG, PNG); the error is the first failing page's all the same.
+    @Test(arguments: OutputFormat.allCases, [1, 3])
+    func failedRenderLeavesNoFile(format: OutputFormat, jobs: Int) throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         var pages = try samplePages(imagePath: try makeFlagImage(in: folder))
-        let options = RenderOptions(format: format)
+        let options = RenderOptions(format: format, jobs: jobs)
 
         // Page 2 has clusters that do not add up: Cairo would drop the rest of the page silently.
         var broken = try glyphRun("Broken", font: notoSans, size: 12, x: 20, baseline: 80)
@@ -491,6 +501,8 @@ struct RenderTests {
         #expect(throws: RenderError.self) {
             try render(pages: Array(brokenPages[1...]), to: folder + "/broken." + format.rawValue, options: options)
         }
+        // Page 2 fails, and so does page 5 after two good ones.
+        brokenPages += [pages[0], pages[0], brokenPages[1]]
         do {
             try render(pages: brokenPages, to: folder + "/broken." + format.rawValue, options: options)
             Issue.record("rendered a broken glyph run")

@@ -2,6 +2,7 @@
 // per page, drawn by Cairo; PageDrawer).
 // SPEC §2 (output paging), §5 (atomic writes, deterministic output).
 import CCairo
+import Dispatch
 
 /// The file formats `render(pages:to:options:)` writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -32,12 +33,17 @@ public struct RenderOptions: Sendable {
     public var title: String?
     /// PDF only: the document language as a BCP 47 tag (`/Lang` in the catalog).
     public var language: String?
+    /// SVG and PNG: pages drawn at once, on as many threads. The files are the same bytes.
+    public var jobs: Int
 
-    public init(format: OutputFormat, scale: Double = 2, title: String? = nil, language: String? = nil) {
+    public init(
+        format: OutputFormat, scale: Double = 2, title: String? = nil, language: String? = nil, jobs: Int = 1
+    ) {
         self.format = format
         self.scale = scale
         self.title = title
         self.language = language
+        self.jobs = jobs
     }
 }
 
@@ -67,15 +73,13 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         try writer.add(pages)
         return try writer.finish()
     case .svg:
-        let drawer = PageDrawer(raster: false)
-        contents = try pages.enumerated().map { try renderSVG($1, pageNumber: $0 + 1, drawer: drawer) }
-        try drawer.checkTagsClosed(pageCount: pages.count)
-    case .png:
-        let drawer = PageDrawer(raster: true)
-        contents = try pages.enumerated().map {
-            try renderPNG($1, pageNumber: $0 + 1, scale: options.scale, drawer: drawer)
+        contents = try drawPages(pages, raster: false, jobs: options.jobs) {
+            try renderSVG($0, pageNumber: $1, drawer: $2)
         }
-        try drawer.checkTagsClosed(pageCount: pages.count)
+    case .png:
+        contents = try drawPages(pages, raster: true, jobs: options.jobs) {
+            try renderPNG($0, pageNumber: $1, scale: options.scale, drawer: $2)
+        }
     }
     do {
         try AtomicFileWriter.write(zip(paths, contents).map { (path: $0, bytes: $1) })
@@ -83,6 +87,75 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         throw RenderError.write(path: error.path, reason: error.reason)
     }
     return paths
+}
+
+/// The bytes of each page, drawn by `draw` (page, its number from 1, a drawer) on up to `jobs`
+/// threads. A drawer carries the structure tags still open from one page to the next, so the
+/// pages are handed out in runs that begin with none open (with this package's layout, every
+/// page), in page order, each thread drawing with one drawer of its own. The error thrown is the
+/// one of the first page that fails, as when the pages are drawn one after another.
+private func drawPages(
+    _ pages: [Page], raster: Bool, jobs: Int, _ draw: @Sendable (Page, Int, PageDrawer) throws -> [UInt8]
+) throws -> [[UInt8]] {
+    let runs = runsOfPages(pages)
+    let threads = max(1, min(jobs, runs.count))
+    guard threads > 1 else {
+        let drawer = PageDrawer(raster: raster)
+        let contents = try pages.enumerated().map { try draw($1, $0 + 1, drawer) }
+        try drawer.checkTagsClosed(pageCount: pages.count)
+        return contents
+    }
+    struct Progress {
+        var nextRun = 0
+        var contents: [[UInt8]?]
+        var failure: (page: Int, error: any Error)?
+    }
+    let progress = Locked(Progress(contents: Array(repeating: nil, count: pages.count)))
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        let drawer = PageDrawer(raster: raster)
+        // Runs are taken in page order, and none after a failure: every page before the
+        // failing one is drawn, so the first failure in page order is found.
+        while let run = progress.withLock({ state -> Int? in
+            guard state.failure == nil, state.nextRun < runs.count else { return nil }
+            defer { state.nextRun += 1 }
+            return state.nextRun
+        }) {
+            for index in runs[run] {
+                do {
+                    let bytes = try draw(pages[index], index + 1, drawer)
+                    progress.withLock { $0.contents[index] = bytes }
+                    if index == pages.count - 1 { try drawer.checkTagsClosed(pageCount: pages.count) }
+                } catch {
+                    progress.withLock { state in
+                        if state.failure.map({ index < $0.page }) ?? true { state.failure = (index, error) }
+                    }
+                    return
+                }
+            }
+        }
+    }
+    return try progress.withLock { state in
+        if let failure = state.failure { throw failure.error }
+        return state.contents.map { $0! }  // every page drawn: no failure
+    }
+}
+
+/// The pages cut where no structure element is open (`beginTag` and `endTag` at the top level
+/// of a page balance), into runs of consecutive pages.
+private func runsOfPages(_ pages: [Page]) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    var start = 0
+    var depth = 0
+    for (index, page) in pages.enumerated() {
+        for item in page.items {
+            if case .beginTag = item { depth += 1 } else if case .endTag = item { depth -= 1 }
+        }
+        if depth == 0 || index == pages.count - 1 {
+            runs.append(start..<index + 1)
+            start = index + 1
+        }
+    }
+    return runs
 }
 
 /// Throws when one of `outputs` is a PNG that `pages` show: `render banner.xml --format png`
