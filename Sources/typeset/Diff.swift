@@ -10,7 +10,8 @@ struct Diff: Command {
             A and B are PNG files or markup files; markup is rendered to PNG at --scale with the \
             layout options given, every page of it. Pages are compared in order: page 1 of A with \
             page 1 of B, and so on; a different number of pages is a difference, and so are \
-            pages of different size.
+            pages of different size. A page only one side has is compared with a blank page, \
+            so that its diff image shows what is on it.
 
             Prints, per page, the number and share of differing pixels, the largest channel \
             difference and the box around the differences, then the verdict: identical, within \
@@ -58,6 +59,11 @@ struct Diff: Command {
             // A broken string catalog: settings() has printed why.
             throw ExitCode(ExitStatus.usage)
         }
+        if let out, let named = OutputFormat(path: out), named != .png {
+            writeStandardError(
+                "typeset: warning: the diff image is a PNG; it goes to '\(out)', whose extension says "
+                    + "\(named.rawValue.uppercased())\n")
+        }
         let folder = temporaryPath(prefix: "typeset-diff-")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pagesA: [String]
@@ -77,39 +83,51 @@ struct Diff: Command {
         }
 
         let common = min(pagesA.count, pagesB.count)
-        let several = max(pagesA.count, pagesB.count) > 1
-        let diffPaths = diffImagePaths(pageCount: common)
+        let pageCount = max(pagesA.count, pagesB.count)
+        let diffPaths = diffImagePaths(pageCount: pageCount)
+        // Before any comparison: a diff image must never replace an input.
         let inputs = Set([a, b].map(resolvedPath))
+        if let path = diffPaths.first(where: { inputs.contains(resolvedPath($0)) }) {
+            printError("the diff image \(path) would overwrite an input; name another with --out")
+            throw ExitCode(ExitStatus.usage)
+        }
         var different = pagesA.count != pagesB.count
         var identical = !different
-        for index in 0..<common {
-            let prefix = several ? "page \(index + 1): " : ""
-            let result: ImageDiffResult
+        for index in 0..<pageCount {
+            let prefix = pageCount > 1 ? "page \(index + 1): " : ""
+            let path = diffPaths[index]
             do {
-                result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
+                guard index < common else {
+                    // A page only one side has is a difference, shown against a blank page.
+                    let pageIsA = index < pagesA.count
+                    Path.makeFolder(Path.folder(path))
+                    let result = try ImageDiff.writeDiffImage(
+                        lonePage: pageIsA ? pagesA[index] : pagesB[index], pageIsA: pageIsA, tolerance: tolerance,
+                        to: path)
+                    print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(result.description)")
+                    print("diff image: \(path)")
+                    continue
+                }
+                let result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
+                // The counts first: they stand even if the diff image cannot be written.
+                print(prefix + result.description)
+                if out != nil || !result.passes(maxDiff: maxShare) {
+                    Path.makeFolder(Path.folder(path))  // as render and sheet make theirs
+                    try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
+                    print("diff image: \(path)")
+                }
+                different = different || !result.passes(maxDiff: maxShare)
+                identical = identical && result.matches && result.maxChannelDifference == 0
+            } catch ImageDiffError.unreadable(let path, let reason) {
+                // At the file, as every other error of an input is reported.
+                var diagnostics = Diagnostics()
+                diagnostics.report(.error(SourceLocation(file: path, line: 1, column: 1), "cannot read it as PNG: \(reason)"))
+                printDiagnostics(diagnostics)
+                throw ExitCode(ExitStatus.usage)
             } catch {
                 printError("\(error)")
                 throw ExitCode(ExitStatus.usage)
             }
-            // The counts first: they stand even if the diff image cannot be written.
-            print(prefix + result.description)
-            if out != nil || !result.passes(maxDiff: maxShare) {
-                let path = diffPaths[index]
-                if inputs.contains(resolvedPath(path)) {
-                    printError("the diff image \(path) would overwrite an input; name another with --out")
-                    throw ExitCode(ExitStatus.usage)
-                }
-                do {
-                    Path.makeFolder(Path.folder(path))  // as render and sheet make theirs
-                    try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
-                } catch {
-                    printError("\(error)")
-                    throw ExitCode(ExitStatus.usage)
-                }
-                print("diff image: \(path)")
-            }
-            different = different || !result.passes(maxDiff: maxShare)
-            identical = identical && result.matches && result.maxChannelDifference == 0
         }
         if pagesA.count != pagesB.count {
             print("A has \(pagesA.count) page\(pagesA.count == 1 ? "" : "s"), B has \(pagesB.count)")

@@ -62,20 +62,26 @@ struct LayoutArguments {
     }
 
     /// The settings every input of the run shares; a broken catalog is reported and fails.
+    /// The settings; a catalog that cannot be read is printed and exits with status 1.
     func settings() throws -> JobSettings {
+        do {
+            return try loadSettings()
+        } catch {
+            var diagnostics = Diagnostics()
+            diagnostics.report(error)
+            printDiagnostics(diagnostics)
+            throw ExitCode(ExitStatus.inputFailed)
+        }
+    }
+
+    /// The settings, or why the string catalog cannot be read.
+    func loadSettings() throws(Diagnostic) -> JobSettings {
         let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         if let strings {
-            do {
-                let catalog = try StringCatalog.load(path: strings)
-                if let locale { warnIfNoStrings(catalog, locale: locale, file: strings) }
-                layout.catalog = catalog
-            } catch {
-                var diagnostics = Diagnostics()
-                diagnostics.report(error)
-                printDiagnostics(diagnostics)
-                throw ExitCode(ExitStatus.inputFailed)
-            }
+            let catalog = try StringCatalog.load(path: strings)
+            if let locale { warnIfNoStrings(catalog, locale: locale, file: strings) }
+            layout.catalog = catalog
         }
         return JobSettings(assetDirectories: assets, layout: layout)
     }

@@ -278,7 +278,17 @@ struct Layout: Command {
     }
 
     func run() throws {
-        let settings = try layoutArguments.settings()
+        let settings: JobSettings
+        do {
+            settings = try layoutArguments.loadSettings()
+        } catch {
+            // The JSON still comes, with the catalog's error, as for an error in the markup.
+            var diagnostics = Diagnostics()
+            diagnostics.report(error)
+            printDiagnostics(diagnostics)
+            print(LayoutReport(diagnostics: diagnostics.items, pages: []).json(), terminator: "")
+            throw ExitCode(ExitStatus.inputFailed)
+        }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let outcome = typesetter.layoutFile(input, settings: settings)
         printDiagnostics(outcome.diagnostics)

@@ -165,6 +165,17 @@ struct DiffCommandTests {
         #expect(pages.lines.first?.hasPrefix("page 1: A is 160×284 pixels, B is 100×") == true, "\(pages)")
         #expect(pages.lines.contains("A has 4 pages, B has 1"))
         #expect(pages.lines.last == "different")
+        // Pages only A has are compared with a blank page, and each has its diff image: its
+        // ink in magenta, the rest white.
+        let lone = pages.lines.filter { $0.hasPrefix("page 2: ") || $0.hasPrefix("page 4: ") }
+        #expect(lone.count == 2 && lone.allSatisfy { $0.contains("only in A; against a blank page, ") }, "\(pages)")
+        #expect(pages.lines.contains("diff image: pages-4.png"))
+        let fourth = try PixelImage(contentsOf: folder + "/pages-4.png")
+        #expect(fourth.width == 160 && fourth.height == 284)
+        #expect(fourth.pixels.contains(magenta) && fourth.pixels.contains { $0.red == 255 && $0.green == 255 })
+        // B is the one with more pages: the same, the page being B's.
+        let reversed = try typeset(["diff", "a.xml", long, "--scale", "0.5", "--out", "reversed.png"], in: folder)
+        #expect(reversed.lines.contains { $0.hasPrefix("page 3: only in B; against a blank page, ") }, "\(reversed)")
         let self4 = try typeset(["diff", long, long, "--scale", "0.5", "--out", "four.png"], in: folder)
         #expect(self4.status == 0, "\(self4)")
         #expect(self4.lines.filter { $0.hasPrefix("page ") }.count == 4)
@@ -179,10 +190,16 @@ struct DiffCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try write("not a png", to: folder + "/text.png")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.png")).prefix(60))
+            .write(to: URL(fileURLWithPath: folder + "/cut.png"))
         try write(document("<p>Hello</bogus>"), to: folder + "/broken.xml")
         for (arguments, message) in [
             (["missing.png", "a.png"], "missing.png:1:1: error: cannot read the file 'missing.png': no such file"),
             (["a.png", "text.png"], "text.png:1:1: error: not a PNG file"),
+            // Located, and in the words of the image check, not Cairo's "error while reading".
+            (["a.png", "cut.png"], "cut.png:1:1: error: cannot read it as PNG: not a valid PNG file (it is truncated"),
+            // Refused before anything is compared or printed.
+            (["a.png", "cut.png", "--out", "a.png"], "typeset: error: the diff image a.png would overwrite an input"),
             (["a.png", "."], ".:1:1: error: cannot read the file '.': it is a folder"),
             (["broken.xml", "a.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
         ] {
@@ -191,8 +208,12 @@ struct DiffCommandTests {
             #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty)
         }
-        #expect(try contents(folder) == ["a.png", "broken.xml", "text.png"])
+        #expect(try contents(folder) == ["a.png", "broken.xml", "cut.png", "text.png"])
         #expect(try typeset(["diff", "a.png"], in: folder).status == 2)
+        // The diff image is a PNG whatever --out's extension says; that is worth a warning.
+        let named = try typeset(["diff", "a.png", "a.png", "--out", "diff.pdf"], in: folder)
+        #expect(named.status == 0)
+        #expect(named.stderr == "typeset: warning: the diff image is a PNG; it goes to 'diff.pdf', whose extension says PDF\n")
     }
 }
 

@@ -335,6 +335,19 @@ private let markup = """
         #expect(!run.stderr.contains("no strings for locale"))
     }
 
+    /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the
+    /// error there (it got nothing at all).
+    @Test func aBrokenCatalogStillGivesLayoutJSON() throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup, "bad.json": #"{"greet": 3}"#])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "bad.json"], in: folder)
+        #expect(run.status == 1)
+        let (blocks, diagnostics) = try L10nCLI.blocks(run.stdout)
+        #expect(blocks.isEmpty && diagnostics.count == 1)
+        #expect(diagnostics.first?["severity"] as? String == "error" && diagnostics.first?["file"] as? String == "bad.json")
+        #expect(run.stderr.hasPrefix("bad.json:1:"), "\(run.stderr)")
+    }
+
     @Test func aPinnedDocumentLanguageStays() throws {
         let folder = try L10nCLI.folder([
             "doc.xml": #"<document lang="he"><title key="title">כותרת</title></document>"#,

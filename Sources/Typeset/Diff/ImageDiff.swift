@@ -73,7 +73,7 @@ public enum ImageDiff {
     /// channels differs by more than `tolerance` (0...255, values outside are clamped; 0 means
     /// exactly equal). Throws `ImageDiffError.unreadable` when a file is missing or not a PNG.
     public static func compare(_ a: String, _ b: String, tolerance: Int) throws -> ImageDiffResult {
-        try Comparison(a, b, tolerance: tolerance).result
+        try Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance).result
     }
 
     /// Compares like `compare` and writes the diff image to `output` (PNG, atomically): a faded
@@ -83,7 +83,24 @@ public enum ImageDiff {
     public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
         -> ImageDiffResult
     {
-        let comparison = try Comparison(a, b, tolerance: tolerance)
+        try write(Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), to: output)
+    }
+
+    /// Like `writeDiffImage`, for a page only one side has: `page` compared with a white page of
+    /// its size, standing for the side without it (`pageIsA`: the page is A's, B lacks it). The
+    /// diff image shows in magenta what the page has that a blank page has not.
+    @discardableResult
+    public static func writeDiffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, to output: String)
+        throws -> ImageDiffResult
+    {
+        let image = try PixelImage(contentsOf: page)
+        let blank = PixelImage(whiteWidth: image.width, height: image.height)
+        let comparison = pageIsA
+            ? Comparison(image, blank, tolerance: tolerance) : Comparison(blank, image, tolerance: tolerance)
+        return try write(comparison, to: output)
+    }
+
+    private static func write(_ comparison: Comparison, to output: String) throws -> ImageDiffResult {
         let bytes = try comparison.diffImagePNG(for: output)
         do {
             try AtomicFileWriter.write([(path: output, bytes: bytes)])
@@ -107,9 +124,7 @@ private struct Comparison {
     /// Row-major over the compared area: true where the pixel differs.
     let differs: [Bool]
 
-    init(_ pathA: String, _ pathB: String, tolerance: Int) throws {
-        let a = try PixelImage(contentsOf: pathA)
-        let b = try PixelImage(contentsOf: pathB)
+    init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
         let tolerance = min(max(tolerance, 0), 255)
         let width = max(a.width, b.width)
         let height = max(a.height, b.height)
@@ -211,11 +226,18 @@ struct PixelImage {
     /// Row-major, no padding.
     let pixels: [Pixel]
 
+    /// An opaque white image.
+    init(whiteWidth width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixels = Array(repeating: Pixel(red: 255, green: 255, blue: 255, alpha: 255), count: width * height)
+    }
+
     init(contentsOf path: String) throws {
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw ImageDiffError.unreadable(path: path, reason: cairoMessage(status))
+            throw ImageDiffError.unreadable(path: path, reason: Self.problem(path) ?? cairoMessage(status))
         }
         let format = cairo_image_surface_get_format(surface.pointer)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else {
@@ -251,6 +273,19 @@ struct PixelImage {
     }
 
     /// The pixel at (x, y), nil outside the image.
+    /// What is wrong with the file at `path`, in the words of the check of `image` sources
+    /// ("not a valid PNG file (it is truncated: ...)") rather than Cairo's ("error while reading
+    /// from input stream"); nil when it cannot be read or the check finds nothing.
+    private static func problem(_ path: String) -> String? {
+        guard let bytes = readFile(path, limit: 1 << 30) else { return nil }
+        do {
+            _ = try PNGFile.check(bytes, pixelLimit: Int(Int32.max))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     func pixel(x: Int, y: Int) -> Pixel? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         return pixels[y * width + x]

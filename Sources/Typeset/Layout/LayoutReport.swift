@@ -69,6 +69,8 @@ extension LayoutReport {
             out.field("diagnostics") {
                 out.array(diagnostics) { d in
                     out.object {
+                        // Beyond SPEC §6's example: a catalog's error is not in the markup.
+                        out.field("file") { out.string(d.location.file) }
                         out.field("line") { out.number(Double(d.location.line)) }
                         out.field("column") { out.number(Double(d.location.column)) }
                         out.field("severity") { out.string(d.severity.rawValue) }
