@@ -10,8 +10,8 @@ struct Diff: Command {
             A and B are PNG files or markup files; markup is rendered to PNG at --scale with the \
             layout options given, every page of it. Pages are compared in order: page 1 of A with \
             page 1 of B, and so on; a different number of pages is a difference, and so are \
-            pages of different size. A page only one side has is compared with a blank page, \
-            so that its diff image shows what is on it.
+            pages of different size. A page only one side has is compared with a blank page \
+            of its background, so that its diff image shows what is on it.
 
             Prints, per page, the number and share of differing pixels, the largest channel \
             difference and the box around the differences, then the verdict: identical, within \
@@ -59,11 +59,7 @@ struct Diff: Command {
             // A broken string catalog: settings() has printed why.
             throw ExitCode(ExitStatus.usage)
         }
-        if let out, let named = OutputFormat(path: out), named != .png {
-            writeStandardError(
-                "typeset: warning: the diff image is a PNG; it goes to '\(out)', whose extension says "
-                    + "\(named.rawValue.uppercased())\n")
-        }
+        if let out { warnIfFormatDiffers(out, .png, because: "the diff image is always PNG") }
         let folder = temporaryPath(prefix: "typeset-diff-")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pagesA: [String]

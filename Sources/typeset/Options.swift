@@ -61,21 +61,22 @@ struct LayoutArguments {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// The settings every input of the run shares; a broken catalog is reported and fails.
-    /// The settings; a catalog that cannot be read is printed and exits with status 1.
-    func settings() throws -> JobSettings {
+    /// The settings every input of the run shares. A string catalog that cannot be read is
+    /// printed, handed to `failed`, and thrown as an `ExitCode` (1; `diff` makes it 2).
+    func settings(failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
         do {
             return try loadSettings()
         } catch {
             var diagnostics = Diagnostics()
             diagnostics.report(error)
             printDiagnostics(diagnostics)
+            failed(diagnostics)
             throw ExitCode(ExitStatus.inputFailed)
         }
     }
 
     /// The settings, or why the string catalog cannot be read.
-    func loadSettings() throws(Diagnostic) -> JobSettings {
+    private func loadSettings() throws(Diagnostic) -> JobSettings {
         let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         if let strings {

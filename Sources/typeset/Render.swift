@@ -18,7 +18,7 @@ struct Render: Command {
             .value("out-dir", "Folder for one output per input."),
             .value("format", "pdf, svg or png."),
             .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
-            .value("jobs", "Inputs rendered at once; the pages of a lone input or of one -o file, drawn at once (default: the number of cores)."),
+            .value("jobs", "Inputs rendered at once; for a lone input or one -o file, SVG or PNG pages drawn at once (default: the number of cores)."),
             .value("shard", "Render only the K-th of N slices of the inputs, as K/N (for CI runners)."),
         ] + LayoutArguments.options)
 
@@ -213,11 +213,11 @@ func outputError(_ error: any Error, _ path: String) -> String {
 
 /// `-o x.pdf --format png` writes PNG into x.pdf, as SPEC 5.1 says (--format wins); said once,
 /// since a viewer that goes by the extension will not open it.
-func warnIfFormatDiffers(_ output: String, _ format: OutputFormat) {
+func warnIfFormatDiffers(_ output: String, _ format: OutputFormat, because reason: String = "--format wins") {
     guard let named = OutputFormat(path: output), named != format else { return }
     writeStandardError(
         "typeset: warning: writing \(format.rawValue.uppercased()) to '\(output)', whose extension says "
-            + "\(named.rawValue.uppercased()) (--format wins)\n")
+            + "\(named.rawValue.uppercased()) (\(reason))\n")
 }
 
 extension OutputFormat {
@@ -278,16 +278,9 @@ struct Layout: Command {
     }
 
     func run() throws {
-        let settings: JobSettings
-        do {
-            settings = try layoutArguments.loadSettings()
-        } catch {
-            // The JSON still comes, with the catalog's error, as for an error in the markup.
-            var diagnostics = Diagnostics()
-            diagnostics.report(error)
-            printDiagnostics(diagnostics)
+        // A catalog that cannot be read still gives the JSON, with its error, as markup does.
+        let settings = try layoutArguments.settings { diagnostics in
             print(LayoutReport(diagnostics: diagnostics.items, pages: []).json(), terminator: "")
-            throw ExitCode(ExitStatus.inputFailed)
         }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let outcome = typesetter.layoutFile(input, settings: settings)

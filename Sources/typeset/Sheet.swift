@@ -23,7 +23,7 @@ struct Sheet: Command {
             .value("locales", "Comma-separated locales, one column each (default: each document's own language)."),
             .value("text-sizes", "Comma-separated Dynamic Type sizes (xSmall … AX5), one column each per locale (default: Large)."),
         ] + LayoutArguments.options.filter { ["strings", "font-dir", "assets"].contains($0.long) } + [
-            .value("jobs", "Cells laid out at once (default: the number of cores).")
+            .value("jobs", "Cells laid out, then SVG or PNG pages drawn, at once (default: the number of cores).")
         ])
 
     var inputs: [String]

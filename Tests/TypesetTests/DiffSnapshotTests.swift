@@ -213,7 +213,7 @@ struct DiffCommandTests {
         // The diff image is a PNG whatever --out's extension says; that is worth a warning.
         let named = try typeset(["diff", "a.png", "a.png", "--out", "diff.pdf"], in: folder)
         #expect(named.status == 0)
-        #expect(named.stderr == "typeset: warning: the diff image is a PNG; it goes to 'diff.pdf', whose extension says PDF\n")
+        #expect(named.stderr == "typeset: warning: writing PNG to 'diff.pdf', whose extension says PDF (the diff image is always PNG)\n")
     }
 }
 

@@ -501,8 +501,9 @@ struct RenderTests {
         #expect(throws: RenderError.self) {
             try render(pages: Array(brokenPages[1...]), to: folder + "/broken." + format.rawValue, options: options)
         }
-        // Page 2 fails, and so does page 5 after two good ones.
-        brokenPages += [pages[0], pages[0], brokenPages[1]]
+        // Page 2 fails, and so do pages 5 to 10 after two good ones: drawn at once, some of
+        // them fail before page 2 does, and page 2's error is still the one thrown.
+        brokenPages += [pages[0], pages[0]] + Array(repeating: brokenPages[1], count: 6)
         do {
             try render(pages: brokenPages, to: folder + "/broken." + format.rawValue, options: options)
             Issue.record("rendered a broken glyph run")

@@ -217,31 +217,35 @@ struct ShapeFontTests {
         #expect(localized.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["2:3"])
     }
 
-    /// Control characters come from catalogs (markup collapses its white space): a tab shows
-    /// as a space and hangs at a line's end like one, the others that do not break the line
-    /// show nothing. HarfBuzz drew each as a missing-glyph box, and no warning said so.
-    @Test("control characters from a catalog are white space or nothing, never boxes")
-    func controlCharactersAreNotBoxes() throws {
+    /// Control characters come from catalogs (markup collapses its white space): a tab is the
+    /// space it is in markup, in the text itself (bidi, line breaking and the PDF's text agree),
+    /// and hangs at a line's end like one. The others, which no font has, are drawn as boxes as
+    /// before, but now said, as every other character no font covers is (SPEC §3); line breaks
+    /// (here NEL) break the line and show nothing.
+    @Test("a tab from a catalog is a space; other control characters are reported boxes")
+    func controlCharactersFromACatalog() throws {
         let parsed = MarkupParser.parse(
             bytes: Array(
-                "<document><label key='k'>x</label><label key='a'>x</label><label key='b'>x</label><label>Name: Value</label></document>".utf8),
+                "<document>\n<label key='k'>x</label><label key='a'>x</label><label key='b'>x</label><label>Name: Value</label></document>".utf8),
             file: "c.xml")
         let document = try #require(parsed.document)
         let catalog = StringCatalog(
-            tables: ["": ["k": "Name:\tValue\u{85}bell\u{7}ed\u{0}\u{80}", "a": "\u{645}\u{7}\u{645}\t", "b": "\u{645}\u{7}\u{645}"]],
+            tables: ["": ["k": "Name:\tValue\u{85}bell\u{7}ed\u{80}", "a": "\u{645}\u{645}\t", "b": "\u{645}\u{645}"]],
             sourceLanguage: nil)
         let result = sharedTypesetter.layout(document, options: LayoutOptions(catalog: catalog))
-        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        #expect(result.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message) (\($0.hint ?? ""))" } == [
+            "2:1 no font covers U+0007; it is drawn as a missing-glyph box (it is a control character: leave it out of the text)",
+            "2:1 no font covers U+0080; it is drawn as a missing-glyph box (it is a control character: leave it out of the text)",
+        ])
         let glyphs = result.pages[0].items.flatMap { item -> [UInt32] in
             if case .glyphs(let run) = item { run.glyphs.map(\.id) } else { [] }
         }
-        #expect(!glyphs.isEmpty && !glyphs.contains(0), "a .notdef glyph: \(glyphs)")
+        #expect(glyphs.count { $0 == 0 } == 2, "a box for U+0007 and U+0080 only: \(glyphs)")
         let blocks = result.report.pages[0].blocks
         try #require(blocks.count == 4)
-        #expect(blocks[0].lines.count == 2, "NEL breaks the line")
-        #expect(abs(blocks[0].lines[0].width - blocks[3].lines[0].width) < 0.001, "the tab is as wide as a space")
-        #expect(blocks[0].text == "Name: Value|belled")
-        // A tab at the end of a line hangs: the line is as wide as its letters.
+        #expect(blocks[0].text == "Name: Value|belled", "U+0007 and U+0080 are boundary neutrals, left out (SPEC §6)")
+        #expect(blocks[0].lines[0].width == blocks[3].lines[0].width, "the tab is as wide as a space")
+        // A tab at the end of a line hangs, as a space does: the line is as wide as its letters.
         #expect(blocks[1].lines[0].width == blocks[2].lines[0].width && blocks[2].lines[0].width > 10)
     }
 

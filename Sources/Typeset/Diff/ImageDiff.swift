@@ -86,15 +86,16 @@ public enum ImageDiff {
         try write(Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), to: output)
     }
 
-    /// Like `writeDiffImage`, for a page only one side has: `page` compared with a white page of
-    /// its size, standing for the side without it (`pageIsA`: the page is A's, B lacks it). The
-    /// diff image shows in magenta what the page has that a blank page has not.
+    /// Like `writeDiffImage`, for a page only one side has: `page` compared with a blank page of
+    /// its size and background (the colour of its top-left pixel, in the margin), standing for
+    /// the side without it (`pageIsA`: the page is A's, B lacks it). The diff image shows in
+    /// magenta what is on the page.
     @discardableResult
     public static func writeDiffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, to output: String)
         throws -> ImageDiffResult
     {
         let image = try PixelImage(contentsOf: page)
-        let blank = PixelImage(whiteWidth: image.width, height: image.height)
+        let blank = PixelImage(width: image.width, height: image.height, filledWith: image.pixel(x: 0, y: 0))
         let comparison = pageIsA
             ? Comparison(image, blank, tolerance: tolerance) : Comparison(blank, image, tolerance: tolerance)
         return try write(comparison, to: output)
@@ -226,11 +227,11 @@ struct PixelImage {
     /// Row-major, no padding.
     let pixels: [Pixel]
 
-    /// An opaque white image.
-    init(whiteWidth width: Int, height: Int) {
+    /// An image of one colour (white for none).
+    init(width: Int, height: Int, filledWith pixel: Pixel?) {
         self.width = width
         self.height = height
-        pixels = Array(repeating: Pixel(red: 255, green: 255, blue: 255, alpha: 255), count: width * height)
+        pixels = Array(repeating: pixel ?? Pixel(red: 255, green: 255, blue: 255, alpha: 255), count: width * height)
     }
 
     init(contentsOf path: String) throws {
@@ -272,7 +273,6 @@ struct PixelImage {
         self.pixels = pixels
     }
 
-    /// The pixel at (x, y), nil outside the image.
     /// What is wrong with the file at `path`, in the words of the check of `image` sources
     /// ("not a valid PNG file (it is truncated: ...)") rather than Cairo's ("error while reading
     /// from input stream"); nil when it cannot be read or the check finds nothing.
@@ -286,6 +286,7 @@ struct PixelImage {
         }
     }
 
+    /// The pixel at (x, y), nil outside the image.
     func pixel(x: Int, y: Int) -> Pixel? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         return pixels[y * width + x]

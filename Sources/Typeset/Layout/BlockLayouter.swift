@@ -379,7 +379,7 @@ struct BlockLayouter {
 
     // MARK: - Lists (SPEC 4.2)
 
-    /// `inside`: the lists this one is nested in, and the item of each it follows.
+    /// `inside`: the lists this one is nested in, and the item of each it is in (`host`).
     private mutating func layoutList(
         _ block: Block, _ list: ListBlock, _ context: BlockContext, inside: [OpenStructure] = []
     ) {
@@ -388,14 +388,10 @@ struct BlockLayouter {
         let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
         var number = 0
-        // The item a nested list goes in (in its LBody): the one before it, or for a list that
-        // comes before any item, an item of its own with no label (an L holds only LIs).
-        var previous: Int?
+        var previous: Int?  // the last item's key
         for item in list.items where !pastPageLimit {
             if case .list(let nested) = item.kind {
-                let host = previous ?? newKey()
-                previous = host
-                layoutList(item, nested, indented(inner, by: markers.width), inside: path + [.item(host), .body(host)])
+                layoutList(item, nested, indented(inner, by: markers.width), inside: path + host(after: &previous))
                 continue
             }
             let top = nextTop()
@@ -413,6 +409,14 @@ struct BlockLayouter {
         return nextStructureKey
     }
 
+    /// Where a nested list goes: in the LBody of the item before it, or, for a list that comes
+    /// before any item, of an item of its own with no label (an L holds only LIs), which
+    /// becomes `previous` for a list that follows it.
+    private mutating func host(after previous: inout Int?) -> [OpenStructure] {
+        let key = previous ?? newKey()
+        previous = key
+        return [.item(key), .body(key)]
+    }
 
     /// Lists inside rows and stacks' rows: the same, inside one unit.
     private mutating func layoutListItems(
@@ -424,17 +428,13 @@ struct BlockLayouter {
         let markers = listMarkers(list, inner)
         var y = top
         var number = 0
-        // The item a nested list goes in (in its LBody): the one before it, or for a list that
-        // comes before any item, an item of its own with no label (an L holds only LIs).
-        var previous: Int?
+        var previous: Int?  // the last item's key
         for (index, item) in list.items.enumerated() {
             let itemTop = index == 0 ? y : y + BlockLayouter.blockSpacing
             if case .list(let nested) = item.kind {
-                let host = previous ?? newKey()
-                previous = host
                 y = layoutListItems(
                     item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed,
-                    inside: path + [.item(host), .body(host)])
+                    inside: path + host(after: &previous))
                 continue
             }
             let first = placed.count
@@ -579,7 +579,10 @@ struct BlockLayouter {
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
         if let key = block.key, let strings {
             if let string = strings[key] {
-                text.append(string, style: base, location: block.location)
+                // A tab shows as the space it is in markup (whose white space collapses); a
+                // font has no glyph for it.
+                text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
+                            style: base, location: block.location)
                 localized = true
             } else {
                 diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the element's own text is used"))

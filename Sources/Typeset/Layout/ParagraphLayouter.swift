@@ -102,9 +102,14 @@ struct ParagraphLayout {
                         } else {
                             "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
                         }
-                    let hint =
-                        lacking[offset] != nil && FontFallbackCluster.isMark(displayScalars[offset])
-                        ? "a mark is drawn in the font of its letter: choose a font that has both" : nil
+                    let hint: String? =
+                        if lacking[offset] != nil && FontFallbackCluster.isMark(displayScalars[offset]) {
+                            "a mark is drawn in the font of its letter: choose a font that has both"
+                        } else if displayScalars[offset].generalCategory == .Cc {
+                            "it is a control character: leave it out of the text"
+                        } else {
+                            nil
+                        }
                     warnings.append(
                         .warning(
                             found?[i] ?? start, message + (times > 1 ? " (\(times) times in this text)" : ""),
@@ -169,16 +174,6 @@ final class ParagraphLayouter: Sendable {
         for span in text.spans where span.style.digits != .latn {
             for i in span.scalarRange {
                 if let digit = span.style.digits.substitute(display[i]) { display[i] = digit }
-            }
-        }
-        // Control characters (from a string catalog: markup collapses its white space) have no
-        // glyph in any font: a tab shows as a space, and the others that do not break the line
-        // show nothing, where HarfBuzz would draw each as a missing-glyph box.
-        for i in display.indices where display[i].value < 0x20 || (0x7F...0x9F).contains(display[i].value) {
-            switch display[i].value {
-            case 0x09: display[i] = " "
-            case 0x0A...0x0D, 0x85: break  // line breaks: they hang at the end of their line
-            default: display[i] = "\u{200B}"  // default ignorable: HarfBuzz draws it as nothing
             }
         }
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)

@@ -33,12 +33,12 @@ struct AdvanceTable {
 }
 
 enum LineFiller {
-    /// True for characters that hang at the end of a line: spaces, tabs and line or paragraph
+    /// True for characters that hang at the end of a line: spaces and line or paragraph
     /// separators do not count toward its width.
     static func hangs(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.lineBreakClass {
         case .SP, .BK, .CR, .LF, .NL, .ZW: return true
-        default: return scalar.bidiClass == .WS || scalar == "\t"
+        default: return scalar.bidiClass == .WS
         }
     }
 

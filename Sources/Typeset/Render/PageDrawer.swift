@@ -9,7 +9,7 @@ import CCairo
 final class PageDrawer {
     private let fonts: CairoFontCache
     /// Raster output (PNG): images are padded at their edges instead of fading into
-    /// transparency, and each image file is decoded once per render.
+    /// transparency, and each image file is decoded once per drawer (one per thread of a render).
     private let raster: Bool
     /// Structure elements begun and not yet ended, innermost last.
     private(set) var openTags: [StructureTag] = []

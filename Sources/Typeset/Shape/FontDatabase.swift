@@ -517,9 +517,14 @@ struct FontFallbackCluster {
     }
 
     /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
-    /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a control.
+    /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a
+    /// line break (LF, VT, FF, CR, NEL: they hang at the end of their line, not drawn). Other
+    /// controls do: HarfBuzz draws them as missing-glyph boxes, which is said.
     static func needsGlyph(_ scalar: Unicode.Scalar) -> Bool {
-        !scalar.isDefaultIgnorable && scalar.generalCategory != .Cc
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85: false
+        default: !scalar.isDefaultIgnorable
+        }
     }
 
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
