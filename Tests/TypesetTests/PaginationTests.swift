@@ -50,21 +50,54 @@ import Testing
         #expect(result.diagnostics.items.isEmpty)
     }
 
-    @Test func rowTallerThanAPageIsCutOffWithAWarning() throws {
+    /// A row taller than a page starts below what comes before it, and each of its columns goes
+    /// on at the top of the next pages where its lines end, as a paragraph does: no line lost,
+    /// none cut, the columns still side by side (the first on the right in Arabic).
+    @Test func rowTallerThanAPageGoesOnColumnByColumn() throws {
         let result = try #require(
             layoutMarkup(
                 """
-                <document width="300" height="400">
-                  <row><label>\(words(600))</label><button>OK</button></row>
+                <document width="300" height="400" lang="ar">
+                  <p>قبل</p>
+                  <row><label>\(words(600))</label>
+                  <stack><p>\(words(150))</p><button>OK</button></stack></row>
+                  <p>بعد</p>
                 </document>
                 """))
-        let warnings = result.diagnostics.warnings
-        #expect(warnings.count == 1)
-        let warning = try #require(warnings.first)
-        #expect(warning.location.line == 2 && warning.location.column == 3)
-        #expect(warning.message.hasPrefix("this <row> is "))
-        #expect(warning.message.contains("more than the 368 pt between the page's margins: it is cut off"))
-        #expect(result.report.pages.count == 1)
+        #expect(result.diagnostics.items.isEmpty)
+        let pages = result.report.pages
+        #expect(pages.count > 5)
+        func parts(line: Int) -> [(page: Int, block: ReportBlock)] {
+            pages.enumerated().flatMap { index, page in page.blocks.filter { $0.line == line }.map { (index, $0) } }
+        }
+        func text(_ parts: [(page: Int, block: ReportBlock)]) -> [String] {
+            parts.flatMap { $0.block.lines.map { $0.runs.map(\.text).joined() } }.joined(separator: " ")
+                .split(separator: " ").map(String.init)
+        }
+        let label = parts(line: 3)
+        let paragraph = parts(line: 4).filter { $0.block.kind == "p" }
+        #expect(text(label) == words(600).split(separator: " ").map(String.init))
+        #expect(text(paragraph) == words(150).split(separator: " ").map(String.init))
+        // Both columns start on the first page, below the paragraph before, side by side.
+        #expect(label[0].page == 0 && paragraph[0].page == 0)
+        #expect(label[0].block.frame.y > 16 && label[0].block.frame.y == paragraph[0].block.frame.y)
+        #expect(label.allSatisfy { $0.block.frame.x > paragraph[0].block.frame.x + paragraph[0].block.frame.width })
+        // Then each goes on at the top of each page, until it ends.
+        #expect(label.map(\.page) == Array(0..<label.count))
+        #expect(paragraph.map(\.page) == Array(0..<paragraph.count))
+        #expect(label.dropFirst().allSatisfy { $0.block.frame.y == 16 })
+        #expect(paragraph.dropFirst().allSatisfy { $0.block.frame.y == 16 })
+        // The button follows the paragraph in its column; the paragraph after, the whole row.
+        let button = try #require(parts(line: 4).first { $0.block.kind == "button" })
+        let lastOfColumn = try #require(paragraph.last)
+        #expect(button.page == lastOfColumn.page)
+        #expect(button.block.frame.y > lastOfColumn.block.frame.y + lastOfColumn.block.frame.height)
+        let after = try #require(parts(line: 5).first)
+        #expect(after.page == label.last?.page && after.block.frame.y > label.last!.block.frame.y)
+        // Nothing reaches into the bottom margin.
+        for page in pages {
+            for block in page.blocks { #expect(block.frame.y + block.frame.height <= 384 + 0.001) }
+        }
     }
 
     @Test func lineTallerThanAPageIsCutOffWithOneWarning() throws {

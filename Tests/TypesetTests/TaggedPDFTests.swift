@@ -121,6 +121,28 @@ struct TaggedPDFTests {
             == "Document(L(LI(LBody(L(LI(Lbl LBody)) L(LI(Lbl LBody)))) LI(Lbl LBody)) L(LI(LBody(L(LI(Lbl LBody)))) LI(Lbl LBody)))")
     }
 
+    /// A row taller than a page: each column goes on on the next pages, and the structure keeps
+    /// the columns' order (the first column's list after its paragraph, before the second
+    /// column) though the second column ends first.
+    @Test func aRowSplitBetweenPagesKeepsItsOrder() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = (0..<90).map { "word\($0)" }.joined(separator: " ")
+        let layout = try #require(layoutMarkup("""
+            <document width="300" height="300"><p>Before</p><row>\
+            <stack><p>\(long)</p><list><item>a</item><item>b</item></list></stack>\
+            <p>\((0..<50).map { "other\($0)" }.joined(separator: " "))</p></row><p>After</p></document>
+            """))
+        #expect(layout.pages.count == 5)
+        let pdf = folder + "/row.pdf"
+        try render(pages: layout.pages, to: pdf, options: RenderOptions(format: .pdf, language: layout.language))
+        let tree = try structureTree(of: pdf)
+        #expect(tree.outline == "Document(P P L(LI(Lbl LBody) LI(Lbl LBody)) P P)")
+        // The row starts below "Before"; its list is on the last page, with "After".
+        #expect(tree.children.map { Set($0.content.map(\.page)).sorted() } == [[1], [1, 2, 3, 4], [], [1, 2, 3, 4], [5]])
+        #expect(try runProgram("/usr/bin/qpdf", ["--check", pdf]).status == 0)
+    }
+
     /// Text in another language than the document's is marked with its /Lang (ISO 32000-1
     /// §14.9.2), block or span alike; text in the document's language is not.
     @Test func textInAnotherLanguageIsMarkedWithIt() throws {
@@ -202,6 +224,16 @@ struct TaggedPDFTests {
             ])
         try render(pages: good, to: folder + "/good.pdf", options: options)
         #expect(try structureTree(of: folder + "/good.pdf").outline == "Document(L(LI))")
+        // Side by side (a row split between pages): the first goes on after the second began.
+        let sideBySide = pages(
+            [.beginTag(.paragraph), rule, .endTag(.paragraph, continued: true), .beginTag(.h1), rule,
+             .endTag(.h1, continued: true), rule],
+            [rule, .beginTag(.paragraph, continued: true), rule, .endTag(.paragraph), .beginTag(.h1, continued: true),
+             rule, .endTag(.h1)])
+        try render(pages: sideBySide, to: folder + "/sides.pdf", options: options)
+        let sides = try structureTree(of: folder + "/sides.pdf")
+        #expect(sides.outline == "Document(P H1)")
+        #expect(sides.children.map { $0.content.map(\.page) } == [[1, 2], [1, 2]])
         let bad: [[Page]] = [
             // Not begun again on the next page.
             pages([.beginTag(.paragraph), rule, .endTag(.paragraph, continued: true)], [rule]),
@@ -215,10 +247,21 @@ struct TaggedPDFTests {
                     .beginTag(.listItem, continued: true), .beginTag(.list, continued: true), .endTag(.list),
                     .endTag(.listItem),
                 ]),
-            // Content after the element ended so.
+            // Two going on, begun again in the wrong order.
             pages(
-                [.beginTag(.paragraph), .endTag(.paragraph, continued: true), rule],
-                [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
+                [
+                    .beginTag(.paragraph), .endTag(.paragraph, continued: true), .beginTag(.h1),
+                    .endTag(.h1, continued: true),
+                ],
+                [
+                    .beginTag(.h1, continued: true), .endTag(.h1), .beginTag(.paragraph, continued: true),
+                    .endTag(.paragraph),
+                ]),
+            // Ended so and begun again on the same page.
+            pages(
+                [.beginTag(.paragraph), .endTag(.paragraph, continued: true), .beginTag(.paragraph, continued: true),
+                 .endTag(.paragraph)],
+                [rule]),
             // Going on from a page that did not end it so.
             pages([rule], [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
         ]

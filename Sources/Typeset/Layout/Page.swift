@@ -23,12 +23,26 @@ public enum PageItem: Sendable {
     case image(ImageItem)
     /// Opens a structure element of tagged PDF (`Document` is implicit). Tags nest within each
     /// page. An element a page break splits (a paragraph, a list) ends with `continued` on the
-    /// first page and begins with `continued` on the next: it is one element, not two.
-    case beginTag(StructureTag, continued: Bool = false)
+    /// first page and begins with `continued` on the next: it is one element, not two. The
+    /// outermost elements are in the order they end, but those with an `order` in its order.
+    case beginTag(StructureTag, continued: Bool = false, order: StructureOrder? = nil)
     case endTag(StructureTag, continued: Bool = false)
     /// Another page drawn scaled and clipped inside this one, as vectors (comparison sheets,
     /// SPEC 5.4). Its structure tags are not drawn.
     case subpage(SubpageItem)
+}
+
+/// Where an outermost structure element goes among those of a row split between pages: its
+/// columns end on different pages, not in their order. The elements of the row that began
+/// `pagesBack` pages before the one this is on go in the order of their `index`.
+public struct StructureOrder: Sendable, Equatable {
+    public var pagesBack: Int
+    public var index: Int
+
+    public init(pagesBack: Int, index: Int) {
+        self.pagesBack = pagesBack
+        self.index = index
+    }
 }
 
 /// PDF structure elements (ISO 32000-1 §14.8.4 standard structure types).

@@ -1,7 +1,8 @@
 // Cutting the galley into pages (SPEC §2): a page without `height` grows to fit; otherwise
 // blocks that do not fit continue on a new page, a paragraph splits between its lines, and so
-// does a list item taller than a page. What still does not fit (a row, a button or an image
-// taller than a page, a line taller than one) is cut off at the page's bottom, with a warning.
+// does a list item taller than a page, or a row: each of its columns goes on where its lines
+// end. What still does not fit (a button or an image taller than a page, a line taller than
+// one) is cut off at the page's bottom, with a warning.
 
 extension BlockLayouter {
     /// More pages than this are an error (at the element that would start the next page): a
@@ -52,12 +53,17 @@ extension BlockLayouter {
         var warnings: [Diagnostic] = []
 
         /// Warns that `unit` (or one of its lines) is `height` tall, more than a page holds.
-        func warnCutOff(_ unit: Unit, height: Double, line: Bool) {
-            let what = line ? "a line of this <\(unit.kind)>" : "this <\(unit.kind)>"
+        /// (`kind`: the element of the unit that is so tall, when it is not the unit itself.)
+        func warnCutOff(_ unit: Unit, height: Double, line: Bool, kind: String? = nil) {
+            var what = "this <\(unit.kind)>"
+            if let kind, kind != unit.kind {
+                what = "\(kind.first.map { "aei".contains($0) } == true ? "an" : "a") <\(kind)> in \(what)"
+            }
+            if line { what = "a line of \(what)" }
             let warning = Diagnostic.warning(
                 unit.location,
-                "\(what) is \(format(height.rounded(.up))) pt tall, more than the \(format(contentHeight)) pt between "
-                    + "the page's margins: it is cut off at the bottom of the page",
+                "\(what) is \(format((height - 0.001).rounded(.up))) pt tall, more than the \(format(contentHeight)) pt "
+                    + "between the page's margins: it is cut off at the bottom of the page",
                 hint: "make the page taller ('height' or 'device'), its margin smaller, or the content shorter")
             warnings.append(warning)
         }
@@ -65,6 +71,12 @@ extension BlockLayouter {
         /// Starts a new page for the content of `unit` (for the rest of its paragraph, when
         /// `continuation`), or returns false at the page limit.
         func newPage(for unit: Unit, continuation: Bool = false) -> Bool {
+            newPage(for: unit, holding: Set(unit.blocks.first?.structure(continuation: continuation) ?? []))
+        }
+
+        /// Starts a new page whose blocks are in the structure elements `next`, or returns false
+        /// at the page limit.
+        func newPage(for unit: Unit, holding next: Set<OpenStructure>) -> Bool {
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
                 pageError = .error(
                     unit.location,
@@ -73,7 +85,6 @@ extension BlockLayouter {
                     hint: "split the document into several files")
                 return false
             }
-            let next = unit.blocks.first?.structure(continuation: continuation) ?? []
             let (page, continuing) = emitter.page(before: next)
             pages.append(page)
             reports.append(emitter.report)
@@ -133,21 +144,123 @@ extension BlockLayouter {
                 }
                 continue
             }
-            if !empty {
+            // What fits on a page goes to the next whole, and so does a spacer taller than one
+            // (a page of its own); a row taller than a page starts here, as a paragraph does,
+            // and its columns go on where their lines end.
+            if !empty && (height <= contentHeight + 0.001 || unit.blocks.isEmpty) {
                 guard newPage(for: unit) else { break }
             }
-            // Space alone (a spacer) is not worth a warning: only blocks reaching below the page.
-            let inked = (unit.blocks.lazy.map(\.bottom).max() ?? unit.top) - unit.top
-            if inked > contentHeight + 0.001 { warnCutOff(unit, height: inked, line: false) }
-            let dy = margin - unit.top
-            for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
-            y = height
+            let firstTop = empty ? 0 : y + gap
+            let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop)
+            var warned = false
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 {
+                    guard newPage(for: unit, holding: piece.structure) else { break allUnits }
+                }
+                emitter.continuing = index + 1 < pieces.count ? pieces[index + 1].structure : []
+                let top = index == 0 ? firstTop : 0
+                for part in piece.parts {
+                    // The columns end on different pages: their structure elements go in order.
+                    let order = pieces.count > 1 ? StructureOrder(pagesBack: index, index: part.block) : nil
+                    let dy = margin + top - part.origin
+                    emitter.emit(unit.blocks[part.block], lines: part.lines, dy: dy, order: order)
+                }
+                if let cut = piece.cutOff, !warned {
+                    warnCutOff(unit, height: cut.height, line: cut.line, kind: cut.kind)
+                    warned = true
+                }
+            }
+            emitter.continuing = []
+            y = pieces.count == 1 ? firstTop + height : pieces[pieces.count - 1].height
             empty = false
         }
         if let pageError { return ([], [], warnings + [pageError]) }
         pages.append(emitter.page().0)
         reports.append(emitter.report)
         return (pages, reports, warnings)
+    }
+}
+
+/// One page's share of a unit cut between pages (`Unit.pieces`).
+struct UnitPiece {
+    /// The unit's blocks on the page, in order: some of the lines of a text block, or a whole
+    /// block (`lines` nil), and the unit's y that comes at the top of the page's content area.
+    var parts: [(block: Int, lines: Range<Int>?, origin: Double)] = []
+    /// How far down the page the parts reach.
+    var height = 0.0
+    /// The structure elements the parts are in: those the page before ends with `continued`.
+    var structure: Set<OpenStructure> = []
+    /// A line or a block taller than a page, standing at its top and cut off at its bottom.
+    var cutOff: (height: Double, line: Bool, kind: String)?
+}
+
+extension Unit {
+    /// The unit cut into pieces, the first at most `room` tall and the others `contentHeight`,
+    /// for a row taller than a page. Its columns go on independently, as a paragraph does: each
+    /// takes the lines (of text blocks that may split) or the whole blocks that end within the
+    /// page, and goes on at the top of the next page with the first line or block left. No line
+    /// is cut in two; only what is taller than a page is, standing at a page's top. Blocks side
+    /// by side within a column (a row in it) stay side by side.
+    func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
+        // Each block as the slices it may be cut between: its lines, or itself.
+        let slices: [[(top: Double, bottom: Double)]] = blocks.map { block in
+            guard let paragraph = block.paragraph, block.breaks != .never, !paragraph.lines.isEmpty else {
+                return [(block.top, block.bottom)]
+            }
+            return paragraph.lines.indices.map { i in
+                (block.lineOrigins[i].top, block.lineOrigins[i].top + paragraph.lines[i].height)
+            }
+        }
+        let column = columns()
+        var next = Array(repeating: 0, count: blocks.count)  // each block's first slice not placed
+        // Each column's y at the top of the page: the first page starts the whole unit at its top.
+        var origins = Array(repeating: top, count: blocks.count)
+        var pieces: [UnitPiece] = []
+        while true {
+            var piece = UnitPiece()
+            let height = pieces.isEmpty ? room : contentHeight
+            var rest: [Int: Double] = [:]  // per column, the top of its first slice left
+            for (i, block) in slices.enumerated() where next[i] < block.count {
+                let origin = origins[column[i]]
+                let start = next[i]
+                var end = start
+                while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
+                if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
+                    // Taller than a page and at its top: it stands there alone, cut off.
+                    let tall = block[start].bottom - block[start].top
+                    let line = blocks[i].breaks != .never && blocks[i].paragraph.map { !$0.lines.isEmpty } ?? false
+                    if tall > piece.cutOff?.height ?? 0 { piece.cutOff = (tall, line, blocks[i].report.kind) }
+                    end += 1
+                }
+                if end > start {
+                    let whole = start == 0 && end == block.count
+                    piece.parts.append((i, whole ? nil : start..<end, origin))
+                    piece.height = max(piece.height, block[end - 1].bottom - origin)
+                    piece.structure.formUnion(blocks[i].structure(continuation: start > 0))
+                    next[i] = end
+                }
+                if end < block.count { rest[column[i]] = min(rest[column[i]] ?? .infinity, block[end].top) }
+            }
+            pieces.append(piece)
+            guard !rest.isEmpty else { return pieces }
+            for (c, top) in rest { origins[c] = top }
+        }
+    }
+
+    /// Each block's column: blocks whose frames overlap horizontally are in one column, and
+    /// blocks side by side in none.
+    private func columns() -> [Int] {
+        let byX = blocks.indices.sorted { blocks[$0].report.frame.x < blocks[$1].report.frame.x }
+        var column = Array(repeating: 0, count: blocks.count)
+        var current = -1
+        var right = -Double.infinity  // the right edge of the current column so far
+        for i in byX {
+            let frame = blocks[i].report.frame
+            if frame.x >= right - 0.001 { current += 1 }
+            right = max(right, frame.x + frame.width)
+            column[i] = current
+        }
+        return column
     }
 }
 
@@ -159,51 +272,55 @@ struct PageEmitter {
     /// Lists and list items left open by the blocks so far, outermost first: the next block
     /// closes those it is not in.
     private var open: [OpenStructure] = []
-    /// Those the page before ended with `continued`, begun again before the first block.
-    private var resuming: [OpenStructure]
+    /// Those the page before ended with `continued`: begun again with `continued`.
+    private var resuming: Set<OpenStructure>
+    /// Those that go on on the next page: closed with `continued` when a block that is not in
+    /// them comes first (the columns of a row split between pages, one after the other).
+    var continuing: Set<OpenStructure> = []
+    /// Those ended with `continued` so far.
+    private var suspended: Set<OpenStructure> = []
 
-    init(width: Double, height: Double, background: Color, resuming: [OpenStructure] = []) {
+    init(width: Double, height: Double, background: Color, resuming: Set<OpenStructure> = []) {
         report = ReportPage(width: width, height: height, blocks: [])
         self.background = background
         self.resuming = resuming
     }
 
     /// The page, with every element still open ended. Those that `next` (the structure of what
-    /// the next page starts with) goes on in end with `continued` and are returned: the next
-    /// page's emitter begins them again.
-    mutating func page(before next: [OpenStructure] = []) -> (Page, [OpenStructure]) {
-        let kept = zip(open, next).prefix { $0 == $1 }.count
-        let continuing = Array(open[..<kept])
-        close(downTo: kept, continued: false)
-        close(downTo: 0, continued: true)
-        return (Page(width: report.width, height: report.height, background: background, items: items), continuing)
+    /// the next page holds) goes on in end with `continued` and are returned: the next page's
+    /// emitter begins them again.
+    mutating func page(before next: Set<OpenStructure> = []) -> (Page, Set<OpenStructure>) {
+        continuing = next
+        close(downTo: 0)
+        return (Page(width: report.width, height: report.height, background: background, items: items), suspended)
     }
 
-    private mutating func close(downTo count: Int, continued: Bool) {
+    /// Closes the innermost open elements down to `count` of them, with `continued` those that
+    /// go on on the next page (an element's lists and item go on when it does).
+    private mutating func close(downTo count: Int) {
         while open.count > count {
-            items.append(.endTag(open.removeLast().tag, continued: continued))
+            let element = open.removeLast()
+            let goesOn = continuing.contains(element)
+            if goesOn { suspended.insert(element) }
+            items.append(.endTag(element.tag, continued: goesOn))
         }
     }
 
-    private mutating func begin(_ element: OpenStructure) {
-        items.append(.beginTag(element.tag))
+    private mutating func begin(_ element: OpenStructure, order: StructureOrder?) {
+        items.append(.beginTag(element.tag, continued: resuming.remove(element) != nil, order: order))
         open.append(element)
     }
 
-    /// Emits `block` (only `lines` of it, if given) moved down by `dy`.
-    mutating func emit(_ block: PlacedBlock, lines: Range<Int>?, dy: Double) {
-        if !resuming.isEmpty {
-            for element in resuming { items.append(.beginTag(element.tag, continued: true)) }
-            open = resuming
-            resuming = []
-        }
+    /// Emits `block` (only `lines` of it, if given) moved down by `dy`; `order` places its
+    /// structure elements when it is part of a row split between pages.
+    mutating func emit(_ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil) {
         let firstPart = lines.map { $0.lowerBound == 0 } ?? true
         let lastPart = lines.map { $0.upperBound == block.paragraph?.lines.count } ?? true
         // Close what the block is not in, open what it is in and is not open.
         let wanted = block.structure(continuation: !firstPart)
         let kept = zip(open, wanted).prefix { $0 == $1 }.count
-        close(downTo: kept, continued: false)
-        for element in wanted[kept...] { begin(element) }
+        close(downTo: kept)
+        for element in wanted[kept...] { begin(element, order: order) }
 
         var entry = block.report
         entry.frame.y += dy
@@ -211,9 +328,9 @@ struct PageEmitter {
         // close with the block, or go on on the next page.
         let item = block.itemKey
         if let item {
-            if firstPart { begin(.item(item)) }
+            if firstPart { begin(.item(item), order: order) }
         } else if let tag = block.tag {
-            items.append(.beginTag(tag, continued: !firstPart))
+            items.append(.beginTag(tag, continued: !firstPart, order: order))
         }
         if firstPart {
             for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
@@ -237,7 +354,7 @@ struct PageEmitter {
                 entry.frame.y = top + dy
                 entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
-            if let item, firstPart { begin(.body(item)) }
+            if let item, firstPart { begin(.body(item), order: order) }
             entry.lines.reserveCapacity(entry.lines.count + range.count)
             for i in range {
                 let line = paragraph.lines[i]

@@ -27,13 +27,20 @@ public final class PDFWriter {
     private var parentTreeArrays: [UInt32] = []
     /// Structure elements begun and not yet ended, innermost last.
     private var openElements: [OpenElement] = []
-    /// How many of the innermost open elements the page ended with `continued`: they go on
-    /// on the next page, which must begin them again (with `continued`) before anything else.
+    /// How many of the innermost open elements were just ended with `continued`: they go on on
+    /// the next page, which begins them again (with `continued`).
     private var suspended = 0
+    /// Elements ended with `continued` and followed by something else (the page's end, or the
+    /// next column of a row split between pages): taken off `openElements` with their kids, in
+    /// the order the next page begins them again.
+    private var parked: [ParkedElements] = []
+    /// How many of `parked` the pages before ended: this page must begin each of them again.
+    private var carried = 0
     /// The kids of the open elements so far, outermost first: one array for all, not one each.
     private var openKids: [Kid] = []
-    /// The children of the Document element.
-    private var documentKids: [UInt32] = []
+    /// The children of the Document element, and where those of a row split between pages go
+    /// (`OpenElement.order`).
+    private var documentKids: [(order: (page: Int, index: Int)?, object: UInt32)] = []
 
     /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
     private let resources: PDFResources
@@ -102,6 +109,8 @@ public final class PDFWriter {
         pageObjects.append(UInt32(pageObject))
         markedElements = []
         openMarked = nil
+        park()
+        carried = parked.count
         var content = PDFPageContent(resources: resources, bytes: PDFBuffer.take(&pageBytes))
         defer { pageBytes = PDFBuffer.take(&content.bytes) }
         content.bytes.append("1 0 0 -1 0 ")
@@ -113,32 +122,39 @@ public final class PDFWriter {
         }
         for (index, item) in page.items.enumerated() {
             switch item {
-            case .beginTag(let tag, let continued):
+            case .beginTag(let tag, let continued, let order):
                 if continued {
                     try resume(tag, page: pageNumber)
                 } else {
-                    try checkNothingGoesOn(page: pageNumber)
-                    begin(tag, in: &content)
+                    try settle(page: pageNumber)
+                    begin(tag, order: order.map { (pageNumber - $0.pagesBack, $0.index) }, in: &content)
                 }
             case .endTag(let tag, let continued):
                 if continued {
                     try suspend(tag, page: pageNumber, in: &content)
                 } else {
-                    try checkNothingGoesOn(page: pageNumber)
+                    try settle(page: pageNumber)
                     try end(tag, page: pageNumber, in: &content)
                 }
             case .glyphs(let run):
-                try checkNothingGoesOn(page: pageNumber)
+                try settle(page: pageNumber)
                 mark(openElements.last?.object ?? 0, language: run.language, in: &content)
                 try content.draw(run, page: pageNumber, item: index + 1)
             default:
-                try checkNothingGoesOn(page: pageNumber)
+                try settle(page: pageNumber)
                 mark(openElements.last?.object ?? 0, in: &content)
                 if case .image(let image) = item { noteAlternateText(image.alt) }
                 try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
             }
         }
         closeMarked(in: &content)
+        if carried > 0 {
+            let chain = parked[0]
+            throw RenderError.unbalancedTags(
+                page: pageNumber,
+                reason: "\(chain.elements[chain.resumed].tag.rawValue) goes on from the previous page, "
+                    + "which does not begin it again")
+        }
 
         let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
         var body = PDFBuffer.take(&objectBytes)
@@ -213,6 +229,9 @@ public final class PDFWriter {
         /// Where its kids start in `openKids`.
         var firstKid: Int
         var alternateText: String?
+        /// For an element of a row split between pages: the page the row begins on, and the
+        /// element's place in the row.
+        var order: (page: Int, index: Int)?
     }
 
     private enum Kid {
@@ -220,10 +239,11 @@ public final class PDFWriter {
         case element(Int)
     }
 
-    private func begin(_ tag: StructureTag, in content: inout PDFPageContent) {
+    private func begin(_ tag: StructureTag, order: (page: Int, index: Int)?, in content: inout PDFPageContent) {
         closeMarked(in: &content)
         let parent = openElements.last?.object ?? documentElement
-        openElements.append(OpenElement(tag: tag, object: objects.reserve(), parent: parent, firstKid: openKids.count))
+        openElements.append(
+            OpenElement(tag: tag, object: objects.reserve(), parent: parent, firstKid: openKids.count, order: order))
     }
 
     private func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
@@ -269,7 +289,13 @@ public final class PDFWriter {
         objects.object(element.object, body)
         openKids.removeSubrange(element.firstKid...)
         if openElements.isEmpty {
-            documentKids.append(UInt32(element.object))
+            // An element of a split row goes before those of the row that come after it and ended
+            // first, on the pages its column goes on to.
+            var place = documentKids.endIndex
+            if let order = element.order {
+                while place > 0, let before = documentKids[place - 1].order, before > order { place -= 1 }
+            }
+            documentKids.insert((element.order, UInt32(element.object)), at: place)
         } else {
             openKids.append(.element(element.object))
         }
@@ -286,22 +312,63 @@ public final class PDFWriter {
         suspended += 1
     }
 
-    /// Throws when an element goes on on another page: content and tags come only before the
-    /// elements a page ends with `continued`, and after the next page begins them again.
-    private func checkNothingGoesOn(page: Int) throws {
-        guard suspended > 0 else { return }
-        let element = openElements[openElements.count - suspended].tag.rawValue
-        throw RenderError.unbalancedTags(
-            page: page, reason: "\(element) goes on on another page, but something comes between its parts")
+    /// Before anything but an element going on: the elements just ended with `continued` are
+    /// parked, and an element from the page before that is begun again must be whole again.
+    private func settle(page: Int) throws {
+        park()
+        if carried > 0, parked[0].resumed > 0 {
+            let chain = parked[0]
+            throw RenderError.unbalancedTags(
+                page: page,
+                reason: "\(chain.elements[chain.resumed].tag.rawValue) goes on from the previous page, "
+                    + "but something comes first")
+        }
     }
 
-    /// The outermost element the previous page ended with `continued` goes on here.
+    /// Elements ended with `continued` and the elements inside them, with the kids they have so
+    /// far (`firstKid` counts from the first of `kids`).
+    private struct ParkedElements {
+        var elements: [OpenElement]
+        var kids: [Kid]
+        /// How many of `elements` the next page has begun again.
+        var resumed = 0
+    }
+
+    /// Takes the elements just ended with `continued` off the open ones, until the next page
+    /// begins them again.
+    private func park() {
+        guard suspended > 0 else { return }
+        let first = openElements.count - suspended
+        let firstKid = openElements[first].firstKid
+        var elements = Array(openElements[first...])
+        for i in elements.indices { elements[i].firstKid -= firstKid }
+        parked.append(ParkedElements(elements: elements, kids: Array(openKids[firstKid...])))
+        openElements.removeSubrange(first...)
+        openKids.removeSubrange(firstKid...)
+        suspended = 0
+    }
+
+    /// The next element a page before ended with `continued` goes on here, inside the open
+    /// element it was in.
     private func resume(_ tag: StructureTag, page: Int) throws {
-        guard suspended > 0, openElements[openElements.count - suspended].tag == tag else {
+        park()
+        guard carried > 0, parked[0].elements[parked[0].resumed].tag == tag,
+            parked[0].elements[parked[0].resumed].parent == openElements.last?.object ?? documentElement
+        else {
             throw RenderError.unbalancedTags(
                 page: page, reason: "\(tag.rawValue) goes on from the previous page, which did not end it so")
         }
-        suspended -= 1
+        let chain = parked[0]
+        var element = chain.elements[chain.resumed]
+        let inner = chain.resumed + 1 < chain.elements.count ? chain.elements[chain.resumed + 1].firstKid : chain.kids.count
+        openKids.append(contentsOf: chain.kids[element.firstKid..<inner])  // its own kids, before its inner elements'
+        element.firstKid = openKids.count - (inner - element.firstKid)
+        openElements.append(element)
+        parked[0].resumed += 1
+        if parked[0].resumed == chain.elements.count {
+            parked.removeFirst()
+            carried -= 1
+        }
     }
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's
@@ -317,7 +384,7 @@ public final class PDFWriter {
 
     private func finishDocument() throws -> [String] {
         guard !pageObjects.isEmpty else { throw RenderError.noPages }
-        if let open = openElements.last {
+        if let open = openElements.last ?? parked.first?.elements.first {
             throw RenderError.unbalancedTags(page: pageObjects.count, reason: "\(open.tag.rawValue) is never ended")
         }
         try resources.write()
@@ -359,7 +426,7 @@ public final class PDFWriter {
             body.reference(structureRoot)
             body.append("/K [ ")
             for kid in documentKids {
-                body.reference(Int(kid))
+                body.reference(Int(kid.object))
                 objects.flush(&body)
             }
             body.append("] >>")

@@ -87,7 +87,7 @@ final class PageDrawer {
             draw(rule, on: cr)
         case .image(let image):
             try draw(image, on: cr)
-        case .beginTag(let tag, _):
+        case .beginTag(let tag, _, _):
             if depth == 0 { begin(tag, on: cr) }
         case .endTag(let tag, _):
             if depth == 0 { try end(tag, on: cr, page: page) }
