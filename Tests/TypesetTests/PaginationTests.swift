@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    /// A paragraph's background split with it: behind its lines on each page, never in the
+    /// bottom margin (it reached there from the first page, and the other pages had none).
+    @Test func backgroundGoesWithEachPartOfASplitParagraph() throws {
+        let result = try #require(
+            layoutMarkup(
+                ##"<document width="300" height="300"><p>Before</p><p background="#FFDDDD">\##(words(120))</p></document>"##))
+        let pages = result.pages
+        #expect(pages.count == 3)
+        for (page, report) in zip(pages, result.report.pages) {
+            let pink = Color(red: 1, green: 0xDD / 255.0, blue: 0xDD / 255.0)
+            var backgrounds: [RectangleItem] = []
+            for case .rectangle(let r) in page.items where r.fill == pink { backgrounds.append(r) }
+            let part = try #require(report.blocks.last)
+            #expect(backgrounds.count == 1)
+            #expect(backgrounds.first?.y == part.frame.y && backgrounds.first?.height == part.frame.height)
+            #expect(part.frame.y + part.frame.height <= 300 - 16 + 0.001)
+        }
+    }
+
     @Test func lineTallerThanAPageIsCutOffWithOneWarning() throws {
         // "Big" at 300 pt is wider than the page: two lines ("B", "ig"), each taller than the page.
         let result = try #require(

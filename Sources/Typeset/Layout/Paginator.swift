@@ -332,7 +332,14 @@ struct PageEmitter {
         } else if let tag = block.tag {
             items.append(.beginTag(tag, continued: !firstPart, order: order))
         }
-        if firstPart {
+        if let lines, let paragraph = block.paragraph, !(firstPart && lastPart) {
+            // A text block split between pages: its background behind the lines of each part.
+            for case .rectangle(var background) in block.decorations {
+                background.y = block.lineOrigins[lines.lowerBound].top
+                background.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
+                items.append(PageItem.rectangle(background).moved(dy: dy))
+            }
+        } else if firstPart {
             for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
         }
         if let marker = block.marker, firstPart, let line = marker.paragraph.lines.first {
