@@ -112,6 +112,21 @@ extension ReportBlock {
         #expect(b.compactMap(\.marker?.text) == ["1.", "2.", "3."])
     }
 
+    /// 4.2 holds inside a centered stack or row: the items keep to the list's start side,
+    /// beside their markers (they were centered, far from their numbers). An `align` on the list
+    /// or the item itself still counts.
+    @Test func listsKeepTheirAlignmentInsideAlignedContainers() {
+        let b = blocks("""
+            <document lang="ar" width="320"><stack align="center"><heading>مرحبا بك</heading>
+              <list type="number"><item>البند الأول</item><item>English item</item></list></stack>
+              <row align="left"><list><item>حليب</item><item>Milk</item></list><label>نص</label></row>
+              <stack align="center"><list align="left"><item>حليب</item></list><list><item align="left">حليب</item></list></stack>
+            </document>
+            """)
+        #expect(b.map(\.align) == ["center", "right", "right", "right", "right", "left", "left", "left"])
+        #expect(b.filter { $0.kind == "item" && $0.align == "right" }.allSatisfy { $0.linesFollowAlignment() })
+    }
+
     @Test func leftToRightListInRightToLeftDocument() {
         let b = blocks(#"<document lang="he"><list dir="ltr"><item>Milk</item><item>חלב</item><item>حليب</item></list></document>"#)
         #expect(b.allSatisfy { $0.align == "left" && $0.context == "ltr" })
@@ -166,6 +181,7 @@ extension ReportBlock {
 /// Lists, rows and stacks pass `align`, `size`, `weight`, `line-height` and `color` on to what
 /// they hold, as CSS does: what a block sets itself wins, and so do an element's own defaults
 /// (a title's size and weight, a caption's size, a button's centering, weight and white text).
+/// But a list's items take `align` only from the list (4.2).
 @Suite struct InheritanceTests {
     @Test func containersPassTheirTextStyleOn() throws {
         let b = blocks(##"""
@@ -177,7 +193,8 @@ extension ReportBlock {
             """##)
         #expect(b.map(\.text) == ["inherits", "overrides", "in a row", "OK", "item", "Title", "caption", "outside"])
         #expect(b.map { $0.lines[0].runs[0].size } == [20, 12, 20, 20, 20, 34, 12, 17])
-        #expect(b.map(\.align) == ["center", "left", "center", "center", "center", "center", "center", "left"])
+        // The item keeps to its list's start side (4.2): a list's items take `align` only from it.
+        #expect(b.map(\.align) == ["center", "left", "center", "center", "left", "center", "center", "left"])
         #expect(b[0].frame.height == 40, "line-height 2 × 20 pt")
         let result = try #require(layoutMarkup(##"""
             <document><stack color="#808080" weight="light"><label>grey</label><title>T</title><button>OK</button></stack></document>

@@ -254,6 +254,9 @@ struct BlockLayouter {
             align: own.align ?? context.inherited.align, size: own.size ?? context.inherited.size,
             weight: own.weight ?? context.inherited.weight, lineHeight: own.lineHeight ?? context.inherited.lineHeight,
             color: own.color ?? context.inherited.color)
+        // 4.2: a list's items take its start side, whatever `align` the stacks and rows around
+        // it have; only an `align` on the list or the item itself says otherwise.
+        if case .list = block.kind { inner.inherited.align = own.align }
         switch block.style.dir {
         case .ltr?: inner.rightToLeft = false
         case .rtl?: inner.rightToLeft = true
