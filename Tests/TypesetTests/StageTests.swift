@@ -68,6 +68,25 @@ import Testing
         #expect(fill(width: 32, hyphen: 5) == [2, 4, 7], "aaa- (35 pt) does not fit in 32: aa | a- | bbb")
         #expect(fill(width: 100, hyphen: 5) == [7], "no break, no hyphen")
     }
+
+    /// Hebrew allows no break after a soft hyphen (UAX #14 LB21a): a word too long for the line
+    /// is cut between its clusters, and a piece that ends after a soft hyphen holds the hyphen
+    /// it shows there. It was measured without it and ran past the line's end.
+    @Test func aLongWordCutAfterASoftHyphenCountsItsHyphen() {
+        let scalars = Array("אבג\u{AD}דהו".unicodeScalars)
+        var widths = scalars.indices.map { ($0, 10.0) }
+        widths[3].1 = 0
+        let advances = AdvanceTable(count: scalars.count, glyphAdvances: widths)
+        #expect(LineBreaker.opportunities(in: scalars).map(\.offset) == [7], "no break after the soft hyphen")
+        func fill(width: Double) -> [Int] {
+            LineFiller.lines(
+                scalars: scalars, opportunities: LineBreaker.opportunities(in: scalars), advances: advances,
+                width: width, hyphens: [4: 5]
+            ).map(\.upperBound)
+        }
+        #expect(fill(width: 35) == [4, 7], "אבג- is 35 pt")
+        #expect(fill(width: 32) == [3, 7], "אבג- is 35 pt: the cut goes before the soft hyphen (it was [4, 7])")
+    }
 }
 
 @Suite struct ParagraphLayouterTests {

@@ -89,7 +89,8 @@ enum LineFiller {
                 // hyphen there shows.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
                 let pieces = splitLongWord(
-                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit - hyphen)
+                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit - hyphen,
+                    hyphens: hyphens)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
@@ -107,20 +108,35 @@ enum LineFiller {
         return lines
     }
 
-    /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster).
+    /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster),
+    /// a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
+    /// takes them; UAX #14 allows no break after a soft hyphen in Hebrew, LB21a, so a Hebrew
+    /// word's pieces can end there). The last piece is what is left, however wide.
     static func splitLongWord(
-        _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double,
+        hyphens: [Int: Double] = [:]
     ) -> [Range<Int>] {
-        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range)
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
-        var previous = range.lowerBound
-        for boundary in boundaries where boundary > range.lowerBound {
-            if advances.width(start..<boundary) > width && previous > start {
-                pieces.append(start..<previous)
-                start = previous
+        var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
+        var k = 0
+        while k < boundaries.count {
+            let boundary = boundaries[k]
+            if advances.width(start..<boundary) > width {
+                // The piece ends at the last boundary that fits, or holds one cluster at least.
+                let cut = lastFit ?? k
+                guard boundaries[cut] < range.upperBound else { break }
+                pieces.append(start..<boundaries[cut])
+                start = boundaries[cut]
+                lastFit = nil
+                k = cut + 1
+                continue
             }
-            previous = boundary
+            // (The hyphen at the range's end is the caller's: it is in `width` already.)
+            let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : 0
+            if advances.width(start..<boundary) + hyphen <= width { lastFit = k }
+            k += 1
         }
         pieces.append(start..<range.upperBound)
         return pieces
