@@ -1,7 +1,7 @@
 // The HIG right-to-left rules (SPEC §4) as `typeset layout` reports them, in English, Arabic
-import Foundation
 // and Hebrew contexts, with the edges: exactly two and three lines, untagged and neutral text,
 // lists mixing scripts, balancing in rows and its exceptions, numerals, rows and images.
+import Foundation
 import Testing
 
 @testable import Typeset
@@ -364,6 +364,37 @@ extension ReportBlock {
         let expected: [Double] = [34, 17, 12, 50].map { $0 * 1.3 }
         #expect(b.map(\.frame.height) == expected)
         #expect(b.allSatisfy { $0.lines.count == 1 && $0.lines[0].runs.isEmpty })
+    }
+
+    /// §6 as printed: a right-aligned line's x + width is its frame's right edge in the JSON
+    /// too (x and width rounded apart missed it by 0.01 in one line of fifteen).
+    @Test func rightAlignedLinesEndAtTheFrameInTheJSON() throws {
+        let words = ["Hello!", "English", "Settings", "Photon X2", "OK", "Wi-Fi", "Bluetooth"]
+        let result = try #require(layoutMarkup(
+            "<document lang=\"ar\">" + words.map { "<label>\($0)</label><label size=\"19\">\($0)</label>" }.joined()
+                + "</document>"))
+        // Rounded apart, some of these lines miss the frame's edge: the case is here.
+        let hundredths = { (value: Double) in (value * 100).rounded() / 100 }
+        let missed = result.report.pages.flatMap(\.blocks).filter { $0.align == "right" }.flatMap { block in
+            block.lines.filter {
+                abs(hundredths($0.x) + hundredths($0.width) - hundredths(block.frame.x) - hundredths(block.frame.width)) > 0.005
+            }
+        }
+        #expect(!missed.isEmpty)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.report.json().utf8)) as? [String: Any])
+        var count = 0
+        for case let page as [String: Any] in json["pages"] as? [Any] ?? [] {
+            for case let block as [String: Any] in page["blocks"] as? [Any] ?? [] where block["align"] as? String == "right" {
+                let frame = try #require(block["frame"] as? [String: Double])
+                for case let line as [String: Any] in block["lines"] as? [Any] ?? [] {
+                    let x = try #require(line["x"] as? Double), width = try #require(line["width"] as? Double)
+                    #expect(abs(x + width - (frame["x"]! + frame["width"]!)) < 1e-9, "\(x) + \(width), \(frame)")
+                    count += 1
+                }
+            }
+        }
+        #expect(count == 2 * words.count)
     }
 
     @Test func linesAndRunsAddUp() throws {

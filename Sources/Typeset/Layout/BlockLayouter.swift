@@ -340,7 +340,7 @@ struct BlockLayouter {
             diagnostics.report(.error(
                 block.location,
                 "a 'row' of \(children.count) children needs \(format(BlockLayouter.rowSpacing(children.count))) pt "
-                    + "for the \(format(Block.rowSpacing)) pt gaps between them, and has \(format(context.width)) pt",
+                    + "for the \(format(Block.rowSpacing)) pt gaps between them, and has \(format((context.width * 10).rounded(.down) / 10)) pt",
                 hint: "put fewer children in the row, or some of them in a 'stack'"))
             return top
         }
@@ -637,8 +637,8 @@ struct BlockLayouter {
         if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(format(frameWidth)) pt wide, narrower than a piece of its text "
-                    + "that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
+                "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
+                    + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
                 hint: "give its row fewer children, nest its list less deeply, or make the page wider"))
         }
 

@@ -185,7 +185,11 @@ private final class JSONWriter {
             field("lines") {
                 array(b.lines) { line in
                     object {
-                        field("x") { number(line.x) }
+                        // Right-aligned: x as the frame's right edge less the width, both as
+                        // printed, so that x + width is the frame's right edge in the JSON too.
+                        let hundredths = { (value: Double) in (value * 100).rounded() / 100 }
+                        let right = hundredths(b.frame.x) + hundredths(b.frame.width) - hundredths(line.width)
+                        field("x") { number(b.align == "right" ? right : line.x) }
                         field("baseline") { number(line.baseline) }
                         field("width") { number(line.width) }
                         field("runs") {

@@ -62,7 +62,7 @@ extension BlockLayouter {
             if line { what = "a line of \(what)" }
             let warning = Diagnostic.warning(
                 unit.location,
-                "\(what) is \(format((height - 0.001).rounded(.up))) pt tall, more than the \(format(contentHeight)) pt "
+                "\(what) is \(format((height - 0.001).rounded(.up))) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "
                     + "between the page's margins: it is cut off at the bottom of the page",
                 hint: "make the page taller ('height' or 'device'), its margin smaller, or the content shorter")
             warnings.append(warning)
