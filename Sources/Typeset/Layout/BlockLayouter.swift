@@ -40,6 +40,9 @@ struct PlacedBlock {
     var bottom: Double
     /// Whether a lone text block may be split between pages at its lines.
     var breaks: PageBreaks
+    /// For a block in a row, the row's child it is in (of the outermost row): the column that
+    /// goes on by itself when the row is split between pages.
+    var column = 0
 }
 
 /// A structure element that stays open from one block to the next: a list, an item of one, or
@@ -368,6 +371,7 @@ struct BlockLayouter {
             inner.width = column
             let first = placed.count
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
+            for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
             if case .text(.button, _) = child.kind, placed.count == first + 1 { buttonBlocks.append(first) }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills

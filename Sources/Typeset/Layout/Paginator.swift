@@ -199,30 +199,40 @@ extension Unit {
     /// for a row taller than a page. Its columns go on independently, as a paragraph does: each
     /// takes the lines (of text blocks that may split) or the whole blocks that end within the
     /// page, and goes on at the top of the next page with the first line or block left. No line
-    /// is cut in two; only what is taller than a page is, standing at a page's top. Blocks side
-    /// by side within a column (a row in it) stay side by side.
+    /// is cut in two; only what is taller than a page is, standing at a page's top. A column is
+    /// a child of the row (`PlacedBlock.column`); blocks side by side within one (a row in it)
+    /// each go on from where they end, so they may no longer line up on the next page. A list
+    /// item shorter than a page is not split.
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
         // Each block as the slices it may be cut between: its lines, or itself.
         let slices: [[(top: Double, bottom: Double)]] = blocks.map { block in
-            guard let paragraph = block.paragraph, block.breaks != .never, !paragraph.lines.isEmpty else {
+            let keptTogether = block.breaks == .ifTallerThanPage && block.bottom - block.top <= contentHeight + 0.001
+            guard let paragraph = block.paragraph, block.breaks != .never, !keptTogether, !paragraph.lines.isEmpty else {
                 return [(block.top, block.bottom)]
             }
             return paragraph.lines.indices.map { i in
                 (block.lineOrigins[i].top, block.lineOrigins[i].top + paragraph.lines[i].height)
             }
         }
-        let column = columns()
+        let column = blocks.map(\.column)
         var next = Array(repeating: 0, count: blocks.count)  // each block's first slice not placed
         // Each column's y at the top of the page: the first page starts the whole unit at its top.
-        var origins = Array(repeating: top, count: blocks.count)
+        var origins = Array(repeating: top, count: (column.max() ?? 0) + 1)
         var pieces: [UnitPiece] = []
-        while true {
+        var unfinished = Array(blocks.indices)
+        // Past the page limit pagination stops: no more pieces than it can place.
+        while pieces.count <= BlockLayouter.maximumPageCount {
             var piece = UnitPiece()
             let height = pieces.isEmpty ? room : contentHeight
-            var rest: [Int: Double] = [:]  // per column, the top of its first slice left
-            for (i, block) in slices.enumerated() where next[i] < block.count {
+            var rest = Array(repeating: Double.infinity, count: origins.count)  // per column, its first slice left
+            for i in unfinished {
+                let block = slices[i]
                 let origin = origins[column[i]]
                 let start = next[i]
+                guard block[start].top < origin + height else {  // not on this page yet
+                    rest[column[i]] = min(rest[column[i]], block[start].top)
+                    continue
+                }
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
@@ -239,28 +249,14 @@ extension Unit {
                     piece.structure.formUnion(blocks[i].structure(continuation: start > 0))
                     next[i] = end
                 }
-                if end < block.count { rest[column[i]] = min(rest[column[i]] ?? .infinity, block[end].top) }
+                if end < block.count { rest[column[i]] = min(rest[column[i]], block[end].top) }
             }
             pieces.append(piece)
-            guard !rest.isEmpty else { return pieces }
-            for (c, top) in rest { origins[c] = top }
+            unfinished.removeAll { next[$0] == slices[$0].count }
+            guard !unfinished.isEmpty else { break }
+            for (c, top) in rest.enumerated() where top < .infinity { origins[c] = top }
         }
-    }
-
-    /// Each block's column: blocks whose frames overlap horizontally are in one column, and
-    /// blocks side by side in none.
-    private func columns() -> [Int] {
-        let byX = blocks.indices.sorted { blocks[$0].report.frame.x < blocks[$1].report.frame.x }
-        var column = Array(repeating: 0, count: blocks.count)
-        var current = -1
-        var right = -Double.infinity  // the right edge of the current column so far
-        for i in byX {
-            let frame = blocks[i].report.frame
-            if frame.x >= right - 0.001 { current += 1 }
-            right = max(right, frame.x + frame.width)
-            column[i] = current
-        }
-        return column
+        return pieces
     }
 }
 
