@@ -170,7 +170,6 @@ extension BlockLayouter {
                     warned = true
                 }
             }
-            emitter.continuing = []
             y = pieces.count == 1 ? firstTop + height : pieces[pieces.count - 1].height
             empty = false
         }

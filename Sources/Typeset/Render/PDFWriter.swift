@@ -40,7 +40,7 @@ public final class PDFWriter {
     private var openKids: [Kid] = []
     /// The children of the Document element, and where those of a row split between pages go
     /// (`OpenElement.order`).
-    private var documentKids: [(order: (page: Int, index: Int)?, object: UInt32)] = []
+    private var documentKids: [(order: RowPlace?, object: UInt32)] = []
 
     /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
     private let resources: PDFResources
@@ -220,6 +220,10 @@ public final class PDFWriter {
 
     // MARK: - Structure tree
 
+    /// For an element of a row split between pages (`StructureOrder`): the page the row begins
+    /// on, and the element's place in the row. Elements of split rows go in this order.
+    private typealias RowPlace = (page: Int, index: Int)
+
     private struct OpenElement {
         var tag: StructureTag
         var object: Int
@@ -229,9 +233,7 @@ public final class PDFWriter {
         /// Where its kids start in `openKids`.
         var firstKid: Int
         var alternateText: String?
-        /// For an element of a row split between pages: the page the row begins on, and the
-        /// element's place in the row.
-        var order: (page: Int, index: Int)?
+        var order: RowPlace?
     }
 
     private enum Kid {
@@ -239,7 +241,7 @@ public final class PDFWriter {
         case element(Int)
     }
 
-    private func begin(_ tag: StructureTag, order: (page: Int, index: Int)?, in content: inout PDFPageContent) {
+    private func begin(_ tag: StructureTag, order: RowPlace?, in content: inout PDFPageContent) {
         closeMarked(in: &content)
         let parent = openElements.last?.object ?? documentElement
         openElements.append(
