@@ -121,9 +121,11 @@ extension ReportBlock {
               <list type="number"><item>البند الأول</item><item>English item</item></list></stack>
               <row align="left"><list><item>حليب</item><item>Milk</item></list><label>نص</label></row>
               <stack align="center"><list align="left"><item>حليب</item></list><list><item align="left">حليب</item></list></stack>
+              <stack align="left"><list align="center"><item>حليب</item><list><item>ماء</item></list></list></stack>
             </document>
             """)
-        #expect(b.map(\.align) == ["center", "right", "right", "right", "right", "left", "left", "left"])
+        // A list nested in a centered list is centered too; the stack's `left` reaches neither.
+        #expect(b.map(\.align) == ["center", "right", "right", "right", "right", "left", "left", "left", "center", "center"])
         #expect(b.filter { $0.kind == "item" && $0.align == "right" }.allSatisfy { $0.linesFollowAlignment() })
     }
 
@@ -264,6 +266,18 @@ extension ReportBlock {
         #expect(b.map { sizes($0) } == [
             ["Latn": 34, "Arab": 36], ["Latn": 17, "Arab": 19], ["Latn": 17, "Arab": 17], ["Latn": 17, "Arab": 19],
         ])
+    }
+
+    /// `numerals` changes how digits look, not their size: "SALE 50" shows Arabic-Indic
+    /// digits, of the Arabic script, and they were set 2 pt larger than the Latin digits.
+    @Test func substitutedDigitsAreNotBalanced() {
+        for numerals in ["latn", "arab"] {
+            let b = blocks(#"<document lang="ar" numerals="\#(numerals)"><label>تنزيل SALE 50 الآن</label></document>"#)
+            let runs = b[0].lines.flatMap(\.runs)
+            let digits = runs.filter { $0.text.unicodeScalars.contains { $0.properties.numericType == .decimal } }
+            #expect(!digits.isEmpty && digits.allSatisfy { $0.size == 17 }, "\(numerals): \(runs.map { ($0.text, $0.size) })")
+            #expect(runs.filter { $0.text.contains("الآن") || $0.text.contains("تنزيل") }.allSatisfy { $0.size == 19 })
+        }
     }
 
     @Test func balanceIsConfigurable() {

@@ -9,6 +9,8 @@ struct TextItem {
     /// Index into the paragraph's `ParagraphText.spans`.
     var spanIndex: Int
     var face: FontFace
+    /// Set larger by the block's RTL balance (SPEC 4.3): Arabic or Hebrew text.
+    var isBalanced = false
     var isRightToLeft: Bool { level & 1 == 1 }
 }
 
@@ -38,11 +40,18 @@ enum Itemizer {
     }
 
     /// Cuts `text` at every change of bidi level, script, span and font, and around bidi controls.
+    /// `balancing`: also where Arabic or Hebrew text (SPEC 4.3) begins or ends. That is the
+    /// script of the text, not of the digits it shows: `numerals` makes "SALE 50" show
+    /// Arabic-Indic digits, of the Arabic script (for their font), but they stay the size that
+    /// Latin digits have.
     static func items(
         text: ParagraphText, displayScalars: [Unicode.Scalar], levels: [UInt8], fonts: FontDatabase,
-        missing: inout [Int]
+        balancing: Bool = false, missing: inout [Int]
     ) -> [TextItem] {
         let scripts = resolveScripts(displayScalars)
+        let balanced = balancing
+            ? (displayScalars == text.scalars ? scripts : resolveScripts(text.scalars)).map { $0 == .arabic || $0 == .hebrew }
+            : nil
         var items: [TextItem] = []
         for (spanIndex, span) in text.spans.enumerated() {
             var start = span.scalarRange.lowerBound
@@ -52,7 +61,8 @@ enum Itemizer {
                 // word cache can take them (see WordCache.swift).
                 var end = start + 1
                 while end < span.scalarRange.upperBound && levels[end] == levels[start]
-                    && scripts[end] == scripts[start] && !isHiddenControl(displayScalars[end])
+                    && scripts[end] == scripts[start] && balanced?[end] == balanced?[start]
+                    && !isHiddenControl(displayScalars[end])
                     && !isHiddenControl(displayScalars[start])
                 {
                     end += 1
@@ -64,7 +74,7 @@ enum Itemizer {
                 {
                     items.append(TextItem(
                         scalarRange: run.range, level: levels[start], script: scripts[start],
-                        spanIndex: spanIndex, face: run.face))
+                        spanIndex: spanIndex, face: run.face, isBalanced: balanced?[start] ?? false))
                     missing.append(contentsOf: run.missing)
                 }
                 start = end

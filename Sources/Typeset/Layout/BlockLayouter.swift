@@ -18,6 +18,8 @@ struct BlockContext {
     /// The `align`, `size`, `weight`, `line-height` and `color` of the lists, rows and stacks
     /// around the block, nearest first: what the block does not set, it takes from them.
     var inherited = BlockStyle()
+    /// True for the children of a list: its items and nested lists.
+    var inList = false
 }
 
 /// A laid-out leaf block at galley coordinates (y from the top of the first page's content).
@@ -258,8 +260,14 @@ struct BlockLayouter {
             weight: own.weight ?? context.inherited.weight, lineHeight: own.lineHeight ?? context.inherited.lineHeight,
             color: own.color ?? context.inherited.color)
         // 4.2: a list's items take its start side, whatever `align` the stacks and rows around
-        // it have; only an `align` on the list or the item itself says otherwise.
-        if case .list = block.kind { inner.inherited.align = own.align }
+        // it have; only an `align` on the list, on a list it is nested in, or on the item itself
+        // says otherwise.
+        if case .list = block.kind {
+            if !context.inList { inner.inherited.align = own.align }
+            inner.inList = true
+        } else {
+            inner.inList = false
+        }
         switch block.style.dir {
         case .ltr?: inner.rightToLeft = false
         case .rtl?: inner.rightToLeft = true

@@ -179,7 +179,8 @@ final class ParagraphLayouter: Sendable {
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
         var missing: [Int] = []
         let items = Itemizer.items(
-            text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, missing: &missing)
+            text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, balancing: balance != 0,
+            missing: &missing)
 
         let shaped = items.map { item in shape(item, display, text, balance: balance, range: item.scalarRange) }
         let lacking = boxesOfCoveredCharacters(items, shaped, display, missing: &missing)
@@ -286,7 +287,7 @@ final class ParagraphLayouter: Sendable {
     /// Balancing applies to Arabic and Hebrew items only.
     private func size(of item: TextItem, _ text: ParagraphText, balance: Double) -> Double {
         let size = text.spans[item.spanIndex].style.size
-        return balance != 0 && (item.script == .arabic || item.script == .hebrew) ? size + balance : size
+        return item.isBalanced ? size + balance : size
     }
 
     private func shape(
