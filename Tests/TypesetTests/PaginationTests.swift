@@ -100,6 +100,35 @@ import Testing
         }
     }
 
+    /// Two paragraphs side by side in one column of a split row (a row in it), with lines of
+    /// two sizes: each goes on at the top of the next page. The one whose last line on a page
+    /// ended higher up set the column's top, and the other started as much lower down.
+    @Test func paragraphsSideBySideInAColumnEachGoOnAtTheTop() throws {
+        let result = try #require(
+            layoutMarkup(
+                """
+                <document width="700" height="300"><p>Before</p>
+                  <row><row><p>\(words(240))</p><p size="25">\(words(120))</p></row>
+                  <p>Short</p></row>
+                </document>
+                """))
+        #expect(result.diagnostics.items.isEmpty)
+        let pages = result.report.pages
+        #expect(pages.count > 4)
+        for size in [17.0, 25.0] {
+            let parts = pages.enumerated().flatMap { index, page in
+                page.blocks.filter { $0.line == 2 && $0.lines.first?.runs.first?.size == size }.map { (index, $0) }
+            }
+            let text = parts.flatMap { $0.1.lines.map { $0.runs.map(\.text).joined() } }.joined(separator: " ")
+            #expect(text.split(separator: " ").map(String.init) == words(size == 17 ? 240 : 120).split(separator: " ").map(String.init))
+            #expect(parts.map(\.0) == Array(0..<parts.count), "a part on every page from the first")
+            #expect(parts.dropFirst().allSatisfy { $0.1.frame.y == 16 }, "\(size) pt: \(parts.map(\.1.frame.y))")
+        }
+        for page in pages {
+            for block in page.blocks { #expect(block.frame.y + block.frame.height <= 284 + 0.001) }
+        }
+    }
+
     /// A paragraph's background split with it: behind its lines on each page, never in the
     /// bottom margin (it reached there from the first page, and the other pages had none).
     @Test func backgroundGoesWithEachPartOfASplitParagraph() throws {

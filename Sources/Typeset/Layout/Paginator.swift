@@ -199,8 +199,9 @@ extension Unit {
     /// takes the lines (of text blocks that may split) or the whole blocks that end within the
     /// page, and goes on at the top of the next page with the first line or block left. No line
     /// is cut in two; only what is taller than a page is, standing at a page's top. A column is
-    /// a child of the row (`PlacedBlock.column`); blocks side by side within one (a row in it)
-    /// each go on from where they end, so they may no longer line up on the next page. A list
+    /// a child of the row (`PlacedBlock.column`). Blocks side by side within one (a row in it)
+    /// each end where their own lines do: each that goes on starts again at the page's top, and
+    /// what comes after them in the column follows the one that went on from highest up. A list
     /// item shorter than a page is not split.
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
         // Each block as the slices it may be cut between: its lines, or itself.
@@ -226,8 +227,10 @@ extension Unit {
             var rest = Array(repeating: Double.infinity, count: origins.count)  // per column, its first slice left
             for i in unfinished {
                 let block = slices[i]
-                let origin = origins[column[i]]
                 let start = next[i]
+                // A block going on from the page before starts at the top, though another one
+                // beside it in its column goes on from higher up (lines of another size).
+                let origin = start > 0 ? block[start].top : origins[column[i]]
                 guard block[start].top < origin + height else {  // not on this page yet
                     rest[column[i]] = min(rest[column[i]], block[start].top)
                     continue
