@@ -139,6 +139,21 @@ extension ReportBlock {
         }
     }
 
+    /// The room for markers is measured in the digits shown: Arabic-Indic digits are narrower
+    /// than Latin, and the list reserved Latin widths, leaving twice the gap before the text.
+    @Test func markersStandAsCloseWhateverTheirDigits() {
+        let items = (1...10).map { "<item>بند \($0)</item>" }.joined()
+        var gaps: [String: Double] = [:]
+        for numerals in ["latn", "arab"] {
+            let b = blocks(#"<document lang="ar" numerals="\#(numerals)"><list type="number">\#(items)</list></document>"#)
+            let marker = try! #require(b.last?.marker)
+            #expect(marker.text == (numerals == "latn" ? "10." : "١٠."))
+            gaps[numerals] = marker.x - (b.last!.frame.x + b.last!.frame.width)
+        }
+        #expect(gaps["latn"].map { abs($0 - 9) < 0.01 } == true, "\(gaps)")
+        #expect(gaps["arab"].map { abs($0 - 9) < 0.01 } == true, "\(gaps)")
+    }
+
     @Test func easternArabicNumbersCountInReadingOrder() {
         let b = blocks(#"<document lang="ar" numerals="arab"><list type="number"><item>أ</item><item>ب</item><item>ج</item></list></document>"#)
         #expect(b.compactMap(\.marker?.text) == ["١.", "٢.", "٣."])
@@ -234,6 +249,27 @@ extension ReportBlock {
         #expect(b.map { sizes($0) } == [["Latn": 17], ["Arab": 19], ["Hebr": 19]])
         // The line grows to fit the larger size.
         #expect(b[1].frame.height > b[0].frame.height)
+    }
+
+    /// Text side by side in a row shares its first baseline: a balanced Hebrew label (19 pt)
+    /// beside "GPS" (17 pt) sat 2 pt lower, top-aligned; a heading beside a caption likewise.
+    /// Buttons keep their own rule (as tall as the tallest, text centered).
+    @Test func textSideBySideSharesItsFirstBaseline() throws {
+        let b = blocks("""
+            <document lang="he"><row><label>GPS</label><label>מופעל</label></row>
+            <row><heading>Title</heading><caption>small print</caption><label>x</label></row>
+            <row><button>OK</button><button>אישור</button></row></document>
+            """)
+        #expect(b.count == 7)
+        #expect(sizes(b[1]) == ["Hebr": 19], "balanced")
+        for row in [b[0...1], b[2...4]] {
+            let baselines = row.map { $0.lines[0].baseline }
+            #expect(Set(baselines).count == 1, "\(row.map(\.text)): \(baselines)")
+        }
+        // The largest text stays at the row's top; the smaller moves down to its baseline.
+        #expect(b[0].frame.y > b[1].frame.y && b[1].frame.y == 16)
+        #expect(b[3].frame.y > b[2].frame.y && b[4].frame.y > b[2].frame.y)
+        #expect(abs((b[5].frame.y + b[5].frame.height / 2) - (b[6].frame.y + b[6].frame.height / 2)) < 0.001, "centered")
     }
 
     @Test func onlyDirectChildrenOfTheRowAreSiblings() {

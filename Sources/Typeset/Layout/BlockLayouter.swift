@@ -62,6 +62,21 @@ enum OpenStructure: Hashable {
 }
 
 extension PlacedBlock {
+    /// Where its first line's baseline is, for text.
+    var firstBaseline: Double? {
+        guard let line = paragraph?.lines.first, let origin = lineOrigins.first else { return nil }
+        return origin.top + line.baseline
+    }
+
+    mutating func move(down dy: Double) {
+        top += dy
+        bottom += dy
+        report.frame.y += dy
+        for i in lineOrigins.indices { lineOrigins[i].top += dy }
+        marker?.top += dy
+        decorations = decorations.map { $0.moved(dy: dy) }
+    }
+
     /// Makes a button (its rectangle the first decoration) reach down to `bottom`, its text
     /// still centered in it.
     mutating func stretchButton(to newBottom: Double) {
@@ -154,8 +169,10 @@ struct BlockLayouter {
     static let buttonRadius: Double = 10
     static let buttonFill = Color(red: 0, green: 122 / 255, blue: 1)
     static let dividerColor = Color(red: 198 / 255, green: 198 / 255, blue: 200 / 255)
-    /// Gap between a list marker and its item's text.
-    static let markerGap: Double = 6
+    /// Gap between a list marker and its item's text, at body size. (Until 2026-11 a body-size
+    /// numbered list reserved 0.62 em per digit, an estimate of Latin digits that left 8.8–9.9
+    /// pt; Arabic-Indic digits, narrower, were left twice that.)
+    static let markerGap: Double = 9
     /// Indent of nested lists on the start side.
     static let bulletIndent: Double = 20
 
@@ -372,6 +389,7 @@ struct BlockLayouter {
         }
         var bottom = top
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
+        var textBlocks: [Int] = []  // and its other text blocks
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
@@ -380,7 +398,19 @@ struct BlockLayouter {
             let first = placed.count
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
-            if case .text(.button, _) = child.kind, placed.count == first + 1 { buttonBlocks.append(first) }
+            if case .text(let role, _) = child.kind, placed.count == first + 1 {
+                if role == .button { buttonBlocks.append(first) } else { textBlocks.append(first) }
+            }
+        }
+        // Text side by side shares its first baseline, as a label beside its value does in iOS:
+        // top-aligned, one of larger type (a balanced one, 4.3) sat lower than its sibling.
+        let baselines = textBlocks.map { placed[$0].firstBaseline }
+        if let lowest = baselines.compactMap({ $0 }).max() {
+            for (i, baseline) in zip(textBlocks, baselines) {
+                guard let baseline, lowest - baseline > 0.001 else { continue }
+                placed[i].move(down: lowest - baseline)
+                bottom = max(bottom, placed[i].bottom)
+            }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
         // its row makes them: one that wraps to two lines no longer stands out below the others.
@@ -475,11 +505,9 @@ struct BlockLayouter {
         let system = numerals.numberingSystem(locale: context.language)
         let items = list.items.filter { if case .list = $0.kind { false } else { true } }
         let texts: [String]
-        var width: Double
         switch list.marker ?? ListBlock.defaultMarker {
         case .bullet:
             texts = Array(repeating: "•", count: items.count)
-            width = BlockLayouter.bulletIndent
         case .none: return (Array(repeating: "", count: items.count), 0)
         case .number:
             texts = (1...max(1, items.count)).map { n in
@@ -487,18 +515,18 @@ struct BlockLayouter {
                     Unicode.Scalar(system.zero.value + (digit.value - 0x30)) ?? digit
                 })) + "."
             }
-            let digits = Double(String(items.count).count)
-            width = max(BlockLayouter.bulletIndent, bodySize * (0.62 * digits + 0.4) + BlockLayouter.markerGap)
         }
-        // The widest marker has the most digits (the fonts' digits are of one width).
+        var width = BlockLayouter.bulletIndent
+        // The widest marker has the most digits (the fonts' digits are of one width), measured
+        // in the digits shown: Arabic-Indic ones are narrower than Latin.
         let largest = items.compactMap { item -> TextStyle? in
             guard case .text(let role, _) = item.kind else { return nil }
             return baseStyle(style(of: item, context), role, context)
         }.max { $0.size < $1.size }
-        if let largest, let widest = texts.last {
-            let marker = paragraphs.layout(markerText(widest, largest, context), direction: .ltr, width: 1e6, lineHeight: 1)
-            let gap = BlockLayouter.markerGap * max(1, largest.size / bodySize)
-            width = max(width, (marker.lines.first?.width ?? 0) + gap)
+        if var style = largest, let widest = texts.last {
+            style.size = max(style.size, bodySize)  // at least what a body-size list gets
+            let marker = paragraphs.layout(markerText(widest, style, context), direction: .ltr, width: 1e6, lineHeight: 1)
+            width = max(width, (marker.lines.first?.width ?? 0) + BlockLayouter.markerGap * style.size / bodySize)
         }
         return (texts, width)
     }
