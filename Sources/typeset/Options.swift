@@ -30,6 +30,17 @@ struct LayoutArguments {
         try checkFolders(assets, option: "assets")
     }
 
+    /// These options as they would be given again on a command line.
+    var commandLine: [String] {
+        var words: [String] = []
+        if let locale { words += ["--locale", locale] }
+        if let strings { words += ["--strings", strings] }
+        if let textSize { words += ["--text-size", textSize] }
+        for folder in fontDir { words += ["--font-dir", folder] }
+        for folder in assets { words += ["--assets", folder] }
+        return words
+    }
+
     /// A locale must be a BCP 47 tag that can name a language (`ar`, `ar-EG`, `en_GB`).
     static func checkLocale(_ locale: String, option: String) throws {
         let tag = normalizedLocale(locale)
@@ -124,4 +135,13 @@ struct ComparisonOptions {
         maxDiff = share
         scale = try arguments.scale()
     }
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds nothing the shell treats
+/// specially, else in single quotes.
+func shellQuoted(_ word: String) -> String {
+    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_./,:=@%+-".unicodeScalars.contains(scalar)
+    }
+    return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
 }

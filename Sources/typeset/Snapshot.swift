@@ -133,6 +133,17 @@ struct Snapshot: Command {
         if passed < results.count { throw ExitCode(ExitStatus.inputFailed) }
     }
 
+    /// The command that records the references this run compares with: the folder and every
+    /// option that changes the pages. (Without the options, running it recorded references in
+    /// another locale or size, and every later check failed.)
+    private var updateCommand: String {
+        var words = ["typeset", "snapshot", directory, "--update"]
+        if comparison.scale != 2 {
+            words += ["--scale", comparison.scale == comparison.scale.rounded() ? String(Int(comparison.scale)) : String(comparison.scale)]
+        }
+        return (words + layoutArguments.commandLine).map(shellQuoted).joined(separator: " ")
+    }
+
     /// The lines a failed check prints; none when it passed.
     private func failureLines(_ check: SnapshotCheck, file: String) -> [String] {
         var lines: [String] = []
@@ -144,9 +155,7 @@ struct Snapshot: Command {
                 if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
                 lines.append(line)
             } else {
-                lines.append(
-                    "\(label): no reference \(page.reference) (run `typeset snapshot \(directory) --update` to record it)"
-                )
+                lines.append("\(label): no reference \(page.reference) (run `\(updateCommand)` to record it)")
             }
         }
         for page in check.conflictingPages {

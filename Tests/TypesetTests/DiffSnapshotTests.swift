@@ -221,6 +221,24 @@ struct DiffCommandTests {
 
 @Suite("DiffSnapshot snapshot")
 struct SnapshotCommandTests {
+    /// The hint for a missing reference names the options the check ran with: without them,
+    /// running it recorded the pages in English at the default scale, and the next check failed.
+    @Test func theRecordingHintKeepsTheOptions() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document(#"<label key="ok">OK</label>"#), to: folder + "/a.xml")
+        try write(#"{"ok": "موافق"}"#, to: folder + "/my strings.json")
+        let check = ["snapshot", ".", "--locale", "ar", "--strings", "my strings.json", "--scale", "1"]
+        let first = try typeset(check, in: folder)
+        let hint = "typeset snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
+        #expect(first.lines == ["FAIL a.xml: no reference ./__snapshots__/a.png (run `\(hint)` to record it)", "0 passed, 1 failed"])
+        // What the hint says, as a shell would split it, records what the check compares with.
+        let update = try typeset(["snapshot", ".", "--update", "--scale", "1", "--locale", "ar", "--strings", "my strings.json"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        let again = try typeset(check, in: folder)
+        #expect(again.status == 0 && again.lines.last == "1 passed, 0 failed", "\(again)")
+    }
+
     @Test func missingReferencesUpdatePassAndFail() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -335,6 +335,41 @@ private let markup = """
         #expect(!run.stderr.contains("no strings for locale"))
     }
 
+    /// A key the locale has no string for shows the source language's, and says so: that is
+    /// what testing a localization is looking for (it was silent).
+    @Test func untranslatedKeysAreWarnedAbout() throws {
+        let doc = """
+            <document>
+              <title key="title">Own title</title>
+              <label key="hebrew only">Own label</label>
+              <p key="added, not translated">Own text</p>
+            </document>
+            """
+        let folder = try L10nCLI.folder(["doc.xml": doc, "Localizable.xcstrings": xcstrings])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func run(_ locale: String) throws -> (texts: [String], stderr: String) {
+            let run = try L10nCLI.typeset(
+                ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", locale], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            return (try L10nCLI.blocks(run.stdout).blocks.map(\.text), run.stderr)
+        }
+        let arabic = try run("ar-EG")
+        #expect(arabic.texts == ["الضبط", "Hello", "Sync"])
+        #expect(arabic.stderr.split(separator: "\n") == [
+            "doc.xml:3:3: warning: key 'hebrew only' is not translated to 'ar-EG' in the catalog; its 'en' text is shown",
+            "doc.xml:4:3: warning: key 'added, not translated' is not translated to 'ar-EG' in the catalog; its 'en' text is shown",
+        ])
+        let hebrew = try run("he")
+        #expect(hebrew.texts == ["Settings", "שלום", ""])
+        #expect(hebrew.stderr.split(separator: "\n") == [
+            "doc.xml:2:3: warning: key 'title' is not translated to 'he' in the catalog; its 'en' text is shown"
+        ])
+        // The source language is translated by definition; a locale the catalog has nothing
+        // for is warned about once, at the catalog, not key by key.
+        #expect(try run("en").stderr.isEmpty)
+        #expect(try run("fr").stderr.split(separator: "\n").count == 1)
+    }
+
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the
     /// error there (it got nothing at all).
     @Test func aBrokenCatalogStillGivesLayoutJSON() throws {

@@ -575,6 +575,21 @@ struct BlockLayouter {
 
     // MARK: - Text blocks (SPEC 4.1, 4.3)
 
+    /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
+    /// (`instead` is what shows then), or none in the locale's own language.
+    private mutating func localizedString(_ block: Block, instead: String) -> String? {
+        guard let key = block.key, let strings else { return nil }
+        guard let found = strings.lookUp(key) else {
+            diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; \(instead) is used"))
+            return nil
+        }
+        if let fallback = found.fallback, let locale = strings.locale {
+            diagnostics.report(.warning(
+                block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; its '\(fallback)' text is shown"))
+        }
+        return found.text
+    }
+
     /// The block's text, from the string catalog when it has a key (SPEC 5.2).
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
         if let key = block.key, let text = strings?[key] { return text }
@@ -620,16 +635,12 @@ struct BlockLayouter {
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        if let key = block.key, let strings {
-            if let string = strings[key] {
-                // A tab shows as the space it is in markup (whose white space collapses); a
-                // font has no glyph for it.
-                text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
-                            style: base, location: block.location)
-                localized = true
-            } else {
-                diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the element's own text is used"))
-            }
+        if let string = localizedString(block, instead: "the element's own text") {
+            // A tab shows as the space it is in markup (whose white space collapses); a font
+            // has no glyph for it.
+            text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
+                        style: base, location: block.location)
+            localized = true
         }
         if !localized {
             for piece in inlines.styledText() {
@@ -767,14 +778,7 @@ struct BlockLayouter {
         entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
-        var alt = image.alt
-        if let key = block.key, let strings {
-            if let string = strings[key] {
-                alt = string
-            } else {
-                diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; the image's own alt is used"))
-            }
-        }
+        let alt = localizedString(block, instead: "the image's own alt") ?? image.alt
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt))]
         entry.tag = .figure

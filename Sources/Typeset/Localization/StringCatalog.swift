@@ -10,10 +10,32 @@ public struct LocalizedStrings: Sendable {
     let tables: [String: [String: String]]
     /// Most specific first (`StringCatalog.fallbackChain`).
     let languages: [String]
+    /// How many of `languages` are the locale's own; the others are fallbacks (the catalog's
+    /// source language). All of them when there is nothing to tell apart: no locale, a file of
+    /// one language, or a locale the catalog has no strings for at all (warned about once).
+    let ownLanguages: Int
+    /// The locale, as given.
+    let locale: String?
+
+    public struct LookedUp: Sendable {
+        public var text: String
+        /// The language it came from, when that is not the locale's own.
+        public var fallback: String?
+    }
 
     public subscript(key: String) -> String? {
-        for language in languages {
-            if let text = tables[language]?[key] { return text }
+        guard let found = lookUp(key) else { return nil }
+        return found.text
+    }
+
+    /// The text of `key` and the language it came from, when that is a fallback: a key the
+    /// locale has no string for shows the source language's (SPEC 5.2), which localization
+    /// testing wants to be told of.
+    public func lookUp(_ key: String) -> LookedUp? {
+        for (index, language) in languages.enumerated() {
+            if let text = tables[language]?[key] {
+                return LookedUp(text: text, fallback: index < ownLanguages ? nil : language)
+            }
         }
         return nil
     }
@@ -73,7 +95,10 @@ public struct StringCatalog: Sendable {
     /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`
     /// that has it.
     public func strings(locale: String?) -> LocalizedStrings {
-        LocalizedStrings(tables: tables, languages: fallbackChain(locale: locale))
+        let chain = fallbackChain(locale: locale)
+        var own = chain.count
+        if let locale, !languages.isEmpty, hasStrings(locale: locale) { own = StringCatalog.localeChain(locale).count }
+        return LocalizedStrings(tables: tables, languages: chain, ownLanguages: own, locale: locale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
