@@ -691,6 +691,16 @@ struct BlockLayouter {
                 "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
                     + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
                 hint: "give its row fewer children, nest its list less deeply, or make the page wider"))
+        } else if let broken = paragraph.brokenWord {
+            // Or one of its words is broken between letters, as UIKit does: a text size or a
+            // translation that no longer fits.
+            var word = String(String.UnicodeScalarView(text.scalars[broken.range]))
+            if word.count > 40 { word = word.prefix(39) + "…" }
+            diagnostics.report(.warning(
+                block.location,
+                "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
+                    + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
+                hint: "make the text shorter, give its row fewer children, or make the page wider"))
         }
 
         let textHeight = paragraph.height

@@ -61,6 +61,8 @@ struct ParagraphLines: Sendable {
     /// Of those, the characters some font has but not the font of their cluster (a mark stays
     /// with its letter's font), with that font's family.
     var lacking: [Int: String] = [:]
+    /// The first word wider than a line, broken between its letters, and its width.
+    var brokenWord: (range: Range<Int>, width: Double)?
 }
 
 /// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then

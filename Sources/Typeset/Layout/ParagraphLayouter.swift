@@ -58,6 +58,8 @@ struct ParagraphLayout {
     var missing: [Int]
     /// Of those, the ones some font has, with the family of the font that lacks them.
     var lacking: [Int: String]
+    /// The first word wider than its line, broken between its letters, and its width.
+    var brokenWord: (range: Range<Int>, width: Double)?
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
@@ -67,6 +69,7 @@ struct ParagraphLayout {
         self.lines = lines.lines
         missing = lines.missing
         lacking = lines.lacking
+        brokenWord = lines.brokenWord
     }
 
     /// A warning for each character drawn as a box, no font covering it (SPEC §3) or its
@@ -213,8 +216,10 @@ final class ParagraphLayouter: Sendable {
                     baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
                     largestSize: size))
         }
+        let broken = LineFiller.firstBrokenWord(ranges, scalars: text.scalars, opportunities: opportunities)
         return ParagraphLines(
-            displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking)
+            displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
+            brokenWord: broken.map { ($0, advances.width($0)) })
     }
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark

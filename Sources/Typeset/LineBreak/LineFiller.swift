@@ -108,6 +108,22 @@ enum LineFiller {
         return lines
     }
 
+    /// The first word of `lines` broken inside (by `splitLongWord`: wider than the line), from
+    /// the break opportunity before it to the one after, without its hanging white space.
+    static func firstBrokenWord(
+        _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity]
+    ) -> Range<Int>? {
+        var k = 0  // lines and opportunities both go forward
+        for line in lines.dropLast() {
+            while k < opportunities.count && opportunities[k].offset < line.upperBound { k += 1 }
+            if k < opportunities.count && opportunities[k].offset == line.upperBound { continue }
+            let start = k > 0 ? opportunities[k - 1].offset : 0
+            let end = k < opportunities.count ? opportunities[k].offset : scalars.count
+            return start..<visibleEnd(scalars, start..<end)
+        }
+        return nil
+    }
+
     /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster),
     /// a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
     /// takes them; UAX #14 allows no break after a soft hyphen in Hebrew, LB21a, so a Hebrew
