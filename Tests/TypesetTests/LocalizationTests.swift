@@ -320,8 +320,11 @@ private let markup = """
         #expect(blocks[0].direction == "rtl")
         // The missing key: a warning with its location, on standard error and in the JSON.
         #expect(run.stderr.contains("doc.xml:4:3: warning: no string for key 'nowhere' in the catalog"))
-        #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?["line"] as? Int == 4 && diagnostics.first?["column"] as? Int == 3)
+        #expect(diagnostics.count == 2)
+        #expect(diagnostics.last?["line"] as? Int == 4 && diagnostics.last?["column"] as? Int == 3)
+        // The plural's format specifier has no value in a mockup: shown, and said so.
+        #expect(run.stderr.contains(
+            "doc.xml:3:3: warning: the string of key 'photos' has format specifiers that a mockup has no values for (%lld); they are shown as they are"))
 
         // A locale the catalog lacks: the source language.
         let french = try L10nCLI.typeset(
@@ -333,6 +336,22 @@ private let markup = """
             french.stderr.components(separatedBy: "Localizable.xcstrings:1:1: warning: no strings for locale 'fr' "
                 + "(the catalog has ").count == 2, "\(french.stderr)")
         #expect(!run.stderr.contains("no strings for locale"))
+    }
+
+    /// A format string's "%%" shows as the "%" the app shows; its specifiers stay, with a
+    /// warning (they were silent). A string without specifiers is no format string: as it is.
+    @Test func formatSpecifiersAreWarnedAbout() throws {
+        let doc = #"<document><label key="sale">x</label><label key="plain">y</label><label key="positional">z</label></document>"#
+        let catalog = #"{"sale": "Save %lld%% today", "plain": "100%% sure", "positional": "%2$@ and %1$.2f"}"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "s.json": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == ["Save %lld% today", "100%% sure", "%2$@ and %1$.2f"])
+        let warnings = run.stderr.split(separator: "\n")
+        #expect(warnings.count == 2)
+        #expect(warnings.first?.hasSuffix("no values for (%lld); they are shown as they are") == true)
+        #expect(warnings.last?.contains("(%2$@, %1$.2f)") == true)
     }
 
     /// A key the locale has no string for shows the source language's, and says so: that is

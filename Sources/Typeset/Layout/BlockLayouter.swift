@@ -587,7 +587,14 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; its '\(fallback)' text is shown"))
         }
-        return found.text
+        // A format string: the app fills its specifiers, and shows "%%" as "%".
+        let specifiers = FormatSpecifiers.find(in: found.text)
+        guard !specifiers.isEmpty else { return found.text }
+        diagnostics.report(.warning(
+            block.location,
+            "the string of key '\(key)' has format specifiers that a mockup has no values for "
+                + "(\(specifiers.joined(separator: ", "))); they are shown as they are"))
+        return found.text.replacing("%%", with: "%")
     }
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2).

@@ -41,6 +41,37 @@ public struct LocalizedStrings: Sendable {
     }
 }
 
+/// The format specifiers of a catalog string (`%@`, `%lld`, `%1$@`, ...), which the app fills
+/// with values a mockup does not have.
+enum FormatSpecifiers {
+    /// The specifiers in `text`, in order; `%%` (a percent sign) is none.
+    static func find(in text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var found: [String] = []
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "%" else {
+                i += 1
+                continue
+            }
+            var j = i + 1
+            // Argument number, flags, width, precision and length, then the conversion.
+            while j < scalars.count, "0123456789$#-+ '.*hlqLztj".unicodeScalars.contains(scalars[j]) { j += 1 }
+            if j < scalars.count, scalars[j] == "%" && j == i + 1 {
+                i = j + 1  // "%%"
+                continue
+            }
+            if j < scalars.count, "@dDiuUxXoOfFeEgGcCsSpaA".unicodeScalars.contains(scalars[j]) {
+                found.append(String(String.UnicodeScalarView(scalars[i...j])))
+                i = j + 1
+            } else {
+                i += 1
+            }
+        }
+        return found
+    }
+}
+
 /// The strings of a catalog file, by language.
 public struct StringCatalog: Sendable {
     /// Language → key → text, the languages as `normalizedLanguage` gives them. Files of one
