@@ -137,10 +137,9 @@ struct Snapshot: Command {
     /// option that changes the pages. (Without the options, running it recorded references in
     /// another locale or size, and every later check failed.)
     private var updateCommand: String {
-        var words = ["typeset", "snapshot", directory, "--update"]
-        if comparison.scale != 2 {
-            words += ["--scale", comparison.scale == comparison.scale.rounded() ? String(Int(comparison.scale)) : String(comparison.scale)]
-        }
+        // (A folder named like an option is given as a path.)
+        var words = ["typeset", "snapshot", directory.hasPrefix("-") ? "./" + directory : directory, "--update"]
+        if comparison.scale != 2 { words += ["--scale", LayoutArguments.formatPoints(comparison.scale)] }
         return (words + layoutArguments.commandLine).map(shellQuoted).joined(separator: " ")
     }
 

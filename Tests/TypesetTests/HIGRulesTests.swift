@@ -146,12 +146,19 @@ extension ReportBlock {
         var gaps: [String: Double] = [:]
         for numerals in ["latn", "arab"] {
             let b = blocks(#"<document lang="ar" numerals="\#(numerals)"><list type="number">\#(items)</list></document>"#)
-            let marker = try! #require(b.last?.marker)
-            #expect(marker.text == (numerals == "latn" ? "10." : "١٠."))
-            gaps[numerals] = marker.x - (b.last!.frame.x + b.last!.frame.width)
+            #expect(b.last?.marker?.text == (numerals == "latn" ? "10." : "١٠."))
+            // In RTL the marker stands right of its item: the gap is from the text's end to it.
+            let all = b.compactMap { item in item.marker.map { $0.x - (item.frame.x + item.frame.width) } }
+            #expect(all.count == 10)
+            gaps[numerals] = all.min()
         }
+        // The widest marker of each is 9 pt from its text, and none is closer.
         #expect(gaps["latn"].map { abs($0 - 9) < 0.01 } == true, "\(gaps)")
         #expect(gaps["arab"].map { abs($0 - 9) < 0.01 } == true, "\(gaps)")
+        // Arabic-Indic digits differ in width: with 4 items "٣." is the widest, not the last.
+        let four = blocks(#"<document lang="ar" numerals="arab"><list type="number"><item>أ</item><item>ب</item><item>ج</item><item>د</item></list></document>"#)
+        let fourGaps = four.compactMap { item in item.marker.map { $0.x - (item.frame.x + item.frame.width) } }
+        #expect(fourGaps.count == 4 && abs((fourGaps.min() ?? 0) - 9) < 0.01, "\(fourGaps)")
     }
 
     @Test func easternArabicNumbersCountInReadingOrder() {
@@ -312,7 +319,8 @@ extension ReportBlock {
             let runs = b[0].lines.flatMap(\.runs)
             let digits = runs.filter { $0.text.unicodeScalars.contains { $0.properties.numericType == .decimal } }
             #expect(!digits.isEmpty && digits.allSatisfy { $0.size == 17 }, "\(numerals): \(runs.map { ($0.text, $0.size) })")
-            #expect(runs.filter { $0.text.contains("الآن") || $0.text.contains("تنزيل") }.allSatisfy { $0.size == 19 })
+            let arabic = runs.filter { $0.text.contains("الآن") || $0.text.contains("تنزيل") }
+            #expect(!arabic.isEmpty && arabic.allSatisfy { $0.size == 19 })
         }
     }
 

@@ -354,6 +354,15 @@ private let markup = """
         #expect(warnings.last?.contains("(%2$@, %1$.2f)") == true)
     }
 
+    @Test func percentagesAreNoFormatSpecifiers() {
+        #expect(FormatSpecifiers.find(in: "50% off") == [])
+        #expect(FormatSpecifiers.find(in: "Économisez 50 % de plus") == [])
+        #expect(FormatSpecifiers.find(in: "100%") == [] && FormatSpecifiers.find(in: "%") == [])
+        #expect(FormatSpecifiers.find(in: "%%%@") == ["%@"])
+        #expect(FormatSpecifiers.find(in: "%.2f%%") == ["%.2f"])
+        #expect(FormatSpecifiers.find(in: "%1$lld of %2$@, %-5s") == ["%1$lld", "%2$@", "%-5s"])
+    }
+
     /// A key the locale has no string for shows the source language's, and says so: that is
     /// what testing a localization is looking for (it was silent).
     @Test func untranslatedKeysAreWarnedAbout() throws {
@@ -387,6 +396,24 @@ private let markup = """
         // for is warned about once, at the catalog, not key by key.
         #expect(try run("en").stderr.isEmpty)
         #expect(try run("fr").stderr.split(separator: "\n").count == 1)
+
+        // Without --locale, a document in a language the catalog lacks: once, at the document.
+        try #"<document lang="fr"><title key="title">T</title><label key="hebrew only">L</label></document>"#
+            .write(toFile: folder + "/fr.xml", atomically: true, encoding: .utf8)
+        let french = try L10nCLI.typeset(["layout", "fr.xml", "--strings", "Localizable.xcstrings"], in: folder)
+        #expect(french.stderr.split(separator: "\n") == [
+            "fr.xml:1:1: warning: the catalog has no strings for the document's language 'fr' (it has ar, ar-eg, en, he); keys show the source language's text"
+        ])
+
+        // A key marked not to be translated (a brand name) is no one's omission.
+        let brand = #"{"sourceLanguage": "en", "strings": {"brand": {"shouldTranslate": false, "localizations": {"en": {"stringUnit": {"state": "translated", "value": "iCloud+"}}}}}}"#
+        try brand.write(toFile: folder + "/brand.xcstrings", atomically: true, encoding: .utf8)
+        try #"<document><label key="brand">x</label></document>"#.write(toFile: folder + "/brand.xml", atomically: true, encoding: .utf8)
+        let branded = try L10nCLI.typeset(["layout", "brand.xml", "--strings", "brand.xcstrings", "--locale", "en"], in: folder)
+        #expect(branded.stderr.isEmpty, "\(branded.stderr)")
+        let catalog = try StringCatalog.load(path: folder + "/brand.xcstrings")
+        let inArabic = catalog.strings(locale: "ar")
+        #expect(inArabic.lookUp("brand")?.text == "iCloud+" && inArabic.lookUp("brand")?.fallback == nil)
     }
 
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the

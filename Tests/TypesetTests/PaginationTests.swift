@@ -217,11 +217,17 @@ import Testing
                 <document width="200" lang="ar">
                   <label lang="en" size="40">Notifications Notifications</label>
                   <row><button size="40">موافق</button><button>OK</button></row>
-                  <p>Words that wrap at their spaces and a Ver&#173;größe&#173;rungs&#173;glas</p>
+                  <p>Words that wrap at their spaces</p>
                 </document>
                 """))
         let warnings = result.diagnostics.warnings
         #expect(warnings.map(\.location.line) == [2, 3], "\(warnings.map(\.message))")
+        // A line that ends after a soft hyphen broke where the author allowed, though Hebrew's
+        // is no UAX #14 opportunity (LB21a); one that ends inside a word did not.
+        let shy: [Unicode.Scalar] = ["a", "b", "\u{AD}", "c", "d"]
+        let end = [BreakOpportunity(offset: 5, isMandatory: true)]
+        #expect(LineFiller.firstBrokenWord([0..<3, 3..<5], scalars: shy, opportunities: end) == nil)
+        #expect(LineFiller.firstBrokenWord([0..<2, 2..<5], scalars: shy, opportunities: end) == 0..<5)
         #expect(warnings.first?.message == "this <label> is 168 pt wide, narrower than the word 'Notifications' (238 pt): it is broken between its letters")
         #expect(warnings.last?.message.contains("narrower than the word 'موافق'") == true)
         // The pieces are on lines of their own, and every letter is there.

@@ -147,6 +147,8 @@ struct BlockLayouter {
     /// (pagination reports the limit at the same element either way), so that a huge input
     /// fails fast and in bounded memory.
     private var pastPageLimit = false
+    /// Whether the document has said that the catalog has no strings in its language.
+    private var reportedNoStrings = false
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
@@ -169,9 +171,7 @@ struct BlockLayouter {
     static let buttonRadius: Double = 10
     static let buttonFill = Color(red: 0, green: 122 / 255, blue: 1)
     static let dividerColor = Color(red: 198 / 255, green: 198 / 255, blue: 200 / 255)
-    /// Gap between a list marker and its item's text, at body size. (Until 2026-11 a body-size
-    /// numbered list reserved 0.62 em per digit, an estimate of Latin digits that left 8.8–9.9
-    /// pt; Arabic-Indic digits, narrower, were left twice that.)
+    /// Gap between a list's widest marker and its items' text, at body size.
     static let markerGap: Double = 9
     /// Indent of nested lists on the start side.
     static let bulletIndent: Double = 20
@@ -517,16 +517,25 @@ struct BlockLayouter {
             }
         }
         var width = BlockLayouter.bulletIndent
-        // The widest marker has the most digits (the fonts' digits are of one width), measured
-        // in the digits shown: Arabic-Indic ones are narrower than Latin.
+        // Room for the widest marker, measured in the digits shown. Arabic-Indic digits differ
+        // in width ("١." is 9.3 pt, "٣." 14.5, "١٠." 14.3): the widest marker is found from the
+        // width of each character, then measured.
         let largest = items.compactMap { item -> TextStyle? in
             guard case .text(let role, _) = item.kind else { return nil }
             return baseStyle(style(of: item, context), role, context)
         }.max { $0.size < $1.size }
-        if var style = largest, let widest = texts.last {
+        if var style = largest, !texts.isEmpty {
             style.size = max(style.size, bodySize)  // at least what a body-size list gets
-            let marker = paragraphs.layout(markerText(widest, style, context), direction: .ltr, width: 1e6, lineHeight: 1)
-            width = max(width, (marker.lines.first?.width ?? 0) + BlockLayouter.markerGap * style.size / bodySize)
+            func measure(_ text: String) -> Double {
+                let marker = paragraphs.layout(markerText(text, style, context), direction: .ltr, width: 1e6, lineHeight: 1)
+                return marker.lines.first?.width ?? 0
+            }
+            var characters: [Unicode.Scalar: Double] = [:]
+            for scalar in Set(texts.joined().unicodeScalars) { characters[scalar] = measure(String(scalar)) }
+            let widest = texts.max { a, b in
+                a.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] } < b.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] }
+            }
+            width = max(width, measure(widest ?? "") + BlockLayouter.markerGap * style.size / bodySize)
         }
         return (texts, width)
     }
@@ -582,6 +591,14 @@ struct BlockLayouter {
         guard let found = strings.lookUp(key) else {
             diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; \(instead) is used"))
             return nil
+        }
+        // A catalog with nothing in the document's language (`--locale` says so at the catalog).
+        if !strings.hasLocale && options.locale == nil && !reportedNoStrings, let catalog = options.catalog {
+            diagnostics.report(.warning(
+                document.location,
+                "the catalog has no strings for the document's language '\(language)' (it has "
+                    + "\(catalog.languages.joined(separator: ", "))); keys show the source language's text"))
+            reportedNoStrings = true
         }
         if let fallback = found.fallback, let locale = strings.locale {
             diagnostics.report(.warning(
@@ -701,7 +718,7 @@ struct BlockLayouter {
         } else if let broken = paragraph.brokenWord {
             // Or one of its words is broken between letters, as UIKit does: a text size or a
             // translation that no longer fits.
-            var word = String(String.UnicodeScalarView(text.scalars[broken.range]))
+            var word = String(String.UnicodeScalarView(text.scalars[broken.range].filter { !$0.isDefaultIgnorable }))
             if word.count > 40 { word = word.prefix(39) + "…" }
             diagnostics.report(.warning(
                 block.location,

@@ -109,7 +109,8 @@ enum LineFiller {
     }
 
     /// The first word of `lines` broken inside (by `splitLongWord`: wider than the line), from
-    /// the break opportunity before it to the one after, without its hanging white space.
+    /// the break opportunity before it to the one after, without its hanging white space. A
+    /// break after a soft hyphen is the author's, though Hebrew's gives no opportunity (LB21a).
     static func firstBrokenWord(
         _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity]
     ) -> Range<Int>? {
@@ -117,6 +118,7 @@ enum LineFiller {
         for line in lines.dropLast() {
             while k < opportunities.count && opportunities[k].offset < line.upperBound { k += 1 }
             if k < opportunities.count && opportunities[k].offset == line.upperBound { continue }
+            if scalars[line.upperBound - 1] == "\u{AD}" { continue }
             let start = k > 0 ? opportunities[k - 1].offset : 0
             let end = k < opportunities.count ? opportunities[k].offset : scalars.count
             return start..<visibleEnd(scalars, start..<end)

@@ -12,10 +12,15 @@ public struct LocalizedStrings: Sendable {
     let languages: [String]
     /// How many of `languages` are the locale's own; the others are fallbacks (the catalog's
     /// source language). All of them when there is nothing to tell apart: no locale, a file of
-    /// one language, or a locale the catalog has no strings for at all (warned about once).
+    /// one language, or a locale the catalog has no strings for at all (`hasLocale`).
     let ownLanguages: Int
     /// The locale, as given.
     let locale: String?
+    /// Keys whose source-language text is every locale's (`StringCatalog.untranslatable`).
+    let untranslatable: Set<String>
+    /// False when the catalog has no strings for the locale at all: every key shows the source
+    /// language's text, which is one warning, not one per key.
+    public let hasLocale: Bool
 
     public struct LookedUp: Sendable {
         public var text: String
@@ -34,7 +39,8 @@ public struct LocalizedStrings: Sendable {
     public func lookUp(_ key: String) -> LookedUp? {
         for (index, language) in languages.enumerated() {
             if let text = tables[language]?[key] {
-                return LookedUp(text: text, fallback: index < ownLanguages ? nil : language)
+                let fallback = index < ownLanguages || untranslatable.contains(key) ? nil : language
+                return LookedUp(text: text, fallback: fallback)
             }
         }
         return nil
@@ -56,7 +62,8 @@ enum FormatSpecifiers {
             }
             var j = i + 1
             // Argument number, flags, width, precision and length, then the conversion.
-            while j < scalars.count, "0123456789$#-+ '.*hlqLztj".unicodeScalars.contains(scalars[j]) { j += 1 }
+            // (No space flag: "50% off" and French "50 % de plus" are percentages.)
+            while j < scalars.count, "0123456789$#-+.*hlqLztj".unicodeScalars.contains(scalars[j]) { j += 1 }
             if j < scalars.count, scalars[j] == "%" && j == i + 1 {
                 i = j + 1  // "%%"
                 continue
@@ -79,6 +86,8 @@ public struct StringCatalog: Sendable {
     public var tables: [String: [String: String]]
     /// The catalog's source language (.xcstrings), the last fallback.
     public var sourceLanguage: String?
+    /// Keys marked `"shouldTranslate": false` (.xcstrings): the source language's text is theirs.
+    public var untranslatable: Set<String> = []
 
     public init(tables: [String: [String: String]], sourceLanguage: String?) {
         self.tables = [:]
@@ -129,7 +138,9 @@ public struct StringCatalog: Sendable {
         let chain = fallbackChain(locale: locale)
         var own = chain.count
         if let locale, !languages.isEmpty, hasStrings(locale: locale) { own = StringCatalog.localeChain(locale).count }
-        return LocalizedStrings(tables: tables, languages: chain, ownLanguages: own, locale: locale)
+        return LocalizedStrings(
+            tables: tables, languages: chain, ownLanguages: own, locale: locale, untranslatable: untranslatable,
+            hasLocale: locale.map { hasStrings(locale: $0) } ?? true)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -259,11 +270,14 @@ public struct StringCatalog: Sendable {
                 location(stringsValue, file), "\"strings\" must be an object, not \(stringsValue.kindName)")
         }
         var tables: [String: [String: String]] = [:]
+        var untranslatable: Set<String> = []
         for (key, entry) in strings {
             guard entry.members != nil else {
                 throw Diagnostic.error(
                     location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
             }
+            // Brand names and the like: the source language's text is every locale's.
+            if case .bool(false)? = entry["shouldTranslate"]?.value { untranslatable.insert(key) }
             var hasSource = false
             if let localizations = entry["localizations"] {
                 guard let languages = localizations.members else {
@@ -280,7 +294,9 @@ public struct StringCatalog: Sendable {
             // A key without a source-language localization is its own source text (Xcode's rule).
             if !hasSource { tables[normalizedLanguage(source), default: [:]][key] = key }
         }
-        return StringCatalog(tables: tables, sourceLanguage: source)
+        var catalog = StringCatalog(tables: tables, sourceLanguage: source)
+        catalog.untranslatable = untranslatable
+        return catalog
     }
 
     /// A localization Xcode added and nobody has translated yet (state "new", empty value): it
