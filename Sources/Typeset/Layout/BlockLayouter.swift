@@ -532,10 +532,9 @@ struct BlockLayouter {
             }
             var characters: [Unicode.Scalar: Double] = [:]
             for scalar in Set(texts.joined().unicodeScalars) { characters[scalar] = measure(String(scalar)) }
-            let widest = texts.max { a, b in
-                a.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] } < b.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] }
-            }
-            width = max(width, measure(widest ?? "") + BlockLayouter.markerGap * style.size / bodySize)
+            func estimate(_ text: String) -> Double { text.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] } }
+            let widest = texts.max { estimate($0) < estimate($1) } ?? ""
+            width = max(width, measure(widest) + BlockLayouter.markerGap * style.size / bodySize)
         }
         return (texts, width)
     }

@@ -19,7 +19,8 @@ public struct LocalizedStrings: Sendable {
     /// Keys whose source-language text is every locale's (`StringCatalog.untranslatable`).
     let untranslatable: Set<String>
     /// False when the catalog has no strings for the locale at all: every key shows the source
-    /// language's text, which is one warning, not one per key.
+    /// language's text, which is one warning (at the catalog for `--locale`, else at the
+    /// document), not one per key.
     public let hasLocale: Bool
 
     public struct LookedUp: Sendable {
@@ -28,10 +29,7 @@ public struct LocalizedStrings: Sendable {
         public var fallback: String?
     }
 
-    public subscript(key: String) -> String? {
-        guard let found = lookUp(key) else { return nil }
-        return found.text
-    }
+    public subscript(key: String) -> String? { lookUp(key)?.text }
 
     /// The text of `key` and the language it came from, when that is a fallback: a key the
     /// locale has no string for shows the source language's (SPEC 5.2), which localization
@@ -87,9 +85,10 @@ public struct StringCatalog: Sendable {
     /// The catalog's source language (.xcstrings), the last fallback.
     public var sourceLanguage: String?
     /// Keys marked `"shouldTranslate": false` (.xcstrings): the source language's text is theirs.
-    public var untranslatable: Set<String> = []
+    public var untranslatable: Set<String>
 
-    public init(tables: [String: [String: String]], sourceLanguage: String?) {
+    public init(tables: [String: [String: String]], sourceLanguage: String?, untranslatable: Set<String> = []) {
+        self.untranslatable = untranslatable
         self.tables = [:]
         for (language, table) in tables {
             self.tables[StringCatalog.normalizedLanguage(language), default: [:]].merge(table) { _, new in new }
@@ -136,11 +135,12 @@ public struct StringCatalog: Sendable {
     /// that has it.
     public func strings(locale: String?) -> LocalizedStrings {
         let chain = fallbackChain(locale: locale)
+        let hasLocale = locale.map { hasStrings(locale: $0) } ?? true
         var own = chain.count
-        if let locale, !languages.isEmpty, hasStrings(locale: locale) { own = StringCatalog.localeChain(locale).count }
+        if let locale, !languages.isEmpty, hasLocale { own = StringCatalog.localeChain(locale).count }
         return LocalizedStrings(
             tables: tables, languages: chain, ownLanguages: own, locale: locale, untranslatable: untranslatable,
-            hasLocale: locale.map { hasStrings(locale: $0) } ?? true)
+            hasLocale: hasLocale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -294,9 +294,7 @@ public struct StringCatalog: Sendable {
             // A key without a source-language localization is its own source text (Xcode's rule).
             if !hasSource { tables[normalizedLanguage(source), default: [:]][key] = key }
         }
-        var catalog = StringCatalog(tables: tables, sourceLanguage: source)
-        catalog.untranslatable = untranslatable
-        return catalog
+        return StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
     }
 
     /// A localization Xcode added and nobody has translated yet (state "new", empty value): it

@@ -38,9 +38,11 @@ public final class PDFWriter {
     private var carried = 0
     /// The kids of the open elements so far, outermost first: one array for all, not one each.
     private var openKids: [Kid] = []
-    /// The children of the Document element, and where those of a row split between pages go
-    /// (`OpenElement.order`).
-    private var documentKids: [(order: RowPlace?, object: UInt32)] = []
+    /// The children of the Document element: 4 bytes each, for they add up over 10,000 pages.
+    private var documentKids: [UInt32] = []
+    /// Where the last of them go, those of a row split between pages (`OpenElement.order`): the
+    /// only ones an element of the row can be put before. Emptied by any other element.
+    private var lastKidsInRows: [RowPlace] = []
 
     /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
     private let resources: PDFResources
@@ -293,11 +295,15 @@ public final class PDFWriter {
         if openElements.isEmpty {
             // An element of a split row goes before those of the row that come after it and ended
             // first, on the pages its column goes on to.
-            var place = documentKids.endIndex
             if let order = element.order {
-                while place > 0, let before = documentKids[place - 1].order, before > order { place -= 1 }
+                var back = 0
+                while back < lastKidsInRows.count, lastKidsInRows[lastKidsInRows.count - 1 - back] > order { back += 1 }
+                documentKids.insert(UInt32(element.object), at: documentKids.count - back)
+                lastKidsInRows.insert(order, at: lastKidsInRows.count - back)
+            } else {
+                documentKids.append(UInt32(element.object))
+                lastKidsInRows.removeAll(keepingCapacity: true)
             }
-            documentKids.insert((element.order, UInt32(element.object)), at: place)
         } else {
             openKids.append(.element(element.object))
         }
@@ -428,7 +434,7 @@ public final class PDFWriter {
             body.reference(structureRoot)
             body.append("/K [ ")
             for kid in documentKids {
-                body.reference(Int(kid.object))
+                body.reference(Int(kid))
                 objects.flush(&body)
             }
             body.append("] >>")
