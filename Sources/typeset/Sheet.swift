@@ -163,7 +163,9 @@ struct Sheet: Command {
         var failed: [String] = []
         for (row, input) in inputs.enumerated() {
             var diagnostics = parsed[row].diagnostics
-            var seen = Set(diagnostics.items)
+            let seen = Set(diagnostics.items)
+            // Each cell's diagnostics, once each, with the cells they came from.
+            var cellDiagnostics: [(diagnostic: Diagnostic, cells: [String])] = []
             var cells: [SheetCell] = []
             let cellResults = results[row] ?? []
             for (index, column) in columns.enumerated() {
@@ -180,8 +182,13 @@ struct Sheet: Command {
                     continue
                 }
                 let result = cellResults[index]
-                for diagnostic in result.diagnostics.items where seen.insert(diagnostic).inserted {
-                    diagnostics.report(diagnostic)
+                let cell = "\(column.locale ?? result.language) \(column.textSize)"
+                for diagnostic in result.diagnostics.items where !seen.contains(diagnostic) {
+                    if let k = cellDiagnostics.firstIndex(where: { $0.diagnostic == diagnostic }) {
+                        if cellDiagnostics[k].cells.last != cell { cellDiagnostics[k].cells.append(cell) }
+                    } else {
+                        cellDiagnostics.append((diagnostic, [cell]))
+                    }
                 }
                 let error = result.diagnostics.errors.first.map {
                     "\($0.location.line):\($0.location.column): \($0.message)"
@@ -190,6 +197,13 @@ struct Sheet: Command {
                     SheetCell(
                         file: input, locale: column.locale ?? result.language, textSize: size,
                         page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
+            }
+            // What only some cells say (a word broken at AX5 only, a key untranslated in one
+            // locale) names them; what all say is said once.
+            for (diagnostic, inCells) in cellDiagnostics {
+                var said = diagnostic
+                if inCells.count < cellResults.count { said.message += "; in \(inCells.joined(separator: ", "))" }
+                diagnostics.report(said)
             }
             printDiagnostics(diagnostics)
             if diagnostics.hasErrors || parsed[row].document == nil { failed.append(input) }

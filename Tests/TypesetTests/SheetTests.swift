@@ -251,6 +251,25 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(text.contains("bad.xml") && text.contains("en · xLarge (19 pt)"))
     }
 
+    /// A warning that only some cells give names them: which locale and size broke a word is
+    /// what the sheet is for. One that every cell gives is said once, as it is.
+    @Test func warningsNameTheCellsTheyComeFrom() throws {
+        let folder = try L10nCLI.folder([
+            "a.xml": #"<document width="260"><row><button key="go">Go</button><button>OK</button></row><p key="none">x</p></document>"#,
+            "s.json": #"{"go": "Continue"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(
+            ["sheet", "a.xml", "--strings", "s.json", "--text-sizes", "Large,AX5", "-o", "sheet.pdf"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("no string for key 'none'") } == [
+            "a.xml:1:81: warning: no string for key 'none' in the catalog; the element's own text is used"
+        ])
+        let broken = lines.filter { $0.contains("the word 'Continue'") }
+        #expect(broken.count == 1 && broken[0].contains("it is broken between its letters; in en AX5 ("), "\(lines)")
+    }
+
     @Test func brokenCatalogWritesNoSheet() throws {
         let folder = try L10nCLI.folder([
             "a.xml": "<document><p>x</p></document>", "s.strings": "\"a\" = \"b\"\n\"c\" = \"d\";",
