@@ -68,10 +68,9 @@ extension BlockLayouter {
             warnings.append(warning)
         }
 
-        /// Starts a new page for the content of `unit` (for the rest of its paragraph, when
-        /// `continuation`), or returns false at the page limit.
-        func newPage(for unit: Unit, continuation: Bool = false) -> Bool {
-            newPage(for: unit, holding: Set(unit.blocks.first?.structure(continuation: continuation) ?? []))
+        /// Starts a new page for the content of `unit`, or returns false at the page limit.
+        func newPage(for unit: Unit) -> Bool {
+            newPage(for: unit, holding: Set(unit.blocks.first?.structure(continuation: false) ?? []))
         }
 
         /// Starts a new page whose blocks are in the structure elements `next`, or returns false
@@ -105,49 +104,11 @@ extension BlockLayouter {
                 empty = false
                 continue
             }
-            if let paragraph = unit.splittableParagraph(contentHeight: contentHeight) {
-                // Lines continue on the next page where they no longer fit.
-                let block = unit.blocks[0]
-                var start = 0
-                var pageGap = gap
-                var warned = false
-                while start < paragraph.lines.count {
-                    var end = start
-                    var used = 0.0
-                    while end < paragraph.lines.count
-                        && y + pageGap + used + paragraph.lines[end].height <= contentHeight + 0.001
-                    {
-                        used += paragraph.lines[end].height
-                        end += 1
-                    }
-                    if end == start {
-                        if empty {  // a line taller than the page: it stands alone and is cut off
-                            end = start + 1
-                            used = paragraph.lines[start].height
-                            if !warned { warnCutOff(unit, height: used, line: true) }
-                            warned = true
-                        } else {
-                            guard newPage(for: unit, continuation: start > 0) else { break allUnits }
-                            pageGap = 0
-                            continue
-                        }
-                    }
-                    let dy = margin + y + pageGap - block.lineOrigins[start].top
-                    emitter.emit(block, lines: start..<end, dy: dy)
-                    y += pageGap + used
-                    empty = false
-                    start = end
-                    if start < paragraph.lines.count {
-                        guard newPage(for: unit, continuation: true) else { break allUnits }
-                        pageGap = 0
-                    }
-                }
-                continue
-            }
             // What fits on a page goes to the next whole, and so does a spacer taller than one
-            // (a page of its own); a row taller than a page starts here, as a paragraph does,
-            // and its columns go on where their lines end.
-            if !empty && (height <= contentHeight + 0.001 || unit.blocks.isEmpty) {
+            // (a page of its own). A paragraph starts here and its lines go on where the page
+            // ends; so does a row taller than a page, each of its columns where its lines end.
+            let splits = unit.splittableParagraph(contentHeight: contentHeight) != nil
+            if !empty && !splits && (height <= contentHeight + 0.001 || unit.blocks.isEmpty) {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? 0 : y + gap
@@ -160,8 +121,9 @@ extension BlockLayouter {
                 emitter.continuing = index + 1 < pieces.count ? pieces[index + 1].structure : []
                 let top = index == 0 ? firstTop : 0
                 for part in piece.parts {
-                    // The columns end on different pages: their structure elements go in order.
-                    let order = pieces.count > 1 ? StructureOrder(pagesBack: index, index: part.block) : nil
+                    // A row's columns end on different pages: their structure elements go in order.
+                    let inOrder = pieces.count > 1 && unit.blocks.count > 1
+                    let order = inOrder ? StructureOrder(pagesBack: index, index: part.block) : nil
                     let dy = margin + top - part.origin
                     emitter.emit(unit.blocks[part.block], lines: part.lines, dy: dy, order: order)
                 }
@@ -195,7 +157,8 @@ struct UnitPiece {
 
 extension Unit {
     /// The unit cut into pieces, the first at most `room` tall and the others `contentHeight`,
-    /// for a row taller than a page. Its columns go on independently, as a paragraph does: each
+    /// for a paragraph (or a list item taller than a page) that does not fit, or a row taller
+    /// than a page. Its columns (a paragraph's one) go on independently: each
     /// takes the lines (of text blocks that may split) or the whole blocks that end within the
     /// page, and goes on at the top of the next page with the first line or block left. No line
     /// is cut in two; only what is taller than a page is, standing at a page's top. A column is
