@@ -150,13 +150,7 @@ public final class PDFWriter {
             }
         }
         closeMarked(in: &content)
-        if carried > 0 {
-            let chain = parked[0]
-            throw RenderError.unbalancedTags(
-                page: pageNumber,
-                reason: "\(chain.elements[chain.resumed].tag.rawValue) goes on from the previous page, "
-                    + "which does not begin it again")
-        }
+        if carried > 0 { throw notResumed(page: pageNumber, "which does not begin it again") }
 
         let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
         var body = PDFBuffer.take(&objectBytes)
@@ -324,13 +318,14 @@ public final class PDFWriter {
     /// parked, and an element from the page before that is begun again must be whole again.
     private func settle(page: Int) throws {
         park()
-        if carried > 0, parked[0].resumed > 0 {
-            let chain = parked[0]
-            throw RenderError.unbalancedTags(
-                page: page,
-                reason: "\(chain.elements[chain.resumed].tag.rawValue) goes on from the previous page, "
-                    + "but something comes first")
-        }
+        if carried > 0, parked[0].resumed > 0 { throw notResumed(page: page, "but something comes first") }
+    }
+
+    /// The next element carried from the page before, which this page does not begin again.
+    private func notResumed(page: Int, _ why: String) -> RenderError {
+        let chain = parked[0]
+        return .unbalancedTags(
+            page: page, reason: "\(chain.elements[chain.resumed].tag.rawValue) goes on from the previous page, \(why)")
     }
 
     /// Elements ended with `continued` and the elements inside them, with the kids they have so
