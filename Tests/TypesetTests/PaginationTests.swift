@@ -201,6 +201,8 @@ import Testing
         #expect(offPage.allSatisfy { block in overflowing.contains { $0.frame.y == block.frame.y } })
         #expect(deep.diagnostics.warnings.count == overflowing.count)
         #expect(deep.diagnostics.warnings.allSatisfy { $0.message.hasPrefix("this <item> is ") })
+        #expect(Set(deep.diagnostics.warnings.map(\.hint)) == ["make the text shorter, nest its list less deeply, or make the page wider"])
+        #expect(warnings.first?.hint == "make the text shorter, give its row fewer children, or make the page wider")
         // Text that wraps within its box gives none, in a row or a list.
         let fits = try #require(
             layoutMarkup(#"<document width="300"><row><label>a b c</label><label>d</label></row><list><item>\#(words(40))</item></list></document>"#))
@@ -230,6 +232,11 @@ import Testing
         #expect(LineFiller.firstBrokenWord([0..<2, 2..<5], scalars: shy, opportunities: end) == 0..<5)
         #expect(warnings.first?.message == "this <label> is 168 pt wide, narrower than the word 'Notifications' (238 pt): it is broken between its letters")
         #expect(warnings.last?.message.contains("narrower than the word 'موافق'") == true)
+        // The hints name only what narrows the block: a label outside any row has no row.
+        #expect(warnings.map(\.hint) == [
+            "make the text shorter, or make the page wider",
+            "make the text shorter, give its row fewer children, or make the page wider",
+        ])
         // The pieces are on lines of their own, and every letter is there.
         let label = result.report.pages[0].blocks[0]
         #expect(label.lines.map { $0.runs.map(\.text).joined() }.joined() == "NotificationsNotifications")

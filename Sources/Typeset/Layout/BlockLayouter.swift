@@ -20,6 +20,9 @@ struct BlockContext {
     var inherited = BlockStyle()
     /// True for the children of a list: its items and nested lists.
     var inList = false
+    /// How many rows and lists the block is in: what narrows it, for the hints of warnings.
+    var rowDepth = 0
+    var listDepth = 0
 }
 
 /// A laid-out leaf block at galley coordinates (y from the top of the first page's content).
@@ -282,6 +285,7 @@ struct BlockLayouter {
         if case .list = block.kind {
             if !context.inList { inner.inherited.align = own.align }
             inner.inList = true
+            inner.listDepth += 1
         } else {
             inner.inList = false
         }
@@ -325,6 +329,15 @@ struct BlockLayouter {
         }
     }
 
+    /// What a block too narrow for its text or its tap target can do: only what narrows it.
+    private static func narrowHint(_ context: BlockContext, first: String?) -> String {
+        var ways = first.map { [$0] } ?? []
+        if context.rowDepth > 0 { ways.append("give its row fewer children") }
+        if context.listDepth > 1 { ways.append("nest its list less deeply") }
+        ways.append("make the page wider")
+        return ways.count == 1 ? ways[0] : ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1]
+    }
+
     /// "W pt wide, under the 44 pt that a tap target needs (Apple HIG)", W rounded down.
     private static func underTapTarget(_ width: Double) -> String {
         "\(format((width * 10).rounded(.down) / 10)) pt wide, under the \(format(Block.minimumButtonSize)) pt "
@@ -361,6 +374,7 @@ struct BlockLayouter {
     ) -> Double {
         guard !children.isEmpty else { return top }
         var inner = containerContext(block, context)
+        inner.rowDepth += 1
         let count = Double(children.count)
         let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
         guard column > 0 else {
@@ -713,7 +727,7 @@ struct BlockLayouter {
                 block.location,
                 "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
                     + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
-                hint: "give its row fewer children, nest its list less deeply, or make the page wider"))
+                hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         } else if let broken = paragraph.brokenWord {
             // Or one of its words is broken between letters, as UIKit does: a text size or a
             // translation that no longer fits.
@@ -723,7 +737,7 @@ struct BlockLayouter {
                 block.location,
                 "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
                     + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
-                hint: "make the text shorter, give its row fewer children, or make the page wider"))
+                hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }
 
         let textHeight = paragraph.height
@@ -740,7 +754,7 @@ struct BlockLayouter {
                 diagnostics.report(.warning(
                     block.location,
                     "this <button> is \(BlockLayouter.underTapTarget(context.width))",
-                    hint: "give its row fewer children, or make the page wider"))
+                    hint: BlockLayouter.narrowHint(context, first: nil)))
             }
             decorations.append(.rectangle(RectangleItem(
                 x: context.x, y: top, width: context.width, height: height,
