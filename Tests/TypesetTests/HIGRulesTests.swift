@@ -324,6 +324,20 @@ extension ReportBlock {
         }
     }
 
+    /// A pair of brackets is set in one size: the closing one is of its opening one's script
+    /// (it was Latin after "PDF", 2 pt smaller than its Arabic partner).
+    @Test func bracketsOfAPairAreBalancedAlike() {
+        for (text, arabicPairs) in [("حفظ (PDF)", "()"), ("שמור (PDF) 2.0", "()"), ("حفظ [PDF {OK}] نعم", "[]")] {
+            let runs = blocks(#"<document lang="ar"><button>\#(text)</button></document>"#)[0].lines.flatMap(\.runs)
+            func size(_ bracket: Character) -> Double? { runs.first { $0.text.contains(bracket) }?.size }
+            for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] as [(Character, Character)] where text.contains(open) {
+                #expect(size(open) != nil && size(open) == size(close), "\(runs.map { ($0.text, $0.size) })")
+                // Those after the Arabic or Hebrew are balanced with it; "{OK}" is Latin.
+                #expect(size(open) == (arabicPairs.contains(open) ? 19 : 17))
+            }
+        }
+    }
+
     @Test func balanceIsConfigurable() {
         #expect(sizes(blocks(#"<document rtl-balance="0"><label>OK שלום</label></document>"#)[0])["Hebr"] == 17)
         #expect(sizes(blocks(#"<document rtl-balance="3"><label>OK שלום</label></document>"#)[0])["Hebr"] == 20)

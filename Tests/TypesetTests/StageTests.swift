@@ -13,6 +13,17 @@ import Testing
         #expect(scripts[13] == "Latn" && scripts.last == "Latn")
     }
 
+    @Test func pairedBracketsShareAScript() {
+        // "حفظ (PDF) x": the closing parenthesis takes its opening one's script, not Latin's,
+        // and so does what follows it until the next letter.
+        let scripts = Itemizer.resolveScripts(Array("حفظ (PDF). x [a{ب]".unicodeScalars)).map(\.code)
+        #expect(scripts[4] == "Arab" && scripts[8] == "Arab" && scripts[9] == "Arab", "\(scripts)")
+        #expect(scripts[11] == "Latn")
+        // Pairs nest, and a closing bracket with no opening one takes the script before it.
+        #expect(scripts[13] == "Latn" && scripts[15] == "Latn" && scripts[17] == "Latn", "\(scripts)")
+        #expect(Itemizer.resolveScripts(Array("x) حفظ)".unicodeScalars)).map(\.code) == ["Latn", "Latn", "Latn", "Arab", "Arab", "Arab", "Arab"])
+    }
+
     @Test func neutralOnlyTextStaysCommon() {
         #expect(Itemizer.resolveScripts(Array("123 ...".unicodeScalars)).allSatisfy { $0 == .common })
     }

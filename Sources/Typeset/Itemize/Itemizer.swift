@@ -16,18 +16,34 @@ struct TextItem {
 
 enum Itemizer {
     /// Scripts per scalar, with Common and Inherited characters taking the script of the
-    /// character before them, or after them at the start of the text (UAX #24 practice).
+    /// character before them, or after them at the start of the text (UAX #24 practice). A
+    /// closing bracket takes the script of its opening one (UAX #24's use of
+    /// Bidi_Paired_Bracket, as ICU and HarfBuzz do), and so does what follows it: in
+    /// "حفظ (PDF)" both parentheses are Arabic, of one font and one size.
     static func resolveScripts(_ scalars: [Unicode.Scalar]) -> [Script] {
         var scripts = scalars.map(\.script)
         var firstExplicit: Script?
         var last: Script?
+        var openers: [(closing: UInt32, index: Int, script: Script?)] = []
+        var pairs: [(open: Int, close: Int)] = []
         for i in scripts.indices {
             if scripts[i].isExplicit {
                 last = scripts[i]
                 if firstExplicit == nil { firstExplicit = scripts[i] }
-            } else if let last {
-                scripts[i] = last
+                continue
             }
+            if scalars[i].bidiClass == .ON, let bracket = Tables.brackets[scalars[i].value] {
+                if bracket.opening {
+                    if openers.count < BidiResolver.maxBracketDepth {
+                        openers.append((Tables.openingBrackets[bracket.canonical] ?? 0, i, last))
+                    }
+                } else if let match = openers.lastIndex(where: { $0.closing == bracket.canonical }) {
+                    pairs.append((openers[match].index, i))
+                    if let script = openers[match].script { last = script }
+                    openers.removeSubrange(match...)
+                }
+            }
+            if let last { scripts[i] = last }
         }
         // Leading neutral characters take the first explicit script.
         if let firstExplicit {
@@ -36,6 +52,7 @@ enum Itemizer {
                 scripts[i] = firstExplicit
             }
         }
+        for pair in pairs { scripts[pair.close] = scripts[pair.open] }
         return scripts
     }
 
