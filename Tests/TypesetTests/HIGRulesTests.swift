@@ -277,6 +277,29 @@ extension ReportBlock {
         #expect(b[0].frame.y > b[1].frame.y && b[1].frame.y == 16)
         #expect(b[3].frame.y > b[2].frame.y && b[4].frame.y > b[2].frame.y)
         #expect(abs((b[5].frame.y + b[5].frame.height / 2) - (b[6].frame.y + b[6].frame.height / 2)) < 0.001, "centered")
+
+        // A label or a caption beside a button stands on its title's baseline (it was 11 pt
+        // above it); a title lower than the button's moves the button down, whole.
+        let buttons = try #require(layoutMarkup("""
+            <document lang="ar"><row><label>البريد الإلكتروني</label><button>تحقق</button></row>
+            <row><caption>آخر مزامنة</caption><button>مزامنة</button><button>إلغاء الأمر الآن</button></row>
+            <row><title>الإعدادات</title><button>تم</button></row></document>
+            """))
+        let placed = buttons.report.pages[0].blocks
+        // (The third button's title wraps to two lines: the caption takes the lower baseline.)
+        #expect(placed[4].lines.count == 2)
+        for row in [[placed[0], placed[1]], [placed[2], placed[3]], [placed[5], placed[6]]] {
+            let baselines = row.map { $0.lines[0].baseline }
+            #expect(abs(baselines[0] - baselines[1]) < 0.001, "\(row.map(\.kind)): \(baselines)")
+        }
+        let shapes = buttons.pages[0].items.compactMap { item -> RectangleItem? in
+            if case .rectangle(let shape) = item { shape } else { nil }
+        }
+        #expect(shapes.count == 4)
+        #expect(shapes[1].y == shapes[2].y && shapes[1].height == shapes[2].height, "buttons keep one box")
+        #expect(shapes[3].y > placed[5].frame.y, "the title's button moved down")
+        let middle = placed[6].frame.y + placed[6].frame.height / 2
+        #expect(abs(shapes[3].y + shapes[3].height / 2 - middle) < 0.001, "its title still centered")
     }
 
     @Test func onlyDirectChildrenOfTheRowAreSiblings() {

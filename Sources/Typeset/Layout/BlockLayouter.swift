@@ -416,20 +416,29 @@ struct BlockLayouter {
                 if role == .button { buttonBlocks.append(first) } else { textBlocks.append(first) }
             }
         }
-        // Text side by side shares its first baseline, as a label beside its value does in iOS:
-        // top-aligned, one of larger type (a balanced one, 4.3) sat lower than its sibling.
-        let baselines = textBlocks.map { placed[$0].firstBaseline }
-        if let lowest = baselines.compactMap({ $0 }).max() {
-            for (i, baseline) in zip(textBlocks, baselines) {
-                guard let baseline, lowest - baseline > 0.001 else { continue }
-                placed[i].move(down: lowest - baseline)
-                bottom = max(bottom, placed[i].bottom)
-            }
-        }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
         // its row makes them: one that wraps to two lines no longer stands out below the others.
         if let tallest = buttonBlocks.map({ placed[$0].bottom }).max() {
             for i in buttonBlocks { placed[i].stretchButton(to: tallest) }
+        }
+        // Text side by side shares its first baseline, as a label beside its value or its
+        // button does in iOS (a stack view aligned by first baseline): top-aligned, one of larger
+        // type (a balanced one, 4.3) sat lower than its sibling, and a label 11 pt above the
+        // title of the button beside it. The buttons move together, keeping one height.
+        let lowestText = textBlocks.compactMap { placed[$0].firstBaseline }.max()
+        let lowestButton = buttonBlocks.compactMap { placed[$0].firstBaseline }.max()
+        if let lowest = [lowestText, lowestButton].compactMap({ $0 }).max() {
+            for i in textBlocks {
+                guard let baseline = placed[i].firstBaseline, lowest - baseline > 0.001 else { continue }
+                placed[i].move(down: lowest - baseline)
+                bottom = max(bottom, placed[i].bottom)
+            }
+            if let lowestButton, lowest - lowestButton > 0.001 {
+                for i in buttonBlocks {
+                    placed[i].move(down: lowest - lowestButton)
+                    bottom = max(bottom, placed[i].bottom)
+                }
+            }
         }
         return bottom
     }
