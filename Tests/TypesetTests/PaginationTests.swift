@@ -183,6 +183,30 @@ import Testing
         #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
     }
 
+    /// A title or a heading goes to the next page with the start of its section, rather than
+    /// stand alone at the bottom of a page (it did).
+    @Test func headingsGoWithTheirSection() throws {
+        /// Each page's blocks, as kind and source line, on pages of 180 pt between the margins.
+        func pages(_ body: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(#"<document width="300" height="200" margin="10">"# + body + "</document>"))
+            #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+            return result.report.pages.map { $0.blocks.map { "\($0.kind)\($0.line)" } }
+        }
+        /// A paragraph of `count` lines, each 22.1 pt.
+        func lines(_ count: Int) -> String { "<p>" + (0..<count).map { "line\($0)" }.joined(separator: "<br/>") + "</p>" }
+        // 132.6 + 8 + 28.6 pt: the heading fits on page 1, the first line of its paragraph not.
+        #expect(try pages(lines(6) + "<heading>Next</heading>\n" + lines(3)) == [["p1"], ["heading1", "p2"]])
+        // A title and a heading keep together, and with the paragraph.
+        #expect(try pages(lines(4) + "<title>T</title><heading>H</heading>\n" + lines(3)) == [["p1"], ["title1", "heading1", "p2"]])
+        // Room for a line of the paragraph: the heading stays, and the paragraph splits.
+        #expect(try pages(lines(4) + "<heading>Next</heading>\n" + lines(3)) == [["p1", "heading1", "p2"], ["p2"]])
+        // Nothing to keep: the heading is last, or a spacer follows it.
+        #expect(try pages(lines(6) + "<heading>End</heading>") == [["p1", "heading1"]])
+        #expect(try pages(lines(6) + "<heading>H</heading><spacer height=\"80\"/>") == [["p1", "heading1"], []])
+        // What follows could not stand beside the heading on any page: the heading stays.
+        #expect(try pages(lines(6) + "<heading>H</heading><button size=\"120\">OK</button>") == [["p1", "heading1"], ["button1"]])
+    }
+
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {
         // Ten labels in 80 pt: each is 1 pt wide, and every letter overflows it.
         let labels = (1...10).map { "<label>Word\($0)</label>" }.joined()

@@ -68,6 +68,33 @@ extension BlockLayouter {
             warnings.append(warning)
         }
 
+        /// For a title or a heading (`units[index]`), how much of what follows it must stand on
+        /// its page: the gap and the first line of a paragraph, a block that does not split, or
+        /// another heading and what it keeps. Nil for nothing to keep (a spacer, the end).
+        func keptStart(after index: Int) -> Double? {
+            func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
+            var kept: Double?  // the headings that follow, and their gaps
+            var i = index
+            while isHeading(units[i]), i + 1 < units.count, (kept ?? 0) <= contentHeight {
+                let next = units[i + 1]
+                let gap = max(0, next.top - units[i].bottom)
+                let height = next.bottom - next.top
+                if next.blocks.isEmpty { break }
+                if isHeading(next) && height <= contentHeight + 0.001 {
+                    kept = (kept ?? 0) + gap + height
+                    i += 1
+                    continue
+                }
+                if let paragraph = next.splittableParagraph(contentHeight: contentHeight),
+                    let line = paragraph.lines.first, let origin = next.blocks[0].lineOrigins.first
+                {
+                    return (kept ?? 0) + gap + origin.top + line.height - next.top
+                }
+                return height <= contentHeight + 0.001 ? (kept ?? 0) + gap + height : kept
+            }
+            return kept
+        }
+
         /// Starts a new page for the content of `unit`, or returns false at the page limit.
         func newPage(for unit: Unit) -> Bool {
             newPage(for: unit, holding: Set(unit.blocks.first?.structure(continuation: false) ?? []))
@@ -93,10 +120,18 @@ extension BlockLayouter {
             return true
         }
 
-        allUnits: for unit in units {
-            let gap = empty ? 0 : max(0, unit.top - previousBottom)
+        allUnits: for (index, unit) in units.enumerated() {
+            var gap = empty ? 0 : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
+            // A title or a heading is not left at the bottom of a page, its section on the next:
+            // it goes there too when the start of what follows it would not fit beside it.
+            if !empty, y + gap + height <= contentHeight + 0.001, let next = keptStart(after: index),
+                y + gap + height + next > contentHeight + 0.001, height + next <= contentHeight + 0.001
+            {
+                guard newPage(for: unit) else { break }
+                gap = 0
+            }
             if y + gap + height <= contentHeight + 0.001 {
                 let dy = margin + y + gap - unit.top
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
