@@ -166,6 +166,11 @@ import Testing
         #expect(warnings.filter { $0.message.hasPrefix("a line of this <p> is 390 pt tall") }.count == 1)
         #expect(warnings.filter { $0.message.contains("the word 'Big'") }.count == 1)
         #expect(lineTexts(result).joined(separator: "|") == "Before|B|ig|After")
+        // A line only a fraction taller than the page says by how much (not "23 pt tall").
+        let tight = try #require(layoutMarkup(#"<document height="54.09"><label>x</label></document>"#))
+        #expect(tight.diagnostics.warnings.map(\.message) == [
+            "a line of this <label> is 22.1 pt tall, more than the 22.09 pt between the page's margins: it is cut off at the bottom of the page"
+        ])
     }
 
     @Test func contentThatFitsGivesNoWarning() throws {

@@ -60,9 +60,12 @@ extension BlockLayouter {
                 what = "\(kind.first.map { "aei".contains($0) } == true ? "an" : "a") <\(kind)> in \(what)"
             }
             if line { what = "a line of \(what)" }
+            // In whole points, unless only a fraction more than the page holds: "22.1 pt tall,
+            // more than the 22.09 pt", not "23 pt".
+            let shown = height - contentHeight >= 1 ? (height - 0.001).rounded(.up) : (height * 100).rounded(.up) / 100
             let warning = Diagnostic.warning(
                 unit.location,
-                "\(what) is \(format((height - 0.001).rounded(.up))) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "
+                "\(what) is \(format(shown)) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "
                     + "between the page's margins: it is cut off at the bottom of the page",
                 hint: "make the page taller ('height' or 'device'), its margin smaller, or the content shorter")
             warnings.append(warning)
