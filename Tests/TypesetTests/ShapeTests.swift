@@ -33,8 +33,10 @@ struct ShapeFontTests {
         #expect(FileManager.default.fileExists(atPath: directory + "/OFL.txt"))
 
         let database = FontDatabase(bundledDirectory: directory)
-        #expect(Set(database.bundledFaces.map(\.family)) == ["Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew"])
-        #expect(database.bundledFaces.count == 8)
+        #expect(Set(database.bundledFaces.map(\.family)) == [
+            "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Math", "Noto Sans Symbols", "Noto Sans Symbols2",
+        ])
+        #expect(database.bundledFaces.count == 11)
     }
 
     @Test("each way of finding the bundled fonts works on its own")
@@ -284,13 +286,25 @@ struct ShapeFontTests {
     func extraFontsAreFallbacks() throws {
         let folder = repositoryRoot + "/Tests/Fonts"
         let database = FontDatabase(extraDirectories: [folder])
-        let text = scalars("King \u{2654}")  // ♔: in TestChess.ttf, in no bundled font
+        let text = scalars("King \u{16A0}")  // ᚠ: in TestRunes.ttf, in no bundled font
         let runs = database.itemize(
             scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.latin)
         #expect(runs.map(\.range) == [0..<5, 5..<6])
-        #expect(runs.map(\.face.family) == ["Noto Sans", "Typeset Test Chess"])
+        #expect(runs.map(\.face.family) == ["Noto Sans", "Typeset Test Runes"])
         #expect(runs.last?.face.path.hasPrefix(folder) == true, "from the folder, not the system: \(runs)")
         #expect(runs.allSatisfy { $0.missing.isEmpty })
+    }
+
+    @Test("arrows, math signs, check marks and the like come from the bundled symbol fonts")
+    func symbolsAreBundled() throws {
+        // Noto Sans lacks them all: they were drawn from whatever the machine had (DejaVu Math
+        // TeX Gyre's minus, as wide as an em dash), or as boxes where it had nothing.
+        let text = scalars("−5 ≤ 3 → ✓ ★ ⚙")
+        let runs = FontDatabase.shared.itemize(
+            scalars: text, range: 0..<text.count, families: [], weight: 400, italic: false, script: TestScript.latin)
+        let symbols = runs.filter { text[$0.range].contains { !$0.properties.isWhitespace && !("0"..."9").contains($0) } }
+        #expect(runs.allSatisfy { $0.missing.isEmpty && $0.face.path.hasPrefix(repositoryRoot + "/Fonts/") }, "\(runs)")
+        #expect(Set(symbols.map(\.face.family)) == ["Noto Sans Math", "Noto Sans Symbols", "Noto Sans Symbols2"], "\(runs)")
     }
 
     @Test("ranges index the whole paragraph")
@@ -461,10 +475,13 @@ struct ShapeShaperTests {
         #expect(inside.glyphs.map(\.id) != alone.glyphs.map(\.id))
     }
 
-    @Test("the bundled fonts' layout never reads a space, so their runs are cut into words")
+    @Test("the bundled text fonts' layout never reads a space, so their runs are cut into words")
     func bundledFontsShapeWordsApart() throws {
         for face in fonts.bundledFaces {
-            #expect(!HarfBuzzFontCache.shared.font(for: face).layoutReadsSpace, "\(face)")
+            // The symbol fonts' layout reads it (Symbols2 ligates the space with U+102E0): their
+            // runs are shaped whole.
+            let readsSpace = face.family == "Noto Sans Symbols" || face.family == "Noto Sans Symbols2"
+            #expect(HarfBuzzFontCache.shared.font(for: face).layoutReadsSpace == readsSpace, "\(face)")
         }
     }
 
@@ -476,7 +493,7 @@ struct ShapeShaperTests {
         #expect(font.layoutReadsSpace)
 
         let database = FontDatabase(extraDirectories: [folder])
-        let face = try #require(database.face(family: "Noto Sans Symbols2", weight: 400, italic: false))
+        let face = try #require(database.face(family: "Typeset Test Space Ligature", weight: 400, italic: false))
         let uncached = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0)
         let words = Shaper(runCacheCapacity: 0)
         let ligature = Array("A \u{102E0}".unicodeScalars)

@@ -23,8 +23,9 @@ public struct FontRun: Hashable, Sendable {
 ///
 /// Order of search for a cluster: the `families` list in order, then the bundled fallbacks by
 /// script (Arabic → Noto Sans Arabic, Hebrew → Noto Sans Hebrew, else Noto Sans, then the other
-/// bundled families), then system fonts (/usr/share/fonts, /usr/local/share/fonts), which are
-/// scanned only when a family or a character is not found in the bundled and extra fonts.
+/// two), then the other bundled families (Noto Sans Math, Symbols and Symbols2, in file order),
+/// then `--font-dir` fonts, then system fonts (/usr/share/fonts, /usr/local/share/fonts), which
+/// are scanned only when a family or a character is not found in the bundled and extra fonts.
 ///
 /// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
 /// `Locked` (a pthread mutex: see Locked.swift); `itemize` takes it a few times per call (never per
@@ -116,7 +117,7 @@ public final class FontDatabase: Sendable {
 
     // MARK: Queries
 
-    /// The bundled faces (all eight files), sorted by file path.
+    /// The bundled faces (all eleven files), sorted by file path.
     public var bundledFaces: [FontFace] {
         state.withLock { state in
             loadPrimary(&state)
@@ -394,16 +395,23 @@ public final class FontDatabase: Sendable {
     }
 
     /// For a character neither the document's families nor the bundled fallbacks cover: a face
-    /// of the first family (in path order) of the `--font-dir` fonts that covers it, else of the
-    /// system fonts, nearest to the weight and style asked for.
+    /// of the first family (in path order) of the other bundled fonts that covers it, else of
+    /// the `--font-dir` fonts, else of the system fonts, nearest to the weight and style asked for.
     private func otherFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
-        state.withLock { state in
+        // A control character is never drawn from a font that maps it (Noto Sans Symbols2 maps
+        // them all): it stays a reported box (SPEC §3).
+        guard scalar.properties.generalCategory != .control else { return nil }
+        return state.withLock { state in
             let faces: [FontFace]
             if let known = state.otherFamilyForScalar[scalar.value] {
                 faces = known
             } else {
                 loadPrimary(&state)
-                if let face = state.extra.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
+                // The bundled symbol and math fonts first, then `--font-dir`, then the system's:
+                // arrows, check marks and the minus sign look the same on every machine.
+                if let face = state.bundled.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
+                    faces = state.bundledByFamily[face.family.lowercased()] ?? []
+                } else if let face = state.extra.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
                     faces = state.extraByFamily[face.family.lowercased()] ?? []
                 } else {
                     loadSystem(&state)
