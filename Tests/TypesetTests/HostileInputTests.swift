@@ -65,6 +65,32 @@ struct HostileInputTests {
             path: path)
     }
 
+    /// A device, a pipe or a socket is never replaced by an output file (as root, `-o /dev/null`
+    /// turned /dev/null into a PDF), and a pipe named like a font is not opened (it waited for a
+    /// writer forever).
+    @Test func specialFilesAreLeftAlone() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/in.xml"
+        try "<document><p>x</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
+        for name in ["pipe.pdf", "pipe.png", "pipe.svg"] {
+            let pipe = folder + "/" + name
+            #expect(mkfifo(pipe, 0o644) == 0)
+            let result = try run(cli.binary, ["render", input, "-o", pipe])
+            #expect(result.status == 1)
+            #expect(result.error.contains("cannot write"), "\(result.error)")
+            #expect(result.error.contains("it is a device, a pipe or a socket"), "\(result.error)")
+            var status = stat()
+            #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "\(name) is still a pipe")
+        }
+        let fonts = folder + "/fonts"
+        try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
+        #expect(mkfifo(fonts + "/pipe.ttf", 0o644) == 0)
+        let result = try run(cli.binary, ["render", input, "--font-dir", fonts, "-o", folder + "/out.pdf"])
+        #expect(result.status == 0, "\(result.error)")
+    }
+
     @Test func pageCountLimitIsALocatedError() throws {
         let cli = try CLI()
         let folder = try temporaryFolder()

@@ -18,11 +18,9 @@ enum AtomicFileWriter {
     /// every failure path. (Targets that are folders are refused first; after that a rename within
     /// a folder does not fail, short of the disk failing.)
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
-        // rename(2) cannot replace a folder: refuse before anything is written, so that a
-        // failure never leaves some of the files new and some old.
-        for file in files where isFolder(file.path) {
-            throw FileWriteFailure(path: file.path, reason: "it is a folder")
-        }
+        // Refused targets are refused before anything is written, so that a failure never
+        // leaves some of the files new and some old.
+        for file in files { try checkTarget(file.path) }
         var temporaries: [String] = []
         defer {
             // Only temporaries not yet renamed are left in the list.
@@ -36,6 +34,19 @@ enum AtomicFileWriter {
                 throw FileWriteFailure(path: file.path, reason: lastError())
             }
             temporaries.removeFirst()
+        }
+    }
+
+    /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), or a
+    /// device, a pipe or a socket, even through a symbolic link (as root, `-o /dev/null` turned
+    /// /dev/null into a PDF file).
+    static func checkTarget(_ path: String) throws(FileWriteFailure) {
+        if isFolder(path) { throw FileWriteFailure(path: path, reason: "it is a folder") }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }  // nothing there yet
+        let kind = status.st_mode & S_IFMT
+        if kind != S_IFREG && kind != S_IFDIR {
+            throw FileWriteFailure(path: path, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
         }
     }
 
@@ -119,6 +130,7 @@ final class TemporaryFile {
     private static let bufferSize = 1 << 16
 
     init(beside path: String) throws(FileWriteFailure) {
+        try AtomicFileWriter.checkTarget(path)
         (descriptor, temporary) = try AtomicFileWriter.createTemporary(beside: path)
         self.path = path
     }

@@ -464,7 +464,8 @@ public final class FontDatabase: Sendable {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 let path = Path.join(folder, name)
                 if fontExtensions.contains(Path.fileExtension(name).lowercased()) {
-                    paths.append(path)
+                    // Only regular files: opening a pipe named like a font waited forever.
+                    if FileVersion(path: path) != nil { paths.append(path) }
                 } else if recursive, isFolder(path) {
                     collect(path, recursive: true)
                 }
