@@ -788,6 +788,47 @@ struct PDFWriterTests {
         #expect(blended?.blue == 255 && (120...135).contains(Int(blended?.red ?? 0)), "\(String(describing: blended))")
     }
 
+    /// A transparent PNG's invisible pixels get their neighbours' colour in the PDF: they were
+    /// black (premultiplied away), and a viewer smoothing the image blended them into a dark
+    /// ring around a white shape. In SVG the image goes without its metadata chunks.
+    @Test func transparentImagesHaveNoFringesAndSVGsNoMetadata() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let white = Color(red: 1, green: 1, blue: 1)
+        let shape = folder + "/shape.png"
+        try render(
+            pages: [Page(width: 12, height: 12, background: Color(red: 0, green: 0, blue: 0, alpha: 0),
+                         items: [.rectangle(RectangleItem(x: 3, y: 3, width: 6, height: 6, fill: white))])],
+            to: shape, options: RenderOptions(format: .png, scale: 1))
+        // A 100 KB text chunk after IHDR, as some editors write.
+        var png = [UInt8](try bytes(shape))
+        let text = Array("tEXt".utf8) + Array("Comment".utf8) + [0] + [UInt8](repeating: 0x78, count: 100_000)
+        let length = UInt32(text.count - 4)
+        let crc = PNGFile.crc32(text)
+        let chunk = (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * $0)) } + text
+            + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
+        png.insert(contentsOf: chunk, at: 33)
+        try Data(png).write(to: URL(fileURLWithPath: shape))
+        let pages = [Page(width: 100, height: 100, items: [
+            .image(ImageItem(path: shape, x: 10, y: 10, width: 80, height: 80, flipped: false, alt: nil)),
+        ])]
+        let pdf = folder + "/shape.pdf"
+        try render(pages: pages, to: pdf, options: RenderOptions(format: .pdf))
+        let drawn = folder + "/drawn"
+        #expect(try run("/usr/bin/pdftoppm", ["-r", "144", "-png", pdf, drawn]).status == 0)
+        let pixels = try PixelImage(contentsOf: drawn + "-1.png")
+        let darkest = pixels.pixels.map { min($0.red, $0.green, $0.blue) }.min()
+        #expect(darkest == 255, "a white shape on a white page has a ring of \(String(describing: darkest))")
+        let svg = folder + "/shape.svg"
+        try render(pages: pages, to: svg, options: RenderOptions(format: .svg))
+        let size = try bytes(svg).count
+        #expect(size < 10_000, "the SVG is \(size) bytes")
+        let converted = folder + "/svg.png"
+        #expect(try run("/usr/bin/rsvg-convert", [svg, "-o", converted]).status == 0)
+        let fromSVG = try PixelImage(contentsOf: converted)
+        #expect(fromSVG.pixel(x: 50, y: 50) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+    }
+
     /// The embedded TrueType program: glyph ids kept, composites with their components, the
     /// glyphs not drawn empty, advances unchanged.
     @Test func trueTypeSubsetKeepsGlyphIdsAndComponents() throws {

@@ -279,7 +279,7 @@ struct PixelImage {
     private static func problem(_ path: String) -> String? {
         guard let bytes = readFile(path, limit: 1 << 30) else { return nil }
         do {
-            _ = try PNGFile.check(bytes, pixelLimit: Int(Int32.max))
+            _ = try PNGFile.check(bytes, sideLimit: Int(Int32.max), pixelLimit: Int.max)
             return nil
         } catch {
             return error.message

@@ -51,8 +51,8 @@ public enum StructureTag: String, Sendable {
         listBody = "LBody", figure = "Figure", division = "Div"
 }
 
-/// One run of glyphs of one font, size and color, drawn with its text and clusters so that PDF
-/// and SVG text extracts with real letters (ToUnicode and /ActualText; cairo_show_text_glyphs).
+/// One run of glyphs of one font, size and color, with its text and clusters so that PDF and SVG
+/// text extracts with real letters (ToUnicode and /ActualText; SVGText.swift).
 public struct GlyphRun: Sendable {
     public var font: FontFace
     /// Point size.

@@ -16,7 +16,10 @@ public enum MarkupParser {
     public static let maximumDepth = XMLReader.maximumDepth
     /// PNGs wider or taller than this many pixels are refused: a mockup never needs them and
     /// decoding one would take gigabytes.
-    public static let maximumImagePixels = 16384
+    public static let maximumImageSide = 16384
+    /// PNGs of more pixels than this are refused: 64 MiB decoded (4 bytes a pixel), 4096 × 4096
+    /// or a 3× screenshot of any phone or tablet.
+    public static let maximumImagePixels = 16_777_216
     /// PNG files larger than this are refused (the file is read whole to check its chunks).
     public static let maximumImageBytes = 64 * 1024 * 1024
     /// The largest page side and image size in points: PDF's largest page (200 inches).
@@ -619,7 +622,8 @@ struct MarkupConverter {
                 return nil
             }
             let result = Result { () throws(PNGProblem) in
-                let (width, height) = try PNGFile.check(bytes, pixelLimit: MarkupParser.maximumImagePixels)
+                let (width, height) = try PNGFile.check(
+                    bytes, sideLimit: MarkupParser.maximumImageSide, pixelLimit: MarkupParser.maximumImagePixels)
                 return PNGFile.Size(width: width, height: height)
             }
             if let version {

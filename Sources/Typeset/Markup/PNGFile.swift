@@ -25,11 +25,14 @@ public enum PNGFile {
     }
 
     /// The width and height of the PNG in `bytes`, after checking its structure: IHDR first
-    /// and well-formed, every chunk complete with a matching CRC, IDAT data that inflates to
-    /// every row of the image, and IEND.
-    /// `pixelLimit` bounds each side (checked before the rest, so huge images are refused by
-    /// their header alone).
-    static func check(_ bytes: [UInt8], pixelLimit: Int) throws(PNGProblem) -> (width: Int, height: Int) {
+    /// and well-formed, every chunk complete with a matching CRC, the chunks libpng refuses
+    /// (a second IHDR, an unknown critical chunk, a palette image without a valid PLTE before
+    /// its data, image data split by other chunks), IDAT data that inflates to every row of the
+    /// image, and IEND; and last, that Cairo decodes it, as it will when the page is drawn.
+    /// `sideLimit` bounds each side and `pixelLimit` their product (both checked before the
+    /// rest, so huge images are refused by their header alone: a 1 MB file of 16384 × 16384
+    /// pixels decodes to 1 GiB).
+    static func check(_ bytes: [UInt8], sideLimit: Int, pixelLimit: Int) throws(PNGProblem) -> (width: Int, height: Int) {
         guard bytes.starts(with: signature) else {
             throw PNGProblem(message: "not a PNG file (it lacks the PNG signature)")
         }
@@ -38,9 +41,14 @@ public enum PNGFile {
         }
         let width = bigEndian(bytes, 16)
         let height = bigEndian(bytes, 20)
-        guard width > 0, height > 0, width <= pixelLimit, height <= pixelLimit else {
+        guard width > 0, height > 0, width <= sideLimit, height <= sideLimit else {
             throw PNGProblem(
-                message: "\(width)×\(height) pixels; images must be 1 to \(pixelLimit) pixels on each side")
+                message: "\(width)×\(height) pixels; images must be 1 to \(sideLimit) pixels on each side")
+        }
+        guard width * height <= pixelLimit else {
+            throw PNGProblem(
+                message: "\(width)×\(height) pixels, \(width * height) in all; images may have at most "
+                    + "\(pixelLimit) pixels (\(pixelLimit * 4 / (1024 * 1024)) MiB decoded)")
         }
         let bitDepth = bytes[24]
         let colorType = bytes[25]
@@ -58,6 +66,8 @@ public enum PNGFile {
         }
         var offset = 8
         var data: [Range<Int>] = []  // the IDAT chunks' contents
+        var hasPalette = false
+        var dataEnded = false  // a chunk other than IDAT came after IDAT
         while true {
             guard offset + 12 <= bytes.count else {
                 throw PNGProblem(message: "not a valid PNG file (it is truncated: it ends before its IEND chunk)")
@@ -77,6 +87,9 @@ public enum PNGFile {
                 throw PNGProblem(
                     message: "not a valid PNG file (the CRC of its \(name) chunk at byte \(offset) is wrong)")
             }
+            try checkOrder(
+                name, at: offset, length: length, colorType: colorType, hasPalette: &hasPalette,
+                hasData: !data.isEmpty, dataEnded: &dataEnded)
             if name == "IDAT" { data.append(offset + 8..<end) }
             if name == "IEND" {
                 guard !data.isEmpty else { throw PNGProblem(message: "not a valid PNG file (it has no image data)") }
@@ -84,9 +97,95 @@ public enum PNGFile {
                     width: width, height: height, bitsPerPixel: Int(bitDepth) * channels[Int(colorType)],
                     interlaced: bytes[28] == 1)
                 try checkData(bytes, data, rows)
+                try decode(bytes)
                 return (width, height)
             }
             offset = end + 4
+        }
+    }
+
+    /// The chunk order libpng enforces with an error (and Cairo with it), where it only warns
+    /// about the rest: after IHDR (always the first), each chunk `name` at byte `offset`.
+    private static func checkOrder(
+        _ name: String, at offset: Int, length: Int, colorType: UInt8, hasPalette: inout Bool, hasData: Bool,
+        dataEnded: inout Bool
+    ) throws(PNGProblem) {
+        if offset == 8 { return }  // IHDR, checked by the caller
+        switch name {
+        case "IHDR":
+            throw PNGProblem(message: "not a valid PNG file (a second IHDR chunk at byte \(offset))")
+        case "PLTE":
+            guard colorType == 3 else { return }  // a suggested palette, ignored
+            guard !hasPalette, !hasData else {
+                throw PNGProblem(
+                    message: "not a valid PNG file (a PLTE chunk at byte \(offset) after "
+                        + (hasPalette ? "the first" : "the image data") + ")")
+            }
+            guard length > 0, length % 3 == 0, length <= 3 * 256 else {
+                throw PNGProblem(
+                    message: "not a valid PNG file (its PLTE chunk is \(length) bytes: 1 to 256 colors of 3 bytes)")
+            }
+            hasPalette = true
+        case "IDAT":
+            guard colorType != 3 || hasPalette else {
+                throw PNGProblem(message: "not a valid PNG file (a palette image without a PLTE chunk before its data)")
+            }
+            guard !dataEnded else {
+                throw PNGProblem(
+                    message: "not a valid PNG file (its image data is split: an IDAT chunk at byte \(offset) after other chunks)")
+            }
+        case "IEND":
+            return
+        default:
+            if hasData { dataEnded = true }
+            // Bit 5 of a type's first letter (lowercase) marks it ancillary: a decoder may skip it.
+            guard name.utf8.first! & 0x20 != 0 else {
+                throw PNGProblem(
+                    message: "not a valid PNG file (an unknown critical chunk '\(name)' at byte \(offset))")
+            }
+        }
+    }
+
+    /// The PNG in `bytes` (checked) with only the chunks Cairo's decoder draws from: IHDR,
+    /// PLTE, tRNS, IDAT and IEND. Text, dates, colour profiles and gamma are left out, so an
+    /// SVG shows the pixels the PDF and PNG show, without the file's metadata.
+    static func essentialChunks(of bytes: [UInt8]) -> [UInt8] {
+        var output = signature
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let end = offset + 12 + bigEndian(bytes, offset)
+            guard end <= bytes.count else { break }
+            let type = bytes[(offset + 4)..<(offset + 8)]
+            if ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { type.elementsEqual($0.utf8) }) {
+                output += bytes[offset..<end]
+            }
+            offset = end
+        }
+        return output
+    }
+
+    /// Decodes `bytes` with Cairo (libpng), which stops at problems no check above names.
+    private static func decode(_ bytes: [UInt8]) throws(PNGProblem) {
+        var reader = (bytes: bytes, offset: 0)
+        let surface = withUnsafeMutablePointer(to: &reader) { closure in
+            cairo_image_surface_create_from_png_stream(
+                { closure, data, length in
+                    let reader = closure!.assumingMemoryBound(to: (bytes: [UInt8], offset: Int).self)
+                    let count = Int(length)
+                    guard let data, reader.pointee.bytes.count - reader.pointee.offset >= count else {
+                        return CAIRO_STATUS_READ_ERROR
+                    }
+                    reader.pointee.bytes.withUnsafeBufferPointer { bytes in
+                        data.update(from: bytes.baseAddress! + reader.pointee.offset, count: count)
+                    }
+                    reader.pointee.offset += count
+                    return CAIRO_STATUS_SUCCESS
+                }, closure)
+        }
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PNGProblem(message: "not a PNG file Cairo can decode (\(cairoMessage(status)))")
         }
     }
 

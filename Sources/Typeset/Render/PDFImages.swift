@@ -73,6 +73,39 @@ extension PDFResources {
                 if a != 255 { opaque = false }
             }
         }
+        if !opaque { bleed(&rgb, alpha: alpha, width: width, height: height) }
         return (width, height, rgb, opaque ? nil : alpha)
+    }
+
+    /// Gives fully transparent pixels the colour of their visible neighbours, two pixels deep.
+    /// Their colour was black (Cairo premultiplies it away), and a viewer that smooths the image
+    /// (`/Interpolate`) blends color and mask separately: a white shape on a transparent ground
+    /// got a dark ring.
+    private static func bleed(_ rgb: inout [UInt8], alpha: [UInt8], width: Int, height: Int) {
+        var known = alpha.map { $0 != 0 }
+        for _ in 0..<2 {
+            var filled: [Int] = []
+            for y in 0..<height {
+                for x in 0..<width where !known[y * width + x] {
+                    var sum = (0, 0, 0)
+                    var count = 0
+                    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                        for nx in max(0, x - 1)...min(width - 1, x + 1) where known[ny * width + nx] {
+                            let index = 3 * (ny * width + nx)
+                            sum = (sum.0 + Int(rgb[index]), sum.1 + Int(rgb[index + 1]), sum.2 + Int(rgb[index + 2]))
+                            count += 1
+                        }
+                    }
+                    guard count > 0 else { continue }
+                    let index = 3 * (y * width + x)
+                    rgb[index] = UInt8((sum.0 + count / 2) / count)
+                    rgb[index + 1] = UInt8((sum.1 + count / 2) / count)
+                    rgb[index + 2] = UInt8((sum.2 + count / 2) / count)
+                    filled.append(y * width + x)
+                }
+            }
+            // Filled after the pass, so that each pass reaches one pixel further.
+            for index in filled { known[index] = true }
+        }
     }
 }

@@ -1,8 +1,9 @@
 // Draws laid-out pages (Layout/Page.swift) on a Cairo context for SVG and PNG: background, glyph
-// runs with their text and clusters, rectangles, rules and images; structure tags are checked
-// for balance (PDFWriter writes them into PDFs). The surfaces are made in Renderer.swift. On PNG
+// runs, rectangles, rules and images; structure tags are checked for balance (PDFWriter writes
+// them into PDFs). The surfaces are made in Renderer.swift. On PNG
 // pages, glyph runs go to RasterGlyphs.swift where it can draw Cairo's pixels without Cairo's lock.
 import CCairo
+import Glibc
 
 /// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
 /// open structure tags and (PNG) the images already decoded.
@@ -153,21 +154,10 @@ final class PageDrawer {
         cairo_set_font_size(cr, run.size)
         set(run.color, on: cr)
         let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
-        if run.clusters.isEmpty {
-            // No text to map the glyphs to: they draw, but PDF text extraction gets nothing.
-            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
-            return
-        }
-        let clusters = run.clusters.map {
-            cairo_text_cluster_t(num_bytes: Int32($0.utf8Count), num_glyphs: Int32($0.glyphCount))
-        }
-        let flags = run.backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : cairo_text_cluster_flags_t(0)
-        run.text.utf8CString.withUnsafeBufferPointer { text in
-            // utf8CString ends with a NUL that is not part of the text.
-            cairo_show_text_glyphs(
-                cr, text.baseAddress, Int32(text.count - 1), glyphs, Int32(glyphs.count), clusters,
-                Int32(clusters.count), flags)
-        }
+        // Glyphs only: neither SVG nor image surfaces keep text (the SVG's text layer is
+        // SVGText.swift's), and Cairo refuses text with noncharacters (U+FDD0, U+FFFF, ...) as
+        // invalid UTF-8, which XML and catalogs allow.
+        cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
     }
 
     private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
@@ -242,7 +232,22 @@ final class PageDrawer {
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.image(path: path, reason: cairoMessage(status))
         }
-        if raster { images[path] = image }
+        if raster {
+            images[path] = image
+        } else if let bytes = readFile(path, limit: MarkupParser.maximumImageBytes) {
+            // Cairo's SVG embeds the file it read byte for byte, text and profiles included (a
+            // 9 MB tEXt chunk made a 12 MB SVG): give it the chunks that make the pixels.
+            let essential = PNGFile.essentialChunks(of: bytes)
+            let copy = malloc(essential.count)!
+            essential.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: essential.count) }
+            let status = cairo_surface_set_mime_data(
+                image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(essential.count),
+                { free($0) }, copy)
+            guard status == CAIRO_STATUS_SUCCESS else {
+                free(copy)
+                throw RenderError.image(path: path, reason: cairoMessage(status))
+            }
+        }
         return image
     }
 

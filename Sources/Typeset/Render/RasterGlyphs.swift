@@ -6,7 +6,7 @@
 // cache, for the whole of pixman's compositing. With `--jobs 2` the two threads of a PNG batch
 // took turns there: 4,000 to 5,000 futex waits (and as many sleeps of a core) per 1,000 pages.
 //
-// What Cairo does with `cairo_show_text_glyphs` on an image surface, and the same here (Cairo
+// What Cairo does with `cairo_show_glyphs` on an image surface, and the same here (Cairo
 // 1.16.0: cairo-gstate.c, cairo-composite-rectangles.c, cairo-scaled-font.c,
 // cairo-traps-compositor.c, cairo-image-compositor.c, cairo-image-source.c):
 // - glyph positions go to device space through the CTM (`cairo_matrix_transform_point`), then
@@ -97,7 +97,7 @@ final class RasterGlyphs {
         cairo_surface_mark_dirty(surface)
     }
 
-    /// Draws `run` with `face` on `target` as `cairo_show_text_glyphs` would; false, having
+    /// Draws `run` with `face` on `target` as `cairo_show_glyphs` would; false, having
     /// drawn nothing, when it cannot (see the file comment): the caller draws it with Cairo.
     func draw(_ run: GlyphRun, face: CairoFontFace, on target: Target) -> Bool {
         // Cairo's `max_scale`: the largest of the font's device sizes (the CTM is a pure scale).
