@@ -417,6 +417,29 @@ struct ShapeShaperTests {
         #expect(joined.glyphs.contains { $0.unsafeToBreak })
     }
 
+    @Test("a letter with thousands of marks is shaped in pieces, in one cluster")
+    func longMarkSequencesAreShapedInPieces() throws {
+        let marks = 3 * Shaper.longestMarkSequence + 10  // three cuts
+        // (HarfBuzz composes "a" and the first U+0301 into "á": one glyph fewer in Latin.)
+        for (letters, family, rightToLeft, script, composed) in [
+            ("ab", "Noto Sans", false, TestScript.latin, 1), ("של", "Noto Sans Hebrew", true, TestScript.hebrew, 0),
+        ] {
+            let first = Array(letters.unicodeScalars)[0]
+            let last = Array(letters.unicodeScalars)[1]
+            // A letter, its marks (alternating, as Zalgo text does), a letter after.
+            let text = [first] + (0..<marks).map { Unicode.Scalar($0 % 2 == 0 ? 0x0301 : 0x05B8)! } + [last]
+            let run = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0).shape(
+                scalars: text, range: 0..<text.count, face: try face(family), size: 17, rightToLeft: rightToLeft,
+                script: script, language: "")
+            // Every character keeps a glyph; the marks stay in their letter's cluster, as
+            // HarfBuzz gives them when it shapes them together (the next letter's is its own).
+            #expect(run.glyphs.count == text.count - composed)
+            let clusters = run.glyphs.map(\.cluster)
+            let expected = [Int](repeating: 0, count: marks + 1 - composed) + [text.count - 1]
+            #expect(clusters == (rightToLeft ? expected.reversed() : expected), "\(letters)")
+        }
+    }
+
     @Test("mirrored brackets in RTL runs and .notdef for missing characters")
     func notdefAndMirroring() throws {
         let latin = try face("Noto Sans")

@@ -249,9 +249,56 @@ public final class Shaper: Sendable {
         return shaped
     }
 
+    /// Sequences of combining marks longer than this are shaped in pieces: HarfBuzz's time grows
+    /// with the square of a mark sequence's length (a letter with 80,000 accents took 32 s, with
+    /// 160,000 over a minute), and no script stacks more than a few on one letter.
+    static let longestMarkSequence = 256
+
     /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
-    /// clusters relative to the run's start.
+    /// clusters relative to the run's start. A longer mark sequence than `longestMarkSequence` is
+    /// cut, each piece shaped on its own, and the marks after a cut keep the cluster of the
+    /// letter they are on, as HarfBuzz gives them when it shapes them together.
     private func shapeInHarfBuzz(
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
+    ) -> [GlyphInFontUnits] {
+        var cuts: [(at: Int, sequenceEnd: Int)] = []
+        var marks = 0  // in the sequence so far, since its last cut
+        for index in range {
+            switch scalars[index].generalCategory {
+            case .Mn, .Mc, .Me:
+                marks += 1
+                if marks > Self.longestMarkSequence {
+                    cuts.append((index, index))
+                    marks = 1
+                }
+                if let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
+            default:
+                marks = 0
+            }
+        }
+        guard !cuts.isEmpty else { return shapePiece(scalars, range, request) }
+        let starts = [range.lowerBound] + cuts.map(\.at)
+        var pieces: [[GlyphInFontUnits]] = []
+        var letterCluster: Int32 = 0  // the cluster of the letter a piece's first marks are on
+        for (number, start) in starts.enumerated() {
+            let end = number + 1 < starts.count ? starts[number + 1] : range.upperBound
+            var piece = shapePiece(scalars, start..<end, request)
+            let offset = Int32(start - range.lowerBound)
+            let sequenceEnd = number > 0 ? Int32(cuts[number - 1].sequenceEnd - range.lowerBound) : 0
+            for index in piece.indices {
+                piece[index].cluster += offset
+                if piece[index].cluster < sequenceEnd { piece[index].cluster = letterCluster }
+            }
+            letterCluster = piece.map(\.cluster).max() ?? letterCluster
+            pieces.append(piece)
+        }
+        // HarfBuzz gives glyphs in visual order: a right-to-left run's pieces from the last.
+        return Array((request.rightToLeft ? pieces.reversed() : pieces).joined())
+    }
+
+    /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
+    /// clusters relative to the start of `range`.
+    private func shapePiece(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
     ) -> [GlyphInFontUnits] {
         let pooled = takeBuffer()
