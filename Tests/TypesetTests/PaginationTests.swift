@@ -220,17 +220,26 @@ import Testing
         #expect(warnings.count == 10)
         #expect(warnings.allSatisfy { $0.location.line == 2 })
         #expect(warnings.first?.message.hasPrefix("this <label> is 1 pt wide, narrower than a piece of its text") == true)
-        // A list nested deeper than the page is wide: the items that have no room warn.
+        // A list nested deeper than the page is wide: the items narrower than their text warn,
+        // and the first list with no room left for its items is an error (lists nested 19 deep
+        // in a phone's width were placed off the page).
         let nested = String(repeating: "<list><item>x</item>", count: 30) + String(repeating: "</list>", count: 30)
         let deep = try #require(layoutMarkup(#"<document width="200">"# + nested + "</document>"))
         let items = deep.report.pages[0].blocks
         let overflowing = items.filter { block in block.lines.contains { $0.width > block.frame.width + 0.5 } }
-        let offPage = items.filter { block in block.lines.contains { $0.x + $0.width > 200 } }
-        #expect(!offPage.isEmpty)
-        #expect(offPage.allSatisfy { block in overflowing.contains { $0.frame.y == block.frame.y } })
+        #expect(overflowing.count == 1)
+        #expect(items.allSatisfy { block in block.lines.allSatisfy { $0.x >= 0 && $0.x + $0.width <= 200 } })
         #expect(deep.diagnostics.warnings.count == overflowing.count)
         #expect(deep.diagnostics.warnings.allSatisfy { $0.message.hasPrefix("this <item> is ") })
         #expect(Set(deep.diagnostics.warnings.map(\.hint)) == ["make the text shorter, nest its list less deeply, or make the page wider"])
+        #expect(deep.diagnostics.errors.map(\.message) == [
+            "a 'list' nested 9 deep has 8 pt left, and its markers take 20 pt of it, leaving its items no room"
+        ])
+        #expect(deep.diagnostics.errors.first?.location.column == 183)
+        #expect(deep.diagnostics.errors.first?.hint == "nest its list less deeply, or make the page wider")
+        // The same in a right-to-left list, whose markers were drawn over their text.
+        let rightToLeft = try #require(layoutMarkup(#"<document width="200" lang="he">"# + nested + "</document>"))
+        #expect(rightToLeft.diagnostics.errors.map(\.location.column) == [193])  // 10 more for lang="he"
         #expect(warnings.first?.hint == "make the text shorter, give its row fewer children, or make the page wider")
         // Text that wraps within its box gives none, in a row or a list.
         let fits = try #require(

@@ -453,8 +453,9 @@ struct BlockLayouter {
     ) {
         // Each item is its own unit so that pages break between items.
         let inner = containerContext(block, context)
-        let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
+        guard hasRoom(block, inner, markers: markers.width) else { return }
+        let path = inside + [.list(newKey())]
         var number = 0
         var previous: Int?  // the last item's key
         for item in list.items where !pastPageLimit {
@@ -492,8 +493,9 @@ struct BlockLayouter {
         inside: [OpenStructure] = []
     ) -> Double {
         let inner = containerContext(block, context)
-        let path = inside + [.list(newKey())]
         let markers = listMarkers(list, inner)
+        guard hasRoom(block, inner, markers: markers.width) else { return top }
+        let path = inside + [.list(newKey())]
         var y = top
         var number = 0
         var previous: Int?  // the last item's key
@@ -513,10 +515,23 @@ struct BlockLayouter {
         return y
     }
 
+    /// Whether the list has width left for its items' text beside their markers; an error when
+    /// not, as for a row with no room for its children (a list nested 19 deep in a phone's
+    /// width was placed off the page, or its markers over its text).
+    private mutating func hasRoom(_ block: Block, _ context: BlockContext, markers: Double) -> Bool {
+        guard context.width - markers <= 0 else { return true }
+        diagnostics.report(.error(
+            block.location,
+            (context.listDepth > 1 ? "a 'list' nested \(context.listDepth) deep" : "a 'list'") + " has \(format((max(0, context.width) * 10).rounded(.down) / 10)) pt "
+                + "left, and its markers take \(format((markers * 10).rounded(.up) / 10)) pt of it, leaving its items no room",
+            hint: BlockLayouter.narrowHint(context, first: nil)))
+        return false
+    }
+
     /// 4.2: nested lists are indented on the start side of the list's direction.
     private func indented(_ context: BlockContext, by indent: Double) -> BlockContext {
         var inner = context
-        inner.width = max(1, context.width - indent)
+        inner.width = context.width - indent  // a list left with none is an error (`hasRoom`)
         if !context.rightToLeft { inner.x = context.x + indent }
         return inner
     }
