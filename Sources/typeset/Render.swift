@@ -280,7 +280,7 @@ struct Layout: Command {
     func run() throws {
         // A catalog that cannot be read still gives the JSON, with its error, as markup does.
         let settings = try layoutArguments.settings { diagnostics in
-            print(LayoutReport(diagnostics: diagnostics.items, pages: []).json(), terminator: "")
+            try? writeStandardOutput(LayoutReport(diagnostics: diagnostics.items, pages: []).json())
         }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let outcome = typesetter.layoutFile(input, settings: settings)
@@ -288,7 +288,7 @@ struct Layout: Command {
         let report = outcome.layout?.report ?? LayoutReport(diagnostics: outcome.diagnostics.items, pages: [])
         var full = report
         full.diagnostics = outcome.diagnostics.items
-        print(full.json(), terminator: "")
+        try writeStandardOutput(full.json())
         if outcome.failed { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

@@ -74,14 +74,34 @@ func printError(_ message: String) {
 
 /// Writes `text` to standard error at once (unbuffered, like the diagnostics before it).
 func writeStandardError(_ text: String) {
+    _ = writeAll(text, to: STDERR_FILENO)
+}
+
+/// Writes `text` to standard output, after what `print` has buffered; throws when it cannot be
+/// written whole (`layout > /dev/full` exited 0 with no JSON).
+func writeStandardOutput(_ text: String) throws {
+    fflush(nil)  // flushes standard output without naming the C global
+    if let problem = writeAll(text, to: STDOUT_FILENO) {
+        throw OutputError(description: "cannot write to standard output: \(problem)")
+    }
+}
+
+struct OutputError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Writes all of `text` to `descriptor`; the system's reason when it cannot.
+private func writeAll(_ text: String, to descriptor: Int32) -> String? {
     var text = text
-    text.withUTF8 { bytes in
+    return text.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
-            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
+            if written < 0 { return String(cString: strerror(errno)) }
+            if written == 0 { return "nothing was written" }
             offset += written
         }
+        return nil
     }
 }

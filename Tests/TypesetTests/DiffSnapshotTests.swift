@@ -372,6 +372,22 @@ struct SnapshotCommandTests {
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
 
+        // Page 2 of long.xml would be recorded as long-2.png, the reference of long-2.xml: long.xml
+        // fails and records none of its pages (it recorded its others and they passed after).
+        try write(document(paragraphs, attributes: " height=\"120\""), to: folder + "/long.xml")
+        try write(document("<p>Another document.</p>"), to: folder + "/long-2.xml")
+        let clash = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
+        #expect(clash.status == 1)
+        #expect(clash.lines.contains { $0.hasPrefix("FAIL long.xml page 2: its reference would be the first-page reference of long-2.xml") }, "\(clash)")
+        #expect(clash.lines.last == "1 passed, 1 failed")
+        #expect(try contents(folder + "/__snapshots__") == ["long-2.png", "long.png"])
+        #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 1)
+        try FileManager.default.removeItem(atPath: folder + "/long-2.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+
         // A reference no markup file uses is reported, and removed by --update.
         try FileManager.default.copyItem(
             atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")

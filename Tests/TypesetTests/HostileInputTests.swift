@@ -259,6 +259,54 @@ struct HostileInputTests {
         #expect(result.error.contains(inputs + "/blocked.xml:1:1: error: cannot write "))
     }
 
+    /// Noncharacters (U+FDD0, U+1FFFF: XML allows them) drew in PDF, but Cairo refused them as
+    /// invalid UTF-8 in SVG and PNG, and a sheet or `-o` lost every input along with them.
+    @Test func noncharactersRenderInEveryFormat() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/nonchar.xml"
+        // (Swift's literals refuse noncharacters.)
+        let (fdd0, plane1FFFF) = (Character(Unicode.Scalar(0xFDD0)!), Character(Unicode.Scalar(0x1FFFF)!))
+        try "<document><p>a\(fdd0)b \(plane1FFFF) c</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
+        for format in ["pdf", "svg", "png"] {
+            let result = try run(cli.binary, ["render", input, "-o", folder + "/out." + format])
+            #expect(result.status == 0, "\(format): \(result.error)")
+        }
+        let converted = try runProgram("/usr/bin/rsvg-convert", [folder + "/out.svg", "-o", folder + "/svg.png"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+    }
+
+    /// `layout` says so and fails when its JSON cannot be written (it exited 0 into /dev/full).
+    @Test func layoutFailsWhenItsOutputCannotBeWritten() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/in.xml"
+        try "<document><p>x</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
+        let full = try runProgram("/bin/sh", ["-c", "\"$0\" layout \"$1\" > /dev/full", cli.binary, input])
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("typeset: error: cannot write to standard output: No space left on device"), "\(full.stderr)")
+        let written = try runProgram("/bin/sh", ["-c", "\"$0\" layout \"$1\" > \"$2\"", cli.binary, input, folder + "/l.json"])
+        #expect(written.status == 0)
+        #expect(try String(contentsOfFile: folder + "/l.json", encoding: .utf8).hasPrefix("{"))
+    }
+
+    /// A diagnostic quotes at most the start of a long name (a 5 MB element name made 15 MB of
+    /// errors, quoted in the message and the hint).
+    @Test func longNamesAreQuotedShort() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/long.xml"
+        let name = String(repeating: "a", count: 1_000_000)
+        try "<document><\(name)/><p \(name)=\"1\">x</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
+        let result = try run(cli.binary, ["render", input, "-o", folder + "/out.pdf"])
+        #expect(result.status == 1)
+        #expect(result.error.contains(":1:11: error: unknown element '" + String(repeating: "a", count: 80) + "…'"))
+        #expect(result.error.utf8.count < 2_000, "\(result.error.utf8.count) bytes of errors")
+    }
+
     /// A multi-page PNG render that fails writes none of its pages.
     @Test func failingMultiPagePNGRenderWritesNoPage() throws {
         let cli = try CLI()

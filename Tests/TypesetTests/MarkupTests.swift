@@ -362,6 +362,11 @@ private struct Fixture {
         BadInput("double hyphen in comment", "<document><!-- a -- b --></document>", 1, 18, "'--' is not allowed"),
         BadInput("late XML declaration", "<document/>\n<?xml version='1.0'?>", 2, 1, "XML declaration"),
         BadInput("declared encoding", "<?xml version='1.0' encoding='ISO-8859-1'?><document/>", 1, 1, "only UTF-8"),
+        BadInput("uppercase XML declaration", "<?XML version='1.0'?><document/>", 1, 1, "'<?XML' is not an XML declaration"),
+        BadInput(
+            "UTF-16 with its byte-order mark", [0xFF, 0xFE] + "<document/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+            1, 1, "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8"),
+        BadInput("CSS property name", "<document><p font-size='20'>x</p></document>", 1, 14, "did you mean 'size'?"),
         BadInput("DOCTYPE", "<!DOCTYPE document>\n<document/>", 1, 1, "a DOCTYPE is not allowed"),
         BadInput("billion laughs", billionLaughs, 2, 1, "DTDs and entity declarations are refused"),
         BadInput(

@@ -28,8 +28,22 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public init(_ severity: Severity, _ location: SourceLocation, _ message: String, hint: String? = nil) {
         self.severity = severity
         self.location = location
-        self.message = message
-        self.hint = hint
+        self.message = Self.shortened(message)
+        self.hint = hint.map(Self.shortened)
+    }
+
+    /// Messages quote the input ("unknown element 'x'"): a part of a message, between quotes
+    /// or not, longer than `longestPart` characters keeps its first `longestQuote` and an
+    /// ellipsis (a 5 MB element name made 15 MB of errors). An apostrophe in the prose shifts
+    /// which parts are quotes, so the length alone decides: no message's own words run that long.
+    static let longestQuote = 80
+    static let longestPart = 320
+
+    static func shortened(_ message: String) -> String {
+        guard message.utf8.count > longestPart else { return message }
+        return message.split(separator: "'", omittingEmptySubsequences: false).map { part in
+            part.count > longestPart ? part.prefix(longestQuote) + "…" : part
+        }.joined(separator: "'")
     }
 
     public static func error(_ location: SourceLocation, _ message: String, hint: String? = nil) -> Diagnostic {

@@ -170,7 +170,8 @@ public struct SnapshotFolder: Sendable {
 
     /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
     /// changed (creating the folder), removes references of pages the document no longer has,
-    /// and removes `name`'s diff images.
+    /// and removes `name`'s diff images. When a page's reference would be another document's
+    /// (`conflictingPages`), it changes nothing.
     public func record(pages: [Page], name: String, scale: Double, otherNames: Set<String> = []) throws
         -> SnapshotRecord
     {
@@ -187,6 +188,8 @@ public struct SnapshotFolder: Sendable {
                 let bytes = try readBytes(renderedPath)
                 if (try? readBytes(reference)) != bytes { changed.append((reference, bytes)) }
             }
+            // A document that fails records none of its pages, rather than some.
+            guard record.conflictingPages.isEmpty else { return record }
             if !changed.isEmpty {
                 do {
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

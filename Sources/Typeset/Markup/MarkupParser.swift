@@ -696,6 +696,13 @@ struct MarkupConverter {
 
     // MARK: Attributes
 
+    /// CSS's names of attributes the markup names otherwise: too far from them to be suggested
+    /// as typos are ("font-size" is five edits from "size").
+    static let cssNames = [
+        "font-size": "size", "font-weight": "weight", "text-align": "align", "background-color": "background",
+        "direction": "dir", "font-family": "font",
+    ]
+
     /// Checks the attribute names of `element` and returns the known ones.
     private mutating func attributeValues(of element: XMLElement) -> AttributeValues {
         let accepted = MarkupNames.attributes(of: element.name)
@@ -706,7 +713,9 @@ struct MarkupConverter {
                 continue
             }
             let hint: String
-            if let suggestion = closestName(to: attribute.name, among: accepted) {
+            if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil })
+                ?? closestName(to: attribute.name, among: accepted)
+            {
                 hint = "did you mean '\(suggestion)'?"
             } else if accepted.isEmpty {
                 hint = "'\(element.name)' takes no attributes"

@@ -61,6 +61,12 @@ struct XMLReader {
     /// Checks that `bytes` are UTF-8 made of XML characters (XML 1.0 §2.2 Char) and returns them
     /// without the byte-order mark, with CRLF and lone CR turned into LF (§2.11).
     static func normalize(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1),
+                "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8",
+                hint: "save the file as UTF-8")
+        }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var index = start
         var hasCarriageReturn = false
@@ -675,9 +681,13 @@ struct XMLReader {
         guard let target = readName() else {
             throw error("expected a processing-instruction target after '<?'")
         }
-        if target.lowercased() == "xml" {
+        if target == "xml" {
             throw error(
                 "the XML declaration is only allowed at the very start of the input", at: start)
+        }
+        if target.lowercased() == "xml" {
+            // XML reserves the name in every case; the declaration is written in lowercase.
+            throw error("'<?\(target)' is not an XML declaration", at: start, hint: "write '<?xml'")
         }
         try skipToEndOfProcessingInstruction(start: start)
     }
