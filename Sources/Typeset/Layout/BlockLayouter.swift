@@ -520,10 +520,12 @@ struct BlockLayouter {
     /// width was placed off the page, or its markers over its text).
     private mutating func hasRoom(_ block: Block, _ context: BlockContext, markers: Double) -> Bool {
         guard context.width - markers <= 0 else { return true }
+        let list = context.listDepth > 1 ? "a 'list' nested \(context.listDepth) deep" : "a 'list'"
+        let left = format((max(0, context.width) * 10).rounded(.down) / 10)
         diagnostics.report(.error(
             block.location,
-            (context.listDepth > 1 ? "a 'list' nested \(context.listDepth) deep" : "a 'list'") + " has \(format((max(0, context.width) * 10).rounded(.down) / 10)) pt "
-                + "left, and its markers take \(format((markers * 10).rounded(.up) / 10)) pt of it, leaving its items no room",
+            "\(list) has \(left) pt left, and its markers take \(format((markers * 10).rounded(.up) / 10)) pt of it, "
+                + "leaving its items no room",
             hint: BlockLayouter.narrowHint(context, first: nil)))
         return false
     }

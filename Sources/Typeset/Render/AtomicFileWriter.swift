@@ -18,8 +18,8 @@ enum AtomicFileWriter {
     /// every failure path. (Targets that are folders are refused first; after that a rename within
     /// a folder does not fail, short of the disk failing.)
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
-        // Refused targets are refused before anything is written, so that a failure never
-        // leaves some of the files new and some old.
+        // Every target is checked before any file is written, so that a refusal never leaves
+        // some of the files new and some old.
         for file in files { try checkTarget(file.path) }
         var temporaries: [String] = []
         defer {

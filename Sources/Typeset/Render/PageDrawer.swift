@@ -1,7 +1,7 @@
 // Draws laid-out pages (Layout/Page.swift) on a Cairo context for SVG and PNG: background, glyph
 // runs, rectangles, rules and images; structure tags are checked for balance (PDFWriter writes
-// them into PDFs). The surfaces are made in Renderer.swift. On PNG
-// pages, glyph runs go to RasterGlyphs.swift where it can draw Cairo's pixels without Cairo's lock.
+// them into PDFs). The surfaces are made in Renderer.swift. On PNG pages, glyph runs go to
+// RasterGlyphs.swift where it can draw Cairo's pixels without Cairo's lock.
 import CCairo
 import Glibc
 
