@@ -166,6 +166,7 @@ struct Sheet: Command {
             let seen = Set(diagnostics.items)
             // Each cell's diagnostics, once each, with the cells they came from.
             var cellDiagnostics: [(diagnostic: Diagnostic, cells: [String])] = []
+            var indexOf: [Diagnostic: Int] = [:]  // where each is in `cellDiagnostics`
             var cells: [SheetCell] = []
             let cellResults = results[row] ?? []
             for (index, column) in columns.enumerated() {
@@ -184,9 +185,10 @@ struct Sheet: Command {
                 let result = cellResults[index]
                 let cell = "\(column.locale ?? result.language) \(column.textSize)"
                 for diagnostic in result.diagnostics.items where !seen.contains(diagnostic) {
-                    if let k = cellDiagnostics.firstIndex(where: { $0.diagnostic == diagnostic }) {
+                    if let k = indexOf[diagnostic] {
                         if cellDiagnostics[k].cells.last != cell { cellDiagnostics[k].cells.append(cell) }
                     } else {
+                        indexOf[diagnostic] = cellDiagnostics.count
                         cellDiagnostics.append((diagnostic, [cell]))
                     }
                 }

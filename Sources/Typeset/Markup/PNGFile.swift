@@ -1,6 +1,7 @@
 // The PNG check of `image` sources (SPEC §2: "it must be a PNG"): the signature, the image's
-// size from IHDR, the chunk structure with every CRC, and the compressed pixel data (inflated
-// and counted, each row's filter type checked), so that a truncated or corrupted file is refused
+// size from IHDR, the chunk structure with every CRC, and a decode by Cairo (when it fails, the
+// compressed pixel data inflated and counted, each row's filter type checked, to say where it
+// is broken), so that a truncated or corrupted file is refused
 // with its location at parse time instead of failing while the page is drawn, where it would
 // take every other input of a one-file PDF or sheet down with it.
 import CCairo  // zlib
@@ -27,8 +28,9 @@ public enum PNGFile {
     /// The width and height of the PNG in `bytes`, after checking its structure: IHDR first
     /// and well-formed, every chunk complete with a matching CRC, the chunks libpng refuses
     /// (a second IHDR, an unknown critical chunk, a palette image without a valid PLTE before
-    /// its data, image data split by other chunks), IDAT data that inflates to every row of the
-    /// image, and IEND; and last, that Cairo decodes it, as it will when the page is drawn.
+    /// its data, image data split by other chunks), IEND; and last, that Cairo decodes it, as it
+    /// will when the page is drawn (when it does not: whether the IDAT data inflates to every
+    /// row of the image, to say where it is broken).
     /// `sideLimit` bounds each side and `pixelLimit` their product (both checked before the
     /// rest, so huge images are refused by their header alone: a 1 MB file of 16384 × 16384
     /// pixels decodes to 1 GiB).
@@ -96,8 +98,12 @@ public enum PNGFile {
                 let rows = Rows(
                     width: width, height: height, bitsPerPixel: Int(bitDepth) * channels[Int(colorType)],
                     interlaced: bytes[28] == 1)
-                try checkData(bytes, data, rows)
-                try decode(bytes)
+                // Cairo's decoder has the last word; the pixel data is inflated a second time,
+                // for a message that says where it is broken, only when Cairo refuses the file.
+                if let refusal = decode(bytes) {
+                    try checkData(bytes, data, rows)
+                    throw refusal
+                }
                 return (width, height)
             }
             offset = end + 4
@@ -164,8 +170,8 @@ public enum PNGFile {
         return output
     }
 
-    /// Decodes `bytes` with Cairo (libpng), which stops at problems no check above names.
-    private static func decode(_ bytes: [UInt8]) throws(PNGProblem) {
+    /// Decodes `bytes` with Cairo (libpng), as the page will be drawn; why it cannot, or nil.
+    private static func decode(_ bytes: [UInt8]) -> PNGProblem? {
         var reader = (bytes: bytes, offset: 0)
         let surface = withUnsafeMutablePointer(to: &reader) { closure in
             cairo_image_surface_create_from_png_stream(
@@ -184,9 +190,8 @@ public enum PNGFile {
         }
         defer { cairo_surface_destroy(surface) }
         let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw PNGProblem(message: "not a PNG file Cairo can decode (\(cairoMessage(status)))")
-        }
+        return status == CAIRO_STATUS_SUCCESS
+            ? nil : PNGProblem(message: "not a PNG file Cairo can decode (\(cairoMessage(status)))")
     }
 
     /// Samples per pixel of each color type (gray, -, RGB, palette, gray + alpha, -, RGBA).

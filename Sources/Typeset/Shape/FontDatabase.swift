@@ -400,7 +400,7 @@ public final class FontDatabase: Sendable {
     private func otherFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
         // A control character is never drawn from a font that maps it (Noto Sans Symbols2 maps
         // them all): it stays a reported box (SPEC §3).
-        guard scalar.properties.generalCategory != .control else { return nil }
+        guard scalar.generalCategory != .Cc else { return nil }
         return state.withLock { state in
             let faces: [FontFace]
             if let known = state.otherFamilyForScalar[scalar.value] {

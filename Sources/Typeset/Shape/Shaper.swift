@@ -261,6 +261,8 @@ public final class Shaper: Sendable {
     private func shapeInHarfBuzz(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request
     ) -> [GlyphInFontUnits] {
+        // (Most runs are shorter than that: they are not looked through.)
+        guard range.count > Self.longestMarkSequence else { return shapePiece(scalars, range, request) }
         var cuts: [(at: Int, sequenceEnd: Int)] = []
         var marks = 0  // in the sequence so far, since its last cut
         for index in range {
