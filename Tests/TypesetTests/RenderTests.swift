@@ -125,6 +125,46 @@ private func bytes(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
+/// A PNG of `rows` (each a row's bytes as the PNG stores them, unfiltered), each row filtered
+/// with another of the five filter types, its data split over two IDAT chunks.
+private func makePNG(
+    width: Int, bitDepth: UInt8, colorType: UInt8, palette: [UInt8]?, transparency: [UInt8]?, rows: [[UInt8]]
+) -> [UInt8] {
+    let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(colorType)]!
+    let step = max(1, channels * Int(bitDepth) / 8)  // bytes per pixel, as the filters see them
+    var raw: [UInt8] = []
+    var above = [UInt8](repeating: 0, count: rows[0].count)
+    for (y, row) in rows.enumerated() {
+        let type = y % 5
+        raw.append(UInt8(type))
+        for i in row.indices {
+            let (a, b) = (i >= step ? Int(row[i - step]) : 0, Int(above[i]))
+            let c = i >= step ? Int(above[i - step]) : 0
+            let p = a + b - c
+            let paeth = abs(p - a) <= abs(p - b) && abs(p - a) <= abs(p - c) ? a : abs(p - b) <= abs(p - c) ? b : c
+            let predictor = [0, a, b, (a + b) / 2, paeth][type]
+            raw.append(UInt8(truncatingIfNeeded: Int(row[i]) - predictor))
+        }
+        above = row
+    }
+    var size = compressBound(uLong(raw.count))
+    var compressed = [UInt8](repeating: 0, count: Int(size))
+    _ = compress2(&compressed, &size, raw, uLong(raw.count), 9)
+    compressed.removeSubrange(Int(size)...)
+    func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+    func chunk(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return bigEndian(body.count) + typed + bigEndian(Int(PNGFile.crc32(typed)))
+    }
+    var png = PNGFile.signature
+    png += chunk("IHDR", ArraySlice(bigEndian(width) + bigEndian(rows.count) + [bitDepth, colorType, 0, 0, 0]))
+    if let palette { png += chunk("PLTE", palette[...]) }
+    if let transparency { png += chunk("tRNS", transparency[...]) }
+    let half = compressed.count / 2
+    png += chunk("IDAT", compressed[..<half]) + chunk("IDAT", compressed[half...])
+    return png + chunk("IEND", [])
+}
+
 // MARK: - Tests
 
 @Suite("Render")
@@ -827,6 +867,75 @@ struct PDFWriterTests {
         #expect(try run("/usr/bin/rsvg-convert", [svg, "-o", converted]).status == 0)
         let fromSVG = try PixelImage(contentsOf: converted)
         #expect(fromSVG.pixel(x: 50, y: 50) == PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+    }
+
+    /// A gray, RGB or palette PNG goes into the PDF as it is (its data with PNG predictors),
+    /// and a PDF reader draws the pixels Cairo decodes from the file: every bit depth, every
+    /// filter type, the data split over two IDATs, a palette index past the palette (black).
+    /// Images with alpha, tRNS or 16 bits are decoded and written as RGB as before.
+    @Test func pngDataGoesIntoPDFsAsItIs() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        // (name, color type, bit depth, width, palette, tRNS, drawn as it is)
+        let cases: [(String, UInt8, UInt8, Int, [UInt8]?, [UInt8]?, Bool)] = [
+            ("rgb8", 2, 8, 7, nil, nil, true),
+            ("gray8", 0, 8, 7, nil, nil, true),
+            ("gray4", 0, 4, 9, nil, nil, true),
+            ("gray2", 0, 2, 11, nil, nil, true),
+            ("gray1", 0, 1, 13, nil, nil, true),
+            ("palette8", 3, 8, 7, Array(0..<15).map { UInt8($0 * 17) }, nil, true),  // 5 colors, indices to 255
+            ("palette4", 3, 4, 9, Array(0..<48).map { UInt8($0 * 5) }, nil, true),
+            ("palette2", 3, 2, 11, [255, 0, 0, 0, 255, 0, 0, 0, 255], nil, true),  // index 3 past it
+            // White and black, reversed: pdfimages writes a 1-bit image as black and white,
+            // right only for a palette of those two.
+            ("palette1", 3, 1, 13, [255, 255, 255, 0, 0, 0], nil, true),
+            ("rgba8", 6, 8, 7, nil, nil, false),
+            ("rgb8-trns", 2, 8, 7, nil, [0, 0, 0, 0x40, 0, 0x80], false),
+            ("rgb16", 2, 16, 7, nil, nil, false),
+        ]
+        var markup = "<document width=\"200\" margin=\"0\">"
+        for (name, colorType, bitDepth, width, palette, transparency, _) in cases {
+            let channels = [0: 1, 2: 3, 3: 1, 6: 4][Int(colorType)]!
+            let rowBytes = (width * channels * Int(bitDepth) + 7) / 8
+            // Varied samples; the RGBA ones half opaque, half transparent or not.
+            let rows: [[UInt8]] = (0..<6).map { (y: Int) -> [UInt8] in
+                (0..<rowBytes).map { (i: Int) -> UInt8 in
+                    let alpha = i % 8 == 3 ? 255 : (y * 40) % 256
+                    return UInt8(colorType == 6 && i % 4 == 3 ? alpha : (i * 37 + y * 91 + i * y * 7) % 256)
+                }
+            }
+            let png = makePNG(width: width, bitDepth: bitDepth, colorType: colorType, palette: palette,
+                              transparency: transparency, rows: rows)
+            try Data(png).write(to: URL(fileURLWithPath: "\(folder)/\(name).png"))
+            markup += "<image src=\"\(name).png\" width=\"\(width * 2)\" alt=\"\(name)\"/>"
+        }
+        try (markup + "</document>").write(toFile: folder + "/images.xml", atomically: true, encoding: .utf8)
+        let rendered = try typeset(["render", "images.xml", "-o", "images.pdf"], in: folder)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let pdf = folder + "/images.pdf"
+        #expect(try run("/usr/bin/qpdf", ["--check", pdf]).status == 0)
+        let predicted = String(decoding: try bytes(pdf), as: UTF8.self).components(separatedBy: "/Predictor 15").count - 1
+        #expect(predicted == cases.filter(\.6).count)
+        // pdfimages writes each image (and soft mask) as a PNG, in the order they are drawn.
+        #expect(try run("/usr/bin/pdfimages", ["-png", pdf, folder + "/out"]).status == 0)
+        let listed = try run("/usr/bin/pdfimages", ["-list", pdf]).output.split(separator: "\n").dropFirst(2)
+        let kinds = listed.map { $0.split(separator: " ", omittingEmptySubsequences: true)[2] }
+        #expect(kinds.filter { $0 == "image" }.count == cases.count, "\(listed)")
+        var image = 0
+        for (index, kind) in kinds.enumerated() where kind == "image" && image < cases.count {
+            let (name, _, _, _, _, _, _) = cases[image]
+            image += 1
+            let source = try PixelImage(contentsOf: "\(folder)/\(name).png")
+            let extracted = try PixelImage(contentsOf: String(format: "%@/out-%03d.png", folder, index))
+            #expect(extracted.width == source.width && extracted.height == source.height, "\(name)")
+            // The colours of every pixel that is not transparent (the PDF's are behind its mask).
+            let differing = zip(source.pixels, extracted.pixels).filter { original, drawn in
+                original.alpha != 0
+                    && (original.red, original.green, original.blue) != (drawn.red, drawn.green, drawn.blue)
+            }
+            let count = differing.count
+            #expect(count == 0, "\(name): pixels differ, the first \(differing.first.map { "\($0)" } ?? "")")
+        }
     }
 
     /// The embedded TrueType program: glyph ids kept, composites with their components, the

@@ -122,10 +122,9 @@ public enum PNGFile {
             throw PNGProblem(message: "not a valid PNG file (a second IHDR chunk at byte \(offset))")
         case "PLTE":
             guard colorType == 3 else { return }  // a suggested palette, ignored
-            guard !hasPalette, !hasData else {
-                throw PNGProblem(
-                    message: "not a valid PNG file (a PLTE chunk at byte \(offset) after "
-                        + (hasPalette ? "the first" : "the image data") + ")")
+            // (After the image data it is a second one: IDAT without a PLTE before is refused.)
+            guard !hasPalette else {
+                throw PNGProblem(message: "not a valid PNG file (a PLTE chunk at byte \(offset) after the first)")
             }
             guard length > 0, length % 3 == 0, length <= 3 * 256 else {
                 throw PNGProblem(
@@ -152,22 +151,82 @@ public enum PNGFile {
         }
     }
 
+    /// The chunks of the PNG in `bytes`, in order: each one's type and where its data is. Stops
+    /// at a truncated chunk (the bytes are checked ones: there is none).
+    private static func chunks(of bytes: [UInt8]) -> [(type: ArraySlice<UInt8>, data: Range<Int>)] {
+        var chunks: [(type: ArraySlice<UInt8>, data: Range<Int>)] = []
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let end = offset + 8 + bigEndian(bytes, offset)
+            guard end + 4 <= bytes.count else { break }
+            chunks.append((bytes[(offset + 4)..<(offset + 8)], offset + 8..<end))
+            offset = end + 4
+        }
+        return chunks
+    }
+
     /// The PNG in `bytes` (checked) with only the chunks Cairo's decoder draws from: IHDR,
     /// PLTE, tRNS, IDAT and IEND. Text, dates, colour profiles and gamma are left out, so an
     /// SVG shows the pixels the PDF and PNG show, without the file's metadata.
     static func essentialChunks(of bytes: [UInt8]) -> [UInt8] {
         var output = signature
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let end = offset + 12 + bigEndian(bytes, offset)
-            guard end <= bytes.count else { break }
-            let type = bytes[(offset + 4)..<(offset + 8)]
-            if ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { type.elementsEqual($0.utf8) }) {
-                output += bytes[offset..<end]
-            }
-            offset = end
+        for chunk in chunks(of: bytes)
+        where ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { chunk.type.elementsEqual($0.utf8) }) {
+            output += bytes[(chunk.data.lowerBound - 8)..<(chunk.data.upperBound + 4)]
         }
         return output
+    }
+
+    /// The bytes of the PNG file at `path` when this process checked this version of it and
+    /// found it good (`checked`), else nil.
+    static func checkedBytes(at path: String) -> [UInt8]? {
+        guard let version = FileVersion(path: path), case .success = checked.withLock({ $0[version] }),
+            let bytes = readFile(path, limit: MarkupParser.maximumImageBytes), FileVersion(path: path) == version
+        else { return nil }
+        return bytes
+    }
+
+    /// A PNG's pixel data as a PDF can draw it without decoding it: its IDAT chunks are a Flate
+    /// stream with PNG predictors (ISO 32000-1 §7.4.4.4), of gray, RGB or palette samples.
+    struct Predicted {
+        var width: Int
+        var height: Int
+        var bitsPerComponent: Int
+        /// 1 (gray or a palette index) or 3 (RGB).
+        var colors: Int
+        /// R, G, B of each of the 2^bitsPerComponent indices of a palette image; the colors the
+        /// file lacks are black, as libpng (and so Cairo) draws an index past its palette.
+        var palette: [UInt8]?
+        /// The IDAT chunks' contents, one after another.
+        var data: [UInt8]
+
+        /// The pixel data of the checked PNG in `bytes`; nil when a PDF needs it decoded: an
+        /// image with alpha or a tRNS chunk (a soft mask), of 16 bits (Cairo keeps 8), or
+        /// interlaced.
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count >= 33 else { return nil }
+            let (bitDepth, colorType, interlaced) = (Int(bytes[24]), bytes[25], bytes[28] != 0)
+            guard !interlaced, bitDepth <= 8, colorType == 0 || colorType == 2 || colorType == 3 else { return nil }
+            guard colorType != 2 || bitDepth == 8 else { return nil }
+            width = bigEndian(bytes, 16)
+            height = bigEndian(bytes, 20)
+            bitsPerComponent = bitDepth
+            colors = colorType == 2 ? 3 : 1
+            data = []
+            for chunk in chunks(of: bytes) {
+                switch String(decoding: chunk.type, as: UTF8.self) {
+                case "tRNS": return nil
+                case "IDAT": data += bytes[chunk.data]
+                case "PLTE" where colorType == 3:
+                    var palette = [UInt8](repeating: 0, count: 3 << bitDepth)
+                    let count = min(chunk.data.count, palette.count)
+                    palette.replaceSubrange(0..<count, with: bytes[chunk.data.prefix(count)])
+                    self.palette = palette
+                default: break
+                }
+            }
+            guard !data.isEmpty, colorType != 3 || palette != nil else { return nil }
+        }
     }
 
     /// Decodes `bytes` with Cairo (libpng), as the page will be drawn; why it cannot, or nil.
