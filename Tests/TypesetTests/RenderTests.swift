@@ -916,6 +916,11 @@ struct PDFWriterTests {
         #expect(try run("/usr/bin/qpdf", ["--check", pdf]).status == 0)
         let predicted = String(decoding: try bytes(pdf), as: UTF8.self).components(separatedBy: "/Predictor 15").count - 1
         #expect(predicted == cases.filter(\.6).count)
+        // The same without the parser (whatever a process has seen, an image gets the same bytes).
+        let direct = folder + "/direct.pdf"
+        let item = ImageItem(path: folder + "/rgb8.png", x: 0, y: 0, width: 14, height: 12, flipped: false, alt: nil)
+        try render(pages: [Page(width: 20, height: 20, items: [.image(item)])], to: direct, options: RenderOptions(format: .pdf))
+        #expect(String(decoding: try bytes(direct), as: UTF8.self).contains("/Predictor 15"))
         // pdfimages writes each image (and soft mask) as a PNG, in the order they are drawn.
         #expect(try run("/usr/bin/pdfimages", ["-png", pdf, folder + "/out"]).status == 0)
         let listed = try run("/usr/bin/pdfimages", ["-list", pdf]).output.split(separator: "\n").dropFirst(2)

@@ -621,18 +621,8 @@ struct MarkupConverter {
                         : "image '\(source)' is not a readable file")
                 return nil
             }
-            let result = Result { () throws(PNGProblem) in
-                let (width, height) = try PNGFile.check(
-                    bytes, sideLimit: MarkupParser.maximumImageSide, pixelLimit: MarkupParser.maximumImagePixels)
-                return PNGFile.Size(width: width, height: height)
-            }
-            if let version {
-                PNGFile.checked.withLock { known in
-                    if known.count >= PNGFile.mostChecked { known.removeAll() }
-                    known[version] = result
-                }
-            }
-            checked = result
+            let result = PNGFile.size(of: bytes)
+            checked = version.map { PNGFile.remember($0, result) } ?? result
         }
         switch checked {
         case .success(let size):

@@ -17,8 +17,10 @@ public enum PNGFile {
     /// What `check` said of each version of each file read: a batch shows the same screenshot in
     /// every locale's document, and inflating it again for each took 20 ms a document (200
     /// documents sharing a 2 MB PNG: 4.2 s to one PDF, nearly all of it this check).
+    /// The PDF writer asks it too, before it takes a file's data as it is: whatever the
+    /// process has seen, an image gets the same bytes.
     static let checked = Locked<[FileVersion: Result<Size, PNGProblem>]>([:])
-    static let mostChecked = 1024
+    private static let mostChecked = 1024
 
     struct Size: Equatable {
         var width: Int
@@ -177,13 +179,35 @@ public enum PNGFile {
         return output
     }
 
-    /// The bytes of the PNG file at `path` when this process checked this version of it and
-    /// found it good (`checked`), else nil.
+    /// The bytes of the PNG file at `path` when `check` finds them good (with the parser's
+    /// limits, once per version of the file), else nil.
     static func checkedBytes(at path: String) -> [UInt8]? {
-        guard let version = FileVersion(path: path), case .success = checked.withLock({ $0[version] }),
+        guard let version = FileVersion(path: path),
             let bytes = readFile(path, limit: MarkupParser.maximumImageBytes), FileVersion(path: path) == version
         else { return nil }
+        guard case .success = checked.withLock({ $0[version] }) ?? remember(version, size(of: bytes)) else {
+            return nil
+        }
         return bytes
+    }
+
+    /// The size of the PNG in `bytes` as `check` finds it with the markup's limits, or why the
+    /// file is not a usable PNG.
+    static func size(of bytes: [UInt8]) -> Result<Size, PNGProblem> {
+        Result { () throws(PNGProblem) in
+            let (width, height) = try check(
+                bytes, sideLimit: MarkupParser.maximumImageSide, pixelLimit: MarkupParser.maximumImagePixels)
+            return Size(width: width, height: height)
+        }
+    }
+
+    /// Keeps what `check` said of a `version` of a file, and returns it.
+    static func remember(_ version: FileVersion, _ result: Result<Size, PNGProblem>) -> Result<Size, PNGProblem> {
+        checked.withLock { known in
+            if known.count >= mostChecked { known.removeAll() }
+            known[version] = result
+        }
+        return result
     }
 
     /// A PNG's pixel data as a PDF can draw it without decoding it: its IDAT chunks are a Flate
