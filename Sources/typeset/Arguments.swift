@@ -155,6 +155,10 @@ struct ParsedArguments {
             guard let value = inline ?? iterator.next() else {
                 throw UsageError("missing value for '\(argument)'")
             }
+            // A second value would silently replace the first (a sheet's 'en' column in Arabic).
+            if option.kind == .value, let first = values[option.long]?.first {
+                throw UsageError("--\(option.long) is given twice ('\(first)' and '\(value)'); it takes one value")
+            }
             values[option.long, default: []].append(value)
         }
         for (index, positional) in spec.arguments.enumerated() where !positional.many {
@@ -165,8 +169,8 @@ struct ParsedArguments {
         }
     }
 
-    /// The option's value (the last one when given twice).
-    func string(_ name: String) -> String? { values[name]?.last }
+    /// The option's value.
+    func string(_ name: String) -> String? { values[name]?.first }
 
     /// Every value of a repeatable option, in order.
     func strings(_ name: String) -> [String] { values[name] ?? [] }

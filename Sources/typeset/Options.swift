@@ -72,9 +72,17 @@ struct LayoutArguments {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// The settings every input of the run shares. A string catalog that cannot be read is
-    /// printed, handed to `failed`, and thrown as an `ExitCode` (1; `diff` makes it 2).
+    /// The settings every input of the run shares, with the catalog's warning printed. A string
+    /// catalog that cannot be read is printed, handed to `failed`, and thrown as an `ExitCode`
+    /// (1; `diff` makes it 2).
     func settings(failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
+        let (settings, warnings) = try settingsAndWarnings(failed: failed)
+        for warning in warnings { writeStandardError(warning.description + "\n") }
+        return settings
+    }
+
+    /// The settings, and the warning of a catalog with no strings for `--locale`, not printed.
+    func settingsAndWarnings(failed: (Diagnostics) -> Void = { _ in }) throws -> (JobSettings, [Diagnostic]) {
         do {
             return try loadSettings()
         } catch {
@@ -86,29 +94,31 @@ struct LayoutArguments {
         }
     }
 
-    /// The settings, or why the string catalog cannot be read.
-    private func loadSettings() throws(Diagnostic) -> JobSettings {
+    private func loadSettings() throws(Diagnostic) -> (JobSettings, [Diagnostic]) {
         let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
+        var warnings: [Diagnostic] = []
         if let strings {
             let catalog = try StringCatalog.load(path: strings)
-            if let locale { warnIfNoStrings(catalog, locale: locale, file: strings) }
+            warnings += catalog.warnings
+            if let locale, let warning = noStringsWarning(catalog, locale: locale, file: strings) {
+                warnings.append(warning)
+            }
             layout.catalog = catalog
         }
-        return JobSettings(assetDirectories: assets, layout: layout)
+        return (JobSettings(assetDirectories: assets, layout: layout), warnings)
     }
 }
 
-/// Warns, at the catalog, when it has no strings for `locale`: every key would show the source
-/// language's text, which a mockup of that locale is not meant to (a misspelt locale, a language
-/// not translated yet).
-func warnIfNoStrings(_ catalog: StringCatalog, locale: String, file: String) {
-    guard !catalog.hasStrings(locale: locale) else { return }
-    let warning = Diagnostic.warning(
+/// The warning, at the catalog, when it has no strings for `locale`: every key would show the
+/// source language's text, which a mockup of that locale is not meant to (a misspelt locale, a
+/// language not translated yet).
+func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) -> Diagnostic? {
+    guard !catalog.hasStrings(locale: locale) else { return nil }
+    return .warning(
         SourceLocation(file: file, line: 1, column: 1),
         "no strings for locale '\(locale)' (the catalog has \(catalog.languages.joined(separator: ", "))); "
             + "keys show the source language's text")
-    writeStandardError(warning.description + "\n")
 }
 
 /// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.

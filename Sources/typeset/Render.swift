@@ -279,15 +279,18 @@ struct Layout: Command {
 
     func run() throws {
         // A catalog that cannot be read still gives the JSON, with its error, as markup does.
-        let settings = try layoutArguments.settings { diagnostics in
+        let (settings, warnings) = try layoutArguments.settingsAndWarnings { diagnostics in
             try? writeStandardOutput(LayoutReport(diagnostics: diagnostics.items, pages: []).json())
         }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let outcome = typesetter.layoutFile(input, settings: settings)
-        printDiagnostics(outcome.diagnostics)
-        let report = outcome.layout?.report ?? LayoutReport(diagnostics: outcome.diagnostics.items, pages: [])
-        var full = report
-        full.diagnostics = outcome.diagnostics.items
+        // The catalog's warning is the document's too: the JSON holds every diagnostic.
+        var diagnostics = Diagnostics()
+        for warning in warnings { diagnostics.report(warning) }
+        diagnostics.append(contentsOf: outcome.diagnostics)
+        printDiagnostics(diagnostics)
+        var full = outcome.layout?.report ?? LayoutReport(diagnostics: [], pages: [])
+        full.diagnostics = diagnostics.items
         try writeStandardOutput(full.json())
         if outcome.failed { throw ExitCode(ExitStatus.inputFailed) }
     }

@@ -109,7 +109,12 @@ struct Sheet: Command {
         if let strings {
             do {
                 let loaded = try StringCatalog.load(path: strings)
-                for case let locale? in localeList { warnIfNoStrings(loaded, locale: locale, file: strings) }
+                for warning in loaded.warnings { writeStandardError(warning.description + "\n") }
+                for case let locale? in localeList {
+                    if let warning = noStringsWarning(loaded, locale: locale, file: strings) {
+                        writeStandardError(warning.description + "\n")
+                    }
+                }
                 catalog = loaded
             } catch {
                 var diagnostics = Diagnostics()

@@ -16,7 +16,8 @@ struct Snapshot: Command {
 
             Prints a line per failure (a page that differs, with its figures and the path of its \
             diff image; a missing reference; a reference for a page the document no longer has; \
-            a markup error), then exactly `N passed, N failed` (counting files). Exit status 0 \
+            a reference of no markup file; a markup error), then exactly `N passed, N failed` \
+            (counting files). Exit status 0 \
             when every file passed, 1 otherwise.
 
             --update renders every file and makes the output its references: writes new and \
@@ -66,7 +67,8 @@ struct Snapshot: Command {
         if files.isEmpty {
             writeStandardError("typeset: warning: no markup files (*.xml) in '\(directory)'\n")
         }
-        let settings = try layoutArguments.settings()
+        // A catalog that cannot be read fails every file, and the summary line still ends it.
+        let settings = try layoutArguments.settings { _ in print("0 passed, \(files.count) failed") }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(path: Path.join(directory, "__snapshots__"))
         let options = SnapshotOptions(
@@ -107,13 +109,14 @@ struct Snapshot: Command {
         }
 
         var passed = 0
+        var failed = 0
         for result in results {
             // Keeps diagnostics (standard error) next to their file's lines when both go to one log:
             // fflush(nil) flushes standard output without naming the C global.
             fflush(nil)
             printDiagnostics(result.diagnostics)
             result.lines.forEach { print($0) }
-            if result.passed { passed += 1 }
+            if result.passed { passed += 1 } else { failed += 1 }
         }
         for unused in folder.unusedReferences(names: allNames) {
             if update {
@@ -124,13 +127,15 @@ struct Snapshot: Command {
                     printError("cannot remove \(unused): \(describeFileError(error))")
                 }
             } else {
-                fflush(nil)
-                writeStandardError(
-                    "typeset: warning: \(unused) is the reference of no markup file in '\(directory)'; --update removes it\n")
+                // A screen whose markup is gone (renamed, moved, a bad checkout) fails, as a
+                // page a document no longer has does: else a folder whose markup all went
+                // missing would pass.
+                print("FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)")
+                failed += 1
             }
         }
-        print("\(passed) passed, \(results.count - passed) failed")
-        if passed < results.count { throw ExitCode(ExitStatus.inputFailed) }
+        print("\(passed) passed, \(failed) failed")
+        if failed > 0 { throw ExitCode(ExitStatus.inputFailed) }
     }
 
     /// The command that records the references this run compares with: the folder and every

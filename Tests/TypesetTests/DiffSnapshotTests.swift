@@ -388,11 +388,14 @@ struct SnapshotCommandTests {
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
 
-        // A reference no markup file uses is reported, and removed by --update.
+        // A reference no markup file uses fails (its screen's markup is gone), and --update
+        // removes it.
         try FileManager.default.copyItem(
             atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/old.png")
         let stray = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
-        #expect(stray.status == 0 && stray.stderr.contains("old.png is the reference of no markup file"), "\(stray)")
+        #expect(stray.status == 1, "\(stray)")
+        #expect(stray.lines.contains("FAIL ./__snapshots__/old.png: the reference of no markup file in '.' (--update removes it)"))
+        #expect(stray.lines.last == "1 passed, 1 failed")
         #expect(
             try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
                 "removed ./__snapshots__/old.png (no markup file uses it)"))

@@ -69,11 +69,12 @@ private func catalog(_ text: String, file: String) throws -> StringCatalog {
     try StringCatalog.parse(bytes: Array(text.utf8), file: file)
 }
 
-/// The diagnostic a broken catalog throws.
+/// The diagnostic a broken catalog throws, or else that of its one broken entry.
 private func catalogError(_ text: String, file: String) -> Diagnostic? {
     do {
-        _ = try StringCatalog.parse(bytes: Array(text.utf8), file: file)
-        return nil
+        let catalog = try StringCatalog.parse(bytes: Array(text.utf8), file: file)
+        let problems = catalog.problems.values.flatMap(\.values)
+        return problems.count == 1 ? problems.first : nil
     } catch {
         return error
     }
@@ -289,6 +290,76 @@ private let xcstrings = #"""
         }
     }
 
+    /// Translations reorder plural arguments with positional placeholders, `%2$#@name@`: they
+    /// are filled in as `%#@name@` is, keeping their numbers. One the catalog does not define
+    /// is one specifier, quoted whole.
+    @Test func positionalSubstitutionsAreFilledIn() throws {
+        func unit(_ value: String) -> String { #"{ "stringUnit" : { "state" : "translated", "value" : "\#(value)" } }"# }
+        func plural(_ one: String, _ other: String) -> String {
+            #"{ "formatSpecifier" : "lld", "variations" : { "plural" : { "one" : \#(unit(one)), "other" : \#(unit(other)) } } }"#
+        }
+        let text = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+            + #""stringUnit" : { "state" : "translated", "value" : "%2$#@albums@ hold %1$#@photos@ (#@photos@, %#@other@)" }, "#
+            + #""substitutions" : { "photos" : \#(plural("%arg photo", "%arg photos")), "albums" : \#(plural("%arg album", "%arg albums")) } } } } } }"#
+        let strings = try catalog(text, file: "Localizable.xcstrings").strings(locale: "en")
+        #expect(strings["k"] == "%2$lld albums hold %1$lld photos (#@photos@, %#@other@)")
+        #expect(FormatSpecifiers.find(in: "%#@y@ and %1$#@z@, %@ #@w@") == ["%#@y@", "%1$#@z@", "%@"])
+    }
+
+    /// A flaw in one key's entry is that key's: the catalog reads, the other keys work, and the
+    /// key says what is wrong where (it failed every document, even those that use no key).
+    @Test func aBrokenEntryIsItsKeysAlone() throws {
+        let text = """
+            {"sourceLanguage": "en", "strings": {
+              "good": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Good"}}}},
+              "arabic broken": {"localizations": {
+                "en": {"stringUnit": {"state": "translated", "value": "Fine in English"}},
+                "ar": {"variations": {"device": {"iphone": {"stringUnit": {"state": "translated", "value": "x"}}}}}}},
+              "not an object": 3
+            }}
+            """
+        let loaded = try catalog(text, file: "c.xcstrings")
+        let english = loaded.strings(locale: "en")
+        #expect(english["good"] == "Good" && english["arabic broken"] == "Fine in English")
+        let arabic = loaded.strings(locale: "ar")
+        let problem = try #require(arabic.lookUp("arabic broken")?.problem)
+        #expect(problem.location == SourceLocation(file: "c.xcstrings", line: 5, column: 37), "\(problem)")
+        #expect(problem.message.contains("have no \"other\" form"))
+        #expect(english.lookUp("not an object")?.problem?.message.contains("must be an object, not a number") == true)
+        #expect(arabic["good"] == "Good")
+    }
+
+    /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,
+    /// Portuguese outside Brazil by pt-PT, and a language by the catalog's regional forms.
+    @Test func localesMatchAsIOSMatchesThem() throws {
+        let languages = ["en", "zh-Hans", "zh-Hant", "es", "es-419", "pt-BR", "pt-PT", "fr-CA"]
+        let loaded = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: languages.map { ($0, ["k": $0]) }), sourceLanguage: "en")
+        let expected = [
+            ("zh-TW", "zh-hant"), ("zh-HK", "zh-hant"), ("zh_Hant_TW", "zh-hant"), ("zh-CN", "zh-hans"),
+            ("zh-SG", "zh-hans"), ("zh", "zh-hans"), ("es-MX", "es-419"), ("es-US", "es-419"), ("es-ES", "es"),
+            ("es", "es"), ("pt", "pt-br"), ("pt-BR", "pt-br"), ("pt-AO", "pt-pt"), ("fr", "fr-ca"), ("de", "en"),
+        ]
+        for (locale, language) in expected {
+            #expect(loaded.strings(locale: locale)["k"]?.lowercased() == language, "\(locale)")
+            #expect(loaded.hasStrings(locale: locale) == (language != "en"), "\(locale)")
+        }
+    }
+
+    @Test func stringsFileKeysGivenTwiceAndUTF16WithoutAMark() throws {
+        let twice = try catalog("\"title\" = \"First\";\n\"other\" = \"x\";\n\"title\" = \"Second\";\n", file: "dup.strings")
+        #expect(twice.tables[""]?["title"] == "Second")
+        #expect(twice.warnings.map(\.description) == [
+            "dup.strings:3:1: warning: key 'title' is given twice (first on line 1); this second text is used"
+        ])
+        let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
+        let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let big = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for bytes in [little, big] {
+            #expect(try StringCatalog.parse(bytes: bytes, file: "he.strings").tables == ["": ["k": "שלום"]])
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() throws {
         let text = String(repeating: "[", count: 100_000)
         let error = try #require(catalogError(text, file: "deep.json"))
@@ -414,6 +485,78 @@ private let markup = """
         let catalog = try StringCatalog.load(path: folder + "/brand.xcstrings")
         let inArabic = catalog.strings(locale: "ar")
         #expect(inArabic.lookUp("brand")?.text == "iCloud+" && inArabic.lookUp("brand")?.fallback == nil)
+    }
+
+    /// A key with no text in the catalog, not even in its source language (Xcode writes one
+    /// when a key is added by hand): the element's own text is the fallback (SPEC 5.2), and
+    /// the key only when the element has none (it showed "settings.title", and said "its 'en'
+    /// text is shown" of text the catalog does not have).
+    @Test func aKeyWithoutTextShowsTheElementsOwnText() throws {
+        let catalog = #"{"sourceLanguage": "en", "strings": {"settings.title": {}, "Back Up": {}, "#
+            + #""other": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "آخر"}}}}}}"#
+        let doc = #"<document><title key="settings.title">Settings</title><label key="Back Up"/></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "c.xcstrings": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let english = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
+        #expect(try L10nCLI.blocks(english.stdout).blocks.map(\.text) == ["Settings", "Back Up"])
+        #expect(english.status == 0 && english.stderr.isEmpty, "\(english.stderr)")
+        let arabic = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text) == ["Settings", "Back Up"])
+        let warnings = arabic.stderr.split(separator: "\n")
+        #expect(warnings.contains(
+            "doc.xml:1:11: warning: key 'settings.title' is not translated to 'ar' in the catalog; it has no 'en' text either; the element's own text is used"),
+            "\(warnings)")
+        #expect(warnings.contains {
+            $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; the key is shown")
+        }, "\(warnings)")
+    }
+
+    /// A broken entry fails the documents that use its key, at the entry, and no other.
+    @Test func aBrokenEntryFailsOnlyTheDocumentsThatUseIt() throws {
+        let catalog = """
+            {"sourceLanguage": "en", "strings": {
+              "hint": {"localizations": {"en": {"variations": {"device": {
+                "iphone": {"stringUnit": {"state": "translated", "value": "Tap"}}}}}}},
+              "title": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Title"}}}}
+            }}
+            """
+        let folder = try L10nCLI.folder([
+            "uses.xml": #"<document><label key="hint">x</label></document>"#,
+            "other.xml": #"<document><title key="title">x</title></document>"#,
+            "c.xcstrings": catalog,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "uses.xml", "other.xml", "--strings", "c.xcstrings", "--out-dir", "out"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["other.pdf"])
+    }
+
+    /// An option that takes one value, given twice, is an error: the second silently won (a
+    /// sheet's 'en' column showed the Arabic of a second --strings).
+    @Test func anOptionGivenTwiceIsAnError() throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--locale", "fr", "--locale=he"], in: folder)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("typeset: error: --locale is given twice ('fr' and 'he'); it takes one value"), "\(run.stderr)")
+        // Repeatable options stay repeatable.
+        #expect(try L10nCLI.typeset(["layout", "doc.xml", "--assets", ".", "--assets", "."], in: folder).status == 0)
+    }
+
+    /// What `--locale` and the catalog say of each other is in the layout JSON too (it was
+    /// only on standard error), and a snapshot run whose catalog cannot be read still ends with
+    /// its summary line.
+    @Test func theCatalogsWarningIsInTheJSONAndSnapshotsSummarize() throws {
+        let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings, "bad.json": "{"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
+        let diagnostics = try L10nCLI.blocks(run.stdout).diagnostics
+        #expect(diagnostics.first?["file"] as? String == "Localizable.xcstrings")
+        #expect((diagnostics.first?["message"] as? String)?.hasPrefix("no strings for locale 'fr'") == true, "\(diagnostics)")
+        let snapshot = try L10nCLI.typeset(["snapshot", ".", "--strings", "bad.json"], in: folder)
+        #expect(snapshot.status == 1)
+        #expect(snapshot.stdout == "0 passed, 1 failed\n", "\(snapshot)")
     }
 
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the

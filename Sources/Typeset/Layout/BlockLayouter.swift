@@ -624,38 +624,60 @@ struct BlockLayouter {
     // MARK: - Text blocks (SPEC 4.1, 4.3)
 
     /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
-    /// (`instead` is what shows then), or none in the locale's own language.
-    private mutating func localizedString(_ block: Block, instead: String) -> String? {
+    /// (`instead` is what shows then, when `hasOwnText`), or none in the locale's own language.
+    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool) -> String? {
         guard let key = block.key, let strings else { return nil }
-        guard let found = strings.lookUp(key) else {
-            diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; \(instead) is used"))
+        let entry = strings.lookUp(key)
+        if let problem = entry?.problem {
+            diagnostics.report(problem)  // the entry is broken: the documents that use it fail
             return nil
         }
         // A catalog with nothing in the document's language (`--locale` says so at the catalog).
-        if !strings.hasLocale && options.locale == nil && !reportedNoStrings, let catalog = options.catalog {
+        if entry != nil && !strings.hasLocale && options.locale == nil && !reportedNoStrings, let catalog = options.catalog {
             diagnostics.report(.warning(
                 document.location,
                 "the catalog has no strings for the document's language '\(language)' (it has "
                     + "\(catalog.languages.joined(separator: ", "))); keys show the source language's text"))
             reportedNoStrings = true
         }
-        if let fallback = found.fallback, let locale = strings.locale {
-            diagnostics.report(.warning(
-                block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; its '\(fallback)' text is shown"))
+        guard let found = entry else {
+            diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; \(instead) is used"))
+            return nil
         }
+        if let fallback = found.fallback, let locale = strings.locale {
+            let shown =
+                !found.isKey
+                ? "its '\(fallback)' text is shown"
+                : "it has no '\(fallback)' text either; " + (hasOwnText ? "\(instead) is used" : "the key is shown")
+            diagnostics.report(.warning(
+                block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
+        }
+        if found.isKey && hasOwnText { return nil }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: found.text)
         guard !specifiers.isEmpty else { return found.text }
-        diagnostics.report(.warning(
-            block.location,
-            "the string of key '\(key)' has format specifiers that a mockup has no values for "
-                + "(\(specifiers.joined(separator: ", "))); they are shown as they are"))
+        let undefined = specifiers.filter { $0.contains("#@") }
+        if !undefined.isEmpty {
+            diagnostics.report(.warning(
+                block.location,
+                "the string of key '\(key)' uses substitutions the catalog does not define "
+                    + "(\(undefined.joined(separator: ", "))); they are shown as they are"))
+        }
+        if undefined.count < specifiers.count {
+            diagnostics.report(.warning(
+                block.location,
+                "the string of key '\(key)' has format specifiers that a mockup has no values for "
+                    + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
+        }
         return found.text.replacing("%%", with: "%")
     }
 
-    /// The block's text, from the string catalog when it has a key (SPEC 5.2).
+    /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
+    /// `localizedString` chooses it.
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
-        if let key = block.key, let text = strings?[key] { return text }
+        if let key = block.key, let found = strings?.lookUp(key), found.problem == nil, !(found.isKey && !inlines.isEmpty) {
+            return found.text
+        }
         return inlines.styledText().map(\.text).joined()
     }
 
@@ -698,7 +720,7 @@ struct BlockLayouter {
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        if let string = localizedString(block, instead: "the element's own text") {
+        if let string = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
             // A tab shows as the space it is in markup (whose white space collapses); a font
             // has no glyph for it.
             text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
@@ -851,7 +873,7 @@ struct BlockLayouter {
         entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
-        let alt = localizedString(block, instead: "the image's own alt") ?? image.alt
+        let alt = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil) ?? image.alt
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt))]
         entry.tag = .figure

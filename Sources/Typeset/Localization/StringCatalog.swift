@@ -1,5 +1,6 @@
 // String catalogs (SPEC 5.2): Apple String Catalogs (.xcstrings), .strings files, and JSON
-// objects of key → text, with locale fallback ar-EG → ar → the catalog's source language.
+// objects of key → text, with locale fallback ar-EG → ar (zh-TW → zh-Hant, es-MX → es-419) → the
+// catalog's source language.
 
 import FoundationEssentials
 
@@ -16,8 +17,13 @@ public struct LocalizedStrings: Sendable {
     let ownLanguages: Int
     /// The locale, as given.
     let locale: String?
+    /// The catalog's source language, normalized.
+    let sourceLanguage: String?
     /// Keys whose source-language text is every locale's (`StringCatalog.untranslatable`).
     let untranslatable: Set<String>
+    /// `StringCatalog.problems` and `keysWithoutText`.
+    let problems: [String: [String: Diagnostic]]
+    let keysWithoutText: Set<String>
     /// False when the catalog has no strings for the locale at all: every key shows the source
     /// language's text, which is one warning (at the catalog for `--locale`, else at the
     /// document), not one per key.
@@ -27,6 +33,11 @@ public struct LocalizedStrings: Sendable {
         public var text: String
         /// The language it came from, when that is not the locale's own.
         public var fallback: String?
+        /// The catalog has no text for the key, not even in its source language: `text` is the
+        /// key, which Xcode reads as the source text of a key it extracted from code.
+        public var isKey = false
+        /// The catalog's entry for the key is broken (only the documents that use it fail).
+        public var problem: Diagnostic?
     }
 
     public subscript(key: String) -> String? { lookUp(key)?.text }
@@ -35,13 +46,15 @@ public struct LocalizedStrings: Sendable {
     /// locale has no string for shows the source language's (SPEC 5.2), which localization
     /// testing wants to be told of.
     public func lookUp(_ key: String) -> LookedUp? {
+        if let problem = problems[""]?[key] { return LookedUp(text: key, problem: problem) }
         for (index, language) in languages.enumerated() {
-            if let text = tables[language]?[key] {
-                let fallback = index < ownLanguages || untranslatable.contains(key) ? nil : language
-                return LookedUp(text: text, fallback: fallback)
-            }
+            let fallback = index < ownLanguages || untranslatable.contains(key) ? nil : language
+            if let problem = problems[language]?[key] { return LookedUp(text: key, fallback: fallback, problem: problem) }
+            if let text = tables[language]?[key] { return LookedUp(text: text, fallback: fallback) }
         }
-        return nil
+        guard keysWithoutText.contains(key) else { return nil }
+        let own = languages.prefix(ownLanguages).contains { $0 == sourceLanguage } || untranslatable.contains(key)
+        return LookedUp(text: key, fallback: own ? nil : sourceLanguage, isKey: true)
     }
 }
 
@@ -66,6 +79,15 @@ enum FormatSpecifiers {
                 i = j + 1  // "%%"
                 continue
             }
+            // A substitution the catalog does not define: `%#@name@`, `%1$#@name@`, whole.
+            if j < scalars.count, scalars[j] == "@", scalars[(i + 1)..<j].contains("#"),
+                let close = scalars[(j + 1)...].firstIndex(where: { !isNameCharacter($0) }),
+                close > j + 1, scalars[close] == "@"
+            {
+                found.append(String(String.UnicodeScalarView(scalars[i...close])))
+                i = close + 1
+                continue
+            }
             if j < scalars.count, "@dDiuUxXoOfFeEgGcCsSpaA".unicodeScalars.contains(scalars[j]) {
                 found.append(String(String.UnicodeScalarView(scalars[i...j])))
                 i = j + 1
@@ -74,6 +96,11 @@ enum FormatSpecifiers {
             }
         }
         return found
+    }
+
+    /// A character of a substitution's name (an identifier).
+    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
     }
 }
 
@@ -86,6 +113,14 @@ public struct StringCatalog: Sendable {
     public var sourceLanguage: String?
     /// Keys marked `"shouldTranslate": false` (.xcstrings): the source language's text is theirs.
     public var untranslatable: Set<String>
+    /// Language → key → why its entry cannot be read (the language "": the whole entry). A
+    /// flaw in one key fails the documents that use it, not every document.
+    public var problems: [String: [String: Diagnostic]] = [:]
+    /// Keys with no text in the source language (.xcstrings): Xcode reads such a key as its
+    /// own source text; an element's own text comes first (SPEC 5.2).
+    public var keysWithoutText: Set<String> = []
+    /// What reading the file found that does not stop it being used (a key given twice).
+    public var warnings: [Diagnostic] = []
 
     public init(tables: [String: [String: String]], sourceLanguage: String?, untranslatable: Set<String> = []) {
         self.untranslatable = untranslatable
@@ -96,10 +131,10 @@ public struct StringCatalog: Sendable {
         self.sourceLanguage = sourceLanguage
     }
 
-    /// The languages tried for `locale`, most specific first: the locale with its subtags
-    /// dropped one by one from the end (`ar-EG`, `ar`), then the source language.
+    /// The languages tried for `locale`, most specific first: the locale's own
+    /// (`ownLanguages(_:)`), then the source language.
     public func fallbackChain(locale: String?) -> [String] {
-        var chain = locale.map(StringCatalog.localeChain) ?? []
+        var chain = locale.map(ownLanguages) ?? []
         if let sourceLanguage {
             let source = StringCatalog.normalizedLanguage(sourceLanguage)
             if !chain.contains(source) { chain.append(source) }
@@ -108,16 +143,40 @@ public struct StringCatalog: Sendable {
         return chain
     }
 
-    /// `ar-EG`, `ar`: the locale with its subtags dropped one by one from the end.
-    static func localeChain(_ locale: String) -> [String] {
-        var chain: [String] = []
+    /// The languages that are `locale`'s own, most specific first, as iOS matches them: the
+    /// locale with its subtags dropped one by one from the end (`ar-EG`, `ar`), Chinese by its
+    /// script (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`), Latin American Spanish by `es-419`
+    /// before `es`, Portuguese outside Brazil by `pt-PT`; then the catalog's other forms of the
+    /// language (`pt` → `pt-BR`, `fr` → `fr-CA`).
+    func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
+        var chain: [String] = []
         while !parts.isEmpty {
             chain.append(parts.joined(separator: "-"))
             parts.removeLast()
         }
+        let language = chain.last ?? ""
+        let region = chain.count > 1 ? chain[chain.count - 2].split(separator: "-").last.map(String.init) : nil
+        var insert: String?  // before the bare language
+        switch (language, region) {
+        case ("zh", let region?) where ["tw", "hk", "mo", "hant"].contains(region): insert = "zh-hant"
+        case ("zh", _): insert = "zh-hans"
+        case ("es", let region?) where StringCatalog.latinAmerica.contains(region): insert = "es-419"
+        case ("pt", let region?) where region != "br" && region != "pt": insert = "pt-pt"
+        default: break
+        }
+        if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
+        for other in languages where other.hasPrefix(language + "-") && !chain.contains(other) {
+            chain.append(other)
+        }
         return chain
     }
+
+    /// The regions whose Spanish is `es-419` (Latin America and the United States).
+    private static let latinAmerica: Set<String> = [
+        "419", "ar", "bo", "cl", "co", "cr", "cu", "do", "ec", "gt", "hn", "mx", "ni", "pa", "pe", "pr", "py", "sv",
+        "us", "uy", "ve",
+    ]
 
     /// The languages an .xcstrings catalog has strings for, sorted (none for a file of one language).
     public var languages: [String] { tables.keys.filter { !$0.isEmpty }.sorted() }
@@ -128,7 +187,7 @@ public struct StringCatalog: Sendable {
     public func hasStrings(locale: String) -> Bool {
         if languages.isEmpty { return true }
         let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
-        return StringCatalog.localeChain(locale).contains { $0 == source || tables[$0] != nil }
+        return ownLanguages(locale).contains { $0 == source || tables[$0] != nil }
     }
 
     /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`
@@ -137,10 +196,11 @@ public struct StringCatalog: Sendable {
         let chain = fallbackChain(locale: locale)
         let hasLocale = locale.map { hasStrings(locale: $0) } ?? true
         var own = chain.count
-        if let locale, !languages.isEmpty, hasLocale { own = StringCatalog.localeChain(locale).count }
+        if let locale, !languages.isEmpty, hasLocale { own = ownLanguages(locale).count }
         return LocalizedStrings(
-            tables: tables, languages: chain, ownLanguages: own, locale: locale, untranslatable: untranslatable,
-            hasLocale: hasLocale)
+            tables: tables, languages: chain, ownLanguages: own, locale: locale,
+            sourceLanguage: sourceLanguage.map(StringCatalog.normalizedLanguage), untranslatable: untranslatable,
+            problems: problems, keysWithoutText: keysWithoutText, hasLocale: hasLocale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -271,30 +331,41 @@ public struct StringCatalog: Sendable {
         }
         var tables: [String: [String: String]] = [:]
         var untranslatable: Set<String> = []
+        var problems: [String: [String: Diagnostic]] = [:]
+        var keysWithoutText: Set<String> = []
         for (key, entry) in strings {
             guard entry.members != nil else {
-                throw Diagnostic.error(
+                problems["", default: [:]][key] = Diagnostic.error(
                     location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
+                continue
             }
             // Brand names and the like: the source language's text is every locale's.
             if case .bool(false)? = entry["shouldTranslate"]?.value { untranslatable.insert(key) }
             var hasSource = false
             if let localizations = entry["localizations"] {
                 guard let languages = localizations.members else {
-                    throw Diagnostic.error(
+                    problems["", default: [:]][key] = Diagnostic.error(
                         location(localizations, file),
                         "\"localizations\" of key '\(key)' must be an object, not \(localizations.kindName)")
+                    continue
                 }
                 for (language, localization) in languages where !isUntranslated(localization) {
-                    let text = try localizedText(localization, key: key, language: language, file: file)
-                    tables[normalizedLanguage(language), default: [:]][key] = text
-                    if normalizedLanguage(language) == normalizedLanguage(source) { hasSource = true }
+                    let normalized = normalizedLanguage(language)
+                    if normalized == normalizedLanguage(source) { hasSource = true }
+                    do {
+                        tables[normalized, default: [:]][key] = try localizedText(
+                            localization, key: key, language: language, file: file)
+                    } catch {
+                        problems[normalized, default: [:]][key] = error
+                    }
                 }
             }
-            // A key without a source-language localization is its own source text (Xcode's rule).
-            if !hasSource { tables[normalizedLanguage(source), default: [:]][key] = key }
+            if !hasSource { keysWithoutText.insert(key) }
         }
-        return StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
+        var catalog = StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
+        catalog.problems = problems
+        catalog.keysWithoutText = keysWithoutText
+        return catalog
     }
 
     /// A localization Xcode added and nobody has translated yet (state "new", empty value): it
@@ -341,29 +412,66 @@ public struct StringCatalog: Sendable {
                 location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
         }
         if let substitutions = localization["substitutions"]?.members {
-            for (name, substitution) in substitutions {
-                guard text.contains("%#@\(name)@") else { continue }
-                var replacement = try localizedText(
-                    substitution, key: key, language: language, file: file, depth: depth + 1)
+            for (name, substitution) in substitutions where text.contains("#@\(name)@") {
+                let forms = try localizedText(substitution, key: key, language: language, file: file, depth: depth + 1)
                 let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                replacement = replacement.replacing("%arg", with: "%" + specifier)
-                text = text.replacing("%#@\(name)@", with: replacement)
+                text = replacingPlaceholders(of: name, in: text) { argument in
+                    forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
+                }
             }
         }
         return text
+    }
+
+    /// `text` with each placeholder of the substitution `name`, `%#@name@` or with its argument
+    /// number `%2$#@name@` (translations reorder them so), replaced by `replacement(number)`.
+    static func replacingPlaceholders(
+        of name: String, in text: String, with replacement: (String?) -> String
+    ) -> String {
+        let marker = "#@\(name)@"
+        var result = ""
+        var rest = Substring(text)
+        while let found = rest.firstRange(of: marker) {
+            let before = rest[..<found.lowerBound]
+            var start: Substring.Index?  // of the placeholder's "%"
+            var argument: String?
+            if before.hasSuffix("%") {
+                start = before.index(before: before.endIndex)
+            } else if before.hasSuffix("$") {
+                let number = before.dropLast().reversed().prefix { ("0"..."9").contains($0) }
+                let digits = before.dropLast().suffix(number.count)
+                if !digits.isEmpty, before.dropLast(digits.count + 1).hasSuffix("%") {
+                    start = before.index(before: digits.startIndex)
+                    argument = String(digits)
+                }
+            }
+            if let start {
+                result += before[..<start] + replacement(argument)
+            } else {
+                result += rest[..<found.upperBound]  // "#@name@" without its "%": text
+            }
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
     }
 
     // MARK: - .strings
 
     private static func stringsFile(_ bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {
         var utf8 = bytes
-        // Xcode long wrote .strings files in UTF-16; read them as the text they are.
-        let encoding: String.Encoding? =
-            bytes.starts(with: [0xFF, 0xFE])
-            ? .utf16LittleEndian
-            : bytes.starts(with: [0xFE, 0xFF]) ? .utf16BigEndian : nil
+        // Xcode long wrote .strings files in UTF-16; read them as the text they are. Without a
+        // byte-order mark, a file's first character tells (a .strings file starts with ASCII:
+        // a quote, a comment, a letter or white space).
+        var (encoding, mark): (String.Encoding?, Int) = (nil, 0)
+        switch (bytes.first, bytes.dropFirst().first) {
+        case (0xFF, 0xFE): (encoding, mark) = (.utf16LittleEndian, 2)
+        case (0xFE, 0xFF): (encoding, mark) = (.utf16BigEndian, 2)
+        case (let first?, 0) where first != 0: encoding = .utf16LittleEndian
+        case (0, let second?) where second != 0: encoding = .utf16BigEndian
+        default: break
+        }
         if let encoding {
-            guard let text = String(data: Data(bytes.dropFirst(2)), encoding: encoding) else {
+            guard let text = String(data: Data(bytes.dropFirst(mark)), encoding: encoding) else {
                 throw Diagnostic.error(
                     SourceLocation(file: file, line: 1, column: 1), "the .strings file is not valid UTF-16")
             }
@@ -373,7 +481,9 @@ public struct StringCatalog: Sendable {
         }
         try checkUTF8(utf8, file: file)
         var parser = StringsFileParser(bytes: utf8, file: file)
-        return StringCatalog(tables: ["": try parser.parse()], sourceLanguage: nil)
+        var catalog = StringCatalog(tables: ["": try parser.parse()], sourceLanguage: nil)
+        catalog.warnings = parser.warnings
+        return catalog
     }
 }
 
@@ -387,6 +497,8 @@ struct StringsFileParser {
     private var index = 0
     private var line = 1
     private var column = 1
+    /// Keys given twice (the last value counts, as Foundation reads the file).
+    private(set) var warnings: [Diagnostic] = []
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -530,10 +642,17 @@ struct StringsFileParser {
 
     mutating func parse() throws(Diagnostic) -> [String: String] {
         var table: [String: String] = [:]
+        var lines: [String: Int] = [:]  // where each key was given
         while true {
             try skipSpaceAndComments()
             if index >= bytes.count { return table }
+            let keyLocation = SourceLocation(file: file, line: line, column: column)
             let key = try string("a key")
+            if let first = lines[key] {
+                warnings.append(.warning(
+                    keyLocation, "key '\(key)' is given twice (first on line \(first)); this second text is used"))
+            }
+            lines[key] = keyLocation.line
             try skipSpaceAndComments()
             if current == UInt8(ascii: ";") {
                 advance()
