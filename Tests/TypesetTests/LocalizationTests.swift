@@ -152,6 +152,11 @@ private let xcstrings = #"""
         #expect(strings["title"] == "Settings")
         #expect(strings["photos"] == "%lld photos")  // plural: the `other` form
         #expect(strings["device"] == "Click")  // device variations: `other`
+        // A document's device picks its own variation where there is one.
+        let loaded = try catalog(xcstrings, file: "Localizable.xcstrings")
+        #expect(loaded.strings(locale: "en", device: "iphone")["device"] == "Tap")
+        #expect(loaded.strings(locale: "en", device: "ipad")["device"] == "Click")
+        #expect(loaded.strings(locale: "ar", device: "iphone")["device"] == "Tap")  // en's, the fallback
         #expect(strings["files"] == "Deleted %lld files")
         #expect(strings["Only in the source"] == "Only in the source")  // a key is its own source text
         #expect(strings["escapes"] == "A \"quote\", a \\ and é😀")
@@ -509,6 +514,21 @@ private let markup = """
         #expect(warnings.contains {
             $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; the key is shown")
         }, "\(warnings)")
+    }
+
+    /// A document for an iPhone or an iPad shows the catalog's variation for its device.
+    @Test func aDocumentsDeviceTakesItsVariation() throws {
+        let folder = try L10nCLI.folder([
+            "phone.xml": #"<document device="iphone-8"><label key="device">x</label></document>"#,
+            "tablet.xml": #"<document device="ipad-mini"><label key="device">x</label></document>"#,
+            "plain.xml": #"<document><label key="device">x</label></document>"#,
+            "Localizable.xcstrings": xcstrings,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (input, expected) in [("phone.xml", "Tap"), ("tablet.xml", "Click"), ("plain.xml", "Click")] {
+            let run = try L10nCLI.typeset(["layout", input, "--strings", "Localizable.xcstrings"], in: folder)
+            #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == [expected], "\(input)")
+        }
     }
 
     /// A broken entry fails the documents that use its key, at the entry, and no other.

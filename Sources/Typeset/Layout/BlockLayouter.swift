@@ -184,7 +184,11 @@ struct BlockLayouter {
         self.options = options
         self.paragraphs = paragraphs
         language = document.lang ?? options.locale ?? Document.defaultLanguage
-        strings = options.catalog?.strings(locale: options.locale ?? language)
+        // A document for an iPhone or iPad shows its catalog's variations for that device.
+        let device = document.device.flatMap { preset in
+            StringCatalog.deviceNames.first { preset.rawValue.hasPrefix($0) }
+        }
+        strings = options.catalog?.strings(locale: options.locale ?? language, device: device)
         let documentSize = document.fontSize ?? Document.defaultFontSize
         sizeScale = (options.bodySize ?? Document.defaultFontSize) / Document.defaultFontSize
         bodySize = documentSize * sizeScale

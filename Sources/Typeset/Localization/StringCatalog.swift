@@ -24,6 +24,8 @@ public struct LocalizedStrings: Sendable {
     /// `StringCatalog.problems` and `keysWithoutText`.
     let problems: [String: [String: Diagnostic]]
     let keysWithoutText: Set<String>
+    /// Language → key → text of the device's variation, where it is not the `other` one.
+    let deviceTables: [String: [String: String]]
     /// False when the catalog has no strings for the locale at all: every key shows the source
     /// language's text, which is one warning (at the catalog for `--locale`, else at the
     /// document), not one per key.
@@ -50,7 +52,9 @@ public struct LocalizedStrings: Sendable {
         for (index, language) in languages.enumerated() {
             let fallback = index < ownLanguages || untranslatable.contains(key) ? nil : language
             if let problem = problems[language]?[key] { return LookedUp(text: key, fallback: fallback, problem: problem) }
-            if let text = tables[language]?[key] { return LookedUp(text: text, fallback: fallback) }
+            if let text = deviceTables[language]?[key] ?? tables[language]?[key] {
+                return LookedUp(text: text, fallback: fallback)
+            }
         }
         guard keysWithoutText.contains(key) else { return nil }
         let own = languages.prefix(ownLanguages).contains { $0 == sourceLanguage } || untranslatable.contains(key)
@@ -121,6 +125,9 @@ public struct StringCatalog: Sendable {
     public var keysWithoutText: Set<String> = []
     /// What reading the file found that does not stop it being used (a key given twice).
     public var warnings: [Diagnostic] = []
+    /// Device → language → key → text, for the keys whose device variations give that device
+    /// (`iphone`, `ipad`) another text than the `other` one in `tables`.
+    public var deviceTables: [String: [String: [String: String]]] = [:]
 
     public init(tables: [String: [String: String]], sourceLanguage: String?, untranslatable: Set<String> = []) {
         self.untranslatable = untranslatable
@@ -190,9 +197,10 @@ public struct StringCatalog: Sendable {
         return ownLanguages(locale).contains { $0 == source || tables[$0] != nil }
     }
 
-    /// The strings for `locale`: each key from the first language of `fallbackChain(locale:)`
-    /// that has it.
-    public func strings(locale: String?) -> LocalizedStrings {
+    /// The strings for `locale` on `device` (`iphone`, `ipad`: the `device` variations of
+    /// that name; nil: the `other` ones): each key from the first language of
+    /// `fallbackChain(locale:)` that has it.
+    public func strings(locale: String?, device: String? = nil) -> LocalizedStrings {
         let chain = fallbackChain(locale: locale)
         let hasLocale = locale.map { hasStrings(locale: $0) } ?? true
         var own = chain.count
@@ -200,7 +208,8 @@ public struct StringCatalog: Sendable {
         return LocalizedStrings(
             tables: tables, languages: chain, ownLanguages: own, locale: locale,
             sourceLanguage: sourceLanguage.map(StringCatalog.normalizedLanguage), untranslatable: untranslatable,
-            problems: problems, keysWithoutText: keysWithoutText, hasLocale: hasLocale)
+            problems: problems, keysWithoutText: keysWithoutText,
+            deviceTables: device.flatMap { deviceTables[$0] } ?? [:], hasLocale: hasLocale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -333,6 +342,7 @@ public struct StringCatalog: Sendable {
         var untranslatable: Set<String> = []
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
+        var deviceTables: [String: [String: [String: String]]] = [:]
         for (key, entry) in strings {
             guard entry.members != nil else {
                 problems["", default: [:]][key] = Diagnostic.error(
@@ -353,8 +363,16 @@ public struct StringCatalog: Sendable {
                     let normalized = normalizedLanguage(language)
                     if normalized == normalizedLanguage(source) { hasSource = true }
                     do {
-                        tables[normalized, default: [:]][key] = try localizedText(
-                            localization, key: key, language: language, file: file)
+                        var byDevice = false
+                        let text = try localizedText(
+                            localization, key: key, language: language, file: file, byDevice: &byDevice)
+                        tables[normalized, default: [:]][key] = text
+                        for device in byDevice ? deviceNames : [] {
+                            let deviceText = try localizedText(
+                                localization, key: key, language: language, file: file, device: device,
+                                byDevice: &byDevice)
+                            if deviceText != text { deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText }
+                        }
                     } catch {
                         problems[normalized, default: [:]][key] = error
                     }
@@ -365,6 +383,7 @@ public struct StringCatalog: Sendable {
         var catalog = StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
+        catalog.deviceTables = deviceTables
         return catalog
     }
 
@@ -375,9 +394,15 @@ public struct StringCatalog: Sendable {
         return unit["state"]?.string == "new" && unit["value"]?.string == ""
     }
 
-    /// The text of one localization: its string unit, else the `other` form of its variations.
+    /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).
+    static let deviceNames = ["iphone", "ipad"]
+
+    /// The text of one localization: its string unit, else the form of its variations for
+    /// `device` (device variations) or the `other` one. `byDevice` is set when a device
+    /// variation was met.
     private static func localizedText(
-        _ localization: LocatedJSON, key: String, language: String, file: String, depth: Int = 0
+        _ localization: LocatedJSON, key: String, language: String, file: String, device: String? = nil,
+        byDevice: inout Bool, depth: Int = 0
     ) throws(Diagnostic) -> String {
         let what = "key '\(key)' (\(language))"
         guard localization.members != nil else {
@@ -401,19 +426,25 @@ public struct StringCatalog: Sendable {
                     location(variations, file), "the variations of \(what) must be an object of plural or device forms")
             }
             // Plural (zero, one, two, few, many, other) and device (iphone, ipad, ..., other)
-            // variations all have an `other` form; a mockup has no count or device to choose by.
+            // variations all have an `other` form; a mockup has no count to choose by, and a
+            // device only when the document names one.
             guard let other = forms["other"] else {
                 throw Diagnostic.error(
                     location(forms, file), "the \(kind) variations of \(what) have no \"other\" form")
             }
-            text = try localizedText(other, key: key, language: language, file: file, depth: depth + 1)
+            if kind == "device" { byDevice = true }
+            let form = kind == "device" ? device.flatMap { forms[$0] } ?? other : other
+            text = try localizedText(
+                form, key: key, language: language, file: file, device: device, byDevice: &byDevice, depth: depth + 1)
         } else {
             throw Diagnostic.error(
                 location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
         }
         if let substitutions = localization["substitutions"]?.members {
             for (name, substitution) in substitutions where text.contains("#@\(name)@") {
-                let forms = try localizedText(substitution, key: key, language: language, file: file, depth: depth + 1)
+                let forms = try localizedText(
+                    substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
+                    depth: depth + 1)
                 let specifier = substitution["formatSpecifier"]?.string ?? "@"
                 text = replacingPlaceholders(of: name, in: text) { argument in
                     forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
