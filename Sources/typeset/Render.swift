@@ -105,7 +105,12 @@ struct Render: Command {
                     format: resolvedFormat, scale: scale, title: layouts.first?.title,
                     language: layouts.first?.language, jobs: jobs)
                 do {
-                    _ = try render(pages: layouts.flatMap(\.pages), to: output, options: options)
+                    let pages = layouts.flatMap(\.pages)
+                    _ = try render(pages: pages, to: output, options: options)
+                    let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
+                    if let warning = leftoverWarning(leftovers, pageCount: pages.count) {
+                        writeStandardError("typeset: warning: \(warning)\n")
+                    }
                 } catch {
                     printError(outputError(error, output))
                     failed = selected
@@ -138,6 +143,11 @@ struct Render: Command {
                     options: RenderOptions(
                         format: resolvedFormat, scale: scale, title: layout.title, language: layout.language,
                         jobs: pageJobs))
+                let leftovers = resolvedFormat.leftoverPages(
+                    of: path, pageCount: layout.pages.count, kept: Set(firstInputs.keys))
+                if let warning = leftoverWarning(leftovers, pageCount: layout.pages.count) {
+                    outcome.diagnostics.report(.warning(SourceLocation(file: input, line: 1, column: 1), warning))
+                }
                 return (outcome.diagnostics, true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
@@ -203,6 +213,15 @@ struct Render: Command {
         }
         if !failed.isEmpty { exit(ExitStatus.inputFailed) }
     }
+}
+
+/// What to say of the page files an earlier render of more pages left (`OutputFormat.leftoverPages`):
+/// a CI job that keeps every page file would take them for this render's.
+func leftoverWarning(_ leftovers: [String], pageCount: Int) -> String? {
+    guard let first = leftovers.first else { return nil }
+    let more = leftovers.count > 1 ? " to '\(leftovers[leftovers.count - 1])'" : ""
+    return "'\(first)'\(more) \(leftovers.count > 1 ? "are" : "is") left from an earlier render of more pages "
+        + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
 }
 
 /// What went wrong writing `path`. A write error names the file itself ("cannot write PATH:

@@ -229,6 +229,11 @@ struct Sheet: Command {
             printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)
         }
+        if let warning = leftoverWarning(
+            resolvedFormat.leftoverPages(of: output, pageCount: pages.count), pageCount: pages.count)
+        {
+            writeStandardError("typeset: warning: \(warning)\n")
+        }
         var line =
             "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"

@@ -756,6 +756,27 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         }
     }
 
+    /// A render of fewer pages than the last leaves its later page files: they are named, not
+    /// removed (beside an input, `doc-2.png` may be the user's own), unless another input of the
+    /// run writes there.
+    @Test func pageFilesOfAnEarlierLongerRenderAreNamed() throws {
+        let long = "<document height=\"100\">" + String(repeating: "<p>Paragraph.</p>", count: 12) + "</document>"
+        let folder = try L10nCLI.folder(["doc.xml": long, "other.xml": "<document><p>Other.</p></document>"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try L10nCLI.typeset(["render", "doc.xml", "--out-dir", "out", "--format", "png", "--scale", "0.5"], in: folder)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count
+        #expect(pages >= 3)
+        try "<document><p>Short.</p></document>".write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        let second = try L10nCLI.typeset(["render", "doc.xml", "--out-dir", "out", "--format", "png", "--scale", "0.5"], in: folder)
+        #expect(second.status == 0)
+        #expect(second.stderr == "doc.xml:1:1: warning: 'out/doc-2.png' to 'out/doc-\(pages).png' are left from an earlier "
+            + "render of more pages (this one has 1 page); remove them\n", "\(second.stderr)")
+        // -o: the same, said once.
+        let one = try L10nCLI.typeset(["render", "doc.xml", "other.xml", "-o", "out/doc.png", "--scale", "0.5"], in: folder)
+        #expect(one.stderr.contains("typeset: warning: 'out/doc-3.png' to 'out/doc-\(pages).png' are left"), "\(one.stderr)")
+    }
+
     @Test func batchOutputIsTheSameWhateverTheJobs() throws {
         let folder = try L10nCLI.folder(batchFiles(count: 6, bad: []))
         defer { try? FileManager.default.removeItem(atPath: folder) }

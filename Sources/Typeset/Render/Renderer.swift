@@ -13,14 +13,34 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// (`mock.svg`, `mock-2.svg`, ...; a path without extension gets the number at its end).
     public func outputPaths(for path: String, pageCount: Int) -> [String] {
         guard self != .pdf, pageCount > 1 else { return [path] }
+        return (1...pageCount).map { Self.pagePath(for: path, page: $0) }
+    }
+
+    /// Where page `page` of an SVG or PNG render to `path` goes (`mock-2.svg`).
+    public static func pagePath(for path: String, page: Int) -> String {
+        guard page > 1 else { return path }
         let slash = path.lastIndex(of: "/")
-        var stem = path
-        var pathExtension = ""
         if let dot = path.lastIndex(of: "."), slash.map({ dot > path.index(after: $0) }) ?? (dot > path.startIndex) {
-            stem = String(path[..<dot])
-            pathExtension = String(path[dot...])
+            return "\(path[..<dot])-\(page)\(path[dot...])"
         }
-        return (1...pageCount).map { $0 == 1 ? path : "\(stem)-\($0)\(pathExtension)" }
+        return "\(path)-\(page)"
+    }
+
+    /// The page files of an earlier render of more pages that a render of `pageCount` pages to
+    /// `path` leaves (`mock-3.png` after a render of two), up to one that does not exist or is
+    /// in `kept` (another input's output). They are not removed: beside an input, such a name
+    /// may be the user's own file.
+    public func leftoverPages(of path: String, pageCount: Int, kept: Set<String> = []) -> [String] {
+        guard self != .pdf else { return [] }
+        var leftovers: [String] = []
+        var page = pageCount + 1
+        while leftovers.count < 10_000 {
+            let next = Self.pagePath(for: path, page: page)
+            guard !kept.contains(next), FileVersion(path: next) != nil else { break }
+            leftovers.append(next)
+            page += 1
+        }
+        return leftovers
     }
 }
 
