@@ -81,7 +81,8 @@ struct LayoutArguments {
         return settings
     }
 
-    /// The settings, and the warning of a catalog with no strings for `--locale`, not printed.
+    /// The settings, and the catalog's warnings (a key given twice, no strings for `--locale`),
+    /// not printed.
     func settingsAndWarnings(failed: (Diagnostics) -> Void = { _ in }) throws -> (JobSettings, [Diagnostic]) {
         do {
             return try loadSettings()
