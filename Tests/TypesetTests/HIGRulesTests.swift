@@ -159,6 +159,14 @@ extension ReportBlock {
         let four = blocks(#"<document lang="ar" numerals="arab"><list type="number"><item>أ</item><item>ب</item><item>ج</item><item>د</item></list></document>"#)
         let fourGaps = four.compactMap { item in item.marker.map { $0.x - (item.frame.x + item.frame.width) } }
         #expect(fourGaps.count == 4 && abs((fourGaps.min() ?? 0) - 9) < 0.01, "\(fourGaps)")
+        // The gap grows with Dynamic Type, as the text does: 9 pt at Large (17 pt), 28 pt at
+        // AX5 (53 pt), where a fixed 9 pt left "1.عنصر" nearly touching.
+        let large = try! #require(layoutMarkup(#"<document lang="ar"><list type="number">\#(items)</list></document>"#,
+                                               options: LayoutOptions(bodySize: 53)))
+        let ax5 = large.report.pages.flatMap(\.blocks).compactMap { item in
+            item.marker.map { $0.x - (item.frame.x + item.frame.width) }
+        }
+        #expect(!ax5.isEmpty && abs((ax5.min() ?? 0) - 9 * 53 / 17) < 0.01, "\(ax5)")
     }
 
     @Test func easternArabicNumbersCountInReadingOrder() {
@@ -300,6 +308,21 @@ extension ReportBlock {
         #expect(shapes[3].y > placed[5].frame.y, "the title's button moved down")
         let middle = placed[6].frame.y + placed[6].frame.height / 2
         #expect(abs(shapes[3].y + shapes[3].height / 2 - middle) < 0.001, "its title still centered")
+
+        // A stack, a nested row or a list beside them goes by its first block's first baseline
+        // (a label stood 11 pt above the titles of a nested row of buttons), and moves whole.
+        let nested = try #require(layoutMarkup("""
+            <document lang="he"><row><label>מצב</label><row><button>כן</button><button>לא</button></row></row>
+            <row><label>WI-FI</label><stack><label>רשת</label><caption>מחובר</caption></stack><button>עריכה</button></row>
+            <row><caption>x</caption><list><item>one</item><item>two</item></list></row></document>
+            """)).report.pages[0].blocks
+        #expect(nested.count == 10)
+        for row in [nested[0...2], nested[3...4] + [nested[6]], nested[7...8]] {
+            let baselines = row.map { $0.lines[0].baseline }
+            #expect(baselines.allSatisfy { abs($0 - baselines[0]) < 0.001 }, "\(row.map(\.text)): \(baselines)")
+        }
+        #expect(nested[5].frame.y > nested[4].frame.y + nested[4].frame.height - 0.001, "the caption stays under its label")
+        #expect(nested[9].frame.y > nested[8].frame.y, "the list's second item stays under its first")
     }
 
     @Test func onlyDirectChildrenOfTheRowAreSiblings() {

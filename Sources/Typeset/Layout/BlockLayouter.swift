@@ -174,9 +174,10 @@ struct BlockLayouter {
     static let buttonRadius: Double = 10
     static let buttonFill = Color(red: 0, green: 122 / 255, blue: 1)
     static let dividerColor = Color(red: 198 / 255, green: 198 / 255, blue: 200 / 255)
-    /// Gap between a list's widest marker and its items' text, at body size.
+    /// Gap between a list's widest marker and its items' text, at body size (at the Large
+    /// text size: the other sizes scale it).
     static let markerGap: Double = 9
-    /// Indent of nested lists on the start side.
+    /// Indent of nested lists on the start side (at the Large text size).
     static let bulletIndent: Double = 20
 
     init(document: Document, options: LayoutOptions, paragraphs: ParagraphLayouter) {
@@ -408,6 +409,7 @@ struct BlockLayouter {
         var bottom = top
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         var textBlocks: [Int] = []  // and its other text blocks
+        var groups: [Range<Int>] = []  // and its stacks, rows and lists: each moves whole
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
@@ -416,8 +418,12 @@ struct BlockLayouter {
             let first = placed.count
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
-            if case .text(let role, _) = child.kind, placed.count == first + 1 {
+            switch child.kind {
+            case .text(let role, _) where placed.count == first + 1:
                 if role == .button { buttonBlocks.append(first) } else { textBlocks.append(first) }
+            case .row, .stack, .list:
+                if placed.count > first { groups.append(first..<placed.count) }
+            default: break
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -428,10 +434,18 @@ struct BlockLayouter {
         // Text side by side shares its first baseline, as a label beside its value or its
         // button does in iOS (a stack view aligned by first baseline): top-aligned, one of larger
         // type (a balanced one, 4.3) sat lower than its sibling, and a label 11 pt above the
-        // title of the button beside it. The buttons move together, keeping one height.
+        // title of the button beside it. The buttons move together, keeping one height. A
+        // stack, row or list goes by its first block's first baseline, as a nested stack view
+        // does, when that block is text.
         let lowestText = textBlocks.compactMap { placed[$0].firstBaseline }.max()
         let lowestButton = buttonBlocks.compactMap { placed[$0].firstBaseline }.max()
-        if let lowest = [lowestText, lowestButton].compactMap({ $0 }).max() {
+        let lowestGroup = groups.compactMap { placed[$0.lowerBound].firstBaseline }.max()
+        if let lowest = [lowestText, lowestButton, lowestGroup].compactMap({ $0 }).max() {
+            for group in groups {
+                guard let baseline = placed[group.lowerBound].firstBaseline, lowest - baseline > 0.001 else { continue }
+                for i in group { placed[i].move(down: lowest - baseline) }
+                bottom = max(bottom, placed[group].map(\.bottom).max() ?? bottom)
+            }
             for i in textBlocks {
                 guard let baseline = placed[i].firstBaseline, lowest - baseline > 0.001 else { continue }
                 placed[i].move(down: lowest - baseline)
@@ -560,7 +574,9 @@ struct BlockLayouter {
                 })) + "."
             }
         }
-        var width = BlockLayouter.bulletIndent
+        // Indent and gap grow with Dynamic Type (at AX5 a fixed 9 pt gap was a sixth of an em:
+        // "1.عنصر" nearly touched), as an app's scaled metrics do.
+        var width = BlockLayouter.bulletIndent * sizeScale
         // Room for the widest marker, measured in the digits shown. Arabic-Indic digits differ
         // in width ("١." is 9.3 pt, "٣." 14.5, "١٠." 14.3): the widest marker is found from the
         // width of each character, then measured.
@@ -578,7 +594,7 @@ struct BlockLayouter {
             for scalar in Set(texts.joined().unicodeScalars) { characters[scalar] = measure(String(scalar)) }
             func estimate(_ text: String) -> Double { text.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] } }
             let widest = texts.max { estimate($0) < estimate($1) } ?? ""
-            width = max(width, measure(widest) + BlockLayouter.markerGap * style.size / bodySize)
+            width = max(width, measure(widest) + BlockLayouter.markerGap * sizeScale * style.size / bodySize)
         }
         return (texts, width)
     }
