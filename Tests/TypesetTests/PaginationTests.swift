@@ -100,6 +100,26 @@ import Testing
         }
     }
 
+    /// A row with a block that is not cut between lines and is taller than a page (a button at
+    /// AX5) starts on a page of its own, its children side by side there: the button went to
+    /// the next page alone and the label beside it stayed on the page before.
+    @Test func aRowWithABlockTallerThanAPageStartsAPage() throws {
+        let result = try #require(
+            layoutMarkup(
+                """
+                <document width="300" height="300" lang="ar"><title>عنوان</title>
+                  <row><button>\(words(120))</button><label>نص</label></row></document>
+                """))
+        let pages = result.report.pages
+        #expect(pages.count == 2)
+        #expect(pages[0].blocks.map(\.kind) == ["title"])
+        #expect(pages[1].blocks.map(\.kind) == ["button", "label"])
+        let tops = pages[1].blocks.map(\.frame.y)
+        #expect(tops.allSatisfy { abs($0 - tops[0]) < 0.001 }, "\(tops)")
+        #expect(result.diagnostics.items.count == 1 && result.diagnostics.items[0].message.contains("cut off"),
+                "\(result.diagnostics.items)")
+    }
+
     /// Two paragraphs side by side in one column of a split row (a row in it), with lines of
     /// two sizes: each goes on at the top of the next page. The one whose last line on a page
     /// ended higher up set the column's top, and the other started as much lower down.

@@ -145,8 +145,14 @@ extension BlockLayouter {
             // What fits on a page goes to the next whole, and so does a spacer taller than one
             // (a page of its own). A paragraph starts here and its lines go on where the page
             // ends; so does a row taller than a page, each of its columns where its lines end.
+            // A block that is not cut between lines and is taller than a page stands at the top
+            // of one: its row starts there too, its columns side by side (the tall button went
+            // to the next page, the label beside it stayed on this one).
             let splits = unit.splittableParagraph(contentHeight: contentHeight) != nil
-            if !empty && !splits && (height <= contentHeight + 0.001 || unit.blocks.isEmpty) {
+            let standsAtATop = unit.blocks.contains {
+                !$0.cutsBetweenLines(contentHeight: contentHeight) && $0.bottom - $0.top > contentHeight + 0.001
+            }
+            if !empty && !splits && (height <= contentHeight + 0.001 || unit.blocks.isEmpty || standsAtATop) {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? 0 : y + gap
@@ -180,6 +186,15 @@ extension BlockLayouter {
     }
 }
 
+extension PlacedBlock {
+    /// Whether the block goes on from page to page between its lines (text that may break,
+    /// and a list item only when it is taller than a page), rather than whole.
+    func cutsBetweenLines(contentHeight: Double) -> Bool {
+        let keptTogether = breaks == .ifTallerThanPage && bottom - top <= contentHeight + 0.001
+        return breaks != .never && !keptTogether && !(paragraph?.lines.isEmpty ?? true)
+    }
+}
+
 /// One page's share of a unit cut between pages (`Unit.pieces`).
 struct UnitPiece {
     /// The unit's blocks on the page, in order: some of the lines of a text block, or a whole
@@ -207,8 +222,7 @@ extension Unit {
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
         // Each block as the slices it may be cut between: its lines, or itself.
         let slices: [[(top: Double, bottom: Double)]] = blocks.map { block in
-            let keptTogether = block.breaks == .ifTallerThanPage && block.bottom - block.top <= contentHeight + 0.001
-            guard let paragraph = block.paragraph, block.breaks != .never, !keptTogether, !paragraph.lines.isEmpty else {
+            guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
                 return [(block.top, block.bottom)]
             }
             return paragraph.lines.indices.map { i in
