@@ -167,6 +167,11 @@ extension ReportBlock {
             item.marker.map { $0.x - (item.frame.x + item.frame.width) }
         }
         #expect(!ax5.isEmpty && abs((ax5.min() ?? 0) - 9 * 53 / 17) < 0.01, "\(ax5)")
+        // Bullet lists nested three deep still have room at AX5 on a phone.
+        let nested = try! #require(layoutMarkup(
+            #"<document device="iphone-se"><list><item>a</item><list><item>b</item><list><item>c</item></list></list></list></document>"#,
+            options: LayoutOptions(bodySize: 53)))
+        #expect(nested.diagnostics.items.isEmpty, "\(nested.diagnostics.items)")
     }
 
     @Test func easternArabicNumbersCountInReadingOrder() {

@@ -107,6 +107,7 @@ private let xcstrings = #"""
           "localizations" : {
             "en" : { "variations" : { "device" : {
               "iphone" : { "stringUnit" : { "state" : "translated", "value" : "Tap" } },
+              "ipad" : { "stringUnit" : { "state" : "translated", "value" : "Tap or click" } },
               "other" : { "stringUnit" : { "state" : "translated", "value" : "Click" } } } } }
           }
         },
@@ -155,7 +156,7 @@ private let xcstrings = #"""
         // A document's device picks its own variation where there is one.
         let loaded = try catalog(xcstrings, file: "Localizable.xcstrings")
         #expect(loaded.strings(locale: "en", device: "iphone")["device"] == "Tap")
-        #expect(loaded.strings(locale: "en", device: "ipad")["device"] == "Click")
+        #expect(loaded.strings(locale: "en", device: "ipad")["device"] == "Tap or click")
         #expect(loaded.strings(locale: "ar", device: "iphone")["device"] == "Tap")  // en's, the fallback
         #expect(strings["files"] == "Deleted %lld files")
         #expect(strings["Only in the source"] == "Only in the source")  // a key is its own source text
@@ -308,6 +309,14 @@ private let xcstrings = #"""
             + #""substitutions" : { "photos" : \#(plural("%arg photo", "%arg photos")), "albums" : \#(plural("%arg album", "%arg albums")) } } } } } }"#
         let strings = try catalog(text, file: "Localizable.xcstrings").strings(locale: "en")
         #expect(strings["k"] == "%2$lld albums hold %1$lld photos (#@photos@, %#@other@)")
+        // "%%" is a percent sign, not a placeholder's "%"; a form may hold another substitution,
+        // whatever the order of the file's members.
+        let nested = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+            + #""stringUnit" : { "state" : "translated", "value" : "100%%#@photos@ %#@files@" }, "substitutions" : { "#
+            + #""folders" : \#(plural("%arg folder", "%arg folders")), "#
+            + #""files" : { "variations" : { "plural" : { "other" : \#(unit("%#@folders@ of files")) } } }, "#
+            + #""photos" : \#(plural("%arg photo", "%arg photos")) } } } } } }"#
+        #expect(try catalog(nested, file: "n.xcstrings").strings(locale: "en")["k"] == "100%%#@photos@ %lld folders of files")
         #expect(FormatSpecifiers.find(in: "%#@y@ and %1$#@z@, %@ #@w@") == ["%#@y@", "%1$#@z@", "%@"])
     }
 
@@ -349,13 +358,25 @@ private let xcstrings = #"""
             #expect(loaded.strings(locale: locale)["k"]?.lowercased() == language, "\(locale)")
             #expect(loaded.hasStrings(locale: locale) == (language != "en"), "\(locale)")
         }
+        // Never another script: Traditional Chinese does not read Simplified, Serbian in Latin
+        // letters not Cyrillic; a region of the same script does.
+        let scripts = ["en", "zh-Hans", "zh-HK", "sr-Cyrl"]
+        let other = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: scripts.map { ($0, ["k": $0]) }), sourceLanguage: "en")
+        for (locale, language) in [("zh-TW", "zh-hk"), ("zh-Hant", "zh-hk"), ("zh-CN", "zh-hans"), ("sr-Latn", "en"), ("sr", "sr-cyrl")] {
+            #expect(other.strings(locale: locale)["k"]?.lowercased() == language, "\(locale)")
+        }
+        let simplifiedOnly = StringCatalog(tables: ["en": ["k": "en"], "zh-Hans": ["k": "zh-Hans"]], sourceLanguage: "en")
+        #expect(simplifiedOnly.strings(locale: "zh-TW")["k"] == "en" && !simplifiedOnly.hasStrings(locale: "zh-TW"))
     }
 
     @Test func stringsFileKeysGivenTwiceAndUTF16WithoutAMark() throws {
-        let twice = try catalog("\"title\" = \"First\";\n\"other\" = \"x\";\n\"title\" = \"Second\";\n", file: "dup.strings")
-        #expect(twice.tables[""]?["title"] == "Second")
+        let twice = try catalog(
+            "\"title\" = \"First\";\n\"other\" = \"x\";\n\"title\" = \"Second\";\n\"title\" = \"Third\";\n", file: "dup.strings")
+        #expect(twice.tables[""]?["title"] == "Third")
         #expect(twice.warnings.map(\.description) == [
-            "dup.strings:3:1: warning: key 'title' is given twice (first on line 1); this second text is used"
+            "dup.strings:3:1: warning: key 'title' is given again (first on line 1); this later text is used",
+            "dup.strings:4:1: warning: key 'title' is given again (first on line 1); this later text is used",
         ])
         let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
         let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
@@ -525,7 +546,7 @@ private let markup = """
             "Localizable.xcstrings": xcstrings,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (input, expected) in [("phone.xml", "Tap"), ("tablet.xml", "Click"), ("plain.xml", "Click")] {
+        for (input, expected) in [("phone.xml", "Tap"), ("tablet.xml", "Tap or click"), ("plain.xml", "Click")] {
             let run = try L10nCLI.typeset(["layout", input, "--strings", "Localizable.xcstrings"], in: folder)
             #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == [expected], "\(input)")
         }
@@ -541,14 +562,17 @@ private let markup = """
             }}
             """
         let folder = try L10nCLI.folder([
-            "uses.xml": #"<document><label key="hint">x</label></document>"#,
+            "uses.xml": "<document><label key=\"hint\">x</label>\n<label key=\"hint\">y</label></document>",
             "other.xml": #"<document><title key="title">x</title></document>"#,
             "c.xcstrings": catalog,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try L10nCLI.typeset(["render", "uses.xml", "other.xml", "--strings", "c.xcstrings", "--out-dir", "out"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stderr.contains("c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form"), "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors == [
+            "c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form (key 'hint' is used at uses.xml:1:11)"
+        ], "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["other.pdf"])
     }
 

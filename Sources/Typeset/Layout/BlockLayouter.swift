@@ -152,6 +152,8 @@ struct BlockLayouter {
     private var pastPageLimit = false
     /// Whether the document has said that the catalog has no strings in its language.
     private var reportedNoStrings = false
+    /// Keys whose broken catalog entry has been reported: once per document.
+    private var reportedProblems: Set<String> = []
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
@@ -177,7 +179,7 @@ struct BlockLayouter {
     /// Gap between a list's widest marker and its items' text, at body size (at the Large
     /// text size: the other sizes scale it).
     static let markerGap: Double = 9
-    /// Indent of nested lists on the start side (at the Large text size).
+    /// Indent of nested lists on the start side, at least.
     static let bulletIndent: Double = 20
 
     init(document: Document, options: LayoutOptions, paragraphs: ParagraphLayouter) {
@@ -574,9 +576,7 @@ struct BlockLayouter {
                 })) + "."
             }
         }
-        // Indent and gap grow with Dynamic Type (at AX5 a fixed 9 pt gap was a sixth of an em:
-        // "1.عنصر" nearly touched), as an app's scaled metrics do.
-        var width = BlockLayouter.bulletIndent * sizeScale
+        var width = BlockLayouter.bulletIndent
         // Room for the widest marker, measured in the digits shown. Arabic-Indic digits differ
         // in width ("١." is 9.3 pt, "٣." 14.5, "١٠." 14.3): the widest marker is found from the
         // width of each character, then measured.
@@ -594,6 +594,8 @@ struct BlockLayouter {
             for scalar in Set(texts.joined().unicodeScalars) { characters[scalar] = measure(String(scalar)) }
             func estimate(_ text: String) -> Double { text.unicodeScalars.reduce(0) { $0 + characters[$1, default: 0] } }
             let widest = texts.max { estimate($0) < estimate($1) } ?? ""
+            // The gap grows with Dynamic Type, as an app's scaled metrics do: at AX5 a fixed 9 pt
+            // was a sixth of an em, "1.عنصر" nearly touching.
             width = max(width, measure(widest) + BlockLayouter.markerGap * sizeScale * style.size / bodySize)
         }
         return (texts, width)
@@ -649,7 +651,13 @@ struct BlockLayouter {
         guard let key = block.key, let strings else { return nil }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
-            diagnostics.report(problem)  // the entry is broken: the documents that use it fail
+            // The entry is broken: the documents that use it fail, each saying so once, at the
+            // entry (where to mend it), and where it is first used.
+            if reportedProblems.insert(key).inserted {
+                var said = problem
+                said.hint = "key '\(key)' is used at \(block.location)"
+                diagnostics.report(said)
+            }
             return nil
         }
         // A catalog with nothing in the document's language (`--locale` says so at the catalog).

@@ -154,7 +154,8 @@ public struct StringCatalog: Sendable {
     /// locale with its subtags dropped one by one from the end (`ar-EG`, `ar`), Chinese by its
     /// script (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`), Latin American Spanish by `es-419`
     /// before `es`, Portuguese outside Brazil by `pt-PT`; then the catalog's other forms of the
-    /// language (`pt` → `pt-BR`, `fr` → `fr-CA`).
+    /// language in the same script (`pt` → `pt-BR`, `fr` → `fr-CA`, `zh-TW` → `zh-HK`; never
+    /// `zh-TW` → `zh-Hans`).
     func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
         var chain: [String] = []
@@ -173,10 +174,24 @@ public struct StringCatalog: Sendable {
         default: break
         }
         if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
+        // (A script neither names nor implies matches any: `sr` takes `sr-Cyrl`, `sr-Latn` not.)
+        let script = StringCatalog.script(of: chain[0])
         for other in languages where other.hasPrefix(language + "-") && !chain.contains(other) {
-            chain.append(other)
+            let otherScript = StringCatalog.script(of: other)
+            if script == nil || otherScript == nil || otherScript == script { chain.append(other) }
         }
         return chain
+    }
+
+    /// The script a normalized tag names (`zh-hant-tw`: `hant`) or, for Chinese, implies by its
+    /// region (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`); nil when neither.
+    static func script(of tag: String) -> String? {
+        let parts = tag.split(separator: "-")
+        if let named = parts.dropFirst().first(where: { $0.count == 4 && $0.allSatisfy(\.isLetter) }) {
+            return String(named)
+        }
+        guard parts.first == "zh" else { return nil }
+        return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
     }
 
     /// The regions whose Spanish is `es-419` (Latin America and the United States).
@@ -321,8 +336,9 @@ public struct StringCatalog: Sendable {
     // MARK: - .xcstrings
 
     /// Apple String Catalog: `strings` → key → `localizations` → language → a `stringUnit`'s
-    /// `value`, or for strings with `variations` (plural, device) the `other` form; `%#@name@`
-    /// placeholders take their `substitutions`' `other` form.
+    /// `value`, or for strings with `variations` the `other` form (and each device's own, in
+    /// `deviceTables`); `%#@name@` placeholders take their `substitutions`' forms. A flaw in
+    /// one key's entry goes to `problems`.
     private static func xcstrings(_ root: LocatedJSON, file: String) throws(Diagnostic) -> StringCatalog {
         guard let sourceValue = root["sourceLanguage"] else {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"sourceLanguage\"")
@@ -441,14 +457,20 @@ public struct StringCatalog: Sendable {
                 location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
         }
         if let substitutions = localization["substitutions"]?.members {
-            for (name, substitution) in substitutions where text.contains("#@\(name)@") {
-                let forms = try localizedText(
-                    substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
-                    depth: depth + 1)
-                let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                text = replacingPlaceholders(of: name, in: text) { argument in
-                    forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
+            // A substitution's forms may hold another's placeholder: passes until none is left
+            // (whatever the order of the file's members), at most one per substitution.
+            for _ in substitutions.indices {
+                let before = text
+                for (name, substitution) in substitutions where text.contains("#@\(name)@") {
+                    let forms = try localizedText(
+                        substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
+                        depth: depth + 1)
+                    let specifier = substitution["formatSpecifier"]?.string ?? "@"
+                    text = replacingPlaceholders(of: name, in: text) { argument in
+                        forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
+                    }
                 }
+                if text == before { break }
             }
         }
         return text
@@ -464,14 +486,16 @@ public struct StringCatalog: Sendable {
         var rest = Substring(text)
         while let found = rest.firstRange(of: marker) {
             let before = rest[..<found.lowerBound]
+            // The placeholder's "%" is one not escaped as "%%": an odd run of them.
+            func opensPlaceholder(_ text: Substring) -> Bool { text.reversed().prefix { $0 == "%" }.count % 2 == 1 }
             var start: Substring.Index?  // of the placeholder's "%"
             var argument: String?
-            if before.hasSuffix("%") {
+            if opensPlaceholder(before) {
                 start = before.index(before: before.endIndex)
             } else if before.hasSuffix("$") {
                 let number = before.dropLast().reversed().prefix { ("0"..."9").contains($0) }
                 let digits = before.dropLast().suffix(number.count)
-                if !digits.isEmpty, before.dropLast(digits.count + 1).hasSuffix("%") {
+                if !digits.isEmpty, opensPlaceholder(before.dropLast(digits.count + 1)) {
                     start = before.index(before: digits.startIndex)
                     argument = String(digits)
                 }
@@ -681,9 +705,10 @@ struct StringsFileParser {
             let key = try string("a key")
             if let first = lines[key] {
                 warnings.append(.warning(
-                    keyLocation, "key '\(key)' is given twice (first on line \(first)); this second text is used"))
+                    keyLocation, "key '\(key)' is given again (first on line \(first)); this later text is used"))
+            } else {
+                lines[key] = keyLocation.line
             }
-            lines[key] = keyLocation.line
             try skipSpaceAndComments()
             if current == UInt8(ascii: ";") {
                 advance()
