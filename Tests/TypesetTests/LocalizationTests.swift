@@ -317,6 +317,15 @@ private let xcstrings = #"""
             + #""files" : { "variations" : { "plural" : { "other" : \#(unit("%#@folders@ of files")) } } }, "#
             + #""photos" : \#(plural("%arg photo", "%arg photos")) } } } } } }"#
         #expect(try catalog(nested, file: "n.xcstrings").strings(locale: "en")["k"] == "100%%#@photos@ %lld folders of files")
+        // Forms that hold the next substitution twice, 40 deep, would make 2^40 characters: the
+        // key is broken, not the process (it hung, and took every document with it).
+        let doubling = (0..<40).map { i in
+            #""s\#(i)" : { "variations" : { "plural" : { "other" : \#(unit(i < 39 ? "%#@s\(i + 1)@%#@s\(i + 1)@" : "x")) } } }"#
+        }.joined(separator: ", ")
+        let bomb = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+            + #""stringUnit" : { "state" : "translated", "value" : "%#@s0@" }, "substitutions" : { \#(doubling) } } } } } }"#
+        let problem = try catalog(bomb, file: "bomb.xcstrings").strings(locale: "en").lookUp("k")?.problem
+        #expect(problem?.message.contains("make a text of more than 256 KB") == true, "\(String(describing: problem))")
         #expect(FormatSpecifiers.find(in: "%#@y@ and %1$#@z@, %@ #@w@") == ["%#@y@", "%1$#@z@", "%@"])
     }
 

@@ -466,9 +466,16 @@ public struct StringCatalog: Sendable {
                         substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
                         depth: depth + 1)
                     let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                    text = replacingPlaceholders(of: name, in: text) { argument in
+                    let replaced = replacingPlaceholders(of: name, in: text, limit: longestSubstitutedText) { argument in
                         forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
                     }
+                    guard let replaced else {
+                        throw Diagnostic.error(
+                            location(localization, file),
+                            "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024) KB "
+                                + "(substitutions holding each other's placeholders more than once)")
+                    }
+                    text = replaced
                 }
                 if text == before { break }
             }
@@ -476,11 +483,16 @@ public struct StringCatalog: Sendable {
         return text
     }
 
+    /// The longest text substitutions may make, in UTF-8 bytes: forms that hold another's
+    /// placeholder twice, nested 40 deep, made a text of 2^40 characters.
+    static let longestSubstitutedText = 1 << 18
+
     /// `text` with each placeholder of the substitution `name`, `%#@name@` or with its argument
-    /// number `%2$#@name@` (translations reorder them so), replaced by `replacement(number)`.
+    /// number `%2$#@name@` (translations reorder them so), replaced by `replacement(number)`;
+    /// nil when that would be longer than `limit` bytes of UTF-8.
     static func replacingPlaceholders(
-        of name: String, in text: String, with replacement: (String?) -> String
-    ) -> String {
+        of name: String, in text: String, limit: Int, with replacement: (String?) -> String
+    ) -> String? {
         let marker = "#@\(name)@"
         var result = ""
         var rest = Substring(text)
@@ -506,8 +518,10 @@ public struct StringCatalog: Sendable {
                 result += rest[..<found.upperBound]  // "#@name@" without its "%": text
             }
             rest = rest[found.upperBound...]
+            if result.utf8.count > limit { return nil }
         }
-        return result + rest
+        result += rest
+        return result.utf8.count > limit ? nil : result
     }
 
     // MARK: - .strings
