@@ -17,8 +17,8 @@ struct Snapshot: Command {
             Prints a line per failure (a page that differs, with its figures and the path of its \
             diff image; a missing reference; a reference for a page the document no longer has; \
             a reference of no markup file; a markup error), then exactly `N passed, N failed` \
-            (counting markup files, and each reference of no markup file as a failed one). Exit status 0 \
-            when every file passed, 1 otherwise.
+            (counting markup files, and each reference of no markup file as a failed one). Exit \
+            status 0 when every file passed, 1 otherwise.
 
             --update renders every file and makes the output its references: writes new and \
             changed references, removes references of pages that no longer exist, references \

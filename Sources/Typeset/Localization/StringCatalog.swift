@@ -493,13 +493,13 @@ public struct StringCatalog: Sendable {
     static func replacingPlaceholders(
         of name: String, in text: String, limit: Int, with replacement: (String?) -> String
     ) -> String? {
+        // The placeholder's "%" is one not escaped as "%%": the last of an odd run of them.
+        func opensPlaceholder(_ text: Substring) -> Bool { text.reversed().prefix { $0 == "%" }.count % 2 == 1 }
         let marker = "#@\(name)@"
         var result = ""
         var rest = Substring(text)
         while let found = rest.firstRange(of: marker) {
             let before = rest[..<found.lowerBound]
-            // The placeholder's "%" is one not escaped as "%%": an odd run of them.
-            func opensPlaceholder(_ text: Substring) -> Bool { text.reversed().prefix { $0 == "%" }.count % 2 == 1 }
             var start: Substring.Index?  // of the placeholder's "%"
             var argument: String?
             if opensPlaceholder(before) {
