@@ -943,6 +943,38 @@ struct PDFWriterTests {
         }
     }
 
+    /// An image the PDF needs decoded (alpha) is decoded and compressed once per version of its
+    /// file, for every document of the process; a file written again is decoded again.
+    @Test func decodedImagesAreEncodedOncePerVersionOfTheirFile() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder + "/rgba.png"
+        /// 7 pixels a row, `height` rows, red `shade`; one column half transparent.
+        func write(_ shade: UInt8, height: Int) throws {
+            let row: [UInt8] = (0..<7).flatMap { (x: Int) -> [UInt8] in [shade, 255 - shade, UInt8(x * 30), x == 3 ? 128 : 255] }
+            let png = makePNG(
+                width: 7, bitDepth: 8, colorType: 6, palette: nil, transparency: nil, rows: Array(repeating: row, count: height))
+            try Data(png).write(to: URL(fileURLWithPath: path))
+        }
+        func render(_ name: String) throws -> (bytes: Data, red: UInt8?) {
+            let pdf = folder + "/\(name).pdf"
+            let item = ImageItem(path: path, x: 0, y: 0, width: 14, height: 12, flipped: false, alt: nil)
+            try Typeset.render(
+                pages: [Page(width: 20, height: 20, items: [.image(item)])], to: pdf, options: RenderOptions(format: .pdf))
+            #expect(try run("/usr/bin/pdfimages", ["-png", pdf, folder + "/\(name)"]).status == 0)
+            return (try bytes(pdf), try PixelImage(contentsOf: folder + "/\(name)-000.png").pixel(x: 0, y: 0)?.red)
+        }
+        try write(40, height: 6)
+        let first = try render("first")
+        #expect(first.red == 40)
+        let version = try #require(FileVersion(path: path))
+        #expect(EncodedImage.cache.withLock { $0.images[version] } != nil)
+        #expect(try render("again").bytes == first.bytes)
+        // Written again (another size too, so that the version differs within a clock tick).
+        try write(200, height: 7)
+        #expect(try render("changed").red == 200)
+    }
+
     /// The embedded TrueType program: glyph ids kept, composites with their components, the
     /// glyphs not drawn empty, advances unchanged.
     @Test func trueTypeSubsetKeepsGlyphIdsAndComponents() throws {

@@ -3,8 +3,23 @@
 // predictors (§7.4.4.4), nothing decoded or compressed again (a 1290 × 2796 screenshot took
 // 220 ms to deflate at level 6). The others (alpha, tRNS, 16 bits, interlaced) are decoded by
 // Cairo (libpng), as the SVG and PNG pages draw them, and written as 8-bit RGB with a soft
-// mask (§11.6.5.3) when any pixel is not opaque.
+// mask (§11.6.5.3) when any pixel is not opaque, compressed once per process
+// (`EncodedImage.cache`) for every document that shows them.
 import CCairo
+
+/// A decoded image's streams as a PDF holds them: its RGB and, when a pixel is not opaque, its
+/// alpha, each compressed as `PDFObjectWriter`'s thorough deflater does (the same bytes).
+struct EncodedImage: Sendable {
+    var width: Int
+    var height: Int
+    var color: [UInt8]
+    var mask: [UInt8]?
+
+    /// By version of the file: a batch of 40 locales' documents showing one RGBA screenshot
+    /// decoded and compressed it 40 times (170 ms a document). At most `mostBytes` are kept.
+    static let cache = Locked<(images: [FileVersion: EncodedImage], bytes: Int)>(([:], 0))
+    static let mostBytes = 64 * 1024 * 1024
+}
 
 extension PDFResources {
     /// The resource name of the image at `path`, written into the PDF on first use.
@@ -40,22 +55,57 @@ extension PDFResources {
     }
 
     private func decodedImage(at path: String) throws -> Int {
+        let image = try Self.encodedImage(at: path)
+        let size = "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
+        var mask: Int?
+        if let alpha = image.mask {
+            mask = objects.reserve()
+            objects.object(
+                mask!, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
+                stream: alpha)
+        }
+        let number = objects.reserve()
+        objects.object(
+            number,
+            dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
+                + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
+            stream: image.color)
+        return number
+    }
+
+    /// The image at `path` decoded by Cairo and compressed, from `EncodedImage.cache` when this
+    /// version of the file was done before.
+    private static func encodedImage(at path: String) throws -> EncodedImage {
+        let version = FileVersion(path: path)
+        if let version, let known = EncodedImage.cache.withLock({ $0.images[version] }) { return known }
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.image(path: path, reason: cairoMessage(status))
         }
-        let pixels = try Self.pixels(of: surface, path: path)
-        var mask: Int?
-        if let alpha = pixels.alpha {
-            mask = try objects.stream(
-                dictionary: "/Type /XObject /Subtype /Image /Width \(pixels.width) /Height \(pixels.height)"
-                    + " /ColorSpace /DeviceGray /BitsPerComponent 8", alpha)
+        let pixels = try pixels(of: surface, path: path)
+        let deflater = PDFDeflater(level: 6)  // `PDFObjectWriter`'s thorough one
+        func compressed(_ bytes: [UInt8]) throws -> [UInt8] {
+            guard let stream = bytes.withUnsafeBytes({ deflater.compress($0) }) else {
+                throw RenderError.invalidInput("zlib could not compress a stream of \(bytes.count) bytes")
+            }
+            return stream
         }
-        return try objects.stream(
-            dictionary: "/Type /XObject /Subtype /Image /Width \(pixels.width) /Height \(pixels.height)"
-                + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
-                + (mask.map { " /SMask \($0) 0 R" } ?? ""), pixels.rgb)
+        let image = EncodedImage(
+            width: pixels.width, height: pixels.height, color: try compressed(pixels.rgb),
+            mask: try pixels.alpha.map(compressed))
+        // Kept only if the file did not change while Cairo read it.
+        if let version, FileVersion(path: path) == version {
+            let bytes = image.color.count + (image.mask?.count ?? 0)
+            EncodedImage.cache.withLock { cache in
+                if cache.bytes + bytes > EncodedImage.mostBytes { cache = ([:], 0) }
+                if bytes <= EncodedImage.mostBytes {
+                    cache.images[version] = image
+                    cache.bytes += bytes
+                }
+            }
+        }
+        return image
     }
 
     /// Straight (not premultiplied) RGB bytes of an image surface, and its alpha when any pixel
