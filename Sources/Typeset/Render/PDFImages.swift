@@ -57,12 +57,12 @@ extension PDFResources {
     private func decodedImage(at path: String) throws -> Int {
         let image = try Self.encodedImage(at: path)
         let size = "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
-        var mask: Int?
-        if let alpha = image.mask {
-            mask = objects.reserve()
+        let mask = image.mask.map { alpha in
+            let number = objects.reserve()
             objects.object(
-                mask!, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
+                number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
                 stream: alpha)
+            return number
         }
         let number = objects.reserve()
         objects.object(
