@@ -968,7 +968,7 @@ struct PDFWriterTests {
         let first = try render("first")
         #expect(first.red == 40)
         let version = try #require(FileVersion(path: path))
-        #expect(EncodedImage.cache.withLock { $0.images[version] } != nil)
+        #expect(PDFImageStreams.cache.withLock { $0.streams[version] } != nil)
         #expect(try render("again").bytes == first.bytes)
         // Written again (another size too, so that the version differs within a clock tick).
         try write(200, height: 7)

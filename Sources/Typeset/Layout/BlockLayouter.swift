@@ -410,8 +410,7 @@ struct BlockLayouter {
         }
         var bottom = top
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
-        var textBlocks: [Int] = []  // and its other text blocks
-        var groups: [Range<Int>] = []  // and its stacks, rows and lists: each moves whole
+        var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
@@ -421,11 +420,9 @@ struct BlockLayouter {
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
             switch child.kind {
-            case .text(let role, _) where placed.count == first + 1:
-                if role == .button { buttonBlocks.append(first) } else { textBlocks.append(first) }
-            case .row, .stack, .list:
-                if placed.count > first { groups.append(first..<placed.count) }
-            default: break
+            case .image, .divider, .spacer: break
+            case .text(.button, _) where placed.count == first + 1: buttonBlocks.append(first)
+            default: if placed.count > first { groups.append(first..<placed.count) }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -438,20 +435,16 @@ struct BlockLayouter {
         // type (a balanced one, 4.3) sat lower than its sibling, and a label 11 pt above the
         // title of the button beside it. The buttons move together, keeping one height. A
         // stack, row or list goes by its first block's first baseline, as a nested stack view
-        // does, when that block is text.
-        let lowestText = textBlocks.compactMap { placed[$0].firstBaseline }.max()
+        // does, when that block is text, and moves whole.
         let lowestButton = buttonBlocks.compactMap { placed[$0].firstBaseline }.max()
         let lowestGroup = groups.compactMap { placed[$0.lowerBound].firstBaseline }.max()
-        if let lowest = [lowestText, lowestButton, lowestGroup].compactMap({ $0 }).max() {
+        if let lowest = [lowestButton, lowestGroup].compactMap({ $0 }).max() {
             for group in groups {
                 guard let baseline = placed[group.lowerBound].firstBaseline, lowest - baseline > 0.001 else { continue }
-                for i in group { placed[i].move(down: lowest - baseline) }
-                bottom = max(bottom, placed[group].map(\.bottom).max() ?? bottom)
-            }
-            for i in textBlocks {
-                guard let baseline = placed[i].firstBaseline, lowest - baseline > 0.001 else { continue }
-                placed[i].move(down: lowest - baseline)
-                bottom = max(bottom, placed[i].bottom)
+                for i in group {
+                    placed[i].move(down: lowest - baseline)
+                    bottom = max(bottom, placed[i].bottom)
+                }
             }
             if let lowestButton, lowest - lowestButton > 0.001 {
                 for i in buttonBlocks {
@@ -680,10 +673,10 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
         }
-        if found.isKey && hasOwnText { return nil }
+        guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
-        let specifiers = FormatSpecifiers.find(in: found.text)
-        guard !specifiers.isEmpty else { return found.text }
+        let specifiers = FormatSpecifiers.find(in: text)
+        guard !specifiers.isEmpty else { return text }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
             diagnostics.report(.warning(
@@ -697,15 +690,13 @@ struct BlockLayouter {
                 "the string of key '\(key)' has format specifiers that a mockup has no values for "
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
         }
-        return found.text.replacing("%%", with: "%")
+        return text.replacing("%%", with: "%")
     }
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
     /// `localizedString` chooses it.
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
-        if let key = block.key, let found = strings?.lookUp(key), found.problem == nil, !(found.isKey && !inlines.isEmpty) {
-            return found.text
-        }
+        if let key = block.key, let text = strings?.lookUp(key)?.shown(hasOwnText: !inlines.isEmpty) { return text }
         return inlines.styledText().map(\.text).joined()
     }
 

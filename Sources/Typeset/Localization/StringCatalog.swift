@@ -40,6 +40,12 @@ public struct LocalizedStrings: Sendable {
         public var isKey = false
         /// The catalog's entry for the key is broken (only the documents that use it fail).
         public var problem: Diagnostic?
+
+        /// The text an element shows for the key (SPEC 5.2): none when the entry is broken, or
+        /// when the catalog has only the key and the element has text of its own.
+        public func shown(hasOwnText: Bool) -> String? {
+            problem == nil && !(isKey && hasOwnText) ? text : nil
+        }
     }
 
     public subscript(key: String) -> String? { lookUp(key)?.text }
@@ -141,7 +147,11 @@ public struct StringCatalog: Sendable {
     /// The languages tried for `locale`, most specific first: the locale's own
     /// (`ownLanguages(_:)`), then the source language.
     public func fallbackChain(locale: String?) -> [String] {
-        var chain = locale.map(ownLanguages) ?? []
+        fallbackChain(own: locale.map(ownLanguages) ?? [])
+    }
+
+    private func fallbackChain(own: [String]) -> [String] {
+        var chain = own
         if let sourceLanguage {
             let source = StringCatalog.normalizedLanguage(sourceLanguage)
             if !chain.contains(source) { chain.append(source) }
@@ -206,22 +216,26 @@ public struct StringCatalog: Sendable {
     /// Whether `locale`, or a less specific form of it, has strings of its own or is the source
     /// language. False means every key shows the source language's text: `--locale fr` with a
     /// catalog of English and Arabic, or a misspelt locale. Always true for a file of one language.
-    public func hasStrings(locale: String) -> Bool {
+    public func hasStrings(locale: String) -> Bool { hasStrings(own: ownLanguages(locale)) }
+
+    private func hasStrings(own: [String]) -> Bool {
         if languages.isEmpty { return true }
         let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
-        return ownLanguages(locale).contains { $0 == source || tables[$0] != nil }
+        return own.contains { $0 == source || tables[$0] != nil }
     }
 
     /// The strings for `locale` on `device` (`iphone`, `ipad`: the `device` variations of
     /// that name; nil: the `other` ones): each key from the first language of
     /// `fallbackChain(locale:)` that has it.
     public func strings(locale: String?, device: String? = nil) -> LocalizedStrings {
-        let chain = fallbackChain(locale: locale)
-        let hasLocale = locale.map { hasStrings(locale: $0) } ?? true
-        var own = chain.count
-        if let locale, !languages.isEmpty, hasLocale { own = ownLanguages(locale).count }
+        let own = locale.map(ownLanguages)
+        let chain = fallbackChain(own: own ?? [])
+        let hasLocale = own.map(hasStrings(own:)) ?? true
+        // With nothing to tell apart (no locale, a file of one language, no strings for the
+        // locale), every language of the chain counts as the locale's own.
+        let ownCount = own.map { !languages.isEmpty && hasLocale ? $0.count : chain.count } ?? chain.count
         return LocalizedStrings(
-            tables: tables, languages: chain, ownLanguages: own, locale: locale,
+            tables: tables, languages: chain, ownLanguages: ownCount, locale: locale,
             sourceLanguage: sourceLanguage.map(StringCatalog.normalizedLanguage), untranslatable: untranslatable,
             problems: problems, keysWithoutText: keysWithoutText,
             deviceTables: device.flatMap { deviceTables[$0] } ?? [:], hasLocale: hasLocale)

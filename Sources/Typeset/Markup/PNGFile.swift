@@ -212,7 +212,7 @@ public enum PNGFile {
 
     /// A PNG's pixel data as a PDF can draw it without decoding it: its IDAT chunks are a Flate
     /// stream with PNG predictors (ISO 32000-1 §7.4.4.4), of gray, RGB or palette samples.
-    struct Predicted {
+    struct Predicted: Sendable {
         var width: Int
         var height: Int
         var bitsPerComponent: Int

@@ -1,83 +1,99 @@
-// PNG images as PDF image XObjects (ISO 32000-1 §8.9.5), written once per document. A gray,
-// RGB or palette PNG the parser checked goes in as it is: its compressed data with PNG
-// predictors (§7.4.4.4), nothing decoded or compressed again (a 1290 × 2796 screenshot took
-// 220 ms to deflate at level 6). The others (alpha, tRNS, 16 bits, interlaced) are decoded by
-// Cairo (libpng), as the SVG and PNG pages draw them, and written as 8-bit RGB with a soft
-// mask (§11.6.5.3) when any pixel is not opaque, compressed once per process
-// (`EncodedImage.cache`) for every document that shows them.
+// PNG images as PDF image XObjects (ISO 32000-1 §8.9.5), written once per document from
+// streams made once per process (`PDFImageStreams`). A gray, RGB or palette PNG the parser
+// checked goes in as it is: its compressed data with PNG predictors (§7.4.4.4), nothing decoded
+// or compressed again (a 1290 × 2796 screenshot took 220 ms to deflate at level 6). The others
+// (alpha, tRNS, 16 bits, interlaced) are decoded by Cairo (libpng), as the SVG and PNG pages draw
+// them, and written as 8-bit RGB with a soft mask (§11.6.5.3) when any pixel is not opaque.
 import CCairo
-
-/// A decoded image's streams as a PDF holds them: its RGB and, when a pixel is not opaque, its
-/// alpha, each compressed as `PDFObjectWriter`'s thorough deflater does (the same bytes).
-struct EncodedImage: Sendable {
-    var width: Int
-    var height: Int
-    var color: [UInt8]
-    var mask: [UInt8]?
-
-    /// By version of the file: a batch of 40 locales' documents showing one RGBA screenshot
-    /// decoded and compressed it 40 times (170 ms a document). At most `mostBytes` are kept.
-    static let cache = Locked<(images: [FileVersion: EncodedImage], bytes: Int)>(([:], 0))
-    static let mostBytes = 64 * 1024 * 1024
-}
 
 extension PDFResources {
     /// The resource name of the image at `path`, written into the PDF on first use.
     func image(at path: String) throws -> String {
         if let index = imageIndex[path] { return images[index].name }
-        let object =
-            if let bytes = PNGFile.checkedBytes(at: path), let png = PNGFile.Predicted(bytes) {
-                predictedImage(png)
-            } else {
-                try decodedImage(at: path)
+        let object: Int
+        switch try PDFImageStreams.of(path) {
+        case .predicted(let png):
+            var colorSpace = png.colors == 3 ? "/DeviceRGB" : "/DeviceGray"
+            if let palette = png.palette {
+                let hex = palette.map { hexByte($0).dropFirst(2) }.joined()
+                colorSpace = "[/Indexed /DeviceRGB \(palette.count / 3 - 1) <\(hex)>]"
             }
+            object = objects.reserve()
+            objects.object(
+                object,
+                dictionary: "/Type /XObject /Subtype /Image /Width \(png.width) /Height \(png.height)"
+                    + " /ColorSpace \(colorSpace) /BitsPerComponent \(png.bitsPerComponent) /Interpolate true"
+                    + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors \(png.colors)"
+                    + " /BitsPerComponent \(png.bitsPerComponent) /Columns \(png.width) >>",
+                stream: png.data)
+        case .decoded(let width, let height, let color, let alpha):
+            let size = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
+            let mask = alpha.map { alpha in
+                let number = objects.reserve()
+                objects.object(
+                    number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
+                    stream: alpha)
+                return number
+            }
+            object = objects.reserve()
+            objects.object(
+                object,
+                dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
+                    + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
+                stream: color)
+        }
         let name = "Im\(images.count + 1)"
         addImage(name: name, object: object, path: path)
         return name
     }
+}
 
-    private func predictedImage(_ png: PNGFile.Predicted) -> Int {
-        var colorSpace = png.colors == 3 ? "/DeviceRGB" : "/DeviceGray"
-        if let palette = png.palette {
-            let digits = Array("0123456789ABCDEF".utf8)
-            let hex = palette.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }
-            colorSpace = "[/Indexed /DeviceRGB \(palette.count / 3 - 1) <\(String(decoding: hex, as: UTF8.self))>]"
+/// An image's streams as a PDF holds them, made once per version of its file for every
+/// document of the process: a batch of 40 locales' documents showing one RGBA screenshot
+/// decoded and compressed it 40 times (170 ms a document).
+enum PDFImageStreams: Sendable {
+    /// A gray, RGB or palette PNG's own compressed data.
+    case predicted(PNGFile.Predicted)
+    /// Decoded by Cairo: the RGB and, when a pixel is not opaque, the alpha, each compressed as
+    /// `PDFObjectWriter`'s thorough deflater does (the same bytes).
+    case decoded(width: Int, height: Int, color: [UInt8], mask: [UInt8]?)
+
+    /// By version of the file, at most `mostBytes` of streams.
+    static let cache = Locked<(streams: [FileVersion: PDFImageStreams], bytes: Int)>(([:], 0))
+    static let mostBytes = 64 * 1024 * 1024
+
+    var byteCount: Int {
+        switch self {
+        case .predicted(let png): png.data.count + (png.palette?.count ?? 0)
+        case .decoded(_, _, let color, let mask): color.count + (mask?.count ?? 0)
         }
-        let number = objects.reserve()
-        objects.object(
-            number,
-            dictionary: "/Type /XObject /Subtype /Image /Width \(png.width) /Height \(png.height)"
-                + " /ColorSpace \(colorSpace) /BitsPerComponent \(png.bitsPerComponent) /Interpolate true"
-                + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors \(png.colors)"
-                + " /BitsPerComponent \(png.bitsPerComponent) /Columns \(png.width) >>",
-            stream: png.data)
-        return number
     }
 
-    private func decodedImage(at path: String) throws -> Int {
-        let image = try Self.encodedImage(at: path)
-        let size = "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
-        let mask = image.mask.map { alpha in
-            let number = objects.reserve()
-            objects.object(
-                number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
-                stream: alpha)
-            return number
-        }
-        let number = objects.reserve()
-        objects.object(
-            number,
-            dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
-                + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
-            stream: image.color)
-        return number
-    }
-
-    /// The image at `path` decoded by Cairo and compressed, from `EncodedImage.cache` when this
-    /// version of the file was done before.
-    private static func encodedImage(at path: String) throws -> EncodedImage {
+    /// The streams of the image at `path`, from `cache` when this version of the file was
+    /// done before (kept only if the file did not change while it was read).
+    static func of(_ path: String) throws -> PDFImageStreams {
         let version = FileVersion(path: path)
-        if let version, let known = EncodedImage.cache.withLock({ $0.images[version] }) { return known }
+        if let version, let known = cache.withLock({ $0.streams[version] }) { return known }
+        let streams =
+            if let bytes = PNGFile.checkedBytes(at: path), let png = PNGFile.Predicted(bytes) {
+                PDFImageStreams.predicted(png)
+            } else {
+                try decoded(path)
+            }
+        if let version, FileVersion(path: path) == version {
+            let bytes = streams.byteCount
+            cache.withLock { cache in
+                if cache.bytes + bytes > mostBytes { cache = ([:], 0) }
+                if bytes <= mostBytes {
+                    cache.streams[version] = streams
+                    cache.bytes += bytes
+                }
+            }
+        }
+        return streams
+    }
+
+    private static func decoded(_ path: String) throws -> PDFImageStreams {
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -91,21 +107,9 @@ extension PDFResources {
             }
             return stream
         }
-        let image = EncodedImage(
+        return .decoded(
             width: pixels.width, height: pixels.height, color: try compressed(pixels.rgb),
             mask: try pixels.alpha.map(compressed))
-        // Kept only if the file did not change while Cairo read it.
-        if let version, FileVersion(path: path) == version {
-            let bytes = image.color.count + (image.mask?.count ?? 0)
-            EncodedImage.cache.withLock { cache in
-                if cache.bytes + bytes > EncodedImage.mostBytes { cache = ([:], 0) }
-                if bytes <= EncodedImage.mostBytes {
-                    cache.images[version] = image
-                    cache.bytes += bytes
-                }
-            }
-        }
-        return image
     }
 
     /// Straight (not premultiplied) RGB bytes of an image surface, and its alpha when any pixel
