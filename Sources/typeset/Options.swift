@@ -41,6 +41,19 @@ struct LayoutArguments {
         return words
     }
 
+    /// The folders, one inside the other, that keep `snapshot`'s references of a run with these
+    /// options under `__snapshots__`: the locale's (`ar`, `zh-Hant`), then the text size's
+    /// (`AX1`; none for Large, the default). A run without them uses `__snapshots__` itself
+    /// (SPEC 5.6); with them, recording one locale or size leaves the others' references alone.
+    var snapshotFolders: [String] {
+        var folders: [String] = []
+        if let locale { folders.append(Language.canonicalCase(tag: locale)) }
+        if let textSize, let name = LayoutArguments.textSize(named: textSize)?.name, name != "Large" {
+            folders.append(name)
+        }
+        return folders
+    }
+
     /// A locale must be a BCP 47 tag that can name a language (`ar`, `ar-EG`, `en_GB`).
     static func checkLocale(_ locale: String, option: String) throws {
         let tag = normalizedLocale(locale)
@@ -58,9 +71,12 @@ struct LayoutArguments {
         ("xxxLarge", 23), ("AX1", 28), ("AX2", 33), ("AX3", 40), ("AX4", 47), ("AX5", 53),
     ]
 
-    static func bodySize(_ name: String) -> Double? {
-        textSizes.first { $0.0.lowercased() == name.lowercased() }?.1
+    /// The text size `name` stands for (in any case), as the table spells it, with its body size.
+    static func textSize(named name: String) -> (name: String, body: Double)? {
+        textSizes.first { $0.0.lowercased() == name.lowercased() }.map { ($0.0, $0.1) }
     }
+
+    static func bodySize(_ name: String) -> Double? { textSize(named: name)?.body }
 
     /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`).
     static func normalizedLocale(_ locale: String) -> String {

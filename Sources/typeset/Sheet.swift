@@ -59,9 +59,7 @@ struct Sheet: Command {
     }
 
     private var textSizeList: [(name: String, body: Double)] {
-        Sheet.list(textSizes ?? "Large").compactMap { name in
-            LayoutArguments.textSizes.first { $0.0.lowercased() == name.lowercased() }.map { ($0.0, $0.1) }
-        }
+        Sheet.list(textSizes ?? "Large").compactMap(LayoutArguments.textSize(named:))
     }
 
     private static func list(_ text: String) -> [String] {

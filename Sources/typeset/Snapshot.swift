@@ -14,6 +14,11 @@ struct Snapshot: Command {
             failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
             ...): the reference faded to grey, differences in magenta.
 
+            With --locale or --text-size, the references are kept in a folder of their own \
+            inside __snapshots__: ar/NAME.png for --locale ar, AX1/NAME.png for --text-size \
+            AX1, ar/AX1/NAME.png for both (Large, the default size, has none). So one folder of \
+            screens is checked in every locale and size, each against its own references.
+
             Prints a line per failure (a page that differs, with its figures and the path of its \
             diff image; a missing reference; a reference for a page the document no longer has; \
             a reference of no markup file; a markup error), then exactly `N passed, N failed` \
@@ -70,7 +75,8 @@ struct Snapshot: Command {
         // A catalog that cannot be read fails every file, and the summary line still ends it.
         let settings = try layoutArguments.settings { _ in print("0 passed, \(files.count) failed") }
         let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
-        let folder = SnapshotFolder(path: Path.join(directory, "__snapshots__"))
+        let folder = SnapshotFolder(
+            path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))
         let options = SnapshotOptions(
             scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
         let update = self.update

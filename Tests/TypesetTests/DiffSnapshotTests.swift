@@ -231,12 +231,51 @@ struct SnapshotCommandTests {
         let check = ["snapshot", ".", "--locale", "ar", "--strings", "my strings.json", "--scale", "1"]
         let first = try typeset(check, in: folder)
         let hint = "typeset snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
-        #expect(first.lines == ["FAIL a.xml: no reference ./__snapshots__/a.png (run `\(hint)` to record it)", "0 passed, 1 failed"])
+        #expect(first.lines == ["FAIL a.xml: no reference ./__snapshots__/ar/a.png (run `\(hint)` to record it)", "0 passed, 1 failed"])
         // What the hint says, as a shell would split it, records what the check compares with.
         let update = try typeset(["snapshot", ".", "--update", "--scale", "1", "--locale", "ar", "--strings", "my strings.json"], in: folder)
         #expect(update.status == 0, "\(update)")
         let again = try typeset(check, in: folder)
         #expect(again.status == 0 && again.lines.last == "1 passed, 0 failed", "\(again)")
+    }
+
+    /// One folder of screens checked in several locales and text sizes: each run keeps its
+    /// references in a folder of its own, so recording one leaves the others alone (before, all
+    /// were `__snapshots__/NAME.png`: recording Hebrew overwrote Arabic, and the Arabic check
+    /// compared with Hebrew).
+    @Test func eachLocaleAndTextSizeHasItsOwnReferences() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document(#"<label key="ok">OK</label>"#), to: folder + "/a.xml")
+        try write(
+            #"{"sourceLanguage": "en", "version": "1.0", "strings": {"ok": {"localizations": {"#
+                + #""ar": {"stringUnit": {"state": "translated", "value": "موافق"}}, "#
+                + #""he": {"stringUnit": {"state": "translated", "value": "אישור"}}}}}}"#,
+            to: folder + "/L.xcstrings")
+        let runs: [(options: [String], reference: String)] = [
+            ([], "a.png"), (["--locale", "ar"], "ar/a.png"), (["--locale", "he", "--text-size", "ax1"], "he/AX1/a.png"),
+            (["--text-size", "AX1"], "AX1/a.png"),
+        ]
+        for run in runs {
+            let update = try typeset(["snapshot", ".", "--update", "--scale", "1", "--strings", "L.xcstrings"] + run.options, in: folder)
+            #expect(update.lines == ["recorded ./__snapshots__/\(run.reference)", "1 passed, 0 failed"], "\(update)")
+        }
+        #expect(try contents(folder + "/__snapshots__") == ["AX1", "a.png", "ar", "he"])
+        // Four different renders, each kept.
+        let references = try runs.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/__snapshots__/" + $0.reference)) }
+        #expect(Set(references).count == 4)
+        // Each checks against its own; the size's and the locale's spelling do not matter, and
+        // Large (the default size) is the run without the option.
+        for options in [[], ["--locale", "ar"], ["--locale", "AR", "--text-size", "Large"], ["--locale", "he_IL"],
+                        ["--locale", "HE", "--text-size", "AX1"], ["--text-size", "ax1"]] {
+            let check = try typeset(["snapshot", ".", "--scale", "1", "--strings", "L.xcstrings"] + options, in: folder)
+            if options == ["--locale", "he_IL"] {
+                // Another locale (he-IL) has no references yet.
+                #expect(check.lines.first?.hasPrefix("FAIL a.xml: no reference ./__snapshots__/he-IL/a.png") == true, "\(check)")
+            } else {
+                #expect(check.status == 0 && check.lines == ["1 passed, 0 failed"], "\(options): \(check)")
+            }
+        }
     }
 
     @Test func missingReferencesUpdatePassAndFail() throws {

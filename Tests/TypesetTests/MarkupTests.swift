@@ -684,4 +684,14 @@ private struct Fixture {
             #expect(!Language.isWellFormed(tag: tag), "\(tag)")
         }
     }
+
+    /// The case RFC 5646 recommends (snapshot's reference folders are named by it).
+    @Test func languageTagsInTheirRecommendedCase() {
+        let cases = [
+            "ar": "ar", "EN_gb": "en-GB", "zh-hant-tw": "zh-Hant-TW", "SR-LATN-RS": "sr-Latn-RS", "es-419": "es-419",
+            "de-ch-1901": "de-CH-1901", "en-US-u-nu-latn": "en-US-u-nu-latn", "en-a-bbb-x-ab-cdef": "en-a-bbb-x-ab-cdef",
+            "i-klingon": "i-klingon",
+        ]
+        for (tag, expected) in cases { #expect(Language.canonicalCase(tag: tag) == expected, "\(tag)") }
+    }
 }

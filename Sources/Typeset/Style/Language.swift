@@ -108,6 +108,22 @@ public enum Language {
         "japanese": "ja", "korean": "ko", "dutch": "nl", "polish": "pl", "swedish": "sv", "thai": "th",
     ]
 
+    /// A well-formed tag in the case RFC 5646 §2.1.1 recommends: `zh-Hant-TW`, `en-GB`, `ar`
+    /// (`_` taken as `-`). Up to the first singleton, a 2-letter subtag after the language is a
+    /// region (upper case) and a 4-letter one a script (title case); the rest is lower case.
+    public static func canonicalCase(tag: String) -> String {
+        var inExtension = false
+        return subtags(of: tag).enumerated().map { index, subtag in
+            if subtag.count == 1 { inExtension = true }
+            guard index > 0, !inExtension else { return subtag }
+            if subtag.count == 2, subtag.utf8.allSatisfy(isASCIILetter) { return subtag.uppercased() }
+            if subtag.count == 4, subtag.utf8.allSatisfy(isASCIILetter) {
+                return subtag.prefix(1).uppercased() + subtag.dropFirst()
+            }
+            return subtag
+        }.joined(separator: "-")
+    }
+
     /// True when `tag` is a well-formed BCP 47 tag (RFC 5646 §2.1 syntax, including the
     /// irregular grandfathered tags); validity against the IANA registry is not checked.
     public static func isWellFormed(tag: String) -> Bool {
