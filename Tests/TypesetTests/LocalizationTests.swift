@@ -496,7 +496,8 @@ private let markup = """
         let hebrew = try run("he")
         #expect(hebrew.texts == ["Settings", "שלום", ""])
         #expect(hebrew.stderr.split(separator: "\n") == [
-            "doc.xml:2:3: warning: key 'title' is not translated to 'he' in the catalog; its 'en' text is shown"
+            "doc.xml:2:3: warning: key 'title' is not translated to 'he' in the catalog; its 'en' text is shown",
+            "doc.xml:4:3: warning: the 'he' text of key 'added, not translated' in the catalog is empty; nothing is shown",
         ])
         // The source language is translated by definition; a locale the catalog has nothing
         // for is warned about once, at the catalog, not key by key.
@@ -544,6 +545,26 @@ private let markup = """
         #expect(warnings.contains {
             $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; the key is shown")
         }, "\(warnings)")
+    }
+
+    /// An empty translation is shown as the app shows it, blank, with a warning; an empty one
+    /// Xcode added untranslated (state "new") is no translation: the source text is shown (and
+    /// here the catalog has no Hebrew at all, which it says).
+    @Test func anEmptyTranslationIsWarnedAbout() throws {
+        let catalog = #"{"sourceLanguage": "en", "strings": {"ok": {"localizations": {"#
+            + #""en": {"stringUnit": {"state": "translated", "value": "OK"}}, "#
+            + #""ar": {"stringUnit": {"state": "translated", "value": ""}}, "#
+            + #""he": {"stringUnit": {"state": "new", "value": ""}}}}}}"#
+        let doc = #"<document><button key="ok">OK</button></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "c.xcstrings": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text) == [""])
+        #expect(arabic.status == 0)
+        #expect(arabic.stderr == "doc.xml:1:11: warning: the 'ar' text of key 'ok' in the catalog is empty; nothing is shown\n")
+        let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "he"], in: folder)
+        #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text) == ["OK"])
+        #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text\n")
     }
 
     /// A document for an iPhone or an iPad shows the catalog's variation for its device.
@@ -675,8 +696,10 @@ private let markup = """
         #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text).prefix(2) == ["العنوان", "\"صور\""])
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "he.json"], in: folder)
         #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text).prefix(3) == ["כותרת", "Photos \\ \"x\" é", ""])
-        // An empty string in the catalog is the element's text, not a missing key.
-        #expect(hebrew.status == 0 && hebrew.stderr.isEmpty, "\(hebrew.stderr)")
+        // An empty string in the catalog is the element's text, not a missing key; it is
+        // said, as it is seldom meant.
+        #expect(hebrew.status == 0, "\(hebrew.stderr)")
+        #expect(hebrew.stderr.hasSuffix("warning: the 'en' text of key 'nowhere' in the catalog is empty; nothing is shown\n"), "\(hebrew.stderr)")
     }
 
     @Test func brokenCatalogFailsNamingTheFileAndWritesNothing() throws {

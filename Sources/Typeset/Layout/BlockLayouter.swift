@@ -674,6 +674,13 @@ struct BlockLayouter {
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
         }
         guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
+        if text.isEmpty {
+            // As the app shows it (blank), but seldom meant: a translation pasted empty, say.
+            diagnostics.report(.warning(
+                block.location,
+                "the \((found.fallback ?? strings.locale).map { "'\($0)' " } ?? "")text of key '\(key)' in the catalog "
+                    + "is empty; nothing is shown"))
+        }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
         guard !specifiers.isEmpty else { return text }
