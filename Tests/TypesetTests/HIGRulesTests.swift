@@ -551,19 +551,93 @@ extension ReportInvariantTests {
     }
 
     /// X9 removes the boundary neutrals too: ZWJ, ZWNJ, ZWSP and the soft hyphen are not in a
-    /// run's text (§6), though they are drawn (as nothing) and the PDF's text keeps them. LRM is
-    /// a strong character, not removed.
+    /// run's text (§6), nor drawn, nor in the PDF's text. LRM is a strong character, not removed.
     @Test func textIsWithoutBoundaryNeutrals() throws {
         let result = try #require(layoutMarkup("""
             <document><p>a&#x200D;b&#x200C;c&#x200B;d&#xAD;e&#x200E;f مر&#x200D;حبا</p></document>
             """))
         let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
         #expect(runs.map(\.text).joined() == "abcde\u{200E}f مرحبا")
+        // Only the letters and the space have glyphs: HarfBuzz's invisible ones are left out.
+        let glyphs = runs.map(\.glyphs).reduce(0, +)
+        #expect(glyphs == 12, "six letters, a space, five letters: \(runs.map { ($0.text, $0.glyphs) })")
         // The quick test agrees with the table on every code point.
         let disagreeing = (0...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).filter {
             isBoundaryNeutral($0) != ($0.bidiClass == .BN)
         }
         #expect(disagreeing.first == nil)
+    }
+}
+
+/// Where the text pipeline meets styling, hyphens and the PDF's text (a review against Pango).
+@Suite struct TextOnThePageTests {
+    /// The glyph runs of the first page, in drawing order.
+    func glyphRuns(_ xml: String) throws -> [GlyphRun] {
+        try #require(layoutMarkup(xml)).pages[0].items.compactMap { if case .glyphs(let run) = $0 { run } else { nil } }
+    }
+
+    /// A color change inside a word is not a cut for shaping: the lam-alef ligature of "سلام"
+    /// with a red alef stays one glyph, drawn in the alef's color (as Pango draws it), and Latin
+    /// keeps its kerning. (Shaped apart, the lam and alef showed unligated, misspelt.)
+    @Test func aColorChangeKeepsLigaturesAndKerning() throws {
+        let red = Color(red: 1, green: 0, blue: 0)
+        let arabic = try glyphRuns(##"<document lang="ar"><p>سل<span color="#FF0000">ا</span>م</p></document>"##)
+        #expect(arabic.map(\.text) == ["س", "لا", "م"], "\(arabic.map(\.text))")
+        #expect(arabic.map(\.glyphs.count) == [1, 1, 1])
+        #expect(arabic.map { $0.color == red } == [false, true, false])
+        let plain = try glyphRuns(#"<document lang="ar"><p>سلام</p></document>"#)
+        #expect(plain.map(\.glyphs.count) == [3], "the same three glyphs, uncolored")
+
+        func width(_ xml: String) throws -> Double {
+            try #require(blocks(xml).first?.lines.first?.width)
+        }
+        let kerned = try width(#"<document><p>AVATAR</p></document>"#)
+        let colored = try width(##"<document><p>A<span color="#E00000">V</span>ATAR</p></document>"##)
+        #expect(abs(kerned - colored) < 0.001, "\(kerned) \(colored)")
+        #expect(try width(#"<document><p>A<b>V</b>ATAR</p></document>"#) != kerned, "a font change is a cut")
+    }
+
+    /// A line broken at a soft hyphen shows the hyphen at the end of the word it breaks, in the
+    /// word's direction: "inter-" in an Arabic line, "-في" (on the left) in an English one. It
+    /// took the paragraph's level and stood at the line's end: "-inter".
+    @Test func aSoftHyphenEndsTheWordItBreaks() throws {
+        let latin = try #require(blocks(#"<document lang="ar" width="150"><p>كلمة inter&#xAD;national</p></document>"#).first)
+        let first = try #require(latin.lines.first)
+        #expect(first.runs.map(\.text) == ["inter", "كلمة "], "\(first.runs.map(\.text))")
+        #expect(first.runs.map(\.level) == [2, 1])
+        #expect(first.runs.first?.glyphs == 6, "the five letters and the hyphen, after them")
+        let arabic = try #require(blocks(#"<document width="120"><p>Hello في&#xAD;كلمة end</p></document>"#).first)
+        let line = try #require(arabic.lines.first)
+        #expect(line.runs.map(\.text) == ["Hello ", "في"], "\(line.runs.map(\.text))")
+        #expect(line.runs.last?.glyphs == 3, "the two letters and the hyphen")
+        // Drawn: the hyphen is the leftmost glyph of the Arabic word, the rightmost of the Latin.
+        let hyphenated = try #require(glyphRuns(#"<document width="120"><p>Hello في&#xAD;كلمة end</p></document>"#)
+            .first { $0.text == "في" })
+        #expect(hyphenated.glyphs.first?.x == hyphenated.glyphs.map(\.x).min())
+        let word = try #require(glyphRuns(#"<document lang="ar" width="150"><p>كلمة inter&#xAD;national</p></document>"#)
+            .first { $0.text == "inter" })
+        #expect(word.glyphs.count == 6 && word.glyphs.last?.x == word.glyphs.map(\.x).max())
+    }
+
+    /// ZWNJ (in most Persian sentences), ZWJ, a soft hyphen and LRM are not drawn: HarfBuzz's
+    /// stand-in for them, the space glyph, went into the PDF, where it read as a space or made
+    /// the real space read as a ZWNJ, and pdftotext gave the Persian in pieces.
+    @Test func hiddenCharactersLeaveThePDFsTextWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-zwnj-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let xml = #"<document lang="fa"><p>می&#x200C;خواهم کتاب&#x200C;ها را</p><p lang="en">a&#x200D;b c&#xAD;d</p></document>"#
+        try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        let run = try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", folder + "/doc.pdf", "-"]).stdout
+        // (pdftotext marks direction with embeddings, and ends the page with a form feed.)
+        let lines = text.split(separator: "\n").map { $0.filter { !"\u{202A}\u{202B}\u{202C}\u{0C}".contains($0) } }
+            .filter { !$0.isEmpty }
+        #expect(lines == ["میخواهم کتابها را", "ab cd"], "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        let runs = try glyphRuns(xml)
+        let glyphCount = runs.map { $0.glyphs.count }.reduce(0, +)
+        #expect(glyphCount == 15 + 2 + 4 + 1, "a glyph per letter and space: \(runs.map { ($0.text, $0.glyphs.count) })")
     }
 }
 

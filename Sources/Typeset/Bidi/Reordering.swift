@@ -28,9 +28,13 @@ extension BidiParagraph {
     }
 
     /// The line `range` as runs of one level, in visual order from left to right (UAX #9 L2).
-    public func visualRuns(_ range: Range<Int>) -> [BidiRun] {
+    /// `hyphenated`: the line ends in a soft hyphen shown as a hyphen, which belongs to the word
+    /// it breaks and takes its level (as browsers and Pango show it): L1 would give it the
+    /// paragraph's, and an English word broken in an Arabic line read "-inter".
+    public func visualRuns(_ range: Range<Int>, hyphenated: Bool = false) -> [BidiRun] {
         guard !range.isEmpty else { return [] }
-        let lineLevels = lineLevels(range)
+        var lineLevels = lineLevels(range)
+        if hyphenated, lineLevels.count > 1 { lineLevels[lineLevels.count - 1] = lineLevels[lineLevels.count - 2] }
         var runs: [BidiRun] = []
         var start = 0
         for k in 1...lineLevels.count where k == lineLevels.count || lineLevels[k] != lineLevels[start] {

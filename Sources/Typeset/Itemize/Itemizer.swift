@@ -56,7 +56,11 @@ enum Itemizer {
         return scripts
     }
 
-    /// Cuts `text` at every change of bidi level, script, span and font, and around bidi controls.
+    /// Cuts `text` at every change of bidi level, script, style and font, and around bidi
+    /// controls. Spans that differ in color alone are not cut apart: a red letter inside an
+    /// Arabic word keeps its ligature (lam-alef is obligatory) and its kerning, as in Pango; the
+    /// lines cut such an item where its colors change (`ParagraphLayouter.colorPieces`), and
+    /// its `spanIndex` is its first span's.
     /// `balancing`: also where Arabic or Hebrew text (SPEC 4.3) begins or ends. That is the
     /// script of the text, not of the digits it shows: `numerals` makes "SALE 50" show
     /// Arabic-Indic digits, of the Arabic script (for their font), but they stay the size that
@@ -70,14 +74,20 @@ enum Itemizer {
             ? (displayScalars == text.scalars ? scripts : resolveScripts(text.scalars)).map { $0 == .arabic || $0 == .hebrew }
             : nil
         var items: [TextItem] = []
-        for (spanIndex, span) in text.spans.enumerated() {
+        var spanIndex = 0
+        while spanIndex < text.spans.count {
+            let span = text.spans[spanIndex]
+            var last = spanIndex
+            while last + 1 < text.spans.count && shapesAlike(text.spans[last + 1].style, span.style) { last += 1 }
+            defer { spanIndex = last + 1 }
+            let spanEnd = text.spans[last].scalarRange.upperBound
             var start = span.scalarRange.lowerBound
-            while start < span.scalarRange.upperBound {
+            while start < spanEnd {
                 // A bidi control (from <ltr>, <rtl>, <bdi> or the text) is an item by itself: it
                 // is never shown, and the words beside it then end their runs, so that the
                 // word cache can take them (see WordCache.swift).
                 var end = start + 1
-                while end < span.scalarRange.upperBound && levels[end] == levels[start]
+                while end < spanEnd && levels[end] == levels[start]
                     && scripts[end] == scripts[start] && balanced?[end] == balanced?[start]
                     && !isHiddenControl(displayScalars[end])
                     && !isHiddenControl(displayScalars[start])
@@ -98,5 +108,12 @@ enum Itemizer {
             }
         }
         return items
+    }
+
+    /// Whether text in these styles is shaped alike: they differ in color alone.
+    static func shapesAlike(_ a: TextStyle, _ b: TextStyle) -> Bool {
+        var b = b
+        b.color = a.color
+        return a == b
     }
 }

@@ -387,7 +387,7 @@ struct PageEmitter {
                     let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     reportRuns.append(
                         ReportRun(
-                            text: reportText(run, paragraph, drawn: glyphs.text), level: Int(run.level),
+                            text: glyphs.text, level: Int(run.level),
                             direction: run.isRightToLeft ? "rtl" : "ltr",
                             script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                             width: run.width, glyphs: run.glyphs.count))
@@ -424,18 +424,6 @@ struct PageEmitter {
         for (offset, index) in logical.enumerated() { items[first + offset] = visual[index] }
     }
 
-    /// SPEC §6: a run's `text` is without the characters UAX #9 X9 removes. The embedding
-    /// controls are left out of the drawn text already (`isHiddenControl`); the boundary
-    /// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...) are left out here only: the PDF's text keeps
-    /// them, as they are part of what was written (a ZWJ joins an emoji sequence).
-    private func reportText(_ run: LineRun, _ paragraph: ParagraphLayout, drawn: String) -> String {
-        let scalars = paragraph.displayScalars
-        guard run.scalarRange.contains(where: { isBoundaryNeutral(scalars[$0]) }) else { return drawn }
-        var kept = String.UnicodeScalarView()
-        for scalar in drawn.unicodeScalars where !isBoundaryNeutral(scalar) { kept.append(scalar) }
-        return String(kept)
-    }
-
     /// The space hanging at the end of `line`, drawn where a space shows nothing: past the line's
     /// end on the paragraph's side (the right in a left-to-right paragraph, the left in a
     /// right-to-left one), last in reading order. Its text is the line's word space.
@@ -453,7 +441,10 @@ struct PageEmitter {
     }
 
     /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
-    /// order, digits substituted, bidi controls left out).
+    /// order, digits substituted, without the characters UAX #9 X9 removes: `isLeftOutOfText`).
+    /// The text of a PDF or SVG is the report's: a ZWNJ, ZWJ or soft hyphen in it made text
+    /// extraction read Persian in pieces (the letter before it mapped to two characters, which
+    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too.
     private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
         var glyphs: [PositionedGlyph] = []
         glyphs.reserveCapacity(run.glyphs.count)
@@ -464,13 +455,13 @@ struct PageEmitter {
         }
         let scalars = paragraph.displayScalars
         func utf8Count(_ range: Range<Int>) -> Int {
-            range.reduce(0) { isHiddenControl(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
+            range.reduce(0) { isLeftOutOfText(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
         }
         // UTF-8 written straight into the string's storage, measured first: appending to a
         // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
         let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
             var count = 0
-            for i in run.scalarRange where !isHiddenControl(scalars[i]) {
+            for i in run.scalarRange where !isLeftOutOfText(scalars[i]) {
                 UTF8.encode(scalars[i]) { byte in
                     bytes[count] = byte
                     count += 1
@@ -537,6 +528,13 @@ extension PageItem {
             return self
         }
     }
+}
+
+/// What a run's text leaves out (SPEC §6): the explicit bidi controls and the boundary
+/// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...), the characters UAX #9 X9 removes.
+@inline(__always)
+func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
+    isHiddenControl(scalar) || isBoundaryNeutral(scalar)
 }
 
 /// Bidi class BN, with the table looked up only in the ranges that hold BN characters

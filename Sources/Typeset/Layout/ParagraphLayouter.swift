@@ -346,7 +346,7 @@ final class ParagraphLayouter: Sendable {
         let visibleEnd = LineFiller.visibleEnd(text.scalars, range)
         var runs: [LineRun] = []
         var x = 0.0
-        for bidiRun in paragraph.visualRuns(range) {
+        for bidiRun in paragraph.visualRuns(range, hyphenated: hyphen != nil) {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
             let firstPiece = runs.count
@@ -365,27 +365,26 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                var glyphs: ArraySlice<ShapedGlyph>
-                if (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
-                    || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
-                {
-                    let reshaped = shape(item, display, text, balance: balance, range: piece).glyphs
-                    glyphs = shownGlyphs(reshaped[...], of: piece, display)
-                } else {
-                    glyphs = shownGlyphs(glyphSlice(itemGlyphs, order, piece), of: piece, display)
-                }
+                let candidates =
+                    (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
+                        || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
+                    ? shape(item, display, text, balance: balance, range: piece).glyphs[...]
+                    : glyphSlice(itemGlyphs, order, piece)
+                var glyphs = shownGlyphs(candidates, of: piece, display)
                 if let hyphen, piece.contains(hyphen.cluster) {
                     glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
                 }
-                // A piece of bidi controls alone (an isolate's LRI or PDI, ...) shows nothing and
-                // has no text once they are left out (SPEC §6): no run.
-                if glyphs.isEmpty && piece.allSatisfy({ isHiddenControl(display[$0]) }) { continue }
-                let width = glyphs.reduce(0) { $0 + $1.advance }
-                runs.append(
-                    LineRun(
-                        scalarRange: piece, level: bidiRun.level, script: item.script, face: item.face,
-                        spanIndex: item.spanIndex, size: size(of: item, text, balance: balance),
-                        glyphs: glyphs, x: 0, width: width))
+                for (range, spanIndex) in colorPieces(piece, of: item, clusters: candidates, text) {
+                    let shown = range == piece ? glyphs : glyphs.filter { range.contains($0.cluster) }[...]
+                    // A piece of bidi controls alone (an isolate's LRI or PDI, a ZWNJ, ...) shows
+                    // nothing and has no text once they are left out (SPEC §6): no run.
+                    if shown.isEmpty && range.allSatisfy({ isLeftOutOfText(display[$0]) }) { continue }
+                    runs.append(
+                        LineRun(
+                            scalarRange: range, level: bidiRun.level, script: item.script, face: item.face,
+                            spanIndex: spanIndex, size: size(of: item, text, balance: balance),
+                            glyphs: shown, x: 0, width: shown.reduce(0) { $0 + $1.advance }))
+                }
             }
             // The pieces are in logical order: a right-to-left run shows the last one first.
             if bidiRun.isRightToLeft { runs[firstPiece...].reverse() }
@@ -421,13 +420,41 @@ final class ParagraphLayouter: Sendable {
             glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
     }
 
-    /// The glyphs of `piece` that are drawn: bidi controls are left out. Most often that is all
-    /// of them, and the slice is kept rather than copied.
+    /// `piece` of `item` cut where its spans change, with their indices: an item takes in spans
+    /// that differ in color alone (`Itemizer.items`), shaped together and drawn apart. A cut
+    /// inside a cluster moves to the cluster's start: a ligature of letters of two colors (a
+    /// lam-alef whose alef is red) takes the last one's, as Pango draws it. `glyphs` are the
+    /// piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
+    private func colorPieces(
+        _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText
+    ) -> [(range: Range<Int>, spanIndex: Int)] {
+        // (A binary search: an item of a paragraph colored letter by letter has a span per letter.)
+        var spanIndex = text.spans[item.spanIndex].scalarRange.upperBound > piece.lowerBound
+            ? item.spanIndex : text.spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
+        // Nearly always: the piece is in one span.
+        if text.spans[spanIndex].scalarRange.upperBound >= piece.upperBound { return [(piece, spanIndex)] }
+        var pieces: [(range: Range<Int>, spanIndex: Int)] = []
+        var start = piece.lowerBound
+        while start < piece.upperBound, spanIndex < text.spans.count {
+            var end = min(text.spans[spanIndex].scalarRange.upperBound, piece.upperBound)
+            if end < piece.upperBound && !glyphs.contains(where: { $0.cluster == end }) {
+                end = max(start, glyphs.lazy.map(\.cluster).filter { $0 < end }.max() ?? start)
+            }
+            if end > start { pieces.append((start..<end, spanIndex)) }  // else all in the next one's cluster
+            start = end
+            spanIndex += 1
+        }
+        return pieces
+    }
+
+    /// The glyphs of `piece` that are drawn: bidi controls and the characters HarfBuzz hides
+    /// (`ShapedGlyph.invisible`) are left out. Most often that is all of them, and the slice is
+    /// kept rather than copied.
     private func shownGlyphs(
         _ candidates: ArraySlice<ShapedGlyph>, of piece: Range<Int>, _ display: [Unicode.Scalar]
     ) -> ArraySlice<ShapedGlyph> {
         func isShown(_ glyph: ShapedGlyph) -> Bool {
-            piece.contains(glyph.cluster) && !isHiddenControl(display[glyph.cluster])
+            piece.contains(glyph.cluster) && !glyph.isInvisible && !isHiddenControl(display[glyph.cluster])
         }
         guard !candidates.allSatisfy(isShown) else { return candidates }
         var glyphs: [ShapedGlyph] = []

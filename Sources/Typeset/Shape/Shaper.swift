@@ -17,6 +17,14 @@ public struct ShapedGlyph: Hashable, Sendable {
     /// shaping the two sides apart would give different glyphs, so reshape after such a break.
     public var unsafeToBreak: Bool
 
+    /// The id HarfBuzz gives a default-ignorable character it hides (ZWNJ, ZWJ, LRM, a soft
+    /// hyphen, a variation selector the font has no variant for), with no advance: no glyph of
+    /// any font. By default HarfBuzz draws the space glyph there, which a PDF's text then reads
+    /// as a space: Persian, with a ZWNJ in most words, came out of a PDF in pieces. The lines
+    /// leave these out (`ParagraphLayouter.shownGlyphs`).
+    public static let invisible: UInt32 = 0xFFFF_FFFF
+    public var isInvisible: Bool { id == ShapedGlyph.invisible }
+
     public init(id: UInt32, cluster: Int, advance: Double, xOffset: Double, yOffset: Double, unsafeToBreak: Bool) {
         self.id = id
         self.cluster = cluster
@@ -420,6 +428,9 @@ struct GlyphInFontUnits: Hashable, Sendable {
 /// pool under the lock and puts it back when the call is done.
 final class HarfBuzzBuffer: @unchecked Sendable {
     let buffer: OpaquePointer  // hb_buffer_t *
-    init() { buffer = hb_buffer_create() }
+    init() {
+        buffer = hb_buffer_create()
+        hb_buffer_set_invisible_glyph(buffer, ShapedGlyph.invisible)
+    }
     deinit { hb_buffer_destroy(buffer) }
 }
