@@ -454,14 +454,18 @@ struct PageEmitter {
             pen += g.advance
         }
         let scalars = paragraph.displayScalars
+        // Nearly every run has no character to leave out: its count is then without the test.
+        let leavesOut = scalars[run.scalarRange].contains(where: isLeftOutOfText)
         func utf8Count(_ range: Range<Int>) -> Int {
-            range.reduce(0) { isLeftOutOfText(scalars[$1]) ? $0 : $0 + UTF8.width(scalars[$1]) }
+            var count = 0
+            for i in range where !leavesOut || !isLeftOutOfText(scalars[i]) { count += UTF8.width(scalars[i]) }
+            return count
         }
         // UTF-8 written straight into the string's storage, measured first: appending to a
         // String.UnicodeScalarView costs far more, and a byte array is one more allocation.
         let text = String(unsafeUninitializedCapacity: utf8Count(run.scalarRange)) { bytes in
             var count = 0
-            for i in run.scalarRange where !isLeftOutOfText(scalars[i]) {
+            for i in run.scalarRange where !leavesOut || !isLeftOutOfText(scalars[i]) {
                 UTF8.encode(scalars[i]) { byte in
                     bytes[count] = byte
                     count += 1
@@ -534,7 +538,11 @@ extension PageItem {
 /// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...), the characters UAX #9 X9 removes.
 @inline(__always)
 func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
-    isHiddenControl(scalar) || isBoundaryNeutral(scalar)
+    let value = scalar.value
+    // Printable ASCII and U+00AE to U+180D (Latin, Greek, Cyrillic, Hebrew, Arabic, ...) hold
+    // none: most text is answered by two comparisons.
+    if value &- 0x20 < 0x5F || value &- 0xAE < 0x1760 { return false }
+    return isHiddenControl(scalar) || isBoundaryNeutral(scalar)
 }
 
 /// Bidi class BN, with the table looked up only in the ranges that hold BN characters

@@ -374,16 +374,22 @@ final class ParagraphLayouter: Sendable {
                 if let hyphen, piece.contains(hyphen.cluster) {
                     glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
                 }
-                for (range, spanIndex) in colorPieces(piece, of: item, clusters: candidates, text) {
-                    let shown = range == piece ? glyphs : glyphs.filter { range.contains($0.cluster) }[...]
+                func addRun(_ range: Range<Int>, spanIndex: Int, _ shown: ArraySlice<ShapedGlyph>) {
                     // A piece of bidi controls alone (an isolate's LRI or PDI, a ZWNJ, ...) shows
                     // nothing and has no text once they are left out (SPEC §6): no run.
-                    if shown.isEmpty && range.allSatisfy({ isLeftOutOfText(display[$0]) }) { continue }
+                    if shown.isEmpty && range.allSatisfy({ isLeftOutOfText(display[$0]) }) { return }
                     runs.append(
                         LineRun(
                             scalarRange: range, level: bidiRun.level, script: item.script, face: item.face,
                             spanIndex: spanIndex, size: size(of: item, text, balance: balance),
                             glyphs: shown, x: 0, width: shown.reduce(0) { $0 + $1.advance }))
+                }
+                if text.spans[item.spanIndex].scalarRange.upperBound >= piece.upperBound {
+                    addRun(piece, spanIndex: item.spanIndex, glyphs)  // nearly always: one span
+                } else {
+                    for (range, spanIndex) in colorPieces(piece, of: item, clusters: candidates, text) {
+                        addRun(range, spanIndex: spanIndex, glyphs.filter { range.contains($0.cluster) }[...])
+                    }
                 }
             }
             // The pieces are in logical order: a right-to-left run shows the last one first.
@@ -431,8 +437,6 @@ final class ParagraphLayouter: Sendable {
         // (A binary search: an item of a paragraph colored letter by letter has a span per letter.)
         var spanIndex = text.spans[item.spanIndex].scalarRange.upperBound > piece.lowerBound
             ? item.spanIndex : text.spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
-        // Nearly always: the piece is in one span.
-        if text.spans[spanIndex].scalarRange.upperBound >= piece.upperBound { return [(piece, spanIndex)] }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
         var start = piece.lowerBound
         while start < piece.upperBound, spanIndex < text.spans.count {
