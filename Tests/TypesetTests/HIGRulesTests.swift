@@ -588,6 +588,14 @@ extension ReportInvariantTests {
         #expect(arabic.map { $0.color == red } == [false, true, false])
         let plain = try glyphRuns(#"<document lang="ar"><p>سلام</p></document>"#)
         #expect(plain.map(\.glyphs.count) == [3], "the same three glyphs, uncolored")
+        // A red letter with a black vowel mark (one cluster) stays red; so does a red mark
+        // on a black letter: what the author colored shows.
+        for xml in [##"<document lang="ar"><p>ا<span color="#FF0000">ب</span>&#x64E;ت</p></document>"##,
+                    ##"<document lang="ar"><p>اب<span color="#FF0000">&#x64E;</span>ت</p></document>"##] {
+            let runs = try glyphRuns(xml)
+            #expect(runs.map(\.text) == ["ا", "بَ", "ت"], "\(runs.map(\.text))")
+            #expect(runs.map { $0.color == red } == [false, true, false], "\(xml)")
+        }
 
         func width(_ xml: String) throws -> Double {
             try #require(blocks(xml).first?.lines.first?.width)
@@ -618,6 +626,16 @@ extension ReportInvariantTests {
         let word = try #require(glyphRuns(#"<document lang="ar" width="150"><p>كلمة inter&#xAD;national</p></document>"#)
             .first { $0.text == "inter" })
         #expect(word.glyphs.count == 6 && word.glyphs.last?.x == word.glyphs.map(\.x).max())
+        // A ZWNJ or ZWJ before the soft hyphen (L1 puts it at the paragraph's level too) does
+        // not part the hyphen from its word.
+        for (xml, expected) in [
+            (#"<document width="120"><p>Hello في&#x200C;&#xAD;كلمة end</p></document>"#, ["Hello ", "في"]),
+            (#"<document lang="ar" width="150"><p>كلمة inter&#x200D;&#xAD;national</p></document>"#, ["inter", "كلمة "]),
+        ] {
+            let runs = try #require(blocks(xml).first?.lines.first?.runs)
+            #expect(runs.map(\.text) == expected, "\(runs.map { ($0.text, $0.level) })")
+            #expect(runs.map(\.glyphs) == (expected[0] == "inter" ? [6, 5] : [6, 3]))
+        }
     }
 
     /// ZWNJ (in most Persian sentences), ZWJ, a soft hyphen and LRM are not drawn: HarfBuzz's

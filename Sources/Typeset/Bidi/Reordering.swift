@@ -29,12 +29,20 @@ extension BidiParagraph {
 
     /// The line `range` as runs of one level, in visual order from left to right (UAX #9 L2).
     /// `hyphenated`: the line ends in a soft hyphen shown as a hyphen, which belongs to the word
-    /// it breaks and takes its level (as browsers and Pango show it): L1 would give it the
-    /// paragraph's, and an English word broken in an Arabic line read "-inter".
+    /// it breaks and keeps its level from before L1, the level of the character before it (X9
+    /// removed it), as browsers and Pango show it: L1 would give it the paragraph's, and an
+    /// English word broken in an Arabic line read "-inter". So do the characters X9 removed
+    /// just before it (a ZWNJ), which would otherwise part the hyphen from its word.
     public func visualRuns(_ range: Range<Int>, hyphenated: Bool = false) -> [BidiRun] {
         guard !range.isEmpty else { return [] }
         var lineLevels = lineLevels(range)
-        if hyphenated, lineLevels.count > 1 { lineLevels[lineLevels.count - 1] = lineLevels[lineLevels.count - 2] }
+        if hyphenated {
+            var k = range.upperBound - 1
+            repeat {
+                lineLevels[k - range.lowerBound] = levels[k]
+                k -= 1
+            } while k >= range.lowerBound && originalClasses[k].isRemovedByX9
+        }
         var runs: [BidiRun] = []
         var start = 0
         for k in 1...lineLevels.count where k == lineLevels.count || lineLevels[k] != lineLevels[start] {

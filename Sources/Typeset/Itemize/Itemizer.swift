@@ -60,7 +60,7 @@ enum Itemizer {
     /// controls. Spans that differ in color alone are not cut apart: a red letter inside an
     /// Arabic word keeps its ligature (lam-alef is obligatory) and its kerning, as in Pango; the
     /// lines cut such an item where its colors change (`ParagraphLayouter.colorPieces`), and
-    /// its `spanIndex` is its first span's.
+    /// its `spanIndex` is the first span of its group of spans (its font, size and language).
     /// `balancing`: also where Arabic or Hebrew text (SPEC 4.3) begins or ends. That is the
     /// script of the text, not of the digits it shows: `numerals` makes "SALE 50" show
     /// Arabic-Indic digits, of the Arabic script (for their font), but they stay the size that

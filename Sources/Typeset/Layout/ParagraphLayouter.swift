@@ -11,7 +11,7 @@ struct LineRun: Equatable {
     var spanIndex: Int
     /// Point size used, balancing included.
     var size: Double
-    /// Glyphs in visual order; invisible bidi controls removed. Usually a slice of the item's
+    /// Glyphs in visual order; bidi controls and what HarfBuzz hides left out. Usually a slice of the item's
     /// shaped glyphs, so that lines share them instead of copying.
     var glyphs: ArraySlice<ShapedGlyph>
     /// Left edge from the line's left edge, in points.
@@ -275,17 +275,13 @@ final class ParagraphLayouter: Sendable {
         return hyphens
     }
 
-    /// `glyphs` of a piece with the soft hyphen's own (invisible) glyph replaced by `hyphen`,
-    /// or `hyphen` added at the piece's logical end if it has none.
+    /// `glyphs` of a piece (shown: the soft hyphen's own invisible glyph is left out) with
+    /// `hyphen` added at their logical end.
     private func showing(_ hyphen: ShapedGlyph, in glyphs: ArraySlice<ShapedGlyph>, rightToLeft: Bool)
         -> ArraySlice<ShapedGlyph>
     {
         var shown = Array(glyphs)
-        if let own = shown.firstIndex(where: { $0.cluster == hyphen.cluster }) {
-            shown[own] = hyphen
-        } else {
-            shown.insert(hyphen, at: rightToLeft ? 0 : shown.count)
-        }
+        shown.insert(hyphen, at: rightToLeft ? 0 : shown.count)
         return shown[...]
     }
 
@@ -427,26 +423,41 @@ final class ParagraphLayouter: Sendable {
     }
 
     /// `piece` of `item` cut where its spans change, with their indices: an item takes in spans
-    /// that differ in color alone (`Itemizer.items`), shaped together and drawn apart. A cut
-    /// inside a cluster moves to the cluster's start: a ligature of letters of two colors (a
-    /// lam-alef whose alef is red) takes the last one's, as Pango draws it. `glyphs` are the
+    /// that differ in color alone (`Itemizer.items`), shaped together and drawn apart, cluster
+    /// by cluster. A cluster of characters of several spans (a lam-alef whose alef is red, a red
+    /// letter with a black vowel mark) takes the first of them whose color is not the block's,
+    /// else the block's: what the author colored shows, as Pango draws it. `glyphs` are the
     /// piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
     private func colorPieces(
         _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText
     ) -> [(range: Range<Int>, spanIndex: Int)] {
-        // (A binary search: an item of a paragraph colored letter by letter has a span per letter.)
-        var spanIndex = text.spans[item.spanIndex].scalarRange.upperBound > piece.lowerBound
-            ? item.spanIndex : text.spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
+        let spans = text.spans
+        let plain = text.emptyStyle?.color ?? spans[item.spanIndex].style.color
+        // Where the piece's clusters start, in logical order, then its end: sorted once, and
+        // spans and clusters walked together (a paragraph colored mark by mark has thousands
+        // of spans in one cluster).
+        var bounds = Array(Set(glyphs.lazy.map(\.cluster).filter { piece.contains($0) && $0 > piece.lowerBound }))
+        bounds.sort()
+        bounds.append(piece.upperBound)
+        var spanIndex = spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
         var start = piece.lowerBound
-        while start < piece.upperBound, spanIndex < text.spans.count {
-            var end = min(text.spans[spanIndex].scalarRange.upperBound, piece.upperBound)
-            if end < piece.upperBound && !glyphs.contains(where: { $0.cluster == end }) {
-                end = max(start, glyphs.lazy.map(\.cluster).filter { $0 < end }.max() ?? start)
+        for end in bounds {
+            // The cluster start..<end: the span of its first character, or a later one of it
+            // whose color is not the block's.
+            while spans[spanIndex].scalarRange.upperBound <= start { spanIndex += 1 }
+            var chosen = spanIndex
+            var next = spanIndex
+            while spans[chosen].style.color == plain && spans[next].scalarRange.upperBound < end {
+                next += 1
+                if spans[next].style.color != plain { chosen = next }
             }
-            if end > start { pieces.append((start..<end, spanIndex)) }  // else all in the next one's cluster
+            if let last = pieces.last, last.spanIndex == chosen {
+                pieces[pieces.count - 1].range = last.range.lowerBound..<end
+            } else {
+                pieces.append((start..<end, chosen))
+            }
             start = end
-            spanIndex += 1
         }
         return pieces
     }
