@@ -11,8 +11,8 @@ struct LineRun: Equatable {
     var spanIndex: Int
     /// Point size used, balancing included.
     var size: Double
-    /// Glyphs in visual order; bidi controls and what HarfBuzz hides left out. Usually a slice of the item's
-    /// shaped glyphs, so that lines share them instead of copying.
+    /// Glyphs in visual order; bidi controls and what HarfBuzz hides left out. Usually a slice
+    /// of the item's shaped glyphs, so that lines share them instead of copying.
     var glyphs: ArraySlice<ShapedGlyph>
     /// Left edge from the line's left edge, in points.
     var x: Double
