@@ -638,6 +638,25 @@ extension ReportInvariantTests {
         }
     }
 
+    /// The hyphen shown at a soft hyphen has no text (the soft hyphen is left out); its glyph
+    /// was mapped to nothing in the font's ToUnicode, and every real "-" after it needed
+    /// /ActualText, which some readers ignore.
+    @Test func aSoftHyphensHyphenLeavesTheRealOnesTheirText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-shy-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"<document width="100"><p>inter&#xAD;national co-op</p></document>"#
+            .write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
+        #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", folder + "/doc.pdf", folder + "/qdf.pdf"]).status == 0)
+        let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/qdf.pdf")), as: UTF8.self).lowercased()
+        let shownHyphenHasNoText = pdf.contains("/actualtext <feff>")
+        let realHyphenNeedsActualText = pdf.contains("/actualtext <feff002d>")
+        #expect(shownHyphenHasNoText && !realHyphenNeedsActualText, "the real hyphen stands for '-' in ToUnicode")
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/doc.pdf", "-"]).stdout
+        #expect(text.split(separator: "\n").prefix(3) == ["inter", "national", "co-op"], "\(text)")
+    }
+
     /// ZWNJ (in most Persian sentences), ZWJ, a soft hyphen and LRM are not drawn: HarfBuzz's
     /// stand-in for them, the space glyph, went into the PDF, where it read as a space or made
     /// the real space read as a ZWNJ, and pdftotext gave the Persian in pieces.

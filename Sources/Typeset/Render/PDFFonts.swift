@@ -53,8 +53,11 @@ final class PDFFont {
     }
 
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
-    /// now stands for exactly `text` (no /ActualText needed).
+    /// now stands for exactly `text` (no /ActualText needed). A glyph of no text (the hyphen
+    /// shown at a soft hyphen) is never mapped: the font's real hyphens then stand for "-",
+    /// also for the readers that ignore /ActualText.
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !text.isEmpty else { return false }
         if let existing = unicode[Int(glyph)] {
             // Compared as memory: elementsEqual went a byte at a time through iterators.
             return existing.withUnsafeBufferPointer { known in
