@@ -548,6 +548,9 @@ extension ReportInvariantTests {
         let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
         #expect(runs.map(\.text).joined() == "abcdefghi שלום xyz")
         #expect(runs.allSatisfy { !$0.text.isEmpty && $0.glyphs > 0 }, "\(runs.map(\.text))")
+        // The controls have no glyph: one per character shown (HarfBuzz hides them).
+        let glyphs = runs.map(\.glyphs).reduce(0, +)
+        #expect(glyphs == runs.map(\.text.count).reduce(0, +), "\(runs.map { ($0.text, $0.glyphs) })")
     }
 
     /// X9 removes the boundary neutrals too: ZWJ, ZWNJ, ZWSP and the soft hyphen are not in a
@@ -642,8 +645,7 @@ extension ReportInvariantTests {
     /// was mapped to nothing in the font's ToUnicode, and every real "-" after it needed
     /// /ActualText, which some readers ignore.
     @Test func aSoftHyphensHyphenLeavesTheRealOnesTheirText() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-shy-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #"<document width="100"><p>inter&#xAD;national co-op</p></document>"#
             .write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
@@ -661,8 +663,7 @@ extension ReportInvariantTests {
     /// stand-in for them, the space glyph, went into the PDF, where it read as a space or made
     /// the real space read as a ZWNJ, and pdftotext gave the Persian in pieces.
     @Test func hiddenCharactersLeaveThePDFsTextWhole() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-zwnj-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let xml = #"<document lang="fa"><p>می&#x200C;خواهم کتاب&#x200C;ها را</p><p lang="en">a&#x200D;b c&#xAD;d</p></document>"#
         try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)

@@ -676,10 +676,9 @@ struct BlockLayouter {
         guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
         if text.isEmpty {
             // As the app shows it (blank), but seldom meant: a translation pasted empty, say.
+            let whose = (found.fallback ?? strings.locale).map { "the '\($0)' text" } ?? "the text"
             diagnostics.report(.warning(
-                block.location,
-                "the \((found.fallback ?? strings.locale).map { "'\($0)' " } ?? "")text of key '\(key)' in the catalog "
-                    + "is empty; nothing is shown"))
+                block.location, "\(whose) of key '\(key)' in the catalog is empty; nothing is shown"))
         }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)

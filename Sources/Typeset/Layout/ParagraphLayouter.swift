@@ -366,7 +366,7 @@ final class ParagraphLayouter: Sendable {
                         || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
                     ? shape(item, display, text, balance: balance, range: piece).glyphs[...]
                     : glyphSlice(itemGlyphs, order, piece)
-                var glyphs = shownGlyphs(candidates, of: piece, display)
+                var glyphs = shownGlyphs(candidates, of: piece)
                 if let hyphen, piece.contains(hyphen.cluster) {
                     glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
                 }
@@ -462,15 +462,11 @@ final class ParagraphLayouter: Sendable {
         return pieces
     }
 
-    /// The glyphs of `piece` that are drawn: bidi controls and the characters HarfBuzz hides
-    /// (`ShapedGlyph.invisible`) are left out. Most often that is all of them, and the slice is
-    /// kept rather than copied.
-    private func shownGlyphs(
-        _ candidates: ArraySlice<ShapedGlyph>, of piece: Range<Int>, _ display: [Unicode.Scalar]
-    ) -> ArraySlice<ShapedGlyph> {
-        func isShown(_ glyph: ShapedGlyph) -> Bool {
-            piece.contains(glyph.cluster) && !glyph.isInvisible && !isHiddenControl(display[glyph.cluster])
-        }
+    /// The glyphs of `piece` that are drawn: the characters HarfBuzz hides (bidi controls, ZWNJ,
+    /// soft hyphens, ...: `ShapedGlyph.invisible`) are left out. Most often that is all of them,
+    /// and the slice is kept rather than copied.
+    private func shownGlyphs(_ candidates: ArraySlice<ShapedGlyph>, of piece: Range<Int>) -> ArraySlice<ShapedGlyph> {
+        func isShown(_ glyph: ShapedGlyph) -> Bool { piece.contains(glyph.cluster) && !glyph.isInvisible }
         guard !candidates.allSatisfy(isShown) else { return candidates }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(candidates.count)
