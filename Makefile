@@ -5,7 +5,7 @@ SWIFT ?= swift
 UCD_DIR ?= /usr/share/unicode
 # Built with, tested with, and the UCD files the tables and conformance suites read.
 APT_PACKAGES := pkg-config libharfbuzz-dev libfreetype-dev libcairo2-dev unicode-data \
-	python3 poppler-utils qpdf librsvg2-bin
+	python3 poppler-utils qpdf librsvg2-bin fonts-noto-core fonts-noto-color-emoji
 BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cairo
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset

@@ -151,6 +151,7 @@ def main():
     script_codes = ["Zzzz", "Zyyy", "Zinh"] + sorted(set(scripts) - {"Zzzz", "Zyyy", "Zinh"})
 
     extpict = binary_property("emoji", "Extended_Pictographic")
+    emoji_presentation = binary_property("emoji", "Emoji_Presentation")
     ignorable = binary_property("core", "Default_Ignorable_Code_Point")
 
     decomposition = {}
@@ -204,6 +205,8 @@ def main():
     out.append(swift_array("graphemeClusterBreak", ranges(gcb, GCB), "Grapheme_Cluster_Break (UAX #29), values in GraphemeClusterBreak order."))
     out.append("")
     out.append(swift_array("extendedPictographic", ranges(extpict, ["N", "Y"]), "Extended_Pictographic (UTS #51): 1 where true."))
+    out.append("")
+    out.append(swift_array("emojiPresentation", ranges(emoji_presentation, ["N", "Y"]), "Emoji_Presentation (UTS #51): 1 where true."))
     out.append("")
     out.append(swift_array("defaultIgnorable", ranges(ignorable, ["N", "Y"]), "Default_Ignorable_Code_Point (DerivedCoreProperties.txt): 1 where true."))
     out.append("")

@@ -78,7 +78,10 @@ final class PDFFont {
     /// Writes the font's objects: program, descriptor, CIDFont, ToUnicode and the Type 0 font.
     func write(to writer: PDFObjectWriter) throws {
         let glyphs = usedGlyphs
-        guard let program = self.program.subset(glyphs: glyphs) else {
+        // A bitmap font's glyphs are drawn as images: its text is invisible, and its program
+        // (no outlines) is left out, which viewers read as a font to find on the system.
+        let bitmap = self.program.isBitmap
+        guard let program = bitmap ? [] : self.program.subset(glyphs: glyphs) else {
             throw RenderError.font(path: face.path, reason: "HarfBuzz could not subset \(self.program.postScriptName)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
@@ -90,12 +93,13 @@ final class PDFFont {
             tag.append(Character(Unicode.Scalar(UInt8(ascii: "A") + UInt8(hash % 26))))
             hash /= 26
         }
-        let baseFont = "/\(tag)+\(self.program.postScriptName)"
+        // (A font left out has its own name: the tag names a subset embedded.)
+        let baseFont = "/\(bitmap ? "" : tag + "+")\(self.program.postScriptName)"
 
         // TrueType outlines: FontFile2 under a CIDFontType2. CFF (an OpenType file from
         // hb-subset): FontFile3 /OpenType under a CIDFontType0, whose CIDs are its glyph ids.
-        let trueType = self.program.isTrueType
-        let file = try writer.stream(
+        let trueType = self.program.isTrueType || bitmap
+        let file = bitmap ? nil : try writer.stream(
             dictionary: trueType ? "/Length1 \(program.count)" : "/Subtype /OpenType", program)
 
         let descriptor = writer.reserve()
@@ -111,8 +115,11 @@ final class PDFFont {
         body.number(Double(self.program.descender) * scale)
         body.append("/CapHeight ")
         body.number(Double(self.program.capHeight) * scale)
-        body.append(trueType ? "/StemV 80 /FontFile2 " : "/StemV 80 /FontFile3 ")
-        body.reference(file)
+        body.append("/StemV 80 ")
+        if let file {
+            body.append(trueType ? "/FontFile2 " : "/FontFile3 ")
+            body.reference(file)
+        }
         body.append(">>")
         writer.object(descriptor, body)
 

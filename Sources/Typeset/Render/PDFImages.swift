@@ -27,24 +27,49 @@ extension PDFResources {
                     + " /BitsPerComponent \(png.bitsPerComponent) /Columns \(png.width) >>",
                 stream: png.data)
         case .decoded(let width, let height, let color, let alpha):
-            let size = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
-            let mask = alpha.map { alpha in
-                let number = objects.reserve()
-                objects.object(
-                    number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
-                    stream: alpha)
-                return number
-            }
-            object = objects.reserve()
-            objects.object(
-                object,
-                dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
-                    + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
-                stream: color)
+            object = writeDecoded(width: width, height: height, color: color, alpha: alpha)
         }
         let name = "Im\(images.count + 1)"
         addImage(name: name, object: object, path: path)
         return name
+    }
+
+    /// Writes a decoded image (and its soft mask); returns its object number.
+    private func writeDecoded(width: Int, height: Int, color: [UInt8], alpha: [UInt8]?) -> Int {
+        let size = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
+        let mask = alpha.map { alpha in
+            let number = objects.reserve()
+            objects.object(
+                number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
+                stream: alpha)
+            return number
+        }
+        let object = objects.reserve()
+        objects.object(
+            object,
+            dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
+                + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
+            stream: color)
+        return object
+    }
+
+    /// The image of a bitmap glyph (an emoji of Noto Color Emoji), written on first use; nil
+    /// when the glyph has none.
+    func glyphImage(_ glyph: UInt32, of font: PDFFont) throws -> GlyphImage? {
+        let key = GlyphImageKey(font: font.object, glyph: glyph)
+        if let known = glyphImages[key] { return known }
+        var image: GlyphImage?
+        if let bitmap = font.program.bitmap(glyph) {
+            let source = "glyph \(glyph) of \(font.face.path)"
+            guard case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.decoded(png: bitmap.png, source: source)
+            else { return nil }
+            let object = writeDecoded(width: width, height: height, color: color, alpha: alpha)
+            let name = "Im\(images.count + 1)"
+            addImage(name: name, object: object, path: source)
+            image = GlyphImage(name: name, x: bitmap.x, top: bitmap.top, width: bitmap.width, height: bitmap.height)
+        }
+        glyphImages[key] = image
+        return image
     }
 }
 
@@ -94,7 +119,31 @@ enum PDFImageStreams: Sendable {
     }
 
     private static func decoded(_ path: String) throws -> PDFImageStreams {
-        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
+        try decoded(CairoSurface(taking: cairo_image_surface_create_from_png(path)), source: path)
+    }
+
+    /// A PNG in memory (a bitmap glyph's), decoded as a file is.
+    static func decoded(png: [UInt8], source: String) throws -> PDFImageStreams {
+        var reader = (bytes: png, offset: 0)
+        let surface = withUnsafeMutablePointer(to: &reader) { reader in
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                let reader = closure!.assumingMemoryBound(to: (bytes: [UInt8], offset: Int).self)
+                let count = Int(length)
+                guard let data, reader.pointee.offset + count <= reader.pointee.bytes.count else {
+                    return CAIRO_STATUS_READ_ERROR
+                }
+                reader.pointee.bytes.withUnsafeBufferPointer { bytes in
+                    data.update(from: bytes.baseAddress! + reader.pointee.offset, count: count)
+                }
+                reader.pointee.offset += count
+                return CAIRO_STATUS_SUCCESS
+            }, reader)
+        }
+        guard let surface else { throw RenderError.image(path: source, reason: "Cairo could not read it") }
+        return try decoded(CairoSurface(taking: surface), source: source)
+    }
+
+    private static func decoded(_ surface: CairoSurface, source path: String) throws -> PDFImageStreams {
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.image(path: path, reason: cairoMessage(status))

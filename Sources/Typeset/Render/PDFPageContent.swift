@@ -58,11 +58,14 @@ struct PDFPageContent {
                 page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(font.glyphCount) glyphs)")
         }
         let transparent = beginAlpha(run.color.alpha)
+        let bitmap = font.program.isBitmap
         bytes.append("BT /")
         bytes.append(string: font.name)
         bytes.append(" ")
         bytes.number(run.size)
         bytes.append("Tf ")
+        // A bitmap font's text is invisible (render mode 3), under the glyphs' images.
+        if bitmap { bytes.append("3 Tr ") }
         color(run.color)
         var line = TJWriter(size: run.size)
         var text = run.text
@@ -94,8 +97,28 @@ struct PDFPageContent {
             }
         }
         line.end(in: &bytes)
+        if bitmap { bytes.append("0 Tr ") }
         bytes.append("ET\n")
+        if bitmap { try drawBitmaps(run, font) }
         if transparent { restore() }
+    }
+
+    /// The glyphs of a bitmap font (color emoji), each its image where the glyph stands.
+    private mutating func drawBitmaps(_ run: GlyphRun, _ font: PDFFont) throws {
+        let scale = run.size / Double(font.program.unitsPerEm)
+        for glyph in run.glyphs {
+            guard let image = try resources.glyphImage(glyph.id, of: font) else { continue }
+            let width = Double(image.width) * scale, height = Double(image.height) * scale
+            bytes.append("q ")
+            bytes.number(width)
+            bytes.append("0 0 ")
+            bytes.number(-height)
+            bytes.number(glyph.x + Double(image.x) * scale)
+            bytes.number(glyph.y - Double(image.top) * scale + height)
+            bytes.append("cm /")
+            bytes.append(string: image.name)
+            bytes.append(" Do Q\n")
+        }
     }
 
     // MARK: - Shapes

@@ -11,6 +11,19 @@ final class PDFResources {
     private(set) var images: [(name: String, object: Int)] = []
     var imageIndex: [String: Int] = [:]
     private var alphaStates: [Int: String] = [:]
+    /// Bitmap glyphs drawn as images (`glyphImage`), by font object and glyph id; nil: none.
+    var glyphImages: [GlyphImageKey: GlyphImage?] = [:]
+
+    struct GlyphImageKey: Hashable {
+        var font: Int
+        var glyph: UInt32
+    }
+
+    /// An image XObject and where it stands from its glyph's origin, in font units, y up.
+    struct GlyphImage {
+        var name: String
+        var x: Int, top: Int, width: Int, height: Int
+    }
 
     init(objects: PDFObjectWriter) {
         self.objects = objects

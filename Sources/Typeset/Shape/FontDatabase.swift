@@ -181,6 +181,7 @@ public final class FontDatabase: Sendable {
             let own = scalar.script
             return (own == script || !own.isExplicit)
                 && (primaryCoverage.contains(scalar.value) || !FontFallbackCluster.needsGlyph(scalar))
+                && !(scalar.value >= 0x20E3 && FontFallbackCluster.asksForEmoji(scalar))
         }) {
             return [FontRun(range: range, face: runCandidates[0].face)]
         }
@@ -214,15 +215,22 @@ public final class FontDatabase: Sendable {
         var missing: [Int] = []
         // The first candidate covering the whole cluster, else its base character; a character
         // no font covers keeps the primary font and goes to `missing`.
+        func other(_ needed: [UInt32], emoji: Bool) -> Int? {
+            otherFace(for: needed, emoji: emoji, weight: weight, italic: italic).map { poolIndex(candidate($0)) }
+        }
         func choose(_ cluster: FontFallbackCluster) -> Int {
             let list = list(for: cluster.script)
             guard cluster.base >= 0 else { return list.first ?? 0 }
+            // An emoji (UTS #51: emoji presentation, a modifier, keycap, flag or ZWJ sequence)
+            // takes a color font that has all of it, wherever the document's fonts are.
+            if cluster.wantsEmoji {
+                let needed = cluster.range.map { scalars[$0] }.filter(FontFallbackCluster.needsGlyph).map(\.value)
+                if let emoji = other(needed, emoji: true) { return emoji }
+            }
             if let all = list.first(where: { covers($0, cluster) }) { return all }
             let base = scalars[cluster.base]
             var chosen = list.first { pool[$0].coverage.contains(base.value) }
-            if chosen == nil, let other = otherFace(for: base, weight: weight, italic: italic) {
-                chosen = poolIndex(Candidate(face: other, coverage: coverage(of: other)))
-            }
+            if chosen == nil { chosen = other([base.value], emoji: false) }
             let face = chosen ?? 0
             // Marks the chosen face lacks are missing only if no font at all has them.
             for offset in cluster.range {
@@ -231,7 +239,7 @@ public final class FontDatabase: Sendable {
                     !list.contains(where: { pool[$0].coverage.contains(scalar.value) })
                 else { continue }
                 if offset == cluster.base && chosen == nil
-                    || otherFace(for: scalar, weight: weight, italic: italic) == nil
+                    || otherFace(for: [scalar.value], emoji: false, weight: weight, italic: italic) == nil
                 {
                     missing.append(offset)
                 }
@@ -257,8 +265,11 @@ public final class FontDatabase: Sendable {
             }
             let previous = i > 0 ? choice[i - 1] : -1
             var chosen = -1
-            if previous >= 0 && covers(previous, clusters[i]) { chosen = previous }
-            if next >= 0 && (chosen < 0 || next < chosen) && covers(next, clusters[i]) { chosen = next }
+            // Never a color font's: Noto Color Emoji's space is as wide as an emoji.
+            if previous >= 0 && !pool[previous].isColor && covers(previous, clusters[i]) { chosen = previous }
+            if next >= 0 && !pool[next].isColor && (chosen < 0 || next < chosen) && covers(next, clusters[i]) {
+                chosen = next
+            }
             choice[i] = chosen >= 0 ? chosen : choose(clusters[i])
         }
 
@@ -291,6 +302,16 @@ public final class FontDatabase: Sendable {
     private struct Candidate: Sendable {
         var face: FontFace
         var coverage: FontCoverage
+        /// Color glyphs (CBDT, sbix or COLR): an emoji font.
+        var isColor: Bool
+    }
+
+    private func candidate(_ face: FontFace) -> Candidate {
+        state.withLock { state in candidate(face, &state) }
+    }
+
+    private func candidate(_ face: FontFace, _ state: inout State) -> Candidate {
+        Candidate(face: face, coverage: coverage(of: face, &state), isColor: state.isColor[face.fileKey] ?? false)
     }
 
     /// The ordered candidate faces for a family list and script.
@@ -316,7 +337,7 @@ public final class FontDatabase: Sendable {
                     state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
                 if let face = found, !faces.contains(face) { faces.append(face) }
             }
-            let list = faces.map { Candidate(face: $0, coverage: coverage(of: $0, &state)) }
+            let list = faces.map { candidate($0, &state) }
             state.candidateCache[key] = list
             return list
         }
@@ -345,20 +366,28 @@ public final class FontDatabase: Sendable {
         var systemByFamily: [String: [FontFace]] = [:]
         var systemFaces: [FontFace] = []
         var coverage: [FontFileKey: FontCoverage] = [:]
+        /// Whether a face has color glyphs, found with its coverage.
+        var isColor: [FontFileKey: Bool] = [:]
         var candidateCache: [CandidateKey: [Candidate]] = [:]
-        /// Scalar → the faces of the `--font-dir` or system family that covers it ([]: none does).
-        var otherFamilyForScalar: [UInt32: [FontFace]] = [:]
+        /// The characters of a cluster (and whether it asks for an emoji) → the faces of the
+        /// other bundled, `--font-dir` or system family that covers them ([]: none does).
+        var otherFamily: [OtherKey: [FontFace]] = [:]
+    }
+
+    private struct OtherKey: Hashable {
+        var scalars: [UInt32]
+        var emoji: Bool
     }
 
     private func loadPrimary(_ state: inout State) {
         guard !state.primaryLoaded else { return }
         state.primaryLoaded = true
         if let bundledDirectory {
-            state.bundled = Self.scan([bundledDirectory], recursive: false)
+            state.bundled = Self.scan([bundledDirectory], recursive: false, color: &state.isColor)
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
-        state.extra = Self.scan(extraDirectories, recursive: true)
+        state.extra = Self.ranked(Self.scan(extraDirectories, recursive: true, color: &state.isColor))
         for face in state.extra {
             state.extraByFamily[face.family.lowercased(), default: []].append(face)
             state.primaryByFamily[face.family.lowercased(), default: []].append(face)
@@ -368,7 +397,7 @@ public final class FontDatabase: Sendable {
     private func loadSystem(_ state: inout State) {
         guard !state.systemLoaded else { return }
         state.systemLoaded = true
-        state.systemFaces = Self.scan(Self.systemDirectories, recursive: true)
+        state.systemFaces = Self.ranked(Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor))
         for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
     }
 
@@ -389,40 +418,70 @@ public final class FontDatabase: Sendable {
         let key = face.fileKey
         if let known = state.coverage[key] { return known }
         // A temporary font: scanning every system font's cmap must not keep them all open.
-        let coverage = HarfBuzzFont(path: face.path, index: face.index).collectCoverage()
+        let font = HarfBuzzFont(path: face.path, index: face.index)
+        let coverage = font.collectCoverage()
         state.coverage[key] = coverage
         return coverage
     }
 
-    /// For a character neither the document's families nor the bundled fallbacks cover: a face
-    /// of the first family (in path order) of the other bundled fonts that covers it, else of
-    /// the `--font-dir` fonts, else of the system fonts, nearest to the weight and style asked for.
-    private func otherFace(for scalar: Unicode.Scalar, weight: Int, italic: Bool) -> FontFace? {
+    /// For a cluster neither the document's families nor the bundled fallbacks cover (`needed`:
+    /// its characters that need a glyph): a face of the first family that covers them all, of
+    /// the other bundled fonts (in path order), else of the `--font-dir` fonts, else of the
+    /// system fonts (both as `ranked`), nearest to the weight and style asked for. For an emoji,
+    /// color fonts of `--font-dir` and the system come first (Noto Color Emoji before the
+    /// bundled Symbols 2's black-and-white faces, before DejaVu Sans's).
+    private func otherFace(for needed: [UInt32], emoji: Bool, weight: Int, italic: Bool) -> FontFace? {
         // A control character is never drawn from a font that maps it (Noto Sans Symbols2 maps
         // them all): it stays a reported box (SPEC §3).
-        guard scalar.generalCategory != .Cc else { return nil }
+        guard !needed.isEmpty, !needed.contains(where: { Unicode.Scalar($0)?.generalCategory == .Cc }) else {
+            return nil
+        }
         return state.withLock { state in
+            func coversAll(_ face: FontFace) -> Bool {
+                let coverage = coverage(of: face, &state)
+                return needed.allSatisfy(coverage.contains)
+            }
+            let key = OtherKey(scalars: needed, emoji: emoji)
             let faces: [FontFace]
-            if let known = state.otherFamilyForScalar[scalar.value] {
+            if let known = state.otherFamily[key] {
                 faces = known
             } else {
                 loadPrimary(&state)
                 // The bundled symbol and math fonts first, then `--font-dir`, then the system's:
                 // arrows, check marks and the minus sign look the same on every machine.
-                if let face = state.bundled.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
-                    faces = state.bundledByFamily[face.family.lowercased()] ?? []
-                } else if let face = state.extra.first(where: { coverage(of: $0, &state).contains(scalar.value) }) {
-                    faces = state.extraByFamily[face.family.lowercased()] ?? []
-                } else {
-                    loadSystem(&state)
-                    let face = state.systemFaces.first { coverage(of: $0, &state).contains(scalar.value) }
-                    faces = face.flatMap { state.systemByFamily[$0.family.lowercased()] } ?? []
+                var found: (face: FontFace, byFamily: [String: [FontFace]])?
+                func look(in faces: [FontFace], _ byFamily: [String: [FontFace]], color: Bool = false) {
+                    guard found == nil else { return }
+                    let face = faces.first { (!color || state.isColor[$0.fileKey] == true) && coversAll($0) }
+                    if let face { found = (face, byFamily) }
                 }
-                state.otherFamilyForScalar[scalar.value] = faces
+                if emoji {
+                    look(in: state.extra, state.extraByFamily, color: true)
+                    if found == nil { loadSystem(&state) }
+                    look(in: state.systemFaces, state.systemByFamily, color: true)
+                }
+                look(in: state.bundled, state.bundledByFamily)
+                look(in: state.extra, state.extraByFamily)
+                if found == nil { loadSystem(&state) }
+                look(in: state.systemFaces, state.systemByFamily)
+                faces = found.flatMap { $0.byFamily[$0.face.family.lowercased()] } ?? []
+                state.otherFamily[key] = faces
             }
-            let covering = faces.filter { coverage(of: $0, &state).contains(scalar.value) }
-            return Self.bestMatch(covering, weight: weight, italic: italic)
+            return Self.bestMatch(faces.filter(coversAll), weight: weight, italic: italic)
         }
+    }
+
+    /// `faces` in the order fallback tries them: families of the bundled fonts' design first
+    /// (Noto Sans …), then other sans-serif families, then the rest, each in path order. (By path
+    /// alone, Noto Looped Thai came before Noto Sans Thai, and DejaVu Sans before Noto.)
+    static func ranked(_ faces: [FontFace]) -> [FontFace] {
+        func rank(_ face: FontFace) -> Int {
+            face.family.hasPrefix(latinFallback) ? 0 : face.family.contains("Sans") ? 1 : 2
+        }
+        return faces.enumerated().sorted { a, b in
+            let (ra, rb) = (rank(a.element), rank(b.element))
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
     }
 
     // MARK: Matching
@@ -455,8 +514,9 @@ public final class FontDatabase: Sendable {
     static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
-    /// result (and fallback order) does not depend on the file system's listing order.
-    static func scan(_ directories: [String], recursive: Bool) -> [FontFace] {
+    /// result (and fallback order) does not depend on the file system's listing order; `color`
+    /// learns whether each has color glyphs.
+    static func scan(_ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool]) -> [FontFace] {
         var paths: [String] = []
         /// Font files in `folder`, and in its subfolders when recursive (not through symbolic
         /// links to folders; unreadable folders are skipped).
@@ -478,8 +538,9 @@ public final class FontDatabase: Sendable {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
                 let style = font.style
-                faces.append(
-                    FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic))
+                let face = FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic)
+                color[face.fileKey] = font.hasColorGlyphs
+                faces.append(face)
             }
         }
         return faces
@@ -497,6 +558,9 @@ struct FontFallbackCluster {
     /// White space, Common punctuation, and clusters with nothing to draw: they prefer a
     /// neighbour's font.
     var isNeutral: Bool
+    /// An emoji (UTS #51 §4): a character of emoji presentation, or a sequence with VS16, a
+    /// keycap, a skin tone, regional indicators or ZWJ; never with VS15 (text presentation).
+    var wantsEmoji = false
 
     init(_ scalars: [Unicode.Scalar], _ range: Range<Int>) {
         self.range = range
@@ -508,10 +572,24 @@ struct FontFallbackCluster {
         }
         let scalar = scalars[base]
         script = scalar.script
+        for offset in range {
+            let value = scalars[offset].value
+            if value == 0xFE0E {
+                wantsEmoji = false
+                break
+            }
+            if value >= 0x20E3 && Self.asksForEmoji(scalars[offset]) { wantsEmoji = true }
+        }
         switch scalar.generalCategory {
-        case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: isNeutral = !script.isExplicit
+        case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: isNeutral = !script.isExplicit && !wantsEmoji
         default: isNeutral = false
         }
+    }
+
+    /// VS16, the keycap mark or a character of emoji presentation (skin tones and regional
+    /// indicators are).
+    static func asksForEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || scalar.value == 0x20E3 || scalar.isEmojiPresentation
     }
 
     /// Splits `scalars[range]` into extended grapheme clusters (UAX #29, `GraphemeBreaker`).

@@ -82,6 +82,9 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_face_destroy(face)
     }
 
+    /// Whether the font has color glyphs: bitmaps (CBDT, sbix) or layers (COLR), as emoji fonts do.
+    var hasColorGlyphs: Bool { hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0 }
+
     /// The cmap's code points (read once per file: FontDatabase caches the result).
     func collectCoverage() -> FontCoverage {
         let set = hb_set_create()

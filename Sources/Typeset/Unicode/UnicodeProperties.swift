@@ -97,6 +97,7 @@ enum Tables {
     static let generalCategory = PropertyTable(UnicodeTables.generalCategory)
     static let graphemeClusterBreak = PropertyTable(UnicodeTables.graphemeClusterBreak)
     static let extendedPictographic = PropertyTable(UnicodeTables.extendedPictographic)
+    static let emojiPresentation = PropertyTable(UnicodeTables.emojiPresentation)
     static let script = PropertyTable(UnicodeTables.script)
     static let defaultIgnorable = PropertyTable(UnicodeTables.defaultIgnorable)
 
@@ -141,6 +142,8 @@ extension Unicode.Scalar {
     @inline(__always) public var isExtendedPictographic: Bool {
         Tables.extendedPictographic[value] == 1
     }
+    /// Emoji_Presentation (UTS #51): shown as an emoji, not as text, unless U+FE0E follows.
+    public var isEmojiPresentation: Bool { Tables.emojiPresentation[value] == 1 }
     @inline(__always) public var script: Script { Script(index: Tables.script[value]) }
     /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
     /// bidi controls, soft hyphen, ...).

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Typeset
+
+/// Emoji and scripts the bundled fonts lack, from the system's fonts (an audit of scripts beyond
+/// English, Arabic and Hebrew). `make test` installs fonts-noto-core and fonts-noto-color-emoji.
+@Suite struct SystemFontTests {
+    static let noto = "/usr/share/fonts/truetype/noto/"
+
+    func requireFont(_ file: String) throws {
+        try #require(
+            FileManager.default.fileExists(atPath: Self.noto + file),
+            "\(file) is missing: make test installs fonts-noto-core and fonts-noto-color-emoji")
+    }
+
+    /// An emoji sequence (skin tone, VS16, keycap, flag) is one cluster in the color font, not
+    /// a black glyph of the bundled Symbols 2 and a box; a lone emoji is in color too (it was
+    /// DejaVu's black one); the spaces between emoji keep the text font (Noto Color Emoji's
+    /// space is as wide as an emoji); VS15 asks for text.
+    @Test func emojiTakeTheColorFontWhole() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let result = try #require(layoutMarkup("<document><p>Like 👍🏽 it ❤️ 1️⃣ 🇫🇷 🇩🇪 😀 ❤\u{FE0E}</p></document>"))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        let emoji = runs.filter { $0.font == "Noto Color Emoji" }
+        #expect(emoji.map(\.text) == ["👍🏽", "❤️", "1️⃣", "🇫🇷", "🇩🇪", "😀"], "\(runs.map { ($0.text, $0.font) })")
+        #expect(emoji.map(\.glyphs) == [1, 1, 1, 1, 1, 1])
+        let spaces = runs.filter { $0.text == " " }
+        #expect(spaces.count == 4 && spaces.allSatisfy { $0.font == "Noto Sans" && $0.width < 5 }, "\(spaces)")
+        // The last space went with the text heart, from the bundled Symbols 2.
+        #expect(runs.last?.text == " ❤\u{FE0E}" && runs.last?.font == "Noto Sans Symbols2", "\(runs.map { ($0.text, $0.font) })")
+    }
+
+    /// A PDF viewer cannot draw Noto Color Emoji's glyphs (bitmaps, no outlines): the emoji were
+    /// blank in the PDF. They are images now, where the PNG draws them, over invisible text that
+    /// extracts as the emoji; the font is named, not embedded.
+    @Test func emojiAreImagesInPDFs() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/emoji.xml"
+        try "<document width=\"200\" height=\"60\"><p>A 😀 B 👍🏽</p></document>".write(
+            toFile: input, atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", input, "-o", folder + "/emoji.pdf"]).status == 0)
+        #expect(try typeset(["render", input, "--scale", "2", "-o", folder + "/emoji.png"]).status == 0)
+        let check = try runProgram("/usr/bin/qpdf", ["--check", folder + "/emoji.pdf"])
+        #expect(check.status == 0, "\(check.stdout)")
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/emoji.pdf", "-"]).stdout
+        #expect(text.contains("A 😀 B 👍🏽"), "\(text)")
+        let images = try runProgram("/usr/bin/pdfimages", ["-list", folder + "/emoji.pdf"]).stdout
+        let kinds = images.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ")[2] }
+        #expect(kinds == ["image", "smask", "image", "smask"], "\(images)")
+        let fonts = try runProgram("/usr/bin/pdffonts", [folder + "/emoji.pdf"]).stdout
+        #expect(fonts.split(separator: "\n").contains { $0.hasPrefix("NotoColorEmoji ") && $0.contains(" no ") }, "\(fonts)")
+        let drawn = try runProgram("/usr/bin/pdftoppm", ["-r", "144", "-png", folder + "/emoji.pdf", folder + "/drawn"])
+        #expect(drawn.status == 0 && drawn.stderr.isEmpty, "\(drawn.stderr)")
+        // The colored pixels (the emoji: the text is black) where the PNG has them.
+        func colored(_ image: PixelImage) -> (count: Int, box: [Int]) {
+            var count = 0
+            var box = [Int.max, Int.max, Int.min, Int.min]
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let p = image.pixels[y * image.width + x]
+                    guard Int(max(p.red, p.green, p.blue)) - Int(min(p.red, p.green, p.blue)) > 60 else { continue }
+                    count += 1
+                    box = [min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)]
+                }
+            }
+            return (count, box)
+        }
+        let fromPDF = colored(try PixelImage(contentsOf: folder + "/drawn-1.png"))
+        let fromPNG = colored(try PixelImage(contentsOf: folder + "/emoji.png"))
+        #expect(fromPNG.count > 500 && abs(fromPDF.count - fromPNG.count) < fromPNG.count / 10, "\(fromPDF) \(fromPNG)")
+        #expect(zip(fromPDF.box, fromPNG.box).allSatisfy { abs($0 - $1) <= 2 }, "\(fromPDF.box) \(fromPNG.box)")
+    }
+
+    /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not
+    /// Noto Looped Thai (first by path), whose tone marks sink into the vowels above.
+    @Test func systemFallbackPrefersTheBundledDesign() throws {
+        func face(_ family: String) -> FontFace { FontFace(path: "/f/\(family)", family: family, weight: 400, italic: false) }
+        let faces = ["DejaVu Serif", "Noto Looped Thai", "DejaVu Sans", "Noto Sans Thai", "Noto Serif Thai", "Noto Sans"]
+        #expect(FontDatabase.ranked(faces.map(face)).map(\.family)
+            == ["Noto Sans Thai", "Noto Sans", "DejaVu Sans", "DejaVu Serif", "Noto Looped Thai", "Noto Serif Thai"])
+        try requireFont("NotoLoopedThai-Regular.ttf")
+        try requireFont("NotoSansThai-Regular.ttf")
+        let runs = try #require(blocks("<document lang=\"th\"><p>ที่ ซึ่ง เรื่อง</p></document>").first).lines.flatMap(\.runs)
+        #expect(runs.map(\.font) == ["Noto Sans Thai"], "\(runs.map { ($0.text, $0.font) })")
+    }
+}
