@@ -34,8 +34,9 @@ import Testing
 
     /// A PDF viewer cannot draw Noto Color Emoji's glyphs (bitmaps, no outlines): the emoji were
     /// blank in the PDF. They are images now, where the PNG draws them, over invisible text that
-    /// extracts as the emoji; the font is named, not embedded.
-    @Test func emojiAreImagesInPDFs() throws {
+    /// extracts as the emoji; the font is named, not embedded. In SVG they are the font's own
+    /// PNGs (136 × 128), not bitmaps of their size in points that blurred when zoomed.
+    @Test func emojiAreImagesInPDFsAndSVGs() throws {
         try requireFont("NotoColorEmoji.ttf")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -69,10 +70,18 @@ import Testing
             }
             return (count, box)
         }
-        let fromPDF = colored(try PixelImage(contentsOf: folder + "/drawn-1.png"))
         let fromPNG = colored(try PixelImage(contentsOf: folder + "/emoji.png"))
-        #expect(fromPNG.count > 500 && abs(fromPDF.count - fromPNG.count) < fromPNG.count / 10, "\(fromPDF) \(fromPNG)")
-        #expect(zip(fromPDF.box, fromPNG.box).allSatisfy { abs($0 - $1) <= 2 }, "\(fromPDF.box) \(fromPNG.box)")
+        #expect(fromPNG.count > 500)
+        #expect(try typeset(["render", input, "-o", folder + "/emoji.svg"]).status == 0)
+        let svg = try String(contentsOfFile: folder + "/emoji.svg", encoding: .utf8)
+        let svgImages = svg.components(separatedBy: "<image ").dropFirst().map { $0.prefix { $0 != ">" } }
+        #expect(svgImages.count == 2 && svgImages.allSatisfy { $0.contains(#"width="136" height="128""#) }, "\(svgImages)")
+        #expect(try runProgram("/usr/bin/rsvg-convert", ["-w", "400", folder + "/emoji.svg", "-o", folder + "/svg.png"]).status == 0)
+        for drawn in ["drawn-1.png", "svg.png"] {
+            let found = colored(try PixelImage(contentsOf: folder + "/" + drawn))
+            #expect(abs(found.count - fromPNG.count) < fromPNG.count / 10, "\(drawn): \(found) \(fromPNG)")
+            #expect(zip(found.box, fromPNG.box).allSatisfy { abs($0 - $1) <= 2 }, "\(drawn): \(found.box) \(fromPNG.box)")
+        }
     }
 
     /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not

@@ -124,23 +124,10 @@ enum PDFImageStreams: Sendable {
 
     /// A PNG in memory (a bitmap glyph's), decoded as a file is.
     static func decoded(png: [UInt8], source: String) throws -> PDFImageStreams {
-        var reader = (bytes: png, offset: 0)
-        let surface = withUnsafeMutablePointer(to: &reader) { reader in
-            cairo_image_surface_create_from_png_stream({ closure, data, length in
-                let reader = closure!.assumingMemoryBound(to: (bytes: [UInt8], offset: Int).self)
-                let count = Int(length)
-                guard let data, reader.pointee.offset + count <= reader.pointee.bytes.count else {
-                    return CAIRO_STATUS_READ_ERROR
-                }
-                reader.pointee.bytes.withUnsafeBufferPointer { bytes in
-                    data.update(from: bytes.baseAddress! + reader.pointee.offset, count: count)
-                }
-                reader.pointee.offset += count
-                return CAIRO_STATUS_SUCCESS
-            }, reader)
+        guard let surface = CairoSurface(png: png) else {
+            throw RenderError.image(path: source, reason: "Cairo could not read it")
         }
-        guard let surface else { throw RenderError.image(path: source, reason: "Cairo could not read it") }
-        return try decoded(CairoSurface(taking: surface), source: source)
+        return try decoded(surface, source: source)
     }
 
     private static func decoded(_ surface: CairoSurface, source path: String) throws -> PDFImageStreams {

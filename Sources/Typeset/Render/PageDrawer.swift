@@ -15,6 +15,11 @@ final class PageDrawer {
     /// Structure elements begun and not yet ended, innermost last.
     private(set) var openTags: [StructureTag] = []
     private var images: [String: CairoSurface] = [:]
+    /// SVG pages: bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as
+    /// images at their own resolution (Cairo's SVG surface drew each emoji as a bitmap of
+    /// its size in points, blurred by any zoom).
+    private var bitmapFonts: [FontFace: FontProgram?] = [:]
+    private var glyphImages: [FontFace: [UInt32: (image: CairoSurface, box: (x: Int, top: Int, width: Int, height: Int))?]] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
     private var lastFace: (font: FontFace, face: CairoFontFace)?
     /// Raster pages: glyphs composited without Cairo's process-wide glyph lock (borrowed for
@@ -150,6 +155,10 @@ final class PageDrawer {
             runsDrawnDirectly += 1
             return
         }
+        if !raster, let program = bitmapFont(run.font) {
+            drawBitmaps(run, program, on: cr)
+            return
+        }
         cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
         cairo_set_font_size(cr, run.size)
         set(run.color, on: cr)
@@ -158,6 +167,45 @@ final class PageDrawer {
         // SVGText.swift's), and Cairo refuses text with noncharacters (U+FDD0, U+FFFF, ...) as
         // invalid UTF-8, which XML and catalogs allow.
         cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+    }
+
+    private func bitmapFont(_ face: FontFace) -> FontProgram? {
+        if let known = bitmapFonts[face] { return known }
+        let program = FontProgram(face)
+        bitmapFonts[face] = program.isBitmap ? program : nil
+        return program.isBitmap ? program : nil
+    }
+
+    /// Each glyph of a bitmap font's run as its image, where the glyph's bitmap stands (as the
+    /// PDF draws it); a glyph without one is left out.
+    private func drawBitmaps(_ run: GlyphRun, _ program: FontProgram, on cr: OpaquePointer) {
+        let scale = run.size / Double(program.unitsPerEm)
+        for glyph in run.glyphs {
+            let known = glyphImages[run.font]?[glyph.id]
+            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (CairoSurface, (Int, Int, Int, Int))? in
+                guard let image = CairoSurface(png: bitmap.png) else { return nil }
+                // The SVG embeds the glyph's PNG as it is.
+                let copy = malloc(bitmap.png.count)!
+                bitmap.png.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bitmap.png.count) }
+                let status = cairo_surface_set_mime_data(
+                    image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(bitmap.png.count),
+                    { free($0) }, copy)
+                if status != CAIRO_STATUS_SUCCESS { free(copy) }
+                return (image, (bitmap.x, bitmap.top, bitmap.width, bitmap.height))
+            }
+            if known == nil { glyphImages[run.font, default: [:]][glyph.id] = .some(entry) }
+            guard let (image, box) = entry else { continue }
+            let pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
+            let pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
+            cairo_save(cr)
+            cairo_translate(cr, glyph.x + Double(box.x) * scale, glyph.y - Double(box.top) * scale)
+            cairo_scale(cr, Double(box.width) * scale / pixelWidth, Double(box.height) * scale / pixelHeight)
+            cairo_set_source_surface(cr, image.pointer, 0, 0)
+            cairo_new_path(cr)
+            cairo_rectangle(cr, 0, 0, pixelWidth, pixelHeight)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
     }
 
     private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
