@@ -32,6 +32,17 @@ import Testing
         #expect(runs.last?.text == " ❤\u{FE0E}" && runs.last?.font == "Noto Sans Symbols2", "\(runs.map { ($0.text, $0.font) })")
     }
 
+    /// `numerals` changes the digits of numbers, not a keycap's: ١️⃣ is no emoji (a box and a
+    /// warning).
+    @Test func keycapsKeepTheirDigits() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let result = try #require(layoutMarkup("<document lang=\"ar\" numerals=\"arab\"><p>اضغط 1️⃣ أو 2\u{20E3} 34</p></document>"))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        #expect(Set(runs.filter { $0.font == "Noto Color Emoji" }.map(\.text)) == ["1️⃣", "2\u{20E3}"], "\(runs.map { ($0.text, $0.font) })")
+        #expect(runs.contains { $0.text == "٣٤" })
+    }
+
     /// A PDF viewer cannot draw Noto Color Emoji's glyphs (bitmaps, no outlines): the emoji were
     /// blank in the PDF. They are images now, where the PNG draws them, over invisible text that
     /// extracts as the emoji; the font is named, not embedded. In SVG they are the font's own

@@ -172,10 +172,13 @@ final class ParagraphLayouter: Sendable {
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
     ) -> ParagraphLines {
         // Digits are substituted after bidi resolution (SPEC 4.5): numbers order the same
-        // whatever digits they show.
+        // whatever digits they show. A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an
+        // emoji's, not a number's: kept, as the emoji font has no other.
         var display = text.scalars
         for span in text.spans where span.style.digits != .latn {
             for i in span.scalarRange {
+                let next = i + 1 < display.count ? display[i + 1].value : 0
+                if next == 0xFE0F || next == 0x20E3 { continue }
                 if let digit = span.style.digits.substitute(display[i]) { display[i] = digit }
             }
         }
