@@ -5,7 +5,9 @@ SWIFT ?= swift
 UCD_DIR ?= /usr/share/unicode
 # Built with, tested with, and the UCD files the tables and conformance suites read.
 APT_PACKAGES := pkg-config libharfbuzz-dev libfreetype-dev libcairo2-dev unicode-data \
-	python3 poppler-utils qpdf librsvg2-bin fonts-noto-core fonts-noto-color-emoji
+	python3 poppler-utils qpdf librsvg2-bin
+# The tests of fallback to system fonts and of emoji use these.
+TEST_PACKAGES := fonts-noto-core fonts-noto-color-emoji
 BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cairo
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset
@@ -42,6 +44,7 @@ tables: deps
 	python3 Tools/generate-unicode-tables.py $(UCD_DIR) > $(TABLES)
 
 test: deps check-tables release
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(TEST_PACKAGES)"
 	$(SWIFT) build
 	$(SWIFT) test
 	$(RELEASE_BIN) conformance --unicode-dir $(UCD_DIR)

@@ -32,6 +32,21 @@ import Testing
         #expect(runs.last?.text == " ❤\u{FE0E}" && runs.last?.font == "Noto Sans Symbols2", "\(runs.map { ($0.text, $0.font) })")
     }
 
+    /// Without a letter in the paragraph (a button of one emoji), VS16, ZWJ and the keycap mark
+    /// (Inherited) were cut from their emoji (Common): a black heart, "1" and a box, three
+    /// people for a family. A text-default pictograph with a skin tone or a ZWJ is an emoji.
+    @Test func emojiAloneStayWhole() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let result = try #require(layoutMarkup("""
+            <document><row><button>❤️</button><button>1️⃣</button></row><label>🏳️‍🌈</label>
+            <p>👨‍👩‍👧</p><p>☝🏽 🕵‍♂</p></document>
+            """))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let runs = result.report.pages[0].blocks.flatMap { $0.lines.flatMap(\.runs) }.filter { $0.text != " " }
+        #expect(runs.map(\.text) == ["❤️", "1️⃣", "🏳️🌈", "👨👩👧", "☝🏽", "🕵♂"], "\(runs.map(\.text))")
+        #expect(runs.allSatisfy { $0.font == "Noto Color Emoji" && $0.glyphs == 1 }, "\(runs.map { ($0.text, $0.font, $0.glyphs) })")
+    }
+
     /// `numerals` changes the digits of numbers, not a keycap's: ١️⃣ is no emoji (a box and a
     /// warning).
     @Test func keycapsKeepTheirDigits() throws {
@@ -93,6 +108,29 @@ import Testing
             #expect(abs(found.count - fromPNG.count) < fromPNG.count / 10, "\(drawn): \(found) \(fromPNG)")
             #expect(zip(found.box, fromPNG.box).allSatisfy { abs($0 - $1) <= 2 }, "\(drawn): \(found.box) \(fromPNG.box)")
         }
+    }
+
+    /// An emoji takes its run's opacity in SVG as in PDF (the SVG drew it opaque).
+    @Test func emojiTakeTheirRunsOpacity() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        /// The most saturated pixel of the emoji drawn at `alpha` (hex), from PDF and from SVG.
+        func saturation(_ alpha: String) throws -> [Int] {
+            let input = folder + "/a\(alpha).xml"
+            try "<document width=\"60\" height=\"40\"><p color=\"#000000\(alpha)\">😀</p></document>".write(
+                toFile: input, atomically: true, encoding: .utf8)
+            #expect(try typeset(["render", input, "-o", folder + "/a\(alpha).pdf"]).status == 0)
+            #expect(try typeset(["render", input, "-o", folder + "/a\(alpha).svg"]).status == 0)
+            #expect(try runProgram("/usr/bin/pdftoppm", ["-r", "144", "-png", folder + "/a\(alpha).pdf", folder + "/p\(alpha)"]).status == 0)
+            #expect(try runProgram("/usr/bin/rsvg-convert", ["-w", "120", folder + "/a\(alpha).svg", "-o", folder + "/s\(alpha).png"]).status == 0)
+            return try ["/p\(alpha)-1.png", "/s\(alpha).png"].map { file in
+                try PixelImage(contentsOf: folder + file).pixels.map { Int(max($0.red, $0.green, $0.blue)) - Int(min($0.red, $0.green, $0.blue)) }.max() ?? 0
+            }
+        }
+        let opaque = try saturation("FF"), quarter = try saturation("40"), none = try saturation("00")
+        #expect(opaque.allSatisfy { $0 > 150 } && none == [0, 0], "\(opaque) \(none)")
+        #expect(zip(quarter, opaque).allSatisfy { $0 < $1 / 2 && $0 > $1 / 8 }, "\(quarter) \(opaque)")
     }
 
     /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not

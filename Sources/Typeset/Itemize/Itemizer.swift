@@ -43,7 +43,13 @@ enum Itemizer {
                     openers.removeSubrange(match...)
                 }
             }
-            if let last { scripts[i] = last }
+            if let last {
+                scripts[i] = last
+            } else if scripts[i] == .inherited && i > 0 {
+                // Before any letter: a mark, VS16, ZWJ or keycap takes its base's script, so
+                // that an emoji sequence (❤️, 1️⃣, 👨‍👩‍👧) is not cut where Inherited meets Common.
+                scripts[i] = scripts[i - 1]
+            }
         }
         // Leading neutral characters take the first explicit script.
         if let firstExplicit {

@@ -59,14 +59,14 @@ extension PDFResources {
         let key = GlyphImageKey(font: font.object, glyph: glyph)
         if let known = glyphImages[key] { return known }
         var image: GlyphImage?
-        if let bitmap = font.program.bitmap(glyph) {
-            let source = "glyph \(glyph) of \(font.face.path)"
-            guard case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.decoded(png: bitmap.png, source: source)
-            else { return nil }
+        if var bitmap = font.program.bitmap(glyph),
+            case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, font.face, bitmap.png)
+        {
             let object = writeDecoded(width: width, height: height, color: color, alpha: alpha)
             let name = "Im\(images.count + 1)"
-            addImage(name: name, object: object, path: source)
-            image = GlyphImage(name: name, x: bitmap.x, top: bitmap.top, width: bitmap.width, height: bitmap.height)
+            addImage(name: name, object: object, path: nil)
+            bitmap.png = []  // in the PDF now
+            image = GlyphImage(name: name, glyph: bitmap)
         }
         glyphImages[key] = image
         return image
@@ -92,6 +92,29 @@ enum PDFImageStreams: Sendable {
         case .predicted(let png): png.data.count + (png.palette?.count ?? 0)
         case .decoded(_, _, let color, let mask): color.count + (mask?.count ?? 0)
         }
+    }
+
+    /// Bitmap glyphs' streams, by face and glyph, for every document of the process: a batch of
+    /// documents with emoji decoded and compressed each of them again for every document.
+    static let glyphCache = Locked<(streams: [GlyphKey: PDFImageStreams], bytes: Int)>(([:], 0))
+
+    struct GlyphKey: Hashable {
+        var face: FontFace
+        var glyph: UInt32
+    }
+
+    /// The streams of `glyph` of `face`, whose PNG is `png`, from `glyphCache` when done before.
+    static func of(_ glyph: UInt32, _ face: FontFace, _ png: [UInt8]) throws -> PDFImageStreams {
+        let key = GlyphKey(face: face, glyph: glyph)
+        if let known = glyphCache.withLock({ $0.streams[key] }) { return known }
+        let streams = try decoded(png: png, source: "glyph \(glyph) of \(face.path)")
+        let bytes = streams.byteCount
+        glyphCache.withLock { cache in
+            if cache.bytes + bytes > mostBytes { cache = ([:], 0) }
+            cache.streams[key] = streams
+            cache.bytes += bytes
+        }
+        return streams
     }
 
     /// The streams of the image at `path`, from `cache` when this version of the file was

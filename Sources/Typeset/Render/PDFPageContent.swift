@@ -105,16 +105,15 @@ struct PDFPageContent {
 
     /// The glyphs of a bitmap font (color emoji), each its image where the glyph stands.
     private mutating func drawBitmaps(_ run: GlyphRun, _ font: PDFFont) throws {
-        let scale = run.size / Double(font.program.unitsPerEm)
         for glyph in run.glyphs {
             guard let image = try resources.glyphImage(glyph.id, of: font) else { continue }
-            let width = Double(image.width) * scale, height = Double(image.height) * scale
+            let frame = image.glyph.frame(originX: glyph.x, originY: glyph.y, size: run.size)
             bytes.append("q ")
-            bytes.number(width)
+            bytes.number(frame.width)
             bytes.append("0 0 ")
-            bytes.number(-height)
-            bytes.number(glyph.x + Double(image.x) * scale)
-            bytes.number(glyph.y - Double(image.top) * scale + height)
+            bytes.number(-frame.height)
+            bytes.number(frame.x)
+            bytes.number(frame.y + frame.height)
             bytes.append("cm /")
             bytes.append(string: image.name)
             bytes.append(" Do Q\n")

@@ -19,10 +19,10 @@ final class PDFResources {
         var glyph: UInt32
     }
 
-    /// An image XObject and where it stands from its glyph's origin, in font units, y up.
+    /// An image XObject and the glyph it draws.
     struct GlyphImage {
         var name: String
-        var x: Int, top: Int, width: Int, height: Int
+        var glyph: BitmapGlyph
     }
 
     init(objects: PDFObjectWriter) {
@@ -54,8 +54,9 @@ final class PDFResources {
         return name
     }
 
-    func addImage(name: String, object: Int, path: String) {
-        imageIndex[path] = images.count
+    /// Adds an image; one from a file (`path`) is found again by its path.
+    func addImage(name: String, object: Int, path: String?) {
+        if let path { imageIndex[path] = images.count }
         images.append((name, object))
     }
 

@@ -19,7 +19,7 @@ final class PageDrawer {
     /// images at their own resolution (Cairo's SVG surface drew each emoji as a bitmap of
     /// its size in points, blurred by any zoom).
     private var bitmapFonts: [FontFace: FontProgram?] = [:]
-    private var glyphImages: [FontFace: [UInt32: (image: CairoSurface, box: (x: Int, top: Int, width: Int, height: Int))?]] = [:]
+    private var glyphImages: [FontFace: [UInt32: (image: CairoSurface, glyph: BitmapGlyph)?]] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
     private var lastFace: (font: FontFace, face: CairoFontFace)?
     /// Raster pages: glyphs composited without Cairo's process-wide glyph lock (borrowed for
@@ -177,12 +177,11 @@ final class PageDrawer {
     }
 
     /// Each glyph of a bitmap font's run as its image, where the glyph's bitmap stands (as the
-    /// PDF draws it); a glyph without one is left out.
+    /// PDF draws it), at the run's opacity; a glyph without one is left out.
     private func drawBitmaps(_ run: GlyphRun, _ program: FontProgram, on cr: OpaquePointer) {
-        let scale = run.size / Double(program.unitsPerEm)
         for glyph in run.glyphs {
             let known = glyphImages[run.font]?[glyph.id]
-            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (CairoSurface, (Int, Int, Int, Int))? in
+            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (image: CairoSurface, glyph: BitmapGlyph)? in
                 guard let image = CairoSurface(png: bitmap.png) else { return nil }
                 // The SVG embeds the glyph's PNG as it is.
                 let copy = malloc(bitmap.png.count)!
@@ -191,19 +190,23 @@ final class PageDrawer {
                     image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(bitmap.png.count),
                     { free($0) }, copy)
                 if status != CAIRO_STATUS_SUCCESS { free(copy) }
-                return (image, (bitmap.x, bitmap.top, bitmap.width, bitmap.height))
+                var drawn = bitmap
+                drawn.png = []  // kept by the surface
+                return (image, drawn)
             }
             if known == nil { glyphImages[run.font, default: [:]][glyph.id] = .some(entry) }
-            guard let (image, box) = entry else { continue }
-            let pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
-            let pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
+            guard let entry else { continue }
+            let frame = entry.glyph.frame(originX: glyph.x, originY: glyph.y, size: run.size)
+            let pixelWidth = Double(cairo_image_surface_get_width(entry.image.pointer))
+            let pixelHeight = Double(cairo_image_surface_get_height(entry.image.pointer))
             cairo_save(cr)
-            cairo_translate(cr, glyph.x + Double(box.x) * scale, glyph.y - Double(box.top) * scale)
-            cairo_scale(cr, Double(box.width) * scale / pixelWidth, Double(box.height) * scale / pixelHeight)
-            cairo_set_source_surface(cr, image.pointer, 0, 0)
+            cairo_translate(cr, frame.x, frame.y)
+            cairo_scale(cr, frame.width / pixelWidth, frame.height / pixelHeight)
+            cairo_set_source_surface(cr, entry.image.pointer, 0, 0)
             cairo_new_path(cr)
             cairo_rectangle(cr, 0, 0, pixelWidth, pixelHeight)
-            cairo_fill(cr)
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, run.color.alpha)
             cairo_restore(cr)
         }
     }

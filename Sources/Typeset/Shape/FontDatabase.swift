@@ -24,8 +24,10 @@ public struct FontRun: Hashable, Sendable {
 /// Order of search for a cluster: the `families` list in order, then the bundled fallbacks by
 /// script (Arabic → Noto Sans Arabic, Hebrew → Noto Sans Hebrew, else Noto Sans, then the other
 /// two), then the other bundled families (Noto Sans Math, Symbols and Symbols2, in file order),
-/// then `--font-dir` fonts, then system fonts (/usr/share/fonts, /usr/local/share/fonts), which
-/// are scanned only when a family or a character is not found in the bundled and extra fonts.
+/// then `--font-dir` fonts, then system fonts (/usr/share/fonts, /usr/local/share/fonts), both
+/// `ranked`; system fonts are scanned only when a family or a character is not found in the
+/// bundled and extra fonts, or for an emoji. An emoji (`FontFallbackCluster.isEmoji`) first
+/// takes a color font of that order that has all of it.
 ///
 /// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
 /// `Locked` (a pthread mutex: see Locked.swift); `itemize` takes it a few times per call (never per
@@ -181,7 +183,7 @@ public final class FontDatabase: Sendable {
             let own = scalar.script
             return (own == script || !own.isExplicit)
                 && (primaryCoverage.contains(scalar.value) || !FontFallbackCluster.needsGlyph(scalar))
-                && !(scalar.value >= 0x20E3 && FontFallbackCluster.asksForEmoji(scalar))
+                && !FontFallbackCluster.mayStartEmoji(scalar)
         }) {
             return [FontRun(range: range, face: runCandidates[0].face)]
         }
@@ -221,9 +223,10 @@ public final class FontDatabase: Sendable {
         func choose(_ cluster: FontFallbackCluster) -> Int {
             let list = list(for: cluster.script)
             guard cluster.base >= 0 else { return list.first ?? 0 }
-            // An emoji (UTS #51: emoji presentation, a modifier, keycap, flag or ZWJ sequence)
-            // takes a color font that has all of it, wherever the document's fonts are.
+            // An emoji takes a color font that has all of it: the document's first, else the
+            // first of `--font-dir` and the system's; without one, the usual order.
             if cluster.wantsEmoji {
+                if let own = list.first(where: { pool[$0].isColor && covers($0, cluster) }) { return own }
                 let needed = cluster.range.map { scalars[$0] }.filter(FontFallbackCluster.needsGlyph).map(\.value)
                 if let emoji = other(needed, emoji: true) { return emoji }
             }
@@ -366,7 +369,7 @@ public final class FontDatabase: Sendable {
         var systemByFamily: [String: [FontFace]] = [:]
         var systemFaces: [FontFace] = []
         var coverage: [FontFileKey: FontCoverage] = [:]
-        /// Whether a face has color glyphs, found with its coverage.
+        /// Whether a face has color glyphs (CBDT, sbix, COLR), found when its folder is scanned.
         var isColor: [FontFileKey: Bool] = [:]
         var candidateCache: [CandidateKey: [Candidate]] = [:]
         /// The characters of a cluster (and whether it asks for an emoji) → the faces of the
@@ -418,8 +421,7 @@ public final class FontDatabase: Sendable {
         let key = face.fileKey
         if let known = state.coverage[key] { return known }
         // A temporary font: scanning every system font's cmap must not keep them all open.
-        let font = HarfBuzzFont(path: face.path, index: face.index)
-        let coverage = font.collectCoverage()
+        let coverage = HarfBuzzFont(path: face.path, index: face.index).collectCoverage()
         state.coverage[key] = coverage
         return coverage
     }
@@ -428,8 +430,8 @@ public final class FontDatabase: Sendable {
     /// its characters that need a glyph): a face of the first family that covers them all, of
     /// the other bundled fonts (in path order), else of the `--font-dir` fonts, else of the
     /// system fonts (both as `ranked`), nearest to the weight and style asked for. For an emoji,
-    /// color fonts of `--font-dir` and the system come first (Noto Color Emoji before the
-    /// bundled Symbols 2's black-and-white faces, before DejaVu Sans's).
+    /// only color fonts of `--font-dir` and the system (Noto Color Emoji, not the bundled
+    /// Symbols 2's black-and-white faces nor DejaVu Sans's).
     private func otherFace(for needed: [UInt32], emoji: Bool, weight: Int, italic: Bool) -> FontFace? {
         // A control character is never drawn from a font that maps it (Noto Sans Symbols2 maps
         // them all): it stays a reported box (SPEC §3).
@@ -459,11 +461,12 @@ public final class FontDatabase: Sendable {
                     look(in: state.extra, state.extraByFamily, color: true)
                     if found == nil { loadSystem(&state) }
                     look(in: state.systemFaces, state.systemByFamily, color: true)
+                } else {
+                    look(in: state.bundled, state.bundledByFamily)
+                    look(in: state.extra, state.extraByFamily)
+                    if found == nil { loadSystem(&state) }
+                    look(in: state.systemFaces, state.systemByFamily)
                 }
-                look(in: state.bundled, state.bundledByFamily)
-                look(in: state.extra, state.extraByFamily)
-                if found == nil { loadSystem(&state) }
-                look(in: state.systemFaces, state.systemByFamily)
                 faces = found.flatMap { $0.byFamily[$0.face.family.lowercased()] } ?? []
                 state.otherFamily[key] = faces
             }
@@ -472,11 +475,13 @@ public final class FontDatabase: Sendable {
     }
 
     /// `faces` in the order fallback tries them: families of the bundled fonts' design first
-    /// (Noto Sans …), then other sans-serif families, then the rest, each in path order. (By path
-    /// alone, Noto Looped Thai came before Noto Sans Thai, and DejaVu Sans before Noto.)
+    /// (Noto Sans …), then other sans-serif families (a word "Sans" in the name), then the rest,
+    /// each in path order. (By path alone, Noto Looped Thai came before Noto Sans Thai, and
+    /// DejaVu Sans before Noto.)
     static func ranked(_ faces: [FontFace]) -> [FontFace] {
         func rank(_ face: FontFace) -> Int {
-            face.family.hasPrefix(latinFallback) ? 0 : face.family.contains("Sans") ? 1 : 2
+            let words = face.family.split(separator: " ")
+            return words.starts(with: ["Noto", "Sans"]) ? 0 : words.contains("Sans") ? 1 : 2
         }
         return faces.enumerated().sorted { a, b in
             let (ra, rb) = (rank(a.element), rank(b.element))
@@ -572,24 +577,30 @@ struct FontFallbackCluster {
         }
         let scalar = scalars[base]
         script = scalar.script
-        for offset in range {
-            let value = scalars[offset].value
-            if value == 0xFE0E {
-                wantsEmoji = false
-                break
-            }
-            if value >= 0x20E3 && Self.asksForEmoji(scalars[offset]) { wantsEmoji = true }
-        }
+        wantsEmoji = Self.isEmoji(scalars[range], base: scalar)
         switch scalar.generalCategory {
         case .Zs, .Zl, .Zp, .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: isNeutral = !script.isExplicit && !wantsEmoji
         default: isNeutral = false
         }
     }
 
-    /// VS16, the keycap mark or a character of emoji presentation (skin tones and regional
-    /// indicators are).
-    static func asksForEmoji(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0xFE0F || scalar.value == 0x20E3 || scalar.isEmojiPresentation
+    /// Whether a cluster of base `base` is an emoji (UTS #51 §1.4): its base shown as emoji by
+    /// default (Emoji_Presentation: faces, flags' regional indicators, ✅, ⭐, …), or a
+    /// pictograph or keycap digit asking for it with VS16, the keycap mark, a skin tone or a
+    /// ZWJ (❤️, 1️⃣, ☝🏽, 🕵‍♂); never with VS15, which asks for text (❤︎).
+    static func isEmoji(_ cluster: ArraySlice<Unicode.Scalar>, base: Unicode.Scalar) -> Bool {
+        if cluster.contains("\u{FE0E}") { return false }
+        if base.isEmojiPresentation { return true }
+        guard base.isExtendedPictographic || "0123456789#*".unicodeScalars.contains(base) else { return false }
+        return cluster.contains { $0 == "\u{FE0F}" || $0 == "\u{20E3}" || $0 == "\u{200D}" || (0x1F3FB...0x1F3FF).contains($0.value) }
+    }
+
+    /// Whether a character may make its cluster an emoji (`isEmoji`): VS16, the keycap mark, or
+    /// a character of emoji presentation. All are from U+20E3 on: most text is answered by one
+    /// comparison.
+    @inline(__always)
+    static func mayStartEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x20E3 && (scalar.value == 0xFE0F || scalar.value == 0x20E3 || scalar.isEmojiPresentation)
     }
 
     /// Splits `scalars[range]` into extended grapheme clusters (UAX #29, `GraphemeBreaker`).

@@ -5,6 +5,20 @@
 
 import CHarfBuzz
 
+/// A color bitmap glyph (an emoji of Noto Color Emoji) and where it stands, in font units from
+/// the glyph's origin, y up.
+struct BitmapGlyph: Sendable {
+    var png: [UInt8]
+    var x: Int, top: Int, width: Int, height: Int
+    var unitsPerEm: Int
+
+    /// Its box in points, y down, for a glyph whose origin is at (`originX`, `originY`) at `size`.
+    func frame(originX: Double, originY: Double, size: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        let scale = size / Double(unitsPerEm)
+        return (originX + Double(x) * scale, originY - Double(top) * scale, Double(width) * scale, Double(height) * scale)
+    }
+}
+
 /// A font file as a PDF embeds it. Read-only and safe to use from several threads (HarfBuzz
 /// faces and fonts are immutable; `hb_subset_or_fail` makes its own objects).
 struct FontProgram: @unchecked Sendable {
@@ -14,8 +28,9 @@ struct FontProgram: @unchecked Sendable {
     let glyphCount: Int
     /// TrueType outlines (a glyf table); else CFF.
     let isTrueType: Bool
-    /// Color bitmaps (CBDT, sbix) and no outlines, as Noto Color Emoji: a PDF viewer cannot
-    /// draw its glyphs, so they go into a PDF as images (`bitmap(_:)`) over invisible text.
+    /// Color bitmaps (CBDT, sbix), as Noto Color Emoji: a PDF viewer cannot draw them (nor
+    /// the empty outlines an sbix font may have beside them), so they go into a PDF as images
+    /// (`bitmap(_:)`) over invisible text.
     let isBitmap: Bool
     /// PostScript name (name ID 6), with only the characters a PDF name and a font name allow.
     let postScriptName: String
@@ -31,8 +46,7 @@ struct FontProgram: @unchecked Sendable {
         unitsPerEm = font.unitsPerEm
         glyphCount = font.isUsable ? Int(hb_face_get_glyph_count(font.face)) : 0
         isTrueType = font.tableLength("glyf") > 0
-        isBitmap = !isTrueType && font.tableLength("CFF ") == 0 && font.tableLength("CFF2") == 0
-            && hb_ot_color_has_png(font.face) != 0
+        isBitmap = hb_ot_color_has_png(font.face) != 0
         let name = font.name(hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME)) ?? face.family
         let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         postScriptName = allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
@@ -53,9 +67,9 @@ struct FontProgram: @unchecked Sendable {
         bytes.count >= offset + 2 ? Int(Int16(bitPattern: UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]))) : 0
     }
 
-    /// The PNG of a bitmap glyph (the font's largest strike) and where it stands, in font units
-    /// from the glyph's origin, y up (HarfBuzz's extents of the bitmap); nil without one.
-    func bitmap(_ glyph: UInt32) -> (png: [UInt8], x: Int, top: Int, width: Int, height: Int)? {
+    /// The PNG of a bitmap glyph (the font's largest strike) and where it stands (HarfBuzz's
+    /// extents of the bitmap); nil without one.
+    func bitmap(_ glyph: UInt32) -> BitmapGlyph? {
         let blob = hb_ot_color_glyph_reference_png(font.font, glyph)
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0
@@ -64,7 +78,9 @@ struct FontProgram: @unchecked Sendable {
             hb_font_get_glyph_extents(font.font, glyph, &extents) != 0, extents.width > 0, extents.height < 0
         else { return nil }
         let png = [UInt8](UnsafeRawBufferPointer(start: data, count: Int(length)))
-        return (png, Int(extents.x_bearing), Int(extents.y_bearing), Int(extents.width), Int(-extents.height))
+        return BitmapGlyph(
+            png: png, x: Int(extents.x_bearing), top: Int(extents.y_bearing), width: Int(extents.width),
+            height: Int(-extents.height), unitsPerEm: unitsPerEm)
     }
 
     /// The horizontal advance of `glyph` in font units.
