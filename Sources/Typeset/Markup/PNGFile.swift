@@ -255,8 +255,20 @@ public enum PNGFile {
 
     /// Decodes `bytes` with Cairo (libpng), as the page will be drawn; why it cannot, or nil.
     private static func decode(_ bytes: [UInt8]) -> PNGProblem? {
+        guard let surface = cairoSurface(decoding: bytes) else {
+            return PNGProblem(message: "not a PNG file Cairo can decode (Cairo made no image)")
+        }
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        return status == CAIRO_STATUS_SUCCESS
+            ? nil : PNGProblem(message: "not a PNG file Cairo can decode (\(cairoMessage(status)))")
+    }
+
+    /// A new Cairo image surface of the PNG `bytes`, in an error state if Cairo cannot decode
+    /// them (nil only if Cairo could not make one at all). The caller destroys it.
+    static func cairoSurface(decoding bytes: [UInt8]) -> OpaquePointer? {
         var reader = (bytes: bytes, offset: 0)
-        let surface = withUnsafeMutablePointer(to: &reader) { closure in
+        return withUnsafeMutablePointer(to: &reader) { closure in
             cairo_image_surface_create_from_png_stream(
                 { closure, data, length in
                     let reader = closure!.assumingMemoryBound(to: (bytes: [UInt8], offset: Int).self)
@@ -271,10 +283,6 @@ public enum PNGFile {
                     return CAIRO_STATUS_SUCCESS
                 }, closure)
         }
-        defer { cairo_surface_destroy(surface) }
-        let status = cairo_surface_status(surface)
-        return status == CAIRO_STATUS_SUCCESS
-            ? nil : PNGProblem(message: "not a PNG file Cairo can decode (\(cairoMessage(status)))")
     }
 
     /// Samples per pixel of each color type (gray, -, RGB, palette, gray + alpha, -, RGBA).

@@ -20,22 +20,7 @@ final class CairoSurface {
     /// An image surface decoded from a PNG in memory (a bitmap glyph's); nil if Cairo cannot
     /// read it.
     convenience init?(png: [UInt8]) {
-        var reader = (bytes: png, offset: 0)
-        let surface = withUnsafeMutablePointer(to: &reader) { reader in
-            cairo_image_surface_create_from_png_stream({ closure, data, length in
-                let reader = closure!.assumingMemoryBound(to: (bytes: [UInt8], offset: Int).self)
-                let count = Int(length)
-                guard let data, reader.pointee.offset + count <= reader.pointee.bytes.count else {
-                    return CAIRO_STATUS_READ_ERROR
-                }
-                reader.pointee.bytes.withUnsafeBufferPointer { bytes in
-                    data.update(from: bytes.baseAddress! + reader.pointee.offset, count: count)
-                }
-                reader.pointee.offset += count
-                return CAIRO_STATUS_SUCCESS
-            }, reader)
-        }
-        guard let surface else { return nil }
+        guard let surface = PNGFile.cairoSurface(decoding: png) else { return nil }
         self.init(taking: surface)
         guard cairo_surface_status(pointer) == CAIRO_STATUS_SUCCESS else { return nil }
     }

@@ -79,7 +79,8 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         let glyphs = usedGlyphs
         // A bitmap font's glyphs are drawn as images: its text is invisible, and its program
-        // (no outlines) is left out, which viewers read as a font to find on the system.
+        // (bitmaps: no outlines, or empty ones) is left out, which viewers read as a font to find
+        // on the system.
         let bitmap = self.program.isBitmap
         guard let program = bitmap ? [] : self.program.subset(glyphs: glyphs) else {
             throw RenderError.font(path: face.path, reason: "HarfBuzz could not subset \(self.program.postScriptName)")

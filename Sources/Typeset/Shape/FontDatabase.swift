@@ -215,11 +215,11 @@ public final class FontDatabase: Sendable {
             return true
         }
         var missing: [Int] = []
-        // The first candidate covering the whole cluster, else its base character; a character
-        // no font covers keeps the primary font and goes to `missing`.
         func other(_ needed: [UInt32], emoji: Bool) -> Int? {
             otherFace(for: needed, emoji: emoji, weight: weight, italic: italic).map { poolIndex(candidate($0)) }
         }
+        // The first candidate covering the whole cluster, else its base character; a character
+        // no font covers keeps the primary font and goes to `missing`.
         func choose(_ cluster: FontFallbackCluster) -> Int {
             let list = list(for: cluster.script)
             guard cluster.base >= 0 else { return list.first ?? 0 }
@@ -449,8 +449,6 @@ public final class FontDatabase: Sendable {
                 faces = known
             } else {
                 loadPrimary(&state)
-                // The bundled symbol and math fonts first, then `--font-dir`, then the system's:
-                // arrows, check marks and the minus sign look the same on every machine.
                 var found: (face: FontFace, byFamily: [String: [FontFace]])?
                 func look(in faces: [FontFace], _ byFamily: [String: [FontFace]], color: Bool = false) {
                     guard found == nil else { return }
@@ -462,6 +460,8 @@ public final class FontDatabase: Sendable {
                     if found == nil { loadSystem(&state) }
                     look(in: state.systemFaces, state.systemByFamily, color: true)
                 } else {
+                    // The bundled symbol and math fonts first, then `--font-dir`, then the
+                    // system's: arrows, check marks and the minus sign look the same everywhere.
                     look(in: state.bundled, state.bundledByFamily)
                     look(in: state.extra, state.extraByFamily)
                     if found == nil { loadSystem(&state) }
