@@ -3,6 +3,10 @@
 // subset holding only the glyphs drawn (FontProgram), its ToUnicode CMap (§9.10.3) the text each
 // glyph was first drawn for. A glyph drawn for other text later, or a cluster of several
 // glyphs, gets /ActualText in the content stream instead (PDFPageContent).
+//
+// A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
+// Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
+// as an image, 255 glyphs a font, text extracted through their ToUnicode like any other.
 import Glibc
 
 /// One font face as used so far in the document.
@@ -21,6 +25,12 @@ final class PDFFont {
     /// Per glyph id: the text (UTF-8) it stands for in ToUnicode, from its first one-glyph
     /// cluster; nil while it stands for nothing.
     private let unicode: UnsafeMutablePointer<[UInt8]?>
+    /// A bitmap font's glyphs in order of first use: the n-th is code n % 255 of Type 3 font
+    /// n / 255 (`bitmapCode`; code 255 is `m`, see `writeType3`).
+    private var bitmapGlyphs: [UInt32] = []
+    private var bitmapCodes: [UInt32: Int] = [:]
+    /// The Type 3 fonts' objects past the first (which is `object`), reserved by `write`.
+    private var moreObjects: [Int] = []
 
     init(name: String, object: Int, face: FontFace) throws {
         self.name = name
@@ -41,6 +51,28 @@ final class PDFFont {
         widths.deallocate()
         unicode.deinitialize(count: glyphCount)
         unicode.deallocate()
+    }
+
+    /// The resource name of the `index`-th Type 3 font of a bitmap font: F3, F3-2, F3-3, …
+    private func subfontName(_ index: Int) -> String { index == 0 ? name : "\(name)-\(index + 1)" }
+
+    /// For a bitmap font: the name of the Type 3 font that has `glyph`, and its code there.
+    func bitmapCode(_ glyph: UInt32) -> (font: String, code: UInt8) {
+        let index: Int
+        if let known = bitmapCodes[glyph] {
+            index = known
+        } else {
+            index = bitmapGlyphs.count
+            bitmapCodes[glyph] = index
+            bitmapGlyphs.append(glyph)
+        }
+        return (subfontName(index / 255), UInt8(index % 255))
+    }
+
+    /// The /Font entries of the /Resources dictionary: name and object (after `write`).
+    var resourceEntries: [(String, Int)] {
+        guard program.isBitmap else { return [(name, object)] }
+        return ([object] + moreObjects).enumerated().map { (subfontName($0.offset), $0.element) }
     }
 
     /// The width of `glyph` (below `glyphCount`) in 1/1000 em, recording it as used.
@@ -77,12 +109,9 @@ final class PDFFont {
 
     /// Writes the font's objects: program, descriptor, CIDFont, ToUnicode and the Type 0 font.
     func write(to writer: PDFObjectWriter) throws {
+        if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
-        // A bitmap font's glyphs are drawn as images: its text is invisible, and its program
-        // (bitmaps: no outlines, or empty ones) is left out, which viewers read as a font to find
-        // on the system.
-        let bitmap = self.program.isBitmap
-        guard let program = bitmap ? [] : self.program.subset(glyphs: glyphs) else {
+        guard let program = self.program.subset(glyphs: glyphs) else {
             throw RenderError.font(path: face.path, reason: "HarfBuzz could not subset \(self.program.postScriptName)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
@@ -94,13 +123,12 @@ final class PDFFont {
             tag.append(Character(Unicode.Scalar(UInt8(ascii: "A") + UInt8(hash % 26))))
             hash /= 26
         }
-        // (A font left out has its own name: the tag names a subset embedded.)
-        let baseFont = "/\(bitmap ? "" : tag + "+")\(self.program.postScriptName)"
+        let baseFont = "/\(tag)+\(self.program.postScriptName)"
 
         // TrueType outlines: FontFile2 under a CIDFontType2. CFF (an OpenType file from
         // hb-subset): FontFile3 /OpenType under a CIDFontType0, whose CIDs are its glyph ids.
-        let trueType = self.program.isTrueType || bitmap
-        let file = bitmap ? nil : try writer.stream(
+        let trueType = self.program.isTrueType
+        let file = try writer.stream(
             dictionary: trueType ? "/Length1 \(program.count)" : "/Subtype /OpenType", program)
 
         let descriptor = writer.reserve()
@@ -116,11 +144,8 @@ final class PDFFont {
         body.number(Double(self.program.descender) * scale)
         body.append("/CapHeight ")
         body.number(Double(self.program.capHeight) * scale)
-        body.append("/StemV 80 ")
-        if let file {
-            body.append(trueType ? "/FontFile2 " : "/FontFile3 ")
-            body.reference(file)
-        }
+        body.append(trueType ? "/StemV 80 /FontFile2 " : "/StemV 80 /FontFile3 ")
+        body.reference(file)
         body.append(">>")
         writer.object(descriptor, body)
 
@@ -159,8 +184,96 @@ final class PDFFont {
         writer.object(object, body)
     }
 
+    /// A bitmap font's Type 3 fonts: in glyph space of 1000 units an em (as /Widths), each glyph
+    /// a procedure (`d0`: it paints its own colors) drawing its PNG where HarfBuzz's extents put
+    /// it; a glyph without one draws nothing.
+    private func writeType3(to writer: PDFObjectWriter) throws {
+        for first in stride(from: 0, to: bitmapGlyphs.count, by: 255) {
+            let glyphs = bitmapGlyphs[first..<min(first + 255, bitmapGlyphs.count)]
+            let number = first == 0 ? object : writer.reserve()
+            if first > 0 { moreObjects.append(number) }
+            var procedures = PDFBuffer()
+            var images = PDFBuffer()
+            var toUnicode: [(code: Int, text: [UInt8])] = []
+            // The images' bounds (the font's own box is three ems tall: text extraction then
+            // took each emoji for a line of its own).
+            var box = [Double.infinity, .infinity, -Double.infinity, -Double.infinity]
+            for (code, glyph) in glyphs.enumerated() {
+                var procedure = PDFBuffer()
+                procedure.number(Double(width(glyph)))
+                procedure.append("0 d0")
+                if let bitmap = program.bitmap(glyph),
+                    case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, face, bitmap.png)
+                {
+                    let image = writer.image(width: width, height: height, color: color, alpha: alpha)
+                    images.append(string: "/I\(code) ")
+                    images.reference(image)
+                    let frame = bitmap.frame(originX: 0, originY: 0, size: 1000)  // y down from the origin
+                    let bottom = -frame.y - frame.height
+                    procedure.append(" q ")
+                    for value in [frame.width, 0, 0, frame.height, frame.x, bottom] { procedure.number(value) }
+                    box = [min(box[0], frame.x), min(box[1], bottom), max(box[2], frame.x + frame.width), max(box[3], -frame.y)]
+                    procedure.append(string: "cm /I\(code) Do Q")
+                }
+                procedures.append(string: "/g\(code) ")
+                procedures.reference(try writer.stream(dictionary: "", procedure))
+                if let text = unicode[Int(glyph)], !text.isEmpty { toUnicode.append((code, text)) }
+            }
+            // Code 255: `m`, drawing nothing, never shown, 0.6 em wide. Poppler's text extraction
+            // guesses a Type 3 font's scale from its `m` (else any glyph) as if 0.6 em (0.5 em)
+            // wide: emoji 1.245 em wide made each line 2.5 times as tall, and pdftotext read the
+            // words before an emoji after it.
+            procedures.append("/m ")
+            procedures.reference(try writer.stream(dictionary: "", Array("600 0 d0".utf8)))
+            let cmap = try writer.stream(dictionary: "", Self.cmap(codeBytes: 1, toUnicode))
+            box = box.map { $0.isFinite ? $0 : 0 }
+            // A tagged PDF's Type 3 fonts have descriptors (§9.8, Table 112), in glyph space;
+            // text extraction takes the line's height from them.
+            let descriptor = writer.reserve()
+            var body = PDFBuffer()
+            body.append(string: "<< /Type /FontDescriptor /FontName /\(program.postScriptName)-\(first / 255 + 1) /Flags 4 /FontBBox [ ")
+            for value in box { body.number(value) }
+            body.append("] /ItalicAngle 0 /Ascent ")
+            body.number(box[3])
+            body.append("/Descent ")
+            body.number(box[1])
+            body.append("/CapHeight ")
+            body.number(box[3])
+            body.append("/StemV 0 >>")
+            writer.object(descriptor, body)
+            body = PDFBuffer()
+            body.append("<< /Type /Font /Subtype /Type3 /FontDescriptor ")
+            body.reference(descriptor)
+            body.append("/FontBBox [ ")
+            for value in box { body.number(value) }
+            body.append("] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ")
+            body.append(procedures.bytes)
+            body.append(">> /Encoding << /Type /Encoding /Differences [0 ")
+            for code in glyphs.indices { body.append(string: "/g\(code - first) ") }
+            body.append("255 /m ] >> /FirstChar 0 /LastChar 255 /Widths [ ")
+            for glyph in glyphs { body.integer(width(glyph)) }
+            for _ in glyphs.count..<255 { body.append("0 ") }
+            body.append("600 ")
+            body.append("] /Resources << /XObject << ")
+            body.append(images.bytes)
+            body.append(">> >> /ToUnicode ")
+            body.reference(cmap)
+            body.append(">>")
+            writer.object(number, body)
+        }
+    }
+
     /// The ToUnicode CMap of the glyphs that stand for text.
     private func toUnicodeCMap() -> [UInt8] {
+        let mapped = (0..<glyphCount).compactMap { glyph in
+            unicode[glyph].flatMap { $0.isEmpty ? nil : (code: glyph, text: $0) }
+        }
+        return Self.cmap(codeBytes: 2, mapped)
+    }
+
+    /// A ToUnicode CMap (§9.10.3) of codes of `codeBytes` bytes (2: glyph ids; 1: a Type 3
+    /// font's codes) to their text (UTF-8).
+    static func cmap(codeBytes: Int, _ mapped: [(code: Int, text: [UInt8])]) -> [UInt8] {
         var cmap = PDFBuffer()
         cmap.append(
             """
@@ -171,22 +284,29 @@ final class PDFFont {
             /CMapName /Adobe-Identity-UCS def
             /CMapType 2 def
             1 begincodespacerange
-            <0000> <FFFF>
-            endcodespacerange
 
             """)
-        let mapped = (0..<glyphCount).compactMap { glyph in
-            unicode[glyph].flatMap { $0.isEmpty ? nil : (key: UInt32(glyph), value: $0) }
+        cmap.append(codeBytes == 1 ? "<00> <FF>\n" : "<0000> <FFFF>\n")
+        cmap.append("endcodespacerange\n")
+        func code(_ value: Int) {
+            cmap.append("<")
+            if codeBytes == 1 {
+                let digits = Array("0123456789ABCDEF".utf8)
+                cmap.append(byte: digits[value >> 4 & 0xF])
+                cmap.append(byte: digits[value & 0xF])
+            } else {
+                cmap.hex4(UInt32(value))
+            }
+            cmap.append(">")
         }
         var start = 0
         while start < mapped.count {
             let block = mapped[start..<min(mapped.count, start + 100)]
             cmap.integer(block.count)
             cmap.append("beginbfchar\n")
-            for (glyph, text) in block {
-                cmap.append("<")
-                cmap.hex4(glyph)
-                cmap.append("> <")
+            for (value, text) in block {
+                code(value)
+                cmap.append(" <")
                 for unit in String(decoding: text, as: UTF8.self).utf16 { cmap.hex4(UInt32(unit)) }
                 cmap.append(">\n")
             }

@@ -27,49 +27,31 @@ extension PDFResources {
                     + " /BitsPerComponent \(png.bitsPerComponent) /Columns \(png.width) >>",
                 stream: png.data)
         case .decoded(let width, let height, let color, let alpha):
-            object = writeDecoded(width: width, height: height, color: color, alpha: alpha)
+            object = objects.image(width: width, height: height, color: color, alpha: alpha)
         }
         let name = "Im\(images.count + 1)"
         addImage(name: name, object: object, path: path)
         return name
     }
 
+}
+
+extension PDFObjectWriter {
     /// Writes a decoded image (and its soft mask); returns its object number.
-    private func writeDecoded(width: Int, height: Int, color: [UInt8], alpha: [UInt8]?) -> Int {
+    func image(width: Int, height: Int, color: [UInt8], alpha: [UInt8]?) -> Int {
         let size = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
         let mask = alpha.map { alpha in
-            let number = objects.reserve()
-            objects.object(
-                number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
-                stream: alpha)
+            let number = reserve()
+            object(number, dictionary: size + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode", stream: alpha)
             return number
         }
-        let object = objects.reserve()
-        objects.object(
-            object,
+        let number = reserve()
+        object(
+            number,
             dictionary: size + " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true"
                 + (mask.map { " /SMask \($0) 0 R" } ?? "") + " /Filter /FlateDecode",
             stream: color)
-        return object
-    }
-
-    /// The image of a bitmap glyph (an emoji of Noto Color Emoji), written on first use; nil
-    /// when the glyph has none.
-    func glyphImage(_ glyph: UInt32, of font: PDFFont) throws -> GlyphImage? {
-        let key = GlyphImageKey(font: font.object, glyph: glyph)
-        if let known = glyphImages[key] { return known }
-        var image: GlyphImage?
-        if var bitmap = font.program.bitmap(glyph),
-            case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, font.face, bitmap.png)
-        {
-            let object = writeDecoded(width: width, height: height, color: color, alpha: alpha)
-            let name = "Im\(images.count + 1)"
-            addImage(name: name, object: object, path: nil)
-            bitmap.png = []  // in the PDF now
-            image = GlyphImage(name: name, glyph: bitmap)
-        }
-        glyphImages[key] = image
-        return image
+        return number
     }
 }
 

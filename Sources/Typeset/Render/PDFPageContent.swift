@@ -58,20 +58,26 @@ struct PDFPageContent {
                 page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(font.glyphCount) glyphs)")
         }
         let transparent = beginAlpha(run.color.alpha)
-        let bitmap = font.program.isBitmap
         bytes.append("BT /")
         bytes.append(string: font.name)
         bytes.append(" ")
         bytes.number(run.size)
         bytes.append("Tf ")
-        // A bitmap font's text is invisible (render mode 3), under the glyphs' images.
-        if bitmap { bytes.append("3 Tr ") }
         color(run.color)
-        var line = TJWriter(size: run.size)
+        var line = TJWriter(size: run.size, font: font.name)
+        // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by one.
+        let bitmap = font.program.isBitmap
         var text = run.text
         text.withUTF8 { utf8 in
+            func show(_ glyph: PositionedGlyph) {
+                if bitmap {
+                    line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
+                } else {
+                    line.show(glyph, width: font.width(glyph.id), in: &bytes)
+                }
+            }
             if run.clusters.isEmpty {
-                for glyph in run.glyphs { line.show(glyph, width: font.width(glyph.id), in: &bytes) }
+                for glyph in run.glyphs { show(glyph) }
                 return
             }
             var textStart = 0
@@ -90,34 +96,13 @@ struct PDFPageContent {
                 }
                 let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
                 if !mapped { line.beginActualText(clusterText, in: &bytes) }
-                for index in glyphs {
-                    line.show(run.glyphs[index], width: font.width(run.glyphs[index].id), in: &bytes)
-                }
+                for index in glyphs { show(run.glyphs[index]) }
                 if !mapped { line.endActualText(in: &bytes) }
             }
         }
         line.end(in: &bytes)
-        if bitmap { bytes.append("0 Tr ") }
         bytes.append("ET\n")
-        if bitmap { try drawBitmaps(run, font) }
         if transparent { restore() }
-    }
-
-    /// The glyphs of a bitmap font (color emoji), each its image where the glyph stands.
-    private mutating func drawBitmaps(_ run: GlyphRun, _ font: PDFFont) throws {
-        for glyph in run.glyphs {
-            guard let image = try resources.glyphImage(glyph.id, of: font) else { continue }
-            let frame = image.glyph.frame(originX: glyph.x, originY: glyph.y, size: run.size)
-            bytes.append("q ")
-            bytes.number(frame.width)
-            bytes.append("0 0 ")
-            bytes.number(-frame.height)
-            bytes.number(frame.x)
-            bytes.number(frame.y + frame.height)
-            bytes.append("cm /")
-            bytes.append(string: image.name)
-            bytes.append(" Do Q\n")
-        }
     }
 
     // MARK: - Shapes
@@ -299,12 +284,41 @@ struct PDFPageContent {
 /// user space along the current line, and whether a TJ array and a hex string are open.
 private struct TJWriter {
     let size: Double
+    /// The font set (Tf), by resource name.
+    var font: String
     var penX = 0.0
     var lineY = Double.nan
     var arrayOpen = false
     var hexOpen = false
 
-    init(size: Double) { self.size = size }
+    init(size: Double, font: String) {
+        self.size = size
+        self.font = font
+    }
+
+    /// Shows one glyph of a bitmap font at its position: its code in one of the Type 3 fonts.
+    mutating func show(_ glyph: PositionedGlyph, code: (font: String, code: UInt8), in bytes: inout PDFBuffer) {
+        end(in: &bytes)
+        if code.font != font {
+            bytes.append("/")
+            bytes.append(string: code.font)
+            bytes.append(" ")
+            bytes.number(size)
+            bytes.append("Tf ")
+            font = code.font
+        }
+        bytes.append("1 0 0 -1 ")
+        bytes.number(glyph.x)
+        bytes.number(glyph.y)
+        bytes.append("Tm <")
+        let digits: StaticString = "0123456789ABCDEF"
+        digits.withUTF8Buffer { digits in
+            bytes.append(byte: digits[Int(code.code >> 4)])
+            bytes.append(byte: digits[Int(code.code & 0xF)])
+        }
+        bytes.append("> Tj ")
+        lineY = .nan  // a glyph shown in a TJ after it sets its own position
+    }
 
     /// Shows one glyph at its position; `width` is its advance in 1/1000 em as /W says.
     mutating func show(_ glyph: PositionedGlyph, width: Int, in bytes: inout PDFBuffer) {

@@ -11,19 +11,6 @@ final class PDFResources {
     private(set) var images: [(name: String, object: Int)] = []
     var imageIndex: [String: Int] = [:]
     private var alphaStates: [Int: String] = [:]
-    /// Bitmap glyphs drawn as images (`glyphImage`), by font object and glyph id; nil: none.
-    var glyphImages: [GlyphImageKey: GlyphImage?] = [:]
-
-    struct GlyphImageKey: Hashable {
-        var font: Int
-        var glyph: UInt32
-    }
-
-    /// An image XObject and the glyph it draws.
-    struct GlyphImage {
-        var name: String
-        var glyph: BitmapGlyph
-    }
 
     init(objects: PDFObjectWriter) {
         self.objects = objects
@@ -54,9 +41,8 @@ final class PDFResources {
         return name
     }
 
-    /// Adds an image; one from a file (`path`) is found again by its path.
-    func addImage(name: String, object: Int, path: String?) {
-        if let path { imageIndex[path] = images.count }
+    func addImage(name: String, object: Int, path: String) {
+        imageIndex[path] = images.count
         images.append((name, object))
     }
 
@@ -66,8 +52,10 @@ final class PDFResources {
         var body = PDFBuffer()
         body.append("<< /Font << ")
         for font in fonts {
-            body.append(string: "/\(font.name) ")
-            body.reference(font.object)
+            for (name, object) in font.resourceEntries {
+                body.append(string: "/\(name) ")
+                body.reference(object)
+            }
         }
         body.append(">> /XObject << ")
         for image in images {
