@@ -15,9 +15,10 @@ final class PageDrawer {
     /// Structure elements begun and not yet ended, innermost last.
     private(set) var openTags: [StructureTag] = []
     private var images: [String: CairoSurface] = [:]
-    /// SVG pages: bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as
-    /// images at their own resolution (Cairo's SVG surface drew each emoji as a bitmap of
-    /// its size in points, blurred by any zoom).
+    /// Bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as images at
+    /// their own resolution and the run's opacity, as PDFs draw them (Cairo's SVG surface drew
+    /// each emoji as a bitmap of its size in points, blurred by any zoom, and its image surface
+    /// drew them opaque whatever the run's color).
     private var bitmapFonts: [FontFace: FontProgram?] = [:]
     private var glyphImages: [FontFace: [UInt32: (image: CairoSurface, glyph: BitmapGlyph)?]] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
@@ -155,7 +156,7 @@ final class PageDrawer {
             runsDrawnDirectly += 1
             return
         }
-        if !raster, let program = bitmapFont(run.font) {
+        if let program = bitmapFont(run.font) {
             drawBitmaps(run, program, on: cr)
             return
         }

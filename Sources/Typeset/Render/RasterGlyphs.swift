@@ -22,8 +22,8 @@
 // - glyph images are those Cairo rasterizes for the font at that scale: here each is drawn once
 //   with Cairo on an A8 image at a whole-pixel origin, which gives its pixels exactly, and cut
 //   to its nonzero pixels (pixels of 0 change nothing in either compositing).
-// A run goes to Cairo as before when any of this cannot be matched: inside a sheet's subpages or
-// on a page that is not whole pixels (Cairo then clips), a font with color glyphs, a glyph
+// A run goes to PageDrawer as before when any of this cannot be matched: inside a sheet's subpages
+// or on a page that is not whole pixels (Cairo then clips), a font with color glyphs, a glyph
 // origin or ink outside the image, a font beyond 10,240 pixels (Cairo fills outlines), a glyph
 // whose image did not fit where it was drawn.
 // `PerformanceTests.directGlyphsAreCairosPixels` compares the pixels with Cairo's.
