@@ -62,7 +62,7 @@ import Testing
     /// blank in the PDF. They are glyphs of a Type 3 font now, each drawing its PNG where the PNG
     /// output draws it, and extract as the emoji in reading order. In SVG they are the font's
     /// own PNGs (136 × 128), not bitmaps of their size in points that blurred when zoomed.
-    @Test func emojiAreImagesInPDFsAndSVGs() throws {
+    @Test func emojiAreDrawnInPDFsAndSVGs() throws {
         try requireFont("NotoColorEmoji.ttf")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -13,14 +13,15 @@ import Glibc
 final class PDFFont {
     /// Resource name: `F1`, `F2`, ... in order of first use.
     let name: String
-    /// The Type 0 font object, reserved when the font is first used.
+    /// The Type 0 font object (a bitmap font's first Type 3 font), reserved when the font is
+    /// first used.
     let object: Int
     let face: FontFace
     let program: FontProgram
     /// Glyphs in the font: valid ids are below.
     let glyphCount: Int
-    /// Per glyph id: its advance in 1/1000 em as /W gives it (what content streams assume), or
-    /// -1 while unused. Plain memory: read for every glyph drawn.
+    /// Per glyph id: its advance in 1/1000 em as /W (or a Type 3 font's /Widths) gives it (what
+    /// content streams assume), or -1 while unused. Plain memory: read for every glyph drawn.
     private let widths: UnsafeMutablePointer<Int32>
     /// Per glyph id: the text (UTF-8) it stands for in ToUnicode, from its first one-glyph
     /// cluster; nil while it stands for nothing.
@@ -107,7 +108,8 @@ final class PDFFont {
         (0..<glyphCount).filter { widths[$0] >= 0 }.map { UInt32($0) }
     }
 
-    /// Writes the font's objects: program, descriptor, CIDFont, ToUnicode and the Type 0 font.
+    /// Writes the font's objects: program, descriptor, CIDFont, ToUnicode and the Type 0 font
+    /// (a bitmap font: its Type 3 fonts).
     func write(to writer: PDFObjectWriter) throws {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
@@ -231,7 +233,7 @@ final class PDFFont {
             // text extraction takes the line's height from them.
             let descriptor = writer.reserve()
             var body = PDFBuffer()
-            body.append(string: "<< /Type /FontDescriptor /FontName /\(program.postScriptName)-\(first / 255 + 1) /Flags 4 /FontBBox [ ")
+            body.append(string: "<< /Type /FontDescriptor /FontName /\(program.postScriptName)-\(subfontName(first / 255)) /Flags 4 /FontBBox [ ")
             for value in box { body.number(value) }
             body.append("] /ItalicAngle 0 /Ascent ")
             body.number(box[3])
@@ -291,9 +293,7 @@ final class PDFFont {
         func code(_ value: Int) {
             cmap.append("<")
             if codeBytes == 1 {
-                let digits = Array("0123456789ABCDEF".utf8)
-                cmap.append(byte: digits[value >> 4 & 0xF])
-                cmap.append(byte: digits[value & 0xF])
+                cmap.hex2(UInt8(value))
             } else {
                 cmap.hex4(UInt32(value))
             }

@@ -8,7 +8,8 @@
 // does: a right-to-left run's glyphs go from right to left, so that text extraction reads
 // letters in logical order. A cluster of one glyph relies on the font's ToUnicode; anything else
 // (ligatures of several clusters' text, one glyph drawn for two texts, several glyphs for one
-// text) is wrapped in /ActualText.
+// text) is wrapped in /ActualText. A bitmap font's glyphs (color emoji) are codes of its Type 3
+// fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`.
 import CCairo
 
 /// The content stream of one page being written. A value on the writer's stack: its bytes
@@ -58,15 +59,19 @@ struct PDFPageContent {
                 page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(font.glyphCount) glyphs)")
         }
         let transparent = beginAlpha(run.color.alpha)
-        bytes.append("BT /")
-        bytes.append(string: font.name)
-        bytes.append(" ")
-        bytes.number(run.size)
-        bytes.append("Tf ")
-        color(run.color)
-        var line = TJWriter(size: run.size, font: font.name)
-        // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by one.
+        // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by
+        // one, each setting the font it is in.
         let bitmap = font.program.isBitmap
+        bytes.append("BT ")
+        if !bitmap {
+            bytes.append("/")
+            bytes.append(string: font.name)
+            bytes.append(" ")
+            bytes.number(run.size)
+            bytes.append("Tf ")
+        }
+        color(run.color)
+        var line = TJWriter(size: run.size, font: bitmap ? "" : font.name)
         var text = run.text
         text.withUTF8 { utf8 in
             func show(_ glyph: PositionedGlyph) {
@@ -311,13 +316,8 @@ private struct TJWriter {
         bytes.number(glyph.x)
         bytes.number(glyph.y)
         bytes.append("Tm <")
-        let digits: StaticString = "0123456789ABCDEF"
-        digits.withUTF8Buffer { digits in
-            bytes.append(byte: digits[Int(code.code >> 4)])
-            bytes.append(byte: digits[Int(code.code & 0xF)])
-        }
+        bytes.hex2(code.code)
         bytes.append("> Tj ")
-        lineY = .nan  // a glyph shown in a TJ after it sets its own position
     }
 
     /// Shows one glyph at its position; `width` is its advance in 1/1000 em as /W says.

@@ -182,6 +182,17 @@ struct PDFBuffer {
         }
     }
 
+    /// Two hexadecimal digits: a code of a Type 3 font.
+    mutating func hex2(_ value: UInt8) {
+        write(upTo: 2) { target in
+            for shift in 0..<2 {
+                let digit = value >> (4 - 4 * UInt8(shift)) & 0xF
+                target[shift] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") - 10 + digit
+            }
+            return 2
+        }
+    }
+
     /// A text string (§7.9.2.2), as `PDFSyntax.textString` writes it, and a space.
     mutating func text(_ value: String) {
         append(string: PDFSyntax.textString(value))

@@ -29,8 +29,8 @@ struct FontProgram: @unchecked Sendable {
     /// TrueType outlines (a glyf table); else CFF.
     let isTrueType: Bool
     /// Color bitmaps (CBDT, sbix), as Noto Color Emoji: a PDF viewer cannot draw them (nor
-    /// the empty outlines an sbix font may have beside them), so they go into a PDF as images
-    /// (`bitmap(_:)`) over invisible text.
+    /// the empty outlines an sbix font may have beside them), so a PDF gets Type 3 fonts whose
+    /// glyphs draw the PNGs (`bitmap(_:)`), and SVG and PNG pages draw the PNGs as images.
     let isBitmap: Bool
     /// PostScript name (name ID 6), with only the characters a PDF name and a font name allow.
     let postScriptName: String
