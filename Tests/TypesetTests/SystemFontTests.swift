@@ -156,6 +156,17 @@ import Testing
         #expect(zip(quarter, opaque).allSatisfy { $0 < $1 / 2 && $0 > $1 / 8 }, "\(quarter) \(opaque)")
     }
 
+    /// A cluster whose letter no font of the document has takes a family that has its marks
+    /// too, when one does: ranked first, Noto Sans Armenian has the letter but no U+0301 (a box).
+    @Test func fallbackKeepsALettersMarks() throws {
+        try requireFont("NotoSansArmenian-Regular.ttf")
+        let text = Array("Ձ\u{301}\u{301}".unicodeScalars)
+        let runs = FontDatabase.shared.itemize(
+            scalars: text, range: 0..<3, families: [], weight: 400, italic: false, script: Script(code: "Armn")!)
+        #expect(runs.count == 1 && runs.allSatisfy { $0.missing.isEmpty }, "\(runs)")
+        #expect(runs.allSatisfy { FontDatabase.shared.covers($0.face, "\u{301}") && FontDatabase.shared.covers($0.face, "Ձ") })
+    }
+
     /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not
     /// Noto Looped Thai (first by path), whose tone marks sink into the vowels above.
     @Test func systemFallbackPrefersTheBundledDesign() throws {

@@ -239,7 +239,10 @@ final class ParagraphLayouter: Sendable {
             let item = items[index]
             let clusters = Set(run.glyphs.map(\.cluster))
             if known == nil { known = Set(missing) }
-            for glyph in run.glyphs where glyph.id == 0 {
+            // Each cluster once: a letter with thousands of boxed marks has as many boxes in one
+            // cluster, and walking it for each took 2.4 s (a fuzzer's input).
+            var walked: Set<Int> = []
+            for glyph in run.glyphs where glyph.id == 0 && walked.insert(glyph.cluster).inserted {
                 // The characters of the glyph's cluster: up to the next cluster of the run.
                 var offset = glyph.cluster
                 repeat {

@@ -233,7 +233,12 @@ public final class FontDatabase: Sendable {
             if let all = list.first(where: { covers($0, cluster) }) { return all }
             let base = scalars[cluster.base]
             var chosen = list.first { pool[$0].coverage.contains(base.value) }
-            if chosen == nil { chosen = other([base.value], emoji: false) }
+            if chosen == nil {
+                // Another family: one that has the marks too, if any (Armenian Ձ́: DejaVu Sans,
+                // not Noto Sans Armenian, which has no U+0301), else one that has the letter.
+                let needed = cluster.range.map { scalars[$0] }.filter(FontFallbackCluster.needsGlyph).map(\.value)
+                chosen = (needed.count > 1 ? other(needed, emoji: false) : nil) ?? other([base.value], emoji: false)
+            }
             let face = chosen ?? 0
             // Marks the chosen face lacks are missing only if no font at all has them.
             for offset in cluster.range {
