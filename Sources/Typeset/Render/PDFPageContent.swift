@@ -73,16 +73,17 @@ struct PDFPageContent {
         color(run.color)
         var line = TJWriter(size: run.size, font: bitmap ? "" : font.name)
         var text = run.text
+        // (The two kinds of glyphs are told apart inline: a local function to show either made
+        // TJWriter.show a call per glyph with exclusivity checks, 2% of a document's instructions.)
         text.withUTF8 { utf8 in
-            func show(_ glyph: PositionedGlyph) {
-                if bitmap {
-                    line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
-                } else {
-                    line.show(glyph, width: font.width(glyph.id), in: &bytes)
-                }
-            }
             if run.clusters.isEmpty {
-                for glyph in run.glyphs { show(glyph) }
+                for glyph in run.glyphs {
+                    if bitmap {
+                        line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
+                    } else {
+                        line.show(glyph, width: font.width(glyph.id), in: &bytes)
+                    }
+                }
                 return
             }
             var textStart = 0
@@ -101,7 +102,14 @@ struct PDFPageContent {
                 }
                 let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
                 if !mapped { line.beginActualText(clusterText, in: &bytes) }
-                for index in glyphs { show(run.glyphs[index]) }
+                for index in glyphs {
+                    let glyph = run.glyphs[index]
+                    if bitmap {
+                        line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
+                    } else {
+                        line.show(glyph, width: font.width(glyph.id), in: &bytes)
+                    }
+                }
                 if !mapped { line.endActualText(in: &bytes) }
             }
         }

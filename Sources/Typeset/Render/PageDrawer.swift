@@ -184,13 +184,15 @@ final class PageDrawer {
             let known = glyphImages[run.font]?[glyph.id]
             let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (image: CairoSurface, glyph: BitmapGlyph)? in
                 guard let image = CairoSurface(png: bitmap.png) else { return nil }
-                // The SVG embeds the glyph's PNG as it is.
-                let copy = malloc(bitmap.png.count)!
-                bitmap.png.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bitmap.png.count) }
-                let status = cairo_surface_set_mime_data(
-                    image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(bitmap.png.count),
-                    { free($0) }, copy)
-                if status != CAIRO_STATUS_SUCCESS { free(copy) }
+                if !raster {
+                    // The SVG embeds the glyph's PNG as it is.
+                    let copy = malloc(bitmap.png.count)!
+                    bitmap.png.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bitmap.png.count) }
+                    let status = cairo_surface_set_mime_data(
+                        image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self),
+                        UInt(bitmap.png.count), { free($0) }, copy)
+                    if status != CAIRO_STATUS_SUCCESS { free(copy) }
+                }
                 var drawn = bitmap
                 drawn.png = []  // kept by the surface
                 return (image, drawn)

@@ -594,10 +594,11 @@ struct FontFallbackCluster {
     /// pictograph or keycap digit asking for it with VS16, the keycap mark, a skin tone or a
     /// ZWJ (❤️, 1️⃣, ☝🏽, 🕵‍♂); never with VS15, which asks for text (❤︎).
     static func isEmoji(_ cluster: ArraySlice<Unicode.Scalar>, base: Unicode.Scalar) -> Bool {
-        if cluster.contains("\u{FE0E}") { return false }
-        if base.isEmojiPresentation { return true }
-        guard base.isExtendedPictographic || "0123456789#*".unicodeScalars.contains(base) else { return false }
-        return cluster.contains { $0 == "\u{FE0F}" || $0 == "\u{20E3}" || $0 == "\u{200D}" || (0x1F3FB...0x1F3FF).contains($0.value) }
+        let keycap = (0x30...0x39).contains(base.value) || base == "#" || base == "*"
+        let presentation = base.isEmojiPresentation
+        guard presentation || keycap || base.isExtendedPictographic, !cluster.contains("\u{FE0E}") else { return false }
+        return presentation
+            || cluster.contains { $0 == "\u{FE0F}" || $0 == "\u{20E3}" || $0 == "\u{200D}" || (0x1F3FB...0x1F3FF).contains($0.value) }
     }
 
     /// Whether a character may make its cluster an emoji (`isEmoji`): VS16, the keycap mark, or
