@@ -47,6 +47,18 @@ import Testing
         #expect(runs.allSatisfy { $0.font == "Noto Color Emoji" && $0.glyphs == 1 }, "\(runs.map { ($0.text, $0.font, $0.glyphs) })")
     }
 
+    /// A skin tone after a space or a letter is a swatch (UTS #51 §2.4), as in an emoji picker's
+    /// row of tones: it was the space's or letter's cluster (UAX #29 counts it as Extend) and a
+    /// box in Noto Sans. After an emoji it still joins the emoji.
+    @Test func aLoneSkinToneIsASwatch() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let result = try #require(layoutMarkup("<document><p>Tones 🏻🏼🏽 A🏾 and 👍🏿</p></document>"))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        #expect(runs.filter { $0.font == "Noto Color Emoji" }.map(\.text) == ["🏻🏼🏽", "🏾", "👍🏿"], "\(runs.map { ($0.text, $0.font) })")
+        #expect(runs.filter { $0.font == "Noto Sans" }.map(\.text) == ["Tones ", " A", " and "], "\(runs.map { ($0.text, $0.font) })")
+    }
+
     /// `numerals` changes the digits of numbers, not a keycap's: ١️⃣ is no emoji (a box and a
     /// warning).
     @Test func keycapsKeepTheirDigits() throws {

@@ -598,7 +598,7 @@ struct FontFallbackCluster {
         let presentation = base.isEmojiPresentation
         guard presentation || keycap || base.isExtendedPictographic, !cluster.contains("\u{FE0E}") else { return false }
         return presentation
-            || cluster.contains { $0 == "\u{FE0F}" || $0 == "\u{20E3}" || $0 == "\u{200D}" || (0x1F3FB...0x1F3FF).contains($0.value) }
+            || cluster.contains { $0 == "\u{FE0F}" || $0 == "\u{20E3}" || $0 == "\u{200D}" || isSkinTone($0) }
     }
 
     /// Whether a character may make its cluster an emoji (`isEmoji`): VS16, the keycap mark, or
@@ -609,16 +609,31 @@ struct FontFallbackCluster {
         scalar.value >= 0x20E3 && (scalar.value == 0xFE0F || scalar.value == 0x20E3 || scalar.isEmojiPresentation)
     }
 
-    /// Splits `scalars[range]` into extended grapheme clusters (UAX #29, `GraphemeBreaker`).
+    /// Splits `scalars[range]` into extended grapheme clusters (UAX #29, `GraphemeBreaker`),
+    /// and a cluster whose first character is no emoji before its first skin tone: a tone
+    /// after a space or a letter is a swatch of its own (UTS #51 §2.4), drawn by a color font
+    /// while the character before keeps its text font (it was a box in the space's font).
     static func split(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [FontFallbackCluster] {
         let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range)
         var clusters: [FontFallbackCluster] = []
         clusters.reserveCapacity(max(0, boundaries.count - 1))
         for k in boundaries.indices.dropLast() {
-            clusters.append(FontFallbackCluster(scalars, boundaries[k]..<boundaries[k + 1]))
+            var start = boundaries[k]
+            let end = boundaries[k + 1]
+            if end - start > 1, !scalars[start].isExtendedPictographic, !scalars[start].isEmojiPresentation,
+                let tone = (start + 1..<end).first(where: { isSkinTone(scalars[$0]) })
+            {
+                clusters.append(FontFallbackCluster(scalars, start..<tone))
+                start = tone
+            }
+            clusters.append(FontFallbackCluster(scalars, start..<end))
         }
         return clusters
     }
+
+    /// An emoji modifier (U+1F3FB…1F3FF, Fitzpatrick skin tones).
+    @inline(__always)
+    static func isSkinTone(_ scalar: Unicode.Scalar) -> Bool { (0x1F3FB...0x1F3FF).contains(scalar.value) }
 
     /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
     /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a
