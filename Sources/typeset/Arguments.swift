@@ -98,6 +98,26 @@ func checkFolders(_ folders: [String], option: String) throws {
     }
 }
 
+/// An output file named on the command line must not be empty or a folder; an output folder
+/// must not be a file: usage errors, found before any input is read (they were each input's
+/// error at 1:1, with the system's "Not a directory").
+func checkOutput(file: String?, folder: String?, fileOption: String = "-o") throws {
+    if let file {
+        var isFolder = false
+        if file.isEmpty { throw UsageError("\(fileOption) needs a file name") }
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder {
+            throw UsageError("\(fileOption) '\(file)' is a folder; give a file name (or --out-dir for one file per input)")
+        }
+    }
+    if let folder {
+        var isFolder = false
+        if folder.isEmpty { throw UsageError("--out-dir needs a folder") }
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder {
+            throw UsageError("--out-dir '\(folder)' is a file, not a folder")
+        }
+    }
+}
+
 /// Ends the process with `status` (what went wrong has been printed).
 struct ExitCode: Error {
     var status: Int32
@@ -146,7 +166,11 @@ struct ParsedArguments {
                 let body = argument.dropFirst()
                 option = body.count == 1 ? body.first.flatMap { short[$0] } : nil
             }
-            guard let option else { throw UsageError("unknown option '\(argument)'") }
+            guard let option else {
+                let name = String(argument.drop { $0 == "-" }.prefix { $0 != "=" })
+                let hint = closestName(to: name, among: Array(long.keys)).map { "; did you mean '--\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(argument)'\(hint)")
+            }
             if option.kind == .flag {
                 if inline != nil { throw UsageError("--\(option.long) takes no value") }
                 values[option.long, default: []].append("")

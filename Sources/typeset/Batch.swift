@@ -1,5 +1,6 @@
-// Runs one job per item on `jobs` threads, results in item order; shows progress on a
-// terminal (done/total, current item, time left) and nothing otherwise.
+// Runs one job per item on `jobs` threads, results in item order, each reported as soon as the
+// items before it are done; shows progress on a terminal (done/total, current item, time left)
+// and nothing otherwise.
 import Dispatch
 import Glibc
 import Typeset
@@ -20,11 +21,16 @@ struct Batch<Item: Sendable> {
         self.name = name
     }
 
-    func run<Result>(_ body: @Sendable @escaping (Item) -> Result) -> [Result] {
+    /// `report` is called with each result in item order, as soon as the items before it are
+    /// done (one at a time): an error in the first of 1,000 inputs is printed when it is found,
+    /// not when the batch ends.
+    func run<Result>(
+        _ body: @Sendable @escaping (Item) -> Result, report: @escaping (Result) -> Void = { _ in }
+    ) -> [Result] {
         let total = progress?.total ?? items.count
         let state = Locked(BatchState<Result>(
             count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1,
-            progress: progress ?? (0, items.count)))
+            progress: progress ?? (0, items.count), report: report))
         let items = self.items
         let name = self.name
         let workers = max(1, min(jobs, items.count))
@@ -53,14 +59,18 @@ private struct BatchState<Result> {
     private var nextIndex = 0
     private var done = 0
     var results: [Result?]
+    /// Results before this index have been reported.
+    private var reported = 0
+    private let report: (Result) -> Void
     private let showProgress: Bool
     private let start = DispatchTime.now().uptimeNanoseconds
     /// Items done before this batch, and the count progress is shown out of.
     private let before: Int
     private let total: Int
 
-    init(count: Int, showProgress: Bool, progress: (done: Int, total: Int)) {
+    init(count: Int, showProgress: Bool, progress: (done: Int, total: Int), report: @escaping (Result) -> Void) {
         results = Array(repeating: nil, count: count)
+        self.report = report
         self.showProgress = showProgress
         before = progress.done
         total = progress.total
@@ -75,10 +85,38 @@ private struct BatchState<Result> {
     mutating func finish(_ index: Int, _ result: Result, name: String) {
         results[index] = result
         done += 1
+        if reported < results.count, let next = results[reported] {
+            endProgress()  // what the reports print starts on a line of its own
+            report(next)
+            reported += 1
+            while reported < results.count, let next = results[reported] {
+                report(next)
+                reported += 1
+            }
+        }
         guard showProgress else { return }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let left = elapsed / Double(done) * Double(total - before - done)
-        writeStandardError("\r\u{1B}[K[\(before + done)/\(total)] \(name)  \(Int(left.rounded()))s left")
+        writeStandardError("\r\u{1B}[K" + Self.progressLine(
+            count: "[\(before + done)/\(total)] ", name: name, left: "  \(Int(left.rounded()))s left",
+            columns: Self.terminalColumns()))
+    }
+
+    /// The progress line cut to the terminal's width (a name in the middle, else left out): a
+    /// line that wraps leaves its first row behind at every update.
+    static func progressLine(count: String, name: String, left: String, columns: Int) -> String {
+        let room = columns - 1 - count.count - left.count  // the last column would wrap on some terminals
+        if name.count <= room { return count + name + left }
+        if room < 9 { return String((count + left).prefix(max(0, columns - 1))) }
+        let head = (room - 1) / 2
+        return count + name.prefix(head) + "…" + name.suffix(room - 1 - head) + left
+    }
+
+    /// The width of the terminal standard error goes to (80 if it does not say).
+    private static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     func endProgress() {

@@ -1,5 +1,6 @@
 // `typeset conformance` (SPEC 5.8): runs the Unicode conformance files and counts every case.
 import FoundationEssentials
+import Glibc
 import Typeset
 
 struct Conformance: Command {
@@ -21,17 +22,30 @@ struct Conformance: Command {
     }
 
     func run() throws {
-        let suites: [(String) throws -> ConformanceResult] = [
-            { try .bidiTest(file: $0 + "/BidiTest.txt") },
-            { try .bidiCharacterTest(file: $0 + "/BidiCharacterTest.txt") },
-            { try .lineBreakTest(file: Conformance.locate("LineBreakTest.txt", in: $0)) },
+        let suites: [(name: String, path: String, run: (String) throws -> ConformanceResult)] = [
+            ("BidiTest.txt", unicodeDir + "/BidiTest.txt", { try .bidiTest(file: $0) }),
+            ("BidiCharacterTest.txt", unicodeDir + "/BidiCharacterTest.txt", { try .bidiCharacterTest(file: $0) }),
+            ("LineBreakTest.txt", Conformance.locate("LineBreakTest.txt", in: unicodeDir), { try .lineBreakTest(file: $0) }),
         ]
+        // Every file is run and reported, whatever the one before did; a file that cannot be
+        // read, or that holds no case, fails (a run that checked nothing cannot pass).
         var failed = false
         for suite in suites {
-            let result = try suite(unicodeDir)
-            print(result.summary)
-            for failure in result.failures.prefix(verbose ? 20 : 5) { print("  \(failure)") }
-            failed = failed || result.failed > 0
+            do {
+                let result = try suite.run(suite.path)
+                print(result.summary)
+                for failure in result.failures.prefix(verbose ? 20 : 5) { print("  \(failure)") }
+                if result.total == 0 {
+                    fflush(nil)
+                    writeStandardError("\(suite.path):1:1: error: no test cases in this file\n")
+                }
+                failed = failed || result.failed > 0 || result.total == 0
+            } catch {
+                print("\(suite.name): not run")
+                fflush(nil)
+                writeStandardError("\(suite.path):1:1: error: \(error)\n")
+                failed = true
+            }
         }
         if failed { throw ExitCode(1) }
     }

@@ -52,6 +52,7 @@ struct Render: Command {
     private func validate() throws -> [String: String] {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
+        try checkOutput(file: output, folder: outDir)
         if let output, format == nil, OutputFormat(path: output) == nil {
             throw UsageError("cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
@@ -96,8 +97,7 @@ struct Render: Command {
         }
         if let output {
             // One output: lay out every input, then render their pages together.
-            let outcomes = batch.run { typesetter.layoutFile($0, settings: settings) }
-            outcomes.forEach { printDiagnostics($0.diagnostics) }
+            let outcomes = batch.run({ typesetter.layoutFile($0, settings: settings) }, report: { printDiagnostics($0.diagnostics) })
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
             if !layouts.isEmpty {
@@ -124,7 +124,7 @@ struct Render: Command {
         // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
         // inputs; a lone input's pages are drawn at once instead.
         let pageJobs = selected.count == 1 ? jobs : 1
-        let outcomes = batch.run { input -> (Diagnostics, Bool) in
+        let outcomes = batch.run({ input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
@@ -153,8 +153,7 @@ struct Render: Command {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
                 return (outcome.diagnostics, false)
             }
-        }
-        outcomes.forEach { printDiagnostics($0.0) }
+        }, report: { printDiagnostics($0.0) })
         finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
     }
 
@@ -173,11 +172,9 @@ struct Render: Command {
         var start = 0
         while start < inputs.count {
             let chunk = Array(inputs[start..<min(inputs.count, start + Self.pdfChunk)])
-            let outcomes = Batch(inputs: chunk, jobs: jobs, progress: (done: start, total: inputs.count)).run {
-                typesetter.layoutFile($0, settings: settings)
-            }
+            let outcomes = Batch(inputs: chunk, jobs: jobs, progress: (done: start, total: inputs.count)).run(
+                { typesetter.layoutFile($0, settings: settings) }, report: { printDiagnostics($0.diagnostics) })
             start += chunk.count
-            outcomes.forEach { printDiagnostics($0.diagnostics) }
             failed += outcomes.filter(\.failed).map(\.input)
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             guard let first = layouts.first else { continue }

@@ -70,7 +70,8 @@ struct Snapshot: Command {
         let inputs = files.map { Path.join(directory, $0) }
         let names = files.map { Path.stem($0) }
         if files.isEmpty {
-            writeStandardError("typeset: warning: no markup files (*.xml) in '\(directory)'\n")
+            // A run that checked nothing fails: a CI job pointed at the wrong folder would pass.
+            printError("no markup files (*.xml) in '\(directory)': nothing to check")
         }
         // A catalog that cannot be read fails every file, and the summary line still ends it.
         let settings = try layoutArguments.settings { _ in print("0 passed, \(files.count) failed") }
@@ -82,7 +83,7 @@ struct Snapshot: Command {
         let update = self.update
         let allNames = Set(names)
 
-        let results = Batch(inputs: inputs, jobs: jobs).run { input -> FileResult in
+        let results = Batch(inputs: inputs, jobs: jobs).run({ input -> FileResult in
             let file = Path.lastComponent(input)
             let name = Path.stem(file)
             // Its reference, NAME.diff.png, would be taken for a diff image (and removed as one).
@@ -112,18 +113,17 @@ struct Snapshot: Command {
             } catch {
                 return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(error)"], passed: false)
             }
-        }
-
-        var passed = 0
-        var failed = 0
-        for result in results {
+        }, report: { result in
             // Keeps diagnostics (standard error) next to their file's lines when both go to one log:
             // fflush(nil) flushes standard output without naming the C global.
             fflush(nil)
             printDiagnostics(result.diagnostics)
             result.lines.forEach { print($0) }
-            if result.passed { passed += 1 } else { failed += 1 }
-        }
+            fflush(nil)
+        })
+
+        let passed = results.filter(\.passed).count
+        var failed = results.count - passed
         for unused in folder.unusedReferences(names: allNames) {
             if update {
                 do {
@@ -141,7 +141,7 @@ struct Snapshot: Command {
             }
         }
         print("\(passed) passed, \(failed) failed")
-        if failed > 0 { throw ExitCode(ExitStatus.inputFailed) }
+        if failed > 0 || files.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
     }
 
     /// The command that records the references this run compares with: the folder and every

@@ -18,7 +18,12 @@ enum TypesetCommand {
     /// Runs the command line's subcommand; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         let specs = commands.map { $0.spec }
-        guard var name = arguments.first, name != "-h", name != "--help" else {
+        guard var name = arguments.first else {
+            // No command is a usage error (the overview goes to standard error).
+            writeStandardError(Help.root(abstract: abstract, commands: specs))
+            return ExitStatus.usage
+        }
+        if name == "-h" || name == "--help" {
             print(Help.root(abstract: abstract, commands: specs), terminator: "")
             return ExitStatus.success
         }
@@ -32,7 +37,8 @@ enum TypesetCommand {
             rest = ["--help"]
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-            writeStandardError("typeset: error: unknown command '\(name)'\n  See 'typeset --help' for the commands.\n")
+            let hint = closestName(to: name, among: specs.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            writeStandardError("typeset: error: unknown command '\(name)'\(hint)\n  See 'typeset --help' for the commands.\n")
             return ExitStatus.usage
         }
         let spec = command.spec

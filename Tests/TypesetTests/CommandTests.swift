@@ -25,6 +25,28 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    /// Output places and a catalog named wrong are usage errors (exit 2), found before any input
+    /// is read: an --out-dir that is a file was each input's error at 1:1 ("Not a directory").
+    @Test func misnamedOutputsAndCatalogsAreUsageErrors() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = examples + "/settings-en.xml"
+        try "x".write(toFile: folder + "/file", atomically: false, encoding: .utf8)
+        for (arguments, message) in [
+            (["render", input, "--out-dir", folder + "/file"], "--out-dir '\(folder)/file' is a file, not a folder"),
+            (["render", input, "--out-dir", ""], "--out-dir needs a folder"),
+            (["render", input, "-o", folder], "-o '\(folder)' is a folder"),
+            (["sheet", input, "-o", folder, "--format", "pdf"], "-o '\(folder)' is a folder"),
+            (["render", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
+            (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
+            (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
+        ] {
+            let run = try typeset(arguments)
+            #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
+    }
+
     /// The command line grammar (Sources/typeset/Arguments.swift): inputs between options keep
     /// their order, `--name=value` and `--` work, unknown options and missing values are usage
     /// errors, and help lists every option.
@@ -47,6 +69,17 @@ import Testing
         ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: "), "\(bad): \(run)")
+        }
+        // No command at all is a usage error; typos get the closest name.
+        let bare = try typeset([])
+        #expect(bare.status == 2 && bare.stdout.isEmpty && bare.stderr.contains("SUBCOMMANDS:"), "\(bare)")
+        for (bad, hint) in [
+            (["rendr", "a.xml"], "unknown command 'rendr'; did you mean 'render'?"),
+            (["render", "a.xml", "--sacle", "2"], "unknown option '--sacle'; did you mean '--scale'?"),
+            (["sheet", "a.xml", "-o", "s.pdf", "--text-size=AX1"], "unknown option '--text-size=AX1'; did you mean '--text-sizes'?"),
+        ] {
+            let run = try typeset(bad)
+            #expect(run.status == 2 && run.stderr.contains(hint), "\(bad): \(run)")
         }
 
         let out = try temporaryFolder()

@@ -448,8 +448,23 @@ struct SnapshotCommandTests {
         // A mistyped Unicode folder is a usage error, as a mistyped --font-dir is.
         let conformance = try typeset(["conformance", "--unicode-dir", "missing"], in: folder)
         #expect(conformance.status == 2 && conformance.stderr.contains("--unicode-dir 'missing' does not exist"))
+        // Every file is run and reported: a malformed line is a failed case, a file of no case
+        // or none at all fails, each error located.
+        let unicode = folder + "/ucd"
+        try FileManager.default.createDirectory(atPath: unicode, withIntermediateDirectories: true)
+        try Data("@Levels: 0\n@Reorder: 0\nL; 3\nL R; x\n".utf8).write(to: URL(fileURLWithPath: unicode + "/BidiTest.txt"))
+        try Data("# nothing but a comment\n".utf8).write(to: URL(fileURLWithPath: unicode + "/BidiCharacterTest.txt"))
+        let partial = try typeset(["conformance", "--unicode-dir", "ucd"], in: folder)
+        #expect(partial.status == 1, "\(partial)")
+        #expect(partial.lines.filter { !$0.hasPrefix("  ") } == [
+            "BidiTest.txt: 2 passed, 1 failed", "BidiCharacterTest.txt: 0 passed, 0 failed", "LineBreakTest.txt: not run",
+        ], "\(partial)")
+        #expect(partial.lines.contains("  line 4: malformed: expected CLASSES; BITSET, got L R; x"), "\(partial)")
+        #expect(partial.stderr.contains("ucd/BidiCharacterTest.txt:1:1: error: no test cases in this file"), "\(partial)")
+        #expect(partial.stderr.contains("ucd/LineBreakTest.txt:1:1: error: cannot read this Unicode test file"), "\(partial)")
         let empty = try typeset(["snapshot", "."], in: folder)
-        #expect(empty.status == 0 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
+        // A folder without markup checks nothing: it fails, or a mistyped CI path would pass.
+        #expect(empty.status == 1 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }

@@ -52,6 +52,17 @@ extension ReportBlock {
         #expect(b.allSatisfy { $0.linesFollowAlignment() })
     }
 
+    /// An empty isolate after the last `<br/>` is no third line: it made an empty one, and the
+    /// two-line paragraph took the alignment of three (as an empty `<b></b>` never did).
+    @Test func emptyElementsAfterTheLastBreakAddNoLine() {
+        let b = blocks("""
+            <document lang="ar"><p lang="en">One<br/>two<br/><ltr></ltr></p><p lang="en">One<br/>two<br/><bdi> </bdi><span dir="rtl"></span></p>
+            <p lang="en">One<br/><rtl></rtl>two</p><p lang="en">One<br/>two<br/><ltr>three</ltr></p></document>
+            """)
+        #expect(b.map(\.lines.count) == [2, 2, 2, 3])
+        #expect(b.map(\.align) == ["right", "right", "right", "left"])
+    }
+
     @Test func arabicAndHebrewInLeftToRightInterface() {
         let b = blocks("""
             <document lang="en"><p>سطر<br/>سطر</p><p>سطر<br/>سطر<br/>سطر</p><p>שורה<br/>שורה</p><p>שורה<br/>שורה<br/>שורה</p></document>

@@ -27,15 +27,18 @@ extension ConformanceResult {
                 continue
             }
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("@") { continue }
+            // A line that cannot be read is a failed case, and the file goes on.
             let fields = line.split(separator: ";")
             guard fields.count == 2, let bitset = Int(fields[1].trimmingWhitespace()) else {
-                throw ConformanceError(description: "\(path):\(number + 1): malformed line")
+                result.record(false, "line \(number + 1): malformed: expected CLASSES; BITSET, got \(line)")
+                continue
             }
-            let classes = try fields[0].split(separator: " ").map { name in
-                guard let type = classNames[String(name)] else {
-                    throw ConformanceError(description: "\(path):\(number + 1): unknown class \(name)")
-                }
-                return type
+            let names = fields[0].split(separator: " ")
+            let classes = names.compactMap { classNames[String($0)] }
+            guard classes.count == names.count else {
+                let unknown = names.first { classNames[String($0)] == nil } ?? ""
+                result.record(false, "line \(number + 1): malformed: unknown bidi class \(unknown)")
+                continue
             }
             for (bit, direction) in [(1, BidiDirection.auto), (2, .ltr), (4, .rtl)] where bitset & bit != 0 {
                 let paragraph = BidiParagraph(classes: classes, scalars: nil, direction: direction)
@@ -53,10 +56,12 @@ extension ConformanceResult {
         for (number, line) in try readLines(path).enumerated() {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ";", omittingEmptySubsequences: false)
-            guard fields.count == 5 else {
-                throw ConformanceError(description: "\(path):\(number + 1): malformed line")
+            let codes = fields.first?.split(separator: " ") ?? []
+            let scalars = codes.compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
+            guard fields.count == 5, !codes.isEmpty, scalars.count == codes.count else {
+                result.record(false, "line \(number + 1): malformed: expected five fields of which the first is code points, got \(line)")
+                continue
             }
-            let scalars = fields[0].split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
             let direction: BidiDirection = fields[1] == "0" ? .ltr : fields[1] == "1" ? .rtl : .auto
             let expectedBase = UInt8(fields[2])
             let expectedLevels = fields[3].split(separator: " ").map { UInt8($0) }

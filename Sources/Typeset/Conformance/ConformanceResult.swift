@@ -29,6 +29,6 @@ public struct ConformanceError: Error, CustomStringConvertible {
     public var description: String
 
     static func unreadable(_ path: String) -> ConformanceError {
-        ConformanceError(description: "cannot read the Unicode test file \(path) (Debian's unicode-data package installs it; or pass --unicode-dir)")
+        ConformanceError(description: "cannot read this Unicode test file (Debian's unicode-data package installs it; or pass --unicode-dir)")
     }
 }

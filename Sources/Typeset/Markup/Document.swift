@@ -456,21 +456,30 @@ extension Inline {
                     case nil: nil
                     }
                 if let isolate {
-                    output.append(
-                        StyledText(text: String(isolate.initiator), style: style, location: inline.location))
-                }
-                flatten(children, style: inner, into: &output)
-                if isolate != nil {
-                    output.append(
-                        StyledText(
-                            text: String(IsolateKind.terminator), style: style, location: inline.location))
+                    isolated(isolate, children, style: style, inner: inner, location: inline.location, into: &output)
+                } else {
+                    flatten(children, style: inner, into: &output)
                 }
             case .isolate(let kind, let children):
-                output.append(StyledText(text: String(kind.initiator), style: style, location: inline.location))
-                flatten(children, style: style, into: &output)
-                output.append(
-                    StyledText(text: String(IsolateKind.terminator), style: style, location: inline.location))
+                isolated(kind, children, style: style, inner: style, location: inline.location, into: &output)
             }
         }
+    }
+
+    /// `children` between `kind`'s initiator and PDI; an isolate of no text is left out, as
+    /// an empty element is (`<ltr></ltr>` after the last `<br/>` made a third, empty line, and
+    /// a two-line paragraph took §4.1's alignment of three).
+    private static func isolated(
+        _ kind: IsolateKind, _ children: [Inline], style: InlineStyle, inner: InlineStyle, location: SourceLocation,
+        into output: inout [StyledText]
+    ) {
+        let start = output.count
+        output.append(StyledText(text: String(kind.initiator), style: style, location: location))
+        flatten(children, style: inner, into: &output)
+        guard output[(start + 1)...].contains(where: { !$0.text.isEmpty }) else {
+            output.removeSubrange(start...)
+            return
+        }
+        output.append(StyledText(text: String(IsolateKind.terminator), style: style, location: location))
     }
 }

@@ -139,7 +139,7 @@ enum MarkupNames {
 /// a likely typo (at most 2 edits, or a third of the name's length for long names, and at least
 /// one character kept: a one-letter name is no typo of 'b'). Of equally close names, the one
 /// sharing the longest beginning wins: 'iphone-x' is 'iphone-xs', not 'iphone-8'.
-func closestName(to name: String, among candidates: [String]) -> String? {
+public func closestName(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
     var best: (name: String, distance: Int, prefix: Int)?
     for candidate in candidates {
