@@ -29,7 +29,7 @@ struct Batch<Item: Sendable> {
     ) -> [Result] {
         let total = progress?.total ?? items.count
         let state = Locked(BatchState<Result>(
-            count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1,
+            count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
             progress: progress ?? (0, items.count), report: report))
         let items = self.items
         let name = self.name
@@ -45,6 +45,12 @@ struct Batch<Item: Sendable> {
             return state.results.compactMap { $0 }  // every index was filled
         }
     }
+}
+
+extension Batch {
+    /// A terminal that cannot move its cursor (TERM=dumb: Emacs's shell) showed the progress
+    /// line's escapes as text.
+    static var terminalIsDumb: Bool { getenv("TERM").map { String(cString: $0) == "dumb" } ?? false }
 }
 
 extension Batch where Item == String {

@@ -81,8 +81,9 @@ struct Diff: Command {
         let common = min(pagesA.count, pagesB.count)
         let pageCount = max(pagesA.count, pagesB.count)
         let diffPaths = diffImagePaths(pageCount: pageCount)
-        // Before any comparison: a diff image must never replace an input.
-        let inputs = Set([a, b].map(resolvedPath))
+        // Before any comparison: a diff image must never replace an input (the markup, the
+        // PNGs, the string catalog).
+        let inputs = Set(([a, b] + (layoutArguments.strings.map { [$0] } ?? [])).map(resolvedPath))
         if let path = diffPaths.first(where: { inputs.contains(resolvedPath($0)) }) {
             printError("the diff image \(path) would overwrite an input; name another with --out")
             throw ExitCode(ExitStatus.usage)
@@ -193,6 +194,15 @@ struct MarkupRenderer {
         }
         if Path.fileExtension(input).lowercased() == "png" {
             throw failure("not a PNG file (its first bytes are not the PNG signature)")
+        }
+        // Other images are neither PNG nor markup ("not valid UTF-8, save it as UTF-8" misled).
+        let imageKinds: [(signature: [UInt8], name: String)] = [
+            ([0xFF, 0xD8, 0xFF], "a JPEG image"), (Array("GIF8".utf8), "a GIF image"), (Array("RIFF".utf8), "a WebP image"),
+            ([0x42, 0x4D], "a BMP image"), ([0x49, 0x49, 0x2A, 0x00], "a TIFF image"), ([0x4D, 0x4D, 0x00, 0x2A], "a TIFF image"),
+            (Array("%PDF".utf8), "a PDF"),
+        ]
+        if let kind = imageKinds.first(where: { head.starts(with: $0.signature) }) {
+            throw failure("'\(input)' is \(kind.name), not a PNG image or a markup file; diff compares PNGs (convert it) or markup")
         }
         let outcome = typesetter.layoutFile(input, settings: settings)
         guard let layout = outcome.layout, !outcome.failed else {

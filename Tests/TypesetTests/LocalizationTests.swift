@@ -173,6 +173,10 @@ private let xcstrings = #"""
         #expect(strings.strings(locale: "ar_SA")["title"] == "الإعدادات")
         #expect(strings.strings(locale: "fr")["title"] == "Settings")
         #expect(strings.strings(locale: nil)["title"] == "Settings")
+        // Old and new codes of one language match each other (`iw` is Hebrew's old code).
+        let hebrew = try catalog(#"{"sourceLanguage": "en", "strings": {"title": {"localizations": {"he": {"stringUnit": {"state": "translated", "value": "הגדרות"}}}}}}"#, file: "h.xcstrings")
+        #expect(hebrew.hasStrings(locale: "iw-IL") && hebrew.strings(locale: "iw-IL")["title"] == "הגדרות")
+        #expect(hebrew.fallbackChain(locale: "iw") == ["iw", "he", "en", ""])
         // Language tags match whatever their case.
         #expect(strings.strings(locale: "he-IL")["hebrew only"] == "שלום")
         #expect(strings.strings(locale: "he-IL")["title"] == "Settings")

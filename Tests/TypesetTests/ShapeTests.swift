@@ -217,6 +217,10 @@ struct ShapeFontTests {
         let document = try #require(parsed.document)
         let localized = sharedTypesetter.layout(document, options: LayoutOptions(catalog: StringCatalog(tables: ["": ["k": "a\(box)"]], sourceLanguage: nil)))
         #expect(localized.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["2:3"])
+        // References to white space are white space: the character after them is still found
+        // (it was reported where the text starts, 1:14).
+        let spaced = try #require(layoutMarkup("<document><p>ab &#x9;tab&#xA;&#x20; \(box) &#xD;\(box)</p></document>"))
+        #expect(spaced.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["1:37"])
     }
 
     /// Control characters come from catalogs (markup collapses its white space): a tab is the

@@ -184,6 +184,10 @@ public struct StringCatalog: Sendable {
         default: break
         }
         if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
+        // The old codes and the current ones are one language (Java and older iOS still say
+        // `iw`): `--locale iw` takes a catalog's `he`, and `he` its `iw`.
+        let aliases = ["iw": "he", "he": "iw", "ji": "yi", "yi": "ji", "in": "id", "id": "in"]
+        if let alias = aliases[language], !chain.contains(alias) { chain.append(alias) }
         // (A script neither names nor implies matches any: `sr` takes `sr-Cyrl`, `sr-Latn` not.)
         let script = StringCatalog.script(of: chain[0])
         for other in languages where other.hasPrefix(language + "-") && !chain.contains(other) {

@@ -106,9 +106,15 @@ public struct MarkupSource: Sendable, Hashable {
                     } else {
                         return nil  // a tag: the text ended before the character was found
                     }
+                } else if byte == UInt8(ascii: "&") {
+                    // A reference to white space (`&#x9;`) is skipped as white space is: it was
+                    // compared with the next character, and every later warning of the text
+                    // fell back to where the text starts.
+                    guard let (scalar, at) = readReference() else { return nil }
+                    if MarkupSource.isWhiteSpace(scalar.value) && !MarkupSource.isWhiteSpace(want.value) { continue }
+                    return scalar == want ? at : nil
                 } else {
-                    let read = byte == UInt8(ascii: "&") ? readReference() : readScalar()
-                    return read.flatMap { $0.0 == want ? $0.1 : nil }
+                    return readScalar().flatMap { $0.0 == want ? $0.1 : nil }
                 }
             }
             return nil
