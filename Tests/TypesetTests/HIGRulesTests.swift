@@ -416,6 +416,13 @@ extension ReportBlock {
         #expect(ext[0].lines[0].runs.contains { $0.text == "۵۶" })
         let span = blocks(#"<document><label>Total <span numerals="arab">42</span> and 42</label></document>"#)
         #expect(span[0].text == "Total ٤٢ and 42")
+        // The digits of a word with a Latin letter are a name's or a code's, not a number's.
+        let codes = blocks(#"<document lang="ar" numerals="arab"><p>ملف MP3 و COVID-19 و <ltr>A1B2-C3</ltr> على https://x.com/a1?id=42 بسعر 15 (2024)</p></document>"#)
+        let codeRuns = codes[0].lines.flatMap(\.runs).map(\.text)
+        for kept in ["MP3", "COVID-19", "A1B2-C3", "a1?id=42", "١٥", "٢٠٢٤"] {
+            #expect(codeRuns.contains { $0.contains(kept) }, "\(kept): \(codeRuns)")
+        }
+        #expect(!codeRuns.joined().contains("٣") && !codeRuns.joined().contains("٤٢"), "\(codeRuns)")
     }
 
     @Test func phoneNumberIsolatedLeftToRight() {

@@ -168,17 +168,40 @@ final class ParagraphLayouter: Sendable {
         return ParagraphLayout(text, lines)
     }
 
+    /// The characters around `index` up to white space (or a line or paragraph separator).
+    static func word(around index: Int, in scalars: [Unicode.Scalar]) -> Range<Int> {
+        func separates(_ scalar: Unicode.Scalar) -> Bool {
+            let bidi = scalar.bidiClass
+            return bidi == .WS || bidi == .B || bidi == .S || scalar == "\u{2028}"
+        }
+        var start = index
+        while start > 0 && !separates(scalars[start - 1]) { start -= 1 }
+        var end = index + 1
+        while end < scalars.count && !separates(scalars[end]) { end += 1 }
+        return start..<end
+    }
+
     private func setLines(
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
     ) -> ParagraphLines {
         // Digits are substituted after bidi resolution (SPEC 4.5): numbers order the same
         // whatever digits they show. A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an
-        // emoji's, not a number's: kept, as the emoji font has no other.
+        // emoji's, not a number's: kept, as the emoji font has no other. So are the digits of a
+        // word with a left-to-right letter in it, which are part of a name or a code, not a
+        // number (MP3, COVID-19, x86_64, A1B2-C3, a URL): they read as "MP٣" and were copied so.
         var display = text.scalars
+        var word = 0..<0  // the word (between white space) of the last digit looked at
+        var wordHasLetter = false
         for span in text.spans where span.style.digits != .latn {
             for i in span.scalarRange {
+                guard span.style.digits.substitute(display[i]) != nil else { continue }
                 let next = i + 1 < display.count ? display[i + 1].value : 0
                 if next == 0xFE0F || next == 0x20E3 { continue }
+                if !word.contains(i) {
+                    word = ParagraphLayouter.word(around: i, in: text.scalars)
+                    wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.properties.isAlphabetic }
+                }
+                if wordHasLetter { continue }
                 if let digit = span.style.digits.substitute(display[i]) { display[i] = digit }
             }
         }
