@@ -455,6 +455,27 @@ struct RenderTests {
         }
     }
 
+    /// A PNG says its resolution (SPEC 5.1: `--scale` times 72 dpi): without a pHYs chunk, a
+    /// page at 2× was placed at twice its size in points by other programs. Opaque pages (our
+    /// encoder) and transparent ones (Cairo's writer) alike; the pixels read as before.
+    @Test(arguments: [(1.0, 2835), (2.0, 5669), (1.5, 4252)])
+    func pngsSayTheirResolution(scale: Double, perMeter: Int) throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = [Page(width: 20, height: 10), Page(width: 20, height: 10, background: Color(red: 0, green: 0, blue: 1, alpha: 0.5))]
+        let written = try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
+        for path in written {
+            let png = try bytes(path)
+            // After the signature and IHDR: length 9, "pHYs", x and y per meter, unit 1.
+            let value = { (offset: Int) in png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            #expect(value(33) == 9 && Array(png[37..<41]) == Array("pHYs".utf8), "\(path)")
+            #expect(value(41) == perMeter && value(45) == perMeter && png[49] == 1, "\(path)")
+            #expect(value(50) == Int(PNGFile.crc32(png[37..<50])))
+            let image = try PixelImage(contentsOf: path)
+            #expect(image.width == Int((20 * scale).rounded(.up)) && image.height == Int((10 * scale).rounded(.up)))
+        }
+    }
+
     @Test(arguments: OutputFormat.allCases)
     func rendersAreByteIdentical(format: OutputFormat) throws {
         let folder = try makeTemporaryFolder()

@@ -380,6 +380,25 @@ public enum PNGFile {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
 
+    /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
+    /// `--scale 2` is placed at its size in points (144 dpi), not at twice it, as a PNG without
+    /// one is (taken as 72 dpi).
+    static func resolution(pixelsPerPoint: Double) -> [UInt8] {
+        let perMeter = UInt32((pixelsPerPoint * 72 / 0.0254).rounded())
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: perMeter >> (24 - 8 * UInt32($0))) }
+        return bytes + bytes + [1]  // x, y; 1: the unit is the meter
+    }
+
+    /// `png` with a pHYs chunk of `resolution(pixelsPerPoint:)` after its header (IHDR).
+    static func settingResolution(_ png: [UInt8], pixelsPerPoint: Double) -> [UInt8] {
+        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
+        guard png.count > headerEnd, png.starts(with: signature) else { return png }
+        let body = Array("pHYs".utf8) + resolution(pixelsPerPoint: pixelsPerPoint)
+        let crc = crc32(body)
+        let chunk = [0, 0, 0, 9] + body + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32($0))) }
+        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
+    }
+
     /// CRC-32 as PNG defines it: zlib's, as the PNG encoder uses.
     static func crc32<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
         func crc(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {

@@ -175,19 +175,24 @@ func cairoMessage(_ status: cairo_status_t) -> String {
 }
 
 /// Encodes an image surface as PNG bytes: opaque ARGB32 images with `PNGEncoder` (the same
-/// pixels as Cairo's writer, several times faster), others with Cairo's writer.
-func pngBytes(of surface: CairoSurface, context: @autoclosure () -> String) throws -> [UInt8] {
+/// pixels as Cairo's writer, several times faster), others with Cairo's writer; with a pHYs
+/// chunk when `pixelsPerPoint` is given.
+func pngBytes(of surface: CairoSurface, pixelsPerPoint: Double? = nil, context: @autoclosure () -> String) throws
+    -> [UInt8]
+{
     cairo_surface_flush(surface.pointer)
     try surface.check(context())
     let image = surface.pointer
     if cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(image),
         let png = PNGEncoder.encodeOpaque(
             pixels: data, width: Int(cairo_image_surface_get_width(image)),
-            height: Int(cairo_image_surface_get_height(image)), stride: Int(cairo_image_surface_get_stride(image)))
+            height: Int(cairo_image_surface_get_height(image)), stride: Int(cairo_image_surface_get_stride(image)),
+            pixelsPerPoint: pixelsPerPoint)
     {
         return png
     }
-    return try cairoPNGBytes(of: surface, context: context())
+    let png = try cairoPNGBytes(of: surface, context: context())
+    return pixelsPerPoint.map { PNGFile.settingResolution(png, pixelsPerPoint: $0) } ?? png
 }
 
 /// Encodes an image surface as PNG bytes with Cairo's own writer (libpng).

@@ -33,8 +33,9 @@ import Glibc
 enum PNGEncoder {
     /// PNG bytes of an opaque ARGB32 image (8-bit RGB, as Cairo writes opaque images), or nil
     /// when a pixel is not fully opaque.
+    /// `pixelsPerPoint`: the resolution a pHYs chunk gives (`PNGFile.resolution`), if any.
     static func encodeOpaque(
-        pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int
+        pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, pixelsPerPoint: Double? = nil
     ) -> [UInt8]? {
         guard width > 0, height > 0, stride >= 4 * width else { return nil }
         let rowBytes = 1 + 3 * width  // filter byte + RGB
@@ -50,7 +51,8 @@ enum PNGEncoder {
         guard let length = compress(pixels: pixels, width: width, height: height, stride: stride, into: stream)
         else { return nil }
 
-        let streamStart = 8 + 25 + 18 + 8  // signature, IHDR, bKGD, IDAT's length and type
+        let resolution = pixelsPerPoint.map { PNGFile.resolution(pixelsPerPoint: $0) }
+        let streamStart = 8 + 25 + 18 + (resolution == nil ? 0 : 21) + 8  // signature, IHDR, pHYs, bKGD, IDAT's length and type
         let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, written in
             guard let out = buffer.baseAddress else { return }
@@ -58,6 +60,7 @@ enum PNGEncoder {
             var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
             header += [8, 2, 0, 0, 0]  // 8 bits per channel, RGB, deflate, adaptive filtering, no interlace
             var end = writeChunk("IHDR", header, at: out + 8)
+            if let resolution { end = writeChunk("pHYs", resolution, at: end) }  // where settingResolution puts it
             // The background Cairo's writer declares: white, in 16-bit samples.
             end = writeChunk("bKGD", [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF], at: end)
             (out + streamStart).update(from: stream, count: length)

@@ -239,6 +239,6 @@ func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer)
         let context = CairoContext(surface: surface)
         cairo_scale(context.pointer, scale, scale)
         try drawer.draw(page, pageNumber: pageNumber, on: context)
-        return try pngBytes(of: surface, context: "encoding page \(pageNumber) as PNG")
+        return try pngBytes(of: surface, pixelsPerPoint: scale, context: "encoding page \(pageNumber) as PNG")
     }
 }
