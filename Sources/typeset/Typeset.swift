@@ -12,6 +12,7 @@ enum TypesetCommand {
 
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
+        PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
         exit(run(Array(CommandLine.arguments.dropFirst())))
     }
 

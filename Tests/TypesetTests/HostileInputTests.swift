@@ -307,6 +307,60 @@ struct HostileInputTests {
         #expect(result.error.utf8.count < 2_000, "\(result.error.utf8.count) bytes of errors")
     }
 
+    /// Ctrl-C or a CI job's time limit (SIGINT, SIGTERM) while a PDF of many inputs is written:
+    /// its hidden temporary file stayed in the output folder. It is removed, and the process
+    /// still dies of the signal.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Over 64 inputs: the PDF's temporary file is made after the first 64 are laid out,
+        // and stays while the others are.
+        let inputs = (0..<200).map { folder + "/page\($0).xml" }
+        let page = try String(contentsOfFile: repositoryRoot + "/Examples/long-page.xml", encoding: .utf8)
+        for input in inputs { try page.write(toFile: input, atomically: false, encoding: .utf8) }
+        func temporaries() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } }
+        // Spawned as a shell spawns a command: signals unblocked and at their default action
+        // (the test runner's own may be otherwise, and a child inherits them).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let arguments = [try typesetBinary(), "render"] + inputs + ["-o", folder + "/all.pdf", "--jobs", "1"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ) == 0)
+        var seen = false
+        var status: Int32 = 0
+        for _ in 0..<10_000 {
+            if try !temporaries().isEmpty {
+                seen = true
+                break
+            }
+            if waitpid(pid, &status, WNOHANG) == pid { break }  // done before: nothing to interrupt
+            usleep(1_000)
+        }
+        #expect(seen, "no temporary file appeared while the PDF was written")
+        guard seen else { return }
+        kill(pid, signal)
+        #expect(waitpid(pid, &status, 0) == pid)
+        // Killed by the signal (WIFSIGNALED, WTERMSIG), not finished.
+        #expect(status & 0x7F == signal, "wait status \(status)")
+        #expect(try temporaries().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/all.pdf"))
+    }
+
     /// A multi-page PNG render that fails writes none of its pages.
     @Test func failingMultiPagePNGRenderWritesNoPage() throws {
         let cli = try CLI()

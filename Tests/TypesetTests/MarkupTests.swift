@@ -470,6 +470,7 @@ private struct Fixture {
             "justify-all", "<document><label align='justify-all'>x</label></document>", 1, 18, "never fully justified"),
         BadInput(
             "distribute", "<document><button align='distribute'>x</button></document>", 1, 19, "never fully justified"),
+        BadInput("both (Word's justify)", "<document><p align='both'>x</p></document>", 1, 14, "never fully justified"),
         BadInput(
             "text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
             "text is not allowed directly inside 'row'"),

@@ -131,7 +131,7 @@ enum MarkupNames {
     static func isJustification(_ value: String) -> Bool {
         let lowered = value.lowercased()
         return lowered.hasPrefix("justif") || lowered.hasPrefix("distribute") || lowered == "full"
-            || lowered == "inter-word" || lowered == "inter-character" || lowered == "block"
+            || lowered == "inter-word" || lowered == "inter-character" || lowered == "block" || lowered == "both"
     }
 }
 

@@ -24,7 +24,7 @@ enum AtomicFileWriter {
         var temporaries: [String] = []
         defer {
             // Only temporaries not yet renamed are left in the list.
-            for temporary in temporaries { unlink(temporary) }
+            for temporary in temporaries { removeTemporary(temporary) }
         }
         for file in files {
             temporaries.append(try writeTemporary(file.bytes, beside: file.path))
@@ -33,7 +33,7 @@ enum AtomicFileWriter {
             if rename(temporaries[0], file.path) != 0 {
                 throw FileWriteFailure(path: file.path, reason: lastError())
             }
-            temporaries.removeFirst()
+            PendingTemporaries.remove(temporaries.removeFirst())
         }
     }
 
@@ -61,10 +61,16 @@ enum AtomicFileWriter {
         }
         if close(descriptor) != 0, failure == nil { failure = lastError() }
         if let failure {
-            unlink(temporary)
+            removeTemporary(temporary)
             throw FileWriteFailure(path: path, reason: failure)
         }
         return temporary
+    }
+
+    /// Removes a temporary file that will not be renamed into place.
+    static func removeTemporary(_ temporary: String) {
+        unlink(temporary)
+        PendingTemporaries.remove(temporary)
     }
 
     /// Creates a new hidden file in the folder of `path`; returns its descriptor and path.
@@ -81,6 +87,7 @@ enum AtomicFileWriter {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw FileWriteFailure(path: path, reason: lastError()) }
+        PendingTemporaries.add(temporary)
         return (descriptor, temporary)
     }
 
@@ -138,7 +145,7 @@ final class TemporaryFile {
     deinit {
         buffer.deallocate()
         close(descriptor)
-        if !settled { unlink(temporary) }
+        if !settled { AtomicFileWriter.removeTemporary(temporary) }
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) {
@@ -175,14 +182,78 @@ final class TemporaryFile {
         flush()
         if let failure { throw FileWriteFailure(path: path, reason: failure) }
         if rename(temporary, path) != 0 { throw FileWriteFailure(path: path, reason: AtomicFileWriter.lastError()) }
+        PendingTemporaries.remove(temporary)
         settled = true
     }
 
     /// Removes the temporary file now (after a failure); later writes go nowhere.
     func discard() {
         guard !settled else { return }
-        unlink(temporary)
+        AtomicFileWriter.removeTemporary(temporary)
         settled = true
         failure = failure ?? "discarded"
+    }
+}
+
+/// The temporary files not yet renamed into place or removed. On SIGINT, SIGTERM or SIGHUP
+/// (Ctrl-C, a CI job's time limit) the command line removes them and dies of the signal as
+/// before (`removeOnTermination`): an interrupted PDF of many pages left its hidden
+/// `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
+/// paths are copied into fixed slots, never freed, and flagged in use.
+public enum PendingTemporaries {
+    private static let slotCount = 64
+    private static let slotBytes = 4096
+
+    private struct Slots: @unchecked Sendable {
+        // @unchecked: written under `lock`; the signal handler only reads them.
+        let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slotCount * slotBytes)
+        let used = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: slotCount)
+        init() { used.initialize(repeating: 0, count: slotCount) }
+    }
+    private static let slots = Slots()
+    private static let lock = Locked(())
+
+    /// Records `path` (one that does not fit, or past 64 at once, is left to the usual clean-up).
+    static func add(_ path: String) {
+        let bytes = path.utf8CString
+        guard bytes.count <= slotBytes else { return }
+        lock.withLock { _ in
+            guard let slot = (0..<slotCount).first(where: { slots.used[$0] == 0 }) else { return }
+            bytes.withUnsafeBufferPointer { (slots.paths + slot * slotBytes).update(from: $0.baseAddress!, count: $0.count) }
+            slots.used[slot] = 1
+        }
+    }
+
+    static func remove(_ path: String) {
+        lock.withLock { _ in
+            for slot in 0..<slotCount where slots.used[slot] != 0 && String(cString: slots.paths + slot * slotBytes) == path {
+                slots.used[slot] = 0
+                return
+            }
+        }
+    }
+
+    /// Installs the handlers (for signals the process does not ignore: `nohup` and background
+    /// jobs keep theirs).
+    public static func removeOnTermination() {
+        _ = slots  // made before a handler can read them
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0,
+                unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != 1  // SIG_IGN
+            else { continue }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                let slots = PendingTemporaries.slots
+                for slot in 0..<PendingTemporaries.slotCount where slots.used[slot] != 0 {
+                    unlink(slots.paths + slot * PendingTemporaries.slotBytes)
+                }
+                // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
+                Glibc.signal(signal, SIG_DFL)
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
     }
 }
