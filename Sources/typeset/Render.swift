@@ -123,6 +123,9 @@ struct Render: Command {
         // One output per input, rendered as soon as it is laid out: memory stays flat. A later
         // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
         // inputs; a lone input's pages are drawn at once instead.
+        if resolvedFormat == .png && selected.count > 1 {
+            try refuseOverwritingShownImages(selected, settings: settings)
+        }
         let pageJobs = selected.count == 1 ? jobs : 1
         let outcomes = batch.run({ input -> (Diagnostics, Bool) in
             var outcome = typesetter.layoutFile(input, settings: settings)
@@ -155,6 +158,31 @@ struct Render: Command {
             }
         }, report: { printDiagnostics($0.0) })
         finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+    }
+
+    /// Refuses a batch in which an input's PNG would replace a picture another input shows:
+    /// `render a.xml b.xml --format png`, where a.xml shows b.png, replaced the picture with b's
+    /// page, and a.png came out differently from run to run. (A document's own pictures are
+    /// checked as it is written.) Only an output already on disk can be someone's picture: the
+    /// inputs are read for their pictures only then.
+    private func refuseOverwritingShownImages(_ inputs: [String], settings: JobSettings) throws {
+        var writers: [String: String] = [:]  // an existing output, resolved → the input writing it
+        for input in inputs {
+            if let output = Path.realPath(outputPath(for: input, format: .png)) { writers[output] = input }
+        }
+        guard !writers.isEmpty else { return }
+        let assets = settings.assetDirectories
+        let shown = Batch(inputs: inputs, jobs: jobs).run {
+            MarkupParser.parse(path: $0, assetDirectories: assets).document?.imagePaths ?? []
+        }
+        for (input, images) in zip(inputs, shown) {
+            for image in images {
+                guard let writer = writers[image], writer != input else { continue }
+                throw UsageError(
+                    "'\(image)' is a picture '\(input)' shows, and '\(writer)' would be written over it; "
+                        + "render them in two steps, or write the pages to another folder (--out-dir)")
+            }
+        }
     }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job

@@ -222,6 +222,28 @@ import Testing
 
     /// A PNG the document shows is one of its inputs too: rendering banner.xml to PNG beside
     /// the banner.png it shows would replace the picture with the mockup of itself.
+    /// In a batch, another input's page must not replace a picture a document shows either:
+    /// a.xml showing b.png, beside b.xml, lost the picture to b's page (and a.png changed from
+    /// run to run). Refused before anything is written; to another folder, both render.
+    @Test func aPictureAnotherInputShowsIsNeverWrittenOver() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try render(
+            pages: [Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))],
+            to: out + "/b.png", options: RenderOptions(format: .png, scale: 1))
+        let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/b.png"))
+        try "<document><image src=\"b.png\"/></document>".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try "<document><p>Screen B</p></document>".write(toFile: out + "/b.xml", atomically: true, encoding: .utf8)
+        for jobs in ["1", "2"] {
+            let result = try typeset(["render", "a.xml", "b.xml", "--format", "png", "--jobs", jobs], in: out)
+            #expect(result.status == 2 && result.stderr.contains("is a picture 'a.xml' shows, and 'b.xml' would be written over it"), "\(result)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/b.png")) == picture)
+            #expect(files(in: out) == ["a.xml", "b.png", "b.xml"])
+        }
+        #expect(try typeset(["render", "a.xml", "b.xml", "--format", "png", "--out-dir", "pages"], in: out).status == 0)
+        #expect(files(in: out + "/pages") == ["a.png", "b.png"])
+    }
+
     @Test func anImageTheDocumentShowsIsNeverWrittenOver() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

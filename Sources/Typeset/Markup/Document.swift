@@ -193,6 +193,24 @@ public enum BlockKind: Sendable, Hashable {
     case spacer(height: Double?)
 }
 
+extension Document {
+    /// The PNGs the document shows (absolute, symbolic links resolved), in document order.
+    public var imagePaths: [String] {
+        func collect(_ blocks: [Block], _ paths: inout [String]) {
+            for block in blocks {
+                switch block.kind {
+                case .image(let image): paths.append(image.path)
+                case .row(let children), .stack(let children): collect(children, &paths)
+                default: continue
+                }
+            }
+        }
+        var paths: [String] = []
+        collect(blocks, &paths)
+        return paths
+    }
+}
+
 extension Block {
     /// The height of a `<spacer>` without `height` (SPEC §2 is silent; one body line's worth).
     public static let defaultSpacerHeight: Double = 16
