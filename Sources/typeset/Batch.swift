@@ -14,7 +14,8 @@ struct Batch<Item: Sendable> {
     /// (progress shows the whole).
     var progress: (done: Int, total: Int)?
 
-    init(items: [Item], jobs: Int, progress: (done: Int, total: Int)? = nil, name: @Sendable @escaping (Item) -> String) {
+    init(items: [Item], jobs: Int, progress: (done: Int, total: Int)? = nil, name: @Sendable @escaping (Item) -> String)
+    {
         self.items = items
         self.jobs = jobs
         self.progress = progress
@@ -28,9 +29,10 @@ struct Batch<Item: Sendable> {
         _ body: @Sendable @escaping (Item) -> Result, report: @escaping (Result) -> Void = { _ in }
     ) -> [Result] {
         let total = progress?.total ?? items.count
-        let state = Locked(BatchState<Result>(
-            count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
-            progress: progress ?? (0, items.count), report: report))
+        let state = Locked(
+            BatchState<Result>(
+                count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
+                progress: progress ?? (0, items.count), report: report))
         let items = self.items
         let name = self.name
         let workers = max(1, min(jobs, items.count))
@@ -103,9 +105,11 @@ private struct BatchState<Result> {
         guard showProgress else { return }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let left = elapsed / Double(done) * Double(total - before - done)
-        writeStandardError("\r\u{1B}[K" + Self.progressLine(
-            count: "[\(before + done)/\(total)] ", name: name, left: "  \(Int(left.rounded()))s left",
-            columns: Self.terminalColumns()))
+        writeStandardError(
+            "\r\u{1B}[K"
+                + Self.progressLine(
+                    count: "[\(before + done)/\(total)] ", name: name, left: "  \(Int(left.rounded()))s left",
+                    columns: Self.terminalColumns()))
     }
 
     /// The progress line cut to the terminal's width (a name in the middle, else left out): a

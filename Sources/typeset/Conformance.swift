@@ -8,7 +8,10 @@ struct Conformance: Command {
         name: "conformance",
         abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.",
         options: [
-            .value("unicode-dir", "Folder of the Unicode data files (default: /usr/share/unicode, where Debian's unicode-data installs them)."),
+            .value(
+                "unicode-dir",
+                "Folder of the Unicode data files (default: /usr/share/unicode, where Debian's unicode-data installs them)."
+            ),
             .flag("verbose", "Print the first 20 failures of each file, not only the first 5."),
         ])
 
@@ -25,7 +28,10 @@ struct Conformance: Command {
         let suites: [(name: String, path: String, run: (String) throws -> ConformanceResult)] = [
             ("BidiTest.txt", unicodeDir + "/BidiTest.txt", { try .bidiTest(file: $0) }),
             ("BidiCharacterTest.txt", unicodeDir + "/BidiCharacterTest.txt", { try .bidiCharacterTest(file: $0) }),
-            ("LineBreakTest.txt", Conformance.locate("LineBreakTest.txt", in: unicodeDir), { try .lineBreakTest(file: $0) }),
+            (
+                "LineBreakTest.txt", Conformance.locate("LineBreakTest.txt", in: unicodeDir),
+                { try .lineBreakTest(file: $0) }
+            ),
         ]
         // Every file is run and reported, whatever the one before did; a file that cannot be
         // read, or that holds no case, fails (a run that checked nothing cannot pass).

@@ -97,7 +97,8 @@ struct Render: Command {
         }
         if let output {
             // One output: lay out every input, then render their pages together.
-            let outcomes = batch.run({ typesetter.layoutFile($0, settings: settings) }, report: { printDiagnostics($0.diagnostics) })
+            let outcomes = batch.run(
+                { typesetter.layoutFile($0, settings: settings) }, report: { printDiagnostics($0.diagnostics) })
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
             if !layouts.isEmpty {

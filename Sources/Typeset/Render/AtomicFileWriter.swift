@@ -219,14 +219,18 @@ public enum PendingTemporaries {
         guard bytes.count <= slotBytes else { return }
         lock.withLock { _ in
             guard let slot = (0..<slotCount).first(where: { slots.used[$0] == 0 }) else { return }
-            bytes.withUnsafeBufferPointer { (slots.paths + slot * slotBytes).update(from: $0.baseAddress!, count: $0.count) }
-            slots.used[slot] = 1
+            bytes.withUnsafeBufferPointer { path in
+                guard let base = path.baseAddress else { return }
+                (slots.paths + slot * slotBytes).update(from: base, count: path.count)
+                slots.used[slot] = 1
+            }
         }
     }
 
     static func remove(_ path: String) {
         lock.withLock { _ in
-            for slot in 0..<slotCount where slots.used[slot] != 0 && String(cString: slots.paths + slot * slotBytes) == path {
+            for slot in 0..<slotCount
+            where slots.used[slot] != 0 && String(cString: slots.paths + slot * slotBytes) == path {
                 slots.used[slot] = 0
                 return
             }

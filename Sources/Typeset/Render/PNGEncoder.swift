@@ -52,7 +52,8 @@ enum PNGEncoder {
         else { return nil }
 
         let resolution = pixelsPerPoint.map { PNGFile.resolution(pixelsPerPoint: $0) }
-        let streamStart = 8 + 25 + 18 + (resolution == nil ? 0 : 21) + 8  // signature, IHDR, pHYs, bKGD, IDAT's length and type
+        // The signature, IHDR, pHYs, bKGD, and IDAT's length and type.
+        let streamStart = 8 + 25 + (resolution == nil ? 0 : 21) + 18 + 8
         let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, written in
             guard let out = buffer.baseAddress else { return }
