@@ -185,6 +185,26 @@ extension ReportBlock {
         #expect(nested.diagnostics.items.isEmpty, "\(nested.diagnostics.items)")
     }
 
+    /// Numbers end in a column, their periods under each other ("9." over "10."), on the
+    /// start side of either direction; they stood flush with the margin, 9 pt from the text
+    /// for the widest and more for the others.
+    @Test func numbersEndInAColumn() {
+        let items = (1...10).map { "<item>Item \($0)</item>" }.joined()
+        for (lang, numerals) in [("en", "latn"), ("ar", "arab"), ("ar", "latn")] {
+            let b = blocks(#"<document lang="\#(lang)" numerals="\#(numerals)"><list type="number">\#(items)</list></document>"#)
+            let markers = b.compactMap(\.marker)
+            #expect(markers.count == 10)
+            // The text side of each marker: its end in LTR, its start in RTL; 9 pt from the text.
+            let sides = zip(b, markers).map { item, marker in
+                lang == "ar" ? marker.x - (item.frame.x + item.frame.width) : item.frame.x - (marker.x + marker.width)
+            }
+            #expect(sides.allSatisfy { abs($0 - 9) < 0.01 }, "\(lang) \(numerals): \(sides)")
+        }
+        // Bullets still stand at the margin.
+        let bullets = blocks(#"<document lang="ar"><list><item>أ</item><item>ب</item></list></document>"#)
+        #expect(bullets.allSatisfy { item in item.marker.map { abs($0.x + $0.width - 374) < 0.01 } == true })
+    }
+
     @Test func easternArabicNumbersCountInReadingOrder() {
         let b = blocks(#"<document lang="ar" numerals="arab"><list type="number"><item>أ</item><item>ب</item><item>ج</item></list></document>"#)
         #expect(b.compactMap(\.marker?.text) == ["١.", "٢.", "٣."])

@@ -554,14 +554,14 @@ struct BlockLayouter {
     /// Marker texts and the width reserved for them on the list's start side: room for the
     /// widest marker in the style of the list's largest item, at least what a body-size list
     /// gets, so that a marker never reaches into its item's text.
-    private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext) -> (texts: [String], width: Double) {
+    private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext) -> ListMarkers {
         let system = numerals.numberingSystem(locale: context.language)
         let items = list.items.filter { if case .list = $0.kind { false } else { true } }
         let texts: [String]
         switch list.marker ?? ListBlock.defaultMarker {
         case .bullet:
             texts = Array(repeating: "•", count: items.count)
-        case .none: return (Array(repeating: "", count: items.count), 0)
+        case .none: return ListMarkers(texts: Array(repeating: "", count: items.count), width: 0)
         case .number:
             texts = (1...max(1, items.count)).map { n in
                 String(String.UnicodeScalarView(String(n).unicodeScalars.map { digit in
@@ -589,9 +589,21 @@ struct BlockLayouter {
             let widest = texts.max { estimate($0) < estimate($1) } ?? ""
             // The gap grows with Dynamic Type, as an app's scaled metrics do: at AX5 a fixed 9 pt
             // was a sixth of an em, "1.عنصر" nearly touching.
-            width = max(width, measure(widest) + BlockLayouter.markerGap * sizeScale * style.size / bodySize)
+            let gap = BlockLayouter.markerGap * sizeScale * style.size / bodySize
+            width = max(width, measure(widest) + gap)
+            // Numbers end where the widest does, their periods in a column ("9." under "10."),
+            // as lists are set in HTML, Pages and Notes; they stood flush with the margin.
+            if list.marker == .number { return ListMarkers(texts: texts, width: width, end: width - gap) }
         }
-        return (texts, width)
+        return ListMarkers(texts: texts, width: width)
+    }
+
+    /// A list's markers: their texts, the room they take beside the items (gap included), and
+    /// for numbers, where they end, from the list's start side (nil: they start there).
+    struct ListMarkers {
+        var texts: [String]
+        var width: Double
+        var end: Double?
     }
 
     /// A list marker in its item's style (not that of the item's first words), with the
@@ -606,7 +618,7 @@ struct BlockLayouter {
     }
 
     private mutating func layoutItem(
-        _ item: Block, number index: Int, markers: (texts: [String], width: Double), _ context: BlockContext,
+        _ item: Block, number index: Int, markers: ListMarkers, _ context: BlockContext,
         top: Double, into placed: inout [PlacedBlock], in list: [OpenStructure]
     ) -> Double {
         guard case .text(let role, let inlines) = item.kind else {
@@ -627,8 +639,10 @@ struct BlockLayouter {
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
             let markerWidth = marker.lines.first?.width ?? 0
-            // The marker stands on the list's start side, outside the text frame.
-            let x = context.rightToLeft ? context.x + context.width - markerWidth : context.x
+            // The marker stands on the list's start side, outside the text frame: from the start
+            // edge, or for numbers ending at `markers.end`.
+            let start = markers.end.map { max(0, $0 - markerWidth) } ?? 0
+            let x = context.rightToLeft ? context.x + context.width - start - markerWidth : context.x + start
             let markerTop = top + firstLine.baseline - (marker.lines.first?.baseline ?? 0)
             placed[first].marker = (marker, x, markerTop)
             placed[first].report.marker = ReportMarker(text: text, x: x, width: markerWidth)
