@@ -41,10 +41,7 @@ struct Render: Command {
         format = try arguments.format("format")
         scale = try arguments.scale()
         jobs = try arguments.jobs()
-        shard = try arguments.string("shard").map { text in
-            guard let shard = Shard(text) else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
-            return shard
-        }
+        shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
         firstInputs = try validate()
     }
@@ -286,6 +283,14 @@ struct Shard {
         count = n
     }
 
+    /// `--shard`'s value, if given; a usage error when it is not K/N.
+    static func option(_ arguments: ParsedArguments) throws -> Shard? {
+        try arguments.string("shard").map { text in
+            guard let shard = Shard(text) else { throw UsageError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+            return shard
+        }
+    }
+
     func select<T>(_ items: [T]) -> [T] {
         items.enumerated().filter { $0.offset % count == index }.map(\.element)
     }
@@ -304,6 +309,7 @@ struct Layout: Command {
             .value("format", "pdf, svg or png (checked; the layout is the same for each)."),
             .value("scale", "PNG resolution (checked; the layout is in points)."),
             .value("jobs", "Inputs rendered at once (checked; layout reads one input)."),
+            .value("shard", "A slice of the inputs, as K/N (checked; layout reads one input)."),
             .value("output", short: "o", "Not taken: the JSON goes to standard output."),
             .value("out-dir", "Not taken: the JSON goes to standard output."),
         ])
@@ -317,6 +323,7 @@ struct Layout: Command {
         _ = try arguments.format("format")
         _ = try arguments.scale()
         _ = try arguments.jobs()
+        _ = try Shard.option(arguments)
         if let path = arguments.string("output") ?? arguments.string("out-dir") {
             throw UsageError("layout prints its JSON to standard output; redirect it (> \(path)) instead")
         }

@@ -182,6 +182,10 @@ import Testing
         #expect(try typeset(["render", "a.xml", "-o", "x.doc"]).status == 2)
         #expect(try typeset(["render", "a.xml", "--text-size", "Huge"]).status == 2)
         #expect(try typeset(["render", "a.xml", "--shard", "3/2"]).status == 2)
+        // layout takes render's options: --shard is checked too, and otherwise changes nothing.
+        #expect(try typeset(["layout", "a.xml", "--shard", "3/2"]).status == 2)
+        let layout = try typeset(["layout", examples + "/settings-en.xml", "--shard", "1/2"])
+        #expect(layout.status == 0 && layout.stdout.hasPrefix("{"), "\(layout)")
     }
 
     /// An output that is one of the command's inputs is refused before anything is read or
