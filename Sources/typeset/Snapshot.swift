@@ -95,8 +95,13 @@ struct Snapshot: Command {
             }
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
-                let first = outcome.diagnostics.errors.first?.description ?? "\(input): cannot be laid out"
-                return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(first)"], passed: false)
+                let first = outcome.diagnostics.errors.first
+                // The FAIL line gives the first error; standard error the others (it gave each
+                // twice on a terminal).
+                var others = Diagnostics()
+                for diagnostic in outcome.diagnostics.items where diagnostic != first { others.report(diagnostic) }
+                let reason = first?.description ?? "\(input): cannot be laid out"
+                return FileResult(diagnostics: others, lines: ["FAIL \(file): \(reason)"], passed: false)
             }
             var others = allNames
             others.remove(name)
