@@ -391,6 +391,12 @@ private let xcstrings = #"""
             "dup.strings:3:1: warning: key 'title' is given again (first on line 1); this later text is used",
             "dup.strings:4:1: warning: key 'title' is given again (first on line 1); this later text is used",
         ])
+        // A JSON object of key → text says so too (it took the later text silently).
+        let json = try catalog("{\"title\": \"First\",\n \"title\": \"Second\"}", file: "dup.json")
+        #expect(json.tables[""]?["title"] == "Second")
+        #expect(json.warnings.map(\.description) == [
+            "dup.json:2:11: warning: key 'title' is given again (first on line 1); this later text is used"
+        ])
         let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
         let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let big = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

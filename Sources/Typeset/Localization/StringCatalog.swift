@@ -301,14 +301,25 @@ public struct StringCatalog: Sendable {
             return try xcstrings(root, file: file)
         }
         var table: [String: String] = [:]
+        var lines: [String: Int] = [:]  // where each key's text was given
+        var warnings: [Diagnostic] = []
         for (key, value) in members {
             guard let text = value.string else {
                 throw Diagnostic.error(
                     location(value, file), "the value of key '\(key)' must be a string, not \(value.kindName)")
             }
+            // As in a .strings file: the later text is used, and said (it was taken silently).
+            if let first = lines[key] {
+                warnings.append(.warning(
+                    location(value, file), "key '\(key)' is given again (first on line \(first)); this later text is used"))
+            } else {
+                lines[key] = value.line
+            }
             table[key] = text
         }
-        return StringCatalog(tables: ["": table], sourceLanguage: nil)
+        var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
+        catalog.warnings = warnings
+        return catalog
     }
 
     private static func location(_ value: LocatedJSON, _ file: String) -> SourceLocation {
