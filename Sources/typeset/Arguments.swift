@@ -101,12 +101,13 @@ func checkFolders(_ folders: [String], option: String) throws {
 /// An output file named on the command line must not be empty or a folder; an output folder
 /// must not be a file: usage errors, found before any input is read (they were each input's
 /// error at 1:1, with the system's "Not a directory").
-func checkOutput(file: String?, folder: String?, fileOption: String = "-o") throws {
+func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true) throws {
     if let file {
         var isFolder = false
-        if file.isEmpty { throw UsageError("\(fileOption) needs a file name") }
+        if file.isEmpty { throw UsageError("-o needs a file name") }
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder {
-            throw UsageError("\(fileOption) '\(file)' is a folder; give a file name (or --out-dir for one file per input)")
+            throw UsageError(
+                "-o '\(file)' is a folder; give a file name" + (oneFilePerInput ? " (or --out-dir for one file per input)" : ""))
         }
     }
     if let folder {

@@ -13,12 +13,17 @@ struct Batch<Item: Sendable> {
     /// For a batch that is one part of a larger one: items done before it, and the whole count
     /// (progress shows the whole).
     var progress: (done: Int, total: Int)?
+    /// No progress line (a preparatory pass, before the batch's own).
+    var quiet = false
 
-    init(items: [Item], jobs: Int, progress: (done: Int, total: Int)? = nil, name: @Sendable @escaping (Item) -> String)
-    {
+    init(
+        items: [Item], jobs: Int, progress: (done: Int, total: Int)? = nil, quiet: Bool = false,
+        name: @Sendable @escaping (Item) -> String
+    ) {
         self.items = items
         self.jobs = jobs
         self.progress = progress
+        self.quiet = quiet
         self.name = name
     }
 
@@ -31,7 +36,8 @@ struct Batch<Item: Sendable> {
         let total = progress?.total ?? items.count
         let state = Locked(
             BatchState<Result>(
-                count: items.count, showProgress: isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
+                count: items.count,
+                showProgress: !quiet && isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
                 progress: progress ?? (0, items.count), report: report))
         let items = self.items
         let name = self.name
@@ -57,8 +63,8 @@ extension Batch {
 
 extension Batch where Item == String {
     /// A batch of input files, named by their file names in the progress line.
-    init(inputs: [String], jobs: Int, progress: (done: Int, total: Int)? = nil) {
-        self.init(items: inputs, jobs: jobs, progress: progress) { Path.lastComponent($0) }
+    init(inputs: [String], jobs: Int, progress: (done: Int, total: Int)? = nil, quiet: Bool = false) {
+        self.init(items: inputs, jobs: jobs, progress: progress, quiet: quiet) { Path.lastComponent($0) }
     }
 }
 
@@ -113,13 +119,37 @@ private struct BatchState<Result> {
     }
 
     /// The progress line cut to the terminal's width (a name in the middle, else left out): a
-    /// line that wraps leaves its first row behind at every update.
+    /// line that wraps leaves its first row behind at every update. Widths are in columns (a
+    /// CJK character or an emoji takes two).
     static func progressLine(count: String, name: String, left: String, columns: Int) -> String {
-        let room = columns - 1 - count.count - left.count  // the last column would wrap on some terminals
-        if name.count <= room { return count + name + left }
+        let room = columns - 1 - width(count) - width(left)  // the last column would wrap on some terminals
+        if width(name) <= room { return count + name + left }
         if room < 9 { return String((count + left).prefix(max(0, columns - 1))) }
-        let head = (room - 1) / 2
-        return count + name.prefix(head) + "…" + name.suffix(room - 1 - head) + left
+        let characters = Array(name)
+        var head = 0
+        var used = 1  // the ellipsis
+        while used + width(characters[head]) <= (room - 1) / 2 + 1 {
+            used += width(characters[head])
+            head += 1
+        }
+        var tail = characters.count
+        while tail > head, used + width(characters[tail - 1]) <= room {
+            used += width(characters[tail - 1])
+            tail -= 1
+        }
+        return count + String(characters[..<head]) + "…" + String(characters[tail...]) + left
+    }
+
+    /// Terminal columns: two for wide and fullwidth characters, none for marks and format
+    /// characters, one for the rest.
+    static func width<Text: StringProtocol>(_ text: Text) -> Int { text.reduce(0) { $0 + width($1) } }
+
+    static func width(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        switch first.generalCategory {
+        case .Mn, .Me, .Cf: return 0
+        default: return first.eastAsianWidth == .wide || first.eastAsianWidth == .fullwidth ? 2 : 1
+        }
     }
 
     /// The width of the terminal standard error goes to (80 if it does not say).

@@ -49,7 +49,8 @@ struct Conformance: Command {
             } catch {
                 print("\(suite.name): not run")
                 fflush(nil)
-                writeStandardError("\(suite.path):1:1: error: \(error)\n")
+                let reason = (error as? ConformanceError)?.reason ?? "\(error)"
+                writeStandardError("\(suite.path):1:1: error: \(reason)\n")
                 failed = true
             }
         }

@@ -29,16 +29,19 @@ struct LayoutArguments {
         }
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
-        // A catalog that is not there is a mistyped option, as a missing --font-dir is (exit 2);
-        // one that is there but cannot be read is the catalog's located error.
-        if let strings {
-            var isFolder = false
-            if strings.isEmpty { throw UsageError("--strings needs a file") }
-            if !FileManager.default.fileExists(atPath: strings, isDirectory: &isFolder) {
-                throw UsageError("--strings '\(strings)' does not exist")
-            }
-            if isFolder { throw UsageError("--strings '\(strings)' is a folder, not a string catalog") }
+        try LayoutArguments.checkCatalog(strings)
+    }
+
+    /// A catalog that is not there is a mistyped option, as a missing --font-dir is (exit 2);
+    /// one that is there but cannot be read is the catalog's located error.
+    static func checkCatalog(_ strings: String?) throws {
+        guard let strings else { return }
+        var isFolder = false
+        if strings.isEmpty { throw UsageError("--strings needs a file") }
+        if !FileManager.default.fileExists(atPath: strings, isDirectory: &isFolder) {
+            throw UsageError("--strings '\(strings)' does not exist")
         }
+        if isFolder { throw UsageError("--strings '\(strings)' is a folder, not a string catalog") }
     }
 
     /// These options as they would be given again on a command line.

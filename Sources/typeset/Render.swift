@@ -121,20 +121,22 @@ struct Render: Command {
         // One output per input, rendered as soon as it is laid out: memory stays flat. A later
         // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
         // inputs; a lone input's pages are drawn at once instead.
-        if resolvedFormat == .png && selected.count > 1 {
-            try refuseOverwritingShownImages(selected, settings: settings)
-        }
+        let pictures = resolvedFormat == .png && selected.count > 1 ? try shownPictures(selected, settings: settings) : nil
         let pageJobs = selected.count == 1 ? jobs : 1
         let outcomes = batch.run({ input -> (Diagnostics, Bool) in
+            if let failure = pictures?.failed[input] { return (failure, false) }
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
-                guard let other = firstInputs[page], other != input else { continue }
+                let other = firstInputs[page].flatMap { $0 == input ? nil : $0 }
+                let viewer = pictures?.shownBy[Self.resolved(page)].flatMap { $0 == input ? nil : $0 }
+                guard other != nil || viewer != nil else { continue }
+                let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
                 outcome.diagnostics.report(.error(
                     SourceLocation(file: input, line: 1, column: 1),
-                    "page \(index + 1) would be written to '\(page)', the output of '\(other)'; "
+                    "page \(index + 1) would be written to '\(page)', \(whose); "
                         + "rename one of them or render them separately"))
                 return (outcome.diagnostics, false)
             }
@@ -158,29 +160,49 @@ struct Render: Command {
         finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
     }
 
-    /// Refuses a batch in which an input's PNG would replace a picture another input shows:
-    /// `render a.xml b.xml --format png`, where a.xml shows b.png, replaced the picture with b's
-    /// page, and a.png came out differently from run to run. (A document's own pictures are
-    /// checked as it is written.) Only an output already on disk can be someone's picture: the
-    /// inputs are read for their pictures only then.
-    private func refuseOverwritingShownImages(_ inputs: [String], settings: JobSettings) throws {
-        var writers: [String: String] = [:]  // an existing output, resolved → the input writing it
-        for input in inputs {
-            if let output = Path.realPath(outputPath(for: input, format: .png)) { writers[output] = input }
-        }
-        guard !writers.isEmpty else { return }
+    /// The pictures the inputs of a PNG batch show, read before any page is written, so that
+    /// no page replaces one: `render a.xml b.xml --format png`, where a.xml shows b.png, put b's
+    /// page in place of the picture, and a.png came out differently from run to run. A page 1
+    /// over a picture is a usage error here; a later page fails its input (a document's own
+    /// pictures are checked as it is written). An input that fails when read here fails the
+    /// batch the same way (read again later, it could find another input's page in a picture's
+    /// place). Only inputs with `<image` in them are parsed: a batch without pictures costs a read.
+    private func shownPictures(_ inputs: [String], settings: JobSettings) throws -> ShownPictures {
         let assets = settings.assetDirectories
-        let shown = Batch(inputs: inputs, jobs: jobs).run {
-            MarkupParser.parse(path: $0, assetDirectories: assets).document?.imagePaths ?? []
+        let read = Batch(inputs: inputs, jobs: jobs, quiet: true).run { input -> (images: [String], failure: Diagnostics?) in
+            guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
+                bytes.firstRange(of: Array("<image".utf8)) != nil
+            else { return ([], nil) }
+            let parsed = MarkupParser.parse(path: input, assetDirectories: assets)
+            guard let document = parsed.document, !parsed.diagnostics.hasErrors else { return ([], parsed.diagnostics) }
+            return (document.imagePaths, nil)
         }
-        for (input, images) in zip(inputs, shown) {
-            for image in images {
-                guard let writer = writers[image], writer != input else { continue }
-                throw UsageError(
-                    "'\(image)' is a picture '\(input)' shows, and '\(writer)' would be written over it; "
-                        + "render them in two steps, or write the pages to another folder (--out-dir)")
-            }
+        var pictures = ShownPictures()
+        for (input, result) in zip(inputs, read) {
+            if let failure = result.failure { pictures.failed[input] = failure }
+            for image in result.images where pictures.shownBy[image] == nil { pictures.shownBy[image] = input }
         }
+        for input in inputs {
+            let output = outputPath(for: input, format: .png)
+            guard let viewer = pictures.shownBy[Self.resolved(output)], viewer != input else { continue }
+            throw UsageError(
+                "'\(output)' is a picture '\(viewer)' shows, and '\(input)' would be written over it; "
+                    + "render them in two steps, or write the pages to another folder (--out-dir)")
+        }
+        return pictures
+    }
+
+    private struct ShownPictures {
+        /// Each picture (absolute, links resolved) and the first input that shows it.
+        var shownBy: [String: String] = [:]
+        /// The inputs that failed when read for their pictures, and why.
+        var failed: [String: Diagnostics] = [:]
+    }
+
+    /// `path` as the markup gives its pictures: absolute, its folder's links resolved.
+    private static func resolved(_ path: String) -> String {
+        let folder = Path.folder(path)
+        return Path.join(Path.realPath(folder.isEmpty ? "." : folder) ?? folder, Path.lastComponent(path))
     }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job

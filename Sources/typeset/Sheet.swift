@@ -72,7 +72,8 @@ struct Sheet: Command {
             throw UsageError(
                 "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
-        try checkOutput(file: output, folder: nil)
+        try checkOutput(file: output, folder: nil, oneFilePerInput: false)
+        try LayoutArguments.checkCatalog(strings)
         try refuseOverwriting(inputs: inputs + (strings.map { [$0] } ?? []), outputs: [output])
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")

@@ -70,8 +70,13 @@ struct Snapshot: Command {
         let inputs = files.map { Path.join(directory, $0) }
         let names = files.map { Path.stem($0) }
         if files.isEmpty {
-            // A run that checked nothing fails: a CI job pointed at the wrong folder would pass.
-            printError("no markup files (*.xml) in '\(directory)': nothing to check")
+            // A check of nothing fails: a CI job pointed at the wrong folder would pass. (An
+            // update of nothing only removes the references left.)
+            if update {
+                writeStandardError("typeset: warning: no markup files (*.xml) in '\(directory)'\n")
+            } else {
+                printError("no markup files (*.xml) in '\(directory)': nothing to check")
+            }
         }
         // A catalog that cannot be read fails every file, and the summary line still ends it.
         let settings = try layoutArguments.settings { _ in print("0 passed, \(files.count) failed") }
@@ -146,7 +151,7 @@ struct Snapshot: Command {
             }
         }
         print("\(passed) passed, \(failed) failed")
-        if failed > 0 || files.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
+        if failed > 0 || (files.isEmpty && !update) { throw ExitCode(ExitStatus.inputFailed) }
     }
 
     /// The command that records the references this run compares with: the folder and every

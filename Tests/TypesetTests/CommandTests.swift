@@ -40,6 +40,7 @@ import Testing
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
+            (["sheet", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
         ] {
             let run = try typeset(arguments)
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
@@ -246,6 +247,24 @@ import Testing
         }
         #expect(try typeset(["render", "a.xml", "b.xml", "--format", "png", "--out-dir", "pages"], in: out).status == 0)
         #expect(files(in: out + "/pages") == ["a.png", "b.png"])
+        // A later page fails its input; the picture stays.
+        try FileManager.default.moveItem(atPath: out + "/b.png", toPath: out + "/c-2.png")
+        try "<document><image src=\"c-2.png\"/></document>".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try "<document height=\"100\"><p>C</p><spacer height=\"200\"/><p>C, page 2</p></document>"
+            .write(toFile: out + "/c.xml", atomically: true, encoding: .utf8)
+        let later = try typeset(["render", "a.xml", "c.xml", "--format", "png", "--jobs", "1"], in: out)
+        #expect(later.status == 1 && later.stderr.contains("page 2 would be written to './c-2.png', a picture 'a.xml' shows"), "\(later)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/c-2.png")) == picture)
+        // A picture not there yet fails its document whatever the order (it found the other
+        // input's page when that was written first).
+        try FileManager.default.removeItem(atPath: out + "/a.png")
+        try "<document><image src=\"d.png\"/></document>".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try "<document><p>D</p></document>".write(toFile: out + "/d.xml", atomically: true, encoding: .utf8)
+        for (order, jobs) in [(["d.xml", "a.xml"], "1"), (["a.xml", "d.xml"], "1"), (["d.xml", "a.xml"], "2")] {
+            let run = try typeset(["render"] + order + ["--format", "png", "--jobs", jobs], in: out)
+            #expect(run.status == 1 && run.stderr.contains("image 'd.png' does not exist"), "\(order) \(jobs): \(run)")
+            try FileManager.default.removeItem(atPath: out + "/d.png")
+        }
     }
 
     @Test func anImageTheDocumentShowsIsNeverWrittenOver() throws {

@@ -466,6 +466,8 @@ struct SnapshotCommandTests {
         let empty = try typeset(["snapshot", "."], in: folder)
         // A folder without markup checks nothing: it fails, or a mistyped CI path would pass.
         #expect(empty.status == 1 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
+        let emptyUpdate = try typeset(["snapshot", ".", "--update"], in: folder)
+        #expect(emptyUpdate.status == 0 && emptyUpdate.stderr.contains("warning: no markup files"), "\(emptyUpdate)")
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }

@@ -57,10 +57,11 @@ extension ReportBlock {
     @Test func emptyElementsAfterTheLastBreakAddNoLine() {
         let b = blocks("""
             <document lang="ar"><p lang="en">One<br/>two<br/><ltr></ltr></p><p lang="en">One<br/>two<br/><bdi> </bdi><span dir="rtl"></span></p>
-            <p lang="en">One<br/><rtl></rtl>two</p><p lang="en">One<br/>two<br/><ltr>three</ltr></p></document>
+            <p lang="en">One<br/><rtl></rtl>two</p><p lang="en">One<br/>two<br/><ltr>three</ltr></p>
+            <p lang="en">One<br/>two<ltr>three<br/></ltr></p><p lang="en">One<br/>two<rtl><br/></rtl>x</p></document>
             """)
-        #expect(b.map(\.lines.count) == [2, 2, 2, 3])
-        #expect(b.map(\.align) == ["right", "right", "right", "left"])
+        #expect(b.map(\.lines.count) == [2, 2, 2, 3, 2, 3])
+        #expect(b.map(\.align) == ["right", "right", "right", "left", "right", "left"])
     }
 
     @Test func arabicAndHebrewInLeftToRightInterface() {
@@ -443,6 +444,9 @@ extension ReportBlock {
             #expect(codeRuns.contains { $0.contains(kept) }, "\(kept): \(codeRuns)")
         }
         #expect(!codeRuns.joined().contains("٣") && !codeRuns.joined().contains("٤٢"), "\(codeRuns)")
+        // A no-break space parts a number from its unit as a space does.
+        let units = blocks(#"<document lang="ar" numerals="arab"><label>15&#xA0;km 16&#x202F;km 17 km</label></document>"#)
+        #expect(units[0].text.contains("١٥") && units[0].text.contains("١٦") && units[0].text.contains("١٧"), "\(units[0].text)")
     }
 
     @Test func phoneNumberIsolatedLeftToRight() {

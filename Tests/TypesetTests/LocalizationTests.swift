@@ -177,6 +177,8 @@ private let xcstrings = #"""
         let hebrew = try catalog(#"{"sourceLanguage": "en", "strings": {"title": {"localizations": {"he": {"stringUnit": {"state": "translated", "value": "הגדרות"}}}}}}"#, file: "h.xcstrings")
         #expect(hebrew.hasStrings(locale: "iw-IL") && hebrew.strings(locale: "iw-IL")["title"] == "הגדרות")
         #expect(hebrew.fallbackChain(locale: "iw") == ["iw", "he", "en", ""])
+        let regional = StringCatalog(tables: ["en": ["k": "en"], "he-IL": ["k": "he-IL"], "yi-US": ["k": "yi-US"]], sourceLanguage: "en")
+        #expect(regional.strings(locale: "iw")["k"] == "he-IL" && regional.strings(locale: "ji")["k"] == "yi-US")
         // Language tags match whatever their case.
         #expect(strings.strings(locale: "he-IL")["hebrew only"] == "שלום")
         #expect(strings.strings(locale: "he-IL")["title"] == "Settings")

@@ -608,6 +608,28 @@ struct RenderTests {
         #expect(leftBehind == [])
     }
 
+    /// The temporaries a signal handler removes: every page's of a large render at once (a
+    /// 200-page PNG render killed while writing left 59 behind when only 64 were kept), each
+    /// slot given back when its file is renamed or removed.
+    @Test func everyPendingTemporaryIsRecorded() throws {
+        // (Other tests' renders run alongside: only this test's paths are looked at.)
+        func mine() -> Set<String> { Set(PendingTemporaries.recorded.filter { $0.hasPrefix("/tmp/typeset-pending-test/") }) }
+        let paths = (0..<300).map { "/tmp/typeset-pending-test/.page-\($0).png.x.tmp" }
+        for path in paths { PendingTemporaries.add(path) }
+        #expect(mine() == Set(paths))
+        for path in paths.prefix(200) { PendingTemporaries.remove(path) }
+        let more = (0..<100).map { "/tmp/typeset-pending-test/.more-\($0).png.y.tmp" }
+        for path in more { PendingTemporaries.add(path) }
+        #expect(mine() == Set(paths.suffix(100) + more))
+        for path in paths.suffix(100) + more { PendingTemporaries.remove(path) }
+        #expect(mine().isEmpty)
+        // A real write leaves nothing recorded.
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try AtomicFileWriter.write((0..<100).map { (path: folder + "/p\($0).bin", bytes: [UInt8]($0.description.utf8)) })
+        #expect(!PendingTemporaries.recorded.contains { $0.hasPrefix(folder) })
+    }
+
     @Test func atomicWriterRemovesTemporariesWhenALaterFileFails() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

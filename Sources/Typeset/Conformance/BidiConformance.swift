@@ -58,11 +58,12 @@ extension ConformanceResult {
             let fields = line.split(separator: ";", omittingEmptySubsequences: false)
             let codes = fields.first?.split(separator: " ") ?? []
             let scalars = codes.compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
-            guard fields.count == 5, !codes.isEmpty, scalars.count == codes.count else {
-                result.record(false, "line \(number + 1): malformed: expected five fields of which the first is code points, got \(line)")
+            let directions: [Substring: BidiDirection] = ["0": .ltr, "1": .rtl, "2": .auto]
+            guard fields.count == 5, !codes.isEmpty, scalars.count == codes.count, let direction = directions[fields[1]] else {
+                result.record(
+                    false, "line \(number + 1): malformed: expected code points; 0, 1 or 2; level; levels; order, got \(line)")
                 continue
             }
-            let direction: BidiDirection = fields[1] == "0" ? .ltr : fields[1] == "1" ? .rtl : .auto
             let expectedBase = UInt8(fields[2])
             let expectedLevels = fields[3].split(separator: " ").map { UInt8($0) }
             let expectedOrder = fields[4].split(separator: " ").compactMap { Int($0) }

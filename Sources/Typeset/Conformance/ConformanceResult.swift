@@ -24,11 +24,15 @@ public struct ConformanceResult: Sendable {
     public var summary: String { "\(name): \(passed) passed, \(failed) failed" }
 }
 
-/// A conformance file that cannot be read or parsed.
+/// A conformance file that cannot be read.
 public struct ConformanceError: Error, CustomStringConvertible {
-    public var description: String
+    public var path: String
+    /// What went wrong, without the path.
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
 
     static func unreadable(_ path: String) -> ConformanceError {
-        ConformanceError(description: "cannot read this Unicode test file (Debian's unicode-data package installs it; or pass --unicode-dir)")
+        ConformanceError(
+            path: path, reason: "cannot read this Unicode test file (Debian's unicode-data package installs it; or pass --unicode-dir)")
     }
 }

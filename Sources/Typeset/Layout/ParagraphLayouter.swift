@@ -168,11 +168,12 @@ final class ParagraphLayouter: Sendable {
         return ParagraphLayout(text, lines)
     }
 
-    /// The characters around `index` up to white space (or a line or paragraph separator).
+    /// The characters around `index` up to white space, no-break spaces included ("15\u{A0}km"
+    /// is a number and a unit, as "15 km" is), or a line or paragraph separator.
     static func word(around index: Int, in scalars: [Unicode.Scalar]) -> Range<Int> {
         func separates(_ scalar: Unicode.Scalar) -> Bool {
             let bidi = scalar.bidiClass
-            return bidi == .WS || bidi == .B || bidi == .S || scalar == "\u{2028}"
+            return bidi == .WS || bidi == .B || bidi == .S || scalar.generalCategory == .Zs || scalar == "\u{2028}"
         }
         var start = index
         while start > 0 && !separates(scalars[start - 1]) { start -= 1 }
@@ -194,15 +195,14 @@ final class ParagraphLayouter: Sendable {
         var wordHasLetter = false
         for span in text.spans where span.style.digits != .latn {
             for i in span.scalarRange {
-                guard span.style.digits.substitute(display[i]) != nil else { continue }
+                guard let digit = span.style.digits.substitute(display[i]) else { continue }
                 let next = i + 1 < display.count ? display[i + 1].value : 0
                 if next == 0xFE0F || next == 0x20E3 { continue }
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.properties.isAlphabetic }
                 }
-                if wordHasLetter { continue }
-                if let digit = span.style.digits.substitute(display[i]) { display[i] = digit }
+                if !wordHasLetter { display[i] = digit }
             }
         }
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)

@@ -187,10 +187,14 @@ public struct StringCatalog: Sendable {
         // The old codes and the current ones are one language (Java and older iOS still say
         // `iw`): `--locale iw` takes a catalog's `he`, and `he` its `iw`.
         let aliases = ["iw": "he", "he": "iw", "ji": "yi", "yi": "ji", "in": "id", "id": "in"]
-        if let alias = aliases[language], !chain.contains(alias) { chain.append(alias) }
+        let alias = aliases[language]
+        if let alias, !chain.contains(alias) { chain.append(alias) }
         // (A script neither names nor implies matches any: `sr` takes `sr-Cyrl`, `sr-Latn` not.)
         let script = StringCatalog.script(of: chain[0])
-        for other in languages where other.hasPrefix(language + "-") && !chain.contains(other) {
+        func isForm(_ other: String) -> Bool {
+            other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
+        }
+        for other in languages where isForm(other) && !chain.contains(other) {
             let otherScript = StringCatalog.script(of: other)
             if script == nil || otherScript == nil || otherScript == script { chain.append(other) }
         }

@@ -486,7 +486,7 @@ extension Inline {
 
     /// `children` between `kind`'s initiator and PDI; an isolate of no text is left out, as
     /// an empty element is (`<ltr></ltr>` after the last `<br/>` made a third, empty line, and
-    /// a two-line paragraph took §4.1's alignment of three).
+    /// a two-line paragraph took §4.1's alignment of three), and so is one of `<br/>`s only.
     private static func isolated(
         _ kind: IsolateKind, _ children: [Inline], style: InlineStyle, inner: InlineStyle, location: SourceLocation,
         into output: inout [StyledText]
@@ -494,10 +494,14 @@ extension Inline {
         let start = output.count
         output.append(StyledText(text: String(kind.initiator), style: style, location: location))
         flatten(children, style: inner, into: &output)
-        guard output[(start + 1)...].contains(where: { !$0.text.isEmpty }) else {
-            output.removeSubrange(start...)
+        // The isolate closes before the `<br/>`s it ends with: its PDI alone after the last one
+        // made that empty line too (`two<ltr>three<br/></ltr>`).
+        var end = output.count
+        while end > start + 1, output[end - 1].text.isEmpty || output[end - 1].text == "\u{2028}" { end -= 1 }
+        guard end > start + 1 else {
+            output.remove(at: start)  // no text: no isolate (its breaks, if any, stay)
             return
         }
-        output.append(StyledText(text: String(IsolateKind.terminator), style: style, location: location))
+        output.insert(StyledText(text: String(IsolateKind.terminator), style: style, location: location), at: end)
     }
 }

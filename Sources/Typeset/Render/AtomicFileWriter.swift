@@ -201,8 +201,12 @@ final class TemporaryFile {
 /// `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
 /// paths are copied into fixed slots, never freed, and flagged in use.
 public enum PendingTemporaries {
-    private static let slotCount = 64
-    private static let slotBytes = 4096
+    /// Enough for every page of the largest render at once (`AtomicFileWriter.write` makes a
+    /// temporary for each page before renaming any) and the other jobs' files. The memory is
+    /// reserved, and touched a slot at a time as slots are used.
+    private static let slotCount = 16_384
+    /// A path longer than this is not recorded (left to the usual clean-up).
+    private static let slotBytes = 1024
 
     private struct Slots: @unchecked Sendable {
         // @unchecked: written under `lock`; the signal handler only reads them.
@@ -211,29 +215,43 @@ public enum PendingTemporaries {
         init() { used.initialize(repeating: 0, count: slotCount) }
     }
     private static let slots = Slots()
-    private static let lock = Locked(())
 
-    /// Records `path` (one that does not fit, or past 64 at once, is left to the usual clean-up).
+    /// The slot of each recorded path, and the slots free again (`fresh`: never used yet).
+    private struct Book {
+        var slotOf: [String: Int] = [:]
+        var freed: [Int] = []
+        var fresh = 0
+    }
+    private static let book = Locked(Book())
+
+    /// Records `path`.
     static func add(_ path: String) {
         let bytes = path.utf8CString
         guard bytes.count <= slotBytes else { return }
-        lock.withLock { _ in
-            guard let slot = (0..<slotCount).first(where: { slots.used[$0] == 0 }) else { return }
+        book.withLock { book in
+            guard let slot = book.freed.popLast() ?? (book.fresh < slotCount ? book.fresh : nil) else { return }
+            if slot == book.fresh { book.fresh += 1 }
             bytes.withUnsafeBufferPointer { path in
                 guard let base = path.baseAddress else { return }
                 (slots.paths + slot * slotBytes).update(from: base, count: path.count)
                 slots.used[slot] = 1
             }
+            book.slotOf[path] = slot
         }
     }
 
     static func remove(_ path: String) {
-        lock.withLock { _ in
-            for slot in 0..<slotCount
-            where slots.used[slot] != 0 && String(cString: slots.paths + slot * slotBytes) == path {
-                slots.used[slot] = 0
-                return
-            }
+        book.withLock { book in
+            guard let slot = book.slotOf.removeValue(forKey: path) else { return }
+            slots.used[slot] = 0
+            book.freed.append(slot)
+        }
+    }
+
+    /// The paths the signal handler would remove, as it reads them.
+    static var recorded: [String] {
+        book.withLock { _ in
+            (0..<slotCount).filter { slots.used[$0] != 0 }.map { String(cString: slots.paths + $0 * slotBytes) }
         }
     }
 
