@@ -74,6 +74,7 @@ struct Sheet: Command {
         }
         try checkOutput(file: output, folder: nil, oneFilePerInput: false)
         try LayoutArguments.checkCatalog(strings)
+        LayoutArguments.warnAboutUnusableFonts(fontDir)
         try refuseOverwriting(inputs: inputs + (strings.map { [$0] } ?? []), outputs: [output])
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")

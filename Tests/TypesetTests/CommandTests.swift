@@ -48,6 +48,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
     }
 
+    /// Files of a --font-dir that give no font are named (they were skipped without a word, and
+    /// a user wondered why their family was not found); the fonts beside them still serve.
+    @Test func unusableFontFilesAreNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts/sub", withIntermediateDirectories: true)
+        try "junk".write(toFile: folder + "/fonts/bad.ttf", atomically: false, encoding: .utf8)
+        try "wOF2".write(toFile: folder + "/fonts/sub/web.woff2", atomically: false, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/fonts/good.ttf")
+        try "<document><p>x</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("/fonts/bad.ttf:1:1: warning: not a font file HarfBuzz can read; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
+        #expect(!run.stderr.contains("good.ttf"), "\(run)")
+    }
+
     /// The command line grammar (Sources/typeset/Arguments.swift): inputs between options keep
     /// their order, `--name=value` and `--` work, unknown options and missing values are usage
     /// errors, and help lists every option.

@@ -527,23 +527,8 @@ public final class FontDatabase: Sendable {
     /// result (and fallback order) does not depend on the file system's listing order; `color`
     /// learns whether each has color glyphs.
     static func scan(_ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool]) -> [FontFace] {
-        var paths: [String] = []
-        /// Font files in `folder`, and in its subfolders when recursive (not through symbolic
-        /// links to folders; unreadable folders are skipped).
-        func collect(_ folder: String, recursive: Bool) {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-                let path = Path.join(folder, name)
-                if fontExtensions.contains(Path.fileExtension(name).lowercased()) {
-                    // Only regular files: opening a pipe named like a font waited forever.
-                    if FileVersion(path: path) != nil { paths.append(path) }
-                } else if recursive, isFolder(path) {
-                    collect(path, recursive: true)
-                }
-            }
-        }
-        for directory in directories { collect(absolute(directory), recursive: recursive) }
         var faces: [FontFace] = []
-        for path in Set(paths).sorted() {
+        for path in files(in: directories, extensions: fontExtensions, recursive: recursive) {
             for index in 0..<harfBuzzFaceCount(path: path) {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
@@ -554,6 +539,44 @@ public final class FontDatabase: Sendable {
             }
         }
         return faces
+    }
+
+    /// The regular files in `directories` (and their subfolders when recursive, not through
+    /// symbolic links to folders; unreadable folders are skipped) whose extension is one of
+    /// `extensions`, sorted, each once.
+    private static func files(in directories: [String], extensions: Set<String>, recursive: Bool) -> [String] {
+        var paths: [String] = []
+        func collect(_ folder: String) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                let path = Path.join(folder, name)
+                if extensions.contains(Path.fileExtension(name).lowercased()) {
+                    // Only regular files: opening a pipe named like a font waited forever.
+                    if FileVersion(path: path) != nil { paths.append(path) }
+                } else if recursive, isFolder(path) {
+                    collect(path)
+                }
+            }
+        }
+        for directory in directories { collect(absolute(directory)) }
+        return Set(paths).sorted()
+    }
+
+    /// The files of `--font-dir` folders that give no font, and why: WOFF and WOFF2 (not read),
+    /// files HarfBuzz cannot read, fonts without a family name or glyphs. Fallback skips them;
+    /// said, a user does not wonder why their family is not found.
+    public static func unusableFiles(in directories: [String]) -> [(path: String, reason: String)] {
+        files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: true).compactMap { path in
+            if !fontExtensions.contains(Path.fileExtension(path).lowercased()) {
+                return (path, "a WOFF font, which is not read (convert it to .ttf or .otf)")
+            }
+            let count = harfBuzzFaceCount(path: path)
+            if count == 0 { return (path, "not a font file HarfBuzz can read") }
+            let usable = (0..<count).contains { index in
+                let font = HarfBuzzFont(path: path, index: index)
+                return font.isUsable && font.familyName != nil
+            }
+            return usable ? nil : (path, "no face of it has a family name and glyphs")
+        }
     }
 }
 
