@@ -476,6 +476,22 @@ struct RenderTests {
         }
     }
 
+    /// A diff image has the resolution of the image it is made from (it showed at twice the
+    /// size of a 2× reference beside it); a lone page's diff image that of the page.
+    @Test func diffImagesTakeTheirImagesResolution() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let red = Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))
+        let blue = Page(width: 20, height: 10, background: Color(red: 0, green: 0, blue: 1))
+        let a = try render(pages: [red], to: folder + "/a.png", options: RenderOptions(format: .png, scale: 2))[0]
+        let b = try render(pages: [blue], to: folder + "/b.png", options: RenderOptions(format: .png, scale: 2))[0]
+        #expect(try ImageDiff.writeDiffImage(a, b, tolerance: 0, to: folder + "/d.png").differingPixels == 40 * 20)
+        #expect(PNGFile.resolution(ofFileAt: folder + "/d.png") == PNGFile.resolution(pixelsPerPoint: 2))
+        try ImageDiff.writeDiffImage(lonePage: a, pageIsA: true, tolerance: 0, to: folder + "/lone.png")
+        #expect(PNGFile.resolution(ofFileAt: folder + "/lone.png") == PNGFile.resolution(pixelsPerPoint: 2))
+        #expect(try PixelImage(contentsOf: folder + "/d.png").width == 40)
+    }
+
     @Test(arguments: OutputFormat.allCases)
     func rendersAreByteIdentical(format: OutputFormat) throws {
         let folder = try makeTemporaryFolder()

@@ -83,7 +83,9 @@ public enum ImageDiff {
     public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
         -> ImageDiffResult
     {
-        try write(Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), to: output)
+        try write(
+            Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), to: output,
+            resolution: PNGFile.resolution(ofFileAt: a))
     }
 
     /// Like `writeDiffImage`, for a page only one side has: `page` compared with a blank page of
@@ -98,11 +100,16 @@ public enum ImageDiff {
         let blank = PixelImage(width: image.width, height: image.height, filledWith: image.pixel(x: 0, y: 0))
         let comparison = pageIsA
             ? Comparison(image, blank, tolerance: tolerance) : Comparison(blank, image, tolerance: tolerance)
-        return try write(comparison, to: output)
+        return try write(comparison, to: output, resolution: PNGFile.resolution(ofFileAt: page))
     }
 
-    private static func write(_ comparison: Comparison, to output: String) throws -> ImageDiffResult {
-        let bytes = try comparison.diffImagePNG(for: output)
+    /// Writes the diff image, with the resolution (pHYs data) of the image it was made from, if
+    /// any: beside a reference at 144 dpi, a diff image without one showed at twice its size.
+    private static func write(_ comparison: Comparison, to output: String, resolution: [UInt8]?) throws
+        -> ImageDiffResult
+    {
+        var bytes = try comparison.diffImagePNG(for: output)
+        if let resolution { bytes = PNGFile.settingResolution(bytes, resolution) }
         do {
             try AtomicFileWriter.write([(path: output, bytes: bytes)])
         } catch {
