@@ -42,7 +42,7 @@ import Testing
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
             (["sheet", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
         ] {
-            let run = try typeset(arguments)
+            let run = try typeset(arguments, in: folder)  // a regression writes there, not into the repository
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
@@ -242,17 +242,13 @@ import Testing
         #expect(try typeset(["layout", input, "--font-dir", out, "--assets", out]).status == 0)
     }
 
-    /// A PNG the document shows is one of its inputs too: rendering banner.xml to PNG beside
-    /// the banner.png it shows would replace the picture with the mockup of itself.
     /// In a batch, another input's page must not replace a picture a document shows either:
     /// a.xml showing b.png, beside b.xml, lost the picture to b's page (and a.png changed from
     /// run to run). Refused before anything is written; to another folder, both render.
     @Test func aPictureAnotherInputShowsIsNeverWrittenOver() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try render(
-            pages: [Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))],
-            to: out + "/b.png", options: RenderOptions(format: .png, scale: 1))
+        try writeRedPicture(out + "/b.png")
         let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/b.png"))
         try "<document><image src=\"b.png\"/></document>".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
         try "<document><p>Screen B</p></document>".write(toFile: out + "/b.xml", atomically: true, encoding: .utf8)
@@ -284,12 +280,19 @@ import Testing
         }
     }
 
+    /// A 20 × 10 red PNG, for a document to show.
+    private func writeRedPicture(_ path: String) throws {
+        try render(
+            pages: [Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))],
+            to: path, options: RenderOptions(format: .png, scale: 1))
+    }
+
+    /// A PNG the document shows is one of its inputs too: rendering banner.xml to PNG beside
+    /// the banner.png it shows would replace the picture with the mockup of itself.
     @Test func anImageTheDocumentShowsIsNeverWrittenOver() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try render(
-            pages: [Page(width: 20, height: 10, background: Color(red: 1, green: 0, blue: 0))],
-            to: out + "/banner.png", options: RenderOptions(format: .png, scale: 1))
+        try writeRedPicture(out + "/banner.png")
         // A PNG under another name, to show that PDF output is checked as well.
         try FileManager.default.copyItem(atPath: out + "/banner.png", toPath: out + "/picture.pdf")
         let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/banner.png"))
