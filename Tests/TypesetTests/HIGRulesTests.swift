@@ -449,6 +449,29 @@ extension ReportBlock {
         #expect(units[0].text.contains("١٥") && units[0].text.contains("١٦") && units[0].text.contains("١٧"), "\(units[0].text)")
     }
 
+    /// A substituted number takes its system's separators and percent sign (CLDR: ٫ ٬ ٪), as a
+    /// number formatter shows it: "١٢.٥" is hard to tell from "١٢٠٥", the zero being a dot.
+    /// Punctuation that is not a formatted number's is kept.
+    @Test func substitutedNumbersTakeTheirSystemsSeparators() {
+        // In a left-to-right paragraph, so that `text` (visual order) reads as written.
+        func text(_ markup: String) -> String {
+            blocks(#"<document lang="en" numerals="arab">"# + markup + "</document>")[0].text
+        }
+        #expect(text("<label>12.5 and 1,234.50 and 65% and %20</label>") == "١٢٫٥ and ١٬٢٣٤٫٥٠ and ٦٥٪ and ٪٢٠")
+        #expect(text("<label>of 64. then 3,</label>") == "of ٦٤. then ٣,", "a full stop or comma after a number")
+        // Not one formatted value: a date, an address, a European amount; a time; a code.
+        #expect(
+            text("<label>21.11.2026 192.168.0.1 1.234,50 09:41 MP3.5</label>")
+                == "٢١.١١.٢٠٢٦ ١٩٢.١٦٨.٠.١ ١.٢٣٤,٥٠ ٠٩:٤١ MP3.5")
+        #expect(text(#"<label>12.5 <span numerals="latn">12.5%</span></label>"#) == "١٢٫٥ 12.5%")
+        let persian = blocks(#"<document lang="fa" numerals="arabext"><label>2.5%</label></document>"#)
+        #expect(persian[0].text == "۲٫۵٪")
+        // Only what is shown changes: the runs order as the written number does.
+        let runs = blocks(#"<document lang="ar" numerals="arab"><label>السعر 1,234.50 ريال</label></document>"#)[0]
+            .lines[0].runs
+        #expect(runs.contains { $0.text == "١٬٢٣٤٫٥٠" && $0.level == 2 }, "\(runs.map(\.text))")
+    }
+
     @Test func phoneNumberIsolatedLeftToRight() {
         let b = blocks(#"<document lang="he"><label>התקשרו <ltr>+1 (555) 010-9999</ltr> עכשיו</label></document>"#)
         let phone = b[0].lines[0].runs.filter { $0.level == 2 }

@@ -346,7 +346,7 @@ struct RenderTests {
         let path = folder + "/settings.svg"
         try render(pages: pages, to: path, options: RenderOptions(format: .svg))
         let svg = String(decoding: try bytes(path), as: UTF8.self)
-        for run in ["الإعدادات", "Wi-Fi:", "١٢.٥", "نسخ احتياطي الآن"] {
+        for run in ["الإعدادات", "Wi-Fi:", "١٢٫٥", "نسخ احتياطي الآن"] {
             #expect(svg.contains(">\(run)</text>") || svg.contains(">\(run) </text>"), "\(run)")
         }
         #expect(svg.contains(#"direction="rtl""#) && svg.contains(#"font-family="Noto Sans Arabic""#))

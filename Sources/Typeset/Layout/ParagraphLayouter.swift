@@ -182,15 +182,18 @@ final class ParagraphLayouter: Sendable {
         return start..<end
     }
 
-    private func setLines(
-        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
-    ) -> ParagraphLines {
-        // Digits are substituted after bidi resolution (SPEC 4.5): numbers order the same
-        // whatever digits they show. A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an
-        // emoji's, not a number's: kept, as the emoji font has no other. So are the digits of a
-        // word with a left-to-right letter in it, which are part of a name or a code, not a
-        // number (MP3, COVID-19, x86_64, A1B2-C3, a URL): they read as "MP٣" and were copied so.
+    /// The characters shown for `text`: its digits in the numbering system of their span, and
+    /// the separators and percent signs of those numbers in the system's own symbols (SPEC 4.5).
+    /// Only what is shown changes, after bidi resolution, which reads `text.scalars`: numbers
+    /// order the same whatever digits they show.
+    ///
+    /// A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an emoji's, not a number's: kept, as
+    /// the emoji font has no other. So are the digits of a word with a left-to-right letter in
+    /// it, which are part of a name or a code, not a number (MP3, COVID-19, x86_64, A1B2-C3, a
+    /// URL): they read as "MP٣" and were copied so.
+    static func displayScalars(_ text: ParagraphText) -> [Unicode.Scalar] {
         var display = text.scalars
+        var shown: [NumberingSystem?] = []  // by scalar, once a digit is substituted
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
         for span in text.spans where span.style.digits != .latn {
@@ -202,9 +205,59 @@ final class ParagraphLayouter: Sendable {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.properties.isAlphabetic }
                 }
-                if !wordHasLetter { display[i] = digit }
+                if wordHasLetter { continue }
+                display[i] = digit
+                if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
+                shown[i] = span.style.digits
             }
         }
+        if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
+        return display
+    }
+
+    /// Separators and percent signs of substituted numbers, as a number formatter writes them:
+    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪. A number is digits with single "." or
+    /// "," between them; only one that reads as a formatted value changes: at most one "." and
+    /// no "," after it. Dates (21.11.2026), addresses (192.168.0.1) and "1.234,50" keep theirs.
+    private static func substituteNumberSymbols(
+        _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
+    ) {
+        func isSeparator(_ scalar: Unicode.Scalar) -> Bool { scalar == "." || scalar == "," }
+        var start = 0
+        while start < scalars.count {
+            guard let system = shown[start], let symbols = system.symbols else {
+                start += 1
+                continue
+            }
+            // The number: digits shown in `system`, each separator between two of them.
+            var end = start + 1
+            while end < scalars.count {
+                if shown[end] == system {
+                    end += 1
+                } else if isSeparator(scalars[end]), end + 1 < scalars.count, shown[end + 1] == system {
+                    end += 2
+                } else {
+                    break
+                }
+            }
+            let number = start..<end
+            let points = number.filter { scalars[$0] == "." }
+            let reads = points.count <= 1 && !number.contains { scalars[$0] == "," && $0 > (points.first ?? end) }
+            if reads {
+                for i in number where isSeparator(scalars[i]) {
+                    display[i] = scalars[i] == "." ? symbols.decimal : symbols.group
+                }
+            }
+            if start > 0, scalars[start - 1] == "%" { display[start - 1] = symbols.percent }
+            if end < scalars.count, scalars[end] == "%" { display[end] = symbols.percent }
+            start = end
+        }
+    }
+
+    private func setLines(
+        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
+    ) -> ParagraphLines {
+        let display = ParagraphLayouter.displayScalars(text)
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
         var missing: [Int] = []
         let items = Itemizer.items(

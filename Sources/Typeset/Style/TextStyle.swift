@@ -15,6 +15,18 @@ extension NumberingSystem {
         }
         return Unicode.Scalar(zero.value + digit)
     }
+
+    /// The decimal separator, group separator and percent sign numbers take in this system
+    /// (CLDR's number symbols of `arab` and `arabext`: ٫ ٬ ٪); nil for `latn`, whose are ASCII.
+    /// The Arabic zero ٠ is itself a dot, so "٣.٢" and "٣٠٢" differ only in the dot's height:
+    /// the separators these systems have are what a number formatter shows, and what tells them
+    /// apart.
+    var symbols: (decimal: Unicode.Scalar, group: Unicode.Scalar, percent: Unicode.Scalar)? {
+        switch self {
+        case .latn: nil
+        case .arab, .arabext: ("\u{066B}", "\u{066C}", "\u{066A}")
+        }
+    }
 }
 
 /// Font, size, color and language of a run of text, after inheritance and defaults.
