@@ -340,6 +340,41 @@ struct SnapshotCommandTests {
         #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
     }
 
+    /// --update keeps a reference that has the page's pixels in other bytes (one an earlier
+    /// version wrote, before PNGs carried a pHYs chunk), so that updating after an upgrade
+    /// rewrites only the screens that changed; those are rewritten as before.
+    @Test func updateKeepsAReferenceWithThePagesPixels() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>Settings</label>"), to: folder + "/a.xml")
+        try write(document("<label>General</label>"), to: folder + "/b.xml")
+        #expect(try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder).status == 0)
+
+        // a.png without its pHYs chunk: the same pixels in other bytes.
+        let path = folder + "/__snapshots__/a.png"
+        let recorded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var chunk = 8  // after the signature: length, type, data, CRC
+        var older: [UInt8]?
+        while chunk + 8 <= recorded.count {
+            let length = recorded[chunk..<chunk + 4].reduce(0) { $0 << 8 | Int($1) }
+            if recorded[chunk + 4..<chunk + 8].elementsEqual("pHYs".utf8) {
+                older = Array(recorded[..<chunk] + recorded[(chunk + 12 + length)...])
+            }
+            chunk += 12 + length
+        }
+        let earlier = try #require(older, "no pHYs chunk in \(path)")
+        try Data(earlier).write(to: URL(fileURLWithPath: path))
+        try Data(recorded).write(to: URL(fileURLWithPath: folder + "/recorded.png"))
+        #expect(try ImageDiff.compare(path, folder + "/recorded.png", tolerance: 0).matches, "the same pixels")
+
+        try write(document("<label>Général</label>"), to: folder + "/b.xml")
+        let update = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        #expect(update.lines == ["recorded \(folder)/__snapshots__/b.png", "2 passed, 0 failed"])
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == earlier, "a.png was rewritten")
+        #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
+    }
+
     @Test func toleranceAndMaxDiffApplyPerPage() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -168,10 +168,20 @@ public struct SnapshotFolder: Sendable {
         }
     }
 
+    /// True when the PNGs at `a` and `b` have the same size and every pixel the same.
+    static func samePixels(_ a: String, _ b: String) -> Bool {
+        (try? ImageDiff.compare(a, b, tolerance: 0))?.matches == true
+    }
+
     /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
-    /// changed (creating the folder), removes references of pages the document no longer has,
-    /// and removes `name`'s diff images. When a page's reference would be another document's
-    /// (`conflictingPages`), it changes nothing.
+    /// whose pixels changed (creating the folder), removes references of pages the document no
+    /// longer has, and removes `name`'s diff images. When a page's reference would be another
+    /// document's (`conflictingPages`), it changes nothing.
+    ///
+    /// A reference with the page's pixels is kept whatever its bytes: one written by another
+    /// version (before PNGs carried their resolution, or by another encoder) is not rewritten,
+    /// so that updating after an upgrade changes only the screens that changed in the
+    /// repository that keeps them.
     public func record(pages: [Page], name: String, scale: Double, otherNames: Set<String> = []) throws
         -> SnapshotRecord
     {
@@ -186,7 +196,12 @@ public struct SnapshotFolder: Sendable {
                 }
                 let reference = referencePath(name: name, page: page)
                 let bytes = try readBytes(renderedPath)
-                if (try? readBytes(reference)) != bytes { changed.append((reference, bytes)) }
+                if let old = try? readBytes(reference),
+                    old == bytes || SnapshotFolder.samePixels(reference, renderedPath)
+                {
+                    continue
+                }
+                changed.append((reference, bytes))
             }
             // A document that fails records none of its pages, rather than some.
             guard record.conflictingPages.isEmpty else { return record }
