@@ -464,6 +464,12 @@ extension ReportBlock {
             text("<label>21.11.2026 192.168.0.1 1.234,50 09:41 MP3.5</label>")
                 == "٢١.١١.٢٠٢٦ ١٩٢.١٦٨.٠.١ ١.٢٣٤,٥٠ ٠٩:٤١ MP3.5")
         #expect(text(#"<label>12.5 <span numerals="latn">12.5%</span></label>"#) == "١٢٫٥ 12.5%")
+        // A decimal comma is no group separator (٢٬٥٠ reads 250), nor is a list's comma.
+        #expect(
+            text("<label>2,50 1,5 3,5% 1,2,3 1,2.3 1,000,000 1.2.3%</label>")
+                == "٢,٥٠ ١,٥ ٣,٥% ١,٢,٣ ١,٢.٣ ١٬٠٠٠٬٠٠٠ ١.٢.٣%")
+        // A percent sign past an isolate's controls.
+        #expect(text("<label><ltr>65</ltr>% 12.5<ltr>%</ltr></label>") == "٦٥٪ ١٢٫٥٪")
         let persian = blocks(#"<document lang="fa" numerals="arabext"><label>2.5%</label></document>"#)
         #expect(persian[0].text == "۲٫۵٪")
         // Only what is shown changes: the runs order as the written number does.

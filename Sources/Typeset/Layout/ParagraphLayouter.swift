@@ -217,8 +217,10 @@ final class ParagraphLayouter: Sendable {
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:
     /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪. A number is digits with single "." or
-    /// "," between them; only one that reads as a formatted value changes: at most one "." and
-    /// no "," after it. Dates (21.11.2026), addresses (192.168.0.1) and "1.234,50" keep theirs.
+    /// "," between them; only one that reads as a formatted value changes, its "%" with it: at
+    /// most one ".", and each "," before it with three digits after it. Dates (21.11.2026),
+    /// addresses (192.168.0.1), decimal commas (2,50: ٢٬٥٠ would read 250) and "1.234,50" keep
+    /// theirs. A "%" is looked for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
     private static func substituteNumberSymbols(
         _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
     ) {
@@ -242,15 +244,33 @@ final class ParagraphLayouter: Sendable {
             }
             let number = start..<end
             let points = number.filter { scalars[$0] == "." }
-            let reads = points.count <= 1 && !number.contains { scalars[$0] == "," && $0 > (points.first ?? end) }
-            if reads {
+            let point = points.first ?? end
+            // A group separator has three digits after it, up to the next separator.
+            func groups(_ comma: Int) -> Bool {
+                comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
+                    && (comma + 4 == end || isSeparator(scalars[comma + 4]))
+            }
+            if points.count <= 1, number.allSatisfy({ scalars[$0] != "," || groups($0) }) {
                 for i in number where isSeparator(scalars[i]) {
                     display[i] = scalars[i] == "." ? symbols.decimal : symbols.group
                 }
+                var before = start - 1
+                while before >= 0, isBidiControl(scalars[before]) { before -= 1 }
+                if before >= 0, scalars[before] == "%" { display[before] = symbols.percent }
+                var after = end
+                while after < scalars.count, isBidiControl(scalars[after]) { after += 1 }
+                if after < scalars.count, scalars[after] == "%" { display[after] = symbols.percent }
             }
-            if start > 0, scalars[start - 1] == "%" { display[start - 1] = symbols.percent }
-            if end < scalars.count, scalars[end] == "%" { display[end] = symbols.percent }
             start = end
+        }
+    }
+
+    /// The explicit bidi controls (LRM, RLM, embeddings, overrides, isolates): what `<ltr>`,
+    /// `<rtl>` and `<bdi>` add around their text.
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
         }
     }
 
