@@ -185,11 +185,11 @@ struct MarkupRenderer {
         if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder {
             throw failure("cannot read the file '\(input)': it is a folder")
         }
-        guard let head = readFile(input, limit: 8) else {
+        guard let head = readFile(input, limit: 12) else {  // a WebP says so in bytes 8 to 11
             let reason = FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
             throw failure("cannot read the file '\(input)': \(reason)")
         }
-        if head == PNGFile.signature {
+        if head.starts(with: PNGFile.signature) {
             return [input]
         }
         if Path.fileExtension(input).lowercased() == "png" {
@@ -200,7 +200,7 @@ struct MarkupRenderer {
             ([0xFF, 0xD8, 0xFF], "a JPEG image"), (Array("GIF8".utf8), "a GIF image"),
             ([0x49, 0x49, 0x2A, 0x00], "a TIFF image"), ([0x4D, 0x4D, 0x00, 0x2A], "a TIFF image"), (Array("%PDF".utf8), "a PDF"),
         ]
-        let webP = head.starts(with: Array("RIFF".utf8)) && readFile(input, limit: 12).map { $0.dropFirst(8).elementsEqual("WEBP".utf8) } == true
+        let webP = head.starts(with: Array("RIFF".utf8)) && head.dropFirst(8).elementsEqual("WEBP".utf8)
         if let kind = webP ? (signature: [], name: "a WebP image") : imageKinds.first(where: { head.starts(with: $0.signature) }) {
             throw failure("'\(input)' is \(kind.name), not a PNG image or a markup file; diff compares PNGs (convert it) or markup")
         }

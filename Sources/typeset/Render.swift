@@ -173,7 +173,7 @@ struct Render: Command {
             guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
                 Self.contains(bytes, Array("<image".utf8))
             else { return ([], nil) }
-            let parsed = MarkupParser.parse(path: input, assetDirectories: assets)
+            let parsed = MarkupParser.parse(bytes: bytes, file: input, assetDirectories: assets)
             guard let document = parsed.document, !parsed.diagnostics.hasErrors else { return ([], parsed.diagnostics) }
             return (document.imagePaths, nil)
         }
@@ -193,7 +193,7 @@ struct Render: Command {
     }
 
     /// Whether `bytes` hold `needle` (Foundation's `firstRange(of:)` on bytes went through
-    /// generic witnesses: 5% of a PNG batch's instructions).
+    /// generic witnesses: 5% of a PNG batch's instructions; glibc's memmem is not in Swift's Glibc).
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         return bytes.withUnsafeBufferPointer { text in

@@ -486,9 +486,9 @@ struct RenderTests {
         let a = try render(pages: [red], to: folder + "/a.png", options: RenderOptions(format: .png, scale: 2))[0]
         let b = try render(pages: [blue], to: folder + "/b.png", options: RenderOptions(format: .png, scale: 2))[0]
         #expect(try ImageDiff.writeDiffImage(a, b, tolerance: 0, to: folder + "/d.png").differingPixels == 40 * 20)
-        #expect(PNGFile.resolution(ofFileAt: folder + "/d.png") == PNGFile.resolution(pixelsPerPoint: 2))
+        #expect(PNGFile.resolution(ofFileAt: folder + "/d.png") == PNGEncoder.resolution(pixelsPerPoint: 2))
         try ImageDiff.writeDiffImage(lonePage: a, pageIsA: true, tolerance: 0, to: folder + "/lone.png")
-        #expect(PNGFile.resolution(ofFileAt: folder + "/lone.png") == PNGFile.resolution(pixelsPerPoint: 2))
+        #expect(PNGFile.resolution(ofFileAt: folder + "/lone.png") == PNGEncoder.resolution(pixelsPerPoint: 2))
         #expect(try PixelImage(contentsOf: folder + "/d.png").width == 40)
     }
 

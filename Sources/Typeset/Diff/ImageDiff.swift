@@ -109,7 +109,7 @@ public enum ImageDiff {
         -> ImageDiffResult
     {
         var bytes = try comparison.diffImagePNG(for: output)
-        if let resolution { bytes = PNGFile.settingResolution(bytes, resolution) }
+        if let resolution { bytes = PNGEncoder.settingResolution(bytes, resolution) }
         do {
             try AtomicFileWriter.write([(path: output, bytes: bytes)])
         } catch {

@@ -380,42 +380,14 @@ public enum PNGFile {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
-    /// `--scale 2` is placed at its size in points (144 dpi), not at twice it, as a PNG without
-    /// one is (taken as 72 dpi).
-    static func resolution(pixelsPerPoint: Double) -> [UInt8] {
-        let perMeter = UInt32((pixelsPerPoint * 72 / 0.0254).rounded())
-        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: perMeter >> (24 - 8 * UInt32($0))) }
-        return bytes + bytes + [1]  // x, y; 1: the unit is the meter
-    }
-
-    /// `png` with a pHYs chunk of `resolution(pixelsPerPoint:)` after its header (IHDR).
-    static func settingResolution(_ png: [UInt8], pixelsPerPoint: Double) -> [UInt8] {
-        settingResolution(png, resolution(pixelsPerPoint: pixelsPerPoint))
-    }
-
-    /// `png` with a pHYs chunk of `data` (9 bytes) after its header (IHDR).
-    static func settingResolution(_ png: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
-        guard png.count > headerEnd, png.starts(with: signature), data.count == 9 else { return png }
-        let body = Array("pHYs".utf8) + data
-        let crc = crc32(body)
-        let chunk = [0, 0, 0, 9] + body + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32($0))) }
-        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
-    }
-
     /// The data of the pHYs chunk of the PNG at `path` (before its image data), if it has one.
     static func resolution(ofFileAt path: String) -> [UInt8]? {
         guard let bytes = readFile(path, limit: 1 << 16), bytes.starts(with: signature) else { return nil }
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let type = bytes[offset + 4..<offset + 8]
-            if type.elementsEqual("IDAT".utf8) || offset + 12 + length > bytes.count { return nil }
-            if type.elementsEqual("pHYs".utf8) { return length == 9 ? Array(bytes[offset + 8..<offset + 17]) : nil }
-            offset += 12 + length
+        let header = chunks(of: bytes).prefix { !$0.type.elementsEqual("IDAT".utf8) }
+        guard let chunk = header.first(where: { $0.type.elementsEqual("pHYs".utf8) }), chunk.data.count == 9 else {
+            return nil
         }
-        return nil
+        return Array(bytes[chunk.data])
     }
 
     /// CRC-32 as PNG defines it: zlib's, as the PNG encoder uses.

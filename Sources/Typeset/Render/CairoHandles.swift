@@ -192,7 +192,8 @@ func pngBytes(of surface: CairoSurface, pixelsPerPoint: Double? = nil, context: 
         return png
     }
     let png = try cairoPNGBytes(of: surface, context: context())
-    return pixelsPerPoint.map { PNGFile.settingResolution(png, pixelsPerPoint: $0) } ?? png
+    guard let pixelsPerPoint else { return png }
+    return PNGEncoder.settingResolution(png, PNGEncoder.resolution(pixelsPerPoint: pixelsPerPoint))
 }
 
 /// Encodes an image surface as PNG bytes with Cairo's own writer (libpng).

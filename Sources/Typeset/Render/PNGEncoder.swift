@@ -33,7 +33,7 @@ import Glibc
 enum PNGEncoder {
     /// PNG bytes of an opaque ARGB32 image (8-bit RGB, as Cairo writes opaque images), or nil
     /// when a pixel is not fully opaque.
-    /// `pixelsPerPoint`: the resolution a pHYs chunk gives (`PNGFile.resolution`), if any.
+    /// `pixelsPerPoint`: the resolution a pHYs chunk gives (`resolution(pixelsPerPoint:)`), if any.
     static func encodeOpaque(
         pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, pixelsPerPoint: Double? = nil
     ) -> [UInt8]? {
@@ -51,7 +51,7 @@ enum PNGEncoder {
         guard let length = compress(pixels: pixels, width: width, height: height, stride: stride, into: stream)
         else { return nil }
 
-        let resolution = pixelsPerPoint.map { PNGFile.resolution(pixelsPerPoint: $0) }
+        let resolution = pixelsPerPoint.map(Self.resolution(pixelsPerPoint:))
         // The signature, IHDR, pHYs, bKGD, and IDAT's length and type.
         let streamStart = 8 + 25 + (resolution == nil ? 0 : 21) + 18 + 8
         let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
@@ -61,7 +61,7 @@ enum PNGEncoder {
             var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
             header += [8, 2, 0, 0, 0]  // 8 bits per channel, RGB, deflate, adaptive filtering, no interlace
             var end = writeChunk("IHDR", header, at: out + 8)
-            if let resolution { end = writeChunk("pHYs", resolution, at: end) }  // where settingResolution puts it
+            if let resolution { end = writeChunk("pHYs", resolution, at: end) }
             // The background Cairo's writer declares: white, in 16-bit samples.
             end = writeChunk("bKGD", [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF], at: end)
             (out + streamStart).update(from: stream, count: length)
@@ -107,6 +107,27 @@ enum PNGEncoder {
                 return encoder.finish()
             }
         }
+    }
+
+    /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
+    /// `--scale 2` is placed at its size in points (144 dpi), not at twice it, as a PNG without
+    /// one is (taken as 72 dpi).
+    static func resolution(pixelsPerPoint: Double) -> [UInt8] {
+        let perMeter = bigEndian(UInt32((pixelsPerPoint * 72 / 0.0254).rounded()))
+        return perMeter + perMeter + [1]  // x, y; 1: the unit is the meter
+    }
+
+    /// `png` with a pHYs chunk of `data` (9 bytes, `resolution(pixelsPerPoint:)`) after its
+    /// header (IHDR), where `encodeOpaque` writes it.
+    static func settingResolution(_ png: [UInt8], _ data: [UInt8]) -> [UInt8] {
+        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
+        guard png.count > headerEnd, png.starts(with: PNGFile.signature), data.count == 9 else { return png }
+        var chunk = [UInt8](repeating: 0, count: 12 + data.count)
+        chunk.withUnsafeMutableBufferPointer { buffer in
+            guard let out = buffer.baseAddress else { return }
+            _ = writeChunk("pHYs", data, at: out)
+        }
+        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
