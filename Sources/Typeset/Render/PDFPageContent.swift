@@ -73,17 +73,9 @@ struct PDFPageContent {
         color(run.color)
         var line = TJWriter(size: run.size, font: bitmap ? "" : font.name)
         var text = run.text
-        // (The two kinds of glyphs are told apart inline: a local function to show either made
-        // TJWriter.show a call per glyph with exclusivity checks, 2% of a document's instructions.)
         text.withUTF8 { utf8 in
             if run.clusters.isEmpty {
-                for glyph in run.glyphs {
-                    if bitmap {
-                        line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
-                    } else {
-                        line.show(glyph, width: font.width(glyph.id), in: &bytes)
-                    }
-                }
+                for glyph in run.glyphs { line.show(glyph, of: font, bitmap: bitmap, in: &bytes) }
                 return
             }
             var textStart = 0
@@ -102,14 +94,7 @@ struct PDFPageContent {
                 }
                 let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
                 if !mapped { line.beginActualText(clusterText, in: &bytes) }
-                for index in glyphs {
-                    let glyph = run.glyphs[index]
-                    if bitmap {
-                        line.show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
-                    } else {
-                        line.show(glyph, width: font.width(glyph.id), in: &bytes)
-                    }
-                }
+                for index in glyphs { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
                 if !mapped { line.endActualText(in: &bytes) }
             }
         }
@@ -310,6 +295,18 @@ private struct TJWriter {
     }
 
     /// Shows one glyph of a bitmap font at its position: its code in one of the Type 3 fonts.
+    /// A glyph of `font`: a bitmap font's by its code in a Type 3 font, another's by its width.
+    /// (Inlined: as a local function of the caller it was a call per glyph with exclusivity
+    /// checks, 2% of a document's instructions.)
+    @inline(__always)
+    mutating func show(_ glyph: PositionedGlyph, of font: PDFFont, bitmap: Bool, in bytes: inout PDFBuffer) {
+        if bitmap {
+            show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
+        } else {
+            show(glyph, width: font.width(glyph.id), in: &bytes)
+        }
+    }
+
     mutating func show(_ glyph: PositionedGlyph, code: (font: String, code: UInt8), in bytes: inout PDFBuffer) {
         end(in: &bytes)
         if code.font != font {
