@@ -169,7 +169,7 @@ struct MarkupRenderer {
     init(fontDirectories: [String], settings: JobSettings, scale: Double) {
         self.settings = settings
         self.scale = scale
-        typesetter = Typesetter(fontDirectories: fontDirectories)
+        typesetter = LayoutArguments.typesetter(fontDirectories: fontDirectories)
     }
 
     /// The PNG pages of `input`: itself when it is a PNG (by its first bytes), else its markup

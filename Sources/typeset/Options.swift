@@ -30,15 +30,18 @@ struct LayoutArguments {
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
         try LayoutArguments.checkCatalog(strings)
-        LayoutArguments.warnAboutUnusableFonts(fontDir)
     }
 
-    /// Says which files of the `--font-dir` folders give no font (they are skipped).
-    static func warnAboutUnusableFonts(_ folders: [String]) {
-        guard !folders.isEmpty else { return }
-        for (path, reason) in FontDatabase.unusableFiles(in: folders) {
-            writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
+    /// A typesetter with the `--font-dir` folders, having said which of their files give no
+    /// font (they are skipped).
+    static func typesetter(fontDirectories: [String]) -> Typesetter {
+        let typesetter = Typesetter(fontDirectories: fontDirectories)
+        if !fontDirectories.isEmpty {  // else the fonts are read when first needed
+            for (path, reason) in typesetter.unusableFontFiles {
+                writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
+            }
         }
+        return typesetter
     }
 
     /// A catalog that is not there is a mistyped option, as a missing --font-dir is (exit 2);

@@ -83,7 +83,7 @@ struct Render: Command {
         if let shard { selected = shard.select(inputs) }
         let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
         if let output { warnIfFormatDiffers(output, resolvedFormat) }
-        let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
+        let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
         if let folder = output.map(Path.folder) ?? outDir { Path.makeFolder(folder) }
@@ -371,7 +371,7 @@ struct Layout: Command {
         let (settings, warnings) = try layoutArguments.settingsAndWarnings { diagnostics in
             try? writeStandardOutput(LayoutReport(diagnostics: diagnostics.items, pages: []).json())
         }
-        let typesetter = Typesetter(fontDirectories: layoutArguments.fontDir)
+        let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let outcome = typesetter.layoutFile(input, settings: settings)
         // The catalog's warning is the document's too: the JSON holds every diagnostic.
         var diagnostics = Diagnostics()

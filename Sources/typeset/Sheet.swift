@@ -74,7 +74,6 @@ struct Sheet: Command {
         }
         try checkOutput(file: output, folder: nil, oneFilePerInput: false)
         try LayoutArguments.checkCatalog(strings)
-        LayoutArguments.warnAboutUnusableFonts(fontDir)
         try refuseOverwriting(inputs: inputs + (strings.map { [$0] } ?? []), outputs: [output])
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
@@ -135,7 +134,7 @@ struct Sheet: Command {
         }
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
         warnIfFormatDiffers(output, resolvedFormat)
-        let typesetter = Typesetter(fontDirectories: fontDir)
+        let typesetter = LayoutArguments.typesetter(fontDirectories: fontDir)
 
         // Each input is parsed once, then laid out once per column.
         let assets = self.assets

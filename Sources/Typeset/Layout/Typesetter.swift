@@ -43,6 +43,9 @@ public final class Typesetter: Sendable {
         paragraphs = ParagraphLayouter(fonts: fonts, shaper: Shaper())
     }
 
+    /// The files of the font folders that give no font, and why (`FontDatabase.unusableFiles`).
+    public var unusableFontFiles: [(path: String, reason: String)] { paragraphs.fonts.unusableFiles }
+
     public func layout(_ document: Document, options: LayoutOptions = LayoutOptions()) -> LayoutResult {
         var layouter = BlockLayouter(document: document, options: options, paragraphs: paragraphs)
         return layouter.run()

@@ -127,6 +127,16 @@ public final class FontDatabase: Sendable {
         }
     }
 
+    /// The files of the extra folders (`--font-dir`) that give no face, and why, read when the
+    /// faces are: fallback skips them; said, a user does not wonder why their family is not
+    /// found.
+    public var unusableFiles: [(path: String, reason: String)] {
+        state.withLock { state in
+            loadPrimary(&state)
+            return state.unusableExtra
+        }
+    }
+
     /// The face of `family` (bundled, extra, else system fonts) closest to `weight` and
     /// `italic`: the nearest weight the family has (CSS Fonts 4 §5.2: 600 → 700, 500 → 400,
     /// light and thin → 400 when lighter ones are missing); italic falls back to upright.
@@ -368,6 +378,8 @@ public final class FontDatabase: Sendable {
         var bundled: [FontFace] = []
         /// `--font-dir` fonts, in path order.
         var extra: [FontFace] = []
+        /// The files of `--font-dir` that give no face, and why.
+        var unusableExtra: [(path: String, reason: String)] = []
         var extraByFamily: [String: [FontFace]] = [:]
         /// System fonts, scanned on first need.
         var systemLoaded = false
@@ -391,11 +403,13 @@ public final class FontDatabase: Sendable {
         guard !state.primaryLoaded else { return }
         state.primaryLoaded = true
         if let bundledDirectory {
-            state.bundled = Self.scan([bundledDirectory], recursive: false, color: &state.isColor)
+            var unusable: [(path: String, reason: String)] = []  // none that matter: the bundle's own
+            state.bundled = Self.scan([bundledDirectory], recursive: false, color: &state.isColor, unusable: &unusable)
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
-        state.extra = Self.ranked(Self.scan(extraDirectories, recursive: true, color: &state.isColor))
+        state.extra = Self.ranked(
+            Self.scan(extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra))
         for face in state.extra {
             state.extraByFamily[face.family.lowercased(), default: []].append(face)
             state.primaryByFamily[face.family.lowercased(), default: []].append(face)
@@ -405,7 +419,9 @@ public final class FontDatabase: Sendable {
     private func loadSystem(_ state: inout State) {
         guard !state.systemLoaded else { return }
         state.systemLoaded = true
-        state.systemFaces = Self.ranked(Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor))
+        var unusable: [(path: String, reason: String)] = []  // not the user's to fix
+        state.systemFaces = Self.ranked(
+            Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable))
         for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
     }
 
@@ -525,18 +541,32 @@ public final class FontDatabase: Sendable {
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
     /// result (and fallback order) does not depend on the file system's listing order; `color`
-    /// learns whether each has color glyphs.
-    static func scan(_ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool]) -> [FontFace] {
+    /// learns whether each has color glyphs, and `unusable` gets the files that give no face,
+    /// and why: WOFF and WOFF2 (not read), files HarfBuzz cannot read, fonts without a family
+    /// name or glyphs (each file is read once, for both).
+    static func scan(
+        _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
+        unusable: inout [(path: String, reason: String)]
+    ) -> [FontFace] {
         var faces: [FontFace] = []
-        for path in files(in: directories, extensions: fontExtensions, recursive: recursive) {
-            for index in 0..<harfBuzzFaceCount(path: path) {
+        for path in files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive) {
+            guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {
+                unusable.append((path, "a WOFF font, which is not read (convert it to .ttf or .otf)"))
+                continue
+            }
+            let count = harfBuzzFaceCount(path: path)
+            if count == 0 { unusable.append((path, "not a font file HarfBuzz can read")) }
+            let found = faces.count
+            for index in 0..<count {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
                 let style = font.style
-                let face = FontFace(path: path, index: index, family: family, weight: style.weight, italic: style.italic)
+                let face = FontFace(
+                    path: path, index: index, family: family, weight: style.weight, italic: style.italic)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
             }
+            if count > 0, faces.count == found { unusable.append((path, "no face of it has a family name and glyphs")) }
         }
         return faces
     }
@@ -559,24 +589,6 @@ public final class FontDatabase: Sendable {
         }
         for directory in directories { collect(absolute(directory)) }
         return Set(paths).sorted()
-    }
-
-    /// The files of `--font-dir` folders that give no font, and why: WOFF and WOFF2 (not read),
-    /// files HarfBuzz cannot read, fonts without a family name or glyphs. Fallback skips them;
-    /// said, a user does not wonder why their family is not found.
-    public static func unusableFiles(in directories: [String]) -> [(path: String, reason: String)] {
-        files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: true).compactMap { path in
-            if !fontExtensions.contains(Path.fileExtension(path).lowercased()) {
-                return (path, "a WOFF font, which is not read (convert it to .ttf or .otf)")
-            }
-            let count = harfBuzzFaceCount(path: path)
-            if count == 0 { return (path, "not a font file HarfBuzz can read") }
-            let usable = (0..<count).contains { index in
-                let font = HarfBuzzFont(path: path, index: index)
-                return font.isUsable && font.familyName != nil
-            }
-            return usable ? nil : (path, "no face of it has a family name and glyphs")
-        }
     }
 }
 
