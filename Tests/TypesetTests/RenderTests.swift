@@ -760,6 +760,84 @@ struct RenderImageDiffTests {
         #expect(diff.pixel(x: 5, y: 31) == PixelImage.Pixel(red: 255, green: 0, blue: 255, alpha: 255))
     }
 
+    /// The comparison skips equal rows and pixels; its counts, largest difference and box are
+    /// those of measuring every pixel of the larger area, on images that differ in width, in
+    /// height or both, translucent ones among them, at several tolerances.
+    @Test func comparisonCountsAsEveryPixelMeasured() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let clear = Color(red: 1, green: 1, blue: 1, alpha: 0)
+        /// A page of one rectangle.
+        func page(_ width: Double, _ height: Double, background: Color = .white, box: [Double], fill: Color) -> Page {
+            let rectangle = RectangleItem(x: box[0], y: box[1], width: box[2], height: box[3], fill: fill)
+            return Page(width: width, height: height, background: background, items: [.rectangle(rectangle)])
+        }
+        let grey = Color(red: 0.5, green: 0.5, blue: 0.5)
+        let greenish = Color(red: 0.5, green: 0.52, blue: 0.5)
+        let halfRed = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
+        let nearlyHalfRed = Color(red: 1, green: 0, blue: 0, alpha: 0.52)
+        let images: [(name: String, page: Page)] = [
+            ("a", page(40, 30, box: [10, 10, 20, 10], fill: grey)),
+            ("wider", page(46, 30, box: [11, 10, 20, 10], fill: greenish)),
+            ("taller", page(40, 33, box: [10, 10, 20, 9], fill: grey)),
+            ("both", page(43, 35, background: clear, box: [4, 3, 9, 7], fill: halfRed)),
+            ("translucent", page(40, 30, background: clear, box: [4, 3, 9, 7], fill: nearlyHalfRed)),
+        ]
+        for image in images {
+            try render(
+                pages: [image.page], to: "\(folder)/\(image.name).png", options: RenderOptions(format: .png, scale: 1))
+        }
+        var compared = 0
+        for a in images.map(\.name) {
+            for b in images.map(\.name) {
+                let imageA = try PixelImage(contentsOf: "\(folder)/\(a).png")
+                let imageB = try PixelImage(contentsOf: "\(folder)/\(b).png")
+                for tolerance in [0, 3, 40, 255] {
+                    let result = try ImageDiff.compare("\(folder)/\(a).png", "\(folder)/\(b).png", tolerance: tolerance)
+                    var count = 0
+                    var largest = 0
+                    var xs: [Int] = []
+                    var ys: [Int] = []
+                    for y in 0..<max(imageA.height, imageB.height) {
+                        for x in 0..<max(imageA.width, imageB.width) {
+                            var difference = 255
+                            if let p = imageA.pixel(x: x, y: y), let q = imageB.pixel(x: x, y: y) {
+                                difference =
+                                    [
+                                        Int(p.red) - Int(q.red), Int(p.green) - Int(q.green), Int(p.blue) - Int(q.blue),
+                                        Int(p.alpha) - Int(q.alpha),
+                                    ].map(abs).max() ?? 0
+                            }
+                            largest = max(largest, difference)
+                            let outside = imageA.pixel(x: x, y: y) == nil || imageB.pixel(x: x, y: y) == nil
+                            if outside || difference > tolerance {
+                                count += 1
+                                xs.append(x)
+                                ys.append(y)
+                            }
+                        }
+                    }
+                    var box: ImageDiffResult.Box?
+                    if let left = xs.min(), let right = xs.max(), let top = ys.min(), let bottom = ys.max() {
+                        box = ImageDiffResult.Box(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+                    }
+                    #expect(result.differingPixels == count, "\(a) \(b) \(tolerance)")
+                    #expect(result.maxChannelDifference == largest, "\(a) \(b) \(tolerance)")
+                    #expect(result.box == box, "\(a) \(b) \(tolerance)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 100)
+        // Differences of every kind were met: within the common area, and outside it.
+        let both = try ImageDiff.compare("\(folder)/a.png", "\(folder)/both.png", tolerance: 0)
+        #expect(both.box == ImageDiffResult.Box(x: 0, y: 0, width: 43, height: 35))
+        let close = try ImageDiff.compare("\(folder)/both.png", "\(folder)/translucent.png", tolerance: 0)
+        #expect(close.sizeMismatch != nil && close.maxChannelDifference == 255)
+        let shade = try ImageDiff.compare("\(folder)/a.png", "\(folder)/wider.png", tolerance: 40)
+        #expect(shade.box == ImageDiffResult.Box(x: 10, y: 0, width: 36, height: 30))
+    }
+
     @Test func unreadableInputIsAnError() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -380,6 +380,14 @@ public enum PNGFile {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
 
+    /// The width and height in the IHDR of `bytes`, unchecked: for a PNG this process wrote.
+    static func headerSize(_ bytes: [UInt8]) -> Size? {
+        guard bytes.count >= 33, bytes.starts(with: signature), bytes[12..<16].elementsEqual("IHDR".utf8) else {
+            return nil
+        }
+        return Size(width: bigEndian(bytes, 16), height: bigEndian(bytes, 20))
+    }
+
     /// The data of the pHYs chunk of the PNG at `path` (before its image data), if it has one.
     static func resolution(ofFileAt path: String) -> [UInt8]? {
         guard let bytes = readFile(path, limit: 1 << 16), bytes.starts(with: signature) else { return nil }
