@@ -80,7 +80,7 @@ def median_of(label, command, repeats, prepare=None, env=None):
         times.append(seconds)
         memory.append(mib)
         cpu.append(cpu_seconds)
-    print(f"  {label:<9} {statistics.median(times):8.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)};"
+    print(f"  {label:<11} {statistics.median(times):8.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)};"
           f" CPU {statistics.median(cpu):.2f} s)  peak {max(memory):6.0f} MiB", flush=True)
     return statistics.median(times), max(memory)
 
@@ -105,6 +105,46 @@ def alternating_speedup(label, commands, pairs, prepare):
     ratios = [one[0] / two[0] for one, two in zip(results[1], results[2])]
     print(f"  {label} each pair's ratio: {', '.join(f'{r:.2f}' for r in ratios)}", flush=True)
     return statistics.median(ratios)
+
+
+def essential_chunks(png):
+    """`png` without its ancillary chunks other than tRNS (pHYs, bKGD, ...): the same pixels in
+    other bytes, as a reference written by an earlier version of typeset has them."""
+    out, offset = png[:8], 8
+    while offset < len(png):
+        length = int.from_bytes(png[offset:offset + 4], "big")
+        kind = png[offset + 4:offset + 8]
+        if kind[0] < 0x61 or kind == b"tRNS":  # critical chunks have an upper-case first letter
+            out += png[offset:offset + 12 + length]
+        offset += 12 + length
+    return out
+
+
+def snapshot_times(typeset, inputs, work, repeats):
+    """`typeset snapshot` of the corpus (PNG at 2×, --jobs from the machine) against references
+    it has just recorded (the same bytes), then against the same references with other bytes
+    and the same pixels, beside the time of rendering the pages alone."""
+    folder = fresh(os.path.join(work, "snapshot"))
+    os.makedirs(folder)
+    for path in inputs:
+        shutil.copy(path, folder)
+    print(f"\nSnapshot check of {len(inputs)} screens (typeset snapshot, PNG at 2×):", flush=True)
+    run([typeset, "snapshot", folder, "--update"])
+    median_of("same bytes", [typeset, "snapshot", folder], repeats)
+    references = os.path.join(folder, "__snapshots__")
+    for name in os.listdir(references):
+        with open(os.path.join(references, name), "r+b") as f:
+            stripped = essential_chunks(f.read())
+            f.seek(0)
+            f.truncate()
+            f.write(stripped)
+    median_of("same pixels", [typeset, "snapshot", folder], repeats)
+    target = os.path.join(work, "snapshot-render")
+    aside = os.path.join(work, "snapshot-aside")
+    median_of("render", [typeset, "render", *inputs, "--out-dir", target, "--format", "png"], repeats,
+              lambda: moved_aside(target, aside))
+    for path in (folder, target, aside):
+        fresh(path)
 
 
 def instruction_shares(typeset, inputs, arguments, work):
@@ -312,6 +352,8 @@ def main():
     print(f"  two --jobs 1 processes side by side take {together / alone:.2f} × the time of one "
           f"(1.0: a second core is free; 2.0: it is busy elsewhere)", flush=True)
     fresh(os.path.join(work, "jobs-aside"))  # after every timed run of the section
+
+    snapshot_times(typeset, inputs, work, args.repeats)
 
     print("\nPeak memory, one PDF of all pages (typeset render ... -o, --jobs 1):", flush=True)
     memory = {}

@@ -106,7 +106,7 @@ public enum ImageDiff {
 
     /// Writes the diff image, with the resolution (pHYs data) of the image it was made from, if
     /// any: beside a reference at 144 dpi, a diff image without one showed at twice its size.
-    private static func write(_ comparison: Comparison, to output: String, resolution: [UInt8]?) throws
+    static func write(_ comparison: Comparison, to output: String, resolution: [UInt8]?) throws
         -> ImageDiffResult
     {
         var bytes = try comparison.diffImagePNG(for: output)
@@ -127,7 +127,7 @@ private let markRed: UInt32 = 255, markGreen: UInt32 = 0, markBlue: UInt32 = 255
 private let fadeFactor = 0.25
 
 /// Two loaded images and where they differ.
-private struct Comparison {
+struct Comparison {
     let imageA: PixelImage
     let imageB: PixelImage
     let result: ImageDiffResult
@@ -272,10 +272,17 @@ struct PixelImage {
         guard status == CAIRO_STATUS_SUCCESS else {
             throw ImageDiffError.unreadable(path: path, reason: Self.problem(path) ?? cairoMessage(status))
         }
-        let format = cairo_image_surface_get_format(surface.pointer)
-        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else {
+        guard let image = PixelImage(surface) else {
+            let format = cairo_image_surface_get_format(surface.pointer)
             throw ImageDiffError.unreadable(path: path, reason: "unsupported pixel format \(format.rawValue)")
         }
+        self = image
+    }
+
+    /// The pixels of an image surface of 32-bit pixels (ARGB32 or RGB24); nil for another format.
+    init?(_ surface: CairoSurface) {
+        let format = cairo_image_surface_get_format(surface.pointer)
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return nil }
         // RGB24 leaves the top byte of each word undefined: it is set, as an opaque pixel's alpha.
         let alphaMask: UInt32 = format == CAIRO_FORMAT_RGB24 ? 0xFF00_0000 : 0
         let width = Int(cairo_image_surface_get_width(surface.pointer))
@@ -295,6 +302,24 @@ struct PixelImage {
             }
             count = width * height
         }
+    }
+
+    /// A page just drawn on `surface` and encoded as `png`, as reading the PNG back gives it:
+    /// the surface's own pixels when they are all opaque (PNG keeps those exactly), else the
+    /// PNG decoded (translucent colours are stored divided by their alpha, and multiplying them
+    /// again need not give the drawn values back).
+    init(drawn surface: CairoSurface, encodedAs png: [UInt8]) throws {
+        if let drawn = PixelImage(surface), drawn.words.allSatisfy({ $0 >= 0xFF00_0000 }) {
+            self = drawn
+            return
+        }
+        let decoded = PNGFile.cairoSurface(decoding: png).map(CairoSurface.init(taking:))
+        guard let decoded, cairo_surface_status(decoded.pointer) == CAIRO_STATUS_SUCCESS,
+            let image = PixelImage(decoded)
+        else {
+            throw ImageDiffError.unreadable(path: "the page drawn", reason: "its PNG does not decode")
+        }
+        self = image
     }
 
     /// What is wrong with the file at `path`, in the words of the check of `image` sources

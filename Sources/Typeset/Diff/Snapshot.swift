@@ -130,63 +130,54 @@ public struct SnapshotFolder: Sendable {
     /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
     /// a page that passes or has no reference loses any diff image an earlier run left. Throws
     /// when rendering or writing fails.
+    ///
+    /// A reference with the page's very bytes has its pixels and is not decoded: a check that
+    /// passes renders the page and compares bytes (decoding both images and measuring every
+    /// pixel took 20 times as long as rendering the page).
     public func check(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = [])
         throws -> SnapshotCheck
     {
-        try withRenderedPages(pages, scale: options.scale) { rendered in
-            let existing = existingReferences(name: name, otherNames: otherNames)
-            var checks: [SnapshotPageCheck] = []
-            var conflicts: [Int] = []
-            for (index, renderedPath) in rendered.enumerated() {
-                let page = index + 1
-                let reference = referencePath(name: name, page: page)
-                if page > 1, otherNames.contains("\(name)-\(page)") {
-                    conflicts.append(page)
-                    continue
-                }
-                let diffImage = diffImagePath(name: name, page: page)
-                guard FileManager.default.fileExists(atPath: reference) else {
-                    try? FileManager.default.removeItem(atPath: diffImage)
-                    checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
-                    continue
-                }
-                let comparison = try SnapshotFolder.compare(
-                    reference: reference, rendered: renderedPath, tolerance: options.tolerance)
-                if comparison.passes(maxDiff: options.maxDiff) {
-                    try? FileManager.default.removeItem(atPath: diffImage)
-                    checks.append(
-                        SnapshotPageCheck(page: page, reference: reference, comparison: comparison, passed: true))
-                } else {
-                    try ImageDiff.writeDiffImage(reference, renderedPath, tolerance: options.tolerance, to: diffImage)
-                    checks.append(
-                        SnapshotPageCheck(
-                            page: page, reference: reference, comparison: comparison, diffImage: diffImage,
-                            passed: false))
-                }
+        let existing = existingReferences(name: name, otherNames: otherNames)
+        var checks: [SnapshotPageCheck] = []
+        var conflicts: [Int] = []
+        try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
+            let page = index + 1
+            let reference = referencePath(name: name, page: page)
+            if page > 1, otherNames.contains("\(name)-\(page)") {
+                conflicts.append(page)
+                return
             }
-            let extra = existing.filter { $0.key > rendered.count }.sorted { $0.key < $1.key }.map(\.value)
-            return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
+            let diffImage = diffImagePath(name: name, page: page)
+            guard FileManager.default.fileExists(atPath: reference) else {
+                try? FileManager.default.removeItem(atPath: diffImage)
+                checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
+                return
+            }
+            if let size = PNGFile.headerSize(bytes), (try? readBytes(reference)) == bytes {
+                let identical = ImageDiffResult(
+                    width: size.width, height: size.height, differingPixels: 0, share: 0, maxChannelDifference: 0,
+                    box: nil, sizeMismatch: nil, tolerance: min(max(options.tolerance, 0), 255))
+                try? FileManager.default.removeItem(atPath: diffImage)
+                checks.append(SnapshotPageCheck(page: page, reference: reference, comparison: identical, passed: true))
+                return
+            }
+            let comparison = try Comparison(
+                PixelImage(contentsOf: reference), PixelImage(drawn: surface, encodedAs: bytes),
+                tolerance: options.tolerance)
+            if comparison.result.passes(maxDiff: options.maxDiff) {
+                try? FileManager.default.removeItem(atPath: diffImage)
+                checks.append(
+                    SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
+            } else {
+                _ = try ImageDiff.write(comparison, to: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
+                checks.append(
+                    SnapshotPageCheck(
+                        page: page, reference: reference, comparison: comparison.result, diffImage: diffImage,
+                        passed: false))
+            }
         }
-    }
-
-    /// The reference compared with a page just rendered. A reference with the page's very bytes
-    /// has its pixels, and is not decoded: a check that passes reads two files and compares
-    /// their bytes (decoding and comparing both images took 20 times as long as rendering the
-    /// page).
-    static func compare(reference: String, rendered: String, tolerance: Int) throws -> ImageDiffResult {
-        if let bytes = try? readBytes(rendered), let size = PNGFile.headerSize(bytes),
-            (try? readBytes(reference)) == bytes
-        {
-            return ImageDiffResult(
-                width: size.width, height: size.height, differingPixels: 0, share: 0, maxChannelDifference: 0,
-                box: nil, sizeMismatch: nil, tolerance: min(max(tolerance, 0), 255))
-        }
-        return try ImageDiff.compare(reference, rendered, tolerance: tolerance)
-    }
-
-    /// True when the PNGs at `a` and `b` have the same size and every pixel the same.
-    static func samePixels(_ a: String, _ b: String) -> Bool {
-        (try? ImageDiff.compare(a, b, tolerance: 0))?.matches == true
+        let extra = existing.filter { $0.key > pages.count }.sorted { $0.key < $1.key }.map(\.value)
+        return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
     }
 
     /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
@@ -201,76 +192,57 @@ public struct SnapshotFolder: Sendable {
     public func record(pages: [Page], name: String, scale: Double, otherNames: Set<String> = []) throws
         -> SnapshotRecord
     {
-        try withRenderedPages(pages, scale: scale) { rendered in
-            var record = SnapshotRecord(written: [], removed: [], conflictingPages: [])
-            var changed: [(path: String, bytes: [UInt8])] = []
-            for (index, renderedPath) in rendered.enumerated() {
-                let page = index + 1
-                if page > 1, otherNames.contains("\(name)-\(page)") {
-                    record.conflictingPages.append(page)
-                    continue
-                }
-                let reference = referencePath(name: name, page: page)
-                let bytes = try readBytes(renderedPath)
-                if let old = try? readBytes(reference),
-                    old == bytes || SnapshotFolder.samePixels(reference, renderedPath)
-                {
-                    continue
-                }
-                changed.append((reference, bytes))
+        var record = SnapshotRecord(written: [], removed: [], conflictingPages: [])
+        var changed: [(path: String, bytes: [UInt8])] = []
+        try forEachPNGPage(pages, scale: scale) { index, bytes, surface in
+            let page = index + 1
+            if page > 1, otherNames.contains("\(name)-\(page)") {
+                record.conflictingPages.append(page)
+                return
             }
-            // A document that fails records none of its pages, rather than some.
-            guard record.conflictingPages.isEmpty else { return record }
-            if !changed.isEmpty {
-                do {
-                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-                } catch {
-                    throw ImageDiffError.write(
-                        path: path, reason: "cannot create the folder: \(describeFileError(error))")
-                }
-                do {
-                    try AtomicFileWriter.write(changed)
-                } catch let failure as FileWriteFailure {
-                    throw ImageDiffError.write(path: failure.path, reason: failure.reason)
-                }
-                record.written = changed.map(\.path)
+            let reference = referencePath(name: name, page: page)
+            if let old = try? readBytes(reference) {
+                if old == bytes { return }
+                let same = try? Comparison(
+                    PixelImage(contentsOf: reference), PixelImage(drawn: surface, encodedAs: bytes), tolerance: 0)
+                if same?.result.matches == true { return }
             }
-            let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > rendered.count }
-            let diffImages = files().filter { file in
-                guard SnapshotFolder.isDiffImage(file) else { return false }
-                let asReference = String(file.dropLast(".diff.png".count)) + ".png"
-                return SnapshotFolder.referencePage(of: asReference, name: name) != nil
-                    && !otherNames.contains(String(file.dropLast(".diff.png".count)))
-            }.map(join)
-            for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages {
-                do {
-                    try FileManager.default.removeItem(atPath: file)
-                    record.removed.append(file)
-                } catch {
-                    throw ImageDiffError.write(path: file, reason: "cannot remove it: \(describeFileError(error))")
-                }
-            }
-            return record
+            changed.append((reference, bytes))
         }
+        // A document that fails records none of its pages, rather than some.
+        guard record.conflictingPages.isEmpty else { return record }
+        if !changed.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw ImageDiffError.write(path: path, reason: "cannot create the folder: \(describeFileError(error))")
+            }
+            do {
+                try AtomicFileWriter.write(changed)
+            } catch {
+                throw ImageDiffError.write(path: error.path, reason: error.reason)
+            }
+            record.written = changed.map(\.path)
+        }
+        let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > pages.count }
+        let diffImages = files().filter { file in
+            guard SnapshotFolder.isDiffImage(file) else { return false }
+            let asReference = String(file.dropLast(".diff.png".count)) + ".png"
+            return SnapshotFolder.referencePage(of: asReference, name: name) != nil
+                && !otherNames.contains(String(file.dropLast(".diff.png".count)))
+        }.map(join)
+        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+                record.removed.append(file)
+            } catch {
+                throw ImageDiffError.write(path: file, reason: "cannot remove it: \(describeFileError(error))")
+            }
+        }
+        return record
     }
 
     private func join(_ file: String) -> String { Path.join(path, file) }
-}
-
-/// Renders `pages` as PNG into a fresh temporary folder, hands their paths in page order to
-/// `body`, and removes the folder.
-private func withRenderedPages<T>(_ pages: [Page], scale: Double, _ body: ([String]) throws -> T) throws -> T {
-    let folder = temporaryPath(prefix: "typeset-snapshot-")
-    do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-        throw ImageDiffError.write(
-            path: folder, reason: "cannot create a temporary folder: \(describeFileError(error))")
-    }
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let rendered = try render(
-        pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
-    return try body(rendered)
 }
 
 private func readBytes(_ path: String) throws -> [UInt8] {

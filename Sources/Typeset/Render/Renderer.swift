@@ -77,13 +77,7 @@ public struct RenderOptions: Sendable {
 /// from several threads at once.
 @discardableResult
 public func render(pages: [Page], to path: String, options: RenderOptions) throws -> [String] {
-    guard !pages.isEmpty else { throw RenderError.noPages }
-    for (index, page) in pages.enumerated() {
-        guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
-            throw RenderError.invalidInput(
-                "page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
-        }
-    }
+    try checkSizes(of: pages)
     let paths = options.format.outputPaths(for: path, pageCount: pages.count)
     if options.format != .pdf { try refuseOverwritingImages(of: pages, with: paths) }  // PDFWriter checks its own
     let contents: [[UInt8]]
@@ -107,6 +101,30 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         throw RenderError.write(path: error.path, reason: error.reason)
     }
     return paths
+}
+
+/// Throws unless there are pages and every one has a positive size.
+private func checkSizes(of pages: [Page]) throws {
+    guard !pages.isEmpty else { throw RenderError.noPages }
+    for (index, page) in pages.enumerated() {
+        guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
+            throw RenderError.invalidInput(
+                "page \(index + 1) is \(page.width) × \(page.height) pt: sizes must be positive")
+        }
+    }
+}
+
+/// Draws `pages` as PNG at `scale`, one after another on this thread, and hands `body` each
+/// page's index, its PNG bytes (those `render(pages:to:options:)` writes) and the image they
+/// encode, which lives only until `body` returns. Snapshot checks compare pages this way,
+/// without writing them to files and reading them back.
+func forEachPNGPage(_ pages: [Page], scale: Double, _ body: (Int, [UInt8], CairoSurface) throws -> Void) throws {
+    try checkSizes(of: pages)
+    let drawer = PageDrawer(raster: true)
+    for (index, page) in pages.enumerated() {
+        try drawPNG(page, pageNumber: index + 1, scale: scale, drawer: drawer) { try body(index, $0, $1) }
+    }
+    try drawer.checkTagsClosed(pageCount: pages.count)
 }
 
 /// The bytes of each page, drawn by `draw` (page, its number from 1, a drawer) on up to `jobs`
@@ -223,6 +241,14 @@ private let maximumPixelSide = 32767.0
 
 /// One page as a PNG image, `scale` pixels per point.
 func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer) throws -> [UInt8] {
+    try drawPNG(page, pageNumber: pageNumber, scale: scale, drawer: drawer) { bytes, _ in bytes }
+}
+
+/// One page drawn on an image, `scale` pixels per point, and encoded as PNG; `body` takes the
+/// bytes and the image.
+private func drawPNG<Result>(
+    _ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer, _ body: ([UInt8], CairoSurface) throws -> Result
+) throws -> Result {
     guard scale.isFinite, scale > 0 else {
         throw RenderError.invalidInput("scale \(scale) is not a positive number")
     }
@@ -239,6 +265,7 @@ func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer)
         let context = CairoContext(surface: surface)
         cairo_scale(context.pointer, scale, scale)
         try drawer.draw(page, pageNumber: pageNumber, on: context)
-        return try pngBytes(of: surface, pixelsPerPoint: scale, context: "encoding page \(pageNumber) as PNG")
+        return try body(
+            pngBytes(of: surface, pixelsPerPoint: scale, context: "encoding page \(pageNumber) as PNG"), surface)
     }
 }
