@@ -838,6 +838,108 @@ struct RenderImageDiffTests {
         #expect(shade.box == ImageDiffResult.Box(x: 10, y: 0, width: 36, height: 30))
     }
 
+    /// References are decoded by `PNGFile.trueColorPixels` when they are 8-bit RGB or RGBA: it
+    /// gives Cairo's words for every such file here (the goldens, pages our encoder and Cairo's
+    /// writer made, translucent ones, PNGs of every filter type), and leaves to Cairo every file
+    /// it cannot take or that Cairo refuses (the hostile images).
+    @Test func trueColorDecodingGivesCairosPixels() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var paths = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Tests/Golden")
+            .filter { $0.hasSuffix(".png") }.map { repositoryRoot + "/Tests/Golden/" + $0 }
+        let hostile = repositoryRoot + "/Tests/Hostile/images"
+        paths += try FileManager.default.contentsOfDirectory(atPath: hostile).filter { $0.hasSuffix(".png") }
+            .map { hostile + "/" + $0 }
+        let translucent = Color(red: 0.2, green: 0.6, blue: 1, alpha: 0.37)
+        let onWhite = RuleItem(x1: 2, y1: 3, x2: 27, y2: 17, thickness: 2, color: translucent)
+        let onTranslucent = RuleItem(x1: 2, y1: 17, x2: 27, y2: 3, thickness: 3, color: .black)
+        let pages = [
+            Page(width: 30, height: 20, items: [.rule(onWhite)]),
+            Page(width: 30, height: 20, background: translucent, items: [.rule(onTranslucent)]),
+        ]
+        paths += try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: 1.5))
+        for channels in [3, 4] {
+            let path = "\(folder)/filters-\(channels).png"
+            try Data(filteredPNG(width: 7, height: 10, channels: channels).bytes).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        var decoded = 0
+        for path in paths {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let cairo = try? PixelImage(decodingWithCairo: path)
+            let decodedByUs = PNGFile.trueColorPixels(bytes)
+            if cairo == nil { #expect(decodedByUs == nil, "\(path): Cairo refuses it") }
+            guard let ours = decodedByUs else { continue }
+            decoded += 1
+            #expect(cairo?.width == ours.width && cairo?.height == ours.height, "\(path)")
+            let difference = cairo.flatMap { zip($0.words, ours.words).enumerated().first { $1.0 != $1.1 }?.offset }
+            #expect(cairo?.words.count == ours.words.count && difference == nil, "\(path) \(difference ?? -1)")
+        }
+        #expect(decoded == 13 + 2 + 2 + 1, "the goldens, the two pages, the two filter tests and red-4x3")
+        // Every filter type, undone: the pixels the PNG was made of.
+        for channels in [3, 4] {
+            let png = filteredPNG(width: 7, height: 10, channels: channels)
+            let ours = try #require(PNGFile.trueColorPixels(png.bytes))
+            let opaqueWords = ours.words.map { $0 >> 24 == 0xFF ? $0 : 0 }
+            #expect(opaqueWords == png.opaqueWords, "\(channels) channels")
+        }
+    }
+
+    /// A PNG of `width` × `height` pixels whose rows take filter types 0, 1, 2, 3, 4, 0, ... in
+    /// turn (stored, not compressed), and its pixels as Cairo words where they are opaque (0
+    /// elsewhere).
+    private func filteredPNG(width: Int, height: Int, channels: Int) -> (bytes: [UInt8], opaqueWords: [UInt32]) {
+        func sample(_ x: Int, _ y: Int, _ c: Int) -> UInt8 {
+            c == 3 ? [255, 0, 128, 255, 7][(x + 2 * y) % 5] : UInt8((x * 37 + y * 91 + c * 53) % 256)
+        }
+        let length = width * channels
+        var raw: [[UInt8]] = []
+        var opaqueWords: [UInt32] = []
+        for y in 0..<height {
+            raw.append((0..<length).map { sample($0 / channels, y, $0 % channels) })
+            for x in 0..<width {
+                let opaque = channels == 3 || sample(x, y, 3) == 255
+                opaqueWords.append(
+                    opaque
+                        ? 0xFF00_0000 | UInt32(sample(x, y, 0)) << 16 | UInt32(sample(x, y, 1)) << 8
+                            | UInt32(sample(x, y, 2)) : 0)
+            }
+        }
+        var filtered: [UInt8] = []
+        for y in 0..<height {
+            let type = UInt8(y % 5)
+            filtered.append(type)
+            for i in 0..<length {
+                let a = i >= channels ? Int(raw[y][i - channels]) : 0
+                let b = y > 0 ? Int(raw[y - 1][i]) : 0
+                let c = i >= channels && y > 0 ? Int(raw[y - 1][i - channels]) : 0
+                let p = a + b - c
+                let paeth = abs(p - a) <= abs(p - b) && abs(p - a) <= abs(p - c) ? a : abs(p - b) <= abs(p - c) ? b : c
+                let predictor = [0, a, b, (a + b) / 2, paeth][Int(type)]
+                filtered.append(UInt8(truncatingIfNeeded: Int(raw[y][i]) - predictor))
+            }
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        // zlib: a header, one stored block, the Adler-32 of the data.
+        var s1: UInt32 = 1
+        var s2: UInt32 = 0
+        for byte in filtered {
+            s1 = (s1 + UInt32(byte)) % 65521
+            s2 = (s2 + s1) % 65521
+        }
+        let count = UInt16(filtered.count)
+        let zlib =
+            [0x78, 0x01, 0x01, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8)]
+            + filtered + bigEndian(s2 << 16 | s1)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(PNGFile.crc32(body))
+        }
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        let bytes = PNGFile.signature + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+        return (bytes, opaqueWords)
+    }
+
     @Test func unreadableInputIsAnError() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
@@ -994,7 +1096,7 @@ struct PDFWriterTests {
         let drawn = folder + "/drawn"
         #expect(try run("/usr/bin/pdftoppm", ["-r", "144", "-png", pdf, drawn]).status == 0)
         let pixels = try PixelImage(contentsOf: drawn + "-1.png")
-        let darkest = pixels.pixels.map { min($0.red, $0.green, $0.blue) }.min()
+        let darkest = pixels.allPixels().map { min($0.red, $0.green, $0.blue) }.min()
         #expect(darkest == 255, "a white shape on a white page has a ring of \(String(describing: darkest))")
         let svg = folder + "/shape.svg"
         try render(pages: pages, to: svg, options: RenderOptions(format: .svg))
@@ -1071,7 +1173,7 @@ struct PDFWriterTests {
             let extracted = try PixelImage(contentsOf: String(format: "%@/out-%03d.png", folder, index))
             #expect(extracted.width == source.width && extracted.height == source.height, "\(name)")
             // The colours of every pixel that is not transparent (the PDF's are behind its mask).
-            let differing = zip(source.pixels, extracted.pixels).filter { original, drawn in
+            let differing = zip(source.allPixels(), extracted.allPixels()).filter { original, drawn in
                 original.alpha != 0
                     && (original.red, original.green, original.blue) != (drawn.red, drawn.green, drawn.blue)
             }

@@ -101,8 +101,8 @@ import Testing
             var box = [Int.max, Int.max, Int.min, Int.min]
             for y in 0..<image.height {
                 for x in 0..<image.width {
-                    let p = image.pixels[y * image.width + x]
-                    guard Int(max(p.red, p.green, p.blue)) - Int(min(p.red, p.green, p.blue)) > 60 else { continue }
+                    guard let p = image.pixel(x: x, y: y),
+                        Int(max(p.red, p.green, p.blue)) - Int(min(p.red, p.green, p.blue)) > 60 else { continue }
                     count += 1
                     box = [min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)]
                 }
@@ -160,7 +160,7 @@ import Testing
             #expect(try runProgram("/usr/bin/rsvg-convert", ["-w", "120", folder + "/a\(alpha).svg", "-o", folder + "/s\(alpha).png"]).status == 0)
             #expect(try typeset(["render", input, "--scale", "2", "-o", folder + "/r\(alpha).png"]).status == 0)
             return try ["/p\(alpha)-1.png", "/s\(alpha).png", "/r\(alpha).png"].map { file in
-                try PixelImage(contentsOf: folder + file).pixels.map { Int(max($0.red, $0.green, $0.blue)) - Int(min($0.red, $0.green, $0.blue)) }.max() ?? 0
+                try PixelImage(contentsOf: folder + file).allPixels().map { Int(max($0.red, $0.green, $0.blue)) - Int(min($0.red, $0.green, $0.blue)) }.max() ?? 0
             }
         }
         let opaque = try saturation("FF"), quarter = try saturation("40"), none = try saturation("00")

@@ -259,6 +259,12 @@ struct PixelImage {
     /// Row-major, no padding.
     let words: [UInt32]
 
+    init(width: Int, height: Int, words: [UInt32]) {
+        self.width = width
+        self.height = height
+        self.words = words
+    }
+
     /// An image of one pixel's colour, as `word(x:y:)` gives it (white for none).
     init(width: Int, height: Int, filledWith word: UInt32?) {
         self.width = width
@@ -266,7 +272,18 @@ struct PixelImage {
         words = Array(repeating: word ?? 0xFFFF_FFFF, count: width * height)
     }
 
+    /// An 8-bit RGB or RGBA PNG is decoded by `PNGFile.trueColorPixels`, every other one by
+    /// Cairo; both give the same words.
     init(contentsOf path: String) throws {
+        if let bytes = readFile(path, limit: 1 << 30), let decoded = PNGFile.trueColorPixels(bytes) {
+            self.init(width: decoded.width, height: decoded.height, words: decoded.words)
+            return
+        }
+        try self.init(decodingWithCairo: path)
+    }
+
+    /// The PNG at `path` as Cairo decodes it.
+    init(decodingWithCairo path: String) throws {
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -291,14 +308,20 @@ struct PixelImage {
         self.width = width
         self.height = height
         cairo_surface_flush(surface.pointer)
-        guard let data = cairo_image_surface_get_data(surface.pointer) else {
+        guard let data = cairo_image_surface_get_data(surface.pointer), width > 0, height > 0 else {
             words = []
             return
         }
         words = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
             for y in 0..<height {
                 let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width { buffer[y * width + x] = row[x] | alphaMask }
+                let out = base + y * width
+                if alphaMask == 0 {
+                    out.update(from: row, count: width)
+                } else {
+                    for x in 0..<width { out[x] = row[x] | alphaMask }
+                }
             }
             count = width * height
         }
@@ -309,8 +332,8 @@ struct PixelImage {
     /// PNG decoded (translucent colours are stored divided by their alpha, and multiplying them
     /// again need not give the drawn values back).
     init(drawn surface: CairoSurface, encodedAs png: [UInt8]) throws {
-        if let drawn = PixelImage(surface), drawn.words.allSatisfy({ $0 >= 0xFF00_0000 }) {
-            self = drawn
+        if let drawn = PixelImage(surface), drawn.words.reduce(0xFFFF_FFFF, &) >= 0xFF00_0000 {
+            self = drawn  // every alpha 255
             return
         }
         let decoded = PNGFile.cairoSurface(decoding: png).map(CairoSurface.init(taking:))
@@ -346,8 +369,8 @@ struct PixelImage {
         word(x: x, y: y).map(Self.straight)
     }
 
-    /// Every pixel, row-major.
-    var pixels: [Pixel] { words.map(Self.straight) }
+    /// Every pixel, row-major: made anew at each call (one pixel is `pixel(x:y:)`).
+    func allPixels() -> [Pixel] { words.map(Self.straight) }
 
     /// A word's pixel with its colour divided by its alpha, rounded.
     static func straight(_ word: UInt32) -> Pixel {
