@@ -66,11 +66,40 @@ public struct SnapshotRecord: Sendable {
 }
 
 /// A folder of reference PNGs (`__snapshots__` for `typeset snapshot`).
+///
+/// It knows the folder's files as they were when it was made (one listing, however many
+/// documents are checked: listing the folder for each took time that grew with the square of
+/// their number, 6 s of 14 for 5,000 screens); make another to see files written since.
 public struct SnapshotFolder: Sendable {
     public let path: String
+    /// The folder's references and diff images, sorted, by the names whose pages they can be.
+    private let references: [String: [(page: Int, file: String)]]
+    private let diffImages: [String: [(page: Int, file: String)]]
+    /// Every reference (a PNG file that is not a diff image), sorted.
+    private let referenceFiles: [String]
 
     public init(path: String) {
         self.path = path
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        var references: [String: [(page: Int, file: String)]] = [:]
+        var diffImages: [String: [(page: Int, file: String)]] = [:]
+        var referenceFiles: [String] = []
+        for file in files where file.hasSuffix(".png") {
+            if SnapshotFolder.isDiffImage(file) {
+                let asReference = String(file.dropLast(".diff.png".count)) + ".png"
+                for (name, page) in SnapshotFolder.owners(of: asReference) {
+                    diffImages[name, default: []].append((page, file))
+                }
+            } else {
+                referenceFiles.append(file)
+                for (name, page) in SnapshotFolder.owners(of: file) {
+                    references[name, default: []].append((page, file))
+                }
+            }
+        }
+        self.references = references
+        self.diffImages = diffImages
+        self.referenceFiles = referenceFiles
     }
 
     /// NAME.png for page 1, NAME-K.png for page K.
@@ -101,35 +130,41 @@ public struct SnapshotFolder: Sendable {
         return page
     }
 
-    /// The folder's file names, sorted; empty when the folder does not exist.
-    func files() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    /// The names and pages the reference file `file` can be of (`referencePage`): NAME.png is
+    /// page 1 of NAME, and NAME-K.png also page K of NAME (a page number has no dash).
+    static func owners(of file: String) -> [(name: String, page: Int)] {
+        guard let first = referencePage(of: file, name: String(file.dropLast(4))) else { return [] }
+        var owners = [(name: String(file.dropLast(4)), page: first)]
+        if let dash = file.lastIndex(of: "-") {
+            let name = String(file[..<dash])
+            if let page = referencePage(of: file, name: name) { owners.append((name, page)) }
+        }
+        return owners
     }
 
     /// `name`'s existing references by page, leaving out files that are another input's
-    /// first-page reference (`otherNames`: the names of the other inputs).
+    /// first-page reference (`otherNames`: the names of the other inputs; `name` may be among
+    /// them).
     func existingReferences(name: String, otherNames: Set<String>) -> [Int: String] {
-        var references: [Int: String] = [:]
-        for file in files() {
-            guard let page = SnapshotFolder.referencePage(of: file, name: name) else { continue }
+        var found: [Int: String] = [:]
+        for (page, file) in references[name] ?? [] {
             if page > 1, otherNames.contains(String(file.dropLast(4))) { continue }
-            references[page] = join(file)
+            found[page] = join(file)
         }
-        return references
+        return found
     }
 
     /// References (PNG files that are not diff images) that are no page of any of `names`.
     public func unusedReferences(names: Set<String>) -> [String] {
-        files().filter { file in
-            file.hasSuffix(".png") && !SnapshotFolder.isDiffImage(file)
-                && !names.contains { SnapshotFolder.referencePage(of: file, name: $0) != nil }
-        }.map(join)
+        referenceFiles.filter { file in !SnapshotFolder.owners(of: file).contains { names.contains($0.name) } }
+            .map(join)
     }
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
     /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
     /// a page that passes or has no reference loses any diff image an earlier run left. Throws
-    /// when rendering or writing fails.
+    /// when rendering or writing fails. `otherNames` are the names of the other documents whose
+    /// references the folder holds (the names of them all will do: `name` is passed over).
     ///
     /// A reference with the page's very bytes has its pixels and is not decoded: a check that
     /// passes renders the page and compares bytes (decoding both images and measuring every
@@ -183,7 +218,7 @@ public struct SnapshotFolder: Sendable {
     /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
     /// whose pixels changed (creating the folder), removes references of pages the document no
     /// longer has, and removes `name`'s diff images. When a page's reference would be another
-    /// document's (`conflictingPages`), it changes nothing.
+    /// document's (`conflictingPages`), it changes nothing. `otherNames` as in `check`.
     ///
     /// A reference with the page's pixels is kept whatever its bytes: one written by another
     /// version (before PNGs carried their resolution, or by another encoder) is not rewritten,
@@ -225,11 +260,9 @@ public struct SnapshotFolder: Sendable {
             record.written = changed.map(\.path)
         }
         let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > pages.count }
-        let diffImages = files().filter { file in
-            guard SnapshotFolder.isDiffImage(file) else { return false }
-            let asReference = String(file.dropLast(".diff.png".count)) + ".png"
-            return SnapshotFolder.referencePage(of: asReference, name: name) != nil
-                && !otherNames.contains(String(file.dropLast(".diff.png".count)))
+        let diffImages = (self.diffImages[name] ?? []).map(\.file).filter { file in
+            let stem = String(file.dropLast(".diff.png".count))
+            return stem == name || !otherNames.contains(stem)
         }.map(join)
         for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages {
             do {
