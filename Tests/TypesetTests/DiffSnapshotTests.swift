@@ -368,6 +368,32 @@ struct SnapshotCommandTests {
         #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
     }
 
+    /// A translucent page (RGBA, from Cairo's PNG writer) whose reference has other bytes is
+    /// compared by its pixels, as read back from its PNG: the same pixels pass, a label a little
+    /// more opaque differs by its alpha alone.
+    @Test func translucentPagesAreComparedByTheirPixels() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clear = " background=\"#FFFFFF00\""
+        try write(document("<label color=\"#FF000080\">Settings</label>", attributes: clear), to: folder + "/a.xml")
+        #expect(try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder).status == 0)
+        let path = folder + "/__snapshots__/a.png"
+        let recorded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(recorded[25] == 6, "an RGBA PNG")
+        let stripped = PNGFile.essentialChunks(of: recorded)
+        #expect(stripped != recorded)
+        try Data(stripped).write(to: URL(fileURLWithPath: path))
+        let same = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(same.status == 0 && same.lines == ["1 passed, 0 failed"], "\(same)")
+
+        try write(document("<label color=\"#FF000084\">Settings</label>", attributes: clear), to: folder + "/a.xml")
+        let changed = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(changed.status == 1, "\(changed)")
+        #expect(changed.lines.first?.contains("largest channel difference 4,") == true, "\(changed)")
+        let tolerated = try typeset(["snapshot", folder, "--scale", "1", "--tolerance", "4"], in: folder)
+        #expect(tolerated.status == 0, "\(tolerated)")
+    }
+
     @Test func toleranceAndMaxDiffApplyPerPage() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

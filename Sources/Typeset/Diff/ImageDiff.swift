@@ -246,9 +246,9 @@ struct Comparison {
     }
 }
 
-/// A PNG decoded by Cairo: its pixels as Cairo keeps them, native-endian 32-bit words of
-/// alpha, red, green and blue, the colour premultiplied by alpha (opaque images with alpha
-/// 255). `pixel(x:y:)` gives straight (not premultiplied) 8-bit RGBA.
+/// An image's pixels as Cairo keeps them: native-endian 32-bit words of alpha, red, green and
+/// blue, the colour premultiplied by alpha (opaque images with alpha 255). `pixel(x:y:)` gives
+/// straight (not premultiplied) 8-bit RGBA.
 struct PixelImage {
     struct Pixel: Hashable {
         var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
@@ -329,8 +329,9 @@ struct PixelImage {
 
     /// A page just drawn on `surface` and encoded as `png`, as reading the PNG back gives it:
     /// the surface's own pixels when they are all opaque (PNG keeps those exactly), else the
-    /// PNG decoded (translucent colours are stored divided by their alpha, and multiplying them
-    /// again need not give the drawn values back).
+    /// PNG decoded. PNG keeps translucent colours divided by their alpha; Cairo's writer rounds
+    /// so that multiplying back gives every drawn value again (all 32,896 pairs of alpha and
+    /// colour checked), but that is the writer's doing, not PNG's, and such pages are rare.
     init(drawn surface: CairoSurface, encodedAs png: [UInt8]) throws {
         if let drawn = PixelImage(surface), drawn.words.reduce(0xFFFF_FFFF, &) >= 0xFF00_0000 {
             self = drawn  // every alpha 255
