@@ -394,6 +394,32 @@ struct SnapshotCommandTests {
         #expect(tolerated.status == 0, "\(tolerated)")
     }
 
+    /// A SnapshotFolder lists the folder once: after its own `record` removed a stale reference
+    /// and a diff image, the same value checks and records again without missing them.
+    @Test func oneFolderValueRecordsAndChecksAgain() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let references = folder + "/__snapshots__"
+        try FileManager.default.createDirectory(atPath: references, withIntermediateDirectories: true)
+        let pages = (1...2).map { page in
+            let box = RectangleItem(x: 2, y: 2, width: Double(page), height: 4, fill: .black)
+            return Page(width: 20, height: 10, items: [.rectangle(box)])
+        }
+        for file in ["a-3.png", "a.diff.png"] {
+            try boxImage(references + "/" + file)
+        }
+        let snapshots = SnapshotFolder(path: references)
+        let first = try snapshots.record(pages: pages, name: "a", scale: 1, otherNames: ["a", "b"])
+        let removed = first.removed.map { ($0 as NSString).lastPathComponent }
+        #expect(first.written.count == 2 && removed == ["a-3.png", "a.diff.png"])
+        let options = SnapshotOptions(scale: 1)
+        let check = try snapshots.check(pages: pages, name: "a", options: options, otherNames: ["a", "b"])
+        #expect(check.passed && check.extraReferences.isEmpty, "\(check)")
+        let again = try snapshots.record(pages: pages, name: "a", scale: 1, otherNames: ["a", "b"])
+        #expect(again.written.isEmpty && again.removed.isEmpty)
+        #expect(try contents(references) == ["a-2.png", "a.png"])
+    }
+
     @Test func toleranceAndMaxDiffApplyPerPage() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -67,9 +67,10 @@ public struct SnapshotRecord: Sendable {
 
 /// A folder of reference PNGs (`__snapshots__` for `typeset snapshot`).
 ///
-/// It knows the folder's files as they were when it was made (one listing, however many
-/// documents are checked: listing the folder for each took time that grew with the square of
-/// their number, 6 s of 14 for 5,000 screens); make another to see files written since.
+/// It lists the folder once, when it is made, however many documents are checked (listing it
+/// for each took time that grew with the square of their number, 6 s of 14 for 5,000 screens):
+/// references and diff images written since are not seen (make another value), and those
+/// removed since are passed over.
 public struct SnapshotFolder: Sendable {
     public let path: String
     /// The folder's references and diff images, sorted, by the names whose pages they can be.
@@ -211,7 +212,9 @@ public struct SnapshotFolder: Sendable {
                         passed: false))
             }
         }
+        // Those still there: this value's listing is older than the last `record`.
         let extra = existing.filter { $0.key > pages.count }.sorted { $0.key < $1.key }.map(\.value)
+            .filter { FileManager.default.fileExists(atPath: $0) }
         return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
     }
 
@@ -264,7 +267,8 @@ public struct SnapshotFolder: Sendable {
             let stem = String(file.dropLast(".diff.png".count))
             return stem == name || !otherNames.contains(stem)
         }.map(join)
-        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages {
+        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages
+        where FileManager.default.fileExists(atPath: file) {  // as in `check`
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)
