@@ -562,6 +562,22 @@ extension ReportBlock {
 
     /// §6 as printed: a right-aligned line's x + width is its frame's right edge in the JSON
     /// too (x and width rounded apart missed it by 0.01 in one line of fifteen).
+    /// Strings are escaped as JSON requires (quote, backslash, control characters) and as
+    /// JavaScript needs (U+2028, U+2029); every other character, Arabic, emoji and U+2014, U+2027
+    /// and U+2030 (whose UTF-8 starts as U+2028's does) among them, is written as it is.
+    @Test func jsonStringsAreEscaped() throws {
+        let message = "\"a\" \\ b\nc\r\td\u{1}\u{1F} e\u{2028}f\u{2029}g é مرحبا 😀 \u{E2} — ‧ ‰"
+        let report = LayoutReport(
+            diagnostics: [.warning(SourceLocation(file: "x.xml", line: 2, column: 3), message)], pages: [])
+        let escaped = #"\"a\" \\ b\nc\r\td\u0001\u001f e\u2028f\u2029g é مرحبا 😀 â — ‧ ‰"#
+        #expect(
+            report.json() == #"{"version":1,"diagnostics":[{"file":"x.xml","line":2,"column":3,"severity":"warning","#
+                + #""message":"\#(escaped)"}],"pages":[]}"# + "\n")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+        let diagnostic = try #require((parsed["diagnostics"] as? [[String: Any]])?.first)
+        #expect(diagnostic["message"] as? String == message)
+    }
+
     @Test func rightAlignedLinesEndAtTheFrameInTheJSON() throws {
         let words = ["Hello!", "English", "Settings", "Photon X2", "OK", "Wi-Fi", "Bluetooth"]
         let result = try #require(layoutMarkup(
