@@ -198,12 +198,6 @@ struct Comparison {
             tolerance: tolerance)
     }
 
-    /// Whether the pixel at (x, y) counts as differing, as `init` counted it.
-    private func differs(x: Int, y: Int) -> Bool {
-        guard let a = imageA.word(x: x, y: y), let b = imageB.word(x: x, y: y) else { return true }
-        return a != b && PixelImage.channelDifference(a, b) > result.tolerance
-    }
-
     /// The diff image as PNG bytes; `output` names the file in errors.
     ///
     /// The image is opaque ARGB32, which `PNGEncoder` writes (Cairo's writer, which took RGB24,
@@ -220,21 +214,30 @@ struct Comparison {
                 throw RenderError.cairo(status: "no pixel data", context: "creating the diff image")
             }
             let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-            var faded: (word: UInt32?, grey: UInt32) = (nil, 0)
-            for y in 0..<height {
-                let row = UnsafeMutableRawPointer(data + y * stride)
-                for x in 0..<width {
-                    let word: UInt32
-                    if differs(x: x, y: y) {
-                        word = markRed << 16 | markGreen << 8 | markBlue
-                    } else {
-                        let a = imageA.word(x: x, y: y)
-                        if a != faded.word || faded.word == nil {
-                            faded = (a, UInt32(fadedGrey(a.map(PixelImage.straight))))
+            // Outside the area both images have, every pixel differs.
+            let commonWidth = min(imageA.width, imageB.width)
+            let commonHeight = min(imageA.height, imageB.height)
+            let mark = 0xFF00_0000 | markRed << 16 | markGreen << 8 | markBlue
+            var faded: (word: UInt32, pixel: UInt32) = (0, fadedPixel(0))
+            imageA.words.withUnsafeBufferPointer { wordsA in
+                imageB.words.withUnsafeBufferPointer { wordsB in
+                    for y in 0..<height {
+                        let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                        for x in 0..<width {
+                            guard y < commonHeight, x < commonWidth else {
+                                row[x] = mark
+                                continue
+                            }
+                            let a = wordsA[y * imageA.width + x]
+                            let b = wordsB[y * imageB.width + x]
+                            if a != b && PixelImage.channelDifference(a, b) > result.tolerance {
+                                row[x] = mark
+                            } else {
+                                if a != faded.word { faded = (a, fadedPixel(a)) }
+                                row[x] = faded.pixel
+                            }
                         }
-                        word = faded.grey << 16 | faded.grey << 8 | faded.grey
                     }
-                    row.storeBytes(of: 0xFF00_0000 | word, toByteOffset: x * 4, as: UInt32.self)
                 }
             }
             cairo_surface_mark_dirty(surface.pointer)
@@ -244,13 +247,15 @@ struct Comparison {
         }
     }
 
-    /// A's pixel composited over white, turned grey and faded towards white.
-    private func fadedGrey(_ pixel: PixelImage.Pixel?) -> UInt8 {
-        guard let pixel else { return 255 }
+    /// A's pixel (a word of `PixelImage`) composited over white, turned grey and faded towards
+    /// white, as an opaque word.
+    private func fadedPixel(_ word: UInt32) -> UInt32 {
+        let pixel = PixelImage.straight(word)
         let alpha = Double(pixel.alpha) / 255
         func overWhite(_ channel: UInt8) -> Double { Double(channel) * alpha + 255 * (1 - alpha) }
         let luma = 0.299 * overWhite(pixel.red) + 0.587 * overWhite(pixel.green) + 0.114 * overWhite(pixel.blue)
-        return UInt8((255 - (255 - luma) * fadeFactor).rounded())
+        let grey = UInt32((255 - (255 - luma) * fadeFactor).rounded())
+        return 0xFF00_0000 | grey << 16 | grey << 8 | grey
     }
 }
 
@@ -395,6 +400,10 @@ struct PixelImage {
     /// The largest difference of one channel (red, green, blue, alpha; straight) between two
     /// words' pixels.
     static func channelDifference(_ a: UInt32, _ b: UInt32) -> Int {
+        if a & b >= 0xFF00_0000 {  // both opaque: the words hold the colours themselves
+            func channel(_ shift: UInt32) -> Int { abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) }
+            return max(channel(16), channel(8), channel(0))
+        }
         let pixelA = straight(a)
         let pixelB = straight(b)
         return max(
