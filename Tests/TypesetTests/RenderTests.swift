@@ -851,11 +851,12 @@ struct RenderImageDiffTests {
         paths += try FileManager.default.contentsOfDirectory(atPath: hostile).filter { $0.hasSuffix(".png") }
             .map { hostile + "/" + $0 }
         let translucent = Color(red: 0.2, green: 0.6, blue: 1, alpha: 0.37)
-        let onWhite = RuleItem(x1: 2, y1: 3, x2: 27, y2: 17, thickness: 2, color: translucent)
-        let onTranslucent = RuleItem(x1: 2, y1: 17, x2: 27, y2: 3, thickness: 3, color: .black)
+        let onWhite = RuleItem(x1: 2, y1: 3, x2: 127, y2: 77, thickness: 2, color: translucent)
+        let onTranslucent = RuleItem(x1: 2, y1: 77, x2: 127, y2: 3, thickness: 3, color: .black)
+        // Large enough that libpng's zlib stream has a 32 KiB window (smaller images get less).
         let pages = [
-            Page(width: 30, height: 20, items: [.rule(onWhite)]),
-            Page(width: 30, height: 20, background: translucent, items: [.rule(onTranslucent)]),
+            Page(width: 130, height: 80, items: [.rule(onWhite)]),
+            Page(width: 130, height: 80, background: translucent, items: [.rule(onTranslucent)]),
         ]
         paths += try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: 1.5))
         for channels in [3, 4] {
@@ -876,6 +877,11 @@ struct RenderImageDiffTests {
             #expect(cairo?.words.count == ours.words.count && difference == nil, "\(path) \(difference ?? -1)")
         }
         #expect(decoded == 13 + 2 + 2 + 1, "the goldens, the two pages, the two filter tests and red-4x3")
+        // The flaws Cairo refuses and a checksum would not catch: a chunk type with a digit, a
+        // second palette, a zlib stream reaching past the window its header declares.
+        for name in ["chunk-type-with-digit", "rgb-two-palettes", "zlib-window-too-small"] {
+            #expect(paths.contains("\(hostile)/\(name).png"))
+        }
         // Every filter type, undone: the pixels the PNG was made of.
         for channels in [3, 4] {
             let png = filteredPNG(width: 7, height: 10, channels: channels)

@@ -384,9 +384,10 @@ public enum PNGFile {
     /// The pixels of an 8-bit RGB or RGBA PNG, not interlaced, without tRNS (what typeset, Cairo
     /// and most screenshot tools write), as Cairo decodes them into an image surface: 32-bit
     /// words of alpha, red, green and blue, the colour multiplied by alpha as Cairo multiplies it,
-    /// RGB with alpha 255. Nil for every other PNG and at any flaw (a critical chunk's CRC, data
-    /// that does not inflate to exactly its rows, an unknown filter type): those are Cairo's to
-    /// decode or refuse. A 780 × 1688 screen takes 46 million instructions here, 69 million
+    /// RGB with alpha 255. Nil for every other PNG (one with a palette chunk or a zlib window
+    /// other than 32 KiB among them) and at any flaw (a chunk type that is not four letters, a
+    /// critical chunk's CRC, data that does not inflate to exactly its rows, an unknown filter
+    /// type): those are Cairo's to decode or refuse. A 780 × 1688 screen takes 46 million instructions here, 69 million
     /// through Cairo, whose libpng rows and per-pixel conversion cost as much as inflating.
     static func trueColorPixels(_ bytes: [UInt8]) -> (width: Int, height: Int, words: [UInt32])? {
         guard bytes.count >= 33, bytes.starts(with: signature), bigEndian(bytes, 8) == 13,
@@ -404,6 +405,8 @@ public enum PNGFile {
         var ended = false
         for (index, chunk) in chunks(of: bytes).enumerated() {
             let type = chunk.type
+            // libpng refuses a chunk whose type is not four ASCII letters, whatever the chunk.
+            guard type.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
             let critical = type.first.map { $0 & 0x20 == 0 } ?? false
             if critical {
                 let stored = bigEndian(bytes, chunk.data.upperBound)
@@ -417,13 +420,16 @@ public enum PNGFile {
                 guard data.last.map({ $0.upperBound + 12 == chunk.data.lowerBound }) ?? true else { return nil }
                 data.append(chunk.data)
             case "IEND": ended = true
-            case "PLTE": guard data.isEmpty else { return nil }  // a suggested palette: not drawn
-            case "tRNS": return nil
+            // A suggested palette is not drawn, but libpng checks it (its length, that there is
+            // one): such rare files are Cairo's.
+            case "PLTE", "tRNS": return nil
             default: if critical { return nil }
             }
             if ended { break }
         }
-        guard ended, !data.isEmpty else { return nil }
+        // The zlib header: deflate with a 32 KiB window. libpng inflates with the window the
+        // header declares and refuses data reaching further back; zlib here would not.
+        guard ended, let first = data.first, first.count >= 2, bytes[first.lowerBound] == 0x78 else { return nil }
         let rowLength = 1 + width * channels
         let expected = height * rowLength
         var stream = z_stream()
@@ -432,9 +438,10 @@ public enum PNGFile {
         var status = Z_OK
         // One byte more than the rows: data past them is Cairo's to judge, and the last RGB pixel
         // is read as four bytes. (Neither array is cleared first: what is read of them is
-        // written before, but for that spare byte, which is shifted away.)
+        // written before.)
         var rows = [UInt8](unsafeUninitializedCapacity: expected + 1) { output, count in
             count = expected + 1
+            output[expected] = 0
             bytes.withUnsafeBufferPointer { input in
                 stream.next_out = output.baseAddress
                 stream.avail_out = uInt(expected + 1)
