@@ -387,8 +387,9 @@ public enum PNGFile {
     /// RGB with alpha 255. Nil for every other PNG (one with a palette chunk or a zlib window
     /// other than 32 KiB among them) and at any flaw (a chunk type that is not four letters, a
     /// critical chunk's CRC, data that does not inflate to exactly its rows, an unknown filter
-    /// type): those are Cairo's to decode or refuse. A 780 × 1688 screen takes 46 million instructions here, 69 million
-    /// through Cairo, whose libpng rows and per-pixel conversion cost as much as inflating.
+    /// type): those are Cairo's to decode or refuse. A 780 × 1688 screen takes 46 million
+    /// instructions here, 69 million through Cairo, whose libpng rows and per-pixel conversion
+    /// cost as much as inflating.
     static func trueColorPixels(_ bytes: [UInt8]) -> (width: Int, height: Int, words: [UInt32])? {
         guard bytes.count >= 33, bytes.starts(with: signature), bigEndian(bytes, 8) == 13,
             bytes[12..<16].elementsEqual("IHDR".utf8)
