@@ -33,17 +33,18 @@ private func expectError(
 }
 
 /// A complete PNG of `width` × `height` grey pixels (the parser checks every chunk, CRC and
-/// row): IHDR, one IDAT holding the rows as stored (uncompressed) zlib blocks, IEND.
-func pngFile(width: UInt32, height: UInt32) -> [UInt8] {
+/// row), or of the 8-bit `colorType` (2 RGB, 6 RGBA) whose `rows` (each a filter type, then its
+/// samples) are given: IHDR, one IDAT holding the rows as stored (uncompressed) zlib blocks, IEND.
+func pngFile(width: UInt32, height: UInt32, colorType: UInt8 = 6, rows: [UInt8]? = nil) -> [UInt8] {
     func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
         return bigEndian(UInt32(body.count)) + typed + bigEndian(PNGFile.crc32(typed))
     }
-    var png = PNGFile.signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0])
+    var png = PNGFile.signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, colorType, 0, 0, 0])
     // Each row: filter byte 0, then RGBA pixels.
     let row = [0] + [UInt8](repeating: 0x80, count: 4 * Int(width))
-    let raw = [UInt8]((0..<Int(height)).flatMap { _ in row })
+    let raw = rows ?? [UInt8]((0..<Int(height)).flatMap { _ in row })
     var adlerA: UInt32 = 1
     var adlerB: UInt32 = 0
     for byte in raw {

@@ -925,24 +925,8 @@ struct RenderImageDiffTests {
                 filtered.append(UInt8(truncatingIfNeeded: Int(raw[y][i]) - predictor))
             }
         }
-        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-        // zlib: a header, one stored block, the Adler-32 of the data.
-        var s1: UInt32 = 1
-        var s2: UInt32 = 0
-        for byte in filtered {
-            s1 = (s1 + UInt32(byte)) % 65521
-            s2 = (s2 + s1) % 65521
-        }
-        let count = UInt16(filtered.count)
-        let zlib =
-            [0x78, 0x01, 0x01, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8)]
-            + filtered + bigEndian(s2 << 16 | s1)
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return bigEndian(UInt32(data.count)) + body + bigEndian(PNGFile.crc32(body))
-        }
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
-        let bytes = PNGFile.signature + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+        let bytes = pngFile(
+            width: UInt32(width), height: UInt32(height), colorType: channels == 4 ? 6 : 2, rows: filtered)
         return (bytes, opaqueWords)
     }
 
