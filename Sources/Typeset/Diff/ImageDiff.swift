@@ -138,7 +138,7 @@ struct Comparison {
     /// measuring every pixel took about 90 instructions a pixel, 115 million for a 780 × 1688
     /// page: ten times the cost of rendering it.)
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
-        let tolerance = min(max(tolerance, 0), 255)
+        let tolerance = Comparison.clamped(tolerance)
         let width = max(a.width, b.width)
         let height = max(a.height, b.height)
         let commonWidth = min(a.width, b.width)
@@ -196,6 +196,17 @@ struct Comparison {
             share: area == 0 ? 0 : Double(differingPixels) / Double(area),
             maxChannelDifference: maxChannelDifference, box: box, sizeMismatch: sizeMismatch,
             tolerance: tolerance)
+    }
+
+    /// `tolerance` within 0...255.
+    static func clamped(_ tolerance: Int) -> Int { min(max(tolerance, 0), 255) }
+
+    /// The result for two images of `width` × `height` known to have the same pixels (the same
+    /// PNG bytes), without looking at them.
+    static func identical(width: Int, height: Int, tolerance: Int) -> ImageDiffResult {
+        ImageDiffResult(
+            width: width, height: height, differingPixels: 0, share: 0, maxChannelDifference: 0, box: nil,
+            sizeMismatch: nil, tolerance: clamped(tolerance))
     }
 
     /// The diff image as PNG bytes; `output` names the file in errors.
@@ -285,14 +296,27 @@ struct PixelImage {
         words = Array(repeating: word ?? 0xFFFF_FFFF, count: width * height)
     }
 
+    /// The most of a file read as an image: far beyond any screen.
+    static let largestFile = 1 << 30
+
     /// An 8-bit RGB or RGBA PNG is decoded by `PNGFile.trueColorPixels`, every other one by
     /// Cairo; both give the same words.
     init(contentsOf path: String) throws {
-        if let bytes = readFile(path, limit: 1 << 30), let decoded = PNGFile.trueColorPixels(bytes) {
-            self.init(width: decoded.width, height: decoded.height, words: decoded.words)
+        guard let bytes = readFile(path, limit: Self.largestFile) else {
+            try self.init(decodingWithCairo: path)  // which says why it cannot be read
             return
         }
-        try self.init(decodingWithCairo: path)
+        try self.init(png: bytes, of: path)
+    }
+
+    /// The PNG `bytes`, read from the file at `path` (which Cairo reads itself when they are
+    /// not 8-bit RGB or RGBA).
+    init(png bytes: [UInt8], of path: String) throws {
+        guard let decoded = PNGFile.trueColorPixels(bytes) else {
+            try self.init(decodingWithCairo: path)
+            return
+        }
+        self.init(width: decoded.width, height: decoded.height, words: decoded.words)
     }
 
     /// The PNG at `path` as Cairo decodes it.

@@ -189,16 +189,16 @@ public struct SnapshotFolder: Sendable {
                 checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
                 return
             }
-            if let size = PNGFile.headerSize(bytes), (try? readBytes(reference)) == bytes {
-                let identical = ImageDiffResult(
-                    width: size.width, height: size.height, differingPixels: 0, share: 0, maxChannelDifference: 0,
-                    box: nil, sizeMismatch: nil, tolerance: min(max(options.tolerance, 0), 255))
+            let referenceBytes = readFile(reference, limit: PixelImage.largestFile)
+            if let size = PNGFile.headerSize(bytes), referenceBytes == bytes {
+                let identical = Comparison.identical(
+                    width: size.width, height: size.height, tolerance: options.tolerance)
                 try? FileManager.default.removeItem(atPath: diffImage)
                 checks.append(SnapshotPageCheck(page: page, reference: reference, comparison: identical, passed: true))
                 return
             }
             let comparison = try Comparison(
-                PixelImage(contentsOf: reference), PixelImage(drawn: surface, encodedAs: bytes),
+                referenceImage(reference, referenceBytes), PixelImage(drawn: surface, encodedAs: bytes),
                 tolerance: options.tolerance)
             if comparison.result.passes(maxDiff: options.maxDiff) {
                 try? FileManager.default.removeItem(atPath: diffImage)
@@ -239,10 +239,10 @@ public struct SnapshotFolder: Sendable {
                 return
             }
             let reference = referencePath(name: name, page: page)
-            if let old = try? readBytes(reference) {
+            if let old = readFile(reference, limit: PixelImage.largestFile) {
                 if old == bytes { return }
                 let same = try? Comparison(
-                    PixelImage(contentsOf: reference), PixelImage(drawn: surface, encodedAs: bytes), tolerance: 0)
+                    referenceImage(reference, old), PixelImage(drawn: surface, encodedAs: bytes), tolerance: 0)
                 if same?.result.matches == true { return }
             }
             changed.append((reference, bytes))
@@ -282,6 +282,7 @@ public struct SnapshotFolder: Sendable {
     private func join(_ file: String) -> String { Path.join(path, file) }
 }
 
-private func readBytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+/// The reference at `path` from its `bytes` as already read (nil when they could not be).
+private func referenceImage(_ path: String, _ bytes: [UInt8]?) throws -> PixelImage {
+    try bytes.map { try PixelImage(png: $0, of: path) } ?? PixelImage(contentsOf: path)
 }
