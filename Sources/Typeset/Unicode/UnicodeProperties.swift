@@ -69,11 +69,13 @@ struct PropertyTable: Sendable {
         self.starts = starts
         self.values = values
         // Filled a range at a time (memset): this runs for every table when a process starts.
+        // Each range goes on to the next one's start, so each entry is written once (before
+        // the first range, if it does not start at 0, with zeros).
         bmp = [UInt8](unsafeUninitializedCapacity: 0x10000) { bmp, count in
-            bmp.initialize(repeating: 0)
+            bmp[..<min(Int(starts.first ?? 0x10000), 0x10000)].initialize(repeating: 0)
             for i in starts.indices where starts[i] < 0x10000 {
                 let end = i + 1 < starts.count ? min(Int(starts[i + 1]), 0x10000) : 0x10000
-                bmp[Int(starts[i])..<end].update(repeating: values[i])
+                bmp[Int(starts[i])..<end].initialize(repeating: values[i])
             }
             count = 0x10000
         }
@@ -104,12 +106,14 @@ enum Tables {
     /// Opening brackets: canonical form of the bracket → canonical form of its closing pair.
     static let openingBrackets: [UInt32: UInt32] = {
         var map: [UInt32: UInt32] = [:]
+        map.reserveCapacity(UnicodeTables.bidiBrackets.count / 2)
         for (cp, _, pair, opening) in UnicodeTables.bidiBrackets where opening == 1 { map[cp] = pair }
         return map
     }()
     /// Every bracket: code point → (its canonical form, whether it opens).
     static let brackets: [UInt32: (canonical: UInt32, opening: Bool)] = {
         var map: [UInt32: (canonical: UInt32, opening: Bool)] = [:]
+        map.reserveCapacity(UnicodeTables.bidiBrackets.count)
         for (cp, canonical, _, opening) in UnicodeTables.bidiBrackets {
             map[cp] = (canonical, opening == 1)
         }
@@ -118,6 +122,7 @@ enum Tables {
     static let mirroring: [UInt32: UInt32] = {
         var map: [UInt32: UInt32] = [:]
         let flat = UnicodeTables.bidiMirroring
+        map.reserveCapacity(flat.count / 2)
         for i in stride(from: 0, to: flat.count, by: 2) { map[flat[i]] = flat[i + 1] }
         return map
     }()
