@@ -27,28 +27,47 @@ enum SVGIdentifiers {
     /// `url(#…)` and `href="#…"`. None of those three can occur in base64 image data (no quote,
     /// no parenthesis, no '#').
     static func qualify(_ svg: [UInt8], with prefix: [UInt8]) -> [UInt8] {
-        let openings = [#"id=""#, "url(#", ##"href="#"##].map { Array($0.utf8) }
-        var output: [UInt8] = []
-        output.reserveCapacity(svg.count + svg.count / 16)
-        var index = 0
-        var copied = 0
-        while index < svg.count {
-            let byte = svg[index]
-            guard byte == UInt8(ascii: "i") || byte == UInt8(ascii: "u") || byte == UInt8(ascii: "h"),
-                let opening = openings.first(where: { svg[index...].starts(with: $0) }),
-                byte != UInt8(ascii: "i") || index > 0 && [0x20, 0x0A, 0x09].contains(svg[index - 1])
-            else {
-                index += 1
-                continue
+        svg.withUnsafeBufferPointer { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + bytes.count / 16)
+            // What is before `copied` is in `output`; the bytes between are copied at once.
+            var copied = 0
+            var index = 0
+            while true {
+                index = bytes.firstIndex(of: UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "h"), from: index)
+                guard index < bytes.count else { break }
+                let opening: [UInt8]
+                switch bytes[index] {
+                case UInt8(ascii: "i"):
+                    let before = index > 0 ? bytes[index - 1] : 0
+                    guard before == 0x20 || before == 0x0A || before == 0x09 else {
+                        index += 1
+                        continue
+                    }
+                    opening = idOpening
+                case UInt8(ascii: "u"): opening = urlOpening
+                case UInt8(ascii: "h"): opening = hrefOpening
+                default:
+                    index += 1
+                    continue
+                }
+                guard bytes.has(opening, at: index) else {
+                    index += 1
+                    continue
+                }
+                index += opening.count
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                output.append(contentsOf: prefix)
+                copied = index
             }
-            index += opening.count
-            output.append(contentsOf: svg[copied..<index])
-            output.append(contentsOf: prefix)
-            copied = index
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return output
         }
-        output.append(contentsOf: svg[copied...])
-        return output
     }
+
+    private static let idOpening = Array(#"id=""#.utf8)
+    private static let urlOpening = Array("url(#".utf8)
+    private static let hrefOpening = Array(##"href="#"##.utf8)
 
     /// The id families renumbered. `surface` and `image` count per process; `pattern`, `clip`
     /// and `mask` count per document and are renumbered too so that no family depends on how
@@ -57,53 +76,59 @@ enum SVGIdentifiers {
 
     /// `svg` with every `id="prefixN"` and `#prefixN` (in `url(#…)` and `xlink:href="#…"`)
     /// renumbered from 1 per prefix, in order of first appearance. Only those two contexts are
-    /// touched: embedded base64 PNG data never contains `#` or `id="`.
+    /// touched: embedded base64 PNG data never contains `#` or `id="`. (`id="` is looked for
+    /// anywhere, `grid="` included, as it always was: the bytes of a page stay as they were.)
     static func renumber(_ svg: [UInt8]) -> [UInt8] {
-        let idOpening = Array("id=\"".utf8)
-        let hash = UInt8(ascii: "#")
-        var numbering: [[UInt8]: [Int: Int]] = [:]
-        var output: [UInt8] = []
-        output.reserveCapacity(svg.count)
-        var index = 0
-        while index < svg.count {
-            var nameStart: Int?
-            if svg[index] == hash {
-                nameStart = index + 1
-            } else if svg[index] == idOpening[0], svg[index...].starts(with: idOpening) {
-                nameStart = index + idOpening.count
+        svg.withUnsafeBufferPointer { bytes in
+            // Per family (`prefixes`), Cairo's number → the new one.
+            var numbering = [[Int: Int]](repeating: [:], count: prefixes.count)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            // What is before `copied` is in `output`; the bytes between are copied at once.
+            var copied = 0
+            var index = 0
+            while true {
+                index = bytes.firstIndex(of: UInt8(ascii: "#"), UInt8(ascii: "i"), UInt8(ascii: "i"), from: index)
+                guard index < bytes.count else { break }
+                let start: Int
+                switch bytes[index] {
+                case UInt8(ascii: "#"):
+                    start = index + 1
+                case UInt8(ascii: "i") where bytes.has(idOpening, at: index):
+                    start = index + idOpening.count
+                default:
+                    index += 1
+                    continue
+                }
+                guard let family = prefixes.firstIndex(where: { bytes.has($0, at: start) }) else {
+                    index += 1
+                    continue
+                }
+                let digitsStart = start + prefixes[family].count
+                var digitsEnd = digitsStart
+                var number = 0
+                while digitsEnd < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]),
+                    digitsEnd - digitsStart < 18
+                {
+                    number = number * 10 + Int(bytes[digitsEnd] - UInt8(ascii: "0"))
+                    digitsEnd += 1
+                }
+                // "image" followed by a letter or "-" is some other name: left as it is.
+                let endsName = digitsEnd == bytes.count || !isNameCharacter(bytes[digitsEnd])
+                guard digitsEnd > digitsStart, endsName else {
+                    index = digitsStart
+                    continue
+                }
+                let renumbered = numbering[family][number] ?? numbering[family].count + 1
+                numbering[family][number] = renumbered
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<digitsStart]))
+                output.append(contentsOf: String(renumbered).utf8)
+                index = digitsEnd
+                copied = digitsEnd
             }
-            guard let start = nameStart,
-                let prefix = prefixes.first(where: { svg[start...].starts(with: $0) })
-            else {
-                output.append(svg[index])
-                index += 1
-                continue
-            }
-            let digitsStart = start + prefix.count
-            var digitsEnd = digitsStart
-            var number = 0
-            while digitsEnd < svg.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(svg[digitsEnd]),
-                digitsEnd - digitsStart < 18
-            {
-                number = number * 10 + Int(svg[digitsEnd] - UInt8(ascii: "0"))
-                digitsEnd += 1
-            }
-            // "image" followed by a letter or "-" is some other name: copy it unchanged.
-            let endsName = digitsEnd == svg.count || !isNameCharacter(svg[digitsEnd])
-            guard digitsEnd > digitsStart, endsName else {
-                output.append(contentsOf: svg[index..<digitsStart])
-                index = digitsStart
-                continue
-            }
-            var family = numbering[prefix, default: [:]]
-            let renumbered = family[number] ?? family.count + 1
-            family[number] = renumbered
-            numbering[prefix] = family
-            output.append(contentsOf: svg[index..<digitsStart])
-            output.append(contentsOf: String(renumbered).utf8)
-            index = digitsEnd
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return output
         }
-        return output
     }
 
     private static func isNameCharacter(_ byte: UInt8) -> Bool {
@@ -114,5 +139,34 @@ enum SVGIdentifiers {
         default:
             return false
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The index of the first of the bytes from `start` that is `a`, `b` or `c`, else `count`.
+    /// Eight bytes at a time (a page's SVG is 200 KB): a byte equal to `a` is a zero byte of
+    /// the word XOR `a` in every byte, and `(x - 0x01…) & ~x & 0x80…` marks the zero bytes of
+    /// x (above the first one it may mark others too, never below it).
+    fileprivate func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int) -> Int {
+        guard let base = baseAddress else { return count }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let (wordA, wordB, wordC) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c))
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & 0x8080_8080_8080_8080 }
+        var index = start
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let found = zeroBytes(word ^ wordA) | zeroBytes(word ^ wordB) | zeroBytes(word ^ wordC)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count, self[index] != a, self[index] != b, self[index] != c { index += 1 }
+        return index
+    }
+
+    /// Whether `pattern` is at `index`.
+    fileprivate func has(_ pattern: [UInt8], at index: Int) -> Bool {
+        guard index + pattern.count <= count else { return false }
+        for (offset, byte) in pattern.enumerated() where self[index + offset] != byte { return false }
+        return true
     }
 }
