@@ -15,7 +15,7 @@ import CCairo
 /// The content stream of one page being written. A value on the writer's stack: its bytes
 /// are appended to for every glyph, without the run-time exclusivity checks of a class's
 /// properties.
-struct PDFPageContent {
+struct PDFPageContent: ~Copyable {
     let resources: PDFResources
     var bytes: PDFBuffer
     /// The fill color set in the stream (nil: unknown), and those saved by each open `q`.
@@ -23,7 +23,7 @@ struct PDFPageContent {
     private var savedFillColors: [Color?] = []
 
     /// Appends to `bytes` (the room of the last page's, reused).
-    init(resources: PDFResources, bytes: PDFBuffer) {
+    init(resources: PDFResources, bytes: consuming PDFBuffer) {
         self.resources = resources
         self.bytes = bytes
     }

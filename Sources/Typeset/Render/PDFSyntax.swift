@@ -3,32 +3,38 @@
 // integer arithmetic: a page of text has thousands of them.
 import CCairo
 
-struct PDFBuffer {
-    /// The bytes written are `storage[..<count]`; the rest is zeroed room. Appends make room
-    /// (doubling) and then write through one pointer: `Array.append` costs a uniqueness check per
-    /// byte and `append(contentsOf:)` about a hundred instructions per call, and a page of text
-    /// has thousands of short operators, numbers and glyph ids.
-    private var storage: [UInt8]
+struct PDFBuffer: ~Copyable {
+    /// The bytes written are `storage[..<count]`, in room for `capacity`. Appends make room
+    /// (doubling) and then write through the pointer: a page of text has thousands of short
+    /// operators, numbers and glyph ids. Never copied (noncopyable), so there is no sharing to
+    /// check for on each append, as an array's storage costs (a uniqueness check and a closure
+    /// per append took a third of the instructions of writing a number).
+    private var storage: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
     private(set) var count = 0
 
     /// An empty buffer that allocates on its first append.
-    init() { storage = [] }
+    init() {}
 
-    init(capacity: Int) { storage = [UInt8](repeating: 0, count: max(capacity, 256)) }
+    init(capacity: Int) {
+        self.capacity = max(capacity, 256)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit { storage?.deallocate() }
 
     /// A copy of the bytes written.
-    var bytes: [UInt8] { Array(storage[..<count]) }
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// Calls `body` with the bytes written.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        try body(UnsafeRawBufferPointer(start: storage, count: count))
     }
 
     /// Empties the buffer, keeping its room.
     mutating func removeAll() { count = 0 }
 
-    /// `buffer`, emptied, leaving an empty buffer in its place: reuses its room (moved, not
-    /// shared: appending to a shared buffer would copy it).
+    /// `buffer`, emptied, leaving an empty buffer in its place: reuses its room.
     static func take(_ buffer: inout PDFBuffer) -> PDFBuffer {
         var taken = PDFBuffer()
         swap(&taken, &buffer)
@@ -40,15 +46,21 @@ struct PDFBuffer {
     /// is given and counts the number it returns (at most `maximum`).
     @inline(__always)
     private mutating func write(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if storage.count - count <= maximum { grow(to: count + maximum) }  // never empty after
-        let start = count
-        let written = storage.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
+        if capacity - count <= maximum { grow(to: count + maximum) }  // never nil after
+        let written = write(storage.unsafelyUnwrapped + count)
         precondition(written <= maximum)
         count += written
     }
 
     private mutating func grow(to minimum: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(minimum + 1, 2 * storage.count, 256) - storage.count))
+        let larger = max(minimum + 1, 2 * capacity, 256)
+        let room = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        if let storage {
+            room.initialize(from: storage, count: count)
+            storage.deallocate()
+        }
+        storage = room
+        capacity = larger
     }
 
     @inline(__always)

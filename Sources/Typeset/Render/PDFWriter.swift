@@ -513,7 +513,7 @@ final class PDFObjectWriter {
     private static let blockSize = 64 * 1024
 
     /// Writes object `number` with `body` (a dictionary, array, ...).
-    func object(_ number: Int, _ body: PDFBuffer) {
+    func object(_ number: Int, _ body: borrowing PDFBuffer) {
         begin(number)
         body.withBytes { file.append($0) }
         file.append("\nendobj\n")
@@ -537,7 +537,7 @@ final class PDFObjectWriter {
         try data.withUnsafeBytes { try stream(dictionary: dictionary, $0, fast: fast) }
     }
 
-    func stream(dictionary: String, _ data: PDFBuffer, fast: Bool = false) throws -> Int {
+    func stream(dictionary: String, _ data: borrowing PDFBuffer, fast: Bool = false) throws -> Int {
         try data.withBytes { try stream(dictionary: dictionary, $0, fast: fast) }
     }
 
