@@ -27,9 +27,13 @@ struct ParagraphKey: Hashable {
         self.balance = balance
         var hasher = Hasher()
         scalars.withUnsafeBytes { hasher.combine(bytes: $0) }
+        // A span's range and the numbers of its style: its strings (families, language, the
+        // numbering system's name), which == compares, took more to hash than the rest of the key.
         for span in spans {
             hasher.combine(span.scalarRange)
-            hasher.combine(span.style)
+            hasher.combine(span.style.size)
+            hasher.combine(span.style.weight)
+            hasher.combine(span.style.italic)
         }
         hasher.combine(emptyStyle)
         hasher.combine(direction)
