@@ -699,7 +699,7 @@ struct MarkupConverter {
         var values = AttributeValues(element: element.name)
         for attribute in element.attributes {
             if accepted.contains(attribute.name) {
-                values.attributes[attribute.name] = attribute
+                values.attributes.append(attribute)
                 continue
             }
             let hint: String
@@ -729,16 +729,24 @@ func format(_ value: Double) -> String {
 /// returns nil.
 struct AttributeValues {
     let element: String
-    var attributes: [String: XMLAttribute] = [:]
+    /// In the order written, each name once (the reader refuses duplicates). A list: an element
+    /// has a few, mostly none, and each of a block's dozen readers looks its name up (hashed in
+    /// a dictionary, that was a fifth of converting the markup).
+    var attributes: [XMLAttribute] = []
 
     init(element: String) { self.element = element }
 
-    func location(of name: String) -> SourceLocation? { attributes[name]?.location }
+    private func named(_ name: String) -> XMLAttribute? {
+        for attribute in attributes where attribute.name == name { return attribute }
+        return nil
+    }
 
-    func string(_ name: String) -> String? { attributes[name]?.value }
+    func location(of name: String) -> SourceLocation? { named(name)?.location }
+
+    func string(_ name: String) -> String? { named(name)?.value }
 
     private func trimmed(_ name: String) -> (String, XMLAttribute)? {
-        guard let attribute = attributes[name] else { return nil }
+        guard let attribute = named(name) else { return nil }
         return (AttributeValues.trimmingWhitespace(attribute.value), attribute)
     }
 
@@ -869,7 +877,7 @@ struct AttributeValues {
 
     /// `font`: comma-separated family names, optionally quoted.
     func fontFamilies(_ name: String, _ diagnostics: inout Diagnostics) -> [String]? {
-        guard let attribute = attributes[name] else { return nil }
+        guard let attribute = named(name) else { return nil }
         let families = attribute.value.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingWhitespace().trimming { $0 == "\"" || $0 == "'" }
         }
@@ -884,7 +892,7 @@ struct AttributeValues {
 
     /// `key`: any non-empty string-catalog key.
     func key(_ diagnostics: inout Diagnostics) -> String? {
-        guard let attribute = attributes["key"] else { return nil }
+        guard let attribute = named("key") else { return nil }
         guard !attribute.value.isEmpty else {
             reject(attribute, accepts: "a non-empty string-catalog key", &diagnostics)
             return nil

@@ -81,25 +81,23 @@ public final class FontDatabase: Sendable {
         {
             return absolute(directory)
         }
-        if let executablePath {
-            var folder = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
+        // By plain string operations on these absolute paths (URL's took 470,000 instructions,
+        // 1.5% of a process that renders one mockup).
+        if let executablePath, executablePath.hasPrefix("/") {
+            var folder = Path.folder(executablePath)
             while true {
-                let candidate = folder.appendingPathComponent("Fonts")
-                if files.fileExists(atPath: candidate.appendingPathComponent(markerFile).path) {
-                    return candidate.path
-                }
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
+                let candidate = Path.join(folder, "Fonts")
+                if files.fileExists(atPath: Path.join(candidate, markerFile)) { return candidate }
+                let parent = Path.folder(folder)
+                if parent == folder || parent.isEmpty { break }
                 folder = parent
             }
         }
         // Sources/Typeset/Shape/FontDatabase.swift → the repository root.
-        var root = URL(fileURLWithPath: sourceFilePath ?? compiledSourcePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        let candidate = root.appendingPathComponent("Fonts")
-        if files.fileExists(atPath: candidate.appendingPathComponent(markerFile).path) {
-            return candidate.path
-        }
+        var root = sourceFilePath ?? compiledSourcePath
+        for _ in 0..<4 { root = Path.folder(root) }
+        let candidate = Path.join(root, "Fonts")
+        if !root.isEmpty, files.fileExists(atPath: Path.join(candidate, markerFile)) { return candidate }
         return nil
     }
 
