@@ -126,16 +126,20 @@ struct PDFBuffer: ~Copyable {
             }
             let magnitude = thousandths.magnitude
             length += Self.writeDigits(magnitude / 1000, to: target + length)
-            var fraction = magnitude % 1000
+            let fraction = magnitude % 1000
             if fraction != 0 {
+                // Three decimals without their trailing zeros: `.5`, `.05`, `.125`.
                 target[length] = UInt8(ascii: ".")
-                length += 1
-                var divisor: UInt = 100
-                while fraction != 0 {
-                    target[length] = UInt8(ascii: "0") + UInt8(fraction / divisor)
-                    length += 1
-                    fraction %= divisor
-                    divisor /= 10
+                target[length + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction / 100)
+                let rest = fraction % 100
+                if rest == 0 {
+                    length += 2
+                } else if rest % 10 == 0 {
+                    target[length + 2] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / 10)
+                    length += 3
+                } else {
+                    Self.writePair(rest, to: target + length + 2)
+                    length += 4
                 }
             }
             target[length] = 0x20
@@ -153,8 +157,8 @@ struct PDFBuffer: ~Copyable {
         }
     }
 
-    /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number. One
-    /// and two digits (most TJ adjustments) are written directly.
+    /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number. Up to
+    /// four digits (every coordinate on a page, most TJ adjustments) without a loop.
     @inline(__always)
     private static func writeDigits(_ value: UInt, to target: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 {
@@ -162,12 +166,21 @@ struct PDFBuffer: ~Copyable {
             return 1
         }
         if value < 100 {
-            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
-            target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+            writePair(value, to: target)
             return 2
         }
-        var length = 3
-        var rest = value / 1000
+        if value < 1000 {
+            target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 100)
+            writePair(value % 100, to: target + 1)
+            return 3
+        }
+        if value < 10000 {
+            writePair(value / 100, to: target)
+            writePair(value % 100, to: target + 2)
+            return 4
+        }
+        var length = 5
+        var rest = value / 100_000
         while rest > 0 {
             length += 1
             rest /= 10
@@ -180,6 +193,13 @@ struct PDFBuffer: ~Copyable {
             rest /= 10
         } while rest > 0
         return length
+    }
+
+    /// The two digits of `value` (0...99), `07` for 7.
+    @inline(__always)
+    private static func writePair(_ value: UInt, to target: UnsafeMutablePointer<UInt8>) {
+        target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+        target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 
     /// Four hexadecimal digits: a glyph id in an Identity-H string.
