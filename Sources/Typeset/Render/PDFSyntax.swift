@@ -202,14 +202,17 @@ struct PDFBuffer: ~Copyable {
         target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 
+    private static let hexDigits: StaticString = "0123456789ABCDEF"
+
     /// Four hexadecimal digits: a glyph id in an Identity-H string.
     @inline(__always)
     mutating func hex4(_ value: UInt32) {
         write(upTo: 4) { target in
-            for shift in 0..<4 {
-                let digit = UInt8(truncatingIfNeeded: value >> (12 - 4 * shift)) & 0xF
-                target[shift] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") - 10 + digit
-            }
+            let digits = Self.hexDigits.utf8Start
+            target[0] = digits[Int(truncatingIfNeeded: value >> 12 & 0xF)]
+            target[1] = digits[Int(truncatingIfNeeded: value >> 8 & 0xF)]
+            target[2] = digits[Int(truncatingIfNeeded: value >> 4 & 0xF)]
+            target[3] = digits[Int(truncatingIfNeeded: value & 0xF)]
             return 4
         }
     }
