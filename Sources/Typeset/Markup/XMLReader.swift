@@ -195,13 +195,8 @@ struct XMLReader {
     private var line = 1
     private var column = 1
 
-    private struct OpenElement {
-        var name: String
-        var attributes: [XMLAttribute]
-        var children: [XMLNode]
-        var location: SourceLocation
-    }
-    private var openElements: [OpenElement] = []
+    /// Elements whose end tag is still to come, innermost last, their children so far.
+    private var openElements: [XMLElement] = []
     private var root: XMLElement?
 
     private var text: [UInt8] = []
@@ -419,8 +414,7 @@ struct XMLReader {
             if byte == 0x3E {  // >
                 advance()
                 flushText()
-                openElements.append(
-                    OpenElement(name: name, attributes: attributes, children: [], location: start))
+                openElements.append(XMLElement(name: name, attributes: attributes, children: [], location: start))
                 return
             }
             if byte == 0x2F {  // /
@@ -508,21 +502,19 @@ struct XMLReader {
             throw error("expected '>' to end the end tag '</\(name)', found \(describeCurrent())")
         }
         advance()
-        guard let open = openElements.last else {
+        // The open element is looked at in place and then moved out, never copied.
+        guard !openElements.isEmpty else {
             throw error("unexpected end tag '</\(name)>': no element is open", at: start)
         }
-        guard open.name == name else {
+        guard openElements[openElements.count - 1].name == name else {
+            let open = openElements[openElements.count - 1]
             throw error(
                 "end tag '</\(name)>' does not match '<\(open.name)>' opened at line "
                     + "\(open.location.line), column \(open.location.column)",
                 at: start, hint: "close '\(open.name)' first with '</\(open.name)>'")
         }
         flushText()
-        let closed = openElements.removeLast()
-        close(
-            XMLElement(
-                name: closed.name, attributes: closed.attributes, children: closed.children,
-                location: closed.location))
+        close(openElements.removeLast())
     }
 
     private mutating func close(_ element: XMLElement) {
