@@ -730,8 +730,8 @@ func format(_ value: Double) -> String {
 struct AttributeValues {
     let element: String
     /// In the order written, each name once (the reader refuses duplicates). A list: an element
-    /// has a few, mostly none, and each of a block's dozen readers looks its name up (hashed in
-    /// a dictionary, that was a fifth of converting the markup).
+    /// has a few, mostly none, and each of a block's dozen readers looks its name up, which in a
+    /// dictionary meant hashing it.
     var attributes: [XMLAttribute] = []
 
     init(element: String) { self.element = element }
