@@ -157,6 +157,19 @@ struct PDFBuffer: ~Copyable {
         }
     }
 
+    /// `value` (0 ≤ value < 10^width) in exactly `width` digits, zero-padded: an offset in the
+    /// cross-reference table. From the last digit, dividing by 10 only (a constant: a multiply).
+    mutating func paddedDigits(_ value: Int, width: Int) {
+        write(upTo: width) { target in
+            var rest = value.magnitude
+            for index in stride(from: width - 1, through: 0, by: -1) {
+                target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return width
+        }
+    }
+
     /// Writes the decimal digits of `value` (at most 20) at `target`; returns their number. Up to
     /// four digits (every coordinate on a page, most TJ adjustments) without a loop.
     @inline(__always)

@@ -577,12 +577,7 @@ final class PDFObjectWriter {
         table.append("\n0000000000 65535 f \n")
         for number in 1..<offsets.count {
             let offset = Int(offsetsHigh[number]) << 32 | Int(offsets[number])
-            // Ten digits, zero-padded.
-            var divisor = 1_000_000_000
-            while divisor > 0 {
-                table.append(byte: UInt8(ascii: "0") + UInt8((offset / divisor) % 10))
-                divisor /= 10
-            }
+            table.paddedDigits(offset, width: 10)
             table.append(" 00000 n \n")
             flush(&table)
         }
