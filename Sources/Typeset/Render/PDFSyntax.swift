@@ -158,14 +158,10 @@ struct PDFBuffer: ~Copyable {
     }
 
     /// `value` (0 ≤ value < 10^width) in exactly `width` digits, zero-padded: an offset in the
-    /// cross-reference table. From the last digit, dividing by 10 only (a constant: a multiply).
+    /// cross-reference table.
     mutating func paddedDigits(_ value: Int, width: Int) {
         write(upTo: width) { target in
-            var rest = value.magnitude
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
+            Self.writeDigits(value.magnitude, count: width, to: target)
             return width
         }
     }
@@ -198,14 +194,19 @@ struct PDFBuffer: ~Copyable {
             length += 1
             rest /= 10
         }
-        rest = value
-        var index = length
-        repeat {
-            index -= 1
+        writeDigits(value, count: length, to: target)
+        return length
+    }
+
+    /// The last `count` decimal digits of `value`, zero-padded, from the last one, dividing by
+    /// 10 only (a constant: a multiply).
+    @inline(__always)
+    private static func writeDigits(_ value: UInt, count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
             target[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
-        } while rest > 0
-        return length
+        }
     }
 
     /// The two digits of `value` (0...99), `07` for 7.
@@ -233,10 +234,9 @@ struct PDFBuffer: ~Copyable {
     /// Two hexadecimal digits: a code of a Type 3 font.
     mutating func hex2(_ value: UInt8) {
         write(upTo: 2) { target in
-            for shift in 0..<2 {
-                let digit = value >> (4 - 4 * UInt8(shift)) & 0xF
-                target[shift] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") - 10 + digit
-            }
+            let digits = Self.hexDigits.utf8Start
+            target[0] = digits[Int(value >> 4)]
+            target[1] = digits[Int(value & 0xF)]
             return 2
         }
     }
