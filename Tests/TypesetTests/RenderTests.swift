@@ -954,10 +954,10 @@ struct RenderImageDiffTests {
 @Suite("PDF writer")
 struct PDFWriterTests {
     @Test func numbersHaveAtMostThreeDecimals() {
-        var buffer = PDFBuffer()
+        var buffer = ByteBuffer()
         for value in [0, 12, -0.5, 51.2916, -0.0004, 2.0625, 3.1, 1e15, .nan, -7.25, 0.05] { buffer.number(value) }
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == "0 12 -0.5 51.292 0 2.063 3.1 1000000000000 0 -7.25 0.05 ")
-        var digits = PDFBuffer()
+        var digits = ByteBuffer()
         for value in [0, 7, 10, 1234567890, -42] { digits.integer(value) }
         digits.hex4(0x07AF)
         #expect(String(decoding: digits.bytes, as: UTF8.self) == "0 7 10 1234567890 -42 07AF")

@@ -134,7 +134,7 @@ final class PDFFont {
             dictionary: trueType ? "/Length1 \(program.count)" : "/Subtype /OpenType", program)
 
         let descriptor = writer.reserve()
-        var body = PDFBuffer()
+        var body = ByteBuffer()
         body.append(string: "<< /Type /FontDescriptor /FontName \(baseFont) /Flags 4 /FontBBox [ ")
         let box = self.program.boundingBox
         for value in [box.0, box.1, box.2, box.3] { body.number(Double(value) * scale) }
@@ -152,7 +152,7 @@ final class PDFFont {
         writer.object(descriptor, body)
 
         let cidFont = writer.reserve()
-        body = PDFBuffer()
+        body = ByteBuffer()
         body.append(string: "<< /Type /Font /Subtype /\(trueType ? "CIDFontType2" : "CIDFontType0") /BaseFont \(baseFont)")
         body.append(" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>")
         body.append(" /FontDescriptor ")
@@ -177,7 +177,7 @@ final class PDFFont {
 
         let toUnicode = try writer.stream(dictionary: "", toUnicodeCMap())
 
-        body = PDFBuffer()
+        body = ByteBuffer()
         body.append(string: "<< /Type /Font /Subtype /Type0 /BaseFont \(baseFont) /Encoding /Identity-H /DescendantFonts [ ")
         body.reference(cidFont)
         body.append("] /ToUnicode ")
@@ -194,14 +194,14 @@ final class PDFFont {
             let glyphs = bitmapGlyphs[first..<min(first + 255, bitmapGlyphs.count)]
             let number = first == 0 ? object : writer.reserve()
             if first > 0 { moreObjects.append(number) }
-            var procedures = PDFBuffer()
-            var images = PDFBuffer()
+            var procedures = ByteBuffer()
+            var images = ByteBuffer()
             var toUnicode: [(code: Int, text: [UInt8])] = []
             // The images' bounds (the font's own box is three ems tall: text extraction then
             // took each emoji for a line of its own).
             var box = [Double.infinity, .infinity, -Double.infinity, -Double.infinity]
             for (code, glyph) in glyphs.enumerated() {
-                var procedure = PDFBuffer()
+                var procedure = ByteBuffer()
                 procedure.number(Double(width(glyph)))
                 procedure.append("0 d0")
                 if let bitmap = program.bitmap(glyph),
@@ -232,7 +232,7 @@ final class PDFFont {
             // A tagged PDF's Type 3 fonts have descriptors (§9.8, Table 112), in glyph space;
             // text extraction takes the line's height from them.
             let descriptor = writer.reserve()
-            var body = PDFBuffer()
+            var body = ByteBuffer()
             body.append(string: "<< /Type /FontDescriptor /FontName /\(program.postScriptName)-\(subfontName(first / 255)) /Flags 4 /FontBBox [ ")
             for value in box { body.number(value) }
             body.append("] /ItalicAngle 0 /Ascent ")
@@ -243,7 +243,7 @@ final class PDFFont {
             body.number(box[3])
             body.append("/StemV 0 >>")
             writer.object(descriptor, body)
-            body = PDFBuffer()
+            body = ByteBuffer()
             body.append("<< /Type /Font /Subtype /Type3 /FontDescriptor ")
             body.reference(descriptor)
             body.append("/FontBBox [ ")
@@ -276,7 +276,7 @@ final class PDFFont {
     /// A ToUnicode CMap (§9.10.3) of codes of `codeBytes` bytes (2: glyph ids; 1: a Type 3
     /// font's codes) to their text (UTF-8).
     static func cmap(codeBytes: Int, _ mapped: [(code: Int, text: [UInt8])]) -> [UInt8] {
-        var cmap = PDFBuffer()
+        var cmap = ByteBuffer()
         cmap.append(
             """
             /CIDInit /ProcSet findresource begin

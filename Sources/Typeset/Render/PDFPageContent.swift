@@ -17,13 +17,13 @@ import CCairo
 /// properties.
 struct PDFPageContent: ~Copyable {
     let resources: PDFResources
-    var bytes: PDFBuffer
+    var bytes: ByteBuffer
     /// The fill color set in the stream (nil: unknown), and those saved by each open `q`.
     private var fillColor: Color?
     private var savedFillColors: [Color?] = []
 
     /// Appends to `bytes` (the room of the last page's, reused).
-    init(resources: PDFResources, bytes: consuming PDFBuffer) {
+    init(resources: PDFResources, bytes: consuming ByteBuffer) {
         self.resources = resources
         self.bytes = bytes
     }
@@ -299,7 +299,7 @@ private struct TJWriter {
     /// (Inlined: as a local function of the caller it was a call per glyph with exclusivity
     /// checks, 2% of a document's instructions.)
     @inline(__always)
-    mutating func show(_ glyph: PositionedGlyph, of font: PDFFont, bitmap: Bool, in bytes: inout PDFBuffer) {
+    mutating func show(_ glyph: PositionedGlyph, of font: PDFFont, bitmap: Bool, in bytes: inout ByteBuffer) {
         if bitmap {
             show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
         } else {
@@ -307,7 +307,7 @@ private struct TJWriter {
         }
     }
 
-    mutating func show(_ glyph: PositionedGlyph, code: (font: String, code: UInt8), in bytes: inout PDFBuffer) {
+    mutating func show(_ glyph: PositionedGlyph, code: (font: String, code: UInt8), in bytes: inout ByteBuffer) {
         end(in: &bytes)
         if code.font != font {
             bytes.append("/")
@@ -326,7 +326,7 @@ private struct TJWriter {
     }
 
     /// Shows one glyph at its position; `width` is its advance in 1/1000 em as /W says.
-    mutating func show(_ glyph: PositionedGlyph, width: Int, in bytes: inout PDFBuffer) {
+    mutating func show(_ glyph: PositionedGlyph, width: Int, in bytes: inout ByteBuffer) {
         if !(abs(glyph.y - lineY) < 0.0005) {
             end(in: &bytes)
             bytes.append("1 0 0 -1 ")
@@ -340,7 +340,7 @@ private struct TJWriter {
             bytes.append("[")
             arrayOpen = true
         }
-        let adjustment = PDFSyntax.roundedToInt((penX - glyph.x) * 1000 / size)
+        let adjustment = ByteBuffer.roundedToInt((penX - glyph.x) * 1000 / size)
         if adjustment != 0 {
             closeHex(in: &bytes)
             bytes.digits(adjustment)
@@ -354,27 +354,27 @@ private struct TJWriter {
         penX += Double(width) * size / 1000
     }
 
-    private mutating func closeHex(in bytes: inout PDFBuffer) {
+    private mutating func closeHex(in bytes: inout ByteBuffer) {
         if hexOpen { bytes.append(">") }
         hexOpen = false
     }
 
     /// Closes the open TJ array, if any.
-    mutating func end(in bytes: inout PDFBuffer) {
+    mutating func end(in bytes: inout ByteBuffer) {
         closeHex(in: &bytes)
         if arrayOpen { bytes.append("]TJ\n") }
         arrayOpen = false
     }
 
     /// Starts a span whose glyphs stand for `text` (UTF-8) in text extraction.
-    mutating func beginActualText(_ text: UnsafeBufferPointer<UInt8>, in bytes: inout PDFBuffer) {
+    mutating func beginActualText(_ text: UnsafeBufferPointer<UInt8>, in bytes: inout ByteBuffer) {
         end(in: &bytes)
         bytes.append("/Span << /ActualText <FEFF")
         for unit in String(decoding: text, as: UTF8.self).utf16 { bytes.hex4(UInt32(unit)) }
         bytes.append("> >> BDC ")
     }
 
-    mutating func endActualText(in bytes: inout PDFBuffer) {
+    mutating func endActualText(in bytes: inout ByteBuffer) {
         end(in: &bytes)
         bytes.append("EMC ")
     }

@@ -49,7 +49,7 @@ final class PDFResources {
     /// Writes the fonts and the /Resources dictionary.
     func write() throws {
         for font in fonts { try font.write(to: objects) }
-        var body = PDFBuffer()
+        var body = ByteBuffer()
         body.append("<< /Font << ")
         for font in fonts {
             for (name, object) in font.resourceEntries {

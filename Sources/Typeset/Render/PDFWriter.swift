@@ -58,8 +58,8 @@ public final class PDFWriter {
     private var openLanguage: String?
     /// The room of the last page's content stream, and of the last small object's body: a
     /// fresh buffer per page and per structure element took more time than writing their bytes.
-    private var pageBytes = PDFBuffer(capacity: 16 * 1024)
-    private var objectBytes = PDFBuffer(capacity: 1024)
+    private var pageBytes = ByteBuffer(capacity: 16 * 1024)
+    private var objectBytes = ByteBuffer(capacity: 1024)
 
     /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
     public init(path: String, options: RenderOptions) throws {
@@ -113,8 +113,8 @@ public final class PDFWriter {
         openMarked = nil
         park()
         carried = parked.count
-        var content = PDFPageContent(resources: resources, bytes: PDFBuffer.take(&pageBytes))
-        defer { pageBytes = PDFBuffer.take(&content.bytes) }
+        var content = PDFPageContent(resources: resources, bytes: ByteBuffer.take(&pageBytes))
+        defer { pageBytes = ByteBuffer.take(&content.bytes) }
         content.bytes.append("1 0 0 -1 0 ")
         content.bytes.number(page.height)
         content.bytes.append("cm\n")
@@ -153,8 +153,8 @@ public final class PDFWriter {
         if carried > 0 { throw notResumed(page: pageNumber, "which does not begin it again") }
 
         let contents = try objects.stream(dictionary: "", content.bytes, fast: true)
-        var body = PDFBuffer.take(&objectBytes)
-        defer { objectBytes = PDFBuffer.take(&body) }
+        var body = ByteBuffer.take(&objectBytes)
+        defer { objectBytes = ByteBuffer.take(&body) }
         body.append("[ ")
         for element in markedElements { body.reference(element) }
         body.append("]")
@@ -254,8 +254,8 @@ public final class PDFWriter {
         }
         closeMarked(in: &content)
         openElements.removeLast()
-        var body = PDFBuffer.take(&objectBytes)
-        defer { objectBytes = PDFBuffer.take(&body) }
+        var body = ByteBuffer.take(&objectBytes)
+        defer { objectBytes = ByteBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
         body.append(string: element.tag.rawValue)
         body.append(" /P ")
@@ -414,7 +414,7 @@ public final class PDFWriter {
             body.append("] >>")
         }
 
-        var body = PDFBuffer()
+        var body = ByteBuffer()
         body.append("<< /Type /StructTreeRoot /K ")
         body.reference(documentElement)
         body.append("/ParentTree ")
@@ -436,7 +436,7 @@ public final class PDFWriter {
         }
 
         let catalog = objects.reserve()
-        body = PDFBuffer()
+        body = ByteBuffer()
         body.append("<< /Type /Catalog /Pages ")
         body.reference(pagesRoot)
         body.append("/StructTreeRoot ")
@@ -451,7 +451,7 @@ public final class PDFWriter {
         objects.object(catalog, body)
 
         let info = objects.reserve()
-        body = PDFBuffer()
+        body = ByteBuffer()
         body.append(string: "<< /Producer (typeset) /CreationDate (\(fixedPDFDate)) /ModDate (\(fixedPDFDate)) ")
         if let title = options.title {
             body.append("/Title ")
@@ -495,16 +495,16 @@ final class PDFObjectWriter {
 
     /// Writes object `number` whose body `write` appends to a buffer, which `flush(_:)` empties
     /// into the file whenever it holds 64 KB (long arrays: page lists, the parent tree).
-    func object(_ number: Int, _ write: (inout PDFBuffer) -> Void) {
+    func object(_ number: Int, _ write: (inout ByteBuffer) -> Void) {
         begin(number)
-        var body = PDFBuffer(capacity: Self.blockSize + 64)
+        var body = ByteBuffer(capacity: Self.blockSize + 64)
         write(&body)
         body.withBytes { file.append($0) }
         file.append("\nendobj\n")
     }
 
     /// Writes `body` out if it holds a block's worth, and empties it.
-    func flush(_ body: inout PDFBuffer) {
+    func flush(_ body: inout ByteBuffer) {
         guard body.count >= Self.blockSize else { return }
         body.withBytes { file.append($0) }
         body.removeAll()
@@ -513,7 +513,7 @@ final class PDFObjectWriter {
     private static let blockSize = 64 * 1024
 
     /// Writes object `number` with `body` (a dictionary, array, ...).
-    func object(_ number: Int, _ body: borrowing PDFBuffer) {
+    func object(_ number: Int, _ body: borrowing ByteBuffer) {
         begin(number)
         body.withBytes { file.append($0) }
         file.append("\nendobj\n")
@@ -537,7 +537,7 @@ final class PDFObjectWriter {
         try data.withUnsafeBytes { try stream(dictionary: dictionary, $0, fast: fast) }
     }
 
-    func stream(dictionary: String, _ data: borrowing PDFBuffer, fast: Bool = false) throws -> Int {
+    func stream(dictionary: String, _ data: borrowing ByteBuffer, fast: Bool = false) throws -> Int {
         try data.withBytes { try stream(dictionary: dictionary, $0, fast: fast) }
     }
 
@@ -551,12 +551,12 @@ final class PDFObjectWriter {
     }
 
     /// The room of the last object header.
-    private var headerBytes = PDFBuffer(capacity: 64)
+    private var headerBytes = ByteBuffer(capacity: 64)
 
     private func begin(_ number: Int) {
         offsets[number] = UInt32(truncatingIfNeeded: file.count)
         offsetsHigh[number] = UInt8(truncatingIfNeeded: file.count >> 32)
-        var header = PDFBuffer.take(&headerBytes)
+        var header = ByteBuffer.take(&headerBytes)
         header.digits(number)
         header.append(" 0 obj\n")
         header.withBytes { file.append($0) }
@@ -571,7 +571,7 @@ final class PDFObjectWriter {
         guard start < 10_000_000_000 else {
             throw RenderError.write(path: file.path, reason: "a PDF of \(start) bytes is more than its cross-reference table can address")
         }
-        var table = PDFBuffer(capacity: Self.blockSize + 64)
+        var table = ByteBuffer(capacity: Self.blockSize + 64)
         table.append("xref\n0 ")
         table.integer(offsets.count)
         table.append("\n0000000000 65535 f \n")
