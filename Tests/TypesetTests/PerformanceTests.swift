@@ -47,7 +47,7 @@ struct PerformanceTests {
                     Int32((page.height * scale).rounded(.up))))
             let context = CairoContext(surface: surface)
             cairo_scale(context.pointer, scale, scale)
-            try PageDrawer(raster: true).draw(page, pageNumber: 1, on: context)
+            try PageDrawer().draw(page, pageNumber: 1, on: context)
             let ours = try pngBytes(of: surface, context: "test")
             let cairos = try cairoPNGBytes(of: surface, context: "test")
             // Our encoder's stream (zlib header 78 01), not Cairo's, and the same pixels.
@@ -89,7 +89,7 @@ struct PerformanceTests {
                         CAIRO_FORMAT_ARGB32, Int32(page.width * scale), Int32(page.height * scale)))
                 let context = CairoContext(surface: surface)
                 cairo_scale(context.pointer, scale, scale)
-                let drawer = PageDrawer(raster: true, directGlyphs: direct)
+                let drawer = PageDrawer(directGlyphs: direct)
                 try drawer.draw(page, pageNumber: 1, on: context)
                 cairo_surface_flush(surface.pointer)
                 let count = Int(cairo_image_surface_get_stride(surface.pointer) * cairo_image_surface_get_height(surface.pointer))

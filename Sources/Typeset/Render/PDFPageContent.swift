@@ -212,16 +212,7 @@ struct PDFPageContent: ~Copyable {
 
     private mutating func draw(_ subpage: SubpageItem, page: Int, item: Int, depth: Int) throws {
         let inner = subpage.page
-        guard depth <= PageDrawer.maximumSubpageDepth else {
-            throw RenderError.invalidInput(
-                "item \(item) of page \(page) nests pages deeper than \(PageDrawer.maximumSubpageDepth) levels")
-        }
-        guard subpage.scale.isFinite, subpage.scale > 0, subpage.x.isFinite, subpage.y.isFinite,
-            inner.width.isFinite, inner.height.isFinite, inner.width > 0, inner.height > 0
-        else {
-            throw RenderError.invalidInput(
-                "item \(item) of page \(page) is a page of \(inner.width) × \(inner.height) pt at scale \(subpage.scale)")
-        }
+        try subpage.check(page: page, item: item, depth: depth)
         save()
         bytes.append("1 0 0 1 ")
         bytes.number(subpage.x)

@@ -1,40 +1,34 @@
-// Draws laid-out pages (Layout/Page.swift) on a Cairo context for SVG and PNG: background, glyph
+// Draws laid-out pages (Layout/Page.swift) on a Cairo image surface for PNG: background, glyph
 // runs, rectangles, rules and images; structure tags are checked for balance (PDFWriter writes
-// them into PDFs). The surfaces are made in Renderer.swift. On PNG pages, glyph runs go to
-// RasterGlyphs.swift where it can draw Cairo's pixels without Cairo's lock.
+// them into PDFs). The surfaces are made in Renderer.swift. Glyph runs go to RasterGlyphs.swift
+// where it can draw Cairo's pixels without Cairo's lock. (SVG pages: SVGWriter.swift.)
 import CCairo
-import Glibc
 
 /// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
 /// open structure tags and (PNG) the images already decoded.
-final class PageDrawer {
+final class PageDrawer: PageWriting {
     private let fonts: CairoFontCache
-    /// Raster output (PNG): images are padded at their edges instead of fading into
-    /// transparency, and each image file is decoded once per drawer (one per thread of a render).
-    private let raster: Bool
-    /// Structure elements begun and not yet ended, innermost last.
-    private(set) var openTags: [StructureTag] = []
+    private(set) var tags = StructureTagBalance()
+    /// Each image file decoded once per drawer (one per thread of a render).
     private var images: [String: CairoSurface] = [:]
     /// Bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as images at
-    /// their own resolution and the run's opacity, as PDFs draw them (Cairo's SVG surface drew
-    /// each emoji as a bitmap of its size in points, blurred by any zoom, and its image surface
-    /// drew them opaque whatever the run's color).
+    /// their own resolution and the run's opacity, as PDFs draw them (Cairo's image surface drew
+    /// them opaque whatever the run's color).
     private var bitmapFonts: [FontFace: FontProgram?] = [:]
     private var glyphImages: [FontFace: [UInt32: (image: CairoSurface, glyph: BitmapGlyph)?]] = [:]
     /// The face of the previous run: runs mostly repeat it, and the shared cache takes a lock.
     private var lastFace: (font: FontFace, face: CairoFontFace)?
-    /// Raster pages: glyphs composited without Cairo's process-wide glyph lock (borrowed for
-    /// the life of the drawer), and the page being drawn, when its runs can be drawn that way.
+    /// Glyphs composited without Cairo's process-wide glyph lock (borrowed for the life of the
+    /// drawer), and the page being drawn, when its runs can be drawn that way.
     private let rasterGlyphs: RasterGlyphs?
     private var rasterTarget: RasterGlyphs.Target?
     /// Runs drawn through `RasterGlyphs` so far (the others went to Cairo).
     private(set) var runsDrawnDirectly = 0
 
     /// `directGlyphs: false` leaves every run to Cairo (tests compare the two).
-    init(fonts: CairoFontCache = .shared, raster: Bool, directGlyphs: Bool = true) {
+    init(fonts: CairoFontCache = .shared, directGlyphs: Bool = true) {
         self.fonts = fonts
-        self.raster = raster
-        rasterGlyphs = raster && directGlyphs ? RasterGlyphs.borrow() : nil
+        rasterGlyphs = directGlyphs ? RasterGlyphs.borrow() : nil
     }
 
     deinit {
@@ -48,19 +42,16 @@ final class PageDrawer {
         Self.setFontOptions(cr)
         cairo_reset_clip(cr)
         set(page.background, on: cr)
-        // On an image, the background replaces whatever the pixels were (the same pixels as
-        // painted over transparent ones), so its memory is reused uncleared (`PixelMemory`). It
+        // The background replaces whatever the pixels were (the same pixels as painted over
+        // transparent ones), so the image's memory is reused uncleared (`PixelMemory`). It
         // covers every pixel: a page rounded up to whole pixels has no half-transparent edge.
-        if raster {
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        }
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         // Nothing else is drawn outside the page.
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, page.width, page.height)
         cairo_clip(cr)
-        if !raster { cairo_paint(cr) }
         try context.check("painting the background of page \(pageNumber)")
 
         let surface = cairo_get_target(cr)
@@ -79,9 +70,6 @@ final class PageDrawer {
         }
     }
 
-    /// Pages inside pages deeper than this are refused (a sheet nests one level).
-    static let maximumSubpageDepth = 8
-
     /// Draws one item; `depth` counts the subpages it is inside, whose tags are not drawn.
     private func draw(_ item: PageItem, on context: CairoContext, page: Int, item itemNumber: Int, depth: Int) throws {
         let cr = context.pointer
@@ -95,9 +83,9 @@ final class PageDrawer {
         case .image(let image):
             try draw(image, on: cr)
         case .beginTag(let tag, _, _):
-            if depth == 0 { begin(tag, on: cr) }
+            if depth == 0 { tags.begin(tag) }
         case .endTag(let tag, _):
-            if depth == 0 { try end(tag, on: cr, page: page) }
+            if depth == 0 { try tags.end(tag, page: page) }
         case .subpage(let subpage):
             try draw(subpage, on: context, page: page, item: itemNumber, depth: depth + 1)
         }
@@ -105,16 +93,8 @@ final class PageDrawer {
 
     /// A page inside this one: translated, scaled and clipped to its box, background first.
     private func draw(_ subpage: SubpageItem, on context: CairoContext, page: Int, item: Int, depth: Int) throws {
+        try subpage.check(page: page, item: item, depth: depth)
         let inner = subpage.page
-        guard depth <= Self.maximumSubpageDepth else {
-            throw RenderError.invalidInput("item \(item) of page \(page) nests pages deeper than \(Self.maximumSubpageDepth) levels")
-        }
-        guard subpage.scale.isFinite, subpage.scale > 0, subpage.x.isFinite, subpage.y.isFinite,
-            inner.width.isFinite, inner.height.isFinite, inner.width > 0, inner.height > 0
-        else {
-            throw RenderError.invalidInput(
-                "item \(item) of page \(page) is a page of \(inner.width) × \(inner.height) pt at scale \(subpage.scale)")
-        }
         let cr = context.pointer
         cairo_save(cr)
         cairo_translate(cr, subpage.x, subpage.y)
@@ -132,9 +112,7 @@ final class PageDrawer {
 
     /// Throws unless every tag begun has been ended; call after the last page.
     func checkTagsClosed(pageCount: Int) throws {
-        if let open = openTags.last {
-            throw RenderError.unbalancedTags(page: pageCount, reason: "\(open.rawValue) is never ended")
-        }
+        try tags.checkClosed(pageCount: pageCount)
     }
 
     // MARK: - Items
@@ -184,17 +162,8 @@ final class PageDrawer {
             let known = glyphImages[run.font]?[glyph.id]
             let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (image: CairoSurface, glyph: BitmapGlyph)? in
                 guard let image = CairoSurface(png: bitmap.png) else { return nil }
-                if !raster {
-                    // The SVG embeds the glyph's PNG as it is.
-                    let copy = malloc(bitmap.png.count)!
-                    bitmap.png.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bitmap.png.count) }
-                    let status = cairo_surface_set_mime_data(
-                        image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self),
-                        UInt(bitmap.png.count), { free($0) }, copy)
-                    if status != CAIRO_STATUS_SUCCESS { free(copy) }
-                }
                 var drawn = bitmap
-                drawn.png = []  // kept by the surface
+                drawn.png = []  // decoded into the surface
                 return (image, drawn)
             }
             if known == nil { glyphImages[run.font, default: [:]][glyph.id] = .some(entry) }
@@ -270,9 +239,8 @@ final class PageDrawer {
         cairo_translate(cr, item.flipped ? item.x + item.width : item.x, item.y)
         cairo_scale(cr, (item.flipped ? -1 : 1) * item.width / pixelWidth, item.height / pixelHeight)
         cairo_set_source_surface(cr, image.pointer, 0, 0)
-        if raster {
-            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        }
+        // Padded at the edges instead of fading into transparency.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, pixelWidth, pixelHeight)
         cairo_fill(cr)
@@ -280,46 +248,14 @@ final class PageDrawer {
     }
 
     private func loadImage(_ path: String) throws -> CairoSurface {
-        if raster, let image = images[path] { return image }
+        if let image = images[path] { return image }
         let image = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(image.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError.image(path: path, reason: cairoMessage(status))
         }
-        if raster {
-            images[path] = image
-        } else if let bytes = readFile(path, limit: MarkupParser.maximumImageBytes) {
-            // Cairo's SVG embeds the file it read byte for byte, text and profiles included (a
-            // 9 MB tEXt chunk made a 12 MB SVG): give it the chunks that make the pixels.
-            let essential = PNGFile.essentialChunks(of: bytes)
-            let copy = malloc(essential.count)!
-            essential.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: essential.count) }
-            let status = cairo_surface_set_mime_data(
-                image.pointer, CAIRO_MIME_TYPE_PNG, copy.assumingMemoryBound(to: UInt8.self), UInt(essential.count),
-                { free($0) }, copy)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                free(copy)
-                throw RenderError.image(path: path, reason: cairoMessage(status))
-            }
-        }
+        images[path] = image
         return image
-    }
-
-    // MARK: - Structure tags (only checked here: SVG and PNG have none)
-
-    private func begin(_ tag: StructureTag, on cr: OpaquePointer) {
-        openTags.append(tag)
-    }
-
-    private func end(_ tag: StructureTag, on cr: OpaquePointer, page: Int) throws {
-        guard let open = openTags.last else {
-            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
-        }
-        guard open == tag else {
-            throw RenderError.unbalancedTags(
-                page: page, reason: "\(tag.rawValue) ended while \(open.rawValue) is open")
-        }
-        openTags.removeLast()
     }
 
     // MARK: - State

@@ -87,11 +87,11 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         try writer.add(pages)
         return try writer.finish()
     case .svg:
-        contents = try drawPages(pages, raster: false, jobs: options.jobs) {
-            try renderSVG($0, pageNumber: $1, drawer: $2)
+        contents = try drawPages(pages, jobs: options.jobs, writer: SVGWriter.init) {
+            try $2.write($0, pageNumber: $1)
         }
     case .png:
-        contents = try drawPages(pages, raster: true, jobs: options.jobs) {
+        contents = try drawPages(pages, jobs: options.jobs, writer: { PageDrawer() }) {
             try renderPNG($0, pageNumber: $1, scale: options.scale, drawer: $2)
         }
     }
@@ -120,37 +120,33 @@ private func checkSizes(of pages: [Page]) throws {
 /// without writing them to files and reading them back.
 func forEachPNGPage(_ pages: [Page], scale: Double, _ body: (Int, [UInt8], CairoSurface) throws -> Void) throws {
     try checkSizes(of: pages)
-    let drawer = PageDrawer(raster: true)
+    let drawer = PageDrawer()
     for (index, page) in pages.enumerated() {
         try drawPNG(page, pageNumber: index + 1, scale: scale, drawer: drawer) { try body(index, $0, $1) }
     }
     try drawer.checkTagsClosed(pageCount: pages.count)
 }
 
-/// The bytes of each page, drawn by `draw` (page, its number from 1, a drawer) on up to `jobs`
-/// threads. A drawer carries the structure tags still open from one page to the next, so the
-/// pages are handed out in runs that begin with none open (with this package's layout, every
-/// page), in page order, each thread drawing with one drawer of its own. The error thrown is the
-/// one of the first page that fails, as when the pages are drawn one after another.
-private func drawPages(
-    _ pages: [Page], raster: Bool, jobs: Int, _ draw: @Sendable (Page, Int, PageDrawer) throws -> [UInt8]
+/// The bytes of each page, drawn by `draw` (page, its number from 1, a writer made by `writer`)
+/// on up to `jobs` threads. A writer carries the structure tags still open from one page to the
+/// next, so the pages are handed out in runs that begin with none open (with this package's
+/// layout, every page), in page order, each thread drawing with one writer of its own. The error
+/// thrown is the one of the first page that fails, as when the pages are drawn one after another.
+private func drawPages<Writer: PageWriting>(
+    _ pages: [Page], jobs: Int, writer: @Sendable () -> Writer,
+    _ draw: @Sendable (Page, Int, Writer) throws -> [UInt8]
 ) throws -> [[UInt8]] {
     let runs = runsOfPages(pages)
     let threads = max(1, min(jobs, runs.count))
     guard threads > 1 else {
-        let drawer = PageDrawer(raster: raster)
+        let drawer = writer()
         let contents = try pages.enumerated().map { try draw($1, $0 + 1, drawer) }
         try drawer.checkTagsClosed(pageCount: pages.count)
         return contents
     }
-    struct Progress {
-        var nextRun = 0
-        var contents: [[UInt8]?]
-        var failure: (page: Int, error: any Error)?
-    }
-    let progress = Locked(Progress(contents: Array(repeating: nil, count: pages.count)))
+    let progress = Locked(DrawingProgress(contents: Array(repeating: nil, count: pages.count)))
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
-        let drawer = PageDrawer(raster: raster)
+        let drawer = writer()
         // Runs are taken in page order, and none after a failure: every page before the
         // failing one is drawn, so the first failure in page order is found.
         while let run = progress.withLock({ state -> Int? in
@@ -176,6 +172,14 @@ private func drawPages(
         if let failure = state.failure { throw failure.error }
         return state.contents.map { $0! }  // every page drawn: no failure
     }
+}
+
+/// How far `drawPages`' threads are: the next run of pages to draw, the pages drawn, and the
+/// first failure.
+private struct DrawingProgress {
+    var nextRun = 0
+    var contents: [[UInt8]?]
+    var failure: (page: Int, error: any Error)?
 }
 
 /// The pages cut where no structure element is open (`beginTag` and `endTag` at the top level
@@ -217,23 +221,6 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
         throw RenderError.write(
             path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
     }
-}
-
-/// One page as an SVG document, with Cairo's ids renumbered and made the page's own, and the
-/// page's text.
-func renderSVG(_ page: Page, pageNumber: Int, drawer: PageDrawer) throws -> [UInt8] {
-    let sink = ByteSink()
-    try withExtendedLifetime(sink) {
-        let surface = CairoSurface(
-            taking: cairo_svg_surface_create_for_stream(ByteSink.write, sink.closure, page.width, page.height))
-        try surface.check("creating the SVG of page \(pageNumber)")
-        cairo_svg_surface_restrict_to_version(surface.pointer, CAIRO_SVG_VERSION_1_1)
-        let context = CairoContext(surface: surface)
-        try drawer.draw(page, pageNumber: pageNumber, on: context)
-        try surface.finish("writing the SVG of page \(pageNumber)")
-    }
-    // After renumbering: a '#' in the text is not an id's.
-    return SVGText.adding(page, to: SVGIdentifiers.unique(sink.bytes))
 }
 
 /// The largest side of a Cairo image surface, in pixels.

@@ -1,26 +1,20 @@
-// Deterministic SVG (SPEC §5: byte-identical output): Cairo 1.16 names `<g id="surfaceN">` and
-// `<image id="imageN">` after process-wide surface counters, so a second render in the same
-// process gets other numbers. Renumbering them in order of first appearance makes every render
-// of the same page the same bytes.
-//
-// Ids that differ between pages: every page names its glyph outlines `glyph0-1`, `glyph0-2`, ...
-// from 1, so two pages put inline in one HTML page (a comparison of locales, a visual diff
-// report) shared ids with different outlines, and the second page drew the first one's glyphs.
-// Every id is therefore prefixed with a hash of the page's renumbered SVG: a page has the same
-// ids in every render, and pages that differ have different ids.
+// Ids that differ between pages: every SVG page names its glyph outlines `glyph0-12`, ... and
+// its images `image1`, ..., so two pages put inline in one HTML page (a comparison of locales, a
+// visual diff report) would share ids with different outlines, and the second page would draw
+// the first one's glyphs. Every id is therefore prefixed with a hash of the page's SVG: a page
+// has the same ids in every render, and pages that differ have different ids.
 
 enum SVGIdentifiers {
-    /// `svg` renumbered, then with every id and every reference to one prefixed with `pXXXXXXXXXXXX-`,
-    /// 48 bits of a hash of the renumbered bytes.
+    /// `svg` with every id and every reference to one prefixed with `pXXXXXXXXXXXX-`, 48 bits of
+    /// a hash of its bytes.
     static func unique(_ svg: [UInt8]) -> [UInt8] {
-        let renumbered = renumber(svg)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in renumbered {
+        for byte in svg {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
         let hex = String(hash >> 16, radix: 16)
         let prefix = Array(("p" + String(repeating: "0", count: 12 - hex.count) + hex + "-").utf8)
-        return qualify(renumbered, with: prefix)
+        return qualify(svg, with: prefix)
     }
 
     /// `svg` with `prefix` put before every name in `id="…"` (the attribute `id`, not `grid`),
@@ -68,78 +62,6 @@ enum SVGIdentifiers {
     private static let idOpening = Array(#"id=""#.utf8)
     private static let urlOpening = Array("url(#".utf8)
     private static let hrefOpening = Array(##"href="#"##.utf8)
-
-    /// The id families renumbered. `surface` and `image` count per process; `pattern`, `clip`
-    /// and `mask` count per document and are renumbered too so that no family depends on how
-    /// Cairo counts. Glyph ids (`glyphF-G`) are per document and left alone.
-    static let prefixes: [[UInt8]] = ["surface", "image", "pattern", "clip", "mask"].map { Array($0.utf8) }
-
-    /// `svg` with every `id="prefixN"` and `#prefixN` (in `url(#…)` and `xlink:href="#…"`)
-    /// renumbered from 1 per prefix, in order of first appearance. Only those two contexts are
-    /// touched: embedded base64 PNG data never contains `#` or `id="`. (`id="` is looked for
-    /// anywhere, `grid="` included, as it always was: the bytes of a page stay as they were.)
-    static func renumber(_ svg: [UInt8]) -> [UInt8] {
-        svg.withUnsafeBufferPointer { bytes in
-            // Per family (`prefixes`), Cairo's number → the new one.
-            var numbering = [[Int: Int]](repeating: [:], count: prefixes.count)
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            // What is before `copied` is in `output`; the bytes between are copied at once.
-            var copied = 0
-            var index = 0
-            while true {
-                index = bytes.firstIndex(of: UInt8(ascii: "#"), UInt8(ascii: "i"), UInt8(ascii: "i"), from: index)
-                guard index < bytes.count else { break }
-                let start: Int
-                switch bytes[index] {
-                case UInt8(ascii: "#"):
-                    start = index + 1
-                case UInt8(ascii: "i") where bytes.has(idOpening, at: index):
-                    start = index + idOpening.count
-                default:
-                    index += 1
-                    continue
-                }
-                guard let family = prefixes.firstIndex(where: { bytes.has($0, at: start) }) else {
-                    index += 1
-                    continue
-                }
-                let digitsStart = start + prefixes[family].count
-                var digitsEnd = digitsStart
-                var number = 0
-                while digitsEnd < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]),
-                    digitsEnd - digitsStart < 18
-                {
-                    number = number * 10 + Int(bytes[digitsEnd] - UInt8(ascii: "0"))
-                    digitsEnd += 1
-                }
-                // "image" followed by a letter or "-" is some other name: left as it is.
-                let endsName = digitsEnd == bytes.count || !isNameCharacter(bytes[digitsEnd])
-                guard digitsEnd > digitsStart, endsName else {
-                    index = digitsStart
-                    continue
-                }
-                let renumbered = numbering[family][number] ?? numbering[family].count + 1
-                numbering[family][number] = renumbered
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<digitsStart]))
-                output.append(contentsOf: String(renumbered).utf8)
-                index = digitsEnd
-                copied = digitsEnd
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
-            return output
-        }
-    }
-
-    private static func isNameCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-            return true
-        default:
-            return false
-        }
-    }
 }
 
 extension UnsafeBufferPointer<UInt8> {

@@ -1,26 +1,15 @@
-// The text of an SVG page (SPEC §4.5 speaks of "the text in PDF and SVG"). Cairo's SVG surface
-// draws glyphs as outlines and writes no characters, so each glyph run's text is added as an
+// The text of an SVG page (SPEC §4.5 speaks of "the text in PDF and SVG"). SVGWriter draws
+// glyphs as outlines, which have no characters, so each glyph run's text is added as an
 // invisible `<text>` over its glyphs: the SVG can then be searched, selected and read, as the
-// PDF can, and draws exactly as before.
+// PDF can, and draws exactly as without it.
 
 enum SVGText {
-    /// `svg` with the text of `page`'s glyph runs (and of the pages drawn inside it) added before
-    /// its closing tag, in a group that paints nothing.
-    static func adding(_ page: Page, to svg: [UInt8]) -> [UInt8] {
+    /// The text of `page`'s glyph runs (and of the pages drawn inside it), one `<text>` per
+    /// run; empty when the page has none.
+    static func layer(of page: Page) -> [UInt8] {
         var layer: [UInt8] = []
         append(page, to: &layer)
-        let closing = Array("</svg>".utf8)
-        guard !layer.isEmpty,
-            let end = svg.indices.reversed().first(where: { svg[$0...].starts(with: closing) })
-        else { return svg }
-        var output = Array(svg[..<end])
-        output.reserveCapacity(svg.count + layer.count + 40)
-        output.append(contentsOf: #"<g fill-opacity="0" stroke="none">"#.utf8)
-        output.append(0x0A)
-        output.append(contentsOf: layer)
-        output.append(contentsOf: "</g>\n".utf8)
-        output.append(contentsOf: svg[end...])
-        return output
+        return layer
     }
 
     /// One `<text>` per run, in the page's reading order, spanning the run's advance from its

@@ -83,6 +83,15 @@ struct FontProgram: @unchecked Sendable {
             height: Int(-extents.height), unitsPerEm: unitsPerEm)
     }
 
+    /// The outline of `glyph` in font units, y up, as HarfBuzz draws it (TrueType's quadratic
+    /// curves and CFF's cubic ones, every contour closed); empty for a glyph without one (a
+    /// space, a bitmap font's glyph). SVG pages draw glyphs from it (Render/SVGWriter.swift).
+    func outline(_ glyph: UInt32) -> [OutlineSegment] {
+        var segments: [OutlineSegment] = []
+        withUnsafeMutablePointer(to: &segments) { hb_font_get_glyph_shape(font.font, glyph, outlineFunctions, $0) }
+        return segments
+    }
+
     /// The horizontal advance of `glyph` in font units.
     func advance(_ glyph: UInt32) -> Int {
         Int(hb_font_get_glyph_h_advance(font.font, glyph))
@@ -123,4 +132,36 @@ struct FontProgram: @unchecked Sendable {
             Array(UnsafeBufferPointer(start: $0, count: Int(length)))
         }
     }
+}
+
+/// One step of a glyph's outline (`FontProgram.outline(_:)`), in font units.
+enum OutlineSegment: Equatable, Sendable {
+    case move(x: Float, y: Float)
+    case line(x: Float, y: Float)
+    case quadratic(controlX: Float, controlY: Float, x: Float, y: Float)
+    case cubic(control1X: Float, control1Y: Float, control2X: Float, control2Y: Float, x: Float, y: Float)
+    case close
+}
+
+/// HarfBuzz's drawing callbacks, each appending its segment to the `[OutlineSegment]` that the
+/// draw data points to. Immutable once made, so shared by every thread.
+nonisolated(unsafe) private let outlineFunctions: OpaquePointer = {
+    let functions = hb_draw_funcs_create()!
+    hb_draw_funcs_set_move_to_func(functions, { _, data, _, x, y, _ in append(data, .move(x: x, y: y)) }, nil, nil)
+    hb_draw_funcs_set_line_to_func(functions, { _, data, _, x, y, _ in append(data, .line(x: x, y: y)) }, nil, nil)
+    hb_draw_funcs_set_quadratic_to_func(
+        functions, { _, data, _, cx, cy, x, y, _ in append(data, .quadratic(controlX: cx, controlY: cy, x: x, y: y)) },
+        nil, nil)
+    hb_draw_funcs_set_cubic_to_func(
+        functions,
+        { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
+            append(data, .cubic(control1X: c1x, control1Y: c1y, control2X: c2x, control2Y: c2y, x: x, y: y))
+        }, nil, nil)
+    hb_draw_funcs_set_close_path_func(functions, { _, data, _, _ in append(data, .close) }, nil, nil)
+    hb_draw_funcs_make_immutable(functions)
+    return functions
+}()
+
+private func append(_ data: UnsafeMutableRawPointer?, _ segment: OutlineSegment) {
+    data.unsafelyUnwrapped.assumingMemoryBound(to: [OutlineSegment].self).pointee.append(segment)
 }

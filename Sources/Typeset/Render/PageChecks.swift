@@ -1,0 +1,57 @@
+// What the writers check of the pages they draw, the same way: pages inside pages that can be
+// drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a render (SVG and
+// PNG; PDFWriter checks its tags as it writes them).
+
+/// A writer of SVG or PNG pages (SVGWriter, PageDrawer) as `render` hands out pages: one writer
+/// per thread, pages in order, and the tags checked after the last page.
+protocol PageWriting: AnyObject, SendableMetatype {
+    /// Throws unless every tag begun has been ended; call after the last page.
+    func checkTagsClosed(pageCount: Int) throws
+}
+
+/// The structure tags begun and not yet ended, innermost last.
+struct StructureTagBalance {
+    private(set) var open: [StructureTag] = []
+
+    mutating func begin(_ tag: StructureTag) {
+        open.append(tag)
+    }
+
+    /// Ends `tag`, which must be the innermost open one. `page` counts from 1.
+    mutating func end(_ tag: StructureTag, page: Int) throws {
+        guard let innermost = open.last else {
+            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
+        }
+        guard innermost == tag else {
+            throw RenderError.unbalancedTags(
+                page: page, reason: "\(tag.rawValue) ended while \(innermost.rawValue) is open")
+        }
+        open.removeLast()
+    }
+
+    /// Throws unless every tag begun has been ended.
+    func checkClosed(pageCount: Int) throws {
+        if let innermost = open.last {
+            throw RenderError.unbalancedTags(page: pageCount, reason: "\(innermost.rawValue) is never ended")
+        }
+    }
+}
+
+extension SubpageItem {
+    /// Pages inside pages deeper than this are refused (a sheet nests one level).
+    static let maximumDepth = 8
+
+    /// Throws unless this page, `depth` pages deep in item `item` of page `page`, can be drawn:
+    /// not too deep, with a finite position and scale and a positive size.
+    func check(page: Int, item: Int, depth: Int) throws {
+        guard depth <= Self.maximumDepth else {
+            throw RenderError.invalidInput("item \(item) of page \(page) nests pages deeper than \(Self.maximumDepth) levels")
+        }
+        guard scale.isFinite, scale > 0, x.isFinite, y.isFinite,
+            self.page.width.isFinite, self.page.height.isFinite, self.page.width > 0, self.page.height > 0
+        else {
+            throw RenderError.invalidInput(
+                "item \(item) of page \(page) is a page of \(self.page.width) × \(self.page.height) pt at scale \(scale)")
+        }
+    }
+}

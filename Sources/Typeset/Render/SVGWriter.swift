@@ -1,0 +1,461 @@
+// SVG pages, written directly from laid-out pages (Layout/Page.swift), as PDFWriter writes PDFs.
+// Each glyph a page draws is defined once in its `<defs>`: the font's outline in font units
+// (HarfBuzz draws it; FontProgram.outline), scaled to the run's size and flipped to y down, and
+// `<use>`d where each glyph stands. Bitmap glyphs (emoji) and images are embedded PNGs;
+// rectangles, rules and pages inside the page (comparison sheets, clipped) are SVG shapes. The
+// page's text goes on top, invisible (SVGText.swift), and every id gets the page's own prefix
+// (SVGIdentifiers.swift).
+//
+// Cairo's SVG surface wrote these pages before: it printed each page's glyph outlines, at every
+// size, number by number through printf, which took 60% of an SVG page's instructions. Here an
+// outline is made once per process and copied.
+import CCairo
+
+/// Writes the SVG pages of one render, in order, on one thread. Keeps what spans pages: open
+/// structure tags, and the fonts and images already read.
+final class SVGWriter: PageWriting {
+    private(set) var tags = StructureTagBalance()
+    private var programs: [FontFace: FontProgram] = [:]
+    /// Embedded PNGs: image files by path, bitmap glyphs by face and glyph (nil: none to draw).
+    private var images: [String: EmbeddedPNG] = [:]
+    private var glyphImages: [FontFace: [UInt32: (image: EmbeddedPNG, glyph: BitmapGlyph)?]] = [:]
+
+    /// One page as an SVG document. `pageNumber` counts from 1 and is used in error messages.
+    func write(_ page: Page, pageNumber: Int) throws -> [UInt8] {
+        var svg = SVGPage()
+        svg.body.append("<rect width=\"")
+        svg.body.decimal(page.width)
+        svg.body.append("\" height=\"")
+        svg.body.decimal(page.height)
+        svg.body.append("\"")
+        svg.fill(page.background)
+        svg.body.append("/>\n")
+        for (index, item) in page.items.enumerated() {
+            try write(item, to: &svg, page: pageNumber, item: index + 1, depth: 0)
+        }
+        var document = ByteBuffer(capacity: svg.defs.count + svg.body.count + 1024)
+        document.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        document.append(
+            "\n<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"")
+        document.decimal(page.width)
+        document.append("pt\" height=\"")
+        document.decimal(page.height)
+        document.append("pt\" viewBox=\"0 0 ")
+        document.decimal(page.width)
+        document.append(" ")
+        document.decimal(page.height)
+        document.append("\" version=\"1.1\">\n<defs>\n")
+        svg.defs.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
+        document.append("</defs>\n")
+        svg.body.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
+        // The text after the ids are made the page's own: a `url(#` in the text is not a reference.
+        var svgBytes = SVGIdentifiers.unique(document.bytes)
+        let text = SVGText.layer(of: page)
+        if !text.isEmpty {
+            svgBytes.append(contentsOf: #"<g fill-opacity="0" stroke="none">"#.utf8)
+            svgBytes.append(0x0A)
+            svgBytes.append(contentsOf: text)
+            svgBytes.append(contentsOf: "</g>\n".utf8)
+        }
+        svgBytes.append(contentsOf: "</svg>\n".utf8)
+        return svgBytes
+    }
+
+    /// Throws unless every tag begun has been ended; call after the last page.
+    func checkTagsClosed(pageCount: Int) throws {
+        try tags.checkClosed(pageCount: pageCount)
+    }
+
+    /// One item; `depth` counts the subpages it is inside, whose tags are not drawn.
+    private func write(_ item: PageItem, to svg: inout SVGPage, page: Int, item itemNumber: Int, depth: Int) throws {
+        switch item {
+        case .glyphs(let run):
+            try write(run, to: &svg, page: page, item: itemNumber)
+        case .rectangle(let rectangle):
+            svg.write(rectangle)
+        case .rule(let rule):
+            svg.write(rule)
+        case .image(let image):
+            try write(image, to: &svg)
+        case .beginTag(let tag, _, _):
+            if depth == 0 { tags.begin(tag) }
+        case .endTag(let tag, _):
+            if depth == 0 { try tags.end(tag, page: page) }
+        case .subpage(let subpage):
+            try subpage.check(page: page, item: itemNumber, depth: depth + 1)
+            let inner = subpage.page
+            let clip = svg.nextClip()
+            svg.defs.append("<clipPath id=\"clip")
+            svg.defs.digits(clip)
+            svg.defs.append("\"><rect width=\"")
+            svg.defs.decimal(inner.width)
+            svg.defs.append("\" height=\"")
+            svg.defs.decimal(inner.height)
+            svg.defs.append("\"/></clipPath>\n")
+            svg.body.append("<g transform=\"matrix(")
+            svg.matrix(scaleX: subpage.scale, scaleY: subpage.scale, x: subpage.x, y: subpage.y)
+            svg.body.append(")\"><g clip-path=\"url(#clip")
+            svg.body.digits(clip)
+            svg.body.append(")\">\n<rect width=\"")
+            svg.body.decimal(inner.width)
+            svg.body.append("\" height=\"")
+            svg.body.decimal(inner.height)
+            svg.body.append("\"")
+            svg.fill(inner.background)
+            svg.body.append("/>\n")
+            for innerItem in inner.items {
+                try write(innerItem, to: &svg, page: page, item: itemNumber, depth: depth + 1)
+            }
+            svg.body.append("</g></g>\n")
+        }
+    }
+
+    private func program(_ face: FontFace) -> FontProgram {
+        if let known = programs[face] { return known }
+        let program = FontProgram(face)
+        programs[face] = program
+        return program
+    }
+
+    private func write(_ run: GlyphRun, to svg: inout SVGPage, page: Int, item: Int) throws {
+        guard !run.glyphs.isEmpty else { return }
+        if let problem = run.problem {
+            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
+        }
+        let program = program(run.font)
+        if program.isBitmap {
+            writeBitmaps(run, program, to: &svg)
+            return
+        }
+        let font = svg.font(run.font, size: run.size, unitsPerEm: program.unitsPerEm)
+        svg.body.append("<g")
+        svg.fill(run.color)
+        svg.body.append(">\n")
+        for glyph in run.glyphs where svg.define(glyph.id, of: font, program) {
+            svg.body.append("<use xlink:href=\"#glyph")
+            svg.body.digits(font.index)
+            svg.body.append("-")
+            svg.body.digits(Int(glyph.id))
+            svg.body.append("\" x=\"")
+            svg.body.decimal(glyph.x)
+            svg.body.append("\" y=\"")
+            svg.body.decimal(glyph.y)
+            svg.body.append("\"/>\n")
+        }
+        svg.body.append("</g>\n")
+    }
+
+    /// Each glyph of a bitmap font's run as its PNG, where the glyph's bitmap stands (as the PDF
+    /// and PNG pages draw it), at the run's opacity; a glyph without one is left out.
+    private func writeBitmaps(_ run: GlyphRun, _ program: FontProgram, to svg: inout SVGPage) {
+        for glyph in run.glyphs {
+            let known = glyphImages[run.font]?[glyph.id]
+            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (EmbeddedPNG, BitmapGlyph)? in
+                guard let image = EmbeddedPNG(png: bitmap.png, key: "\(run.font.path)#\(run.font.index)#\(glyph.id)")
+                else { return nil }
+                var placed = bitmap
+                placed.png = []  // embedded
+                return (image, placed)
+            }
+            if known == nil { glyphImages[run.font, default: [:]][glyph.id] = .some(entry) }
+            guard let (image, bitmap) = entry else { continue }
+            let frame = bitmap.frame(originX: glyph.x, originY: glyph.y, size: run.size)
+            svg.use(
+                image, scaleX: frame.width / Double(image.width), scaleY: frame.height / Double(image.height),
+                x: frame.x, y: frame.y, opacity: run.color.alpha)
+        }
+    }
+
+    private func write(_ item: ImageItem, to svg: inout SVGPage) throws {
+        let image = try embedded(item.path)
+        guard image.width > 0, image.height > 0, item.width > 0, item.height > 0 else { return }
+        // Mirroring: drawn from the box's right edge with a negative horizontal scale.
+        let scaleX = item.width / Double(image.width)
+        svg.use(
+            image, scaleX: item.flipped ? -scaleX : scaleX, scaleY: item.height / Double(image.height),
+            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1)
+    }
+
+    /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
+    /// (a 9 MB text chunk is not copied into every page). Cairo decodes it first, so a file that
+    /// PNG pages cannot draw is refused here too, with the same message.
+    private func embedded(_ path: String) throws -> EmbeddedPNG {
+        if let known = images[path] { return known }
+        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(surface.pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.image(path: path, reason: cairoMessage(status))
+        }
+        guard let bytes = readFile(path, limit: MarkupParser.maximumImageBytes),
+            let image = EmbeddedPNG(png: PNGFile.essentialChunks(of: bytes), key: path)
+        else {
+            throw RenderError.image(path: path, reason: "it could not be read again")
+        }
+        images[path] = image
+        return image
+    }
+}
+
+/// A PNG as an SVG embeds it: its size in pixels and its bytes in base64. `key` names it among
+/// a render's images.
+struct EmbeddedPNG {
+    let key: String
+    let width: Int, height: Int
+    let base64: [UInt8]
+
+    /// Nil unless `png` starts as a PNG does (a signature and an IHDR).
+    init?(png: [UInt8], key: String) {
+        guard let size = PNGFile.headerSize(png) else { return nil }
+        self.key = key
+        width = size.width
+        height = size.height
+        base64 = Base64.encode(png)
+    }
+}
+
+/// The two parts of a page being written: the definitions its drawing uses, and the drawing.
+private struct SVGPage: ~Copyable {
+    var defs = ByteBuffer(capacity: 16 * 1024)
+    var body = ByteBuffer(capacity: 32 * 1024)
+    /// Font faces at sizes, numbered in order of first use (`glyphF-G` is glyph G of font F).
+    private var fonts: [SizedFace: Int] = [:]
+    /// Glyphs defined so far (true) or known to have no outline (false), by font number.
+    private var glyphs: [GlyphOfFont: Bool] = [:]
+    /// Images defined so far, by key, and their numbers (`imageN`).
+    private var images: [String: Int] = [:]
+    private var clips = 0
+
+    private struct SizedFace: Hashable {
+        let face: FontFace
+        let size: Double
+    }
+
+    private struct GlyphOfFont: Hashable {
+        let font: Int
+        let glyph: UInt32
+    }
+
+    /// A face at a size on this page: its number, its face, and the scale from its font units.
+    struct PageFont {
+        let index: Int
+        let face: FontFace
+        let scale: String
+    }
+
+    mutating func font(_ face: FontFace, size: Double, unitsPerEm: Int) -> PageFont {
+        let key = SizedFace(face: face, size: size)
+        let index: Int
+        if let known = fonts[key] {
+            index = known
+        } else {
+            index = fonts.count
+            fonts[key] = index
+        }
+        // Full precision (a size over 2048 units has eleven decimals), shortest form.
+        return PageFont(index: index, face: face, scale: "\(size / Double(unitsPerEm))")
+    }
+
+    /// Defines glyph `id` of `font` unless it is already; false when it has no outline (nothing
+    /// to draw: a space).
+    mutating func define(_ id: UInt32, of font: PageFont, _ program: FontProgram) -> Bool {
+        let key = GlyphOfFont(font: font.index, glyph: id)
+        if let known = glyphs[key] { return known }
+        let path = SVGGlyphOutlines.shared.path(of: id, in: font.face, program)
+        glyphs[key] = !path.isEmpty
+        guard !path.isEmpty else { return false }
+        defs.append("<path id=\"glyph")
+        defs.digits(font.index)
+        defs.append("-")
+        defs.digits(Int(id))
+        defs.append("\" transform=\"scale(")
+        defs.append(string: font.scale)
+        defs.append(",-")
+        defs.append(string: font.scale)
+        defs.append(")\" d=\"")
+        defs.append(path)
+        defs.append("\"/>\n")
+        return true
+    }
+
+    /// Draws `image`, defined once per page, with its pixels `scaleX` by `scaleY` points and its
+    /// top-left corner at (`x`, `y`).
+    mutating func use(_ image: EmbeddedPNG, scaleX: Double, scaleY: Double, x: Double, y: Double, opacity: Double) {
+        let number: Int
+        if let known = images[image.key] {
+            number = known
+        } else {
+            number = images.count + 1
+            images[image.key] = number
+            defs.append("<image id=\"image")
+            defs.digits(number)
+            defs.append("\" width=\"")
+            defs.digits(image.width)
+            defs.append("\" height=\"")
+            defs.digits(image.height)
+            defs.append("\" xlink:href=\"data:image/png;base64,")
+            defs.append(image.base64)
+            defs.append("\"/>\n")
+        }
+        body.append("<use xlink:href=\"#image")
+        body.digits(number)
+        body.append("\" transform=\"matrix(")
+        matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
+        body.append(")\"")
+        if opacity < 1 {
+            body.append(" opacity=\"")
+            body.decimal(max(0, opacity))
+            body.append("\"")
+        }
+        body.append("/>\n")
+    }
+
+    mutating func nextClip() -> Int {
+        clips += 1
+        return clips
+    }
+
+    /// `a,0,0,d,e,f` of a scale and a translation. Scales keep six decimals: an image of 1,000
+    /// pixels drawn 20 pt wide is scaled by 0.02.
+    mutating func matrix(scaleX: Double, scaleY: Double, x: Double, y: Double) {
+        body.append(string: "\(scaleX)")
+        body.append(",0,0,")
+        body.append(string: "\(scaleY)")
+        body.append(",")
+        body.decimal(x)
+        body.append(",")
+        body.decimal(y)
+    }
+
+    mutating func write(_ rectangle: RectangleItem) {
+        guard rectangle.fill != nil || rectangle.stroke != nil else { return }
+        let radius = max(0, min(rectangle.cornerRadius, rectangle.width / 2, rectangle.height / 2))
+        body.append("<rect x=\"")
+        body.decimal(rectangle.x)
+        body.append("\" y=\"")
+        body.decimal(rectangle.y)
+        body.append("\" width=\"")
+        body.decimal(rectangle.width)
+        body.append("\" height=\"")
+        body.decimal(rectangle.height)
+        body.append("\"")
+        if radius > 0 {
+            body.append(" rx=\"")
+            body.decimal(radius)
+            body.append("\"")
+        }
+        if let fill = rectangle.fill { self.fill(fill) } else { body.append(" fill=\"none\"") }
+        if let stroke = rectangle.stroke {
+            self.stroke(stroke)
+            body.append(" stroke-width=\"1\"")
+        }
+        body.append("/>\n")
+    }
+
+    mutating func write(_ rule: RuleItem) {
+        guard rule.thickness > 0 else { return }
+        body.append("<path d=\"M ")
+        body.number(rule.x1)
+        body.number(rule.y1)
+        body.append("L ")
+        body.number(rule.x2)
+        body.decimal(rule.y2)
+        body.append("\" fill=\"none\"")
+        stroke(rule.color)
+        body.append(" stroke-width=\"")
+        body.decimal(rule.thickness)
+        body.append("\"/>\n")
+    }
+
+    /// ` fill="#RRGGBB"`, and its opacity when it has one.
+    mutating func fill(_ color: Color) {
+        body.append(" fill=\"")
+        paint(color, opacity: " fill-opacity=\"")
+    }
+
+    mutating func stroke(_ color: Color) {
+        body.append(" stroke=\"")
+        paint(color, opacity: " stroke-opacity=\"")
+    }
+
+    private mutating func paint(_ color: Color, opacity: StaticString) {
+        body.append("#")
+        for component in [color.red, color.green, color.blue] {
+            body.hex2(UInt8(ByteBuffer.roundedToInt(min(max(component, 0), 1) * 255)))
+        }
+        body.append("\"")
+        if color.alpha < 1 {
+            body.append(opacity)
+            body.decimal(max(0, color.alpha))
+            body.append("\"")
+        }
+    }
+}
+
+/// Glyph outlines as SVG path data (`M x y L x y Q ... Z`), in font units, y up, made once per
+/// process for every face and glyph drawn.
+final class SVGGlyphOutlines: Sendable {
+    static let shared = SVGGlyphOutlines()
+
+    private struct Key: Hashable {
+        let face: FontFace
+        let glyph: UInt32
+    }
+
+    private let paths = Locked<[Key: [UInt8]]>([:])
+
+    func path(of glyph: UInt32, in face: FontFace, _ program: FontProgram) -> [UInt8] {
+        let key = Key(face: face, glyph: glyph)
+        if let known = paths.withLock({ $0[key] }) { return known }
+        var data = ByteBuffer()
+        for segment in program.outline(glyph) {
+            switch segment {
+            case .move(let x, let y):
+                data.append("M ")
+                points(&data, x, y)
+            case .line(let x, let y):
+                data.append("L ")
+                points(&data, x, y)
+            case .quadratic(let cx, let cy, let x, let y):
+                data.append("Q ")
+                points(&data, cx, cy, x, y)
+            case .cubic(let c1x, let c1y, let c2x, let c2y, let x, let y):
+                data.append("C ")
+                points(&data, c1x, c1y, c2x, c2y, x, y)
+            case .close:
+                data.append("Z ")
+            }
+        }
+        let path = data.bytes
+        paths.withLock { $0[key] = path }
+        return path
+    }
+
+    private func points(_ data: inout ByteBuffer, _ coordinates: Float...) {
+        for coordinate in coordinates { data.number(Double(coordinate)) }
+    }
+}
+
+/// Base64 (RFC 4648), for PNGs in `data:` URLs.
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            for shift in [18, 12, 6, 0] as [UInt32] { output.append(alphabet[Int(group >> shift & 63)]) }
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest > 0 {
+            let group = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+            output.append(rest == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
+            output.append(UInt8(ascii: "="))
+        }
+        return output
+    }
+}
