@@ -338,11 +338,23 @@ struct RenderTests {
         #expect(try bytes(again[0]) == bytes(folder + "/settings-ar.svg"))
     }
 
-    @Test func svgIdentifiersArePrefixed() {
-        let svg = ##"<g id="surface1"><use xlink:href="#glyph0-1"/><g clip-path="url(#clip1)" grid="x"/>url(x)#a"##
-        let expected = ##"<g id="P-surface1"><use xlink:href="#P-glyph0-1"/><g clip-path="url(#P-clip1)" grid="x"/>url(x)#a"##
-        let qualified = SVGIdentifiers.qualify(Array(svg.utf8), with: Array("P-".utf8))
-        #expect(String(decoding: qualified, as: UTF8.self) == expected)
+    /// A page's prefix takes its placeholder's place, byte for byte, and depends on every byte.
+    @Test func svgPrefixesHashEveryByte() {
+        func prefix(_ text: String) -> String {
+            String(decoding: Array(text.utf8).withUnsafeBytes { SVGIdentifiers.prefix(of: $0) }, as: UTF8.self)
+        }
+        let page = String(repeating: "<use xlink:href=\"#glyph0-12\" x=\"1.5\" y=\"2\"/>\n", count: 40)
+        #expect(prefix(page).wholeMatch(of: #/p[0-9a-f]{12}-/#) != nil)
+        #expect(prefix(page).utf8.count == SVGIdentifiers.placeholder.utf8CodeUnitCount)
+        #expect(prefix(page) == prefix(page))
+        var prefixes: Set<String> = [prefix(page), prefix("")]
+        for index in [0, 7, 8, 500, page.utf8.count - 1] {
+            var bytes = Array(page.utf8)
+            bytes[index] ^= 1
+            prefixes.insert(prefix(String(decoding: bytes, as: UTF8.self)))
+        }
+        prefixes.insert(prefix(page + " "))
+        #expect(prefixes.count == 8)
     }
 
     /// SVG has the page's text (§4.5), one invisible `<text>` per glyph run over its glyphs:
@@ -371,8 +383,15 @@ struct RenderTests {
         }
         #expect(try bytes(path + ".png") == bytes(stripped + ".png"))
         // Markup characters are escaped; characters XML does not allow are left out.
-        #expect(SVGText.escaped("a<b & \"c\">\u{1}d") == "a&lt;b &amp; &quot;c&quot;&gt;d")
-        #expect(SVGText.number(12.3456) == "12.346" && SVGText.number(-0.0001) == "0" && SVGText.number(17) == "17")
+        var escaped = ByteBuffer()
+        SVGText.appendEscaped("a<b & \"c\">\u{1}d\t\u{FFFE}é\u{FFFF}\u{FFFD}", to: &escaped)
+        #expect(String(decoding: escaped.bytes, as: UTF8.self) == "a&lt;b &amp; &quot;c&quot;&gt;d\té\u{FFFD}")
+        var numbers = ByteBuffer()
+        for value in [12.3456, -0.0001, 17, -2.5] {
+            numbers.decimal(value)
+            numbers.append(",")
+        }
+        #expect(String(decoding: numbers.bytes, as: UTF8.self) == "12.346,0,17,-2.5,")
     }
 
     /// An Arabic line with Latin and digits in it: its runs are drawn in reading order, so the

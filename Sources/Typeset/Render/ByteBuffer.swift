@@ -33,6 +33,12 @@ struct ByteBuffer: ~Copyable {
     /// Empties the buffer, keeping its room.
     mutating func removeAll() { count = 0 }
 
+    /// Writes `bytes` over those written at `offset` (which must all have been written).
+    mutating func replace(at offset: Int, with bytes: [UInt8]) {
+        precondition(offset >= 0 && offset + bytes.count <= count)
+        bytes.withUnsafeBufferPointer { (storage.unsafelyUnwrapped + offset).update(from: $0.baseAddress!, count: bytes.count) }
+    }
+
     /// `buffer`, emptied, leaving an empty buffer in its place: reuses its room.
     static func take(_ buffer: inout ByteBuffer) -> ByteBuffer {
         var taken = ByteBuffer()

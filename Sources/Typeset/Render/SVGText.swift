@@ -4,65 +4,100 @@
 // PDF can, and draws exactly as without it.
 
 enum SVGText {
-    /// The text of `page`'s glyph runs (and of the pages drawn inside it), one `<text>` per
-    /// run; empty when the page has none.
-    static func layer(of page: Page) -> [UInt8] {
-        var layer: [UInt8] = []
-        append(page, to: &layer)
-        return layer
+    /// The text of `page`'s glyph runs (and of the pages drawn inside it) in a group that paints
+    /// nothing, one `<text>` per run; nothing when the page has no text.
+    static func write(_ page: Page, to svg: inout ByteBuffer) {
+        var layer = ByteBuffer()
+        write(page, layer: &layer)
+        guard layer.count > 0 else { return }
+        svg.append(#"<g fill-opacity="0" stroke="none">"#)
+        svg.append("\n")
+        layer.withBytes { svg.append($0.assumingMemoryBound(to: UInt8.self)) }
+        svg.append("</g>\n")
     }
 
     /// One `<text>` per run, in the page's reading order, spanning the run's advance from its
     /// first glyph's origin; a right-to-left run starts at its right end. Each has its language.
-    private static func append(_ page: Page, to layer: inout [UInt8]) {
+    private static func write(_ page: Page, layer: inout ByteBuffer) {
         for item in page.items {
             switch item {
             case .glyphs(let run):
                 guard let first = run.glyphs.first, !run.text.isEmpty else { continue }
-                let x = run.backward ? first.x + run.width : first.x
-                var element =
-                    "<text x=\"\(number(x))\" y=\"\(number(first.y))\" font-family=\"\(escaped(run.font.family))\""
-                element += " font-size=\"\(number(run.size))\""
+                layer.append("<text x=\"")
+                layer.decimal(run.backward ? first.x + run.width : first.x)
+                layer.append("\" y=\"")
+                layer.decimal(first.y)
+                layer.append("\" font-family=\"")
+                appendEscaped(run.font.family, to: &layer)
+                layer.append("\" font-size=\"")
+                layer.decimal(run.size)
+                layer.append("\"")
                 if run.width > 0 {
-                    element += " textLength=\"\(number(run.width))\" lengthAdjust=\"spacingAndGlyphs\""
+                    layer.append(" textLength=\"")
+                    layer.decimal(run.width)
+                    layer.append("\" lengthAdjust=\"spacingAndGlyphs\"")
                 }
-                if run.backward { element += " direction=\"rtl\" unicode-bidi=\"embed\"" }
-                if let language = run.language { element += " xml:lang=\"\(escaped(language))\"" }
-                element += ">\(escaped(run.text))</text>\n"
-                layer.append(contentsOf: element.utf8)
+                if run.backward { layer.append(" direction=\"rtl\" unicode-bidi=\"embed\"") }
+                if let language = run.language {
+                    layer.append(" xml:lang=\"")
+                    appendEscaped(language, to: &layer)
+                    layer.append("\"")
+                }
+                layer.append(">")
+                appendEscaped(run.text, to: &layer)
+                layer.append("</text>\n")
             case .subpage(let inner):
-                var nested: [UInt8] = []
-                append(inner.page, to: &nested)
-                guard !nested.isEmpty else { continue }
-                let transform = "translate(\(number(inner.x)) \(number(inner.y))) scale(\(number(inner.scale)))"
-                layer.append(contentsOf: "<g transform=\"\(transform)\">\n".utf8)
-                layer.append(contentsOf: nested)
-                layer.append(contentsOf: "</g>\n".utf8)
+                var nested = ByteBuffer()
+                write(inner.page, layer: &nested)
+                guard nested.count > 0 else { continue }
+                layer.append("<g transform=\"translate(")
+                layer.decimal(inner.x)
+                layer.append(" ")
+                layer.decimal(inner.y)
+                layer.append(") scale(")
+                layer.decimal(inner.scale)
+                layer.append(")\">\n")
+                nested.withBytes { layer.append($0.assumingMemoryBound(to: UInt8.self)) }
+                layer.append("</g>\n")
             case .rectangle, .rule, .image, .beginTag, .endTag:
                 continue
             }
         }
     }
 
-    /// Up to three decimals, without a trailing ".0" (the size of a value SVG viewers read).
-    static func number(_ value: Double) -> String { format((value * 1000).rounded() / 1000) }
-
-    /// Text for XML character data and attribute values; characters XML 1.0 does not allow
+    /// `text` as XML character data or an attribute value; characters XML 1.0 does not allow
     /// (C0 controls other than tab and line ends, U+FFFE, U+FFFF) are left out.
-    static func escaped(_ text: String) -> String {
-        var output = ""
-        output.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x26: output += "&amp;"
-            case 0x3C: output += "&lt;"
-            case 0x3E: output += "&gt;"
-            case 0x22: output += "&quot;"
-            case 0x09, 0x0A, 0x0D: output.unicodeScalars.append(scalar)
-            case 0x00..<0x20, 0xFFFE, 0xFFFF: continue
-            default: output.unicodeScalars.append(scalar)
+    static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) {
+        var text = text
+        text.withUTF8 { utf8 in
+            // What is before `copied` is in `buffer`; the bytes between are copied at once.
+            var copied = 0
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                var replacement: StaticString = ""
+                var length = 1
+                switch byte {
+                case 0x26: replacement = "&amp;"
+                case 0x3C: replacement = "&lt;"
+                case 0x3E: replacement = "&gt;"
+                case 0x22: replacement = "&quot;"
+                case 0x09, 0x0A, 0x0D:
+                    index += 1
+                    continue
+                case 0x00..<0x20: break  // left out
+                case 0xEF where index + 2 < utf8.count && utf8[index + 1] == 0xBF && utf8[index + 2] >= 0xBE:
+                    length = 3  // U+FFFE, U+FFFF: left out
+                default:
+                    index += 1
+                    continue
+                }
+                buffer.append(UnsafeBufferPointer(rebasing: utf8[copied..<index]))
+                buffer.append(replacement)
+                index += length
+                copied = index
             }
+            buffer.append(UnsafeBufferPointer(rebasing: utf8[copied...]))
         }
-        return output
     }
 }

@@ -34,6 +34,7 @@ final class SVGWriter: PageWriting {
             try write(item, to: &svg, page: pageNumber, item: index + 1, depth: 0)
         }
         var document = ByteBuffer(capacity: svg.defs.count + svg.body.count + 1024)
+        var identifiers: [Int] = []
         document.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
         document.append(
             "\n<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"")
@@ -45,20 +46,16 @@ final class SVGWriter: PageWriting {
         document.append(" ")
         document.decimal(page.height)
         document.append("\" version=\"1.1\">\n<defs>\n")
+        identifiers += svg.defsIdentifiers.map { $0 + document.count }
         svg.defs.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
         document.append("</defs>\n")
+        identifiers += svg.bodyIdentifiers.map { $0 + document.count }
         svg.body.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
-        // The text after the ids are made the page's own: a `url(#` in the text is not a reference.
-        var svgBytes = SVGIdentifiers.unique(document.bytes)
-        let text = SVGText.layer(of: page)
-        if !text.isEmpty {
-            svgBytes.append(contentsOf: #"<g fill-opacity="0" stroke="none">"#.utf8)
-            svgBytes.append(0x0A)
-            svgBytes.append(contentsOf: text)
-            svgBytes.append(contentsOf: "</g>\n".utf8)
-        }
-        svgBytes.append(contentsOf: "</svg>\n".utf8)
-        return svgBytes
+        let prefix = document.withBytes { SVGIdentifiers.prefix(of: $0) }
+        for offset in identifiers { document.replace(at: offset, with: prefix) }
+        SVGText.write(page, to: &document)
+        document.append("</svg>\n")
+        return document.bytes
     }
 
     /// Throws unless every tag begun has been ended; call after the last page.
@@ -85,7 +82,9 @@ final class SVGWriter: PageWriting {
             try subpage.check(page: page, item: itemNumber, depth: depth + 1)
             let inner = subpage.page
             let clip = svg.nextClip()
-            svg.defs.append("<clipPath id=\"clip")
+            svg.defs.append("<clipPath id=\"")
+            svg.defsIdentifier()
+            svg.defs.append("clip")
             svg.defs.digits(clip)
             svg.defs.append("\"><rect width=\"")
             svg.defs.decimal(inner.width)
@@ -94,7 +93,9 @@ final class SVGWriter: PageWriting {
             svg.defs.append("\"/></clipPath>\n")
             svg.body.append("<g transform=\"matrix(")
             svg.matrix(scaleX: subpage.scale, scaleY: subpage.scale, x: subpage.x, y: subpage.y)
-            svg.body.append(")\"><g clip-path=\"url(#clip")
+            svg.body.append(")\"><g clip-path=\"url(#")
+            svg.bodyIdentifier()
+            svg.body.append("clip")
             svg.body.digits(clip)
             svg.body.append(")\">\n<rect width=\"")
             svg.body.decimal(inner.width)
@@ -123,16 +124,22 @@ final class SVGWriter: PageWriting {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
         }
         let program = program(run.font)
+        for glyph in run.glyphs where Int(glyph.id) >= program.glyphCount {
+            throw RenderError.invalidGlyphRun(
+                page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(program.glyphCount) glyphs)")
+        }
         if program.isBitmap {
             writeBitmaps(run, program, to: &svg)
             return
         }
-        let font = svg.font(run.font, size: run.size, unitsPerEm: program.unitsPerEm)
+        let font = svg.font(run.font, size: run.size, program)
         svg.body.append("<g")
         svg.fill(run.color)
         svg.body.append(">\n")
         for glyph in run.glyphs where svg.define(glyph.id, of: font, program) {
-            svg.body.append("<use xlink:href=\"#glyph")
+            svg.body.append("<use xlink:href=\"#")
+            svg.bodyIdentifier()
+            svg.body.append("glyph")
             svg.body.digits(font.index)
             svg.body.append("-")
             svg.body.digits(Int(glyph.id))
@@ -218,21 +225,19 @@ private struct SVGPage: ~Copyable {
     var defs = ByteBuffer(capacity: 16 * 1024)
     var body = ByteBuffer(capacity: 32 * 1024)
     /// Font faces at sizes, numbered in order of first use (`glyphF-G` is glyph G of font F).
-    private var fonts: [SizedFace: Int] = [:]
-    /// Glyphs defined so far (true) or known to have no outline (false), by font number.
-    private var glyphs: [GlyphOfFont: Bool] = [:]
+    private var fonts: [SizedFace: PageFont] = [:]
+    /// Per font number, each glyph's state: 0 not seen yet, 1 defined, 2 without an outline.
+    private var glyphs: [[UInt8]] = []
     /// Images defined so far, by key, and their numbers (`imageN`).
     private var images: [String: Int] = [:]
     private var clips = 0
+    /// Where ids and references to them start in `defs` and `body` (SVGIdentifiers.swift).
+    private(set) var defsIdentifiers: [Int] = []
+    private(set) var bodyIdentifiers: [Int] = []
 
     private struct SizedFace: Hashable {
         let face: FontFace
         let size: Double
-    }
-
-    private struct GlyphOfFont: Hashable {
-        let font: Int
-        let glyph: UInt32
     }
 
     /// A face at a size on this page: its number, its face, and the scale from its font units.
@@ -242,28 +247,31 @@ private struct SVGPage: ~Copyable {
         let scale: String
     }
 
-    mutating func font(_ face: FontFace, size: Double, unitsPerEm: Int) -> PageFont {
+    mutating func font(_ face: FontFace, size: Double, _ program: FontProgram) -> PageFont {
         let key = SizedFace(face: face, size: size)
-        let index: Int
-        if let known = fonts[key] {
-            index = known
-        } else {
-            index = fonts.count
-            fonts[key] = index
-        }
+        if let known = fonts[key] { return known }
         // Full precision (a size over 2048 units has eleven decimals), shortest form.
-        return PageFont(index: index, face: face, scale: "\(size / Double(unitsPerEm))")
+        let font = PageFont(index: fonts.count, face: face, scale: "\(size / Double(program.unitsPerEm))")
+        fonts[key] = font
+        glyphs.append([UInt8](repeating: 0, count: program.glyphCount))
+        return font
     }
 
     /// Defines glyph `id` of `font` unless it is already; false when it has no outline (nothing
     /// to draw: a space).
     mutating func define(_ id: UInt32, of font: PageFont, _ program: FontProgram) -> Bool {
-        let key = GlyphOfFont(font: font.index, glyph: id)
-        if let known = glyphs[key] { return known }
+        let glyph = Int(id)
+        switch glyphs[font.index][glyph] {
+        case 1: return true
+        case 2: return false
+        default: break
+        }
         let path = SVGGlyphOutlines.shared.path(of: id, in: font.face, program)
-        glyphs[key] = !path.isEmpty
+        glyphs[font.index][glyph] = path.isEmpty ? 2 : 1
         guard !path.isEmpty else { return false }
-        defs.append("<path id=\"glyph")
+        defs.append("<path id=\"")
+        defsIdentifier()
+        defs.append("glyph")
         defs.digits(font.index)
         defs.append("-")
         defs.digits(Int(id))
@@ -286,7 +294,9 @@ private struct SVGPage: ~Copyable {
         } else {
             number = images.count + 1
             images[image.key] = number
-            defs.append("<image id=\"image")
+            defs.append("<image id=\"")
+            defsIdentifier()
+            defs.append("image")
             defs.digits(number)
             defs.append("\" width=\"")
             defs.digits(image.width)
@@ -296,7 +306,9 @@ private struct SVGPage: ~Copyable {
             defs.append(image.base64)
             defs.append("\"/>\n")
         }
-        body.append("<use xlink:href=\"#image")
+        body.append("<use xlink:href=\"#")
+        bodyIdentifier()
+        body.append("image")
         body.digits(number)
         body.append("\" transform=\"matrix(")
         matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
@@ -307,6 +319,17 @@ private struct SVGPage: ~Copyable {
             body.append("\"")
         }
         body.append("/>\n")
+    }
+
+    /// The start of an id or a reference to one, in `defs` or `body`.
+    mutating func defsIdentifier() {
+        defsIdentifiers.append(defs.count)
+        defs.append(SVGIdentifiers.placeholder)
+    }
+
+    mutating func bodyIdentifier() {
+        bodyIdentifiers.append(body.count)
+        body.append(SVGIdentifiers.placeholder)
     }
 
     mutating func nextClip() -> Int {
