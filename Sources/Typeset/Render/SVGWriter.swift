@@ -175,7 +175,9 @@ final class SVGWriter: PageWriting {
 
     private func write(_ item: ImageItem, to svg: inout SVGPage) throws {
         let image = try embedded(item.path)
-        guard image.width > 0, image.height > 0, item.width > 0, item.height > 0 else { return }
+        guard image.width > 0, image.height > 0, item.width > 0, item.height > 0, item.width.isFinite,
+            item.height.isFinite
+        else { return }
         // Mirroring: drawn from the box's right edge with a negative horizontal scale.
         let scaleX = item.width / Double(image.width)
         svg.use(
@@ -250,8 +252,7 @@ private struct SVGPage: ~Copyable {
     mutating func font(_ face: FontFace, size: Double, _ program: FontProgram) -> PageFont {
         let key = SizedFace(face: face, size: size)
         if let known = fonts[key] { return known }
-        // Full precision (a size over 2048 units has eleven decimals), shortest form.
-        let font = PageFont(index: fonts.count, face: face, scale: "\(size / Double(program.unitsPerEm))")
+        let font = PageFont(index: fonts.count, face: face, scale: Self.exact(size / Double(program.unitsPerEm)))
         fonts[key] = font
         glyphs.append([UInt8](repeating: 0, count: program.glyphCount))
         return font
@@ -337,16 +338,23 @@ private struct SVGPage: ~Copyable {
         return clips
     }
 
-    /// `a,0,0,d,e,f` of a scale and a translation. Scales keep six decimals: an image of 1,000
-    /// pixels drawn 20 pt wide is scaled by 0.02.
+    /// `a,0,0,d,e,f` of a scale and a translation.
     mutating func matrix(scaleX: Double, scaleY: Double, x: Double, y: Double) {
-        body.append(string: "\(scaleX)")
+        body.append(string: Self.exact(scaleX))
         body.append(",0,0,")
-        body.append(string: "\(scaleY)")
+        body.append(string: Self.exact(scaleY))
         body.append(",")
         body.decimal(x)
         body.append(",")
         body.decimal(y)
+    }
+
+    /// A scale in full precision, shortest form (`2`, `0.00830078125`: a size over 2048 font
+    /// units), where three decimals would move far glyph points and image pixels; 0 if it is not
+    /// finite.
+    private static func exact(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     mutating func write(_ rectangle: RectangleItem) {
