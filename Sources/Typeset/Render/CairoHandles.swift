@@ -150,8 +150,8 @@ final class CairoContext {
     }
 }
 
-/// Collects the bytes a Cairo stream surface or `cairo_surface_write_to_png_stream` writes, so
-/// that output reaches the disk only through an atomic write.
+/// Collects the bytes `cairo_surface_write_to_png_stream` writes, so that output reaches the disk
+/// only through an atomic write.
 final class ByteSink {
     var bytes: [UInt8] = []
 

@@ -5,7 +5,7 @@
 import CCairo
 
 /// Draws the pages of one render, in order, on one thread. Keeps the state that spans pages:
-/// open structure tags and (PNG) the images already decoded.
+/// open structure tags and the images already decoded.
 final class PageDrawer: PageWriting {
     private let fonts: CairoFontCache
     private(set) var tags = StructureTagBalance()

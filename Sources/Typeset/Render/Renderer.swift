@@ -1,5 +1,5 @@
-// The rendering stage: laid-out pages → PDF (one file, tagged; PDFWriter), SVG or PNG (one file
-// per page, drawn by Cairo; PageDrawer).
+// The rendering stage: laid-out pages → PDF (one file, tagged; PDFWriter), SVG (one file per
+// page; SVGWriter) or PNG (one file per page, drawn by Cairo; PageDrawer).
 // SPEC §2 (output paging), §5 (atomic writes, deterministic output).
 import CCairo
 import Dispatch
