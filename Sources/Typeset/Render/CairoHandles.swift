@@ -25,6 +25,16 @@ final class CairoSurface {
         guard cairo_surface_status(pointer) == CAIRO_STATUS_SUCCESS else { return nil }
     }
 
+    /// An image surface decoded from the PNG file at `path` by Cairo (libpng); throws
+    /// `RenderError.image` with Cairo's reason if it cannot read it.
+    convenience init(decodingPNGAt path: String) throws {
+        self.init(taking: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.image(path: path, reason: cairoMessage(status))
+        }
+    }
+
     /// Throws if the surface is in an error state (errors are sticky: they stay once set).
     func check(_ context: @autoclosure () -> String) throws {
         let status = cairo_surface_status(pointer)

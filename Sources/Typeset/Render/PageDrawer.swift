@@ -249,11 +249,7 @@ final class PageDrawer: PageWriting {
 
     private func loadImage(_ path: String) throws -> CairoSurface {
         if let image = images[path] { return image }
-        let image = CairoSurface(taking: cairo_image_surface_create_from_png(path))
-        let status = cairo_surface_status(image.pointer)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.image(path: path, reason: cairoMessage(status))
-        }
+        let image = try CairoSurface(decodingPNGAt: path)
         images[path] = image
         return image
     }

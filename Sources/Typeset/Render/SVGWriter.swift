@@ -23,13 +23,7 @@ final class SVGWriter: PageWriting {
     /// One page as an SVG document. `pageNumber` counts from 1 and is used in error messages.
     func write(_ page: Page, pageNumber: Int) throws -> [UInt8] {
         var svg = SVGPage()
-        svg.body.append("<rect width=\"")
-        svg.body.decimal(page.width)
-        svg.body.append("\" height=\"")
-        svg.body.decimal(page.height)
-        svg.body.append("\"")
-        svg.fill(page.background)
-        svg.body.append("/>\n")
+        svg.background(of: page)
         for (index, item) in page.items.enumerated() {
             try write(item, to: &svg, page: pageNumber, item: index + 1, depth: 0)
         }
@@ -97,13 +91,8 @@ final class SVGWriter: PageWriting {
             svg.bodyIdentifier()
             svg.body.append("clip")
             svg.body.digits(clip)
-            svg.body.append(")\">\n<rect width=\"")
-            svg.body.decimal(inner.width)
-            svg.body.append("\" height=\"")
-            svg.body.decimal(inner.height)
-            svg.body.append("\"")
-            svg.fill(inner.background)
-            svg.body.append("/>\n")
+            svg.body.append(")\">\n")
+            svg.background(of: inner)
             for innerItem in inner.items {
                 try write(innerItem, to: &svg, page: page, item: itemNumber, depth: depth + 1)
             }
@@ -190,11 +179,7 @@ final class SVGWriter: PageWriting {
     /// PNG pages cannot draw is refused here too, with the same message.
     private func embedded(_ path: String) throws -> EmbeddedPNG {
         if let known = images[path] { return known }
-        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
-        let status = cairo_surface_status(surface.pointer)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.image(path: path, reason: cairoMessage(status))
-        }
+        _ = try CairoSurface(decodingPNGAt: path)
         guard let bytes = readFile(path, limit: MarkupParser.maximumImageBytes),
             let image = EmbeddedPNG(png: PNGFile.essentialChunks(of: bytes), key: path)
         else {
@@ -355,6 +340,17 @@ private struct SVGPage: ~Copyable {
     private static func exact(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
+    /// The page's background, over the whole page.
+    mutating func background(of page: Page) {
+        body.append("<rect width=\"")
+        body.decimal(page.width)
+        body.append("\" height=\"")
+        body.decimal(page.height)
+        body.append("\"")
+        fill(page.background)
+        body.append("/>\n")
     }
 
     mutating func write(_ rectangle: RectangleItem) {
