@@ -4,6 +4,7 @@ through PyGObject, in one process, the way typeset lays the mockups out (margins
 height, button row, bulleted list).
 
     pango_render.py CORPUS_JSON pdf OUT.pdf        one multi-page PDF
+    pango_render.py CORPUS_JSON svg OUT_DIR        one SVG per page
     pango_render.py CORPUS_JSON png OUT_DIR [SCALE] one PNG per page at SCALE (default 2)
 
 Run it with Debian's /usr/bin/python3 (python3-gi, gir1.2-pango-1.0, python3-gi-cairo). Fonts:
@@ -123,6 +124,12 @@ def main():
             writer.draw_page(cr, mockup)
             cr.show_page()
         surface.finish()
+    elif output_format == "svg":
+        os.makedirs(output, exist_ok=True)
+        for number, mockup in enumerate(corpus["mockups"], 1):
+            surface = cairo.SVGSurface(os.path.join(output, f"{number:05d}.svg"), width, height)
+            writer.draw_page(cairo.Context(surface), mockup)
+            surface.finish()
     else:
         scale = float(sys.argv[4]) if len(sys.argv) > 4 else 2
         os.makedirs(output, exist_ok=True)
