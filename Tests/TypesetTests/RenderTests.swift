@@ -298,6 +298,54 @@ struct RenderTests {
         #expect(text.contains(#/<image id="p[0-9a-f]{12}-image1" width="[0-9]+" height="[0-9]+" xlink:href="data:image\/png;base64,iVBORw0KGgo/#))
     }
 
+    /// What the layout never makes but a library user's `Page` may hold: a translucent run of
+    /// joining letters is one group at its opacity (its overlaps no darker, as in PNG), a stroked
+    /// rectangle without width is still a line, a color that is not a number is black, and an
+    /// unreadable font or an image of infinite size is an error, as in PDF and PNG.
+    @Test func svgDrawsUnusualItemsAsTheOtherFormatsDo() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var translucent = try glyphRun(
+            arabicWord, font: notoSansArabic, size: 40, x: 40, baseline: 80, rightToLeft: true,
+            glyphScalars: arabicForms)
+        translucent.color = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+        let page = Page(
+            width: 200, height: 120,
+            items: [.glyphs(translucent), .rectangle(RectangleItem(x: 170, y: 20, width: 0, height: 80, stroke: .black))])
+        let svg = try render(pages: [page], to: folder + "/page.svg", options: RenderOptions(format: .svg))[0]
+        let png = try render(pages: [page], to: folder + "/page.png", options: RenderOptions(format: .png))[0]
+        let text = String(decoding: try bytes(svg), as: UTF8.self)
+        #expect(text.contains(##"<g fill="#000000" opacity="0.5">"##) && !text.contains("fill-opacity=\"0.5"))
+        let converted = folder + "/converted.png"
+        #expect(try run("/usr/bin/rsvg-convert", ["--dpi-x", "144", "--dpi-y", "144", "-o", converted, svg]).status == 0)
+        let comparison = try ImageDiff.compare(converted, png, tolerance: 96)
+        #expect(comparison.sizeMismatch == nil && comparison.share < 0.005, "\(comparison)")
+        let line = try #require(try PixelImage(contentsOf: converted).pixel(x: 340, y: 100))
+        #expect(line.red < 128, "\(line)")
+
+        let notANumber = Page(
+            width: 50, height: 50,
+            items: [.rectangle(RectangleItem(x: 5, y: 5, width: 10, height: 10, fill: Color(red: .nan, green: 0, blue: 1)))])
+        try render(pages: [notANumber], to: folder + "/nan.svg", options: RenderOptions(format: .svg))
+        #expect(String(decoding: try bytes(folder + "/nan.svg"), as: UTF8.self).contains(##"fill="#0000FF""##))
+
+        let broken = folder + "/broken.ttf"
+        try Data("not a font".utf8).write(to: URL(fileURLWithPath: broken))
+        var unreadable = translucent
+        unreadable.font = FontFace(path: broken, family: "Broken", weight: 400, italic: false)
+        #expect(throws: RenderError.font(path: broken, reason: "no glyphs could be read from it")) {
+            try render(pages: [Page(width: 50, height: 50, items: [.glyphs(unreadable)])], to: folder + "/font.svg",
+                       options: RenderOptions(format: .svg))
+        }
+        let image = ImageItem(
+            path: try makeFlagImage(in: folder), x: 0, y: 0, width: .infinity, height: 10, flipped: false, alt: nil)
+        #expect(throws: RenderError.self) {
+            try render(pages: [Page(width: 50, height: 50, items: [.image(image)])], to: folder + "/image.svg",
+                       options: RenderOptions(format: .svg))
+        }
+        #expect(try folderContents(folder).filter { $0.hasSuffix(".svg") } == ["nan.svg", "page.svg"])
+    }
+
     @Test func base64() {
         let cases = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
         for (input, output) in cases {

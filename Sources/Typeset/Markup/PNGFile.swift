@@ -533,7 +533,8 @@ public enum PNGFile {
         }
     }
 
-    /// The width and height in the IHDR of `bytes`, unchecked: for a PNG this process wrote.
+    /// The width and height in the IHDR of `bytes`, unchecked: for a PNG this process wrote, or
+    /// one already decoded (an image the SVG embeds, a bitmap glyph).
     static func headerSize(_ bytes: [UInt8]) -> Size? {
         guard bytes.count >= 33, bytes.starts(with: signature), bytes[12..<16].elementsEqual("IHDR".utf8) else {
             return nil

@@ -159,6 +159,17 @@ struct ByteBuffer: ~Copyable {
         return length
     }
 
+    /// A scale in full precision, shortest form (`2`, `0.00830078125`: a size over 2048 font
+    /// units), where three decimals would move far points; 0 if it is not finite.
+    mutating func exact(_ value: Double) {
+        append(string: Self.exact(value))
+    }
+
+    static func exact(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
     /// The decimal digits of an integer (a negative one gets its sign).
     mutating func digits(_ value: Int) {
         // A sign and up to 20 digits.
@@ -217,6 +228,18 @@ struct ByteBuffer: ~Copyable {
     private static func writePair(_ value: UInt, to target: UnsafeMutablePointer<UInt8>) {
         target[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
         target[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+    }
+
+    static let hexDigits: StaticString = "0123456789ABCDEF"
+
+    /// Two hexadecimal digits: a code of a Type 3 font, a component of an SVG color.
+    mutating func hex2(_ value: UInt8) {
+        write(upTo: 2) { target in
+            let digits = Self.hexDigits.utf8Start
+            target[0] = digits[Int(value >> 4)]
+            target[1] = digits[Int(value & 0xF)]
+            return 2
+        }
     }
 
     /// `Int(value.rounded())` (half away from zero; traps where that traps) without a call to

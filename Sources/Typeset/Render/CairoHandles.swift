@@ -42,13 +42,6 @@ final class CairoSurface {
             throw RenderError.cairo(status: cairoMessage(status), context: context())
         }
     }
-
-    /// Finishes the surface (writes out PDF/SVG) and reports any error that surfaced then, such
-    /// as badly nested PDF tags.
-    func finish(_ context: @autoclosure () -> String) throws {
-        cairo_surface_finish(pointer)
-        try check(context())
-    }
 }
 
 /// Memory for the pixels of PNG pages, reused from page to page and between the jobs of a batch.

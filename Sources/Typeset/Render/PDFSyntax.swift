@@ -17,8 +17,6 @@ extension ByteBuffer {
         }
     }
 
-    private static let hexDigits: StaticString = "0123456789ABCDEF"
-
     /// Four hexadecimal digits: a glyph id in an Identity-H string.
     @inline(__always)
     mutating func hex4(_ value: UInt32) {
@@ -29,16 +27,6 @@ extension ByteBuffer {
             target[2] = digits[Int(truncatingIfNeeded: value >> 4 & 0xF)]
             target[3] = digits[Int(truncatingIfNeeded: value & 0xF)]
             return 4
-        }
-    }
-
-    /// Two hexadecimal digits: a code of a Type 3 font.
-    mutating func hex2(_ value: UInt8) {
-        write(upTo: 2) { target in
-            let digits = Self.hexDigits.utf8Start
-            target[0] = digits[Int(value >> 4)]
-            target[1] = digits[Int(value & 0xF)]
-            return 2
         }
     }
 

@@ -7,7 +7,7 @@
 // formats every number through snprintf and keeps the whole structure tree until it finishes —
 // over half the time of a render to PDF and memory that grows with the pages (issue 8). It also
 // cannot write /Lang, /Alt or /DisplayDocTitle, which needed a second pass over its output.
-// SVG and PNG still go through Cairo (PageDrawer).
+// (SVG is written directly too, by SVGWriter; PNG is drawn by Cairo, PageDrawer.)
 //
 // Layout: every page's content starts with `1 0 0 -1 0 H cm`, so the content stream uses the
 // layout's coordinates (points from the top-left, y down); text matrices flip back.

@@ -142,9 +142,8 @@ final class PageDrawer: PageWriting {
         cairo_set_font_size(cr, run.size)
         set(run.color, on: cr)
         let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
-        // Glyphs only: neither SVG nor image surfaces keep text (the SVG's text layer is
-        // SVGText.swift's), and Cairo refuses text with noncharacters (U+FDD0, U+FFFF, ...) as
-        // invalid UTF-8, which XML and catalogs allow.
+        // Glyphs only: an image surface keeps no text, and Cairo refuses text with noncharacters
+        // (U+FDD0, U+FFFF, ...) as invalid UTF-8, which XML and catalogs allow.
         cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
     }
 

@@ -55,7 +55,7 @@ enum SVGText {
                 layer.append(" ")
                 layer.decimal(inner.y)
                 layer.append(") scale(")
-                layer.decimal(inner.scale)
+                layer.exact(inner.scale)
                 layer.append(")\">\n")
                 nested.withBytes { layer.append($0.assumingMemoryBound(to: UInt8.self)) }
                 layer.append("</g>\n")

@@ -67,7 +67,7 @@ final class SVGWriter: PageWriting {
         case .rule(let rule):
             svg.write(rule)
         case .image(let image):
-            try write(image, to: &svg)
+            try write(image, to: &svg, page: page, item: itemNumber)
         case .beginTag(let tag, _, _):
             if depth == 0 { tags.begin(tag) }
         case .endTag(let tag, _):
@@ -100,9 +100,12 @@ final class SVGWriter: PageWriting {
         }
     }
 
-    private func program(_ face: FontFace) -> FontProgram {
+    private func program(_ face: FontFace) throws -> FontProgram {
         if let known = programs[face] { return known }
         let program = FontProgram(face)
+        guard program.glyphCount > 0 else {
+            throw RenderError.font(path: face.path, reason: "no glyphs could be read from it")
+        }
         programs[face] = program
         return program
     }
@@ -112,7 +115,7 @@ final class SVGWriter: PageWriting {
         if let problem = run.problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
         }
-        let program = program(run.font)
+        let program = try program(run.font)
         for glyph in run.glyphs where Int(glyph.id) >= program.glyphCount {
             throw RenderError.invalidGlyphRun(
                 page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(program.glyphCount) glyphs)")
@@ -122,8 +125,10 @@ final class SVGWriter: PageWriting {
             return
         }
         let font = svg.font(run.font, size: run.size, program)
+        // A translucent run is one group at its opacity: glyphs that overlap (marks, joining
+        // letters) do not darken where they do, as in PNG pages.
         svg.body.append("<g")
-        svg.fill(run.color)
+        svg.paint(color: run.color, " fill=\"", opacity: " opacity=\"")
         svg.body.append(">\n")
         for glyph in run.glyphs where svg.define(glyph.id, of: font, program) {
             svg.body.append("<use xlink:href=\"#")
@@ -147,7 +152,9 @@ final class SVGWriter: PageWriting {
         for glyph in run.glyphs {
             let known = glyphImages[run.font]?[glyph.id]
             let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (EmbeddedPNG, BitmapGlyph)? in
-                guard let image = EmbeddedPNG(png: bitmap.png, key: "\(run.font.path)#\(run.font.index)#\(glyph.id)")
+                // One Cairo cannot decode is left out, as PNG pages leave it out.
+                guard CairoSurface(png: bitmap.png) != nil,
+                    let image = EmbeddedPNG(png: bitmap.png, key: "\(run.font.path)#\(run.font.index)#\(glyph.id)")
                 else { return nil }
                 var placed = bitmap
                 placed.png = []  // embedded
@@ -162,11 +169,13 @@ final class SVGWriter: PageWriting {
         }
     }
 
-    private func write(_ item: ImageItem, to svg: inout SVGPage) throws {
+    private func write(_ item: ImageItem, to svg: inout SVGPage, page: Int, item itemNumber: Int) throws {
+        guard item.x.isFinite, item.y.isFinite, item.width.isFinite, item.height.isFinite else {
+            throw RenderError.invalidInput(
+                "item \(itemNumber) of page \(page) is an image of \(item.width) × \(item.height) pt at \(item.x), \(item.y)")
+        }
         let image = try embedded(item.path)
-        guard image.width > 0, image.height > 0, item.width > 0, item.height > 0, item.width.isFinite,
-            item.height.isFinite
-        else { return }
+        guard image.width > 0, image.height > 0, item.width > 0, item.height > 0 else { return }
         // Mirroring: drawn from the box's right edge with a negative horizontal scale.
         let scaleX = item.width / Double(image.width)
         svg.use(
@@ -237,7 +246,7 @@ private struct SVGPage: ~Copyable {
     mutating func font(_ face: FontFace, size: Double, _ program: FontProgram) -> PageFont {
         let key = SizedFace(face: face, size: size)
         if let known = fonts[key] { return known }
-        let font = PageFont(index: fonts.count, face: face, scale: Self.exact(size / Double(program.unitsPerEm)))
+        let font = PageFont(index: fonts.count, face: face, scale: ByteBuffer.exact(size / Double(program.unitsPerEm)))
         fonts[key] = font
         glyphs.append([UInt8](repeating: 0, count: program.glyphCount))
         return font
@@ -299,9 +308,9 @@ private struct SVGPage: ~Copyable {
         body.append("\" transform=\"matrix(")
         matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
         body.append(")\"")
-        if opacity < 1 {
+        if !(opacity >= 1) {
             body.append(" opacity=\"")
-            body.decimal(max(0, opacity))
+            body.decimal(opacity.isNaN ? 0 : max(0, opacity))
             body.append("\"")
         }
         body.append("/>\n")
@@ -325,21 +334,13 @@ private struct SVGPage: ~Copyable {
 
     /// `a,0,0,d,e,f` of a scale and a translation.
     mutating func matrix(scaleX: Double, scaleY: Double, x: Double, y: Double) {
-        body.append(string: Self.exact(scaleX))
+        body.exact(scaleX)
         body.append(",0,0,")
-        body.append(string: Self.exact(scaleY))
+        body.exact(scaleY)
         body.append(",")
         body.decimal(x)
         body.append(",")
         body.decimal(y)
-    }
-
-    /// A scale in full precision, shortest form (`2`, `0.00830078125`: a size over 2048 font
-    /// units), where three decimals would move far glyph points and image pixels; 0 if it is not
-    /// finite.
-    private static func exact(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     /// The page's background, over the whole page.
@@ -356,19 +357,31 @@ private struct SVGPage: ~Copyable {
     mutating func write(_ rectangle: RectangleItem) {
         guard rectangle.fill != nil || rectangle.stroke != nil else { return }
         let radius = max(0, min(rectangle.cornerRadius, rectangle.width / 2, rectangle.height / 2))
-        body.append("<rect x=\"")
-        body.decimal(rectangle.x)
-        body.append("\" y=\"")
-        body.decimal(rectangle.y)
-        body.append("\" width=\"")
-        body.decimal(rectangle.width)
-        body.append("\" height=\"")
-        body.decimal(rectangle.height)
-        body.append("\"")
         if radius > 0 {
-            body.append(" rx=\"")
+            body.append("<rect x=\"")
+            body.decimal(rectangle.x)
+            body.append("\" y=\"")
+            body.decimal(rectangle.y)
+            body.append("\" width=\"")
+            body.decimal(rectangle.width)
+            body.append("\" height=\"")
+            body.decimal(rectangle.height)
+            body.append("\" rx=\"")
             body.decimal(radius)
             body.append("\"")
+        } else {
+            // A path, not a `<rect>`: SVG draws no rect without width or height, where Cairo
+            // still strokes the line it makes.
+            body.append("<path d=\"M ")
+            body.number(rectangle.x)
+            body.number(rectangle.y)
+            body.append("H ")
+            body.number(rectangle.x + rectangle.width)
+            body.append("V ")
+            body.number(rectangle.y + rectangle.height)
+            body.append("H ")
+            body.number(rectangle.x)
+            body.append("Z\"")
         }
         if let fill = rectangle.fill { self.fill(fill) } else { body.append(" fill=\"none\"") }
         if let stroke = rectangle.stroke {
@@ -395,24 +408,25 @@ private struct SVGPage: ~Copyable {
 
     /// ` fill="#RRGGBB"`, and its opacity when it has one.
     mutating func fill(_ color: Color) {
-        body.append(" fill=\"")
-        paint(color, opacity: " fill-opacity=\"")
+        paint(color: color, " fill=\"", opacity: " fill-opacity=\"")
     }
 
     mutating func stroke(_ color: Color) {
-        body.append(" stroke=\"")
-        paint(color, opacity: " stroke-opacity=\"")
+        paint(color: color, " stroke=\"", opacity: " stroke-opacity=\"")
     }
 
-    private mutating func paint(_ color: Color, opacity: StaticString) {
+    /// `attribute` (` fill="`) with `color` as `#RRGGBB`, then `opacity` (` fill-opacity="`) with
+    /// its alpha when it is below 1. A component that is not a number counts as 0.
+    mutating func paint(color: Color, _ attribute: StaticString, opacity: StaticString) {
+        body.append(attribute)
         body.append("#")
         for component in [color.red, color.green, color.blue] {
-            body.hex2(UInt8(ByteBuffer.roundedToInt(min(max(component, 0), 1) * 255)))
+            body.hex2(UInt8(ByteBuffer.roundedToInt(component.isNaN ? 0 : min(max(component, 0), 1) * 255)))
         }
         body.append("\"")
-        if color.alpha < 1 {
+        if !(color.alpha >= 1) {
             body.append(opacity)
-            body.decimal(max(0, color.alpha))
+            body.decimal(color.alpha.isNaN ? 0 : max(0, color.alpha))
             body.append("\"")
         }
     }
@@ -423,15 +437,16 @@ private struct SVGPage: ~Copyable {
 final class SVGGlyphOutlines: Sendable {
     static let shared = SVGGlyphOutlines()
 
+    /// A font file's glyph (faces of one file under several names share its outlines).
     private struct Key: Hashable {
-        let face: FontFace
+        let file: FontFileKey
         let glyph: UInt32
     }
 
     private let paths = Locked<[Key: [UInt8]]>([:])
 
     func path(of glyph: UInt32, in face: FontFace, _ program: FontProgram) -> [UInt8] {
-        let key = Key(face: face, glyph: glyph)
+        let key = Key(file: face.fileKey, glyph: glyph)
         if let known = paths.withLock({ $0[key] }) { return known }
         var data = ByteBuffer()
         for segment in program.outline(glyph) {
