@@ -26,10 +26,12 @@ enum SVGIdentifiers {
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var index = 0
-        while index + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-            hash ^= hash >> 29
-            index += 8
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                hash = (hash ^ (base + index).loadUnaligned(as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                hash ^= hash >> 29
+                index += 8
+            }
         }
         while index < bytes.count {
             hash = (hash ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01B3
