@@ -184,24 +184,46 @@ final class SVGWriter: PageWriting {
     }
 
     /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
-    /// (a 9 MB text chunk is not copied into every page). Cairo decodes it first, so a file that
-    /// PNG pages cannot draw is refused here too, with the same message.
+    /// (a 9 MB text chunk is not copied into every page). A file the markup stage checked (Cairo
+    /// decoded it then, once per version of the file) is taken as it is, and made once per
+    /// version for every render of the process (`embeddedFiles`): a batch shows the same
+    /// screenshot in every locale's document. Any other is decoded by Cairo first, so that a
+    /// file PNG pages cannot draw is refused here too, with the same message.
     private func embedded(_ path: String) throws -> EmbeddedPNG {
         if let known = images[path] { return known }
-        _ = try CairoSurface(decodingPNGAt: path)
-        guard let bytes = readFile(path, limit: MarkupParser.maximumImageBytes),
-            let image = EmbeddedPNG(png: PNGFile.essentialChunks(of: bytes), key: path)
-        else {
-            throw RenderError.image(path: path, reason: "it could not be read again")
+        let image: EmbeddedPNG?
+        let version = FileVersion(path: path)
+        if let version, let known = Self.embeddedFiles.withLock({ $0.images[version] }) {
+            image = known
+        } else if let bytes = PNGFile.checkedBytes(at: path) {
+            image = EmbeddedPNG(png: PNGFile.essentialChunks(of: bytes), key: path)
+            // Kept only if the file did not change while it was read.
+            if let image, let version, FileVersion(path: path) == version {
+                Self.embeddedFiles.withLock { cache in
+                    if cache.bytes + image.base64.count > Self.mostEmbeddedBytes { cache = ([:], 0) }
+                    cache.images[version] = image
+                    cache.bytes += image.base64.count
+                }
+            }
+        } else {
+            _ = try CairoSurface(decodingPNGAt: path)
+            image = readFile(path, limit: MarkupParser.maximumImageBytes).flatMap {
+                EmbeddedPNG(png: PNGFile.essentialChunks(of: $0), key: path)
+            }
         }
+        guard let image else { throw RenderError.image(path: path, reason: "it could not be read again") }
         images[path] = image
         return image
     }
+
+    /// Image files as embedded, by version of the file, at most `mostEmbeddedBytes` of base64.
+    private static let embeddedFiles = Locked<(images: [FileVersion: EmbeddedPNG], bytes: Int)>(([:], 0))
+    private static let mostEmbeddedBytes = 64 * 1024 * 1024
 }
 
 /// A PNG as an SVG embeds it: its size in pixels and its bytes in base64. `key` names it among
 /// a render's images.
-struct EmbeddedPNG {
+struct EmbeddedPNG: Sendable {
     let key: String
     let width: Int, height: Int
     let base64: [UInt8]
@@ -308,11 +330,7 @@ private struct SVGPage: ~Copyable {
         body.append("\" transform=\"matrix(")
         matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
         body.append(")\"")
-        if !(opacity >= 1) {
-            body.append(" opacity=\"")
-            body.decimal(opacity.isNaN ? 0 : max(0, opacity))
-            body.append("\"")
-        }
+        self.opacity(opacity, " opacity=\"")
         body.append("/>\n")
     }
 
@@ -424,11 +442,15 @@ private struct SVGPage: ~Copyable {
             body.hex2(UInt8(ByteBuffer.roundedToInt(component.isNaN ? 0 : min(max(component, 0), 1) * 255)))
         }
         body.append("\"")
-        if !(color.alpha >= 1) {
-            body.append(opacity)
-            body.decimal(color.alpha.isNaN ? 0 : max(0, color.alpha))
-            body.append("\"")
-        }
+        self.opacity(color.alpha, opacity)
+    }
+
+    /// `attribute` (` opacity="`) with `value` when it is below 1 (not a number: 0).
+    private mutating func opacity(_ value: Double, _ attribute: StaticString) {
+        guard !(value >= 1) else { return }
+        body.append(attribute)
+        body.decimal(value.isNaN ? 0 : max(0, value))
+        body.append("\"")
     }
 }
 
