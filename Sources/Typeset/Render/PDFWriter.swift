@@ -17,6 +17,29 @@
 /// or the writer is dropped unfinished (after `add` threw, say), no output file has been created
 /// or changed and no temporary file is left. Used from one thread at a time.
 public final class PDFWriter {
+    /// All the writer's state is one value, which the methods that write a page mutate in place.
+    /// As stored properties of this class, each access paid a run-time exclusivity check
+    /// (`swift_beginAccess`, several per glyph run): 29 thousand instructions a corpus document.
+    private var document: PDFDocumentWriter
+
+    /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
+    public init(path: String, options: RenderOptions) throws {
+        document = try PDFDocumentWriter(path: path, options: options)
+    }
+
+    /// Writes `pages` as the next pages of the PDF. A document's pages go in together and in
+    /// order: an element one page ends with `continued` must be begun again by the next
+    /// (`unbalancedTags` otherwise), so a page of a split paragraph cannot be written alone.
+    public func add(_ pages: [Page]) throws { try document.add(pages) }
+
+    /// Ends the PDF and renames it into place; returns its path. Throws `RenderError.noPages`
+    /// when no page was added.
+    @discardableResult
+    public func finish() throws -> [String] { try document.finish() }
+}
+
+/// What `PDFWriter` does.
+private struct PDFDocumentWriter: ~Copyable {
     let options: RenderOptions
     let objects: PDFObjectWriter
     private let pagesRoot: Int, structureRoot: Int, documentElement: Int
@@ -61,8 +84,7 @@ public final class PDFWriter {
     private var pageBytes = ByteBuffer(capacity: 16 * 1024)
     private var objectBytes = ByteBuffer(capacity: 1024)
 
-    /// Starts a PDF at `path`; `options.format` is taken to be `.pdf`.
-    public init(path: String, options: RenderOptions) throws {
+    init(path: String, options: RenderOptions) throws {
         self.options = options
         do {
             objects = PDFObjectWriter(file: try TemporaryFile(beside: path))
@@ -77,10 +99,7 @@ public final class PDFWriter {
         documentElement = objects.reserve()
     }
 
-    /// Writes `pages` as the next pages of the PDF. A document's pages go in together and in
-    /// order: an element one page ends with `continued` must be begun again by the next
-    /// (`unbalancedTags` otherwise), so a page of a split paragraph cannot be written alone.
-    public func add(_ pages: [Page]) throws {
+    mutating func add(_ pages: [Page]) throws {
         try refuseOverwritingImages(of: pages, with: [objects.file.path])
         for page in pages {
             guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
@@ -91,10 +110,7 @@ public final class PDFWriter {
         }
     }
 
-    /// Ends the PDF and renames it into place; returns its path. Throws `RenderError.noPages`
-    /// when no page was added.
-    @discardableResult
-    public func finish() throws -> [String] {
+    func finish() throws -> [String] {
         do {
             return try finishDocument()
         } catch {
@@ -105,7 +121,7 @@ public final class PDFWriter {
 
     // MARK: - Pages
 
-    private func write(_ page: Page) throws {
+    private mutating func write(_ page: Page) throws {
         let pageNumber = pageObjects.count + 1
         pageObject = objects.reserve()
         pageObjects.append(UInt32(pageObject))
@@ -181,7 +197,7 @@ public final class PDFWriter {
     /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not
     /// part of the document's text). Text in another language than the document's gets a
     /// sequence with its /Lang (ISO 32000-1 §14.9.2); what has no language joins the open one.
-    private func mark(_ element: Int, language: String? = nil, in content: inout PDFPageContent) {
+    private mutating func mark(_ element: Int, language: String? = nil, in content: inout PDFPageContent) {
         let own = element == 0 || language == options.language ? nil : language
         if openMarked == element && (language == nil || own == openLanguage) { return }
         closeMarked(in: &content)
@@ -208,7 +224,7 @@ public final class PDFWriter {
         content.bytes.append(">> BDC\n")
     }
 
-    private func closeMarked(in content: inout PDFPageContent) {
+    private mutating func closeMarked(in content: inout PDFPageContent) {
         if openMarked != nil { content.bytes.append("EMC\n") }
         openMarked = nil
         openLanguage = nil
@@ -237,14 +253,14 @@ public final class PDFWriter {
         case element(Int)
     }
 
-    private func begin(_ tag: StructureTag, order: RowPlace?, in content: inout PDFPageContent) {
+    private mutating func begin(_ tag: StructureTag, order: RowPlace?, in content: inout PDFPageContent) {
         closeMarked(in: &content)
         let parent = openElements.last?.object ?? documentElement
         openElements.append(
             OpenElement(tag: tag, object: objects.reserve(), parent: parent, firstKid: openKids.count, order: order))
     }
 
-    private func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
+    private mutating func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
         guard let element = openElements.last else {
             throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
         }
@@ -304,7 +320,7 @@ public final class PDFWriter {
     }
 
     /// The next of the innermost open elements ends on this page and goes on on the next.
-    private func suspend(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
+    private mutating func suspend(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
         let index = openElements.count - 1 - suspended
         guard index >= 0, openElements[index].tag == tag else {
             let open = index >= 0 ? "while \(openElements[index].tag.rawValue) is open" : "but never begun"
@@ -316,7 +332,7 @@ public final class PDFWriter {
 
     /// Before anything but an element going on: the elements just ended with `continued` are
     /// parked, and an element from the page before that is begun again must be whole again.
-    private func settle(page: Int) throws {
+    private mutating func settle(page: Int) throws {
         park()
         if carried > 0, parked[0].resumed > 0 { throw notResumed(page: page, "but something comes first") }
     }
@@ -339,7 +355,7 @@ public final class PDFWriter {
 
     /// Takes the elements just ended with `continued` off the open ones, until the next page
     /// begins them again.
-    private func park() {
+    private mutating func park() {
         guard suspended > 0 else { return }
         let first = openElements.count - suspended
         let firstKid = openElements[first].firstKid
@@ -353,7 +369,7 @@ public final class PDFWriter {
 
     /// The next element a page before ended with `continued` goes on here, inside the open
     /// element it was in.
-    private func resume(_ tag: StructureTag, page: Int) throws {
+    private mutating func resume(_ tag: StructureTag, page: Int) throws {
         park()
         guard carried > 0, parked[0].elements[parked[0].resumed].tag == tag,
             parked[0].elements[parked[0].resumed].parent == openElements.last?.object ?? documentElement
@@ -376,7 +392,7 @@ public final class PDFWriter {
 
     /// The alt text of an image, for the innermost open Figure that has none yet (a figure's
     /// alt text is that of its first image).
-    private func noteAlternateText(_ text: String?) {
+    private mutating func noteAlternateText(_ text: String?) {
         guard let text, let index = openElements.lastIndex(where: { $0.tag == .figure }),
             openElements[index].alternateText == nil
         else { return }
@@ -481,8 +497,12 @@ final class PDFObjectWriter {
     /// the cross-reference table has ten digits. In blocks: a 10,000-page PDF has 265,000
     /// objects, and arrays that double would keep up to twice that room, plus the holes their
     /// earlier copies leave in the heap.
-    private var offsets = BlockArray<UInt32>(0)
-    private var offsetsHigh = BlockArray<UInt8>(0)
+    ///
+    /// These and `headerBytes` are private and each access is one statement that calls nothing
+    /// else here, so none can overlap another: they go without the run-time exclusivity check
+    /// (SE-0176), which cost more than writing an object's header (3 accesses per object).
+    @exclusivity(unchecked) private var offsets = BlockArray<UInt32>(0)
+    @exclusivity(unchecked) private var offsetsHigh = BlockArray<UInt8>(0)
 
     init(file: TemporaryFile) { self.file = file }
 
@@ -551,7 +571,7 @@ final class PDFObjectWriter {
     }
 
     /// The room of the last object header.
-    private var headerBytes = ByteBuffer(capacity: 64)
+    @exclusivity(unchecked) private var headerBytes = ByteBuffer(capacity: 64)
 
     private func begin(_ number: Int) {
         offsets[number] = UInt32(truncatingIfNeeded: file.count)
