@@ -398,6 +398,24 @@ private struct Fixture {
             "BOM is not a column", [0xEF, 0xBB, 0xBF] + Array("<document><bogus/></document>".utf8), 1, 11,
             "unknown element 'bogus'"),
         BadInput("columns count scalars", "<document><p>عربي 😀 <x/></p></document>", 1, 21, "unknown element 'x'"),
+        // Text long enough for the reader's eight-bytes-at-a-time scans (`readCharacterData`,
+        // `skipCommonCharacters`), with the byte they stop at inside a word of eight.
+        BadInput(
+            "columns after long mixed text", "<document><p>Lorem ipsum dolor sit amet مرحبا بالعالم 😀 <x/></p></document>",
+            1, 57, "unknown element 'x'"),
+        BadInput(
+            "']]>' after long text", "<document><p>some long ascii text here ]]> x</p></document>", 1, 40,
+            "']]>' is not allowed in text"),
+        BadInput(
+            "']]>' after Arabic", "<document>\n<p>مرحبا بالعالم مرة أخرى]]></p></document>", 2, 26,
+            "']]>' is not allowed in text"),
+        BadInput(
+            "control character inside long text", "<document><p>abcdefghij\u{1}klmnop</p></document>", 1, 24,
+            "control character U+0001"),
+        BadInput(
+            "lead byte without its continuation", [UInt8]("<document><p>abcdefghijklmnop".utf8) + [0xD8, 0x41]
+                + Array("</p></document>".utf8),
+            1, 30, "not valid UTF-8 (byte 0xD8)"),
         BadInput("root is not document", "<doc/>", 1, 1, "the root element must be 'document', not 'doc'"),
         BadInput(
             "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,

@@ -82,19 +82,43 @@ public struct ParagraphText: Sendable {
 
     /// Appends the scalars of `text` in `style`. Faster than appending its `unicodeScalars`,
     /// which `append(contentsOf:)` counts (decoding the UTF-8) and then decodes again through a
-    /// generic iterator: here the scalars are counted from the UTF-8 bytes (every byte that is
-    /// not a continuation byte starts one) and decoded once.
+    /// generic iterator, or appending them one by one: here the scalars are counted from the
+    /// UTF-8 bytes (every byte that is not a continuation byte starts one), decoded once into
+    /// room on the stack, and appended together.
     public mutating func append(_ text: String, style: TextStyle, location: SourceLocation?) {
         let start = scalars.count
         var text = text
-        let count = text.withUTF8 { utf8 in
+        text.withUTF8 { utf8 in
             var count = 0
             for byte in utf8 where byte & 0xC0 != 0x80 { count += 1 }
-            return count
+            // Doubling, as appends do: an exact reservation per call would copy the whole text each time.
+            if scalars.capacity < start + count { scalars.reserveCapacity(max(start + count, 2 * scalars.capacity)) }
+            withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: count) { decoded in
+                // A String's UTF-8 is well-formed: each lead byte gives its sequence's length.
+                var index = 0
+                for k in 0..<count {
+                    let lead = UInt32(utf8[index])
+                    var value: UInt32
+                    if lead < 0x80 {
+                        value = lead
+                        index += 1
+                    } else if lead < 0xE0 {
+                        value = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                        index += 2
+                    } else if lead < 0xF0 {
+                        value = (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                        index += 3
+                    } else {
+                        value = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                        value |= UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                        index += 4
+                    }
+                    decoded.initializeElement(at: k, to: Unicode.Scalar(value) ?? "\u{FFFD}")
+                }
+                scalars.append(contentsOf: decoded)
+                decoded.deinitialize()
+            }
         }
-        // Doubling, as appends do: an exact reservation per call would copy the whole text each time.
-        if scalars.capacity < start + count { scalars.reserveCapacity(max(start + count, 2 * scalars.capacity)) }
-        for scalar in text.unicodeScalars { scalars.append(scalar) }
         noteAppended(from: start, style: style, location: location)
     }
 
