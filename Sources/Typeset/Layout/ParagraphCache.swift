@@ -26,7 +26,7 @@ struct ParagraphKey: Hashable {
         self.lineHeight = lineHeight
         self.balance = balance
         var hasher = Hasher()
-        scalars.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(scalars.withUnsafeBytes(byteHash))
         // A span's range and the numbers of its style; its strings (families, language, the
         // numbering system's name) are left to ==: hashing them cost about 20,000 instructions
         // per corpus document.

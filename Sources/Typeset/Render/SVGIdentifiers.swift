@@ -13,32 +13,11 @@ enum SVGIdentifiers {
 
     /// `pXXXXXXXXXXXX-`: 48 bits of a hash of `bytes` in hexadecimal, as long as `placeholder`.
     static func prefix(of bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        let hash = hash(bytes)
+        let hash = byteHash(bytes)
         let digits = Array("0123456789abcdef".utf8)
         var prefix: [UInt8] = [UInt8(ascii: "p")]
         for shift in stride(from: 60, through: 16, by: -4) { prefix.append(digits[Int(hash >> UInt64(shift) & 0xF)]) }
         prefix.append(UInt8(ascii: "-"))
         return prefix
-    }
-
-    /// A 64-bit hash of `bytes`, eight bytes at a time: FNV-1a's multiply on each word, then the
-    /// high bits folded into the low ones so that every bit of a word reaches every later one.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var index = 0
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count {
-                hash = (hash ^ (base + index).loadUnaligned(as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                hash ^= hash >> 29
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            hash = (hash ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01B3
-            index += 1
-        }
-        hash ^= UInt64(bytes.count)
-        hash = (hash ^ hash >> 33) &* 0xff51_afd7_ed55_8ccd  // MurmurHash3's final mix
-        return hash ^ hash >> 33
     }
 }

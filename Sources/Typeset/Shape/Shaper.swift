@@ -222,9 +222,9 @@ public final class Shaper: Sendable {
             self.runEnd = runEnd
             self.request = request
             var hasher = Hasher()
-            // The characters' bytes in one call: combining them one by one cost more than the
-            // rest of a cache hit.
-            text.withUnsafeBytes { hasher.combine(bytes: $0) }
+            // The characters' bytes hashed at once (`byteHash`): combining them one by one cost
+            // more than the rest of a cache hit.
+            hasher.combine(text.withUnsafeBytes(byteHash))
             hasher.combine(runStart)
             hasher.combine(runEnd)
             hasher.combine(request)
