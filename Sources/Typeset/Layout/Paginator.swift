@@ -459,7 +459,7 @@ struct PageEmitter {
         // One pass over the run's characters writes its UTF-8 and the offset in it of each
         // character (`offsets[i - lower]`; the last is the length), so that a cluster's count
         // of bytes is a subtraction. (Counted character by character for each cluster, and once
-        // more for the text, this took two fifths of the glyph run's time.)
+        // more for the text, this took 10 thousand instructions more a corpus document.)
         var text = ""
         var clusters: [TextCluster] = []
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in

@@ -479,28 +479,32 @@ struct MarkupConverter {
         for child in parent.children {
             switch child {
             case .text(let text):
-                // White space is ASCII, so the UTF-8 bytes can be collapsed one by one.
-                var collapsed: [UInt8] = []
+                // White space is ASCII, so the UTF-8 bytes can be collapsed one by one, straight
+                // into the string's storage: as long as the text, and a space pending from before.
                 var value = text.value
-                value.withUTF8 { bytes in
-                    collapsed.reserveCapacity(bytes.count)
-                    for byte in bytes {
-                        if byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                            if !state.atLineStart, !state.endsWithSpace { state.pendingSpace = true }
-                            continue
+                var spaces = state  // a local: through `inout`, every byte stored it back
+                let collapsed = value.withUTF8 { bytes in
+                    String(unsafeUninitializedCapacity: bytes.count + 1) { output in
+                        var count = 0
+                        for byte in bytes {
+                            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                                if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
+                                continue
+                            }
+                            if spaces.pendingSpace {
+                                output[count] = 0x20
+                                count += 1
+                            }
+                            output[count] = byte
+                            count += 1
+                            spaces = WhiteSpaceState(pendingSpace: false, atLineStart: false, endsWithSpace: false)
                         }
-                        if state.pendingSpace { collapsed.append(0x20) }
-                        collapsed.append(byte)
-                        state.pendingSpace = false
-                        state.atLineStart = false
-                        state.endsWithSpace = false
+                        return count
                     }
                 }
+                state = spaces
                 if !collapsed.isEmpty {
-                    output.append(
-                        Inline(
-                            kind: .text(String(decoding: collapsed, as: UTF8.self)),
-                            location: text.contentLocation ?? text.location))
+                    output.append(Inline(kind: .text(collapsed), location: text.contentLocation ?? text.location))
                 }
             case .element(let element):
                 guard MarkupNames.inlines.contains(element.name) else {
