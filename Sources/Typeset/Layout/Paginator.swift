@@ -483,29 +483,35 @@ struct PageEmitter {
 
             // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
             // cluster to the next cluster in logical order (backwards for right-to-left runs).
-            clusters.reserveCapacity(run.glyphs.count)
-            var previous: Int?  // the cluster of the group before
-            var first = run.glyphs.startIndex
-            while first < run.glyphs.endIndex {
-                let cluster = run.glyphs[first].cluster
-                var end = first + 1
-                while end < run.glyphs.endIndex && run.glyphs[end].cluster == cluster { end += 1 }
-                let next = end < run.glyphs.endIndex ? run.glyphs[end].cluster : nil
-                let range: Range<Int>
-                if run.isRightToLeft {
-                    let start = next == nil ? lower : cluster
-                    range = start..<max(start, previous ?? upper)
-                } else {
-                    let start = previous == nil ? lower : cluster
-                    range = start..<max(start, next ?? upper)
+            // Gathered on the stack and made an array at once: appended one by one, each paid a
+            // uniqueness check.
+            withUnsafeTemporaryAllocation(of: TextCluster.self, capacity: run.glyphs.count) { found in
+                var count = 0
+                var previous: Int?  // the cluster of the group before
+                var first = run.glyphs.startIndex
+                while first < run.glyphs.endIndex {
+                    let cluster = run.glyphs[first].cluster
+                    var end = first + 1
+                    while end < run.glyphs.endIndex && run.glyphs[end].cluster == cluster { end += 1 }
+                    let next = end < run.glyphs.endIndex ? run.glyphs[end].cluster : nil
+                    let range: Range<Int>
+                    if run.isRightToLeft {
+                        let start = next == nil ? lower : cluster
+                        range = start..<max(start, previous ?? upper)
+                    } else {
+                        let start = previous == nil ? lower : cluster
+                        range = start..<max(start, next ?? upper)
+                    }
+                    found.initializeElement(at: count, to: TextCluster(utf8Count: utf8Count(range), glyphCount: end - first))
+                    count += 1
+                    previous = cluster
+                    first = end
                 }
-                clusters.append(TextCluster(utf8Count: utf8Count(range), glyphCount: end - first))
-                previous = cluster
-                first = end
+                // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
+                let gathered = UnsafeBufferPointer(rebasing: found[..<count])
+                clusters = run.isRightToLeft ? Array(gathered.reversed()) : Array(gathered)
             }
         }
-        // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
-        if run.isRightToLeft { clusters.reverse() }
         let style = paragraph.text.spans[run.spanIndex].style
         return GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
