@@ -11,8 +11,8 @@ import Glibc
 public final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`. For the same reason
     // its accesses need no run-time exclusivity check (SE-0176): the mutex already makes them
-    // exclusive (a nested `withLock` would deadlock first). The check's bookkeeping cost about
-    // as much as the lock: 17 thousand instructions a PDF document, 1% of our code's.
+    // exclusive (a nested `withLock` would deadlock first). The checks cost 17 thousand
+    // instructions a corpus PDF document, 1% of our code's.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     @exclusivity(unchecked) private var value: Value
 
