@@ -28,6 +28,12 @@ public func hexCodePoint(_ value: UInt32) -> String {
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
 
+/// `value` in its shortest form, whole numbers without a fraction: `12`, `0.5`, `0.00830078125`
+/// (messages about points; SVG scales, `ByteBuffer.exact`).
+func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
+
 /// `value` with `places` decimals, without Foundation.
 public func formatDecimal(_ value: Double, places: Int) -> String {
     var factor = 1.0

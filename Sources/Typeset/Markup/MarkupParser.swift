@@ -722,11 +722,6 @@ struct MarkupConverter {
     }
 }
 
-/// Whole points print without a fraction.
-func format(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-}
-
 /// The known attributes of one element, read into typed values.
 ///
 /// Each reader reports a value it cannot accept, naming the attribute and what it accepts, and

@@ -91,6 +91,11 @@ struct ByteBuffer: ~Copyable {
         other.withUnsafeBufferPointer { append($0) }
     }
 
+    /// The bytes written in `other` (an SVG page's definitions and drawing, its text layer).
+    mutating func append(_ other: borrowing ByteBuffer) {
+        append(UnsafeBufferPointer(start: other.storage, count: other.count))
+    }
+
     @inline(__always)
     mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return }
@@ -166,8 +171,7 @@ struct ByteBuffer: ~Copyable {
     }
 
     static func exact(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+        value.isFinite ? format(value) : "0"
     }
 
     /// The decimal digits of an integer (a negative one gets its sign).

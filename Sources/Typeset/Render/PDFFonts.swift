@@ -37,7 +37,7 @@ final class PDFFont {
         self.name = name
         self.object = object
         self.face = face
-        program = FontProgram(face)
+        program = FontProgram.of(face)
         glyphCount = program.glyphCount
         guard glyphCount > 0 else {
             throw RenderError.font(path: face.path, reason: "no glyphs could be read from it")

@@ -2,7 +2,8 @@
 // streams made once per process (`PDFImageStreams`). A gray, RGB or palette PNG the parser
 // checked goes in as it is: its compressed data with PNG predictors (§7.4.4.4), nothing decoded
 // or compressed again (a 1290 × 2796 screenshot took 220 ms to deflate at level 6). The others
-// (alpha, tRNS, 16 bits, interlaced) are decoded by Cairo (libpng), as the PNG pages draw them, and written as 8-bit RGB with a soft mask (§11.6.5.3) when any pixel is not opaque.
+// (alpha, tRNS, 16 bits, interlaced) are decoded by Cairo (libpng), as the PNG pages draw them,
+// and written as 8-bit RGB with a soft mask (§11.6.5.3) when any pixel is not opaque.
 import CCairo
 
 extension PDFResources {

@@ -261,15 +261,9 @@ private struct PDFDocumentWriter: ~Copyable {
     }
 
     private mutating func end(_ tag: StructureTag, page: Int, in content: inout PDFPageContent) throws {
-        guard let element = openElements.last else {
-            throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
-        }
-        guard element.tag == tag else {
-            throw RenderError.unbalancedTags(
-                page: page, reason: "\(tag.rawValue) ended while \(element.tag.rawValue) is open")
-        }
+        try StructureTagBalance.checkEnd(tag, innermost: openElements.last?.tag, page: page)
         closeMarked(in: &content)
-        openElements.removeLast()
+        let element = openElements.removeLast()
         var body = ByteBuffer.take(&objectBytes)
         defer { objectBytes = ByteBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
@@ -403,9 +397,8 @@ private struct PDFDocumentWriter: ~Copyable {
 
     private func finishDocument() throws -> [String] {
         guard !pageObjects.isEmpty else { throw RenderError.noPages }
-        if let open = openElements.last ?? parked.first?.elements.first {
-            throw RenderError.unbalancedTags(page: pageObjects.count, reason: "\(open.tag.rawValue) is never ended")
-        }
+        try StructureTagBalance.checkClosed(
+            innermost: (openElements.last ?? parked.first?.elements.first)?.tag, pageCount: pageObjects.count)
         try resources.write()
 
         objects.object(pagesRoot) { body in

@@ -1,6 +1,6 @@
 // What the writers check of the pages they draw, the same way: pages inside pages that can be
 // drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a render (SVG and
-// PNG; PDFWriter checks its tags as it writes them).
+// PNG count them here; PDFWriter keeps its own open elements and asks the same questions).
 
 /// A writer of SVG or PNG pages (SVGWriter, PageDrawer) as `render` hands out pages: one writer
 /// per thread, pages in order, and the tags checked after the last page.
@@ -19,19 +19,30 @@ struct StructureTagBalance {
 
     /// Ends `tag`, which must be the innermost open one. `page` counts from 1.
     mutating func end(_ tag: StructureTag, page: Int) throws {
-        guard let innermost = open.last else {
+        try Self.checkEnd(tag, innermost: open.last, page: page)
+        open.removeLast()
+    }
+
+    /// Throws unless every tag begun has been ended.
+    func checkClosed(pageCount: Int) throws {
+        try Self.checkClosed(innermost: open.last, pageCount: pageCount)
+    }
+
+    /// Throws unless `tag` can end on page `page` while `innermost` is the innermost open tag
+    /// (PDFWriter keeps its open elements itself and asks the same).
+    static func checkEnd(_ tag: StructureTag, innermost: StructureTag?, page: Int) throws {
+        guard let innermost else {
             throw RenderError.unbalancedTags(page: page, reason: "\(tag.rawValue) ended but never begun")
         }
         guard innermost == tag else {
             throw RenderError.unbalancedTags(
                 page: page, reason: "\(tag.rawValue) ended while \(innermost.rawValue) is open")
         }
-        open.removeLast()
     }
 
-    /// Throws unless every tag begun has been ended.
-    func checkClosed(pageCount: Int) throws {
-        if let innermost = open.last {
+    /// Throws if `innermost` is still open after the last page.
+    static func checkClosed(innermost: StructureTag?, pageCount: Int) throws {
+        if let innermost {
             throw RenderError.unbalancedTags(page: pageCount, reason: "\(innermost.rawValue) is never ended")
         }
     }

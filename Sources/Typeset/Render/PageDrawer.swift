@@ -149,7 +149,7 @@ final class PageDrawer: PageWriting {
 
     private func bitmapFont(_ face: FontFace) -> FontProgram? {
         if let known = bitmapFonts[face] { return known }
-        let program = FontProgram(face)
+        let program = FontProgram.of(face)
         bitmapFonts[face] = program.isBitmap ? program : nil
         return program.isBitmap ? program : nil
     }

@@ -12,7 +12,7 @@ enum SVGText {
         guard layer.count > 0 else { return }
         svg.append(#"<g fill-opacity="0" stroke="none">"#)
         svg.append("\n")
-        layer.withBytes { svg.append($0.assumingMemoryBound(to: UInt8.self)) }
+        svg.append(layer)
         svg.append("</g>\n")
     }
 
@@ -57,7 +57,7 @@ enum SVGText {
                 layer.append(") scale(")
                 layer.exact(inner.scale)
                 layer.append(")\">\n")
-                nested.withBytes { layer.append($0.assumingMemoryBound(to: UInt8.self)) }
+                layer.append(nested)
                 layer.append("</g>\n")
             case .rectangle, .rule, .image, .beginTag, .endTag:
                 continue

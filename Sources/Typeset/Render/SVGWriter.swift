@@ -16,9 +16,8 @@ import CCairo
 final class SVGWriter: PageWriting {
     private(set) var tags = StructureTagBalance()
     private var programs: [FontFace: FontProgram] = [:]
-    /// Embedded PNGs: image files by path, bitmap glyphs by face and glyph (nil: none to draw).
+    /// Image files embedded, by path.
     private var images: [String: EmbeddedPNG] = [:]
-    private var glyphImages: [FontFace: [UInt32: (image: EmbeddedPNG, glyph: BitmapGlyph)?]] = [:]
 
     /// One page as an SVG document. `pageNumber` counts from 1 and is used in error messages.
     func write(_ page: Page, pageNumber: Int) throws -> [UInt8] {
@@ -41,10 +40,10 @@ final class SVGWriter: PageWriting {
         document.decimal(page.height)
         document.append("\" version=\"1.1\">\n<defs>\n")
         identifiers += svg.defsIdentifiers.map { $0 + document.count }
-        svg.defs.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
+        document.append(svg.defs)
         document.append("</defs>\n")
         identifiers += svg.bodyIdentifiers.map { $0 + document.count }
-        svg.body.withBytes { document.append($0.assumingMemoryBound(to: UInt8.self)) }
+        document.append(svg.body)
         let prefix = document.withBytes { SVGIdentifiers.prefix(of: $0) }
         for offset in identifiers { document.replace(at: offset, with: prefix) }
         SVGText.write(page, to: &document)
@@ -102,7 +101,7 @@ final class SVGWriter: PageWriting {
 
     private func program(_ face: FontFace) throws -> FontProgram {
         if let known = programs[face] { return known }
-        let program = FontProgram(face)
+        let program = FontProgram.of(face)
         guard program.glyphCount > 0 else {
             throw RenderError.font(path: face.path, reason: "no glyphs could be read from it")
         }
@@ -150,8 +149,9 @@ final class SVGWriter: PageWriting {
     /// and PNG pages draw it), at the run's opacity; a glyph without one is left out.
     private func writeBitmaps(_ run: GlyphRun, _ program: FontProgram, to svg: inout SVGPage) {
         for glyph in run.glyphs {
-            let known = glyphImages[run.font]?[glyph.id]
-            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> (EmbeddedPNG, BitmapGlyph)? in
+            let key = EmbeddedImages.GlyphKey(file: run.font.fileKey, glyph: glyph.id)
+            let known = Self.embeddedImages.withLock { $0.glyphs[key] }
+            let entry = known ?? program.bitmap(glyph.id).flatMap { bitmap -> EmbeddedImages.Glyph? in
                 // One Cairo cannot decode is left out, as PNG pages leave it out.
                 guard CairoSurface(png: bitmap.png) != nil,
                     let image = EmbeddedPNG(png: bitmap.png, key: "\(run.font.path)#\(run.font.index)#\(glyph.id)")
@@ -160,7 +160,12 @@ final class SVGWriter: PageWriting {
                 placed.png = []  // embedded
                 return (image, placed)
             }
-            if known == nil { glyphImages[run.font, default: [:]][glyph.id] = .some(entry) }
+            if known == nil {
+                Self.embeddedImages.withLock { cache in
+                    cache.makeRoom(for: entry?.image.base64.count ?? 0)
+                    cache.glyphs[key] = .some(entry)
+                }
+            }
             guard let (image, bitmap) = entry else { continue }
             let frame = bitmap.frame(originX: glyph.x, originY: glyph.y, size: run.size)
             svg.use(
@@ -186,23 +191,22 @@ final class SVGWriter: PageWriting {
     /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
     /// (a 9 MB text chunk is not copied into every page). A file the markup stage checked (Cairo
     /// decoded it then, once per version of the file) is taken as it is, and made once per
-    /// version for every render of the process (`embeddedFiles`): a batch shows the same
+    /// version for every render of the process (`EmbeddedImages`): a batch shows the same
     /// screenshot in every locale's document. Any other is decoded by Cairo first, so that a
     /// file PNG pages cannot draw is refused here too, with the same message.
     private func embedded(_ path: String) throws -> EmbeddedPNG {
         if let known = images[path] { return known }
         let image: EmbeddedPNG?
         let version = FileVersion(path: path)
-        if let version, let known = Self.embeddedFiles.withLock({ $0.images[version] }) {
+        if let version, let known = Self.embeddedImages.withLock({ $0.files[version] }) {
             image = known
         } else if let bytes = PNGFile.checkedBytes(at: path) {
             image = EmbeddedPNG(png: PNGFile.essentialChunks(of: bytes), key: path)
             // Kept only if the file did not change while it was read.
             if let image, let version, FileVersion(path: path) == version {
-                Self.embeddedFiles.withLock { cache in
-                    if cache.bytes + image.base64.count > Self.mostEmbeddedBytes { cache = ([:], 0) }
-                    cache.images[version] = image
-                    cache.bytes += image.base64.count
+                Self.embeddedImages.withLock { cache in
+                    cache.makeRoom(for: image.base64.count)
+                    cache.files[version] = image
                 }
             }
         } else {
@@ -216,9 +220,32 @@ final class SVGWriter: PageWriting {
         return image
     }
 
-    /// Image files as embedded, by version of the file, at most `mostEmbeddedBytes` of base64.
-    private static let embeddedFiles = Locked<(images: [FileVersion: EmbeddedPNG], bytes: Int)>(([:], 0))
-    private static let mostEmbeddedBytes = 64 * 1024 * 1024
+    private static let embeddedImages = Locked(EmbeddedImages())
+}
+
+/// The PNGs SVG pages embed, made once per process for every page that shows them: image files
+/// by version of the file, and bitmap glyphs (emoji) by font file and glyph, nil for a glyph
+/// without one to draw. Decoded by Cairo for each document, the eight emoji of a small page took
+/// 6 million instructions of libpng and zlib on every page that showed them.
+private struct EmbeddedImages {
+    typealias Glyph = (image: EmbeddedPNG, glyph: BitmapGlyph)
+
+    struct GlyphKey: Hashable {
+        let file: FontFileKey
+        let glyph: UInt32
+    }
+
+    var files: [FileVersion: EmbeddedPNG] = [:]
+    var glyphs: [GlyphKey: Glyph?] = [:]
+    /// Of base64 in both, at most `mostBytes`.
+    private var bytes = 0
+    private static let mostBytes = 64 * 1024 * 1024
+
+    /// Counts `count` more bytes, after emptying the cache if they would be too many.
+    mutating func makeRoom(for count: Int) {
+        if bytes + count > Self.mostBytes { self = EmbeddedImages() }
+        bytes += count
+    }
 }
 
 /// A PNG as an SVG embeds it: its size in pixels and its bytes in base64. `key` names it among

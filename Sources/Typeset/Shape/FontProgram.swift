@@ -40,7 +40,23 @@ struct FontProgram: @unchecked Sendable {
     /// post.italicAngle in degrees.
     let italicAngle: Double
 
-    init(_ face: FontFace) {
+    /// The program of `face`, made once per process: every document's writer (PDF, SVG and PNG
+    /// pages) asks for it, and making it reads names, metrics and tables, about 190 thousand
+    /// instructions a corpus page to SVG when each writer made its own.
+    static func of(_ face: FontFace) -> FontProgram {
+        if let known = made.withLock({ $0[face] }) { return known }
+        let program = FontProgram(face)
+        return made.withLock { cache in
+            if let existing = cache[face] { return existing }
+            cache[face] = program
+            return program
+        }
+    }
+
+    /// By face: the PostScript name falls back on the family's.
+    private static let made = Locked<[FontFace: FontProgram]>([:])
+
+    private init(_ face: FontFace) {
         let font = HarfBuzzFontCache.shared.font(for: face)
         self.font = font
         unitsPerEm = font.unitsPerEm
