@@ -47,8 +47,15 @@ struct ParagraphKey: Hashable {
     static func == (a: ParagraphKey, b: ParagraphKey) -> Bool {
         a.hash == b.hash && a.direction == b.direction && a.width == b.width && a.lineHeight == b.lineHeight
             && a.balance == b.balance && a.scalars == b.scalars && a.emptyStyle == b.emptyStyle
-            && a.spans.count == b.spans.count
-            && zip(a.spans, b.spans).allSatisfy { $0.scalarRange == $1.scalarRange && $0.style == $1.style }
+            && a.spans.count == b.spans.count && sameSpans(a.spans, b.spans)
+    }
+
+    /// Compared in place: `zip(...).allSatisfy` copied each span, retaining its style's strings.
+    private static func sameSpans(_ a: [StyledSpan], _ b: [StyledSpan]) -> Bool {
+        for index in a.indices where a[index].scalarRange != b[index].scalarRange || a[index].style != b[index].style {
+            return false
+        }
+        return true
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }

@@ -341,6 +341,11 @@ struct XMLReader {
     private mutating func readName() -> String? {
         guard let first = currentScalar(), XMLReader.isNameStart(first) else { return nil }
         let start = position
+        // A name is on one line: its ASCII characters move the column one each, counted at once.
+        var end = position
+        while end < bytes.count, XMLReader.isASCIINameCharacter(bytes[end]) { end += 1 }
+        column += end - position
+        position = end
         while let byte = peek() {
             // ASCII name characters without the ranges of isNameCharacter: names are mostly ASCII.
             if byte < 0x80 {
@@ -391,10 +396,15 @@ struct XMLReader {
     }
 
     private mutating func readMarkup() throws(Diagnostic) {
+        // Most markup is a start or an end tag, told apart by the byte after '<'.
+        switch peek(1) {
+        case 0x2F: return try readEndTag()  // </
+        case 0x3F: return try readProcessingInstruction()  // <?
+        case 0x21: break  // <!
+        default: return try readStartTag()
+        }
         let start = location
-        if hasPrefix("</") {
-            try readEndTag()
-        } else if hasPrefix("<!--") {
+        if hasPrefix("<!--") {
             try readComment()
         } else if hasPrefix("<![CDATA[") {
             guard !openElements.isEmpty else { throw textOutsideRootError() }
@@ -405,12 +415,8 @@ struct XMLReader {
                 hint: "remove the <!DOCTYPE ...> declaration")
         } else if hasPrefix("<!ENTITY") {
             throw error("entity declarations are not allowed", at: start)
-        } else if hasPrefix("<!") {
-            throw error("unexpected '<!': only comments and CDATA sections may start with '<!'", at: start)
-        } else if hasPrefix("<?") {
-            try readProcessingInstruction()
         } else {
-            try readStartTag()
+            throw error("unexpected '<!': only comments and CDATA sections may start with '<!'", at: start)
         }
     }
 
