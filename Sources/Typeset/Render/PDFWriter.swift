@@ -138,8 +138,9 @@ private struct PDFDocumentWriter: ~Copyable {
             mark(0, in: &content)
             content.fillBox(width: page.width, height: page.height, color: page.background)
         }
-        for (index, item) in page.items.enumerated() {
-            switch item {
+        // By index: `enumerated()` copied each item, retaining what it holds.
+        for index in page.items.indices {
+            switch page.items[index] {
             case .beginTag(let tag, let continued, let order):
                 if continued {
                     try resume(tag, page: pageNumber)
@@ -161,8 +162,8 @@ private struct PDFDocumentWriter: ~Copyable {
             default:
                 try settle(page: pageNumber)
                 mark(openElements.last?.object ?? 0, in: &content)
-                if case .image(let image) = item { noteAlternateText(image.alt) }
-                try content.draw(item, page: pageNumber, item: index + 1, depth: 0)
+                if case .image(let image) = page.items[index] { noteAlternateText(image.alt) }
+                try content.draw(page.items[index], page: pageNumber, item: index + 1, depth: 0)
             }
         }
         closeMarked(in: &content)
