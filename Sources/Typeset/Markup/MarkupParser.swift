@@ -386,6 +386,7 @@ struct MarkupConverter {
     ]
 
     private mutating func warnAboutAttributesWithoutEffect(_ element: String, _ attributes: AttributeValues) {
+        guard !attributes.attributes.isEmpty else { return }  // most elements have none
         for name in MarkupConverter.attributesWithoutEffect[element] ?? [] {
             guard let location = attributes.location(of: name) else { continue }
             diagnostics.report(
@@ -680,7 +681,8 @@ struct MarkupConverter {
     }
 
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        // By byte: a search by Character made a string of each one it passed.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }
 
@@ -699,8 +701,9 @@ struct MarkupConverter {
 
     /// Checks the attribute names of `element` and returns the known ones.
     private mutating func attributeValues(of element: XMLElement) -> AttributeValues {
-        let accepted = MarkupNames.attributes(of: element.name)
         var values = AttributeValues(element: element.name)
+        guard !element.attributes.isEmpty else { return values }  // most elements have none
+        let accepted = MarkupNames.attributes(of: element.name)
         for attribute in element.attributes {
             if accepted.contains(attribute.name) {
                 values.attributes.append(attribute)

@@ -92,7 +92,8 @@ public enum Language {
     /// nearly always a language's name written for its code, `arabic` for `ar`, and the text
     /// would silently be set as an unknown left-to-right language.
     public static func unassignedLanguageProblem(tag: String) -> String? {
-        let language = tag.prefix { $0 != "-" && $0 != "_" }
+        let end = tag.utf8.firstIndex { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") } ?? tag.endIndex
+        let language = tag[..<end]
         guard language.utf8.count >= 4, language.utf8.allSatisfy(isASCIILetter) else { return nil }
         var problem = "no language has a subtag of \(language.utf8.count) letters; codes have 2 or 3 (ISO 639)"
         if let code = codesByName[language.lowercased()] { problem += "; did you mean '\(code)'?" }
