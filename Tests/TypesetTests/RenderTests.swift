@@ -624,6 +624,24 @@ struct RenderTests {
         }
     }
 
+    /// Cluster counts whose sum passes Int.max are refused like others that do not add up (summed
+    /// with `+`, they trapped).
+    @Test(arguments: OutputFormat.allCases)
+    func clusterCountsThatOverflowAreRefused(format: OutputFormat) throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var run = try glyphRun("Broken", font: notoSans, size: 12, x: 20, baseline: 80)
+        run.clusters = [TextCluster(utf8Count: Int.max, glyphCount: 3), TextCluster(utf8Count: 7, glyphCount: 3)]
+        let path = folder + "/overflow." + format.rawValue
+        do {
+            try render(pages: [Page(width: 100, height: 100, items: [.glyphs(run)])], to: path, options: RenderOptions(format: format))
+            Issue.record("rendered clusters whose counts overflow")
+        } catch RenderError.invalidGlyphRun(page: 1, item: 1, let reason) {
+            #expect(reason == "the clusters' counts add up to more than \(Int.max)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     /// `jobs`: pages drawn at once (SVG, PNG); the error is the first failing page's all the same.
     @Test(arguments: OutputFormat.allCases, [1, 3])
     func failedRenderLeavesNoFile(format: OutputFormat, jobs: Int) throws {

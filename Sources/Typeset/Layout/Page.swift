@@ -188,8 +188,10 @@ extension GlyphRun {
             {
                 return "cluster \(index) has \(cluster.utf8Count) bytes and \(cluster.glyphCount) glyphs"
             }
-            utf8Count += cluster.utf8Count
-            glyphCount += cluster.glyphCount
+            // Counts of 0 or more: a sum below 0 has passed Int.max (`+=` would trap).
+            utf8Count &+= cluster.utf8Count
+            glyphCount &+= cluster.glyphCount
+            if utf8Count < 0 || glyphCount < 0 { return "the clusters' counts add up to more than \(Int.max)" }
         }
         if utf8Count != text.utf8.count {
             return "clusters cover \(utf8Count) UTF-8 bytes, the text has \(text.utf8.count)"
