@@ -24,3 +24,34 @@ func byteHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     hash = (hash ^ hash >> 33) &* 0xff51_afd7_ed55_8ccd  // MurmurHash3's final mix
     return hash ^ hash >> 33
 }
+
+/// The hash of a cache key made of a few words (and strings, by `byteHash`): `byteHash`'s step on
+/// each word, MurmurHash3's final mix at the end. `Hasher` (SipHash) took about 170 instructions a
+/// key for its setup and finalization alone, and hashed each string anew; the keys of the run,
+/// paragraph and font caches were hashed some hundred times a corpus document. Not keyed: for the
+/// same bounded caches as `byteHash`.
+struct KeyHasher {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func combine(_ word: UInt64) {
+        state = (state ^ word) &* 0x0000_0100_0000_01B3
+        state ^= state >> 29
+    }
+
+    mutating func combine(_ value: Int) { combine(UInt64(bitPattern: Int64(value))) }
+
+    mutating func combine(_ value: Bool) { combine(value ? 1 : 0) }
+
+    /// 0 and -0, which are equal, hash alike.
+    mutating func combine(_ value: Double) { combine(value == 0 ? 0 : value.bitPattern) }
+
+    mutating func combine(_ string: String) {
+        var string = string
+        combine(string.withUTF8 { byteHash(UnsafeRawBufferPointer($0)) })
+    }
+
+    func finalize() -> Int {
+        let hash = (state ^ state >> 33) &* 0xff51_afd7_ed55_8ccd
+        return Int(truncatingIfNeeded: hash ^ hash >> 33)
+    }
+}

@@ -25,19 +25,25 @@ struct ParagraphKey: Hashable {
         self.width = width
         self.lineHeight = lineHeight
         self.balance = balance
-        var hasher = Hasher()
+        var hasher = KeyHasher()
         hasher.combine(scalars.withUnsafeBytes(byteHash))
         // A span's range and the numbers of its style; its strings (families, language, the
         // numbering system's name) are left to ==: hashing them cost about 20,000 instructions
         // per corpus document.
         for span in spans {
-            hasher.combine(span.scalarRange)
+            hasher.combine(span.scalarRange.lowerBound)
+            hasher.combine(span.scalarRange.upperBound)
             hasher.combine(span.style.size)
             hasher.combine(span.style.weight)
             hasher.combine(span.style.italic)
         }
-        hasher.combine(emptyStyle)
-        hasher.combine(direction)
+        // An empty paragraph's style: rare, hashed the usual way.
+        hasher.combine(emptyStyle?.hashValue ?? 0)
+        switch direction {
+        case .ltr: hasher.combine(0)
+        case .rtl: hasher.combine(1)
+        case .auto: hasher.combine(2)
+        }
         hasher.combine(width)
         hasher.combine(lineHeight)
         hasher.combine(balance)

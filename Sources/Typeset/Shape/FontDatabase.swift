@@ -364,6 +364,16 @@ public final class FontDatabase: Sendable {
         var weight: Int
         var italic: Bool
         var script: Script
+
+        func hash(into hasher: inout Hasher) {
+            var key = KeyHasher()
+            key.combine(families.count)
+            for family in families { key.combine(family) }
+            key.combine(weight)
+            key.combine(italic)
+            key.combine(Int(script.index))
+            hasher.combine(key.finalize())
+        }
     }
 
     // MARK: State (always used under the lock)

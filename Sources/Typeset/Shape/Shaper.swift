@@ -197,11 +197,19 @@ public final class Shaper: Sendable {
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(ObjectIdentifier(font))
+            var key = KeyHasher()
+            combine(into: &key)
+            hasher.combine(key.finalize())
+        }
+
+        /// What `==` compares.
+        func combine(into hasher: inout KeyHasher) {
+            hasher.combine(UInt64(UInt(bitPattern: ObjectIdentifier(font))))
             hasher.combine(rightToLeft)
-            hasher.combine(script)
+            hasher.combine(Int(script.index))
             hasher.combine(language)
-            hasher.combine(features)
+            hasher.combine(features.count)
+            for feature in features { hasher.combine(feature) }
         }
     }
 
@@ -221,13 +229,13 @@ public final class Shaper: Sendable {
             self.runStart = runStart
             self.runEnd = runEnd
             self.request = request
-            var hasher = Hasher()
+            var hasher = KeyHasher()
             // The characters' bytes hashed at once (`byteHash`): combining them one by one cost
             // more than the rest of a cache hit.
             hasher.combine(text.withUnsafeBytes(byteHash))
             hasher.combine(runStart)
             hasher.combine(runEnd)
-            hasher.combine(request)
+            request.combine(into: &hasher)
             hash = hasher.finalize()
         }
 
