@@ -1,5 +1,6 @@
 // One hash of bytes for the whole library: SVG ids (SVGIdentifiers.swift) and the keys of the
-// run and paragraph caches, which hash the characters they hold.
+// run and paragraph caches, which hash the characters they hold; and `KeyHasher`, its step for
+// the few other words of those keys and of the font cache's.
 
 /// A 64-bit hash of `bytes`, eight bytes at a time: FNV-1a's multiply on each word, then the
 /// high bits folded into the low ones so that every bit of a word reaches every later one.
