@@ -216,10 +216,11 @@ struct ParsedArguments {
         }
     }
 
-    /// `--scale`: PNG resolution as a multiple of 72 dpi, above 0 and at most 16; 2 by default.
+    /// `--scale`: PNG resolution as a multiple of 72 dpi, from 0.01 to 16; 2 by default. (A
+    /// scale just above 0 made pages of one pixel, and below about 1e-300 Cairo's matrix failed.)
     func scale() throws -> Double {
         let scale = try double("scale") ?? 2
-        guard scale > 0 && scale <= 16 else { throw UsageError("--scale must be greater than 0 and at most 16") }
+        guard scale >= 0.01 && scale <= 16 else { throw UsageError("--scale must be at least 0.01 and at most 16") }
         return scale
     }
 

@@ -84,6 +84,8 @@ import Testing
             ["render", "a.xml", "--bogus"], ["render", "a.xml", "--scale"], ["render", "a.xml", "--scale", "x"],
             ["render", "a.xml", "-x"], ["diff", "a.png"], ["layout", "a.xml", "b.xml"], ["nonsense"],
             ["snapshot", ".", "--update=yes"], ["render", "a.xml", "--format", "doc"],
+            ["render", "a.xml", "-o", "a.png", "--scale", "1e-300"], ["sheet", "a.xml", "-o", "s.png", "--scale", "0.009"],
+            ["diff", "a.xml", "b.xml", "--scale", "17"],
         ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: "), "\(bad): \(run)")

@@ -194,6 +194,11 @@ struct DiffCommandTests {
         try Data(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.png")).prefix(60))
             .write(to: URL(fileURLWithPath: folder + "/cut.png"))
         try write(document("<p>Hello</bogus>"), to: folder + "/broken.xml")
+        // A header of 16384 × 16384 pixels (a gigabyte decoded), refused before any data is read.
+        let header = Array("IHDR".utf8) + [0, 0, 0x40, 0, 0, 0, 0x40, 0, 8, 6, 0, 0, 0]
+        let crc = PNGFile.crc32(header)
+        let huge = PNGFile.signature + [0, 0, 0, 13] + header + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
+        try Data(huge).write(to: URL(fileURLWithPath: folder + "/huge.png"))
         for (arguments, message) in [
             (["missing.png", "a.png"], "missing.png:1:1: error: cannot read the file 'missing.png': no such file"),
             (["a.png", "text.png"], "text.png:1:1: error: not a PNG file"),
@@ -203,13 +208,14 @@ struct DiffCommandTests {
             (["a.png", "cut.png", "--out", "a.png"], "typeset: error: the diff image a.png would overwrite an input"),
             (["a.png", "."], ".:1:1: error: cannot read the file '.': it is a folder"),
             (["broken.xml", "a.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
+            (["a.png", "huge.png"], "huge.png:1:1: error: cannot read it as PNG: it is 16384 × 16384 pixels; images of at most"),
         ] {
             let run = try typeset(["diff"] + arguments, in: folder)
             #expect(run.status == 2, "\(arguments): \(run)")
             #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty)
         }
-        #expect(try contents(folder) == ["a.png", "broken.xml", "cut.png", "text.png"])
+        #expect(try contents(folder) == ["a.png", "broken.xml", "cut.png", "huge.png", "text.png"])
         #expect(try typeset(["diff", "a.png"], in: folder).status == 2)
         // The diff image is a PNG whatever --out's extension says; that is worth a warning.
         let named = try typeset(["diff", "a.png", "a.png", "--out", "diff.pdf"], in: folder)

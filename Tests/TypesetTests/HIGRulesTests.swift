@@ -640,6 +640,39 @@ extension ReportInvariantTests {
         #expect(glyphs == runs.map(\.text.count).reduce(0, +), "\(runs.map { ($0.text, $0.glyphs) })")
     }
 
+    /// Isolate controls in the text of `<rtl>`, `<ltr>`, `<bdi>` or `<span dir>` stay inside
+    /// the element's isolate: a stray LRI is closed at the element's end, and a stray PDI does
+    /// not end the element's isolate early. Each paragraph's glyphs stand where those of the
+    /// paragraph without the stray control (or with it closed where the element ends) do.
+    @Test func isolateControlsInAnElementStayInIt() throws {
+        let pairs = [
+            ("Label: <rtl>שלום&#x2066;x</rtl> then more words", "Label: <rtl>שלום<ltr>x</ltr></rtl> then more words"),
+            ("a <rtl>&#x2069;bcd</rtl> efg", "a <rtl>bcd</rtl> efg"),
+            ("a <ltr>אב &#x2069;גד</ltr> efg", "a <ltr>אב גד</ltr> efg"),
+            ("x <bdi>&#x2067;abc</bdi> שלום", "x <bdi><rtl>abc</rtl></bdi> שלום"),
+            ("One <span dir=\"rtl\">שלום&#x2067;abc</span> two", "One <span dir=\"rtl\">שלום<rtl>abc</rtl></span> two"),
+            ("a <rtl>&#x2066;&#x2066;b&#x2069;&#x2069;&#x2069;c</rtl> d", "a <rtl><ltr><ltr>b</ltr></ltr>c</rtl> d"),
+        ]
+        func glyphs(_ paragraph: String) throws -> [String] {
+            let result = try #require(layoutMarkup("<document><p>\(paragraph)</p></document>"))
+            return result.pages[0].items.flatMap { item -> [String] in
+                guard case .glyphs(let run) = item else { return [] }
+                return run.glyphs.map { "\($0.id) at \(($0.x * 1000).rounded() / 1000)" }
+            }.sorted()
+        }
+        for (stray, closed) in pairs {
+            let shown = try glyphs(stray)
+            #expect(!shown.isEmpty)
+            #expect(shown == (try glyphs(closed)), "\(stray)")
+        }
+        // Without the fix the first set "then more words" inside the isolate, left of the Hebrew.
+        let result = try #require(layoutMarkup("<document><p>Label: <rtl>שלום&#x2066;x</rtl> then</p></document>"))
+        let runs = result.report.pages[0].blocks[0].lines.flatMap(\.runs)
+        let then = try #require(runs.first { $0.text.contains("then") })
+        let hebrew = try #require(runs.first { $0.text == "שלום" })
+        #expect(then.level == 0 && then.x > hebrew.x, "\(runs)")
+    }
+
     /// X9 removes the boundary neutrals too: ZWJ, ZWNJ, ZWSP and the soft hyphen are not in a
     /// run's text (§6), nor drawn, nor in the PDF's text. LRM is a strong character, not removed.
     @Test func textIsWithoutBoundaryNeutrals() throws {

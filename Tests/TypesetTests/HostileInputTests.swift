@@ -48,7 +48,7 @@ struct HostileInputTests {
 
     // MARK: Generated inputs
 
-    @Test func inputOverSixteenMebibytesIsRefusedUnread() throws {
+    @Test func inputOverFourMebibytesIsRefusedUnread() throws {
         let cli = try CLI()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -61,7 +61,7 @@ struct HostileInputTests {
         let outcome = try cli.render(path)
         try check(
             outcome,
-            Expectation(error: (1, 1, "the input is \(MarkupParser.maximumInputBytes + 1) bytes; the limit is 16777216 bytes")),
+            Expectation(error: (1, 1, "the input is \(MarkupParser.maximumInputBytes + 1) bytes; the limit is 4194304 bytes (4 MiB)")),
             path: path)
     }
 

@@ -757,6 +757,16 @@ struct RenderTests {
                 pages: [Page(width: 10, height: 10)], to: folder + "/scale.png",
                 options: RenderOptions(format: .png, scale: 0))
         }
+        // Within Cairo's 32767 pixels a side, but more than 8192 × 8192 pixels in all.
+        do {
+            try render(
+                pages: [Page(width: 8193, height: 8192)], to: folder + "/large.png", options: RenderOptions(format: .png, scale: 1))
+            Issue.record("rendered a page of more than 2^26 pixels")
+        } catch RenderError.invalidInput(let message) {
+            #expect(message.hasPrefix("page 1 would be 8193 × 8192 pixels; PNG pages can be at most 32767 pixels on a side"))
+        }
+        try render(pages: [Page(width: 8192, height: 8192)], to: folder + "/largest.png", options: RenderOptions(format: .png, scale: 1))
+        try FileManager.default.removeItem(atPath: folder + "/largest.png")
         let missingFont = FontFace(path: folder + "/none.ttf", family: "None", weight: 400, italic: false)
         let run = GlyphRun(
             font: missingFont, size: 12, color: .black, glyphs: [PositionedGlyph(id: 1, x: 0, y: 10)], text: "a",

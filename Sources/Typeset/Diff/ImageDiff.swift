@@ -312,6 +312,7 @@ struct PixelImage {
     /// The PNG `bytes`, read from the file at `path` (which Cairo reads itself when they are
     /// not 8-bit RGB or RGBA).
     init(png bytes: [UInt8], of path: String) throws {
+        try Self.checkSize(PNGFile.headerSize(bytes), of: path)
         guard let decoded = PNGFile.trueColorPixels(bytes) else {
             try self.init(decodingWithCairo: path)
             return
@@ -319,8 +320,20 @@ struct PixelImage {
         self.init(width: decoded.width, height: decoded.height, words: decoded.words)
     }
 
+    /// Refuses an image of more pixels than a PNG page can have, before it is decoded.
+    private static func checkSize(_ size: PNGFile.Size?, of path: String) throws {
+        guard let size else { return }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)  // sides to 2^32 - 1
+        guard overflow || pixels > maximumPixelCount else { return }
+        throw ImageDiffError.unreadable(
+            path: path,
+            reason: "it is \(size.width) × \(size.height) pixels; images of at most \(maximumPixelCount) pixels "
+                + "(8192 × 8192) are compared, as PNG pages are at most that")
+    }
+
     /// The PNG at `path` as Cairo decodes it.
     init(decodingWithCairo path: String) throws {
+        try Self.checkSize(readFile(path, limit: 33).flatMap(PNGFile.headerSize), of: path)
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {

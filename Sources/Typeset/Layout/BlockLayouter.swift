@@ -150,6 +150,8 @@ struct BlockLayouter {
     /// (pagination reports the limit at the same element either way), so that a huge input
     /// fails fast and in bounded memory.
     private var pastPageLimit = false
+    /// Whether content was left out for it: a growing page's height is then only a lower bound.
+    private(set) var stoppedAtPageLimit = false
     /// Whether the document has said that the catalog has no strings in its language.
     private var reportedNoStrings = false
     /// Keys whose broken catalog entry has been reported: once per document.
@@ -231,7 +233,10 @@ struct BlockLayouter {
     /// Lays out a block of the vertical flow: stacks and lists open into their children, so
     /// that pages can break between them.
     private mutating func layoutFlow(_ block: Block, _ context: BlockContext) {
-        guard !pastPageLimit else { return }
+        guard !pastPageLimit else {
+            stoppedAtPageLimit = true
+            return
+        }
         switch block.kind {
         case .stack(let children):
             let inner = containerContext(block, context)
@@ -471,7 +476,11 @@ struct BlockLayouter {
         let path = inside + [.list(newKey())]
         var number = 0
         var previous: Int?  // the last item's key
-        for item in list.items where !pastPageLimit {
+        for item in list.items {
+            if pastPageLimit {
+                stoppedAtPageLimit = true
+                break
+            }
             if case .list(let nested) = item.kind {
                 layoutList(item, nested, indented(inner, by: markers.width), inside: path + host(after: &previous))
                 continue

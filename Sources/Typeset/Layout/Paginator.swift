@@ -22,7 +22,8 @@ extension BlockLayouter {
             guard height <= BlockLayouter.maximumGrowingPageHeight else {
                 let error = Diagnostic.error(
                     document.location,
-                    "the page would be \(format(height.rounded(.up))) pt tall; a page can be at most "
+                    "the page would be \(stoppedAtPageLimit ? "at least " : "")\(format(height.rounded(.up))) pt tall; "
+                        + "a page can be at most "
                         + "\(format(BlockLayouter.maximumGrowingPageHeight)) pt (200 inches, PDF's largest)",
                     hint: "give the document a 'height' or a 'device' so that the content continues on further pages")
                 return ([], [], [error])

@@ -502,6 +502,43 @@ extension Inline {
             output.remove(at: start)  // no text: no isolate (its breaks, if any, stay)
             return
         }
-        output.insert(StyledText(text: String(IsolateKind.terminator), style: style, location: location), at: end)
+        // Its PDI also closes the isolates its text opened and left open (a stray LRI).
+        let unclosed = containIsolateControls(in: &output, start + 1..<end)
+        let terminators = String(repeating: String(IsolateKind.terminator), count: unclosed + 1)
+        output.insert(StyledText(text: terminators, style: style, location: location), at: end)
+    }
+
+    /// Keeps an element's text inside its isolate whatever isolate controls the text holds: a
+    /// PDI there that would end the element's isolate (it matches none of the text's own
+    /// initiators) gets an LRI of its own just before it, an empty isolate, which the bidi rules
+    /// treat as the neutral an unmatched PDI is (UAX #9 X6a, W1, N1). Returns how many of the
+    /// text's initiators are still open at its end, for the element's PDI to close with its own.
+    /// (`<rtl>&#x2069;abc</rtl>` set "abc" outside the isolate, and `<rtl>שלום&#x2066;x</rtl>`
+    /// kept the rest of the paragraph inside it.) The LRI goes into the text piece, whose
+    /// characters after it are then located at the piece's start in warnings.
+    private static func containIsolateControls(in output: inout [StyledText], _ range: Range<Int>) -> Int {
+        var open = 0
+        for index in range {
+            // U+2066...U+2069 are E2 81 A6...A9 in UTF-8: most text has no E2 byte at all.
+            guard output[index].text.utf8.contains(0xE2) else { continue }
+            var contained = String.UnicodeScalarView()
+            var changed = false
+            for scalar in output[index].text.unicodeScalars {
+                switch scalar.value {
+                case 0x2066...0x2068:
+                    open += 1
+                case 0x2069 where open > 0:
+                    open -= 1
+                case 0x2069:
+                    contained.append(IsolateKind.ltr.initiator)
+                    changed = true
+                default:
+                    break
+                }
+                contained.append(scalar)
+            }
+            if changed { output[index].text = String(contained) }
+        }
+        return open
     }
 }

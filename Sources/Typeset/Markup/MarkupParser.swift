@@ -67,7 +67,7 @@ public enum MarkupParser {
             var diagnostics = Diagnostics()
             if case .tooLarge(let size) = error {
                 diagnostics.report(
-                    .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (16 MiB)"))
+                    .error(start, "the input is \(size) bytes; the limit is \(maximumInputBytes) bytes (\(maximumInputBytes >> 20) MiB)"))
             } else {
                 diagnostics.report(.error(start, "cannot read the file '\(path)': \(error.reason)"))
             }

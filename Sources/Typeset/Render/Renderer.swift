@@ -225,6 +225,10 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
 
 /// The largest side of a Cairo image surface, in pixels.
 private let maximumPixelSide = 32767.0
+/// The most pixels of a PNG page, and of an image `diff` and `snapshot` read: 256 MiB as 32-bit
+/// pixels (8192 × 8192, 17 times an iPad Pro's screen at 3×). Without it a page 14,400 pt
+/// square took 3.3 GB at the default scale, and a 32 KB PNG made `diff` decode a gigabyte.
+let maximumPixelCount = 1 << 26
 
 /// One page as a PNG image, `scale` pixels per point.
 func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer) throws -> [UInt8] {
@@ -241,10 +245,13 @@ private func drawPNG<Result>(
     }
     let pixelWidth = (page.width * scale).rounded(.up)
     let pixelHeight = (page.height * scale).rounded(.up)
-    guard pixelWidth <= maximumPixelSide, pixelHeight <= maximumPixelSide else {
+    guard pixelWidth <= maximumPixelSide, pixelHeight <= maximumPixelSide,
+        pixelWidth * pixelHeight <= Double(maximumPixelCount)
+    else {
         throw RenderError.invalidInput(
             "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
-                + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side: use a smaller scale")
+                + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side and \(maximumPixelCount) "
+                + "(8192 × 8192) in all: use a smaller scale")
     }
     return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
         surface in
