@@ -769,24 +769,68 @@ struct XMLReader {
         advance(by: 2)
     }
 
-    /// `<?xml version="1.0" encoding="UTF-8"?>`: skipped, but a declared encoding other than
-    /// UTF-8 is refused rather than misread.
+    /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` (XML 1.0 §2.8): a version
+    /// `1.` and digits, then optionally an encoding and `standalone`, in that order, each once.
+    /// A declared encoding other than UTF-8 is refused rather than misread.
     private mutating func readXMLDeclaration() throws(Diagnostic) {
         let start = location
-        advance(by: 5)
-        let contentStart = position
-        try skipToEndOfProcessingInstruction(start: start)
-        let declaration = Array(bytes[contentStart..<position - 2])
-        let key = Array("encoding".utf8)
-        guard let keyStart = (0..<declaration.count).first(where: { declaration[$0...].starts(with: key) })
-        else { return }
-        let rest = declaration[(keyStart + key.count)...].drop { XMLReader.isWhiteSpace($0) || $0 == 0x3D }
-        guard let quote = rest.first, quote == 0x22 || quote == 0x27 else { return }
-        let encoding = String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self).lowercased()
-        if encoding != "utf-8" && encoding != "utf8" {
-            throw error(
-                "the input declares the encoding '\(encoding)'; only UTF-8 is supported", at: start,
-                hint: "save the file as UTF-8")
+        advance(by: 5)  // <?xml
+        let order = ["version", "encoding", "standalone"]
+        var last = -1  // the rank in `order` of the last one read
+        let expected = "the XML declaration takes version, then optionally encoding and standalone"
+        while true {
+            let spaced = skipWhiteSpace()
+            if hasPrefix("?>") {
+                advance(by: 2)
+                break
+            }
+            guard !atEnd else { throw error("the XML declaration is not closed", at: start, hint: "add '?>'") }
+            let nameStart = location
+            guard spaced, let name = readName() else {
+                throw error("expected a space and a name in the XML declaration", hint: expected)
+            }
+            guard let rank = order.firstIndex(of: name) else {
+                throw error("'\(name)' is not allowed in the XML declaration", at: nameStart, hint: expected)
+            }
+            guard rank > last, rank == 0 || last >= 0 else {
+                throw error("'\(name)' is out of place in the XML declaration", at: nameStart, hint: expected + ", in that order")
+            }
+            last = rank
+            _ = skipWhiteSpace()
+            guard peek() == 0x3D else { throw error("expected '=' after '\(name)'") }
+            advance()
+            _ = skipWhiteSpace()
+            guard let quote = peek(), quote == 0x22 || quote == 0x27 else {
+                throw error("expected the value of '\(name)' in quotes")
+            }
+            advance()
+            let valueStart = location
+            let first = position
+            while let byte = peek(), byte != quote, byte != 0x3C { advance() }
+            guard peek() == quote else { throw error("the value of '\(name)' is not closed", at: valueStart) }
+            let value = String(decoding: bytes[first..<position], as: UTF8.self)
+            advance()
+            switch name {
+            case "version":
+                guard value.hasPrefix("1."), value.count > 2, value.utf8.dropFirst(2).allSatisfy({ (0x30...0x39).contains($0) })
+                else {
+                    throw error("the XML version '\(value)' is not 1.0 (or 1. and digits)", at: valueStart, hint: "write version=\"1.0\"")
+                }
+            case "encoding":
+                let lowered = value.lowercased()
+                if lowered != "utf-8" && lowered != "utf8" {
+                    throw error(
+                        "the input declares the encoding '\(lowered)'; only UTF-8 is supported", at: start,
+                        hint: "save the file as UTF-8")
+                }
+            default:
+                guard value == "yes" || value == "no" else {
+                    throw error("standalone is 'yes' or 'no', not '\(value)'", at: valueStart)
+                }
+            }
+        }
+        guard last >= 0 else {
+            throw error("the XML declaration has no version", at: start, hint: "write <?xml version=\"1.0\"?>")
         }
     }
 }
