@@ -43,10 +43,17 @@ public enum Path {
     }
 
     /// Makes `folder` and the folders above it where missing (an output's folder, before the
-    /// output is written: a failure here shows then, as a failed write). Empty: the current one.
-    public static func makeFolder(_ folder: String) {
-        guard !folder.isEmpty else { return }
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    /// output is written). Empty: the current one. Returns why it could not, in the system's
+    /// words: left to the write, a folder that could not be made read "No such file or
+    /// directory" when the reason was "Permission denied".
+    public static func makeFolder(_ folder: String) -> String? {
+        guard !folder.isEmpty else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return describeFileError(error)
+        }
     }
 
     /// `folder/name`, with one slash between.

@@ -97,7 +97,7 @@ struct Diff: Command {
                 guard index < common else {
                     // A page only one side has is a difference, shown against a blank page.
                     let pageIsA = index < pagesA.count
-                    Path.makeFolder(Path.folder(path))
+                    try makeFolder(of: path)
                     let result = try ImageDiff.writeDiffImage(
                         lonePage: pageIsA ? pagesA[index] : pagesB[index], pageIsA: pageIsA, tolerance: tolerance,
                         to: path)
@@ -109,7 +109,7 @@ struct Diff: Command {
                 // The counts first: they stand even if the diff image cannot be written.
                 print(prefix + result.description)
                 if out != nil || !result.passes(maxDiff: maxShare) {
-                    Path.makeFolder(Path.folder(path))  // as render and sheet make theirs
+                    try makeFolder(of: path)  // as render and sheet make theirs
                     try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
                     print("diff image: \(path)")
                 }
@@ -131,6 +131,13 @@ struct Diff: Command {
         }
         print(identical ? "identical" : different ? "different" : "within tolerance")
         if different { throw ExitCode(ExitStatus.inputFailed) }
+    }
+
+    /// Makes the folder of the diff image at `path` where missing.
+    private func makeFolder(of path: String) throws {
+        if let problem = Path.makeFolder(Path.folder(path)) {
+            throw ImageDiffError.write(path: path, reason: "cannot make its folder: \(problem)")
+        }
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

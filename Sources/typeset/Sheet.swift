@@ -218,7 +218,9 @@ struct Sheet: Command {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
-        Path.makeFolder(Path.folder(output))
+        if let problem = Path.makeFolder(Path.folder(output)) {
+            throw UsageError("cannot make the folder '\(Path.folder(output))' for the output: \(problem)")
+        }
         let written: [String]
         do {
             written = try render(

@@ -41,6 +41,10 @@ import Testing
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
             (["sheet", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
+            // A folder that cannot be made says why, not "No such file or directory" per input.
+            (["render", input, "--out-dir", folder + "/file/sub"], "cannot make the folder '\(folder)/file/sub' for the output: "),
+            (["render", input, "-o", folder + "/file/x.pdf"], "cannot make the folder '\(folder)/file' for the output: "),
+            (["sheet", input, "-o", folder + "/file/s.pdf"], "cannot make the folder '\(folder)/file' for the output: "),
         ] {
             let run = try typeset(arguments, in: folder)  // a regression writes there, not into the repository
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
