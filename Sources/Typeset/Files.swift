@@ -145,6 +145,12 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
     return failed ? nil : bytes
 }
 
+/// Why the file at `path` cannot be read, or the folder listed and entered, in the system's
+/// words (`Permission denied`); nil when it can.
+public func unreadableReason(_ path: String, folder: Bool = false) -> String? {
+    access(path, folder ? R_OK | X_OK : R_OK) == 0 ? nil : String(cString: strerror(errno))
+}
+
 /// What a failed file operation says, in the system's words: `No such file or directory` rather
 /// than the error's type and user info.
 public func describeFileError(_ error: any Error) -> String {

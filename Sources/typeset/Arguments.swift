@@ -95,6 +95,10 @@ func checkFolders(_ folders: [String], option: String) throws {
             let what = FileManager.default.fileExists(atPath: folder) ? "is not a folder" : "does not exist"
             throw UsageError("--\(option) '\(folder)' \(what)")
         }
+        // One that cannot be listed gave nothing, without a word.
+        if let reason = unreadableReason(folder, folder: true) {
+            throw UsageError("--\(option) '\(folder)' cannot be read: \(reason)")
+        }
     }
 }
 

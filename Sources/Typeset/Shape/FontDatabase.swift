@@ -563,7 +563,10 @@ public final class FontDatabase: Sendable {
                 continue
             }
             let count = harfBuzzFaceCount(path: path)
-            if count == 0 { unusable.append((path, "not a font file HarfBuzz can read")) }
+            if count == 0 {
+                // A file that cannot be opened says so, not that it is no font.
+                unusable.append((path, unreadableReason(path).map { "cannot be read: \($0)" } ?? "not a font file HarfBuzz can read"))
+            }
             let found = faces.count
             for index in 0..<count {
                 let font = HarfBuzzFont(path: path, index: index)
