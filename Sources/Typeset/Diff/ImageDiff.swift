@@ -303,6 +303,8 @@ struct PixelImage {
     /// Cairo; both give the same words.
     init(contentsOf path: String) throws {
         guard let bytes = readFile(path, limit: Self.largestFile) else {
+            // Cairo's word for a folder is "error while reading from input stream".
+            if isFolder(path) { throw ImageDiffError.unreadable(path: path, reason: "it is a folder") }
             try self.init(decodingWithCairo: path)  // which says why it cannot be read
             return
         }

@@ -41,8 +41,11 @@ public enum PNGFile {
         guard bytes.starts(with: signature) else {
             throw PNGProblem(message: "not a PNG file (it lacks the PNG signature)")
         }
-        guard bytes.count >= 33, bigEndian(bytes, 8) == 13, bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else {
+        guard bytes.count >= 16, bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else {
             throw PNGProblem(message: "not a valid PNG file (no IHDR chunk)")
+        }
+        guard bytes.count >= 33, bigEndian(bytes, 8) == 13 else {
+            throw PNGProblem(message: "not a valid PNG file (its IHDR chunk is not 13 bytes long)")
         }
         let width = bigEndian(bytes, 16)
         let height = bigEndian(bytes, 20)
