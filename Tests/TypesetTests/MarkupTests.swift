@@ -274,6 +274,16 @@ private struct Fixture {
 
     /// Common attributes that mean nothing on an element are accepted with a warning at the
     /// attribute, never silently.
+    /// Several problems are listed in the order of the input, not of the checks.
+    @Test func diagnosticsComeInTheOrderOfTheInput() {
+        let result = MarkupParser.parse(
+            bytes: Array("<document><p color=\"zz\" size=\"x\" align=\"justify\" weight=\"heavy\">x</p>\n<p size=\"-1\">y</p></document>".utf8),
+            file: "t.xml")
+        #expect(result.document == nil)
+        let places = result.diagnostics.items.map { [$0.location.line, $0.location.column] }
+        #expect(places == [[1, 14], [1, 25], [1, 34], [1, 50], [2, 4]], "\(result.diagnostics.items)")
+    }
+
     @Test func attributesWithoutEffectWarnAtTheAttribute() throws {
         let result = parse("""
             <document>

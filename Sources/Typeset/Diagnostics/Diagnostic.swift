@@ -66,6 +66,15 @@ public struct Diagnostics: Sendable {
     public init() {}
     public mutating func report(_ diagnostic: Diagnostic) { items.append(diagnostic) }
     public mutating func append(contentsOf other: Diagnostics) { items += other.items }
+    /// Puts the items in the order of the input (by line, then column), as a compiler lists
+    /// them; those at one place keep their order.
+    mutating func sortByLocation() {
+        guard items.count > 1 else { return }
+        items = items.enumerated().sorted {
+            ($0.element.location.line, $0.element.location.column, $0.offset)
+                < ($1.element.location.line, $1.element.location.column, $1.offset)
+        }.map(\.element)
+    }
     public var hasErrors: Bool { items.contains { $0.severity == .error } }
     public var errors: [Diagnostic] { items.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { items.filter { $0.severity == .warning } }

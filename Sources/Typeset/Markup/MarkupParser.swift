@@ -51,6 +51,8 @@ public enum MarkupParser {
         var converter = MarkupConverter(file: file, assetDirectories: assetDirectories)
         var document = converter.document(root)
         document?.source = MarkupSource(bytes)
+        // An element's attributes are checked in the order of the code, not of the input.
+        converter.diagnostics.sortByLocation()
         return (converter.diagnostics.hasErrors ? nil : document, converter.diagnostics)
     }
 
