@@ -82,12 +82,19 @@ enum AtomicFileWriter {
         for _ in 0..<16 {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
             temporary = folder + "." + name + "." + suffix + ".tmp"
+            // Recorded before it exists: a signal is delivered as a system call returns, so one
+            // that came during open(2) found the new file not yet recorded, and a SIGTERM in a
+            // render of many pages left a temporary behind nearly every time.
+            PendingTemporaries.add(temporary)
             // 0o666 through the umask: the same permissions a plain new file would get.
             descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if descriptor >= 0 || errno != EEXIST { break }
+            if descriptor >= 0 { break }
+            let failure = errno
+            PendingTemporaries.remove(temporary)  // not made: not ours to remove
+            errno = failure
+            if failure != EEXIST { break }
         }
         guard descriptor >= 0 else { throw FileWriteFailure(path: path, reason: lastError()) }
-        PendingTemporaries.add(temporary)
         return (descriptor, temporary)
     }
 
