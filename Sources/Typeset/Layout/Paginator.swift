@@ -546,8 +546,10 @@ extension PageItem {
     }
 }
 
-/// What a run's text leaves out (SPEC §6): the explicit bidi controls and the boundary
-/// neutrals (ZWJ, ZWNJ, ZWSP, soft hyphen, ...), the characters UAX #9 X9 removes.
+/// What a run's text leaves out (SPEC §6): the characters UAX #9 X9 removes (embeddings,
+/// overrides, PDF and the boundary neutrals: ZWJ, ZWNJ, ZWSP, soft hyphen, ...), and also the
+/// isolate controls, which X9 keeps: most are the ones `<ltr>`, `<rtl>`, `<bdi>` and `dir` add,
+/// not characters of the text, and in a PDF's text they would be copied with it.
 @inline(__always)
 func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
