@@ -272,8 +272,6 @@ private struct Fixture {
         #expect(result.diagnostics.warnings.first?.location.column == 25)
     }
 
-    /// Common attributes that mean nothing on an element are accepted with a warning at the
-    /// attribute, never silently.
     /// Several problems are listed in the order of the input, not of the checks.
     @Test func diagnosticsComeInTheOrderOfTheInput() {
         let result = MarkupParser.parse(
@@ -284,6 +282,8 @@ private struct Fixture {
         #expect(places == [[1, 14], [1, 25], [1, 34], [1, 50], [2, 4]], "\(result.diagnostics.items)")
     }
 
+    /// Common attributes that mean nothing on an element are accepted with a warning at the
+    /// attribute, never silently.
     @Test func attributesWithoutEffectWarnAtTheAttribute() throws {
         let result = parse("""
             <document>
