@@ -185,7 +185,7 @@ final class SVGWriter: PageWriting {
         let scaleX = item.width / Double(image.width)
         svg.use(
             image, scaleX: item.flipped ? -scaleX : scaleX, scaleY: item.height / Double(image.height),
-            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1)
+            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1, label: item.alt)
     }
 
     /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
@@ -331,7 +331,12 @@ private struct SVGPage: ~Copyable {
 
     /// Draws `image`, defined once per page, with its pixels `scaleX` by `scaleY` points and its
     /// top-left corner at (`x`, `y`).
-    mutating func use(_ image: EmbeddedPNG, scaleX: Double, scaleY: Double, x: Double, y: Double, opacity: Double) {
+    /// `label`: the image's alt text, given as its accessible name and title (as the PDF gives
+    /// its Figure /Alt); without it, an SVG reader had nothing to say of the picture.
+    mutating func use(
+        _ image: EmbeddedPNG, scaleX: Double, scaleY: Double, x: Double, y: Double, opacity: Double,
+        label: String? = nil
+    ) {
         let number: Int
         if let known = images[image.key] {
             number = known
@@ -358,7 +363,15 @@ private struct SVGPage: ~Copyable {
         matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
         body.append(")\"")
         self.opacity(opacity, " opacity=\"")
-        body.append("/>\n")
+        guard let label, !label.isEmpty else {
+            body.append("/>\n")
+            return
+        }
+        body.append(" role=\"img\" aria-label=\"")
+        SVGText.appendEscaped(label, to: &body)
+        body.append("\"><title>")
+        SVGText.appendEscaped(label, to: &body)
+        body.append("</title></use>\n")
     }
 
     /// The start of an id or a reference to one, in `defs` or `body`.
