@@ -37,7 +37,7 @@ struct Batch<Item: Sendable> {
         let state = Locked(
             BatchState<Result>(
                 count: items.count,
-                showProgress: !quiet && isatty(STDERR_FILENO) == 1 && total > 1 && !Self.terminalIsDumb,
+                showProgress: !quiet && total > 1 && ProgressLine.isShown,
                 progress: progress ?? (0, items.count), report: report))
         let items = self.items
         let name = self.name
@@ -53,12 +53,6 @@ struct Batch<Item: Sendable> {
             return state.results.compactMap { $0 }  // every index was filled
         }
     }
-}
-
-extension Batch {
-    /// A terminal that cannot move its cursor (TERM=dumb: Emacs's shell) showed the progress
-    /// line's escapes as text.
-    static var terminalIsDumb: Bool { getenv("TERM").map { String(cString: $0) == "dumb" } ?? false }
 }
 
 extension Batch where Item == String {
@@ -109,13 +103,34 @@ private struct BatchState<Result> {
             }
         }
         guard showProgress else { return }
+        ProgressLine.draw(count: "[\(before + done)/\(total)] ", name: name, done: done, of: total - before, since: start)
+    }
+
+    func endProgress() {
+        if showProgress { ProgressLine.clear() }
+    }
+}
+
+/// The progress line on a terminal, `[3/1000] name  12s left`, drawn over itself.
+enum ProgressLine {
+    /// Whether standard error is a terminal that can take it: a terminal that cannot move its
+    /// cursor (TERM=dumb: Emacs's shell) showed the line's escapes as text.
+    static var isShown: Bool {
+        isatty(STDERR_FILENO) == 1 && getenv("TERM").map { String(cString: $0) != "dumb" } ?? true
+    }
+
+    /// Draws the line: `count`, `name`, and the time left if the rest (`of` − `done`) takes as
+    /// long each as the `done` since `start` (nanoseconds of uptime) did.
+    static func draw(count: String, name: String, done: Int, of total: Int, since start: UInt64) {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let left = elapsed / Double(done) * Double(total - before - done)
+        let left = elapsed / Double(max(done, 1)) * Double(total - done)
         writeStandardError(
             "\r\u{1B}[K"
-                + Self.progressLine(
-                    count: "[\(before + done)/\(total)] ", name: name, left: "  \(Int(left.rounded()))s left",
-                    columns: Self.terminalColumns()))
+                + progressLine(count: count, name: name, left: "  \(Int(left.rounded()))s left", columns: terminalColumns()))
+    }
+
+    static func clear() {
+        writeStandardError("\r\u{1B}[K")
     }
 
     /// The progress line cut to the terminal's width (a name in the middle, else left out): a
@@ -159,7 +174,16 @@ private struct BatchState<Result> {
         return Int(size.ws_col)
     }
 
-    func endProgress() {
-        if showProgress { writeStandardError("\r\u{1B}[K") }
+    /// For the pages of one output, on a terminal (nil elsewhere): `[page 3/462] name  9s
+    /// left` as they are drawn. A lone input of many pages at a large scale took seconds with
+    /// nothing shown. `clear()` when the render returns.
+    static func pages(of name: String) -> (@Sendable (Int, Int) -> Void)? {
+        guard isShown else { return nil }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let drawing = Locked(())  // one line at a time, whichever thread drew the page
+        return { drawn, total in
+            guard total > 1 else { return }
+            drawing.withLock { _ in draw(count: "[page \(drawn)/\(total)] ", name: name, done: drawn, of: total, since: start) }
+        }
     }
 }

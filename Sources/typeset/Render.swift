@@ -101,9 +101,11 @@ struct Render: Command {
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
             if !layouts.isEmpty {
-                let options = RenderOptions(
+                var options = RenderOptions(
                     format: resolvedFormat, scale: scale, title: layouts.first?.title,
                     language: layouts.first?.language, jobs: jobs)
+                options.pageDrawn = ProgressLine.pages(of: Path.lastComponent(output))
+                defer { if options.pageDrawn != nil { ProgressLine.clear() } }
                 do {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
@@ -124,7 +126,8 @@ struct Render: Command {
         // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
         // inputs; a lone input's pages are drawn at once instead.
         let pictures = resolvedFormat == .png && selected.count > 1 ? try shownPictures(selected, settings: settings) : nil
-        let pageJobs = selected.count == 1 ? jobs : 1
+        let lone = selected.count == 1
+        let pageJobs = lone ? jobs : 1
         // Made once: a set of every first output for each input took time growing with the square
         // of their number (12% of 5,000 inputs to PDF).
         let firstOutputs = Set(firstInputs.keys)
@@ -145,12 +148,13 @@ struct Render: Command {
                         + "rename one of them or render them separately"))
                 return (outcome.diagnostics, false)
             }
+            // A lone input's pages show their progress, as a batch's inputs do.
+            var options = RenderOptions(
+                format: resolvedFormat, scale: scale, title: layout.title, language: layout.language, jobs: pageJobs)
+            if lone { options.pageDrawn = ProgressLine.pages(of: Path.lastComponent(input)) }
+            defer { if options.pageDrawn != nil { ProgressLine.clear() } }
             do {
-                _ = try render(
-                    pages: layout.pages, to: path,
-                    options: RenderOptions(
-                        format: resolvedFormat, scale: scale, title: layout.title, language: layout.language,
-                        jobs: pageJobs))
+                _ = try render(pages: layout.pages, to: path, options: options)
                 let leftovers = resolvedFormat.leftoverPages(
                     of: path, pageCount: layout.pages.count, kept: firstOutputs)
                 if let warning = leftoverWarning(leftovers, pageCount: layout.pages.count) {

@@ -69,6 +69,28 @@ import Testing
         #expect(!run.stderr.contains("good.ttf"), "\(run)")
     }
 
+    /// SPEC §5: long work shows progress on a terminal and stays quiet when not on one. A lone
+    /// input's pages show theirs as they are drawn (a 462-page document at a large scale took
+    /// seconds with nothing shown); `script` gives the command a terminal.
+    @Test func aLoneInputShowsItsPagesProgressOnATerminalOnly() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paragraph = "<p>Typesetting localized interfaces means every screen is checked in every language.</p>"
+        try ("<document device=\"iphone-se\">" + String(repeating: paragraph, count: 60) + "</document>")
+            .write(toFile: folder + "/pages.xml", atomically: false, encoding: .utf8)
+        // TERM as a terminal's (TERM=dumb turns the line off).
+        let command = "TERM=xterm '\(try typesetBinary())' render pages.xml --format svg --out-dir out"
+        let onTerminal = try runProgram("/usr/bin/script", ["-qec", command, "/dev/null"], in: folder)
+        #expect(onTerminal.status == 0, "\(onTerminal)")
+        let count = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count
+        #expect(count > 2)
+        #expect(onTerminal.stdout.contains("[page 1/\(count)] pages.xml"), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("[page \(count)/\(count)] pages.xml  0s left"), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        let quiet = try typeset(["render", "pages.xml", "--format", "svg", "--out-dir", "out"], in: folder)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet)")
+    }
+
     /// The command line grammar (Sources/typeset/Arguments.swift): inputs between options keep
     /// their order, `--name=value` and `--` work, unknown options and missing values are usage
     /// errors, and help lists every option.

@@ -55,6 +55,10 @@ public struct RenderOptions: Sendable {
     public var language: String?
     /// SVG and PNG: pages drawn at once, on as many threads. The files are the same bytes.
     public var jobs: Int
+    /// SVG and PNG: told, from the thread that drew it, each time a page is drawn: how many are
+    /// drawn and how many there are (for a progress line: a lone input of many pages at a
+    /// large scale takes seconds).
+    public var pageDrawn: (@Sendable (_ drawn: Int, _ of: Int) -> Void)?
 
     public init(
         format: OutputFormat, scale: Double = 2, title: String? = nil, language: String? = nil, jobs: Int = 1
@@ -87,11 +91,11 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         try writer.add(pages)
         return try writer.finish()
     case .svg:
-        contents = try drawPages(pages, jobs: options.jobs, writer: SVGWriter.init) {
+        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: SVGWriter.init) {
             try $2.write($0, pageNumber: $1)
         }
     case .png:
-        contents = try drawPages(pages, jobs: options.jobs, writer: { PageDrawer() }) {
+        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: { PageDrawer() }) {
             try renderPNG($0, pageNumber: $1, scale: options.scale, drawer: $2)
         }
     }
@@ -133,14 +137,18 @@ func forEachPNGPage(_ pages: [Page], scale: Double, _ body: (Int, [UInt8], Cairo
 /// layout, every page), in page order, each thread drawing with one writer of its own. The error
 /// thrown is the one of the first page that fails, as when the pages are drawn one after another.
 private func drawPages<Writer: PageWriting>(
-    _ pages: [Page], jobs: Int, writer: @Sendable () -> Writer,
+    _ pages: [Page], jobs: Int, pageDrawn: (@Sendable (Int, Int) -> Void)?, writer: @Sendable () -> Writer,
     _ draw: @Sendable (Page, Int, Writer) throws -> [UInt8]
 ) throws -> [[UInt8]] {
     let runs = runsOfPages(pages)
     let threads = max(1, min(jobs, runs.count))
     guard threads > 1 else {
         let drawer = writer()
-        let contents = try pages.enumerated().map { try draw($1, $0 + 1, drawer) }
+        let contents = try pages.enumerated().map { index, page in
+            let bytes = try draw(page, index + 1, drawer)
+            pageDrawn?(index + 1, pages.count)
+            return bytes
+        }
         try drawer.checkTagsClosed(pageCount: pages.count)
         return contents
     }
@@ -157,7 +165,12 @@ private func drawPages<Writer: PageWriting>(
             for index in runs[run] {
                 do {
                     let bytes = try draw(pages[index], index + 1, drawer)
-                    progress.withLock { $0.contents[index] = bytes }
+                    let drawn = progress.withLock { state in
+                        state.contents[index] = bytes
+                        state.drawn += 1
+                        return state.drawn
+                    }
+                    pageDrawn?(drawn, pages.count)
                     if index == pages.count - 1 { try drawer.checkTagsClosed(pageCount: pages.count) }
                 } catch {
                     progress.withLock { state in
@@ -178,6 +191,7 @@ private func drawPages<Writer: PageWriting>(
 /// first failure.
 private struct DrawingProgress {
     var nextRun = 0
+    var drawn = 0
     var contents: [[UInt8]?]
     var failure: (page: Int, error: any Error)?
 }
