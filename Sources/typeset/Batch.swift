@@ -180,10 +180,15 @@ enum ProgressLine {
     static func pages(of name: String) -> (@Sendable (Int, Int) -> Void)? {
         guard isShown else { return nil }
         let start = DispatchTime.now().uptimeNanoseconds
-        let drawing = Locked(())  // one line at a time, whichever thread drew the page
+        // One line at a time, whichever thread drew the page, and never a count below the last.
+        let shown = Locked(0)
         return { drawn, total in
             guard total > 1 else { return }
-            drawing.withLock { _ in draw(count: "[page \(drawn)/\(total)] ", name: name, done: drawn, of: total, since: start) }
+            shown.withLock { shown in
+                guard drawn > shown else { return }
+                shown = drawn
+                draw(count: "[page \(drawn)/\(total)] ", name: name, done: drawn, of: total, since: start)
+            }
         }
     }
 }
