@@ -284,6 +284,20 @@ struct ShapeFontTests {
         #expect(result.diagnostics.items.map { "\($0.severity) \($0.location.line):\($0.location.column)" } == ["warning 2:3"])
         let known = try #require(layoutMarkup("<document font=\"NOTO SANS\"><p>Hello</p></document>"))
         #expect(known.diagnostics.items.isEmpty)
+        // Several: one warning, naming a few; a family named again (in any case) counts once.
+        let several = try #require(layoutMarkup("<document font=\"A1, b2, Noto Sans, a1, C3\"><p>Hello</p></document>"))
+        #expect(several.diagnostics.items.map(\.message) == [
+            "font families 'A1', 'b2' and 'C3' not found (not bundled, in a --font-dir folder or installed); text falls "
+                + "back to the next family in font=\"A1, b2, Noto Sans, a1, C3\", then the bundled fonts"
+        ])
+        // 10,000 of them: one warning, not one each quoting all (34 s), and the text is set.
+        let list = (0..<10_000).map { "Family \($0)" }.joined(separator: ", ")
+        let many = try #require(layoutMarkup("<document font=\"\(list)\"><p>Hello</p></document>"))
+        let warning = try #require(many.diagnostics.items.first?.message)
+        #expect(many.diagnostics.items.count == 1)
+        #expect(warning.hasPrefix("font families 'Family 0', 'Family 1', 'Family 2' and 9997 more not found"), "\(warning)")
+        #expect(warning.count < 400, "the attribute is quoted shortened: \(warning)")
+        #expect(many.report.pages[0].blocks[0].lines[0].runs.map(\.font) == ["Noto Sans"])
     }
 
     @Test("a --font-dir font covers what the family list and the bundled fonts lack, before system fonts")

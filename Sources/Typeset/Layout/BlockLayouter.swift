@@ -201,12 +201,22 @@ struct BlockLayouter {
         numerals = document.numerals ?? Document.defaultNumerals
         // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
         balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
-        families = document.fontFamilies ?? []
-        for family in families where !paragraphs.fonts.hasFamily(family) {
+        // The families found, each once: one not found sets nothing, nor does one named again
+        // (in any case), and every run's fonts are looked up through the list (a `font` of
+        // 10,000 unknown families took 34 s, a warning each that quoted the whole list).
+        let named = document.fontFamilies ?? []
+        var seen = Set<String>()
+        var missing: [String] = []
+        families = named.filter { family in
+            guard seen.insert(family.lowercased()).inserted else { return false }
+            if paragraphs.fonts.hasFamily(family) { return true }
+            missing.append(family)
+            return false
+        }
+        if !missing.isEmpty {
             diagnostics.report(.warning(
                 document.fontLocation ?? document.location,
-                "font family '\(family)' not found (not bundled, in a --font-dir folder or installed); "
-                    + "text falls back to the next family in font=\"\(families.joined(separator: ", "))\", then the bundled fonts"))
+                Self.missingFamiliesMessage(missing, named: named)))
         }
         color = document.color ?? Document.defaultColor
         margin = document.margin ?? Document.defaultMargin
@@ -459,6 +469,20 @@ struct BlockLayouter {
             }
         }
         return bottom
+    }
+
+    /// One warning for the families of `font` (`named`) that are nowhere to be found: the first
+    /// few by name, and the attribute quoted, shortened when long.
+    static func missingFamiliesMessage(_ missing: [String], named: [String]) -> String {
+        let shown = missing.prefix(3).map { "'\($0)'" }
+        let names =
+            missing.count == 1 ? "font family \(shown[0])"
+            : missing.count <= 3 ? "font families \(shown.dropLast().joined(separator: ", ")) and \(shown.last!)"
+            : "font families \(shown.joined(separator: ", ")) and \(missing.count - 3) more"
+        var list = named.joined(separator: ", ")
+        if list.count > 120 { list = String(list.prefix(119)) + "…" }
+        return "\(names) not found (not bundled, in a --font-dir folder or installed); "
+            + "text falls back to the next family in font=\"\(list)\", then the bundled fonts"
     }
 
     static func rowSpacing(_ count: Int) -> Double { Block.rowSpacing * Double(max(0, count - 1)) }
