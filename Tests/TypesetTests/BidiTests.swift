@@ -24,6 +24,33 @@ let unicodeDirectory = "/usr/share/unicode"
 @Suite struct BidiParagraphTests {
     func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeScalars) }
 
+    /// X5c's directions of all FSIs in one pass are those of a scan from each FSI to its PDI
+    /// (P2–P3), on 20,000 random paragraphs of isolates, strong and neutral classes and
+    /// separators; and 80,000 nested FSIs take one pass, not a scan each.
+    @Test func fsiDirectionsInOnePassAreThoseOfAScanEach() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [BidiClass] = [.FSI, .FSI, .LRI, .RLI, .PDI, .PDI, .L, .R, .AL, .ON, .EN, .B]
+        var fsis = 0
+        for _ in 0..<20_000 {
+            let classes = (0..<Int.random(in: 1...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            var resolver = BidiResolver(classes: classes, scalars: nil, baseLevel: 0)
+            resolver.findMatchingIsolates()
+            let oneP = resolver.rightToLeftFSIs()
+            for i in classes.indices where classes[i] == .FSI {
+                fsis += 1
+                let end = resolver.matchingPDI[i] ?? classes.count
+                let scanned = BidiParagraph.firstStrongLevel(classes, from: i + 1, to: end) == 1
+                #expect(oneP.contains(i) == scanned, "\(classes) at \(i)")
+            }
+        }
+        #expect(fsis > 20_000)
+        let nested = Array(repeating: BidiClass.FSI, count: 80_000) + [.R]
+        var resolver = BidiResolver(classes: nested, scalars: nil, baseLevel: 0)
+        resolver.findMatchingIsolates()
+        // Each FSI's isolate holds only the next one's (skipped, P2): only the innermost sees the R.
+        #expect(resolver.rightToLeftFSIs() == [79_999])
+    }
+
     @Test func autoDirectionFollowsFirstStrongCharacter() {
         #expect(BidiParagraph(scalars: scalars("123 שלום abc"), direction: .auto).baseLevel == 1)
         #expect(BidiParagraph(scalars: scalars("(abc) שלום"), direction: .auto).baseLevel == 0)
