@@ -44,8 +44,7 @@ public enum Path {
 
     /// Makes `folder` and the folders above it where missing (an output's folder, before the
     /// output is written). Empty: the current one. Returns why it could not, in the system's
-    /// words: left to the write, a folder that could not be made read "No such file or
-    /// directory" when the reason was "Permission denied".
+    /// words.
     public static func makeFolder(_ folder: String) -> String? {
         guard !folder.isEmpty else { return nil }
         do {

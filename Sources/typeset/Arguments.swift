@@ -123,6 +123,15 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true) t
     }
 }
 
+/// Makes the folder an output goes in, where missing; one that cannot be made is a usage error
+/// that says why (left to the write, it read "No such file or directory" for each input when
+/// the reason was "Permission denied").
+func makeOutputFolder(_ folder: String) throws {
+    if let problem = Path.makeFolder(folder) {
+        throw UsageError("cannot make the folder '\(folder)' for the output: \(problem)")
+    }
+}
+
 /// Ends the process with `status` (what went wrong has been printed).
 struct ExitCode: Error {
     var status: Int32

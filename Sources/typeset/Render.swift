@@ -86,9 +86,7 @@ struct Render: Command {
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
-        if let folder = output.map(Path.folder) ?? outDir, let problem = Path.makeFolder(folder) {
-            throw UsageError("cannot make the folder '\(folder)' for the output: \(problem)")
-        }
+        if let folder = output.map(Path.folder) ?? outDir { try makeOutputFolder(folder) }
 
         if let output, resolvedFormat == .pdf {
             try renderOnePDF(selected, to: output, settings: settings, typesetter: typesetter)

@@ -218,9 +218,7 @@ struct Sheet: Command {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
-        if let problem = Path.makeFolder(Path.folder(output)) {
-            throw UsageError("cannot make the folder '\(Path.folder(output))' for the output: \(problem)")
-        }
+        try makeOutputFolder(Path.folder(output))
         let written: [String]
         do {
             written = try render(

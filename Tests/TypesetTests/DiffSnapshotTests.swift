@@ -208,7 +208,7 @@ struct DiffCommandTests {
             (["a.png", "cut.png", "--out", "a.png"], "typeset: error: the diff image a.png would overwrite an input"),
             (["a.png", "."], ".:1:1: error: cannot read the file '.': it is a folder"),
             (["broken.xml", "a.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
-            (["a.png", "huge.png"], "huge.png:1:1: error: cannot read it as PNG: it is 16384 × 16384 pixels; images of at most"),
+            (["a.png", "huge.png"], "huge.png:1:1: error: cannot read it as PNG: 16384×16384 pixels, 268435456 in all; images may have at most 67108864"),
         ] {
             let run = try typeset(["diff"] + arguments, in: folder)
             #expect(run.status == 2, "\(arguments): \(run)")

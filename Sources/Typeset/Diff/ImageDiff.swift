@@ -322,15 +322,16 @@ struct PixelImage {
         self.init(width: decoded.width, height: decoded.height, words: decoded.words)
     }
 
-    /// Refuses an image of more pixels than a PNG page can have, before it is decoded.
+    /// Refuses an image larger than a PNG page can be, before it is decoded (the decoding checks
+    /// the rest of the header).
     private static func checkSize(_ size: PNGFile.Size?, of path: String) throws {
         guard let size else { return }
-        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)  // sides to 2^32 - 1
-        guard overflow || pixels > maximumPixelCount else { return }
-        throw ImageDiffError.unreadable(
-            path: path,
-            reason: "it is \(size.width) × \(size.height) pixels; images of at most \(maximumPixelCount) pixels "
-                + "(8192 × 8192) are compared, as PNG pages are at most that")
+        do {
+            try PNGFile.checkSize(
+                width: size.width, height: size.height, sideLimit: maximumPixelSide, pixelLimit: maximumPixelCount)
+        } catch {
+            throw ImageDiffError.unreadable(path: path, reason: error.message)
+        }
     }
 
     /// The PNG at `path` as Cairo decodes it.

@@ -49,15 +49,7 @@ public enum PNGFile {
         }
         let width = bigEndian(bytes, 16)
         let height = bigEndian(bytes, 20)
-        guard width > 0, height > 0, width <= sideLimit, height <= sideLimit else {
-            throw PNGProblem(
-                message: "\(width)×\(height) pixels; images must be 1 to \(sideLimit) pixels on each side")
-        }
-        guard width * height <= pixelLimit else {
-            throw PNGProblem(
-                message: "\(width)×\(height) pixels, \(width * height) in all; images may have at most "
-                    + "\(pixelLimit) pixels (\(pixelLimit * 4 / (1024 * 1024)) MiB decoded)")
-        }
+        try checkSize(width: width, height: height, sideLimit: sideLimit, pixelLimit: pixelLimit)
         let bitDepth = bytes[24]
         let colorType = bytes[25]
         let allowedDepths: [UInt8]
@@ -533,6 +525,20 @@ public enum PNGFile {
                 }
             }
             return true
+        }
+    }
+
+    /// Refuses an image of a side of 0 or over `sideLimit` (at most 2^31), or of more pixels
+    /// than `pixelLimit`: by its header, before anything is decoded.
+    static func checkSize(width: Int, height: Int, sideLimit: Int, pixelLimit: Int) throws(PNGProblem) {
+        guard width > 0, height > 0, width <= sideLimit, height <= sideLimit else {
+            throw PNGProblem(
+                message: "\(width)×\(height) pixels; images must be 1 to \(sideLimit) pixels on each side")
+        }
+        guard width * height <= pixelLimit else {
+            throw PNGProblem(
+                message: "\(width)×\(height) pixels, \(width * height) in all; images may have at most "
+                    + "\(pixelLimit) pixels (\(pixelLimit * 4 / (1024 * 1024)) MiB decoded)")
         }
     }
 

@@ -238,7 +238,7 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
 }
 
 /// The largest side of a Cairo image surface, in pixels.
-private let maximumPixelSide = 32767.0
+let maximumPixelSide = 32767
 /// The most pixels of a PNG page, and of an image `diff` and `snapshot` read: 256 MiB as 32-bit
 /// pixels (8192 × 8192, 17 times an iPad Pro's screen at 3×). Without it a page 14,400 pt
 /// square took 3.3 GB at the default scale, and a 32 KB PNG made `diff` decode a gigabyte.
@@ -259,12 +259,12 @@ private func drawPNG<Result>(
     }
     let pixelWidth = (page.width * scale).rounded(.up)
     let pixelHeight = (page.height * scale).rounded(.up)
-    guard pixelWidth <= maximumPixelSide, pixelHeight <= maximumPixelSide,
+    guard pixelWidth <= Double(maximumPixelSide), pixelHeight <= Double(maximumPixelSide),
         pixelWidth * pixelHeight <= Double(maximumPixelCount)
     else {
         throw RenderError.invalidInput(
             "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
-                + "PNG pages can be at most \(Int(maximumPixelSide)) pixels on a side and \(maximumPixelCount) "
+                + "PNG pages can be at most \(maximumPixelSide) pixels on a side and \(maximumPixelCount) "
                 + "(8192 × 8192) in all: use a smaller scale")
     }
     return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
