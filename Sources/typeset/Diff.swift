@@ -68,10 +68,12 @@ struct Diff: Command {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let renderer = MarkupRenderer(
                 fontDirectories: layoutArguments.fontDir, settings: settings, scale: scale)
-            pagesA = try renderer.pages(of: a, into: folder + "/a.png")
-            pagesB = try renderer.pages(of: b, into: folder + "/b.png")
-        } catch let failure as DiffInputFailure {
-            printDiagnostics(failure.diagnostics)
+            // Both inputs are tried, so that the errors of both are told at once.
+            let a = Result { try renderer.pages(of: self.a, into: folder + "/a.png") }
+            let b = Result { try renderer.pages(of: self.b, into: folder + "/b.png") }
+            for case .failure(let failure as DiffInputFailure) in [a, b] { printDiagnostics(failure.diagnostics) }
+            (pagesA, pagesB) = (try a.get(), try b.get())
+        } catch is DiffInputFailure {
             throw ExitCode(ExitStatus.usage)
         } catch {
             printError("cannot create a temporary folder: \(describeFileError(error))")
@@ -154,7 +156,10 @@ func parseShare(_ text: String) -> Double? {
     let trimmed = text.trimmingWhitespace()
     let share: Double?
     if trimmed.hasSuffix("%") {
-        share = Double(trimmed.dropLast()).map { $0 / 100 }
+        // "0.7%" read as "0.7e-2": the double nearest 0.007, as "0.007" gives (0.7 / 100 is one
+        // above it, and 7 pixels of 1,000 failed a limit of 0.7%).
+        let number = trimmed.dropLast()
+        share = number.contains(where: { $0 == "e" || $0 == "E" }) ? Double(number).map { $0 / 100 } : Double(number + "e-2")
     } else {
         share = Double(trimmed)
     }

@@ -36,6 +36,11 @@ struct LayoutArguments {
     /// font (they are skipped).
     static func typesetter(fontDirectories: [String]) -> Typesetter {
         let typesetter = Typesetter(fontDirectories: fontDirectories)
+        if let problem = typesetter.bundledFontsProblem {
+            writeStandardError(
+                "typeset: warning: the bundled fonts were not found (\(problem)); other fonts are used, "
+                    + "and output differs from machine to machine\n")
+        }
         if !fontDirectories.isEmpty {  // else the fonts are read when first needed
             for (path, reason) in typesetter.unusableFontFiles {
                 writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
@@ -126,15 +131,7 @@ struct LayoutArguments {
     /// The settings, and the catalog's warnings (a key given twice, no strings for `--locale`),
     /// not printed.
     func settingsAndWarnings(failed: (Diagnostics) -> Void = { _ in }) throws -> (JobSettings, [Diagnostic]) {
-        do {
-            return try loadSettings()
-        } catch {
-            var diagnostics = Diagnostics()
-            diagnostics.report(error)
-            printDiagnostics(diagnostics)
-            failed(diagnostics)
-            throw ExitCode(ExitStatus.inputFailed)
-        }
+        try exitingOnInputError(failed: failed) { () throws(Diagnostic) in try loadSettings() }
     }
 
     private func loadSettings() throws(Diagnostic) -> (JobSettings, [Diagnostic]) {
@@ -142,14 +139,32 @@ struct LayoutArguments {
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         var warnings: [Diagnostic] = []
         if let strings {
-            let catalog = try StringCatalog.load(path: strings)
-            warnings += catalog.warnings
-            if let locale, let warning = noStringsWarning(catalog, locale: locale, file: strings) {
-                warnings.append(warning)
-            }
-            layout.catalog = catalog
+            (layout.catalog, warnings) = try loadCatalog(strings, locales: locale.map { [$0] } ?? [])
         }
         return (JobSettings(assetDirectories: assets, layout: layout), warnings)
+    }
+}
+
+/// The catalog at `path` and its warnings, with one for each of `locales` it has no strings for.
+func loadCatalog(_ path: String, locales: [String]) throws(Diagnostic) -> (StringCatalog, [Diagnostic]) {
+    let catalog = try StringCatalog.load(path: path)
+    let warnings = catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: path) }
+    return (catalog, warnings)
+}
+
+/// `body`'s result; an error of an input it reads (a catalog) is printed, given to `failed`, and
+/// ends the command with the status of a failed input.
+func exitingOnInputError<T>(
+    failed: (Diagnostics) -> Void = { _ in }, _ body: () throws(Diagnostic) -> T
+) throws -> T {
+    do {
+        return try body()
+    } catch {
+        var diagnostics = Diagnostics()
+        diagnostics.report(error)
+        printDiagnostics(diagnostics)
+        failed(diagnostics)
+        throw ExitCode(ExitStatus.inputFailed)
     }
 }
 

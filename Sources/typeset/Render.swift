@@ -300,7 +300,17 @@ func outputError(_ error: any Error, _ path: String) -> String {
 /// `-o x.pdf --format png` writes PNG into x.pdf, as SPEC 5.1 says (--format wins); said once,
 /// since a viewer that goes by the extension will not open it.
 func warnIfFormatDiffers(_ output: String, _ format: OutputFormat, because reason: String = "--format wins") {
-    guard let named = OutputFormat(path: output), named != format else { return }
+    guard let named = OutputFormat(path: output) else {
+        // An extension no format has (`diff --out x.jpg`).
+        let ext = Path.fileExtension(output)
+        if !ext.isEmpty {
+            writeStandardError(
+                "typeset: warning: writing \(format.rawValue.uppercased()) to '\(output)', whose extension says "
+                    + "'.\(ext)' (\(reason))\n")
+        }
+        return
+    }
+    guard named != format else { return }
     writeStandardError(
         "typeset: warning: writing \(format.rawValue.uppercased()) to '\(output)', whose extension says "
             + "\(named.rawValue.uppercased()) (\(reason))\n")
@@ -342,7 +352,7 @@ struct Shard {
 
 struct Layout: Command {
     static let spec = CommandSpec(
-        name: "layout", abstract: "Prints the layout of a markup file as JSON (SPEC §6).",
+        name: "layout", abstract: "Prints the layout of a markup file as JSON (README: Markup).",
         discussion: """
             Takes render's options, so that one option list serves both commands. The layout is \
             in points: --format, --scale and --jobs are checked but change nothing. The JSON goes \

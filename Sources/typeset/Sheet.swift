@@ -107,21 +107,11 @@ struct Sheet: Command {
     func run() throws {
         let catalog: StringCatalog?
         if let strings {
-            do {
-                let loaded = try StringCatalog.load(path: strings)
-                for warning in loaded.warnings { writeStandardError(warning.description + "\n") }
-                for case let locale? in localeList {
-                    if let warning = noStringsWarning(loaded, locale: locale, file: strings) {
-                        writeStandardError(warning.description + "\n")
-                    }
-                }
-                catalog = loaded
-            } catch {
-                var diagnostics = Diagnostics()
-                diagnostics.report(error)
-                printDiagnostics(diagnostics)
-                throw ExitCode(ExitStatus.inputFailed)
+            let (loaded, warnings) = try exitingOnInputError { () throws(Diagnostic) in
+                try loadCatalog(strings, locales: localeList.compactMap { $0 })
             }
+            for warning in warnings { writeStandardError(warning.description + "\n") }
+            catalog = loaded
         } else {
             catalog = nil
         }

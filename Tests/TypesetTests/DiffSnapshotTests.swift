@@ -112,6 +112,18 @@ struct DiffCommandTests {
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.17"], in: folder).status == 0)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.16"], in: folder).status == 1)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "16%"], in: folder).status == 1)
+        // A share exactly at a percentage's limit passes, as at the fraction's: 7 of 1,000 pixels
+        // failed --max-diff 0.7% (0.7 / 100 is a double above 0.007).
+        for (name, dots) in [("blank", 0), ("dots", 7)] {
+            let items = (0..<dots).map { PageItem.rectangle(RectangleItem(x: Double($0), y: 0, width: 1, height: 1, fill: .black)) }
+            try render(pages: [Page(width: 40, height: 25, items: items)], to: folder + "/\(name).png",
+                       options: RenderOptions(format: .png, scale: 1))
+        }
+        for limit in ["0.7%", "0.007"] {
+            let run = try typeset(["diff", "blank.png", "dots.png", "--max-diff", limit], in: folder)
+            #expect(run.status == 0 && run.lines.first?.hasPrefix("7 of 1000 pixels differ") == true, "\(limit): \(run)")
+        }
+        #expect(try typeset(["diff", "blank.png", "dots.png", "--max-diff", "0.69%"], in: folder).status == 1)
         // Bad values are usage errors.
         for bad in [
             ["--max-diff", "2"], ["--max-diff", "-1%"], ["--max-diff", "lots"], ["--tolerance", "256"],
@@ -208,6 +220,8 @@ struct DiffCommandTests {
             (["a.png", "cut.png", "--out", "a.png"], "typeset: error: the diff image a.png would overwrite an input"),
             (["a.png", "."], ".:1:1: error: cannot read the file '.': it is a folder"),
             (["broken.xml", "a.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
+            // Both inputs' errors at once.
+            (["broken.xml", "missing.png"], "broken.xml:3:9: error: end tag '</bogus>' does not match '<p>'"),
             (["a.png", "huge.png"], "huge.png:1:1: error: cannot read it as PNG: 16384×16384 pixels, 268435456 in all; images may have at most 67108864"),
         ] {
             let run = try typeset(["diff"] + arguments, in: folder)
@@ -221,6 +235,10 @@ struct DiffCommandTests {
         let named = try typeset(["diff", "a.png", "a.png", "--out", "diff.pdf"], in: folder)
         #expect(named.status == 0)
         #expect(named.stderr == "typeset: warning: writing PNG to 'diff.pdf', whose extension says PDF (the diff image is always PNG)\n")
+        let jpeg = try typeset(["diff", "a.png", "a.png", "--out", "diff.jpg"], in: folder)
+        #expect(jpeg.stderr == "typeset: warning: writing PNG to 'diff.jpg', whose extension says '.jpg' (the diff image is always PNG)\n")
+        let both = try typeset(["diff", "broken.xml", "missing.png"], in: folder)
+        #expect(both.stderr.contains("missing.png:1:1: error: cannot read the file 'missing.png': no such file"), "\(both)")
     }
 }
 
@@ -458,10 +476,10 @@ struct SnapshotCommandTests {
         let run = try typeset(["snapshot", "."], in: folder)
         #expect(run.status == 1)
         #expect(run.lines.count == 2, "\(run)")
-        #expect(
-            run.lines.first?.hasPrefix("FAIL bad.xml: ./bad.xml:3:1: error: unknown element 'labl'") == true, "\(run)")
-        // Said once, in the FAIL line (standard error repeated it on a terminal).
-        #expect(!run.stderr.contains("unknown element 'labl'"), "\(run)")
+        #expect(run.lines.first == "FAIL bad.xml: 1 error (given above)", "\(run)")
+        // Said once, on standard error, at the start of its line as every command says errors.
+        #expect(run.stderr.hasPrefix("./bad.xml:3:1: error: unknown element 'labl'"), "\(run)")
+        #expect(run.stderr.components(separatedBy: "unknown element").count == 2, "\(run)")
         #expect(run.lines.last == "1 passed, 1 failed")
 
         // good.diff.xml's reference would be good.diff.png, the name of good.xml's diff image.

@@ -19,9 +19,17 @@ func layoutMarkup(_ xml: String, options: LayoutOptions = LayoutOptions(), sourc
     return sharedTypesetter.layout(document, options: options)
 }
 
-/// The report's blocks of the first page.
-func blocks(_ xml: String, options: LayoutOptions = LayoutOptions()) -> [ReportBlock] {
-    layoutMarkup(xml, options: options)?.report.pages.first?.blocks ?? []
+/// The report's blocks of the first page; none is an issue, so that checks over them cannot pass
+/// on nothing.
+func blocks(
+    _ xml: String, options: LayoutOptions = LayoutOptions(), sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> [ReportBlock] {
+    guard let layout = layoutMarkup(xml, options: options, sourceLocation: sourceLocation) else { return [] }
+    guard let blocks = layout.report.pages.first?.blocks, !blocks.isEmpty else {
+        Issue.record("no blocks laid out", sourceLocation: sourceLocation)
+        return []
+    }
+    return blocks
 }
 
 extension ReportBlock {
@@ -143,7 +151,7 @@ extension ReportBlock {
 
     @Test func leftToRightListInRightToLeftDocument() {
         let b = blocks(#"<document lang="he"><list dir="ltr"><item>Milk</item><item>חלב</item><item>حليب</item></list></document>"#)
-        #expect(b.allSatisfy { $0.align == "left" && $0.context == "ltr" })
+        #expect(b.count == 3 && b.allSatisfy { $0.align == "left" && $0.context == "ltr" })
         for item in b {
             let marker = try! #require(item.marker)
             #expect(marker.x + marker.width <= item.frame.x, "the marker stands left of the text")
@@ -379,6 +387,7 @@ extension ReportBlock {
             <list><item>NEW חדש</item></list><label>A תנזיל</label>
             <row><button>Download</button><button>تنزيل</button></row></document>
             """)
+        #expect(b.map(\.kind) == ["label", "p", "caption", "item", "label", "button", "button"])
         for block in b { #expect(block.lines.flatMap(\.runs).allSatisfy { $0.size == 17 || $0.size == 12 }, "\(block.kind) \(block.text)") }
     }
 
@@ -392,6 +401,19 @@ extension ReportBlock {
         #expect(b.map { sizes($0) } == [
             ["Latn": 34, "Arab": 36], ["Latn": 17, "Arab": 19], ["Latn": 17, "Arab": 17], ["Latn": 17, "Arab": 19],
         ])
+    }
+
+    /// One word, one size: the digit of "5G" takes the script of the Arabic or Hebrew before it
+    /// (for its font), and was set 2 pt larger than its G.
+    @Test func aLatinWordIsNotBalancedInPart() {
+        for (lang, word) in [("ar", "باقة"), ("he", "חבילה")] {
+            let runs = blocks(#"<document lang="\#(lang)"><label>\#(word) 5G PRO</label></document>"#)[0].lines
+                .flatMap(\.runs)
+            let latin = runs.filter { $0.text.contains("5") || $0.text.contains("G") }
+            #expect(!latin.isEmpty && latin.allSatisfy { $0.size == 17 }, "\(runs.map { ($0.text, $0.size) })")
+            let rightToLeft = runs.filter { $0.text.contains(word) }
+            #expect(!rightToLeft.isEmpty && rightToLeft.allSatisfy { $0.size == 19 }, "\(runs.map { ($0.text, $0.size) })")
+        }
     }
 
     /// `numerals` changes how digits look, not their size: "SALE 50" shows Arabic-Indic
@@ -470,6 +492,9 @@ extension ReportBlock {
                 == "٢,٥٠ ١,٥ ٣,٥% ١,٢,٣ ١,٢.٣ ١٬٠٠٠٬٠٠٠ ١.٢.٣%")
         // A percent sign past an isolate's controls.
         #expect(text("<label><ltr>65</ltr>% 12.5<ltr>%</ltr></label>") == "٦٥٪ ١٢٫٥٪")
+        // And past a mark: CLDR's Arabic percent pattern puts an ALM beside the sign.
+        let marked = text("<label>65&#x61C;% 12&#x200F;%</label>")
+        #expect(marked.filter { $0 == "٪" }.count == 2 && !marked.contains("%"), "\(marked)")
         let persian = blocks(#"<document lang="fa" numerals="arabext"><label>2.5%</label></document>"#)
         #expect(persian[0].text == "۲٫۵٪")
         // Only what is shown changes: the runs order as the written number does.

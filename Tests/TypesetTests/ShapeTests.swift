@@ -39,6 +39,24 @@ struct ShapeFontTests {
         #expect(database.bundledFaces.count == 11)
     }
 
+    /// A TYPESET_FONT_DIR without the bundled fonts: text still takes fonts (the system's), and
+    /// the run says that its output is not the same on every machine. Every character was
+    /// missing, and a render failed with "cannot open font : cannot open the file".
+    @Test func withoutTheBundledFontsEachRunSaysSo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document><p>Hello</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
+        let run = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stderr.hasPrefix(
+                "typeset: warning: the bundled fonts were not found ('\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
+            "\(run)")
+        let found = FontDatabase(bundledDirectory: folder).itemize(
+            scalars: Array("Hello".unicodeScalars), range: 0..<5, families: [], weight: 400, italic: false, script: .latin)
+        #expect(found.count == 1 && !found[0].face.path.isEmpty, "a system font, when the system has one: \(found)")
+    }
+
     @Test("each way of finding the bundled fonts works on its own")
     func bundledFontLookupOrder() throws {
         let directory = try #require(FontDatabase.bundledFontDirectory())

@@ -198,9 +198,10 @@ import Testing
             [("إلغاء", arabic)],
             [("OK ", bold), ("مرحبا 123 שלום", TextStyle(language: "he"))],
             [("Call +44 20 7946 0958 now, \u{10FFFD} ", TextStyle()), ("bold", bold)],
-            [(String(repeating: "مرحبا بالعالم ", count: 8), arabic)],  // longer than the cache takes
+            [(String(repeating: "مرحبا بالعالم ", count: 10), arabic)],  // longer than the cache takes
         ]
         var reused = 0
+        var longChecked = 0
         for pieces in texts {
             for (direction, width, balance) in [(BidiDirection.ltr, 1000.0, 0.0), (.rtl, 60, 0), (.rtl, 1000, 0), (.rtl, 1000, 2)] {
                 for line in 1...3 {  // the second and third time from the cache, from other lines
@@ -218,6 +219,7 @@ import Testing
                 let count = cached.paragraphsReused
                 if pieces[0].0.unicodeScalars.count > ParagraphCache.longest {
                     #expect(count == reused, "a long paragraph is not kept")
+                    longChecked += 1
                 } else {
                     #expect(count == reused + 2)
                 }
@@ -225,6 +227,7 @@ import Testing
             }
         }
         #expect(fresh.paragraphsReused == 0)
+        #expect(longChecked == 4, "the paragraph too long for the cache was tried in each direction and width")
         // The missing-glyph warning is among those compared.
         #expect(fresh.layout(styled(texts[4], line: 1), direction: .ltr, width: 1000, lineHeight: 1.3)
             .missingCharacterWarnings(source: nil).count == 1)

@@ -1,5 +1,5 @@
-// One input through the whole pipeline: read and parse the markup, lay it out, render it.
-// Batches (the CLI's render, sheet and snapshot) are made of these.
+// One input read, parsed and laid out, as the command line's render, layout, snapshot and diff
+// take it (they render the layout themselves; a sheet lays out each cell in its own locale).
 
 import FoundationEssentials
 

@@ -6,7 +6,6 @@
     import Foundation
 #endif
 
-/// A Unicode break test file could not be read.
 extension ConformanceResult {
     /// Runs every case of LineBreakTest.txt against `LineBreaker.opportunities(in:)`.
     ///

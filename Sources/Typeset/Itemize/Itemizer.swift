@@ -62,6 +62,31 @@ enum Itemizer {
         return scripts
     }
 
+    /// Which characters RTL balancing sets larger (SPEC 4.3): those of Arabic and Hebrew script,
+    /// except in a word of Latin letters: the digits and signs of "5G" or "+PRO" take that
+    /// script from the Arabic before them, and one word is not set in two sizes. Brackets keep
+    /// their script's size, so that a pair is set alike (`resolveScripts`).
+    static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
+        var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
+        var start = 0
+        while start < scalars.count {
+            var end = start
+            var latin = false
+            var rightToLeft = false
+            while end < scalars.count, !scalars[end].properties.isWhitespace {
+                let own = scalars[end].script
+                latin = latin || own == .latin
+                rightToLeft = rightToLeft || own == .arabic || own == .hebrew
+                end += 1
+            }
+            if latin && !rightToLeft {
+                for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
+            }
+            start = end + 1
+        }
+        return balanced
+    }
+
     /// Cuts `text` at every change of bidi level, script, style and font, and around bidi
     /// controls. Spans that differ in color alone are not cut apart: a red letter inside an
     /// Arabic word keeps its ligature (lam-alef is obligatory) and its kerning, as in Pango; the
@@ -77,7 +102,7 @@ enum Itemizer {
     ) -> [TextItem] {
         let scripts = resolveScripts(displayScalars)
         let balanced = balancing
-            ? (displayScalars == text.scalars ? scripts : resolveScripts(text.scalars)).map { $0 == .arabic || $0 == .hebrew }
+            ? balancedScalars(text.scalars, scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
             : nil
         var items: [TextItem] = []
         var spanIndex = 0

@@ -224,7 +224,7 @@ struct BlockLayouter {
 
     mutating func run() -> LayoutResult {
         let rtl: Bool
-        switch document.dir ?? .auto {
+        switch document.dir ?? Document.defaultDirection {
         case .ltr: rtl = false
         case .rtl: rtl = true
         case .auto: rtl = Language.isRightToLeft(language: language)
@@ -597,9 +597,7 @@ struct BlockLayouter {
         case .none: return ListMarkers(texts: Array(repeating: "", count: items.count), width: 0)
         case .number:
             texts = (1...max(1, items.count)).map { n in
-                String(String.UnicodeScalarView(String(n).unicodeScalars.map { digit in
-                    Unicode.Scalar(system.zero.value + (digit.value - 0x30)) ?? digit
-                })) + "."
+                String(String.UnicodeScalarView(String(n).unicodeScalars.map { system.substitute($0) ?? $0 })) + "."
             }
         }
         var width = BlockLayouter.bulletIndent

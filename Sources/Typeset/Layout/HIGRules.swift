@@ -1,5 +1,6 @@
-// The HIG's right-to-left rules (SPEC §4) as pure decisions: directions, alignment, list
-// alignment and RTL balancing. BlockLayouter applies them; nothing here measures text.
+// The HIG's right-to-left rules (SPEC §4) as pure decisions: alignment, list alignment and what
+// RTL balancing asks of the text. BlockLayouter applies them, and works out the context and own
+// directions they take (`declaredRightToLeft`); nothing here measures text.
 
 enum Side: String {
     case left, right, center

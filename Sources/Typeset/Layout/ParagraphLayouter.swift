@@ -265,12 +265,12 @@ final class ParagraphLayouter: Sendable {
         }
     }
 
-    /// The explicit bidi controls (LRM, RLM, embeddings, overrides, isolates): what `<ltr>`,
-    /// `<rtl>` and `<bdi>` add around their text.
+    /// The bidi controls: embeddings, overrides and isolates (what `<ltr>`, `<rtl>` and `<bdi>`
+    /// add around their text), and the marks LRM, RLM and ALM.
     private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        case 0x200E, 0x200F, 0x061C: true
+        default: isHiddenControl(scalar)
         }
     }
 

@@ -46,6 +46,9 @@ public final class Typesetter: Sendable {
     /// The files of the font folders that give no font, and why (`FontDatabase.unusableFiles`).
     public var unusableFontFiles: [(path: String, reason: String)] { paragraphs.fonts.unusableFiles }
 
+    /// Why the bundled fonts are not there (`FontDatabase.bundledFontsProblem`).
+    public var bundledFontsProblem: String? { paragraphs.fonts.bundledFontsProblem }
+
     public func layout(_ document: Document, options: LayoutOptions = LayoutOptions()) -> LayoutResult {
         var layouter = BlockLayouter(document: document, options: options, paragraphs: paragraphs)
         return layouter.run()

@@ -393,9 +393,10 @@ public enum PNGFile {
         let height = bigEndian(bytes, 20)
         let channels = bytes[25] == 6 ? 4 : 3
         // Depth 8, RGB or RGBA, deflate, the one filter method, no interlacing; Cairo's sides,
-        // and at most 64 Mi pixels (a screen at 3× has 3 Mi).
+        // and no more pixels than a PNG page may have (a phone's screen at 3× has 3 Mi).
         guard bytes[24] == 8, bytes[25] == 2 || bytes[25] == 6, bytes[26] == 0, bytes[27] == 0, bytes[28] == 0,
-            (1...32767).contains(width), (1...32767).contains(height), width * height <= 1 << 26
+            (1...maximumPixelSide).contains(width), (1...maximumPixelSide).contains(height),
+            width * height <= maximumPixelCount
         else { return nil }
         var data: [Range<Int>] = []
         var ended = false

@@ -50,14 +50,9 @@ struct PDFPageContent: ~Copyable {
 
     mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
-        if let problem = run.problem {
-            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
-        }
+        try run.checkMade(page: page, item: item)
         let font = try resources.font(for: run.font)
-        for glyph in run.glyphs where Int(glyph.id) >= font.glyphCount {
-            throw RenderError.invalidGlyphRun(
-                page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(font.glyphCount) glyphs)")
-        }
+        try run.checkGlyphs(fontGlyphCount: font.glyphCount, page: page, item: item)
         let transparent = beginAlpha(run.color.alpha)
         // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by
         // one, each setting the font it is in.

@@ -1,5 +1,5 @@
-// What the writers check of the pages they draw, the same way: pages inside pages that can be
-// drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a render (SVG and
+// What the writers check of the pages they draw, the same way: glyph runs and pages inside pages
+// that can be drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a render (SVG and
 // PNG count them here; PDFWriter keeps its own open elements and asks the same questions).
 
 /// A writer of SVG or PNG pages (SVGWriter, PageDrawer) as `render` hands out pages: one writer
@@ -44,6 +44,24 @@ struct StructureTagBalance {
     static func checkClosed(innermost: StructureTag?, pageCount: Int) throws {
         if let innermost {
             throw RenderError.unbalancedTags(page: pageCount, reason: "\(innermost.rawValue) is never ended")
+        }
+    }
+}
+
+extension GlyphRun {
+    /// Throws if the run was found wrong when it was made (`problem`), item `item` of page `page`.
+    func checkMade(page: Int, item: Int) throws {
+        if let problem {
+            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
+        }
+    }
+
+    /// Throws unless each glyph is one of the `count` of its font (PDF and SVG, which write glyph
+    /// ids themselves).
+    func checkGlyphs(fontGlyphCount count: Int, page: Int, item: Int) throws {
+        for glyph in glyphs where Int(glyph.id) >= count {
+            throw RenderError.invalidGlyphRun(
+                page: page, item: item, reason: "glyph \(glyph.id) is not in \(font) (\(count) glyphs)")
         }
     }
 }

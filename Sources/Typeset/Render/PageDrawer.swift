@@ -120,9 +120,7 @@ final class PageDrawer: PageWriting {
     /// `topLevel`: not inside a subpage, which Cairo clips.
     private func draw(_ run: GlyphRun, on cr: OpaquePointer, page: Int, item: Int, topLevel: Bool) throws {
         guard !run.glyphs.isEmpty else { return }
-        if let problem = run.problem {
-            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
-        }
+        try run.checkMade(page: page, item: item)
         let face: CairoFontFace
         if let last = lastFace, last.font == run.font {
             face = last.face

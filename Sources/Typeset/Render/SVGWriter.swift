@@ -111,14 +111,9 @@ final class SVGWriter: PageWriting {
 
     private func write(_ run: GlyphRun, to svg: inout SVGPage, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
-        if let problem = run.problem {
-            throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
-        }
+        try run.checkMade(page: page, item: item)
         let program = try program(run.font)
-        for glyph in run.glyphs where Int(glyph.id) >= program.glyphCount {
-            throw RenderError.invalidGlyphRun(
-                page: page, item: item, reason: "glyph \(glyph.id) is not in \(run.font) (\(program.glyphCount) glyphs)")
-        }
+        try run.checkGlyphs(fontGlyphCount: program.glyphCount, page: page, item: item)
         if program.isBitmap {
             writeBitmaps(run, program, to: &svg)
             return

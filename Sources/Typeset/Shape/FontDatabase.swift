@@ -135,6 +135,19 @@ public final class FontDatabase: Sendable {
         }
     }
 
+    /// Why the bundled fonts are not there, nil when they are: text then takes the `--font-dir`
+    /// and system fonts, and output is no longer the same on every machine.
+    public var bundledFontsProblem: String? {
+        guard let bundledDirectory else {
+            return "no folder holds \(Self.markerFile): TYPESET_FONT_DIR is not set, and no Fonts folder "
+                + "is beside or above the typeset binary"
+        }
+        guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
+            return "'\(bundledDirectory)' has no \(Self.markerFile)"
+        }
+        return nil
+    }
+
     /// The face of `family` (bundled, extra, else system fonts) closest to `weight` and
     /// `italic`: the nearest weight the family has (CSS Fonts 4 §5.2: 600 → 700, 500 → 400,
     /// light and thin → 400 when lighter ones are missing); italic falls back to upright.
@@ -352,6 +365,18 @@ public final class FontDatabase: Sendable {
                 let found = Self.bestMatch(
                     state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
                 if let face = found, !faces.contains(face) { faces.append(face) }
+            }
+            // Without the bundled fonts (`bundledFontsProblem`), the first family of `--font-dir`,
+            // else of the system, as `ranked`; what it lacks is looked for as usual.
+            if faces.isEmpty {
+                if state.extra.isEmpty { loadSystem(&state) }
+                let (pool, byFamily) =
+                    state.extra.isEmpty ? (state.systemFaces, state.systemByFamily) : (state.extra, state.extraByFamily)
+                if let first = pool.first(where: { state.isColor[$0.fileKey] != true }),
+                    let face = Self.bestMatch(byFamily[first.family.lowercased()] ?? [], weight: weight, italic: italic)
+                {
+                    faces.append(face)
+                }
             }
             let list = faces.map { candidate($0, &state) }
             state.candidateCache[key] = list

@@ -81,9 +81,6 @@ struct PropertyTable: Sendable {
         }
     }
 
-    /// The values of the Basic Multilingual Plane, indexed by code point.
-    var bmpValues: [UInt8] { bmp }
-
     @inline(__always)
     subscript(_ scalar: UInt32) -> UInt8 {
         if scalar < 0x10000 { return bmp[Int(scalar)] }
@@ -119,13 +116,6 @@ enum Tables {
         }
         return map
     }()
-    static let mirroring: [UInt32: UInt32] = {
-        var map: [UInt32: UInt32] = [:]
-        let flat = UnicodeTables.bidiMirroring
-        map.reserveCapacity(flat.count / 2)
-        for i in stride(from: 0, to: flat.count, by: 2) { map[flat[i]] = flat[i + 1] }
-        return map
-    }()
 }
 
 extension Unicode.Scalar {
@@ -153,8 +143,4 @@ extension Unicode.Scalar {
     /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
     /// bidi controls, soft hyphen, ...).
     @inline(__always) public var isDefaultIgnorable: Bool { Tables.defaultIgnorable[value] == 1 }
-    /// Bidi_Mirroring_Glyph, if the character has one.
-    public var bidiMirror: Unicode.Scalar? {
-        Tables.mirroring[value].flatMap(Unicode.Scalar.init)
-    }
 }
