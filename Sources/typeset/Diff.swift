@@ -19,7 +19,9 @@ struct Diff: Command {
 
             The diff image shows A faded to grey with every differing pixel in magenta. With \
             --out it is always written (pages after the first as DIFF-2.png, ...); without it, \
-            only when the inputs differ, beside A as NAME.diff.png (NAME-2.diff.png, ...).
+            only for pages that differ, beside A as NAME.diff.png (NAME-2.diff.png, ...), and \
+            one an earlier run left there for a page that no longer differs is removed, so that \
+            the diff images beside A are this run's.
 
             Exit status: 0 within tolerance, 1 different, 2 error (unreadable input, markup \
             errors, bad arguments).
@@ -92,6 +94,7 @@ struct Diff: Command {
         }
         var different = pagesA.count != pagesB.count
         var identical = !different
+        var written = Set<Int>()
         for index in 0..<pageCount {
             let prefix = pageCount > 1 ? "page \(index + 1): " : ""
             let path = diffPaths[index]
@@ -103,6 +106,7 @@ struct Diff: Command {
                     let result = try ImageDiff.writeDiffImage(
                         lonePage: pageIsA ? pagesA[index] : pagesB[index], pageIsA: pageIsA, tolerance: tolerance,
                         to: path)
+                    written.insert(index)
                     print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(result.description)")
                     print("diff image: \(path)")
                     continue
@@ -113,6 +117,7 @@ struct Diff: Command {
                 if out != nil || !result.passes(maxDiff: maxShare) {
                     try makeFolder(of: path)  // as render and sheet make theirs
                     try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
+                    written.insert(index)
                     print("diff image: \(path)")
                 }
                 different = different || !result.passes(maxDiff: maxShare)
@@ -128,6 +133,7 @@ struct Diff: Command {
                 throw ExitCode(ExitStatus.usage)
             }
         }
+        if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
         if pagesA.count != pagesB.count {
             print("A has \(pagesA.count) page\(pagesA.count == 1 ? "" : "s"), B has \(pagesB.count)")
         }
@@ -142,12 +148,30 @@ struct Diff: Command {
         }
     }
 
+    /// Removes the diff images beside A of the pages this run wrote none for, and of pages after
+    /// the last, up to the first that is not there; never an input.
+    private func removeEarlierDiffImages(keeping written: Set<Int>, pageCount: Int, inputs: Set<String>) {
+        let files = FileManager.default
+        var page = 1
+        while true {
+            let path = diffImageBesideA(page: page)
+            if page > pageCount && !files.fileExists(atPath: path) { break }
+            if !written.contains(page - 1) && !inputs.contains(resolvedPath(path)) { try? files.removeItem(atPath: path) }
+            page += 1
+        }
+    }
+
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.
     private func diffImagePaths(pageCount: Int) -> [String] {
         let count = max(pageCount, 1)
         if let out { return OutputFormat.png.outputPaths(for: out, pageCount: count) }
+        return (1...count).map(diffImageBesideA)
+    }
+
+    /// NAME.diff.png beside A for page 1, NAME-K.diff.png for page K.
+    private func diffImageBesideA(page: Int) -> String {
         let stem = Path.join(Path.folder(a), Path.stem(a))
-        return (1...count).map { $0 == 1 ? "\(stem).diff.png" : "\(stem)-\($0).diff.png" }
+        return page == 1 ? "\(stem).diff.png" : "\(stem)-\(page).diff.png"
     }
 }
 

@@ -87,6 +87,14 @@ struct DiffCommandTests {
         let same = try typeset(["diff", "a.png", "a.png", "--out", "out/same.png"], in: folder)
         #expect(same.status == 0 && same.lines.last == "identical")
         #expect(try PixelImage(contentsOf: folder + "/out/same.png").allPixels().contains(magenta) == false)
+
+        // A run that finds no difference takes away the diff images earlier runs left beside A
+        // (a CI job keeping *.diff.png kept them as this run's), of later pages too; never an input.
+        try FileManager.default.copyItem(atPath: folder + "/a.diff.png", toPath: folder + "/a-2.diff.png")
+        try FileManager.default.copyItem(atPath: folder + "/a.png", toPath: folder + "/a-3.diff.png")
+        let again = try typeset(["diff", "a.png", "a-3.diff.png"], in: folder)
+        #expect(again.status == 0 && again.lines.last == "identical", "\(again)")
+        #expect(try contents(folder).filter { $0.hasSuffix(".diff.png") } == ["a-3.diff.png"])
     }
 
     @Test func toleranceAndMaxDiffDecideTheVerdict() throws {

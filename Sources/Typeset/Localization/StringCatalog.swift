@@ -204,10 +204,8 @@ public struct StringCatalog: Sendable {
     /// The script a normalized tag names (`zh-hant-tw`: `hant`) or, for Chinese, implies by its
     /// region (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`); nil when neither.
     static func script(of tag: String) -> String? {
-        let parts = tag.split(separator: "-")
-        if let named = parts.dropFirst().first(where: { $0.count == 4 && $0.allSatisfy(\.isLetter) }) {
-            return String(named)
-        }
+        let parts = Language.subtags(of: tag)
+        if let named = Language.scriptSubtag(parts) { return named }
         guard parts.first == "zh" else { return nil }
         return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
     }

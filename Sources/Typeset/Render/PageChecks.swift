@@ -1,6 +1,7 @@
 // What the writers check of the pages they draw, the same way: glyph runs and pages inside pages
-// that can be drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a render (SVG and
-// PNG count them here; PDFWriter keeps its own open elements and asks the same questions).
+// that can be drawn (PDF, SVG, PNG), and structure tags that balance across the pages of a
+// render (SVG and PNG count them here; PDFWriter keeps its own open elements and asks the same
+// questions).
 
 /// A writer of SVG or PNG pages (SVGWriter, PageDrawer) as `render` hands out pages: one writer
 /// per thread, pages in order, and the tags checked after the last page.

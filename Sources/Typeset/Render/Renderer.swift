@@ -240,8 +240,9 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
 /// The largest side of a Cairo image surface, in pixels.
 let maximumPixelSide = 32767
 /// The most pixels of a PNG page, and of an image `diff` and `snapshot` read: 256 MiB as 32-bit
-/// pixels (8192 × 8192, 12 times the 2048 × 2732 screen of a 12.9-inch iPad Pro). Without it a page 14,400 pt
-/// square took 3.3 GB at the default scale, and a 32 KB PNG made `diff` decode a gigabyte.
+/// pixels (8192 × 8192, 12 times the 2048 × 2732 screen of a 12.9-inch iPad Pro). Without it a
+/// page 14,400 pt square took 3.3 GB at the default scale, and a 32 KB PNG made `diff` decode a
+/// gigabyte.
 let maximumPixelCount = 1 << 26
 
 /// One page as a PNG image, `scale` pixels per point.
