@@ -383,6 +383,32 @@ private let xcstrings = #"""
         }
         let simplifiedOnly = StringCatalog(tables: ["en": ["k": "en"], "zh-Hans": ["k": "zh-Hans"]], sourceLanguage: "en")
         #expect(simplifiedOnly.strings(locale: "zh-TW")["k"] == "en" && !simplifiedOnly.hasStrings(locale: "zh-TW"))
+        // Nor a bare language written in another script: `sr` is Cyrillic, `zh` Simplified, `uz`
+        // Latin (sr-Latn showed the Cyrillic of `sr`, zh-TW the Simplified of `zh`).
+        let bare = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
+        for (locale, language) in [
+            ("sr-Latn", "en"), ("sr-Latn-RS", "en"), ("sr-Cyrl", "sr"), ("sr-RS", "sr"), ("zh-TW", "en"),
+            ("zh-Hant-TW", "en"), ("zh-CN", "zh"), ("zh-Hans", "zh"), ("uz-Cyrl", "en"), ("uz", "uz"),
+        ] {
+            #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
+        }
+    }
+
+    /// A property list (a built app's `.strings`) is named as such, not "not UTF-8".
+    @Test func propertyListsAreNamed() {
+        for (bytes, file) in [
+            (Array("bplist00".utf8) + [0xD2, 0x01, 0x02], "Localizable.strings"),
+            (Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), "Localizable.strings"),
+        ] {
+            #expect(throws: Diagnostic.self) { try StringCatalog.parse(bytes: bytes, file: file) }
+            do {
+                _ = try StringCatalog.parse(bytes: bytes, file: file)
+            } catch {
+                #expect(error.message.hasPrefix("the string catalog is a property list"), "\(error)")
+                #expect(error.location == SourceLocation(file: file, line: 1, column: 1))
+            }
+        }
     }
 
     @Test func stringsFileKeysGivenTwiceAndUTF16WithoutAMark() throws {

@@ -189,8 +189,12 @@ public struct StringCatalog: Sendable {
         let aliases = ["iw": "he", "he": "iw", "ji": "yi", "yi": "ji", "in": "id", "id": "in"]
         let alias = aliases[language]
         if let alias, !chain.contains(alias) { chain.append(alias) }
-        // (A script neither names nor implies matches any: `sr` takes `sr-Cyrl`, `sr-Latn` not.)
+        // A form in another script is another writing: `sr-Latn` does not take `sr` (Cyrillic),
+        // nor `zh-TW` `zh` (Simplified); as in CLDR, whose parent of such a locale is the root.
         let script = StringCatalog.script(of: chain[0])
+        if let script {
+            chain.removeAll { form in StringCatalog.script(of: form).map { $0 != script } ?? false }
+        }
         func isForm(_ other: String) -> Bool {
             other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
         }
@@ -201,14 +205,23 @@ public struct StringCatalog: Sendable {
         return chain
     }
 
-    /// The script a normalized tag names (`zh-hant-tw`: `hant`) or, for Chinese, implies by its
-    /// region (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`); nil when neither.
+    /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
+    /// (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`), a language written in several scripts by
+    /// its usual one (`sr`: `cyrl`, CLDR's likely subtags); nil for the others.
     static func script(of tag: String) -> String? {
         let parts = Language.subtags(of: tag)
         if let named = Language.scriptSubtag(parts) { return named }
-        guard parts.first == "zh" else { return nil }
+        guard let language = parts.first else { return nil }
+        guard language == "zh" else { return usualScripts[language] }
         return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
     }
+
+    /// Languages written in more than one script, and the script their bare tag means.
+    private static let usualScripts: [String: String] = [
+        "sr": "cyrl", "uz": "latn", "az": "latn", "bs": "latn", "pa": "guru", "sd": "arab", "ks": "arab",
+        "mn": "cyrl", "ms": "latn", "kk": "cyrl", "ha": "latn", "tg": "cyrl", "ku": "latn", "shi": "tfng",
+        "vai": "vaii", "ff": "latn",
+    ]
 
     /// The regions whose Spanish is `es-419` (Latin America and the United States).
     private static let latinAmerica: Set<String> = [
@@ -277,6 +290,15 @@ public struct StringCatalog: Sendable {
 
     /// Parses the bytes of a catalog file named `file` (its extension picks the format).
     public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> StringCatalog {
+        // A property list (Xcode writes the `.strings` of a built app as binary ones): said so,
+        // rather than "not UTF-8" or "expected a key in quotes".
+        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if bytes.starts(with: "bplist".utf8) || ["<?xml", "<plist", "<!DOCTYPE plist"].contains(where: { start.starts(with: $0.utf8) }) {
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1),
+                "the string catalog is a property list, which typeset does not read; give the .xcstrings or "
+                    + ".strings source, or convert it to JSON (on a Mac: plutil -convert json -o NAME.json FILE)")
+        }
         let pathExtension = Path.fileExtension(file).lowercased()
         if pathExtension == "strings" {
             return try stringsFile(bytes, file: file)
