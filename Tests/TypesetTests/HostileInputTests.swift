@@ -96,10 +96,12 @@ struct HostileInputTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let limit = BlockLayouter.maximumPageCount
-        // Spacers taller than the page: each starts a page of its own. Spacer k is on line k + 1.
+        // Paragraphs of one 68 pt line on pages of 80: each starts a page of its own. Paragraph k
+        // is on line k + 1. (Spacers taller than a page did, before a spacer at a page's end
+        // was left out.)
         func spacers(_ count: Int) -> String {
             "<document height=\"100\" margin=\"10\">\n"
-                + String(repeating: "<spacer height=\"90\"/>\n", count: count) + "</document>\n"
+                + String(repeating: "<p line-height=\"4\">x</p>\n", count: count) + "</document>\n"
         }
         let over = folder + "/spacers.xml"
         try spacers(limit + 1).write(toFile: over, atomically: false, encoding: .utf8)
@@ -225,7 +227,7 @@ struct HostileInputTests {
 
         let bad = [
             ("broken-xml.xml", "<document><p>unclosed</document>"),
-            ("page-limit.xml", "<document height=\"100\" margin=\"10\">" + String(repeating: "<spacer height=\"90\"/>", count: BlockLayouter.maximumPageCount + 1) + "</document>"),
+            ("page-limit.xml", "<document height=\"100\" margin=\"10\">" + String(repeating: "<p line-height=\"4\">x</p>", count: BlockLayouter.maximumPageCount + 1) + "</document>"),
             ("bad-pixels.xml", "<document><image src=\"corrupt.png\"/></document>"),
             ("blocked.xml", "<document><p>its output path is a folder</p></document>"),
         ]

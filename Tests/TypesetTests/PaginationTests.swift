@@ -208,6 +208,21 @@ import Testing
         #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
     }
 
+    /// A spacer that does not fit at a page's end is left out: the next page starts with the
+    /// content (it started 60 pt down, and a spacer as tall as a page made a blank page).
+    @Test func aSpacerAtAPageBreakIsLeftOut() throws {
+        let sevenLines = (0..<7).map { "line\($0)" }.joined(separator: "<br/>")  // 154.7 of 180 pt
+        for height in [60, 180, 500] {
+            let result = try #require(
+                layoutMarkup(
+                    #"<document width="300" height="200" margin="10"><p>\#(sevenLines)</p><spacer height="\#(height)"/><p>after</p></document>"#
+                ))
+            #expect(result.diagnostics.items.isEmpty)
+            let pages = result.report.pages
+            #expect(pages.count == 2 && pages[1].blocks.first?.frame.y == 10, "\(height): \(pages.map(\.blocks))")
+        }
+    }
+
     /// A title or a heading goes to the next page with the start of its section, rather than
     /// stand alone at the bottom of a page (it did).
     @Test func headingsGoWithTheirSection() throws {
@@ -225,9 +240,18 @@ import Testing
         #expect(try pages(lines(4) + "<title>T</title><heading>H</heading>\n" + lines(3)) == [["p1"], ["title1", "heading1", "p2"]])
         // Room for a line of the paragraph: the heading stays, and the paragraph splits.
         #expect(try pages(lines(4) + "<heading>Next</heading>\n" + lines(3)) == [["p1", "heading1", "p2"], ["p2"]])
-        // Nothing to keep: the heading is last, or a spacer follows it.
+        // Nothing to keep: the heading is last, or only a spacer follows it (left out at the
+        // page's end: no page of nothing).
         #expect(try pages(lines(6) + "<heading>End</heading>") == [["p1", "heading1"]])
-        #expect(try pages(lines(6) + "<heading>H</heading><spacer height=\"80\"/>") == [["p1", "heading1"], []])
+        #expect(try pages(lines(6) + "<heading>H</heading><spacer height=\"80\"/>") == [["p1", "heading1"]])
+        // Spacers and dividers between a heading and its section go with both (the heading
+        // stayed alone at the bottom, its spacer or divider with it).
+        #expect(try pages(lines(6) + "<heading>H</heading><spacer height=\"4\"/>" + lines(2)) == [["p1"], ["heading1", "p1"]])
+        #expect(try pages(lines(6) + "<heading>H</heading><divider/>" + lines(2)) == [["p1"], ["heading1", "divider1", "p1"]])
+        // A heading of several lines that fits on a page is not cut between them (its first
+        // line ended page 1, the rest began page 2).
+        let long = "<heading>" + (0..<3).map { "h\($0)" }.joined(separator: "<br/>") + "</heading>"
+        #expect(try pages(lines(6) + long + lines(1)) == [["p1"], ["heading1", "p1"]])
         // What follows could not stand beside the heading on any page: the heading stays.
         #expect(try pages(lines(6) + "<heading>H</heading><button size=\"120\">OK</button>") == [["p1", "heading1"], ["button1"]])
     }

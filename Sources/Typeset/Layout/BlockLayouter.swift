@@ -104,7 +104,8 @@ extension PlacedBlock {
 enum PageBreaks {
     /// Never (buttons, images, rules): a block taller than a page is cut off at its bottom.
     case never
-    /// Only when the block alone is taller than a page: list items keep together otherwise.
+    /// Only when the block alone is taller than a page: list items, titles and headings keep
+    /// together otherwise.
     case ifTallerThanPage
     /// At whichever line the page ends (paragraphs and the other text blocks).
     case anyLine
@@ -912,7 +913,12 @@ struct BlockLayouter {
         case .item: tag = .listItem
         default: tag = .paragraph
         }
-        let breaks: PageBreaks = isButton ? .never : role == .item ? .ifTallerThanPage : .anyLine
+        let breaks: PageBreaks =
+            switch role {
+            case .button: .never
+            case .item, .title, .heading: .ifTallerThanPage
+            default: .anyLine
+            }
         placed.append(PlacedBlock(
             report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
             top: top, bottom: blockBottom, breaks: breaks))

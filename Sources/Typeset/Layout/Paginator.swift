@@ -74,16 +74,27 @@ extension BlockLayouter {
 
         /// For a title or a heading (`units[index]`), how much of what follows it must stand on
         /// its page: the gap and the first line of a paragraph, a block that does not split, or
-        /// another heading and what it keeps. Nil for nothing to keep (a spacer, the end).
+        /// another heading and what it keeps; spacers and dividers between them go along. Nil
+        /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
             func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
+            func isSeparator(_ unit: Unit) -> Bool { unit.blocks.isEmpty || unit.kind == "divider" }
             var kept: Double?  // the headings that follow, and their gaps
+            var separators = 0.0  // the spacers and dividers since, and their gaps
             var i = index
-            while isHeading(units[i]), i + 1 < units.count, (kept ?? 0) <= contentHeight {
+            while isHeading(units[i]) || (i > index && isSeparator(units[i])), i + 1 < units.count,
+                (kept ?? 0) + separators <= contentHeight
+            {
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
                 let height = next.bottom - next.top
-                if next.blocks.isEmpty { break }
+                if isSeparator(next) {
+                    separators += gap + height
+                    i += 1
+                    continue
+                }
+                kept = kept.map { $0 + separators } ?? (separators > 0 ? separators : nil)
+                separators = 0
                 if isHeading(next) && height <= contentHeight + 0.001 {
                     kept = (kept ?? 0) + gap + height
                     i += 1
@@ -124,7 +135,12 @@ extension BlockLayouter {
             return true
         }
 
+        var pageEnded = false  // by a spacer left out: what follows starts a page
         allUnits: for (index, unit) in units.enumerated() {
+            if pageEnded {
+                pageEnded = false
+                guard newPage(for: unit) else { break }
+            }
             var gap = empty ? 0 : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
@@ -135,6 +151,12 @@ extension BlockLayouter {
             {
                 guard newPage(for: unit) else { break }
                 gap = 0
+            }
+            // A spacer (or an empty row or stack) that does not fit ends the page and is left out:
+            // at the next page's top it would only push the content down, or fill a page.
+            if unit.blocks.isEmpty && !empty && y + gap + height > contentHeight + 0.001 {
+                pageEnded = true
+                continue
             }
             if y + gap + height <= contentHeight + 0.001 {
                 let dy = margin + y + gap - unit.top
