@@ -186,6 +186,13 @@ struct RenderTests {
         #expect(OutputFormat.svg.outputPaths(for: ".hidden", pageCount: 2) == [".hidden", ".hidden-2"])
     }
 
+    /// The PDF's /Title is the first title's text as the page's text has it: without the
+    /// isolates of `<ltr>` or a soft hyphen (pdfinfo showed them).
+    @Test func theTitleLeavesOutWhatTheTextLeavesOut() throws {
+        let result = try #require(layoutMarkup("<document><title>طراز <ltr>iPhone 15</ltr> س&#xAD;عر</title></document>"))
+        #expect(result.title == "طراز iPhone 15 سعر")
+    }
+
     @Test func pdfIsTaggedExtractableAndValid() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -813,7 +813,10 @@ struct BlockLayouter {
                 text.append(piece.text, style: s, location: piece.location)
             }
         }
-        if role == .title && title == nil { title = String(String.UnicodeScalarView(text.scalars)) }
+        // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens).
+        if role == .title && title == nil {
+            title = String(String.UnicodeScalarView(text.scalars.filter { !isLeftOutOfText($0) }))
+        }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
         let ownRTL =

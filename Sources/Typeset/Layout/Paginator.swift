@@ -467,7 +467,8 @@ struct PageEmitter {
     /// order, digits substituted, without the characters UAX #9 X9 removes: `isLeftOutOfText`).
     /// The text of a PDF or SVG is the report's: a ZWNJ, ZWJ or soft hyphen in it made text
     /// extraction read Persian in pieces (the letter before it mapped to two characters, which
-    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too.
+    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. A ZWJ
+    /// between emoji is kept: it is part of the emoji, drawn as one glyph.
     private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
         var glyphs: [PositionedGlyph] = []
         glyphs.reserveCapacity(run.glyphs.count)
@@ -491,7 +492,12 @@ struct PageEmitter {
                 for i in run.scalarRange {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
-                    if isLeftOutOfText(scalar) { continue }
+                    // A ZWJ that joins emoji is kept: without it a copied 👨‍👩‍👧 was three.
+                    if isLeftOutOfText(scalar)
+                        && !(scalar == "\u{200D}" && i + 1 < upper && scalars[i + 1].isExtendedPictographic)
+                    {
+                        continue
+                    }
                     UTF8.encode(scalar) { byte in
                         utf8[count] = byte
                         count += 1
