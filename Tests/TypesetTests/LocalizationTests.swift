@@ -603,6 +603,15 @@ private let markup = """
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "he"], in: folder)
         #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text) == ["OK"])
         #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text\n")
+        // So is one whose plural forms Xcode added all so (it showed blank).
+        let plural = #"{"sourceLanguage": "en", "strings": {"ok": {"localizations": {"#
+            + #""en": {"stringUnit": {"state": "translated", "value": "OK"}}, "#
+            + #""fr": {"stringUnit": {"state": "translated", "value": "D'accord"}}, "#
+            + #""he": {"variations": {"plural": {"one": {"stringUnit": {"state": "new", "value": ""}}, "#
+            + #""other": {"stringUnit": {"state": "new", "value": ""}}}}}}}}}"#
+        try plural.write(toFile: folder + "/p.xcstrings", atomically: true, encoding: .utf8)
+        let forms = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "p.xcstrings", "--locale", "he"], in: folder)
+        #expect(try L10nCLI.blocks(forms.stdout).blocks.map(\.text) == ["OK"], "\(forms)")
     }
 
     /// A document for an iPhone or an iPad shows the catalog's variation for its device.

@@ -456,11 +456,18 @@ public struct StringCatalog: Sendable {
         return catalog
     }
 
-    /// A localization Xcode added and nobody has translated yet (state "new", empty value): it
-    /// falls back along the locale's chain as a missing one does, rather than showing nothing.
+    /// A localization Xcode added and nobody has translated yet (state "new", empty value; in
+    /// variations, every form so): it falls back along the locale's chain as a missing one
+    /// does, rather than showing nothing.
     private static func isUntranslated(_ localization: LocatedJSON) -> Bool {
-        guard let unit = localization["stringUnit"] else { return false }
-        return unit["state"]?.string == "new" && unit["value"]?.string == ""
+        if let unit = localization["stringUnit"] {
+            return unit["state"]?.string == "new" && unit["value"]?.string == ""
+        }
+        guard let variations = localization["variations"]?.members, !variations.isEmpty else { return false }
+        return variations.allSatisfy { variation in
+            guard let forms = variation.value.members, !forms.isEmpty else { return false }
+            return forms.allSatisfy { isUntranslated($0.value) }
+        }
     }
 
     /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).
