@@ -425,6 +425,16 @@ private let xcstrings = #"""
         #expect(json.warnings.map(\.description) == [
             "dup.json:2:11: warning: key 'title' is given again (first on line 1); this later text is used"
         ])
+        // And an .xcstrings catalog: the later entry, whole (its languages only).
+        let entries = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"t": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "A"}}, "#
+                + #""ar": {"stringUnit": {"state": "translated", "value": "ب"}}}},"# + "\n"
+                + #""t": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "B"}}}}}}"#,
+            file: "dup.xcstrings")
+        #expect(entries.tables["en"]?["t"] == "B" && entries.tables["ar"]?["t"] == nil, "\(entries.tables)")
+        #expect(entries.warnings.map(\.description) == [
+            "dup.xcstrings:2:6: warning: key 't' is given again (first on line 1); this later entry is used"
+        ])
         let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
         let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let big = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

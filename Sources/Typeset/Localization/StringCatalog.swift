@@ -412,7 +412,24 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
+        var lines: [String: Int] = [:]  // where each key's entry was given
+        var warnings: [Diagnostic] = []
         for (key, entry) in strings {
+            // As in a .strings file or a JSON object: the later entry is used, and said.
+            if let first = lines[key] {
+                warnings.append(.warning(
+                    location(entry, file), "key '\(key)' is given again (first on line \(first)); this later entry is used"))
+                // Nothing of the earlier entry stays (Foundation's reading keeps only the last).
+                for language in tables.keys { tables[language]?[key] = nil }
+                for device in deviceTables.keys {
+                    for language in deviceTables[device]?.keys ?? [:].keys { deviceTables[device]?[language]?[key] = nil }
+                }
+                for language in problems.keys { problems[language]?[key] = nil }
+                keysWithoutText.remove(key)
+                untranslatable.remove(key)
+            } else {
+                lines[key] = entry.line
+            }
             guard entry.members != nil else {
                 problems["", default: [:]][key] = Diagnostic.error(
                     location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
@@ -453,6 +470,7 @@ public struct StringCatalog: Sendable {
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
+        catalog.warnings = warnings
         return catalog
     }
 
