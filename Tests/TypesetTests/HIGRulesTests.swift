@@ -786,6 +786,42 @@ extension ReportInvariantTests {
         }
     }
 
+    /// Pointed Arabic and Hebrew read right from the glyphs alone, as readers that ignore
+    /// /ActualText read them (pdfminer, pypdf): each glyph of a letter with its marks stands for
+    /// its character in ToUnicode, and the letter comes before its marks. They read "(cid:291)"
+    /// for every mark, and PyMuPDF split the words at them.
+    @Test func pointedTextReadsFromItsGlyphs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (lang, word) in [("ar", "مَرْحَبًا بِكُمْ"), ("he", "שָׁלוֹם עוֹלָם")] {
+            try #"<document lang="\#(lang)"><p>\#(word)</p></document>"#
+                .write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
+            #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", folder + "/doc.pdf", folder + "/qdf.pdf"]).status == 0)
+            let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/qdf.pdf")), as: UTF8.self)
+            // ToUnicode: <glyph> <UTF-16BE> pairs (one font: the word is of one script).
+            var toUnicode: [String: String] = [:]
+            for match in pdf.matches(of: /<([0-9a-fA-F]{4})> <([0-9a-fA-F]+)>/) {
+                let units = stride(from: 0, to: match.2.count, by: 4).map { offset -> UInt16 in
+                    let start = match.2.index(match.2.startIndex, offsetBy: offset)
+                    return UInt16(match.2[start..<match.2.index(start, offsetBy: 4)], radix: 16) ?? 0
+                }
+                toUnicode[match.1.lowercased()] = String(decoding: units, as: UTF16.self)
+            }
+            // The glyphs of the TJ arrays, in the order the content stream shows them.
+            var read = ""
+            for array in pdf.matches(of: /\[([^\]]*)\]TJ/) {
+                for hex in array.1.matches(of: /<([0-9a-fA-F]+)>/) {
+                    let digits = Array(hex.1.lowercased())
+                    for offset in stride(from: 0, to: digits.count, by: 4) {
+                        read += toUnicode[String(digits[offset..<offset + 4])] ?? "?"
+                    }
+                }
+            }
+            #expect(read == word, "\(lang): \(read.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     /// The hyphen shown at a soft hyphen has no text (the soft hyphen is left out); its glyph
     /// was mapped to nothing in the font's ToUnicode, and every real "-" after it needed
     /// /ActualText, which some readers ignore.

@@ -104,6 +104,28 @@ final class PDFFont {
         return true
     }
 
+    /// For readers that ignore /ActualText (pdfminer, pypdf): in a cluster of several glyphs
+    /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
+    /// the cluster's characters stands for it, and the one glyph left, if one is, for the
+    /// characters left (the letter, in its joining form). Glyphs that stand for something keep it.
+    func mapParts(_ glyphs: UnsafeBufferPointer<UInt32>, of text: UnsafeBufferPointer<UInt8>) {
+        var left = Array(String(decoding: text, as: UTF8.self).unicodeScalars)
+        var unmatched: [UInt32] = []
+        for glyph in glyphs {
+            if let index = left.firstIndex(where: { program.nominalGlyph($0) == glyph }) {
+                let scalar = left.remove(at: index)
+                var bytes: [UInt8] = []
+                UTF8.encode(scalar) { bytes.append($0) }
+                _ = bytes.withUnsafeBufferPointer { map(glyph, to: $0) }
+            } else {
+                unmatched.append(glyph)
+            }
+        }
+        guard unmatched.count == 1, !left.isEmpty else { return }
+        let rest = Array(String(String.UnicodeScalarView(left)).utf8)
+        _ = rest.withUnsafeBufferPointer { map(unmatched[0], to: $0) }
+    }
+
     private var usedGlyphs: [UInt32] {
         (0..<glyphCount).filter { widths[$0] >= 0 }.map { UInt32($0) }
     }

@@ -8,7 +8,8 @@
 // does: a right-to-left run's glyphs go from right to left, so that text extraction reads
 // letters in logical order. A cluster of one glyph relies on the font's ToUnicode; anything else
 // (ligatures of several clusters' text, one glyph drawn for two texts, several glyphs for one
-// text) is wrapped in /ActualText. A bitmap font's glyphs (color emoji) are codes of its Type 3
+// text) is wrapped in /ActualText; the glyphs of a letter with its marks also stand for their
+// own characters, letter first, for the readers that ignore /ActualText (`PDFFont.mapParts`). A bitmap font's glyphs (color emoji) are codes of its Type 3
 // fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`.
 import CCairo
 
@@ -88,8 +89,23 @@ struct PDFPageContent: ~Copyable {
                     glyphStart += cluster.glyphCount
                 }
                 let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
-                if !mapped { line.beginActualText(clusterText, in: &bytes) }
-                for index in glyphs { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
+                if !mapped {
+                    line.beginActualText(clusterText, in: &bytes)
+                    if glyphs.count > 1 && !bitmap {
+                        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: glyphs.count) { ids in
+                            for (i, index) in glyphs.enumerated() { ids[i] = run.glyphs[index].id }
+                            font.mapParts(UnsafeBufferPointer(ids), of: clusterText)
+                        }
+                    }
+                }
+                // A right-to-left cluster's glyphs come from HarfBuzz reversed, its marks before
+                // its letter: they go letter first, in text order, for the readers that read
+                // the glyphs rather than the /ActualText.
+                if run.backward && glyphs.count > 1 {
+                    for index in glyphs.reversed() { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
+                } else {
+                    for index in glyphs { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
+                }
                 if !mapped { line.endActualText(in: &bytes) }
             }
         }

@@ -108,6 +108,12 @@ struct FontProgram: @unchecked Sendable {
         return segments
     }
 
+    /// The font's own glyph for `scalar` (its cmap), nil when it has none.
+    func nominalGlyph(_ scalar: Unicode.Scalar) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font.font, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+
     /// The horizontal advance of `glyph` in font units.
     func advance(_ glyph: UInt32) -> Int {
         Int(hb_font_get_glyph_h_advance(font.font, glyph))
