@@ -214,6 +214,11 @@ struct TaggedPDFTests {
         #expect(space > 0 && arabicRuns[space].backward && arabicRuns[space].problem == nil)
         #expect(arabicRuns[space - 1].glyphs.allSatisfy { $0.x > arabicRuns[space].glyphs[0].x })
         #expect(arabicRuns.map(\.text).joined() == "مرحبا بكم في الإعدادات الجديدة للهاتف اليوم")
+        // A <br/> (U+2028, no glyph in the fonts) reads as a space too ("line oneline two").
+        for (lang, text) in [("en", ["line one", "line two"]), ("ar", ["سطر", "ثان"])] {
+            let broken = try #require(layoutMarkup(#"<document lang="\#(lang)"><p>\#(text[0])<br/>\#(text[1])</p></document>"#))
+            #expect(runs(broken.pages[0]).map(\.text).joined() == text.joined(separator: " "), "\(lang)")
+        }
     }
 
     /// The writer checks that what one page ends with `continued` the next begins so.

@@ -507,19 +507,30 @@ final class ParagraphLayouter: Sendable {
     }
 
     /// The space at `visibleEnd` when it hangs at the end of the line `range`, after something
-    /// shown, and its item shaped it as one glyph.
+    /// shown, and its item shaped it as one glyph; for a `<br/>` (U+2028, which fonts lack),
+    /// a space shaped in its item's font, so that the text reads "line one" + " " + "line two".
     private func hangingSpace(
         _ range: Range<Int>, visibleEnd: Int, _ text: ParagraphText, _ items: [TextItem], _ shaped: [ShapedRun],
         _ clusterOrders: [ClusterOrder], balance: Double
     ) -> HangingSpace? {
-        guard visibleEnd > range.lowerBound, visibleEnd < range.upperBound, text.scalars[visibleEnd] == " " else {
-            return nil
-        }
+        guard visibleEnd > range.lowerBound, visibleEnd < range.upperBound else { return nil }
+        let scalar = text.scalars[visibleEnd]
+        guard scalar == " " || scalar == "\u{2028}" else { return nil }
         let index = firstItem(endingAfter: visibleEnd, in: items)
         guard index < items.count else { return nil }
+        let item = items[index]
+        if scalar == "\u{2028}" {
+            let shapedSpace = shaper.shape(
+                scalars: [" "], range: 0..<1, face: item.face, size: size(of: item, text, balance: balance),
+                rightToLeft: item.isRightToLeft, script: item.script, language: text.spans[item.spanIndex].style.language)
+            guard shapedSpace.glyphs.count == 1, var glyph = shapedSpace.glyphs.first, glyph.id != 0 else { return nil }
+            glyph.cluster = visibleEnd
+            glyph.unsafeToBreak = false
+            return HangingSpace(
+                glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
+        }
         let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
         guard glyphs.count == 1, let glyph = glyphs.first, glyph.id != 0 else { return nil }
-        let item = items[index]
         return HangingSpace(
             glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
     }
