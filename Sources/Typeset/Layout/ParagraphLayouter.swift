@@ -32,7 +32,8 @@ struct TextLine: Equatable {
     var baseline: Double
     /// The largest point size on the line.
     var largestSize: Double
-    /// The space hanging at the end of a line that wraps: never seen, but drawn (invisibly, past
+    /// The space hanging at the end of a line that wraps (or a space for the `<br/>` that ends
+    /// it): never seen, but drawn (invisibly, past
     /// the line's end) so that the text of a PDF or SVG reads "end of line" + " " + "next line"
     /// rather than gluing the two words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in
     /// tagged PDF).
