@@ -393,6 +393,12 @@ private let xcstrings = #"""
         ] {
             #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
         }
+        // The locale spelt with its script takes the catalog's form spelt without it first.
+        let hongKong = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: ["en", "zh-Hant", "zh-HK"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
+        for (locale, language) in [("zh-Hant-HK", "zh-HK"), ("zh-HK", "zh-HK"), ("zh-Hant-TW", "zh-Hant"), ("zh-TW", "zh-Hant")] {
+            #expect(hongKong.strings(locale: locale)["k"] == language, "\(locale)")
+        }
     }
 
     /// A property list (a built app's `.strings`) is named as such, not "not UTF-8".

@@ -198,6 +198,15 @@ public struct StringCatalog: Sendable {
         func isForm(_ other: String) -> Bool {
             other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
         }
+        // The locale itself spelt without its script (`zh-HK` for `zh-Hant-HK`; iOS adds the
+        // likely script to both): right after it, before `zh-Hant`.
+        if let script, let region = Language.regionSubtag(Language.subtags(of: chain[0])) {
+            for other in languages where isForm(other) && !chain.contains(other)
+                && StringCatalog.script(of: other) == script && Language.regionSubtag(Language.subtags(of: other)) == region
+            {
+                chain.insert(other, at: 1)
+            }
+        }
         for other in languages where isForm(other) && !chain.contains(other) {
             let otherScript = StringCatalog.script(of: other)
             if script == nil || otherScript == nil || otherScript == script { chain.append(other) }
