@@ -20,8 +20,7 @@ struct Diff: Command {
             The diff image shows A faded to grey with every differing pixel in magenta. With \
             --out it is always written (pages after the first as DIFF-2.png, ...); without it, \
             only for pages that differ, beside A as NAME.diff.png (NAME-2.diff.png, ...), and \
-            one an earlier run left there for a page that no longer differs is removed, so that \
-            the diff images beside A are this run's.
+            one an earlier run left there for a page that no longer differs is removed.
 
             Exit status: 0 within tolerance, 1 different, 2 error (unreadable input, markup \
             errors, bad arguments).
@@ -148,16 +147,17 @@ struct Diff: Command {
         }
     }
 
-    /// Removes the diff images beside A of the pages this run wrote none for, and of pages after
-    /// the last, up to the first that is not there; never an input.
+    /// Removes the diff images beside A of the pages this run compared and wrote none for:
+    /// files only, never an input. (Not those of pages past the last: `NAME-3.diff.png` may be
+    /// the diff image of an input named `NAME-3`.)
     private func removeEarlierDiffImages(keeping written: Set<Int>, pageCount: Int, inputs: Set<String>) {
-        let files = FileManager.default
-        var page = 1
-        while true {
+        for page in 1...max(pageCount, 1) where !written.contains(page - 1) {
             let path = diffImageBesideA(page: page)
-            if page > pageCount && !files.fileExists(atPath: path) { break }
-            if !written.contains(page - 1) && !inputs.contains(resolvedPath(path)) { try? files.removeItem(atPath: path) }
-            page += 1
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
+                !inputs.contains(resolvedPath(path))
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path)
         }
     }
 

@@ -122,6 +122,17 @@ struct HostileInputTests {
         try check(
             try cli.render(lines),
             Expectation(error: (2, 3, "this element's content would reach page \(limit + 1)")), path: lines)
+
+        // Paragraphs and spacers, the spacers left out at each page's end: still the error, at
+        // the paragraph past the limit (layout stopped early, counting the spacers toward it,
+        // and the end of the document was dropped without a word).
+        let spaced = folder + "/spaced.xml"
+        try ("<document height=\"100\" margin=\"10\">\n"
+            + String(repeating: "<p>x</p><spacer height=\"75\"/>\n", count: limit + 1) + "</document>\n")
+            .write(toFile: spaced, atomically: false, encoding: .utf8)
+        try check(
+            try cli.render(spaced),
+            Expectation(error: (limit + 2, 1, "this element's content would reach page \(limit + 1)")), path: spaced)
     }
 
     /// An image file over the byte limit is refused without decoding it (a sparse file: a real

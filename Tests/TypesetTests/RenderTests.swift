@@ -191,6 +191,9 @@ struct RenderTests {
     @Test func theTitleLeavesOutWhatTheTextLeavesOut() throws {
         let result = try #require(layoutMarkup("<document><title>طراز <ltr>iPhone 15</ltr> س&#xAD;عر</title></document>"))
         #expect(result.title == "طراز iPhone 15 سعر")
+        // An emoji's ZWJs are its text, there as on the page.
+        let family = try #require(layoutMarkup("<document><title>Family 👨&#x200D;👩&#x200D;👧</title></document>"))
+        #expect(family.title == "Family 👨\u{200D}👩\u{200D}👧")
     }
 
     @Test func pdfIsTaggedExtractableAndValid() throws {

@@ -274,14 +274,15 @@ struct BlockLayouter {
 
     /// Pagination puts at most a page's content height of units on each page, counting a unit
     /// (or a line of a paragraph that may split) taller than that as that height, since it
-    /// stands alone. So the sum of those heights over the content height is a lower bound of
-    /// the page count; past the limit, layout stops. A page without `height` grows: past its
-    /// limit, likewise.
+    /// stands alone, and a spacer as nothing, since it may be left out at a page's end. So the
+    /// sum of those heights over the content height is a lower bound of the page count; past
+    /// the limit, layout stops. A page without `height` grows: past its limit, likewise.
     private mutating func countTowardPageLimit(_ unit: Unit) {
         guard let pageHeight = document.pageHeight else {
             pastPageLimit = 2 * margin + cursor > BlockLayouter.maximumGrowingPageHeight
             return
         }
+        guard !unit.blocks.isEmpty else { return }
         let content = pageHeight - 2 * margin
         if let paragraph = unit.splittableParagraph(contentHeight: content) {
             pagedHeight += paragraph.lines.reduce(0) { $0 + min($1.height, content) }
@@ -815,7 +816,10 @@ struct BlockLayouter {
         }
         // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens).
         if role == .title && title == nil {
-            title = String(String.UnicodeScalarView(text.scalars.filter { !isLeftOutOfText($0) }))
+            let scalars = text.scalars
+            title = String(String.UnicodeScalarView(scalars.indices.lazy.filter { i in
+                !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count)
+            }.map { scalars[$0] }))
         }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.

@@ -93,19 +93,19 @@ extension BlockLayouter {
                     i += 1
                     continue
                 }
-                kept = kept.map { $0 + separators } ?? (separators > 0 ? separators : nil)
-                separators = 0
                 if isHeading(next) && height <= contentHeight + 0.001 {
-                    kept = (kept ?? 0) + gap + height
+                    kept = (kept ?? 0) + separators + gap + height
+                    separators = 0
                     i += 1
                     continue
                 }
                 if let paragraph = next.splittableParagraph(contentHeight: contentHeight),
                     let line = paragraph.lines.first, let origin = next.blocks[0].lineOrigins.first
                 {
-                    return (kept ?? 0) + gap + origin.top + line.height - next.top
+                    return (kept ?? 0) + separators + gap + origin.top + line.height - next.top
                 }
-                return height <= contentHeight + 0.001 ? (kept ?? 0) + gap + height : kept
+                // What cannot stand beside it on any page keeps nothing, nor the spacers before it.
+                return height <= contentHeight + 0.001 ? (kept ?? 0) + separators + gap + height : kept
             }
             return kept
         }
@@ -137,13 +137,25 @@ extension BlockLayouter {
 
         var pageEnded = false  // by a spacer left out: what follows starts a page
         allUnits: for (index, unit) in units.enumerated() {
-            if pageEnded {
-                pageEnded = false
-                guard newPage(for: unit) else { break }
-            }
             var gap = empty ? 0 : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
+            // A spacer (or an empty row or stack) at a page break is left out, as CSS drops
+            // space there: one that does not fit at a page's end, and those after it or at the
+            // top of a page after the first (the next page started with their space, or was
+            // blank). The page that follows starts with the next content, if any comes.
+            if unit.blocks.isEmpty {
+                if pageEnded || (empty && !pages.isEmpty) { continue }
+                if !empty && y + gap + height > contentHeight + 0.001 {
+                    pageEnded = true
+                    continue
+                }
+            }
+            if pageEnded {
+                pageEnded = false
+                guard newPage(for: unit) else { break }
+                gap = 0
+            }
             // A title or a heading is not left at the bottom of a page, its section on the next:
             // it goes there too when the start of what follows it would not fit beside it.
             if !empty, y + gap + height <= contentHeight + 0.001, let next = keptStart(after: index),
@@ -151,12 +163,6 @@ extension BlockLayouter {
             {
                 guard newPage(for: unit) else { break }
                 gap = 0
-            }
-            // A spacer (or an empty row or stack) that does not fit ends the page and is left out:
-            // at the next page's top it would only push the content down, or fill a page.
-            if unit.blocks.isEmpty && !empty && y + gap + height > contentHeight + 0.001 {
-                pageEnded = true
-                continue
             }
             if y + gap + height <= contentHeight + 0.001 {
                 let dy = margin + y + gap - unit.top
@@ -492,12 +498,7 @@ struct PageEmitter {
                 for i in run.scalarRange {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
-                    // A ZWJ that joins emoji is kept: without it a copied 👨‍👩‍👧 was three.
-                    if isLeftOutOfText(scalar)
-                        && !(scalar == "\u{200D}" && i + 1 < upper && scalars[i + 1].isExtendedPictographic)
-                    {
-                        continue
-                    }
+                    if isLeftOutOfText(scalar) && !isEmojiJoiner(scalars, at: i, before: upper) { continue }
                     UTF8.encode(scalar) { byte in
                         utf8[count] = byte
                         count += 1
@@ -585,6 +586,14 @@ func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
     // none: most text is answered by two comparisons.
     if value &- 0x20 < 0x5F || value &- 0xAE < 0x1760 { return false }
     return isHiddenControl(scalar) || isBoundaryNeutral(scalar)
+}
+
+/// Whether `scalars[index]` is a ZWJ that joins emoji (an Extended_Pictographic follows it,
+/// before `end`): part of the emoji, kept in the text though `isLeftOutOfText` (a copied 👨‍👩‍👧
+/// was three people without it).
+@inline(__always)
+func isEmojiJoiner(_ scalars: [Unicode.Scalar], at index: Int, before end: Int) -> Bool {
+    scalars[index] == "\u{200D}" && index + 1 < end && scalars[index + 1].isExtendedPictographic
 }
 
 /// Bidi class BN, with the table looked up only in the ranges that hold BN characters

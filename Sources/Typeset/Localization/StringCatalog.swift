@@ -302,11 +302,18 @@ public struct StringCatalog: Sendable {
         // A property list (Xcode writes the `.strings` of a built app as binary ones): said so,
         // rather than "not UTF-8" or "expected a key in quotes".
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        if bytes.starts(with: "bplist".utf8) || ["<?xml", "<plist", "<!DOCTYPE plist"].contains(where: { start.starts(with: $0.utf8) }) {
+        let head = String(decoding: start.prefix(1024), as: UTF8.self)
+        if bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist")) {
             throw .error(
                 SourceLocation(file: file, line: 1, column: 1),
                 "the string catalog is a property list, which typeset does not read; give the .xcstrings or "
                     + ".strings source, or convert it to JSON (on a Mac: plutil -convert json -o NAME.json FILE)")
+        }
+        if head.hasPrefix("<") && head.contains("<xliff") {
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1),
+                "the string catalog is an XLIFF file (Xcode's export for translators), which typeset does not "
+                    + "read; give the .xcstrings catalog it was exported from")
         }
         let pathExtension = Path.fileExtension(file).lowercased()
         if pathExtension == "strings" {
@@ -428,12 +435,19 @@ public struct StringCatalog: Sendable {
             if let first = lines[key] {
                 warnings.append(.warning(
                     location(entry, file), "key '\(key)' is given again (first on line \(first)); this later entry is used"))
-                // Nothing of the earlier entry stays (Foundation's reading keeps only the last).
-                for language in tables.keys { tables[language]?[key] = nil }
-                for device in deviceTables.keys {
-                    for language in deviceTables[device]?.keys ?? [:].keys { deviceTables[device]?[language]?[key] = nil }
+                // Nothing of the earlier entry stays (Foundation's reading keeps only the last),
+                // nor a language only it had.
+                func remove<Value>(_ key: String, from table: inout [String: [String: Value]]) {
+                    for language in table.keys {
+                        table[language]?[key] = nil
+                        if table[language]?.isEmpty == true { table[language] = nil }
+                    }
                 }
-                for language in problems.keys { problems[language]?[key] = nil }
+                remove(key, from: &tables)
+                remove(key, from: &problems)
+                for device in deviceTables.keys {
+                    remove(key, from: &deviceTables[device, default: [:]])
+                }
                 keysWithoutText.remove(key)
                 untranslatable.remove(key)
             } else {

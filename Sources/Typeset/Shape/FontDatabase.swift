@@ -366,13 +366,16 @@ public final class FontDatabase: Sendable {
                     state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
                 if let face = found, !faces.contains(face) { faces.append(face) }
             }
-            // Without the bundled fonts (`bundledFontsProblem`), the first family of `--font-dir`,
-            // else of the system, as `ranked`; what it lacks is looked for as usual.
+            // Without the bundled fonts (`bundledFontsProblem`), Noto Sans or DejaVu Sans if the
+            // `--font-dir` or system fonts have them, else their first family as `ranked` (a CJK
+            // font's Latin is not meant for text); what it lacks is looked for as usual.
             if faces.isEmpty {
                 if state.extra.isEmpty { loadSystem(&state) }
                 let (pool, byFamily) =
                     state.extra.isEmpty ? (state.systemFaces, state.systemByFamily) : (state.extra, state.extraByFamily)
-                if let first = pool.first(where: { state.isColor[$0.fileKey] != true }),
+                let preferred = ["noto sans", "dejavu sans"].first { byFamily[$0] != nil }
+                if let first = preferred.flatMap({ byFamily[$0]?.first })
+                    ?? pool.first(where: { state.isColor[$0.fileKey] != true }),
                     let face = Self.bestMatch(byFamily[first.family.lowercased()] ?? [], weight: weight, italic: italic)
                 {
                     faces.append(face)
