@@ -817,9 +817,11 @@ struct BlockLayouter {
         // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens).
         if role == .title && title == nil {
             let scalars = text.scalars
-            title = String(String.UnicodeScalarView(scalars.indices.lazy.filter { i in
-                !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count)
-            }.map { scalars[$0] }))
+            var shown = String.UnicodeScalarView()
+            for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
+                shown.append(scalars[i])
+            }
+            title = String(shown)
         }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.

@@ -108,10 +108,11 @@ final class PDFFont {
     /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
     /// the cluster's characters stands for it, and the one glyph left, if one is, for the
     /// characters left (the letter, in its joining form). Glyphs that stand for something keep it.
-    func mapParts(_ glyphs: UnsafeBufferPointer<UInt32>, of text: UnsafeBufferPointer<UInt8>) {
+    @inline(never)
+    func mapParts(_ glyphs: ArraySlice<PositionedGlyph>, of text: UnsafeBufferPointer<UInt8>) {
         var left = Array(String(decoding: text, as: UTF8.self).unicodeScalars)
         var unmatched: [UInt32] = []
-        for glyph in glyphs {
+        for glyph in glyphs.lazy.map(\.id) {
             if let index = left.firstIndex(where: { program.nominalGlyph($0) == glyph }) {
                 let scalar = left.remove(at: index)
                 var bytes: [UInt8] = []

@@ -91,20 +91,15 @@ struct PDFPageContent: ~Copyable {
                 let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
                 if !mapped {
                     line.beginActualText(clusterText, in: &bytes)
-                    if glyphs.count > 1 && !bitmap {
-                        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: glyphs.count) { ids in
-                            for (i, index) in glyphs.enumerated() { ids[i] = run.glyphs[index].id }
-                            font.mapParts(UnsafeBufferPointer(ids), of: clusterText)
-                        }
-                    }
+                    if glyphs.count > 1 && !bitmap { font.mapParts(run.glyphs[glyphs], of: clusterText) }
                 }
                 // A right-to-left cluster's glyphs come from HarfBuzz reversed, its marks before
                 // its letter: they go letter first, in text order, for the readers that read
                 // the glyphs rather than the /ActualText.
-                if run.backward && glyphs.count > 1 {
-                    for index in glyphs.reversed() { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
-                } else {
-                    for index in glyphs { line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes) }
+                let reversed = run.backward && glyphs.count > 1
+                for k in 0..<glyphs.count {
+                    let index = reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k
+                    line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes)
                 }
                 if !mapped { line.endActualText(in: &bytes) }
             }

@@ -51,6 +51,7 @@ struct StructureTagBalance {
 
 extension GlyphRun {
     /// Throws if the run was found wrong when it was made (`problem`), item `item` of page `page`.
+    @inline(__always)
     func checkMade(page: Int, item: Int) throws {
         if let problem {
             throw RenderError.invalidGlyphRun(page: page, item: item, reason: problem)
@@ -59,6 +60,7 @@ extension GlyphRun {
 
     /// Throws unless each glyph is one of the `count` of its font (PDF and SVG, which write glyph
     /// ids themselves).
+    @inline(__always)
     func checkGlyphs(fontGlyphCount count: Int, page: Int, item: Int) throws {
         for glyph in glyphs where Int(glyph.id) >= count {
             throw RenderError.invalidGlyphRun(
