@@ -108,8 +108,11 @@ final class PDFFont {
     /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
     /// the cluster's characters stands for it, and the one glyph left, if one is, for the
     /// characters left (the letter, in its joining form). Glyphs that stand for something keep it.
+    /// Only clusters of up to `mappedClusterLength` glyphs: the search is quadratic, and a letter
+    /// with thousands of marks (a hostile input) took seconds; its /ActualText still says it.
     @inline(never)
     func mapParts(_ glyphs: ArraySlice<PositionedGlyph>, of text: UnsafeBufferPointer<UInt8>) {
+        guard glyphs.count <= PDFFont.mappedClusterLength else { return }
         var left = Array(String(decoding: text, as: UTF8.self).unicodeScalars)
         var unmatched: [UInt32] = []
         for glyph in glyphs.lazy.map(\.id) {
@@ -126,6 +129,9 @@ final class PDFFont {
         let rest = Array(String(String.UnicodeScalarView(left)).utf8)
         _ = rest.withUnsafeBufferPointer { map(unmatched[0], to: $0) }
     }
+
+    /// A letter and its marks: no script stacks more.
+    static let mappedClusterLength = 16
 
     private var usedGlyphs: [UInt32] {
         (0..<glyphCount).filter { widths[$0] >= 0 }.map { UInt32($0) }
