@@ -122,14 +122,16 @@ public func readRegularFile(_ path: String, limit: Int) throws(FileProblem) -> [
     return bytes
 }
 
-/// Up to `limit` bytes of the file at `path`; nil when it cannot be opened or read.
+/// Up to `limit` bytes of the regular file at `path`; nil when it cannot be opened or read, or
+/// is no regular file (opened without waiting: a FIFO made `diff` wait for a writer forever).
 public func readFile(_ path: String, limit: Int) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
     var status = stat()
-    if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(min(limit, Int(status.st_size))) }
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    if status.st_size > 0 { bytes.reserveCapacity(min(limit, Int(status.st_size))) }
     // An uninitialized chunk: zeroing 64 KB cost more than parsing a small document.
     let failed = withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 16) { chunk in
         while bytes.count < limit {
@@ -142,6 +144,13 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
         return false
     }
     return failed ? nil : bytes
+}
+
+/// Whether something is at `path` (symbolic links followed) that is not a regular file: a
+/// folder, a FIFO, a device.
+public func isSomethingElseThanAFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
 }
 
 /// Why the file at `path` cannot be read, or the folder listed and entered, in the system's

@@ -113,7 +113,9 @@ struct Diff: Command {
                 let result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
                 // The counts first: they stand even if the diff image cannot be written.
                 print(prefix + result.description)
-                if out != nil || !result.passes(maxDiff: maxShare) {
+                if result.diffImageIsTooLarge {
+                    print("no diff image: it would be \(result.width) × \(result.height) pixels")
+                } else if out != nil || !result.passes(maxDiff: maxShare) {
                     try makeFolder(of: path)  // as render and sheet make theirs
                     try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
                     written.insert(index)
@@ -222,7 +224,10 @@ struct MarkupRenderer {
             throw failure("cannot read the file '\(input)': it is a folder")
         }
         guard let head = readFile(input, limit: 12) else {  // a WebP says so in bytes 8 to 11
-            let reason = FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
+            let reason =
+                isSomethingElseThanAFile(input)
+                ? "it is not a regular file (a pipe or a device)"
+                : FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
             throw failure("cannot read the file '\(input)': \(reason)")
         }
         if head.starts(with: PNGFile.signature) {

@@ -152,6 +152,12 @@ struct DiffCommandTests {
         #expect(run.lines.first?.hasPrefix("A is 40×30 pixels, B is 40×32, 80 of 1280 pixels differ") == true, "\(run)")
         #expect(run.lines.first?.hasSuffix("box x 0 y 30 width 40 height 2") == true)
         #expect(run.lines.last == "different")
+        // Two long thin images make no diff image of both their sides (30,000² pixels: 3.5 GB
+        // and 30 s from two files of a hundred bytes).
+        try Data(pngFile(width: 30000, height: 1)).write(to: URL(fileURLWithPath: folder + "/wide.png"))
+        try Data(pngFile(width: 1, height: 30000)).write(to: URL(fileURLWithPath: folder + "/tall.png"))
+        let thin = try typeset(["diff", "wide.png", "tall.png"], in: folder)
+        #expect(thin.status == 1 && thin.lines.dropFirst() == ["no diff image: it would be 30000 × 30000 pixels", "different"], "\(thin)")
     }
 
     @Test func markupInputsAreRenderedWithTheSameOptions() throws {

@@ -89,6 +89,36 @@ struct HostileInputTests {
         #expect(mkfifo(fonts + "/pipe.ttf", 0o644) == 0)
         let result = try run(cli.binary, ["render", input, "--font-dir", fonts, "-o", folder + "/out.pdf"])
         #expect(result.status == 0, "\(result.error)")
+
+        // A pipe given to diff, or as a snapshot's reference, is refused at once (it waited for
+        // a writer forever); `timeout` ends the wait if it comes back.
+        try Data(pngFile(width: 2, height: 2)).write(to: URL(fileURLWithPath: folder + "/a.png"))
+        let diff = try run("/usr/bin/timeout", ["20", cli.binary, "diff", folder + "/pipe.png", folder + "/a.png"])
+        #expect(diff.status == 2 && diff.error.contains("it is not a regular file"), "\(diff)")
+        try FileManager.default.createDirectory(atPath: folder + "/shots/__snapshots__", withIntermediateDirectories: true)
+        try "<document><p>x</p></document>".write(toFile: folder + "/shots/in.xml", atomically: false, encoding: .utf8)
+        #expect(mkfifo(folder + "/shots/__snapshots__/in.png", 0o644) == 0)
+        let snapshot = try run("/usr/bin/timeout", ["20", cli.binary, "snapshot", folder + "/shots"])
+        #expect(snapshot.status == 1 && snapshot.output.contains("not a regular file"), "\(snapshot)")
+    }
+
+    /// An output named through a symbolic link is written to the file the link points to; the
+    /// link stays (it was replaced by the file, and the file it pointed to left as it was).
+    @Test func anOutputThroughALinkIsWrittenThrough() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/in.xml"
+        try "<document><p>x</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
+        for format in ["pdf", "svg", "png"] {
+            let real = folder + "/real." + format
+            let link = folder + "/link." + format
+            try Data().write(to: URL(fileURLWithPath: real))
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+            #expect(try run(cli.binary, ["render", input, "-o", link]).status == 0)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "\(format)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: real)).count > 100, "\(format)")
+        }
     }
 
     @Test func pageCountLimitIsALocatedError() throws {

@@ -208,6 +208,15 @@ import Testing
         #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
     }
 
+    /// A page less tall than the spacing of doubles at a line's top still takes that line: empty
+    /// pages repeated until the page limit's error, for a paragraph of five lines.
+    @Test func aPageTooShortForALineStillTakesIt() throws {
+        let result = try #require(
+            layoutMarkup(#"<document width="5" height="0.000000000000001" margin="0"><p>Hello</p></document>"#))
+        #expect(!result.diagnostics.items.contains { $0.severity == .error }, "\(result.diagnostics.items)")
+        #expect(result.report.pages.count < 10 && result.report.pages.allSatisfy { !$0.blocks.isEmpty })
+    }
+
     /// A spacer that does not fit at a page's end is left out: the next page starts with the
     /// content (it started 60 pt down, and a spacer as tall as a page made a blank page).
     @Test func aSpacerAtAPageBreakIsLeftOut() throws {

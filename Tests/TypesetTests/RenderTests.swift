@@ -1306,6 +1306,30 @@ struct PDFWriterTests {
         #expect(try render("changed").red == 200)
     }
 
+    /// A damaged font's composites are copied, not followed: a component naming a glyph the font
+    /// does not have, and a composite too short for one component, each crashed the PDF writer
+    /// (index out of range) with a font in --font-dir.
+    @Test func damagedCompositesDoNotCrashTheSubsetter() throws {
+        func be16(_ value: Int) -> [UInt8] { [UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+        let header = be16(0xFFFF) + [UInt8](repeating: 0, count: 8)  // a composite, its box
+        let farComponent = header + be16(0) + be16(0xFFFF) + [0, 0]  // flags, glyph 65535, x, y
+        let short = header + be16(0)  // flags, and nothing after
+        let glyf = farComponent + short
+        let loca = [0, 0, farComponent.count, glyf.count].flatMap { be16($0 >> 16) + be16($0 & 0xFFFF) }
+        var head = [UInt8](repeating: 0, count: 54)
+        head[51] = 1  // long loca offsets
+        var hhea = [UInt8](repeating: 0, count: 36)
+        hhea[35] = 3  // three horizontal metrics
+        let maxp: [UInt8] = [0, 1, 0, 0] + be16(3)
+        let tables = ["head": head, "hhea": hhea, "maxp": maxp, "hmtx": [UInt8](repeating: 0, count: 12)]
+        let subset = glyf.withUnsafeBytes { glyfBytes in
+            loca.withUnsafeBytes { locaBytes in
+                TrueTypeSubsetter.subset(glyphs: [1, 2], glyf: glyfBytes, loca: locaBytes) { tables[$0] }
+            }
+        }
+        #expect(subset != nil)
+    }
+
     /// The embedded TrueType program: glyph ids kept, composites with their components, the
     /// glyphs not drawn empty, advances unchanged.
     @Test func trueTypeSubsetKeepsGlyphIdsAndComponents() throws {

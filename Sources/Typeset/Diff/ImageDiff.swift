@@ -39,6 +39,10 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     /// True when no pixel differs beyond the tolerance and the sizes are the same.
     public var matches: Bool { differingPixels == 0 && sizeMismatch == nil }
 
+    /// Whether a diff image of the compared area would have more pixels than a PNG page may
+    /// (`maximumPixelCount`): none is written then.
+    public var diffImageIsTooLarge: Bool { width * height > maximumPixelCount }
+
     /// One line for people: "12 of 1316640 pixels differ (0.0009%), largest channel
     /// difference 87, box x 10 y 20 width 5 height 3".
     public var description: String {
@@ -109,6 +113,14 @@ public enum ImageDiff {
     static func write(_ comparison: Comparison, to output: String, resolution: [UInt8]?) throws
         -> ImageDiffResult
     {
+        // Two images of other shapes (30000 × 1 and 1 × 30000) make a diff image of both sides:
+        // 3.5 GB, decided in a few bytes of input.
+        let result = comparison.result
+        guard !result.diffImageIsTooLarge else {
+            throw ImageDiffError.write(
+                path: output,
+                reason: "the diff image would be \(result.width) × \(result.height) pixels, more than \(maximumPixelCount)")
+        }
         var bytes = try comparison.diffImagePNG(for: output)
         if let resolution { bytes = PNGEncoder.settingResolution(bytes, resolution) }
         do {
@@ -303,8 +315,12 @@ struct PixelImage {
     /// Cairo; both give the same words.
     init(contentsOf path: String) throws {
         guard let bytes = readFile(path, limit: Self.largestFile) else {
-            // Cairo's word for a folder is "error while reading from input stream".
+            // Cairo's word for a folder is "error while reading from input stream", and Cairo
+            // would wait for a FIFO's writer.
             if isFolder(path) { throw ImageDiffError.unreadable(path: path, reason: "it is a folder") }
+            if isSomethingElseThanAFile(path) {
+                throw ImageDiffError.unreadable(path: path, reason: "it is not a regular file (a pipe or a device)")
+            }
             try self.init(decodingWithCairo: path)  // which says why it cannot be read
             return
         }

@@ -275,7 +275,10 @@ extension Unit {
                 // A block going on from the page before starts at the top, though another one
                 // beside it in its column goes on from higher up (lines of another size).
                 let origin = start > 0 ? block[start].top : origins[column[i]]
-                guard block[start].top < origin + height else {  // not on this page yet
+                // (One going on is on this page whatever its height: on a page less tall than
+                // the spacing of doubles at its top, `top < top + height` never held, and empty
+                // pages repeated up to the page limit.)
+                guard start > 0 || block[start].top < origin + height else {  // not on this page yet
                     rest[column[i]] = min(rest[column[i]], block[start].top)
                     continue
                 }

@@ -20,6 +20,7 @@ enum AtomicFileWriter {
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
         // Every target is checked before any file is written, so that a refusal never leaves
         // some of the files new and some old.
+        let files = files.map { (path: target(of: $0.path), bytes: $0.bytes) }
         for file in files { try checkTarget(file.path) }
         var temporaries: [String] = []
         defer {
@@ -35,6 +36,17 @@ enum AtomicFileWriter {
             }
             PendingTemporaries.remove(temporaries.removeFirst())
         }
+    }
+
+    /// The file that writing `path` replaces: the one a symbolic link points to, when it is
+    /// there (the link stays; `-o` through a link to a file replaced the link and left the file
+    /// as it was), else `path`.
+    static func target(of path: String) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = Path.realPath(path) else {
+            return path
+        }
+        return resolved
     }
 
     /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), or a
@@ -131,6 +143,8 @@ enum AtomicFileWriter {
 /// and reported by `commit()`. Used from one thread at a time.
 final class TemporaryFile {
     let path: String
+    /// `path`, or the file its symbolic link points to (`AtomicFileWriter.target`).
+    private let target: String
     private let temporary: String
     private let descriptor: Int32
     /// Small writes are gathered here.
@@ -144,8 +158,9 @@ final class TemporaryFile {
     private static let bufferSize = 1 << 16
 
     init(beside path: String) throws(FileWriteFailure) {
-        try AtomicFileWriter.checkTarget(path)
-        (descriptor, temporary) = try AtomicFileWriter.createTemporary(beside: path)
+        target = AtomicFileWriter.target(of: path)
+        try AtomicFileWriter.checkTarget(target)
+        (descriptor, temporary) = try AtomicFileWriter.createTemporary(beside: target)
         self.path = path
     }
 
@@ -188,7 +203,7 @@ final class TemporaryFile {
     func commit() throws(FileWriteFailure) {
         flush()
         if let failure { throw FileWriteFailure(path: path, reason: failure) }
-        if rename(temporary, path) != 0 { throw FileWriteFailure(path: path, reason: AtomicFileWriter.lastError()) }
+        if rename(temporary, target) != 0 { throw FileWriteFailure(path: path, reason: AtomicFileWriter.lastError()) }
         PendingTemporaries.remove(temporary)
         settled = true
     }

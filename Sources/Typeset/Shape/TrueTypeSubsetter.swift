@@ -37,7 +37,9 @@ enum TrueTypeSubsetter {
             guard let range = outline(glyph), range.count >= 10, Int16(bitPattern: uint16(glyf, range.lowerBound)) < 0
             else { continue }
             _ = components(UnsafeRawBufferPointer(rebasing: glyf[range])) { flagsOffset in
-                pending.append(Int(uint16(glyf, range.lowerBound + flagsOffset + 2)))
+                // A damaged font's component may name a glyph it does not have (it crashed).
+                let component = Int(uint16(glyf, range.lowerBound + flagsOffset + 2))
+                if component < glyphCount { pending.append(component) }
             }
         }
         let count = (keep.lastIndex(of: true) ?? 0) + 1
@@ -99,7 +101,8 @@ enum TrueTypeSubsetter {
         // A composite: instructions follow the last component when it has WE_HAVE_INSTRUCTIONS.
         var lastFlags = 10
         let offset = components(bytes) { lastFlags = $0 }
-        guard offset <= bytes.count else { return glyf.append(contentsOf: bytes) }
+        // (A composite too short for one component, in a damaged font, is copied as it is.)
+        guard offset <= bytes.count, lastFlags + 2 <= offset else { return glyf.append(contentsOf: bytes) }
         var copy = Array(bytes[0..<offset])
         set16(uint16(copy, lastFlags) & ~0x0100, in: &copy, at: lastFlags)
         glyf.append(contentsOf: copy)
