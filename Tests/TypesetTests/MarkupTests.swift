@@ -388,6 +388,8 @@ private struct Fixture {
             "UTF-16 with its byte-order mark", [0xFF, 0xFE] + "<document/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
             1, 1, "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8"),
         BadInput("CSS property name", "<document><p font-size='20'>x</p></document>", 1, 14, "did you mean 'size'?"),
+        // Not "did you mean 'weight'?".
+        BadInput("a height of a divider", "<document><divider height='3'/></document>", 1, 20, "for space, use a 'spacer' with a 'height'"),
         BadInput("DOCTYPE", "<!DOCTYPE document>\n<document/>", 1, 1, "a DOCTYPE is not allowed"),
         BadInput("billion laughs", billionLaughs, 2, 1, "DTDs and entity declarations are refused"),
         BadInput(

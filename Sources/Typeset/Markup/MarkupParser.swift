@@ -712,7 +712,11 @@ struct MarkupConverter {
                 continue
             }
             let hint: String
-            if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil })
+            if (attribute.name == "height" || attribute.name == "width") && element.name != MarkupNames.document {
+                // Not "did you mean 'weight'?": a font weight is no size.
+                hint = "'\(element.name)' takes its size from its content and its container; for space, use a "
+                    + "'spacer' with a 'height'"
+            } else if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil })
                 ?? closestName(to: attribute.name, among: accepted)
             {
                 hint = "did you mean '\(suggestion)'?"
