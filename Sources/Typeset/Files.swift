@@ -112,9 +112,7 @@ public enum FileProblem: Error, Equatable {
 /// The bytes of the regular file at `path` (symbolic links followed), refused by its size
 /// before it is read when larger than `limit`, and again if it grew past `limit` since.
 public func readRegularFile(_ path: String, limit: Int) throws(FileProblem) -> [UInt8] {
-    var status = stat()
-    guard stat(path, &status) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
-    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+    let status = try regularFileStatus(path)
     guard Int(status.st_size) <= limit else { throw .tooLarge(Int(status.st_size)) }
     // One byte more than the limit is enough to refuse a file that grew since `stat`.
     guard let bytes = readFile(path, limit: limit + 1) else { throw .unreadable }
@@ -146,11 +144,22 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
     return failed ? nil : bytes
 }
 
-/// Whether something is at `path` (symbolic links followed) that is not a regular file: a
-/// folder, a FIFO, a device.
-public func isSomethingElseThanAFile(_ path: String) -> Bool {
+/// The status of the regular file at `path` (symbolic links followed); what else is there, if not.
+private func regularFileStatus(_ path: String) throws(FileProblem) -> stat {
     var status = stat()
-    return stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
+    guard stat(path, &status) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+    return status
+}
+
+/// Why `path` cannot be read as a regular file, without reading it; nil when it can be tried.
+public func regularFileProblem(_ path: String) -> FileProblem? {
+    do {
+        _ = try regularFileStatus(path)
+        return nil
+    } catch {
+        return error
+    }
 }
 
 /// Why the file at `path` cannot be read, or the folder listed and entered, in the system's

@@ -225,9 +225,11 @@ struct MarkupRenderer {
         }
         guard let head = readFile(input, limit: 12) else {  // a WebP says so in bytes 8 to 11
             let reason =
-                isSomethingElseThanAFile(input)
-                ? "it is not a regular file (a pipe or a device)"
-                : FileManager.default.fileExists(atPath: input) ? "permission denied" : "no such file"
+                switch regularFileProblem(input) {
+                case .notRegular?: "it is not a regular file (a pipe or a device)"
+                case .missing?: "no such file"
+                default: "permission denied"
+                }
             throw failure("cannot read the file '\(input)': \(reason)")
         }
         if head.starts(with: PNGFile.signature) {

@@ -389,7 +389,9 @@ private struct Fixture {
             1, 1, "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8"),
         BadInput("CSS property name", "<document><p font-size='20'>x</p></document>", 1, 14, "did you mean 'size'?"),
         // Not "did you mean 'weight'?".
-        BadInput("a height of a divider", "<document><divider height='3'/></document>", 1, 20, "for space, use a 'spacer' with a 'height'"),
+        BadInput(
+            "a height of a divider", "<document><divider height='3'/></document>", 1, 20,
+            "it is an attribute of 'document', 'image' and 'spacer', not of 'divider'"),
         BadInput("DOCTYPE", "<!DOCTYPE document>\n<document/>", 1, 1, "a DOCTYPE is not allowed"),
         BadInput("billion laughs", billionLaughs, 2, 1, "DTDs and entity declarations are refused"),
         BadInput(

@@ -317,9 +317,9 @@ struct PixelImage {
         guard let bytes = readFile(path, limit: Self.largestFile) else {
             // Cairo's word for a folder is "error while reading from input stream", and Cairo
             // would wait for a FIFO's writer.
-            if isFolder(path) { throw ImageDiffError.unreadable(path: path, reason: "it is a folder") }
-            if isSomethingElseThanAFile(path) {
-                throw ImageDiffError.unreadable(path: path, reason: "it is not a regular file (a pipe or a device)")
+            if regularFileProblem(path) == .notRegular {
+                let what = isFolder(path) ? "it is a folder" : "it is not a regular file (a pipe or a device)"
+                throw ImageDiffError.unreadable(path: path, reason: what)
             }
             try self.init(decodingWithCairo: path)  // which says why it cannot be read
             return

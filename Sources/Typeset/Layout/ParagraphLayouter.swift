@@ -366,16 +366,24 @@ final class ParagraphLayouter: Sendable {
         for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
             let index = firstItem(endingAfter: offset, in: items)
             guard index < items.count else { continue }
-            let item = items[index]
-            let shaped = shaper.shape(
-                scalars: ["-"], range: 0..<1, face: item.face, size: size(of: item, text, balance: balance),
-                rightToLeft: false, script: item.script, language: text.spans[item.spanIndex].style.language)
-            guard var glyph = shaped.glyphs.first, glyph.id != 0 else { continue }
-            glyph.cluster = offset
-            glyph.unsafeToBreak = false
-            hyphens[offset + 1] = glyph
+            hyphens[offset + 1] = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
         }
         return hyphens
+    }
+
+    /// `scalar` shaped alone in `item`'s font and size, as one glyph standing at `cluster` (a
+    /// character the text does not have there: a soft hyphen's "-", a `<br/>`'s space); nil
+    /// when the font has no glyph for it.
+    private func glyph(
+        of scalar: Unicode.Scalar, in item: TextItem, at cluster: Int, _ text: ParagraphText, balance: Double
+    ) -> ShapedGlyph? {
+        let shaped = shaper.shape(
+            scalars: [scalar], range: 0..<1, face: item.face, size: size(of: item, text, balance: balance),
+            rightToLeft: false, script: item.script, language: text.spans[item.spanIndex].style.language)
+        guard shaped.glyphs.count == 1, var glyph = shaped.glyphs.first, glyph.id != 0 else { return nil }
+        glyph.cluster = cluster
+        glyph.unsafeToBreak = false
+        return glyph
     }
 
     /// `glyphs` of a piece (shown: the soft hyphen's own invisible glyph is left out) with
@@ -520,18 +528,14 @@ final class ParagraphLayouter: Sendable {
         let index = firstItem(endingAfter: visibleEnd, in: items)
         guard index < items.count else { return nil }
         let item = items[index]
+        let found: ShapedGlyph?
         if scalar == "\u{2028}" {
-            let shapedSpace = shaper.shape(
-                scalars: [" "], range: 0..<1, face: item.face, size: size(of: item, text, balance: balance),
-                rightToLeft: item.isRightToLeft, script: item.script, language: text.spans[item.spanIndex].style.language)
-            guard shapedSpace.glyphs.count == 1, var glyph = shapedSpace.glyphs.first, glyph.id != 0 else { return nil }
-            glyph.cluster = visibleEnd
-            glyph.unsafeToBreak = false
-            return HangingSpace(
-                glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
+            found = self.glyph(of: " ", in: item, at: visibleEnd, text, balance: balance)
+        } else {
+            let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
+            found = glyphs.count == 1 && glyphs.first?.id != 0 ? glyphs.first : nil
         }
-        let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
-        guard glyphs.count == 1, let glyph = glyphs.first, glyph.id != 0 else { return nil }
+        guard let glyph = found else { return nil }
         return HangingSpace(
             glyph: glyph, face: item.face, size: size(of: item, text, balance: balance), spanIndex: item.spanIndex)
     }

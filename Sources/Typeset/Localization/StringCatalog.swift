@@ -428,31 +428,21 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
-        var lines: [String: Int] = [:]  // where each key's entry was given
+        // A key given twice: as in a .strings file or a JSON object, the later entry is used,
+        // and said; only it is read (Foundation's reading keeps only the last).
+        var lines: [String: Int] = [:]  // where each key's entry was first given
+        var last: [String: Int] = [:]  // the index of each key's last entry
         var warnings: [Diagnostic] = []
-        for (key, entry) in strings {
-            // As in a .strings file or a JSON object: the later entry is used, and said.
+        for (index, (key, entry)) in strings.enumerated() {
             if let first = lines[key] {
                 warnings.append(.warning(
                     location(entry, file), "key '\(key)' is given again (first on line \(first)); this later entry is used"))
-                // Nothing of the earlier entry stays (Foundation's reading keeps only the last),
-                // nor a language only it had.
-                func remove<Value>(_ key: String, from table: inout [String: [String: Value]]) {
-                    for language in table.keys {
-                        table[language]?[key] = nil
-                        if table[language]?.isEmpty == true { table[language] = nil }
-                    }
-                }
-                remove(key, from: &tables)
-                remove(key, from: &problems)
-                for device in deviceTables.keys {
-                    remove(key, from: &deviceTables[device, default: [:]])
-                }
-                keysWithoutText.remove(key)
-                untranslatable.remove(key)
             } else {
                 lines[key] = entry.line
             }
+            last[key] = index
+        }
+        for (index, (key, entry)) in strings.enumerated() where last[key] == index {
             guard entry.members != nil else {
                 problems["", default: [:]][key] = Diagnostic.error(
                     location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")

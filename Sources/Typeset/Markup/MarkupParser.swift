@@ -712,13 +712,15 @@ struct MarkupConverter {
                 continue
             }
             let hint: String
-            if (attribute.name == "height" || attribute.name == "width") && element.name != MarkupNames.document {
-                // Not "did you mean 'weight'?": a font weight is no size.
-                hint = "'\(element.name)' takes its size from its content and its container; for space, use a "
-                    + "'spacer' with a 'height'"
-            } else if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil })
-                ?? closestName(to: attribute.name, among: accepted)
-            {
+            // An attribute of a few other elements is named as such, before a spelling is
+            // guessed: `<divider height>` was asked "did you mean 'weight'?". (One that most
+            // blocks take is not listed: the element's own attributes say more.)
+            let owners = MarkupNames.all.filter { MarkupNames.attributes(of: $0).contains(attribute.name) }
+            if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil }) {
+                hint = "did you mean '\(suggestion)'?"
+            } else if (1...3).contains(owners.count) {
+                hint = "it is an attribute of \(listPhrase(owners.map { "'\($0)'" }, conjunction: "and")), not of '\(element.name)'"
+            } else if let suggestion = closestName(to: attribute.name, among: accepted) {
                 hint = "did you mean '\(suggestion)'?"
             } else if accepted.isEmpty {
                 hint = "'\(element.name)' takes no attributes"
