@@ -341,24 +341,15 @@ public struct StringCatalog: Sendable {
             return try xcstrings(root, file: file)
         }
         var table: [String: String] = [:]
-        var lines: [String: Int] = [:]  // where each key's text was given
-        var warnings: [Diagnostic] = []
         for (key, value) in members {
             guard let text = value.string else {
                 throw Diagnostic.error(
                     location(value, file), "the value of key '\(key)' must be a string, not \(value.kindName)")
             }
-            // As in a .strings file: the later text is used, and said (it was taken silently).
-            if let first = lines[key] {
-                warnings.append(.warning(
-                    location(value, file), "key '\(key)' is given again (first on line \(first)); this later text is used"))
-            } else {
-                lines[key] = value.line
-            }
-            table[key] = text
+            table[key] = text  // the later text of a key given twice
         }
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
-        catalog.warnings = warnings
+        catalog.warnings = repeatedKeys(members, file: file, later: "text").warnings
         return catalog
     }
 
@@ -428,20 +419,8 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
-        // A key given twice: as in a .strings file or a JSON object, the later entry is used,
-        // and said; only it is read (Foundation's reading keeps only the last).
-        var lines: [String: Int] = [:]  // where each key's entry was first given
-        var last: [String: Int] = [:]  // the index of each key's last entry
-        var warnings: [Diagnostic] = []
-        for (index, (key, entry)) in strings.enumerated() {
-            if let first = lines[key] {
-                warnings.append(.warning(
-                    location(entry, file), "key '\(key)' is given again (first on line \(first)); this later entry is used"))
-            } else {
-                lines[key] = entry.line
-            }
-            last[key] = index
-        }
+        // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
+        let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
         for (index, (key, entry)) in strings.enumerated() where last[key] == index {
             guard entry.members != nil else {
                 problems["", default: [:]][key] = Diagnostic.error(
@@ -485,6 +464,26 @@ public struct StringCatalog: Sendable {
         catalog.deviceTables = deviceTables
         catalog.warnings = warnings
         return catalog
+    }
+
+    /// A warning for each key of `members` given again, as a .strings file gets one (the later
+    /// `what` is used: "text", "entry"), and the index of each key's last member.
+    private static func repeatedKeys(
+        _ members: [(key: String, value: LocatedJSON)], file: String, later what: String
+    ) -> (warnings: [Diagnostic], last: [String: Int]) {
+        var lines: [String: Int] = [:]  // where each key was first given
+        var last: [String: Int] = [:]
+        var warnings: [Diagnostic] = []
+        for (index, (key, value)) in members.enumerated() {
+            if let first = lines[key] {
+                warnings.append(.warning(
+                    location(value, file), "key '\(key)' is given again (first on line \(first)); this later \(what) is used"))
+            } else {
+                lines[key] = value.line
+            }
+            last[key] = index
+        }
+        return (warnings, last)
     }
 
     /// A localization Xcode added and nobody has translated yet (state "new", empty value; in
