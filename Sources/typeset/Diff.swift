@@ -55,7 +55,7 @@ struct Diff: Command {
         let maxShare = comparison.maxDiff
         let settings: JobSettings
         do {
-            settings = try layoutArguments.settings()
+            settings = try layoutArguments.settings(pngScale: scale)
         } catch {
             // A broken string catalog: settings() has printed why.
             throw ExitCode(ExitStatus.usage)

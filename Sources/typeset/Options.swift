@@ -121,10 +121,11 @@ struct LayoutArguments {
 
     /// The settings every input of the run shares, with the catalog's warning printed. A string
     /// catalog that cannot be read is printed, handed to `failed`, and thrown as an `ExitCode`
-    /// (1; `diff` makes it 2).
-    func settings(failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
-        let (settings, warnings) = try settingsAndWarnings(failed: failed)
+    /// (1; `diff` makes it 2). `pngScale`: the scale of the PNG pages the run draws, if any.
+    func settings(pngScale: Double? = nil, failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
+        var (settings, warnings) = try settingsAndWarnings(failed: failed)
         for warning in warnings { writeStandardError(warning.description + "\n") }
+        settings.pngScale = pngScale
         return settings
     }
 

@@ -78,10 +78,10 @@ struct Render: Command {
     }
 
     func run() throws {
-        let settings = try layoutArguments.settings()
+        let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
+        let settings = try layoutArguments.settings(pngScale: resolvedFormat == .png ? scale : nil)
         var selected = inputs
         if let shard { selected = shard.select(inputs) }
-        let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
         if let output { warnIfFormatDiffers(output, resolvedFormat) }
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let batch = Batch(inputs: selected, jobs: jobs)

@@ -79,7 +79,9 @@ struct Snapshot: Command {
             }
         }
         // A catalog that cannot be read fails every file, and the summary line still ends it.
-        let settings = try layoutArguments.settings { _ in print("0 passed, \(files.count) failed") }
+        let settings = try layoutArguments.settings(pngScale: comparison.scale) { _ in
+            print("0 passed, \(files.count) failed")
+        }
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(
             path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))

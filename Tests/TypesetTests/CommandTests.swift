@@ -61,12 +61,44 @@ import Testing
         try "junk".write(toFile: folder + "/fonts/bad.ttf", atomically: false, encoding: .utf8)
         try "wOF2".write(toFile: folder + "/fonts/sub/web.woff2", atomically: false, encoding: .utf8)
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/fonts/good.ttf")
-        try "<document><p>x</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
+        // A font HarfBuzz shapes with but FreeType cannot open (it has no 'hhea' table): chosen,
+        // it failed every render with "FreeType error 143".
+        var hebrew = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSansHebrew-Regular.ttf")))
+        let tables = Int(hebrew[4]) << 8 | Int(hebrew[5])
+        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { hebrew[$0..<$0 + 4].elementsEqual("hhea".utf8) })
+        hebrew[record] = UInt8(ascii: "x")
+        try Data(hebrew).write(to: URL(fileURLWithPath: folder + "/fonts/damaged.ttf"))
+        try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("/fonts/bad.ttf:1:1: warning: not a font file HarfBuzz can read; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/damaged.ttf:1:1: warning: a damaged font: it has no 'hhea' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf"), "\(run)")
+    }
+
+    /// A page too large for a PNG is its document's located error, found when it is laid out:
+    /// with one `-o` for all inputs, the others are still drawn (the error was "typeset: error:
+    /// cannot write all.png: page 2 ...", and nothing was written). `snapshot` and `diff` say
+    /// it the same way.
+    @Test func aPageTooLargeForPNGIsItsDocumentsError() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document><p>ok</p></document>".write(toFile: folder + "/a.xml", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/snap", withIntermediateDirectories: false)
+        try "\n<document width=\"9000\" height=\"9000\"><p>x</p></document>"
+            .write(toFile: folder + "/snap/big.xml", atomically: false, encoding: .utf8)
+        let error = "snap/big.xml:2:1: error: page 1 would be 18000 × 18000 pixels; PNG pages can be at most"
+        let render = try typeset(["render", "a.xml", "snap/big.xml", "-o", "all.png"], in: folder)
+        #expect(render.status == 1 && render.stderr.hasPrefix(error), "\(render)")
+        #expect(render.stderr.hasSuffix("rendered 1 of 2 inputs; failed: snap/big.xml\n"), "\(render)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/all.png"))
+        let small = try typeset(["render", "snap/big.xml", "-o", "big.png", "--scale", "0.5"], in: folder)
+        #expect(small.status == 0, "\(small)")
+        let snapshot = try typeset(["snapshot", "snap", "--update"], in: folder)
+        #expect(snapshot.status == 1 && snapshot.stderr.hasPrefix(error), "\(snapshot)")
+        let diff = try typeset(["diff", "a.xml", "snap/big.xml"], in: folder)
+        #expect(diff.status == 2 && diff.stderr.hasPrefix(error), "\(diff)")
     }
 
     /// SPEC §5: long work shows progress on a terminal and stays quiet when not on one. A lone

@@ -7,9 +7,13 @@ import FoundationEssentials
 public struct JobSettings: Sendable {
     public var assetDirectories: [String]
     public var layout: LayoutOptions
-    public init(assetDirectories: [String] = [], layout: LayoutOptions = LayoutOptions()) {
+    /// The scale of the PNG pages to be drawn, if any: a page too large for one is the
+    /// document's error, at its root element, found before anything is drawn.
+    public var pngScale: Double?
+    public init(assetDirectories: [String] = [], layout: LayoutOptions = LayoutOptions(), pngScale: Double? = nil) {
         self.assetDirectories = assetDirectories
         self.layout = layout
+        self.pngScale = pngScale
     }
 }
 
@@ -31,6 +35,13 @@ extension Typesetter {
         }
         let result = layout(document, options: settings.layout)
         diagnostics.append(contentsOf: result.diagnostics)
+        if let scale = settings.pngScale,
+            let problem = result.pages.indices.lazy.compactMap({
+                pngSizeProblem(result.pages[$0], pageNumber: $0 + 1, scale: scale)
+            }).first
+        {
+            diagnostics.report(.error(document.location, problem))
+        }
         return DocumentOutcome(input: path, diagnostics: diagnostics, layout: result)
     }
 }

@@ -54,13 +54,12 @@ final class FreeTypeFace {
     }
 
     private static func describe(_ error: FT_Error, index: Int) -> String {
-        // FreeType's error strings are compiled out on Debian; name the common ones.
         switch error {
         case 0x01: return "cannot open the file"
-        case 0x02: return "unknown font format"
-        case 0x03: return "broken font file"
         case 0x06: return "no face \(index) in the file"
-        default: return "FreeType error \(error)"
+        default:
+            guard let message = typeset_freetype_error_message(error) else { return "FreeType error \(error)" }
+            return "FreeType: " + String(cString: message)
         }
     }
 }

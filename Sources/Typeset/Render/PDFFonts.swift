@@ -143,7 +143,7 @@ final class PDFFont {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
         guard let program = self.program.subset(glyphs: glyphs) else {
-            throw RenderError.font(path: face.path, reason: "HarfBuzz could not subset \(self.program.postScriptName)")
+            throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file is damaged)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
         // A subset's name starts with a tag of six capitals (§9.6.4), here from its glyphs.

@@ -8,7 +8,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case invalidInput(String)
     /// Cairo reported an error; `context` says what was being done (page, item).
     case cairo(status: String, context: String)
-    /// A font file could not be opened by FreeType.
+    /// A font file that FreeType cannot open, or whose glyphs cannot be copied into a PDF.
     case font(path: String, reason: String)
     /// An image file could not be read as PNG.
     case image(path: String, reason: String)
@@ -28,7 +28,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .cairo(let status, let context):
             return "Cairo error while \(context): \(status)"
         case .font(let path, let reason):
-            return "cannot open font \(path): \(reason)"
+            return "cannot use font \(path): \(reason)"
         case .image(let path, let reason):
             return "cannot read image \(path): \(reason)"
         case .invalidGlyphRun(let page, let item, let reason):

@@ -245,6 +245,18 @@ let maximumPixelSide = 32767
 /// gigabyte.
 let maximumPixelCount = 1 << 26
 
+/// Why `page` cannot be a PNG image at `scale` (a positive number), or nil.
+public func pngSizeProblem(_ page: Page, pageNumber: Int, scale: Double) -> String? {
+    let pixelWidth = (page.width * scale).rounded(.up)
+    let pixelHeight = (page.height * scale).rounded(.up)
+    guard pixelWidth > Double(maximumPixelSide) || pixelHeight > Double(maximumPixelSide)
+        || pixelWidth * pixelHeight > Double(maximumPixelCount)
+    else { return nil }
+    return "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
+        + "PNG pages can be at most \(maximumPixelSide) pixels on a side and \(maximumPixelCount) "
+        + "(8192 × 8192) in all: use a smaller scale"
+}
+
 /// One page as a PNG image, `scale` pixels per point.
 func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer) throws -> [UInt8] {
     try drawPNG(page, pageNumber: pageNumber, scale: scale, drawer: drawer) { bytes, _ in bytes }
@@ -258,16 +270,11 @@ private func drawPNG<Result>(
     guard scale.isFinite, scale > 0 else {
         throw RenderError.invalidInput("scale \(scale) is not a positive number")
     }
+    if let problem = pngSizeProblem(page, pageNumber: pageNumber, scale: scale) {
+        throw RenderError.invalidInput(problem)
+    }
     let pixelWidth = (page.width * scale).rounded(.up)
     let pixelHeight = (page.height * scale).rounded(.up)
-    guard pixelWidth <= Double(maximumPixelSide), pixelHeight <= Double(maximumPixelSide),
-        pixelWidth * pixelHeight <= Double(maximumPixelCount)
-    else {
-        throw RenderError.invalidInput(
-            "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
-                + "PNG pages can be at most \(maximumPixelSide) pixels on a side and \(maximumPixelCount) "
-                + "(8192 × 8192) in all: use a smaller scale")
-    }
     return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
         surface in
         try surface.check("creating the image of page \(pageNumber)")

@@ -579,7 +579,7 @@ public final class FontDatabase: Sendable {
     /// result (and fallback order) does not depend on the file system's listing order; `color`
     /// learns whether each has color glyphs, and `unusable` gets the files that give no face,
     /// and why: WOFF and WOFF2 (not read), files HarfBuzz cannot read, fonts without a family
-    /// name or glyphs (each file is read once, for both).
+    /// name or glyphs, or without a table that every font has (each file is read once, for all).
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
         unusable: inout [(path: String, reason: String)]
@@ -596,16 +596,24 @@ public final class FontDatabase: Sendable {
                 unusable.append((path, unreadableReason(path).map { "cannot be read: \($0)" } ?? "not a font file HarfBuzz can read"))
             }
             let found = faces.count
+            var missingTable: String?
             for index in 0..<count {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
+                if let missing = font.missingTable {
+                    missingTable = missing
+                    continue
+                }
                 let style = font.style
                 let face = FontFace(
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
             }
-            if count > 0, faces.count == found { unusable.append((path, "no face of it has a family name and glyphs")) }
+            if count > 0, faces.count == found {
+                unusable.append(
+                    (path, missingTable.map { "a damaged font: it has no '\($0)' table" } ?? "no face of it has a family name and glyphs"))
+            }
         }
         return faces
     }

@@ -157,6 +157,14 @@ final class HarfBuzzFont: @unchecked Sendable {
 
     /// A copy of a table's bytes (empty when the font has none).
     func tableBytes(_ table: String) -> [UInt8] { withTable(table) { [UInt8]($0) } }
+
+    /// The first table the font lacks of those that FreeType needs to open it (and the PDF
+    /// writer to copy its glyphs): HarfBuzz shapes without them, so a font that lacks one would
+    /// be chosen and then fail every render that uses it.
+    var missingTable: String? {
+        let needed = ["head", "hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
+        return needed.first { tableLength($0) == 0 }
+    }
 }
 
 /// The code points a font's cmap maps: a bitmap for the BMP and sorted ranges beyond it.
