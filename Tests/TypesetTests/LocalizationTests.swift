@@ -359,7 +359,8 @@ private let xcstrings = #"""
     }
 
     /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,
-    /// Portuguese outside Brazil by pt-PT, and a language by the catalog's regional forms.
+    /// Portuguese outside Brazil by pt-PT, English outside the US by en-GB, and a language by
+    /// the catalog's regional forms.
     @Test func localesMatchAsIOSMatchesThem() throws {
         let languages = ["en", "zh-Hans", "zh-Hant", "es", "es-419", "pt-BR", "pt-PT", "fr-CA"]
         let loaded = StringCatalog(
@@ -380,6 +381,12 @@ private let xcstrings = #"""
             tables: Dictionary(uniqueKeysWithValues: scripts.map { ($0, ["k": $0]) }), sourceLanguage: "en")
         for (locale, language) in [("zh-TW", "zh-hk"), ("zh-Hant", "zh-hk"), ("zh-CN", "zh-hans"), ("sr-Latn", "en"), ("sr", "sr-cyrl")] {
             #expect(other.strings(locale: locale)["k"]?.lowercased() == language, "\(locale)")
+        }
+        // English outside the United States reads the British strings before the bare language's
+        // (CLDR's en-001; en-AU showed American spelling although the catalog had en-GB).
+        let english = StringCatalog(tables: ["en": ["k": "en"], "en-GB": ["k": "en-GB"]], sourceLanguage: "en")
+        for (locale, language) in [("en-AU", "en-GB"), ("en-IN", "en-GB"), ("en-150", "en-GB"), ("en-US", "en"), ("en-PR", "en"), ("en", "en")] {
+            #expect(english.strings(locale: locale)["k"] == language, "\(locale)")
         }
         let simplifiedOnly = StringCatalog(tables: ["en": ["k": "en"], "zh-Hans": ["k": "zh-Hans"]], sourceLanguage: "en")
         #expect(simplifiedOnly.strings(locale: "zh-TW")["k"] == "en" && !simplifiedOnly.hasStrings(locale: "zh-TW"))

@@ -163,7 +163,8 @@ public struct StringCatalog: Sendable {
     /// The languages that are `locale`'s own, most specific first, as iOS matches them: the
     /// locale with its subtags dropped one by one from the end (`ar-EG`, `ar`), Chinese by its
     /// script (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`), Latin American Spanish by `es-419`
-    /// before `es`, Portuguese outside Brazil by `pt-PT`; then the catalog's other forms of the
+    /// before `es`, Portuguese outside Brazil by `pt-PT`, English outside the United States by
+    /// `en-GB`; then the catalog's other forms of the
     /// language in the same script (`pt` → `pt-BR`, `fr` → `fr-CA`, `zh-TW` → `zh-HK`; never
     /// `zh-TW` → `zh-Hans`).
     func ownLanguages(_ locale: String) -> [String] {
@@ -181,6 +182,7 @@ public struct StringCatalog: Sendable {
         case ("zh", _): insert = "zh-hans"
         case ("es", let region?) where StringCatalog.latinAmerica.contains(region): insert = "es-419"
         case ("pt", let region?) where region != "br" && region != "pt": insert = "pt-pt"
+        case ("en", let region?) where !StringCatalog.americanEnglish.contains(region): insert = "en-gb"
         default: break
         }
         if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
@@ -231,6 +233,10 @@ public struct StringCatalog: Sendable {
         "mn": "cyrl", "ms": "latn", "kk": "cyrl", "ha": "latn", "tg": "cyrl", "ku": "latn", "shi": "tfng",
         "vai": "vaii", "ff": "latn",
     ]
+
+    /// The regions whose English is American: CLDR's parent of every other (`en-AU`, `en-IN`,
+    /// `en-CA`, `en-150`, ...) is `en-001`, whose strings Apple's catalogs keep as `en-GB`.
+    private static let americanEnglish: Set<String> = ["us", "as", "gu", "mh", "mp", "pr", "um", "vi", "dsrt"]
 
     /// The regions whose Spanish is `es-419` (Latin America and the United States).
     private static let latinAmerica: Set<String> = [
