@@ -797,29 +797,67 @@ extension ReportInvariantTests {
             try #"<document lang="\#(lang)"><p>\#(word)</p></document>"#
                 .write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
             #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
-            #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", folder + "/doc.pdf", folder + "/qdf.pdf"]).status == 0)
-            let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/qdf.pdf")), as: UTF8.self)
-            // ToUnicode: <glyph> <UTF-16BE> pairs (one font: the word is of one script).
-            var toUnicode: [String: String] = [:]
-            for match in pdf.matches(of: /<([0-9a-fA-F]{4})> <([0-9a-fA-F]+)>/) {
-                let units = stride(from: 0, to: match.2.count, by: 4).map { offset -> UInt16 in
-                    let start = match.2.index(match.2.startIndex, offsetBy: offset)
-                    return UInt16(match.2[start..<match.2.index(start, offsetBy: 4)], radix: 16) ?? 0
-                }
-                toUnicode[match.1.lowercased()] = String(decoding: units, as: UTF16.self)
-            }
-            // The glyphs of the TJ arrays, in the order the content stream shows them.
-            var read = ""
-            for array in pdf.matches(of: /\[([^\]]*)\]TJ/) {
-                for hex in array.1.matches(of: /<([0-9a-fA-F]+)>/) {
-                    let digits = Array(hex.1.lowercased())
-                    for offset in stride(from: 0, to: digits.count, by: 4) {
-                        read += toUnicode[String(digits[offset..<offset + 4])] ?? "?"
-                    }
-                }
-            }
+            let read = try textOfGlyphs(folder + "/doc.pdf")
             #expect(read == word, "\(lang): \(read.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+    }
+
+    /// The text a PDF's glyphs stand for in ToUnicode, in the order its TJ arrays show them, as
+    /// the readers that ignore /ActualText read it. One font only: the CMaps are read together.
+    private func textOfGlyphs(_ path: String) throws -> String {
+        let expanded = path + ".qdf.pdf"
+        #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", path, expanded]).status == 0)
+        let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: expanded)), as: UTF8.self)
+        // ToUnicode: <code> <UTF-16BE> pairs.
+        var toUnicode: [String: String] = [:]
+        for match in pdf.matches(of: /<([0-9a-fA-F]{4})> <([0-9a-fA-F]+)>/) {
+            let units = stride(from: 0, to: match.2.count, by: 4).map { offset -> UInt16 in
+                let start = match.2.index(match.2.startIndex, offsetBy: offset)
+                return UInt16(match.2[start..<match.2.index(start, offsetBy: 4)], radix: 16) ?? 0
+            }
+            toUnicode[match.1.lowercased()] = String(decoding: units, as: UTF16.self)
+        }
+        var read = ""
+        for array in pdf.matches(of: /\[([^\]]*)\]TJ/) {
+            for hex in array.1.matches(of: /<([0-9a-fA-F]+)>/) {
+                let digits = Array(hex.1.lowercased())
+                for offset in stride(from: 0, to: digits.count, by: 4) {
+                    read += toUnicode[String(digits[offset..<offset + 4])] ?? "?"
+                }
+            }
+        }
+        return read
+    }
+
+    /// A glyph drawn for two texts stands for each, by a code of its own the second time
+    /// (/CIDToGIDMap maps both to it): a bracket mirrored in right-to-left text is the glyph of
+    /// its pair. The first use used to win: after "(b)" in a right-to-left run, every "(b)"
+    /// read ")b(" in pdfminer and mutool, which ignore /ActualText.
+    @Test func aGlyphDrawnForTwoTextsStandsForEach() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Mirrored, the right-to-left "(b)" looks as the left-to-right one does.
+        try #"<document><p><rtl>(b)</rtl></p><p>(b)</p></document>"#
+            .write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
+        #expect(try textOfGlyphs(folder + "/doc.pdf") == "(b)(b)")
+        #expect(try runProgram("/usr/bin/qpdf", ["--check", folder + "/doc.pdf"]).status == 0)
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/doc.pdf", "-"]).stdout
+        // (poppler reads the first, right-to-left line visually: ")b(".)
+        #expect(text.split(separator: "\n").dropFirst().first == "(b)", "\(text)")
+        // The second line's brackets are drawn by their new codes: poppler draws the same
+        // glyphs there as on the first line (the ink of each column alike, whatever the lines'
+        // fractions of a pixel).
+        #expect(try runProgram("/usr/bin/pdftoppm", ["-r", "144", "-png", folder + "/doc.pdf", folder + "/page"]).status == 0)
+        let image = try PixelImage(contentsOf: folder + "/page-1.png")
+        func ink(_ x: Int, _ y: Int) -> Int { 255 - Int(image.pixel(x: x, y: y)?.green ?? 255) }
+        let inkedRows = (0..<image.height).filter { y in (0..<image.width).contains { ink($0, y) > 0 } }
+        let gap = try #require(inkedRows.indices.dropFirst().first { inkedRows[$0] > inkedRows[$0 - 1] + 1 })
+        let lines = [inkedRows[..<gap], inkedRows[gap...]]
+        let columns = lines.map { rows in (0..<image.width).map { x in rows.reduce(0) { $0 + ink(x, $1) } } }
+        let total = columns[0].reduce(0, +)
+        let difference = zip(columns[0], columns[1]).reduce(0) { $0 + abs($1.0 - $1.1) }
+        #expect(total > 1000 && difference * 20 < total, "ink \(total), differing \(difference)")
     }
 
     /// The hyphen shown at a soft hyphen has no text (the soft hyphen is left out); its glyph

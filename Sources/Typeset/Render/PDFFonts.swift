@@ -1,8 +1,9 @@
 // The fonts of one PDF: each face used becomes a Type 0 font with Identity-H encoding over a
 // CIDFont whose CIDs are the glyph ids HarfBuzz shaped with (ISO 32000-1 §9.7), its program a
 // subset holding only the glyphs drawn (FontProgram), its ToUnicode CMap (§9.10.3) the text each
-// glyph was first drawn for. A glyph drawn for other text later, or a cluster of several
-// glyphs, gets /ActualText in the content stream instead (PDFPageContent).
+// glyph was first drawn for ("-" for the hyphen drawn at a soft hyphen). A glyph drawn for other
+// text later, or a cluster of several glyphs, gets /ActualText in the content stream instead
+// (PDFPageContent).
 //
 // A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
 // Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
@@ -26,6 +27,14 @@ final class PDFFont {
     /// Per glyph id: the text (UTF-8) it stands for in ToUnicode, from its first one-glyph
     /// cluster; nil while it stands for nothing.
     private let unicode: UnsafeMutablePointer<[UInt8]?>
+    /// Codes past the glyph ids, each a glyph drawn for other text than its ToUnicode entry's
+    /// (`code(for:drawnFor:)`), in order: its glyph and its text.
+    private var alternates: [(glyph: UInt32, text: [UInt8])] = []
+    private var alternateCodes: [AlternateKey: UInt32] = [:]
+    private struct AlternateKey: Hashable {
+        var glyph: UInt32
+        var text: [UInt8]
+    }
     /// A bitmap font's glyphs in order of first use: the n-th is code n % 255 of Type 3 font
     /// n / 255 (`bitmapCode`; code 255 is `m`, see `writeType3`).
     private var bitmapGlyphs: [UInt32] = []
@@ -86,11 +95,9 @@ final class PDFFont {
     }
 
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
-    /// now stands for exactly `text` (no /ActualText needed). A glyph of no text (the hyphen
-    /// shown at a soft hyphen) is never mapped: the font's real hyphens then stand for "-",
-    /// also for the readers that ignore /ActualText.
+    /// now stands for exactly `text` (no /ActualText needed). The hyphen shown at a soft hyphen
+    /// (no text) stands for "-", its own character, for the readers that ignore /ActualText.
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !text.isEmpty else { return false }
         if let existing = unicode[Int(glyph)] {
             // Compared as memory: elementsEqual went a byte at a time through iterators.
             return existing.withUnsafeBufferPointer { known in
@@ -100,9 +107,37 @@ final class PDFFont {
                 return memcmp(knownBytes, textBytes, text.count) == 0
             }
         }
+        guard !text.isEmpty else {
+            if let hyphen = ["-", "\u{2010}"].first(where: { program.nominalGlyph($0) == glyph }) {
+                unicode[Int(glyph)] = Array(String(hyphen).utf8)
+            }
+            return false
+        }
         unicode[Int(glyph)] = Array(text)
         return true
     }
+
+    /// The code that shows `glyph` standing for `text` in ToUnicode, or nil when none can and
+    /// the glyph needs /ActualText (a bitmap or CFF font's, the hyphen of a soft hyphen). A
+    /// glyph stands for the text of its first use as its own id; drawn for other text, it takes
+    /// a code of its own past the glyph ids, which /CIDToGIDMap maps to it: in an Arabic
+    /// document, "(" drawn with the glyph of ")" first made every later Latin "(beta)" read
+    /// ")beta(" in the readers that ignore /ActualText (pdfminer, mutool).
+    func code(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        if map(glyph, to: text) { return glyph }
+        guard !text.isEmpty, program.isTrueType, !program.isBitmap else { return nil }
+        let key = AlternateKey(glyph: glyph, text: Array(text))
+        if let known = alternateCodes[key] { return known }
+        guard alternates.count < PDFFont.maximumAlternates, glyphCount + alternates.count <= 0xFFFF else { return nil }
+        let code = UInt32(glyphCount + alternates.count)
+        alternateCodes[key] = code
+        alternates.append((glyph, key.text))
+        return code
+    }
+
+    /// Codes past the glyph ids a font may have: each costs two bytes of its /CIDToGIDMap for
+    /// every glyph id, and text rarely draws a glyph for more than a few texts.
+    static let maximumAlternates = 4096
 
     /// For readers that ignore /ActualText (pdfminer, pypdf): in a cluster of several glyphs
     /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
@@ -118,9 +153,12 @@ final class PDFFont {
         for glyph in glyphs.lazy.map(\.id) {
             if let index = left.firstIndex(where: { program.nominalGlyph($0) == glyph }) {
                 let scalar = left.remove(at: index)
-                var bytes: [UInt8] = []
-                UTF8.encode(scalar) { bytes.append($0) }
+                let bytes = Array(String(scalar).utf8)
                 _ = bytes.withUnsafeBufferPointer { map(glyph, to: $0) }
+            } else if let known = unicode[Int(glyph)], let index = left.firstIndex(where: { known.elementsEqual(String($0).utf8) }) {
+                // A letter's joining form that already stands for it (the reh of "رَّ" beside
+                // the one glyph of its shadda and fatha).
+                left.remove(at: index)
             } else {
                 unmatched.append(glyph)
             }
@@ -186,18 +224,41 @@ final class PDFFont {
         body.append(" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>")
         body.append(" /FontDescriptor ")
         body.reference(descriptor)
-        body.append(trueType ? "/CIDToGIDMap /Identity /W [" : "/W [")
-        // Runs of consecutive glyph ids: `first [w1 w2 ...]`.
+        if trueType {
+            body.append("/CIDToGIDMap ")
+            if alternates.isEmpty {
+                body.append("/Identity ")
+            } else {
+                // Two bytes a code, big-endian: each glyph id its own, then the alternates'
+                // glyphs. Each code a row of PNG's Up predictor (§7.4.4.4), its difference from
+                // the code before: the rows of the identity part are all alike, and deflate
+                // makes 9 KB of them (Noto Sans) 60 bytes instead of 6 KB.
+                var map = [UInt8]()
+                map.reserveCapacity(3 * (glyphCount + alternates.count))
+                var previous: UInt32 = 0
+                for glyph in (0..<UInt32(glyphCount)).lazy + alternates.lazy.map(\.glyph) {
+                    map.append(2)  // Up
+                    map.append(UInt8(truncatingIfNeeded: (glyph >> 8) &- (previous >> 8)))
+                    map.append(UInt8(truncatingIfNeeded: glyph &- previous))
+                    previous = glyph
+                }
+                body.reference(try writer.stream(dictionary: "/DecodeParms << /Predictor 12 /Columns 2 >>", map))
+            }
+        }
+        body.append("/W [")
+        // Runs of consecutive codes: `first [w1 w2 ...]`.
+        let codes = glyphs.map { (code: $0, width: widths[Int($0)]) }
+            + alternates.enumerated().map { (code: UInt32(glyphCount + $0.offset), width: widths[Int($0.element.glyph)]) }
         var index = 0
-        while index < glyphs.count {
+        while index < codes.count {
             body.append("\n")
-            body.integer(Int(glyphs[index]))
+            body.integer(Int(codes[index].code))
             body.append("[ ")
             var next = index
             repeat {
-                body.integer(Int(widths[Int(glyphs[next])]))
+                body.integer(Int(codes[next].width))
                 next += 1
-            } while next < glyphs.count && glyphs[next] == glyphs[next - 1] + 1
+            } while next < codes.count && codes[next].code == codes[next - 1].code + 1
             body.append("]")
             index = next
         }
@@ -294,12 +355,13 @@ final class PDFFont {
         }
     }
 
-    /// The ToUnicode CMap of the glyphs that stand for text.
+    /// The ToUnicode CMap of the glyphs that stand for text, and of the alternate codes.
     private func toUnicodeCMap() -> [UInt8] {
         let mapped = (0..<glyphCount).compactMap { glyph in
             unicode[glyph].flatMap { $0.isEmpty ? nil : (code: glyph, text: $0) }
         }
-        return Self.cmap(codeBytes: 2, mapped)
+        return Self.cmap(
+            codeBytes: 2, mapped + alternates.enumerated().map { (code: glyphCount + $0.offset, text: $0.element.text) })
     }
 
     /// A ToUnicode CMap (§9.10.3) of codes of `codeBytes` bytes (2: glyph ids; 1: a Type 3

@@ -6,11 +6,12 @@
 // positions are kept exact with adjustments (in 1/1000 of the size) wherever HarfBuzz's
 // positions differ from the advances /W gives. Clusters are written in text order, as Cairo
 // does: a right-to-left run's glyphs go from right to left, so that text extraction reads
-// letters in logical order. A cluster of one glyph relies on the font's ToUnicode; anything else
-// (ligatures of several clusters' text, one glyph drawn for two texts, several glyphs for one
-// text) is wrapped in /ActualText; the glyphs of a letter with its marks also stand for their
-// own characters, letter first, for the readers that ignore /ActualText (`PDFFont.mapParts`). A bitmap font's glyphs (color emoji) are codes of its Type 3
-// fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`.
+// letters in logical order. A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
+// for a second text, such as a bracket mirrored in right-to-left text, by a code of its own:
+// `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
+// glyphs of a letter with its marks also stand for their own characters, letter first, for the
+// readers that ignore /ActualText (`PDFFont.mapParts`). A bitmap font's glyphs (color emoji) are
+// codes of its Type 3 fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`.
 import CCairo
 
 /// The content stream of one page being written. A value on the writer's stack: its bytes
@@ -71,7 +72,7 @@ struct PDFPageContent: ~Copyable {
         var text = run.text
         text.withUTF8 { utf8 in
             if run.clusters.isEmpty {
-                for glyph in run.glyphs { line.show(glyph, of: font, bitmap: bitmap, in: &bytes) }
+                for glyph in run.glyphs { line.show(glyph, code: glyph.id, of: font, bitmap: bitmap, in: &bytes) }
                 return
             }
             var textStart = 0
@@ -88,7 +89,8 @@ struct PDFPageContent: ~Copyable {
                     glyphs = glyphStart..<glyphStart + cluster.glyphCount
                     glyphStart += cluster.glyphCount
                 }
-                let mapped = glyphs.count == 1 && font.map(run.glyphs[glyphs.lowerBound].id, to: clusterText)
+                let code = glyphs.count == 1 ? font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: clusterText) : nil
+                let mapped = code != nil
                 if !mapped {
                     line.beginActualText(clusterText, in: &bytes)
                     if glyphs.count > 1 && !bitmap { font.mapParts(run.glyphs[glyphs], of: clusterText) }
@@ -99,7 +101,7 @@ struct PDFPageContent: ~Copyable {
                 let reversed = run.backward && glyphs.count > 1
                 for k in 0..<glyphs.count {
                     let index = reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k
-                    line.show(run.glyphs[index], of: font, bitmap: bitmap, in: &bytes)
+                    line.show(run.glyphs[index], code: code ?? run.glyphs[index].id, of: font, bitmap: bitmap, in: &bytes)
                 }
                 if !mapped { line.endActualText(in: &bytes) }
             }
@@ -291,16 +293,16 @@ private struct TJWriter {
         self.font = font
     }
 
-    /// Shows one glyph of a bitmap font at its position: its code in one of the Type 3 fonts.
-    /// A glyph of `font`: a bitmap font's by its code in a Type 3 font, another's by its width.
+    /// A glyph of `font`: a bitmap font's by its code in a Type 3 font, another's as `code` (its
+    /// id, or an alternate code of it: `PDFFont.code(for:drawnFor:)`) by its width.
     /// (Inlined: as a local function of the caller it was a call per glyph with exclusivity
     /// checks, 2% of a document's instructions.)
     @inline(__always)
-    mutating func show(_ glyph: PositionedGlyph, of font: PDFFont, bitmap: Bool, in bytes: inout ByteBuffer) {
+    mutating func show(_ glyph: PositionedGlyph, code: UInt32, of font: PDFFont, bitmap: Bool, in bytes: inout ByteBuffer) {
         if bitmap {
             show(glyph, code: font.bitmapCode(glyph.id), in: &bytes)
         } else {
-            show(glyph, width: font.width(glyph.id), in: &bytes)
+            show(glyph, code: code, width: font.width(glyph.id), in: &bytes)
         }
     }
 
@@ -322,8 +324,8 @@ private struct TJWriter {
         bytes.append("> Tj ")
     }
 
-    /// Shows one glyph at its position; `width` is its advance in 1/1000 em as /W says.
-    mutating func show(_ glyph: PositionedGlyph, width: Int, in bytes: inout ByteBuffer) {
+    /// Shows one glyph at its position as `code`; `width` is its advance in 1/1000 em as /W says.
+    mutating func show(_ glyph: PositionedGlyph, code: UInt32, width: Int, in bytes: inout ByteBuffer) {
         if !(abs(glyph.y - lineY) < 0.0005) {
             end(in: &bytes)
             bytes.append("1 0 0 -1 ")
@@ -347,7 +349,7 @@ private struct TJWriter {
             bytes.append("<")
             hexOpen = true
         }
-        bytes.hex4(glyph.id)
+        bytes.hex4(code)
         penX += Double(width) * size / 1000
     }
 
