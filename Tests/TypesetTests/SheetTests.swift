@@ -154,6 +154,15 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         }
         // Each caption once per cell: 2 rows × 3 locales.
         #expect(text.components(separatedBy: "· AX1 (28 pt)").count - 1 == 6)
+        // The mockups are in the PDF's structure, each cell a Div of its page's elements and its
+        // caption (they were artifacts: a screen reader heard only the captions).
+        let structure = try runProgram("/usr/bin/pdfinfo", ["-struct-text", sheet])
+        #expect(structure.status == 0, "\(structure.stderr)")
+        let lines = structure.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.filter { $0 == "Div" }.count == 12, "\(lines.prefix(40))")
+        #expect(lines.filter { $0 == "H1 (block)" }.count == 12)
+        #expect(lines.contains("\"Welcome to Lumen\""))
+        #expect(lines.contains("\"onboarding.xml en · Large (17 pt)\""))
     }
 
     @Test func svgAndPNGSheets() throws {

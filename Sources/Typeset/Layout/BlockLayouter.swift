@@ -144,6 +144,7 @@ struct BlockLayouter {
     private var cursor = 0.0
     private var nextStructureKey = 0
     private var title: String?
+    private var firstHeading: String?
     /// A lower bound of the content height the units so far put on pages: each page holds at
     /// most its content height of it (see `countTowardPageLimit`).
     private var pagedHeight = 0.0
@@ -236,7 +237,8 @@ struct BlockLayouter {
         let (pages, reportPages, pageDiagnostics) = paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
-        return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: title, language: language)
+        let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { !$0.allSatisfy(\.isWhitespace) }
+        return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language)
     }
 
     // MARK: - The flow
@@ -814,14 +816,15 @@ struct BlockLayouter {
                 text.append(piece.text, style: s, location: piece.location)
             }
         }
-        // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens).
-        if role == .title && title == nil {
+        // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens):
+        // the first title's text, else the first heading's.
+        if role == .title && title == nil || role == .heading && firstHeading == nil {
             let scalars = text.scalars
             var shown = String.UnicodeScalarView()
             for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
                 shown.append(scalars[i])
             }
-            title = String(shown)
+            if role == .title { title = String(shown) } else { firstHeading = String(shown) }
         }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
@@ -918,7 +921,9 @@ struct BlockLayouter {
         let tag: StructureTag
         switch role {
         case .title: tag = .h1
-        case .heading: tag = .h2
+        // Headings are one level under the title, and the top level before one (PDF/UA wants
+        // the first heading to be H1: a document without a title began at H2).
+        case .heading: tag = title == nil ? .h1 : .h2
         case .item: tag = .listItem
         default: tag = .paragraph
         }
@@ -961,7 +966,8 @@ struct BlockLayouter {
         let alt = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil) ?? image.alt
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt))]
-        entry.tag = .figure
+        // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).
+        entry.tag = alt == "" ? nil : .figure
         placed.append(entry)
         return top + height
     }

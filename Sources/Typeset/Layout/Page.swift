@@ -48,7 +48,7 @@ public struct StructureOrder: Sendable, Equatable {
 /// PDF structure elements (ISO 32000-1 §14.8.4 standard structure types).
 public enum StructureTag: String, Sendable {
     case h1 = "H1", h2 = "H2", paragraph = "P", list = "L", listItem = "LI", label = "Lbl",
-        listBody = "LBody", figure = "Figure"
+        listBody = "LBody", figure = "Figure", division = "Div"
 }
 
 /// One run of glyphs of one font, size and color, with its text and clusters so that PDF and SVG

@@ -149,16 +149,18 @@ public struct SheetLayouter {
                     for column in columns where column < placedRows[rowIndex].count {
                         let placed = placedRows[rowIndex][column]
                         let x = options.margin + Double(column - firstColumn) * (cellWidth + options.columnGap)
+                        // A cell's page and caption are one part of the PDF's structure; its
+                        // frame, drawn after, is not (nothing overlaps it).
+                        items.append(.beginTag(.division))
+                        var frame: RectangleItem?
                         if let page = placed.cell.page {
                             let width = page.width * placed.scale
                             let height = page.height * placed.scale
                             let left = x + (cellWidth - width) / 2
                             items.append(.subpage(SubpageItem(page: page, x: left, y: y, scale: placed.scale)))
-                            items.append(
-                                .rectangle(
-                                    RectangleItem(
-                                        x: left - 0.25, y: y - 0.25, width: width + 0.5, height: height + 0.5,
-                                        stroke: options.frameColor)))
+                            frame = RectangleItem(
+                                x: left - 0.25, y: y - 0.25, width: width + 0.5, height: height + 0.5,
+                                stroke: options.frameColor)
                         } else if let text = placed.errorText {
                             items.append(
                                 .rectangle(
@@ -175,6 +177,8 @@ public struct SheetLayouter {
                                 SubpageItem(
                                     page: placed.caption, x: x, y: y + pageArea + options.captionGap, scale: 1)))
                         items.append(.endTag(.paragraph))
+                        items.append(.endTag(.division))
+                        if let frame { items.append(.rectangle(frame)) }
                     }
                     y += rowHeights[rowIndex] + options.rowGap
                 }

@@ -25,7 +25,8 @@ public struct LayoutResult: Sendable {
     public var pages: [Page]
     public var report: LayoutReport
     public var diagnostics: Diagnostics
-    /// The text of the first title, for the PDF metadata.
+    /// The text of the first title, else of the first heading, for the PDF metadata; nil when
+    /// neither has any.
     public var title: String?
     /// The document's language.
     public var language: String

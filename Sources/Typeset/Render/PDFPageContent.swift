@@ -30,8 +30,9 @@ struct PDFPageContent: ~Copyable {
         self.bytes = bytes
     }
 
-    /// Draws one item; `depth` counts the pages inside pages it is in, whose tags are ignored.
-    mutating func draw(_ item: PageItem, page: Int, item itemNumber: Int, depth: Int) throws {
+    /// Draws one shape, picture or run (PDFWriter marks it first; tags and pages inside the
+    /// page are the writer's).
+    mutating func draw(_ item: PageItem, page: Int, item itemNumber: Int) throws {
         switch item {
         case .glyphs(let run):
             try draw(run, page: page, item: itemNumber)
@@ -41,10 +42,8 @@ struct PDFPageContent: ~Copyable {
             draw(rule)
         case .image(let image):
             try draw(image)
-        case .beginTag, .endTag:
-            break  // inside a page drawn in a page; PDFWriter handles the page's own
-        case .subpage(let subpage):
-            try draw(subpage, page: page, item: itemNumber, depth: depth + 1)
+        case .beginTag, .endTag, .subpage:
+            break  // PDFWriter's
         }
     }
 
@@ -218,9 +217,9 @@ struct PDFPageContent: ~Copyable {
         bytes.append(" Do Q\n")
     }
 
-    private mutating func draw(_ subpage: SubpageItem, page: Int, item: Int, depth: Int) throws {
-        let inner = subpage.page
-        try subpage.check(page: page, item: item, depth: depth)
+    /// Places what is drawn next in `subpage`'s box, clipped to it (until `endSubpage`); the
+    /// writer draws its background and items, whose tags are its to mark.
+    mutating func beginSubpage(_ subpage: SubpageItem) {
         save()
         bytes.append("1 0 0 1 ")
         bytes.number(subpage.x)
@@ -230,15 +229,12 @@ struct PDFPageContent: ~Copyable {
         bytes.append("0 0 ")
         bytes.number(subpage.scale)
         bytes.append("0 0 cm 0 0 ")
-        bytes.number(inner.width)
-        bytes.number(inner.height)
+        bytes.number(subpage.page.width)
+        bytes.number(subpage.page.height)
         bytes.append("re W n\n")
-        fillBox(width: inner.width, height: inner.height, color: inner.background)
-        for innerItem in inner.items {
-            try draw(innerItem, page: page, item: item, depth: depth)
-        }
-        restore()
     }
+
+    mutating func endSubpage() { restore() }
 
     // MARK: - Graphics state
 

@@ -159,11 +159,12 @@ private struct PDFDocumentWriter: ~Copyable {
                 try settle(page: pageNumber)
                 mark(openElements.last?.object ?? 0, language: run.language, in: &content)
                 try content.draw(run, page: pageNumber, item: index + 1)
+            case .subpage(let subpage):
+                try settle(page: pageNumber)
+                try write(subpage, page: pageNumber, item: index + 1, depth: 1, in: &content)
             default:
                 try settle(page: pageNumber)
-                mark(openElements.last?.object ?? 0, in: &content)
-                if case .image(let image) = page.items[index] { noteAlternateText(image.alt) }
-                try content.draw(page.items[index], page: pageNumber, item: index + 1, depth: 0)
+                try draw(page.items[index], page: pageNumber, item: index + 1, in: &content)
             }
         }
         closeMarked(in: &content)
@@ -193,6 +194,59 @@ private struct PDFDocumentWriter: ~Copyable {
         body.integer(parentTreeArrays.count - 1)
         body.append("/Tabs /S >>")
         objects.object(pageObject, body)
+    }
+
+    /// Draws a run, shape or picture as part of the open element (a picture with alt="" is
+    /// decoration: an artifact).
+    private mutating func draw(_ item: PageItem, page: Int, item index: Int, in content: inout PDFPageContent) throws {
+        switch item {
+        case .glyphs(let run):
+            mark(openElements.last?.object ?? 0, language: run.language, in: &content)
+            try content.draw(run, page: page, item: index)
+        case .image(let image):
+            mark(image.alt == "" ? 0 : openElements.last?.object ?? 0, in: &content)
+            noteAlternateText(image.alt)
+            try content.draw(item, page: page, item: index)
+        default:
+            mark(openElements.last?.object ?? 0, in: &content)
+            try content.draw(item, page: page, item: index)
+        }
+    }
+
+    /// A page drawn in the page (a comparison sheet's cell or caption), `depth` pages deep: its
+    /// elements go inside the open one as the page's own do (a sheet's mockups were artifacts,
+    /// and screen readers and tagged-text export had only its captions). An element that goes
+    /// on to the next page of the cell's document, which the sheet does not show, ends with it.
+    private mutating func write(
+        _ subpage: SubpageItem, page: Int, item: Int, depth: Int, in content: inout PDFPageContent
+    ) throws {
+        try subpage.check(page: page, item: item, depth: depth)
+        closeMarked(in: &content)
+        content.beginSubpage(subpage)
+        if subpage.page.background.alpha > 0 {
+            mark(0, in: &content)
+            content.fillBox(width: subpage.page.width, height: subpage.page.height, color: subpage.page.background)
+        }
+        let outside = openElements.count
+        for inner in subpage.page.items {
+            switch inner {
+            case .beginTag(let tag, _, _):
+                begin(tag, order: nil, in: &content)
+            case .endTag(let tag, _):
+                guard openElements.count > outside else {
+                    throw RenderError.unbalancedTags(
+                        page: page, reason: "\(tag.rawValue) ends in item \(item), a page in the page that did not begin it")
+                }
+                try end(tag, page: page, in: &content)
+            case .subpage(let nested):
+                try write(nested, page: page, item: item, depth: depth + 1, in: &content)
+            default:
+                try draw(inner, page: page, item: item, in: &content)
+            }
+        }
+        while openElements.count > outside { try end(openElements[openElements.count - 1].tag, page: page, in: &content) }
+        closeMarked(in: &content)
+        content.endSubpage()
     }
 
     /// Puts what is drawn next in a marked-content sequence of `element` (0: an artifact, not

@@ -91,7 +91,9 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
         try writer.add(pages)
         return try writer.finish()
     case .svg:
-        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: SVGWriter.init) {
+        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: {
+            SVGWriter(title: options.title, language: options.language)
+        }) {
             try $2.write($0, pageNumber: $1)
         }
     case .png:

@@ -18,6 +18,15 @@ final class SVGWriter: PageWriting {
     private var programs: [FontFace: FontProgram] = [:]
     /// Image files embedded, by path.
     private var images: [String: EmbeddedPNG] = [:]
+    /// The document's title and language, for every page (the PDF's /Title and /Lang): an SVG
+    /// shown in a web page had no accessible name, and its text no language but its runs'.
+    private let title: String?
+    private let language: String?
+
+    init(title: String? = nil, language: String? = nil) {
+        self.title = title
+        self.language = language
+    }
 
     /// One page as an SVG document. `pageNumber` counts from 1 and is used in error messages.
     func write(_ page: Page, pageNumber: Int) throws -> [UInt8] {
@@ -38,7 +47,19 @@ final class SVGWriter: PageWriting {
         document.decimal(page.width)
         document.append(" ")
         document.decimal(page.height)
-        document.append("\" version=\"1.1\">\n<defs>\n")
+        document.append("\" version=\"1.1\"")
+        if let language {
+            document.append(" xml:lang=\"")
+            SVGText.appendEscaped(language, to: &document)
+            document.append("\"")
+        }
+        document.append(">\n")
+        if let title {
+            document.append("<title>")
+            SVGText.appendEscaped(title, to: &document)
+            document.append("</title>\n")
+        }
+        document.append("<defs>\n")
         identifiers += svg.defsIdentifiers.map { $0 + document.count }
         document.append(svg.defs)
         document.append("</defs>\n")
@@ -359,7 +380,8 @@ private struct SVGPage: ~Copyable {
         body.append(")\"")
         self.opacity(opacity, " opacity=\"")
         guard let label, !label.isEmpty else {
-            body.append("/>\n")
+            // alt="": a picture that says nothing, hidden from screen readers (the PDF's artifact).
+            body.append(label == nil ? "/>\n" : " aria-hidden=\"true\"/>\n")
             return
         }
         body.append(" role=\"img\" aria-label=\"")
