@@ -69,7 +69,7 @@ private let blue = Color(red: 0, green: 0, blue: 1)
 private let red = Color(red: 1, green: 0, blue: 0)
 
 /// A 40×20 pt PNG, red on the left half and blue on the right, rendered with the renderer.
-private func makeFlagImage(in folder: String) throws -> String {
+func makeFlagImage(in folder: String) throws -> String {
     let path = folder + "/flag.png"
     let page = Page(
         width: 40, height: 20, background: blue,

@@ -106,6 +106,38 @@ struct TaggedPDFTests {
         #expect(seen.count > 12)
     }
 
+    /// Headings are H1 until a title comes (PDF/UA wants the first heading H1; a document
+    /// without a title began at H2), the first heading is the /Title of a document without a
+    /// title, and a picture with alt="" is decoration: an artifact, no Figure, and hidden in
+    /// SVG, whose pages carry the document's title and language.
+    @Test func headingsTitlesAndDecorativePictures() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try makeFlagImage(in: folder)
+        try """
+            <document lang="en"><heading>Sync</heading><p>Text</p><title>Settings</title><heading>Storage</heading>\
+            <image src="flag.png" width="20" height="10" alt=""/><image src="flag.png" width="20" height="10" alt="Flag"/></document>
+            """.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        for output in ["doc.pdf", "doc.svg"] {
+            let run = try typeset(["render", "doc.xml", "-o", output], in: folder)
+            #expect(run.status == 0, "\(run)")
+        }
+        let pdf = folder + "/doc.pdf"
+        #expect(try structureTree(of: pdf).outline == "Document(H1 P H1 H2 Figure)")
+        let streams = try contentStreams(of: pdf, in: folder)
+        #expect(streams.components(separatedBy: "/Artifact BMC").count - 1 == 2, "the page's background and the picture")
+        #expect(try runProgram("/usr/bin/pdfinfo", [pdf]).stdout.contains("Title:           Settings\n"))
+
+        let untitled = try #require(layoutMarkup("<document><p>a</p><heading>First</heading><heading>Second</heading></document>"))
+        #expect(untitled.title == "First")
+        #expect(try #require(layoutMarkup("<document><title> </title><p>a</p></document>")).title == nil)
+
+        let svg = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/doc.svg")), as: UTF8.self)
+        #expect(svg.contains(#"version="1.1" xml:lang="en">"# + "\n<title>Settings</title>\n<defs>"), "\(svg.prefix(400))")
+        #expect(svg.components(separatedBy: #"aria-hidden="true"/>"#).count - 1 == 1)
+        #expect(svg.contains(#"role="img" aria-label="Flag""#))
+    }
+
     /// A list that comes before any item of its list goes in an item of its own (an L holds
     /// only LIs; it was an L directly inside the L).
     @Test func aListBeforeAnyItemGoesInAnItemOfItsOwn() throws {
