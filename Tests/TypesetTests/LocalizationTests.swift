@@ -562,6 +562,12 @@ private let markup = """
             "doc.xml:2:3: warning: key 'title' is not translated to 'he' in the catalog; its 'en' text is shown",
             "doc.xml:4:3: warning: the 'he' text of key 'added, not translated' in the catalog is empty; nothing is shown",
         ])
+        // The English shown is marked as English, for screen readers (it was marked Hebrew).
+        let svg = try L10nCLI.typeset(
+            ["render", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "he", "-o", "he.svg"], in: folder)
+        #expect(svg.status == 0, "\(svg.stderr)")
+        let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/he.svg")), as: UTF8.self)
+        #expect(page.contains(#"xml:lang="en">Settings</text>"#) && page.contains(#"xml:lang="he">שלום</text>"#))
         // The source language is translated by definition; a locale the catalog has nothing
         // for is warned about once, at the catalog, not key by key.
         #expect(try run("en").stderr.isEmpty)

@@ -116,14 +116,16 @@ struct TaggedPDFTests {
         _ = try makeFlagImage(in: folder)
         try """
             <document lang="en"><heading>Sync</heading><p>Text</p><title>Settings</title><heading>Storage</heading>\
-            <image src="flag.png" width="20" height="10" alt=""/><image src="flag.png" width="20" height="10" alt="Flag"/></document>
+            <image src="flag.png" width="20" height="10" alt=""/><image src="flag.png" width="20" height="10" alt="علم" lang="ar"/></document>
             """.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
         for output in ["doc.pdf", "doc.svg"] {
             let run = try typeset(["render", "doc.xml", "-o", output], in: folder)
             #expect(run.status == 0, "\(run)")
         }
         let pdf = folder + "/doc.pdf"
-        #expect(try structureTree(of: pdf).outline == "Document(H1 P H1 H2 Figure)")
+        let tree = try structureTree(of: pdf)
+        #expect(tree.outline == "Document(H1 P H1 H2 Figure)")
+        #expect(tree.children.last?.language == "u:ar", "the language of the Figure's /Alt")
         let streams = try contentStreams(of: pdf, in: folder)
         #expect(streams.components(separatedBy: "/Artifact BMC").count - 1 == 2, "the page's background and the picture")
         #expect(try runProgram("/usr/bin/pdfinfo", [pdf]).stdout.contains("Title:           Settings\n"))
@@ -135,7 +137,7 @@ struct TaggedPDFTests {
         let svg = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/doc.svg")), as: UTF8.self)
         #expect(svg.contains(#"version="1.1" xml:lang="en">"# + "\n<title>Settings</title>\n<defs>"), "\(svg.prefix(400))")
         #expect(svg.components(separatedBy: #"aria-hidden="true"/>"#).count - 1 == 1)
-        #expect(svg.contains(#"role="img" aria-label="Flag""#))
+        #expect(svg.contains(#"role="img" xml:lang="ar" aria-label="علم""#))
     }
 
     /// A list that comes before any item of its list goes in an item of its own (an L holds
@@ -201,6 +203,10 @@ struct TaggedPDFTests {
         }
         #expect(marked.compactMap { $0 } == ["ar", "he"])
         #expect(marked.count > 12)
+        // An element all of whose text is in one other language says so itself, where readers
+        // look (the Arabic paragraph); one of mixed text does not (the Hebrew span's).
+        let languages = try structureTree(of: pdf).children.map { $0.type + ($0.language.map { " " + $0 } ?? "") }
+        #expect(languages == ["H1", "P", "L", "P u:ar", "P"], "\(languages)")
 
         // SVG: every text has its language.
         let svg = folder + "/languages.svg"

@@ -689,7 +689,7 @@ struct BlockLayouter {
 
     /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
     /// (`instead` is what shows then, when `hasOwnText`), or none in the locale's own language.
-    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool) -> String? {
+    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool) -> (text: String, language: String?)? {
         guard let key = block.key, let strings else { return nil }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
@@ -731,7 +731,10 @@ struct BlockLayouter {
         }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
-        guard !specifiers.isEmpty else { return text }
+        // Text from another language than the document's (an untranslated key) is marked with
+        // it: a screen reader read the English of a Hebrew mockup with a Hebrew voice.
+        let language = found.fallback.flatMap { $0.isEmpty ? nil : $0 }
+        guard !specifiers.isEmpty else { return (text, language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
             diagnostics.report(.warning(
@@ -745,7 +748,7 @@ struct BlockLayouter {
                 "the string of key '\(key)' has format specifiers that a mockup has no values for "
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
         }
-        return text.replacing("%%", with: "%")
+        return (text.replacing("%%", with: "%"), language)
     }
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
@@ -794,11 +797,13 @@ struct BlockLayouter {
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        if let string = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+        if let (string, fallback) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+            var style = base
+            if let fallback { style.language = fallback }
             // A tab shows as the space it is in markup (whose white space collapses); a font
             // has no glyph for it.
             text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
-                        style: base, location: block.location)
+                        style: style, location: block.location)
             localized = true
         }
         if !localized {
@@ -963,9 +968,11 @@ struct BlockLayouter {
         entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
-        let alt = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil) ?? image.alt
+        let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
+        let alt = localized?.text ?? image.alt
+        let language = localized?.language ?? style(of: block, context).lang ?? context.language
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
-                                              flipped: flipped, alt: alt))]
+                                              flipped: flipped, alt: alt, language: language))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).
         entry.tag = alt == "" ? nil : .figure
         placed.append(entry)

@@ -145,7 +145,12 @@ public struct ImageItem: Sendable {
     /// Mirrored horizontally (flip="rtl" in a right-to-left context).
     public var flipped: Bool
     public var alt: String?
-    public init(path: String, x: Double, y: Double, width: Double, height: Double, flipped: Bool, alt: String?) {
+    /// The language of `alt` (PDF's /Lang of its Figure, SVG's xml:lang).
+    public var language: String?
+    public init(
+        path: String, x: Double, y: Double, width: Double, height: Double, flipped: Bool, alt: String?,
+        language: String? = nil
+    ) {
         self.path = path
         self.x = x
         self.y = y
@@ -153,6 +158,7 @@ public struct ImageItem: Sendable {
         self.height = height
         self.flipped = flipped
         self.alt = alt
+        self.language = language
     }
 }
 

@@ -204,7 +204,7 @@ private struct PDFDocumentWriter: ~Copyable {
             mark(openElements.last?.object ?? 0, language: run.language, in: &content)
             try content.draw(run, page: page, item: index)
         case .image(let image):
-            mark(image.alt == "" ? 0 : openElements.last?.object ?? 0, in: &content)
+            mark(image.alt == "" ? 0 : openElements.last?.object ?? 0, language: image.language, in: &content)
             noteAlternateText(image.alt)
             try content.draw(item, page: page, item: index)
         default:
@@ -254,6 +254,9 @@ private struct PDFDocumentWriter: ~Copyable {
     /// sequence with its /Lang (ISO 32000-1 §14.9.2); what has no language joins the open one.
     private mutating func mark(_ element: Int, language: String? = nil, in content: inout PDFPageContent) {
         let own = element == 0 || language == options.language ? nil : language
+        if language != nil, element != 0, let index = openElements.indices.last, openElements[index].object == element {
+            openElements[index].note(own)
+        }
         if openMarked == element && (language == nil || own == openLanguage) { return }
         closeMarked(in: &content)
         openMarked = element
@@ -301,6 +304,19 @@ private struct PDFDocumentWriter: ~Copyable {
         var firstKid: Int
         var alternateText: String?
         var order: RowPlace?
+        /// The language of its text when all of it is in one other than the document's, for
+        /// its /Lang (where a reader looks for it, and the only place an /Alt's can be).
+        var language: String?
+        var languageNoted = false
+
+        mutating func note(_ own: String?) {
+            if !languageNoted {
+                language = own
+                languageNoted = true
+            } else if language != own {
+                language = nil
+            }
+        }
     }
 
     private enum Kid {
@@ -332,6 +348,10 @@ private struct PDFDocumentWriter: ~Copyable {
         if let text = element.alternateText {
             body.append("/Alt ")
             body.text(text)
+        }
+        if let language = element.language {
+            body.append("/Lang ")
+            body.text(language)
         }
         body.append("/K [ ")
         for kid in openKids[element.firstKid...] {

@@ -201,7 +201,7 @@ final class SVGWriter: PageWriting {
         let scaleX = item.width / Double(image.width)
         svg.use(
             image, scaleX: item.flipped ? -scaleX : scaleX, scaleY: item.height / Double(image.height),
-            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1, label: item.alt)
+            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1, label: item.alt, language: item.language)
     }
 
     /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
@@ -348,10 +348,10 @@ private struct SVGPage: ~Copyable {
     /// Draws `image`, defined once per page, with its pixels `scaleX` by `scaleY` points and its
     /// top-left corner at (`x`, `y`).
     /// `label`: the image's alt text, given as its accessible name and title (as the PDF gives
-    /// its Figure /Alt); without it, an SVG reader had nothing to say of the picture.
+    /// its Figure /Alt), in `language`; without it, an SVG reader had nothing to say of the picture.
     mutating func use(
         _ image: EmbeddedPNG, scaleX: Double, scaleY: Double, x: Double, y: Double, opacity: Double,
-        label: String? = nil
+        label: String? = nil, language: String? = nil
     ) {
         let number: Int
         if let known = images[image.key] {
@@ -384,7 +384,13 @@ private struct SVGPage: ~Copyable {
             body.append(label == nil ? "/>\n" : " aria-hidden=\"true\"/>\n")
             return
         }
-        body.append(" role=\"img\" aria-label=\"")
+        body.append(" role=\"img\"")
+        if let language {
+            body.append(" xml:lang=\"")
+            SVGText.appendEscaped(language, to: &body)
+            body.append("\"")
+        }
+        body.append(" aria-label=\"")
         SVGText.appendEscaped(label, to: &body)
         body.append("\"><title>")
         SVGText.appendEscaped(label, to: &body)
