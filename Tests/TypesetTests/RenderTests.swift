@@ -7,8 +7,8 @@ import Testing
 @testable import Typeset
 
 /// The bundled fonts (a fresh CI machine has no system fonts).
-private let fontFolder = repositoryRoot + "/Fonts/"
-private let notoSans = FontFace(
+let fontFolder = repositoryRoot + "/Fonts/"
+let notoSans = FontFace(
     path: fontFolder + "NotoSans-Regular.ttf", family: "Noto Sans", weight: 400, italic: false)
 private let notoSansArabic = FontFace(
     path: fontFolder + "NotoSansArabic-Regular.ttf", family: "Noto Sans Arabic", weight: 400, italic: false)
@@ -36,7 +36,7 @@ private func folderContents(_ path: String) throws -> [String] {
 /// `glyphScalars` gives the glyph to draw for each character when it is not the character's own
 /// (Arabic contextual forms through the presentation-form code points), in logical order.
 /// Right-to-left runs are placed right to left from `x` (their left edge) and flagged backward.
-private func glyphRun(
+func glyphRun(
     _ text: String, font: FontFace, size: Double, x: Double, baseline: Double, rightToLeft: Bool = false,
     glyphScalars: [Unicode.Scalar]? = nil
 ) throws -> GlyphRun {

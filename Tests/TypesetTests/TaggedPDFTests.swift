@@ -109,13 +109,13 @@ struct TaggedPDFTests {
     /// Headings are H1 until a title comes (PDF/UA wants the first heading H1; a document
     /// without a title began at H2), the first heading is the /Title of a document without a
     /// title, and a picture with alt="" is decoration: an artifact, no Figure, and hidden in
-    /// SVG, whose pages carry the document's title and language.
+    /// SVG, whose pages carry the document's title and language. Shapes are artifacts too.
     @Test func headingsTitlesAndDecorativePictures() throws {
         let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try makeFlagImage(in: folder)
         try """
-            <document lang="en"><heading>Sync</heading><p>Text</p><title>Settings</title><heading>Storage</heading>\
+            <document lang="en"><heading>Sync</heading><p>Text</p><title>Settings</title><heading>Storage</heading><button>OK</button>\
             <image src="flag.png" width="20" height="10" alt=""/><image src="flag.png" width="20" height="10" alt="علم" lang="ar"/></document>
             """.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
         for output in ["doc.pdf", "doc.svg"] {
@@ -124,10 +124,11 @@ struct TaggedPDFTests {
         }
         let pdf = folder + "/doc.pdf"
         let tree = try structureTree(of: pdf)
-        #expect(tree.outline == "Document(H1 P H1 H2 Figure)")
+        #expect(tree.outline == "Document(H1 P H1 H2 P Figure)")
         #expect(tree.children.last?.language == "u:ar", "the language of the Figure's /Alt")
         let streams = try contentStreams(of: pdf, in: folder)
-        #expect(streams.components(separatedBy: "/Artifact BMC").count - 1 == 2, "the page's background and the picture")
+        // The page's background, the button's shape (its P holds only its text) and the picture.
+        #expect(streams.components(separatedBy: "/Artifact BMC").count - 1 == 3)
         #expect(try runProgram("/usr/bin/pdfinfo", [pdf]).stdout.contains("Title:           Settings\n"))
 
         let untitled = try #require(layoutMarkup("<document><p>a</p><heading>First</heading><heading>Second</heading></document>"))
@@ -267,31 +268,32 @@ struct TaggedPDFTests {
         func pages(_ first: [PageItem], _ second: [PageItem]) -> [Page] {
             [Page(width: 100, height: 100, items: first), Page(width: 100, height: 100, items: second)]
         }
-        let rule = PageItem.rule(RuleItem(x1: 0, y1: 5, x2: 50, y2: 5, thickness: 1, color: .black))
+        // Text, an element's content (a shape is an artifact).
+        let text = PageItem.glyphs(try glyphRun("a", font: notoSans, size: 10, x: 10, baseline: 20))
         let good = pages(
             [
-                .beginTag(.list), .beginTag(.listItem), rule, .endTag(.listItem, continued: true),
+                .beginTag(.list), .beginTag(.listItem), text, .endTag(.listItem, continued: true),
                 .endTag(.list, continued: true),
             ],
             [
-                .beginTag(.list, continued: true), .beginTag(.listItem, continued: true), rule, .endTag(.listItem),
+                .beginTag(.list, continued: true), .beginTag(.listItem, continued: true), text, .endTag(.listItem),
                 .endTag(.list),
             ])
         try render(pages: good, to: folder + "/good.pdf", options: options)
         #expect(try structureTree(of: folder + "/good.pdf").outline == "Document(L(LI))")
         // Side by side (a row split between pages): the first goes on after the second began.
         let sideBySide = pages(
-            [.beginTag(.paragraph), rule, .endTag(.paragraph, continued: true), .beginTag(.h1), rule,
-             .endTag(.h1, continued: true), rule],
-            [rule, .beginTag(.paragraph, continued: true), rule, .endTag(.paragraph), .beginTag(.h1, continued: true),
-             rule, .endTag(.h1)])
+            [.beginTag(.paragraph), text, .endTag(.paragraph, continued: true), .beginTag(.h1), text,
+             .endTag(.h1, continued: true), text],
+            [text, .beginTag(.paragraph, continued: true), text, .endTag(.paragraph), .beginTag(.h1, continued: true),
+             text, .endTag(.h1)])
         try render(pages: sideBySide, to: folder + "/sides.pdf", options: options)
         let sides = try structureTree(of: folder + "/sides.pdf")
         #expect(sides.outline == "Document(P H1)")
         #expect(sides.children.map { $0.content.map(\.page) } == [[1, 2], [1, 2]])
         let bad: [[Page]] = [
             // Not begun again on the next page.
-            pages([.beginTag(.paragraph), rule, .endTag(.paragraph, continued: true)], [rule]),
+            pages([.beginTag(.paragraph), text, .endTag(.paragraph, continued: true)], [text]),
             // Begun again in the wrong order.
             pages(
                 [
@@ -316,9 +318,9 @@ struct TaggedPDFTests {
             pages(
                 [.beginTag(.paragraph), .endTag(.paragraph, continued: true), .beginTag(.paragraph, continued: true),
                  .endTag(.paragraph)],
-                [rule]),
+                [text]),
             // Going on from a page that did not end it so.
-            pages([rule], [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
+            pages([text], [.beginTag(.paragraph, continued: true), .endTag(.paragraph)]),
         ]
         for (index, pages) in bad.enumerated() {
             #expect(throws: RenderError.self, "case \(index)") {

@@ -196,8 +196,9 @@ private struct PDFDocumentWriter: ~Copyable {
         objects.object(pageObject, body)
     }
 
-    /// Draws a run, shape or picture as part of the open element (a picture with alt="" is
-    /// decoration: an artifact).
+    /// Draws a run or picture as part of the open element, and a shape (a button's, a block's
+    /// background, a rule) as decoration: an artifact, as is a picture with alt="" (PDF/UA-1
+    /// 7.1: a P held its button's rounded rectangle).
     private mutating func draw(_ item: PageItem, page: Int, item index: Int, in content: inout PDFPageContent) throws {
         switch item {
         case .glyphs(let run):
@@ -208,7 +209,7 @@ private struct PDFDocumentWriter: ~Copyable {
             noteAlternateText(image.alt)
             try content.draw(item, page: page, item: index)
         default:
-            mark(openElements.last?.object ?? 0, in: &content)
+            mark(0, in: &content)
             try content.draw(item, page: page, item: index)
         }
     }
