@@ -595,9 +595,15 @@ struct RenderTests {
     }
 
     @Test func pdfTextStrings() {
-        #expect(PDFSyntax.textString("en-US") == "(en-US)")
-        #expect(PDFSyntax.textString("a (b) \\") == "(a \\(b\\) \\\\)")
-        #expect(PDFSyntax.textString("\u{5E9}") == "<FEFF05E9>")
+        func text(_ value: String) -> String {
+            var buffer = ByteBuffer()
+            buffer.text(value)
+            return String(decoding: buffer.bytes, as: UTF8.self)
+        }
+        #expect(text("en-US") == "(en-US) ")
+        #expect(text("a (b) \\") == "(a \\(b\\) \\\\) ")
+        #expect(text("\u{5E9}") == "<FEFF05E9> ")
+        #expect(text("") == "() ")
     }
 
     @Test func parallelRendersMatchSerialOnes() async throws {

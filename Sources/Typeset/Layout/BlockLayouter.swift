@@ -237,7 +237,9 @@ struct BlockLayouter {
         let (pages, reportPages, pageDiagnostics) = paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
-        let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { !$0.allSatisfy(\.isWhitespace) }
+        let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first {
+            $0.unicodeScalars.contains { !$0.properties.isWhitespace }
+        }
         return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language)
     }
 

@@ -97,6 +97,7 @@ final class PDFFont {
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
     /// now stands for exactly `text` (no /ActualText needed). The hyphen shown at a soft hyphen
     /// (no text) stands for "-", its own character, for the readers that ignore /ActualText.
+    @inline(__always)
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         if let existing = unicode[Int(glyph)] {
             // Compared as memory: elementsEqual went a byte at a time through iterators.
@@ -107,6 +108,12 @@ final class PDFFont {
                 return memcmp(knownBytes, textBytes, text.count) == 0
             }
         }
+        return mapFirst(glyph, to: text)
+    }
+
+    /// `map` for a glyph that stands for nothing yet.
+    @inline(never)
+    private func mapFirst(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !text.isEmpty else {
             if let hyphen = ["-", "\u{2010}"].first(where: { program.nominalGlyph($0) == glyph }) {
                 unicode[Int(glyph)] = Array(String(hyphen).utf8)
@@ -123,8 +130,14 @@ final class PDFFont {
     /// a code of its own past the glyph ids, which /CIDToGIDMap maps to it: in an Arabic
     /// document, "(" drawn with the glyph of ")" first made every later Latin "(beta)" read
     /// ")beta(" in the readers that ignore /ActualText (pdfminer, mutool).
+    @inline(__always)
     func code(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        if map(glyph, to: text) { return glyph }
+        map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
+    }
+
+    /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`).
+    @inline(never)
+    private func alternateCode(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
         guard !text.isEmpty, program.isTrueType, !program.isBitmap else { return nil }
         let key = AlternateKey(glyph: glyph, text: Array(text))
         if let known = alternateCodes[key] { return known }

@@ -321,6 +321,7 @@ private struct TJWriter {
     }
 
     /// Shows one glyph at its position as `code`; `width` is its advance in 1/1000 em as /W says.
+    @inline(__always)
     mutating func show(_ glyph: PositionedGlyph, code: UInt32, width: Int, in bytes: inout ByteBuffer) {
         if !(abs(glyph.y - lineY) < 0.0005) {
             end(in: &bytes)

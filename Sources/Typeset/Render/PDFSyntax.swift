@@ -30,30 +30,28 @@ extension ByteBuffer {
         }
     }
 
-    /// A text string (§7.9.2.2), as `PDFSyntax.textString` writes it, and a space.
+    /// A PDF text string (ISO 32000-1 §7.9.2.2) and a space: a literal string for printable
+    /// ASCII, else UTF-16BE with a byte-order mark, in hex. Written byte by byte: built as a
+    /// String a character at a time, a language's two letters cost a thousand instructions.
     mutating func text(_ value: String) {
-        append(string: PDFSyntax.textString(value))
-        append(byte: 0x20)
-    }
-}
-
-enum PDFSyntax {
-    /// A PDF text string: a literal string for printable ASCII, else UTF-16BE with a byte-order
-    /// mark, in hex (ISO 32000-1 §7.9.2.2).
-    static func textString(_ text: String) -> String {
-        if text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) {
-            var literal = "("
-            for character in text {
-                if character == "(" || character == ")" || character == "\\" { literal.append("\\") }
-                literal.append(character)
+        var value = value
+        value.withUTF8 { utf8 in
+            if utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+                append(byte: UInt8(ascii: "("))
+                for byte in utf8 {
+                    if byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "\\") {
+                        append(byte: UInt8(ascii: "\\"))
+                    }
+                    append(byte: byte)
+                }
+                append(byte: UInt8(ascii: ")"))
+            } else {
+                append("<FEFF")
+                for unit in String(decoding: utf8, as: UTF8.self).utf16 { hex4(UInt32(unit)) }
+                append(">")
             }
-            return literal + ")"
         }
-        var hex = ByteBuffer()
-        hex.append("<FEFF" as StaticString)
-        for unit in text.utf16 { hex.hex4(UInt32(unit)) }
-        hex.append(">")
-        return hex.withBytes { String(decoding: $0, as: UTF8.self) }
+        append(byte: 0x20)
     }
 }
 
