@@ -336,6 +336,12 @@ private struct PDFDocumentWriter: ~Copyable {
         try StructureTagBalance.checkEnd(tag, innermost: openElements.last?.tag, page: page)
         closeMarked(in: &content)
         let element = openElements.removeLast()
+        guard element.firstKid < openKids.count || element.alternateText != nil else {
+            // Nothing in it (an empty <p>, a translation left empty): left out of the tree, where
+            // a screen reader announced a blank. Its reserved object is null.
+            objects.object(element.object) { $0.append("null") }
+            return
+        }
         var body = ByteBuffer.take(&objectBytes)
         defer { objectBytes = ByteBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
