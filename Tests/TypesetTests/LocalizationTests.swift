@@ -567,7 +567,7 @@ private let markup = """
             ["render", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "he", "-o", "he.svg"], in: folder)
         #expect(svg.status == 0, "\(svg.stderr)")
         let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/he.svg")), as: UTF8.self)
-        #expect(page.contains(#"xml:lang="en">Settings</text>"#) && page.contains(#"xml:lang="he">שלום</text>"#))
+        #expect(page.contains(#"xml:lang="en">Settings</tspan>"#) && page.contains(#"xml:lang="he">שלום</tspan>"#))
         // The source language is translated by definition; a locale the catalog has nothing
         // for is warned about once, at the catalog, not key by key.
         #expect(try run("en").stderr.isEmpty)

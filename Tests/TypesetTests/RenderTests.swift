@@ -417,8 +417,9 @@ struct RenderTests {
         #expect(prefixes.count == 8)
     }
 
-    /// SVG has the page's text (§4.5), one invisible `<text>` per glyph run over its glyphs:
-    /// librsvg draws the page exactly as without it.
+    /// SVG has the page's text (§4.5), invisible over its glyphs, a `<text>` per line and a
+    /// `<tspan>` per glyph run: librsvg draws the page exactly as without it. A word whose
+    /// letters differ in color is in one `<text>`, to be found whole (it was three).
     @Test func svgCarriesTheTextInvisibly() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
@@ -428,7 +429,7 @@ struct RenderTests {
         try render(pages: pages, to: path, options: RenderOptions(format: .svg))
         let svg = String(decoding: try bytes(path), as: UTF8.self)
         for run in ["الإعدادات", "Wi-Fi:", "١٢٫٥", "نسخ احتياطي الآن"] {
-            #expect(svg.contains(">\(run)</text>") || svg.contains(">\(run) </text>"), "\(run)")
+            #expect(svg.contains(">\(run)</tspan>") || svg.contains(">\(run) </tspan>"), "\(run)")
         }
         #expect(svg.contains(#"direction="rtl""#) && svg.contains(#"font-family="Noto Sans Arabic""#))
         // Without the text layer, the same pixels.
@@ -442,6 +443,13 @@ struct RenderTests {
             #expect(conversion.status == 0, "\(conversion.output)")
         }
         #expect(try bytes(path + ".png") == bytes(stripped + ".png"))
+        let word = try #require(layoutMarkup(##"<document><p>re<span color="#FF0000">d</span>dish, and <b>bold</b></p></document>"##))
+        try render(pages: word.pages, to: folder + "/word.svg", options: RenderOptions(format: .svg))
+        let lines = String(decoding: try bytes(folder + "/word.svg"), as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("<text>") }
+        #expect(lines.count == 1 && lines[0].hasSuffix("</text>"), "\(lines)")
+        let runs = lines.first?.split(separator: "</tspan>").dropLast().compactMap { $0.split(separator: ">").last.map(String.init) }
+        #expect(runs?.joined() == "reddish, and bold", "\(runs ?? [])")
         // Markup characters are escaped; characters XML does not allow are left out.
         var escaped = ByteBuffer()
         SVGText.appendEscaped("a<b & \"c\">\u{1}d\t\u{FFFE}é\u{FFFF}\u{FFFD}", to: &escaped)
@@ -475,7 +483,7 @@ struct RenderTests {
         let svgPath = folder + "/line.svg"
         try render(pages: layout.pages, to: svgPath, options: RenderOptions(format: .svg))
         let svg = String(decoding: try bytes(svgPath), as: UTF8.self)
-        let texts = svg.components(separatedBy: "</text>").dropLast().compactMap { $0.split(separator: ">").last }
+        let texts = svg.components(separatedBy: "</tspan>").dropLast().compactMap { $0.split(separator: ">").last }
         #expect(texts.joined() == "هاتف Photon X2 جديد برقم 490 اليوم1.صور")
 
         let pdfPath = folder + "/line.pdf"

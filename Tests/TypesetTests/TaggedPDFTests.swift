@@ -214,9 +214,9 @@ struct TaggedPDFTests {
         let svg = folder + "/languages.svg"
         let written = try render(pages: layout.pages, to: svg, options: RenderOptions(format: .svg))
         let last = String(decoding: try Data(contentsOf: URL(fileURLWithPath: written[2])), as: UTF8.self)
-        #expect(last.contains(#"xml:lang="he">שלום עולם</text>"#))
+        #expect(last.contains(#"xml:lang="he">שלום עולם</tspan>"#))
         let second = String(decoding: try Data(contentsOf: URL(fileURLWithPath: written[1])), as: UTF8.self)
-        #expect(second.contains(#"xml:lang="ar">مرحبا بكم في الإعدادات</text>"#))
+        #expect(second.contains(#"xml:lang="ar">مرحبا بكم في الإعدادات</tspan>"#))
     }
 
     /// A wrapped line's last word and the next line's first are two words in the text: the space

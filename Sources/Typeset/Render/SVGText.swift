@@ -5,7 +5,7 @@
 
 enum SVGText {
     /// The text of `page`'s glyph runs (and of the pages drawn inside it) in a group that paints
-    /// nothing, one `<text>` per run; nothing when the page has no text.
+    /// nothing; nothing when the page has no text.
     static func write(_ page: Page, to svg: inout ByteBuffer) {
         var layer = ByteBuffer()
         write(page, layer: &layer)
@@ -16,14 +16,27 @@ enum SVGText {
         svg.append("</g>\n")
     }
 
-    /// One `<text>` per run, in the page's reading order, spanning the run's advance from its
-    /// first glyph's origin; a right-to-left run starts at its right end. Each has its language.
+    /// One `<text>` per line of a block, in the page's reading order, with a `<tspan>` per run
+    /// spanning the run's advance from its first glyph's origin (a right-to-left run's from its
+    /// right end), in its language: a word whose letters differ in color or weight is one word
+    /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
+    /// the runs of one element on one baseline.
     private static func write(_ page: Page, layer: inout ByteBuffer) {
+        var lineBaseline: Double?
+        func endLine() {
+            if lineBaseline != nil { layer.append("</text>\n") }
+            lineBaseline = nil
+        }
         for item in page.items {
             switch item {
             case .glyphs(let run):
                 guard let first = run.glyphs.first, !run.text.isEmpty else { continue }
-                layer.append("<text x=\"")
+                if lineBaseline != first.y {
+                    endLine()
+                    layer.append("<text>")
+                    lineBaseline = first.y
+                }
+                layer.append("<tspan x=\"")
                 layer.decimal(run.backward ? first.x + run.width : first.x)
                 layer.append("\" y=\"")
                 layer.decimal(first.y)
@@ -45,8 +58,9 @@ enum SVGText {
                 }
                 layer.append(">")
                 appendEscaped(run.text, to: &layer)
-                layer.append("</text>\n")
+                layer.append("</tspan>")
             case .subpage(let inner):
+                endLine()
                 var nested = ByteBuffer()
                 write(inner.page, layer: &nested)
                 guard nested.count > 0 else { continue }
@@ -59,10 +73,13 @@ enum SVGText {
                 layer.append(")\">\n")
                 layer.append(nested)
                 layer.append("</g>\n")
-            case .rectangle, .rule, .image, .beginTag, .endTag:
+            case .beginTag, .endTag:
+                endLine()
+            case .rectangle, .rule, .image:
                 continue
             }
         }
+        endLine()
     }
 
     /// `text` as XML character data or an attribute value; characters XML 1.0 does not allow
