@@ -323,15 +323,33 @@ private let xcstrings = #"""
             + #""files" : { "variations" : { "plural" : { "other" : \#(unit("%#@folders@ of files")) } } }, "#
             + #""photos" : \#(plural("%arg photo", "%arg photos")) } } } } } }"#
         #expect(try catalog(nested, file: "n.xcstrings").strings(locale: "en")["k"] == "100%%#@photos@ %lld folders of files")
-        // Forms that hold the next substitution twice, 40 deep, would make 2^40 characters: the
-        // key is broken, not the process (it hung, and took every document with it).
-        let doubling = (0..<40).map { i in
-            #""s\#(i)" : { "variations" : { "plural" : { "other" : \#(unit(i < 39 ? "%#@s\(i + 1)@%#@s\(i + 1)@" : "x")) } } }"#
-        }.joined(separator: ", ")
-        let bomb = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
-            + #""stringUnit" : { "state" : "translated", "value" : "%#@s0@" }, "substitutions" : { \#(doubling) } } } } } }"#
-        let problem = try catalog(bomb, file: "bomb.xcstrings").strings(locale: "en").lookUp("k")?.problem
-        #expect(problem?.message.contains("make a text of more than 256 KB") == true, "\(String(describing: problem))")
+        // Forms that hold the next substitution twice, 40 deep, would make 2^40 characters, and
+        // 12 deep 400 KB: the key is broken, not the process (it hung, and took every document
+        // with it). So is a form that holds its own placeholder, through others or not; and
+        // 2,000 substitutions that hold the next one's (they took minutes).
+        func problem(_ count: Int, _ form: (Int) -> String) throws -> String? {
+            let substitutions = (0..<count).map { i in
+                #""s\#(i)" : { "variations" : { "plural" : { "other" : \#(unit(form(i))) } } }"#
+            }.joined(separator: ", ")
+            let text = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+                + #""stringUnit" : { "state" : "translated", "value" : "%#@s0@" }, "substitutions" : { \#(substitutions) } } } } } }"#
+            return try catalog(text, file: "bomb.xcstrings").strings(locale: "en").lookUp("k")?.problem?.message
+        }
+        let doubling = try problem(40) { $0 < 39 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : "x" }
+        #expect(doubling?.contains("hold each other's placeholders more than 16 deep") == true, "\(doubling ?? "")")
+        let wide = try problem(13) { $0 < 12 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : String(repeating: "x", count: 100) }
+        #expect(wide?.contains("make a text of more than 256 KB") == true, "\(wide ?? "")")
+        let own = try problem(3) { $0 < 2 ? "a%#@s\($0 + 1)@" : "b%#@s1@" }
+        #expect(own == "the substitution 's1' of key 'k' (en) holds its own placeholder, through 's2'", "\(own ?? "")")
+        let chain = try problem(2000) { $0 < 1999 ? "a%#@s\($0 + 1)@" : "b" }
+        #expect(chain?.contains("more than 16 deep") == true, "\(chain ?? "")")
+        let shallow = try catalog(
+            #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+                + #""stringUnit" : { "state" : "translated", "value" : "%#@s0@ %#@s1@" }, "substitutions" : { "#
+                + (0..<2).map { #""s\#($0)" : { "variations" : { "plural" : { "other" : \#(unit("%arg")) } } }"# }
+                .joined(separator: ", ") + " } } } } } }",
+            file: "k.xcstrings")
+        #expect(shallow.strings(locale: "en")["k"] == "%@ %@")
         #expect(FormatSpecifiers.find(in: "%#@y@ and %1$#@z@, %@ #@w@") == ["%#@y@", "%1$#@z@", "%@"])
     }
 

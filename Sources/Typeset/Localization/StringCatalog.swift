@@ -552,50 +552,81 @@ public struct StringCatalog: Sendable {
             throw Diagnostic.error(
                 location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
         }
-        if let substitutions = localization["substitutions"]?.members {
-            // A substitution's forms may hold another's placeholder: passes until none is left
-            // (whatever the order of the file's members), at most one per substitution.
-            for _ in substitutions.indices {
-                let before = text
-                for (name, substitution) in substitutions where text.contains("#@\(name)@") {
-                    let forms = try localizedText(
-                        substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
-                        depth: depth + 1)
-                    let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                    let replaced = replacingPlaceholders(of: name, in: text, limit: longestSubstitutedText) { argument in
-                        forms.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
-                    }
-                    guard let replaced else {
+        if let members = localization["substitutions"]?.members {
+            let substitutions = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+            let names = Set(substitutions.keys)
+            // A substitution's forms may hold another's placeholder: each is replaced by its
+            // forms with theirs replaced in turn, in one pass over each text (passes over the
+            // whole text for every substitution took minutes for a few hundred of them).
+            var forms: [String: String] = [:]
+            var expanded: [String: String] = [:]  // by name and argument number
+            func expand(_ text: String, inside: [String]) throws(Diagnostic) -> String {
+                let replaced = try replacingPlaceholders(
+                    of: names, in: text, limit: longestSubstitutedText
+                ) { (name, argument) throws(Diagnostic) -> String in
+                    guard !inside.contains(name), inside.count < maximumSubstitutionDepth else {
                         throw Diagnostic.error(
                             location(localization, file),
-                            "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024) KB "
-                                + "(substitutions holding each other's placeholders more than once)")
+                            inside.contains(name)
+                                ? "the substitution '\(name)' of \(what) holds its own placeholder"
+                                    + (inside.last == name ? "" : ", through '\(inside.last ?? "")'")
+                                : "the substitutions of \(what) hold each other's placeholders more than "
+                                    + "\(maximumSubstitutionDepth) deep")
                     }
-                    text = replaced
+                    let known = name + "\u{0}" + (argument ?? "")
+                    if let done = expanded[known] { return done }
+                    let substitution = substitutions[name]!
+                    if forms[name] == nil {
+                        forms[name] = try localizedText(
+                            substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
+                            depth: depth + 1)
+                    }
+                    let specifier = substitution["formatSpecifier"]?.string ?? "@"
+                    let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
+                    let done = try expand(own, inside: inside + [name])
+                    expanded[known] = done
+                    return done
                 }
-                if text == before { break }
+                guard let replaced else {
+                    throw Diagnostic.error(
+                        location(localization, file),
+                        "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024) KB "
+                            + "(substitutions holding each other's placeholders more than once)")
+                }
+                return replaced
             }
+            text = try expand(text, inside: [])
         }
         return text
     }
+
+    /// How deep substitutions may hold each other's placeholders (an app's nest one or two).
+    static let maximumSubstitutionDepth = 16
 
     /// The longest text substitutions may make, in UTF-8 bytes: forms that hold another's
     /// placeholder twice, nested 40 deep, made a text of 2^40 characters.
     static let longestSubstitutedText = 1 << 18
 
-    /// `text` with each placeholder of the substitution `name`, `%#@name@` or with its argument
-    /// number `%2$#@name@` (translations reorder them so), replaced by `replacement(number)`;
-    /// nil when that would be longer than `limit` bytes of UTF-8.
+    /// `text` with each placeholder of a substitution of `names`, `%#@name@` or with its
+    /// argument number `%2$#@name@` (translations reorder them so), replaced by
+    /// `replacement(name, number)`; nil when that would be longer than `limit` bytes of UTF-8.
     static func replacingPlaceholders(
-        of name: String, in text: String, limit: Int, with replacement: (String?) -> String
-    ) -> String? {
+        of names: Set<String>, in text: String, limit: Int,
+        with replacement: (String, String?) throws(Diagnostic) -> String
+    ) throws(Diagnostic) -> String? {
         // The placeholder's "%" is one not escaped as "%%": the last of an odd run of them.
         func opensPlaceholder(_ text: Substring) -> Bool { text.reversed().prefix { $0 == "%" }.count % 2 == 1 }
-        let marker = "#@\(name)@"
         var result = ""
         var rest = Substring(text)
-        while let found = rest.firstRange(of: marker) {
-            let before = rest[..<found.lowerBound]
+        while let marker = rest.firstRange(of: "#@") {
+            let before = rest[..<marker.lowerBound]
+            let afterMarker = rest[marker.upperBound...]
+            guard let end = afterMarker.firstIndex(of: "@"), names.contains(String(afterMarker[..<end])) else {
+                result += rest[..<marker.upperBound]  // "#@" of no placeholder: text
+                rest = afterMarker
+                continue
+            }
+            let name = String(afterMarker[..<end])
             var start: Substring.Index?  // of the placeholder's "%"
             var argument: String?
             if opensPlaceholder(before) {
@@ -609,11 +640,12 @@ public struct StringCatalog: Sendable {
                 }
             }
             if let start {
-                result += before[..<start] + replacement(argument)
+                result += before[..<start]
+                result += try replacement(name, argument)
             } else {
-                result += rest[..<found.upperBound]  // "#@name@" without its "%": text
+                result += rest[...end]  // "#@name@" without its "%": text
             }
-            rest = rest[found.upperBound...]
+            rest = afterMarker[afterMarker.index(after: end)...]
             if result.utf8.count > limit { return nil }
         }
         result += rest
