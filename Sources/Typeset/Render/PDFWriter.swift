@@ -59,13 +59,16 @@ private struct PDFDocumentWriter: ~Copyable {
     private var parked: [ParkedElements] = []
     /// How many of `parked` the pages before ended: this page must begin each of them again.
     private var carried = 0
-    /// The kids of the open elements so far, outermost first: one array for all, not one each.
+    /// The kids of the open elements on this page, outermost first: one array for all, not one
+    /// each (those of pages before, of an element that goes on, are its `kidsBefore`).
     private var openKids: [Kid] = []
     /// The children of the Document element: 4 bytes each, for they add up over 10,000 pages.
     private var documentKids: [UInt32] = []
-    /// Where the last of them go, those of a row split between pages (`OpenElement.order`): the
-    /// only ones an element of the row can be put before. Emptied by any other element.
-    private var lastKidsInRows: [RowPlace] = []
+    /// The last of them, those of a row split between pages (`OpenElement.order`), in the
+    /// order they ended: they go to `documentKids` in the row's order when any other element
+    /// ends, or the document does. (Each put before those it comes before as it ended took a
+    /// search back and a move of the ones after: quadratic in a row over many pages.)
+    private var rowKids: [(order: RowPlace, object: UInt32)] = []
 
     /// Fonts, images and transparency states, shared by every page (one /Resources dictionary).
     private let resources: PDFResources
@@ -110,7 +113,7 @@ private struct PDFDocumentWriter: ~Copyable {
         }
     }
 
-    func finish() throws -> [String] {
+    mutating func finish() throws -> [String] {
         do {
             return try finishDocument()
         } catch {
@@ -301,8 +304,12 @@ private struct PDFDocumentWriter: ~Copyable {
         var parent: Int
         /// The page of its first content.
         var page: Int?
-        /// Where its kids start in `openKids`.
+        /// Where its kids on this page start in `openKids`.
         var firstKid: Int
+        /// Its kids on the pages before, for an element that goes on over pages: those of a page
+        /// are moved here when it ends (copying all of them to and fro each page was quadratic
+        /// in a list of many pages).
+        var kidsBefore: [Kid] = []
         var alternateText: String?
         var order: RowPlace?
         /// The language of its text when all of it is in one other than the document's, for
@@ -336,7 +343,7 @@ private struct PDFDocumentWriter: ~Copyable {
         try StructureTagBalance.checkEnd(tag, innermost: openElements.last?.tag, page: page)
         closeMarked(in: &content)
         let element = openElements.removeLast()
-        guard element.firstKid < openKids.count || element.alternateText != nil else {
+        guard element.firstKid < openKids.count || !element.kidsBefore.isEmpty || element.alternateText != nil else {
             // Nothing in it (an empty <p>, a translation left empty): left out of the tree, where
             // a screen reader announced a blank. Its reserved object is null.
             objects.object(element.object) { $0.append("null") }
@@ -361,7 +368,7 @@ private struct PDFDocumentWriter: ~Copyable {
             body.text(language)
         }
         body.append("/K [ ")
-        for kid in openKids[element.firstKid...] {
+        func write(_ kid: Kid) {
             switch kid {
             case .element(let object):
                 body.reference(object)
@@ -375,6 +382,8 @@ private struct PDFDocumentWriter: ~Copyable {
                 body.append(">> ")
             }
         }
+        for kid in element.kidsBefore { write(kid) }
+        for kid in openKids[element.firstKid...] { write(kid) }
         body.append("] >>")
         objects.object(element.object, body)
         openKids.removeSubrange(element.firstKid...)
@@ -382,17 +391,26 @@ private struct PDFDocumentWriter: ~Copyable {
             // An element of a split row goes before those of the row that come after it and ended
             // first, on the pages its column goes on to.
             if let order = element.order {
-                var back = 0
-                while back < lastKidsInRows.count, lastKidsInRows[lastKidsInRows.count - 1 - back] > order { back += 1 }
-                documentKids.insert(UInt32(element.object), at: documentKids.count - back)
-                lastKidsInRows.insert(order, at: lastKidsInRows.count - back)
+                rowKids.append((order, UInt32(element.object)))
             } else {
+                placeRowKids()
                 documentKids.append(UInt32(element.object))
-                lastKidsInRows.removeAll(keepingCapacity: true)
             }
         } else {
             openKids.append(.element(element.object))
         }
+    }
+
+    /// The elements of a row split between pages, in the row's order (those of one place in the
+    /// order as they ended: a stable sort).
+    private mutating func placeRowKids() {
+        guard !rowKids.isEmpty else { return }
+        let sorted = rowKids.indices.sorted { a, b in
+            let (x, y) = (rowKids[a].order, rowKids[b].order)
+            return (x.page, x.index, a) < (y.page, y.index, b)
+        }
+        documentKids.append(contentsOf: sorted.map { rowKids[$0].object })
+        rowKids.removeAll(keepingCapacity: true)
     }
 
     /// The next of the innermost open elements ends on this page and goes on on the next.
@@ -421,10 +439,9 @@ private struct PDFDocumentWriter: ~Copyable {
     }
 
     /// Elements ended with `continued` and the elements inside them, with the kids they have so
-    /// far (`firstKid` counts from the first of `kids`).
+    /// far (`kidsBefore`).
     private struct ParkedElements {
         var elements: [OpenElement]
-        var kids: [Kid]
         /// How many of `elements` the next page has begun again.
         var resumed = 0
     }
@@ -435,9 +452,12 @@ private struct PDFDocumentWriter: ~Copyable {
         guard suspended > 0 else { return }
         let first = openElements.count - suspended
         let firstKid = openElements[first].firstKid
-        var elements = Array(openElements[first...])
-        for i in elements.indices { elements[i].firstKid -= firstKid }
-        parked.append(ParkedElements(elements: elements, kids: Array(openKids[firstKid...])))
+        // Each element's kids on this page, up to where the next one's start.
+        for i in first..<openElements.count {
+            let end = i + 1 < openElements.count ? openElements[i + 1].firstKid : openKids.count
+            openElements[i].kidsBefore.append(contentsOf: openKids[openElements[i].firstKid..<end])
+        }
+        parked.append(ParkedElements(elements: Array(openElements[first...])))
         openElements.removeSubrange(first...)
         openKids.removeSubrange(firstKid...)
         suspended = 0
@@ -453,14 +473,13 @@ private struct PDFDocumentWriter: ~Copyable {
             throw RenderError.unbalancedTags(
                 page: page, reason: "\(tag.rawValue) goes on from the previous page, which did not end it so")
         }
-        let chain = parked[0]
-        var element = chain.elements[chain.resumed]
-        let inner = chain.resumed + 1 < chain.elements.count ? chain.elements[chain.resumed + 1].firstKid : chain.kids.count
-        openKids.append(contentsOf: chain.kids[element.firstKid..<inner])  // its own kids, before its inner elements'
-        element.firstKid = openKids.count - (inner - element.firstKid)
+        let resumed = parked[0].resumed
+        var element = parked[0].elements[resumed]
+        parked[0].elements[resumed].kidsBefore = []  // the element's own, not shared: appended to in place
+        element.firstKid = openKids.count
         openElements.append(element)
         parked[0].resumed += 1
-        if parked[0].resumed == chain.elements.count {
+        if parked[0].resumed == parked[0].elements.count {
             parked.removeFirst()
             carried -= 1
         }
@@ -477,10 +496,11 @@ private struct PDFDocumentWriter: ~Copyable {
 
     // MARK: - The end
 
-    private func finishDocument() throws -> [String] {
+    private mutating func finishDocument() throws -> [String] {
         guard !pageObjects.isEmpty else { throw RenderError.noPages }
         try StructureTagBalance.checkClosed(
             innermost: (openElements.last ?? parked.first?.elements.first)?.tag, pageCount: pageObjects.count)
+        placeRowKids()
         try resources.write()
 
         objects.object(pagesRoot) { body in
