@@ -263,12 +263,29 @@ extension Unit {
         // Each column's y at the top of the page: the first page starts the whole unit at its top.
         var origins = Array(repeating: top, count: (column.max() ?? 0) + 1)
         var pieces: [UnitPiece] = []
-        var unfinished = Array(blocks.indices)
+        // The blocks a page looks at: those begun and not finished, and those that begin on
+        // it. The others wait in their column by their top (looking at every unfinished block
+        // on every page was quadratic in a row over many pages).
+        var unfinished: [Int] = []
+        var waiting = Array(repeating: [Int](), count: origins.count)
+        for i in blocks.indices { waiting[column[i]].append(i) }
+        for c in waiting.indices {
+            waiting[c].sort { (slices[$0][0].top, $0) < (slices[$1][0].top, $1) }
+            waiting[c].reverse()  // the next to begin last
+        }
         // Past the page limit pagination stops: no more pieces than it can place.
         while pieces.count <= BlockLayouter.maximumPageCount {
             var piece = UnitPiece()
             let height = pieces.isEmpty ? room : contentHeight
             var rest = Array(repeating: Double.infinity, count: origins.count)  // per column, its first slice left
+            let begun = unfinished.count
+            for c in waiting.indices {
+                while let i = waiting[c].last, slices[i][0].top < origins[c] + height {
+                    unfinished.append(waiting[c].removeLast())
+                }
+                if let i = waiting[c].last { rest[c] = slices[i][0].top }
+            }
+            if unfinished.count > begun { unfinished.sort() }
             for i in unfinished {
                 let block = slices[i]
                 let start = next[i]
@@ -302,7 +319,7 @@ extension Unit {
             }
             pieces.append(piece)
             unfinished.removeAll { next[$0] == slices[$0].count }
-            guard !unfinished.isEmpty else { break }
+            guard !unfinished.isEmpty || waiting.contains(where: { !$0.isEmpty }) else { break }
             for (c, top) in rest.enumerated() where top < .infinity { origins[c] = top }
         }
         return pieces
