@@ -2,8 +2,9 @@
 // CIDFont whose CIDs are the glyph ids HarfBuzz shaped with (ISO 32000-1 §9.7), its program a
 // subset holding only the glyphs drawn (FontProgram), its ToUnicode CMap (§9.10.3) the text each
 // glyph was first drawn for ("-" for the hyphen drawn at a soft hyphen). A glyph drawn for other
-// text later, or a cluster of several glyphs, gets /ActualText in the content stream instead
-// (PDFPageContent).
+// text later is shown by a code of its own past the glyph ids, which a /CIDToGIDMap stream maps
+// to it, with its own ToUnicode entry (a CFF font's by /ActualText); a cluster of several glyphs
+// gets /ActualText in the content stream (PDFPageContent).
 //
 // A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
 // Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
