@@ -387,6 +387,8 @@ private let xcstrings = #"""
             ("zh-TW", "zh-hant"), ("zh-HK", "zh-hant"), ("zh_Hant_TW", "zh-hant"), ("zh-CN", "zh-hans"),
             ("zh-SG", "zh-hans"), ("zh", "zh-hans"), ("es-MX", "es-419"), ("es-US", "es-419"), ("es-ES", "es"),
             ("es", "es"), ("pt", "pt-br"), ("pt-BR", "pt-br"), ("pt-AO", "pt-pt"), ("fr", "fr-ca"), ("de", "en"),
+            // A script subtag is not a region.
+            ("es-Latn-MX", "es-419"), ("pt-Latn-BR", "pt-br"), ("zh-Hant", "zh-hant"), ("zh-Hans-HK", "zh-hans"),
         ]
         for (locale, language) in expected {
             #expect(loaded.strings(locale: locale)["k"]?.lowercased() == language, "\(locale)")
@@ -403,7 +405,10 @@ private let xcstrings = #"""
         // English outside the United States reads the British strings before the bare language's
         // (CLDR's en-001; en-AU showed American spelling although the catalog had en-GB).
         let english = StringCatalog(tables: ["en": ["k": "en"], "en-GB": ["k": "en-GB"]], sourceLanguage: "en")
-        for (locale, language) in [("en-AU", "en-GB"), ("en-IN", "en-GB"), ("en-150", "en-GB"), ("en-US", "en"), ("en-PR", "en"), ("en", "en")] {
+        for (locale, language) in [
+            ("en-AU", "en-GB"), ("en-IN", "en-GB"), ("en-150", "en-GB"), ("en-Latn-AU", "en-GB"), ("en-US", "en"), ("en-PR", "en"),
+            ("en", "en"), ("en-Latn-US", "en"), ("en-Latn", "en"), ("en-Shaw", "en"),
+        ] {
             #expect(english.strings(locale: locale)["k"] == language, "\(locale)")
         }
         let simplifiedOnly = StringCatalog(tables: ["en": ["k": "en"], "zh-Hans": ["k": "zh-Hans"]], sourceLanguage: "en")
@@ -586,6 +591,17 @@ private let markup = """
         #expect(svg.status == 0, "\(svg.stderr)")
         let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/he.svg")), as: UTF8.self)
         #expect(page.contains(#"xml:lang="en">Settings</tspan>"#) && page.contains(#"xml:lang="he">שלום</tspan>"#))
+        // A document pinned to English shows the Hebrew strings as Hebrew; the catalog's own
+        // spelling of the document's language (`ar-eg` for `ar-EG`) changes nothing.
+        try #"<document lang="en"><label key="hebrew only">L</label></document>"#
+            .write(toFile: folder + "/pinned.xml", atomically: true, encoding: .utf8)
+        for (input, locale, expected) in [("pinned.xml", "he", #"xml:lang="he">שלום</tspan>"#), ("doc.xml", "ar-EG", "الضبط</tspan>")] {
+            let run = try L10nCLI.typeset(
+                ["render", input, "--strings", "Localizable.xcstrings", "--locale", locale, "-o", "out.svg"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            let svg = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/out.svg")), as: UTF8.self)
+            #expect(svg.contains(expected) && !svg.contains(#"xml:lang="ar-eg""#), "\(locale): \(svg.suffix(600))")
+        }
         // The source language is translated by definition; a locale the catalog has nothing
         // for is warned about once, at the catalog, not key by key.
         #expect(try run("en").stderr.isEmpty)

@@ -161,6 +161,9 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         let lines = structure.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.filter { $0 == "Div" }.count == 12, "\(lines.prefix(40))")
         #expect(lines.filter { $0 == "H1 (block)" }.count == 12)
+        // A caption is one P (it was a P in a P).
+        let captionLine = try #require(lines.firstIndex(of: "\"onboarding.xml en · Large (17 pt)\""))
+        #expect(lines[captionLine - 1] == "P (block)" && lines[captionLine - 2] != "P (block)", "\(lines[captionLine - 3...captionLine])")
         #expect(lines.contains("\"Welcome to Lumen\""))
         #expect(lines.contains("\"onboarding.xml en · Large (17 pt)\""))
     }

@@ -145,6 +145,8 @@ struct BlockLayouter {
     private var nextStructureKey = 0
     private var title: String?
     private var firstHeading: String?
+    /// A title with text has come (a blank one is left out of the PDF's structure and title).
+    private var hasTitleText = false
     /// A lower bound of the content height the units so far put on pages: each page holds at
     /// most its content height of it (see `countTowardPageLimit`).
     private var pagedHeight = 0.0
@@ -237,10 +239,22 @@ struct BlockLayouter {
         let (pages, reportPages, pageDiagnostics) = paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
-        let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first {
-            $0.unicodeScalars.contains { !$0.properties.isWhitespace }
-        }
+        let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { BlockLayouter.hasText($0.unicodeScalars) }
         return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language)
+    }
+
+    /// The language of a catalog's text shown in a block of `language`: the catalog's when it
+    /// is another language (a screen reader read the English fallback of a Hebrew mockup with
+    /// a Hebrew voice, and the Hebrew strings of a document pinned to English with an English
+    /// one), else the block's (`ar-EG` for the catalog's `ar`).
+    private func textLanguage(_ shown: String?, in language: String) -> String {
+        guard let shown, Language.subtags(of: shown).first != Language.subtags(of: language).first else { return language }
+        return shown
+    }
+
+    /// Whether `scalars` hold more than white space.
+    static func hasText<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> Bool {
+        scalars.contains { !$0.properties.isWhitespace }
     }
 
     // MARK: - The flow
@@ -733,9 +747,8 @@ struct BlockLayouter {
         }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
-        // Text from another language than the document's (an untranslated key) is marked with
-        // it: a screen reader read the English of a Hebrew mockup with a Hebrew voice.
-        let language = found.fallback.flatMap { $0.isEmpty ? nil : $0 }
+        // The language the text is in: the locale's, or a fallback's (an untranslated key).
+        let language = found.fallback.map { $0.isEmpty ? nil : $0 } ?? strings.locale
         guard !specifiers.isEmpty else { return (text, language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
@@ -799,9 +812,9 @@ struct BlockLayouter {
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        if let (string, fallback) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+        if let (string, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
             var style = base
-            if let fallback { style.language = fallback }
+            style.language = textLanguage(shownLanguage, in: base.language)
             // A tab shows as the space it is in markup (whose white space collapses); a font
             // has no glyph for it.
             text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
@@ -833,6 +846,7 @@ struct BlockLayouter {
             }
             if role == .title { title = String(shown) } else { firstHeading = String(shown) }
         }
+        if role == .title && !hasTitleText { hasTitleText = BlockLayouter.hasText(text.scalars) }
 
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
         let ownRTL =
@@ -930,7 +944,7 @@ struct BlockLayouter {
         case .title: tag = .h1
         // Headings are one level under the title, and the top level before one (PDF/UA wants
         // the first heading to be H1: a document without a title began at H2).
-        case .heading: tag = title == nil ? .h1 : .h2
+        case .heading: tag = hasTitleText ? .h2 : .h1
         case .item: tag = .listItem
         default: tag = .paragraph
         }
@@ -972,7 +986,7 @@ struct BlockLayouter {
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
         let alt = localized?.text ?? image.alt
-        let language = localized?.language ?? style(of: block, context).lang ?? context.language
+        let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).

@@ -167,16 +167,14 @@ public struct SheetLayouter {
                                     RectangleItem(
                                         x: x, y: y, width: cellWidth, height: pageArea, cornerRadius: 4,
                                         fill: options.errorFill, stroke: options.errorColor)))
-                            items.append(.beginTag(.paragraph))
                             items.append(.subpage(SubpageItem(page: text, x: x + 6, y: y + 6, scale: 1)))
-                            items.append(.endTag(.paragraph))
                         }
-                        items.append(.beginTag(.paragraph))
+                        // The error text and the caption are laid out pages whose paragraphs are
+                        // their P (wrapped in one more, a P held a P).
                         items.append(
                             .subpage(
                                 SubpageItem(
                                     page: placed.caption, x: x, y: y + pageArea + options.captionGap, scale: 1)))
-                        items.append(.endTag(.paragraph))
                         items.append(.endTag(.division))
                         if let frame { items.append(.rectangle(frame)) }
                     }

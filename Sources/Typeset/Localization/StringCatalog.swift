@@ -175,11 +175,14 @@ public struct StringCatalog: Sendable {
             parts.removeLast()
         }
         let language = chain.last ?? ""
-        let region = chain.count > 1 ? chain[chain.count - 2].split(separator: "-").last.map(String.init) : nil
+        let subtags = Language.subtags(of: chain.first ?? "")
+        let region = Language.regionSubtag(subtags)  // not a script: `en-Latn-US` is American
         var insert: String?  // before the bare language
         switch (language, region) {
-        case ("zh", let region?) where ["tw", "hk", "mo", "hant"].contains(region): insert = "zh-hant"
-        case ("zh", _): insert = "zh-hans"
+        case ("zh", _):
+            let script = Language.scriptSubtag(subtags)
+            let traditional = script.map { $0 == "hant" } ?? ["tw", "hk", "mo"].contains(region ?? "")
+            insert = traditional ? "zh-hant" : "zh-hans"
         case ("es", let region?) where StringCatalog.latinAmerica.contains(region): insert = "es-419"
         case ("pt", let region?) where region != "br" && region != "pt": insert = "pt-pt"
         case ("en", let region?) where !StringCatalog.americanEnglish.contains(region): insert = "en-gb"
@@ -236,7 +239,7 @@ public struct StringCatalog: Sendable {
 
     /// The regions whose English is American: CLDR's parent of every other (`en-AU`, `en-IN`,
     /// `en-CA`, `en-150`, ...) is `en-001`, whose strings Apple's catalogs keep as `en-GB`.
-    private static let americanEnglish: Set<String> = ["us", "as", "gu", "mh", "mp", "pr", "um", "vi", "dsrt"]
+    private static let americanEnglish: Set<String> = ["us", "as", "gu", "mh", "mp", "pr", "um", "vi"]
 
     /// The regions whose Spanish is `es-419` (Latin America and the United States).
     private static let latinAmerica: Set<String> = [

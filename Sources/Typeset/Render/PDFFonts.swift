@@ -97,7 +97,8 @@ final class PDFFont {
 
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
     /// now stands for exactly `text` (no /ActualText needed). The hyphen shown at a soft hyphen
-    /// (no text) stands for "-", its own character, for the readers that ignore /ActualText.
+    /// (no text) stands for its own character, "-" (or "‐" in a font whose hyphen is only
+    /// that), for the readers that ignore /ActualText.
     @inline(__always)
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         if let existing = unicode[Int(glyph)] {
@@ -149,8 +150,9 @@ final class PDFFont {
         return code
     }
 
-    /// Codes past the glyph ids a font may have: each costs two bytes of its /CIDToGIDMap for
-    /// every glyph id, and text rarely draws a glyph for more than a few texts.
+    /// Codes past the glyph ids a font may have (each a /W and a ToUnicode entry and two bytes
+    /// of the /CIDToGIDMap; the map's identity part, two bytes a glyph, is paid once): text
+    /// rarely draws a glyph for more than a few texts, and past them /ActualText serves.
     static let maximumAlternates = 4096
 
     /// For readers that ignore /ActualText (pdfminer, pypdf): in a cluster of several glyphs
@@ -195,7 +197,7 @@ final class PDFFont {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
         guard let program = self.program.subset(glyphs: glyphs) else {
-            throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file is damaged)")
+            throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file may be damaged)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
         // A subset's name starts with a tag of six capitals (§9.6.4), here from its glyphs.

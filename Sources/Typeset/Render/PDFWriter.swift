@@ -158,10 +158,6 @@ private struct PDFDocumentWriter: ~Copyable {
                     try settle(page: pageNumber)
                     try end(tag, page: pageNumber, in: &content)
                 }
-            case .glyphs(let run):
-                try settle(page: pageNumber)
-                mark(openElements.last?.object ?? 0, language: run.language, in: &content)
-                try content.draw(run, page: pageNumber, item: index + 1)
             case .subpage(let subpage):
                 try settle(page: pageNumber)
                 try write(subpage, page: pageNumber, item: index + 1, depth: 1, in: &content)

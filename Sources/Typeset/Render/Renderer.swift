@@ -247,10 +247,15 @@ let maximumPixelSide = 32767
 /// gigabyte.
 let maximumPixelCount = 1 << 26
 
+/// The pixels of `page` as a PNG image at `scale`: its size in points times the scale, a
+/// fraction of a pixel taken whole.
+private func pixelSize(of page: Page, scale: Double) -> (width: Double, height: Double) {
+    ((page.width * scale).rounded(.up), (page.height * scale).rounded(.up))
+}
+
 /// Why `page` cannot be a PNG image at `scale` (a positive number), or nil.
 public func pngSizeProblem(_ page: Page, pageNumber: Int, scale: Double) -> String? {
-    let pixelWidth = (page.width * scale).rounded(.up)
-    let pixelHeight = (page.height * scale).rounded(.up)
+    let (pixelWidth, pixelHeight) = pixelSize(of: page, scale: scale)
     guard pixelWidth > Double(maximumPixelSide) || pixelHeight > Double(maximumPixelSide)
         || pixelWidth * pixelHeight > Double(maximumPixelCount)
     else { return nil }
@@ -275,8 +280,7 @@ private func drawPNG<Result>(
     if let problem = pngSizeProblem(page, pageNumber: pageNumber, scale: scale) {
         throw RenderError.invalidInput(problem)
     }
-    let pixelWidth = (page.width * scale).rounded(.up)
-    let pixelHeight = (page.height * scale).rounded(.up)
+    let (pixelWidth, pixelHeight) = pixelSize(of: page, scale: scale)
     return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
         surface in
         try surface.check("creating the image of page \(pageNumber)")

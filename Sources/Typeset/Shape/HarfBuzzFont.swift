@@ -162,7 +162,10 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// writer to copy its glyphs): HarfBuzz shapes without them, so a font that lacks one would
     /// be chosen and then fail every render that uses it.
     var missingTable: String? {
-        let needed = ["head", "hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
+        let outlines = ["glyf", "CFF ", "CFF2"].contains { tableLength($0) > 0 }
+        // A font of bitmaps alone may have Apple's `bhed` in place of `head`.
+        if tableLength("head") == 0 && (outlines || tableLength("bhed") == 0) { return "head" }
+        let needed = ["hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
         return needed.first { tableLength($0) == 0 }
     }
 }
