@@ -51,11 +51,7 @@ enum SVGText {
                     layer.append("\" lengthAdjust=\"spacingAndGlyphs\"")
                 }
                 if run.backward { layer.append(" direction=\"rtl\" unicode-bidi=\"embed\"") }
-                if let language = run.language {
-                    layer.append(" xml:lang=\"")
-                    appendEscaped(language, to: &layer)
-                    layer.append("\"")
-                }
+                appendLanguage(run.language, to: &layer)
                 layer.append(">")
                 appendEscaped(run.text, to: &layer)
                 layer.append("</tspan>")
@@ -80,6 +76,21 @@ enum SVGText {
             }
         }
         endLine()
+    }
+
+    /// ` xml:lang="language"`, when there is one.
+    static func appendLanguage(_ language: String?, to buffer: inout ByteBuffer) {
+        guard let language else { return }
+        buffer.append(" xml:lang=\"")
+        appendEscaped(language, to: &buffer)
+        buffer.append("\"")
+    }
+
+    /// `<title>text</title>`: an accessible name.
+    static func appendTitle(_ text: String, to buffer: inout ByteBuffer) {
+        buffer.append("<title>")
+        appendEscaped(text, to: &buffer)
+        buffer.append("</title>")
     }
 
     /// `text` as XML character data or an attribute value; characters XML 1.0 does not allow

@@ -48,16 +48,11 @@ final class SVGWriter: PageWriting {
         document.append(" ")
         document.decimal(page.height)
         document.append("\" version=\"1.1\"")
-        if let language {
-            document.append(" xml:lang=\"")
-            SVGText.appendEscaped(language, to: &document)
-            document.append("\"")
-        }
+        SVGText.appendLanguage(language, to: &document)
         document.append(">\n")
         if let title {
-            document.append("<title>")
-            SVGText.appendEscaped(title, to: &document)
-            document.append("</title>\n")
+            SVGText.appendTitle(title, to: &document)
+            document.append("\n")
         }
         document.append("<defs>\n")
         identifiers += svg.defsIdentifiers.map { $0 + document.count }
@@ -385,16 +380,12 @@ private struct SVGPage: ~Copyable {
             return
         }
         body.append(" role=\"img\"")
-        if let language {
-            body.append(" xml:lang=\"")
-            SVGText.appendEscaped(language, to: &body)
-            body.append("\"")
-        }
+        SVGText.appendLanguage(language, to: &body)
         body.append(" aria-label=\"")
         SVGText.appendEscaped(label, to: &body)
-        body.append("\"><title>")
-        SVGText.appendEscaped(label, to: &body)
-        body.append("</title></use>\n")
+        body.append("\">")
+        SVGText.appendTitle(label, to: &body)
+        body.append("</use>\n")
     }
 
     /// The start of an id or a reference to one, in `defs` or `body`.
