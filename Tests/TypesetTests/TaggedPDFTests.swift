@@ -147,6 +147,23 @@ struct TaggedPDFTests {
         #expect(svg.contains(#"role="img" xml:lang="ar" aria-label="علم""#))
     }
 
+    /// A list says how its items are marked (ListNumbering, ISO 32000-1 §14.8.5.5): numbers
+    /// as Decimal (Eastern Arabic digits too), bullets as Disc, none as None.
+    @Test func listsSayHowTheirItemsAreMarked() throws {
+        let folder = try L10nCLI.folder([:])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = try #require(layoutMarkup("""
+            <document lang="ar"><list type="number"><item>أ</item><list><item>ب</item></list></list>\
+            <list type="none"><item>ج</item></list></document>
+            """))
+        let pdf = folder + "/lists.pdf"
+        try render(pages: layout.pages, to: pdf, options: RenderOptions(format: .pdf, language: layout.language))
+        #expect(try structureTree(of: pdf).outline.hasPrefix("Document(L(LI(Lbl LBody(L("))
+        let json = try runProgram("/usr/bin/qpdf", ["--json", pdf]).stdout
+        let numberings = json.matches(of: /"\/ListNumbering": "\/(\w+)"/).map { String($0.output.1) }
+        #expect(numberings.sorted() == ["Decimal", "Disc", "None"], "\(numberings)")
+    }
+
     /// A list that comes before any item of its list goes in an item of its own (an L holds
     /// only LIs; it was an L directly inside the L).
     @Test func aListBeforeAnyItemGoesInAnItemOfItsOwn() throws {

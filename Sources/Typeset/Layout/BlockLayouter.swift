@@ -53,10 +53,12 @@ struct PlacedBlock {
 /// A structure element that stays open from one block to the next: a list, an item of one, or
 /// the item's body (ISO 32000-1 §14.8.4.3.3).
 enum OpenStructure: Hashable {
-    case list(Int), item(Int), body(Int)
+    case list(Int, ListMarker), item(Int), body(Int)
 
     var tag: StructureTag {
         switch self {
+        case .list(_, .number): .numberedList
+        case .list(_, .none): .unmarkedList
         case .list: .list
         case .item: .listItem
         case .body: .listBody
@@ -517,7 +519,7 @@ struct BlockLayouter {
         let inner = containerContext(block, context)
         let markers = listMarkers(list, inner)
         guard hasRoom(block, inner, markers: markers.width) else { return }
-        let path = inside + [.list(newKey())]
+        let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
         var number = 0
         var previous: Int?  // the last item's key
         for item in list.items {
@@ -561,7 +563,7 @@ struct BlockLayouter {
         let inner = containerContext(block, context)
         let markers = listMarkers(list, inner)
         guard hasRoom(block, inner, markers: markers.width) else { return top }
-        let path = inside + [.list(newKey())]
+        let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
         var y = top
         var number = 0
         var previous: Int?  // the last item's key

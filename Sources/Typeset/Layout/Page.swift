@@ -47,8 +47,27 @@ public struct StructureOrder: Sendable, Equatable {
 
 /// PDF structure elements (ISO 32000-1 §14.8.4 standard structure types).
 public enum StructureTag: String, Sendable {
-    case h1 = "H1", h2 = "H2", paragraph = "P", list = "L", listItem = "LI", label = "Lbl",
-        listBody = "LBody", figure = "Figure", division = "Div"
+    case h1 = "H1", h2 = "H2", paragraph = "P", list = "L", numberedList = "L (numbered)",
+        unmarkedList = "L (no markers)", listItem = "LI", label = "Lbl", listBody = "LBody", figure = "Figure",
+        division = "Div"
+
+    /// The structure type it is written as.
+    var type: String {
+        switch self {
+        case .numberedList, .unmarkedList: "L"
+        default: rawValue
+        }
+    }
+
+    /// A list's ListNumbering attribute (§14.8.5.5): how its items are marked.
+    var listNumbering: String? {
+        switch self {
+        case .list: "Disc"
+        case .numberedList: "Decimal"
+        case .unmarkedList: "None"
+        default: nil
+        }
+    }
 }
 
 /// One run of glyphs of one font, size and color, with its text and clusters so that PDF and SVG

@@ -272,7 +272,7 @@ private struct PDFDocumentWriter: ~Copyable {
         openKids.append(.content(page: pageObject, id: id))
         if openElements[index].page == nil { openElements[index].page = pageObject }
         content.bytes.append("/")
-        content.bytes.append(string: openElements[index].tag.rawValue)
+        content.bytes.append(string: openElements[index].tag.type)
         content.bytes.append(" << /MCID ")
         content.bytes.integer(id)
         if let own {
@@ -348,7 +348,12 @@ private struct PDFDocumentWriter: ~Copyable {
         var body = ByteBuffer.take(&objectBytes)
         defer { objectBytes = ByteBuffer.take(&body) }
         body.append("<< /Type /StructElem /S /")
-        body.append(string: element.tag.rawValue)
+        body.append(string: element.tag.type)
+        if let numbering = element.tag.listNumbering {
+            body.append(" /A << /O /List /ListNumbering /")
+            body.append(string: numbering)
+            body.append(" >>")
+        }
         body.append(" /P ")
         body.reference(element.parent)
         if let page = element.page {
