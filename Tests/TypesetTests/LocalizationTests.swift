@@ -343,6 +343,19 @@ private let xcstrings = #"""
         #expect(own == "the substitution 's1' of key 'k' (en) holds its own placeholder, through 's2'", "\(own ?? "")")
         let chain = try problem(2000) { $0 < 1999 ? "a%#@s\($0 + 1)@" : "b" }
         #expect(chain?.contains("more than 16 deep") == true, "\(chain ?? "")")
+        // The limit holds whatever the order of the placeholders: t0 … t9 lead to s0 … s9, 20
+        // deep, though s0 was expanded first (from the top) in one of the two.
+        for value in ["%#@s0@ %#@t0@", "%#@t0@ %#@s0@"] {
+            let substitutions = (0..<20).map { i in
+                let name = i < 10 ? "t\(i)" : "s\(i - 10)"
+                let next = i < 9 ? "%#@t\(i + 1)@" : i == 9 ? "%#@s0@" : i < 19 ? "%#@s\(i - 9)@" : "end"
+                return #""\#(name)" : { "variations" : { "plural" : { "other" : \#(unit("x" + next)) } } }"#
+            }.joined(separator: ", ")
+            let text = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+                + #""stringUnit" : { "state" : "translated", "value" : "\#(value)" }, "substitutions" : { \#(substitutions) } } } } } }"#
+            let message = try catalog(text, file: "order.xcstrings").strings(locale: "en").lookUp("k")?.problem?.message
+            #expect(message?.contains("more than 16 deep") == true, "\(value): \(message ?? "")")
+        }
         let shallow = try catalog(
             #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
                 + #""stringUnit" : { "state" : "translated", "value" : "%#@s0@ %#@s1@" }, "substitutions" : { "#
@@ -595,7 +608,11 @@ private let markup = """
         // spelling of the document's language (`ar-eg` for `ar-EG`) changes nothing.
         try #"<document lang="en"><label key="hebrew only">L</label></document>"#
             .write(toFile: folder + "/pinned.xml", atomically: true, encoding: .utf8)
-        for (input, locale, expected) in [("pinned.xml", "he", #"xml:lang="he">שלום</tspan>"#), ("doc.xml", "ar-EG", "الضبط</tspan>")] {
+        // Nor does an old code of the language (`iw`, the catalog's `he`).
+        for (input, locale, expected) in [
+            ("pinned.xml", "he", #"xml:lang="he">שלום</tspan>"#), ("doc.xml", "ar-EG", "الضبط</tspan>"),
+            ("doc.xml", "iw", #"xml:lang="iw">שלום</tspan>"#),
+        ] {
             let run = try L10nCLI.typeset(
                 ["render", input, "--strings", "Localizable.xcstrings", "--locale", locale, "-o", "out.svg"], in: folder)
             #expect(run.status == 0, "\(run.stderr)")

@@ -443,13 +443,19 @@ struct RenderTests {
             #expect(conversion.status == 0, "\(conversion.output)")
         }
         #expect(try bytes(path + ".png") == bytes(stripped + ".png"))
-        let word = try #require(layoutMarkup(##"<document><p>re<span color="#FF0000">d</span>dish, and <b>bold</b></p></document>"##))
-        try render(pages: word.pages, to: folder + "/word.svg", options: RenderOptions(format: .svg))
-        let lines = String(decoding: try bytes(folder + "/word.svg"), as: UTF8.self).split(separator: "\n")
-            .filter { $0.hasPrefix("<text>") }
-        #expect(lines.count == 1 && lines[0].hasSuffix("</text>"), "\(lines)")
-        let runs = lines.first?.split(separator: "</tspan>").dropLast().compactMap { $0.split(separator: ">").last.map(String.init) }
-        #expect(runs?.joined() == "reddish, and bold", "\(runs ?? [])")
+        // Also where a right-to-left run begins with a vowel mark, above its letter's baseline.
+        for (markup, text) in [
+            (##"<p>re<span color="#FF0000">d</span>dish, and <b>bold</b></p>"##, "reddish, and bold"),
+            (##"<p lang="ar">كِتَا<span color="#FF0000">بٌ</span> جَدِيدٌ</p>"##, "كِتَابٌ جَدِيدٌ"),
+        ] {
+            let word = try #require(layoutMarkup("<document>\(markup)</document>"))
+            try render(pages: word.pages, to: folder + "/word.svg", options: RenderOptions(format: .svg))
+            let lines = String(decoding: try bytes(folder + "/word.svg"), as: UTF8.self).split(separator: "\n")
+                .filter { $0.hasPrefix("<text>") }
+            #expect(lines.count == 1 && lines[0].hasSuffix("</text>"), "\(lines)")
+            let runs = lines.first?.split(separator: "</tspan>").dropLast().compactMap { $0.split(separator: ">").last.map(String.init) }
+            #expect(runs?.joined() == text, "\(runs ?? [])")
+        }
         // Markup characters are escaped; characters XML does not allow are left out.
         var escaped = ByteBuffer()
         SVGText.appendEscaped("a<b & \"c\">\u{1}d\t\u{FFFE}é\u{FFFF}\u{FFFD}", to: &escaped)

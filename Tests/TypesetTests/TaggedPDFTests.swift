@@ -135,11 +135,13 @@ struct TaggedPDFTests {
         let untitled = try #require(layoutMarkup("<document><p>a</p><heading>First</heading><heading>Second</heading></document>"))
         #expect(untitled.title == "First")
         // A blank title is no title: its headings are H1, and the first is the /Title.
-        let blank = try #require(layoutMarkup("<document><title> </title><heading>Section</heading><p>a</p></document>"))
-        #expect(blank.title == "Section")
-        let blankPDF = folder + "/blank.pdf"
-        try render(pages: blank.pages, to: blankPDF, options: RenderOptions(format: .pdf, title: blank.title))
-        #expect(try structureTree(of: blankPDF).outline == "Document(H1 P)")
+        for title in [" ", "&#x200B;", "&#x200F;&#xAD;"] {  // nothing that shows: no title
+            let blank = try #require(layoutMarkup("<document><title>\(title)</title><heading>Section</heading><p>a</p></document>"))
+            #expect(blank.title == "Section", "\(title)")
+            let blankPDF = folder + "/blank.pdf"
+            try render(pages: blank.pages, to: blankPDF, options: RenderOptions(format: .pdf, title: blank.title))
+            #expect(try structureTree(of: blankPDF).outline == "Document(H1 P)", "\(title)")
+        }
 
         let svg = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/doc.svg")), as: UTF8.self)
         #expect(svg.contains(#"version="1.1" xml:lang="en">"# + "\n<title>Settings</title>\n<defs>"), "\(svg.prefix(400))")

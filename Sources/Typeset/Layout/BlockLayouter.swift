@@ -250,13 +250,14 @@ struct BlockLayouter {
     /// a Hebrew voice, and the Hebrew strings of a document pinned to English with an English
     /// one), else the block's (`ar-EG` for the catalog's `ar`).
     private func textLanguage(_ shown: String?, in language: String) -> String {
-        guard let shown, Language.subtags(of: shown).first != Language.subtags(of: language).first else { return language }
+        guard let shown, !Language.sameLanguage(shown, language) else { return language }
         return shown
     }
 
-    /// Whether `scalars` hold more than white space.
+    /// Whether `scalars` hold more than white space and characters that show nothing (a
+    /// zero-width space, a bidi mark or isolate, a soft hyphen).
     static func hasText<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> Bool {
-        scalars.contains { !$0.properties.isWhitespace }
+        scalars.contains { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }
     }
 
     // MARK: - The flow

@@ -189,10 +189,9 @@ public struct StringCatalog: Sendable {
         default: break
         }
         if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
-        // The old codes and the current ones are one language (Java and older iOS still say
-        // `iw`): `--locale iw` takes a catalog's `he`, and `he` its `iw`.
-        let aliases = ["iw": "he", "he": "iw", "ji": "yi", "yi": "ji", "in": "id", "id": "in"]
-        let alias = aliases[language]
+        // The old codes and the current ones are one language: `--locale iw` takes a catalog's
+        // `he`, and `he` its `iw`.
+        let alias = Language.oldCodes[language] ?? Language.oldCodes.first { $0.value == language }?.key
         if let alias, !chain.contains(alias) { chain.append(alias) }
         // A form in another script is another writing: `sr-Latn` does not take `sr` (Cyrillic),
         // nor `zh-TW` `zh` (Simplified); as in CLDR, whose parent of such a locale is the root.
@@ -562,33 +561,42 @@ public struct StringCatalog: Sendable {
             // forms with theirs replaced in turn, in one pass over each text (passes over the
             // whole text for every substitution took minutes for a few hundred of them).
             var forms: [String: String] = [:]
-            var expanded: [String: String] = [:]  // by name and argument number
-            func expand(_ text: String, inside: [String]) throws(Diagnostic) -> String {
+            // Each expanded once, by name and argument number, with how deep it nests.
+            var expanded: [String: (text: String, depth: Int)] = [:]
+            func expand(_ text: String, inside: [String]) throws(Diagnostic) -> (text: String, depth: Int) {
+                var deepest = 0
+                let tooDeep = Diagnostic.error(
+                    location(localization, file),
+                    "the substitutions of \(what) hold each other's placeholders more than \(maximumSubstitutionDepth) deep")
                 let replaced = try replacingPlaceholders(
                     of: names, in: text, limit: longestSubstitutedText
                 ) { (name, argument) throws(Diagnostic) -> String in
-                    guard !inside.contains(name), inside.count < maximumSubstitutionDepth else {
+                    guard !inside.contains(name) else {
                         throw Diagnostic.error(
                             location(localization, file),
-                            inside.contains(name)
-                                ? "the substitution '\(name)' of \(what) holds its own placeholder"
-                                    + (inside.last == name ? "" : ", through '\(inside.last ?? "")'")
-                                : "the substitutions of \(what) hold each other's placeholders more than "
-                                    + "\(maximumSubstitutionDepth) deep")
+                            "the substitution '\(name)' of \(what) holds its own placeholder"
+                                + (inside.last == name ? "" : ", through '\(inside.last ?? "")'"))
                     }
                     let known = name + "\u{0}" + (argument ?? "")
-                    if let done = expanded[known] { return done }
-                    let substitution = substitutions[name]!
-                    if forms[name] == nil {
-                        forms[name] = try localizedText(
-                            substitution, key: key, language: language, file: file, device: device, byDevice: &byDevice,
-                            depth: depth + 1)
+                    if expanded[known] == nil {
+                        guard inside.count < maximumSubstitutionDepth else { throw tooDeep }
+                        let substitution = substitutions[name]!
+                        if forms[name] == nil {
+                            forms[name] = try localizedText(
+                                substitution, key: key, language: language, file: file, device: device,
+                                byDevice: &byDevice, depth: depth + 1)
+                        }
+                        let specifier = substitution["formatSpecifier"]?.string ?? "@"
+                        let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
+                        let inner = try expand(own, inside: inside + [name])
+                        expanded[known] = (inner.text, inner.depth + 1)
                     }
-                    let specifier = substitution["formatSpecifier"]?.string ?? "@"
-                    let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
-                    let done = try expand(own, inside: inside + [name])
-                    expanded[known] = done
-                    return done
+                    let done = expanded[known]!
+                    // Wherever it was expanded first, the same limit (it depended on the order
+                    // of the placeholders).
+                    guard inside.count + done.depth <= maximumSubstitutionDepth else { throw tooDeep }
+                    deepest = max(deepest, done.depth)
+                    return done.text
                 }
                 guard let replaced else {
                     throw Diagnostic.error(
@@ -596,9 +604,9 @@ public struct StringCatalog: Sendable {
                         "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024) KB "
                             + "(substitutions holding each other's placeholders more than once)")
                 }
-                return replaced
+                return (replaced, deepest)
             }
-            text = try expand(text, inside: [])
+            text = try expand(text, inside: []).text
         }
         return text
     }

@@ -31,7 +31,10 @@ enum SVGText {
             switch item {
             case .glyphs(let run):
                 guard let first = run.glyphs.first, !run.text.isEmpty else { continue }
-                if lineBaseline != first.y {
+                // On the line's baseline, give or take its first glyph's mark offset (a right-to-
+                // left run may begin with a vowel mark above its letter): lines are a line
+                // height apart, more than half a size.
+                if !(lineBaseline.map { abs(first.y - $0) < run.size / 2 } ?? false) {
                     endLine()
                     layer.append("<text>")
                     lineBaseline = first.y

@@ -161,11 +161,11 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// The first table the font lacks of those that FreeType needs to open it (and the PDF
     /// writer to copy its glyphs): HarfBuzz shapes without them, so a font that lacks one would
     /// be chosen and then fail every render that uses it.
+    /// (An Apple bitmap font's `bhed` in place of `head` counts as missing: FreeType reads it,
+    /// but HarfBuzz takes its units per em from `head` alone, and laid its glyphs out twice as
+    /// wide as they are.)
     var missingTable: String? {
-        let outlines = ["glyf", "CFF ", "CFF2"].contains { tableLength($0) > 0 }
-        // A font of bitmaps alone may have Apple's `bhed` in place of `head`.
-        if tableLength("head") == 0 && (outlines || tableLength("bhed") == 0) { return "head" }
-        let needed = ["hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
+        let needed = ["head", "hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
         return needed.first { tableLength($0) == 0 }
     }
 }

@@ -197,6 +197,16 @@ public enum Language {
         isASCIILetter(byte) || isASCIIDigit(byte)
     }
 
+    /// Old language codes and the current ones, one language (Java and older iOS still say `iw`).
+    static let oldCodes = ["iw": "he", "ji": "yi", "in": "id"]
+
+    /// Whether two tags are of one language, whatever their region or script (`ar-EG` and `ar`,
+    /// `iw` and `he`).
+    static func sameLanguage(_ a: String, _ b: String) -> Bool {
+        func language(_ tag: String) -> String? { subtags(of: tag).first.map { oldCodes[$0] ?? $0 } }
+        return language(a) == language(b)
+    }
+
     /// Lower-cased subtags; `_` counts as `-`.
     static func subtags(of tag: String) -> [String] {
         tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
