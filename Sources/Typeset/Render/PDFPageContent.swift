@@ -365,9 +365,9 @@ private struct TJWriter {
     /// Starts a span whose glyphs stand for `text` (UTF-8) in text extraction.
     mutating func beginActualText(_ text: UnsafeBufferPointer<UInt8>, in bytes: inout ByteBuffer) {
         end(in: &bytes)
-        bytes.append("/Span << /ActualText <FEFF")
-        for unit in String(decoding: text, as: UTF8.self).utf16 { bytes.hex4(UInt32(unit)) }
-        bytes.append("> >> BDC ")
+        bytes.append("/Span << /ActualText ")
+        bytes.utf16Text(text)
+        bytes.append(" >> BDC ")
     }
 
     mutating func endActualText(in bytes: inout ByteBuffer) {

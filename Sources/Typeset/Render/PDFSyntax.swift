@@ -46,12 +46,17 @@ extension ByteBuffer {
                 }
                 append(byte: UInt8(ascii: ")"))
             } else {
-                append("<FEFF")
-                for unit in String(decoding: utf8, as: UTF8.self).utf16 { hex4(UInt32(unit)) }
-                append(">")
+                utf16Text(utf8)
             }
         }
         append(byte: 0x20)
+    }
+
+    /// A PDF text string of `utf8` as UTF-16BE with a byte-order mark, in hex: `<FEFF05E9>`.
+    mutating func utf16Text(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append("<FEFF")
+        for unit in String(decoding: utf8, as: UTF8.self).utf16 { hex4(UInt32(unit)) }
+        append(">")
     }
 }
 
