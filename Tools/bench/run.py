@@ -408,13 +408,24 @@ def main():
     def ours(groups):
         return groups.get("typeset (our code)", 0) + groups.get("Swift runtime", 0)
 
+    # The whole corpus as the timed PDF run renders it (about 15 s under callgrind): with the
+    # caches warm, HarfBuzz shapes few words and the fonts are written once, so the libraries'
+    # part of a document is smaller than in a 20-document run, and our code's share larger.
+    whole = instruction_shares(typeset, inputs, ["-o", os.path.join(work, "callgrind.pdf")], work)
     for f in ("pdf", "png"):
         share = ours(shares[f][1]) / shares[f][0]
         # Every document after the first: the difference of the two runs.
         steady = (ours(shares[f][1]) - ours(first[f][1])) / (shares[f][0] - first[f][0])
-        print(f"  {f.upper()}: our code with the Swift runtime: {100 * share:.1f}% of {count} documents, "
-              f"{100 * steady:.1f}% of each document after the first "
-              f"(target < 25%: {'met' if share < 0.25 and steady < 0.25 else 'NOT met'})")
+        met = share < 0.25 and steady < 0.25
+        line = (f"  {f.upper()}: our code with the Swift runtime: {100 * share:.1f}% of {count} documents, "
+                f"{100 * steady:.1f}% of each document after the first")
+        if f == "pdf":
+            whole_share = ours(whole[1]) / whole[0]
+            met = met and whole_share < 0.25
+            line += (f", {100 * whole_share:.1f}% of all {len(inputs)} ({ours(whole[1]) / len(inputs) / 1000:,.0f} "
+                     f"thousand instructions a document against {(whole[0] - ours(whole[1])) / len(inputs) / 1000:,.0f} "
+                     "thousand in the libraries and libc)")
+        print(line + f" (target < 25%: {'met' if met else 'NOT met'})")
     if not args.skip_references:
         reference_shares(shares, first, corpus_json, count, pango, pango_env, typeset, work)
 
