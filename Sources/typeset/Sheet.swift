@@ -216,12 +216,24 @@ struct Sheet: Command {
                 options: RenderOptions(
                     format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en", jobs: jobs))
         } catch {
-            printError(outputError(error, output))
+            // A sheet page over a picture an input shows: that input's error.
+            if case RenderError.write(let path, _)? = error as? RenderError, let real = Path.realPath(path),
+                let viewer = zip(inputs, rows).first(where: { picturesShown(on: $0.1.compactMap(\.page)).contains(real) })
+            {
+                var diagnostics = Diagnostics()
+                diagnostics.report(.error(SourceLocation(file: viewer.0, line: 1, column: 1), outputError(error, output)))
+                printDiagnostics(diagnostics)
+            } else {
+                printError(outputError(error, output))
+            }
             throw ExitCode(ExitStatus.inputFailed)
         }
-        if let warning = leftoverWarning(
-            resolvedFormat.leftoverPages(of: output, pageCount: pages.count), pageCount: pages.count)
-        {
+        // A picture is no page left from an earlier render, whatever its name.
+        let pictures = picturesShown(on: pages)
+        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter {
+            Path.realPath($0).map(pictures.contains) != true
+        }
+        if let warning = leftoverWarning(leftovers, pageCount: pages.count) {
             writeStandardError("typeset: warning: \(warning)\n")
         }
         var line =

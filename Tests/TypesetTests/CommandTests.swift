@@ -368,7 +368,8 @@ import Testing
         for arguments in commands {
             let result = try typeset(arguments, in: out)
             #expect(
-                result.status == 1 && result.stderr.contains("it is an image the document shows"),
+                result.status == 1 && result.stderr.contains("banner.xml:1:1: error: cannot write ")
+                    && result.stderr.contains("it is an image the document shows"),
                 "\(arguments): \(result.stderr)")
         }
         for name in ["banner.png", "picture.pdf"] {
@@ -381,6 +382,38 @@ import Testing
         #expect(mismatch.status == 0)
         #expect(mismatch.stderr.contains("warning: writing SVG to 'mock.pdf', whose extension says PDF (--format wins)"))
         #expect(try String(contentsOfFile: out + "/mock.pdf", encoding: .utf8).hasPrefix("<?xml"))
+    }
+
+    /// With one output for several inputs (-o), a page over a picture fails the input it is a
+    /// page of, with a located error, and the others are rendered, their pages numbered without
+    /// it (the whole batch failed, unlocated). One PDF over a picture is refused, located too.
+    @Test func aPageOverAPictureFailsItsInputAlone() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try writeRedPicture(out + "/out-2.png")
+        let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/out-2.png"))
+        try "<document height=\"60\" margin=\"0\"><image src=\"out-2.png\" width=\"20\" height=\"10\"/><p>A</p><p>B</p><p>C</p></document>"
+            .write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        try "<document><p>Other</p></document>".write(toFile: out + "/other.xml", atomically: true, encoding: .utf8)
+        try "<document><image src=\"out-2.png\"/></document>".write(toFile: out + "/viewer.xml", atomically: true, encoding: .utf8)
+        let own = try typeset(["render", "other.xml", "doc.xml", "-o", "out.png"], in: out)
+        #expect(own.status == 1, "\(own)")
+        #expect(own.stderr.contains("doc.xml:1:1: error: cannot write out-2.png: it is an image the document shows"), "\(own)")
+        #expect(own.stderr.contains("rendered 1 of 2 inputs; failed: doc.xml") && !own.stderr.contains("left from"), "\(own)")
+        #expect(files(in: out) == ["doc.xml", "other.xml", "out-2.png", "out.png", "viewer.xml"])
+        // Another input's picture: the input whose page it would be fails.
+        for format in ["png", "svg"] {
+            let other = try typeset(["render", "viewer.xml", "doc.xml", "-o", "out." + format], in: out)
+            #expect(other.status == (format == "png" ? 1 : 0), "\(other)")
+            #expect(
+                other.stderr.contains(
+                    "doc.xml:1:1: error: page 1 would be written to 'out-2.png', a picture 'viewer.xml' shows")
+                    == (format == "png"), "\(other)")
+        }
+        let pdf = try typeset(["render", "other.xml", "doc.xml", "-o", "out-2.png", "--format", "pdf"], in: out)
+        #expect(pdf.status == 1 && pdf.stderr.contains("doc.xml:1:1: error: cannot write out-2.png"), "\(pdf)")
+        #expect(pdf.stderr.contains("rendered 0 of 2 inputs"), "\(pdf)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/out-2.png")) == picture)
     }
 
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {

@@ -220,6 +220,12 @@ private func runsOfPages(_ pages: [Page]) -> [Range<Int>] {
 /// beside the banner.png it shows would replace the picture with the mockup of itself. Paths are
 /// compared with symbolic links resolved; an output that does not exist yet is nobody's image.
 func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
+    if let output = overwrittenPicture(picturesShown(on: pages), by: outputs) { throw pictureOverwritten(output) }
+}
+
+/// The pictures `pages` show (those of their subpages too), their paths with symbolic links
+/// resolved.
+public func picturesShown(on pages: [Page]) -> Set<String> {
     var images: Set<String> = []
     func collect(_ page: Page) {
         for item in page.items {
@@ -231,12 +237,19 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
         }
     }
     pages.forEach(collect)
-    guard !images.isEmpty else { return }
-    let shown = Set(images.compactMap(Path.realPath))
-    for output in outputs where Path.realPath(output).map(shown.contains) == true {
-        throw RenderError.write(
-            path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
-    }
+    return Set(images.compactMap(Path.realPath))
+}
+
+/// The first of `outputs` that is one of `pictures` (`picturesShown(on:)`), if one is.
+func overwrittenPicture(_ pictures: Set<String>, by outputs: [String]) -> String? {
+    guard !pictures.isEmpty else { return nil }
+    return outputs.first { Path.realPath($0).map(pictures.contains) == true }
+}
+
+/// The error of writing `output` over a picture the document shows.
+public func pictureOverwritten(_ output: String) -> RenderError {
+    RenderError.write(
+        path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
 }
 
 /// The largest side of a Cairo image surface, in pixels.
