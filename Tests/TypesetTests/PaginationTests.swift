@@ -266,13 +266,14 @@ import Testing
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {
-        // Ten labels in 80 pt: each is 1 pt wide, and every letter overflows it.
+        // Ten labels in 80 pt: each is 0.8 pt wide (the 72 pt of gaps between them take the rest;
+        // the warning gives the box's width, not the 1 pt its text is laid out in at least).
         let labels = (1...10).map { "<label>Word\($0)</label>" }.joined()
         let row = try #require(layoutMarkup(#"<document width="100" margin="10">"# + "\n<row>\(labels)</row></document>"))
         let warnings = row.diagnostics.warnings
         #expect(warnings.count == 10)
         #expect(warnings.allSatisfy { $0.location.line == 2 })
-        #expect(warnings.first?.message.hasPrefix("this <label> is 1 pt wide, narrower than a piece of its text") == true)
+        #expect(warnings.first?.message.hasPrefix("this <label> is 0.8 pt wide, narrower than a piece of its text") == true)
         // A list nested deeper than the page is wide: the items narrower than their text warn,
         // and the first list with no room left for its items is an error (lists nested 19 deep
         // in a phone's width were placed off the page).

@@ -151,6 +151,26 @@ import Testing
         #expect(colored.lines[0].runs.map(\.text) == ["ab", "cd"])
     }
 
+    /// Nor do bidi controls that leave the level as it was (an empty embedding or isolate, a PDF
+    /// past the depth limit) cut a run (they were items of their own, and 'mn' and 'op' two
+    /// runs); right to left, the later text comes first, as without them.
+    @Test func controlsThatChangeNoLevelCutNoRun() throws {
+        let latin = try #require(
+            blocks("<document><p>mn&#x202B;&#x202C;op qr&#x2066;&#x2069;st</p></document>").first)
+        #expect(latin.lines[0].runs.map(\.text) == ["mnop qrst"])
+        let plain = try #require(blocks("<document lang=\"he\"><p>שלום עולם גדול</p></document>").first)
+        for controls in ["&#x202B;&#x202C;", "&#x2067;&#x2069;"] {
+            let hebrew = try #require(blocks("<document lang=\"he\"><p>שלום \(controls)עולם גדול</p></document>").first)
+            #expect(hebrew.lines[0].runs.map(\.text) == ["שלום עולם גדול"], "\(controls)")
+            #expect(hebrew.lines[0].runs.map(\.x) == plain.lines[0].runs.map(\.x), "\(controls)")
+        }
+        // The glyphs, drawn, in the same order as without the controls.
+        let shown = layouter.layout(text("שלום \u{2067}\u{2069}עולם"), direction: .rtl, width: 1000, lineHeight: 1.3)
+        let bare = layouter.layout(text("שלום עולם"), direction: .rtl, width: 1000, lineHeight: 1.3)
+        #expect(shown.lines[0].runs.count == 1)
+        #expect(shown.lines[0].runs[0].glyphs.map(\.id) == bare.lines[0].runs[0].glyphs.map(\.id))
+    }
+
     /// A line broken at a soft hyphen (U+00AD) shows a hyphen there: the font's "-" in place of
     /// the soft hyphen's invisible glyph, counted in the line's width. Elsewhere it shows nothing.
     @Test func aLineBrokenAtASoftHyphenShowsAHyphen() throws {

@@ -869,6 +869,8 @@ struct BlockLayouter {
         let isButton = role == .button
         let padX = isButton ? BlockLayouter.buttonPaddingX : 0
         let frameWidth = max(1, context.width - 2 * padX)
+        // What the warnings below say: the box's own width (the text is laid out in 1 pt at least).
+        let boxWidth = format((max(0, context.width - 2 * padX) * 10).rounded(.down) / 10)
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
         if !paragraph.missing.isEmpty {
@@ -880,7 +882,7 @@ struct BlockLayouter {
         if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth) pt wide, narrower than "
                     + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         } else if let broken = paragraph.brokenWord {
@@ -890,7 +892,7 @@ struct BlockLayouter {
             if word.count > 40 { word = word.prefix(39) + "…" }
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(format((frameWidth * 10).rounded(.down) / 10)) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth) pt wide, narrower than "
                     + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }

@@ -61,9 +61,10 @@ extension BlockLayouter {
                 what = "\(kind.first.map { "aei".contains($0) } == true ? "an" : "a") <\(kind)> in \(what)"
             }
             if line { what = "a line of \(what)" }
-            // In whole points, unless only a fraction more than the page holds: "22.1 pt tall,
-            // more than the 22.09 pt", not "23 pt".
-            let shown = height - contentHeight >= 1 ? (height - 0.001).rounded(.up) : (height * 100).rounded(.up) / 100
+            // In tenths of a point, or hundredths when only a fraction more than the page holds:
+            // "22.1 pt tall, more than the 22.09 pt"; rounded up, never below the page's.
+            let shown = height - contentHeight >= 1
+                ? (height * 10 - 0.001).rounded(.up) / 10 : (height * 100).rounded(.up) / 100
             let warning = Diagnostic.warning(
                 unit.location,
                 "\(what) is \(format(shown)) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "

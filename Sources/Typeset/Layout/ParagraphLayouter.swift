@@ -485,11 +485,25 @@ final class ParagraphLayouter: Sendable {
                     // A piece of bidi controls alone (an isolate's LRI or PDI, a ZWNJ, ...) shows
                     // nothing and has no text once they are left out (SPEC §6): no run.
                     if shown.isEmpty && range.allSatisfy({ isLeftOutOfText(display[$0]) }) { return }
-                    runs.append(
-                        LineRun(
-                            scalarRange: range, level: bidiRun.level, script: item.script, face: item.face,
-                            spanIndex: spanIndex, size: size(of: item, text, balance: balance),
-                            glyphs: shown, x: 0, width: shown.reduce(0) { $0 + $1.advance }))
+                    let run = LineRun(
+                        scalarRange: range, level: bidiRun.level, script: item.script, face: item.face,
+                        spanIndex: spanIndex, size: size(of: item, text, balance: balance),
+                        glyphs: shown, x: 0, width: shown.reduce(0) { $0 + $1.advance })
+                    // A run is maximal (SPEC §6): the one before, with nothing between them but
+                    // what is left out (an empty embedding, the controls of an empty isolate),
+                    // and alike in all but its text, takes this one in.
+                    if runs.count > firstPiece, let last = runs.last, last.script == run.script, last.face == run.face,
+                        last.spanIndex == run.spanIndex, last.size == run.size,
+                        last.scalarRange.upperBound <= range.lowerBound,
+                        (last.scalarRange.upperBound..<range.lowerBound).allSatisfy({ isLeftOutOfText(display[$0]) })
+                    {
+                        runs[runs.count - 1].scalarRange = last.scalarRange.lowerBound..<range.upperBound
+                        // Glyphs in visual order: a right-to-left run shows the later text first.
+                        runs[runs.count - 1].glyphs = bidiRun.isRightToLeft ? (shown + last.glyphs)[...] : (last.glyphs + shown)[...]
+                        runs[runs.count - 1].width += run.width
+                        return
+                    }
+                    runs.append(run)
                 }
                 if text.spans[item.spanIndex].scalarRange.upperBound >= piece.upperBound {
                     addRun(piece, spanIndex: item.spanIndex, glyphs)  // nearly always: one span
