@@ -96,9 +96,12 @@ struct Render: Command {
             // One output: lay out every input, then render their pages together.
             let outcomes = batch.run(
                 { typesetter.layoutFile($0, settings: settings) }, report: { printDiagnostics($0.diagnostics) })
+            let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
-            let (layouts, pictures) = withoutPagesOverPictures(outcomes, failed: &failed) {
-                resolvedFormat.outputPaths(for: output, pageCount: $0)
+            let pageCount = layouts.reduce(0) { $0 + $1.pages.count }
+            if outputIsAPicture(outcomes, outputs: resolvedFormat.outputPaths(for: output, pageCount: pageCount)) {
+                finish(total: selected.count, failed: selected)
+                return
             }
             if !layouts.isEmpty {
                 var options = RenderOptions(
@@ -110,6 +113,7 @@ struct Render: Command {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
                     // A picture is no page left from an earlier render, whatever its name.
+                    let pictures = layouts.reduce(into: Set<String>()) { $0.formUnion(picturesShown(on: $1.pages)) }
                     let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter {
                         Path.realPath($0).map(pictures.contains) != true
                     }
@@ -252,14 +256,8 @@ struct Render: Command {
             start += chunk.count
             failed += outcomes.filter(\.failed).map(\.input)
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
-            // The one output is a picture an input shows: refused, and no input rendered (the
-            // PDF would replace it whichever inputs it held).
-            if let real = Path.realPath(output),
-                let viewer = outcomes.first(where: { !$0.failed && picturesShown(on: $0.layout?.pages ?? []).contains(real) })
-            {
-                var diagnostics = Diagnostics()
-                diagnostics.report(.error(SourceLocation(file: viewer.input, line: 1, column: 1), "\(pictureOverwritten(output))"))
-                printDiagnostics(diagnostics)
+            // The PDF over a picture an input shows: refused whichever inputs it would hold.
+            if outputIsAPicture(outcomes, outputs: [output]) {
                 writer = nil  // removes its temporary file (finish exits the process)
                 finish(total: inputs.count, failed: inputs)
                 return
@@ -289,41 +287,22 @@ struct Render: Command {
         finish(total: inputs.count, failed: failed)
     }
 
-    /// The layouts of the inputs that laid out, less those with a page that would be written
-    /// over a picture one of them shows (`outputs(n)`: the files of n pages, in page order):
-    /// each of those fails alone, with a located error, and the pages of the others are numbered
-    /// again without its own. Also returns the pictures (their paths with links resolved).
-    private func withoutPagesOverPictures(
-        _ outcomes: [DocumentOutcome], failed: inout [String], outputs: (Int) -> [String]
-    ) -> (layouts: [LayoutResult], pictures: Set<String>) {
-        var kept = outcomes.compactMap { outcome in outcome.failed ? nil : outcome.layout.map { (outcome.input, $0) } }
-        let shown = kept.map { picturesShown(on: $0.1.pages) }
+    /// Whether one of `outputs` (the files of the one output, in page order) is a picture an
+    /// input shows: said as that input's located error. The output is then refused whole (no
+    /// input is rendered): leaving out the input whose page it is would number the pages after
+    /// it again, onto the picture.
+    private func outputIsAPicture(_ outcomes: [DocumentOutcome], outputs: [String]) -> Bool {
+        let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
         let pictures = shown.reduce(into: Set<String>()) { $0.formUnion($1) }
-        while !pictures.isEmpty {
-            let pageCount = kept.reduce(0) { $0 + $1.1.pages.count }
-            let paths = outputs(pageCount).prefix(pageCount)
-            guard let page = paths.firstIndex(where: { Path.realPath($0).map(pictures.contains) == true }) else { break }
-            var index = 0
-            var first = 0  // the number of the input's first page, from 0
-            while first + kept[index].1.pages.count <= page {
-                first += kept[index].1.pages.count
-                index += 1
-            }
-            let input = kept[index].0
-            let real = Path.realPath(paths[page]) ?? ""
-            let viewer = zip(outcomes.filter { !$0.failed && $0.layout != nil }, shown).first { $0.1.contains(real) }?.0.input
-            var diagnostics = Diagnostics()
-            diagnostics.report(.error(
-                SourceLocation(file: input, line: 1, column: 1),
-                viewer == input || viewer == nil
-                    ? "\(pictureOverwritten(paths[page]))"
-                    : "page \(page - first + 1) would be written to '\(paths[page])', a picture '\(viewer!)' shows; "
-                        + "rename one of them or render them separately"))
-            printDiagnostics(diagnostics)
-            failed.append(input)
-            kept.remove(at: index)
-        }
-        return (kept.map(\.1), pictures)
+        guard !pictures.isEmpty,
+            let (output, real) = outputs.lazy.compactMap({ output in Path.realPath(output).map { (output, $0) } })
+                .first(where: { pictures.contains($0.1) }),
+            let viewer = zip(outcomes, shown).first(where: { $0.1.contains(real) })?.0
+        else { return false }
+        var diagnostics = Diagnostics()
+        diagnostics.report(.error(SourceLocation(file: viewer.input, line: 1, column: 1), "\(pictureOverwritten(output))"))
+        printDiagnostics(diagnostics)
+        return true
     }
 
     private func finish(total: Int, failed: [String]) {

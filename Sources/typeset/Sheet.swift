@@ -209,6 +209,18 @@ struct Sheet: Command {
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
         try makeOutputFolder(Path.folder(output))
+        // A sheet page over a picture an input shows, on any of its pages (a cell shows the
+        // first): refused, with that input's error.
+        let shown = parsed.map { Set(($0.document?.imagePaths ?? []).compactMap(Path.realPath)) }
+        if shown.contains(where: { !$0.isEmpty }) {
+            for path in resolvedFormat.outputPaths(for: output, pageCount: pages.count) {
+                guard let real = Path.realPath(path), let row = shown.firstIndex(where: { $0.contains(real) }) else { continue }
+                var diagnostics = Diagnostics()
+                diagnostics.report(.error(SourceLocation(file: inputs[row], line: 1, column: 1), "\(pictureOverwritten(path))"))
+                printDiagnostics(diagnostics)
+                throw ExitCode(ExitStatus.inputFailed)
+            }
+        }
         let written: [String]
         do {
             written = try render(
@@ -216,22 +228,12 @@ struct Sheet: Command {
                 options: RenderOptions(
                     format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en", jobs: jobs))
         } catch {
-            // A sheet page over a picture an input shows: that input's error.
-            if case RenderError.write(let path, _)? = error as? RenderError, let real = Path.realPath(path),
-                let viewer = zip(inputs, rows).first(where: { picturesShown(on: $0.1.compactMap(\.page)).contains(real) })
-            {
-                var diagnostics = Diagnostics()
-                diagnostics.report(.error(SourceLocation(file: viewer.0, line: 1, column: 1), outputError(error, output)))
-                printDiagnostics(diagnostics)
-            } else {
-                printError(outputError(error, output))
-            }
+            printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)
         }
         // A picture is no page left from an earlier render, whatever its name.
-        let pictures = picturesShown(on: pages)
-        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter {
-            Path.realPath($0).map(pictures.contains) != true
+        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter { path in
+            Path.realPath(path).map { real in shown.contains { $0.contains(real) } } != true
         }
         if let warning = leftoverWarning(leftovers, pageCount: pages.count) {
             writeStandardError("typeset: warning: \(warning)\n")

@@ -384,36 +384,55 @@ import Testing
         #expect(try String(contentsOfFile: out + "/mock.pdf", encoding: .utf8).hasPrefix("<?xml"))
     }
 
-    /// With one output for several inputs (-o), a page over a picture fails the input it is a
-    /// page of, with a located error, and the others are rendered, their pages numbered without
-    /// it (the whole batch failed, unlocated). One PDF over a picture is refused, located too.
-    @Test func aPageOverAPictureFailsItsInputAlone() throws {
+    /// With one output for several inputs (-o), a page or the PDF over a picture an input shows
+    /// refuses the output, with that input's located error (the whole batch failed, unlocated);
+    /// so does a sheet over a picture an input shows on a page the sheet does not draw.
+    @Test func anOutputOverAPictureIsRefusedWithTheShowingInputsError() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         try writeRedPicture(out + "/out-2.png")
+        try FileManager.default.copyItem(atPath: out + "/out-2.png", toPath: out + "/sheet.png")
         let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/out-2.png"))
-        try "<document height=\"60\" margin=\"0\"><image src=\"out-2.png\" width=\"20\" height=\"10\"/><p>A</p><p>B</p><p>C</p></document>"
+        let three = "<document height=\"60\" margin=\"0\"><p>A</p><p>B</p><p>C</p>"
+        try (three + "<image src=\"out-2.png\" width=\"20\" height=\"10\"/></document>")
             .write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        try (three + "<image src=\"sheet.png\" width=\"20\" height=\"10\"/></document>")
+            .write(toFile: out + "/later.xml", atomically: true, encoding: .utf8)
         try "<document><p>Other</p></document>".write(toFile: out + "/other.xml", atomically: true, encoding: .utf8)
-        try "<document><image src=\"out-2.png\"/></document>".write(toFile: out + "/viewer.xml", atomically: true, encoding: .utf8)
-        let own = try typeset(["render", "other.xml", "doc.xml", "-o", "out.png"], in: out)
-        #expect(own.status == 1, "\(own)")
-        #expect(own.stderr.contains("doc.xml:1:1: error: cannot write out-2.png: it is an image the document shows"), "\(own)")
-        #expect(own.stderr.contains("rendered 1 of 2 inputs; failed: doc.xml") && !own.stderr.contains("left from"), "\(own)")
-        #expect(files(in: out) == ["doc.xml", "other.xml", "out-2.png", "out.png", "viewer.xml"])
-        // Another input's picture: the input whose page it would be fails.
-        for format in ["png", "svg"] {
-            let other = try typeset(["render", "viewer.xml", "doc.xml", "-o", "out." + format], in: out)
-            #expect(other.status == (format == "png" ? 1 : 0), "\(other)")
-            #expect(
-                other.stderr.contains(
-                    "doc.xml:1:1: error: page 1 would be written to 'out-2.png', a picture 'viewer.xml' shows")
-                    == (format == "png"), "\(other)")
+        let before = files(in: out)
+        for arguments in [
+            ["render", "other.xml", "doc.xml", "-o", "out.png"],
+            ["render", "other.xml", "doc.xml", "-o", "out-2.png", "--format", "pdf"],
+        ] {
+            let result = try typeset(arguments, in: out)
+            #expect(result.status == 1, "\(arguments): \(result)")
+            #expect(result.stderr.contains("doc.xml:1:1: error: cannot write out-2.png: it is an image the document shows"), "\(result)")
+            #expect(result.stderr.contains("rendered 0 of 2 inputs"), "\(result)")
+            #expect(files(in: out) == before, "\(arguments)")
         }
-        let pdf = try typeset(["render", "other.xml", "doc.xml", "-o", "out-2.png", "--format", "pdf"], in: out)
-        #expect(pdf.status == 1 && pdf.stderr.contains("doc.xml:1:1: error: cannot write out-2.png"), "\(pdf)")
-        #expect(pdf.stderr.contains("rendered 0 of 2 inputs"), "\(pdf)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/out-2.png")) == picture)
+        // The picture is later in the document than the first page, which alone a cell draws.
+        let sheet = try typeset(["sheet", "later.xml", "-o", "sheet.png"], in: out)
+        #expect(sheet.status == 1 && sheet.stderr.contains("later.xml:1:1: error: cannot write sheet.png"), "\(sheet)")
+        for name in ["out-2.png", "sheet.png"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)) == picture, "\(name)")
+        }
+        // Pages that miss the picture are written.
+        #expect(try typeset(["render", "other.xml", "doc.xml", "-o", "out.svg"], in: out).status == 0)
+    }
+
+    /// Any name a folder can hold can be written: the hidden temporary beside it took 19 bytes
+    /// more, and a name of 237 to 255 bytes failed with "File name too long".
+    @Test func anOutputNameOfTheLongestLengthIsWritten() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let input = repositoryRoot + "/Examples/settings-en.xml"
+        for name in [String(repeating: "d", count: 251) + ".pdf", String(repeating: "é", count: 125) + ".svg"] {
+            #expect(name.utf8.count >= 254)
+            let result = try typeset(["render", input, "-o", out + "/" + name])
+            #expect(result.status == 0, "\(result)")
+            #expect(files(in: out) == [name])
+            try FileManager.default.removeItem(atPath: out + "/" + name)
+        }
     }
 
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {

@@ -381,6 +381,33 @@ struct HostileInputTests {
         }
     }
 
+    /// The same in a batch of two jobs: the other job went on making temporaries while the
+    /// handler removed them (a run in three left some), and a signal between two renames left a
+    /// document with some of its pages. Every document is whole or absent.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedBatchOfTwoJobsLeavesNoTemporaryFileNorPartOfADocument(signal: Int32) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let page = try String(contentsOfFile: repositoryRoot + "/Examples/long-page.xml", encoding: .utf8)
+        let inputs = (0..<300).map { folder + "/f\($0).xml" }
+        for (k, input) in inputs.enumerated() {
+            try page.replacingOccurrences(of: "<title>", with: "<title>\(k) ").write(toFile: input, atomically: false, encoding: .utf8)
+        }
+        let out = folder + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for _ in 0..<2 {
+            try interrupt(["render"] + inputs + ["--out-dir", out, "--format", "svg", "--jobs", "2"], in: out, with: signal)
+            var pages: [String: Int] = [:]  // of each document, by its name
+            for file in try FileManager.default.contentsOfDirectory(atPath: out) {
+                let name = String(file.dropLast(4))  // .svg
+                pages[name.split(separator: "-").first.map(String.init) ?? name, default: 0] += 1
+            }
+            #expect(Set(pages.values).count <= 1, "pages of each document: \(pages)")
+            try FileManager.default.removeItem(atPath: out)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        }
+    }
+
     /// Runs typeset with `arguments`, sends it `signal` once a temporary file is in `folder`,
     /// and expects it to die of the signal leaving no temporary file.
     private func interrupt(_ arguments: [String], in folder: String, with signal: Int32) throws {

@@ -869,8 +869,8 @@ struct BlockLayouter {
         let isButton = role == .button
         let padX = isButton ? BlockLayouter.buttonPaddingX : 0
         let frameWidth = max(1, context.width - 2 * padX)
-        // What the warnings below say: the box's own width (the text is laid out in 1 pt at least).
-        let boxWidth = format((max(0, context.width - 2 * padX) * 10).rounded(.down) / 10)
+        // What the warnings below say: the box's own width (its text is laid out in 1 pt at least).
+        let boxWidth = format((max(0, context.width) * 10).rounded(.down) / 10)
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
         if !paragraph.missing.isEmpty {

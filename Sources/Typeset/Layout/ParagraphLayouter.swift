@@ -493,9 +493,9 @@ final class ParagraphLayouter: Sendable {
                     // what is left out (an empty embedding, the controls of an empty isolate),
                     // and alike in all but its text, takes this one in.
                     if runs.count > firstPiece, let last = runs.last, last.script == run.script, last.face == run.face,
-                        last.spanIndex == run.spanIndex, last.size == run.size,
-                        last.scalarRange.upperBound <= range.lowerBound,
-                        (last.scalarRange.upperBound..<range.lowerBound).allSatisfy({ isLeftOutOfText(display[$0]) })
+                        last.size == run.size, last.scalarRange.upperBound <= range.lowerBound,
+                        (last.scalarRange.upperBound..<range.lowerBound).allSatisfy({ isLeftOutOfText(display[$0]) }),
+                        last.spanIndex == run.spanIndex || text.spans[last.spanIndex].style == text.spans[run.spanIndex].style
                     {
                         runs[runs.count - 1].scalarRange = last.scalarRange.lowerBound..<range.upperBound
                         // Glyphs in visual order: a right-to-left run shows the later text first.

@@ -5,6 +5,7 @@
 // here (a quarter of the time of rendering a page to PNG); like compilers, typeset leaves
 // writing back to the kernel.
 import Glibc
+import Synchronization
 
 /// A file that could not be written, and why (from `errno`).
 struct FileWriteFailure: Error {
@@ -30,11 +31,14 @@ enum AtomicFileWriter {
         for file in files {
             temporaries.append(try writeTemporary(file.bytes, beside: file.path))
         }
-        for file in files {
-            if rename(temporaries[0], file.path) != 0 {
-                throw FileWriteFailure(path: file.path, reason: lastError())
+        // All renamed, or none by a signal: a document is never left with some pages new.
+        try PendingTemporaries.uninterrupted { () throws(FileWriteFailure) in
+            for file in files {
+                if rename(temporaries[0], file.path) != 0 {
+                    throw FileWriteFailure(path: file.path, reason: lastError())
+                }
+                PendingTemporaries.remove(temporaries.removeFirst())
             }
-            PendingTemporaries.remove(temporaries.removeFirst())
         }
     }
 
@@ -81,8 +85,10 @@ enum AtomicFileWriter {
 
     /// Removes a temporary file that will not be renamed into place.
     static func removeTemporary(_ temporary: String) {
-        unlink(temporary)
-        PendingTemporaries.remove(temporary)
+        PendingTemporaries.uninterrupted {
+            unlink(temporary)
+            PendingTemporaries.remove(temporary)
+        }
     }
 
     /// Creates a new hidden file in the folder of `path`; returns its descriptor and path.
@@ -91,23 +97,45 @@ enum AtomicFileWriter {
         let (folder, name) = split(path)
         var descriptor: Int32 = -1
         var temporary = ""
+        var failure: Int32 = 0
         for _ in 0..<16 {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            temporary = folder + "." + name + "." + suffix + ".tmp"
-            // Recorded before it exists: a signal is delivered as a system call returns, so one
-            // that came during open(2) found the new file not yet recorded, and a SIGTERM in a
-            // render of many pages left a temporary behind nearly every time.
-            PendingTemporaries.add(temporary)
-            // 0o666 through the umask: the same permissions a plain new file would get.
-            descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if descriptor >= 0 { break }
-            let failure = errno
-            PendingTemporaries.remove(temporary)  // not made: not ours to remove
-            errno = failure
-            if failure != EEXIST { break }
+            let suffix = "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+            temporary = folder + "." + prefix(of: name, bytes: Self.nameBytes - 1 - suffix.utf8.count) + suffix
+            // Recorded before it exists, and made in one step a signal does not cut: a signal
+            // is delivered as a system call returns, so one that came during open(2) found the
+            // new file not yet recorded, and a SIGTERM in a render of many pages left a
+            // temporary behind nearly every time (with --jobs 2, the other job's, still).
+            PendingTemporaries.uninterrupted {
+                PendingTemporaries.add(temporary)
+                // 0o666 through the umask: the same permissions a plain new file would get.
+                descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                failure = errno
+                if descriptor < 0 { PendingTemporaries.remove(temporary) }  // not made: not ours to remove
+            }
+            if descriptor >= 0 || failure != EEXIST { break }
         }
-        guard descriptor >= 0 else { throw FileWriteFailure(path: path, reason: lastError()) }
+        guard descriptor >= 0 else {
+            errno = failure
+            throw FileWriteFailure(path: path, reason: lastError())
+        }
         return (descriptor, temporary)
+    }
+
+    /// The longest file name (NAME_MAX): a temporary's name is cut to fit, so that any name a
+    /// folder can hold can be written (a 240-byte name failed: "File name too long").
+    static let nameBytes = 255
+
+    /// The longest start of `name` of at most `bytes` UTF-8 bytes, whole characters only.
+    private static func prefix(of name: String, bytes: Int) -> String {
+        guard name.utf8.count > bytes else { return name }
+        var kept = 0
+        var result = ""
+        for scalar in name.unicodeScalars {
+            kept += UTF8.width(scalar)
+            if kept > bytes { break }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
     }
 
     /// Writes all of `buffer` to `descriptor`; false (with `errno` set) on failure.
@@ -203,8 +231,10 @@ final class TemporaryFile {
     func commit() throws(FileWriteFailure) {
         flush()
         if let failure { throw FileWriteFailure(path: path, reason: failure) }
-        if rename(temporary, target) != 0 { throw FileWriteFailure(path: path, reason: AtomicFileWriter.lastError()) }
-        PendingTemporaries.remove(temporary)
+        try PendingTemporaries.uninterrupted { () throws(FileWriteFailure) in
+            if rename(temporary, target) != 0 { throw FileWriteFailure(path: path, reason: AtomicFileWriter.lastError()) }
+            PendingTemporaries.remove(temporary)
+        }
         settled = true
     }
 
@@ -246,6 +276,35 @@ public enum PendingTemporaries {
     }
     private static let book = Locked(Book())
 
+    /// Set when a handler begins: from then on no temporary is made or renamed.
+    private static let dying = Atomic<Bool>(false)
+    /// Threads in an `uninterrupted` step; a handler waits for them.
+    private static let busy = Atomic<Int>(0)
+    private static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `body` (making a temporary and recording it, or renaming temporaries into place) as
+    /// one step a termination signal does not cut: the signals wait while this thread runs it,
+    /// and a handler in another thread waits for it to end (up to 2 s) before it removes the
+    /// temporaries. After a handler has begun, the thread waits to die instead: nothing more is
+    /// written. (Without this, the other job of `--jobs 2` made temporaries while the handler
+    /// was removing them, and a signal between two renames left a document with some of its
+    /// pages new.)
+    static func uninterrupted<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in handledSignals { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        busy.add(1, ordering: .sequentiallyConsistent)
+        if dying.load(ordering: .sequentiallyConsistent) {
+            busy.subtract(1, ordering: .sequentiallyConsistent)
+            while true { pause() }  // the handler's thread ends the process
+        }
+        defer { busy.subtract(1, ordering: .sequentiallyConsistent) }
+        return try body()
+    }
+
     /// Records `path`.
     static func add(_ path: String) {
         let bytes = path.utf8CString
@@ -280,14 +339,24 @@ public enum PendingTemporaries {
     /// Installs the handlers (for signals the process does not ignore: `nohup` and background
     /// jobs keep theirs).
     public static func removeOnTermination() {
-        _ = slots  // made before a handler can read them
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
+        // Made before a handler can read them (a first use initializes, which a handler may not).
+        _ = slots
+        _ = dying.load(ordering: .sequentiallyConsistent)
+        _ = busy.load(ordering: .sequentiallyConsistent)
+        for signal in handledSignals {
             var current = sigaction()
             guard sigaction(signal, nil, &current) == 0,
                 unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != 1  // SIG_IGN
             else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
+                PendingTemporaries.dying.store(true, ordering: .sequentiallyConsistent)
+                var step = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                var waited = 0
+                while PendingTemporaries.busy.load(ordering: .sequentiallyConsistent) > 0 && waited < 2000 {
+                    nanosleep(&step, nil)
+                    waited += 1
+                }
                 let slots = PendingTemporaries.slots
                 for slot in 0..<PendingTemporaries.slotCount where slots.used[slot] != 0 {
                     unlink(slots.paths + slot * PendingTemporaries.slotBytes)
