@@ -94,6 +94,7 @@ struct Diff: Command {
         var different = pagesA.count != pagesB.count
         var identical = !different
         var written = Set<Int>()
+        var images: [DiffImage] = []  // written together at the end: all or none
         for index in 0..<pageCount {
             let prefix = pageCount > 1 ? "page \(index + 1): " : ""
             let path = diffPaths[index]
@@ -101,13 +102,12 @@ struct Diff: Command {
                 guard index < common else {
                     // A page only one side has is a difference, shown against a blank page.
                     let pageIsA = index < pagesA.count
-                    try makeFolder(of: path)
-                    let result = try ImageDiff.writeDiffImage(
+                    let (result, image) = try ImageDiff.diffImage(
                         lonePage: pageIsA ? pagesA[index] : pagesB[index], pageIsA: pageIsA, tolerance: tolerance,
-                        to: path)
+                        for: path)
+                    images.append(image)
                     written.insert(index)
                     print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(result.description)")
-                    print("diff image: \(path)")
                     continue
                 }
                 let result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
@@ -116,10 +116,8 @@ struct Diff: Command {
                 if result.diffImageIsTooLarge {
                     print("no diff image: it would be \(result.width) × \(result.height) pixels")
                 } else if out != nil || !result.passes(maxDiff: maxShare) {
-                    try makeFolder(of: path)  // as render and sheet make theirs
-                    try ImageDiff.writeDiffImage(pagesA[index], pagesB[index], tolerance: tolerance, to: path)
+                    images.append(try ImageDiff.diffImage(pagesA[index], pagesB[index], tolerance: tolerance, for: path).1)
                     written.insert(index)
-                    print("diff image: \(path)")
                 }
                 different = different || !result.passes(maxDiff: maxShare)
                 identical = identical && result.matches && result.maxChannelDifference == 0
@@ -134,6 +132,14 @@ struct Diff: Command {
                 throw ExitCode(ExitStatus.usage)
             }
         }
+        do {
+            for image in images { try makeFolder(of: image.path) }  // as render and sheet make theirs
+            try ImageDiff.write(images)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
+        for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
         if pagesA.count != pagesB.count {
             print("A has \(pagesA.count) page\(pagesA.count == 1 ? "" : "s"), B has \(pagesB.count)")
@@ -159,7 +165,14 @@ struct Diff: Command {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
                 !inputs.contains(resolvedPath(path))
             else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            // Said when it stays (a read-only folder): it is not this comparison's.
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                writeStandardError(
+                    "typeset: warning: cannot remove the diff image \(path) of an earlier comparison: "
+                        + "\(describeFileError(error))\n")
+            }
         }
     }
 

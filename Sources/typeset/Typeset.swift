@@ -13,7 +13,14 @@ enum TypesetCommand {
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        let status = run(Array(CommandLine.arguments.dropFirst()))
+        // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
+        // (fflush(nil) flushes it without naming the C global.)
+        if fflush(nil) != 0 {
+            printError("cannot write to standard output: \(String(cString: strerror(errno)))")
+            exit(max(status, ExitStatus.inputFailed))
+        }
+        exit(status)
     }
 
     /// Runs the command line's subcommand; returns the exit status.

@@ -210,6 +210,15 @@ struct DiffCommandTests {
             try contents(folder).filter { $0.hasPrefix("four") } == [
                 "four-2.png", "four-3.png", "four-4.png", "four.png",
             ])
+        // The diff images are written all or none: one that cannot be (a folder in its place)
+        // leaves the others as they were (pages 1 and 2 were new, 3 and 4 old, on a full disk).
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/pages.png"))
+        try FileManager.default.removeItem(atPath: folder + "/pages-3.png")
+        try FileManager.default.createDirectory(atPath: folder + "/pages-3.png", withIntermediateDirectories: false)
+        let blocked = try typeset(["diff", long, "a.xml", "--scale", "0.4", "--out", "pages.png"], in: folder)
+        #expect(blocked.status == 2 && blocked.stderr.contains("cannot write pages-3.png: it is a folder"), "\(blocked)")
+        #expect(!blocked.lines.contains { $0.hasPrefix("diff image: ") }, "\(blocked)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/pages.png")) == before)
     }
 
     @Test func unreadableInputsAreErrors() throws {

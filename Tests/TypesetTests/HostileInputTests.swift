@@ -333,6 +333,16 @@ struct HostileInputTests {
         let written = try runProgram("/bin/sh", ["-c", "\"$0\" layout \"$1\" > \"$2\"", cli.binary, input, folder + "/l.json"])
         #expect(written.status == 0)
         #expect(try String(contentsOfFile: folder + "/l.json", encoding: .utf8).hasPrefix("{"))
+        // So does every command that prints: what `print` buffered is checked at the end
+        // (`conformance`, `snapshot` and `diff` into /dev/full exited 0; two different images
+        // still exit 1).
+        let png = folder + "/in.png"
+        #expect(try runProgram(cli.binary, ["render", input, "-o", png]).status == 0)
+        for (arguments, status) in [(["diff", png, png], 1), (["--help"], 1)] as [([String], Int32)] {
+            let printed = try runProgram("/bin/sh", ["-c", "\"$0\" \"$@\" > /dev/full", cli.binary] + arguments)
+            #expect(printed.status == status, "\(arguments): \(printed)")
+            #expect(printed.stderr.contains("typeset: error: cannot write to standard output: No space left on device"), "\(arguments): \(printed.stderr)")
+        }
     }
 
     /// A diagnostic quotes at most the start of a long name (a 5 MB element name made 15 MB of

@@ -88,9 +88,9 @@ public enum ImageDiff {
     public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
         -> ImageDiffResult
     {
-        try write(
-            Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), to: output,
-            resolution: PNGFile.resolution(ofFileAt: a))
+        let (result, image) = try diffImage(a, b, tolerance: tolerance, for: output)
+        try write([image])
+        return result
     }
 
     /// Like `writeDiffImage`, for a page only one side has: `page` compared with a blank page of
@@ -101,17 +101,45 @@ public enum ImageDiff {
     public static func writeDiffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, to output: String)
         throws -> ImageDiffResult
     {
+        let (result, image) = try diffImage(lonePage: page, pageIsA: pageIsA, tolerance: tolerance, for: output)
+        try write([image])
+        return result
+    }
+
+    /// The comparison of `writeDiffImage`, and its diff image for `output`, not written yet.
+    public static func diffImage(_ a: String, _ b: String, tolerance: Int, for output: String) throws
+        -> (ImageDiffResult, DiffImage)
+    {
+        try diffImage(
+            Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), for: output,
+            resolution: PNGFile.resolution(ofFileAt: a))
+    }
+
+    /// The same for a page only one side has (`writeDiffImage(lonePage:pageIsA:tolerance:to:)`).
+    public static func diffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, for output: String) throws
+        -> (ImageDiffResult, DiffImage)
+    {
         let image = try PixelImage(contentsOf: page)
         let blank = PixelImage(width: image.width, height: image.height, filledWith: image.word(x: 0, y: 0))
         let comparison = pageIsA
             ? Comparison(image, blank, tolerance: tolerance) : Comparison(blank, image, tolerance: tolerance)
-        return try write(comparison, to: output, resolution: PNGFile.resolution(ofFileAt: page))
+        return try diffImage(comparison, for: output, resolution: PNGFile.resolution(ofFileAt: page))
     }
 
-    /// Writes the diff image, with the resolution (pHYs data) of the image it was made from, if
-    /// any: beside a reference at 144 dpi, a diff image without one showed at twice its size.
-    static func write(_ comparison: Comparison, to output: String, resolution: [UInt8]?) throws
-        -> ImageDiffResult
+    /// Writes `images`, all or none (atomically: a page's diff image is never left stale beside
+    /// another's new one).
+    public static func write(_ images: [DiffImage]) throws {
+        do {
+            try AtomicFileWriter.write(images.map { (path: $0.path, bytes: $0.bytes) })
+        } catch {
+            throw ImageDiffError.write(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// The diff image, with the resolution (pHYs data) of the image it was made from, if any:
+    /// beside a reference at 144 dpi, a diff image without one showed at twice its size.
+    static func diffImage(_ comparison: Comparison, for output: String, resolution: [UInt8]?) throws
+        -> (ImageDiffResult, DiffImage)
     {
         // Two images of other shapes (30000 × 1 and 1 × 30000) make a diff image of both sides:
         // 3.5 GB, decided in a few bytes of input.
@@ -123,13 +151,14 @@ public enum ImageDiff {
         }
         var bytes = try comparison.diffImagePNG(for: output)
         if let resolution { bytes = PNGEncoder.settingResolution(bytes, resolution) }
-        do {
-            try AtomicFileWriter.write([(path: output, bytes: bytes)])
-        } catch {
-            throw ImageDiffError.write(path: error.path, reason: error.reason)
-        }
-        return comparison.result
+        return (result, DiffImage(path: output, bytes: bytes))
     }
+}
+
+/// A diff image made and not yet written (`ImageDiff.write`).
+public struct DiffImage: Sendable {
+    public let path: String
+    let bytes: [UInt8]
 }
 
 /// The colour of differing pixels in the diff image.

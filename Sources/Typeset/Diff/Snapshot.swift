@@ -205,7 +205,9 @@ public struct SnapshotFolder: Sendable {
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
             } else {
-                _ = try ImageDiff.write(comparison, to: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
+                try ImageDiff.write([
+                    ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference)).1
+                ])
                 checks.append(
                     SnapshotPageCheck(
                         page: page, reference: reference, comparison: comparison.result, diffImage: diffImage,
