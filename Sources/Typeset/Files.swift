@@ -51,6 +51,15 @@ public enum Path {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             return nil
         } catch {
+            // "File exists" said that a file stands where a folder is wanted: say which.
+            var path = folder.hasPrefix("/") ? "/" : ""
+            for part in folder.split(separator: "/") {
+                path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
+                var status = stat()
+                if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+                    return "'\(path)' is a file, not a folder"
+                }
+            }
             return describeFileError(error)
         }
     }

@@ -42,9 +42,13 @@ import Testing
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
             (["sheet", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
             // A folder that cannot be made says why, not "No such file or directory" per input.
-            (["render", input, "--out-dir", folder + "/file/sub"], "cannot make the folder '\(folder)/file/sub' for the output: "),
-            (["render", input, "-o", folder + "/file/x.pdf"], "cannot make the folder '\(folder)/file' for the output: "),
-            (["sheet", input, "-o", folder + "/file/s.pdf"], "cannot make the folder '\(folder)/file' for the output: "),
+            // ("File exists" said a file stands in the way: which one is said.)
+            (["render", input, "--out-dir", folder + "/file/sub"],
+             "cannot make the folder '\(folder)/file/sub' for the output: '\(folder)/file' is a file, not a folder"),
+            (["render", input, "-o", folder + "/file/x.pdf"],
+             "cannot make the folder '\(folder)/file' for the output: '\(folder)/file' is a file, not a folder"),
+            (["sheet", input, "-o", folder + "/file/s.pdf"],
+             "cannot make the folder '\(folder)/file' for the output: '\(folder)/file' is a file, not a folder"),
         ] {
             let run = try typeset(arguments, in: folder)  // a regression writes there, not into the repository
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
