@@ -56,8 +56,10 @@ public enum Path {
             for part in folder.split(separator: "/") {
                 path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
                 var status = stat()
-                if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
-                    return "'\(path)' is a file, not a folder"
+                if stat(path, &status) == 0 {
+                    if status.st_mode & S_IFMT != S_IFDIR { return "'\(path)' is a file, not a folder" }
+                } else if lstat(path, &status) == 0 {  // a link to nothing, or in a loop
+                    return "'\(path)' is a symbolic link that leads to no folder"
                 }
             }
             return describeFileError(error)

@@ -54,6 +54,14 @@ import Testing
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
+        // A symbolic link to nothing, or in a loop, where a folder is wanted.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: "nowhere")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: "loop")
+        for target in ["dangling", "loop/sub"] {
+            let run = try typeset(["render", input, "--out-dir", folder + "/" + target], in: folder)
+            let link = folder + "/" + target.prefix { $0 != "/" }
+            #expect(run.status == 2 && run.stderr.contains("'\(link)' is a symbolic link that leads to no folder"), "\(run)")
+        }
     }
 
     /// Files of a --font-dir that give no font are named (they were skipped without a word, and

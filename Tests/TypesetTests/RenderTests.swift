@@ -751,6 +751,13 @@ struct RenderTests {
         #expect(mine() == Set(paths.suffix(100) + more))
         for path in paths.suffix(100) + more { PendingTemporaries.remove(path) }
         #expect(mine().isEmpty)
+        // More than a block of slots (16,384): one output of 17,000 pages killed as it was
+        // written left 517 temporaries behind.
+        let many = (0..<20_000).map { "/tmp/typeset-pending-test/.many-\($0).svg.z.tmp" }
+        for path in many { PendingTemporaries.add(path) }
+        #expect(mine() == Set(many))
+        for path in many { PendingTemporaries.remove(path) }
+        #expect(mine().isEmpty)
         // A real write leaves nothing recorded.
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

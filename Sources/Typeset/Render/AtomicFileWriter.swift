@@ -253,20 +253,30 @@ final class TemporaryFile {
 /// `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
 /// paths are copied into fixed slots, never freed, and flagged in use.
 public enum PendingTemporaries {
-    /// Enough for every page of the largest render at once (`AtomicFileWriter.write` makes a
-    /// temporary for each page before renaming any) and the other jobs' files. The memory is
-    /// reserved, and touched a slot at a time as slots are used.
+    /// Slots come in blocks of this many, a block made when the ones before are full: an
+    /// output of more pages than one block holds (`AtomicFileWriter.write` makes a temporary
+    /// for each page before renaming any; `-o` for many inputs is one output) is recorded whole
+    /// (past 16,384 pages, a signal left the rest behind). Up to `maximumBlocks`, a million.
     private static let slotCount = 16_384
+    private static let maximumBlocks = 64
     /// A path longer than this is not recorded (left to the usual clean-up).
     private static let slotBytes = 1024
 
-    private struct Slots: @unchecked Sendable {
-        // @unchecked: written under `lock`; the signal handler only reads them.
-        let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slotCount * slotBytes)
-        let used = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: slotCount)
-        init() { used.initialize(repeating: 0, count: slotCount) }
+    /// The blocks' memory, never freed: block b's paths and in-use flags. The first
+    /// `blockCount` are made; a block is made under `book`'s lock before it is counted.
+    private struct Blocks: @unchecked Sendable {
+        // @unchecked: written under `book`'s lock; the signal handler only reads them.
+        let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>>.allocate(capacity: maximumBlocks)
+        let used = UnsafeMutablePointer<UnsafeMutablePointer<sig_atomic_t>>.allocate(capacity: maximumBlocks)
     }
-    private static let slots = Slots()
+    private static let blocks = Blocks()
+    private static let blockCount = Atomic<Int>(0)
+
+    /// The path and in-use flag of slot `slot`, counted over all blocks.
+    private static func slot(_ slot: Int) -> (path: UnsafeMutablePointer<CChar>, used: UnsafeMutablePointer<sig_atomic_t>) {
+        let (block, offset) = slot.quotientAndRemainder(dividingBy: slotCount)
+        return (blocks.paths[block] + offset * slotBytes, blocks.used[block] + offset)
+    }
 
     /// The slot of each recorded path, and the slots free again (`fresh`: never used yet).
     private struct Book {
@@ -310,29 +320,39 @@ public enum PendingTemporaries {
         let bytes = path.utf8CString
         guard bytes.count <= slotBytes else { return }
         book.withLock { book in
-            guard let slot = book.freed.popLast() ?? (book.fresh < slotCount ? book.fresh : nil) else { return }
-            if slot == book.fresh { book.fresh += 1 }
+            let made = blockCount.load(ordering: .acquiring)
+            if book.freed.isEmpty && book.fresh == made * slotCount {
+                guard made < maximumBlocks else { return }
+                blocks.paths[made] = .allocate(capacity: slotCount * slotBytes)
+                blocks.used[made] = .allocate(capacity: slotCount)
+                blocks.used[made].initialize(repeating: 0, count: slotCount)
+                blockCount.store(made + 1, ordering: .releasing)  // a handler reads it from now on
+            }
+            let number = book.freed.popLast() ?? book.fresh
+            if number == book.fresh { book.fresh += 1 }
+            let slot = slot(number)
             bytes.withUnsafeBufferPointer { path in
                 guard let base = path.baseAddress else { return }
-                (slots.paths + slot * slotBytes).update(from: base, count: path.count)
-                slots.used[slot] = 1
+                slot.path.update(from: base, count: path.count)
+                slot.used.pointee = 1
             }
-            book.slotOf[path] = slot
+            book.slotOf[path] = number
         }
     }
 
     static func remove(_ path: String) {
         book.withLock { book in
-            guard let slot = book.slotOf.removeValue(forKey: path) else { return }
-            slots.used[slot] = 0
-            book.freed.append(slot)
+            guard let number = book.slotOf.removeValue(forKey: path) else { return }
+            slot(number).used.pointee = 0
+            book.freed.append(number)
         }
     }
 
     /// The paths the signal handler would remove, as it reads them.
     static var recorded: [String] {
         book.withLock { _ in
-            (0..<slotCount).filter { slots.used[$0] != 0 }.map { String(cString: slots.paths + $0 * slotBytes) }
+            (0..<blockCount.load(ordering: .acquiring) * slotCount).map(slot).filter { $0.used.pointee != 0 }
+                .map { String(cString: $0.path) }
         }
     }
 
@@ -340,7 +360,8 @@ public enum PendingTemporaries {
     /// jobs keep theirs).
     public static func removeOnTermination() {
         // Made before a handler can read them (a first use initializes, which a handler may not).
-        _ = slots
+        _ = blocks
+        _ = blockCount.load(ordering: .acquiring)
         _ = dying.load(ordering: .sequentiallyConsistent)
         _ = busy.load(ordering: .sequentiallyConsistent)
         for signal in handledSignals {
@@ -357,9 +378,11 @@ public enum PendingTemporaries {
                     nanosleep(&step, nil)
                     waited += 1
                 }
-                let slots = PendingTemporaries.slots
-                for slot in 0..<PendingTemporaries.slotCount where slots.used[slot] != 0 {
-                    unlink(slots.paths + slot * PendingTemporaries.slotBytes)
+                let blocks = PendingTemporaries.blocks
+                for block in 0..<PendingTemporaries.blockCount.load(ordering: .acquiring) {
+                    for slot in 0..<PendingTemporaries.slotCount where blocks.used[block][slot] != 0 {
+                        unlink(blocks.paths[block] + slot * PendingTemporaries.slotBytes)
+                    }
                 }
                 // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
                 Glibc.signal(signal, SIG_DFL)
