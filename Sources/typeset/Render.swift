@@ -99,7 +99,10 @@ struct Render: Command {
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             var failed = outcomes.filter(\.failed).map(\.input)
             let pageCount = layouts.reduce(0) { $0 + $1.pages.count }
-            if outputIsAPicture(outcomes, outputs: resolvedFormat.outputPaths(for: output, pageCount: pageCount)) {
+            let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
+            // Refused whole: leaving out the input whose page it is would number the pages after
+            // it again, onto the picture.
+            if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pageCount), selected, shown) {
                 finish(total: selected.count, failed: selected)
                 return
             }
@@ -112,12 +115,8 @@ struct Render: Command {
                 do {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
-                    // A picture is no page left from an earlier render, whatever its name.
-                    let pictures = layouts.reduce(into: Set<String>()) { $0.formUnion(picturesShown(on: $1.pages)) }
-                    let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter {
-                        Path.realPath($0).map(pictures.contains) != true
-                    }
-                    if let warning = leftoverWarning(leftovers, pageCount: pages.count) {
+                    let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
+                    if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown) {
                         writeStandardError("typeset: warning: \(warning)\n")
                     }
                 } catch {
@@ -257,7 +256,8 @@ struct Render: Command {
             failed += outcomes.filter(\.failed).map(\.input)
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             // The PDF over a picture an input shows: refused whichever inputs it would hold.
-            if outputIsAPicture(outcomes, outputs: [output]) {
+            let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
+            if refusedOverPicture([output], chunk, shown) {
                 writer = nil  // removes its temporary file (finish exits the process)
                 finish(total: inputs.count, failed: inputs)
                 return
@@ -287,24 +287,6 @@ struct Render: Command {
         finish(total: inputs.count, failed: failed)
     }
 
-    /// Whether one of `outputs` (the files of the one output, in page order) is a picture an
-    /// input shows: said as that input's located error. The output is then refused whole (no
-    /// input is rendered): leaving out the input whose page it is would number the pages after
-    /// it again, onto the picture.
-    private func outputIsAPicture(_ outcomes: [DocumentOutcome], outputs: [String]) -> Bool {
-        let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
-        let pictures = shown.reduce(into: Set<String>()) { $0.formUnion($1) }
-        guard !pictures.isEmpty,
-            let (output, real) = outputs.lazy.compactMap({ output in Path.realPath(output).map { (output, $0) } })
-                .first(where: { pictures.contains($0.1) }),
-            let viewer = zip(outcomes, shown).first(where: { $0.1.contains(real) })?.0
-        else { return false }
-        var diagnostics = Diagnostics()
-        diagnostics.report(.error(SourceLocation(file: viewer.input, line: 1, column: 1), "\(pictureOverwritten(output))"))
-        printDiagnostics(diagnostics)
-        return true
-    }
-
     private func finish(total: Int, failed: [String]) {
         if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
@@ -317,11 +299,25 @@ struct Render: Command {
 
 /// What to say of the page files an earlier render of more pages left (`OutputFormat.leftoverPages`):
 /// a CI job that keeps every page file would take them for this render's.
-func leftoverWarning(_ leftovers: [String], pageCount: Int) -> String? {
+/// (`pictures`: those the inputs show, by `picturesShown(on:)`; one is no page left from an
+/// earlier render, whatever its name.)
+func leftoverWarning(_ leftovers: [String], pageCount: Int, pictures: [Set<String>] = []) -> String? {
+    let pictures = pictures.reduce(into: Set<String>()) { $0.formUnion($1) }
+    let leftovers = pictures.isEmpty ? leftovers : leftovers.filter { Path.realPath($0).map(pictures.contains) != true }
     guard let first = leftovers.first else { return nil }
     let more = leftovers.count > 1 ? " to '\(leftovers[leftovers.count - 1])'" : ""
     return "'\(first)'\(more) \(leftovers.count > 1 ? "are" : "is") left from an earlier render of more pages "
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
+}
+
+/// Whether one of `outputs` (the files of one output for all of `inputs`) is a picture one of
+/// them shows (`shown`, by input): then said as that input's error, and nothing is to be written.
+func refusedOverPicture(_ outputs: [String], _ inputs: [String], _ shown: [Set<String>]) -> Bool {
+    guard let found = overwrittenPicture(outputs, shownBy: shown) else { return false }
+    var diagnostics = Diagnostics()
+    diagnostics.report(.error(SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(pictureOverwritten(found.output))"))
+    printDiagnostics(diagnostics)
+    return true
 }
 
 /// What went wrong writing `path`. A write error names the file itself ("cannot write PATH:

@@ -212,14 +212,8 @@ struct Sheet: Command {
         // A sheet page over a picture an input shows, on any of its pages (a cell shows the
         // first): refused, with that input's error.
         let shown = parsed.map { Set(($0.document?.imagePaths ?? []).compactMap(Path.realPath)) }
-        if shown.contains(where: { !$0.isEmpty }) {
-            for path in resolvedFormat.outputPaths(for: output, pageCount: pages.count) {
-                guard let real = Path.realPath(path), let row = shown.firstIndex(where: { $0.contains(real) }) else { continue }
-                var diagnostics = Diagnostics()
-                diagnostics.report(.error(SourceLocation(file: inputs[row], line: 1, column: 1), "\(pictureOverwritten(path))"))
-                printDiagnostics(diagnostics)
-                throw ExitCode(ExitStatus.inputFailed)
-            }
+        if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pages.count), inputs, shown) {
+            throw ExitCode(ExitStatus.inputFailed)
         }
         let written: [String]
         do {
@@ -231,11 +225,8 @@ struct Sheet: Command {
             printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)
         }
-        // A picture is no page left from an earlier render, whatever its name.
-        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count).filter { path in
-            Path.realPath(path).map { real in shown.contains { $0.contains(real) } } != true
-        }
-        if let warning = leftoverWarning(leftovers, pageCount: pages.count) {
+        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
+        if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown) {
             writeStandardError("typeset: warning: \(warning)\n")
         }
         var line =

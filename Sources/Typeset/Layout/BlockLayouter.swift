@@ -869,8 +869,6 @@ struct BlockLayouter {
         let isButton = role == .button
         let padX = isButton ? BlockLayouter.buttonPaddingX : 0
         let frameWidth = max(1, context.width - 2 * padX)
-        // What the warnings below say: the box's own width (its text is laid out in 1 pt at least).
-        let boxWidth = format((max(0, context.width) * 10).rounded(.down) / 10)
         let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
                                           lineHeight: blockLineHeight, balance: blockBalance)
         if !paragraph.missing.isEmpty {
@@ -878,11 +876,13 @@ struct BlockLayouter {
             for warning in paragraph.missingCharacterWarnings(source: sourceLocator) { diagnostics.report(warning) }
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
-        // row of too many children, a list nested too deep) lets the text overflow it.
+        // row of too many children, a list nested too deep) lets the text overflow it. The
+        // warnings give the box's own width (its text is laid out in 1 pt at least).
+        func boxWidth() -> String { format((max(0, context.width) * 10).rounded(.down) / 10) }
         if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(boxWidth) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth()) pt wide, narrower than "
                     + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         } else if let broken = paragraph.brokenWord {
@@ -892,7 +892,7 @@ struct BlockLayouter {
             if word.count > 40 { word = word.prefix(39) + "…" }
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(boxWidth) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth()) pt wide, narrower than "
                     + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }

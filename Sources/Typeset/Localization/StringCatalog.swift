@@ -565,9 +565,11 @@ public struct StringCatalog: Sendable {
             var expanded: [String: (text: String, depth: Int)] = [:]
             func expand(_ text: String, inside: [String]) throws(Diagnostic) -> (text: String, depth: Int) {
                 var deepest = 0
-                let tooDeep = Diagnostic.error(
-                    location(localization, file),
-                    "the substitutions of \(what) hold each other's placeholders more than \(maximumSubstitutionDepth) deep")
+                func tooDeep() -> Diagnostic {
+                    .error(
+                        location(localization, file),
+                        "the substitutions of \(what) hold each other's placeholders more than \(maximumSubstitutionDepth) deep")
+                }
                 let replaced = try replacingPlaceholders(
                     of: names, in: text, limit: longestSubstitutedText
                 ) { (name, argument) throws(Diagnostic) -> String in
@@ -579,7 +581,7 @@ public struct StringCatalog: Sendable {
                     }
                     let known = name + "\u{0}" + (argument ?? "")
                     if expanded[known] == nil {
-                        guard inside.count < maximumSubstitutionDepth else { throw tooDeep }
+                        guard inside.count < maximumSubstitutionDepth else { throw tooDeep() }
                         let substitution = substitutions[name]!
                         if forms[name] == nil {
                             forms[name] = try localizedText(
@@ -594,7 +596,7 @@ public struct StringCatalog: Sendable {
                     let done = expanded[known]!
                     // Wherever it was expanded first, the same limit (it depended on the order
                     // of the placeholders).
-                    guard inside.count + done.depth <= maximumSubstitutionDepth else { throw tooDeep }
+                    guard inside.count + done.depth <= maximumSubstitutionDepth else { throw tooDeep() }
                     deepest = max(deepest, done.depth)
                     return done.text
                 }

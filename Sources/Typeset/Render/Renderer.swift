@@ -220,7 +220,7 @@ private func runsOfPages(_ pages: [Page]) -> [Range<Int>] {
 /// beside the banner.png it shows would replace the picture with the mockup of itself. Paths are
 /// compared with symbolic links resolved; an output that does not exist yet is nobody's image.
 func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
-    if let output = overwrittenPicture(picturesShown(on: pages), by: outputs) { throw pictureOverwritten(output) }
+    if let found = overwrittenPicture(outputs, shownBy: [picturesShown(on: pages)]) { throw pictureOverwritten(found.output) }
 }
 
 /// The pictures `pages` show (those of their subpages too), their paths with symbolic links
@@ -240,10 +240,16 @@ public func picturesShown(on pages: [Page]) -> Set<String> {
     return Set(images.compactMap(Path.realPath))
 }
 
-/// The first of `outputs` that is one of `pictures` (`picturesShown(on:)`), if one is.
-func overwrittenPicture(_ pictures: Set<String>, by outputs: [String]) -> String? {
+/// The first of `outputs` that is a picture one of several documents shows (`shown`: each
+/// one's pictures, as `picturesShown(on:)` gives them), and the first document that shows it.
+public func overwrittenPicture(_ outputs: [String], shownBy shown: [Set<String>]) -> (output: String, shownBy: Int)? {
+    let pictures = shown.reduce(into: Set<String>()) { $0.formUnion($1) }
     guard !pictures.isEmpty else { return nil }
-    return outputs.first { Path.realPath($0).map(pictures.contains) == true }
+    for output in outputs {
+        guard let real = Path.realPath(output), pictures.contains(real) else { continue }
+        return (output, shown.firstIndex { $0.contains(real) } ?? 0)
+    }
+    return nil
 }
 
 /// The error of writing `output` over a picture the document shows.
