@@ -877,12 +877,18 @@ struct BlockLayouter {
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
         // row of too many children, a list nested too deep) lets the text overflow it. The
-        // warnings give the box's own width (its text is laid out in 1 pt at least).
-        func boxWidth() -> String { format((max(0, context.width) * 10).rounded(.down) / 10) }
+        // warnings give the box's own width (its text is laid out in 1 pt at least), and a
+        // button's width inside its padding too ("167.5 pt wide, narrower than the word
+        // (162 pt)" read as a contradiction).
+        func boxWidth() -> String {
+            func tenths(_ width: Double) -> String { format((max(0, width) * 10).rounded(.down) / 10) }
+            guard padX > 0 else { return "\(tenths(context.width)) pt wide" }
+            return "\(tenths(context.width)) pt wide (\(tenths(context.width - 2 * padX)) pt inside its padding)"
+        }
         if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(boxWidth()) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth()), narrower than "
                     + "a piece of its text that cannot break (\(format(widest.rounded(.up))) pt): the text overflows its box",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         } else if let broken = paragraph.brokenWord {
@@ -892,7 +898,7 @@ struct BlockLayouter {
             if word.count > 40 { word = word.prefix(39) + "…" }
             diagnostics.report(.warning(
                 block.location,
-                "this <\(block.elementName)> is \(boxWidth()) pt wide, narrower than "
+                "this <\(block.elementName)> is \(boxWidth()), narrower than "
                     + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }
