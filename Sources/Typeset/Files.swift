@@ -194,8 +194,3 @@ public func isFolder(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
 }
-
-/// A path for a new folder in the temporary folder (`TMPDIR`, else /tmp): `prefix` and a UUID.
-public func temporaryPath(prefix: String) -> String {
-    Path.join(FileManager.default.temporaryDirectory.path, prefix + UUID().uuidString)
-}

@@ -61,23 +61,17 @@ struct Diff: Command {
             throw ExitCode(ExitStatus.usage)
         }
         if let out { warnIfFormatDiffers(out, .png, because: "the diff image is always PNG") }
-        let folder = temporaryPath(prefix: "typeset-diff-")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pagesA: [String]
-        let pagesB: [String]
+        let pagesA: ComparedPages
+        let pagesB: ComparedPages
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let renderer = MarkupRenderer(
                 fontDirectories: layoutArguments.fontDir, settings: settings, scale: scale)
             // Both inputs are tried, so that the errors of both are told at once.
-            let a = Result { try renderer.pages(of: self.a, into: folder + "/a.png") }
-            let b = Result { try renderer.pages(of: self.b, into: folder + "/b.png") }
+            let a = Result { try renderer.pages(of: self.a) }
+            let b = Result { try renderer.pages(of: self.b) }
             for case .failure(let failure as DiffInputFailure) in [a, b] { printDiagnostics(failure.diagnostics) }
             (pagesA, pagesB) = (try a.get(), try b.get())
-        } catch is DiffInputFailure {
-            throw ExitCode(ExitStatus.usage)
         } catch {
-            printError("cannot create a temporary folder: \(describeFileError(error))")
             throw ExitCode(ExitStatus.usage)
         }
 
@@ -102,29 +96,33 @@ struct Diff: Command {
                 guard index < common else {
                     // A page only one side has is a difference, shown against a blank page.
                     let pageIsA = index < pagesA.count
-                    let (result, image) = try ImageDiff.diffImage(
-                        lonePage: pageIsA ? pagesA[index] : pagesB[index], pageIsA: pageIsA, tolerance: tolerance,
-                        for: path)
-                    images.append(image)
+                    let comparison = try ImageDiff.compare(
+                        lonePage: index, of: pageIsA ? pagesA : pagesB, pageIsA: pageIsA, tolerance: tolerance)
+                    images.append(try comparison.diffImage(for: path))
                     written.insert(index)
-                    print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(result.description)")
+                    print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(comparison.result.description)")
                     continue
                 }
-                let result = try ImageDiff.compare(pagesA[index], pagesB[index], tolerance: tolerance)
+                let comparison = try ImageDiff.compare(page: index, of: pagesA, pagesB, tolerance: tolerance)
+                let result = comparison.result
                 // The counts first: they stand even if the diff image cannot be written.
                 print(prefix + result.description)
                 if result.diffImageIsTooLarge {
                     print("no diff image: it would be \(result.width) × \(result.height) pixels")
                 } else if out != nil || !result.passes(maxDiff: maxShare) {
-                    images.append(try ImageDiff.diffImage(pagesA[index], pagesB[index], tolerance: tolerance, for: path).1)
+                    images.append(try comparison.diffImage(for: path))
                     written.insert(index)
                 }
                 different = different || !result.passes(maxDiff: maxShare)
                 identical = identical && result.matches && result.maxChannelDifference == 0
-            } catch ImageDiffError.unreadable(let path, let reason) {
+            } catch let error as ImageDiffError {
                 // At the file, as every other error of an input is reported.
+                guard let (path, message) = error.inputProblem else {
+                    printError("\(error)")
+                    throw ExitCode(ExitStatus.usage)
+                }
                 var diagnostics = Diagnostics()
-                diagnostics.report(.error(SourceLocation(file: path, line: 1, column: 1), "cannot read it as PNG: \(reason)"))
+                diagnostics.report(.error(SourceLocation(file: path, line: 1, column: 1), message))
                 printDiagnostics(diagnostics)
                 throw ExitCode(ExitStatus.usage)
             } catch {
@@ -211,7 +209,7 @@ struct DiffInputFailure: Error {
     var diagnostics: Diagnostics
 }
 
-/// Turns `diff`'s inputs into PNG files: a PNG is used as it is, markup is laid out and rendered.
+/// Turns `diff`'s inputs into pages to compare: a PNG is used as it is, markup is laid out.
 struct MarkupRenderer {
     let settings: JobSettings
     let scale: Double
@@ -224,8 +222,8 @@ struct MarkupRenderer {
     }
 
     /// The PNG pages of `input`: itself when it is a PNG (by its first bytes), else its markup
-    /// rendered to `output` (output, output-2, ... for further pages).
-    func pages(of input: String, into output: String) throws -> [String] {
+    /// laid out, its pages drawn as they are compared.
+    func pages(of input: String) throws -> ComparedPages {
         let location = SourceLocation(file: input, line: 1, column: 1)
         func failure(_ message: String) -> DiffInputFailure {
             var diagnostics = Diagnostics()
@@ -246,7 +244,7 @@ struct MarkupRenderer {
             throw failure("cannot read the file '\(input)': \(reason)")
         }
         if head.starts(with: PNGFile.signature) {
-            return [input]
+            return ComparedPages(file: input)
         }
         if Path.fileExtension(input).lowercased() == "png" {
             throw failure("not a PNG file (its first bytes are not the PNG signature)")
@@ -266,7 +264,7 @@ struct MarkupRenderer {
         }
         printDiagnostics(outcome.diagnostics)
         do {
-            return try render(pages: layout.pages, to: output, options: RenderOptions(format: .png, scale: scale))
+            return try ComparedPages(pages: layout.pages, of: input, scale: scale)
         } catch {
             throw failure("cannot render it: \(error)")
         }

@@ -62,12 +62,24 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
 /// Why two images could not be compared or the diff image not written.
 public enum ImageDiffError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
+    /// A page of the markup file at `path` cannot be drawn (`ComparedPages`).
+    case undrawable(path: String, reason: String)
     case write(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "cannot read \(path) as PNG: \(reason)"
+        case .undrawable(let path, let reason): return "cannot render \(path): \(reason)"
         case .write(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+
+    /// The input at fault and what to say at it, for the errors of an input.
+    public var inputProblem: (path: String, message: String)? {
+        switch self {
+        case .unreadable(let path, let reason): (path, "cannot read it as PNG: \(reason)")
+        case .undrawable(let path, let reason): (path, "cannot render it: \(reason)")
+        case .write: nil
         }
     }
 }
@@ -119,10 +131,7 @@ public enum ImageDiff {
     public static func diffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, for output: String) throws
         -> (ImageDiffResult, DiffImage)
     {
-        let image = try PixelImage(contentsOf: page)
-        let blank = PixelImage(width: image.width, height: image.height, filledWith: image.word(x: 0, y: 0))
-        let comparison = pageIsA
-            ? Comparison(image, blank, tolerance: tolerance) : Comparison(blank, image, tolerance: tolerance)
+        let comparison = Comparison(lonePage: try PixelImage(contentsOf: page), pageIsA: pageIsA, tolerance: tolerance)
         return try diffImage(comparison, for: output, resolution: PNGFile.resolution(ofFileAt: page))
     }
 
@@ -178,6 +187,13 @@ struct Comparison {
     /// rows and pixels that differ are unpremultiplied and measured. (Unpremultiplying and
     /// measuring every pixel took about 90 instructions a pixel, 115 million for a 780 × 1688
     /// page: ten times the cost of rendering it.)
+    /// `page` against a blank page of its size and background (the colour of its top-left
+    /// pixel, in the margin), standing for the side without it.
+    init(lonePage page: PixelImage, pageIsA: Bool, tolerance: Int) {
+        let blank = PixelImage(width: page.width, height: page.height, filledWith: page.word(x: 0, y: 0))
+        self = pageIsA ? Comparison(page, blank, tolerance: tolerance) : Comparison(blank, page, tolerance: tolerance)
+    }
+
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
         let tolerance = Comparison.clamped(tolerance)
         let width = max(a.width, b.width)

@@ -554,7 +554,12 @@ public enum PNGFile {
 
     /// The data of the pHYs chunk of the PNG at `path` (before its image data), if it has one.
     static func resolution(ofFileAt path: String) -> [UInt8]? {
-        guard let bytes = readFile(path, limit: 1 << 16), bytes.starts(with: signature) else { return nil }
+        readFile(path, limit: 1 << 16).flatMap(resolution(of:))
+    }
+
+    /// The same of a PNG's `bytes`.
+    static func resolution(of bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.starts(with: signature) else { return nil }
         let header = chunks(of: bytes).prefix { !$0.type.elementsEqual("IDAT".utf8) }
         guard let chunk = header.first(where: { $0.type.elementsEqual("pHYs".utf8) }), chunk.data.count == 9 else {
             return nil

@@ -110,7 +110,7 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
 }
 
 /// Throws unless there are pages and every one has a positive size.
-private func checkSizes(of pages: [Page]) throws {
+func checkSizes(of pages: [Page]) throws {
     guard !pages.isEmpty else { throw RenderError.noPages }
     for (index, page) in pages.enumerated() {
         guard page.width.isFinite, page.height.isFinite, page.width > 0, page.height > 0 else {
@@ -283,6 +283,16 @@ public func pngSizeProblem(_ page: Page, pageNumber: Int, scale: Double) -> Stri
         + "(8192 × 8192) in all: use a smaller scale"
 }
 
+/// Throws when `page` cannot be a PNG image at `scale`.
+func checkPNGSize(_ page: Page, pageNumber: Int, scale: Double) throws {
+    guard scale.isFinite, scale > 0 else {
+        throw RenderError.invalidInput("scale \(scale) is not a positive number")
+    }
+    if let problem = pngSizeProblem(page, pageNumber: pageNumber, scale: scale) {
+        throw RenderError.invalidInput(problem)
+    }
+}
+
 /// One page as a PNG image, `scale` pixels per point.
 func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer) throws -> [UInt8] {
     try drawPNG(page, pageNumber: pageNumber, scale: scale, drawer: drawer) { bytes, _ in bytes }
@@ -290,15 +300,10 @@ func renderPNG(_ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer)
 
 /// One page drawn on an image, `scale` pixels per point, and encoded as PNG; `body` takes the
 /// bytes and the image.
-private func drawPNG<Result>(
+func drawPNG<Result>(
     _ page: Page, pageNumber: Int, scale: Double, drawer: PageDrawer, _ body: ([UInt8], CairoSurface) throws -> Result
 ) throws -> Result {
-    guard scale.isFinite, scale > 0 else {
-        throw RenderError.invalidInput("scale \(scale) is not a positive number")
-    }
-    if let problem = pngSizeProblem(page, pageNumber: pageNumber, scale: scale) {
-        throw RenderError.invalidInput(problem)
-    }
+    try checkPNGSize(page, pageNumber: pageNumber, scale: scale)
     let (pixelWidth, pixelHeight) = pixelSize(of: page, scale: scale)
     return try PixelMemory.shared.withImageSurface(width: Int(pixelWidth), height: Int(pixelHeight)) {
         surface in
