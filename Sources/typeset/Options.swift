@@ -109,9 +109,10 @@ struct LayoutArguments {
 
     static func bodySize(_ name: String) -> Double? { textSize(named: name)?.body }
 
-    /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`).
+    /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`), in the usual case
+    /// (`AR_eg` was the document's lang `AR-eg` in the PDF, the SVG and a sheet's captions).
     static func normalizedLocale(_ locale: String) -> String {
-        locale.replacing("_", with: "-")
+        Language.canonicalCase(tag: locale)
     }
 
     /// `17`, `19.5`: a size without a needless `.0`.
@@ -176,7 +177,7 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
     guard !catalog.hasStrings(locale: locale) else { return nil }
     return .warning(
         SourceLocation(file: file, line: 1, column: 1),
-        "no strings for locale '\(locale)' (the catalog has \(catalog.languages.joined(separator: ", "))); "
+        "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)); "
             + "keys show the source language's text")
 }
 

@@ -223,6 +223,13 @@ private let xcstrings = #"""
         #expect(catalog.strings(locale: nil)["k"] == "שלום")
     }
 
+    @Test func formatSpecifiersAreIsolatedAndPercentsHalved() {
+        #expect(FormatSpecifiers.shown("خصم %2$lld%% لـ %1$@") == "خصم \u{2066}%2$lld\u{2069}% لـ \u{2066}%1$@\u{2069}")
+        #expect(FormatSpecifiers.shown("%%%@ and %#@files@") == "%\u{2066}%@\u{2069} and \u{2066}%#@files@\u{2069}")
+        #expect(FormatSpecifiers.shown("50% off") == "50% off")
+        #expect(FormatSpecifiers.find(in: "خصم %2$lld%% لـ %1$@") == ["%2$lld", "%1$@"])
+    }
+
     @Test func jsonObjectOfKeysAndTexts() throws {
         let json = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json")
         #expect(json.tables == ["": ["a": "Alpha", "b": "ב\n", "c": ""]])
@@ -520,7 +527,9 @@ private let markup = """
             ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "ar-EG"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let (blocks, diagnostics) = try L10nCLI.blocks(run.stdout)
-        #expect(blocks.map(\.text) == ["الضبط", "%lld صورة", "Own label", "Plain caption small"])
+        // The specifier is isolated, where the app's number goes: at the right, the start of
+        // the Arabic line (it was a left-to-right line, its first strong letters `lld`).
+        #expect(blocks.map(\.text) == ["الضبط", "صورة %lld", "Own label", "Plain caption small"])
         #expect(blocks.allSatisfy { $0.lang == "ar-EG" && $0.context == "rtl" })
         #expect(blocks[0].direction == "rtl")
         // The missing key: a warning with its location, on standard error and in the JSON.
@@ -535,7 +544,8 @@ private let markup = """
         let french = try L10nCLI.typeset(
             ["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "fr"], in: folder)
         #expect(try L10nCLI.blocks(french.stdout).blocks.map(\.text).prefix(2) == ["Settings", "%lld photos"])
-        #expect(try L10nCLI.blocks(french.stdout).blocks.first?.lang == "fr")
+        // Text in English, said so (it was tagged French).
+        #expect(try L10nCLI.blocks(french.stdout).blocks.first?.lang == "en")
         // ... and a warning, once, at the catalog (a misspelt locale looks just like this).
         #expect(
             french.stderr.components(separatedBy: "Localizable.xcstrings:1:1: warning: no strings for locale 'fr' "
@@ -629,7 +639,7 @@ private let markup = """
             .write(toFile: folder + "/fr.xml", atomically: true, encoding: .utf8)
         let french = try L10nCLI.typeset(["layout", "fr.xml", "--strings", "Localizable.xcstrings"], in: folder)
         #expect(french.stderr.split(separator: "\n") == [
-            "fr.xml:1:1: warning: the catalog has no strings for the document's language 'fr' (it has ar, ar-eg, en, he); keys show the source language's text"
+            "fr.xml:1:1: warning: the catalog has no strings for the document's language 'fr' (it has ar, ar-EG, en, he); keys show the source language's text"
         ])
 
         // A key marked not to be translated (a brand name) is no one's omission.
@@ -762,10 +772,64 @@ private let markup = """
         #expect(snapshot.stdout == "0 passed, 1 failed\n", "\(snapshot)")
     }
 
+    /// The shown text's language rules it: a translation in another language than the
+    /// element's lang sets its direction and tag, a specifier is isolated where the app's value
+    /// goes, a file in `ar.lproj` is Arabic, and a flaw in a plain JSON file fails only the
+    /// documents that use its key.
+    @Test func theShownTextsLanguageDecides() throws {
+        let doc = """
+            <document width="300">
+              <label lang="en" key="q">Is it ready?</label>
+              <label lang="he" key="untranslated">x</label>
+              <label key="files">x</label>
+              <label key="missing"/>
+            </document>
+            """
+        let catalog = #"""
+            {"sourceLanguage": "en", "strings": {
+              "q": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "هل هو جاهز؟"}}}},
+              "untranslated": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Only English."}}}},
+              "files": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}}}}
+            """#
+        let folder = try L10nCLI.folder([
+            "doc.xml": doc, "Localizable.xcstrings": catalog, "ar.lproj/Localizable.strings": #""files" = "ملفات";"#,
+            "plain.json": #"{"files": "Files", "q": 5}"#, "nb.json": #"{"sourceLanguage": "en", "strings": {"files": {"localizations": {"nb": {"stringUnit": {"state": "translated", "value": "Filer"}}}}}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Localizable.xcstrings", "--locale", "AR_eg"], in: folder)
+        let blocks = try L10nCLI.blocks(run.stdout).blocks
+        // The Arabic translation in a lang="en" label is right to left, the English fallback in
+        // a lang="he" one left to right; each block says its text's language.
+        #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr"], "\(blocks)")  // the key: Latin
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG"], "the locale in its usual case: \(blocks)")
+        // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
+        #expect(blocks[2].text == "ملف %lld")
+        // A key the catalog lacks, on an element without text: the key shows, as in an app.
+        #expect(blocks[3].text == "missing")
+        #expect(run.stderr.contains("doc.xml:5:3: warning: no string for key 'missing' in the catalog; the key is shown"), "\(run.stderr)")
+
+        // `ar.lproj/Localizable.strings` is Arabic: under `--locale en` it shows (as an app with
+        // only Arabic strings would), tagged Arabic, with one warning at the file.
+        let lproj = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "ar.lproj/Localizable.strings", "--locale", "en"], in: folder)
+        let lprojBlocks = try L10nCLI.blocks(lproj.stdout).blocks
+        #expect(lprojBlocks[2].text == "ملفات" && lprojBlocks[2].lang == "ar" && lprojBlocks[2].direction == "rtl", "\(lprojBlocks)")
+        #expect(lproj.stderr.contains("ar.lproj/Localizable.strings:1:1: warning: no strings for locale 'en' (the catalog has ar)"), "\(lproj.stderr)")
+
+        // A value of a plain JSON file that is no string fails the documents that use its key.
+        try #"<document><label key="files">x</label></document>"#.write(toFile: folder + "/other.xml", atomically: true, encoding: .utf8)
+        let plain = try L10nCLI.typeset(["render", "doc.xml", "other.xml", "--strings", "plain.json", "--out-dir", "out"], in: folder)
+        #expect(plain.status == 1 && plain.stderr.contains("plain.json:1:25: error: the value of key 'q' must be a string, not a number"), "\(plain.stderr)")
+        #expect(files(in: folder + "/out") == ["other.pdf"])
+
+        // Norwegian: `no` reads a catalog's `nb`, as Apple's systems do.
+        let norwegian = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "nb.json", "--locale", "no"], in: folder)
+        #expect(try L10nCLI.blocks(norwegian.stdout).blocks[2].text == "Filer", "\(norwegian.stderr)")
+    }
+
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the
     /// error there (it got nothing at all).
     @Test func aBrokenCatalogStillGivesLayoutJSON() throws {
-        let folder = try L10nCLI.folder(["doc.xml": markup, "bad.json": #"{"greet": 3}"#])
+        let folder = try L10nCLI.folder(["doc.xml": markup, "bad.json": #"{"greet": }"#])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "bad.json"], in: folder)
         #expect(run.status == 1)
@@ -785,7 +849,8 @@ private let markup = """
         #expect(run.status == 0, "\(run.stderr)")
         let blocks = try L10nCLI.blocks(run.stdout).blocks
         #expect(blocks.map(\.text) == ["Title"])
-        #expect(blocks.first?.lang == "he" && blocks.first?.context == "rtl")
+        // The document stays Hebrew; the block shows the English text, and says so.
+        #expect(blocks.first?.lang == "en" && blocks.first?.context == "rtl")
     }
 
     /// Without `--locale`, each document's strings are in its own language: an Arabic mockup

@@ -707,7 +707,8 @@ struct BlockLayouter {
     // MARK: - Text blocks (SPEC 4.1, 4.3)
 
     /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
-    /// (`instead` is what shows then, when `hasOwnText`), or none in the locale's own language.
+    /// (`instead` is what shows then, when `hasOwnText`; else the key), or none in the locale's
+    /// own language.
     private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool) -> (text: String, language: String?)? {
         guard let key = block.key, let strings else { return nil }
         let entry = strings.lookUp(key)
@@ -726,12 +727,15 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 document.location,
                 "the catalog has no strings for the document's language '\(language)' (it has "
-                    + "\(catalog.languages.joined(separator: ", "))); keys show the source language's text"))
+                    + "\(catalog.writtenLanguages)); keys show the source language's text"))
             reportedNoStrings = true
         }
         guard let found = entry else {
-            diagnostics.report(.warning(block.location, "no string for key '\(key)' in the catalog; \(instead) is used"))
-            return nil
+            // Without text of its own, the key shows, as an app shows a key its strings lack
+            // (the warning said the own text "is used" of a blank label).
+            diagnostics.report(.warning(
+                block.location, "no string for key '\(key)' in the catalog; " + (hasOwnText ? "\(instead) is used" : "the key is shown")))
+            return hasOwnText ? nil : (key, nil)
         }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =
@@ -750,8 +754,14 @@ struct BlockLayouter {
         }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
-        // The language the text is in: the locale's, or a fallback's (an untranslated key).
-        let language = found.fallback.map { $0.isEmpty ? nil : $0 } ?? strings.locale
+        // The language the text is in: the locale's, else its table's (a fallback for an
+        // untranslated key, or the only language of a catalog without the locale: an Arabic
+        // text was tagged English under `--locale en`).
+        let language: String? =
+            switch (found.language, strings.locale) {
+            case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
+            case (let table, let locale): locale ?? table
+            }
         guard !specifiers.isEmpty else { return (text, language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
@@ -766,7 +776,7 @@ struct BlockLayouter {
                 "the string of key '\(key)' has format specifiers that a mockup has no values for "
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
         }
-        return (text.replacing("%%", with: "%"), language)
+        return (FormatSpecifiers.shown(text), language)
     }
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
@@ -815,9 +825,11 @@ struct BlockLayouter {
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
+        var localizedLanguage: String?  // the language of a catalog's text, when not the element's
         if let (string, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
             var style = base
             style.language = textLanguage(shownLanguage, in: base.language)
+            if style.language != base.language { localizedLanguage = style.language }
             // A tab shows as the space it is in markup (whose white space collapses); a font
             // has no glyph for it.
             text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
@@ -851,9 +863,13 @@ struct BlockLayouter {
         }
         if role == .title && !hasTitleText { hasTitleText = BlockLayouter.hasText(text.scalars) }
 
-        // Own direction (SPEC §4): dir, else lang, else the first strong character, else the context.
+        // Own direction (SPEC §4): dir, else lang, else the first strong character, else the
+        // context. The lang is the shown text's: a catalog's Arabic text in an element of
+        // lang="en" is right to left, an English fallback in one of lang="he" left to right.
+        var declaringStyle = style
+        if let localizedLanguage, style.lang != nil { declaringStyle.lang = localizedLanguage }
         let ownRTL =
-            declaredRightToLeft(style)
+            declaredRightToLeft(declaringStyle)
             ?? BidiParagraph.firstStrongLevel(
                 text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count
             ).map { $0 == 1 } ?? context.rightToLeft
@@ -947,7 +963,8 @@ struct BlockLayouter {
             y += line.height
         }
         let report = ReportBlock(
-            kind: role.rawValue, line: block.location.line, lang: language, direction: ownRTL ? "rtl" : "ltr",
+            kind: role.rawValue, line: block.location.line, lang: localizedLanguage ?? language,
+            direction: ownRTL ? "rtl" : "ltr",
             context: (context.listRightToLeft ?? context.rightToLeft) ? "rtl" : "ltr", align: side.rawValue,
             frame: frame, marker: nil, lines: [])
         let tag: StructureTag

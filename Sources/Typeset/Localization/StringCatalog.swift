@@ -35,6 +35,9 @@ public struct LocalizedStrings: Sendable {
         public var text: String
         /// The language it came from, when that is not the locale's own.
         public var fallback: String?
+        /// The language of its table, as people write it (`en-GB`); nil for a file of one
+        /// language, whose language is not known.
+        public var language: String?
         /// The catalog has no text for the key, not even in its source language: `text` is the
         /// key, which Xcode reads as the source text of a key it extracted from code.
         public var isKey = false
@@ -55,16 +58,22 @@ public struct LocalizedStrings: Sendable {
     /// testing wants to be told of.
     public func lookUp(_ key: String) -> LookedUp? {
         if let problem = problems[""]?[key] { return LookedUp(text: key, problem: problem) }
+        // Languages as people write them (`en-GB`), in warnings and tags.
+        func written(_ language: String?) -> String? { language.map { Language.canonicalCase(tag: $0) } }
         for (index, language) in languages.enumerated() {
-            let fallback = index < ownLanguages || untranslatable.contains(key) ? nil : language
-            if let problem = problems[language]?[key] { return LookedUp(text: key, fallback: fallback, problem: problem) }
+            let isFallback = index >= ownLanguages && !untranslatable.contains(key)
+            if let problem = problems[language]?[key] {
+                return LookedUp(text: key, fallback: isFallback ? written(language) : nil, problem: problem)
+            }
             if let text = deviceTables[language]?[key] ?? tables[language]?[key] {
-                return LookedUp(text: text, fallback: fallback)
+                return LookedUp(
+                    text: text, fallback: isFallback ? written(language) : nil,
+                    language: language.isEmpty ? nil : written(language))
             }
         }
         guard keysWithoutText.contains(key) else { return nil }
         let own = languages.prefix(ownLanguages).contains { $0 == sourceLanguage } || untranslatable.contains(key)
-        return LookedUp(text: key, fallback: own ? nil : sourceLanguage, isKey: true)
+        return LookedUp(text: key, fallback: own ? nil : written(sourceLanguage), isKey: true)
     }
 }
 
@@ -74,7 +83,46 @@ enum FormatSpecifiers {
     /// The specifiers in `text`, in order; `%%` (a percent sign) is none.
     static func find(in text: String) -> [String] {
         let scalars = Array(text.unicodeScalars)
-        var found: [String] = []
+        return scan(scalars).compactMap { piece in
+            guard case .specifier(let range) = piece else { return nil }
+            return String(String.UnicodeScalarView(scalars[range]))
+        }
+    }
+
+    /// `text` as a mockup shows it: `%%` as `%`, and each specifier as it is, isolated left to
+    /// right (LRI … PDI) as the number or name the app puts there is set apart from the text
+    /// around it. Not isolated, `%lld ملف` was a left-to-right paragraph (its first strong
+    /// characters are the letters `lld`) and `%2$lld` read `lld$2` in Arabic.
+    static func shown(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var shown = String.UnicodeScalarView()
+        var done = 0
+        for piece in scan(scalars) {
+            switch piece {
+            case .percent(let at):
+                shown.append(contentsOf: scalars[done...at])  // the first "%" of the two
+                done = at + 2
+            case .specifier(let range):
+                shown.append(contentsOf: scalars[done..<range.lowerBound])
+                shown.append("\u{2066}")
+                shown.append(contentsOf: scalars[range])
+                shown.append("\u{2069}")
+                done = range.upperBound
+            }
+        }
+        shown.append(contentsOf: scalars[done...])
+        return String(shown)
+    }
+
+    private enum Piece {
+        case specifier(Range<Int>)
+        /// A `%%` at this index.
+        case percent(Int)
+    }
+
+    /// The specifiers and `%%`s of `scalars`, in order.
+    private static func scan(_ scalars: [Unicode.Scalar]) -> [Piece] {
+        var found: [Piece] = []
         var i = 0
         while i < scalars.count {
             guard scalars[i] == "%" else {
@@ -86,7 +134,8 @@ enum FormatSpecifiers {
             // (No space flag: "50% off" and French "50 % de plus" are percentages.)
             while j < scalars.count, "0123456789$#-+.*hlqLztj".unicodeScalars.contains(scalars[j]) { j += 1 }
             if j < scalars.count, scalars[j] == "%" && j == i + 1 {
-                i = j + 1  // "%%"
+                found.append(.percent(i))
+                i = j + 1
                 continue
             }
             // A substitution the catalog does not define: `%#@name@`, `%1$#@name@`, whole.
@@ -94,12 +143,12 @@ enum FormatSpecifiers {
                 let close = scalars[(j + 1)...].firstIndex(where: { !isNameCharacter($0) }),
                 close > j + 1, scalars[close] == "@"
             {
-                found.append(String(String.UnicodeScalarView(scalars[i...close])))
+                found.append(.specifier(i..<close + 1))
                 i = close + 1
                 continue
             }
             if j < scalars.count, "@dDiuUxXoOfFeEgGcCsSpaA".unicodeScalars.contains(scalars[j]) {
-                found.append(String(String.UnicodeScalarView(scalars[i...j])))
+                found.append(.specifier(i..<j + 1))
                 i = j + 1
             } else {
                 i += 1
@@ -249,6 +298,9 @@ public struct StringCatalog: Sendable {
     /// The languages an .xcstrings catalog has strings for, sorted (none for a file of one language).
     public var languages: [String] { tables.keys.filter { !$0.isEmpty }.sorted() }
 
+    /// `languages` as people write them (`en-GB`, `zh-Hans`), for messages.
+    public var writtenLanguages: String { languages.map { Language.canonicalCase(tag: $0) }.joined(separator: ", ") }
+
     /// Whether `locale`, or a less specific form of it, has strings of its own or is the source
     /// language. False means every key shows the source language's text: `--locale fr` with a
     /// catalog of English and Arabic, or a misspelt locale. Always true for a file of one language.
@@ -298,7 +350,21 @@ public struct StringCatalog: Sendable {
                 }
             throw .error(SourceLocation(file: path, line: 1, column: 1), message)
         }
-        return try parse(bytes: bytes, file: path)
+        var catalog = try parse(bytes: bytes, file: path)
+        // A file of one language in an app's `ar.lproj` folder is in that language, as iOS
+        // reads it: its text is tagged Arabic and set right to left whatever the locale, and a
+        // locale it lacks shows it, with a warning, as an app with only Arabic strings would.
+        let folder = Path.lastComponent(Path.folder(path))
+        if catalog.languages.isEmpty, catalog.tables[""] != nil, folder.hasSuffix(".lproj") {
+            let language = String(folder.dropLast(".lproj".count))
+            if Language.isWellFormed(tag: language), Language.unassignedLanguageProblem(tag: language) == nil {
+                let tag = normalizedLanguage(language)
+                catalog.tables[tag] = catalog.tables.removeValue(forKey: "")
+                if let problems = catalog.problems.removeValue(forKey: "") { catalog.problems[tag] = problems }
+                catalog.sourceLanguage = language
+            }
+        }
+        return catalog
     }
 
     /// Larger catalogs are refused before they are read: an app's catalog with every locale
@@ -349,14 +415,19 @@ public struct StringCatalog: Sendable {
             return try xcstrings(root, file: file)
         }
         var table: [String: String] = [:]
+        var problems: [String: Diagnostic] = [:]  // as in a String Catalog: they fail the documents that use the key
         for (key, value) in members {
             guard let text = value.string else {
-                throw Diagnostic.error(
+                problems[key] = Diagnostic.error(
                     location(value, file), "the value of key '\(key)' must be a string, not \(value.kindName)")
+                table[key] = nil
+                continue
             }
             table[key] = text  // the later text of a key given twice
+            problems[key] = nil
         }
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
+        if !problems.isEmpty { catalog.problems[""] = problems }
         catalog.warnings = repeatedKeys(members, file: file, later: "text").warnings
         return catalog
     }

@@ -198,7 +198,8 @@ public enum Language {
     }
 
     /// Old language codes and the current ones, one language (Java and older iOS still say `iw`).
-    static let oldCodes = ["iw": "he", "ji": "yi", "in": "id"]
+    /// (And Norwegian's macrolanguage code, which Apple's systems take as Bokmål.)
+    static let oldCodes = ["iw": "he", "ji": "yi", "in": "id", "no": "nb"]
 
     /// Whether two tags are of one language, whatever their region or script (`ar-EG` and `ar`,
     /// `iw` and `he`).
