@@ -80,6 +80,24 @@ import Testing
         #expect(fill(width: 100, hyphen: 5) == [7], "no break, no hyphen")
     }
 
+    /// Only the last piece of a word cut between its letters shows the hyphen of a soft hyphen
+    /// at its end: the others have the whole line (every piece was measured a hyphen narrower,
+    /// and "Donaudampfschiff" broke a letter early). A soft hyphen left alone stays with the
+    /// piece before it: a line of just "-" showed in a narrow box.
+    @Test func onlyTheLastPieceOfACutWordHoldsItsHyphen() {
+        func split(_ text: String, width: Double, hyphen: Double) -> [Range<Int>] {
+            let scalars = Array(text.unicodeScalars)
+            let widths = scalars.indices.map { ($0, scalars[$0] == "\u{AD}" ? 0.0 : 10.0) }
+            let advances = AdvanceTable(count: scalars.count, glyphAdvances: widths)
+            return LineFiller.splitLongWord(
+                scalars, 0..<scalars.count, advances: advances, width: width, hyphens: [scalars.count: hyphen],
+                endHyphen: hyphen)
+        }
+        #expect(split("abcdefgh\u{AD}", width: 40, hyphen: 5) == [0..<4, 4..<7, 7..<9], "abcd | efg | h- (it was abc | def | gh-)")
+        #expect(split("ab\u{AD}", width: 14, hyphen: 5) == [0..<1, 1..<3], "a | b- (it was a | b | -)")
+        #expect(split("a\u{AD}", width: 12, hyphen: 5) == [0..<2], "a- overflows: a piece keeps a letter")
+    }
+
     /// Hebrew allows no break after a soft hyphen (UAX #14 LB21a): a word too long for the line
     /// is cut between its clusters, and a piece that ends after a soft hyphen holds the hyphen
     /// it shows there. It was measured without it and ran past the line's end.
@@ -149,6 +167,22 @@ import Testing
         // A different style still cuts the run.
         let colored = try #require(blocks("<document><p>ab<span color=\"#FF0000\">cd</span></p></document>").first)
         #expect(colored.lines[0].runs.map(\.text) == ["ab", "cd"])
+    }
+
+    /// White space before the isolate a line ends in hangs as at any line end (UAX #9 L1 takes
+    /// isolate controls with it): `Hello <ltr><br/>…` stood a space inside the right edge. And a
+    /// soft hyphen after a space ends no word: it shows no hyphen, and the space hangs.
+    @Test func whiteSpaceBeforeAnIsolateOrASoftHyphenHangs() throws {
+        let labels = try #require(
+            blocks(
+                """
+                <document width="300"><label align="right">Hello <ltr><br/>world</ltr></label>
+                <label align="right">Hello<br/>world</label><p>quick &#xAD;brown</p><p>quick</p></document>
+                """))
+        #expect(labels[0].lines[0].width == labels[1].lines[0].width && labels[0].lines[0].x == labels[1].lines[0].x)
+        let shy = try #require(
+            blocks(#"<document width="80" margin="0"><p>quick &#xAD;brown</p><p>quick</p></document>"#))
+        #expect(shy[0].lines.count == 2 && shy[0].lines[0].width == shy[1].lines[0].width, "\(shy[0].lines.map(\.width))")
     }
 
     /// Nor do bidi controls that leave the level as it was (an empty embedding or isolate, a PDF

@@ -360,10 +360,12 @@ final class ParagraphLayouter: Sendable {
 
     /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
     /// it: "-" shaped in the soft hyphen's own font and size, its cluster the soft hyphen's.
-    /// Empty for the paragraphs without one (nearly all).
+    /// Empty for the paragraphs without one (nearly all). One after white space, or first,
+    /// ends no word and shows none (`quick &#xAD;brown` showed "quick -").
     private func softHyphens(_ items: [TextItem], _ text: ParagraphText, balance: Double) -> [Int: ShapedGlyph] {
         var hyphens: [Int: ShapedGlyph] = [:]
         for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
+            guard offset > 0, !LineFiller.hangs(text.scalars[offset - 1]) else { continue }
             let index = firstItem(endingAfter: offset, in: items)
             guard index < items.count else { continue }
             hyphens[offset + 1] = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
@@ -546,17 +548,22 @@ final class ParagraphLayouter: Sendable {
         _ range: Range<Int>, visibleEnd: Int, _ text: ParagraphText, _ items: [TextItem], _ shaped: [ShapedRun],
         _ clusterOrders: [ClusterOrder], balance: Double
     ) -> HangingSpace? {
-        guard visibleEnd > range.lowerBound, visibleEnd < range.upperBound else { return nil }
-        let scalar = text.scalars[visibleEnd]
+        guard visibleEnd > range.lowerBound else { return nil }
+        // The first space or break past the bidi controls that hang with them (the end of an
+        // isolate before a `<br/>`: a sheet's caption read "a.xmlen · Large").
+        var at = visibleEnd
+        while at < range.upperBound && Self.isBidiControl(text.scalars[at]) { at += 1 }
+        guard at < range.upperBound else { return nil }
+        let scalar = text.scalars[at]
         guard scalar == " " || scalar == "\u{2028}" else { return nil }
-        let index = firstItem(endingAfter: visibleEnd, in: items)
+        let index = firstItem(endingAfter: at, in: items)
         guard index < items.count else { return nil }
         let item = items[index]
         let found: ShapedGlyph?
         if scalar == "\u{2028}" {
-            found = self.glyph(of: " ", in: item, at: visibleEnd, text, balance: balance)
+            found = self.glyph(of: " ", in: item, at: at, text, balance: balance)
         } else {
-            let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], visibleEnd..<visibleEnd + 1)
+            let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], at..<at + 1)
             found = glyphs.count == 1 && glyphs.first?.id != 0 ? glyphs.first : nil
         }
         guard let glyph = found else { return nil }

@@ -34,18 +34,30 @@ struct AdvanceTable {
 
 enum LineFiller {
     /// True for characters that hang at the end of a line: spaces and line or paragraph
-    /// separators do not count toward its width.
+    /// separators do not count toward its width, nor do the bidi controls among them (UAX #9
+    /// L1 takes isolate controls with trailing white space; `Hello <ltr><br/>…` ended its line
+    /// in "Hello ", LRI, and the space stood 4 pt inside a right-aligned line's edge).
     static func hangs(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.lineBreakClass {
         case .SP, .BK, .CR, .LF, .NL, .ZW: return true
-        default: return scalar.bidiClass == .WS
+        default:
+            switch scalar.bidiClass {
+            case .WS, .LRI, .RLI, .FSI, .PDI, .LRE, .RLE, .LRO, .RLO, .PDF: return true
+            default: return false
+            }
         }
     }
 
-    /// The end of `range` without the white space hanging at its end.
+    /// The end of `range` without the white space hanging at its end, and without a soft
+    /// hyphen after white space, which shows no hyphen (`ParagraphLayouter.softHyphens`): the
+    /// space before it hangs too.
     static func visibleEnd(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Int {
         var end = range.upperBound
-        while end > range.lowerBound && hangs(scalars[end - 1]) { end -= 1 }
+        while end > range.lowerBound {
+            let last = scalars[end - 1]
+            guard hangs(last) || last == "\u{AD}" && (end - 1 == range.lowerBound || hangs(scalars[end - 2])) else { break }
+            end -= 1
+        }
         return end
     }
 
@@ -89,8 +101,8 @@ enum LineFiller {
                 // hyphen there shows.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
                 let pieces = splitLongWord(
-                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit - hyphen,
-                    hyphens: hyphens)
+                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit,
+                    hyphens: hyphens, endHyphen: hyphen)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
@@ -129,10 +141,12 @@ enum LineFiller {
     /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster),
     /// a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
     /// takes them; UAX #14 allows no break after a soft hyphen in Hebrew, LB21a, so a Hebrew
-    /// word's pieces can end there). The last piece is what is left, however wide.
+    /// word's pieces can end there). The last piece is what is left, however wide, with room
+    /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
+    /// shows it: taken off every piece's width, it broke "Donaudam" a letter early).
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double,
-        hyphens: [Int: Double] = [:]
+        hyphens: [Int: Double] = [:], endHyphen: Double = 0
     ) -> [Range<Int>] {
         let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound }
         var pieces: [Range<Int>] = []
@@ -141,9 +155,17 @@ enum LineFiller {
         var k = 0
         while k < boundaries.count {
             let boundary = boundaries[k]
-            if advances.width(start..<boundary) > width {
-                // The piece ends at the last boundary that fits, or holds one cluster at least.
-                let cut = lastFit ?? k
+            let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
+            if advances.width(start..<boundary) + (boundary < range.upperBound ? 0 : endHyphen) > width {
+                // The piece ends at the last boundary that fits, or holds one cluster at least;
+                // a boundary earlier when it would leave a soft hyphen alone at the end (a
+                // line of just "-"), if the piece keeps a cluster.
+                var cut = lastFit ?? k
+                if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
+                    boundaries[cut - 1] > start
+                {
+                    cut -= 1
+                }
                 guard boundaries[cut] < range.upperBound else { break }
                 pieces.append(start..<boundaries[cut])
                 start = boundaries[cut]
@@ -151,10 +173,13 @@ enum LineFiller {
                 k = cut + 1
                 continue
             }
-            // (The hyphen at the range's end is the caller's: it is in `width` already.)
-            let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : 0
             if advances.width(start..<boundary) + hyphen <= width { lastFit = k }
             k += 1
+        }
+        // A soft hyphen still alone (the piece before is one cluster) stays with it, which
+        // shows the hyphen a little wider than the line.
+        if start == range.upperBound - 1, scalars[start] == "\u{AD}", let last = pieces.popLast() {
+            start = last.lowerBound
         }
         pieces.append(start..<range.upperBound)
         return pieces
