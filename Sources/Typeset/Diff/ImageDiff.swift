@@ -182,11 +182,6 @@ struct Comparison {
     let imageB: PixelImage
     let result: ImageDiffResult
 
-    /// Pixels are compared as Cairo keeps them (premultiplied words): equal words are equal
-    /// pixels, and a screenshot test's pages are nearly all equal, row after row, so only the
-    /// rows and pixels that differ are unpremultiplied and measured. (Unpremultiplying and
-    /// measuring every pixel took about 90 instructions a pixel, 115 million for a 780 × 1688
-    /// page: ten times the cost of rendering it.)
     /// `page` against a blank page of its size and background (the colour of its top-left
     /// pixel, in the margin), standing for the side without it.
     init(lonePage page: PixelImage, pageIsA: Bool, tolerance: Int) {
@@ -194,6 +189,11 @@ struct Comparison {
         self = pageIsA ? Comparison(page, blank, tolerance: tolerance) : Comparison(blank, page, tolerance: tolerance)
     }
 
+    /// Pixels are compared as Cairo keeps them (premultiplied words): equal words are equal
+    /// pixels, and a screenshot test's pages are nearly all equal, row after row, so only the
+    /// rows and pixels that differ are unpremultiplied and measured. (Unpremultiplying and
+    /// measuring every pixel took about 90 instructions a pixel, 115 million for a 780 × 1688
+    /// page: ten times the cost of rendering it.)
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
         let tolerance = Comparison.clamped(tolerance)
         let width = max(a.width, b.width)
