@@ -66,18 +66,20 @@ struct UsageError: Error {
 }
 
 /// Refuses a command that would write over a file it reads (its markup, its string catalog):
-/// `render v.xml -o v.xml --format pdf` would otherwise replace the markup with a PDF.
+/// `render v.xml -o v.xml --format pdf` would otherwise replace the markup with a PDF, and so
+/// would an output that is a symbolic link to it (written through, as links are). The inputs
+/// stay protected for the outputs known only later (`ProtectedFiles`: pages after the first).
 func refuseOverwriting(inputs: [String], outputs: [String]) throws {
-    // Only paths whose file names match are resolved (the file system asked about each folder
-    // on the way): a batch of thousands of inputs, each written under another name, asks nothing.
-    // (An output that is a symbolic link to an input is replaced itself, atomically, not the input.)
-    let names = Set(inputs.map(Path.lastComponent))
-    let suspects = outputs.filter { names.contains(Path.lastComponent($0)) }
-    guard !suspects.isEmpty else { return }
-    let suspectNames = Set(suspects.map(Path.lastComponent))
-    let read = Set(inputs.filter { suspectNames.contains(Path.lastComponent($0)) }.map(resolvedPath))
-    for output in suspects where read.contains(resolvedPath(output)) {
-        throw UsageError("'\(output)' is an input: writing it would replace it; name another output")
+    ProtectedFiles.protect(inputs)
+    for output in outputs {
+        // `sub/../v.xml` too, before `sub` is made.
+        guard let input = ProtectedFiles.input(at: output)
+            ?? ProtectedFiles.input(at: URL(fileURLWithPath: output).standardizedFileURL.path)
+        else { continue }
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) != nil
+        throw UsageError(
+            (link ? "'\(output)' leads to the input '\(input)'" : "'\(output)' is an input")
+                + ": writing it would replace it; name another output")
     }
 }
 

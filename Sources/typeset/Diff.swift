@@ -52,6 +52,7 @@ struct Diff: Command {
     var scale: Double { comparison.scale }
 
     func run() throws {
+        ProtectedFiles.protect([a, b] + (layoutArguments.strings.map { [$0] } ?? []))
         let maxShare = comparison.maxDiff
         let settings: JobSettings
         do {

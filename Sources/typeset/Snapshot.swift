@@ -68,6 +68,7 @@ struct Snapshot: Command {
         }
         let files = entries.filter { $0.lowercased().hasSuffix(".xml") }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
+        ProtectedFiles.protect(inputs + (layoutArguments.strings.map { [$0] } ?? []))
         let names = files.map { Path.stem($0) }
         if files.isEmpty {
             // A check of nothing fails: a CI job pointed at the wrong folder would pass. (An
@@ -108,6 +109,8 @@ struct Snapshot: Command {
                 let reason = count == 0 ? "cannot be laid out" : "\(count) error\(count == 1 ? "" : "s") (given above)"
                 return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(reason)"], passed: false)
             }
+            // A reference or diff image must not replace a picture the document shows.
+            ProtectedFiles.protect(picturesShown(on: layout.pages), as: "an image a document shows")
             do {
                 // Every name as the others': the folder passes over `name` itself (a copy of the set
                 // without it, for each document, took time growing with the square of their number).

@@ -314,6 +314,48 @@ import Testing
         #expect(try typeset(["layout", input, "--font-dir", out, "--assets", out]).status == 0)
     }
 
+    /// Nor through a symbolic link (outputs are written through links), nor as a later page or
+    /// a snapshot's reference, which are known only as they are written: each replaced the input
+    /// it led to, and the command said nothing and exited 0.
+    @Test func inputsAreNeverWrittenOverThroughLinksOrLaterPages() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let markup = "<document><p>Text</p></document>\n"
+        let long = try String(contentsOfFile: repositoryRoot + "/Examples/long-page.xml", encoding: .utf8)
+        try markup.write(toFile: out + "/v.xml", atomically: true, encoding: .utf8)
+        try long.write(toFile: out + "/long.xml", atomically: true, encoding: .utf8)
+        try markup.write(toFile: out + "/x-2.png", atomically: true, encoding: .utf8)  // markup, so named
+        try FileManager.default.createSymbolicLink(atPath: out + "/out.pdf", withDestinationPath: "v.xml")
+        try FileManager.default.createSymbolicLink(atPath: out + "/long-2.png", withDestinationPath: "v.xml")
+        let linked = try typeset(["render", "long.xml", "v.xml", "-o", "out.pdf"], in: out)
+        #expect(linked.status == 2 && linked.stderr.contains("'out.pdf' leads to the input 'v.xml'"), "\(linked.stderr)")
+        let sheet = try typeset(["sheet", "v.xml", "-o", "out.pdf"], in: out)
+        #expect(sheet.status == 2 && sheet.stderr.contains("'out.pdf' leads to the input 'v.xml'"), "\(sheet.stderr)")
+        // A later page through a link, and a later page named like an input: the input fails.
+        let page = try typeset(["render", "long.xml", "v.xml", "--format", "png", "--out-dir", "."], in: out)
+        #expect(page.status == 1, "\(page.stderr)")
+        #expect(page.stderr.contains("cannot write ./long-2.png: it leads to 'v.xml', a file this command reads"), "\(page.stderr)")
+        let named = try typeset(["render", "long.xml", "x-2.png", "-o", "x.png"], in: out)
+        #expect(named.status == 1 && named.stderr.contains("cannot write x-2.png: it is a file this command reads"), "\(named.stderr)")
+        // A snapshot reference that leads to its markup, and one that is a picture it shows.
+        try FileManager.default.createDirectory(atPath: out + "/snap/__snapshots__", withIntermediateDirectories: true)
+        try markup.write(toFile: out + "/snap/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: out + "/snap/__snapshots__/a.png", withDestinationPath: "../a.xml")
+        try #"<document><image src="__snapshots__/b.png" width="10" height="10"/></document>"#
+            .write(toFile: out + "/snap/b.xml", atomically: true, encoding: .utf8)
+        let picture = try typeset(["render", out + "/snap/a.xml", "-o", out + "/pic.png", "--scale", "0.1"])
+        #expect(picture.status == 0)
+        try FileManager.default.copyItem(atPath: out + "/pic.png", toPath: out + "/snap/__snapshots__/b.png")
+        let snapshot = try typeset(["snapshot", "snap", "--update"], in: out)
+        #expect(snapshot.status == 1, "\(snapshot)")
+        #expect(snapshot.stdout.contains("it leads to 'snap/a.xml', a file this command reads"), "\(snapshot.stdout)")
+        #expect(snapshot.stdout.contains("an image a document shows"), "\(snapshot.stdout)")
+        for file in ["v.xml", "x-2.png", "snap/a.xml"] {
+            #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8) == markup, "\(file)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/snap/__snapshots__/b.png")) == Data(contentsOf: URL(fileURLWithPath: out + "/pic.png")))
+    }
+
     /// In a batch, another input's page must not replace a picture a document shows either:
     /// a.xml showing b.png, beside b.xml, lost the picture to b's page (and a.png changed from
     /// run to run). Refused before anything is written; to another folder, both render.

@@ -21,8 +21,8 @@ enum AtomicFileWriter {
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
         // Every target is checked before any file is written, so that a refusal never leaves
         // some of the files new and some old.
+        for file in files { try checkTarget(target(of: file.path), for: file.path) }
         let files = files.map { (path: target(of: $0.path), bytes: $0.bytes) }
-        for file in files { try checkTarget(file.path) }
         var temporaries: [String] = []
         defer {
             // Only temporaries not yet renamed are left in the list.
@@ -53,16 +53,22 @@ enum AtomicFileWriter {
         return resolved
     }
 
-    /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), or a
+    /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), a
     /// device, a pipe or a socket, even through a symbolic link (as root, `-o /dev/null` turned
-    /// /dev/null into a PDF file).
-    static func checkTarget(_ path: String) throws(FileWriteFailure) {
-        if isFolder(path) { throw FileWriteFailure(path: path, reason: "it is a folder") }
+    /// /dev/null into a PDF file), or a file the command reads (`ProtectedFiles`). `output` is
+    /// the path as given, which the error names.
+    static func checkTarget(_ path: String, for output: String) throws(FileWriteFailure) {
+        if isFolder(path) { throw FileWriteFailure(path: output, reason: "it is a folder") }
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // nothing there yet
         let kind = status.st_mode & S_IFMT
         if kind != S_IFREG && kind != S_IFDIR {
-            throw FileWriteFailure(path: path, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
+            throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
+        }
+        if let (input, role) = ProtectedFiles.file(with: status) {
+            // `path` is not `output` when `output` is a symbolic link.
+            let what = path != output ? "it leads to '\(input)', " : input == output ? "it is " : "it is '\(input)', "
+            throw FileWriteFailure(path: output, reason: what + role + "; writing it would replace it; name another output")
         }
     }
 
@@ -187,7 +193,7 @@ final class TemporaryFile {
 
     init(beside path: String) throws(FileWriteFailure) {
         target = AtomicFileWriter.target(of: path)
-        try AtomicFileWriter.checkTarget(target)
+        try AtomicFileWriter.checkTarget(target, for: path)
         (descriptor, temporary) = try AtomicFileWriter.createTemporary(beside: target)
         self.path = path
     }
@@ -244,6 +250,46 @@ final class TemporaryFile {
         AtomicFileWriter.removeTemporary(temporary)
         settled = true
         failure = failure ?? "discarded"
+    }
+}
+
+/// The files a command reads (its markup, its string catalog, the pictures it shows), which no
+/// output may replace: one named on the command line is refused before anything is read, but a
+/// symbolic link to an input, a later page named like one (`x-2.png`) or a snapshot reference
+/// is known only as it is written, and each was written over the input without a word.
+/// Files are told apart by device and inode, whatever the path that reaches them.
+public enum ProtectedFiles {
+    private struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+    /// What each protected file is: the path it was protected under, and what the errors call it.
+    private static let files = Locked([Identity: (path: String, role: String)]())
+
+    /// Protects the files at `paths` that exist (the first path names a file in errors), as
+    /// `role` ("an image a document shows").
+    public static func protect(_ paths: some Sequence<String>, as role: String = "a file this command reads") {
+        var found: [(Identity, String)] = []
+        for path in paths {
+            var status = stat()
+            guard stat(path, &status) == 0 else { continue }
+            found.append((Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)), path))
+        }
+        files.withLock { files in
+            for (identity, path) in found where files[identity] == nil { files[identity] = (path, role) }
+        }
+    }
+
+    /// The protected file at `path` (through symbolic links), by the path it was protected under.
+    public static func input(at path: String) -> String? {
+        var status = stat()
+        return stat(path, &status) == 0 ? file(with: status)?.path : nil
+    }
+
+    /// The protected file that `status` describes.
+    static func file(with status: stat) -> (path: String, role: String)? {
+        let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return files.withLock { $0[identity] }
     }
 }
 
