@@ -1076,6 +1076,36 @@ struct RenderImageDiffTests {
         }
         #expect(try folderContents(folder) == ["a.png", "text.png"])
     }
+
+    /// A PNG of one pixel whose image data goes on as megabytes of zeros is refused before
+    /// libpng sees it (libpng inflates every byte: a 3 MB picture of 3 GB held a render 6 s, a
+    /// 17 MB one minutes), as a picture and as an input of `diff`. Data a little past the rows
+    /// is allowed, as libpng allows it.
+    @Test func dataInflatingFarPastTheRowsIsRefused() throws {
+        func png(inflating count: Int) -> [UInt8] {
+            let rows = [UInt8](repeating: 0, count: count)  // filter 0, then black pixels and zeros
+            var compressed = [UInt8](repeating: 0, count: Int(compressBound(uLong(count))))
+            var length = uLongf(compressed.count)
+            _ = compress2(&compressed, &length, rows, uLong(count), 9)
+            func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+                let body = Array(type.utf8) + data
+                func be(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+                return be(data.count) + body + be(Int(PNGFile.crc32(body)))
+            }
+            let header: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]  // 1 × 1, 8-bit RGB
+            return PNGFile.signature + chunk("IHDR", header) + chunk("IDAT", Array(compressed.prefix(Int(length))))
+                + chunk("IEND", [])
+        }
+        let bomb = png(inflating: 8 << 20)
+        #expect(bomb.count < 20_000)
+        #expect(throws: PNGProblem.self) { try PNGFile.check(bomb, sideLimit: 100, pixelLimit: 100) }
+        #expect(PNGFile.excessData(of: bomb)?.contains("inflates to more than 1048580 bytes, its rows being 4") == true)
+        #expect(throws: ImageDiffError.self) { try PixelImage(png: bomb, of: "bomb.png") }
+        // 4 bytes of rows and a kilobyte more: libpng reads it.
+        let loose = png(inflating: 1024)
+        #expect(PNGFile.excessData(of: loose) == nil)
+        #expect(try PNGFile.check(loose, sideLimit: 100, pixelLimit: 100) == (1, 1))
+    }
 }
 
 // MARK: - The PDF writer's own output

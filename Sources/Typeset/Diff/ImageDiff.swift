@@ -377,6 +377,8 @@ struct PixelImage {
     init(png bytes: [UInt8], of path: String) throws {
         try Self.checkSize(PNGFile.headerSize(bytes), of: path)
         guard let decoded = PNGFile.trueColorPixels(bytes) else {
+            // libpng inflates all the data: a small file can hold gigabytes of it.
+            if let problem = PNGFile.excessData(of: bytes) { throw ImageDiffError.unreadable(path: path, reason: problem) }
             try self.init(decodingWithCairo: path)
             return
         }

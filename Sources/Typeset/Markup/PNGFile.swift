@@ -96,6 +96,8 @@ public enum PNGFile {
                 let rows = Rows(
                     width: width, height: height, bitsPerPixel: Int(bitDepth) * channels[Int(colorType)],
                     interlaced: bytes[28] == 1)
+                // Not given to libpng when it inflates far past its rows: libpng inflates it all.
+                if let problem = excessData(bytes, data, expected: rows.byteCount) { throw PNGProblem(message: problem) }
                 // Cairo's decoder has the last word; the pixel data is inflated a second time,
                 // for a message that says where it is broken, only when Cairo refuses the file.
                 if let refusal = decode(bytes) {
@@ -370,6 +372,51 @@ public enum PNGFile {
             let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
             throw PNGProblem(message: "not a valid PNG file (its image data is corrupt: \(reason))")
         }
+    }
+
+    /// Why the image data (`ranges` of `bytes`) must not reach libpng: it inflates to more
+    /// than twice its rows' `expected` bytes (a megabyte more at least), which libpng inflates
+    /// to the end before it reads the file's last chunk. A 3 MB picture of one pixel whose data
+    /// went on as 3 GB of zeros held a render for 6 s, a 17 MB one for minutes. Nil otherwise,
+    /// broken data included (Cairo says why).
+    static func excessData(_ bytes: [UInt8], _ ranges: [Range<Int>], expected: Int) -> String? {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        let limit = expected + max(expected, 1 << 20)
+        var produced = 0
+        var status = Z_OK
+        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        bytes.withUnsafeBufferPointer { input in
+            scratch.withUnsafeMutableBufferPointer { out in
+                for range in ranges where status == Z_OK && produced <= limit {
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + range.lowerBound)
+                    stream.avail_in = uInt(range.count)
+                    repeat {
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(out.count)
+                        status = inflate(&stream, Z_NO_FLUSH)
+                        produced += out.count - Int(stream.avail_out)
+                    } while status == Z_OK && produced <= limit && (stream.avail_in > 0 || stream.avail_out == 0)
+                    if status == Z_BUF_ERROR { status = Z_OK }  // this chunk used up: the next goes on
+                }
+            }
+        }
+        guard produced > limit else { return nil }
+        return "not a valid PNG file (its image data inflates to more than \(limit) bytes, its rows being \(expected))"
+    }
+
+    /// `excessData` of a whole PNG file's `bytes` (IDAT chunks and header as they are), nil
+    /// when they are not a PNG of known color type.
+    static func excessData(of bytes: [UInt8]) -> String? {
+        guard bytes.count >= 33, bytes.starts(with: signature), Int(bytes[25]) < channels.count,
+            channels[Int(bytes[25])] > 0
+        else { return nil }
+        let rows = Rows(
+            width: bigEndian(bytes, 16), height: bigEndian(bytes, 20),
+            bitsPerPixel: Int(bytes[24]) * channels[Int(bytes[25])], interlaced: bytes[28] == 1)
+        let data = chunks(of: bytes).filter { $0.type.elementsEqual("IDAT".utf8) }.map(\.data)
+        return excessData(bytes, data, expected: rows.byteCount)
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> Int {
