@@ -230,6 +230,10 @@ struct ShapeFontTests {
             "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (3 times in this text)",
             "2:26 no font covers U+10FFFD; it is drawn as a missing-glyph box",
         ])
+        // Many texts on one line: each is found from where the one before starts (a line read
+        // from its start for each of 20,000 paragraphs took minutes).
+        let oneLine = try #require(layoutMarkup("<document><p>\(box)</p><p>ab\(box)</p><row><label>\(box)</label><label>\(box)x</label></row></document>"))
+        #expect(oneLine.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["1:14", "1:24", "1:41", "1:57"])
         // Text that is not in the source (a catalog's string) is reported where its element is.
         let parsed = MarkupParser.parse(bytes: Array("<document>\n  <label key=\"k\">x</label>\n</document>".utf8), file: "k.xml")
         let document = try #require(parsed.document)

@@ -10,10 +10,14 @@ public struct MarkupSource: Sendable, Hashable {
 
     /// Finds characters of the source's text nodes. Made once per document, when a warning
     /// needs it: it indexes the lines, so that each text is read from its own line, once.
-    struct Locator {
+    final class Locator {
         let bytes: [UInt8]
         /// The index of each line's first byte (line 1 after any byte-order mark).
         let lineStarts: [Int]
+        /// Where the last text looked for starts: the next one on its line is read from there,
+        /// not from the line's start (20,000 paragraphs on one long line took a read of the
+        /// line each, 3 GB of bytes).
+        private var checkpoint: (index: Int, line: Int, column: Int)?
 
         init(_ source: MarkupSource) {
             bytes = source.bytes
@@ -37,9 +41,11 @@ public struct MarkupSource: Sendable, Hashable {
             -> [SourceLocation?]
         {
             var found: [SourceLocation?] = []
-            guard var cursor = Cursor(bytes, lineStarts: lineStarts, at: start) else {
+            let from = checkpoint.flatMap { $0.line == start.line && $0.column <= start.column ? $0 : nil }
+            guard var cursor = Cursor(bytes, lineStarts: lineStarts, at: start, from: from) else {
                 return offsets.map { _ in nil }
             }
+            checkpoint = (cursor.index, cursor.line, cursor.column)
             var inCDATA = false
             var wanted = offsets.makeIterator()
             var target = wanted.next()
@@ -69,11 +75,17 @@ public struct MarkupSource: Sendable, Hashable {
         var line: Int
         var column = 1
 
-        init?(_ bytes: [UInt8], lineStarts: [Int], at target: SourceLocation) {
+        /// At `target`, read to from `from` (a position before it on its line) or else from
+        /// the start of its line.
+        init?(
+            _ bytes: [UInt8], lineStarts: [Int], at target: SourceLocation,
+            from: (index: Int, line: Int, column: Int)? = nil
+        ) {
             guard target.line >= 1, target.line <= lineStarts.count else { return nil }
             self.bytes = bytes
-            index = lineStarts[target.line - 1]
+            index = from?.index ?? lineStarts[target.line - 1]
             line = target.line
+            column = from?.column ?? 1
             while column < target.column {
                 guard index < bytes.count, line == target.line else { return nil }
                 advance()
