@@ -70,7 +70,10 @@ struct Diff: Command {
             // Both inputs are tried, so that the errors of both are told at once.
             let a = Result { try renderer.pages(of: self.a) }
             let b = Result { try renderer.pages(of: self.b) }
-            for case .failure(let failure as DiffInputFailure) in [a, b] { printDiagnostics(failure.diagnostics) }
+            // (One file given twice is told once.)
+            for case .failure(let failure as DiffInputFailure) in self.a == self.b ? [a] : [a, b] {
+                printDiagnostics(failure.diagnostics)
+            }
             (pagesA, pagesB) = (try a.get(), try b.get())
         } catch {
             throw ExitCode(ExitStatus.usage)

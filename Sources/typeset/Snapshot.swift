@@ -60,10 +60,11 @@ struct Snapshot: Command {
 
     func run() throws {
         var isFolder = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder,
-            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory)
-        else {
-            printError("cannot read the folder '\(directory)'")
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
+        guard isFolder, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            // Why, as for --font-dir: a mistyped folder and a file are told apart.
+            let why = !exists ? "it does not exist" : !isFolder ? "it is a file, not a folder" : "permission denied"
+            printError("cannot read the folder '\(directory)': \(why)")
             throw ExitCode(ExitStatus.usage)
         }
         let files = entries.filter { $0.lowercased().hasSuffix(".xml") }.sorted()

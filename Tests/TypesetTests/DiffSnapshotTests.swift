@@ -601,7 +601,23 @@ struct SnapshotCommandTests {
     @Test func badFoldersAndArguments() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(try typeset(["snapshot", "missing"], in: folder).status == 2)
+        let missing = try typeset(["snapshot", "missing"], in: folder)
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the folder 'missing': it does not exist"))
+        // A file where the folder or its __snapshots__ should be: said which.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        #expect(try typeset(["snapshot", "file"], in: folder).stderr.contains("'file': it is a file, not a folder"))
+        try FileManager.default.createDirectory(atPath: folder + "/s", withIntermediateDirectories: true)
+        try Data("<document><p>x</p></document>".utf8).write(to: URL(fileURLWithPath: folder + "/s/a.xml"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/s/__snapshots__"))
+        let blocked = try typeset(["snapshot", "s", "--update"], in: folder)
+        #expect(blocked.status == 1 && blocked.stdout.contains("'s/__snapshots__' is a file, not a folder"), "\(blocked)")
+        try FileManager.default.removeItem(atPath: folder + "/s")
+        // diff of one broken file given twice tells its error once.
+        try Data("<document><p>x</document>".utf8).write(to: URL(fileURLWithPath: folder + "/bad.xml"))
+        let twice = try typeset(["diff", "bad.xml", "bad.xml"], in: folder)
+        #expect(twice.status == 2 && twice.stderr.components(separatedBy: "bad.xml:1:").count == 2, "\(twice.stderr)")
+        try FileManager.default.removeItem(atPath: folder + "/bad.xml")
+        try FileManager.default.removeItem(atPath: folder + "/file")
         // A mistyped Unicode folder is a usage error, as a mistyped --font-dir is.
         let conformance = try typeset(["conformance", "--unicode-dir", "missing"], in: folder)
         #expect(conformance.status == 2 && conformance.stderr.contains("--unicode-dir 'missing' does not exist"))

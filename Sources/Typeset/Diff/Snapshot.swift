@@ -252,10 +252,9 @@ public struct SnapshotFolder: Sendable {
         // A document that fails records none of its pages, rather than some.
         guard record.conflictingPages.isEmpty else { return record }
         if !changed.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw ImageDiffError.write(path: path, reason: "cannot create the folder: \(describeFileError(error))")
+            // Path.makeFolder names a file in the way ("File exists" did not say which).
+            if let problem = Path.makeFolder(path) {
+                throw ImageDiffError.write(path: path, reason: "cannot create the folder: \(problem)")
             }
             do {
                 try AtomicFileWriter.write(changed)
