@@ -134,19 +134,25 @@ struct Diff: Command {
                 throw ExitCode(ExitStatus.usage)
             }
         }
+        // The verdict stands even if the diff images cannot be written (a read-only folder):
+        // printed before that error, which makes the exit status 2.
+        func printVerdict() {
+            if pagesA.count != pagesB.count {
+                print("A has \(pagesA.count) page\(pagesA.count == 1 ? "" : "s"), B has \(pagesB.count)")
+            }
+            print(identical ? "identical" : different ? "different" : "within tolerance")
+        }
         do {
             for image in images { try makeFolder(of: image.path) }  // as render and sheet make theirs
             try ImageDiff.write(images)
         } catch {
+            printVerdict()
             printError("\(error)")
             throw ExitCode(ExitStatus.usage)
         }
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
-        if pagesA.count != pagesB.count {
-            print("A has \(pagesA.count) page\(pagesA.count == 1 ? "" : "s"), B has \(pagesB.count)")
-        }
-        print(identical ? "identical" : different ? "different" : "within tolerance")
+        printVerdict()
         if different { throw ExitCode(ExitStatus.inputFailed) }
     }
 

@@ -218,6 +218,7 @@ struct DiffCommandTests {
         let blocked = try typeset(["diff", long, "a.xml", "--scale", "0.4", "--out", "pages.png"], in: folder)
         #expect(blocked.status == 2 && blocked.stderr.contains("cannot write pages-3.png: it is a folder"), "\(blocked)")
         #expect(!blocked.lines.contains { $0.hasPrefix("diff image: ") }, "\(blocked)")
+        #expect(blocked.lines.last == "different", "the verdict stands: \(blocked)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/pages.png")) == before)
     }
 
