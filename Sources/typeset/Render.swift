@@ -209,7 +209,7 @@ struct Render: Command {
 
     /// Whether `bytes` hold `needle` (Foundation's `firstRange(of:)` on bytes went through
     /// generic witnesses: 5% of a PNG batch's instructions; glibc's memmem is not in Swift's Glibc).
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         return bytes.withUnsafeBufferPointer { text in
             needle.withUnsafeBufferPointer { needle in

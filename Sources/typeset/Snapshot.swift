@@ -84,6 +84,17 @@ struct Snapshot: Command {
         let settings = try layoutArguments.settings(pngScale: comparison.scale) { _ in
             print("0 passed, \(files.count) failed")
         }
+        // The pictures every document shows, before any reference is written (protected as each
+        // document was laid out, a picture was written over by a document before it, or not,
+        // by the order of the jobs). Only the markup that has an image is parsed.
+        let pictures = Batch(inputs: inputs, jobs: jobs, quiet: true).run { input -> [String] in
+            guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
+                Render.contains(bytes, Array("<image".utf8))
+            else { return [] }
+            return MarkupParser.parse(bytes: bytes, file: input, assetDirectories: settings.assetDirectories).document?
+                .imagePaths ?? []
+        }
+        ProtectedFiles.protect(pictures.joined(), as: "an image a document shows")
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(
             path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))
@@ -110,8 +121,6 @@ struct Snapshot: Command {
                 let reason = count == 0 ? "cannot be laid out" : "\(count) error\(count == 1 ? "" : "s") (given above)"
                 return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(reason)"], passed: false)
             }
-            // A reference or diff image must not replace a picture the document shows.
-            ProtectedFiles.protect(picturesShown(on: layout.pages), as: "an image a document shows")
             do {
                 // Every name as the others': the folder passes over `name` itself (a copy of the set
                 // without it, for each document, took time growing with the square of their number).

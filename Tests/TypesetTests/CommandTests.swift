@@ -354,6 +354,20 @@ import Testing
             #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8) == markup, "\(file)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/snap/__snapshots__/b.png")) == Data(contentsOf: URL(fileURLWithPath: out + "/pic.png")))
+        // Another document's picture, whatever the order of the jobs: z.xml shows c's reference.
+        try FileManager.default.createDirectory(atPath: out + "/order/__snapshots__", withIntermediateDirectories: true)
+        try markup.write(toFile: out + "/order/c.xml", atomically: true, encoding: .utf8)
+        try #"<document><image src="__snapshots__/c.png" width="10" height="10"/></document>"#
+            .write(toFile: out + "/order/z.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: out + "/pic.png", toPath: out + "/order/__snapshots__/c.png")
+        let ordered = try typeset(["snapshot", "order", "--update", "--jobs", "1"], in: out)
+        #expect(ordered.status == 1 && ordered.stdout.contains("FAIL c.xml: cannot write"), "\(ordered)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/order/__snapshots__/c.png")) == Data(contentsOf: URL(fileURLWithPath: out + "/pic.png")))
+        // A hard link to an input is another name: writing it (a rename) leaves the input.
+        try FileManager.default.linkItem(atPath: out + "/v.xml", toPath: out + "/hard.pdf")
+        let hard = try typeset(["render", "v.xml", "-o", "hard.pdf"], in: out)
+        #expect(hard.status == 0, "\(hard.stderr)")
+        #expect(try String(contentsOfFile: out + "/v.xml", encoding: .utf8) == markup)
     }
 
     /// In a batch, another input's page must not replace a picture a document shows either:

@@ -783,16 +783,19 @@ private let markup = """
               <label lang="he" key="untranslated">x</label>
               <label key="files">x</label>
               <label key="missing"/>
+              <p lang="en" key="Sign in!"/>
             </document>
             """
         let catalog = #"""
             {"sourceLanguage": "en", "strings": {
               "q": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "هل هو جاهز؟"}}}},
               "untranslated": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Only English."}}}},
-              "files": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}}}}
+              "files": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}},
+              "Sign in!": {}}}
             """#
         let folder = try L10nCLI.folder([
             "doc.xml": doc, "Localizable.xcstrings": catalog, "ar.lproj/Localizable.strings": #""files" = "ملفات";"#,
+            "pt_BR.lproj/Localizable.strings": #""files" = "Arquivos";"#,
             "plain.json": #"{"files": "Files", "q": 5}"#, "nb.json": #"{"sourceLanguage": "en", "strings": {"files": {"localizations": {"nb": {"stringUnit": {"state": "translated", "value": "Filer"}}}}}}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -800,8 +803,9 @@ private let markup = """
         let blocks = try L10nCLI.blocks(run.stdout).blocks
         // The Arabic translation in a lang="en" label is right to left, the English fallback in
         // a lang="he" one left to right; each block says its text's language.
-        #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr"], "\(blocks)")  // the key: Latin
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG"], "the locale in its usual case: \(blocks)")
+        // A key with no text but itself is the source language's (it was Arabic, "!Sign in").
+        #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr"], "\(blocks)")  // the key: Latin
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.
@@ -814,6 +818,9 @@ private let markup = """
         let lprojBlocks = try L10nCLI.blocks(lproj.stdout).blocks
         #expect(lprojBlocks[2].text == "ملفات" && lprojBlocks[2].lang == "ar" && lprojBlocks[2].direction == "rtl", "\(lprojBlocks)")
         #expect(lproj.stderr.contains("ar.lproj/Localizable.strings:1:1: warning: no strings for locale 'en' (the catalog has ar)"), "\(lproj.stderr)")
+        // Apple's folders spell a region with `_`.
+        let brazil = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "pt_BR.lproj/Localizable.strings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(brazil.stdout).blocks[2].lang == "pt-BR", "\(brazil.stderr)")
 
         // A value of a plain JSON file that is no string fails the documents that use its key.
         try #"<document><label key="files">x</label></document>"#.write(toFile: folder + "/other.xml", atomically: true, encoding: .utf8)

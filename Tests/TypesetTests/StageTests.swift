@@ -183,6 +183,14 @@ import Testing
         let shy = try #require(
             blocks(#"<document width="80" margin="0"><p>quick &#xAD;brown</p><p>quick</p></document>"#))
         #expect(shy[0].lines.count == 2 && shy[0].lines[0].width == shy[1].lines[0].width, "\(shy[0].lines.map(\.width))")
+        // One after an isolate, or at an isolate's end, ends a word: it shows its hyphen, as
+        // without the isolate (it showed none).
+        let isolated = blocks(
+            """
+            <document width="140"><p>Word Donau&#xAD;dampfschiffahrt</p><p>Word <ltr>Donau</ltr>&#xAD;dampfschiffahrt</p>
+            <p>Word <ltr>Donau&#xAD;</ltr>dampfschiffahrt</p></document>
+            """)
+        #expect(isolated.count == 3 && isolated.allSatisfy { abs($0.lines[0].width - isolated[0].lines[0].width) < 0.01 }, "\(isolated.map { $0.lines[0].width })")
     }
 
     /// Nor do bidi controls that leave the level as it was (an empty embedding or isolate, a PDF

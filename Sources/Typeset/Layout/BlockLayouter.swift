@@ -754,11 +754,11 @@ struct BlockLayouter {
         }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
-        // The language the text is in: the locale's, else its table's (a fallback for an
-        // untranslated key, or the only language of a catalog without the locale: an Arabic
-        // text was tagged English under `--locale en`).
+        // The language the text is in: the locale's, else its table's or fallback's (an
+        // untranslated key, a key with no text but itself, or the only language of a catalog
+        // without the locale: an Arabic text was tagged English under `--locale en`).
         let language: String? =
-            switch (found.language, strings.locale) {
+            switch (found.language ?? found.fallback, strings.locale) {
             case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
             case (let table, let locale): locale ?? table
             }

@@ -360,15 +360,23 @@ final class ParagraphLayouter: Sendable {
 
     /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
     /// it: "-" shaped in the soft hyphen's own font and size, its cluster the soft hyphen's.
-    /// Empty for the paragraphs without one (nearly all). One after white space, or first,
-    /// ends no word and shows none (`quick &#xAD;brown` showed "quick -").
+    /// Empty for the paragraphs without one (nearly all). One that ends no word (after white
+    /// space, or first: `LineFiller.softHyphenEndsNoWord`) shows none.
     private func softHyphens(_ items: [TextItem], _ text: ParagraphText, balance: Double) -> [Int: ShapedGlyph] {
         var hyphens: [Int: ShapedGlyph] = [:]
         for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
-            guard offset > 0, !LineFiller.hangs(text.scalars[offset - 1]) else { continue }
+            guard !LineFiller.softHyphenEndsNoWord(text.scalars, at: offset) else { continue }
             let index = firstItem(endingAfter: offset, in: items)
             guard index < items.count else { continue }
-            hyphens[offset + 1] = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
+            let hyphen = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
+            hyphens[offset + 1] = hyphen
+            // A line breaks after the bidi controls that follow (`<ltr>Donau&#xAD;</ltr>`:
+            // UAX #14 keeps them with the soft hyphen); it shows the hyphen all the same.
+            var end = offset + 1
+            while end < text.scalars.count && LineFiller.hangs(text.scalars[end]) && !LineFiller.isWhiteSpace(text.scalars[end]) {
+                end += 1
+            }
+            if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens
     }

@@ -38,24 +38,41 @@ enum LineFiller {
     /// L1 takes isolate controls with trailing white space; `Hello <ltr><br/>…` ended its line
     /// in "Hello ", LRI, and the space stood 4 pt inside a right-aligned line's edge).
     static func hangs(_ scalar: Unicode.Scalar) -> Bool {
+        isWhiteSpace(scalar) || isBidiControl(scalar)
+    }
+
+    /// Spaces and line or paragraph separators.
+    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.lineBreakClass {
-        case .SP, .BK, .CR, .LF, .NL, .ZW: return true
-        default:
-            switch scalar.bidiClass {
-            case .WS, .LRI, .RLI, .FSI, .PDI, .LRE, .RLE, .LRO, .RLO, .PDF: return true
-            default: return false
-            }
+        case .SP, .BK, .CR, .LF, .NL, .ZW: true
+        default: scalar.bidiClass == .WS
         }
     }
 
+    /// Embedding, override and isolate controls (what `<ltr>`, `<rtl>` and `<bdi>` add).
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.bidiClass {
+        case .LRI, .RLI, .FSI, .PDI, .LRE, .RLE, .LRO, .RLO, .PDF: true
+        default: false
+        }
+    }
+
+    /// Whether the soft hyphen at `index` ends no word: it is first, or comes after white
+    /// space (bidi controls between passed over). It shows no hyphen (`quick &#xAD;brown`
+    /// showed "quick -"), and hangs; one after `<ltr>Donau</ltr>` shows its hyphen.
+    static func softHyphenEndsNoWord(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        var before = index - 1
+        while before >= 0 && isBidiControl(scalars[before]) { before -= 1 }
+        return before < 0 || isWhiteSpace(scalars[before])
+    }
+
     /// The end of `range` without the white space hanging at its end, and without a soft
-    /// hyphen after white space, which shows no hyphen (`ParagraphLayouter.softHyphens`): the
-    /// space before it hangs too.
+    /// hyphen that ends no word (`softHyphenEndsNoWord`): the space before it hangs too.
     static func visibleEnd(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Int {
         var end = range.upperBound
         while end > range.lowerBound {
             let last = scalars[end - 1]
-            guard hangs(last) || last == "\u{AD}" && (end - 1 == range.lowerBound || hangs(scalars[end - 2])) else { break }
+            guard hangs(last) || last == "\u{AD}" && softHyphenEndsNoWord(scalars, at: end - 1) else { break }
             end -= 1
         }
         return end

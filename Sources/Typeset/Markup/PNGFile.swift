@@ -97,8 +97,10 @@ public enum PNGFile {
                     width: width, height: height, bitsPerPixel: Int(bitDepth) * channels[Int(colorType)],
                     interlaced: bytes[28] == 1)
                 // Not given to libpng when it inflates far past its rows: libpng inflates it all.
+                // (This inflates every picture once more before Cairo does, once per version
+                // of its file: a 4000 × 4000 picture takes 0.14 s longer to read.)
                 if let problem = excessData(bytes, data, expected: rows.byteCount) { throw PNGProblem(message: problem) }
-                // Cairo's decoder has the last word; the pixel data is inflated a second time,
+                // Cairo's decoder has the last word; the pixel data is inflated a third time,
                 // for a message that says where it is broken, only when Cairo refuses the file.
                 if let refusal = decode(bytes) {
                     try checkData(bytes, data, rows)

@@ -65,7 +65,7 @@ enum AtomicFileWriter {
         if kind != S_IFREG && kind != S_IFDIR {
             throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
         }
-        if let (input, role) = ProtectedFiles.file(with: status) {
+        if let (input, role) = ProtectedFiles.file(at: path) {
             // `path` is not `output` when `output` is a symbolic link.
             let what = path != output ? "it leads to '\(input)', " : input == output ? "it is " : "it is '\(input)', "
             throw FileWriteFailure(path: output, reason: what + role + "; writing it would replace it; name another output")
@@ -257,39 +257,31 @@ final class TemporaryFile {
 /// output may replace: one named on the command line is refused before anything is read, but a
 /// symbolic link to an input, a later page named like one (`x-2.png`) or a snapshot reference
 /// is known only as it is written, and each was written over the input without a word.
-/// Files are told apart by device and inode, whatever the path that reaches them.
+/// Files are told apart by their paths with symbolic links resolved: a rename replaces that
+/// name only, so a hard link to an input is not the input.
 public enum ProtectedFiles {
-    private struct Identity: Hashable {
-        let device: UInt64
-        let inode: UInt64
-    }
-    /// What each protected file is: the path it was protected under, and what the errors call it.
-    private static let files = Locked([Identity: (path: String, role: String)]())
+    /// Each protected file's resolved path: the path it was protected under, and what the
+    /// errors call it.
+    private static let files = Locked([String: (path: String, role: String)]())
 
     /// Protects the files at `paths` that exist (the first path names a file in errors), as
     /// `role` ("an image a document shows").
     public static func protect(_ paths: some Sequence<String>, as role: String = "a file this command reads") {
-        var found: [(Identity, String)] = []
-        for path in paths {
-            var status = stat()
-            guard stat(path, &status) == 0 else { continue }
-            found.append((Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)), path))
-        }
+        let found = paths.compactMap { path in Path.realPath(path).map { ($0, path) } }
         files.withLock { files in
-            for (identity, path) in found where files[identity] == nil { files[identity] = (path, role) }
+            for (real, path) in found where files[real] == nil { files[real] = (path, role) }
         }
     }
 
     /// The protected file at `path` (through symbolic links), by the path it was protected under.
     public static func input(at path: String) -> String? {
-        var status = stat()
-        return stat(path, &status) == 0 ? file(with: status)?.path : nil
+        file(at: path)?.path
     }
 
-    /// The protected file that `status` describes.
-    static func file(with status: stat) -> (path: String, role: String)? {
-        let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-        return files.withLock { $0[identity] }
+    /// The protected file at `path` (through symbolic links).
+    static func file(at path: String) -> (path: String, role: String)? {
+        guard let real = Path.realPath(path) else { return nil }
+        return files.withLock { $0[real] }
     }
 }
 
