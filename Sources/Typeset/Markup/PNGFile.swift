@@ -315,64 +315,40 @@ public enum PNGFile {
     /// that they hold all of `rows`, each starting with a filter type libpng knows (0 to 4).
     /// Data after the last row is allowed, as libpng allows it.
     private static func checkData(_ bytes: [UInt8], _ ranges: [Range<Int>], _ rows: Rows) throws(PNGProblem) {
-        var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw PNGProblem(message: "not readable (zlib could not start)")
-        }
-        defer { inflateEnd(&stream) }
         let expected = rows.byteCount
         var image = 0  // the reduced image (Adam7 pass) whose rows come next
         var rowsLeft = rows.images.first?.count ?? 0
         var nextRow = 0  // where the next row starts in the decompressed data
         var rowNumber = 0
-        var produced = 0
         var badFilter: (row: Int, type: UInt8)?
-        var output = [UInt8](repeating: 0, count: 64 * 1024)
-        var status = Z_OK
-        bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                for range in ranges {
-                    guard status == Z_OK, produced < expected else { break }  // a bomb stops at the image's size
-                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + range.lowerBound)
-                    stream.avail_in = uInt(range.count)
-                    repeat {
-                        stream.next_out = out.baseAddress
-                        stream.avail_out = uInt(out.count)
-                        status = inflate(&stream, Z_NO_FLUSH)
-                        let count = out.count - Int(stream.avail_out)
-                        // The filter types of the rows that start in this piece.
-                        while badFilter == nil, image < rows.images.count, nextRow < produced + count {
-                            let type = out[nextRow - produced]
-                            if type > 4 { badFilter = (rowNumber, type) }
-                            rowNumber += 1
-                            nextRow += rows.images[image].length
-                            rowsLeft -= 1
-                            if rowsLeft == 0 {
-                                image += 1
-                                rowsLeft = image < rows.images.count ? rows.images[image].count : 0
-                            }
-                        }
-                        produced += count
-                    } while status == Z_OK && produced < expected && (stream.avail_in > 0 || stream.avail_out == 0)
-                    if status == Z_BUF_ERROR { status = Z_OK }  // this chunk used up: the next goes on
+        // A bomb stops at the image's size.
+        let inflated = inflatePieces(bytes, ranges, stoppingAt: expected) { piece, produced in
+            // The filter types of the rows that start in this piece.
+            while badFilter == nil, image < rows.images.count, nextRow < produced + piece.count {
+                let type = piece[nextRow - produced]
+                if type > 4 { badFilter = (rowNumber, type) }
+                rowNumber += 1
+                nextRow += rows.images[image].length
+                rowsLeft -= 1
+                if rowsLeft == 0 {
+                    image += 1
+                    rowsLeft = image < rows.images.count ? rows.images[image].count : 0
                 }
             }
         }
+        guard let inflated else { throw PNGProblem(message: "not readable (zlib could not start)") }
         if let badFilter {
             throw PNGProblem(
                 message:
                     "not a valid PNG file (row \(badFilter.row + 1) of its image data has filter type \(badFilter.type); PNG has 0 to 4)"
             )
         }
-        switch status {
-        case Z_STREAM_END, Z_OK:
-            guard produced >= expected else {
-                throw PNGProblem(
-                    message: "not a valid PNG file (its image data ends early: \(produced) of \(expected) bytes)")
-            }
-        default:
-            let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-            throw PNGProblem(message: "not a valid PNG file (its image data is corrupt: \(reason))")
+        if let failure = inflated.failure {
+            throw PNGProblem(message: "not a valid PNG file (its image data is corrupt: \(failure))")
+        }
+        guard inflated.produced >= expected else {
+            throw PNGProblem(
+                message: "not a valid PNG file (its image data ends early: \(inflated.produced) of \(expected) bytes)")
         }
     }
 
@@ -382,29 +358,9 @@ public enum PNGFile {
     /// went on as 3 GB of zeros held a render for 6 s, a 17 MB one for minutes. Nil otherwise,
     /// broken data included (Cairo says why).
     static func excessData(_ bytes: [UInt8], _ ranges: [Range<Int>], expected: Int) -> String? {
-        var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
         let limit = expected + max(expected, 1 << 20)
-        var produced = 0
-        var status = Z_OK
-        var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-        bytes.withUnsafeBufferPointer { input in
-            scratch.withUnsafeMutableBufferPointer { out in
-                for range in ranges where status == Z_OK && produced <= limit {
-                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + range.lowerBound)
-                    stream.avail_in = uInt(range.count)
-                    repeat {
-                        stream.next_out = out.baseAddress
-                        stream.avail_out = uInt(out.count)
-                        status = inflate(&stream, Z_NO_FLUSH)
-                        produced += out.count - Int(stream.avail_out)
-                    } while status == Z_OK && produced <= limit && (stream.avail_in > 0 || stream.avail_out == 0)
-                    if status == Z_BUF_ERROR { status = Z_OK }  // this chunk used up: the next goes on
-                }
-            }
-        }
-        guard produced > limit else { return nil }
+        guard let produced = inflatePieces(bytes, ranges, stoppingAt: limit + 1, { _, _ in })?.produced, produced > limit
+        else { return nil }
         return "not a valid PNG file (its image data inflates to more than \(limit) bytes, its rows being \(expected))"
     }
 
@@ -419,6 +375,41 @@ public enum PNGFile {
             bitsPerPixel: Int(bytes[24]) * channels[Int(bytes[25])], interlaced: bytes[28] == 1)
         let data = chunks(of: bytes).filter { $0.type.elementsEqual("IDAT".utf8) }.map(\.data)
         return excessData(bytes, data, expected: rows.byteCount)
+    }
+
+    /// Inflates the IDAT chunks' contents (`ranges` of `bytes`) 64 KiB at a time, each piece
+    /// handed to `body` with the count of bytes before it, until the data ends, breaks, or
+    /// `stop` bytes or more have come out. Nil when zlib cannot start; else the count that
+    /// came out, and zlib's word when the data is broken.
+    private static func inflatePieces(
+        _ bytes: [UInt8], _ ranges: [Range<Int>], stoppingAt stop: Int,
+        _ body: (UnsafeMutableBufferPointer<UInt8>.SubSequence, Int) -> Void
+    ) -> (produced: Int, failure: String?)? {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var produced = 0
+        var status = Z_OK
+        var output = [UInt8](repeating: 0, count: 64 * 1024)
+        bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                for range in ranges where status == Z_OK && produced < stop {
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + range.lowerBound)
+                    stream.avail_in = uInt(range.count)
+                    repeat {
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(out.count)
+                        status = inflate(&stream, Z_NO_FLUSH)
+                        let count = out.count - Int(stream.avail_out)
+                        body(out[..<count], produced)
+                        produced += count
+                    } while status == Z_OK && produced < stop && (stream.avail_in > 0 || stream.avail_out == 0)
+                    if status == Z_BUF_ERROR { status = Z_OK }  // this chunk used up: the next goes on
+                }
+            }
+        }
+        guard status != Z_OK && status != Z_STREAM_END else { return (produced, nil) }
+        return (produced, stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> Int {
