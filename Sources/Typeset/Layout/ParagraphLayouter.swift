@@ -373,9 +373,7 @@ final class ParagraphLayouter: Sendable {
             // A line breaks after the bidi controls that follow (`<ltr>Donau&#xAD;</ltr>`:
             // UAX #14 keeps them with the soft hyphen); it shows the hyphen all the same.
             var end = offset + 1
-            while end < text.scalars.count && LineFiller.hangs(text.scalars[end]) && !LineFiller.isWhiteSpace(text.scalars[end]) {
-                end += 1
-            }
+            while end < text.scalars.count && LineFiller.isBidiControl(text.scalars[end]) { end += 1 }
             if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens

@@ -50,7 +50,7 @@ enum LineFiller {
     }
 
     /// Embedding, override and isolate controls (what `<ltr>`, `<rtl>` and `<bdi>` add).
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.bidiClass {
         case .LRI, .RLI, .FSI, .PDI, .LRE, .RLE, .LRO, .RLO, .PDF: true
         default: false
