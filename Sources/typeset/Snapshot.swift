@@ -94,7 +94,7 @@ struct Snapshot: Command {
             return MarkupParser.parse(bytes: bytes, file: input, assetDirectories: settings.assetDirectories).document?
                 .imagePaths ?? []
         }
-        ProtectedFiles.protect(pictures.joined(), as: "an image a document shows")
+        ProtectedFiles.protect(Array(pictures.joined()), as: "an image a document shows")
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(
             path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))
