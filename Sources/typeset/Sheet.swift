@@ -111,6 +111,15 @@ struct Sheet: Command {
                 try loadCatalog(strings, locales: localeList.compactMap { $0 })
             }
             for warning in warnings { writeStandardError(warning.description + "\n") }
+            // A file of one language that does not say which serves every column alike: the
+            // sheet showed the same strings under each locale, without a word.
+            if loaded.languages.isEmpty && localeList.count > 1 {
+                let warning = Diagnostic.warning(
+                    SourceLocation(file: strings, line: 1, column: 1),
+                    "this file does not say its language (an .xcstrings catalog does, and so does an "
+                        + "ar.lproj folder): every column shows its strings, whatever its locale")
+                writeStandardError(warning.description + "\n")
+            }
             catalog = loaded
         } else {
             catalog = nil

@@ -818,6 +818,11 @@ private let markup = """
         let lprojBlocks = try L10nCLI.blocks(lproj.stdout).blocks
         #expect(lprojBlocks[2].text == "ملفات" && lprojBlocks[2].lang == "ar" && lprojBlocks[2].direction == "rtl", "\(lprojBlocks)")
         #expect(lproj.stderr.contains("ar.lproj/Localizable.strings:1:1: warning: no strings for locale 'en' (the catalog has ar)"), "\(lproj.stderr)")
+        // A sheet of several locales with a file that does not say its language: said, once.
+        let unsaid = try L10nCLI.typeset(["sheet", "doc.xml", "--strings", "plain.json", "--locales", "en,ar", "-o", "s.pdf"], in: folder)
+        #expect(unsaid.stderr.contains("plain.json:1:1: warning: this file does not say its language"), "\(unsaid.stderr)")
+        let said = try L10nCLI.typeset(["sheet", "doc.xml", "--strings", "ar.lproj/Localizable.strings", "--locales", "en,ar", "-o", "s.pdf"], in: folder)
+        #expect(said.status == 0 && !said.stderr.contains("does not say its language"), "\(said.stderr)")
         // Apple's folders spell a region with `_`.
         let brazil = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "pt_BR.lproj/Localizable.strings", "--locale", "ar"], in: folder)
         #expect(try L10nCLI.blocks(brazil.stdout).blocks[2].lang == "pt-BR", "\(brazil.stderr)")
