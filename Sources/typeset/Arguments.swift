@@ -72,10 +72,9 @@ struct UsageError: Error {
 func refuseOverwriting(inputs: [String], outputs: [String]) throws {
     ProtectedFiles.protect(inputs)
     for output in outputs {
-        // `sub/../v.xml` too, before `sub` is made.
-        guard let input = ProtectedFiles.input(at: output)
-            ?? ProtectedFiles.input(at: URL(fileURLWithPath: output).standardizedFileURL.path)
-        else { continue }
+        // `sub/../v.xml` read as `v.xml`: `sub` is made only later.
+        let path = output.contains("..") ? URL(fileURLWithPath: output).standardizedFileURL.path : output
+        guard let input = ProtectedFiles.input(at: path) else { continue }
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) != nil
         throw UsageError(
             (link ? "'\(output)' leads to the input '\(input)'" : "'\(output)' is an input")

@@ -183,15 +183,7 @@ struct Render: Command {
     /// batch the same way (read again later, it could find another input's page in a picture's
     /// place). Only inputs with `<image` in them are parsed: a batch without pictures costs a read.
     private func shownPictures(_ inputs: [String], settings: JobSettings) throws -> ShownPictures {
-        let assets = settings.assetDirectories
-        let read = Batch(inputs: inputs, jobs: jobs, quiet: true).run { input -> (images: [String], failure: Diagnostics?) in
-            guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
-                Self.contains(bytes, Array("<image".utf8))
-            else { return ([], nil) }
-            let parsed = MarkupParser.parse(bytes: bytes, file: input, assetDirectories: assets)
-            guard let document = parsed.document, !parsed.diagnostics.hasErrors else { return ([], parsed.diagnostics) }
-            return (document.imagePaths, nil)
-        }
+        let read = picturesInMarkup(inputs, assets: settings.assetDirectories, jobs: jobs)
         var pictures = ShownPictures()
         for (input, result) in zip(inputs, read) {
             if let failure = result.failure { pictures.failed[input] = failure }
@@ -209,7 +201,7 @@ struct Render: Command {
 
     /// Whether `bytes` hold `needle` (Foundation's `firstRange(of:)` on bytes went through
     /// generic witnesses: 5% of a PNG batch's instructions; glibc's memmem is not in Swift's Glibc).
-    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    fileprivate static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         return bytes.withUnsafeBufferPointer { text in
             needle.withUnsafeBufferPointer { needle in
@@ -294,6 +286,19 @@ struct Render: Command {
             writeStandardError(line + "\n")
         }
         if !failed.isEmpty { exit(ExitStatus.inputFailed) }
+    }
+}
+
+/// The pictures each of `inputs` shows (`Document.imagePaths`: resolved paths), or the errors
+/// of one that cannot be parsed. Only the markup that has an `<image` is parsed.
+func picturesInMarkup(_ inputs: [String], assets: [String], jobs: Int) -> [(images: [String], failure: Diagnostics?)] {
+    Batch(inputs: inputs, jobs: jobs, quiet: true).run { input -> (images: [String], failure: Diagnostics?) in
+        guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
+            Render.contains(bytes, Array("<image".utf8))
+        else { return ([], nil) }
+        let parsed = MarkupParser.parse(bytes: bytes, file: input, assetDirectories: assets)
+        guard let document = parsed.document, !parsed.diagnostics.hasErrors else { return ([], parsed.diagnostics) }
+        return (document.imagePaths, nil)
     }
 }
 

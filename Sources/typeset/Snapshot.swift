@@ -86,15 +86,9 @@ struct Snapshot: Command {
         }
         // The pictures every document shows, before any reference is written (protected as each
         // document was laid out, a picture was written over by a document before it, or not,
-        // by the order of the jobs). Only the markup that has an image is parsed.
-        let pictures = Batch(inputs: inputs, jobs: jobs, quiet: true).run { input -> [String] in
-            guard let bytes = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes),
-                Render.contains(bytes, Array("<image".utf8))
-            else { return [] }
-            return MarkupParser.parse(bytes: bytes, file: input, assetDirectories: settings.assetDirectories).document?
-                .imagePaths ?? []
-        }
-        ProtectedFiles.protect(Array(pictures.joined()), as: "an image a document shows")
+        // by the order of the jobs).
+        let pictures = picturesInMarkup(inputs, assets: settings.assetDirectories, jobs: jobs).flatMap(\.images)
+        ProtectedFiles.protect(pictures, as: "an image a document shows")
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(
             path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))

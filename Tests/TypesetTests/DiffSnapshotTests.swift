@@ -232,21 +232,22 @@ struct DiffCommandTests {
         let b = try #require(layoutMarkup(document("<p>Hallo</p>"))).pages
         let filesA = try render(pages: a, to: folder + "/a.png", options: RenderOptions(format: .png, scale: 1.5))
         let filesB = try render(pages: b, to: folder + "/b.png", options: RenderOptions(format: .png, scale: 1.5))
-        let fromFiles = try ImageDiff.diffImage(filesA[0], filesB[0], tolerance: 0, for: folder + "/d.png")
+        let fromFiles = try ImageDiff.compare(
+            page: 0, of: ComparedPages(file: filesA[0]), ComparedPages(file: filesB[0]), tolerance: 0)
         let drawn = try ImageDiff.compare(
             page: 0, of: ComparedPages(pages: a, of: "a.xml", scale: 1.5), ComparedPages(pages: b, of: "b.xml", scale: 1.5),
             tolerance: 0)
-        #expect(drawn.result == fromFiles.0 && drawn.result.differingPixels > 0, "\(drawn.result)")
-        #expect(try drawn.diffImage(for: folder + "/d.png").bytes == fromFiles.1.bytes)
+        #expect(drawn.result == fromFiles.result && drawn.result.differingPixels > 0, "\(drawn.result)")
+        #expect(try drawn.diffImage(for: folder + "/d.png").bytes == fromFiles.diffImage(for: folder + "/d.png").bytes)
         // A drawn page against its own file: identical. A lone page: against a blank page.
         let same = try ImageDiff.compare(
             page: 0, of: ComparedPages(pages: a, of: "a.xml", scale: 1.5), ComparedPages(file: filesA[0]), tolerance: 0)
         #expect(same.result.matches && same.result.maxChannelDifference == 0, "\(same.result)")
         let lone = try ImageDiff.compare(
             lonePage: 0, of: ComparedPages(pages: b, of: "b.xml", scale: 1.5), pageIsA: false, tolerance: 0)
-        let loneFromFile = try ImageDiff.diffImage(lonePage: filesB[0], pageIsA: false, tolerance: 0, for: folder + "/l.png")
-        #expect(lone.result == loneFromFile.0 && lone.result.differingPixels > 0)
-        #expect(try lone.diffImage(for: folder + "/l.png").bytes == loneFromFile.1.bytes)
+        let loneFromFile = try ImageDiff.compare(lonePage: 0, of: ComparedPages(file: filesB[0]), pageIsA: false, tolerance: 0)
+        #expect(lone.result == loneFromFile.result && lone.result.differingPixels > 0)
+        #expect(try lone.diffImage(for: folder + "/l.png").bytes == loneFromFile.diffImage(for: folder + "/l.png").bytes)
         // Sizes a PNG cannot have are refused before any page is drawn.
         #expect(throws: RenderError.self) { try ComparedPages(pages: a, of: "a.xml", scale: 1000) }
     }

@@ -70,7 +70,7 @@ public struct PageComparison {
 
     /// The diff image for `output`, not written yet (`ImageDiff.write`).
     public func diffImage(for output: String) throws -> DiffImage {
-        try ImageDiff.diffImage(comparison, for: output, resolution: resolution).1
+        try ImageDiff.diffImage(comparison, for: output, resolution: resolution)
     }
 }
 

@@ -90,7 +90,7 @@ public enum ImageDiff {
     /// channels differs by more than `tolerance` (0...255, values outside are clamped; 0 means
     /// exactly equal). Throws `ImageDiffError.unreadable` when a file is missing or not a PNG.
     public static func compare(_ a: String, _ b: String, tolerance: Int) throws -> ImageDiffResult {
-        try Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance).result
+        try compare(page: 0, of: ComparedPages(file: a), ComparedPages(file: b), tolerance: tolerance).result
     }
 
     /// Compares like `compare` and writes the diff image to `output` (PNG, atomically): a faded
@@ -100,9 +100,9 @@ public enum ImageDiff {
     public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
         -> ImageDiffResult
     {
-        let (result, image) = try diffImage(a, b, tolerance: tolerance, for: output)
-        try write([image])
-        return result
+        let comparison = try compare(page: 0, of: ComparedPages(file: a), ComparedPages(file: b), tolerance: tolerance)
+        try write([comparison.diffImage(for: output)])
+        return comparison.result
     }
 
     /// Like `writeDiffImage`, for a page only one side has: `page` compared with a blank page of
@@ -113,26 +113,9 @@ public enum ImageDiff {
     public static func writeDiffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, to output: String)
         throws -> ImageDiffResult
     {
-        let (result, image) = try diffImage(lonePage: page, pageIsA: pageIsA, tolerance: tolerance, for: output)
-        try write([image])
-        return result
-    }
-
-    /// The comparison of `writeDiffImage`, and its diff image for `output`, not written yet.
-    public static func diffImage(_ a: String, _ b: String, tolerance: Int, for output: String) throws
-        -> (ImageDiffResult, DiffImage)
-    {
-        try diffImage(
-            Comparison(PixelImage(contentsOf: a), PixelImage(contentsOf: b), tolerance: tolerance), for: output,
-            resolution: PNGFile.resolution(ofFileAt: a))
-    }
-
-    /// The same for a page only one side has (`writeDiffImage(lonePage:pageIsA:tolerance:to:)`).
-    public static func diffImage(lonePage page: String, pageIsA: Bool, tolerance: Int, for output: String) throws
-        -> (ImageDiffResult, DiffImage)
-    {
-        let comparison = Comparison(lonePage: try PixelImage(contentsOf: page), pageIsA: pageIsA, tolerance: tolerance)
-        return try diffImage(comparison, for: output, resolution: PNGFile.resolution(ofFileAt: page))
+        let comparison = try compare(lonePage: 0, of: ComparedPages(file: page), pageIsA: pageIsA, tolerance: tolerance)
+        try write([comparison.diffImage(for: output)])
+        return comparison.result
     }
 
     /// Writes `images`, all or none (atomically: a page's diff image is never left stale beside
@@ -147,9 +130,7 @@ public enum ImageDiff {
 
     /// The diff image, with the resolution (pHYs data) of the image it was made from, if any:
     /// beside a reference at 144 dpi, a diff image without one showed at twice its size.
-    static func diffImage(_ comparison: Comparison, for output: String, resolution: [UInt8]?) throws
-        -> (ImageDiffResult, DiffImage)
-    {
+    static func diffImage(_ comparison: Comparison, for output: String, resolution: [UInt8]?) throws -> DiffImage {
         // Two images of other shapes (30000 × 1 and 1 × 30000) make a diff image of both sides:
         // 3.5 GB, decided in a few bytes of input.
         let result = comparison.result
@@ -160,7 +141,7 @@ public enum ImageDiff {
         }
         var bytes = try comparison.diffImagePNG(for: output)
         if let resolution { bytes = PNGEncoder.settingResolution(bytes, resolution) }
-        return (result, DiffImage(path: output, bytes: bytes))
+        return DiffImage(path: output, bytes: bytes)
     }
 }
 

@@ -206,7 +206,7 @@ public struct SnapshotFolder: Sendable {
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
             } else {
                 try ImageDiff.write([
-                    ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference)).1
+                    ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
                 ])
                 checks.append(
                     SnapshotPageCheck(

@@ -21,8 +21,9 @@ enum AtomicFileWriter {
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
         // Every target is checked before any file is written, so that a refusal never leaves
         // some of the files new and some old.
-        for file in files { try checkTarget(target(of: file.path), for: file.path) }
-        let files = files.map { (path: target(of: $0.path), bytes: $0.bytes) }
+        let targets = files.map { target(of: $0.path) }
+        for (file, target) in zip(files, targets) { try checkTarget(target, for: file.path) }
+        let files = zip(targets, files).map { (path: $0, bytes: $1.bytes) }
         var temporaries: [String] = []
         defer {
             // Only temporaries not yet renamed are left in the list.
@@ -65,7 +66,7 @@ enum AtomicFileWriter {
         if kind != S_IFREG && kind != S_IFDIR {
             throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
         }
-        if let (input, role) = ProtectedFiles.file(at: path) {
+        if let (input, role) = ProtectedFiles.file(at: path, status: status) {
             // `path` is not `output` when `output` is a symbolic link.
             let what = path != output ? "it leads to '\(input)', " : input == output ? "it is " : "it is '\(input)', "
             throw FileWriteFailure(path: output, reason: what + role + "; writing it would replace it; name another output")
@@ -296,13 +297,12 @@ public enum ProtectedFiles {
 
     /// The protected file at `path` (through symbolic links), by the path it was protected under.
     public static func input(at path: String) -> String? {
-        file(at: path)?.path
+        var status = stat()
+        return stat(path, &status) == 0 ? file(at: path, status: status)?.path : nil
     }
 
-    /// The protected file at `path` (through symbolic links).
-    static func file(at path: String) -> (path: String, role: String)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+    /// The protected file at `path`, whose stat(2) is `status`.
+    static func file(at path: String, status: stat) -> (path: String, role: String)? {
         let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         guard let (input, role) = state.withLock({ state -> (String, String)? in
             state.files[identity].map { found in
