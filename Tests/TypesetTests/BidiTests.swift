@@ -1,4 +1,5 @@
 // UAX #9: the Unicode conformance files, counted, and the API later stages use.
+import Foundation
 import Testing
 
 @testable import Typeset
@@ -11,6 +12,7 @@ let unicodeDirectory = "/usr/share/unicode"
         #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
         #expect(result.failed == 0)
         #expect(result.total == 770_241, "ran \(result.total) cases")
+        #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")
     }
 
     @Test func bidiCharacterTestRunsEveryCase() throws {
@@ -18,6 +20,29 @@ let unicodeDirectory = "/usr/share/unicode"
         #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
         #expect(result.failed == 0)
         #expect(result.total == 91_707, "ran \(result.total) cases")
+        #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")
+    }
+
+    /// A file cut short passes every case it has: only its count against the count of Unicode
+    /// 15.0.0's file shows it. A file of another version, or without its version line, cannot
+    /// be counted against it.
+    @Test func aFileCutShortOrOfAnotherVersionIsAShortfall() throws {
+        let whole = try String(contentsOfFile: unicodeDirectory + "/BidiCharacterTest.txt", encoding: .utf8)
+        let lines = whole.split(separator: "\n", omittingEmptySubsequences: false)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("BidiCharacterTest-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func run(_ text: String) throws -> ConformanceResult {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return try ConformanceResult.bidiCharacterTest(file: path)
+        }
+        let cut = try run(lines.prefix(1_000).joined(separator: "\n") + "\n")
+        #expect(cut.failed == 0 && cut.total > 500 && cut.version == "15.0.0", "\(cut.summary)")
+        #expect(cut.shortfall == "ran \(cut.total) cases, and Unicode 15.0.0's BidiCharacterTest.txt holds 91707: the file is cut short or changed")
+        let newer = try run("# BidiCharacterTest-16.0.0.txt\n" + lines.dropFirst().joined(separator: "\n"))
+        #expect(newer.failed == 0 && newer.total == 91_707)
+        #expect(newer.shortfall == "this is the file of Unicode 16.0.0; the built-in algorithms and case counts are Unicode 15.0.0's")
+        let headless = try run(lines.dropFirst().joined(separator: "\n"))
+        #expect(headless.version == nil && headless.shortfall?.hasPrefix("its first line is not '# BidiCharacterTest-15.0.0.txt'") == true)
     }
 }
 
@@ -97,8 +122,10 @@ let unicodeDirectory = "/usr/share/unicode"
         let text = scalars("اتصل \u{2066}+1 (555) 010\u{2069} الآن")
         let paragraph = BidiParagraph(scalars: text, direction: .rtl)
         let runs = paragraph.visualRuns(0..<text.count)
-        let phone = runs.first { $0.level == 2 }
-        #expect(phone != nil)
-        #expect(text[phone!.scalarRange].map { Character($0) }.contains("5"))
+        // Left to right: the last Arabic word, the whole number, the first Arabic word; the
+        // isolate's controls at the paragraph's level, with the words around them.
+        #expect(runs.map(\.level) == [1, 2, 1])
+        #expect(runs.map(\.scalarRange) == [18..<24, 6..<18, 0..<6], "\(runs.map(\.scalarRange))")
+        #expect(text[6..<18].map { Character($0) } == Array("+1 (555) 010"))
     }
 }

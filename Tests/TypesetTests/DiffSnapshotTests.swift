@@ -637,6 +637,16 @@ struct SnapshotCommandTests {
         #expect(partial.lines.contains("  line 4: malformed: expected CLASSES; BITSET, got L R; x"), "\(partial)")
         #expect(partial.stderr.contains("ucd/BidiCharacterTest.txt:1:1: error: no test cases in this file"), "\(partial)")
         #expect(partial.stderr.contains("ucd/LineBreakTest.txt:1:1: error: cannot read this Unicode test file"), "\(partial)")
+        #expect(partial.stderr.contains("ucd/BidiTest.txt:1:1: error: its first line is not '# BidiTest-15.0.0.txt'"), "\(partial)")
+        // A file cut short passes every case it has, and fails on the count.
+        let whole = try String(contentsOfFile: "/usr/share/unicode/BidiCharacterTest.txt", encoding: .utf8)
+        try Data((whole.split(separator: "\n").prefix(500).joined(separator: "\n") + "\n").utf8)
+            .write(to: URL(fileURLWithPath: unicode + "/BidiCharacterTest.txt"))
+        let cut = try typeset(["conformance", "--unicode-dir", "ucd"], in: folder)
+        let ran = cut.lines.first { $0.hasPrefix("BidiCharacterTest.txt: ") } ?? ""
+        #expect(cut.status == 1 && ran.hasSuffix(" passed, 0 failed") && ran != "BidiCharacterTest.txt: 0 passed, 0 failed", "\(cut)")
+        #expect(cut.stderr.contains("ucd/BidiCharacterTest.txt:1:1: error: ran "), "\(cut)")
+        #expect(cut.stderr.contains(" cases, and Unicode 15.0.0's BidiCharacterTest.txt holds 91707: the file is cut short or changed"), "\(cut)")
         let empty = try typeset(["snapshot", "."], in: folder)
         // A folder without markup checks nothing: it fails, or a mistyped CI path would pass.
         #expect(empty.status == 1 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))

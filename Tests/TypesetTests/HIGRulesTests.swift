@@ -287,9 +287,14 @@ extension ReportBlock {
 }
 
 @Suite struct BalancingTests {
-    func sizes(_ block: ReportBlock) -> [String: Double] {
+    /// The size of each script's runs in `block`. Runs of one script at two sizes (a block
+    /// balanced in part) fail the test.
+    func sizes(_ block: ReportBlock, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [String: Double] {
         var result: [String: Double] = [:]
         for run in block.lines.flatMap(\.runs) where !run.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let earlier = result[run.script], earlier != run.size {
+                Issue.record("\(run.script) runs at \(earlier) and \(run.size) pt in one block", sourceLocation: sourceLocation)
+            }
             result[run.script] = run.size
         }
         return result
@@ -632,25 +637,83 @@ extension ReportBlock {
         #expect(count == 2 * words.count)
     }
 
+    /// Runs in visual order by their content, widths as the same text measures alone, and lines
+    /// aligned inside their frame (a line's width and its runs' x are sums of the run widths by
+    /// construction, so those are checked against text measured elsewhere).
     @Test func linesAndRunsAddUp() throws {
         let result = try #require(layoutMarkup("""
             <document lang="ar"><title>الإعدادات</title><p>نص عربي مع English words و 123 أرقام، وجملة أطول قليلاً حتى تلتف على أكثر من سطر واحد في هذه الصفحة الضيقة.</p></document>
             """))
-        for block in result.report.pages[0].blocks {
-            #expect(block.linesFollowAlignment())
-            for line in block.lines {
-                let sum = line.runs.reduce(0) { $0 + $1.width }
-                #expect(abs(sum - line.width) < 0.01, "a line's width is the sum of its runs")
-                #expect(abs((line.runs.first?.x ?? line.x) - line.x) < 0.01, "x is where the leftmost run starts")
-                #expect(line.width <= block.frame.width + 0.01, "never wider than the frame")
-                let xs = line.runs.map(\.x)
-                #expect(xs == xs.sorted(), "runs in visual order")
-            }
+        let blocks = result.report.pages[0].blocks
+        #expect(blocks.map(\.kind) == ["title", "p"])
+        for block in blocks {
+            #expect(block.align == "right" && block.linesFollowAlignment())
+            for line in block.lines { #expect(line.width <= block.frame.width + 0.01, "never wider than the frame") }
+        }
+        let lines = try #require(blocks.last?.lines)
+        try #require(lines.count == 3)
+        // The first line left to right: the logical order's last words first, the English
+        // words and the number as left-to-right islands.
+        #expect(lines[0].runs.map(\.text) == [" أرقام، وجملة", "123", "و ", " ", "English words", "نص عربي مع "])
+        #expect(lines[0].runs.map(\.level) == [1, 2, 1, 1, 2, 1])
+        // Each run's width and place: the same text set alone in a paragraph of its own.
+        func alone(_ xml: String) throws -> ReportLine {
+            try #require(layoutMarkup(xml)?.report.pages[0].blocks.first?.lines.first)
+        }
+        let english = try alone("<document><p>English words</p></document>")
+        let englishRun = try #require(lines[0].runs.first { $0.text == "English words" })
+        #expect(abs(englishRun.width - english.width) < 0.01, "\(englishRun.width) \(english.width)")
+        let last = try alone(#"<document lang="ar"><p>الصفحة الضيقة.</p></document>"#)
+        #expect(abs(lines[2].width - last.width) < 0.01 && abs(lines[2].x - last.x) < 0.01, "\(lines[2]) \(last)")
+        // Runs abut: each starts where the one on its left ends.
+        for (left, right) in zip(lines[0].runs, lines[0].runs.dropFirst()) {
+            #expect(abs(left.x + left.width - right.x) < 0.01, "\(left.text) | \(right.text)")
         }
     }
 }
 
 extension ReportInvariantTests {
+    /// SPEC §2: the baseline sits where the first font family's ascent puts it within the line
+    /// (the line's leading shared above and below the first family's ascent and descent),
+    /// whatever script the line holds.
+    @Test func theBaselineIsTheFirstFamilysWhateverTheScript() throws {
+        func baseline(_ xml: String) throws -> Double {
+            let block = try #require(blocks(xml).first)
+            return try #require(block.lines.first).baseline - block.frame.y
+        }
+        // hhea of the bundled fonts, per 1000: Noto Sans 1069 and -293, Noto Sans Arabic 1374 and -738.
+        let lineHeight = 1.3 * 17
+        let notoSans = (lineHeight - (1.069 + 0.293) * 17) / 2 + 1.069 * 17
+        for xml in [
+            "<document><p>Hello</p></document>", #"<document><p lang="ar">مرحبا</p></document>"#,
+            #"<document lang="he"><p>שלום</p></document>"#,
+        ] {
+            #expect(abs(try baseline(xml) - notoSans) < 0.001, "\(xml)")
+        }
+        let arabicFirst = (lineHeight - (1.374 + 0.738) * 17) / 2 + 1.374 * 17
+        #expect(abs(try baseline(#"<document font="Noto Sans Arabic"><p>Hello</p></document>"#) - arabicFirst) < 0.001)
+    }
+
+    /// SPEC §2: bidi controls in the text are honoured as UAX #9 says, overrides too: RLO makes
+    /// Latin letters a right-to-left run drawn right to left, LRO makes Hebrew ones a
+    /// left-to-right run; the controls themselves are left out of the text (X9).
+    @Test func overridesInTheTextAreHonoured() throws {
+        func glyph(_ character: Unicode.Scalar, of run: GlyphRun) throws -> UInt32 {
+            try #require(FontProgram.of(run.font).nominalGlyph(character))
+        }
+        func glyphRuns(_ xml: String) throws -> [GlyphRun] {
+            try #require(layoutMarkup(xml)).pages[0].items.compactMap { if case .glyphs(let run) = $0 { run } else { nil } }
+        }
+        let latin = try #require(blocks(#"<document><p>a&#x202E;bcd&#x202C;e</p></document>"#).first?.lines.first)
+        #expect(latin.runs.map(\.text) == ["a", "bcd", "e"] && latin.runs.map(\.level) == [0, 1, 0], "\(latin.runs.map(\.text))")
+        let reversed = try #require(glyphRuns(#"<document><p>a&#x202E;bcd&#x202C;e</p></document>"#).first { $0.text == "bcd" })
+        #expect(try reversed.glyphs.map(\.id) == ["d", "c", "b"].map { try glyph($0, of: reversed) }, "drawn d c b")
+        let hebrew = try #require(blocks(#"<document lang="he"><p>א&#x202D;בגד&#x202C;ה</p></document>"#).first?.lines.first)
+        #expect(hebrew.runs.map(\.text) == ["ה", "בגד", "א"] && hebrew.runs.map(\.level) == [1, 2, 1], "\(hebrew.runs.map(\.text))")
+        let forward = try #require(glyphRuns(#"<document lang="he"><p>א&#x202D;בגד&#x202C;ה</p></document>"#).first { $0.text == "בגד" })
+        #expect(try forward.glyphs.map(\.id) == ["ב", "ג", "ד"].map { try glyph($0, of: forward) }, "drawn ב ג ד")
+    }
+
     /// Isolates' and embeddings' controls are left out of the text (§6): a run of them alone
     /// would be an empty run, and is not reported.
     @Test func noEmptyRuns() throws {
@@ -767,13 +830,19 @@ extension ReportInvariantTests {
         let line = try #require(arabic.lines.first)
         #expect(line.runs.map(\.text) == ["Hello ", "في"], "\(line.runs.map(\.text))")
         #expect(line.runs.last?.glyphs == 3, "the two letters and the hyphen")
-        // Drawn: the hyphen is the leftmost glyph of the Arabic word, the rightmost of the Latin.
+        // Drawn: the hyphen (its font's glyph for "-") is the leftmost glyph of the Arabic word,
+        // the rightmost of the Latin, and the only one.
+        func hyphen(of run: GlyphRun) throws -> UInt32 { try #require(FontProgram.of(run.font).nominalGlyph("-")) }
         let hyphenated = try #require(glyphRuns(#"<document width="120"><p>Hello في&#xAD;كلمة end</p></document>"#)
             .first { $0.text == "في" })
-        #expect(hyphenated.glyphs.first?.x == hyphenated.glyphs.map(\.x).min())
+        let arabicHyphen = try hyphen(of: hyphenated)
+        #expect(hyphenated.glyphs.min { $0.x < $1.x }?.id == arabicHyphen)
+        #expect(hyphenated.glyphs.filter { $0.id == arabicHyphen }.count == 1)
         let word = try #require(glyphRuns(#"<document lang="ar" width="150"><p>كلمة inter&#xAD;national</p></document>"#)
             .first { $0.text == "inter" })
-        #expect(word.glyphs.count == 6 && word.glyphs.last?.x == word.glyphs.map(\.x).max())
+        let latinHyphen = try hyphen(of: word)
+        #expect(word.glyphs.count == 6 && word.glyphs.max { $0.x < $1.x }?.id == latinHyphen)
+        #expect(word.glyphs.filter { $0.id == latinHyphen }.count == 1)
         // A ZWNJ or ZWJ before the soft hyphen (L1 puts it at the paragraph's level too) does
         // not part the hyphen from its word.
         for (xml, expected) in [
@@ -928,6 +997,22 @@ extension ReportInvariantTests {
             // At the start side: right in RTL contexts.
             let x = found.first?.x ?? 0
             #expect(lang == "en" ? x == 16 : x == 390 - 16 - 40)
+        }
+    }
+
+    /// The context that flips an image is the nearest container's: a stack's or row's `dir`
+    /// says it, whatever the document's language.
+    @Test func theContainersDirectionDecidesTheFlip() throws {
+        let (folder, _) = try document(lang: "en", flip: "rtl")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (xml, flipped) in [
+            (#"<document lang="en"><stack dir="rtl"><image src="arrow.png" width="40" flip="rtl"/></stack></document>"#, true),
+            (#"<document lang="ar"><row dir="ltr"><image src="arrow.png" width="40" flip="rtl"/></row></document>"#, false),
+            (#"<document lang="ar"><stack dir="ltr"><stack dir="rtl"><image src="arrow.png" width="40" flip="rtl"/></stack></stack></document>"#, true),
+        ] {
+            try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            let found = images(folder + "/doc.xml")
+            #expect(found.count == 1 && found.first?.flipped == flipped, "\(xml)")
         }
     }
 

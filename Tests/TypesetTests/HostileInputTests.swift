@@ -5,16 +5,18 @@
 //
 // Corpus format: `NAME.xml` (any bytes) and `NAME.expected`, whose first line is either
 // `LINE:COLUMN: error: MESSAGE-FRAGMENT` or `renders`; further lines may say `pages: N` (the
-// PDF's page count), `text: FRAGMENT` (in the PDF's text, by pdftotext) or `LINE:COLUMN:
-// warning: MESSAGE-FRAGMENT` (printed).
+// PDF's page count), `images: N` (the images it draws, by pdfimages), `text: FRAGMENT` (in the
+// PDF's text, by pdftotext; one line each) or `LINE:COLUMN: warning: MESSAGE-FRAGMENT` (printed;
+// a case that renders prints these warnings and no other).
 import Foundation
 import Testing
 
 @testable import Typeset
 
-/// The corpus must not shrink unnoticed: files deleted or renamed away fail the count.
-private let minimumErrorCases = 100
-private let minimumRenderCases = 15
+/// The corpus must not shrink unnoticed: a case deleted or added changes the count (update
+/// it with the case).
+private let errorCaseCount = 118
+private let renderCaseCount = 22
 
 @Suite("Hostile inputs", .serialized)
 struct HostileInputTests {
@@ -41,8 +43,8 @@ struct HostileInputTests {
             try check(outcome, expectation, path: folder + "/" + input)
             if expectation.error != nil { errorCases += 1 } else { renderCases += 1 }
         }
-        #expect(errorCases >= minimumErrorCases, "only \(errorCases) error cases ran")
-        #expect(renderCases >= minimumRenderCases, "only \(renderCases) render cases ran")
+        #expect(errorCases == errorCaseCount, "\(errorCases) error cases ran, expected \(errorCaseCount)")
+        #expect(renderCases == renderCaseCount, "\(renderCases) render cases ran, expected \(renderCaseCount)")
         #expect(errorCases + renderCases == inputs.count)
     }
 
@@ -404,24 +406,36 @@ struct HostileInputTests {
             try page.replacingOccurrences(of: "<title>", with: "<title>\(k) ").write(toFile: input, atomically: false, encoding: .utf8)
         }
         let out = folder + "/out"
+        // The pages of one document, rendered alone.
+        let whole = try run(try typesetBinary(), ["render", inputs[0], "--out-dir", out, "--format", "svg"])
+        let pageCount = try FileManager.default.contentsOfDirectory(atPath: out).count
+        #expect(whole.status == 0 && pageCount == 4, "long-page.xml: \(pageCount) SVG pages; \(whole.error)")
+        try FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for _ in 0..<2 {
-            try interrupt(["render"] + inputs + ["--out-dir", out, "--format", "svg", "--jobs", "2"], in: out, with: signal)
+            // Interrupted once a document is whole and another's pages are being written.
+            try interrupt(["render"] + inputs + ["--out-dir", out, "--format", "svg", "--jobs", "2"], in: out, with: signal) { files in
+                files.contains { $0.hasSuffix(".svg") } && files.contains { $0.hasSuffix(".tmp") }
+            }
             var pages: [String: Int] = [:]  // of each document, by its name
             for file in try FileManager.default.contentsOfDirectory(atPath: out) {
                 let name = String(file.dropLast(4))  // .svg
                 pages[name.split(separator: "-").first.map(String.init) ?? name, default: 0] += 1
             }
-            #expect(Set(pages.values).count <= 1, "pages of each document: \(pages)")
+            #expect(!pages.isEmpty, "no document was whole when the signal came")
+            #expect(pages.values.allSatisfy { $0 == pageCount }, "pages of each document (each has \(pageCount)): \(pages)")
             try FileManager.default.removeItem(atPath: out)
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         }
     }
 
-    /// Runs typeset with `arguments`, sends it `signal` once a temporary file is in `folder`,
-    /// and expects it to die of the signal leaving no temporary file.
-    private func interrupt(_ arguments: [String], in folder: String, with signal: Int32) throws {
-        func temporaries() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } }
+    /// Runs typeset with `arguments`, sends it `signal` once the files in `folder` are `ready`
+    /// (by default: once a temporary file is there), and expects it to die of the signal
+    /// leaving no temporary file.
+    private func interrupt(_ arguments: [String], in folder: String, with signal: Int32,
+                           when ready: ([String]) -> Bool = { files in files.contains { $0.hasSuffix(".tmp") } }) throws {
+        func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder) }
+        func temporaries() throws -> [String] { try files().filter { $0.hasSuffix(".tmp") } }
         // Spawned as a shell spawns a command: signals unblocked and at their default action
         // (the test runner's own may be otherwise, and a child inherits them).
         var attributes = posix_spawnattr_t()
@@ -444,17 +458,27 @@ struct HostileInputTests {
         var pid: pid_t = 0
         #expect(posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ) == 0)
         var seen = false
+        var finished = false
         var status: Int32 = 0
         for _ in 0..<10_000 {
-            if try !temporaries().isEmpty {
+            if try ready(files()) {
                 seen = true
                 break
             }
-            if waitpid(pid, &status, WNOHANG) == pid { break }  // done before: nothing to interrupt
+            if waitpid(pid, &status, WNOHANG) == pid {  // done before: nothing to interrupt
+                finished = true
+                break
+            }
             usleep(1_000)
         }
-        #expect(seen, "no temporary file appeared while the output was written")
-        guard seen else { return }
+        #expect(seen, "the files to interrupt at did not appear while the output was written")
+        guard seen else {
+            if !finished {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+            return
+        }
         kill(pid, signal)
         #expect(waitpid(pid, &status, 0) == pid)
         // Killed by the signal (WIFSIGNALED, WTERMSIG), not finished.
@@ -511,15 +535,24 @@ struct HostileInputTests {
             if let expected = expectation.pages {
                 #expect(pages == expected, "\(name): \(pages ?? 0) pages, expected \(expected)", sourceLocation: sourceLocation)
             }
-            if let fragment = expectation.text {
-                let text = try run("/usr/bin/pdftotext", [pdf, "-"]).output
-                #expect(text.contains(fragment), "\(name): “\(fragment)” is not in the PDF's text", sourceLocation: sourceLocation)
+            if let expected = expectation.images {
+                // pdfimages -list: two lines of heading, then a line per image or soft mask.
+                let listed = try run("/usr/bin/pdfimages", ["-list", pdf]).output.split(separator: "\n").dropFirst(2)
+                let images = listed.filter { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first == "image" }
+                #expect(images.count == expected, "\(name): \(images.count) images drawn, expected \(expected)", sourceLocation: sourceLocation)
             }
+            let text = expectation.texts.isEmpty ? "" : try run("/usr/bin/pdftotext", [pdf, "-"]).output
+            for fragment in expectation.texts {
+                #expect(text.contains(fragment), "\(name): “\(fragment)” is not in the PDF's text: \(text)", sourceLocation: sourceLocation)
+            }
+            let printed = outcome.error.split(separator: "\n").filter { $0.contains(": warning: ") }
             for (line, column, fragment) in expectation.warnings {
                 let prefix = "\(path):\(line):\(column): warning: "
-                let printed = outcome.error.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-                #expect(printed.contains { $0.contains(fragment) },
+                #expect(printed.contains { $0.hasPrefix(prefix) && $0.contains(fragment) },
                         "\(name): expected \(prefix)\(fragment)…, stderr: \(outcome.error)", sourceLocation: sourceLocation)
+            }
+            for warning in printed where !expectation.warnings.contains(where: { warning.hasPrefix("\(path):\($0.line):\($0.column): warning: ") && warning.contains($0.fragment) }) {
+                Issue.record("\(name): a warning its .expected does not list: \(warning)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -529,7 +562,8 @@ struct HostileInputTests {
 private struct Expectation {
     var error: (line: Int, column: Int, fragment: String)?
     var pages: Int?
-    var text: String?
+    var images: Int?
+    var texts: [String] = []
     var warnings: [(line: Int, column: Int, fragment: String)] = []
 
     init(error: (Int, Int, String)) { self.error = error }
@@ -554,8 +588,10 @@ private struct Expectation {
         for line in lines.dropFirst() {
             if line.hasPrefix("pages: "), let count = Int(line.dropFirst(7)) {
                 pages = count
+            } else if line.hasPrefix("images: "), let count = Int(line.dropFirst(8)) {
+                images = count
             } else if line.hasPrefix("text: ") {
-                self.text = String(line.dropFirst(6))
+                texts.append(String(line.dropFirst(6)))
             } else if error == nil, let warning = located(line, "warning") {
                 warnings.append(warning)
             } else {

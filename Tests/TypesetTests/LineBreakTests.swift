@@ -39,6 +39,7 @@ import Testing
         #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
         #expect(result.passed == Self.lineBreakCaseCount, "\(result.summary)")
         #expect(result.total == Self.lineBreakCaseCount)
+        #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")
     }
 
     @Test func graphemeBreakTestFilePassesEveryCase() throws {
@@ -48,6 +49,7 @@ import Testing
         #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
         #expect(result.passed == Self.graphemeBreakCaseCount, "\(result.summary)")
         #expect(result.total == Self.graphemeBreakCaseCount)
+        #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")
     }
 
     @Test func conformanceCountsEveryCaseAndReportsFailures() throws {

@@ -248,6 +248,22 @@ private struct Fixture {
         }
     }
 
+    /// SPEC §2's table of device presets, typed out: each gives its page size.
+    @Test func devicePresetsGiveTheSpecsPageSizes() throws {
+        let table: [(String, Double, Double)] = [
+            ("iphone-se", 320, 568), ("iphone-8", 375, 667), ("iphone-8-plus", 414, 736), ("iphone-xs", 375, 812),
+            ("iphone-xr", 414, 896), ("iphone-xs-max", 414, 896), ("ipad-mini", 768, 1024), ("ipad", 768, 1024),
+            ("ipad-pro-10.5", 834, 1112), ("ipad-pro-12.9", 1024, 1366),
+        ]
+        #expect(table.map(\.0) == DevicePreset.allCases.map(\.rawValue))
+        for (name, width, height) in table {
+            let document = try #require(parse("<document device='\(name)'><p>x</p></document>").document)
+            #expect(document.pageWidth == width && document.pageHeight == height, "\(name)")
+            let page = try #require(layoutMarkup("<document device='\(name)'><p>x</p></document>")?.report.pages.first)
+            #expect(page.width == width && page.height == height, "\(name): \(page.width) × \(page.height)")
+        }
+    }
+
     @Test func unsetAttributesAreNilAndDefaultsAreNamed() throws {
         let document = try #require(parse("<document device='iphone-xs'><p>x</p></document>").document)
         #expect(document.lang == nil && document.dir == nil && document.margin == nil && document.numerals == nil)
@@ -309,7 +325,10 @@ private struct Fixture {
 
     @Test func whiteSpaceIsCollapsedAcrossInlineElements() throws {
         let document = try #require(parse("<document><p>\n  a  <b> b </b>\tc <br/>  d\n</p></document>").document)
-        guard case .text(_, let inlines) = document.blocks[0].kind else { return }
+        guard case .text(_, let inlines) = document.blocks[0].kind else {
+            Issue.record("not a text block: \(document.blocks[0].kind)")
+            return
+        }
         #expect(inlines.styledText().map(\.text) == ["a ", "b", " c", "\u{2028}", "d"])
     }
 

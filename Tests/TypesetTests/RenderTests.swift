@@ -227,6 +227,15 @@ struct RenderTests {
         let check = try run("/usr/bin/qpdf", ["--check", path])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("No syntax or stream encoding errors found"))
+
+        // The PDF draws the flag mirrored too (its own transform, not the PNG drawer's): blue
+        // on the left of its box, red on the right, as poppler draws the page at 144 dpi.
+        let drawn = try run("/usr/bin/pdftoppm", ["-r", "144", "-png", "-singlefile", "-f", "1", "-l", "1", path, folder + "/drawn"])
+        #expect(drawn.status == 0, "\(drawn.output)")
+        let image = try PixelImage(contentsOf: folder + "/drawn.png")
+        #expect(image.width == 720 && image.height == 480)
+        #expect(image.pixel(x: 540, y: 80) == PixelImage.Pixel(red: 0, green: 0, blue: 255, alpha: 255))
+        #expect(image.pixel(x: 660, y: 80) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
     }
 
     @Test func pdfCarriesLanguageAndFigureAlternateText() throws {
@@ -290,6 +299,7 @@ struct RenderTests {
         let written = try render(pages: pages, to: folder + "/sample.svg", options: RenderOptions(format: .svg))
         #expect(written == [folder + "/sample.svg", folder + "/sample-2.svg"])
         let pngs = try render(pages: pages, to: folder + "/direct.png", options: RenderOptions(format: .png))
+        #expect(pngs.count == written.count)
         for (svg, direct) in zip(written, pngs) {
             // Cairo's SVG sizes are in pt: at 144 dpi librsvg draws the page at the PNG's scale 2.
             let converted = svg + ".png"
@@ -566,6 +576,7 @@ struct RenderTests {
         defer { removeFolder(folder) }
         let pages = [Page(width: 20, height: 10), Page(width: 20, height: 10, background: Color(red: 0, green: 0, blue: 1, alpha: 0.5))]
         let written = try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: scale))
+        #expect(written.count == 2)
         for path in written {
             let png = try bytes(path)
             // After the signature and IHDR: length 9, "pHYs", x and y per meter, unit 1.

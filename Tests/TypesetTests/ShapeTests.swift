@@ -490,7 +490,11 @@ struct ShapeShaperTests {
         #expect(run.glyphs.first?.id == 0)
         let ltr = shaper.shape(
             scalars: text, range: 0..<1, face: latin, size: 17, rightToLeft: false, script: .common, language: "en")
-        #expect(run.glyphs.last?.id != ltr.glyphs.first?.id)  // "(" became the parenright glyph
+        // "(" became the font's ")".
+        let close = shaper.shape(
+            scalars: [")"], range: 0..<1, face: latin, size: 17, rightToLeft: false, script: .common, language: "en")
+        #expect(ltr.glyphs.first?.id != close.glyphs.first?.id && close.glyphs.first?.id != 0)
+        #expect(run.glyphs.last?.id == close.glyphs.first?.id)
     }
 
     @Test("the run cache gives what HarfBuzz gives, at every size and in every context")
@@ -789,7 +793,7 @@ struct ShapeBenchmark {
     @Test("shape one natural document", arguments: [0, 50_000])
     func naturalDocument(runCacheCapacity: Int) throws {
         let path = "/usr/share/common-licenses/GPL-3"
-        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let data = try #require(FileManager.default.contents(atPath: path), "\(path) is missing: nothing measured")
         let paragraphs = String(decoding: data, as: UTF8.self).components(separatedBy: "\n\n").map {
             Array($0.replacingOccurrences(of: "\n", with: " ").unicodeScalars)
         }

@@ -151,7 +151,11 @@ import Testing
         let runs = layout.lines[0].runs
         let levels = runs.map(\.level).reduce(into: [UInt8]()) { if $0.last != $1 { $0.append($1) } }
         #expect(levels == [0, 1, 0])
-        #expect(runs.map(\.x) == runs.map(\.x).sorted())
+        // Left to right by content: "abc " from the paragraph's start, the Hebrew word (one run
+        // of its four letters), " def" to its end.
+        #expect(runs.first?.scalarRange.lowerBound == 0 && runs.last?.scalarRange.upperBound == 12)
+        #expect(runs.filter(\.isRightToLeft).map(\.scalarRange) == [4..<8])
+        #expect(runs.map(\.scalarRange.lowerBound) == runs.map(\.scalarRange.lowerBound).sorted())
     }
 
     /// SPEC §6: a run is a maximal stretch of one style, so tags of the same style side by side

@@ -126,10 +126,15 @@ def main() -> int:
         # Memory stays flat: the same work per input, ten times the inputs.
         small = inputs[:100]
         out = os.path.join(folder, "out-100")
-        _, seconds, peak_small, _, _, _ = run(typeset, small, out, arguments.format, 2)
+        status_small, seconds, peak_small, summary_small, _, _ = run(typeset, small, out, arguments.format, 2)
         shutil.rmtree(out)
         out = os.path.join(folder, "out-1000")
-        _, seconds_large, peak_large, _, _, _ = run(typeset, inputs, out, arguments.format, 2)
+        status_large, seconds_large, peak_large, summary_large, _, _ = run(typeset, inputs, out, arguments.format, 2)
+        for count, status, summary in ((len(small), status_small, summary_small), (len(inputs), status_large, summary_large)):
+            failed = [path for path in inputs[:count] if path == bad_input]
+            expected = f"rendered {count - len(failed)} of {count} inputs" + (f"; failed: {bad_input}" if failed else "")
+            if status != (1 if failed else 0) or summary != expected:
+                failures.append(f"memory run of {count} inputs: exit {status}, summary {summary!r}, expected {expected!r}")
         print(f"peak RSS --jobs 2: {len(small)} inputs {peak_small / 1024:.1f} MB, {len(inputs)} inputs "
               f"{peak_large / 1024:.1f} MB (x{peak_large / peak_small:.2f})")
     for failure in failures:

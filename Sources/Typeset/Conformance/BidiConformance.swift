@@ -17,7 +17,9 @@ extension ConformanceResult {
         let classNames = Dictionary(uniqueKeysWithValues: BidiClass.allCases.map { ("\($0)", $0) })
         var expectedLevels: [UInt8?] = []
         var expectedOrder: [Int] = []
-        for (number, line) in try readLines(path).enumerated() {
+        let lines = try readLines(path)
+        result.readVersion(lines.first)
+        for (number, line) in lines.enumerated() {
             if line.hasPrefix("@Levels:") {
                 expectedLevels = line.dropFirst(8).split(whereSeparator: { $0 == " " || $0 == "\t" }).map { UInt8($0) }
                 continue
@@ -53,7 +55,9 @@ extension ConformanceResult {
     /// Runs every case of BidiCharacterTest.txt at `path`.
     public static func bidiCharacterTest(file path: String) throws -> ConformanceResult {
         var result = ConformanceResult(name: "BidiCharacterTest.txt")
-        for (number, line) in try readLines(path).enumerated() {
+        let lines = try readLines(path)
+        result.readVersion(lines.first)
+        for (number, line) in lines.enumerated() {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ";", omittingEmptySubsequences: false)
             let codes = fields.first?.split(separator: " ") ?? []

@@ -8,8 +8,43 @@ public struct ConformanceResult: Sendable {
     /// The first failures, each with its line number, input, expected and actual result.
     public var failures: [String] = []
 
+    /// The Unicode version the file says it is of, on its first line (`# BidiTest-15.0.0.txt`).
+    public var version: String?
+
     public init(name: String) { self.name = name }
     public var total: Int { passed + failed }
+
+    /// The Unicode version of the built-in tables, and how many cases each of its test files
+    /// holds (a BidiTest.txt line counts once per paragraph direction in its bitset).
+    public static let unicodeVersion = "15.0.0"
+    static let caseCounts = [
+        "BidiTest.txt": 770_241, "BidiCharacterTest.txt": 91_707, "LineBreakTest.txt": 7_654, "GraphemeBreakTest.txt": 602,
+    ]
+
+    /// Why this run does not show that every case of the file was run: nil when it ran exactly
+    /// as many as Unicode 15.0.0's file holds. A file cut short, or partly read, passes every
+    /// case it has; only the count shows it.
+    public var shortfall: String? {
+        let stem = name.hasSuffix(".txt") ? String(name.dropLast(4)) : name
+        guard let version else {
+            return "its first line is not '# \(stem)-\(Self.unicodeVersion).txt': cannot tell whether every case is here"
+        }
+        guard version == Self.unicodeVersion, let expected = Self.caseCounts[name] else {
+            return "this is the file of Unicode \(version); the built-in algorithms and case counts are Unicode \(Self.unicodeVersion)'s"
+        }
+        guard total == expected else {
+            return "ran \(total) cases, and Unicode \(version)'s \(name) holds \(expected): the file is cut short or changed"
+        }
+        return nil
+    }
+
+    /// Reads the version from the file's first line, `# NAME-VERSION.txt`.
+    mutating func readVersion(_ firstLine: Substring?) {
+        let stem = name.hasSuffix(".txt") ? String(name.dropLast(4)) : name
+        guard let line = firstLine?.trimming(\.isWhitespace), line.hasPrefix("# \(stem)-"), line.hasSuffix(".txt")
+        else { return }
+        version = String(line.dropFirst(stem.count + 3).dropLast(4))
+    }
 
     mutating func record(_ ok: Bool, _ failure: @autoclosure () -> String) {
         if ok {
