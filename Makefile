@@ -46,7 +46,7 @@ tables: deps
 test: deps check-tables release
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(TEST_PACKAGES)"
 	$(SWIFT) build
-	$(SWIFT) test
+	TYPESET_UCD_DIR=$(UCD_DIR) $(SWIFT) test
 	$(RELEASE_BIN) conformance --unicode-dir $(UCD_DIR)
 
 demo: release

@@ -4,7 +4,9 @@ import Testing
 
 @testable import Typeset
 
-let unicodeDirectory = "/usr/share/unicode"
+/// The UCD files the conformance tests read: `make test UCD_DIR=…` passes its folder on, as it
+/// does to the table check and to `typeset conformance`.
+let unicodeDirectory = ProcessInfo.processInfo.environment["TYPESET_UCD_DIR"] ?? "/usr/share/unicode"
 
 @Suite struct BidiConformanceTests {
     @Test func bidiTestRunsEveryCase() throws {

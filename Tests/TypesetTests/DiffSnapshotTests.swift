@@ -639,7 +639,7 @@ struct SnapshotCommandTests {
         #expect(partial.stderr.contains("ucd/LineBreakTest.txt:1:1: error: cannot read this Unicode test file"), "\(partial)")
         #expect(partial.stderr.contains("ucd/BidiTest.txt:1:1: error: its first line is not '# BidiTest-15.0.0.txt'"), "\(partial)")
         // A file cut short passes every case it has, and fails on the count.
-        let whole = try String(contentsOfFile: "/usr/share/unicode/BidiCharacterTest.txt", encoding: .utf8)
+        let whole = try String(contentsOfFile: unicodeDirectory + "/BidiCharacterTest.txt", encoding: .utf8)
         try Data((whole.split(separator: "\n").prefix(500).joined(separator: "\n") + "\n").utf8)
             .write(to: URL(fileURLWithPath: unicode + "/BidiCharacterTest.txt"))
         let cut = try typeset(["conformance", "--unicode-dir", "ucd"], in: folder)

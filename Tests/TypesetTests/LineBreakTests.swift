@@ -6,7 +6,7 @@ import Testing
 @testable import Typeset
 
 @Suite struct LineBreakTests {
-    static let unicodeDirectory = "/usr/share/unicode/auxiliary"
+    static let auxiliaryDirectory = unicodeDirectory + "/auxiliary"
 
     /// The number of cases (non-comment lines) in LineBreakTest-15.0.0.txt.
     static let lineBreakCaseCount = 7_654
@@ -33,7 +33,7 @@ import Testing
     // MARK: - Conformance
 
     @Test func lineBreakTestFilePassesEveryCase() throws {
-        let path = "\(Self.unicodeDirectory)/LineBreakTest.txt"
+        let path = "\(Self.auxiliaryDirectory)/LineBreakTest.txt"
         let result = try ConformanceResult.lineBreakTest(file: path)
         #expect(result.name == "LineBreakTest.txt")
         #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func graphemeBreakTestFilePassesEveryCase() throws {
-        let path = "\(Self.unicodeDirectory)/GraphemeBreakTest.txt"
+        let path = "\(Self.auxiliaryDirectory)/GraphemeBreakTest.txt"
         let result = try ConformanceResult.graphemeBreakTest(file: path)
         #expect(result.name == "GraphemeBreakTest.txt")
         #expect(result.failed == 0, "\(result.summary)\n\(result.failures.joined(separator: "\n"))")
