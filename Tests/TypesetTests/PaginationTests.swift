@@ -335,4 +335,18 @@ import Testing
         let label = result.report.pages[0].blocks[0]
         #expect(label.lines.map { $0.runs.map(\.text).joined() }.joined() == "NotificationsNotifications")
     }
+
+    /// A word broken between its letters is never cut inside a ligature: the lam-alef of "لأن"
+    /// and the "ffi" of "office" are one glyph each, which a cut drew whole on one line, leaving
+    /// the next empty and its letters out of the PDF's and SVG's text. A ligature wider than
+    /// the box overflows, as any cluster does.
+    @Test func aWordIsNotBrokenInsideALigature() throws {
+        for (word, lines) in [("لأن", ["لأ", "ن"]), ("office", ["o", "ffi", "c", "e"])] {
+            let block = try #require(
+                layoutMarkup(#"<document width="20" margin="4"><label size="30">\#(word)</label></document>"#)?.report.pages[0].blocks.first)
+            #expect(block.lines.map { $0.runs.map(\.text).joined() } == lines)
+            let runs = block.lines.flatMap(\.runs)
+            #expect(runs.allSatisfy { $0.glyphs > 0 && $0.width > 0 }, "\(runs.map { ($0.text, $0.glyphs) })")
+        }
+    }
 }

@@ -25,7 +25,6 @@ public struct ConformanceResult: Sendable {
     /// as many as Unicode 15.0.0's file holds. A file cut short, or partly read, passes every
     /// case it has; only the count shows it.
     public var shortfall: String? {
-        let stem = name.hasSuffix(".txt") ? String(name.dropLast(4)) : name
         guard let version else {
             return "its first line is not '# \(stem)-\(Self.unicodeVersion).txt': cannot tell whether every case is here"
         }
@@ -38,9 +37,11 @@ public struct ConformanceResult: Sendable {
         return nil
     }
 
+    /// The file's name without ".txt", as its version line has it.
+    private var stem: String { name.hasSuffix(".txt") ? String(name.dropLast(4)) : name }
+
     /// Reads the version from the file's first line, `# NAME-VERSION.txt`.
     mutating func readVersion(_ firstLine: Substring?) {
-        let stem = name.hasSuffix(".txt") ? String(name.dropLast(4)) : name
         guard let line = firstLine?.trimming(\.isWhitespace), line.hasPrefix("# \(stem)-"), line.hasSuffix(".txt")
         else { return }
         version = String(line.dropFirst(stem.count + 3).dropLast(4))

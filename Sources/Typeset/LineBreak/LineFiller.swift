@@ -21,6 +21,7 @@ struct AdvanceTable {
             for glyph in run.glyphs { advances[glyph.cluster + 1] += glyph.advance }
         }
         self.init(summing: advances)
+        self.runs = runs
     }
 
     /// `advances[i + 1]` is the advance of scalar i; `advances[0]` is 0.
@@ -30,6 +31,25 @@ struct AdvanceTable {
     }
 
     func width(_ range: Range<Int>) -> Double { prefix[range.upperBound] - prefix[range.lowerBound] }
+
+    /// The shaped runs the advances come from (none given: every scalar is a cluster of its own).
+    private var runs: [ShapedRun] = []
+
+    /// For each offset of `range` and the one after it (element k: `range.lowerBound + k`),
+    /// whether a cut there keeps HarfBuzz's clusters whole: false inside a ligature ("ffi",
+    /// lam-alef) or a letter and marks drawn as one glyph, whose pieces would be a line with
+    /// the whole glyph and one with none. (Asked only of a word wider than its line.)
+    func clusterEdges(_ range: Range<Int>) -> [Bool] {
+        guard !runs.isEmpty else { return [Bool](repeating: true, count: range.count + 1) }
+        var edges = [Bool](repeating: false, count: range.count + 1)
+        edges[0] = true
+        edges[range.count] = true
+        for run in runs where run.range.overlaps(range) {
+            for edge in [run.range.lowerBound, run.range.upperBound] where range.contains(edge) { edges[edge - range.lowerBound] = true }
+            for glyph in run.glyphs where range.contains(glyph.cluster) { edges[glyph.cluster - range.lowerBound] = true }
+        }
+        return edges
+    }
 }
 
 enum LineFiller {
@@ -111,9 +131,10 @@ enum LineFiller {
                 continue
             }
             if lastFit == nil, lineWidth(start, end) > limit {
-                // One word is wider than the line: break it between grapheme clusters. The
-                // rest of the word stays on the line being built (a single cluster wider than
-                // the line stays whole and overflows: there is nowhere to break it).
+                // One word is wider than the line: break it between grapheme clusters (not
+                // inside a ligature). The rest of the word stays on the line being built (a
+                // single cluster wider than the line stays whole and overflows: there is
+                // nowhere to break it).
                 // (Its last piece ends at this opportunity: room is kept for the hyphen a soft
                 // hyphen there shows.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
@@ -155,7 +176,8 @@ enum LineFiller {
         return nil
     }
 
-    /// `range` cut between grapheme clusters into pieces that fit (each at least one cluster),
+    /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature), into
+    /// pieces that fit (each at least one cluster),
     /// a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
     /// takes them; UAX #14 allows no break after a soft hyphen in Hebrew, LB21a, so a Hebrew
     /// word's pieces can end there). The last piece is what is left, however wide, with room
@@ -165,7 +187,10 @@ enum LineFiller {
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double,
         hyphens: [Int: Double] = [:], endHyphen: Double = 0
     ) -> [Range<Int>] {
-        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound }
+        let edges = advances.clusterEdges(range)
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter {
+            $0 > range.lowerBound && edges[$0 - range.lowerBound]
+        }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to

@@ -158,9 +158,12 @@ final class PDFFont {
     /// For readers that ignore /ActualText (pdfminer, pypdf): in a cluster of several glyphs
     /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
     /// the cluster's characters stands for it, and the one glyph left, if one is, for the
-    /// characters left (the letter, in its joining form). Glyphs that stand for something keep it.
-    /// Only clusters of up to `mappedClusterLength` glyphs: the search is quadratic, and a letter
-    /// with thousands of marks (a hostile input) took seconds; its /ActualText still says it.
+    /// characters left (the letter, in its joining form). With two left, one with an advance and
+    /// one without (the medial lam of "لَّ" and the one glyph of its shadda and fatha), the first
+    /// stands for the letters left and the second for the marks. Glyphs that stand for something
+    /// keep it. Only clusters of up to `mappedClusterLength` glyphs: the search is quadratic, and
+    /// a letter with thousands of marks (a hostile input) took seconds; its /ActualText still
+    /// says it.
     @inline(never)
     func mapParts(_ glyphs: ArraySlice<PositionedGlyph>, of text: UnsafeBufferPointer<UInt8>) {
         guard glyphs.count <= PDFFont.mappedClusterLength else { return }
@@ -179,9 +182,19 @@ final class PDFFont {
                 unmatched.append(glyph)
             }
         }
-        guard unmatched.count == 1, !left.isEmpty else { return }
-        let rest = Array(String(String.UnicodeScalarView(left)).utf8)
-        _ = rest.withUnsafeBufferPointer { map(unmatched[0], to: $0) }
+        func stand(_ glyph: UInt32, for scalars: [Unicode.Scalar]) {
+            let bytes = Array(String(String.UnicodeScalarView(scalars)).utf8)
+            _ = bytes.withUnsafeBufferPointer { map(glyph, to: $0) }
+        }
+        guard !left.isEmpty else { return }
+        if unmatched.count == 1 { return stand(unmatched[0], for: left) }
+        guard unmatched.count == 2 else { return }
+        let marks = left.filter { [.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory) }
+        let letters = left.filter { !marks.contains($0) }
+        let spacing = unmatched.map { program.advance($0) != 0 }
+        guard !marks.isEmpty, !letters.isEmpty, spacing[0] != spacing[1] else { return }
+        stand(spacing[0] ? unmatched[0] : unmatched[1], for: letters)
+        stand(spacing[0] ? unmatched[1] : unmatched[0], for: marks)
     }
 
     /// A letter and its marks: no script stacks more.
