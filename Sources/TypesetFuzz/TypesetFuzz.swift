@@ -2,8 +2,8 @@
 // Typesetter.layout (styles, bidi, itemization, shaping, line breaking, HIG rules, pagination)
 // → the layout report's JSON → the writers: PDF (PDFWriter, the TrueType subsetter), SVG and PNG
 // (PageDrawer, RasterGlyphs, PNGEncoder), which work on raw memory. Built only by `make fuzz`
-// (Package.swift adds this target only when TYPESET_FUZZ is set, with
-// -sanitize=fuzzer,address -parse-as-library).
+// (Package.swift adds this target only when TYPESET_FUZZ is set; the Makefile's fuzz-build
+// builds it with -sanitize=fuzzer,address -parse-as-library).
 import Glibc
 import Typeset
 

@@ -157,6 +157,19 @@ struct BidiResolver {
     }
 }
 
+/// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
+/// given as text (SPEC §6: run text is without them). The bidi classes LRE, LRO, RLE, RLO, PDF,
+/// LRI, RLI, FSI and PDI have these nine characters only (Unicode 15.0): `BidiClass.isExplicitFormatting`, compared
+/// directly since this is asked of every glyph and character of every line (what `<ltr>`,
+/// `<rtl>` and `<bdi>` add around their text).
+@inline(__always)
+func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+}
+
 extension BidiClass {
     /// The embedding, override and isolate controls and their terminators (UAX #9 X2–X7).
     var isExplicitFormatting: Bool {

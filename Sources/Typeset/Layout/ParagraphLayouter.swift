@@ -1,5 +1,7 @@
 // The paragraph driver: styled text → bidi levels → items → shaped glyphs → lines → visual
-// runs. Alignment and placement on the page happen in BlockLayouter; this knows only lines.
+// runs, with the digits and number symbols the HIG's numerals rule shows (§4.5) and the
+// warnings for characters no font has. Alignment and placement on the page happen in
+// BlockLayouter; this knows only lines.
 
 /// A stretch of one line with one level, script, font and size, in visual order.
 struct LineRun: Equatable {
@@ -256,10 +258,10 @@ final class ParagraphLayouter: Sendable {
                     display[i] = scalars[i] == "." ? symbols.decimal : symbols.group
                 }
                 var before = start - 1
-                while before >= 0, isBidiControl(scalars[before]) { before -= 1 }
+                while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
                 if before >= 0, scalars[before] == "%" { display[before] = symbols.percent }
                 var after = end
-                while after < scalars.count, isBidiControl(scalars[after]) { after += 1 }
+                while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
                 if after < scalars.count, scalars[after] == "%" { display[after] = symbols.percent }
             }
             start = end
@@ -268,7 +270,7 @@ final class ParagraphLayouter: Sendable {
 
     /// The bidi controls: embeddings, overrides and isolates (what `<ltr>`, `<rtl>` and `<bdi>`
     /// add around their text), and the marks LRM, RLM and ALM.
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    private static func isBidiControlOrMark(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x200E, 0x200F, 0x061C: true
         default: isHiddenControl(scalar)
@@ -373,7 +375,7 @@ final class ParagraphLayouter: Sendable {
             // A line breaks after the bidi controls that follow (`<ltr>Donau&#xAD;</ltr>`:
             // UAX #14 keeps them with the soft hyphen); it shows the hyphen all the same.
             var end = offset + 1
-            while end < text.scalars.count && LineFiller.isBidiControl(text.scalars[end]) { end += 1 }
+            while end < text.scalars.count && isHiddenControl(text.scalars[end]) { end += 1 }
             if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens
@@ -558,7 +560,7 @@ final class ParagraphLayouter: Sendable {
         // The first space or break past the bidi controls that hang with them (the end of an
         // isolate before a `<br/>`: a sheet's caption read "a.xmlen · Large").
         var at = visibleEnd
-        while at < range.upperBound && Self.isBidiControl(text.scalars[at]) { at += 1 }
+        while at < range.upperBound && Self.isBidiControlOrMark(text.scalars[at]) { at += 1 }
         guard at < range.upperBound else { return nil }
         let scalar = text.scalars[at]
         guard scalar == " " || scalar == "\u{2028}" else { return nil }
@@ -676,17 +678,5 @@ final class ParagraphLayouter: Sendable {
         case .unordered:
             return ArraySlice(glyphs.filter { range.contains($0.cluster) })
         }
-    }
-}
-
-/// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
-/// given as text (SPEC §6: run text is without them). The bidi classes LRE, LRO, RLE, RLO, PDF,
-/// LRI, RLI, FSI and PDI have these nine characters only (Unicode 15.0), compared directly
-/// since this is asked of every glyph and character of every line.
-@inline(__always)
-func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x202A...0x202E, 0x2066...0x2069: return true
-    default: return false
     }
 }

@@ -58,7 +58,7 @@ enum LineFiller {
     /// L1 takes isolate controls with trailing white space; `Hello <ltr><br/>…` ended its line
     /// in "Hello ", LRI, and the space stood 4 pt inside a right-aligned line's edge).
     static func hangs(_ scalar: Unicode.Scalar) -> Bool {
-        isWhiteSpace(scalar) || isBidiControl(scalar)
+        isWhiteSpace(scalar) || isHiddenControl(scalar)
     }
 
     /// Spaces and line or paragraph separators.
@@ -69,20 +69,12 @@ enum LineFiller {
         }
     }
 
-    /// Embedding, override and isolate controls (what `<ltr>`, `<rtl>` and `<bdi>` add).
-    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.bidiClass {
-        case .LRI, .RLI, .FSI, .PDI, .LRE, .RLE, .LRO, .RLO, .PDF: true
-        default: false
-        }
-    }
-
     /// Whether the soft hyphen at `index` ends no word: it is first, or comes after white
     /// space (bidi controls between passed over). It shows no hyphen (`quick &#xAD;brown`
     /// showed "quick -"), and hangs; one after `<ltr>Donau</ltr>` shows its hyphen.
     static func softHyphenEndsNoWord(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var before = index - 1
-        while before >= 0 && isBidiControl(scalars[before]) { before -= 1 }
+        while before >= 0 && isHiddenControl(scalars[before]) { before -= 1 }
         return before < 0 || isWhiteSpace(scalars[before])
     }
 
@@ -185,7 +177,7 @@ enum LineFiller {
     /// shows it: taken off every piece's width, it broke "Donaudam" a letter early).
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double,
-        hyphens: [Int: Double] = [:], endHyphen: Double = 0
+        hyphens: [Int: Double], endHyphen: Double
     ) -> [Range<Int>] {
         let edges = advances.clusterEdges(range)
         let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter {

@@ -448,9 +448,9 @@ extension Array where Element == Inline {
     /// isolates a `dir` on inline elements), and `<br/>` becomes U+2028 LINE SEPARATOR, a
     /// mandatory break (UAX #14 BK) that does not end the bidi paragraph. Adjacent pieces are
     /// not merged.
-    public func styledText(base: InlineStyle = InlineStyle()) -> [StyledText] {
+    public func styledText() -> [StyledText] {
         var output: [StyledText] = []
-        Inline.flatten(self, style: base, into: &output)
+        Inline.flatten(self, style: InlineStyle(), into: &output)
         return output
     }
 }

@@ -192,7 +192,6 @@ func listPhrase(_ items: [String], conjunction: String = "or") -> String {
 /// Recursion follows element nesting, which the reader caps at 256.
 struct MarkupConverter {
     var diagnostics = Diagnostics()
-    let file: String
     /// The document's folder, absolute and lexically normalized.
     let directory: String
     /// Folders images may come from, lexically normalized.
@@ -202,7 +201,6 @@ struct MarkupConverter {
     private var resolvedImageRoots: [String]?
 
     init(file: String, assetDirectories: [String]) {
-        self.file = file
         let currentDirectory = MarkupConverter.currentDirectory()
         let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
         let directory = MarkupConverter.parent(of: absoluteFile)
@@ -703,7 +701,7 @@ struct MarkupConverter {
 
     /// Checks the attribute names of `element` and returns the known ones.
     private mutating func attributeValues(of element: XMLElement) -> AttributeValues {
-        var values = AttributeValues(element: element.name)
+        var values = AttributeValues()
         guard !element.attributes.isEmpty else { return values }  // most elements have none
         let accepted = MarkupNames.attributes(of: element.name)
         for attribute in element.attributes {
@@ -738,13 +736,10 @@ struct MarkupConverter {
 /// Each reader reports a value it cannot accept, naming the attribute and what it accepts, and
 /// returns nil.
 struct AttributeValues {
-    let element: String
     /// In the order written, each name once (the reader refuses duplicates). A list: an element
     /// has a few, mostly none, and each of a block's dozen readers looks its name up, which in a
     /// dictionary meant hashing it.
     var attributes: [XMLAttribute] = []
-
-    init(element: String) { self.element = element }
 
     private func named(_ name: String) -> XMLAttribute? {
         for attribute in attributes where attribute.name == name { return attribute }

@@ -1,5 +1,6 @@
-// Owners of Cairo objects (surfaces, contexts, in-memory output streams). Nothing here leaves
-// Render/ and Diff/: callers see Swift values only.
+// Owners of Cairo objects (surfaces, contexts, in-memory output streams), used by Render/,
+// Diff/ and Markup/PNGFile.swift (which decodes a picture as the page will draw it); callers
+// see Swift values only.
 import CCairo
 import Glibc
 

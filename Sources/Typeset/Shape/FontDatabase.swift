@@ -35,6 +35,7 @@ public struct FontRun: Hashable, Sendable {
 /// serve a parallel batch.
 public final class FontDatabase: Sendable {
     /// Bundled fonts only (plus system fonts when needed), found by `bundledFontDirectory()`.
+    /// For tests and library users: a `Typesetter` makes its own.
     public static let shared = FontDatabase()
 
     /// The bundled fonts' folder, or nil when it cannot be found.

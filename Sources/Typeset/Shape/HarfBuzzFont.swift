@@ -204,10 +204,6 @@ final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
     private let fonts = Locked<[FontFileKey: HarfBuzzFont]>([:])
 
-    func font(path: String, index: Int) -> HarfBuzzFont {
-        font(FontFileKey(path: path, index: index))
-    }
-
     private func font(_ key: FontFileKey) -> HarfBuzzFont {
         if let font = fonts.withLock({ $0[key] }) { return font }
         let created = HarfBuzzFont(path: key.path, index: key.index)

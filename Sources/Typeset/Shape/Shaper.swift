@@ -46,8 +46,8 @@ public struct ShapedRun: Hashable, Sendable {
     /// Glyphs in visual order (HarfBuzz output order: right to left runs come out reversed, so
     /// the first glyph of an RTL run is its last character's).
     public let glyphs: [ShapedGlyph]
-    /// The sum of the glyphs' advances, in points.
-    public let advance: Double
+    /// The sum of the glyphs' advances, in points (summed when asked: layout reads the glyphs).
+    public var advance: Double { glyphs.reduce(0) { $0 + $1.advance } }
 
     public init(face: FontFace, size: Double, rightToLeft: Bool, range: Range<Int>, glyphs: [ShapedGlyph]) {
         self.face = face
@@ -55,7 +55,6 @@ public struct ShapedRun: Hashable, Sendable {
         self.rightToLeft = rightToLeft
         self.range = range
         self.glyphs = glyphs
-        self.advance = glyphs.reduce(0) { $0 + $1.advance }
     }
 }
 
@@ -95,6 +94,7 @@ public struct GlyphExtents: Hashable, Sendable {
 /// each call takes its own `hb_buffer` from a small pool guarded by a `Locked`; the run cache is
 /// another `Locked`, never held while shaping.
 public final class Shaper: Sendable {
+    /// For tests and library users: a `Typesetter` makes its own.
     public static let shared = Shaper()
 
     private let buffers = Locked<[HarfBuzzBuffer]>([])

@@ -1,7 +1,8 @@
 // Extended grapheme cluster boundaries: UAX #29 section 3.1.1 (Unicode 15.0), rules GB1–GB999.
 //
 // Line breaking uses them to split a word that is longer than a line without tearing a
-// character apart. One pass; GB11 and GB12/GB13 carry their state forward.
+// character apart, and font fallback to give each character with its marks one font. One
+// pass; GB11 and GB12/GB13 carry their state forward.
 
 /// Finds extended grapheme cluster boundaries with the default rules of UAX #29 (Unicode 15.0).
 public enum GraphemeBreaker {
