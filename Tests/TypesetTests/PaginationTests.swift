@@ -334,6 +334,14 @@ import Testing
         // The pieces are on lines of their own, and every letter is there.
         let label = result.report.pages[0].blocks[0]
         #expect(label.lines.map { $0.runs.map(\.text).joined() }.joined() == "NotificationsNotifications")
+        // A word that fits without the hyphen of the soft hyphen it ends at, and not with it, is
+        // named and measured with it ("168 pt wide, narrower than the word 'microscopic'
+        // (168 pt)" read as a contradiction).
+        let hyphenated = try #require(
+            layoutMarkup(#"<document width="200"><p size="30">ultra&#xAD;microscopic&#xAD;silico</p></document>"#))
+        #expect(hyphenated.diagnostics.warnings.map(\.message) == [
+            "this <p> is 168 pt wide, narrower than the word 'microscopic-' (178 pt): it is broken between its letters",
+        ])
     }
 
     /// A word broken between its letters is never cut inside a ligature: the lam-alef of "لأن"

@@ -321,7 +321,8 @@ final class ParagraphLayouter: Sendable {
         let broken = LineFiller.firstBrokenWord(ranges, scalars: text.scalars, opportunities: opportunities)
         return ParagraphLines(
             displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
-            brokenWord: broken.map { ($0, advances.width($0)) })
+            // A word that ends at a soft hyphen did not fit with its hyphen: its width has it.
+            brokenWord: broken.map { ($0, advances.width($0) + (hyphens[$0.upperBound]?.advance ?? 0)) })
     }
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark
