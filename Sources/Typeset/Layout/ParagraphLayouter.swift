@@ -1,7 +1,6 @@
 // The paragraph driver: styled text → bidi levels → items → shaped glyphs → lines → visual
-// runs, with the digits and number symbols the HIG's numerals rule shows (§4.5) and the
-// warnings for characters no font has. Alignment and placement on the page happen in
-// BlockLayouter; this knows only lines.
+// runs, and the warnings for characters no font has (the digits it shows: Numerals.swift).
+// Alignment and placement on the page happen in BlockLayouter; this knows only lines.
 
 /// A stretch of one line with one level, script, font and size, in visual order.
 struct LineRun: Equatable {
@@ -169,112 +168,6 @@ final class ParagraphLayouter: Sendable {
         let lines = setLines(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
         repeated.withLock { $0.store(lines, for: key) }
         return ParagraphLayout(text, lines)
-    }
-
-    /// The characters around `index` up to white space, no-break spaces included ("15\u{A0}km"
-    /// is a number and a unit, as "15 km" is), or a line or paragraph separator.
-    static func word(around index: Int, in scalars: [Unicode.Scalar]) -> Range<Int> {
-        func separates(_ scalar: Unicode.Scalar) -> Bool {
-            let bidi = scalar.bidiClass
-            return bidi == .WS || bidi == .B || bidi == .S || scalar.generalCategory == .Zs || scalar == "\u{2028}"
-        }
-        var start = index
-        while start > 0 && !separates(scalars[start - 1]) { start -= 1 }
-        var end = index + 1
-        while end < scalars.count && !separates(scalars[end]) { end += 1 }
-        return start..<end
-    }
-
-    /// The characters shown for `text`: its digits in the numbering system of their span, and
-    /// the separators and percent signs of those numbers in the system's own symbols (SPEC 4.5).
-    /// Only what is shown changes, after bidi resolution, which reads `text.scalars`: numbers
-    /// order the same whatever digits they show.
-    ///
-    /// A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an emoji's, not a number's: kept, as
-    /// the emoji font has no other. So are the digits of a word with a left-to-right letter in
-    /// it, which are part of a name or a code, not a number (MP3, COVID-19, x86_64, A1B2-C3, a
-    /// URL): they read as "MP٣" and were copied so.
-    static func displayScalars(_ text: ParagraphText) -> [Unicode.Scalar] {
-        var display = text.scalars
-        var shown: [NumberingSystem?] = []  // by scalar, once a digit is substituted
-        var word = 0..<0  // the word (between white space) of the last digit looked at
-        var wordHasLetter = false
-        for span in text.spans where span.style.digits != .latn {
-            for i in span.scalarRange {
-                guard let digit = span.style.digits.substitute(display[i]) else { continue }
-                let next = i + 1 < display.count ? display[i + 1].value : 0
-                if next == 0xFE0F || next == 0x20E3 { continue }
-                if !word.contains(i) {
-                    word = ParagraphLayouter.word(around: i, in: text.scalars)
-                    wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.properties.isAlphabetic }
-                }
-                if wordHasLetter { continue }
-                display[i] = digit
-                if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
-                shown[i] = span.style.digits
-            }
-        }
-        if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
-        return display
-    }
-
-    /// Separators and percent signs of substituted numbers, as a number formatter writes them:
-    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪. A number is digits with single "." or
-    /// "," between them; only one that reads as a formatted value changes, its "%" with it: at
-    /// most one ".", and each "," before it with three digits after it. Dates (21.11.2026),
-    /// addresses (192.168.0.1), decimal commas (2,50: ٢٬٥٠ would read 250) and "1.234,50" keep
-    /// theirs. A "%" is looked for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
-    private static func substituteNumberSymbols(
-        _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
-    ) {
-        func isSeparator(_ scalar: Unicode.Scalar) -> Bool { scalar == "." || scalar == "," }
-        var start = 0
-        while start < scalars.count {
-            guard let system = shown[start], let symbols = system.symbols else {
-                start += 1
-                continue
-            }
-            // The number: digits shown in `system`, each separator between two of them.
-            var end = start + 1
-            while end < scalars.count {
-                if shown[end] == system {
-                    end += 1
-                } else if isSeparator(scalars[end]), end + 1 < scalars.count, shown[end + 1] == system {
-                    end += 2
-                } else {
-                    break
-                }
-            }
-            let number = start..<end
-            let points = number.filter { scalars[$0] == "." }
-            let point = points.first ?? end
-            // A group separator has three digits after it, up to the next separator.
-            func groups(_ comma: Int) -> Bool {
-                comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
-                    && (comma + 4 == end || isSeparator(scalars[comma + 4]))
-            }
-            if points.count <= 1, number.allSatisfy({ scalars[$0] != "," || groups($0) }) {
-                for i in number where isSeparator(scalars[i]) {
-                    display[i] = scalars[i] == "." ? symbols.decimal : symbols.group
-                }
-                var before = start - 1
-                while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
-                if before >= 0, scalars[before] == "%" { display[before] = symbols.percent }
-                var after = end
-                while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
-                if after < scalars.count, scalars[after] == "%" { display[after] = symbols.percent }
-            }
-            start = end
-        }
-    }
-
-    /// The bidi controls: embeddings, overrides and isolates (what `<ltr>`, `<rtl>` and `<bdi>`
-    /// add around their text), and the marks LRM, RLM and ALM.
-    private static func isBidiControlOrMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x200E, 0x200F, 0x061C: true
-        default: isHiddenControl(scalar)
-        }
     }
 
     private func setLines(

@@ -3,8 +3,8 @@
 // compressed pixel data inflated and counted, each row's filter type checked, to say where it
 // is broken), so that a truncated or corrupted file is refused
 // with its location at parse time instead of failing while the page is drawn, where it would
-// take every other input of a one-file PDF or sheet down with it. Also a decoder of 8-bit RGB
-// and RGBA images into Cairo's pixels, for comparing screens (`trueColorPixels`).
+// take every other input of a one-file PDF or sheet down with it. (Diff/PNGDecoding.swift
+// decodes PNGs for comparing screens.)
 import CCairo  // zlib
 
 /// Why a file is not a usable PNG; the message completes "image 'x' is ...".
@@ -155,7 +155,7 @@ public enum PNGFile {
 
     /// The chunks of the PNG in `bytes`, in order: each one's type and where its data is. Stops
     /// at a truncated chunk (the bytes are checked ones: there is none).
-    private static func chunks(of bytes: [UInt8]) -> [(type: ArraySlice<UInt8>, data: Range<Int>)] {
+    static func chunks(of bytes: [UInt8]) -> [(type: ArraySlice<UInt8>, data: Range<Int>)] {
         var chunks: [(type: ArraySlice<UInt8>, data: Range<Int>)] = []
         var offset = 8
         while offset + 12 <= bytes.count {
@@ -286,7 +286,7 @@ public enum PNGFile {
     }
 
     /// Samples per pixel of each color type (gray, -, RGB, palette, gray + alpha, -, RGBA).
-    private static let channels = [1, 0, 3, 1, 2, 0, 4]
+    static let channels = [1, 0, 3, 1, 2, 0, 4]
 
     /// The rows the decompressed data holds: each is a filter-type byte and then its pixels.
     /// An interlaced (Adam7) image holds the rows of its seven reduced images one after another.
@@ -412,161 +412,8 @@ public enum PNGFile {
         return (produced, stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
     }
 
-    private static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> Int {
+    static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> Int {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-    }
-
-    /// The pixels of an 8-bit RGB or RGBA PNG, not interlaced, without tRNS (what typeset, Cairo
-    /// and most screenshot tools write), as Cairo decodes them into an image surface: 32-bit
-    /// words of alpha, red, green and blue, the colour multiplied by alpha as Cairo multiplies it,
-    /// RGB with alpha 255. Nil for every other PNG (one with a palette chunk or a zlib window
-    /// other than 32 KiB among them) and at any flaw (a chunk type that is not four letters, a
-    /// critical chunk's CRC, data that does not inflate to exactly its rows, an unknown filter
-    /// type): those are Cairo's to decode or refuse. A 780 × 1688 screen takes 46 million
-    /// instructions here, 69 million through Cairo, whose libpng rows and per-pixel conversion
-    /// cost as much as inflating.
-    static func trueColorPixels(_ bytes: [UInt8]) -> (width: Int, height: Int, words: [UInt32])? {
-        guard bytes.count >= 33, bytes.starts(with: signature), bigEndian(bytes, 8) == 13,
-            bytes[12..<16].elementsEqual("IHDR".utf8)
-        else { return nil }
-        let width = bigEndian(bytes, 16)
-        let height = bigEndian(bytes, 20)
-        let channels = bytes[25] == 6 ? 4 : 3
-        // Depth 8, RGB or RGBA, deflate, the one filter method, no interlacing; Cairo's sides,
-        // and no more pixels than a PNG page may have (a phone's screen at 3× has 3 Mi).
-        guard bytes[24] == 8, bytes[25] == 2 || bytes[25] == 6, bytes[26] == 0, bytes[27] == 0, bytes[28] == 0,
-            (1...maximumPixelSide).contains(width), (1...maximumPixelSide).contains(height),
-            width * height <= maximumPixelCount
-        else { return nil }
-        var data: [Range<Int>] = []
-        var ended = false
-        for (index, chunk) in chunks(of: bytes).enumerated() {
-            let type = chunk.type
-            // libpng refuses a chunk whose type is not four ASCII letters, whatever the chunk.
-            guard type.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
-            let critical = type.first.map { $0 & 0x20 == 0 } ?? false
-            if critical {
-                let stored = bigEndian(bytes, chunk.data.upperBound)
-                let crc = crc32(bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
-                guard Int(crc) == stored else { return nil }
-            }
-            switch String(decoding: type, as: UTF8.self) {
-            case "IHDR": guard index == 0 else { return nil }
-            case "IDAT":
-                // One run of IDAT chunks, as libpng requires.
-                guard data.last.map({ $0.upperBound + 12 == chunk.data.lowerBound }) ?? true else { return nil }
-                data.append(chunk.data)
-            case "IEND": ended = true
-            // A suggested palette is not drawn, but libpng checks it (its length, that there is
-            // one): such rare files are Cairo's.
-            case "PLTE", "tRNS": return nil
-            default: if critical { return nil }
-            }
-            if ended { break }
-        }
-        // The zlib header: deflate with a 32 KiB window. libpng inflates with the window the
-        // header declares and refuses data reaching further back; zlib here would not.
-        guard ended, let first = data.first, first.count >= 2, bytes[first.lowerBound] == 0x78 else { return nil }
-        let rowLength = 1 + width * channels
-        let expected = height * rowLength
-        var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
-        var status = Z_OK
-        // One byte more than the rows: data past them is Cairo's to judge, and the last RGB pixel
-        // is read as four bytes. (Neither array is cleared first: what is read of them is
-        // written before.)
-        var rows = [UInt8](unsafeUninitializedCapacity: expected + 1) { output, count in
-            count = expected + 1
-            output[expected] = 0
-            bytes.withUnsafeBufferPointer { input in
-                stream.next_out = output.baseAddress
-                stream.avail_out = uInt(expected + 1)
-                guard let start = input.baseAddress else { return }
-                for range in data where status == Z_OK {
-                    stream.next_in = UnsafeMutablePointer(mutating: start + range.lowerBound)
-                    stream.avail_in = uInt(range.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    if status == Z_BUF_ERROR, stream.avail_out > 0 { status = Z_OK }  // this chunk used up
-                }
-            }
-        }
-        guard status == Z_STREAM_END, Int(stream.total_out) == expected else { return nil }
-        var unfiltered = false
-        let words = [UInt32](unsafeUninitializedCapacity: width * height) { words, count in
-            count = width * height
-            guard let out = words.baseAddress else { return }
-            unfiltered = rows.withUnsafeMutableBufferPointer { rows in
-                rows.baseAddress.map { unfilter($0, into: out, width: width, height: height, channels: channels) }
-                    ?? false
-            }
-        }
-        return unfiltered ? (width, height, words) : nil
-    }
-
-    /// Undoes each row's filter (PNG §9) in `rows` and turns its pixels into Cairo's words;
-    /// false at an unknown filter type. `rows` has a byte after the last row.
-    private static func unfilter(
-        _ rows: UnsafeMutablePointer<UInt8>, into words: UnsafeMutablePointer<UInt32>, width: Int, height: Int,
-        channels: Int
-    ) -> Bool {
-        let length = width * channels
-        let zeros = [UInt8](repeating: 0, count: length)
-        return zeros.withUnsafeBufferPointer { zeros in
-            guard let zeroRow = zeros.baseAddress else { return false }
-            for y in 0..<height {
-                let line = rows + y * (length + 1) + 1
-                let above = y == 0 ? UnsafeMutablePointer(mutating: zeroRow) : line - (length + 1)
-                switch line[-1] {
-                case 0: break
-                case 1:
-                    for i in channels..<length { line[i] &+= line[i - channels] }
-                case 2:
-                    for i in 0..<length { line[i] &+= above[i] }
-                case 3:
-                    for i in 0..<channels { line[i] &+= above[i] >> 1 }
-                    for i in channels..<length {
-                        line[i] &+= UInt8((UInt16(line[i - channels]) + UInt16(above[i])) >> 1)
-                    }
-                case 4:
-                    for i in 0..<channels { line[i] &+= above[i] }  // left and upper left are 0
-                    for i in channels..<length {
-                        let a = Int(line[i - channels]), b = Int(above[i]), c = Int(above[i - channels])
-                        let p = a + b - c
-                        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                        line[i] &+= UInt8(pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
-                    }
-                default: return false
-                }
-                let out = words + y * width
-                if channels == 3 {
-                    // Each pixel read as four bytes, red first: the fourth is the next pixel's, the
-                    // next row's filter type or, after the last row, the byte `rows` has to spare.
-                    var pixel = UnsafeRawPointer(line)
-                    for x in 0..<width {
-                        out[x] = 0xFF00_0000 | UInt32(bigEndian: pixel.loadUnaligned(as: UInt32.self)) >> 8
-                        pixel += 3
-                    }
-                } else {
-                    for x in 0..<width {
-                        let p = line + 4 * x
-                        let alpha = UInt32(p[3])
-                        // Cairo's premultiply_data: (alpha × colour + 128) / 255, rounded as it rounds.
-                        func times(_ color: UInt8) -> UInt32 {
-                            let t = alpha * UInt32(color) + 0x80
-                            return (t + (t >> 8)) >> 8
-                        }
-                        out[x] =
-                            alpha == 0
-                            ? 0
-                            : alpha == 255
-                                ? 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-                                : alpha << 24 | times(p[0]) << 16 | times(p[1]) << 8 | times(p[2])
-                    }
-                }
-            }
-            return true
-        }
     }
 
     /// Refuses an image of a side of 0 or over `sideLimit` (at most 2^31), or of more pixels
@@ -590,21 +437,6 @@ public enum PNGFile {
             return nil
         }
         return Size(width: bigEndian(bytes, 16), height: bigEndian(bytes, 20))
-    }
-
-    /// The data of the pHYs chunk of the PNG at `path` (before its image data), if it has one.
-    static func resolution(ofFileAt path: String) -> [UInt8]? {
-        readFile(path, limit: 1 << 16).flatMap(resolution(of:))
-    }
-
-    /// The same of a PNG's `bytes`.
-    static func resolution(of bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.starts(with: signature) else { return nil }
-        let header = chunks(of: bytes).prefix { !$0.type.elementsEqual("IDAT".utf8) }
-        guard let chunk = header.first(where: { $0.type.elementsEqual("pHYs".utf8) }), chunk.data.count == 9 else {
-            return nil
-        }
-        return Array(bytes[chunk.data])
     }
 
     /// CRC-32 as PNG defines it: zlib's, as the PNG encoder uses.
