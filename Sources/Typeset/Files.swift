@@ -35,6 +35,46 @@ public enum Path {
         return ext.isEmpty && !name.hasSuffix(".") ? name : String(name.dropLast(ext.count + 1))
     }
 
+    /// `path` made absolute against `base`, with `.`, `..` and repeated slashes removed (by
+    /// their names: symbolic links are left as they are).
+    public static func normalized(_ path: String, relativeTo base: String) -> String {
+        // On UTF-8 bytes, component by component (splitting the String would break it into
+        // grapheme clusters): the document's folder is worked out for every document.
+        var output: [UInt8] = []  // "/a/b", or empty for the root
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                    let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if component.elementsEqual("..".utf8) {
+                        output.removeSubrange((output.lastIndex(of: UInt8(ascii: "/")) ?? 0)...)
+                    } else if !component.isEmpty && !component.elementsEqual(".".utf8) {
+                        output.append(UInt8(ascii: "/"))
+                        output.append(contentsOf: component)
+                    }
+                    start = end + 1
+                }
+            }
+        }
+        if !path.hasPrefix("/") { add(base) }
+        add(path)
+        return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
+    }
+
+    /// The current folder, by getcwd(3): FileManager's `currentDirectoryPath` took most of the
+    /// time of setting up a document's conversion.
+    public static func currentDirectory() -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+            guard let base = buffer.baseAddress, getcwd(base, buffer.count) != nil else {
+                return FileManager.default.currentDirectoryPath
+            }
+            return String(cString: base)
+        }
+    }
+
     /// `path` absolute with every symbolic link resolved, or nil when nothing is there.
     public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

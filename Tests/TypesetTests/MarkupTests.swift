@@ -675,7 +675,7 @@ private struct Fixture {
         try fixture.write(Array("<document><p>x</p></document>".utf8), to: fixture.file)
         let result = MarkupParser.parse(path: fixture.file)
         #expect(result.document?.blocks.count == 1)
-        #expect(result.document?.directory == MarkupConverter.normalize(path: fixture.docs, relativeTo: "/"))
+        #expect(result.document?.directory == Path.normalized(fixture.docs, relativeTo: "/"))
         // A symbolic link to a document is read like the document.
         let link = fixture.docs + "/link.xml"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.file)

@@ -201,12 +201,12 @@ struct MarkupConverter {
     private var resolvedImageRoots: [String]?
 
     init(file: String, assetDirectories: [String]) {
-        let currentDirectory = MarkupConverter.currentDirectory()
-        let absoluteFile = MarkupConverter.normalize(path: file, relativeTo: currentDirectory)
+        let currentDirectory = Path.currentDirectory()
+        let absoluteFile = Path.normalized(file, relativeTo: currentDirectory)
         let directory = MarkupConverter.parent(of: absoluteFile)
         self.directory = directory
         imageRoots =
-            [directory] + assetDirectories.map { MarkupConverter.normalize(path: $0, relativeTo: currentDirectory) }
+            [directory] + assetDirectories.map { Path.normalized($0, relativeTo: currentDirectory) }
     }
 
     private mutating func error(_ location: SourceLocation, _ message: String, hint: String? = nil) {
@@ -591,7 +591,7 @@ struct MarkupConverter {
             return nil
         }
         let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
-        let lexical = MarkupConverter.normalize(path: source, relativeTo: directory)
+        let lexical = Path.normalized(source, relativeTo: directory)
         guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0) }) else {
             error(location, "image '\(source)' is outside the document's folder", hint: escapeHint)
             return nil
@@ -640,45 +640,6 @@ struct MarkupConverter {
     }
 
     // MARK: Paths
-
-    /// `path` made absolute against `base`, with `.`, `..` and repeated slashes removed.
-    static func normalize(path: String, relativeTo base: String) -> String {
-        // On UTF-8 bytes, component by component (splitting the String would break it into
-        // grapheme clusters): the document's folder is worked out for every document.
-        var output: [UInt8] = []  // "/a/b", or empty for the root
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                var start = 0
-                while start < bytes.count {
-                    var end = start
-                    while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-                    let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if component.elementsEqual("..".utf8) {
-                        output.removeSubrange((output.lastIndex(of: UInt8(ascii: "/")) ?? 0)...)
-                    } else if !component.isEmpty && !component.elementsEqual(".".utf8) {
-                        output.append(UInt8(ascii: "/"))
-                        output.append(contentsOf: component)
-                    }
-                    start = end + 1
-                }
-            }
-        }
-        if !path.hasPrefix("/") { add(base) }
-        add(path)
-        return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
-    }
-
-    /// getcwd(3): FileManager's `currentDirectoryPath` took most of the time of setting up a
-    /// document's conversion.
-    static func currentDirectory() -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
-            guard let base = buffer.baseAddress, getcwd(base, buffer.count) != nil else {
-                return FileManager.default.currentDirectoryPath
-            }
-            return String(cString: base)
-        }
-    }
 
     static func parent(of path: String) -> String {
         // By byte: a search by Character made a string of each one it passed.

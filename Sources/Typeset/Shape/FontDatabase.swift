@@ -111,9 +111,7 @@ public final class FontDatabase: Sendable {
     }
 
     private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL.path }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent(path).standardizedFileURL.path
+        Path.normalized(path, relativeTo: Path.currentDirectory())
     }
 
     // MARK: Queries
