@@ -43,6 +43,10 @@ let unicodeDirectory = ProcessInfo.processInfo.environment["TYPESET_UCD_DIR"] ??
         let newer = try run("# BidiCharacterTest-16.0.0.txt\n" + lines.dropFirst().joined(separator: "\n"))
         #expect(newer.failed == 0 && newer.total == 91_707)
         #expect(newer.shortfall == "this is the file of Unicode 16.0.0; the built-in algorithms are Unicode 15.0.0's")
+        // A copy with CR LF line ends and a byte-order mark (CR LF is one Character: the file was
+        // one line, "no test cases").
+        let crlf = try run("\u{FEFF}" + lines.prefix(1_000).joined(separator: "\r\n") + "\r\n")
+        #expect(crlf.version == "15.0.0" && crlf.failed == 0 && crlf.total == cut.total, "\(crlf.summary) \(crlf.failures.prefix(2))")
         let headless = try run(lines.dropFirst().joined(separator: "\n"))
         #expect(headless.version == nil && headless.shortfall?.hasPrefix("its first line is not '# BidiCharacterTest-15.0.0.txt'") == true)
     }

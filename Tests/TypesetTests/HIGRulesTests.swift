@@ -871,6 +871,17 @@ extension ReportInvariantTests {
             let read = try textOfGlyphs(folder + "/doc.pdf")
             #expect(read == word, "\(lang): \(read.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+        // Elsewhere a glyph with an advance need not be the letter: Devanagari's reph and short
+        // i are one spacing glyph beside an empty one, which stood for "र" and for "्ि", and the
+        // word read "आरथ्िक". What the glyphs cannot say is unknown ("?"), never other letters.
+        try #"<document lang="hi"><p>आर्थिक</p></document>"#.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
+        let read = try textOfGlyphs(folder + "/doc.pdf").unicodeScalars.filter { $0 != "?" }
+        var source = "आर्थिक".unicodeScalars.makeIterator()
+        #expect(!read.isEmpty && read.allSatisfy { scalar in
+            while let next = source.next() { if next == scalar { return true } }
+            return false
+        }, "not in the word's order: \(String(String.UnicodeScalarView(read)))")
     }
 
     /// The text a PDF's glyphs stand for in ToUnicode, in the order its TJ arrays show them, as

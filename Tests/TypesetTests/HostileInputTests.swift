@@ -237,6 +237,24 @@ struct HostileInputTests {
         #expect(seconds < 120, "50,000 lines took \(seconds) s")
     }
 
+    /// 64,000 words each wider than its 32 pt box, cut between their letters: the cut looked at
+    /// every glyph of the paragraph for each word (0.75 s became 69 s; minutes in a debug build).
+    @Test func manyWordsCutBetweenTheirLettersInLinearTime() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/cut.xml"
+        try ("<document width=\"40\" height=\"14400\" margin=\"4\">\n  <p>" + Array(repeating: "abcdefghij", count: 64_000).joined(separator: " ")
+            + "</p>\n</document>\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+        #expect(outcome.status == 0 && outcome.outputs == ["cut.pdf"], "\(outcome.error)")
+        #expect(outcome.error.contains("narrower than the word 'abcdefghij' (84 pt): it is broken between its letters"))
+        #expect(seconds < 120, "64,000 cut words took \(seconds) s")
+    }
+
     // MARK: Batches and atomic writes
 
     /// One batch with good inputs and inputs that fail while parsing, while laying out and while

@@ -342,6 +342,13 @@ import Testing
         #expect(hyphenated.diagnostics.warnings.map(\.message) == [
             "this <p> is 168 pt wide, narrower than the word 'microscopic-' (178 pt): it is broken between its letters",
         ])
+        // Not where no line can end at the soft hyphen: the paragraph's end, or before a space.
+        for xml in [#"<document width="60" margin="4"><p>Donaudampfschiff&#xAD;</p></document>"#,
+                    #"<document width="60" margin="4"><p>Donaudampfschiff&#xAD; next</p></document>"#] {
+            #expect(try #require(layoutMarkup(xml)).diagnostics.warnings.map(\.message) == [
+                "this <p> is 52 pt wide, narrower than the word 'Donaudampfschiff' (149 pt): it is broken between its letters",
+            ])
+        }
     }
 
     /// A word broken between its letters is never cut inside a ligature: the lam-alef of "لأن"
@@ -356,5 +363,26 @@ import Testing
             let runs = block.lines.flatMap(\.runs)
             #expect(runs.allSatisfy { $0.glyphs > 0 && $0.width > 0 }, "\(runs.map { ($0.text, $0.glyphs) })")
         }
+    }
+
+    /// A soft hyphen inside a ligature (HarfBuzz ligates across it) is no break: "Auf&#xAD;lage"
+    /// drew "Aufl-" over "age", and the warning named the word 'lage'. Where the soft hyphen is
+    /// no ligature's, it breaks. A piece of nothing visible (the LRI that `<ltr>` begins with)
+    /// is no line of its own: a word cut between its letters showed an empty line.
+    @Test func noBreakInsideALigatureAtASoftHyphenNorAnEmptyPiece() throws {
+        func lines(_ xml: String) throws -> (lines: [String], runs: [ReportRun], warnings: [String]) {
+            let result = try #require(layoutMarkup(xml))
+            let block = try #require(result.report.pages[0].blocks.first)
+            return (block.lines.map { $0.runs.map(\.text).joined() }, block.lines.flatMap(\.runs), result.diagnostics.warnings.map(\.message))
+        }
+        let auflage = try lines(#"<document width="60" margin="4" lang="de"><p>Auf&#xAD;lage</p></document>"#)
+        #expect(auflage.lines == ["Auflag", "e"] && auflage.runs.allSatisfy { $0.glyphs > 0 }, "\(auflage.runs.map { ($0.text, $0.glyphs) })")
+        #expect(auflage.warnings == ["this <p> is 52 pt wide, narrower than the word 'Auflage' (62 pt): it is broken between its letters"])
+        let aufbau = try lines(#"<document width="60" margin="4" lang="de"><p>Auf&#xAD;bau</p></document>"#)
+        #expect(aufbau.lines == ["Auf", "bau"] && aufbau.runs.map(\.glyphs) == [4, 3] && aufbau.warnings.isEmpty)
+        let waffle = try lines(#"<document width="115" margin="4"><p>difficultwaf&#xAD;fle</p></document>"#)
+        #expect(waffle.lines == ["difficultwaffl", "e"] && waffle.runs.allSatisfy { $0.glyphs > 0 })
+        let isolate = try lines(#"<document width="20" margin="4"><label size="30">ab<b>c</b><ltr>de</ltr></label></document>"#)
+        #expect(isolate.lines == ["a", "b", "c", "d", "e"], "\(isolate.lines)")
     }
 }

@@ -90,8 +90,8 @@ import Testing
             let widths = scalars.indices.map { ($0, scalars[$0] == "\u{AD}" ? 0.0 : 10.0) }
             let advances = AdvanceTable(count: scalars.count, glyphAdvances: widths)
             return LineFiller.splitLongWord(
-                scalars, 0..<scalars.count, advances: advances, width: width, hyphens: [scalars.count: hyphen],
-                endHyphen: hyphen)
+                scalars, 0..<scalars.count, advances: advances, edges: advances.clusterEdges(), width: width,
+                hyphens: [scalars.count: hyphen], endHyphen: hyphen)
         }
         #expect(split("abcdefgh\u{AD}", width: 40, hyphen: 5) == [0..<4, 4..<7, 7..<9], "abcd | efg | h- (it was abc | def | gh-)")
         #expect(split("ab\u{AD}", width: 14, hyphen: 5) == [0..<1, 1..<3], "a | b- (it was a | b | -)")

@@ -3,11 +3,16 @@
 
 import FoundationEssentials
 
+/// The lines of a Unicode test file, without a byte-order mark or the CR of CRLF line ends
+/// (a copy saved on another system has them).
 func readLines(_ path: String) throws -> [Substring] {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw ConformanceError.unreadable(path)
     }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    var text = Substring(String(decoding: data, as: UTF8.self))
+    if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
+    // (CR LF is one Character: splitting at "\n" alone left such a file one line.)
+    return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
 }
 
 extension ConformanceResult {

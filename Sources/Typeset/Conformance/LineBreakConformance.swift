@@ -41,12 +41,8 @@ extension ConformanceResult {
         name: String, file path: String, comparesStart: Bool,
         breaks: ([Unicode.Scalar]) -> [Bool]
     ) throws -> ConformanceResult {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConformanceError.unreadable(path)
-        }
+        let lines = try readLines(path)
         var result = ConformanceResult(name: name)
-        let lines = String(decoding: data, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false)
         result.readVersion(lines.first)
         for (lineIndex, line) in lines.enumerated() {
             let content = line.prefix { $0 != "#" }

@@ -911,9 +911,9 @@ struct BlockLayouter {
             // Or one of its words is broken between letters, as UIKit does: a text size or a
             // translation that no longer fits.
             var word = String(String.UnicodeScalarView(text.scalars[broken.range].filter { !$0.isDefaultIgnorable }))
-            if word.count > 40 { word = word.prefix(39) + "…" }
             // With the hyphen of the soft hyphen it ends at, which made it too wide.
-            if text.scalars[broken.range.upperBound - 1] == "\u{AD}" { word += "-" }
+            if broken.hyphenated { word += "-" }
+            if word.count > 40 { word = word.prefix(39) + "…" }
             diagnostics.report(.warning(
                 block.location,
                 "this <\(block.elementName)> is \(boxWidth()), narrower than "

@@ -80,7 +80,7 @@ struct ParagraphLines: Sendable {
     /// with its letter's font), with that font's family.
     var lacking: [Int: String] = [:]
     /// The first word wider than a line, broken between its letters, and its width.
-    var brokenWord: (range: Range<Int>, width: Double)?
+    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
 }
 
 /// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then

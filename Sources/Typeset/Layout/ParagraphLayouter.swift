@@ -60,8 +60,9 @@ struct ParagraphLayout {
     var missing: [Int]
     /// Of those, the ones some font has, with the family of the font that lacks them.
     var lacking: [Int: String]
-    /// The first word wider than its line, broken between its letters, and its width.
-    var brokenWord: (range: Range<Int>, width: Double)?
+    /// The first word wider than its line, broken between its letters, and its width (with the
+    /// hyphen of a soft hyphen it ends at, when a line ending there shows one: `hyphenated`).
+    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
@@ -184,7 +185,8 @@ final class ParagraphLayouter: Sendable {
         let lacking = boxesOfCoveredCharacters(items, shaped, display, missing: &missing)
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
-        let opportunities = LineBreaker.opportunities(in: text.scalars)
+        let opportunities = LineFiller.outsideClusters(
+            LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
@@ -214,8 +216,13 @@ final class ParagraphLayouter: Sendable {
         let broken = LineFiller.firstBrokenWord(ranges, scalars: text.scalars, opportunities: opportunities)
         return ParagraphLines(
             displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
-            // A word that ends at a soft hyphen did not fit with its hyphen: its width has it.
-            brokenWord: broken.map { ($0, advances.width($0) + (hyphens[$0.upperBound]?.advance ?? 0)) })
+            brokenWord: broken.map { word in
+                // A word that ends at a soft hyphen, where a line may end (not at the
+                // paragraph's end, nor before a space), did not fit with its hyphen.
+                let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
+                    ? hyphens[word.upperBound]?.advance : nil
+                return (word, advances.width(word) + (hyphen ?? 0), hyphen != nil)
+            })
     }
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark

@@ -35,18 +35,21 @@ struct AdvanceTable {
     /// The shaped runs the advances come from (none given: every scalar is a cluster of its own).
     private var runs: [ShapedRun] = []
 
-    /// For each offset of `range` and the one after it (element k: `range.lowerBound + k`),
-    /// whether a cut there keeps HarfBuzz's clusters whole: false inside a ligature ("ffi",
-    /// lam-alef) or a letter and marks drawn as one glyph, whose pieces would be a line with
-    /// the whole glyph and one with none. (Asked only of a word wider than its line.)
-    func clusterEdges(_ range: Range<Int>) -> [Bool] {
-        guard !runs.isEmpty else { return [Bool](repeating: true, count: range.count + 1) }
-        var edges = [Bool](repeating: false, count: range.count + 1)
+    /// For each offset (`0...count`), whether a break there keeps HarfBuzz's clusters whole:
+    /// false inside a ligature ("ffi", lam-alef, the "fl" of "Auf&#xAD;lage") or a letter and
+    /// marks drawn as one glyph, whose lines would be one with the whole glyph and one without
+    /// it. One pass over the glyphs, made only for a paragraph that asks (a word wider than its
+    /// line, a soft hyphen).
+    func clusterEdges() -> [Bool] {
+        let count = prefix.count - 1
+        guard !runs.isEmpty else { return [Bool](repeating: true, count: count + 1) }
+        var edges = [Bool](repeating: false, count: count + 1)
         edges[0] = true
-        edges[range.count] = true
-        for run in runs where run.range.overlaps(range) {
-            for edge in [run.range.lowerBound, run.range.upperBound] where range.contains(edge) { edges[edge - range.lowerBound] = true }
-            for glyph in run.glyphs where range.contains(glyph.cluster) { edges[glyph.cluster - range.lowerBound] = true }
+        edges[count] = true
+        for run in runs {
+            edges[run.range.lowerBound] = true
+            edges[run.range.upperBound] = true
+            for glyph in run.glyphs { edges[glyph.cluster] = true }
         }
         return edges
     }
@@ -90,6 +93,17 @@ enum LineFiller {
         return end
     }
 
+    /// `opportunities` without those at a soft hyphen inside a glyph cluster: HarfBuzz ligates
+    /// across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line ending there drew the
+    /// whole ligature, "Aufl-", over a next line of "age". The same array when there is none.
+    static func outsideClusters(
+        _ opportunities: [BreakOpportunity], scalars: [Unicode.Scalar], advances: AdvanceTable
+    ) -> [BreakOpportunity] {
+        guard opportunities.contains(where: { $0.offset > 0 && scalars[$0.offset - 1] == "\u{AD}" }) else { return opportunities }
+        let edges = advances.clusterEdges()
+        return opportunities.filter { $0.isMandatory || scalars[$0.offset - 1] != "\u{AD}" || edges[$0.offset] }
+    }
+
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
     /// space, broken at UAX #14 opportunities, or at grapheme boundaries inside a word longer
     /// than the line. `hyphens` gives, by the offset after each soft hyphen, the width of the
@@ -108,6 +122,13 @@ enum LineFiller {
         func lineWidth(_ start: Int, _ end: Int) -> Double {
             let shown = advances.width(start..<visibleEnd(scalars, start..<end))
             return hyphens.isEmpty ? shown : shown + (hyphens[end] ?? 0)
+        }
+        var knownEdges: [Bool]?
+        func edges() -> [Bool] {
+            if let knownEdges { return knownEdges }
+            let edges = advances.clusterEdges()
+            knownEdges = edges
+            return edges
         }
         while k < opportunities.count {
             let opportunity = opportunities[k]
@@ -131,7 +152,7 @@ enum LineFiller {
                 // hyphen there shows.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
                 let pieces = splitLongWord(
-                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, width: limit,
+                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, edges: edges(), width: limit,
                     hyphens: hyphens, endHyphen: hyphen)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
@@ -168,21 +189,18 @@ enum LineFiller {
         return nil
     }
 
-    /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature), into
-    /// pieces that fit (each at least one cluster),
-    /// a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
+    /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature; by
+    /// `edges`, as `AdvanceTable.clusterEdges` gives them), into pieces that fit (each at least
+    /// one cluster that shows something), a piece that ends after a soft hyphen with the hyphen it shows (`hyphens`, as `lines`
     /// takes them; UAX #14 allows no break after a soft hyphen in Hebrew, LB21a, so a Hebrew
     /// word's pieces can end there). The last piece is what is left, however wide, with room
     /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
     /// shows it: taken off every piece's width, it broke "Donaudam" a letter early).
     static func splitLongWord(
-        _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, width: Double,
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, edges: [Bool], width: Double,
         hyphens: [Int: Double], endHyphen: Double
     ) -> [Range<Int>] {
-        let edges = advances.clusterEdges(range)
-        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter {
-            $0 > range.lowerBound && edges[$0 - range.lowerBound]
-        }
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
@@ -207,7 +225,10 @@ enum LineFiller {
                 k = cut + 1
                 continue
             }
-            if advances.width(start..<boundary) + hyphen <= width { lastFit = k }
+            // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
+            // empty line: it goes with the cluster after it.
+            let pieceWidth = advances.width(start..<boundary)
+            if pieceWidth + hyphen <= width && pieceWidth > 0 { lastFit = k }
             k += 1
         }
         // A soft hyphen still alone (the piece before is one cluster) stays with it, which

@@ -158,9 +158,9 @@ final class PDFFont {
     /// For readers that ignore /ActualText (pdfminer, pypdf): in a cluster of several glyphs
     /// (a letter with its vowel marks or niqqud), each glyph that is the font's own for one of
     /// the cluster's characters stands for it, and the one glyph left, if one is, for the
-    /// characters left (the letter, in its joining form). With two left, one with an advance and
-    /// one without (the medial lam of "لَّ" and the one glyph of its shadda and fatha), the first
-    /// stands for the letters left and the second for the marks. Glyphs that stand for something
+    /// characters left (the letter, in its joining form). With two left in Arabic or Hebrew, one
+    /// with an advance and one without (the medial lam of "لَّ" and the one glyph of its shadda
+    /// and fatha), the first stands for the letters left and the second for the marks. Glyphs that stand for something
     /// keep it. Only clusters of up to `mappedClusterLength` glyphs: the search is quadratic, and
     /// a letter with thousands of marks (a hostile input) took seconds; its /ActualText still
     /// says it.
@@ -189,10 +189,14 @@ final class PDFFont {
         guard !left.isEmpty else { return }
         if unmatched.count == 1 { return stand(unmatched[0], for: left) }
         guard unmatched.count == 2 else { return }
-        let marks = left.filter { [.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory) }
+        // Arabic and Hebrew only: elsewhere the glyph with an advance need not be the letter
+        // (Devanagari's reph and short i are one spacing glyph beside an empty one).
+        let marks = left.filter { $0.properties.generalCategory == .nonspacingMark }
         let letters = left.filter { !marks.contains($0) }
         let spacing = unmatched.map { program.advance($0) != 0 }
-        guard !marks.isEmpty, !letters.isEmpty, spacing[0] != spacing[1] else { return }
+        guard !marks.isEmpty, !letters.isEmpty, letters.allSatisfy({ $0.script == .arabic || $0.script == .hebrew }),
+            spacing[0] != spacing[1]
+        else { return }
         stand(spacing[0] ? unmatched[0] : unmatched[1], for: letters)
         stand(spacing[0] ? unmatched[1] : unmatched[0], for: marks)
     }
