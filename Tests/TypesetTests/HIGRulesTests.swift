@@ -853,6 +853,15 @@ extension ReportInvariantTests {
             #expect(runs.map(\.text) == expected, "\(runs.map { ($0.text, $0.level) })")
             #expect(runs.map(\.glyphs) == (expected[0] == "inter" ? [6, 5] : [6, 3]))
         }
+        // Nor does an LRM or RLM after it: UAX #14 keeps the mark with the soft hyphen, and the
+        // line that ended after the mark showed no hyphen.
+        for (xml, glyphs) in [
+            (#"<document width="120" margin="4"><p>Donaudampf&#xAD;&#x200E;schiff</p></document>"#, 11),
+            (#"<document width="100" margin="4" lang="ar"><p>مستشفى&#xAD;&#x200F;الجامعة</p></document>"#, 7),
+        ] {
+            let line = try #require(blocks(xml).first?.lines.first)
+            #expect(line.runs.map(\.glyphs) == [glyphs], "the letters and the hyphen: \(line.runs.map { ($0.text, $0.glyphs) })")
+        }
     }
 
     /// Pointed Arabic and Hebrew read right from the glyphs alone, as readers that ignore

@@ -273,10 +273,11 @@ final class ParagraphLayouter: Sendable {
             guard index < items.count else { continue }
             let hyphen = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
             hyphens[offset + 1] = hyphen
-            // A line breaks after the bidi controls that follow (`<ltr>Donau&#xAD;</ltr>`:
-            // UAX #14 keeps them with the soft hyphen); it shows the hyphen all the same.
+            // A line breaks after the bidi controls and marks that follow (`<ltr>Donau&#xAD;</ltr>`,
+            // `Donau&#xAD;&#x200E;`: UAX #14 keeps them with the soft hyphen); it shows the
+            // hyphen all the same.
             var end = offset + 1
-            while end < text.scalars.count && isHiddenControl(text.scalars[end]) { end += 1 }
+            while end < text.scalars.count && Self.isBidiControlOrMark(text.scalars[end]) { end += 1 }
             if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens
