@@ -160,10 +160,10 @@ final class PDFFont {
     /// the cluster's characters stands for it, and the one glyph left, if one is, for the
     /// characters left (the letter, in its joining form). With two left in Arabic or Hebrew, one
     /// with an advance and one without (the medial lam of "لَّ" and the one glyph of its shadda
-    /// and fatha), the first stands for the letters left and the second for the marks. Glyphs that stand for something
-    /// keep it. Only clusters of up to `mappedClusterLength` glyphs: the search is quadratic, and
-    /// a letter with thousands of marks (a hostile input) took seconds; its /ActualText still
-    /// says it.
+    /// and fatha), the first stands for the letters left and the second for the marks. Glyphs
+    /// that stand for something keep it. Only clusters of up to `mappedClusterLength` glyphs:
+    /// the search is quadratic, and a letter with thousands of marks (a hostile input) took
+    /// seconds; its /ActualText still says it.
     @inline(never)
     func mapParts(_ glyphs: ArraySlice<PositionedGlyph>, of text: UnsafeBufferPointer<UInt8>) {
         guard glyphs.count <= PDFFont.mappedClusterLength else { return }
