@@ -47,6 +47,8 @@ let unicodeDirectory = ProcessInfo.processInfo.environment["TYPESET_UCD_DIR"] ??
         // one line, "no test cases").
         let crlf = try run("\u{FEFF}" + lines.prefix(1_000).joined(separator: "\r\n") + "\r\n")
         #expect(crlf.version == "15.0.0" && crlf.failed == 0 && crlf.total == cut.total, "\(crlf.summary) \(crlf.failures.prefix(2))")
+        let cr = try run(lines.prefix(1_000).joined(separator: "\r") + "\r")
+        #expect(cr.version == "15.0.0" && cr.failed == 0 && cr.total == cut.total, "\(cr.summary) \(cr.failures.prefix(2))")
         let headless = try run(lines.dropFirst().joined(separator: "\n"))
         #expect(headless.version == nil && headless.shortfall?.hasPrefix("its first line is not '# BidiCharacterTest-15.0.0.txt'") == true)
     }

@@ -378,6 +378,11 @@ import Testing
         let auflage = try lines(#"<document width="60" margin="4" lang="de"><p>Auf&#xAD;lage</p></document>"#)
         #expect(auflage.lines == ["Auflag", "e"] && auflage.runs.allSatisfy { $0.glyphs > 0 }, "\(auflage.runs.map { ($0.text, $0.glyphs) })")
         #expect(auflage.warnings == ["this <p> is 52 pt wide, narrower than the word 'Auflage' (62 pt): it is broken between its letters"])
+        // Nor past the marks and controls UAX #14 keeps with the soft hyphen (LB9).
+        let marked = try lines(#"<document width="60" margin="4" lang="de"><p>Auf&#xAD;&#x200E;lage</p></document>"#)
+        #expect(marked.lines == ["Auf\u{200E}lag", "e"] && marked.runs.allSatisfy { $0.glyphs > 0 }, "\(marked.runs.map { ($0.text, $0.glyphs) })")
+        let shadda = try lines(#"<document width="28" margin="4" lang="ar"><p size="40">إِلَ&#xAD;ّا</p></document>"#)
+        #expect(shadda.runs.allSatisfy { $0.glyphs > 0 }, "\(shadda.runs.map { ($0.text, $0.glyphs) })")
         let aufbau = try lines(#"<document width="60" margin="4" lang="de"><p>Auf&#xAD;bau</p></document>"#)
         #expect(aufbau.lines == ["Auf", "bau"] && aufbau.runs.map(\.glyphs) == [4, 3] && aufbau.warnings.isEmpty)
         let waffle = try lines(#"<document width="115" margin="4"><p>difficultwaf&#xAD;fle</p></document>"#)

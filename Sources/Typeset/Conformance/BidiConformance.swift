@@ -3,8 +3,8 @@
 
 import FoundationEssentials
 
-/// The lines of a Unicode test file, without a byte-order mark or the CR of CRLF line ends
-/// (a copy saved on another system has them).
+/// The lines of a Unicode test file, without a byte-order mark, ended by LF, CR LF or CR (a
+/// copy saved on another system has them).
 func readLines(_ path: String) throws -> [Substring] {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw ConformanceError.unreadable(path)
@@ -12,7 +12,7 @@ func readLines(_ path: String) throws -> [Substring] {
     var text = Substring(String(decoding: data, as: UTF8.self))
     if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
     // (CR LF is one Character: splitting at "\n" alone left such a file one line.)
-    return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    return text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
 }
 
 extension ConformanceResult {

@@ -95,13 +95,25 @@ enum LineFiller {
 
     /// `opportunities` without those at a soft hyphen inside a glyph cluster: HarfBuzz ligates
     /// across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line ending there drew the
-    /// whole ligature, "Aufl-", over a next line of "age". The same array when there is none.
+    /// whole ligature, "Aufl-", over a next line of "age". The opportunity is past the marks
+    /// and controls UAX #14 keeps with the soft hyphen (LB9: `Auf&#xAD;&#x200E;lage`, the
+    /// shadda of `إِلَ&#xAD;ّا`). The same array when there is none.
     static func outsideClusters(
         _ opportunities: [BreakOpportunity], scalars: [Unicode.Scalar], advances: AdvanceTable
     ) -> [BreakOpportunity] {
-        guard opportunities.contains(where: { $0.offset > 0 && scalars[$0.offset - 1] == "\u{AD}" }) else { return opportunities }
+        func afterSoftHyphen(_ opportunity: BreakOpportunity) -> Bool {
+            var i = opportunity.offset - 1
+            guard !opportunity.isMandatory, i >= 0 else { return false }
+            while i > 0, scalars[i] != "\u{AD}" {
+                let kind = scalars[i].lineBreakClass
+                guard kind == .CM || kind == .ZWJ else { break }
+                i -= 1
+            }
+            return scalars[i] == "\u{AD}"
+        }
+        guard opportunities.contains(where: afterSoftHyphen) else { return opportunities }
         let edges = advances.clusterEdges()
-        return opportunities.filter { $0.isMandatory || scalars[$0.offset - 1] != "\u{AD}" || edges[$0.offset] }
+        return opportunities.filter { edges[$0.offset] || !afterSoftHyphen($0) }
     }
 
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
