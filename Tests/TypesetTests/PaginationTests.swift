@@ -389,5 +389,10 @@ import Testing
         #expect(waffle.lines == ["difficultwaffl", "e"] && waffle.runs.allSatisfy { $0.glyphs > 0 })
         let isolate = try lines(#"<document width="20" margin="4"><label size="30">ab<b>c</b><ltr>de</ltr></label></document>"#)
         #expect(isolate.lines == ["a", "b", "c", "d", "e"], "\(isolate.lines)")
+        // Nor is a soft hyphen after an isolate's end: its hyphen goes with the letter before.
+        let result = try #require(layoutMarkup(
+            #"<document lang="ur" width="40" margin="2" font-size="14"><row><button>ا</button><button>ا</button><button>ا</button><button>اُ<rtl>ر</rtl>&#xAD;دُو</button></row></document>"#))
+        let button = try #require(result.report.pages[0].blocks.last)
+        #expect(button.lines.map { $0.runs.map(\.text) } == [["اُ"], ["", "ر"], ["دُ"], ["و"]], "\(button.lines.map { $0.runs.map(\.text) })")
     }
 }

@@ -243,9 +243,12 @@ enum LineFiller {
             if pieceWidth + hyphen <= width && pieceWidth > 0 { lastFit = k }
             k += 1
         }
-        // A soft hyphen still alone (the piece before is one cluster) stays with it, which
-        // shows the hyphen a little wider than the line.
-        if start == range.upperBound - 1, scalars[start] == "\u{AD}", let last = pieces.popLast() {
+        // A soft hyphen still alone (the piece before is one cluster), or with nothing but
+        // bidi controls (the end of an `<rtl>` before it), stays with it, which shows the
+        // hyphen a little wider than the line: a line of just "-" showed.
+        if scalars[range.upperBound - 1] == "\u{AD}", advances.width(start..<range.upperBound) == 0,
+            let last = pieces.popLast()
+        {
             start = last.lowerBound
         }
         pieces.append(start..<range.upperBound)
