@@ -103,7 +103,9 @@ enum LineFiller {
     ) -> [BreakOpportunity] {
         func afterSoftHyphen(_ opportunity: BreakOpportunity) -> Bool {
             var i = opportunity.offset - 1
-            guard !opportunity.isMandatory, i >= 0 else { return false }
+            // Most opportunities follow a space or a letter below U+00AD: none of them is a
+            // soft hyphen or a mark (the controls of class CM down there are not text).
+            guard !opportunity.isMandatory, i >= 0, scalars[i].value >= 0xAD else { return false }
             while i > 0, scalars[i] != "\u{AD}" {
                 let kind = scalars[i].lineBreakClass
                 guard kind == .CM || kind == .ZWJ else { break }
