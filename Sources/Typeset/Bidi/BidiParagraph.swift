@@ -159,9 +159,9 @@ struct BidiResolver {
 
 /// Explicit bidi formatting characters take part in bidi resolution but are never shown, nor
 /// given as text (SPEC §6: run text is without them). The bidi classes LRE, LRO, RLE, RLO, PDF,
-/// LRI, RLI, FSI and PDI have these nine characters only (Unicode 15.0): `BidiClass.isExplicitFormatting`, compared
-/// directly since this is asked of every glyph and character of every line (what `<ltr>`,
-/// `<rtl>` and `<bdi>` add around their text).
+/// LRI, RLI, FSI and PDI (`BidiClass.isExplicitFormatting`) have these nine characters only
+/// (Unicode 15.0), compared directly since this is asked of every glyph and character of every
+/// line (what `<ltr>`, `<rtl>` and `<bdi>` add around their text).
 @inline(__always)
 func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {

@@ -185,12 +185,12 @@ final class ParagraphLayouter: Sendable {
         let lacking = boxesOfCoveredCharacters(items, shaped, display, missing: &missing)
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
-        let opportunities = LineFiller.outsideClusters(
+        let (opportunities, edges) = LineFiller.outsideClusters(
             LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
-            hyphens: hyphens.mapValues(\.advance))
+            hyphens: hyphens.mapValues(\.advance), edges: edges)
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []
@@ -273,11 +273,10 @@ final class ParagraphLayouter: Sendable {
             guard index < items.count else { continue }
             let hyphen = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
             hyphens[offset + 1] = hyphen
-            // A line breaks after the bidi controls and marks that follow (`<ltr>Donau&#xAD;</ltr>`,
-            // `Donau&#xAD;&#x200E;`: UAX #14 keeps them with the soft hyphen); it shows the
-            // hyphen all the same.
+            // A line breaks after what stays with the soft hyphen (`<ltr>Donau&#xAD;</ltr>`,
+            // `Donau&#xAD;&#x200E;`); it shows the hyphen all the same.
             var end = offset + 1
-            while end < text.scalars.count && Self.isBidiControlOrMark(text.scalars[end]) { end += 1 }
+            while end < text.scalars.count && LineFiller.staysWithSoftHyphen(text.scalars[end]) { end += 1 }
             if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens

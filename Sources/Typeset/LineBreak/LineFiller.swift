@@ -93,29 +93,32 @@ enum LineFiller {
         return end
     }
 
+    /// What UAX #14 keeps with a soft hyphen before it (LB9: combining marks, bidi controls and
+    /// marks, ZWJ): a line that ends at the soft hyphen ends after them, and shows its hyphen.
+    static func staysWithSoftHyphen(_ scalar: Unicode.Scalar) -> Bool {
+        let kind = scalar.lineBreakClass
+        return kind == .CM || kind == .ZWJ
+    }
+
     /// `opportunities` without those at a soft hyphen inside a glyph cluster: HarfBuzz ligates
     /// across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line ending there drew the
-    /// whole ligature, "Aufl-", over a next line of "age". The opportunity is past the marks
-    /// and controls UAX #14 keeps with the soft hyphen (LB9: `Auf&#xAD;&#x200E;lage`, the
-    /// shadda of `إِلَ&#xAD;ّا`). The same array when there is none.
+    /// whole ligature, "Aufl-", over a next line of "age". The opportunity is past what stays
+    /// with the soft hyphen (`Auf&#xAD;&#x200E;lage`, the shadda of `إِلَ&#xAD;ّا`). Also the
+    /// paragraph's cluster edges, when they were worked out for it (`lines` takes them).
     static func outsideClusters(
         _ opportunities: [BreakOpportunity], scalars: [Unicode.Scalar], advances: AdvanceTable
-    ) -> [BreakOpportunity] {
+    ) -> (opportunities: [BreakOpportunity], edges: [Bool]?) {
         func afterSoftHyphen(_ opportunity: BreakOpportunity) -> Bool {
             var i = opportunity.offset - 1
             // Most opportunities follow a space or a letter below U+00AD: none of them is a
             // soft hyphen or a mark (the controls of class CM down there are not text).
             guard !opportunity.isMandatory, i >= 0, scalars[i].value >= 0xAD else { return false }
-            while i > 0, scalars[i] != "\u{AD}" {
-                let kind = scalars[i].lineBreakClass
-                guard kind == .CM || kind == .ZWJ else { break }
-                i -= 1
-            }
+            while i > 0, scalars[i] != "\u{AD}", staysWithSoftHyphen(scalars[i]) { i -= 1 }
             return scalars[i] == "\u{AD}"
         }
-        guard opportunities.contains(where: afterSoftHyphen) else { return opportunities }
+        guard opportunities.contains(where: afterSoftHyphen) else { return (opportunities, nil) }
         let edges = advances.clusterEdges()
-        return opportunities.filter { edges[$0.offset] || !afterSoftHyphen($0) }
+        return (opportunities.filter { edges[$0.offset] || !afterSoftHyphen($0) }, edges)
     }
 
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
@@ -124,7 +127,7 @@ enum LineFiller {
     /// hyphen a line ending there shows.
     static func lines(
         scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], advances: AdvanceTable, width: Double,
-        hyphens: [Int: Double] = [:]
+        hyphens: [Int: Double] = [:], edges knownEdges: [Bool]? = nil
     ) -> [Range<Int>] {
         guard !scalars.isEmpty else { return [] }
         var lines: [Range<Int>] = []
@@ -137,7 +140,7 @@ enum LineFiller {
             let shown = advances.width(start..<visibleEnd(scalars, start..<end))
             return hyphens.isEmpty ? shown : shown + (hyphens[end] ?? 0)
         }
-        var knownEdges: [Bool]?
+        var knownEdges = knownEdges  // `advances.clusterEdges()`, made at the first word cut
         func edges() -> [Bool] {
             if let knownEdges { return knownEdges }
             let edges = advances.clusterEdges()

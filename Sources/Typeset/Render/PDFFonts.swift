@@ -191,7 +191,7 @@ final class PDFFont {
         guard unmatched.count == 2 else { return }
         // Arabic and Hebrew only: elsewhere the glyph with an advance need not be the letter
         // (Devanagari's reph and short i are one spacing glyph beside an empty one).
-        let marks = left.filter { $0.properties.generalCategory == .nonspacingMark }
+        let marks = left.filter { $0.generalCategory == .Mn }
         let letters = left.filter { !marks.contains($0) }
         let spacing = unmatched.map { program.advance($0) != 0 }
         guard !marks.isEmpty, !letters.isEmpty, letters.allSatisfy({ $0.script == .arabic || $0.script == .hebrew }),
