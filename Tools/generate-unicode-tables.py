@@ -27,6 +27,7 @@ INPUTS = {
     "gcb": "auxiliary/GraphemeBreakProperty.txt",
     "emoji": "emoji/emoji-data.txt",
     "core": "DerivedCoreProperties.txt",
+    "proplist": "PropList.txt",
     "unicodedata": "UnicodeData.txt",
     "aliases": "PropertyValueAliases.txt",
 }
@@ -152,6 +153,8 @@ def main():
     extpict = binary_property("emoji", "Extended_Pictographic")
     emoji_presentation = binary_property("emoji", "Emoji_Presentation")
     ignorable = binary_property("core", "Default_Ignorable_Code_Point")
+    alphabetic = binary_property("core", "Alphabetic")
+    white_space = binary_property("proplist", "White_Space")
 
     decomposition = {}
     with open(path("unicodedata"), encoding="utf-8") as f:
@@ -200,6 +203,10 @@ def main():
     out.append(swift_array("emojiPresentation", ranges(emoji_presentation, ["N", "Y"]), "Emoji_Presentation (UTS #51): 1 where true."))
     out.append("")
     out.append(swift_array("defaultIgnorable", ranges(ignorable, ["N", "Y"]), "Default_Ignorable_Code_Point (DerivedCoreProperties.txt): 1 where true."))
+    out.append("")
+    out.append(swift_array("alphabetic", ranges(alphabetic, ["N", "Y"]), "Alphabetic (DerivedCoreProperties.txt): 1 where true."))
+    out.append("")
+    out.append(swift_array("whiteSpace", ranges(white_space, ["N", "Y"]), "White_Space (PropList.txt): 1 where true."))
     out.append("")
     out.append(swift_array("script", ranges(scripts, script_codes), "Script, values index scriptCodes."))
     out.append("")

@@ -48,6 +48,6 @@ public func formatDecimal(_ value: Double, places: Int) -> String {
 extension Character {
     /// A tab or a space separator (Zs): what Foundation's `CharacterSet.whitespaces` holds.
     public var isHorizontalSpace: Bool {
-        self == "\t" || unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+        self == "\t" || unicodeScalars.allSatisfy { $0.generalCategory == .Zs }
     }
 }

@@ -73,7 +73,7 @@ enum Itemizer {
             var end = start
             var latin = false
             var rightToLeft = false
-            while end < scalars.count, !scalars[end].properties.isWhitespace {
+            while end < scalars.count, !scalars[end].isWhiteSpace {
                 let own = scalars[end].script
                 latin = latin || own == .latin
                 rightToLeft = rightToLeft || own == .arabic || own == .hebrew

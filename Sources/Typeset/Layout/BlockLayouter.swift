@@ -257,7 +257,7 @@ struct BlockLayouter {
     /// Whether `scalars` hold more than white space and characters that show nothing (a
     /// zero-width space, a bidi mark or isolate, a soft hyphen).
     static func hasText<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> Bool {
-        scalars.contains { !$0.properties.isWhitespace && !$0.isDefaultIgnorable }
+        scalars.contains { !$0.isWhiteSpace && !$0.isDefaultIgnorable }
     }
 
     // MARK: - The flow

@@ -71,8 +71,8 @@ private func quoted(_ text: String) -> String {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
         default:
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
+            switch scalar.generalCategory {
+            case .Cc, .Cf, .Zl, .Zp:
                 out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
                 out.unicodeScalars.append(scalar)

@@ -37,7 +37,7 @@ extension ParagraphLayouter {
                 if next == 0xFE0F || next == 0x20E3 { continue }
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
-                    wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.properties.isAlphabetic }
+                    wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
                 }
                 if wordHasLetter { continue }
                 display[i] = digit

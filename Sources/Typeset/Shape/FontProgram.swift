@@ -64,7 +64,7 @@ struct FontProgram: @unchecked Sendable {
         isTrueType = font.tableLength("glyf") > 0
         isBitmap = hb_ot_color_has_png(font.face) != 0
         let name = font.name(hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME)) ?? face.family
-        let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         postScriptName = allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
         func metric(_ tag: hb_ot_metrics_tag_t, _ fallback: Int) -> Int {
             var position: hb_position_t = 0

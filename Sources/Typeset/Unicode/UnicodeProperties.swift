@@ -99,6 +99,8 @@ enum Tables {
     static let emojiPresentation = PropertyTable(UnicodeTables.emojiPresentation)
     static let script = PropertyTable(UnicodeTables.script)
     static let defaultIgnorable = PropertyTable(UnicodeTables.defaultIgnorable)
+    static let alphabetic = PropertyTable(UnicodeTables.alphabetic)
+    static let whiteSpace = PropertyTable(UnicodeTables.whiteSpace)
 
     /// Opening brackets: canonical form of the bracket → canonical form of its closing pair.
     static let openingBrackets: [UInt32: UInt32] = {
@@ -143,4 +145,11 @@ extension Unicode.Scalar {
     /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
     /// bidi controls, soft hyphen, ...).
     @inline(__always) public var isDefaultIgnorable: Bool { Tables.defaultIgnorable[value] == 1 }
+    /// White_Space (PropList.txt): spaces, tabs, line ends and separators, no-break spaces
+    /// included; not the zero-width space. (The Swift runtime's `properties.isWhitespace` is of
+    /// the toolchain's Unicode version, not the tables'.)
+    public var isWhiteSpace: Bool { Tables.whiteSpace[value] == 1 }
+    /// Alphabetic (DerivedCoreProperties.txt): letters, letter numbers and the marks that are
+    /// part of letters.
+    public var isAlphabetic: Bool { Tables.alphabetic[value] == 1 }
 }
