@@ -15,7 +15,7 @@ import Testing
             let data = line.prefix { $0 != "#" }
             let fields = data.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count >= 2, fields[1] == property else { continue }
-            let bounds = fields[0].split(separator: ".", omittingEmptySubsequences: true).compactMap { UInt32($0, radix: 16) }
+            let bounds = fields[0].split(separator: ".").compactMap { UInt32($0, radix: 16) }
             guard let low = bounds.first, let high = bounds.last else { continue }
             for value in low...high { result.insert(value) }
         }
