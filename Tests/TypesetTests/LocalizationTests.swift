@@ -569,6 +569,41 @@ private let markup = """
         #expect(warnings.last?.contains("(%2$@, %1$.2f)") == true)
     }
 
+    /// A specifier is set as the app's value would be: whole, on one line (UAX #14 allows a
+    /// break between "." and a digit: "%.2f" ended a line in "%."), and with its own digits
+    /// (`%1$@` showed "٪١$@" under Arabic numerals), while the numbers around it still take them.
+    @Test func formatSpecifiersStayWholeAndKeepTheirDigits() throws {
+        let doc = #"<document width="70" margin="0" numerals="auto"><label key="price">x</label><label key="send">y</label></document>"#
+        let catalog = #"{"price": "Price %.2f", "send": "أرسل %1$@ إلى 3 %2$@"}"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "s.json": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json", "--locale", "ar"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let page = try #require((object["pages"] as? [[String: Any]])?.first)
+        let blocks = try #require(page["blocks"] as? [[String: Any]])
+        let lines = blocks.map { block in
+            (block["lines"] as? [[String: Any]] ?? []).map { line in
+                (line["runs"] as? [[String: Any]] ?? []).map { $0["text"] as? String ?? "" }.joined()
+            }
+        }
+        try #require(lines.count == 2)
+        #expect(lines[0] == ["Price", "%.2f"])
+        let send = lines[1].joined()
+        #expect(send.contains("%1$@") && send.contains("%2$@"), "\(lines[1])")
+        #expect(send.contains("٣") && !send.contains("١") && !send.contains("٢") && !send.contains("٪"), "\(lines[1])")
+    }
+
+    @Test func specifiersArePiecesOfTheirOwnHeldTogether() {
+        #expect(FormatSpecifiers.pieces("Price %.2f") == [
+            FormatSpecifiers.Shown(text: "Price ", isSpecifier: false),
+            FormatSpecifiers.Shown(text: "\u{2066}%.2f\u{2069}", isSpecifier: true),
+        ])
+        #expect(FormatSpecifiers.pieces("100%% sure") == [FormatSpecifiers.Shown(text: "100% sure", isSpecifier: false)])
+        #expect(FormatSpecifiers.pieces("") == [FormatSpecifiers.Shown(text: "", isSpecifier: false)])
+        #expect(FormatSpecifiers.held("\u{2066}%.2f\u{2069}") == "\u{2066}%\u{2060}.\u{2060}2\u{2060}f\u{2069}")
+    }
+
     @Test func percentagesAreNoFormatSpecifiers() {
         #expect(FormatSpecifiers.find(in: "50% off") == [])
         #expect(FormatSpecifiers.find(in: "Économisez 50 % de plus") == [])

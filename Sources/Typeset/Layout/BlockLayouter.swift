@@ -708,8 +708,10 @@ struct BlockLayouter {
 
     /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
     /// (`instead` is what shows then, when `hasOwnText`; else the key), or none in the locale's
-    /// own language.
-    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool) -> (text: String, language: String?)? {
+    /// own language. Its text comes in pieces, each format specifier one (`FormatSpecifiers`).
+    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool)
+        -> (pieces: [FormatSpecifiers.Shown], language: String?)?
+    {
         guard let key = block.key, let strings else { return nil }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
@@ -735,7 +737,7 @@ struct BlockLayouter {
             // (the warning said the own text "is used" of a blank label).
             diagnostics.report(.warning(
                 block.location, "no string for key '\(key)' in the catalog; " + (hasOwnText ? "\(instead) is used" : "the key is shown")))
-            return hasOwnText ? nil : (key, nil)
+            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =
@@ -762,7 +764,7 @@ struct BlockLayouter {
             case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
             case (let table, let locale): locale ?? table
             }
-        guard !specifiers.isEmpty else { return (text, language) }
+        guard !specifiers.isEmpty else { return ([FormatSpecifiers.Shown(text: text, isSpecifier: false)], language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
             diagnostics.report(.warning(
@@ -776,7 +778,7 @@ struct BlockLayouter {
                 "the string of key '\(key)' has format specifiers that a mockup has no values for "
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
         }
-        return (FormatSpecifiers.shown(text), language)
+        return (FormatSpecifiers.pieces(text), language)
     }
 
     /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
@@ -826,14 +828,24 @@ struct BlockLayouter {
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
         var localizedLanguage: String?  // the language of a catalog's text, when not the element's
-        if let (string, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+        if let (pieces, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
             var style = base
             style.language = textLanguage(shownLanguage, in: base.language)
             if style.language != base.language { localizedLanguage = style.language }
-            // A tab shows as the space it is in markup (whose white space collapses); a font
-            // has no glyph for it.
-            text.append(string.contains("\t") ? string.replacing("\t", with: " ") : string,
-                        style: style, location: block.location)
+            for piece in pieces {
+                if piece.isSpecifier {
+                    // Kept whole, and its digits are the specifier's, not a number's: `%1$@`
+                    // showed "٪١$@" in Arabic digits.
+                    var specifierStyle = style
+                    specifierStyle.digits = .latn
+                    text.append(FormatSpecifiers.held(piece.text), style: specifierStyle, location: block.location)
+                } else {
+                    // A tab shows as the space it is in markup (whose white space collapses); a
+                    // font has no glyph for it.
+                    text.append(piece.text.contains("\t") ? piece.text.replacing("\t", with: " ") : piece.text,
+                                style: style, location: block.location)
+                }
+            }
             localized = true
         }
         if !localized {
@@ -1015,7 +1027,7 @@ struct BlockLayouter {
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
-        let alt = localized?.text ?? image.alt
+        let alt = localized.map { $0.pieces.map(\.text).joined() } ?? image.alt
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]

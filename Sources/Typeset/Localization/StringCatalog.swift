@@ -89,29 +89,59 @@ enum FormatSpecifiers {
         }
     }
 
+    /// A stretch of a format string as a mockup shows it: text, or one specifier.
+    struct Shown: Equatable {
+        var text: String
+        var isSpecifier: Bool
+    }
+
     /// `text` as a mockup shows it: `%%` as `%`, and each specifier as it is, isolated left to
     /// right (LRI … PDI) as the number or name the app puts there is set apart from the text
     /// around it. Not isolated, `%lld ملف` was a left-to-right paragraph (its first strong
     /// characters are the letters `lld`) and `%2$lld` read `lld$2` in Arabic.
     static func shown(_ text: String) -> String {
+        pieces(text).map(\.text).joined()
+    }
+
+    /// `shown`'s text in pieces, each specifier (with its isolate) a piece of its own: layout
+    /// keeps a specifier whole and its digits as they are (`held`).
+    static func pieces(_ text: String) -> [Shown] {
         let scalars = Array(text.unicodeScalars)
-        var shown = String.UnicodeScalarView()
+        var pieces: [Shown] = []
+        var plain = String.UnicodeScalarView()
         var done = 0
         for piece in scan(scalars) {
             switch piece {
             case .percent(let at):
-                shown.append(contentsOf: scalars[done...at])  // the first "%" of the two
+                plain.append(contentsOf: scalars[done...at])  // the first "%" of the two
                 done = at + 2
             case .specifier(let range):
-                shown.append(contentsOf: scalars[done..<range.lowerBound])
-                shown.append("\u{2066}")
-                shown.append(contentsOf: scalars[range])
-                shown.append("\u{2069}")
+                plain.append(contentsOf: scalars[done..<range.lowerBound])
+                if !plain.isEmpty { pieces.append(Shown(text: String(plain), isSpecifier: false)) }
+                plain = String.UnicodeScalarView()
+                var specifier = String.UnicodeScalarView(["\u{2066}"])
+                specifier.append(contentsOf: scalars[range])
+                specifier.append("\u{2069}")
+                pieces.append(Shown(text: String(specifier), isSpecifier: true))
                 done = range.upperBound
             }
         }
-        shown.append(contentsOf: scalars[done...])
-        return String(shown)
+        plain.append(contentsOf: scalars[done...])
+        if !plain.isEmpty || pieces.isEmpty { pieces.append(Shown(text: String(plain), isSpecifier: false)) }
+        return pieces
+    }
+
+    /// A specifier as layout sets it: with a word joiner between its characters, so that no
+    /// line breaks inside it (UAX #14 allows one between "." and a digit: `%.2f` ended a line
+    /// in "%."). The joiners show nothing and are left out of the text, as UAX #9 X9 leaves
+    /// them (`isLeftOutOfText`).
+    static func held(_ specifier: String) -> String {
+        var held = String.UnicodeScalarView()
+        for scalar in specifier.unicodeScalars {
+            if !held.isEmpty && scalar != "\u{2069}" && held.last != "\u{2066}" { held.append("\u{2060}") }
+            held.append(scalar)
+        }
+        return String(held)
     }
 
     private enum Piece {
