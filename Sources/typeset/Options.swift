@@ -87,8 +87,10 @@ struct LayoutArguments {
 
     /// A locale must be a BCP 47 tag that can name a language (`ar`, `ar-EG`, `en_GB`).
     static func checkLocale(_ locale: String, option: String) throws {
+        // Checked as written (`_` as `-`): normalized, `ar-` and `ar--EG` lost their empty
+        // subtags and passed as `ar` and `ar-EG`, which the `lang` attribute rejects.
         let tag = normalizedLocale(locale)
-        guard !tag.isEmpty, Language.isWellFormed(tag: tag) else {
+        guard !tag.isEmpty, Language.isWellFormed(tag: locale.replacing("_", with: "-")) else {
             throw UsageError("--\(option) takes BCP 47 language tags such as ar or ar-EG; '\(locale)' is not one")
         }
         if let problem = Language.unassignedLanguageProblem(tag: tag) {

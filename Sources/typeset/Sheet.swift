@@ -62,6 +62,15 @@ struct Sheet: Command {
         Sheet.list(textSizes ?? "Large").compactMap(LayoutArguments.textSize(named:))
     }
 
+    /// The error a cell shows: at its line and column in the cell's document, or with the name
+    /// of the file it is in when that is another (a catalog's entry read as a place in the
+    /// document).
+    static func cellError(_ error: Diagnostic, of input: String) -> String {
+        let place = "\(error.location.line):\(error.location.column)"
+        let file = error.location.file == input ? "" : Path.lastComponent(error.location.file) + ":"
+        return "\(file)\(place): \(error.message)"
+    }
+
     private static func list(_ text: String) -> [String] {
         text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
     }
@@ -177,9 +186,7 @@ struct Sheet: Command {
                 let size = "\(column.textSize) (\(LayoutArguments.formatPoints(column.bodySize)) pt)"
                 guard index < cellResults.count else {
                     // Parsing failed: every cell of the row shows the first error.
-                    let error = parsed[row].diagnostics.errors.first.map {
-                        "\($0.location.line):\($0.location.column): \($0.message)"
-                    }
+                    let error = parsed[row].diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
                     cells.append(
                         SheetCell(
                             file: input, locale: column.locale ?? "—", textSize: size, page: nil,
@@ -196,9 +203,7 @@ struct Sheet: Command {
                         cellDiagnostics.append((diagnostic, [cell]))
                     }
                 }
-                let error = result.diagnostics.errors.first.map {
-                    "\($0.location.line):\($0.location.column): \($0.message)"
-                }
+                let error = result.diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
                 cells.append(
                     SheetCell(
                         file: input, locale: column.locale ?? result.language, textSize: size,

@@ -995,6 +995,11 @@ private let markup = """
     @Test(arguments: [
         ["layout", "doc.xml", "--text-size", "Huge"],
         ["layout", "doc.xml", "--locale", "not a tag"],
+        // Empty subtags, which the `lang` attribute refuses too (they passed as `ar`, `ar-EG`).
+        ["layout", "doc.xml", "--locale", "ar-"],
+        ["layout", "doc.xml", "--locale", "-ar"],
+        ["layout", "doc.xml", "--locale", "ar--EG"],
+        ["sheet", "doc.xml", "-o", "s.pdf", "--locales", "en,ar-EG-"],
         ["render", "doc.xml", "--shard", "3/2"],
         ["render", "doc.xml", "--shard", "0/2"],
         ["render", "doc.xml", "--jobs", "0"],

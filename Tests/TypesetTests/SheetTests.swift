@@ -272,6 +272,22 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(text.contains("bad.xml") && text.contains("en · xLarge (19 pt)"))
     }
 
+    /// A cell failed by a catalog's entry shows the catalog's name with the place: "4:76" read
+    /// as a line of the cell's document.
+    @Test func aCellFailedByTheCatalogNamesIt() throws {
+        let plural = #"{"variations": {"plural": {"one": {"stringUnit": {"state": "translated", "value": "one"}}}}}"#
+        let folder = try L10nCLI.folder([
+            "a.xml": "<document>\n<label key=\"k\">x</label></document>",
+            "c.xcstrings": #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": "# + plural + "}}}}",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["sheet", "a.xml", "--strings", "c.xcstrings", "-o", "sheet.pdf"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("c.xcstrings:1:"), "\(run.stderr)")
+        let text = try pdfText(folder + "/sheet.pdf")
+        #expect(text.contains("error: c.xcstrings:1:"), "\(text)")
+    }
+
     /// A warning that only some cells give names them: which locale and size broke a word is
     /// what the sheet is for. One that every cell gives is said once, as it is.
     @Test func warningsNameTheCellsTheyComeFrom() throws {
