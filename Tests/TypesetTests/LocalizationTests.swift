@@ -792,6 +792,27 @@ private let markup = """
         #expect(try L10nCLI.typeset(["layout", "doc.xml", "--assets", ".", "--assets", "."], in: folder).status == 0)
     }
 
+    /// A key shown as its text is tagged with the catalog's source language whatever the
+    /// locale: it was the locale's when the catalog had no strings for it at all (`he` below),
+    /// and the source language's otherwise (`ar`).
+    @Test func aKeyShownIsInTheSourceLanguageUnderEveryLocale() throws {
+        let catalog = #"""
+            {"sourceLanguage": "de", "strings": {
+              "greet": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}},
+                                          "ar": {"stringUnit": {"state": "translated", "value": "مرحبا"}}}},
+              "only key": {}}}
+            """#
+        let doc = #"<document><label key="greet">Own</label><label key="only key"/><label key="not there"/></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "de.xcstrings": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for locale in ["ar", "he", "de"] {
+            let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "de.xcstrings", "--locale", locale], in: folder)
+            let blocks = try L10nCLI.blocks(run.stdout).blocks
+            #expect(blocks.map(\.text) == [locale == "ar" ? "مرحبا" : "Hallo", "only key", "not there"], "\(locale)")
+            #expect(blocks.map(\.lang) == [locale == "ar" ? "ar" : "de", "de", "de"], "\(locale): \(blocks)")
+        }
+    }
+
     /// What `--locale` and the catalog say of each other is in the layout JSON too (it was
     /// only on standard error), and a snapshot run whose catalog cannot be read still ends with
     /// its summary line.
@@ -840,7 +861,9 @@ private let markup = """
         // a lang="he" one left to right; each block says its text's language.
         // A key with no text but itself is the source language's (it was Arabic, "!Sign in").
         #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr"], "\(blocks)")  // the key: Latin
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en"], "the locale in its usual case: \(blocks)")
+        // A key shown because the catalog lacks it is the source language's too, as the code
+        // that names it is (it was the locale's).
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "en", "en"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.

@@ -737,7 +737,10 @@ struct BlockLayouter {
             // (the warning said the own text "is used" of a blank label).
             diagnostics.report(.warning(
                 block.location, "no string for key '\(key)' in the catalog; " + (hasOwnText ? "\(instead) is used" : "the key is shown")))
-            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
+            // The key is in the catalog's source language, as a key the catalog has without
+            // text is (`LocalizedStrings.lookUp`).
+            let keyLanguage = strings.sourceLanguage.map { Language.canonicalCase(tag: $0) }
+            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], keyLanguage)
         }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =

@@ -73,7 +73,11 @@ public struct LocalizedStrings: Sendable {
         }
         guard keysWithoutText.contains(key) else { return nil }
         let own = languages.prefix(ownLanguages).contains { $0 == sourceLanguage } || untranslatable.contains(key)
-        return LookedUp(text: key, fallback: own ? nil : written(sourceLanguage), isKey: true)
+        // The key is the source text of a key Xcode extracted from code: in the source
+        // language, whatever the locale (it was tagged with the locale when the catalog had
+        // no strings for it at all, and with the source language otherwise).
+        return LookedUp(
+            text: key, fallback: own ? nil : written(sourceLanguage), language: written(sourceLanguage), isKey: true)
     }
 }
 
