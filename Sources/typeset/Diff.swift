@@ -152,6 +152,9 @@ struct Diff: Command {
         }
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
+        if let warning = leftoverWarning(leftoverDiffImages(pageCount: pageCount), pageCount: max(pageCount, 1), of: "comparison") {
+            writeStandardError("typeset: warning: \(warning)\n")
+        }
         printVerdict()
         if different { throw ExitCode(ExitStatus.inputFailed) }
     }
@@ -182,6 +185,24 @@ struct Diff: Command {
                         + "\(describeFileError(error))\n")
             }
         }
+    }
+
+    /// The diff images of the pages past the last that an earlier comparison of more pages left
+    /// (`NAME-5.diff.png`, or `--out`'s `-5.png`), up to one that does not exist. Not removed
+    /// (`NAME-5.diff.png` may be the diff image of an input named `NAME-5`): said, as `render`
+    /// says its leftover pages, since a CI job that keeps every diff image would show them.
+    private func leftoverDiffImages(pageCount: Int) -> [String] {
+        if let out { return OutputFormat.png.leftoverPages(of: out, pageCount: max(pageCount, 1)) }
+        var leftovers: [String] = []
+        var page = max(pageCount, 1) + 1
+        while leftovers.count < 10_000 {
+            let path = diffImageBesideA(page: page)
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { break }
+            leftovers.append(path)
+            page += 1
+        }
+        return leftovers
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

@@ -41,11 +41,12 @@ struct LayoutArguments {
                 "typeset: warning: the bundled fonts were not found (\(problem)); other fonts are used, "
                     + "and output differs from machine to machine\n")
         }
-        if !fontDirectories.isEmpty {  // else the fonts are read when first needed
-            for (path, reason) in typesetter.unusableFontFiles {
-                writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
-            }
+        for (path, reason) in typesetter.unusableFontFiles {
+            writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
         }
+        // No output may replace a font the command reads: `-o Fonts/NotoSans-Regular.ttf`
+        // wrote a PDF over it, with only a warning that the extension says TrueType.
+        ProtectedFiles.protect(typesetter.fontFiles, as: "a font this command reads")
         return typesetter
     }
 

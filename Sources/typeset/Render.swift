@@ -306,12 +306,12 @@ func picturesInMarkup(_ inputs: [String], assets: [String], jobs: Int) -> [(imag
 /// a CI job that keeps every page file would take them for this render's.
 /// (`pictures`: those the inputs show, by `picturesShown(on:)`; one is no page left from an
 /// earlier render, whatever its name.)
-func leftoverWarning(_ leftovers: [String], pageCount: Int, pictures: [Set<String>] = []) -> String? {
+func leftoverWarning(_ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render") -> String? {
     let pictures = pictures.reduce(into: Set<String>()) { $0.formUnion($1) }
     let leftovers = pictures.isEmpty ? leftovers : leftovers.filter { Path.realPath($0).map(pictures.contains) != true }
     guard let first = leftovers.first else { return nil }
     let more = leftovers.count > 1 ? " to '\(leftovers[leftovers.count - 1])'" : ""
-    return "'\(first)'\(more) \(leftovers.count > 1 ? "are" : "is") left from an earlier render of more pages "
+    return "'\(first)'\(more) \(leftovers.count > 1 ? "are" : "is") left from an earlier \(run) of more pages "
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
 }
 

@@ -157,6 +157,16 @@ struct Snapshot: Command {
                 failed += 1
             }
         }
+        // A diff image no markup file uses is no run's any more (its reference's FAIL line
+        // above says what is wrong); removed, and said so by an update.
+        for unused in folder.unusedDiffImages(names: allNames) {
+            do {
+                try FileManager.default.removeItem(atPath: unused)
+                if update { print("removed \(unused) (no markup file uses it)") }
+            } catch {
+                printError("cannot remove \(unused): \(describeFileError(error))")
+            }
+        }
         print("\(passed) passed, \(failed) failed")
         if failed > 0 || (files.isEmpty && !update) { throw ExitCode(ExitStatus.inputFailed) }
     }

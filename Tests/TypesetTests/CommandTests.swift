@@ -503,6 +503,50 @@ import Testing
         }
     }
 
+    /// A document whose later page's name is too long for a folder (`…-2.png`, two bytes more
+    /// than the first's) is refused before any page is written: its first page was renamed into
+    /// place, and stayed, though the document was reported as failed.
+    @Test func aPageNameTooLongFailsItsDocumentBeforeAnyPageIsWritten() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let name = String(repeating: "b", count: 250)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: out + "/\(name).xml")
+        let result = try typeset(["render", "\(name).xml", "--format", "png", "--scale", "0.25", "--out-dir", "pages"], in: out)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("-2.png: its name is longer than the 255 bytes a file name can have"), "\(result)")
+        #expect(files(in: out + "/pages") == [], "no page of a failed document")
+    }
+
+    /// No output replaces a font the command reads (`--font-dir`'s, the bundled ones): `-o`
+    /// onto one wrote a PDF over it with only a warning about its extension.
+    @Test func aFontTheCommandReadsIsNeverWrittenOver() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try FileManager.default.createDirectory(atPath: out + "/fonts", withIntermediateDirectories: true)
+        let font = out + "/fonts/Copy.ttf"
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Bold.ttf", toPath: font)
+        let before = try Data(contentsOf: URL(fileURLWithPath: font))
+        let input = repositoryRoot + "/Examples/settings-en.xml"
+        let result = try typeset(["render", input, "-o", font, "--format", "pdf", "--font-dir", "fonts"], in: out)
+        #expect(result.status == 1 && result.stderr.contains("it is a font this command reads"), "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
+    }
+
+    /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took
+    /// another face (all of it bold without NotoSans-Regular.ttf).
+    @Test func aDamagedBundledFontIsNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Fonts") {
+            try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/" + file, toPath: folder + "/" + file)
+        }
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: folder + "/NotoSans-Regular.ttf"))
+        try "<document><p>Hello</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
+        let run = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("/NotoSans-Regular.ttf:1:1: warning: not a font file HarfBuzz can read; skipped"), "\(run)")
+    }
+
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

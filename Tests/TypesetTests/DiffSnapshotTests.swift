@@ -222,6 +222,31 @@ struct DiffCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/pages.png")) == before)
     }
 
+    /// The diff images of pages past the last, left by an earlier comparison of more pages, are
+    /// said, as `render` says its leftover pages (not removed: `a-4.diff.png` may be the diff
+    /// image of an input named `a-4`); a CI job that keeps every diff image showed them.
+    @Test func diffImagesAnEarlierComparisonLeftAreSaid() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: folder + "/a.xml")
+        try write(document("<p>Hello</p>"), to: folder + "/b.xml")
+        let four = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(four.status == 1 && four.lines.contains("diff image: a-4.diff.png"), "\(four)")
+        let withOut = try typeset(["diff", "a.xml", "a.xml", "--scale", "0.25", "--out", "o.png"], in: folder)
+        #expect(withOut.status == 0 && withOut.lines.contains("diff image: o-4.png"), "\(withOut)")
+        try write(document("<p>Hallo</p>"), to: folder + "/a.xml")
+        let one = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(one.status == 1, "\(one)")
+        #expect(
+            one.stderr.contains(
+                "warning: 'a-2.diff.png' to 'a-4.diff.png' are left from an earlier comparison of more pages (this one has 1 page)"),
+            "\(one)")
+        let oneOut = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25", "--out", "o.png"], in: folder)
+        #expect(oneOut.stderr.contains("warning: 'o-2.png' to 'o-4.png' are left from an earlier comparison"), "\(oneOut)")
+        let same = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(!same.stderr.contains("left from"), "b's diff images are not a's: \(same)")
+    }
+
     /// Markup's pages are drawn in memory as they are compared (no folder of PNG files for a
     /// signal to leave behind): the same pixels, and the same diff image, resolution included,
     /// as the PNG files `render` writes of them.
@@ -598,6 +623,29 @@ struct SnapshotCommandTests {
             try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
                 "removed ./__snapshots__/old.png (no markup file uses it)"))
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+    }
+
+    /// A screen whose markup is gone loses its diff image with its reference (`--update` removed
+    /// the reference only, and every later run passed beside the stale diff image); a check
+    /// removes a diff image no markup file uses too.
+    @Test func aGoneScreensDiffImageIsRemoved() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Bluetooth: On</p>"), to: folder + "/a.xml")
+        try write(document("<p>Other</p>"), to: folder + "/b.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        try write(document("<p>Bluetooth: Off</p>"), to: folder + "/a.xml")
+        #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 1)
+        #expect(try contents(folder + "/__snapshots__") == ["a.diff.png", "a.png", "b.png"])
+        try FileManager.default.removeItem(atPath: folder + "/a.xml")
+        let update = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        #expect(update.lines.contains("removed ./__snapshots__/a.diff.png (no markup file uses it)"), "\(update)")
+        #expect(try contents(folder + "/__snapshots__") == ["b.png"])
+        try FileManager.default.copyItem(atPath: folder + "/__snapshots__/b.png", toPath: folder + "/__snapshots__/ghost.diff.png")
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 0 && check.lines.last == "1 passed, 0 failed", "\(check)")
+        #expect(try contents(folder + "/__snapshots__") == ["b.png"])
     }
 
     @Test func badFoldersAndArguments() throws {

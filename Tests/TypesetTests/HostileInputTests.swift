@@ -376,7 +376,8 @@ struct HostileInputTests {
         try "<document><\(name)/><p \(name)=\"1\">x</p></document>".write(toFile: input, atomically: false, encoding: .utf8)
         let result = try run(cli.binary, ["render", input, "-o", folder + "/out.pdf"])
         #expect(result.status == 1)
-        #expect(result.error.contains(":1:11: error: unknown element '" + String(repeating: "a", count: 80) + "…'"))
+        let quoted = String(repeating: "a", count: 80)
+        #expect(result.error.contains(":1:11: error: unknown element '" + quoted + "…" + quoted + "'"))
         #expect(result.error.utf8.count < 2_000, "\(result.error.utf8.count) bytes of errors")
     }
 

@@ -533,6 +533,15 @@ private struct Fixture {
         BadInput(
             "distribute", "<document><button align='distribute'>x</button></document>", 1, 19, "never fully justified"),
         BadInput("both (Word's justify)", "<document><p align='both'>x</p></document>", 1, 14, "never fully justified"),
+        // Other programs' names for it: the reason, not "accepts natural, start, ...".
+        BadInput("kashida (Word's Arabic justify)", "<document><p align='lowKashida'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput("thaiDistribute", "<document><p align='thaiDistribute'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput("fill (GTK)", "<document><p align='fill'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput("inter_word (Android)", "<document><p align='inter_word'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput(
+            "NSTextAlignmentJustified", "<document><p align='NSTextAlignmentJustified'>x</p></document>", 1, 14,
+            "never fully justified"),
+        BadInput("force-justify", "<document><p align='force-justify'>x</p></document>", 1, 14, "never fully justified"),
         BadInput(
             "text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
             "text is not allowed directly inside 'row'"),

@@ -33,16 +33,18 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Messages quote the input ("unknown element 'x'"): a part of a message, between quotes
-    /// or not, longer than `longestPart` characters keeps its first `longestQuote` and an
-    /// ellipsis (a 5 MB element name made 15 MB of errors). An apostrophe in the prose shifts
-    /// which parts are quotes, so the length alone decides: no message's own words run that long.
+    /// or not, longer than `longestPart` characters keeps its first and last `longestQuote`
+    /// around an ellipsis (a 5 MB element name made 15 MB of errors). An apostrophe in the prose
+    /// shifts which parts are quotes, so the length alone decides: no message's own words run
+    /// that long. The end is kept for the reason after an unquoted path ("cannot write
+    /// pages/bbb…b-2.png: its name is longer than …" lost the reason).
     static let longestQuote = 80
     static let longestPart = 320
 
     static func shortened(_ message: String) -> String {
         guard message.utf8.count > longestPart else { return message }
         return message.split(separator: "'", omittingEmptySubsequences: false).map { part in
-            part.count > longestPart ? part.prefix(longestQuote) + "…" : part
+            part.count > longestPart ? part.prefix(longestQuote) + "…" + part.suffix(longestQuote) : part
         }.joined(separator: "'")
     }
 

@@ -161,6 +161,14 @@ public struct SnapshotFolder: Sendable {
             .map(join)
     }
 
+    /// Diff images that are of no page of any of `names`: a screen's whose markup is gone
+    /// (its reference removed by `--update`, the diff image stayed, and a CI job that keeps
+    /// every diff image showed it after each run that passed).
+    public func unusedDiffImages(names: Set<String>) -> [String] {
+        let used = Set(names.flatMap { diffImages[$0] ?? [] }.map(\.file))
+        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join)
+    }
+
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
     /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
     /// a page that passes or has no reference loses any diff image an earlier run left. Throws

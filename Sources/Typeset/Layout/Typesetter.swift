@@ -47,6 +47,9 @@ public final class Typesetter: Sendable {
     /// The files of the font folders that give no font, and why (`FontDatabase.unusableFiles`).
     public var unusableFontFiles: [(path: String, reason: String)] { paragraphs.fonts.unusableFiles }
 
+    /// The font files of the bundled and extra folders (`FontDatabase.fontFiles`).
+    public var fontFiles: [String] { paragraphs.fonts.fontFiles }
+
     /// Why the bundled fonts are not there (`FontDatabase.bundledFontsProblem`).
     public var bundledFontsProblem: String? { paragraphs.fonts.bundledFontsProblem }
 

@@ -128,12 +128,14 @@ enum MarkupNames {
         "picture": "image", "separator": "divider", "rule": "divider", "space": "spacer",
     ]
 
-    /// Values of `align` that ask for full justification (CSS and word processors), refused by
-    /// SPEC §4.4.
+    /// Values of `align` that ask for full justification (CSS, word processors' and toolkits'
+    /// names: `force-justify`, `NSTextAlignmentJustified`, Word's `lowKashida` and
+    /// `thaiDistribute`, GTK's `fill`, Android's `inter_word`), refused by SPEC §4.4 with its
+    /// reason, in any case and with any dashes, underscores or spaces.
     static func isJustification(_ value: String) -> Bool {
-        let lowered = value.lowercased()
-        return lowered.hasPrefix("justif") || lowered.hasPrefix("distribute") || lowered == "full"
-            || lowered == "inter-word" || lowered == "inter-character" || lowered == "block" || lowered == "both"
+        let word = String(value.lowercased().unicodeScalars.filter { !"-_ ".unicodeScalars.contains($0) })
+        return word.contains("justif") || word.contains("kashida") || word.contains("distribute")
+            || ["full", "fill", "block", "both", "interword", "intercharacter"].contains(word)
     }
 }
 

@@ -58,8 +58,14 @@ enum AtomicFileWriter {
     /// device, a pipe or a socket, even through a symbolic link (as root, `-o /dev/null` turned
     /// /dev/null into a PDF file), or a file the command reads (`ProtectedFiles`). `output` is
     /// the path as given, which the error names.
+    /// A name longer than a folder can hold is refused here too: its temporary is cut to fit,
+    /// so the rename was the first to fail, and a document's second page (`…-2.png`, two bytes
+    /// longer) failed after its first was in place.
     static func checkTarget(_ path: String, for output: String) throws(FileWriteFailure) {
         if isFolder(path) { throw FileWriteFailure(path: output, reason: "it is a folder") }
+        if split(path).name.utf8.count > nameBytes {
+            throw FileWriteFailure(path: output, reason: "its name is longer than the \(nameBytes) bytes a file name can have")
+        }
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // nothing there yet
         let kind = status.st_mode & S_IFMT

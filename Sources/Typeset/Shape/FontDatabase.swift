@@ -124,14 +124,23 @@ public final class FontDatabase: Sendable {
         }
     }
 
-    /// The files of the extra folders (`--font-dir`) that give no face, and why, read when the
-    /// faces are: fallback skips them; said, a user does not wonder why their family is not
-    /// found.
+    /// The files of the bundled and extra folders (`--font-dir`) that give no face, and why,
+    /// read when the faces are: fallback skips them; said, a user does not wonder why their
+    /// family is not found (a damaged bundled NotoSans-Regular.ttf drew all text in bold
+    /// without a word).
     public var unusableFiles: [(path: String, reason: String)] {
         state.withLock { state in
             loadPrimary(&state)
-            return state.unusableExtra
+            return state.unusableBundled + state.unusableExtra
         }
+    }
+
+    /// The font files of the bundled and extra folders, as found (not read): the files a
+    /// command reads, which no output may replace.
+    public var fontFiles: [String] {
+        let extensions = Self.fontExtensions.union(["woff", "woff2"])
+        return Self.files(in: bundledDirectory.map { [$0] } ?? [], extensions: extensions, recursive: false)
+            + Self.files(in: extraDirectories, extensions: extensions, recursive: true)
     }
 
     /// Why the bundled fonts are not there, nil when they are: text then takes the `--font-dir`
@@ -414,6 +423,7 @@ public final class FontDatabase: Sendable {
         /// `--font-dir` fonts, in path order.
         var extra: [FontFace] = []
         /// The files of `--font-dir` that give no face, and why.
+        var unusableBundled: [(path: String, reason: String)] = []
         var unusableExtra: [(path: String, reason: String)] = []
         var extraByFamily: [String: [FontFace]] = [:]
         /// System fonts, scanned on first need.
@@ -438,8 +448,8 @@ public final class FontDatabase: Sendable {
         guard !state.primaryLoaded else { return }
         state.primaryLoaded = true
         if let bundledDirectory {
-            var unusable: [(path: String, reason: String)] = []  // none that matter: the bundle's own
-            state.bundled = Self.scan([bundledDirectory], recursive: false, color: &state.isColor, unusable: &unusable)
+            state.bundled = Self.scan(
+                [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled)
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
