@@ -110,6 +110,13 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true) t
     if let file {
         var isFolder = false
         if file.isEmpty { throw UsageError("-o needs a file name") }
+        // A name ending in a slash names a folder: refused before any work, as a folder is
+        // (it failed each input after rendering it, "cannot write y.pdf/").
+        if file.hasSuffix("/") {
+            throw UsageError(
+                "-o '\(file)' ends in '/', which names a folder; give a file name"
+                    + (oneFilePerInput ? " (or --out-dir for one file per input)" : ""))
+        }
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder {
             throw UsageError(
                 "-o '\(file)' is a folder; give a file name" + (oneFilePerInput ? " (or --out-dir for one file per input)" : ""))

@@ -41,7 +41,10 @@ struct Conformance: Command {
             do {
                 let result = try suite.run(suite.path)
                 print(result.summary)
-                for failure in result.failures.prefix(verbose ? 20 : 5) { print("  \(failure)") }
+                fflush(nil)
+                for failure in result.failures.prefix(verbose ? 20 : 5) {
+                    writeStandardError(Conformance.located(failure, in: suite.path) + "\n")
+                }
                 if let shortfall = result.total == 0 ? "no test cases in this file" : result.shortfall {
                     fflush(nil)
                     writeStandardError("\(suite.path):1:1: error: \(shortfall)\n")
@@ -57,6 +60,31 @@ struct Conformance: Command {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// A failed case (`line 43: …`) as an error at its line of the file, as every command
+    /// gives errors; the line it quotes with its control characters escaped and cut to 200
+    /// characters (a file of binary garbage was echoed to the terminal).
+    static func located(_ failure: String, in path: String) -> String {
+        var line = 1
+        var message = Substring(failure)
+        if failure.hasPrefix("line "), let colon = failure.firstIndex(of: ":"),
+            let number = Int(failure[failure.index(failure.startIndex, offsetBy: 5)..<colon])
+        {
+            line = number
+            message = failure[failure.index(after: colon)...].drop { $0 == " " }
+        }
+        var shown = ""
+        for scalar in message.unicodeScalars.prefix(200) {
+            let category = scalar.generalCategory
+            if category == .Cc || category == .Cf || category == .Cn || category == .Co || scalar == "\u{FFFD}" {
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        if message.unicodeScalars.count > 200 { shown += "…" }
+        return "\(path):\(line):1: error: \(shown)"
     }
 
     /// Debian keeps the segmentation tests under auxiliary/; a flat folder works too.

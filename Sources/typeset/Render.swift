@@ -58,9 +58,11 @@ struct Render: Command {
         try refuseOverwriting(
             inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
         // Two inputs must never write one file (the second would silently replace the first).
+        // One file given twice is one input however it is spelt (`a.xml ./a.xml` was refused,
+        // `a.xml a.xml` rendered twice).
         var firstInput: [String: String] = [:]
         for (input, path) in zip(inputs, outputs) {
-            if let other = firstInput[path], other != input {
+            if let other = firstInput[path], other != input, resolvedPath(other) != resolvedPath(input) {
                 throw UsageError(
                     "'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately"
                 )

@@ -37,6 +37,9 @@ import Testing
             (["render", input, "--out-dir", ""], "--out-dir needs a folder"),
             (["render", input, "-o", folder], "-o '\(folder)' is a folder"),
             (["sheet", input, "-o", folder, "--format", "pdf"], "-o '\(folder)' is a folder"),
+            // A name ending in a slash is a folder's, refused before any work (it failed each input).
+            (["render", input, "-o", "y.pdf/"], "-o 'y.pdf/' ends in '/', which names a folder"),
+            (["sheet", input, "-o", "s.pdf/"], "-o 's.pdf/' ends in '/', which names a folder"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
@@ -501,6 +504,23 @@ import Testing
             #expect(files(in: out) == [name])
             try FileManager.default.removeItem(atPath: out + "/" + name)
         }
+    }
+
+    /// One file given twice is one input however it is spelt: `a.xml ./a.xml` was refused as
+    /// two inputs writing one output, while `a.xml a.xml` rendered.
+    @Test func oneFileGivenTwiceIsNoCollision() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try "<document><p>x</p></document>".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: out + "/sub", withIntermediateDirectories: true)
+        try "<document><p>y</p></document>".write(toFile: out + "/sub/a.xml", atomically: true, encoding: .utf8)
+        for inputs in [["a.xml", "a.xml"], ["a.xml", "./a.xml"], ["a.xml", "sub/../a.xml"]] {
+            let run = try typeset(["render"] + inputs + ["--out-dir", "d"], in: out)
+            #expect(run.status == 0, "\(inputs): \(run)")
+        }
+        // Two files of one name still collide.
+        let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
+        #expect(two.status == 2 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
     }
 
     /// A document whose later page's name is too long for a folder (`…-2.png`, two bytes more
