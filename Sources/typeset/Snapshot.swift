@@ -107,6 +107,14 @@ struct Snapshot: Command {
                     lines: ["FAIL \(file): a markup file's name cannot end in '.diff' (its reference \(name).png "
                         + "would be taken for a diff image); rename it"], passed: false)
             }
+            // A name that is not UTF-8 is listed with U+FFFD for its other bytes: no file has
+            // that name ("it does not exist" was false).
+            if file.unicodeScalars.contains("\u{FFFD}") && !FileManager.default.fileExists(atPath: input) {
+                return FileResult(
+                    diagnostics: Diagnostics(),
+                    lines: ["FAIL \(file): its name is not UTF-8 (U+FFFD stands for what is not); typeset reads "
+                        + "file names as UTF-8: rename it"], passed: false)
+            }
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
                 // The errors on standard error as every command gives them (FILE:LINE:COLUMN at

@@ -13,6 +13,15 @@ enum TypesetCommand {
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
+        if let argument = argumentNotInUTF8() {
+            // Swift reads the command line as UTF-8 and puts U+FFFD for other bytes: such a file
+            // name could not be found ("it does not exist", false), and an output was written
+            // under another name than the one given.
+            writeStandardError(
+                "typeset: error: the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
+                    + "typeset reads file names as UTF-8: rename the file\n")
+            exit(ExitStatus.usage)
+        }
         let status = run(Array(CommandLine.arguments.dropFirst()))
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
         // (fflush(nil) flushes it without naming the C global.)
@@ -21,6 +30,17 @@ enum TypesetCommand {
             exit(max(status, ExitStatus.inputFailed))
         }
         exit(status)
+    }
+
+    /// The first argument whose bytes are not valid UTF-8, as Swift decoded it.
+    static func argumentNotInUTF8() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let bytes = CommandLine.unsafeArgv[index] else { continue }
+            let raw = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: strlen(bytes))
+            let decoded = String(decoding: raw, as: UTF8.self)
+            if !decoded.utf8.elementsEqual(raw) { return decoded }
+        }
+        return nil
     }
 
     /// Runs the command line's subcommand; returns the exit status.

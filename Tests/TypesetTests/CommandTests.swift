@@ -523,6 +523,24 @@ import Testing
         #expect(two.status == 2 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
     }
 
+    /// A file name that is not UTF-8 is refused, saying so: Swift reads arguments as UTF-8,
+    /// such an input "did not exist", and such an output was written under another name.
+    @Test func argumentsThatAreNotUTF8AreUsageErrors() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let input = repositoryRoot + "/Examples/settings-en.xml"
+        for arguments in ["render \"$(printf 'bad\\377.xml')\"", "render \"$1\" -o \"$(printf 'out\\351.pdf')\""] {
+            let run = try runProgram("/bin/sh", ["-c", "exec \"$0\" " + arguments, try typesetBinary(), input], in: out)
+            #expect(run.status == 2 && run.stderr.contains("is not UTF-8"), "\(arguments): \(run)")
+        }
+        #expect(files(in: out) == [])
+        // Nor can `snapshot` read such a file in its folder: said, not "it does not exist".
+        let listed = try runProgram("/bin/sh", ["-c", "cp \"$0\" \"$(printf 'caf\\351.xml')\"", input], in: out)
+        #expect(listed.status == 0, "\(listed)")
+        let snapshot = try typeset(["snapshot", ".", "--update", "--scale", "0.25"], in: out)
+        #expect(snapshot.status == 1 && snapshot.stdout.contains(": its name is not UTF-8"), "\(snapshot)")
+    }
+
     /// A document whose later page's name is too long for a folder (`…-2.png`, two bytes more
     /// than the first's) is refused before any page is written: its first page was renamed into
     /// place, and stayed, though the document was reported as failed.
