@@ -792,6 +792,27 @@ struct RenderTests {
         #expect(try bytes(folder + "/a.bin") == Data([7]))
     }
 
+    /// Pages are staged as they are drawn: a file is on disk (as a temporary) before the next
+    /// is given, and none is in place before `commit`; dropped uncommitted, nothing is left.
+    @Test func stagedFilesAreOnDiskAtOnceAndInPlaceOnlyTogether() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let paths = (1...3).map { folder + "/p\($0).png" }
+        do {
+            let files = try StagedFiles(paths)
+            try files.stage(1, [2])
+            try files.stage(0, [1])
+            let hidden = try folderContents(folder)
+            #expect(hidden.count == 2 && hidden.allSatisfy { $0.hasPrefix(".p") && $0.hasSuffix(".tmp") }, "\(hidden)")
+        }
+        #expect(try folderContents(folder) == [], "an uncommitted stage leaves nothing")
+        let files = try StagedFiles(paths)
+        for index in [2, 0, 1] { try files.stage(index, [UInt8(index)]) }
+        try files.commit()
+        #expect(try folderContents(folder) == ["p1.png", "p2.png", "p3.png"])
+        #expect(try bytes(folder + "/p3.png") == Data([2]))
+    }
+
     @Test func invalidInputIsRefused() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -15,32 +15,11 @@ struct FileWriteFailure: Error {
 
 enum AtomicFileWriter {
     /// Writes every file or none of them: all contents go to temporary files first, and only
-    /// when they are all on disk are they renamed into place. Every temporary file is removed on
-    /// every failure path. (Targets that are folders are refused first; after that a rename within
-    /// a folder does not fail, short of the disk failing.)
+    /// when they are all on disk are they renamed into place (`StagedFiles`).
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
-        // Every target is checked before any file is written, so that a refusal never leaves
-        // some of the files new and some old.
-        let targets = files.map { target(of: $0.path) }
-        for (file, target) in zip(files, targets) { try checkTarget(target, for: file.path) }
-        let files = zip(targets, files).map { (path: $0, bytes: $1.bytes) }
-        var temporaries: [String] = []
-        defer {
-            // Only temporaries not yet renamed are left in the list.
-            for temporary in temporaries { removeTemporary(temporary) }
-        }
-        for file in files {
-            temporaries.append(try writeTemporary(file.bytes, beside: file.path))
-        }
-        // All renamed, or none by a signal: a document is never left with some pages new.
-        try PendingTemporaries.uninterrupted { () throws(FileWriteFailure) in
-            for file in files {
-                if rename(temporaries[0], file.path) != 0 {
-                    throw FileWriteFailure(path: file.path, reason: lastError())
-                }
-                PendingTemporaries.remove(temporaries.removeFirst())
-            }
-        }
+        let staged = try StagedFiles(files.map(\.path))
+        for (index, file) in files.enumerated() { try staged.stage(index, file.bytes) }
+        try staged.commit()
     }
 
     /// The file that writing `path` replaces: the one a symbolic link points to, when it is
@@ -80,7 +59,7 @@ enum AtomicFileWriter {
     }
 
     /// Writes `bytes` to a new hidden file in the folder of `path` and returns its path.
-    private static func writeTemporary(_ bytes: [UInt8], beside path: String) throws(FileWriteFailure)
+    static func writeTemporary(_ bytes: [UInt8], beside path: String) throws(FileWriteFailure)
         -> String
     {
         let (descriptor, temporary) = try createTemporary(beside: path)
@@ -175,6 +154,54 @@ enum AtomicFileWriter {
 
     static func lastError() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+/// Several files written all or none: each goes to a temporary file beside its target as soon
+/// as its bytes are ready (from any thread), and `commit` renames them all into place once every
+/// one is staged. Dropped without a commit, the temporaries are removed: every failure path
+/// leaves none. A document's pages are staged as they are drawn, so that their bytes are not all
+/// held until the last one is (a 2,223-page document at `--scale 8` held 6.4 GB of PNG).
+/// Targets are checked first, so that a refusal never leaves some of the files new and some old;
+/// after that a rename within a folder does not fail, short of the disk failing.
+final class StagedFiles: Sendable {
+    /// The files the paths replace (`AtomicFileWriter.target`).
+    private let targets: [String]
+    /// Each file's temporary, once staged; emptied as they are renamed.
+    private let temporaries: Locked<[String?]>
+
+    init(_ paths: [String]) throws(FileWriteFailure) {
+        let targets = paths.map(AtomicFileWriter.target(of:))
+        for (path, target) in zip(paths, targets) { try AtomicFileWriter.checkTarget(target, for: path) }
+        self.targets = targets
+        temporaries = Locked(Array(repeating: nil, count: paths.count))
+    }
+
+    deinit {
+        // Only temporaries not yet renamed are left.
+        for case let temporary? in temporaries.withLock({ $0 }) { AtomicFileWriter.removeTemporary(temporary) }
+    }
+
+    /// Writes the bytes of file `index` to its temporary.
+    func stage(_ index: Int, _ bytes: [UInt8]) throws(FileWriteFailure) {
+        let temporary = try AtomicFileWriter.writeTemporary(bytes, beside: targets[index])
+        temporaries.withLock { $0[index] = temporary }
+    }
+
+    /// Renames every file into place, in order: all of them, or none by a signal (a document is
+    /// never left with some pages new). Every file must be staged.
+    func commit() throws(FileWriteFailure) {
+        let staged = temporaries.withLock { $0 }
+        try PendingTemporaries.uninterrupted { () throws(FileWriteFailure) in
+            for (index, temporary) in staged.enumerated() {
+                guard let temporary else { preconditionFailure("file \(index) is not staged") }
+                if rename(temporary, targets[index]) != 0 {
+                    throw FileWriteFailure(path: targets[index], reason: AtomicFileWriter.lastError())
+                }
+                PendingTemporaries.remove(temporary)
+                temporaries.withLock { $0[index] = nil }
+            }
+        }
     }
 }
 

@@ -84,29 +84,33 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
     try checkSizes(of: pages)
     let paths = options.format.outputPaths(for: path, pageCount: pages.count)
     if options.format != .pdf { try refuseOverwritingImages(of: pages, with: paths) }  // PDFWriter checks its own
-    let contents: [[UInt8]]
     switch options.format {
     case .pdf:
         let writer = try PDFWriter(path: path, options: options)
         try writer.add(pages)
         return try writer.finish()
-    case .svg:
-        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: {
-            SVGWriter(title: options.title, language: options.language)
-        }) {
-            try $2.write($0, pageNumber: $1)
+    case .svg, .png:
+        // Each page goes to its temporary file as it is drawn; all are renamed into place once
+        // every page is drawn.
+        do {
+            let files = try StagedFiles(paths)
+            if options.format == .svg {
+                try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, to: files, writer: {
+                    SVGWriter(title: options.title, language: options.language)
+                }) {
+                    try $2.write($0, pageNumber: $1)
+                }
+            } else {
+                try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, to: files, writer: { PageDrawer() }) {
+                    try renderPNG($0, pageNumber: $1, scale: options.scale, drawer: $2)
+                }
+            }
+            try files.commit()
+        } catch let error as FileWriteFailure {
+            throw RenderError.write(path: error.path, reason: error.reason)
         }
-    case .png:
-        contents = try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, writer: { PageDrawer() }) {
-            try renderPNG($0, pageNumber: $1, scale: options.scale, drawer: $2)
-        }
+        return paths
     }
-    do {
-        try AtomicFileWriter.write(zip(paths, contents).map { (path: $0, bytes: $1) })
-    } catch {
-        throw RenderError.write(path: error.path, reason: error.reason)
-    }
-    return paths
 }
 
 /// Throws unless there are pages and every one has a positive size.
@@ -133,28 +137,28 @@ func forEachPNGPage(_ pages: [Page], scale: Double, _ body: (Int, [UInt8], Cairo
     try drawer.checkTagsClosed(pageCount: pages.count)
 }
 
-/// The bytes of each page, drawn by `draw` (page, its number from 1, a writer made by `writer`)
-/// on up to `jobs` threads. A writer carries the structure tags still open from one page to the
-/// next, so the pages are handed out in runs that begin with none open (with this package's
-/// layout, every page), in page order, each thread drawing with one writer of its own. The error
-/// thrown is the one of the first page that fails, as when the pages are drawn one after another.
+/// Draws each page with `draw` (page, its number from 1, a writer made by `writer`) on up to
+/// `jobs` threads and stages its bytes in `files` as soon as it is drawn. A writer carries the
+/// structure tags still open from one page to the next, so the pages are handed out in runs that
+/// begin with none open (with this package's layout, every page), in page order, each thread
+/// drawing with one writer of its own. The error thrown is the one of the first page that fails,
+/// as when the pages are drawn one after another.
 private func drawPages<Writer: PageWriting>(
-    _ pages: [Page], jobs: Int, pageDrawn: (@Sendable (Int, Int) -> Void)?, writer: @Sendable () -> Writer,
-    _ draw: @Sendable (Page, Int, Writer) throws -> [UInt8]
-) throws -> [[UInt8]] {
+    _ pages: [Page], jobs: Int, pageDrawn: (@Sendable (Int, Int) -> Void)?, to files: StagedFiles,
+    writer: @Sendable () -> Writer, _ draw: @Sendable (Page, Int, Writer) throws -> [UInt8]
+) throws {
     let runs = runsOfPages(pages)
     let threads = max(1, min(jobs, runs.count))
     guard threads > 1 else {
         let drawer = writer()
-        let contents = try pages.enumerated().map { index, page in
-            let bytes = try draw(page, index + 1, drawer)
+        for (index, page) in pages.enumerated() {
+            try files.stage(index, try draw(page, index + 1, drawer))
             pageDrawn?(index + 1, pages.count)
-            return bytes
         }
         try drawer.checkTagsClosed(pageCount: pages.count)
-        return contents
+        return
     }
-    let progress = Locked(DrawingProgress(contents: Array(repeating: nil, count: pages.count)))
+    let progress = Locked(DrawingProgress())
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
         let drawer = writer()
         // Runs are taken in page order, and none after a failure: every page before the
@@ -166,9 +170,8 @@ private func drawPages<Writer: PageWriting>(
         }) {
             for index in runs[run] {
                 do {
-                    let bytes = try draw(pages[index], index + 1, drawer)
+                    try files.stage(index, try draw(pages[index], index + 1, drawer))
                     let drawn = progress.withLock { state in
-                        state.contents[index] = bytes
                         state.drawn += 1
                         return state.drawn
                     }
@@ -183,9 +186,8 @@ private func drawPages<Writer: PageWriting>(
             }
         }
     }
-    return try progress.withLock { state in
+    try progress.withLock { state in
         if let failure = state.failure { throw failure.error }
-        return state.contents.map { $0! }  // every page drawn: no failure
     }
 }
 
@@ -194,7 +196,6 @@ private func drawPages<Writer: PageWriting>(
 private struct DrawingProgress {
     var nextRun = 0
     var drawn = 0
-    var contents: [[UInt8]?]
     var failure: (page: Int, error: any Error)?
 }
 
