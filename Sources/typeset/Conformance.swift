@@ -64,7 +64,7 @@ struct Conformance: Command {
 
     /// A failed case (`line 43: …`) as an error at its line of the file, as every command
     /// gives errors; the line it quotes with its control characters escaped and cut to 200
-    /// characters (a file of binary garbage was echoed to the terminal).
+    /// Unicode scalars (a file of binary garbage was echoed to the terminal).
     static func located(_ failure: String, in path: String) -> String {
         var line = 1
         var message = Substring(failure)

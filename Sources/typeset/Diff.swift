@@ -44,6 +44,14 @@ struct Diff: Command {
         a = arguments.positionals[0]
         b = arguments.positionals[1]
         out = arguments.string("out")
+        if let out {
+            // Refused before any page is drawn, as render's -o is ("cannot write o/" came after).
+            var isFolder = false
+            if out.isEmpty { throw UsageError("--out needs a file name") }
+            if out.hasSuffix("/") || FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder {
+                throw UsageError("--out '\(out)' names a folder; give a file name for the diff image")
+            }
+        }
         comparison = try ComparisonOptions(arguments)
         layoutArguments = try LayoutArguments(arguments)
     }
@@ -187,22 +195,32 @@ struct Diff: Command {
         }
     }
 
-    /// The diff images of the pages past the last that an earlier comparison of more pages left
-    /// (`NAME-5.diff.png`, or `--out`'s `-5.png`), up to one that does not exist. Not removed
-    /// (`NAME-5.diff.png` may be the diff image of an input named `NAME-5`): said, as `render`
-    /// says its leftover pages, since a CI job that keeps every diff image would show them.
+    /// The diff images of pages past the last that an earlier comparison of more pages left
+    /// (`NAME-5.diff.png`, or `--out`'s `-5.png`), in page order, whichever pages they are
+    /// (without `--out` only failing pages have one). Not removed: said, as `render` says its
+    /// leftover pages, since a CI job that keeps every diff image would show them. Beside A, one
+    /// that may be the diff image of another input (`NAME-5.xml` or `NAME-5.png` is there) is
+    /// no leftover.
     private func leftoverDiffImages(pageCount: Int) -> [String] {
-        if let out { return OutputFormat.png.leftoverPages(of: out, pageCount: max(pageCount, 1)) }
-        var leftovers: [String] = []
-        var page = max(pageCount, 1) + 1
-        while leftovers.count < 10_000 {
-            let path = diffImageBesideA(page: page)
-            var isFolder = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { break }
-            leftovers.append(path)
-            page += 1
+        let first = out ?? diffImageBesideA(page: 1)
+        let folder = Path.folder(first)
+        let firstName = Path.lastComponent(first)
+        // A page's name is the first's with "-K" before its extension (".diff.png" beside A).
+        let suffix = out == nil ? ".diff.png" : Path.fileExtension(firstName).isEmpty ? "" : "." + Path.fileExtension(firstName)
+        let prefix = String(firstName.dropLast(suffix.count)) + "-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        var leftovers: [(page: Int, path: String)] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count > prefix.count + suffix.count {
+            let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
+            guard digits.allSatisfy(\.isASCII), digits.first != "0", let page = Int(digits), page > max(pageCount, 1)
+            else { continue }
+            let stem = Path.join(folder, prefix + digits)
+            if out == nil, FileManager.default.fileExists(atPath: stem + ".xml") || FileManager.default.fileExists(atPath: stem + ".png") {
+                continue
+            }
+            leftovers.append((page, Path.join(folder, name)))
         }
-        return leftovers
+        return leftovers.sorted { $0.page < $1.page }.map(\.path)
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

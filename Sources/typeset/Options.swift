@@ -32,8 +32,10 @@ struct LayoutArguments {
         try LayoutArguments.checkCatalog(strings)
     }
 
-    /// A typesetter with the `--font-dir` folders, having said which of their files give no
-    /// font (they are skipped).
+    /// A typesetter with the `--font-dir` folders, having said which files of those and of the
+    /// bundled folder give no font (they are skipped), and protected every font file of them
+    /// from the command's outputs (`ProtectedFiles`). The bundled and `--font-dir` fonts are
+    /// read here, not when first needed, for that.
     static func typesetter(fontDirectories: [String]) -> Typesetter {
         let typesetter = Typesetter(fontDirectories: fontDirectories)
         if let problem = typesetter.bundledFontsProblem {

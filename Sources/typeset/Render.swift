@@ -43,10 +43,12 @@ struct Render: Command {
         jobs = try arguments.jobs()
         shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
-        firstInputs = try validate()
+        (firstInputs, inputs) = try validate()
     }
 
-    private func validate() throws -> [String: String] {
+    /// Checks the options and outputs; returns `firstInputs` and the inputs, without files given
+    /// again when each has its own output.
+    private func validate() throws -> (firstInputs: [String: String], inputs: [String]) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         try checkOutput(file: output, folder: outDir)
@@ -58,18 +60,21 @@ struct Render: Command {
         try refuseOverwriting(
             inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
         // Two inputs must never write one file (the second would silently replace the first).
-        // One file given twice is one input however it is spelt (`a.xml ./a.xml` was refused,
-        // `a.xml a.xml` rendered twice).
+        // One file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml`
+        // was refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
         var firstInput: [String: String] = [:]
+        var kept: [String] = []
         for (input, path) in zip(inputs, outputs) {
-            if let other = firstInput[path], other != input, resolvedPath(other) != resolvedPath(input) {
+            if let other = firstInput[path] {
+                if other == input || resolvedPath(other) == resolvedPath(input) { continue }
                 throw UsageError(
                     "'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately"
                 )
             }
             firstInput[path] = input
+            kept.append(input)
         }
-        return firstInput
+        return (firstInput, output == nil ? kept : inputs)
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the

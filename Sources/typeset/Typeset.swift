@@ -19,7 +19,7 @@ enum TypesetCommand {
             // under another name than the one given.
             writeStandardError(
                 "typeset: error: the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
-                    + "typeset reads file names as UTF-8: rename the file\n")
+                    + "typeset reads its arguments as UTF-8 (a file whose name is not must be renamed)\n")
             exit(ExitStatus.usage)
         }
         let status = run(Array(CommandLine.arguments.dropFirst()))

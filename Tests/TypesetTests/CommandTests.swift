@@ -39,6 +39,7 @@ import Testing
             (["sheet", input, "-o", folder, "--format", "pdf"], "-o '\(folder)' is a folder"),
             // A name ending in a slash is a folder's, refused before any work (it failed each input).
             (["render", input, "-o", "y.pdf/"], "-o 'y.pdf/' ends in '/', which names a folder"),
+            (["diff", input, input, "--out", "o/"], "--out 'o/' names a folder"),
             (["sheet", input, "-o", "s.pdf/"], "-o 's.pdf/' ends in '/', which names a folder"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
@@ -506,8 +507,8 @@ import Testing
         }
     }
 
-    /// One file given twice is one input however it is spelt: `a.xml ./a.xml` was refused as
-    /// two inputs writing one output, while `a.xml a.xml` rendered.
+    /// One file given twice is one input however it is spelt, rendered once: `a.xml ./a.xml`
+    /// was refused as two inputs writing one output, while `a.xml a.xml` rendered twice.
     @Test func oneFileGivenTwiceIsNoCollision() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -516,7 +517,8 @@ import Testing
         try "<document><p>y</p></document>".write(toFile: out + "/sub/a.xml", atomically: true, encoding: .utf8)
         for inputs in [["a.xml", "a.xml"], ["a.xml", "./a.xml"], ["a.xml", "sub/../a.xml"]] {
             let run = try typeset(["render"] + inputs + ["--out-dir", "d"], in: out)
-            #expect(run.status == 0, "\(inputs): \(run)")
+            // One input: no "rendered 2 of 2 inputs" line.
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(inputs): \(run)")
         }
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
@@ -555,8 +557,9 @@ import Testing
         #expect(files(in: out + "/pages") == [], "no page of a failed document")
     }
 
-    /// No output replaces a font the command reads (`--font-dir`'s, the bundled ones): `-o`
-    /// onto one wrote a PDF over it with only a warning about its extension.
+    /// No output replaces a font the command reads: `-o` onto one wrote a PDF over it with only
+    /// a warning about its extension. (A `--font-dir` font here; the bundled ones are protected
+    /// alike, and a test that failed would replace the repository's.)
     @Test func aFontTheCommandReadsIsNeverWrittenOver() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

@@ -792,9 +792,10 @@ private let markup = """
         #expect(try L10nCLI.typeset(["layout", "doc.xml", "--assets", ".", "--assets", "."], in: folder).status == 0)
     }
 
-    /// A key shown as its text is tagged with the catalog's source language whatever the
-    /// locale: it was the locale's when the catalog had no strings for it at all (`he` below),
-    /// and the source language's otherwise (`ar`).
+    /// A key the catalog has without text is shown tagged with the catalog's source language
+    /// whatever the locale: it was the locale's when the catalog had no strings for it at all
+    /// (`he` below), and the source language's otherwise (`ar`). A key the catalog lacks is in
+    /// the element's language: which language a key is in, the catalog does not say.
     @Test func aKeyShownIsInTheSourceLanguageUnderEveryLocale() throws {
         let catalog = #"""
             {"sourceLanguage": "de", "strings": {
@@ -809,8 +810,34 @@ private let markup = """
             let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "de.xcstrings", "--locale", locale], in: folder)
             let blocks = try L10nCLI.blocks(run.stdout).blocks
             #expect(blocks.map(\.text) == [locale == "ar" ? "مرحبا" : "Hallo", "only key", "not there"], "\(locale)")
-            #expect(blocks.map(\.lang) == [locale == "ar" ? "ar" : "de", "de", "de"], "\(locale): \(blocks)")
+            #expect(blocks.map(\.lang) == [locale == "ar" ? "ar" : "de", "de", locale], "\(locale): \(blocks)")
         }
+    }
+
+    /// A key shows its string each time it is used: a small document can ask for more text
+    /// than the input limit allows (512 uses of a 100 KB string took 4.5 GB). Past as much as
+    /// the largest markup holds, the document fails, said once, where. (Images' alt texts here,
+    /// which are not laid out: the limit counts every string shown.)
+    @Test func catalogTextADocumentShowsIsLimited() throws {
+        let big = String(repeating: "word ", count: 200_000)  // 1 MB
+        let uses = String(repeating: "<image src=\"pic.png\" width=\"10\" height=\"10\" key=\"big\"/>", count: 6)
+        let folder = try L10nCLI.folder([
+            "doc.xml": "<document>\n" + uses + "</document>", "s.json": "{\"big\": \"\(big)\"}",
+            "pic.xml": "<document width=\"40\" height=\"40\" margin=\"0\"><p>x</p></document>",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try L10nCLI.typeset(["render", "pic.xml", "-o", "pic.png", "--scale", "1"], in: folder).status == 0)
+        let run = try L10nCLI.typeset(["render", "doc.xml", "--strings", "s.json", "-o", "doc.pdf"], in: folder)
+        #expect(run.status == 1, "\(run.stderr.prefix(500))")
+        let errors = run.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.hasPrefix("doc.xml:2:221: error: the catalog's strings this document shows add up to more than 4 MiB") == true, "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/doc.pdf"))
+        // Four uses are within it.
+        try ("<document>\n" + String(uses.prefix(uses.count * 4 / 6)) + "</document>").write(
+            toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        let four = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json"], in: folder)
+        #expect(four.status == 0, "\(four.stderr.prefix(500))")
     }
 
     /// What `--locale` and the catalog say of each other is in the layout JSON too (it was
@@ -861,9 +888,7 @@ private let markup = """
         // a lang="he" one left to right; each block says its text's language.
         // A key with no text but itself is the source language's (it was Arabic, "!Sign in").
         #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr"], "\(blocks)")  // the key: Latin
-        // A key shown because the catalog lacks it is the source language's too, as the code
-        // that names it is (it was the locale's).
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "en", "en"], "the locale in its usual case: \(blocks)")
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.

@@ -162,6 +162,12 @@ struct BlockLayouter {
     private var reportedNoStrings = false
     /// Keys whose broken catalog entry has been reported: once per document.
     private var reportedProblems: Set<String> = []
+    /// The UTF-8 bytes of the catalog strings shown so far (`maximumCatalogBytes`).
+    private var catalogBytesShown = 0
+    /// The most catalog text a document may show, as much as the largest markup holds: each
+    /// `key` shows its string again, and 512 references of 9 KB to a 100 KB string took 4.5 GB
+    /// and 14 s, past the input limit that bounds a document's memory.
+    static let maximumCatalogBytes = MarkupParser.maximumInputBytes
 
     // Document-wide settings (SPEC §2 defaults).
     private let language: String
@@ -737,10 +743,9 @@ struct BlockLayouter {
             // (the warning said the own text "is used" of a blank label).
             diagnostics.report(.warning(
                 block.location, "no string for key '\(key)' in the catalog; " + (hasOwnText ? "\(instead) is used" : "the key is shown")))
-            // The key is in the catalog's source language, as a key the catalog has without
-            // text is (`LocalizedStrings.lookUp`).
-            let keyLanguage = strings.sourceLanguage.map { Language.canonicalCase(tag: $0) }
-            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], keyLanguage)
+            // In the element's language: the catalog does not say which language its keys are in
+            // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
+            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =
@@ -751,6 +756,17 @@ struct BlockLayouter {
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
         }
         guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
+        let shownBefore = catalogBytesShown
+        catalogBytesShown += text.utf8.count
+        if catalogBytesShown > Self.maximumCatalogBytes {
+            // Said once, where the strings pass the limit; the document fails.
+            guard shownBefore <= Self.maximumCatalogBytes else { return nil }
+            diagnostics.report(.error(
+                block.location,
+                "the catalog's strings this document shows add up to more than "
+                    + "\(Self.maximumCatalogBytes / 1024 / 1024) MiB, the most a document may hold (key '\(key)' passes it)"))
+            return nil
+        }
         if text.isEmpty {
             // As the app shows it (blank), but seldom meant: a translation pasted empty, say.
             let whose = (found.fallback ?? strings.locale).map { "the '\($0)' text" } ?? "the text"

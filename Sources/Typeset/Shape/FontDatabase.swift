@@ -135,12 +135,13 @@ public final class FontDatabase: Sendable {
         }
     }
 
-    /// The font files of the bundled and extra folders, as found (not read): the files a
-    /// command reads, which no output may replace.
+    /// The font files of the bundled and extra folders, those that give no face too: the files
+    /// a command reads, which no output may replace.
     public var fontFiles: [String] {
-        let extensions = Self.fontExtensions.union(["woff", "woff2"])
-        return Self.files(in: bundledDirectory.map { [$0] } ?? [], extensions: extensions, recursive: false)
-            + Self.files(in: extraDirectories, extensions: extensions, recursive: true)
+        state.withLock { state in
+            loadPrimary(&state)
+            return state.files
+        }
     }
 
     /// Why the bundled fonts are not there, nil when they are: text then takes the `--font-dir`
@@ -422,9 +423,11 @@ public final class FontDatabase: Sendable {
         var bundled: [FontFace] = []
         /// `--font-dir` fonts, in path order.
         var extra: [FontFace] = []
-        /// The files of `--font-dir` that give no face, and why.
+        /// The files of the bundled folder and of `--font-dir` that give no face, and why.
         var unusableBundled: [(path: String, reason: String)] = []
         var unusableExtra: [(path: String, reason: String)] = []
+        /// Every font file of the bundled folder and of `--font-dir`, as the scans found them.
+        var files: [String] = []
         var extraByFamily: [String: [FontFace]] = [:]
         /// System fonts, scanned on first need.
         var systemLoaded = false
@@ -449,12 +452,15 @@ public final class FontDatabase: Sendable {
         state.primaryLoaded = true
         if let bundledDirectory {
             state.bundled = Self.scan(
-                [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled)
+                [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
+                files: &state.files)
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
-            Self.scan(extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra))
+            Self.scan(
+                extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
+                files: &state.files))
         for face in state.extra {
             state.extraByFamily[face.family.lowercased(), default: []].append(face)
             state.primaryByFamily[face.family.lowercased(), default: []].append(face)
@@ -465,8 +471,9 @@ public final class FontDatabase: Sendable {
         guard !state.systemLoaded else { return }
         state.systemLoaded = true
         var unusable: [(path: String, reason: String)] = []  // not the user's to fix
+        var files: [String] = []  // not protected: read only when fallback needs them
         state.systemFaces = Self.ranked(
-            Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable))
+            Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files))
         for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
     }
 
@@ -589,12 +596,15 @@ public final class FontDatabase: Sendable {
     /// learns whether each has color glyphs, and `unusable` gets the files that give no face,
     /// and why: WOFF and WOFF2 (not read), files HarfBuzz cannot read, fonts without a family
     /// name or glyphs, or without a table that every font has (each file is read once, for all).
+    /// `files` gets every font file found, those too.
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
-        unusable: inout [(path: String, reason: String)]
+        unusable: inout [(path: String, reason: String)], files found: inout [String]
     ) -> [FontFace] {
         var faces: [FontFace] = []
-        for path in files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive) {
+        let paths = files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive)
+        found += paths
+        for path in paths {
             guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {
                 unusable.append((path, "a WOFF font, which is not read (convert it to .ttf or .otf)"))
                 continue
