@@ -9,8 +9,13 @@ import CCairo
 final class PageDrawer: PageWriting {
     private let fonts: CairoFontCache
     private(set) var tags = StructureTagBalance()
-    /// Each image file decoded once per drawer (one per thread of a render).
+    /// Each image file decoded once per drawer (one per thread of a render), while the decoded
+    /// images fit `imageBudget`: a document of many large pictures held every one decoded to
+    /// the end (128 of 4000 × 4000 pixels: 7.8 GB). Past it the cache starts again, and a
+    /// picture shown again is decoded again.
     private var images: [String: CairoSurface] = [:]
+    private var imageBytes = 0
+    static let imageBudget = 128 << 20
     /// Bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as images at
     /// their own resolution and the run's opacity, as PDFs draw them (Cairo's image surface drew
     /// them opaque whatever the run's color).
@@ -247,7 +252,13 @@ final class PageDrawer: PageWriting {
     private func loadImage(_ path: String) throws -> CairoSurface {
         if let image = images[path] { return image }
         let image = try CairoSurface(decodingPNGAt: path)
+        let bytes = Int(cairo_image_surface_get_stride(image.pointer)) * Int(cairo_image_surface_get_height(image.pointer))
+        if imageBytes + bytes > Self.imageBudget {
+            images.removeAll()
+            imageBytes = 0
+        }
         images[path] = image
+        imageBytes += bytes
         return image
     }
 
