@@ -212,7 +212,8 @@ struct Diff: Command {
         var leftovers: [(page: Int, path: String)] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count > prefix.count + suffix.count {
             let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
-            guard digits.allSatisfy(\.isASCII), digits.first != "0", let page = Int(digits), page > max(pageCount, 1)
+            guard digits.allSatisfy({ ("0"..."9").contains($0) }), digits.first != "0", let page = Int(digits),
+                page > max(pageCount, 1)
             else { continue }
             let stem = Path.join(folder, prefix + digits)
             if out == nil, FileManager.default.fileExists(atPath: stem + ".xml") || FileManager.default.fileExists(atPath: stem + ".png") {

@@ -544,6 +544,8 @@ private struct Fixture {
         BadInput("force-justify", "<document><p align='force-justify'>x</p></document>", 1, 14, "never fully justified"),
         // A side named: flush left or right, told the values there are.
         BadInput("left-justified", "<document><p align='left-justified'>x</p></document>", 1, 14, "accepts natural, start, end"),
+        BadInput("justify-left (InDesign)", "<document><p align='justify-left'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput("extended-justify", "<document><p align='extended-justify'>x</p></document>", 1, 14, "never fully justified"),
         BadInput(
             "text in row", "<document><row>\n  <label>a</label> stray\n</row></document>", 2, 20,
             "text is not allowed directly inside 'row'"),

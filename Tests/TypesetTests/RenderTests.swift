@@ -806,8 +806,18 @@ struct RenderTests {
             #expect(hidden.count == 2 && hidden.allSatisfy { $0.hasPrefix(".p") && $0.hasSuffix(".tmp") }, "\(hidden)")
         }
         #expect(try folderContents(folder) == [], "an uncommitted stage leaves nothing")
+        // A target that became a folder while the pages were drawn: refused before any rename
+        // (pages before it were renamed into place, the others left old).
+        do {
+            let files = try StagedFiles(paths)
+            for index in [2, 0, 1] { try files.stage(index, [UInt8(index)]) }
+            try FileManager.default.createDirectory(atPath: paths[1], withIntermediateDirectories: false)
+            #expect(throws: FileWriteFailure.self) { try files.commit() }
+        }
+        #expect(try folderContents(folder) == ["p2.png"])
+        try FileManager.default.removeItem(atPath: paths[1])
         let files = try StagedFiles(paths)
-        for index in [2, 0, 1] { try files.stage(index, [UInt8(index)]) }
+        for index in [2, 0, 1, 0] { try files.stage(index, [UInt8(index)]) }  // page 1 staged twice
         try files.commit()
         #expect(try folderContents(folder) == ["p1.png", "p2.png", "p3.png"])
         #expect(try bytes(folder + "/p3.png") == Data([2]))

@@ -131,11 +131,12 @@ enum MarkupNames {
     /// Values of `align` that ask for full justification (CSS, word processors' and toolkits'
     /// names: `force-justify`, `NSTextAlignmentJustified`, Word's `lowKashida` and
     /// `thaiDistribute`, GTK's `fill`, Android's `inter_word`), refused by SPEC §4.4 with its
-    /// reason, in any case and with any dashes, underscores or spaces. A word that names a side
-    /// is not one: "left-justified" is typesetters' flush left, told the values there are.
+    /// reason, in any case and with any dashes, underscores or spaces. One that starts with a
+    /// side is not one: "left-justified" is typesetters' flush left, told the values there are
+    /// ("justify-left", justified with its last line at the left, is one).
     static func isJustification(_ value: String) -> Bool {
         let word = String(value.lowercased().unicodeScalars.filter { !"-_ ".unicodeScalars.contains($0) })
-        if ["left", "right", "center", "centre", "start", "end"].contains(where: word.contains) { return false }
+        if ["left", "right", "center", "centre", "start", "end"].contains(where: word.hasPrefix) { return false }
         return word.contains("justif") || word.contains("kashida") || word.contains("distribute")
             || ["full", "fill", "block", "both", "interword", "intercharacter"].contains(word)
     }

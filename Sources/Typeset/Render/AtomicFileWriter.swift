@@ -182,16 +182,23 @@ final class StagedFiles: Sendable {
         for case let temporary? in temporaries.withLock({ $0 }) { AtomicFileWriter.removeTemporary(temporary) }
     }
 
-    /// Writes the bytes of file `index` to its temporary.
+    /// Writes the bytes of file `index` to its temporary (replacing one staged before).
     func stage(_ index: Int, _ bytes: [UInt8]) throws(FileWriteFailure) {
         let temporary = try AtomicFileWriter.writeTemporary(bytes, beside: targets[index])
-        temporaries.withLock { $0[index] = temporary }
+        let earlier = temporaries.withLock { temporaries in
+            defer { temporaries[index] = temporary }
+            return temporaries[index]
+        }
+        if let earlier { AtomicFileWriter.removeTemporary(earlier) }
     }
 
     /// Renames every file into place, in order: all of them, or none by a signal (a document is
     /// never left with some pages new). Every file must be staged.
     func commit() throws(FileWriteFailure) {
         let staged = temporaries.withLock { $0 }
+        // Checked again: a render takes long, and a target that became a folder meanwhile
+        // failed its rename after the pages before it were in place.
+        for target in targets { try AtomicFileWriter.checkTarget(target, for: target) }
         try PendingTemporaries.uninterrupted { () throws(FileWriteFailure) in
             for (index, temporary) in staged.enumerated() {
                 guard let temporary else { preconditionFailure("file \(index) is not staged") }

@@ -11,11 +11,12 @@ final class PageDrawer: PageWriting {
     private(set) var tags = StructureTagBalance()
     /// Each image file decoded once per drawer (one per thread of a render), while the decoded
     /// images fit `imageBudget`: a document of many large pictures held every one decoded to
-    /// the end (128 of 4000 × 4000 pixels: 7.8 GB). Past it the cache starts again, and a
-    /// picture shown again is decoded again.
-    private var images: [String: CairoSurface] = [:]
+    /// the end (128 of 4000 × 4000 pixels: 7.8 GB). Past it the pictures drawn longest ago make
+    /// room, and are decoded again if shown again.
+    private var images: [String: (surface: CairoSurface, bytes: Int, lastUse: Int)] = [:]
     private var imageBytes = 0
-    static let imageBudget = 128 << 20
+    private var imageUses = 0
+    static let imageBudget = 512 << 20
     /// Bitmap fonts (nil: the font has outlines) and their glyphs' images, drawn as images at
     /// their own resolution and the run's opacity, as PDFs draw them (Cairo's image surface drew
     /// them opaque whatever the run's color).
@@ -250,14 +251,20 @@ final class PageDrawer: PageWriting {
     }
 
     private func loadImage(_ path: String) throws -> CairoSurface {
-        if let image = images[path] { return image }
+        imageUses += 1
+        if let cached = images[path] {
+            images[path]?.lastUse = imageUses
+            return cached.surface
+        }
         let image = try CairoSurface(decodingPNGAt: path)
         let bytes = Int(cairo_image_surface_get_stride(image.pointer)) * Int(cairo_image_surface_get_height(image.pointer))
-        if imageBytes + bytes > Self.imageBudget {
-            images.removeAll()
-            imageBytes = 0
+        // (Clearing the whole cache when full decoded a set of pictures just past the budget,
+        // shown on every page, again on every page.)
+        while imageBytes + bytes > Self.imageBudget, let oldest = images.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            imageBytes -= oldest.value.bytes
+            images[oldest.key] = nil
         }
-        images[path] = image
+        images[path] = (image, bytes, imageUses)
         imageBytes += bytes
         return image
     }
