@@ -105,21 +105,20 @@ func checkFolders(_ folders: [String], option: String) throws {
 
 /// An output file named on the command line must not be empty or a folder; an output folder
 /// must not be a file: usage errors, found before any input is read (they were each input's
-/// error at 1:1, with the system's "Not a directory").
-func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true) throws {
+/// error at 1:1, with the system's "Not a directory"). `option` names the file's option
+/// (`diff --out`).
+func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, option: String = "-o") throws {
     if let file {
         var isFolder = false
-        if file.isEmpty { throw UsageError("-o needs a file name") }
+        let orOutDir = oneFilePerInput ? " (or --out-dir for one file per input)" : ""
+        if file.isEmpty { throw UsageError("\(option) needs a file name") }
         // A name ending in a slash names a folder: refused before any work, as a folder is
         // (it failed each input after rendering it, "cannot write y.pdf/").
         if file.hasSuffix("/") {
-            throw UsageError(
-                "-o '\(file)' ends in '/', which names a folder; give a file name"
-                    + (oneFilePerInput ? " (or --out-dir for one file per input)" : ""))
+            throw UsageError("\(option) '\(file)' ends in '/', which names a folder; give a file name" + orOutDir)
         }
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder {
-            throw UsageError(
-                "-o '\(file)' is a folder; give a file name" + (oneFilePerInput ? " (or --out-dir for one file per input)" : ""))
+            throw UsageError("\(option) '\(file)' is a folder; give a file name" + orOutDir)
         }
     }
     if let folder {

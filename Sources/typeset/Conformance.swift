@@ -62,18 +62,11 @@ struct Conformance: Command {
         if failed { throw ExitCode(1) }
     }
 
-    /// A failed case (`line 43: …`) as an error at its line of the file, as every command
-    /// gives errors; the line it quotes with its control characters escaped and cut to 200
-    /// Unicode scalars (a file of binary garbage was echoed to the terminal).
-    static func located(_ failure: String, in path: String) -> String {
-        var line = 1
-        var message = Substring(failure)
-        if failure.hasPrefix("line "), let colon = failure.firstIndex(of: ":"),
-            let number = Int(failure[failure.index(failure.startIndex, offsetBy: 5)..<colon])
-        {
-            line = number
-            message = failure[failure.index(after: colon)...].drop { $0 == " " }
-        }
+    /// A failed case as an error at its line of the file, as every command gives errors; the
+    /// line it quotes with its control characters escaped and cut to 200 Unicode scalars (a
+    /// file of binary garbage was echoed to the terminal).
+    static func located(_ failure: ConformanceResult.Failure, in path: String) -> String {
+        let message = failure.message
         var shown = ""
         for scalar in message.unicodeScalars.prefix(200) {
             let category = scalar.generalCategory
@@ -84,7 +77,7 @@ struct Conformance: Command {
             }
         }
         if message.unicodeScalars.count > 200 { shown += "…" }
-        return "\(path):\(line):1: error: \(shown)"
+        return "\(path):\(failure.line):1: error: \(shown)"
     }
 
     /// Debian keeps the segmentation tests under auxiliary/; a flat folder works too.

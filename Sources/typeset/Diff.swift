@@ -44,14 +44,8 @@ struct Diff: Command {
         a = arguments.positionals[0]
         b = arguments.positionals[1]
         out = arguments.string("out")
-        if let out {
-            // Refused before any page is drawn, as render's -o is ("cannot write o/" came after).
-            var isFolder = false
-            if out.isEmpty { throw UsageError("--out needs a file name") }
-            if out.hasSuffix("/") || FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder {
-                throw UsageError("--out '\(out)' names a folder; give a file name for the diff image")
-            }
-        }
+        // Refused before any page is drawn, as render's -o is ("cannot write o/" came after).
+        try checkOutput(file: out, folder: nil, oneFilePerInput: false, option: "--out")
         comparison = try ComparisonOptions(arguments)
         layoutArguments = try LayoutArguments(arguments)
     }

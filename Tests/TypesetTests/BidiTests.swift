@@ -11,7 +11,7 @@ let unicodeDirectory = ProcessInfo.processInfo.environment["TYPESET_UCD_DIR"] ??
 @Suite struct BidiConformanceTests {
     @Test func bidiTestRunsEveryCase() throws {
         let result = try ConformanceResult.bidiTest(file: unicodeDirectory + "/BidiTest.txt")
-        #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
+        #expect(result.failures.isEmpty, "\(result.failures.map(\.description).joined(separator: "\n"))")
         #expect(result.failed == 0)
         #expect(result.total == 770_241, "ran \(result.total) cases")
         #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")
@@ -19,7 +19,7 @@ let unicodeDirectory = ProcessInfo.processInfo.environment["TYPESET_UCD_DIR"] ??
 
     @Test func bidiCharacterTestRunsEveryCase() throws {
         let result = try ConformanceResult.bidiCharacterTest(file: unicodeDirectory + "/BidiCharacterTest.txt")
-        #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
+        #expect(result.failures.isEmpty, "\(result.failures.map(\.description).joined(separator: "\n"))")
         #expect(result.failed == 0)
         #expect(result.total == 91_707, "ran \(result.total) cases")
         #expect(result.version == "15.0.0" && result.shortfall == nil, "\(result.shortfall ?? "")")

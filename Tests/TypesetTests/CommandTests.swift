@@ -39,7 +39,8 @@ import Testing
             (["sheet", input, "-o", folder, "--format", "pdf"], "-o '\(folder)' is a folder"),
             // A name ending in a slash is a folder's, refused before any work (it failed each input).
             (["render", input, "-o", "y.pdf/"], "-o 'y.pdf/' ends in '/', which names a folder"),
-            (["diff", input, input, "--out", "o/"], "--out 'o/' names a folder"),
+            (["diff", input, input, "--out", "o/"], "--out 'o/' ends in '/', which names a folder"),
+            (["diff", input, input, "--out", folder], "--out '\(folder)' is a folder"),
             (["sheet", input, "-o", "s.pdf/"], "-o 's.pdf/' ends in '/', which names a folder"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),

@@ -37,21 +37,21 @@ extension ConformanceResult {
             // A line that cannot be read is a failed case, and the file goes on.
             let fields = line.split(separator: ";")
             guard fields.count == 2, let bitset = Int(fields[1].trimmingWhitespace()) else {
-                result.record(false, "line \(number + 1): malformed: expected CLASSES; BITSET, got \(line)")
+                result.record(false, line: number + 1, "malformed: expected CLASSES; BITSET, got \(line)")
                 continue
             }
             let names = fields[0].split(separator: " ")
             let classes = names.compactMap { classNames[String($0)] }
             guard classes.count == names.count else {
                 let unknown = names.first { classNames[String($0)] == nil } ?? ""
-                result.record(false, "line \(number + 1): malformed: unknown bidi class \(unknown)")
+                result.record(false, line: number + 1, "malformed: unknown bidi class \(unknown)")
                 continue
             }
             for (bit, direction) in [(1, BidiDirection.auto), (2, .ltr), (4, .rtl)] where bitset & bit != 0 {
                 let paragraph = BidiParagraph(classes: classes, scalars: nil, direction: direction)
                 let (levels, order) = paragraph.conformanceOutput()
-                result.record(levels == expectedLevels && order == expectedOrder,
-                    "line \(number + 1): \(fields[0]) (\(direction)): expected levels \(show(expectedLevels)) order \(expectedOrder), got \(show(levels)) order \(order)")
+                result.record(levels == expectedLevels && order == expectedOrder, line: number + 1,
+                    "\(fields[0]) (\(direction)): expected levels \(show(expectedLevels)) order \(expectedOrder), got \(show(levels)) order \(order)")
             }
         }
         return result
@@ -70,7 +70,7 @@ extension ConformanceResult {
             let directions: [Substring: BidiDirection] = ["0": .ltr, "1": .rtl, "2": .auto]
             guard fields.count == 5, !codes.isEmpty, scalars.count == codes.count, let direction = directions[fields[1]] else {
                 result.record(
-                    false, "line \(number + 1): malformed: expected code points; 0, 1 or 2; level; levels; order, got \(line)")
+                    false, line: number + 1, "malformed: expected code points; 0, 1 or 2; level; levels; order, got \(line)")
                 continue
             }
             let expectedBase = UInt8(fields[2])
@@ -79,7 +79,7 @@ extension ConformanceResult {
             let paragraph = BidiParagraph(scalars: scalars, direction: direction)
             let (levels, order) = paragraph.conformanceOutput()
             result.record(paragraph.baseLevel == expectedBase && levels == expectedLevels && order == expectedOrder,
-                "line \(number + 1): \(fields[0]) (\(direction)): expected level \(fields[2]) levels \(show(expectedLevels)) order \(expectedOrder), got \(paragraph.baseLevel) levels \(show(levels)) order \(order)")
+                line: number + 1, "\(fields[0]) (\(direction)): expected level \(fields[2]) levels \(show(expectedLevels)) order \(expectedOrder), got \(paragraph.baseLevel) levels \(show(levels)) order \(order)")
         }
         return result
     }

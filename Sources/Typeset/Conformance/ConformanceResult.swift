@@ -6,7 +6,14 @@ public struct ConformanceResult: Sendable {
     public var passed = 0
     public var failed = 0
     /// The first failures, each with its line number, input, expected and actual result.
-    public var failures: [String] = []
+    public var failures: [Failure] = []
+
+    /// A failed case: its line in the file, and what went wrong (`line 4: …` as text).
+    public struct Failure: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
 
     /// The Unicode version the file says it is of, on its first line (`# BidiTest-15.0.0.txt`).
     public var version: String?
@@ -53,12 +60,13 @@ public struct ConformanceResult: Sendable {
         version = String(line.dropFirst(stem.count + 3).dropLast(4))
     }
 
-    mutating func record(_ ok: Bool, _ failure: @autoclosure () -> String) {
+    /// Counts a case of the file's line `line`; `failure` says what went wrong when it failed.
+    mutating func record(_ ok: Bool, line: Int, _ failure: @autoclosure () -> String) {
         if ok {
             passed += 1
         } else {
             failed += 1
-            if failures.count < 20 { failures.append(failure()) }
+            if failures.count < 20 { failures.append(Failure(line: line, message: failure())) }
         }
     }
 

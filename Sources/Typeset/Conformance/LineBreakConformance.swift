@@ -51,7 +51,7 @@ extension ConformanceResult {
             let lineNumber = lineIndex + 1
 
             guard let testCase = BreakTestCase(tokens: tokens) else {
-                result.record(false, "line \(lineNumber): cannot parse \(content)")
+                result.record(false, line: lineNumber, "cannot parse \(content)")
                 continue
             }
             let expected = testCase.breaks
@@ -60,8 +60,8 @@ extension ConformanceResult {
             // still never find a break there (LB2): that is a failed case.
             if !comparesStart && !actual[0] { actual[0] = expected[0] }
             result.record(
-                actual == expected,
-                "line \(lineNumber): input \(testCase.hexInput) expected "
+                actual == expected, line: lineNumber,
+                "input \(testCase.hexInput) expected "
                     + "\(testCase.marked(expected)) actual \(testCase.marked(actual))")
         }
         return result

@@ -1046,7 +1046,7 @@ struct BlockLayouter {
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
-        let alt = localized.map { $0.pieces.map(\.text).joined() } ?? image.alt
+        let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]

@@ -104,7 +104,12 @@ enum FormatSpecifiers {
     /// around it. Not isolated, `%lld ملف` was a left-to-right paragraph (its first strong
     /// characters are the letters `lld`) and `%2$lld` read `lld$2` in Arabic.
     static func shown(_ text: String) -> String {
-        pieces(text).map(\.text).joined()
+        joined(pieces(text))
+    }
+
+    /// The text of `pieces`, as `shown` gives it.
+    static func joined(_ pieces: [Shown]) -> String {
+        pieces.map(\.text).joined()
     }
 
     /// `shown`'s text in pieces, each specifier (with its isolate) a piece of its own: layout
