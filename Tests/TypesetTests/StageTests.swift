@@ -238,6 +238,30 @@ import Testing
         #expect(!layout.lines[1].runs.flatMap(\.glyphs).contains { $0.id == hyphen.id }, "the last line has none")
     }
 
+    /// A line whose end or start cuts a kerned pair or a joined word is shaped again, and is
+    /// measured so: "AV" cut from "AV&#xAD;AT" loses the kern of V before A, and its line stood
+    /// up to 1.2 pt past the width; a word's pieces cut between joined Arabic letters take
+    /// their final and initial forms. Every line of more than one glyph fits, at every width.
+    @Test func aLineCutInsideAKernedPairOrAJoinedWordFits() {
+        let texts: [(String, BidiDirection)] = [
+            ("Ef\u{AD}fekt AV\u{AD}AT\u{AD}LT\u{AD}AY AV\u{AD}AT Ta\u{AD}Va\u{AD}Wa\u{AD}To T.\u{AD}V.\u{AD}A", .ltr),
+            ("AVATAYToAVATAYToAVATAYTo LTAVYA", .ltr),
+            ("المعلوماتالمعلوماتالمعلومات مستشفى", .rtl),
+            ("ירושליםירושליםירושלים שלום", .rtl),
+        ]
+        var lines = 0
+        for (string, direction) in texts {
+            for width in stride(from: 30.0, through: 160, by: 0.5) {
+                let layout = layouter.layout(text(string), direction: direction, width: width, lineHeight: 1.3)
+                for line in layout.lines where line.runs.reduce(0, { $0 + $1.glyphs.count }) > 1 {
+                    lines += 1
+                    #expect(line.width <= width + 0.001, "\(string) at \(width): \(line.scalarRange) is \(line.width)")
+                }
+            }
+        }
+        #expect(lines > 3000)
+    }
+
     @Test func trailingSpaceHangsOutsideTheWidth() {
         let withSpace = layouter.layout(text("word "), direction: .ltr, width: 1000, lineHeight: 1.3)
         let without = layouter.layout(text("word"), direction: .ltr, width: 1000, lineHeight: 1.3)

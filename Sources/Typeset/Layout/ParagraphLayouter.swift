@@ -188,9 +188,12 @@ final class ParagraphLayouter: Sendable {
         let (opportunities, edges) = LineFiller.outsideClusters(
             LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
+        let ends = LineEndShaping(items: items, advances: advances) { index, range in
+            self.shape(items[index], display, text, balance: balance, range: range).glyphs.reduce(0) { $0 + $1.advance }
+        }
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
-            hyphens: hyphens.mapValues(\.advance), edges: edges)
+            hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends)
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []

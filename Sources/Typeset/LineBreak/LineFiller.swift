@@ -17,11 +17,19 @@ struct AdvanceTable {
     /// From the glyphs of a paragraph's shaped runs.
     init(count: Int, runs: [ShapedRun]) {
         var advances = [Double](repeating: 0, count: count + 1)
+        var unsafeCuts: [Bool] = []
         for run in runs {
-            for glyph in run.glyphs { advances[glyph.cluster + 1] += glyph.advance }
+            for glyph in run.glyphs {
+                advances[glyph.cluster + 1] += glyph.advance
+                if glyph.unsafeToBreak && glyph.cluster > run.range.lowerBound {
+                    if unsafeCuts.isEmpty { unsafeCuts = [Bool](repeating: false, count: count + 1) }
+                    unsafeCuts[glyph.cluster] = true
+                }
+            }
         }
         self.init(summing: advances)
         self.runs = runs
+        self.unsafeCuts = unsafeCuts
     }
 
     /// `advances[i + 1]` is the advance of scalar i; `advances[0]` is 0.
@@ -34,6 +42,10 @@ struct AdvanceTable {
 
     /// The shaped runs the advances come from (none given: every scalar is a cluster of its own).
     private var runs: [ShapedRun] = []
+
+    /// By offset, whether HarfBuzz marks a cut there inside a run unsafe: the glyphs on either
+    /// side change when shaped apart (kerning, joining; `LineEndShaping`). Empty when no cut is.
+    private(set) var unsafeCuts: [Bool] = []
 
     /// For each offset (`0...count`), whether a break there keeps HarfBuzz's clusters whole:
     /// false inside a ligature ("ffi", lam-alef, the "fl" of "Auf&#xAD;lage") or a letter and
@@ -124,10 +136,10 @@ enum LineFiller {
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
     /// space, broken at UAX #14 opportunities, or at grapheme boundaries inside a word longer
     /// than the line. `hyphens` gives, by the offset after each soft hyphen, the width of the
-    /// hyphen a line ending there shows.
+    /// hyphen a line ending there shows; `ends`, what shaping a line's cut ends again adds.
     static func lines(
         scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], advances: AdvanceTable, width: Double,
-        hyphens: [Int: Double] = [:], edges knownEdges: [Bool]? = nil
+        hyphens: [Int: Double] = [:], edges knownEdges: [Bool]? = nil, ends: LineEndShaping? = nil
     ) -> [Range<Int>] {
         guard !scalars.isEmpty else { return [] }
         var lines: [Range<Int>] = []
@@ -137,7 +149,9 @@ enum LineFiller {
         // A little slack absorbs rounding in the sums of advances.
         let limit = width + 0.001
         func lineWidth(_ start: Int, _ end: Int) -> Double {
-            let shown = advances.width(start..<visibleEnd(scalars, start..<end))
+            let visible = visibleEnd(scalars, start..<end)
+            var shown = advances.width(start..<visible)
+            if let ends { shown += ends.gain(start: start, visibleEnd: visible) }
             return hyphens.isEmpty ? shown : shown + (hyphens[end] ?? 0)
         }
         var knownEdges = knownEdges  // `advances.clusterEdges()`, made at the first word cut
@@ -170,7 +184,7 @@ enum LineFiller {
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
                 let pieces = splitLongWord(
                     scalars, start..<visibleEnd(scalars, start..<end), advances: advances, edges: edges(), width: limit,
-                    hyphens: hyphens, endHyphen: hyphen)
+                    hyphens: hyphens, endHyphen: hyphen, ends: ends)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
@@ -212,11 +226,15 @@ enum LineFiller {
     /// it shows (`hyphens`, as `lines` takes them; UAX #14 allows no break after a soft hyphen
     /// in Hebrew, LB21a, so a Hebrew word's pieces can end there). The last piece is what is left, however wide, with room
     /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
-    /// shows it: taken off every piece's width, it broke "Donaudam" a letter early).
+    /// shows it: taken off every piece's width, it broke "Donaudam" a letter early). `ends`
+    /// adds what shaping a piece's cut ends again changes (the kerning lost at the cut).
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, edges: [Bool], width: Double,
-        hyphens: [Int: Double], endHyphen: Double
+        hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil
     ) -> [Range<Int>] {
+        func pieceWidth(_ start: Int, _ end: Int) -> Double {
+            advances.width(start..<end) + (ends?.gain(start: start, visibleEnd: end) ?? 0)
+        }
         let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
@@ -225,7 +243,7 @@ enum LineFiller {
         while k < boundaries.count {
             let boundary = boundaries[k]
             let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
-            if advances.width(start..<boundary) + (boundary < range.upperBound ? 0 : endHyphen) > width {
+            if pieceWidth(start, boundary) + (boundary < range.upperBound ? 0 : endHyphen) > width {
                 // The piece ends at the last boundary that fits, or holds one cluster at least;
                 // a boundary earlier when it would leave a soft hyphen alone at the end (a
                 // line of just "-"), if the piece keeps a cluster.
@@ -244,8 +262,8 @@ enum LineFiller {
             }
             // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
             // empty line: it goes with the cluster after it.
-            let pieceWidth = advances.width(start..<boundary)
-            if pieceWidth + hyphen <= width && pieceWidth > 0 { lastFit = k }
+            let shown = pieceWidth(start, boundary)
+            if shown + hyphen <= width && advances.width(start..<boundary) > 0 { lastFit = k }
             k += 1
         }
         // A soft hyphen still alone (the piece before is one cluster), or with nothing but
