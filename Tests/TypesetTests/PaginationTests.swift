@@ -395,4 +395,16 @@ import Testing
         let button = try #require(result.report.pages[0].blocks.last)
         #expect(button.lines.map { $0.runs.map(\.text) } == [["اُ"], ["", "ر"], ["دُ"], ["و"]], "\(button.lines.map { $0.runs.map(\.text) })")
     }
+
+    /// Nor at any other break inside a glyph cluster: UAX #14 breaks between a space and a mark
+    /// after it (LB10), which HarfBuzz draws on the space, and a line that started at the mark
+    /// lost it (10 glyphs of 12). The space and its mark stay with the word before.
+    @Test func noBreakInsideAGlyphCluster() throws {
+        let result = try #require(layoutMarkup(
+            #"<document width="80" margin="4"><label size="20">xxxxx &#x301;yyyyy</label></document>"#))
+        let lines = try #require(result.report.pages[0].blocks.first).lines
+        #expect(lines.count == 2)
+        #expect(lines.flatMap(\.runs).reduce(0) { $0 + $1.glyphs } == 12, "\(lines.map { $0.runs.map { ($0.text, $0.glyphs) } })")
+        #expect(lines[0].runs.map(\.text).joined().hasPrefix("xxxxx \u{301}"))
+    }
 }

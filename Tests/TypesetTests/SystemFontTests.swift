@@ -32,6 +32,17 @@ import Testing
         #expect(runs.last?.text == " ❤\u{FE0E}" && runs.last?.font == "Noto Sans Symbols2", "\(runs.map { ($0.text, $0.font) })")
     }
 
+    /// A flag cut by markup (`🇩<b>🇪🇯🇵</b>`: the bold part is shaped apart, and HarfBuzz pairs
+    /// 🇪 with 🇯) breaks nowhere inside the pair: the line between 🇪 and 🇯 showed both glyphs,
+    /// and left a line of "🇯🇵" with none.
+    @Test func aFlagCutByMarkupLeavesNoLineWithoutGlyphs() throws {
+        try requireFont("NotoColorEmoji.ttf")
+        let result = try #require(layoutMarkup(
+            #"<document width="60" margin="4"><label size="30">🇩<b>🇪🇯🇵</b></label></document>"#))
+        let lines = try #require(result.report.pages[0].blocks.first).lines
+        #expect(lines.count == 1 && lines.allSatisfy { $0.runs.allSatisfy { $0.glyphs > 0 } }, "\(lines.map { $0.runs.map { ($0.text, $0.glyphs) } })")
+    }
+
     /// Without a letter in the paragraph (a button of one emoji), VS16, ZWJ and the keycap mark
     /// (Inherited) were cut from their emoji (Common): a black heart, "1" and a box, three
     /// people for a family. A text-default pictograph with a skin tone or a ZWJ is an emoji.

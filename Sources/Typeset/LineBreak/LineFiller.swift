@@ -112,25 +112,29 @@ enum LineFiller {
         return kind == .CM || kind == .ZWJ
     }
 
-    /// `opportunities` without those at a soft hyphen inside a glyph cluster: HarfBuzz ligates
-    /// across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line ending there drew the
-    /// whole ligature, "Aufl-", over a next line of "age". The opportunity is past what stays
-    /// with the soft hyphen (`Auf&#xAD;&#x200E;lage`, the shadda of `إِلَ&#xAD;ّا`). Also the
-    /// paragraph's cluster edges, when they were worked out for it (`lines` takes them).
+    /// `opportunities` without those inside a glyph cluster, where a line's end would cut a
+    /// glyph: HarfBuzz ligates across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line
+    /// ending there drew the whole ligature, "Aufl-", over a next line of "age"; a mark after a
+    /// space (UAX #14 breaks before it, LB10) is drawn on the space, and a line starting at it
+    /// lost it; a flag cut by markup (`🇩<b>🇪🇯🇵</b>`) left a line of "🇯🇵" with no glyph. A
+    /// mandatory break stays. Also the paragraph's cluster edges, when they were worked out for
+    /// it (`lines` takes them).
     static func outsideClusters(
         _ opportunities: [BreakOpportunity], scalars: [Unicode.Scalar], advances: AdvanceTable
     ) -> (opportunities: [BreakOpportunity], edges: [Bool]?) {
-        func afterSoftHyphen(_ opportunity: BreakOpportunity) -> Bool {
-            var i = opportunity.offset - 1
-            // Most opportunities follow a space or a letter below U+00AD: none of them is a
-            // soft hyphen or a mark (the controls of class CM down there are not text).
-            guard !opportunity.isMandatory, i >= 0, scalars[i].value >= 0xAD else { return false }
-            while i > 0, scalars[i] != "\u{AD}", staysWithSoftHyphen(scalars[i]) { i -= 1 }
-            return scalars[i] == "\u{AD}"
+        var edges: [Bool]?
+        func insideCluster(_ opportunity: BreakOpportunity) -> Bool {
+            let offset = opportunity.offset
+            // A character with a width of its own starts its cluster: most opportunities are
+            // found outside so, without the edges.
+            guard !opportunity.isMandatory, offset < scalars.count, advances.width(offset..<offset + 1) == 0,
+                !isHiddenControl(scalars[offset])  // an item of its own (Itemizer)
+            else { return false }
+            if edges == nil { edges = advances.clusterEdges() }
+            return edges?[offset] == false
         }
-        guard opportunities.contains(where: afterSoftHyphen) else { return (opportunities, nil) }
-        let edges = advances.clusterEdges()
-        return (opportunities.filter { edges[$0.offset] || !afterSoftHyphen($0) }, edges)
+        guard opportunities.contains(where: insideCluster) else { return (opportunities, edges) }
+        return (opportunities.filter { !insideCluster($0) }, edges)
     }
 
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white
