@@ -262,6 +262,50 @@ import Testing
         #expect(lines > 3000)
     }
 
+    /// A word of joined letters has no safe cut: each of its possible line ends is measured in
+    /// a few clusters around it, not by shaping the line from its start again for each (23 s
+    /// for a word of 20,000 Arabic letters in a wide box). A model word whose pieces, shaped
+    /// alone, are 1 pt wider at each cut end; the work is counted in scalars shaped again.
+    @Test func cutsInAWordWithoutSafeCutsAreMeasuredNearThem() throws {
+        let face = try #require(
+            layouter.layout(text("x"), direction: .ltr, width: 100, lineHeight: 1).lines.first?.runs.first?.face)
+        let count = 4000
+        let scalars = [Unicode.Scalar](repeating: "\u{628}", count: count)
+        func glyphs(_ range: Range<Int>, cutWider: Bool) -> [ShapedGlyph] {
+            range.map { offset in
+                let cut = cutWider && (offset == range.lowerBound && offset > 0 || offset == range.upperBound - 1 && range.upperBound < count)
+                return ShapedGlyph(id: 1, cluster: offset, advance: cut ? 11 : 10, xOffset: 0, yOffset: 0, unsafeToBreak: offset > 0)
+            }
+        }
+        let run = ShapedRun(face: face, size: 10, rightToLeft: false, range: 0..<count, glyphs: glyphs(0..<count, cutWider: false))
+        let item = TextItem(scalarRange: 0..<count, level: 0, script: .latin, spanIndex: 0, face: face)
+        let advances = AdvanceTable(count: count, runs: [run])
+        var shaped = 0
+        let ends = try #require(LineEndShaping(items: [item], advances: advances, largestSize: 10) { _, range in
+            shaped += range.count
+            return glyphs(range, cutWider: true)
+        })
+        for width in [91.5, 19_995] {
+            let lines = LineFiller.lines(
+                scalars: scalars, opportunities: LineBreaker.opportunities(in: scalars), advances: advances, width: width,
+                ends: ends)
+            #expect(lines.first?.lowerBound == 0 && lines.last?.upperBound == count)
+            for line in lines {
+                let drawn = Double(line.count * 10 + (line.lowerBound > 0 ? 1 : 0) + (line.upperBound < count ? 1 : 0))
+                #expect(drawn <= width, "\(line) is \(drawn) pt")
+            }
+            #expect(lines.count == (width < 100 ? 500 : 3), "8 letters a line, 90 pt drawn as 92")
+        }
+        #expect(shaped < 40 * count, "\(shaped) scalars shaped again")
+    }
+
+    /// A soft hyphen that ends the paragraph shows no hyphen, and keeps no room for one:
+    /// "Kaffee&#xAD;" (50.93 pt) broke as "Kaffe" and "e" in a box 51 pt wide.
+    @Test func aSoftHyphenAtTheEndKeepsNoRoomForAHyphen() {
+        let layout = layouter.layout(text("Kaffee\u{AD}"), direction: .ltr, width: 51, lineHeight: 1.3)
+        #expect(layout.lines.map(\.scalarRange) == [0..<7])
+    }
+
     @Test func trailingSpaceHangsOutsideTheWidth() {
         let withSpace = layouter.layout(text("word "), direction: .ltr, width: 1000, lineHeight: 1.3)
         let without = layouter.layout(text("word"), direction: .ltr, width: 1000, lineHeight: 1.3)

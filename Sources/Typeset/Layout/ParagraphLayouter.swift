@@ -188,8 +188,10 @@ final class ParagraphLayouter: Sendable {
         let (opportunities, edges) = LineFiller.outsideClusters(
             LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
-        let ends = LineEndShaping(items: items, advances: advances) { index, range in
-            self.shape(items[index], display, text, balance: balance, range: range).glyphs.reduce(0) { $0 + $1.advance }
+        let ends = LineEndShaping(
+            items: items, advances: advances, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0
+        ) { index, range in
+            self.shape(items[index], display, text, balance: balance, range: range).glyphs
         }
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
@@ -224,7 +226,8 @@ final class ParagraphLayouter: Sendable {
                 // paragraph's end, nor before a space), did not fit with its hyphen.
                 let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
                     ? hyphens[word.upperBound]?.advance : nil
-                return (word, advances.width(word) + (hyphen ?? 0), hyphen != nil)
+                let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
+                return (word, shown + (hyphen ?? 0), hyphen != nil)
             })
     }
 
@@ -267,19 +270,22 @@ final class ParagraphLayouter: Sendable {
     /// The hyphen each soft hyphen (U+00AD) would show at the end of a line, by the offset after
     /// it: "-" shaped in the soft hyphen's own font and size, its cluster the soft hyphen's.
     /// Empty for the paragraphs without one (nearly all). One that ends no word (after white
-    /// space, or first: `LineFiller.softHyphenEndsNoWord`) shows none.
+    /// space, or first: `LineFiller.softHyphenEndsNoWord`) shows none, nor one that ends the
+    /// paragraph: no line breaks there, and room kept for its hyphen broke "Kaffee&#xAD;" in a
+    /// box it fits.
     private func softHyphens(_ items: [TextItem], _ text: ParagraphText, balance: Double) -> [Int: ShapedGlyph] {
         var hyphens: [Int: ShapedGlyph] = [:]
         for (offset, scalar) in text.scalars.enumerated() where scalar == "\u{AD}" {
             guard !LineFiller.softHyphenEndsNoWord(text.scalars, at: offset) else { continue }
             let index = firstItem(endingAfter: offset, in: items)
             guard index < items.count else { continue }
-            let hyphen = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
-            hyphens[offset + 1] = hyphen
             // A line breaks after what stays with the soft hyphen (`<ltr>Donau&#xAD;</ltr>`,
             // `Donau&#xAD;&#x200E;`); it shows the hyphen all the same.
             var end = offset + 1
             while end < text.scalars.count && LineFiller.staysWithSoftHyphen(text.scalars[end]) { end += 1 }
+            guard end < text.scalars.count else { continue }
+            let hyphen = glyph(of: "-", in: items[index], at: offset, text, balance: balance)
+            hyphens[offset + 1] = hyphen
             if end > offset + 1 { hyphens[end] = hyphen }
         }
         return hyphens

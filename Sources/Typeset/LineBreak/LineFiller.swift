@@ -154,9 +154,8 @@ enum LineFiller {
         let limit = width + 0.001
         func lineWidth(_ start: Int, _ end: Int) -> Double {
             let visible = visibleEnd(scalars, start..<end)
-            var shown = advances.width(start..<visible)
-            if let ends { shown += ends.gain(start: start, visibleEnd: visible) }
-            return hyphens.isEmpty ? shown : shown + (hyphens[end] ?? 0)
+            let shown = advances.width(start..<visible) + (hyphens.isEmpty ? 0 : hyphens[end] ?? 0)
+            return ends?.width(shown, start: start, visibleEnd: visible, limit: limit) ?? shown
         }
         var knownEdges = knownEdges  // `advances.clusterEdges()`, made at the first word cut
         func edges() -> [Bool] {
@@ -236,8 +235,10 @@ enum LineFiller {
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, edges: [Bool], width: Double,
         hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil
     ) -> [Range<Int>] {
-        func pieceWidth(_ start: Int, _ end: Int) -> Double {
-            advances.width(start..<end) + (ends?.gain(start: start, visibleEnd: end) ?? 0)
+        /// The piece `start..<end` with `hyphen` after it.
+        func pieceWidth(_ start: Int, _ end: Int, hyphen: Double) -> Double {
+            let shown = advances.width(start..<end) + hyphen
+            return ends?.width(shown, start: start, visibleEnd: end, limit: width) ?? shown
         }
         let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
         var pieces: [Range<Int>] = []
@@ -247,7 +248,7 @@ enum LineFiller {
         while k < boundaries.count {
             let boundary = boundaries[k]
             let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
-            if pieceWidth(start, boundary) + (boundary < range.upperBound ? 0 : endHyphen) > width {
+            if pieceWidth(start, boundary, hyphen: boundary < range.upperBound ? 0 : endHyphen) > width {
                 // The piece ends at the last boundary that fits, or holds one cluster at least;
                 // a boundary earlier when it would leave a soft hyphen alone at the end (a
                 // line of just "-"), if the piece keeps a cluster.
@@ -266,8 +267,7 @@ enum LineFiller {
             }
             // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
             // empty line: it goes with the cluster after it.
-            let shown = pieceWidth(start, boundary)
-            if shown + hyphen <= width && advances.width(start..<boundary) > 0 { lastFit = k }
+            if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 { lastFit = k }
             k += 1
         }
         // A soft hyphen still alone (the piece before is one cluster), or with nothing but
