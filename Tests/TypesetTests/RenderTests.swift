@@ -466,6 +466,17 @@ struct RenderTests {
             let runs = lines.first?.split(separator: "</tspan>").dropLast().compactMap { $0.split(separator: ">").last.map(String.init) }
             #expect(runs?.joined() == text, "\(runs ?? [])")
         }
+        // Each run's text stands where the run does: its right end for right-to-left text, on
+        // its baseline, though its first glyph is a vowel mark beside and above its letter (the
+        // text of "بِ" stood 13.8 pt right of the word and 8.4 pt below it).
+        let marked = try #require(layoutMarkup(
+            #"<document lang="he" width="200"><p size="40">אָ</p><p size="40" lang="ar">بِ</p></document>"#))
+        try render(pages: marked.pages, to: folder + "/marks.svg", options: RenderOptions(format: .svg))
+        let tspans = String(decoding: try bytes(folder + "/marks.svg"), as: UTF8.self).components(separatedBy: "<tspan x=\"")
+            .dropFirst().map { $0.split(separator: "\"").enumerated().filter { $0.offset == 0 || $0.offset == 2 }.compactMap { Double($0.element) } }
+        let lines = marked.report.pages[0].blocks.map { $0.lines[0] }
+        let expected = lines.map { [$0.x + $0.width, $0.baseline] }
+        #expect(tspans.count == 2 && zip(tspans.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 0.001 }, "\(tspans)")
         // Markup characters are escaped; characters XML does not allow are left out.
         var escaped = ByteBuffer()
         SVGText.appendEscaped("a<b & \"c\">\u{1}d\t\u{FFFE}é\u{FFFF}\u{FFFD}", to: &escaped)

@@ -87,12 +87,18 @@ public struct GlyphRun: Sendable {
     public var backward: Bool
     /// The advance of the whole run, in points (for SVG's text, which spans it).
     public var width: Double
+    /// Where the run starts: the left end of its advance, on its baseline (its first glyph can
+    /// stand off it, a vowel mark above the letter a right-to-left run begins with).
+    public var originX: Double
+    public var baseline: Double
     /// The BCP 47 language of the text (PDF's /Lang, SVG's xml:lang), nil when not known: a
     /// screen reader reads an Arabic paragraph of an English mockup with an Arabic voice.
     public var language: String?
 
+    /// `originX` and `baseline` are the first glyph's position when not given.
     public init(font: FontFace, size: Double, color: Color, glyphs: [PositionedGlyph], text: String,
-                clusters: [TextCluster], backward: Bool, width: Double, language: String? = nil) {
+                clusters: [TextCluster], backward: Bool, width: Double, language: String? = nil,
+                originX: Double? = nil, baseline: Double? = nil) {
         self.font = font
         self.size = size
         self.color = color
@@ -102,6 +108,8 @@ public struct GlyphRun: Sendable {
         self.backward = backward
         self.width = width
         self.language = language
+        self.originX = originX ?? glyphs.first?.x ?? 0
+        self.baseline = baseline ?? glyphs.first?.y ?? 0
     }
 }
 

@@ -566,7 +566,8 @@ struct PageEmitter {
         let style = paragraph.text.spans[run.spanIndex].style
         return GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
-            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language)
+            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
+            originX: originX + run.x, baseline: baseline)
     }
 }
 
@@ -586,6 +587,7 @@ extension PageItem {
             return .image(i)
         case .glyphs(var g):
             for k in g.glyphs.indices { g.glyphs[k].y += dy }
+            g.baseline += dy
             return .glyphs(g)
         case .subpage(var s):
             s.y += dy

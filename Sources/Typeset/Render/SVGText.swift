@@ -30,19 +30,19 @@ enum SVGText {
         for item in page.items {
             switch item {
             case .glyphs(let run):
-                guard let first = run.glyphs.first, !run.text.isEmpty else { continue }
-                // On the line's baseline, give or take its first glyph's mark offset (a right-to-
-                // left run may begin with a vowel mark above its letter): lines are a line
-                // height apart, more than half a size.
-                if !(lineBaseline.map { abs(first.y - $0) < run.size / 2 } ?? false) {
+                guard !run.glyphs.isEmpty, !run.text.isEmpty else { continue }
+                // At the run's origin, not its first glyph's (a vowel mark a right-to-left run
+                // begins with stands above and beside its letter: the text stood 7 pt right of
+                // and 8 pt below an Arabic word).
+                if lineBaseline != run.baseline {
                     endLine()
                     layer.append("<text>")
-                    lineBaseline = first.y
+                    lineBaseline = run.baseline
                 }
                 layer.append("<tspan x=\"")
-                layer.decimal(run.backward ? first.x + run.width : first.x)
+                layer.decimal(run.backward ? run.originX + run.width : run.originX)
                 layer.append("\" y=\"")
-                layer.decimal(first.y)
+                layer.decimal(run.baseline)
                 layer.append("\" font-family=\"")
                 appendEscaped(run.font.family, to: &layer)
                 layer.append("\" font-size=\"")
