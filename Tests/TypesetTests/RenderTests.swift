@@ -522,6 +522,34 @@ struct RenderTests {
         #expect(latin.lowerBound < digits.lowerBound, "\(raw.output)")
     }
 
+    /// A color emoji in a PDF is a picture drawn under its invisible text: poppler's Cairo
+    /// backend (pdftocairo, Evince in Debian 12) painted the Type 3 glyph that drew it black,
+    /// a black disc for 😀. In color in both of poppler's rasterizers, and its text extracts.
+    @Test func emojiInAPDFAreInColorInPopplersCairoBackendToo() throws {
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"),
+            "make test installs fonts-noto-color-emoji")
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let layout = try #require(layoutMarkup(#"<document width="120" height="60" margin="10"><p size="30">😀</p></document>"#))
+        try render(pages: layout.pages, to: folder + "/e.pdf", options: RenderOptions(format: .pdf))
+        for tool in ["/usr/bin/pdftocairo", "/usr/bin/pdftoppm"] {
+            let raster = try run(tool, ["-png", "-r", "72", "-singlefile", folder + "/e.pdf", folder + "/r"])
+            #expect(raster.status == 0, "\(raster.output)")
+            let image = try PixelImage(contentsOf: folder + "/r.png")
+            var yellow = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    guard let pixel = image.pixel(x: x, y: y) else { continue }
+                    if pixel.red > 200 && pixel.green > 150 && pixel.blue < 100 { yellow += 1 }
+                }
+            }
+            #expect(yellow > 200, "\(tool): \(yellow) yellow pixels")
+        }
+        let text = try run("/usr/bin/pdftotext", [folder + "/e.pdf", "-"])
+        #expect(text.output.contains("😀"), "\(text.output)")
+    }
+
     @Test func pngShowsInkWhereTextIsAndBackgroundElsewhere() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -310,15 +310,14 @@ final class PDFFont {
     }
 
     /// A bitmap font's Type 3 fonts: in glyph space of 1000 units an em (as /Widths), each glyph
-    /// a procedure (`d0`: it paints its own colors) drawing its PNG where HarfBuzz's extents put
-    /// it; a glyph without one draws nothing.
+    /// a procedure that draws nothing (`d0`), for the text is shown invisibly: the page draws the
+    /// glyphs' images (`PDFPageContent.draw`). Their bounds are the font's.
     private func writeType3(to writer: PDFObjectWriter) throws {
         for first in stride(from: 0, to: bitmapGlyphs.count, by: 255) {
             let glyphs = bitmapGlyphs[first..<min(first + 255, bitmapGlyphs.count)]
             let number = first == 0 ? object : writer.reserve()
             if first > 0 { moreObjects.append(number) }
             var procedures = ByteBuffer()
-            var images = ByteBuffer()
             var toUnicode: [(code: Int, text: [UInt8])] = []
             // The images' bounds (the font's own box is three ems tall: text extraction then
             // took each emoji for a line of its own).
@@ -327,18 +326,10 @@ final class PDFFont {
                 var procedure = ByteBuffer()
                 procedure.number(Double(width(glyph)))
                 procedure.append("0 d0")
-                if let bitmap = program.bitmap(glyph),
-                    case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, face, bitmap.png)
-                {
-                    let image = writer.image(width: width, height: height, color: color, alpha: alpha)
-                    images.append(string: "/I\(code) ")
-                    images.reference(image)
+                if let bitmap = program.bitmap(glyph) {
                     let frame = bitmap.frame(originX: 0, originY: 0, size: 1000)  // y down from the origin
                     let bottom = -frame.y - frame.height
-                    procedure.append(" q ")
-                    for value in [frame.width, 0, 0, frame.height, frame.x, bottom] { procedure.number(value) }
                     box = [min(box[0], frame.x), min(box[1], bottom), max(box[2], frame.x + frame.width), max(box[3], -frame.y)]
-                    procedure.append(string: "cm /I\(code) Do Q")
                 }
                 procedures.append(string: "/g\(code) ")
                 procedures.reference(try writer.stream(dictionary: "", procedure))
@@ -379,9 +370,7 @@ final class PDFFont {
             for glyph in glyphs { body.integer(width(glyph)) }
             for _ in glyphs.count..<255 { body.append("0 ") }
             body.append("600 ")
-            body.append("] /Resources << /XObject << ")
-            body.append(images.bytes)
-            body.append(">> >> /ToUnicode ")
+            body.append("] /ToUnicode ")
             body.reference(cmap)
             body.append(">>")
             writer.object(number, body)

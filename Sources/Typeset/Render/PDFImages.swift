@@ -34,6 +34,21 @@ extension PDFResources {
         return name
     }
 
+    /// The image of a bitmap font's glyph (a color emoji) and its bitmap, nil for a glyph
+    /// without one. It is drawn on the page, under the glyph's invisible text
+    /// (`PDFPageContent.draw`), not by its Type 3 glyph: poppler's Cairo backend (pdftocairo,
+    /// Evince in Debian 12) painted a Type 3 glyph's image black.
+    func image(of glyph: UInt32, in font: PDFFont) throws -> (name: String, bitmap: BitmapGlyph)? {
+        guard let bitmap = font.program.bitmap(glyph) else { return nil }
+        let key = "\u{0}\(font.name) \(glyph)"  // no path: a path has no NUL
+        if let index = imageIndex[key] { return (images[index].name, bitmap) }
+        guard case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, font.face, bitmap.png)
+        else { return nil }
+        let name = "Im\(images.count + 1)"
+        addImage(name: name, object: objects.image(width: width, height: height, color: color, alpha: alpha), path: key)
+        return (name, bitmap)
+    }
+
 }
 
 extension PDFObjectWriter {

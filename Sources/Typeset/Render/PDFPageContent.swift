@@ -11,7 +11,8 @@
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
 // readers that ignore /ActualText (`PDFFont.mapParts`). A bitmap font's glyphs (color emoji) are
-// codes of its Type 3 fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`.
+// codes of its Type 3 fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`,
+// invisibly: their images are drawn after the text object, as pictures are.
 import CCairo
 
 /// The content stream of one page being written. A value on the writer's stack: its bytes
@@ -58,7 +59,7 @@ struct PDFPageContent: ~Copyable {
         // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by
         // one, each setting the font it is in.
         let bitmap = font.program.isBitmap
-        bytes.append("BT ")
+        bytes.append(bitmap ? "BT 3 Tr " : "BT ")
         if !bitmap {
             bytes.append("/")
             bytes.append(string: font.name)
@@ -106,7 +107,22 @@ struct PDFPageContent: ~Copyable {
             }
         }
         line.end(in: &bytes)
-        bytes.append("ET\n")
+        bytes.append(bitmap ? "0 Tr ET\n" : "ET\n")
+        if bitmap {
+            for glyph in run.glyphs {
+                guard let (name, image) = try resources.image(of: glyph.id, in: font) else { continue }
+                let frame = image.frame(originX: glyph.x, originY: glyph.y, size: run.size)
+                bytes.append("q ")
+                bytes.number(frame.width)
+                bytes.append("0 0 ")
+                bytes.number(-frame.height)
+                bytes.number(frame.x)
+                bytes.number(frame.y + frame.height)
+                bytes.append("cm /")
+                bytes.append(string: name)
+                bytes.append(" Do Q\n")
+            }
+        }
         if transparent { restore() }
     }
 
