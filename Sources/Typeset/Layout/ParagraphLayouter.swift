@@ -189,7 +189,7 @@ final class ParagraphLayouter: Sendable {
             LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(
-            items: items, advances: advances, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0
+            items: items, advances: advances, edges: edges, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0
         ) { index, range in
             self.shape(items[index], display, text, balance: balance, range: range).glyphs
         }
@@ -206,7 +206,7 @@ final class ParagraphLayouter: Sendable {
             lines.append(
                 buildLine(
                     range, paragraph: paragraph, items: items, shaped: shaped,
-                    clusterOrders: clusterOrders, display: display,
+                    clusterOrders: clusterOrders, unsafeCuts: advances.unsafeCuts, display: display,
                     text: text, balance: balance, lineHeight: lineHeight, primary: primary,
                     hyphen: hyphen))
         }
@@ -366,7 +366,7 @@ final class ParagraphLayouter: Sendable {
 
     private func buildLine(
         _ range: Range<Int>, paragraph: BidiParagraph, items: [TextItem], shaped: [ShapedRun],
-        clusterOrders: [ClusterOrder],
+        clusterOrders: [ClusterOrder], unsafeCuts: [Bool],
         display: [Unicode.Scalar], text: ParagraphText, balance: Double, lineHeight: Double,
         primary: PrimaryMetrics, hyphen: ShapedGlyph?
     ) -> TextLine {
@@ -392,9 +392,12 @@ final class ParagraphLayouter: Sendable {
                 let order = clusterOrders[index]
                 let cutBefore = piece.lowerBound != item.scalarRange.lowerBound
                 let cutAfter = piece.upperBound != item.scalarRange.upperBound
-                let candidates =
-                    (cutBefore && unsafe(glyphSlice(itemGlyphs, order, piece.lowerBound..<piece.lowerBound + 1)))
-                        || (cutAfter && unsafe(glyphSlice(itemGlyphs, order, piece.upperBound..<piece.upperBound + 1)))
+                // A cut HarfBuzz marks unsafe (`AdvanceTable.unsafeCuts`: kerning, joining)
+                // changes the piece's glyphs: it is shaped again, as the line filler measured it
+                // (LineEndShaping).
+                let reshaped = !unsafeCuts.isEmpty
+                    && (cutBefore && unsafeCuts[piece.lowerBound] || cutAfter && unsafeCuts[piece.upperBound])
+                let candidates = reshaped
                     ? shape(item, display, text, balance: balance, range: piece).glyphs[...]
                     : glyphSlice(itemGlyphs, order, piece)
                 var glyphs = shownGlyphs(candidates, of: piece)
@@ -554,11 +557,6 @@ final class ParagraphLayouter: Sendable {
         items.partitionPoint { $0.scalarRange.upperBound <= offset }
     }
 
-    /// HarfBuzz marks where cutting a run would change its glyphs (joining, kerning, ligatures).
-    /// `glyphs` are those of the cluster at the cut.
-    private func unsafe(_ glyphs: ArraySlice<ShapedGlyph>) -> Bool {
-        glyphs.contains { $0.unsafeToBreak }
-    }
 
     /// How a shaped item's clusters run: HarfBuzz's default cluster level keeps them monotone,
     /// rising in left-to-right runs and falling in right-to-left ones.

@@ -2,15 +2,16 @@
 // marks the cut unsafe (a kerned pair, a contextual form), shows that piece shaped again
 // (`ParagraphLayouter.buildLine`), and the piece can be wider than the paragraph's advances
 // say: "AV" cut from "AV&#xAD;AT" loses the kern of V before A, and its line stood 1.2 pt past
-// its box. The line filler asks this for the difference, so that what it measures is what is
-// drawn.
+// its box. The line filler asks this for the difference, so
+// that what it measures is what is drawn.
 
 final class LineEndShaping {
     private let items: [TextItem]
     private let advances: AdvanceTable
-    /// Where a cut keeps HarfBuzz's clusters whole (`AdvanceTable.clusterEdges`), made at the
-    /// first unsafe cut a line asks about.
-    private lazy var edges = advances.clusterEdges()
+    /// Where a cut keeps HarfBuzz's clusters whole (`AdvanceTable.clusterEdges`): those the
+    /// paragraph has, else made at the first unsafe cut a line asks about.
+    private let knownEdges: [Bool]?
+    private lazy var edges = knownEdges ?? advances.clusterEdges()
     /// An item's piece shaped alone: (item index, range) → its glyphs.
     private let shape: (Int, Range<Int>) -> [ShapedGlyph]
     /// By a cut's offset: what the piece beside it gains, measured from `reach`, the far end of
@@ -20,27 +21,31 @@ final class LineEndShaping {
 
     /// How many clusters from a cut a safe cut is looked for. Past them (a word of joined
     /// Arabic letters has none), the cut is measured in a stretch of that many clusters on each
-    /// side: shaping the line from its start for each of its possible ends was quadratic, 23 s
-    /// for a word of 20,000 letters in a wide box.
+    /// side. Shaping the line from its start for each of its possible ends was quadratic: 23 s
+    /// for a word of 20,000 letters in a wide box. `most` leaves few ends to measure in a line,
+    /// but a line of zero-width clusters has as many within it as it has clusters.
     static let reach = 8
 
     /// The most a line's two ends can change its width: a kern or a contextual form is well
-    /// under 1 em at each end (0.07 em at most over 139,000 cut ends of Latin, Arabic and
-    /// Hebrew in Noto). A line whose advances are further than that from its limit fits or not
-    /// whatever its ends do, and is not shaped again (most of the possible ends in a long word).
+    /// under half an em at each end (0.07 em at most over 139,000 cut ends of Latin, Arabic and
+    /// Hebrew in Noto, 0.26 em for a Devanagari conjunct). A line whose advances are further
+    /// than that from its limit fits or not whatever its ends do, and is not shaped again (most
+    /// of the possible ends in a long word).
     let most: Double
 
     /// Nil when no cut inside the items is unsafe (`AdvanceTable.unsafeCuts`): the advances are
-    /// then exact. `largestSize`: of the items, in points.
+    /// then exact. `edges`: `advances.clusterEdges()` when made already. `largestSize`: of the
+    /// items, in points.
     init?(
-        items: [TextItem], advances: AdvanceTable, largestSize: @autoclosure () -> Double,
+        items: [TextItem], advances: AdvanceTable, edges: [Bool]?, largestSize: @autoclosure () -> Double,
         shape: @escaping (Int, Range<Int>) -> [ShapedGlyph]
     ) {
         guard !advances.unsafeCuts.isEmpty else { return nil }
         self.items = items
         self.advances = advances
+        knownEdges = edges
         self.shape = shape
-        most = 2 * largestSize()
+        most = largestSize()
     }
 
     /// `width`, the advances of `start..<visibleEnd` and what else the line shows, with the

@@ -114,11 +114,12 @@ enum LineFiller {
 
     /// `opportunities` without those inside a glyph cluster, where a line's end would cut a
     /// glyph: HarfBuzz ligates across a soft hyphen (the "fl" of "Auf&#xAD;lage"), and a line
-    /// ending there drew the whole ligature, "Aufl-", over a next line of "age"; a mark after a
-    /// space (UAX #14 breaks before it, LB10) is drawn on the space, and a line starting at it
-    /// lost it; a flag cut by markup (`🇩<b>🇪🇯🇵</b>`) left a line of "🇯🇵" with no glyph. A
-    /// mandatory break stays. Also the paragraph's cluster edges, when they were worked out for
-    /// it (`lines` takes them).
+    /// ending there drew the whole ligature, "Aufl-", over a next line of "age"; a flag cut by
+    /// markup (`🇩<b>🇪🇯🇵</b>`) left a line of "🇯🇵" with no glyph. A break after white space
+    /// moves past its cluster instead: UAX #14 breaks between a space and a mark after it
+    /// (LB10), which HarfBuzz draws on the space, and a line starting at the mark lost it; the
+    /// space and its mark end the line, and the words stay apart. A mandatory break stays. Also
+    /// the paragraph's cluster edges, when they were worked out for it (`lines` takes them).
     static func outsideClusters(
         _ opportunities: [BreakOpportunity], scalars: [Unicode.Scalar], advances: AdvanceTable
     ) -> (opportunities: [BreakOpportunity], edges: [Bool]?) {
@@ -133,8 +134,21 @@ enum LineFiller {
             if edges == nil { edges = advances.clusterEdges() }
             return edges?[offset] == false
         }
-        guard opportunities.contains(where: insideCluster) else { return (opportunities, edges) }
-        return (opportunities.filter { !insideCluster($0) }, edges)
+        guard opportunities.contains(where: insideCluster), let known = edges else { return (opportunities, edges) }
+        var kept: [BreakOpportunity] = []
+        kept.reserveCapacity(opportunities.count)
+        for var opportunity in opportunities {
+            if insideCluster(opportunity) {
+                guard isWhiteSpace(scalars[opportunity.offset - 1]) else { continue }
+                while !known[opportunity.offset] { opportunity.offset += 1 }  // known[count] is true
+            }
+            if let last = kept.last, last.offset == opportunity.offset {
+                kept[kept.count - 1].isMandatory = last.isMandatory || opportunity.isMandatory
+            } else {
+                kept.append(opportunity)
+            }
+        }
+        return (kept, known)
     }
 
     /// Line ranges covering `scalars`, each at most `width` wide without its hanging white

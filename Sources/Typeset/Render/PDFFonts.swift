@@ -311,7 +311,7 @@ final class PDFFont {
 
     /// A bitmap font's Type 3 fonts: in glyph space of 1000 units an em (as /Widths), each glyph
     /// a procedure that draws nothing (`d0`), for the text is shown invisibly: the page draws the
-    /// glyphs' images (`PDFPageContent.draw`). Their bounds are the font's.
+    /// glyphs' images (`PDFPageContent.draw`). The font's box is the union of the images' frames.
     private func writeType3(to writer: PDFObjectWriter) throws {
         for first in stride(from: 0, to: bitmapGlyphs.count, by: 255) {
             let glyphs = bitmapGlyphs[first..<min(first + 255, bitmapGlyphs.count)]

@@ -35,7 +35,7 @@ extension PDFResources {
     }
 
     /// The image of a bitmap font's glyph (a color emoji) and its bitmap, nil for a glyph
-    /// without one. It is drawn on the page, under the glyph's invisible text
+    /// without one. It is drawn on the page, after the glyph's invisible text
     /// (`PDFPageContent.draw`), not by its Type 3 glyph: poppler's Cairo backend (pdftocairo,
     /// Evince in Debian 12) painted a Type 3 glyph's image black.
     func image(of glyph: UInt32, in font: PDFFont) throws -> (name: String, bitmap: BitmapGlyph)? {

@@ -17,8 +17,8 @@ enum SVGText {
     }
 
     /// One `<text>` per line of a block, in the page's reading order, with a `<tspan>` per run
-    /// spanning the run's advance from its first glyph's origin (a right-to-left run's from its
-    /// right end), in its language: a word whose letters differ in color or weight is one word
+    /// spanning the run's advance from its origin on the baseline (a right-to-left run's from
+    /// its right end), in its language: a word whose letters differ in color or weight is one word
     /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
     /// the runs of one element on one baseline.
     private static func write(_ page: Page, layer: inout ByteBuffer) {
