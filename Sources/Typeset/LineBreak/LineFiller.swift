@@ -142,7 +142,8 @@ enum LineFiller {
                 guard isWhiteSpace(scalars[opportunity.offset - 1]) else { continue }
                 while !known[opportunity.offset] { opportunity.offset += 1 }  // known[count] is true
             }
-            if let last = kept.last, last.offset == opportunity.offset {
+            // One moved onto or past the next (a cluster holding a line feed) takes it in.
+            if let last = kept.last, last.offset >= opportunity.offset {
                 kept[kept.count - 1].isMandatory = last.isMandatory || opportunity.isMandatory
             } else {
                 kept.append(opportunity)

@@ -32,8 +32,8 @@ enum SVGText {
             case .glyphs(let run):
                 guard !run.glyphs.isEmpty, !run.text.isEmpty else { continue }
                 // At the run's origin, not its first glyph's (a vowel mark a right-to-left run
-                // begins with stands above and beside its letter: the text stood 7 pt right of
-                // and 8 pt below an Arabic word).
+                // begins with stands above and beside its letter: the text stood up to 14 pt
+                // right of an Arabic word and 8 pt below it).
                 if lineBaseline != run.baseline {
                     endLine()
                     layer.append("<text>")
