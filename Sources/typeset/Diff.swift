@@ -154,7 +154,9 @@ struct Diff: Command {
         }
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
-        if let warning = leftoverWarning(leftoverDiffImages(pageCount: pageCount), pageCount: max(pageCount, 1), of: "comparison") {
+        if let warning = leftoverWarning(
+            leftoverDiffImages(pageCount: pageCount), pageCount: max(pageCount, 1), of: "comparison", consecutive: false)
+        {
             writeStandardError("typeset: warning: \(warning)\n")
         }
         printVerdict()

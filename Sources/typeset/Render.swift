@@ -312,13 +312,26 @@ func picturesInMarkup(_ inputs: [String], assets: [String], jobs: Int) -> [(imag
 /// What to say of the page files an earlier render of more pages left (`OutputFormat.leftoverPages`):
 /// a CI job that keeps every page file would take them for this render's.
 /// (`pictures`: those the inputs show, by `picturesShown(on:)`; one is no page left from an
-/// earlier render, whatever its name.)
-func leftoverWarning(_ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render") -> String? {
+/// earlier render, whatever its name.) Pages left follow each other, and are named from the
+/// first to the last; diff images (`consecutive` false: only failing pages have one) are named
+/// each, up to three: "'a-3.diff.png' to 'a-7.diff.png'" said nothing of the pages between.
+func leftoverWarning(
+    _ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render",
+    consecutive: Bool = true
+) -> String? {
     let pictures = pictures.reduce(into: Set<String>()) { $0.formUnion($1) }
     let leftovers = pictures.isEmpty ? leftovers : leftovers.filter { Path.realPath($0).map(pictures.contains) != true }
     guard let first = leftovers.first else { return nil }
-    let more = leftovers.count > 1 ? " to '\(leftovers[leftovers.count - 1])'" : ""
-    return "'\(first)'\(more) \(leftovers.count > 1 ? "are" : "is") left from an earlier \(run) of more pages "
+    let named: String
+    if leftovers.count == 1 {
+        named = "'\(first)'"
+    } else if consecutive {
+        named = "'\(first)' to '\(leftovers[leftovers.count - 1])'"
+    } else {
+        let shown = leftovers.prefix(leftovers.count > 3 ? 3 : leftovers.count - 1).map { "'\($0)'" }.joined(separator: ", ")
+        named = shown + (leftovers.count > 3 ? " and \(leftovers.count - 3) more" : " and '\(leftovers[leftovers.count - 1])'")
+    }
+    return "\(named) \(leftovers.count > 1 ? "are" : "is") left from an earlier \(run) of more pages "
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
 }
 

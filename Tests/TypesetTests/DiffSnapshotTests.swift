@@ -239,15 +239,22 @@ struct DiffCommandTests {
         #expect(one.status == 1, "\(one)")
         #expect(
             one.stderr.contains(
-                "warning: 'a-2.diff.png' to 'a-4.diff.png' are left from an earlier comparison of more pages (this one has 1 page)"),
+                "warning: 'a-2.diff.png', 'a-3.diff.png' and 'a-4.diff.png' are left from an earlier comparison of more pages (this one has 1 page)"),
             "\(one)")
         let oneOut = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25", "--out", "o.png"], in: folder)
-        #expect(oneOut.stderr.contains("warning: 'o-2.png' to 'o-4.png' are left from an earlier comparison"), "\(oneOut)")
+        #expect(oneOut.stderr.contains("warning: 'o-2.png', 'o-3.png' and 'o-4.png' are left from an earlier comparison"), "\(oneOut)")
         let same = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(!same.stderr.contains("left from"), "b's diff images are not a's: \(same)")
-        // Only failing pages have a diff image: those left need not follow each other.
-        try FileManager.default.removeItem(atPath: folder + "/a-2.diff.png")
+        for page in [5, 7] { try write("", to: folder + "/a-\(page).diff.png") }
+        let five = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(five.stderr.contains("warning: 'a-2.diff.png', 'a-3.diff.png', 'a-4.diff.png' and 2 more are left"), "\(five)")
+        for page in [5, 7] { try FileManager.default.removeItem(atPath: folder + "/a-\(page).diff.png") }
+        // Only failing pages have a diff image: those left need not follow each other, and are
+        // named each (they were "'a-2.diff.png' to 'a-4.diff.png'").
         try FileManager.default.removeItem(atPath: folder + "/a-3.diff.png")
+        let two = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(two.stderr.contains("warning: 'a-2.diff.png' and 'a-4.diff.png' are left from an earlier comparison"), "\(two)")
+        try FileManager.default.removeItem(atPath: folder + "/a-2.diff.png")
         let gap = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(gap.stderr.contains("warning: 'a-4.diff.png' is left from an earlier comparison"), "\(gap)")
         // The diff image of an input named a-4 is another comparison's, not a leftover.
