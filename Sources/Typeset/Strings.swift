@@ -21,6 +21,17 @@ public func hexByte(_ byte: UInt8) -> String {
     return "0x" + (digits.count == 1 ? "0" : "") + digits
 }
 
+/// `scalar` as text shown to be read back writes it (a layout dump, a failed conformance case):
+/// itself, or `\u{…}` for what would hide or reorder what is around it, or stands for bytes
+/// that were not text: controls, format characters, line and paragraph separators, unassigned
+/// and private-use code points, U+FFFD (a file of binary garbage was echoed to the terminal).
+public func visible(_ scalar: Unicode.Scalar) -> String {
+    switch scalar.generalCategory {
+    case .Cc, .Cf, .Zl, .Zp, .Cn, .Co: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    default: scalar == "\u{FFFD}" ? "\\u{FFFD}" : String(scalar)
+    }
+}
+
 /// A code point as the Unicode Standard writes it, at least four upper-case hexadecimal
 /// digits: `00E9`, `1F600` (without the `U+`, which UCD files leave out).
 public func hexCodePoint(_ value: UInt32) -> String {

@@ -63,19 +63,11 @@ struct Conformance: Command {
     }
 
     /// A failed case as an error at its line of the file, as every command gives errors; the
-    /// line it quotes with its control characters escaped and cut to 200 Unicode scalars (a
-    /// file of binary garbage was echoed to the terminal).
+    /// line it quotes cut to 200 Unicode scalars, each as `visible` writes it (a file of binary
+    /// garbage was echoed to the terminal).
     static func located(_ failure: ConformanceResult.Failure, in path: String) -> String {
         let message = failure.message
-        var shown = ""
-        for scalar in message.unicodeScalars.prefix(200) {
-            let category = scalar.generalCategory
-            if category == .Cc || category == .Cf || category == .Cn || category == .Co || scalar == "\u{FFFD}" {
-                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
+        var shown = message.unicodeScalars.prefix(200).map(visible).joined()
         if message.unicodeScalars.count > 200 { shown += "…" }
         return "\(path):\(failure.line):1: error: \(shown)"
     }

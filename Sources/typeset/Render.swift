@@ -328,8 +328,10 @@ func leftoverWarning(
     } else if consecutive {
         named = "'\(first)' to '\(leftovers[leftovers.count - 1])'"
     } else {
-        let shown = leftovers.prefix(leftovers.count > 3 ? 3 : leftovers.count - 1).map { "'\($0)'" }.joined(separator: ", ")
-        named = shown + (leftovers.count > 3 ? " and \(leftovers.count - 3) more" : " and '\(leftovers[leftovers.count - 1])'")
+        let quoted = leftovers.prefix(3).map { "'\($0)'" }
+        named = leftovers.count > 3
+            ? quoted.joined(separator: ", ") + " and \(leftovers.count - 3) more"
+            : quoted.dropLast().joined(separator: ", ") + " and " + quoted[quoted.count - 1]
     }
     return "\(named) \(leftovers.count > 1 ? "are" : "is") left from an earlier \(run) of more pages "
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"

@@ -62,21 +62,15 @@ private func dumpNumber(_ value: Double, trimmed: Bool = false) -> String {
     return "\(sign)\(whole).\(fraction)"
 }
 
-/// `text` in double quotes, with quotes, backslashes, and control, format and separator
-/// characters escaped so that a dump line never hides or reorders anything.
+/// `text` in double quotes, with quotes and backslashes escaped, and what does not show as
+/// itself (`visible`), so that a dump line never hides or reorders anything.
 private func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
-        default:
-            switch scalar.generalCategory {
-            case .Cc, .Cf, .Zl, .Zp:
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
+        default: out += visible(scalar)
         }
     }
     return out + "\""

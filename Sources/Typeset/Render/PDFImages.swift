@@ -38,15 +38,20 @@ extension PDFResources {
     /// without one. It is drawn on the page, after the glyph's invisible text
     /// (`PDFPageContent.draw`), not by its Type 3 glyph: poppler's Cairo backend (pdftocairo,
     /// Evince in Debian 12) painted a Type 3 glyph's image black.
+    /// Each glyph is looked up once a document.
     func image(of glyph: UInt32, in font: PDFFont) throws -> (name: String, bitmap: BitmapGlyph)? {
-        guard let bitmap = font.program.bitmap(glyph) else { return nil }
-        let key = "\u{0}\(font.name) \(glyph)"  // no path: a path has no NUL
-        if let index = imageIndex[key] { return (images[index].name, bitmap) }
-        guard case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, font.face, bitmap.png)
-        else { return nil }
-        let name = "Im\(images.count + 1)"
-        addImage(name: name, object: objects.image(width: width, height: height, color: color, alpha: alpha), path: key)
-        return (name, bitmap)
+        let key = PDFImageStreams.GlyphKey(face: font.face, glyph: glyph)
+        if let known = glyphImages[key] { return known }
+        var found: (name: String, bitmap: BitmapGlyph)?
+        if let bitmap = font.program.bitmap(glyph),
+            case .decoded(let width, let height, let color, let alpha) = try PDFImageStreams.of(glyph, font.face, bitmap.png)
+        {
+            let name = "Im\(images.count + 1)"
+            addImage(name: name, object: objects.image(width: width, height: height, color: color, alpha: alpha), path: nil)
+            found = (name, bitmap)
+        }
+        glyphImages[key] = .some(found)
+        return found
     }
 
 }

@@ -14,6 +14,9 @@ final class PDFResources {
     private var lastFont = 0
     private(set) var images: [(name: String, object: Int)] = []
     var imageIndex: [String: Int] = [:]
+    /// The images of bitmap fonts' glyphs drawn so far, with their bitmaps; nil for a glyph
+    /// without one (`image(of:in:)`).
+    var glyphImages: [PDFImageStreams.GlyphKey: (name: String, bitmap: BitmapGlyph)?] = [:]
     private var alphaStates: [Int: String] = [:]
 
     init(objects: PDFObjectWriter) {
@@ -43,8 +46,9 @@ final class PDFResources {
         return name
     }
 
-    func addImage(name: String, object: Int, path: String) {
-        imageIndex[path] = images.count
+    /// `path`: the picture's file, by which it is found again (nil: a glyph's image).
+    func addImage(name: String, object: Int, path: String?) {
+        if let path { imageIndex[path] = images.count }
         images.append((name, object))
     }
 
