@@ -85,10 +85,15 @@ struct Diff: Command {
         let pageCount = max(pagesA.count, pagesB.count)
         let diffPaths = diffImagePaths(pageCount: pageCount)
         // Before any comparison: a diff image must never replace an input (the markup, the
-        // PNGs, the string catalog).
+        // PNGs, the string catalog) or a picture the markup shows (it did, without a word).
+        let pictures = pagesA.shownPictures.union(pagesB.shownPictures)
+        ProtectedFiles.protect(pictures.sorted(), as: "an image a document shows")
         let inputs = Set(([a, b] + (layoutArguments.strings.map { [$0] } ?? [])).map(resolvedPath))
-        if let path = diffPaths.first(where: { inputs.contains(resolvedPath($0)) }) {
-            printError("the diff image \(path) would overwrite an input; name another with --out")
+        for path in diffPaths {
+            let resolved = resolvedPath(path)
+            guard inputs.contains(resolved) || pictures.contains(resolved) else { continue }
+            let what = inputs.contains(resolved) ? "an input" : "an image the markup shows"
+            printError("the diff image \(path) would overwrite \(what); name another with --out")
             throw ExitCode(ExitStatus.usage)
         }
         var different = pagesA.count != pagesB.count

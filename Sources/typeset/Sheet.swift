@@ -182,8 +182,13 @@ struct Sheet: Command {
             var indexOf: [Diagnostic: Int] = [:]  // where each is in `cellDiagnostics`
             var cells: [SheetCell] = []
             let cellResults = results[row] ?? []
+            // The caption gives the body size the cell is set in: the category's, scaled from
+            // the document's own `font-size` as every size is (a document of 20 pt read "Large
+            // (17 pt)").
+            let documentSize = parsed[row].document?.fontSize ?? Document.defaultFontSize
             for (index, column) in columns.enumerated() {
-                let size = "\(column.textSize) (\(LayoutArguments.formatPoints(column.bodySize)) pt)"
+                let body = (column.bodySize * documentSize / Document.defaultFontSize * 10).rounded() / 10
+                let size = "\(column.textSize) (\(LayoutArguments.formatPoints(body)) pt)"
                 guard index < cellResults.count else {
                     // Parsing failed: every cell of the row shows the first error.
                     let error = parsed[row].diagnostics.errors.first.map { Sheet.cellError($0, of: input) }

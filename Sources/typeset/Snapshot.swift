@@ -197,7 +197,7 @@ struct Snapshot: Command {
         for page in check.pages where !page.passed {
             let label = several || page.page > 1 ? "FAIL \(file) page \(page.page)" : "FAIL \(file)"
             if let comparison = page.comparison {
-                var line = "\(label): \(comparison)"
+                var line = "\(label): \(comparison.description(a: "the reference", b: "the page"))"
                 if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
                 lines.append(line)
             } else {

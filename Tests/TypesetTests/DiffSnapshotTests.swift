@@ -158,6 +158,20 @@ struct DiffCommandTests {
         try Data(pngFile(width: 1, height: 30000)).write(to: URL(fileURLWithPath: folder + "/tall.png"))
         let thin = try typeset(["diff", "wide.png", "tall.png"], in: folder)
         #expect(thin.status == 1 && thin.lines.dropFirst() == ["no diff image: it would be 30000 × 30000 pixels", "different"], "\(thin)")
+        // Of the pixels either has, all but the one both have differ: not rounded to 100%.
+        #expect(thin.lines.first?.contains(", 59998 of 59999 pixels differ (>99.99%),") == true, "\(thin)")
+        // Pixels neither image has are none of either: a wide image against a tall one differs
+        // in the 32 pixels only one has (the 64 of neither counted too), and those of neither
+        // are white in the diff image.
+        try Data(pngFile(width: 10, height: 2)).write(to: URL(fileURLWithPath: folder + "/w.png"))
+        try Data(pngFile(width: 2, height: 10)).write(to: URL(fileURLWithPath: folder + "/t.png"))
+        let crossed = try typeset(["diff", "w.png", "t.png", "--out", "crossed.png"], in: folder)
+        #expect(
+            crossed.lines.first == "A is 10×2 pixels, B is 2×10, 32 of 36 pixels differ (88.89%), "
+                + "largest channel difference 255, box x 0 y 0 width 10 height 10", "\(crossed)")
+        let image = try PixelImage(contentsOf: folder + "/crossed.png")
+        let white = PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255)
+        #expect(image.pixel(x: 5, y: 5) == white && image.pixel(x: 5, y: 1) == magenta && image.pixel(x: 1, y: 5) == magenta)
     }
 
     @Test func markupInputsAreRenderedWithTheSameOptions() throws {
@@ -225,6 +239,29 @@ struct DiffCommandTests {
     /// The diff images of pages past the last, left by an earlier comparison of more pages, are
     /// said, as `render` says its leftover pages (not removed: `a-4.diff.png` may be the diff
     /// image of an input named `a-4`); a CI job that keeps every diff image showed them.
+    /// The diff image never replaces a picture the markup shows, by --out or beside A (it did,
+    /// without a word: "diff image: banner.png").
+    @Test func theDiffImageNeverReplacesAPictureTheMarkupShows() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let picture = Data(pngFile(width: 4, height: 4))
+        for name in ["banner.png", "d.diff.png"] { try picture.write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        try write(document(#"<image src="banner.png" width="20" height="20"/><p>One</p>"#), to: folder + "/s1.xml")
+        try write(document(#"<image src="banner.png" width="20" height="20"/><p>Two</p>"#), to: folder + "/s2.xml")
+        let named = try typeset(["diff", "s1.xml", "s2.xml", "--out", "banner.png"], in: folder)
+        #expect(named.status == 2 && named.stderr.contains("banner.png would overwrite an image the markup shows"), "\(named)")
+        try write(document(#"<image src="d.diff.png" width="20" height="20"/><p>One</p>"#), to: folder + "/d.xml")
+        let beside = try typeset(["diff", "d.xml", "s2.xml"], in: folder)
+        #expect(beside.status == 2 && beside.stderr.contains("d.diff.png would overwrite an image the markup shows"), "\(beside)")
+        // Even when the pages match: --out names another.
+        let same = try typeset(["diff", "d.xml", "d.xml"], in: folder)
+        #expect(same.status == 2 && same.stderr.contains("would overwrite an image the markup shows"), "\(same)")
+        #expect(try typeset(["diff", "d.xml", "d.xml", "--out", "other.png"], in: folder).status == 0)
+        for name in ["banner.png", "d.diff.png"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) == picture, "\(name)")
+        }
+    }
+
     @Test func diffImagesAnEarlierComparisonLeftAreSaid() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -662,6 +699,32 @@ struct SnapshotCommandTests {
         let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(check.status == 0 && check.lines.last == "1 passed, 0 failed", "\(check)")
         #expect(try contents(folder + "/__snapshots__") == ["b.png"])
+    }
+
+    /// A picture a document shows is never taken for a reference or a diff image: one kept in
+    /// `__snapshots__` as `p.diff.png` was removed when its document passed (and the next run
+    /// failed for want of it), one named like a reference failed as one no markup file uses.
+    /// A reference of another size says which is which ("A is ..." named no A).
+    @Test func picturesInTheSnapshotFolderStay() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/__snapshots__", withIntermediateDirectories: true)
+        let picture = Data(pngFile(width: 4, height: 4))
+        for name in ["p.diff.png", "logo.png"] {
+            try picture.write(to: URL(fileURLWithPath: folder + "/__snapshots__/" + name))
+        }
+        let image = #"<image src="__snapshots__/%@" width="20" height="20"/>"#
+        try write(document(image.replacing("%@", with: "p.diff.png") + image.replacing("%@", with: "logo.png")), to: folder + "/p.xml")
+        let update = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
+        #expect(update.status == 0, "\(update)")
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 0 && check.lines == ["1 passed, 0 failed"], "\(check)")
+        #expect(try contents(folder + "/__snapshots__") == ["logo.png", "p.diff.png", "p.png"])
+
+        try write(document("<p>Taller</p>", attributes: #" height="300""#), to: folder + "/p.xml")
+        let taller = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(taller.lines.first?.hasPrefix("FAIL p.xml: the reference is 100×") == true, "\(taller)")
+        #expect(taller.lines.first?.contains(" pixels, the page is 100×150, ") == true, "\(taller)")
     }
 
     @Test func badFoldersAndArguments() throws {

@@ -394,6 +394,17 @@ private let xcstrings = #"""
         #expect(problem.message.contains("have no \"other\" form"))
         #expect(english.lookUp("not an object")?.problem?.message.contains("must be an object, not a number") == true)
         #expect(arabic["good"] == "Good")
+
+        // A stringUnit that is no object says so (it said it had no "value"); a language whose
+        // only entry is broken is one the catalog has (it was warned about as missing, while
+        // its key failed).
+        let onlyBroken = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": "Hi"}}}}}"#,
+            file: "u.xcstrings")
+        let unit = try #require(onlyBroken.strings(locale: "en").lookUp("k")?.problem)
+        #expect(unit.message == "the stringUnit of key 'k' (en) must be an object, not a string", "\(unit)")
+        #expect(onlyBroken.languages == ["en"] && onlyBroken.hasStrings(locale: "en"))
+        #expect(loaded.languages == ["ar", "en"] && loaded.hasStrings(locale: "ar-EG") && !loaded.hasStrings(locale: "fr"))
     }
 
     /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,
@@ -932,6 +943,27 @@ private let markup = """
         #expect(blocks.isEmpty && diagnostics.count == 1)
         #expect(diagnostics.first?["severity"] as? String == "error" && diagnostics.first?["file"] as? String == "bad.json")
         #expect(run.stderr.hasPrefix("bad.json:1:"), "\(run.stderr)")
+    }
+
+    /// `numerals="auto"` gives the digits of the shown text's language, as a `lang` in markup
+    /// does: an English fallback in an Arabic document showed "Version ٣٫١", an Arabic
+    /// translation in an English one "10 ملفات".
+    @Test func automaticDigitsFollowTheShownTextsLanguage() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document numerals="auto"><label key="version">x</label><label key="files">x</label></document>"#,
+            "pinned.xml": #"<document lang="en" numerals="auto"><label key="files">x</label><label lang="ar">10 ملفات</label></document>"#,
+            "s.xcstrings": #"""
+                {"sourceLanguage": "en", "strings": {
+                  "version": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Version 3.1"}}}},
+                  "files": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "10 ملفات"}}}}}}
+                """#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
+        // (Runs in visual order: the number stands at the right of a right-to-left line.)
+        #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text) == ["Version 3.1", " ملفات١٠"], "\(arabic.stderr)")
+        let pinned = try L10nCLI.typeset(["layout", "pinned.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(pinned.stdout).blocks.map(\.text) == [" ملفات١٠", " ملفات١٠"], "\(pinned.stderr)")
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {

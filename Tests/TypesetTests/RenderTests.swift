@@ -1005,11 +1005,15 @@ struct RenderImageDiffTests {
                 for tolerance in [0, 3, 40, 255] {
                     let result = try ImageDiff.compare("\(folder)/\(a).png", "\(folder)/\(b).png", tolerance: tolerance)
                     var count = 0
+                    var pixels = 0
                     var largest = 0
                     var xs: [Int] = []
                     var ys: [Int] = []
                     for y in 0..<max(imageA.height, imageB.height) {
                         for x in 0..<max(imageA.width, imageB.width) {
+                            // A pixel neither image has (a wide one against a tall one) is none.
+                            guard imageA.pixel(x: x, y: y) != nil || imageB.pixel(x: x, y: y) != nil else { continue }
+                            pixels += 1
                             var difference = 255
                             if let p = imageA.pixel(x: x, y: y), let q = imageB.pixel(x: x, y: y) {
                                 difference =
@@ -1031,7 +1035,7 @@ struct RenderImageDiffTests {
                     if let left = xs.min(), let right = xs.max(), let top = ys.min(), let bottom = ys.max() {
                         box = ImageDiffResult.Box(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
                     }
-                    #expect(result.differingPixels == count, "\(a) \(b) \(tolerance)")
+                    #expect(result.differingPixels == count && result.pixelCount == pixels, "\(a) \(b) \(tolerance)")
                     #expect(result.maxChannelDifference == largest, "\(a) \(b) \(tolerance)")
                     #expect(result.box == box, "\(a) \(b) \(tolerance)")
                     compared += 1

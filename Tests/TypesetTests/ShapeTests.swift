@@ -243,6 +243,15 @@ struct ShapeFontTests {
         // (it was reported where the text starts, 1:14).
         let spaced = try #require(layoutMarkup("<document><p>ab &#x9;tab&#xA;&#x20; \(box) &#xD;\(box)</p></document>"))
         #expect(spaced.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["1:37"])
+        // Past a processing instruction, out of a CDATA section the text starts in, and at a
+        // reference with leading zeros (each was reported where its text starts).
+        for (markup, location) in [
+            ("<document><p>a<?pi?>\(box)</p></document>", "1:21"), ("<document><p><![CDATA[a]]>&#x10FFFD;</p></document>", "1:27"),
+            ("<document><p>a&#x0000010FFFD;</p></document>", "1:15"),
+        ] {
+            let result = try #require(layoutMarkup(markup))
+            #expect(result.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == [location], "\(markup)")
+        }
     }
 
     /// Control characters come from catalogs (markup collapses its white space): a tab is the

@@ -168,6 +168,19 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(lines.contains("\"onboarding.xml en · Large (17 pt)\""))
     }
 
+    /// A caption gives the body size its cell is set in: a document's own `font-size` scales
+    /// with the text size as every size does (one of 20 pt was captioned "Large (17 pt)").
+    @Test func captionsGiveTheCellsBodySize() throws {
+        let folder = try L10nCLI.folder(["big.xml": #"<document font-size="20"><p>Twenty</p></document>"#])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["sheet", "big.xml", "--text-sizes", "Large,AX1", "-o", "s.pdf"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try pdfText(folder + "/s.pdf")
+        #expect(text.contains("en · Large (20 pt)") && text.contains("en · AX1 (32.9 pt)"), "\(text)")
+        let layout = try L10nCLI.typeset(["layout", "big.xml", "--text-size", "AX1"], in: folder)
+        #expect(try L10nCLI.blocks(layout.stdout).blocks.first?.sizes.first.map { ($0 * 10).rounded() / 10 } == 32.9)
+    }
+
     @Test func svgAndPNGSheets() throws {
         let folder = try L10nCLI.folder([:])
         defer { try? FileManager.default.removeItem(atPath: folder) }

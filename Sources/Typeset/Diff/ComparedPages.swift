@@ -30,6 +30,12 @@ public final class ComparedPages {
         source = .drawn(pages, input: input, scale: scale, drawer: PageDrawer())
     }
 
+    /// The pictures the pages show (resolved paths, `picturesShown(on:)`); none for a PNG file.
+    public var shownPictures: Set<String> {
+        guard case .drawn(let pages, _, _, _) = source else { return [] }
+        return picturesShown(on: pages)
+    }
+
     public var count: Int {
         switch source {
         case .file: 1

@@ -16,25 +16,40 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The compared area in pixels: the larger width and the larger height of the two images.
+    /// The size of the diff image: the larger width and the larger height of the two images.
     public var width: Int
     public var height: Int
+    /// The pixels compared: those either image has (`width × height` when the sizes are the
+    /// same, or one image holds the other; a 10 × 2 image and a 2 × 10 one have 36).
+    public var pixelCount: Int
     /// Pixels where some channel (red, green, blue, alpha; not premultiplied) differs by more
     /// than `tolerance`. Where only one image has pixels (sizes differ), every pixel differs,
     /// whatever the tolerance.
     public var differingPixels: Int
-    /// `differingPixels` as a fraction (0...1) of `width × height`.
+    /// `differingPixels` as a fraction (0...1) of `pixelCount`.
     public var share: Double
     /// The largest difference of one channel over all pixels, 0...255 (255 where only one image
     /// has pixels), whether or not it is within tolerance.
     public var maxChannelDifference: Int
     /// The smallest box holding every differing pixel; nil when none differ.
     public var box: Box?
-    /// Set when the images differ in size ("A is 780×1688 pixels, B is 780×1700"); such images
-    /// never match.
-    public var sizeMismatch: String?
+    /// The sizes of the two images in pixels.
+    public var sizeA: Size, sizeB: Size
     /// The tolerance the comparison used.
     public var tolerance: Int
+
+    public struct Size: Sendable, Hashable {
+        public var width: Int, height: Int
+    }
+
+    /// Set when the images differ in size ("A is 780×1688 pixels, B is 780×1700"); such images
+    /// never match.
+    public var sizeMismatch: String? { sizeMismatch(a: "A", b: "B") }
+
+    /// `sizeMismatch` with the images called `a` and `b` ("the reference", "the page").
+    public func sizeMismatch(a: String, b: String) -> String? {
+        sizeA == sizeB ? nil : "\(a) is \(sizeA.width)×\(sizeA.height) pixels, \(b) is \(sizeB.width)×\(sizeB.height)"
+    }
 
     /// True when no pixel differs beyond the tolerance and the sizes are the same.
     public var matches: Bool { differingPixels == 0 && sizeMismatch == nil }
@@ -45,12 +60,23 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
 
     /// One line for people: "12 of 1316640 pixels differ (0.0009%), largest channel
     /// difference 87, box x 10 y 20 width 5 height 3".
-    public var description: String {
+    public var description: String { description(a: "A", b: "B") }
+
+    /// `description` with the images called `a` and `b` when their sizes differ.
+    public func description(a: String, b: String) -> String {
         var parts: [String] = []
-        if let sizeMismatch { parts.append(sizeMismatch) }
+        if let sizeMismatch = sizeMismatch(a: a, b: b) { parts.append(sizeMismatch) }
+        // Rounded to 0% or 100% only when it is: 1 pixel of a million is "<0.01%", all but
+        // one of 30,000 ">99.99%".
         let percent = share * 100
-        let shown = percent == 0 || percent >= 0.01 ? formatDecimal(percent, places: 2) : "<0.01"
-        parts.append("\(differingPixels) of \(width * height) pixels differ (\(shown)%)")
+        let shown =
+            switch percent {
+            case 0, 100: formatDecimal(percent, places: 2)
+            case ..<0.01: "<0.01"
+            case 99.995...: ">99.99"
+            default: formatDecimal(percent, places: 2)
+            }
+        parts.append("\(differingPixels) of \(pixelCount) pixels differ (\(shown)%)")
         parts.append("largest channel difference \(maxChannelDifference)")
         if let box {
             parts.append("box x \(box.x) y \(box.y) width \(box.width) height \(box.height)")
@@ -204,35 +230,39 @@ struct Comparison {
                 }
             }
         }
-        // Pixels only one image has: a difference whatever the tolerance.
-        let lone = width * height - commonWidth * commonHeight
+        // Pixels only one image has: a difference whatever the tolerance. Those neither has
+        // (a wide image against a tall one) are no pixels of either, and are not counted.
+        let common = commonWidth * commonHeight
+        let pixelCount = a.width * a.height + b.width * b.height - common
+        let lone = pixelCount - common
         if lone > 0 {
             differingPixels += lone
             maxChannelDifference = 255
-            maxX = width - 1
-            maxY = height - 1
-            if width > commonWidth {  // the columns right of the common area, every row
-                minX = min(minX, commonWidth)
-                minY = 0
-            }
-            if height > commonHeight {  // the rows below it, every column
-                minX = 0
-                minY = min(minY, commonHeight)
+            for image in [a, b] {
+                if image.width > commonWidth {  // its columns right of the common area, every row
+                    minX = min(minX, commonWidth)
+                    minY = 0
+                    maxX = max(maxX, image.width - 1)
+                    maxY = max(maxY, image.height - 1)
+                }
+                if image.height > commonHeight {  // its rows below it, every column
+                    minX = 0
+                    minY = min(minY, commonHeight)
+                    maxX = max(maxX, image.width - 1)
+                    maxY = max(maxY, image.height - 1)
+                }
             }
         }
-        let sizeMismatch =
-            a.width == b.width && a.height == b.height
-            ? nil : "A is \(a.width)×\(a.height) pixels, B is \(b.width)×\(b.height)"
         let box =
             differingPixels == 0
             ? nil : ImageDiffResult.Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-        let area = width * height
         self.imageA = a
         self.imageB = b
         self.result = ImageDiffResult(
-            width: width, height: height, differingPixels: differingPixels,
-            share: area == 0 ? 0 : Double(differingPixels) / Double(area),
-            maxChannelDifference: maxChannelDifference, box: box, sizeMismatch: sizeMismatch,
+            width: width, height: height, pixelCount: pixelCount, differingPixels: differingPixels,
+            share: pixelCount == 0 ? 0 : Double(differingPixels) / Double(pixelCount),
+            maxChannelDifference: maxChannelDifference, box: box,
+            sizeA: .init(width: a.width, height: a.height), sizeB: .init(width: b.width, height: b.height),
             tolerance: tolerance)
     }
 
@@ -243,8 +273,9 @@ struct Comparison {
     /// PNG bytes), without looking at them.
     static func identical(width: Int, height: Int, tolerance: Int) -> ImageDiffResult {
         ImageDiffResult(
-            width: width, height: height, differingPixels: 0, share: 0, maxChannelDifference: 0, box: nil,
-            sizeMismatch: nil, tolerance: clamped(tolerance))
+            width: width, height: height, pixelCount: width * height, differingPixels: 0, share: 0, maxChannelDifference: 0, box: nil,
+            sizeA: .init(width: width, height: height), sizeB: .init(width: width, height: height),
+            tolerance: clamped(tolerance))
     }
 
     /// The diff image as PNG bytes; `output` names the file in errors.
@@ -263,10 +294,14 @@ struct Comparison {
                 throw RenderError.cairo(status: "no pixel data", context: "creating the diff image")
             }
             let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-            // Outside the area both images have, every pixel differs.
+            // Outside the area both images have, every pixel one of them has differs; one
+            // neither has is white.
             let commonWidth = min(imageA.width, imageB.width)
             let commonHeight = min(imageA.height, imageB.height)
             let mark = 0xFF00_0000 | markRed << 16 | markGreen << 8 | markBlue
+            func eitherHas(_ x: Int, _ y: Int) -> Bool {
+                x < imageA.width && y < imageA.height || x < imageB.width && y < imageB.height
+            }
             var faded: (word: UInt32, pixel: UInt32) = (0, fadedPixel(0))
             imageA.words.withUnsafeBufferPointer { wordsA in
                 imageB.words.withUnsafeBufferPointer { wordsB in
@@ -274,7 +309,7 @@ struct Comparison {
                         let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                         for x in 0..<width {
                             guard y < commonHeight, x < commonWidth else {
-                                row[x] = mark
+                                row[x] = eitherHas(x, y) ? mark : 0xFFFF_FFFF
                                 continue
                             }
                             let a = wordsA[y * imageA.width + x]

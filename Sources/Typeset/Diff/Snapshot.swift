@@ -158,7 +158,7 @@ public struct SnapshotFolder: Sendable {
     /// References (PNG files that are not diff images) that are no page of any of `names`.
     public func unusedReferences(names: Set<String>) -> [String] {
         referenceFiles.filter { file in !SnapshotFolder.owners(of: file).contains { names.contains($0.name) } }
-            .map(join)
+            .map(join).filter(isNoPicture)
     }
 
     /// Diff images that are of no page of any of `names`: a screen's whose markup is gone
@@ -166,7 +166,17 @@ public struct SnapshotFolder: Sendable {
     /// every diff image showed it after each run that passed).
     public func unusedDiffImages(names: Set<String>) -> [String] {
         let used = Set(names.flatMap { diffImages[$0] ?? [] }.map(\.file))
-        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join)
+        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join).filter(isNoPicture)
+    }
+
+    /// Whether the file at `path` is not one a document shows (`ProtectedFiles`): a picture kept
+    /// in the folder is never taken for a reference or a diff image and removed (a document
+    /// showing `__snapshots__/p.diff.png` lost it when its check passed).
+    private func isNoPicture(_ path: String) -> Bool { ProtectedFiles.input(at: path) == nil }
+
+    /// Removes the diff image at `path` an earlier run left, unless it is a picture.
+    private func removeDiffImage(_ path: String) {
+        if isNoPicture(path) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
@@ -193,7 +203,7 @@ public struct SnapshotFolder: Sendable {
             }
             let diffImage = diffImagePath(name: name, page: page)
             guard FileManager.default.fileExists(atPath: reference) else {
-                try? FileManager.default.removeItem(atPath: diffImage)
+                removeDiffImage(diffImage)
                 checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
                 return
             }
@@ -201,7 +211,7 @@ public struct SnapshotFolder: Sendable {
             if let size = PNGFile.headerSize(bytes), referenceBytes == bytes {
                 let identical = Comparison.identical(
                     width: size.width, height: size.height, tolerance: options.tolerance)
-                try? FileManager.default.removeItem(atPath: diffImage)
+                removeDiffImage(diffImage)
                 checks.append(SnapshotPageCheck(page: page, reference: reference, comparison: identical, passed: true))
                 return
             }
@@ -209,7 +219,7 @@ public struct SnapshotFolder: Sendable {
                 referenceImage(reference, referenceBytes), PixelImage(drawn: surface, encodedAs: bytes),
                 tolerance: options.tolerance)
             if comparison.result.passes(maxDiff: options.maxDiff) {
-                try? FileManager.default.removeItem(atPath: diffImage)
+                removeDiffImage(diffImage)
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
             } else {
@@ -277,7 +287,7 @@ public struct SnapshotFolder: Sendable {
             return stem == name || !otherNames.contains(stem)
         }.map(join)
         for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages
-        where FileManager.default.fileExists(atPath: file) {  // as in `check`
+        where FileManager.default.fileExists(atPath: file) && isNoPicture(file) {  // as in `check`
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)

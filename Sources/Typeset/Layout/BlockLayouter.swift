@@ -850,7 +850,12 @@ struct BlockLayouter {
         if let (pieces, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
             var style = base
             style.language = textLanguage(shownLanguage, in: base.language)
-            if style.language != base.language { localizedLanguage = style.language }
+            if style.language != base.language {
+                localizedLanguage = style.language
+                // `numerals="auto"` takes the shown text's locale, as a `lang` in markup does:
+                // an English fallback in an Arabic document showed "Version ٣٫١".
+                style.digits = numerals.numberingSystem(locale: style.language)
+            }
             for piece in pieces {
                 if piece.isSpecifier {
                     // Kept whole, and its digits are the specifier's, not a number's: `%1$@`

@@ -334,8 +334,10 @@ public struct StringCatalog: Sendable {
         "us", "uy", "ve",
     ]
 
-    /// The languages an .xcstrings catalog has strings for, sorted (none for a file of one language).
-    public var languages: [String] { tables.keys.filter { !$0.isEmpty }.sorted() }
+    /// The languages an .xcstrings catalog has strings for, sorted (none for a file of one
+    /// language). A language whose every entry is broken counts: its keys fail, they do not
+    /// show the source language's text (it was warned about as a language the catalog lacks).
+    public var languages: [String] { Set(tables.keys).union(problems.keys).filter { !$0.isEmpty }.sorted() }
 
     /// `languages` as people write them (`en-GB`, `zh-Hans`), for messages.
     public var writtenLanguages: String { languages.map { Language.canonicalCase(tag: $0) }.joined(separator: ", ") }
@@ -348,7 +350,7 @@ public struct StringCatalog: Sendable {
     private func hasStrings(own: [String]) -> Bool {
         if languages.isEmpty { return true }
         let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
-        return own.contains { $0 == source || tables[$0] != nil }
+        return own.contains { $0 == source || tables[$0] != nil || problems[$0] != nil }
     }
 
     /// The strings for `locale` on `device` (`iphone`, `ipad`: the `device` variations of
@@ -637,6 +639,10 @@ public struct StringCatalog: Sendable {
         }
         var text: String
         if let unit = localization["stringUnit"] {
+            guard unit.members != nil else {
+                throw Diagnostic.error(
+                    location(unit, file), "the stringUnit of \(what) must be an object, not \(unit.kindName)")
+            }
             guard let valueNode = unit["value"] else {
                 throw Diagnostic.error(location(unit, file), "the stringUnit of \(what) has no \"value\"")
             }

@@ -658,11 +658,13 @@ struct MarkupConverter {
 
     // MARK: Attributes
 
-    /// CSS's names of attributes the markup names otherwise: too far from them to be suggested
-    /// as typos are ("font-size" is five edits from "size").
-    static let cssNames = [
-        "font-size": "size", "font-weight": "weight", "text-align": "align", "background-color": "background",
-        "direction": "dir", "font-family": "font",
+    /// CSS's and other usual names of attributes the markup names otherwise, with the names they
+    /// mean (the first an element accepts is suggested): too far from them to be suggested as
+    /// typos are ("font-size" is five edits from "size", "language" four from "lang").
+    static let otherNames: [String: [String]] = [
+        "font-size": ["size"], "font-weight": ["weight"], "text-align": ["align"], "background-color": ["background"],
+        "direction": ["dir"], "font-family": ["font"], "language": ["lang"], "fontsize": ["size", "font-size"],
+        "fontweight": ["weight"], "textalign": ["align"], "lineheight": ["line-height"],
     ]
 
     /// Checks the attribute names of `element` and returns the known ones.
@@ -680,7 +682,7 @@ struct MarkupConverter {
             // guessed: `<divider height>` was asked "did you mean 'weight'?". (One that most
             // blocks take is not listed: the element's own attributes say more.)
             let owners = MarkupNames.all.filter { MarkupNames.attributes(of: $0).contains(attribute.name) }
-            if let suggestion = Self.cssNames[attribute.name].flatMap({ accepted.contains($0) ? $0 : nil }) {
+            if let suggestion = Self.otherNames[attribute.name.lowercased()]?.first(where: accepted.contains) {
                 hint = "did you mean '\(suggestion)'?"
             } else if (1...3).contains(owners.count) {
                 hint = "it is an attribute of \(listPhrase(owners.map { "'\($0)'" }, conjunction: "and")), not of '\(element.name)'"

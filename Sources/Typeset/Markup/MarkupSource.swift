@@ -34,9 +34,9 @@ public struct MarkupSource: Sendable, Hashable {
         /// Where the characters at `offsets` (ascending indices into `characters`) are, given
         /// that `characters` are the text starting at `start` after parsing: references decoded
         /// and XML white space collapsed (so white space is not compared). The source is read
-        /// once from `start`, through references, CDATA sections and comments. nil for every
-        /// offset from the first where the source does not hold the text (text from a string
-        /// catalog, a list marker).
+        /// once from `start`, through references, CDATA sections, comments and processing
+        /// instructions. nil for every offset from the first where the source does not hold the
+        /// text (text from a string catalog, a list marker).
         func locations(of offsets: [Int], in characters: ArraySlice<Unicode.Scalar>, from start: SourceLocation)
             -> [SourceLocation?]
         {
@@ -93,12 +93,16 @@ public struct MarkupSource: Sendable, Hashable {
             guard (line, column) == (target.line, target.column) else { return nil }
         }
 
-        /// Moves past white space, comments and CDATA markers to the next character of the
-        /// text and over it: its location if it is `want`, else nil.
+        /// Moves past white space, comments, processing instructions and CDATA markers to the
+        /// next character of the text and over it: its location if it is `want`, else nil.
         mutating func next(_ want: Unicode.Scalar, inCDATA: inout Bool) -> SourceLocation? {
             while let byte {
                 if MarkupSource.isWhiteSpace(UInt32(byte)) {
                     advance()
+                } else if !inCDATA && skip("]]>") {
+                    // The end of a CDATA section the text started in (outside one, XML allows
+                    // no `]]>`).
+                    continue
                 } else if inCDATA {
                     if skip("]]>") {
                         inCDATA = false
@@ -109,10 +113,9 @@ public struct MarkupSource: Sendable, Hashable {
                     if skip("<![CDATA[") {
                         inCDATA = true
                     } else if skip("<!--") {
-                        while !skip("-->") {
-                            guard self.byte != nil else { return nil }
-                            advance()
-                        }
+                        guard skip(past: "-->") else { return nil }
+                    } else if skip("<?") {
+                        guard skip(past: "?>") else { return nil }
                     } else if want == "<" {
                         inCDATA = true  // only a CDATA section holds a bare '<': the text started in one
                     } else {
@@ -150,6 +153,16 @@ public struct MarkupSource: Sendable, Hashable {
             }
         }
 
+        /// Moves past the next `end` (of a comment, a processing instruction); false when the
+        /// bytes end first.
+        mutating func skip(past end: StaticString) -> Bool {
+            while !skip(end) {
+                guard byte != nil else { return false }
+                advance()
+            }
+            return true
+        }
+
         /// Moves over `text` if it comes next.
         mutating func skip(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
@@ -174,7 +187,8 @@ public struct MarkupSource: Sendable, Hashable {
             let at = location
             var name: [UInt8] = []
             advance()  // &
-            while let byte, byte != UInt8(ascii: ";"), name.count < 12 {
+            // Up to a bound, as a reference may have any number of leading zeros (`&#x0000010FFFD;`).
+            while let byte, byte != UInt8(ascii: ";"), name.count < 64 {
                 name.append(byte)
                 advance()
             }

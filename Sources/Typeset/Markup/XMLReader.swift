@@ -60,13 +60,29 @@ struct XMLReader {
 
     // MARK: - Input validation
 
+    /// The encoding `bytes` begin in when it is UTF-16 or UTF-32, by a byte-order mark or by
+    /// the `<` they begin with (XML 1.0 Appendix F), with how it shows: said as such, not as
+    /// the NUL byte the second byte of `<` is.
+    static func otherEncoding(_ bytes: [UInt8]) -> String? {
+        let signs: [(start: [UInt8], name: String)] = [
+            ([0xFF, 0xFE, 0x00, 0x00], "UTF-32 (it starts with a UTF-32 byte-order mark)"),
+            ([0x00, 0x00, 0xFE, 0xFF], "UTF-32 (it starts with a UTF-32 byte-order mark)"),
+            ([0xFF, 0xFE], "UTF-16 (it starts with a UTF-16 byte-order mark)"),
+            ([0xFE, 0xFF], "UTF-16 (it starts with a UTF-16 byte-order mark)"),
+            ([0x3C, 0x00, 0x00, 0x00], "UTF-32 (its first character '<' is four bytes)"),
+            ([0x00, 0x00, 0x00, 0x3C], "UTF-32 (its first character '<' is four bytes)"),
+            ([0x3C, 0x00], "UTF-16 (its first character '<' is two bytes)"),
+            ([0x00, 0x3C], "UTF-16 (its first character '<' is two bytes)"),
+        ]
+        return signs.first { bytes.starts(with: $0.start) }?.name
+    }
+
     /// Checks that `bytes` are UTF-8 made of XML characters (XML 1.0 §2.2 Char) and returns them
     /// without the byte-order mark, with CRLF and lone CR turned into LF (§2.11).
     static func normalize(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+        if let encoding = otherEncoding(bytes) {
             throw .error(
-                SourceLocation(file: file, line: 1, column: 1),
-                "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8",
+                SourceLocation(file: file, line: 1, column: 1), "the input is \(encoding); markup must be UTF-8",
                 hint: "save the file as UTF-8")
         }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -749,12 +765,25 @@ struct XMLReader {
             throw error("expected a processing-instruction target after '<?'")
         }
         if target == "xml" {
+            // At the very start, it is a declaration that `readDocument` did not take for one:
+            // what follows `<?xml` is no white space (a pasted no-break space, `<?xml>`).
+            guard start.line == 1 && start.column == 1 else {
+                throw error("the XML declaration is only allowed at the very start of the input", at: start)
+            }
+            let next = currentScalar().map { "'\(visible(Unicode.Scalar($0) ?? " "))' (U+\(hexCodePoint($0)))" }
             throw error(
-                "the XML declaration is only allowed at the very start of the input", at: start)
+                "expected white space after '<?xml' in the XML declaration" + (next.map { ", not \($0)" } ?? ""),
+                hint: "write <?xml version=\"1.0\"?>")
         }
         if target.lowercased() == "xml" {
             // XML reserves the name in every case; the declaration is written in lowercase.
             throw error("'<?\(target)' is not an XML declaration", at: start, hint: "write '<?xml'")
+        }
+        // The target ends at white space or at `?>` (XML 1.0 [16]): `<?pi=x?>` is not one.
+        guard let next = peek(), XMLReader.isWhiteSpace(next) || hasPrefix("?>") else {
+            throw error(
+                "expected white space or '?>' after the processing-instruction target '\(target)'",
+                hint: "write <?\(target) data?>")
         }
         try skipToEndOfProcessingInstruction(start: start)
     }
@@ -785,6 +814,8 @@ struct XMLReader {
                 break
             }
             guard !atEnd else { throw error("the XML declaration is not closed", at: start, hint: "add '?>'") }
+            // `?` ends the declaration only right before `>`: `<?xml version="1.0"?   >`.
+            if peek() == 0x3F { throw error("expected '>' right after '?' to end the XML declaration") }
             let nameStart = location
             guard spaced, let name = readName() else {
                 throw error("expected a space and a name in the XML declaration", hint: expected)
@@ -820,8 +851,8 @@ struct XMLReader {
                 let lowered = value.lowercased()
                 if lowered != "utf-8" && lowered != "utf8" {
                     throw error(
-                        "the input declares the encoding '\(lowered)'; only UTF-8 is supported", at: start,
-                        hint: "save the file as UTF-8")
+                        "the input declares the encoding '\(value)'; only UTF-8 is supported", at: valueStart,
+                        hint: "save the file as UTF-8 and declare encoding=\"UTF-8\"")
                 }
             default:
                 guard value == "yes" || value == "no" else {

@@ -57,8 +57,9 @@ public enum Language {
         return rightToLeftLanguages.contains(primary)
     }
 
-    /// Regions of Arabic that write Latin digits by default (CLDR); the rest use `arab`.
-    static let arabicRegionsWithLatinDigits: Set<String> = ["ma", "dz", "tn", "ly", "eh"]
+    /// Regions of Arabic that write Latin digits by default (CLDR 42, as ICU 72 reports them);
+    /// the rest use `arab`.
+    static let arabicRegionsWithLatinDigits: Set<String> = ["ae", "ma", "dz", "tn", "ly", "eh"]
 
     /// The locale's default digits per CLDR (`defaultNumberingSystem`).
     ///
