@@ -160,7 +160,8 @@ struct Diff: Command {
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
         if let warning = leftoverWarning(
-            leftoverDiffImages(pageCount: pageCount), pageCount: max(pageCount, 1), of: "comparison", consecutive: false)
+            leftoverDiffImages(pageCount: pageCount).filter { !pictures.contains(resolvedPath($0)) }, pageCount: max(pageCount, 1),
+            of: "comparison", consecutive: false)
         {
             writeStandardError("typeset: warning: \(warning)\n")
         }
@@ -201,7 +202,7 @@ struct Diff: Command {
     /// (without `--out` only failing pages have one). Not removed: said, as `render` says its
     /// leftover pages, since a CI job that keeps every diff image would show them. Beside A, one
     /// that may be the diff image of another input (`NAME-5.xml` or `NAME-5.png` is there) is
-    /// no leftover.
+    /// no leftover, nor is a picture the markup shows (the caller leaves those out).
     private func leftoverDiffImages(pageCount: Int) -> [String] {
         let first = out ?? diffImageBesideA(page: 1)
         let folder = Path.folder(first)

@@ -110,6 +110,7 @@ struct Sheet: Command {
         var page: Page?
         var pageCount: Int
         var language: String
+        var bodySize: Double
         var diagnostics: Diagnostics
     }
 
@@ -158,7 +159,8 @@ struct Sheet: Command {
                 "\(Path.lastComponent(inputs[index.0])) (\(column.locale ?? "own language"), \(column.textSize))"
         }.run { index -> CellResult in
             guard let document = parsed[index.0].document else {
-                return CellResult(page: nil, pageCount: 0, language: "", diagnostics: Diagnostics())
+                return CellResult(
+                    page: nil, pageCount: 0, language: "", bodySize: allColumns[index.1].bodySize, diagnostics: Diagnostics())
             }
             let column = allColumns[index.1]
             let result = typesetter.layout(
@@ -167,7 +169,7 @@ struct Sheet: Command {
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,
-                diagnostics: result.diagnostics)
+                bodySize: result.bodySize, diagnostics: result.diagnostics)
         }
         var results: [Int: [CellResult]] = [:]
         for (position, index) in cellIndices.enumerated() { results[index.0, default: []].append(laidOut[position]) }
@@ -182,13 +184,11 @@ struct Sheet: Command {
             var indexOf: [Diagnostic: Int] = [:]  // where each is in `cellDiagnostics`
             var cells: [SheetCell] = []
             let cellResults = results[row] ?? []
-            // The caption gives the body size the cell is set in: the category's, scaled from
-            // the document's own `font-size` as every size is (a document of 20 pt read "Large
-            // (17 pt)").
-            let documentSize = parsed[row].document?.fontSize ?? Document.defaultFontSize
             for (index, column) in columns.enumerated() {
-                let body = (column.bodySize * documentSize / Document.defaultFontSize * 10).rounded() / 10
-                let size = "\(column.textSize) (\(LayoutArguments.formatPoints(body)) pt)"
+                // The body size the cell is set in: the category's, scaled from the document's
+                // own `font-size` as every size is (a document of 20 pt read "Large (17 pt)").
+                let body = index < cellResults.count ? cellResults[index].bodySize : column.bodySize
+                let size = "\(column.textSize) (\(LayoutArguments.formatPoints((body * 10).rounded() / 10)) pt)"
                 guard index < cellResults.count else {
                     // Parsing failed: every cell of the row shows the first error.
                     let error = parsed[row].diagnostics.errors.first.map { Sheet.cellError($0, of: input) }

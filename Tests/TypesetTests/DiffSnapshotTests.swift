@@ -162,7 +162,7 @@ struct DiffCommandTests {
         #expect(thin.lines.first?.contains(", 59998 of 59999 pixels differ (>99.99%),") == true, "\(thin)")
         // Pixels neither image has are none of either: a wide image against a tall one differs
         // in the 32 pixels only one has (the 64 of neither counted too), and those of neither
-        // are white in the diff image.
+        // are a grey checkerboard in the diff image, unlike any page.
         try Data(pngFile(width: 10, height: 2)).write(to: URL(fileURLWithPath: folder + "/w.png"))
         try Data(pngFile(width: 2, height: 10)).write(to: URL(fileURLWithPath: folder + "/t.png"))
         let crossed = try typeset(["diff", "w.png", "t.png", "--out", "crossed.png"], in: folder)
@@ -170,8 +170,8 @@ struct DiffCommandTests {
             crossed.lines.first == "A is 10×2 pixels, B is 2×10, 32 of 36 pixels differ (88.89%), "
                 + "largest channel difference 255, box x 0 y 0 width 10 height 10", "\(crossed)")
         let image = try PixelImage(contentsOf: folder + "/crossed.png")
-        let white = PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255)
-        #expect(image.pixel(x: 5, y: 5) == white && image.pixel(x: 5, y: 1) == magenta && image.pixel(x: 1, y: 5) == magenta)
+        let grey = PixelImage.Pixel(red: 0xD0, green: 0xD0, blue: 0xD0, alpha: 255)
+        #expect(image.pixel(x: 5, y: 5) == grey && image.pixel(x: 5, y: 1) == magenta && image.pixel(x: 1, y: 5) == magenta)
     }
 
     @Test func markupInputsAreRenderedWithTheSameOptions() throws {
@@ -236,9 +236,6 @@ struct DiffCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/pages.png")) == before)
     }
 
-    /// The diff images of pages past the last, left by an earlier comparison of more pages, are
-    /// said, as `render` says its leftover pages (not removed: `a-4.diff.png` may be the diff
-    /// image of an input named `a-4`); a CI job that keeps every diff image showed them.
     /// The diff image never replaces a picture the markup shows, by --out or beside A (it did,
     /// without a word: "diff image: banner.png").
     @Test func theDiffImageNeverReplacesAPictureTheMarkupShows() throws {
@@ -257,11 +254,19 @@ struct DiffCommandTests {
         let same = try typeset(["diff", "d.xml", "d.xml"], in: folder)
         #expect(same.status == 2 && same.stderr.contains("would overwrite an image the markup shows"), "\(same)")
         #expect(try typeset(["diff", "d.xml", "d.xml", "--out", "other.png"], in: folder).status == 0)
-        for name in ["banner.png", "d.diff.png"] {
+        // A picture named as a later page's diff image is none left by an earlier comparison.
+        try picture.write(to: URL(fileURLWithPath: folder + "/s1-3.diff.png"))
+        try write(document(#"<image src="s1-3.diff.png" width="20" height="20"/><p>One</p>"#), to: folder + "/s1.xml")
+        let leftover = try typeset(["diff", "s1.xml", "s2.xml"], in: folder)
+        #expect(leftover.status == 1 && !leftover.stderr.contains("left from an earlier comparison"), "\(leftover)")
+        for name in ["banner.png", "d.diff.png", "s1-3.diff.png"] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) == picture, "\(name)")
         }
     }
 
+    /// The diff images of pages past the last, left by an earlier comparison of more pages, are
+    /// said, as `render` says its leftover pages (not removed: `a-4.diff.png` may be the diff
+    /// image of an input named `a-4`); a CI job that keeps every diff image showed them.
     @Test func diffImagesAnEarlierComparisonLeftAreSaid() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -720,6 +725,13 @@ struct SnapshotCommandTests {
         let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(check.status == 0 && check.lines == ["1 passed, 0 failed"], "\(check)")
         #expect(try contents(folder + "/__snapshots__") == ["logo.png", "p.diff.png", "p.png"])
+        // Nor for the reference of a page the document does not have.
+        try picture.write(to: URL(fileURLWithPath: folder + "/__snapshots__/p-2.png"))
+        try write(document(image.replacing("%@", with: "p-2.png")), to: folder + "/p.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        let second = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(second.status == 0 && second.lines == ["1 passed, 0 failed"], "\(second)")
+        #expect(try contents(folder + "/__snapshots__").contains("p-2.png"))
 
         try write(document("<p>Taller</p>", attributes: #" height="300""#), to: folder + "/p.xml")
         let taller = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)

@@ -410,7 +410,11 @@ private struct Fixture {
         // (they read "a NUL byte is not allowed", and UTF-32 "UTF-16").
         BadInput(
             "UTF-16 without a byte-order mark", "<document/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
-            1, 1, "the input is UTF-16 (its first character '<' is two bytes)"),
+            1, 1, "the input is UTF-16 (its first characters are two bytes each)"),
+        BadInput(
+            "UTF-16 starting with a line end", "\n<document/>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
+            1, 1, "the input is UTF-16 (its first characters are two bytes each)"),
+        BadInput("a processing instruction cut off", "<document><?pi", 1, 11, "the processing instruction is not closed"),
         BadInput(
             "UTF-32 with its byte-order mark", [0xFF, 0xFE, 0, 0, 0x3C, 0, 0, 0], 1, 1,
             "the input is UTF-32 (it starts with a UTF-32 byte-order mark)"),
@@ -572,7 +576,7 @@ private struct Fixture {
             "text is not allowed directly inside 'document'"),
         BadInput("text in list", "<document><list>x<item>a</item></list></document>", 1, 17, "directly inside 'list'"),
         BadInput(
-            "text in stack", "<document><stack><![CDATA[x]]></stack></document>", 1, 27, "directly inside 'stack'"),
+            "text in stack", "<document><stack><![CDATA[x]]></stack></document>", 1, 18, "directly inside 'stack'"),
         BadInput(
             "item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
         BadInput(
@@ -688,6 +692,10 @@ private struct Fixture {
         expectError(result, line: 1, column: 18, "image 'missing.png' does not exist")
         let folder = parse("<document><image src='.'/></document>", file: fixture.file)
         expectError(folder, line: 1, column: 18, "is not a readable file")
+        // A file's name written as a folder's is no file (it showed the file).
+        try fixture.write(pngFile(width: 4, height: 4), to: fixture.docs + "/pic.png")
+        let slash = parse("<document><image src='pic.png/'/></document>", file: fixture.file)
+        expectError(slash, line: 1, column: 18, "image 'pic.png/' ends in '/', which names a folder")
     }
 
     @Test func absurdImageSizeIsRefused() throws {

@@ -248,6 +248,8 @@ struct ShapeFontTests {
         for (markup, location) in [
             ("<document><p>a<?pi?>\(box)</p></document>", "1:21"), ("<document><p><![CDATA[a]]>&#x10FFFD;</p></document>", "1:27"),
             ("<document><p>a&#x0000010FFFD;</p></document>", "1:15"),
+            // A text that starts in a CDATA section holding what would be markup outside one.
+            ("<document><p><![CDATA[a <?b c?> \(box)]]></p></document>", "1:33"),
         ] {
             let result = try #require(layoutMarkup(markup))
             #expect(result.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == [location], "\(markup)")

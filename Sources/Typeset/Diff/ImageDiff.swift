@@ -52,7 +52,7 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when no pixel differs beyond the tolerance and the sizes are the same.
-    public var matches: Bool { differingPixels == 0 && sizeMismatch == nil }
+    public var matches: Bool { differingPixels == 0 && sizeA == sizeB }
 
     /// Whether a diff image of the compared area would have more pixels than a PNG page may
     /// (`maximumPixelCount`): none is written then.
@@ -238,19 +238,17 @@ struct Comparison {
         if lone > 0 {
             differingPixels += lone
             maxChannelDifference = 255
-            for image in [a, b] {
+            for image in [a, b] where image.width > commonWidth || image.height > commonHeight {
                 if image.width > commonWidth {  // its columns right of the common area, every row
                     minX = min(minX, commonWidth)
                     minY = 0
-                    maxX = max(maxX, image.width - 1)
-                    maxY = max(maxY, image.height - 1)
                 }
                 if image.height > commonHeight {  // its rows below it, every column
                     minX = 0
                     minY = min(minY, commonHeight)
-                    maxX = max(maxX, image.width - 1)
-                    maxY = max(maxY, image.height - 1)
                 }
+                maxX = max(maxX, image.width - 1)
+                maxY = max(maxY, image.height - 1)
             }
         }
         let box =
@@ -294,8 +292,9 @@ struct Comparison {
                 throw RenderError.cairo(status: "no pixel data", context: "creating the diff image")
             }
             let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-            // Outside the area both images have, every pixel one of them has differs; one
-            // neither has is white.
+            // Outside the area both images have, every pixel one of them has differs; those
+            // neither has are a grey checkerboard, as no page is (white showed as a white
+            // page's faded pixels do).
             let commonWidth = min(imageA.width, imageB.width)
             let commonHeight = min(imageA.height, imageB.height)
             let mark = 0xFF00_0000 | markRed << 16 | markGreen << 8 | markBlue
@@ -309,7 +308,7 @@ struct Comparison {
                         let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                         for x in 0..<width {
                             guard y < commonHeight, x < commonWidth else {
-                                row[x] = eitherHas(x, y) ? mark : 0xFFFF_FFFF
+                                row[x] = eitherHas(x, y) ? mark : (x / 8 + y / 8) % 2 == 0 ? 0xFFD0_D0D0 : 0xFFE8_E8E8
                                 continue
                             }
                             let a = wordsA[y * imageA.width + x]

@@ -24,7 +24,7 @@ extension ImageDiffResult {
     /// True when the sizes are the same and at most `maxDiff` (a share, 0...1) of the pixels
     /// differ beyond the tolerance. Pages of different size never pass.
     public func passes(maxDiff: Double) -> Bool {
-        sizeMismatch == nil && (differingPixels == 0 || share <= maxDiff)
+        sizeA == sizeB && (differingPixels == 0 || share <= maxDiff)
     }
 }
 
@@ -158,7 +158,7 @@ public struct SnapshotFolder: Sendable {
     /// References (PNG files that are not diff images) that are no page of any of `names`.
     public func unusedReferences(names: Set<String>) -> [String] {
         referenceFiles.filter { file in !SnapshotFolder.owners(of: file).contains { names.contains($0.name) } }
-            .map(join).filter(isNoPicture)
+            .map(join).filter(isUnprotected)
     }
 
     /// Diff images that are of no page of any of `names`: a screen's whose markup is gone
@@ -166,17 +166,18 @@ public struct SnapshotFolder: Sendable {
     /// every diff image showed it after each run that passed).
     public func unusedDiffImages(names: Set<String>) -> [String] {
         let used = Set(names.flatMap { diffImages[$0] ?? [] }.map(\.file))
-        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join).filter(isNoPicture)
+        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join).filter(isUnprotected)
     }
 
-    /// Whether the file at `path` is not one a document shows (`ProtectedFiles`): a picture kept
-    /// in the folder is never taken for a reference or a diff image and removed (a document
-    /// showing `__snapshots__/p.diff.png` lost it when its check passed).
-    private func isNoPicture(_ path: String) -> Bool { ProtectedFiles.input(at: path) == nil }
+    /// Whether the file at `path` is none the command reads (`ProtectedFiles`: the pictures
+    /// the documents show, which the command protects): a picture kept in the folder is never
+    /// taken for a reference or a diff image and removed (a document showing
+    /// `__snapshots__/p.diff.png` lost it when its check passed).
+    private func isUnprotected(_ path: String) -> Bool { ProtectedFiles.input(at: path) == nil }
 
     /// Removes the diff image at `path` an earlier run left, unless it is a picture.
     private func removeDiffImage(_ path: String) {
-        if isNoPicture(path) { try? FileManager.default.removeItem(atPath: path) }
+        if isUnprotected(path) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
@@ -234,7 +235,7 @@ public struct SnapshotFolder: Sendable {
         }
         // Those still there: this value's listing is older than the last `record`.
         let extra = existing.filter { $0.key > pages.count }.sorted { $0.key < $1.key }.map(\.value)
-            .filter { FileManager.default.fileExists(atPath: $0) }
+            .filter { FileManager.default.fileExists(atPath: $0) && isUnprotected($0) }
         return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
     }
 
@@ -287,7 +288,7 @@ public struct SnapshotFolder: Sendable {
             return stem == name || !otherNames.contains(stem)
         }.map(join)
         for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages
-        where FileManager.default.fileExists(atPath: file) && isNoPicture(file) {  // as in `check`
+        where FileManager.default.fileExists(atPath: file) && isUnprotected(file) {  // as in `check`
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)

@@ -248,7 +248,9 @@ struct BlockLayouter {
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
         let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { BlockLayouter.hasText($0.unicodeScalars) }
-        return LayoutResult(pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language)
+        return LayoutResult(
+            pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language,
+            bodySize: bodySize)
     }
 
     /// The language of a catalog's text shown in a block of `language`: the catalog's when it

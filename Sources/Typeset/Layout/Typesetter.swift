@@ -30,6 +30,8 @@ public struct LayoutResult: Sendable {
     public var title: String?
     /// The document's language.
     public var language: String
+    /// The body size the document was set in: its `font-size` scaled by the text size.
+    public var bodySize: Double
 }
 
 /// Lays out documents. Thread-safe: one typesetter serves a parallel batch, sharing its font

@@ -595,6 +595,11 @@ struct MarkupConverter {
             error(location, "attribute 'src' accepts the path of a PNG file, not ''")
             return nil
         }
+        // A path that ends in '/' names a folder, whatever file its name has (it showed `a.png`).
+        guard !source.hasSuffix("/") else {
+            error(location, "image '\(source)' ends in '/', which names a folder; 'src' takes a PNG file")
+            return nil
+        }
         let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
         let lexical = Path.normalized(source, relativeTo: directory)
         guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0) }) else {

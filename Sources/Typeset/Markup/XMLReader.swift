@@ -61,20 +61,27 @@ struct XMLReader {
     // MARK: - Input validation
 
     /// The encoding `bytes` begin in when it is UTF-16 or UTF-32, by a byte-order mark or by
-    /// the `<` they begin with (XML 1.0 Appendix F), with how it shows: said as such, not as
-    /// the NUL byte the second byte of `<` is.
+    /// their first characters (XML 1.0 Appendix F: ASCII ones, a NUL byte beside each), said
+    /// as such, not as the NUL byte the first of them has. (No UTF-8 has FE or FF, and UTF-8
+    /// markup has no NUL.)
     static func otherEncoding(_ bytes: [UInt8]) -> String? {
-        let signs: [(start: [UInt8], name: String)] = [
-            ([0xFF, 0xFE, 0x00, 0x00], "UTF-32 (it starts with a UTF-32 byte-order mark)"),
-            ([0x00, 0x00, 0xFE, 0xFF], "UTF-32 (it starts with a UTF-32 byte-order mark)"),
-            ([0xFF, 0xFE], "UTF-16 (it starts with a UTF-16 byte-order mark)"),
-            ([0xFE, 0xFF], "UTF-16 (it starts with a UTF-16 byte-order mark)"),
-            ([0x3C, 0x00, 0x00, 0x00], "UTF-32 (its first character '<' is four bytes)"),
-            ([0x00, 0x00, 0x00, 0x3C], "UTF-32 (its first character '<' is four bytes)"),
-            ([0x3C, 0x00], "UTF-16 (its first character '<' is two bytes)"),
-            ([0x00, 0x3C], "UTF-16 (its first character '<' is two bytes)"),
+        let marks: [(start: [UInt8], name: String)] = [
+            ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"), ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"),
+            ([0xFF, 0xFE], "UTF-16"), ([0xFE, 0xFF], "UTF-16"),
         ]
-        return signs.first { bytes.starts(with: $0.start) }?.name
+        if let mark = marks.first(where: { bytes.starts(with: $0.start) }) {
+            return "\(mark.name) (it starts with a \(mark.name) byte-order mark)"
+        }
+        guard bytes.count >= 4 else { return nil }
+        let head = Array(bytes.prefix(4))
+        func isASCII(_ byte: UInt8) -> Bool { (0x01...0x7F).contains(byte) }
+        let name: String? =
+            switch (head[0], head[1], head[2], head[3]) {
+            case (let a, 0, 0, 0) where isASCII(a), (0, 0, 0, let a) where isASCII(a): "UTF-32"
+            case (let a, 0, let b, 0) where isASCII(a) && isASCII(b), (0, let a, 0, let b) where isASCII(a) && isASCII(b): "UTF-16"
+            default: nil
+            }
+        return name.map { "\($0) (its first characters are \($0 == "UTF-16" ? "two" : "four") bytes each)" }
     }
 
     /// Checks that `bytes` are UTF-8 made of XML characters (XML 1.0 §2.2 Char) and returns them
@@ -670,7 +677,9 @@ struct XMLReader {
             guard let byte = peek() else {
                 throw error("the CDATA section is not closed", at: start, hint: "add ']]>'")
             }
-            if !XMLReader.isWhiteSpace(byte), textContentLocation == nil { textContentLocation = location }
+            // Text whose first character is in the section is located at the section's start:
+            // read from there, its `<![CDATA[` tells a text's `<` and `<?` from markup.
+            if !XMLReader.isWhiteSpace(byte), textContentLocation == nil { textContentLocation = start }
             text.append(byte)
             advance()
         }
@@ -780,6 +789,7 @@ struct XMLReader {
             throw error("'<?\(target)' is not an XML declaration", at: start, hint: "write '<?xml'")
         }
         // The target ends at white space or at `?>` (XML 1.0 [16]): `<?pi=x?>` is not one.
+        guard !atEnd else { throw error("the processing instruction is not closed", at: start, hint: "add '?>'") }
         guard let next = peek(), XMLReader.isWhiteSpace(next) || hasPrefix("?>") else {
             throw error(
                 "expected white space or '?>' after the processing-instruction target '\(target)'",
