@@ -83,15 +83,72 @@ import Testing
         var hebrew = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSansHebrew-Regular.ttf")))
         let tables = Int(hebrew[4]) << 8 | Int(hebrew[5])
         let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { hebrew[$0..<$0 + 4].elementsEqual("hhea".utf8) })
+        let original = hebrew
         hebrew[record] = UInt8(ascii: "x")
         try Data(hebrew).write(to: URL(fileURLWithPath: folder + "/fonts/damaged.ttf"))
+        // Units per em of 0 (PNG failed, poppler refused the PDF's font) and a `loca` pointing
+        // past the outlines (every glyph drew nothing), both without a word.
+        func table(_ tag: String) throws -> (offset: Int, length: Int) {
+            let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual(tag.utf8) })
+            func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(original[at + $1]) } }
+            return (word(record + 8), word(record + 12))
+        }
+        var noEm = original
+        let head = try table("head").offset
+        noEm[head + 18] = 0
+        noEm[head + 19] = 0
+        try Data(noEm).write(to: URL(fileURLWithPath: folder + "/fonts/no-em.ttf"))
+        var lost = original
+        let loca = try table("loca")
+        for i in loca.offset..<loca.offset + loca.length { lost[i] = 0x7F }
+        try Data(lost).write(to: URL(fileURLWithPath: folder + "/fonts/lost.ttf"))
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("/fonts/bad.ttf:1:1: warning: not a font file HarfBuzz can read; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/damaged.ttf:1:1: warning: a damaged font: it has no 'hhea' table; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/no-em.ttf:1:1: warning: a damaged font: its units per em (0) are not 16 to 16384; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf"), "\(run)")
+    }
+
+    /// A family is found by the legacy name (ID 1) of its faces too, as fc-list shows it ("DejaVu
+    /// Sans,DejaVu Sans Light"): it was "not found", and the text fell back. Spaces inside a
+    /// name count as one.
+    @Test func familiesAreFoundByTheirLegacyNames() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: true)
+        // Noto Sans with a typographic family (ID 16) "Noto Sans Regular", its full name's record
+        // renumbered, and a legacy family (ID 1) "Test Fmly".
+        var font = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf")))
+        func u16(_ at: Int) -> Int { Int(font[at]) << 8 | Int(font[at + 1]) }
+        let tables = u16(4)
+        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { font[$0..<$0 + 4].elementsEqual("name".utf8) })
+        let name = (0..<4).reduce(0) { $0 << 8 | Int(font[record + 8 + $1]) }
+        let storage = name + u16(name + 4)
+        var renamed = 0
+        for entry in (0..<u16(name + 2)).map({ name + 6 + 12 * $0 }) {
+            switch u16(entry + 6) {
+            case 1:
+                let start = storage + u16(entry + 10)
+                let legacy = Array("Test Fmly".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+                try #require(u16(entry + 8) == legacy.count)
+                font.replaceSubrange(start..<start + legacy.count, with: legacy)
+                renamed += 1
+            case 4:
+                font[entry + 7] = 16
+                renamed += 1
+            default: continue
+            }
+        }
+        try #require(renamed == 2)
+        try Data(font).write(to: URL(fileURLWithPath: folder + "/fonts/legacy.ttf"))
+        try #"<document font="test  fmly"><p>Hello</p></document>"#.write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        #expect(run.stdout.contains(#""font":"Noto Sans Regular""#), "\(run.stdout)")
     }
 
     /// A page too large for a PNG is its document's located error, found when it is laid out:

@@ -253,6 +253,20 @@ struct RenderTests {
         #expect(check.status == 0, "\(check.output)")
     }
 
+    /// ISO 32000 §9.6.4: different subsets in one file have different tags. Noto Sans Regular,
+    /// Bold and Italic number their glyphs alike, and subsets of the same letters had one tag.
+    @Test func subsetsOfOneFileHaveDifferentTags() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let layout = try #require(layoutMarkup(#"<document><p>it</p><p weight="bold">it</p><p><i>it</i></p></document>"#))
+        let path = folder + "/tags.pdf"
+        try render(pages: layout.pages, to: path, options: RenderOptions(format: .pdf))
+        let fonts = try run("/usr/bin/pdffonts", [path]).output.split(separator: "\n").dropFirst(2)
+        let names = fonts.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count == 3 && Set(names.map { $0.prefix(7) }).count == 3, "\(names)")
+        #expect(names.allSatisfy { $0.dropFirst(6).hasPrefix("+NotoSans-") }, "\(names)")
+    }
+
     @Test func figureAlternateTextsGoToTheirOwnFigures() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -114,6 +114,29 @@ struct ShapeFontTests {
         #expect(bold?.weight == 700 && bold?.italic == false && bold?.family == "Noto Sans Hebrew")
     }
 
+    /// SPEC §3: the nearest weight the family has, CSS's order deciding between two as near.
+    @Test func aMissingWeightTakesTheNearest() {
+        func face(_ weight: Int, italic: Bool = false) -> FontFace {
+            FontFace(path: "/f/\(weight)\(italic ? "i" : "").ttf", family: "F", weight: weight, italic: italic)
+        }
+        func chosen(_ weights: [Int], _ weight: Int) -> Int? {
+            FontDatabase.bestMatch(weights.map { face($0) }, weight: weight, italic: false)?.weight
+        }
+        // Bold takes Semibold before Black, light Regular before Hairline (CSS took the others).
+        #expect(chosen([100, 400, 600, 900], 700) == 600)
+        #expect(chosen([100, 400, 600, 900], 300) == 400)
+        // As near either way: CSS's order (above 500 heavier, below 400 lighter, 400 to 500
+        // heavier up to 500).
+        #expect(chosen([500, 700], 600) == 700)
+        #expect(chosen([200, 400], 300) == 200)
+        #expect(chosen([300, 500], 400) == 500)
+        #expect(chosen([400, 600], 500) == 400)
+        #expect(chosen([400, 700], 500) == 400 && chosen([400, 700], 600) == 700 && chosen([400, 700], 100) == 400)
+        // The style first: an italic asked for takes the family's italic faces.
+        let faces = [face(400), face(700, italic: true)]
+        #expect(FontDatabase.bestMatch(faces, weight: 400, italic: true)?.weight == 700)
+    }
+
     @Test("bold text itemizes to the Bold files")
     func boldItemize() {
         let text = scalars("Hello שלום")

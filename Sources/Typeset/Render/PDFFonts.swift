@@ -217,8 +217,11 @@ final class PDFFont {
             throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file may be damaged)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
-        // A subset's name starts with a tag of six capitals (§9.6.4), here from its glyphs.
+        // A subset's name starts with a tag of six capitals (§9.6.4), here from its font's name
+        // and its glyphs: different subsets in one file have different tags (from the glyphs
+        // alone, Noto Sans Regular, Bold and Italic, whose glyphs are numbered alike, had one).
         var hash: UInt32 = 2_166_136_261
+        for byte in self.program.postScriptName.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         for glyph in glyphs { hash = (hash ^ glyph) &* 16_777_619 }
         var tag = ""
         for _ in 0..<6 {

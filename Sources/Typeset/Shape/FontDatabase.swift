@@ -433,6 +433,10 @@ public final class FontDatabase: Sendable {
         var systemLoaded = false
         var systemByFamily: [String: [FontFace]] = [:]
         var systemFaces: [FontFace] = []
+        /// Faces by their legacy family name (name ID 1) where it is not their family, by
+        /// lower-cased name: of the bundled and `--font-dir` fonts, and of the system's.
+        var primaryByLegacyName: [String: [FontFace]] = [:]
+        var systemByLegacyName: [String: [FontFace]] = [:]
         var coverage: [FontFileKey: FontCoverage] = [:]
         /// Whether a face has color glyphs (CBDT, sbix, COLR), found when its folder is scanned.
         var isColor: [FontFileKey: Bool] = [:]
@@ -453,14 +457,14 @@ public final class FontDatabase: Sendable {
         if let bundledDirectory {
             state.bundled = Self.scan(
                 [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
-                files: &state.files)
+                files: &state.files, legacyNames: &state.primaryByLegacyName)
             for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
             Self.scan(
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
-                files: &state.files))
+                files: &state.files, legacyNames: &state.primaryByLegacyName))
         for face in state.extra {
             state.extraByFamily[face.family.lowercased(), default: []].append(face)
             state.primaryByFamily[face.family.lowercased(), default: []].append(face)
@@ -473,17 +477,26 @@ public final class FontDatabase: Sendable {
         var unusable: [(path: String, reason: String)] = []  // not the user's to fix
         var files: [String] = []  // not protected: read only when fallback needs them
         state.systemFaces = Self.ranked(
-            Self.scan(Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files))
+            Self.scan(
+                Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files,
+                legacyNames: &state.systemByLegacyName))
         for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
     }
 
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
-        // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic".
+        // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic"; spaces
+        // inside a name count as one.
         let key = family.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
-        if let faces = state.primaryByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
+            .split(whereSeparator: \.isHorizontalSpace).joined(separator: " ")
+        // A family by its name, else by the legacy name of some of its faces (fc-list shows
+        // both: "DejaVu Sans,DejaVu Sans Light"), bundled and `--font-dir` fonts first.
+        if let faces = state.primaryByFamily[key] ?? state.primaryByLegacyName[key] {
+            return Self.bestMatch(faces, weight: weight, italic: italic)
+        }
         loadSystem(&state)
-        return Self.bestMatch(state.systemByFamily[key] ?? [], weight: weight, italic: italic)
+        let faces = state.systemByFamily[key] ?? state.systemByLegacyName[key] ?? []
+        return Self.bestMatch(faces, weight: weight, italic: italic)
     }
 
     private func coverage(of face: FontFace) -> FontCoverage {
@@ -564,7 +577,11 @@ public final class FontDatabase: Sendable {
 
     // MARK: Matching
 
-    /// CSS Fonts 4 §5.2 font-weight and font-style matching within one family.
+    /// The face of one family for `weight` and `italic`: the style first, as CSS Fonts 4 §5.2
+    /// matches, then the weight the family has nearest the one asked for (SPEC §3: "a weight
+    /// that the chosen family lacks takes the nearest it has"), CSS's search order deciding
+    /// between two as near. (CSS's order alone took Black for bold in a family of Regular,
+    /// Semibold and Black, and Hairline for light in one of Hairline and Regular.)
     static func bestMatch(_ faces: [FontFace], weight: Int, italic: Bool) -> FontFace? {
         let sameStyle = faces.filter { $0.italic == italic }
         let pool = sameStyle.isEmpty ? faces : sameStyle
@@ -572,18 +589,20 @@ public final class FontDatabase: Sendable {
         guard !weights.isEmpty else { return nil }
         let below = weights.filter { $0 < weight }.sorted(by: >)
         let above = weights.filter { $0 > weight }.sorted()
-        let chosen: Int
-        if weights.contains(weight) {
-            chosen = weight
-        } else if (400...500).contains(weight) {
-            // Heavier up to 500 first, then lighter, then heavier than 500.
-            let upTo500 = above.filter { $0 <= 500 }
-            chosen = upTo500.first ?? below.first ?? above.first ?? weight
-        } else if weight < 400 {
-            chosen = below.first ?? above.first ?? weight
-        } else {
-            chosen = above.first ?? below.first ?? weight
-        }
+        // CSS's order: from 400 to 500, heavier up to 500 first, then lighter, then heavier;
+        // below 400 lighter first, above 500 heavier first.
+        let order: [Int] =
+            if (400...500).contains(weight) {
+                above.filter { $0 <= 500 } + below + above.filter { $0 > 500 }
+            } else if weight < 400 {
+                below + above
+            } else {
+                above + below
+            }
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        let chosen = weights.contains(weight)
+            ? weight
+            : order.min { (abs($0 - weight), rank[$0]!) < (abs($1 - weight), rank[$1]!) } ?? weight
         return pool.first { $0.weight == chosen }
     }
 
@@ -596,10 +615,12 @@ public final class FontDatabase: Sendable {
     /// learns whether each has color glyphs, and `unusable` gets the files that give no face,
     /// and why: WOFF and WOFF2 (not read), files HarfBuzz cannot read, fonts without a family
     /// name or glyphs, or without a table that every font has (each file is read once, for all).
-    /// `files` gets every font file found, those too.
+    /// `files` gets every font file found, those too; `legacyNames` the faces whose legacy family
+    /// name (ID 1) is not their family, by that name.
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
-        unusable: inout [(path: String, reason: String)], files found: inout [String]
+        unusable: inout [(path: String, reason: String)], files found: inout [String],
+        legacyNames: inout [String: [FontFace]]
     ) -> [FontFace] {
         var faces: [FontFace] = []
         let paths = files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive)
@@ -615,12 +636,12 @@ public final class FontDatabase: Sendable {
                 unusable.append((path, unreadableReason(path).map { "cannot be read: \($0)" } ?? "not a font file HarfBuzz can read"))
             }
             let found = faces.count
-            var missingTable: String?
+            var damage: String?
             for index in 0..<count {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
-                if let missing = font.missingTable {
-                    missingTable = missing
+                if let problem = font.damage {
+                    damage = problem
                     continue
                 }
                 let style = font.style
@@ -628,10 +649,13 @@ public final class FontDatabase: Sendable {
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
+                if let legacy = font.legacyFamilyName?.lowercased(), legacy != family.lowercased() {
+                    legacyNames[legacy, default: []].append(face)
+                }
             }
             if count > 0, faces.count == found {
                 unusable.append(
-                    (path, missingTable.map { "a damaged font: it has no '\($0)' table" } ?? "no face of it has a family name and glyphs"))
+                    (path, damage.map { "a damaged font: \($0)" } ?? "no face of it has a family name and glyphs"))
             }
         }
         return faces

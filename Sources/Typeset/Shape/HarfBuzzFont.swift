@@ -158,15 +158,37 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// A copy of a table's bytes (empty when the font has none).
     func tableBytes(_ table: String) -> [UInt8] { withTable(table) { [UInt8]($0) } }
 
-    /// The first table the font lacks of those that FreeType needs to open it (and the PDF
-    /// writer to copy its glyphs): HarfBuzz shapes without them, so a font that lacks one would
-    /// be chosen and then fail every render that uses it.
-    /// (An Apple bitmap font's `bhed` in place of `head` counts as missing: FreeType reads it,
-    /// but HarfBuzz takes its units per em from `head` alone, and laid its glyphs out twice as
-    /// wide as they are.)
-    var missingTable: String? {
-        let needed = ["head", "hhea", "hmtx", "maxp"] + (tableLength("glyf") > 0 ? ["loca"] : [])
-        return needed.first { tableLength($0) == 0 }
+    /// Why FreeType or the PDF writer cannot use the font though HarfBuzz reads it, or nil
+    /// (HarfBuzz shapes regardless, so such a font would be chosen and then fail, or draw
+    /// nothing, in every render that uses it):
+    /// - a table FreeType needs to open it is missing. (An Apple bitmap font's `bhed` in place
+    ///   of `head` counts as missing: FreeType reads it, but HarfBuzz takes its units per em
+    ///   from `head` alone, and laid its glyphs out twice as wide as they are.)
+    /// - its units per em are outside OpenType's 16 to 16384: 0 failed every PNG ("broken
+    ///   table") and made poppler refuse the PDF's font, while HarfBuzz took 1000;
+    /// - its `loca` points most glyphs outside `glyf`: every glyph drew nothing.
+    var damage: String? {
+        let glyfLength = tableLength("glyf")
+        let needed = ["head", "hhea", "hmtx", "maxp"] + (glyfLength > 0 ? ["loca"] : [])
+        if let missing = needed.first(where: { tableLength($0) == 0 }) { return "it has no '\(missing)' table" }
+        let head = tableBytes("head")
+        guard head.count >= 54 else { return "its 'head' table is cut short" }
+        let unitsPerEm = Int(head[18]) << 8 | Int(head[19])
+        guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
+        guard glyfLength > 0 else { return nil }
+        let glyphCount = withTable("maxp") { $0.count >= 6 ? Int($0[4]) << 8 | Int($0[5]) : 0 }
+        let long = head[50] == 0 && head[51] == 1  // indexToLocFormat
+        let outside = withTable("loca") { loca -> Int in
+            guard loca.count >= (glyphCount + 1) * (long ? 4 : 2) else { return glyphCount + 1 }
+            return (0...glyphCount).count { i in
+                let offset = long
+                    ? Int(loca[4 * i]) << 24 | Int(loca[4 * i + 1]) << 16 | Int(loca[4 * i + 2]) << 8 | Int(loca[4 * i + 3])
+                    : 2 * (Int(loca[2 * i]) << 8 | Int(loca[2 * i + 1]))
+                return offset > glyfLength
+            }
+        }
+        // Most, not any: a sloppy font whose last offsets overshoot is still drawn.
+        return outside > glyphCount / 2 ? "its 'loca' table points outside its outlines ('glyf')" : nil
     }
 }
 
