@@ -194,6 +194,10 @@ struct RenderTests {
         // An emoji's ZWJs are its text, there as on the page.
         let family = try #require(layoutMarkup("<document><title>Family 👨&#x200D;👩&#x200D;👧</title></document>"))
         #expect(family.title == "Family 👨\u{200D}👩\u{200D}👧")
+        // Its digits as shown (SPEC 4.5), a line break a space: it had the digits written and
+        // a U+2028, where the page's text has "٢٫٥" and a space.
+        let shown = try #require(layoutMarkup(#"<document lang="ar" numerals="arab"><title>الإصدار 2.5<br/>جديد</title></document>"#))
+        #expect(shown.title == "الإصدار ٢٫٥ جديد")
     }
 
     @Test func pdfIsTaggedExtractableAndValid() throws {

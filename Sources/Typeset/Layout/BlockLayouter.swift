@@ -889,13 +889,14 @@ struct BlockLayouter {
                 text.append(piece.text, style: s, location: piece.location)
             }
         }
-        // The PDF's /Title, without what the page's text leaves out (isolates, soft hyphens):
-        // the first title's text, else the first heading's.
+        // The PDF's /Title, as the page's text reads: without what it leaves out (isolates,
+        // soft hyphens), its digits as shown (SPEC 4.5), a `<br/>` a space (they were the digits
+        // written and a U+2028). The first title's text, else the first heading's.
         if role == .title && title == nil || role == .heading && firstHeading == nil {
-            let scalars = text.scalars
+            let scalars = ParagraphLayouter.displayScalars(text)
             var shown = String.UnicodeScalarView()
             for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
-                shown.append(scalars[i])
+                shown.append(scalars[i] == "\u{2028}" ? " " : scalars[i])
             }
             if role == .title { title = String(shown) } else { firstHeading = String(shown) }
         }
