@@ -164,7 +164,10 @@ struct ParsedArguments {
         var iterator = arguments.makeIterator()
         var optionsEnded = false
         while let argument = iterator.next() {
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            if argument == "-" && !optionsEnded {
+                throw UsageError("'-' (standard input) is not read; give the path of a file")
+            }
+            if optionsEnded || !argument.hasPrefix("-") {
                 positionals.append(argument)
                 continue
             }
@@ -199,6 +202,13 @@ struct ParsedArguments {
             }
             guard let value = inline ?? iterator.next() else {
                 throw UsageError("missing value for '\(argument)'")
+            }
+            // An option where a value belongs is the value missing (`--out-dir --format png` made
+            // a folder named '--format'); a file or folder of such a name is written `./--name`.
+            if inline == nil && (value.hasPrefix("--") && value.count > 2
+                || value.count == 2 && value.first == "-" && value.last.map { short[$0] != nil } == true)
+            {
+                throw UsageError("missing value for '\(argument)' (it is followed by the option '\(value)')")
             }
             // A second value would silently replace the first (a sheet's 'en' column in Arabic).
             if option.kind == .value, let first = values[option.long]?.first {

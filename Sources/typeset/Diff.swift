@@ -30,7 +30,7 @@ struct Diff: Command {
             PositionalSpec(name: "b", help: "The second image or markup file."),
         ],
         options: [.value("out", "Where to write the diff image.")] + ComparisonOptions.options(
-            maxDiff: "Share of pixels allowed to differ: a fraction (0.001) or a percentage (0.1%).",
+            maxDiff: "Share of pixels allowed to differ: a fraction (0.001) or a percentage (0.1%)",
             scale: "PNG resolution for markup inputs, as a multiple of 72 dpi (default: 2).")
             + LayoutArguments.options)
 
@@ -160,8 +160,8 @@ struct Diff: Command {
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
         if let warning = leftoverWarning(
-            leftoverDiffImages(pageCount: pageCount).filter { !pictures.contains(resolvedPath($0)) }, pageCount: max(pageCount, 1),
-            of: "comparison", consecutive: false)
+            leftoverDiffImages(pageCount: pageCount, pictures: pictures), pageCount: max(pageCount, 1), of: "comparison",
+            consecutive: false)
         {
             writeStandardError("typeset: warning: \(warning)\n")
         }
@@ -202,8 +202,8 @@ struct Diff: Command {
     /// (without `--out` only failing pages have one). Not removed: said, as `render` says its
     /// leftover pages, since a CI job that keeps every diff image would show them. Beside A, one
     /// that may be the diff image of another input (`NAME-5.xml` or `NAME-5.png` is there) is
-    /// no leftover, nor is a picture the markup shows (the caller leaves those out).
-    private func leftoverDiffImages(pageCount: Int) -> [String] {
+    /// no leftover, nor is one of `pictures`, those the markup shows.
+    private func leftoverDiffImages(pageCount: Int, pictures: Set<String>) -> [String] {
         let first = out ?? diffImageBesideA(page: 1)
         let folder = Path.folder(first)
         let firstName = Path.lastComponent(first)
@@ -221,7 +221,8 @@ struct Diff: Command {
             if out == nil, FileManager.default.fileExists(atPath: stem + ".xml") || FileManager.default.fileExists(atPath: stem + ".png") {
                 continue
             }
-            leftovers.append((page, Path.join(folder, name)))
+            let path = Path.join(folder, name)
+            if !pictures.contains(resolvedPath(path)) { leftovers.append((page, path)) }
         }
         return leftovers.sorted { $0.page < $1.page }.map(\.path)
     }

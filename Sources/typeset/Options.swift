@@ -6,7 +6,7 @@ struct LayoutArguments {
     static let options: [OptionSpec] = [
         .value("locale", "Language of the strings to use; also sets the document's lang unless it pins one."),
         .value("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text."),
-        .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5."),
+        .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5 (default: Large)."),
         .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
         .repeated("assets", "Extra folder images may come from (repeatable)."),
     ]
@@ -36,20 +36,27 @@ struct LayoutArguments {
     /// bundled folder give no font (they are skipped), and protected every font file of them
     /// from the command's outputs (`ProtectedFiles`). The bundled and `--font-dir` fonts are
     /// read here, not when first needed, for that.
-    static func typesetter(fontDirectories: [String]) -> Typesetter {
+    static func typesetter(fontDirectories: [String], printingFontWarnings: Bool = true) -> Typesetter {
         let typesetter = Typesetter(fontDirectories: fontDirectories)
         if let problem = typesetter.bundledFontsProblem {
             writeStandardError(
                 "typeset: warning: the bundled fonts were not found (\(problem)); other fonts are used, "
                     + "and output differs from machine to machine\n")
         }
-        for (path, reason) in typesetter.unusableFontFiles {
-            writeStandardError("\(path):1:1: warning: \(reason); skipped\n")
-        }
+        if printingFontWarnings { printDiagnostics(fontWarnings(typesetter)) }
         // No output may replace a font the command reads: `-o Fonts/NotoSans-Regular.ttf`
         // wrote a PDF over it, with only a warning that the extension says TrueType.
         ProtectedFiles.protect(typesetter.fontFiles, as: "a font this command reads")
         return typesetter
+    }
+
+    /// A warning at each font file of the bundled folder and of `--font-dir` that gives no font.
+    static func fontWarnings(_ typesetter: Typesetter) -> Diagnostics {
+        var warnings = Diagnostics()
+        for (path, reason) in typesetter.unusableFontFiles {
+            warnings.report(.warning(SourceLocation(file: path, line: 1, column: 1), "\(reason); skipped"))
+        }
+        return warnings
     }
 
     /// A catalog that is not there is a mistyped option, as a missing --font-dir is (exit 2);
@@ -191,7 +198,7 @@ struct ComparisonOptions {
     static func options(maxDiff: String, scale: String) -> [OptionSpec] {
         [
             .value("tolerance", "Channel difference (0–255) up to which pixels count as equal (default: 0)."),
-            .value("max-diff", maxDiff + " (default: 0)"),
+            .value("max-diff", maxDiff + " (default: 0)."),
             .value("scale", scale),
         ]
     }

@@ -16,7 +16,7 @@ struct Render: Command {
         options: [
             .value("output", short: "o", "One output file for all inputs."),
             .value("out-dir", "Folder for one output per input."),
-            .value("format", "pdf, svg or png."),
+            .value("format", "pdf, svg or png (default: from -o's extension, else pdf)."),
             .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
             .value("jobs", "Inputs rendered at once; for a lone input or one -o file, SVG or PNG pages drawn at once (default: the number of cores)."),
             .value("shard", "Render only the K-th of N slices of the inputs, as K/N (for CI runners)."),
@@ -408,7 +408,7 @@ struct Shard {
 
 struct Layout: Command {
     static let spec = CommandSpec(
-        name: "layout", abstract: "Prints the layout of a markup file as JSON (README: Markup).",
+        name: "layout", abstract: "Prints the layout of a markup file as JSON (described in the README's Markup section).",
         discussion: """
             Takes render's options, so that one option list serves both commands. The layout is \
             in points: --format, --scale and --jobs are checked but change nothing. The JSON goes \
@@ -444,10 +444,11 @@ struct Layout: Command {
         let (settings, warnings) = try layoutArguments.settingsAndWarnings { diagnostics in
             try? writeStandardOutput(LayoutReport(diagnostics: diagnostics.items, pages: []).json())
         }
-        let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
+        let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir, printingFontWarnings: false)
         let outcome = typesetter.layoutFile(input, settings: settings)
-        // The catalog's warning is the document's too: the JSON holds every diagnostic.
-        var diagnostics = Diagnostics()
+        // The catalog's and the fonts' warnings are the document's too: the JSON holds every
+        // diagnostic.
+        var diagnostics = LayoutArguments.fontWarnings(typesetter)
         for warning in warnings { diagnostics.report(warning) }
         diagnostics.append(contentsOf: outcome.diagnostics)
         printDiagnostics(diagnostics)

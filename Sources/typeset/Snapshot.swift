@@ -32,7 +32,7 @@ struct Snapshot: Command {
         arguments: [PositionalSpec(name: "dir", help: "The folder of markup files.")],
         options: [.flag("update", "Write the references instead of comparing with them.")]
             + ComparisonOptions.options(
-                maxDiff: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%).",
+                maxDiff: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%)",
                 scale: "PNG resolution as a multiple of 72 dpi (default: 2).")
             + [.value("jobs", "Files rendered at once (default: the number of cores).")] + LayoutArguments.options)
 

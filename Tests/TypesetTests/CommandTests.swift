@@ -111,6 +111,12 @@ import Testing
         #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf"), "\(run)")
+        // `layout`'s JSON holds them too, each said once (they were on standard error only).
+        let layout = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)
+        #expect(layout.status == 0 && layout.stderr.components(separatedBy: "bad.ttf").count == 2, "\(layout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(layout.stdout.utf8)) as? [String: Any])
+        let messages = (json["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains("not a font file HarfBuzz can read; skipped"), "\(messages)")
     }
 
     /// A family is found by the legacy name (ID 1) of its faces too, as fc-list shows it ("DejaVu
@@ -229,6 +235,11 @@ import Testing
             (["rendr", "a.xml"], "unknown command 'rendr'; did you mean 'render'?"),
             (["render", "a.xml", "--sacle", "2"], "unknown option '--sacle'; did you mean '--scale'?"),
             (["sheet", "a.xml", "-o", "s.pdf", "--text-size=AX1"], "unknown option '--text-size=AX1'; did you mean '--text-sizes'?"),
+            // An option where a value belongs is the value missing (a folder named '--format'
+            // was made), and '-' is no input: standard input is not read.
+            (["render", "a.xml", "--out-dir", "--format", "png"], "missing value for '--out-dir' (it is followed by the option '--format')"),
+            (["layout", "a.xml", "--strings", "-o"], "missing value for '--strings' (it is followed by the option '-o')"),
+            (["layout", "-"], "'-' (standard input) is not read; give the path of a file"),
         ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.contains(hint), "\(bad): \(run)")
@@ -669,13 +680,15 @@ import Testing
         let report = try #require(layoutMarkup(try String(contentsOfFile: path, encoding: .utf8))).report
         let pages = try #require(json["pages"] as? [[String: Any]])
         try #require(pages.count == report.pages.count && !pages.isEmpty)
-        /// A printed number: the value rounded to 1/100 pt (a right-aligned line's x: the
-        /// printed frame's right edge less the printed width, three roundings).
+        /// A printed number: the value rounded to 1/100 pt. A line's and its runs' are their
+        /// edges rounded, and a right-aligned line's moved by up to 0.01 pt to end at the
+        /// frame's printed right edge: their x within 0.02, their width within 0.01.
         func same(_ printed: Any?, _ value: Double, roundings: Double = 1) -> Bool {
             (printed as? Double).map { abs($0 - value) <= 0.005 * roundings + 1e-9 } ?? false
         }
         var runCount = 0
         var markerCount = 0
+        var rightAligned = 0
         for (page, laid) in zip(pages, report.pages) {
             #expect(same(page["width"], laid.width) && same(page["height"], laid.height))
             let blocks = try #require(page["blocks"] as? [[String: Any]])
@@ -698,7 +711,7 @@ import Testing
                 let lines = try #require(block["lines"] as? [[String: Any]])
                 try #require(lines.count == laid.lines.count)
                 for (line, laid) in zip(lines, laid.lines) {
-                    #expect(same(line["x"], laid.x, roundings: 3) && same(line["baseline"], laid.baseline) && same(line["width"], laid.width),
+                    #expect(same(line["x"], laid.x, roundings: 4) && same(line["baseline"], laid.baseline) && same(line["width"], laid.width, roundings: 2),
                             "\(line["x"] ?? "") \(laid.x), \(line["baseline"] ?? "") \(laid.baseline), \(line["width"] ?? "") \(laid.width)")
                     let runs = try #require(line["runs"] as? [[String: Any]])
                     try #require(runs.count == laid.runs.count)
@@ -706,13 +719,27 @@ import Testing
                         #expect(run["text"] as? String == laid.text && run["level"] as? Int == laid.level)
                         #expect(run["direction"] as? String == laid.direction && run["script"] as? String == laid.script)
                         #expect(run["font"] as? String == laid.font && same(run["size"], laid.size))
-                        #expect(same(run["x"], laid.x) && same(run["width"], laid.width) && run["glyphs"] as? Int == laid.glyphs)
+                        #expect(same(run["x"], laid.x, roundings: 4) && same(run["width"], laid.width, roundings: 2) && run["glyphs"] as? Int == laid.glyphs)
                         runCount += 1
+                    }
+                    // SPEC §6's sums hold as printed: x is the first run's, the width the sum of
+                    // the runs', runs meet, and a right-aligned line ends at the frame's edge.
+                    let number = { (object: [String: Any], key: String) in object[key] as? Double ?? .nan }
+                    if let first = runs.first {
+                        #expect(number(line, "x") == number(first, "x"))
+                        #expect(abs(runs.reduce(0) { $0 + number($1, "width") } - number(line, "width")) < 1e-6)
+                        for (a, b) in zip(runs, runs.dropFirst()) {
+                            #expect(abs(number(a, "x") + number(a, "width") - number(b, "x")) < 1e-6)
+                        }
+                    }
+                    if block["align"] as? String == "right" {
+                        #expect(abs(number(line, "x") + number(line, "width") - number(frame, "x") - number(frame, "width")) < 1e-6)
+                        rightAligned += 1
                     }
                 }
             }
         }
-        #expect(runCount > 20 && markerCount == 7, "\(runCount) runs, \(markerCount) markers")
+        #expect(runCount > 20 && markerCount == 7 && rightAligned > 5, "\(runCount) runs, \(markerCount) markers, \(rightAligned) right")
         // Keys in the spec's order: an item, its first line and run as printed.
         let order = #/\{"kind":"item","line":\d+,"lang":"[^"]+","direction":"(ltr|rtl)","context":"(ltr|rtl)","align":"(left|right|center)","frame":\{"x":[\d.]+,"y":[\d.]+,"width":[\d.]+,"height":[\d.]+\},"marker":\{"text":"[^"]+","x":[\d.]+,"width":[\d.]+\},"lines":\[\{"x":[\d.]+,"baseline":[\d.]+,"width":[\d.]+,"runs":\[\{"text":"[^"]+","level":\d+,"direction":"(ltr|rtl)","script":"[A-Z][a-z]{3}","font":"[^"]+","size":[\d.]+,"x":[\d.]+,"width":[\d.]+,"glyphs":\d+\}/#
         #expect(result.stdout.contains(order), "\(result.stdout.prefix(1_000))")

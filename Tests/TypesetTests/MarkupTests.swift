@@ -248,6 +248,21 @@ private struct Fixture {
         }
     }
 
+    /// A language tag is kept in the case BCP 47 recommends, as `--locale` is (`AR-eg` came out
+    /// as written, beside `ar-EG` from the locale).
+    @Test func languageTagsTakeTheirRecommendedCase() throws {
+        let document = try #require(parse(#"<document lang="AR-eg"><p lang="ZH-hant-tw">x</p></document>"#).document)
+        #expect(document.lang == "ar-EG" && document.blocks.first?.style.lang == "zh-Hant-TW")
+    }
+
+    /// A control character quoted from an input (a terminal's escape codes in a catalog's text)
+    /// is written as `\u{…}` where diagnostics are printed, not sent to the terminal.
+    @Test func diagnosticsShowControlCharactersEscaped() {
+        let warning = Diagnostic.warning(SourceLocation(file: "a.xml", line: 1, column: 2), "the word 'x\u{1B}[31my'")
+        #expect(warning.description == "a.xml:1:2: warning: the word 'x\\u{1B}[31my'")
+        #expect(warning.message.contains("\u{1B}"))
+    }
+
     /// SPEC §2's table of device presets, typed out: each gives its page size.
     @Test func devicePresetsGiveTheSpecsPageSizes() throws {
         let table: [(String, Double, Double)] = [

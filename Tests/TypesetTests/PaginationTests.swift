@@ -200,12 +200,13 @@ import Testing
             ))
         #expect(result.diagnostics.items.isEmpty)
         #expect(result.report.pages.count > 5)
-        // Space taller than a page cuts off nothing worth a warning.
+        // Space taller than a page cuts off nothing worth a warning; it is left out, and the
+        // text starts the first page (it was left blank).
         let spaced = try #require(
             layoutMarkup(
                 #"<document height="100" margin="10"><spacer height="90"/><p>y</p></document>"#))
         #expect(spaced.diagnostics.items.isEmpty)
-        #expect(spaced.report.pages.map(\.blocks.count) == [0, 1])
+        #expect(spaced.report.pages.map(\.blocks.count) == [1])
     }
 
     /// A page less tall than the spacing of doubles at a line's top still takes that line: empty
@@ -230,6 +231,10 @@ import Testing
             let pages = result.report.pages
             #expect(pages.count == 2 && pages[1].blocks.first?.frame.y == 10, "\(height): \(pages.map(\.blocks))")
         }
+        // One taller than the first page, at its top, is left out there too: the content starts
+        // the first page (it was left blank).
+        let first = try #require(layoutMarkup(#"<document height="100"><spacer height="69"/><p>x</p></document>"#))
+        #expect(first.report.pages.count == 1 && first.report.pages[0].blocks.first?.frame.y == 16, "\(first.report.pages.map(\.blocks))")
     }
 
     /// A title or a heading goes to the next page with the start of its section, rather than

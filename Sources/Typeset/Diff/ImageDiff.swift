@@ -271,7 +271,8 @@ struct Comparison {
     /// PNG bytes), without looking at them.
     static func identical(width: Int, height: Int, tolerance: Int) -> ImageDiffResult {
         ImageDiffResult(
-            width: width, height: height, pixelCount: width * height, differingPixels: 0, share: 0, maxChannelDifference: 0, box: nil,
+            width: width, height: height, pixelCount: width * height, differingPixels: 0, share: 0,
+            maxChannelDifference: 0, box: nil,
             sizeA: .init(width: width, height: height), sizeB: .init(width: width, height: height),
             tolerance: clamped(tolerance))
     }
@@ -298,8 +299,9 @@ struct Comparison {
             let commonWidth = min(imageA.width, imageB.width)
             let commonHeight = min(imageA.height, imageB.height)
             let mark = 0xFF00_0000 | markRed << 16 | markGreen << 8 | markBlue
-            func eitherHas(_ x: Int, _ y: Int) -> Bool {
-                x < imageA.width && y < imageA.height || x < imageB.width && y < imageB.height
+            func outside(_ x: Int, _ y: Int) -> UInt32 {
+                let eitherHas = x < imageA.width && y < imageA.height || x < imageB.width && y < imageB.height
+                return eitherHas ? mark : (x / 8 + y / 8) % 2 == 0 ? 0xFFD0_D0D0 : 0xFFE8_E8E8
             }
             var faded: (word: UInt32, pixel: UInt32) = (0, fadedPixel(0))
             imageA.words.withUnsafeBufferPointer { wordsA in
@@ -308,7 +310,7 @@ struct Comparison {
                         let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                         for x in 0..<width {
                             guard y < commonHeight, x < commonWidth else {
-                                row[x] = eitherHas(x, y) ? mark : (x / 8 + y / 8) % 2 == 0 ? 0xFFD0_D0D0 : 0xFFE8_E8E8
+                                row[x] = outside(x, y)
                                 continue
                             }
                             let a = wordsA[y * imageA.width + x]

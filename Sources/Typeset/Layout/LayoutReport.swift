@@ -132,9 +132,32 @@ private final class JSONWriter {
         needsComma.removeLast()
     }
 
+    /// `value` as `number` prints it: to 1/100 pt.
+    static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    /// The edges of a line's runs as printed, from the left edge of the first to the right
+    /// edge of the last, each rounded once (SPEC §6's sums hold in the JSON: a line's x is its
+    /// first run's, its width the sum of its runs', one run ends where the next starts; rounded
+    /// one by one, they missed by 0.01 in one line of nine). With `right`, the frame's right
+    /// edge as printed, a right-aligned line ends there. Empty for a line without runs.
+    static func printedEdges(_ line: ReportLine, right: Double?) -> [Double] {
+        guard let first = line.runs.first else { return [] }
+        var edges = [hundredths(first.x)]
+        for (index, run) in line.runs.enumerated() {
+            let next = index + 1 < line.runs.count ? line.runs[index + 1].x : nil
+            // The next run's start when they meet, so that they meet as printed too.
+            let end = next.map { abs($0 - (run.x + run.width)) < 0.001 ? $0 : run.x + run.width } ?? run.x + run.width
+            edges.append(hundredths(end))
+        }
+        if let right, let last = edges.last, abs(right - last) < 0.015 {
+            edges = edges.map { $0 + (right - last) }
+        }
+        return edges
+    }
+
     func number(_ value: Double) {
         separate()
-        bytes.append(contentsOf: format((value * 100).rounded() / 100).utf8)
+        bytes.append(contentsOf: format(Self.hundredths(value)).utf8)
     }
 
     func string(_ value: String) {
@@ -199,15 +222,14 @@ private final class JSONWriter {
             field("lines") {
                 array(b.lines) { line in
                     object {
-                        // Right-aligned: x as the frame's right edge less the width, both as
-                        // printed, so that x + width is the frame's right edge in the JSON too.
-                        let hundredths = { (value: Double) in (value * 100).rounded() / 100 }
-                        let right = hundredths(b.frame.x) + hundredths(b.frame.width) - hundredths(line.width)
-                        field("x") { number(b.align == "right" ? right : line.x) }
+                        let right = b.align == "right" ? Self.hundredths(b.frame.x) + Self.hundredths(b.frame.width) : nil
+                        let edges = Self.printedEdges(line, right: right)
+                        field("x") { number(edges.first ?? right.map { $0 - Self.hundredths(line.width) } ?? line.x) }
                         field("baseline") { number(line.baseline) }
-                        field("width") { number(line.width) }
+                        field("width") { number(edges.last.map { $0 - edges[0] } ?? line.width) }
                         field("runs") {
-                            array(line.runs) { run in
+                            array(Array(line.runs.indices)) { index in
+                                let run = line.runs[index]
                                 object {
                                     field("text") { string(run.text) }
                                     field("level") { number(Double(run.level)) }
@@ -215,8 +237,8 @@ private final class JSONWriter {
                                     field("script") { string(run.script) }
                                     field("font") { string(run.font) }
                                     field("size") { number(run.size) }
-                                    field("x") { number(run.x) }
-                                    field("width") { number(run.width) }
+                                    field("x") { number(edges[index]) }
+                                    field("width") { number(edges[index + 1] - edges[index]) }
                                     field("glyphs") { number(Double(run.glyphs)) }
                                 }
                             }

@@ -144,11 +144,13 @@ extension BlockLayouter {
             // A spacer (or an empty row or stack) at a page break is left out, as CSS drops
             // space there: one that does not fit at a page's end, and those after it or at the
             // top of a page after the first (the next page started with their space, or was
-            // blank). The page that follows starts with the next content, if any comes.
+            // blank). The page that follows starts with the next content, if any comes. One
+            // taller than the first page, at its top, is left out and the page goes on (it was a
+            // blank page of its own).
             if unit.blocks.isEmpty {
                 if pageEnded || (empty && !pages.isEmpty) { continue }
-                if !empty && y + gap + height > contentHeight + 0.001 {
-                    pageEnded = true
+                if y + gap + height > contentHeight + 0.001 {
+                    if !empty { pageEnded = true }
                     continue
                 }
             }
@@ -172,17 +174,16 @@ extension BlockLayouter {
                 empty = false
                 continue
             }
-            // What fits on a page goes to the next whole, and so does a spacer taller than one
-            // (a page of its own). A paragraph starts here and its lines go on where the page
-            // ends; so does a row taller than a page, each of its columns where its lines end.
-            // A block that is not cut between lines and is taller than a page stands at the top
-            // of one: its row starts there too, its columns side by side (the tall button went
-            // to the next page, the label beside it stayed on this one).
+            // What fits on a page goes to the next whole. A paragraph starts here and its lines
+            // go on where the page ends; so does a row taller than a page, each of its columns
+            // where its lines end. A block that is not cut between lines and is taller than a
+            // page stands at the top of one: its row starts there too, its columns side by side
+            // (the tall button went to the next page, the label beside it stayed on this one).
             let splits = unit.splittableParagraph(contentHeight: contentHeight) != nil
             let standsAtATop = unit.blocks.contains {
                 !$0.cutsBetweenLines(contentHeight: contentHeight) && $0.bottom - $0.top > contentHeight + 0.001
             }
-            if !empty && !splits && (height <= contentHeight + 0.001 || unit.blocks.isEmpty || standsAtATop) {
+            if !empty && !splits && (height <= contentHeight + 0.001 || standsAtATop) {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? 0 : y + gap

@@ -842,7 +842,9 @@ struct AttributeValues {
     func language(_ name: String, _ diagnostics: inout Diagnostics) -> String? {
         guard let (text, attribute) = trimmed(name) else { return nil }
         if Language.isWellFormed(tag: text) {
-            guard let problem = Language.unassignedLanguageProblem(tag: text) else { return text }
+            // In the case BCP 47 recommends, as `--locale` is: `AR-eg` is `ar-EG` in the JSON,
+            // the PDF and the SVG (a script comparing tags saw two spellings of one language).
+            guard let problem = Language.unassignedLanguageProblem(tag: text) else { return Language.canonicalCase(tag: text) }
             reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: problem)
             return nil
         }

@@ -599,10 +599,10 @@ public final class FontDatabase: Sendable {
             } else {
                 above + below
             }
-        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-        let chosen = weights.contains(weight)
-            ? weight
-            : order.min { (abs($0 - weight), rank[$0]!) < (abs($1 - weight), rank[$1]!) } ?? weight
+        let nearest = order.enumerated().min { a, b in
+            (abs(a.element - weight), a.offset) < (abs(b.element - weight), b.offset)
+        }
+        let chosen = weights.contains(weight) ? weight : nearest?.element ?? weight
         return pool.first { $0.weight == chosen }
     }
 
