@@ -168,6 +168,38 @@ import Testing
         }
     }
 
+    /// `background` on a stack, a row or a list (SPEC §2: a common block attribute) is drawn
+    /// behind its children, across its width from its top to its bottom, before them (it was
+    /// warned about and left out): a stack's children stand on one area, gaps included, and
+    /// each page has its part.
+    @Test func listsRowsAndStacksDrawTheirBackgrounds() throws {
+        let markup = ##"""
+            <document width="300" height="300" margin="10"><stack background="#FFFFFF"><p>One</p><p>Two</p></stack>
+            <row background="#00FF00"><label>a</label><button>OK</button></row>
+            <list background="#0000FF"><item>x</item><item>y</item></list>
+            <stack background="#FF0000"><p>\##(words(60))</p><p>after</p></stack></document>
+            """##
+        let result = try #require(layoutMarkup(markup))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        func rectangles(_ page: Page, _ hex: String) -> [RectangleItem] {
+            page.items.compactMap { if case .rectangle(let r) = $0, r.fill == Color(hex: hex) { r } else { nil } }
+        }
+        let first = try #require(result.pages.first)
+        for (hex, count) in [("#FFFFFF", 2), ("#00FF00", 1), ("#0000FF", 2)] {
+            let found = rectangles(first, hex)
+            #expect(found.count == count && found.allSatisfy { $0.x == 10 && $0.width == 280 }, "\(hex): \(found)")
+            // One area: each part ends where the next begins.
+            for (a, b) in zip(found, found.dropFirst()) { #expect(abs(a.y + a.height - b.y) < 0.001, "\(hex)") }
+        }
+        #expect(rectangles(first, "#FFFFFF").first?.y == 10)
+        // Drawn before the text it is behind.
+        let firstRectangle = first.items.firstIndex { if case .rectangle = $0 { true } else { false } }
+        let firstText = first.items.firstIndex { if case .glyphs = $0 { true } else { false } }
+        #expect(try #require(firstRectangle) < #require(firstText))
+        // A stack's paragraph split between pages: its part on each page.
+        #expect(result.pages.count >= 2 && result.pages.dropFirst().allSatisfy { !rectangles($0, "#FF0000").isEmpty })
+    }
+
     @Test func lineTallerThanAPageIsCutOffWithOneWarning() throws {
         // "Big" at 300 pt is wider than the page: two lines ("B", "ig"), each taller than the page.
         let result = try #require(

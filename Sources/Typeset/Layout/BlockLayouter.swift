@@ -82,13 +82,13 @@ extension PlacedBlock {
         decorations = decorations.map { $0.moved(dy: dy) }
     }
 
-    /// Makes a button (its rectangle the first decoration) reach down to `bottom`, its text
-    /// still centered in it.
+    /// Makes a button (its rectangle the last decoration; the backgrounds of the stacks it is in
+    /// come before it) reach down to `bottom`, its text still centered in it.
     mutating func stretchButton(to newBottom: Double) {
         let grow = newBottom - bottom
-        guard grow > 0, case .rectangle(var shape)? = decorations.first else { return }
+        guard grow > 0, let last = decorations.indices.last, case .rectangle(var shape) = decorations[last] else { return }
         shape.height += grow
-        decorations[0] = .rectangle(shape)
+        decorations[last] = .rectangle(shape)
         for i in lineOrigins.indices { lineOrigins[i].top += grow / 2 }
         report.frame.y += grow / 2
         bottom = newBottom
@@ -280,9 +280,13 @@ struct BlockLayouter {
         switch block.kind {
         case .stack(let children):
             let inner = containerContext(block, context)
+            let start = units.count
             for child in children { layoutFlow(child, inner) }
+            addBackground(block, context, units: start)
         case .list(let list):
+            let start = units.count
             layoutList(block, list, context)
+            addBackground(block, context, units: start)
         default:
             let top = nextTop()
             var blocks: [PlacedBlock] = []
@@ -362,13 +366,18 @@ struct BlockLayouter {
             return layoutRow(block, children, context, top: top, into: &placed)
         case .stack(let children):
             let inner = containerContext(block, context)
+            let first = placed.count
             var y = top
             for (i, child) in children.enumerated() {
                 y = layoutBlock(child, inner, top: i == 0 ? y : y + BlockLayouter.blockSpacing, into: &placed)
             }
+            addBackground(block, context, top: top, bottom: y, to: &placed, from: first)
             return y
         case .list(let list):
-            return layoutListItems(block, list, context, top: top, into: &placed)
+            let first = placed.count
+            let bottom = layoutListItems(block, list, context, top: top, into: &placed)
+            addBackground(block, context, top: top, bottom: bottom, to: &placed, from: first)
+            return bottom
         case .image(let image):
             return layoutImage(block, image, context, top: top, into: &placed)
         case .divider:
@@ -455,6 +464,7 @@ struct BlockLayouter {
             inner.narrowButtonsReported = true
         }
         var bottom = top
+        let rowStart = placed.count
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
         for (i, child) in children.enumerated() {
@@ -499,7 +509,35 @@ struct BlockLayouter {
                 }
             }
         }
+        addBackground(block, context, top: top, bottom: bottom, to: &placed, from: rowStart)
         return bottom
+    }
+
+    // MARK: - Backgrounds of lists, rows and stacks
+
+    /// A list's, row's or stack's `background` (SPEC §2: a common block attribute), behind its
+    /// children from its top to `bottom` and across its width: a rectangle drawn first of all
+    /// with the first of its blocks, `placed[first]` (before a nested container's, which
+    /// was added first).
+    private func addBackground(
+        _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
+    ) {
+        guard let color = block.style.background, first < placed.count, bottom > top else { return }
+        placed[first].decorations.insert(
+            .rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)), at: 0)
+    }
+
+    /// The same for a list or stack of the flow, whose children are the units from `start`
+    /// (pages break between them): a rectangle behind each unit and the gap after it, so that
+    /// its children stand on one area and each page has its part. (A paragraph split between
+    /// pages has it behind the lines of each part, as its own background.)
+    private mutating func addBackground(_ block: Block, _ context: BlockContext, units start: Int) {
+        guard block.style.background != nil else { return }
+        let withBlocks = (start..<units.count).filter { !units[$0].blocks.isEmpty }
+        for (n, index) in withBlocks.enumerated() {
+            let bottom = n + 1 < withBlocks.count ? units[withBlocks[n + 1]].top : units[index].bottom
+            addBackground(block, context, top: units[index].top, bottom: bottom, to: &units[index].blocks, from: 0)
+        }
     }
 
     /// One warning for the families of `font` (`named`) that are nowhere to be found: the first

@@ -379,15 +379,15 @@ struct MarkupConverter {
 
     /// Common block attributes that mean nothing on some elements (SPEC §2 lists them for all):
     /// accepted, since they are valid, but not silently. Lists, rows and stacks pass `align`,
-    /// `size`, `weight`, `line-height` and `color` on to their children; an image's `key`
-    /// localizes its `alt`.
+    /// `size`, `weight`, `line-height` and `color` on to their children and draw their
+    /// `background` behind them; an image's `key` localizes its `alt`.
     static let attributesWithoutEffect: [String: [String]] = [
         "image": ["size", "weight", "line-height", "color", "background"],
         "divider": ["align", "size", "weight", "line-height", "background", "key"],
         "spacer": ["lang", "dir", "align", "size", "weight", "line-height", "color", "background", "key"],
-        "list": ["background", "key"],
-        "row": ["background", "key"],
-        "stack": ["background", "key"],
+        "list": ["key"],
+        "row": ["key"],
+        "stack": ["key"],
     ]
 
     private mutating func warnAboutAttributesWithoutEffect(_ element: String, _ attributes: AttributeValues) {
