@@ -117,6 +117,11 @@ struct Render: Command {
                 var options = RenderOptions(
                     format: resolvedFormat, scale: scale, title: layouts.first?.title,
                     language: layouts.first?.language, jobs: jobs)
+                // Each SVG file is a document: its page's own title and language (every page
+                // had the first input's).
+                options.pageDocuments = layouts.flatMap { layout in
+                    Array(repeating: (layout.title, layout.language), count: layout.pages.count)
+                }
                 options.pageDrawn = ProgressLine.pages(of: Path.lastComponent(output))
                 defer { if options.pageDrawn != nil { ProgressLine.clear() } }
                 do {

@@ -119,6 +119,19 @@ import Testing
         #expect(messages.contains("not a font file HarfBuzz can read; skipped"), "\(messages)")
     }
 
+    /// Several inputs into one `-o x.svg`: each file is a document of its own, with its own
+    /// page's title and language (all had the first input's).
+    @Test func svgPagesOfSeveralInputsHaveTheirOwnTitleAndLanguage() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try typeset(["render", examples + "/settings-en.xml", examples + "/settings-ar.xml", "-o", folder + "/all.svg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let first = try String(contentsOfFile: folder + "/all.svg", encoding: .utf8)
+        let second = try String(contentsOfFile: folder + "/all-2.svg", encoding: .utf8)
+        #expect(first.contains(#"xml:lang="en""#) && first.contains("<title>Settings</title>"))
+        #expect(second.contains(#"xml:lang="ar""#) && second.contains("<title>الإعدادات</title>"), "\(second.prefix(600))")
+    }
+
     /// A family is found by the legacy name (ID 1) of its faces too, as fc-list shows it ("DejaVu
     /// Sans,DejaVu Sans Light"): it was "not found", and the text fell back. Spaces inside a
     /// name count as one.

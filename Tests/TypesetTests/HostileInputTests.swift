@@ -428,7 +428,7 @@ struct HostileInputTests {
         // The pages of one document, rendered alone.
         let whole = try run(try typesetBinary(), ["render", inputs[0], "--out-dir", out, "--format", "svg"])
         let pageCount = try FileManager.default.contentsOfDirectory(atPath: out).count
-        #expect(whole.status == 0 && pageCount == 4, "long-page.xml: \(pageCount) SVG pages; \(whole.error)")
+        #expect(whole.status == 0 && pageCount == 5, "long-page.xml: \(pageCount) SVG pages; \(whole.error)")
         try FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for _ in 0..<2 {

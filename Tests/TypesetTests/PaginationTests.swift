@@ -168,6 +168,21 @@ import Testing
         }
     }
 
+    /// A paragraph's last line does not go on alone at the top of a page (a widow): the line
+    /// before it goes with it, when two stay behind; a paragraph of three or four lines with
+    /// two or fewer on the first page is left as it is split.
+    @Test func noLastLineAloneAtAPagesTop() throws {
+        func split(_ lines: Int, height: Int) throws -> [Int] {
+            let text = (1...lines).map { "line\($0)" }.joined(separator: "<br/>")
+            let result = try #require(layoutMarkup(#"<document width="300" height="\#(height)" margin="10"><p>\#(text)</p></document>"#))
+            return result.report.pages.map { $0.blocks.first?.lines.count ?? 0 }
+        }
+        // 22.1 pt lines: four fit in 90 pt, two in 50 pt.
+        #expect(try split(5, height: 110) == [3, 2])
+        #expect(try split(6, height: 110) == [4, 2])
+        #expect(try split(3, height: 70) == [2, 1])
+    }
+
     /// `background` on a stack, a row or a list (SPEC §2: a common block attribute) is drawn
     /// behind its children, across its width from its top to its bottom, before them (it was
     /// warned about and left out): a stack's children stand on one area, gaps included, and
@@ -196,6 +211,10 @@ import Testing
         let firstRectangle = first.items.firstIndex { if case .rectangle = $0 { true } else { false } }
         let firstText = first.items.firstIndex { if case .glyphs = $0 { true } else { false } }
         #expect(try #require(firstRectangle) < #require(firstText))
+        // A list item's own background is behind its marker too.
+        let item = try #require(layoutMarkup(##"<document width="300" margin="10"><list><item background="#CDE8FF">x</item></list></document>"##))
+        let itemBackground = rectangles(try #require(item.pages.first), "#CDE8FF")
+        #expect(itemBackground.count == 1 && itemBackground.first?.x == 10 && itemBackground.first?.width == 280, "\(itemBackground)")
         // A stack's paragraph split between pages: its part on each page.
         #expect(result.pages.count >= 2 && result.pages.dropFirst().allSatisfy { !rectangles($0, "#FF0000").isEmpty })
     }

@@ -1108,7 +1108,7 @@ struct RenderImageDiffTests {
             let difference = cairo.flatMap { zip($0.words, ours.words).enumerated().first { $1.0 != $1.1 }?.offset }
             #expect(cairo?.words.count == ours.words.count && difference == nil, "\(path) \(difference ?? -1)")
         }
-        #expect(decoded == 13 + 2 + 2 + 1, "the goldens, the two pages, the two filter tests and red-4x3")
+        #expect(decoded == 14 + 2 + 2 + 1, "the goldens, the two pages, the two filter tests and red-4x3")
         // The flaws Cairo refuses and a checksum would not catch: a chunk type with a digit, a
         // second palette, a zlib stream reaching past the window its header declares.
         for name in ["chunk-type-with-digit", "rgb-two-palettes", "zlib-window-too-small"] {

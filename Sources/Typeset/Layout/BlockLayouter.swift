@@ -731,6 +731,15 @@ struct BlockLayouter {
         let first = placed.count
         let bottom = layoutText(item, role, inlines, inner, top: top, into: &placed)
         guard first < placed.count else { return bottom }
+        // The item's background is behind its marker too, as a highlighted row's is (it ended
+        // at the text, its number on the page's color).
+        if let index = placed[first].decorations.firstIndex(where: { if case .rectangle = $0 { true } else { false } }),
+            case .rectangle(var background) = placed[first].decorations[index], style(of: item, inner).background != nil
+        {
+            background.x = context.x
+            background.width = context.width
+            placed[first].decorations[index] = .rectangle(background)
+        }
         placed[first].enclosing = list
         placed[first].itemKey = newKey()
         let text = index < markers.texts.count ? markers.texts[index] : ""
@@ -928,13 +937,14 @@ struct BlockLayouter {
             }
         }
         // The PDF's /Title, as the page's text reads: without what it leaves out (isolates,
-        // soft hyphens), its digits as shown (SPEC 4.5), a `<br/>` a space (they were the digits
-        // written and a U+2028). The first title's text, else the first heading's.
+        // soft hyphens), its digits as shown (SPEC 4.5), a `<br/>` or other line end a space
+        // (they were the digits written and a U+2028). The first title's text, else the first
+        // heading's.
         if role == .title && title == nil || role == .heading && firstHeading == nil {
             let scalars = ParagraphLayouter.displayScalars(text)
             var shown = String.UnicodeScalarView()
             for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
-                shown.append(scalars[i] == "\u{2028}" ? " " : scalars[i])
+                shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
             if role == .title { title = String(shown) } else { firstHeading = String(shown) }
         }

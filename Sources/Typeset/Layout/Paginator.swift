@@ -303,6 +303,9 @@ extension Unit {
                 }
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
+                // A paragraph's last line does not go on alone at the top of a page (a widow):
+                // the line before it goes with it, when two stay on this one.
+                if end == block.count - 1 && end - start >= 3 { end -= 1 }
                 if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
                     // Taller than a page and at its top: it stands there alone, cut off.
                     let tall = block[start].bottom - block[start].top

@@ -462,9 +462,20 @@ final class ParagraphLayouter: Sendable {
                 range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders, balance: balance))
     }
 
+    /// Whether `scalar` ends a line whatever follows (UAX #14's BK, CR, LF and NL: a `<br/>`'s
+    /// U+2028, U+2029, NEL, CR, LF, VT, FF): read as a space where the text is copied.
+    static func endsLine(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
     /// The space at `visibleEnd` when it hangs at the end of the line `range`, after something
-    /// shown, and its item shaped it as one glyph; for a `<br/>` (U+2028, which fonts lack),
-    /// a space shaped in its item's font, so that the text reads "line one" + " " + "line two".
+    /// shown, and its item shaped it as one glyph; for a `<br/>` (U+2028, which fonts lack) or
+    /// another character that ends a line (U+2029, NEL, CR, LF, VT, FF: UAX #14's BK, CR, LF
+    /// and NL, from references or a catalog), a space shaped in its item's font, so that the
+    /// text reads "line one" + " " + "line two" (it read "line oneline two").
     private func hangingSpace(
         _ range: Range<Int>, visibleEnd: Int, _ text: ParagraphText, _ items: [TextItem], _ shaped: [ShapedRun],
         _ clusterOrders: [ClusterOrder], balance: Double
@@ -476,12 +487,13 @@ final class ParagraphLayouter: Sendable {
         while at < range.upperBound && Self.isBidiControlOrMark(text.scalars[at]) { at += 1 }
         guard at < range.upperBound else { return nil }
         let scalar = text.scalars[at]
-        guard scalar == " " || scalar == "\u{2028}" else { return nil }
+        let endsLine = Self.endsLine(scalar)
+        guard scalar == " " || endsLine else { return nil }
         let index = firstItem(endingAfter: at, in: items)
         guard index < items.count else { return nil }
         let item = items[index]
         let found: ShapedGlyph?
-        if scalar == "\u{2028}" {
+        if endsLine {
             found = self.glyph(of: " ", in: item, at: at, text, balance: balance)
         } else {
             let glyphs = glyphSlice(shaped[index].glyphs, clusterOrders[index], at..<at + 1)

@@ -53,6 +53,9 @@ public struct RenderOptions: Sendable {
     public var title: String?
     /// PDF only: the document language as a BCP 47 tag (`/Lang` in the catalog).
     public var language: String?
+    /// SVG: the title and language of each page's own document, when the pages are of several
+    /// (each file is a document of its own); else `title` and `language` are every page's.
+    public var pageDocuments: [(title: String?, language: String?)] = []
     /// SVG and PNG: pages drawn at once, on as many threads. The files are the same bytes.
     public var jobs: Int
     /// SVG and PNG: told, from the thread that drew it, each time a page is drawn: how many are
@@ -96,7 +99,7 @@ public func render(pages: [Page], to path: String, options: RenderOptions) throw
             let files = try StagedFiles(paths)
             if options.format == .svg {
                 try drawPages(pages, jobs: options.jobs, pageDrawn: options.pageDrawn, to: files, writer: {
-                    SVGWriter(title: options.title, language: options.language)
+                    SVGWriter(title: options.title, language: options.language, pageDocuments: options.pageDocuments)
                 }) {
                     try $2.write($0, pageNumber: $1)
                 }

@@ -19,17 +19,21 @@ final class SVGWriter: PageWriting {
     /// Image files embedded, by path.
     private var images: [String: EmbeddedPNG] = [:]
     /// The document's title and language, for every page (the PDF's /Title and /Lang): an SVG
-    /// shown in a web page had no accessible name, and its text no language but its runs'.
+    /// shown in a web page had no accessible name, and its text no language but its runs'. Or
+    /// each page's own document's, by page (`RenderOptions.pageDocuments`).
     private let title: String?
     private let language: String?
+    private let pageDocuments: [(title: String?, language: String?)]
 
-    init(title: String? = nil, language: String? = nil) {
+    init(title: String? = nil, language: String? = nil, pageDocuments: [(title: String?, language: String?)] = []) {
         self.title = title
         self.language = language
+        self.pageDocuments = pageDocuments
     }
 
     /// One page as an SVG document. `pageNumber` counts from 1 and is used in error messages.
     func write(_ page: Page, pageNumber: Int) throws -> [UInt8] {
+        let (title, language) = pageNumber <= pageDocuments.count ? pageDocuments[pageNumber - 1] : (title, language)
         var svg = SVGPage()
         svg.background(of: page)
         for (index, item) in page.items.enumerated() {
