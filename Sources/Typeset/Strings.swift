@@ -21,6 +21,18 @@ public func hexByte(_ byte: UInt8) -> String {
     return "0x" + (digits.count == 1 ? "0" : "") + digits
 }
 
+/// `text` to be written to a terminal: its control characters (the ESC of escape codes) and
+/// bidi embeddings, overrides and isolates (which reorder what follows them on the line) as
+/// `\u{…}`, from a file name, a catalog's text or an option's value quoted in a message.
+public func terminalSafe(_ text: String) -> String {
+    func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
+    }
+    guard text.unicodeScalars.contains(where: unsafe) else { return text }
+    return text.unicodeScalars.map { unsafe($0) ? visible($0) : String($0) }.joined()
+}
+
 /// `scalar` as text shown to be read back writes it (a layout dump, a failed conformance case):
 /// itself, or `\u{…}` for what would hide or reorder what is around it, or stands for bytes
 /// that were not text: controls, format characters, line and paragraph separators, unassigned

@@ -205,7 +205,7 @@ struct ParsedArguments {
             }
             // An option where a value belongs is the value missing (`--out-dir --format png` made
             // a folder named '--format'); a file or folder of such a name is written `./--name`.
-            if inline == nil && (value.hasPrefix("--") && value.count > 2
+            if inline == nil && (value.hasPrefix("--")
                 || value.count == 2 && value.first == "-" && value.last.map { short[$0] != nil } == true)
             {
                 throw UsageError("missing value for '\(argument)' (it is followed by the option '\(value)')")

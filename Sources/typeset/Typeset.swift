@@ -78,7 +78,7 @@ enum TypesetCommand {
             return ExitStatus.success
         } catch let usage as UsageError {
             writeStandardError(
-                "typeset: error: \(usage.message)\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
+                "typeset: error: \(terminalSafe(usage.message))\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
             return ExitStatus.usage
         } catch let exit as ExitCode {
             return exit.status
@@ -103,7 +103,7 @@ func printDiagnostics(_ diagnostics: Diagnostics) {
 }
 
 func printError(_ message: String) {
-    writeStandardError("typeset: error: \(message)\n")
+    writeStandardError("typeset: error: \(terminalSafe(message))\n")
 }
 
 /// Writes `text` to standard error at once (unbuffered, like the diagnostics before it).

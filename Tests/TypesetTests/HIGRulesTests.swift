@@ -1060,6 +1060,28 @@ extension ReportInvariantTests {
             #expect(rule?.color == Color(red: 1, green: 0, blue: 0))
         }
     }
+    /// An image less tall than the first line of the text beside it in a row stands centered
+    /// on that line, as an icon beside its label does (it stood at the row's top); a taller one
+    /// stays at the top.
+    @Test func anIconBesideItsLabelIsCenteredOnItsLine() throws {
+        let (folder, _) = try document(lang: "en", flip: "never")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (height, centered) in [(12.0, true), (40.0, false)] {
+            let xml = #"<document lang="ar"><row><image src="arrow.png" width="24" height="\#(height)"/><label>رجوع إلى القائمة</label></row></document>"#
+            try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: JobSettings())
+            let blocks = try #require(outcome.layout?.report.pages.first?.blocks)
+            let image = try #require(blocks.first { $0.kind == "image" }?.frame)
+            let label = try #require(blocks.first { $0.kind == "label" })
+            let line = try #require(label.lines.first)
+            // The label's line box: `line-height` (1.3) times its size, its baseline where the
+            // layout put it; its middle, from the frame's top.
+            let middle = label.frame.y + 17 * 1.3 / 2
+            #expect((abs(image.y + image.height / 2 - middle) < 0.01) == centered, "\(height): \(image) \(label.frame) \(line.baseline)")
+            if !centered { #expect(image.y == label.frame.y) }
+        }
+    }
+
     /// An image's `key` takes its alt text from the string catalog.
     @Test func anImagesKeyLocalizesItsAlt() throws {
         let (folder, _) = try document(lang: "ar", flip: "never")

@@ -261,6 +261,8 @@ private struct Fixture {
         let warning = Diagnostic.warning(SourceLocation(file: "a.xml", line: 1, column: 2), "the word 'x\u{1B}[31my'")
         #expect(warning.description == "a.xml:1:2: warning: the word 'x\\u{1B}[31my'")
         #expect(warning.message.contains("\u{1B}"))
+        // And bidi overrides and isolates, which reorder the line (a file name with U+202E).
+        #expect(terminalSafe("a\u{202E}b\u{2067}c\u{200C}d") == "a\\u{202E}b\\u{2067}c\u{200C}d")
     }
 
     /// SPEC §2's table of device presets, typed out: each gives its page size.

@@ -191,7 +191,7 @@ import Testing
         let markup = ##"""
             <document width="300" height="300" margin="10"><stack background="#FFFFFF"><p>One</p><p>Two</p></stack>
             <row background="#00FF00"><label>a</label><button>OK</button></row>
-            <list background="#0000FF"><item>x</item><item>y</item></list>
+            <list background="#0000FF"><item>x</item><item>y</item><list background="#FF00FF"><item>z</item></list></list>
             <stack background="#FF0000"><p>\##(words(60))</p><p>after</p></stack></document>
             """##
         let result = try #require(layoutMarkup(markup))
@@ -200,13 +200,16 @@ import Testing
             page.items.compactMap { if case .rectangle(let r) = $0, r.fill == Color(hex: hex) { r } else { nil } }
         }
         let first = try #require(result.pages.first)
-        for (hex, count) in [("#FFFFFF", 2), ("#00FF00", 1), ("#0000FF", 2)] {
+        for (hex, count) in [("#FFFFFF", 2), ("#00FF00", 1), ("#0000FF", 3)] {
             let found = rectangles(first, hex)
             #expect(found.count == count && found.allSatisfy { $0.x == 10 && $0.width == 280 }, "\(hex): \(found)")
             // One area: each part ends where the next begins.
             for (a, b) in zip(found, found.dropFirst()) { #expect(abs(a.y + a.height - b.y) < 0.001, "\(hex)") }
         }
         #expect(rectangles(first, "#FFFFFF").first?.y == 10)
+        // A nested list's own, behind its items, indented as they are.
+        let nested = rectangles(first, "#FF00FF")
+        #expect(nested.count == 1 && (nested.first?.x ?? 0) > 10, "\(nested)")
         // Drawn before the text it is behind.
         let firstRectangle = first.items.firstIndex { if case .rectangle = $0 { true } else { false } }
         let firstText = first.items.firstIndex { if case .glyphs = $0 { true } else { false } }

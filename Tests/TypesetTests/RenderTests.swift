@@ -608,6 +608,18 @@ struct RenderTests {
     /// the background covers every pixel. A page of fractional pixels is rounded up, and its
     /// background covers the last, partly covered column too: drawn after a red page of the same
     /// pixel size, that column is the page's own opaque blue, with nothing of the red page.
+    /// A page's size in pixels is its size in points times the scale, a fraction of a pixel
+    /// taken whole, but not the last bit of a double: 473.5 pt laid out as 473.50000000000006
+    /// made 948 rows at 2×, one of background only.
+    @Test func pngPagesHaveNoRowForARoundingError() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let pages = [Page(width: 10.25, height: 473.50000000000006, items: []), Page(width: 10.3, height: 20, items: [])]
+        let paths = try render(pages: pages, to: folder + "/p.png", options: RenderOptions(format: .png, scale: 2))
+        let sizes = try paths.map { try #require(PNGFile.headerSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))))) }
+        #expect(sizes.map { [$0.width, $0.height] } == [[21, 947], [21, 40]])
+    }
+
     @Test func pngOnReusedMemoryShowsNothingOfThePageBefore() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

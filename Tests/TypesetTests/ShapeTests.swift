@@ -132,6 +132,9 @@ struct ShapeFontTests {
         #expect(chosen([300, 500], 400) == 500)
         #expect(chosen([400, 600], 500) == 400)
         #expect(chosen([400, 700], 500) == 400 && chosen([400, 700], 600) == 700 && chosen([400, 700], 100) == 400)
+        // One key for a family's name wherever it is looked up: quotes, case and runs of
+        // spaces aside.
+        #expect(FontDatabase.familyKey(" 'Two  Spaces' ") == "two spaces" && FontDatabase.familyKey("Two Spaces") == "two spaces")
         // The style first: an italic asked for takes the family's italic faces.
         let faces = [face(400), face(700, italic: true)]
         #expect(FontDatabase.bestMatch(faces, weight: 400, italic: true)?.weight == 700)

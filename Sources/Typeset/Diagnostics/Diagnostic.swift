@@ -60,8 +60,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         if let hint { text += " (\(hint))" }
         // A control character quoted from an input (the ESC of a terminal's escape codes in a
         // catalog's text, a file name) is written as `\u{1B}`, not sent to the terminal.
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        return text.unicodeScalars.map { $0.properties.generalCategory == .control ? visible($0) : String($0) }.joined()
+        return terminalSafe(text)
     }
 }
 

@@ -32,6 +32,9 @@ struct PlacedBlock {
     /// Line boxes: left x and top y of each line, parallel to `paragraph.lines`.
     var lineOrigins: [(x: Double, top: Double)] = []
     var marker: (paragraph: ParagraphLayout, x: Double, top: Double)?
+    /// The backgrounds of the lists, rows and stacks that begin with it, outermost first: drawn
+    /// first of all, each page's part of them (`PageEmitter.emit`).
+    var backgrounds: [RectangleItem] = []
     /// Drawn before the text (button shapes, backgrounds), and other content (images, rules).
     var decorations: [PageItem] = []
     var tag: StructureTag?
@@ -79,16 +82,17 @@ extension PlacedBlock {
         report.frame.y += dy
         for i in lineOrigins.indices { lineOrigins[i].top += dy }
         marker?.top += dy
+        for i in backgrounds.indices { backgrounds[i].y += dy }
         decorations = decorations.map { $0.moved(dy: dy) }
     }
 
-    /// Makes a button (its rectangle the last decoration; the backgrounds of the stacks it is in
-    /// come before it) reach down to `bottom`, its text still centered in it.
+    /// Makes a button (its rectangle the first decoration) reach down to `bottom`, its text
+    /// still centered in it.
     mutating func stretchButton(to newBottom: Double) {
         let grow = newBottom - bottom
-        guard grow > 0, let last = decorations.indices.last, case .rectangle(var shape) = decorations[last] else { return }
+        guard grow > 0, case .rectangle(var shape)? = decorations.first else { return }
         shape.height += grow
-        decorations[last] = .rectangle(shape)
+        decorations[0] = .rectangle(shape)
         for i in lineOrigins.indices { lineOrigins[i].top += grow / 2 }
         report.frame.y += grow / 2
         bottom = newBottom
@@ -284,9 +288,7 @@ struct BlockLayouter {
             for child in children { layoutFlow(child, inner) }
             addBackground(block, context, units: start)
         case .list(let list):
-            let start = units.count
             layoutList(block, list, context)
-            addBackground(block, context, units: start)
         default:
             let top = nextTop()
             var blocks: [PlacedBlock] = []
@@ -374,10 +376,7 @@ struct BlockLayouter {
             addBackground(block, context, top: top, bottom: y, to: &placed, from: first)
             return y
         case .list(let list):
-            let first = placed.count
-            let bottom = layoutListItems(block, list, context, top: top, into: &placed)
-            addBackground(block, context, top: top, bottom: bottom, to: &placed, from: first)
-            return bottom
+            return layoutListItems(block, list, context, top: top, into: &placed)
         case .image(let image):
             return layoutImage(block, image, context, top: top, into: &placed)
         case .divider:
@@ -466,6 +465,7 @@ struct BlockLayouter {
         var bottom = top
         let rowStart = placed.count
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
+        var imageBlocks: [Int] = []  // and its images
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
@@ -476,6 +476,7 @@ struct BlockLayouter {
             bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
             switch child.kind {
+            case .image where placed.count == first + 1: imageBlocks.append(first)
             case .image, .divider, .spacer: break
             case .text(.button, _) where placed.count == first + 1: buttonBlocks.append(first)
             default: if placed.count > first { groups.append(first..<placed.count) }
@@ -509,6 +510,21 @@ struct BlockLayouter {
                 }
             }
         }
+        // An image less tall than the first line of the text beside it stands centered on that
+        // line, as an icon beside its label does in a stack view (at the row's top, a 12 pt
+        // arrow stood 5 pt above the middle of the label's line).
+        let lines = (buttonBlocks + groups.map(\.lowerBound)).compactMap { index -> (top: Double, height: Double)? in
+            guard let line = placed[index].paragraph?.lines.first, let origin = placed[index].lineOrigins.first else { return nil }
+            return (origin.top, line.height)
+        }
+        if let line = lines.max(by: { $0.height < $1.height }) {
+            for i in imageBlocks where placed[i].bottom - placed[i].top < line.height {
+                let down = line.top + line.height / 2 - (placed[i].top + placed[i].bottom) / 2
+                guard down > 0.001 else { continue }
+                placed[i].move(down: down)
+                bottom = max(bottom, placed[i].bottom)
+            }
+        }
         addBackground(block, context, top: top, bottom: bottom, to: &placed, from: rowStart)
         return bottom
     }
@@ -516,21 +532,21 @@ struct BlockLayouter {
     // MARK: - Backgrounds of lists, rows and stacks
 
     /// A list's, row's or stack's `background` (SPEC §2: a common block attribute), behind its
-    /// children from its top to `bottom` and across its width: a rectangle drawn first of all
-    /// with the first of its blocks, `placed[first]` (before a nested container's, which
-    /// was added first).
+    /// children from its top to `bottom` and across its width: drawn first of all with the
+    /// first of its blocks, `placed[first]` (before a nested container's, which was added
+    /// first).
     private func addBackground(
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) {
         guard let color = block.style.background, first < placed.count, bottom > top else { return }
-        placed[first].decorations.insert(
-            .rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)), at: 0)
+        placed[first].backgrounds.insert(
+            RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color), at: 0)
     }
 
     /// The same for a list or stack of the flow, whose children are the units from `start`
-    /// (pages break between them): a rectangle behind each unit and the gap after it, so that
-    /// its children stand on one area and each page has its part. (A paragraph split between
-    /// pages has it behind the lines of each part, as its own background.)
+    /// (pages break between them): behind each unit and the gap after it, so that its
+    /// children stand on one area and each page has its part (a paragraph split between pages,
+    /// behind each part's lines and the gap after the last).
     private mutating func addBackground(_ block: Block, _ context: BlockContext, units start: Int) {
         guard block.style.background != nil else { return }
         let withBlocks = (start..<units.count).filter { !units[$0].blocks.isEmpty }
@@ -566,6 +582,8 @@ struct BlockLayouter {
         let inner = containerContext(block, context)
         let markers = listMarkers(list, inner)
         guard hasRoom(block, inner, markers: markers.width) else { return }
+        let start = units.count
+        defer { addBackground(block, context, units: start) }
         let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
         var number = 0
         var previous: Int?  // the last item's key
@@ -611,7 +629,9 @@ struct BlockLayouter {
         let markers = listMarkers(list, inner)
         guard hasRoom(block, inner, markers: markers.width) else { return top }
         let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
+        let first = placed.count
         var y = top
+        defer { addBackground(block, context, top: top, bottom: y, to: &placed, from: first) }
         var number = 0
         var previous: Int?  // the last item's key
         for (index, item) in list.items.enumerated() {
@@ -946,7 +966,9 @@ struct BlockLayouter {
             for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
                 shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
-            if role == .title { title = String(shown) } else { firstHeading = String(shown) }
+            // (A `<br/>` at its end is no space of it.)
+            let trimmed = String(shown).trimmingWhitespace()
+            if role == .title { title = trimmed } else { firstHeading = trimmed }
         }
         if role == .title && !hasTitleText { hasTitleText = BlockLayouter.hasText(text.scalars) }
 

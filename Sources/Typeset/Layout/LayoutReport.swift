@@ -141,18 +141,14 @@ private final class JSONWriter {
     /// one by one, they missed by 0.01 in one line of nine). With `right`, the frame's right
     /// edge as printed, a right-aligned line ends there. Empty for a line without runs.
     static func printedEdges(_ line: ReportLine, right: Double?) -> [Double] {
-        guard let first = line.runs.first else { return [] }
-        var edges = [hundredths(first.x)]
-        for (index, run) in line.runs.enumerated() {
-            let next = index + 1 < line.runs.count ? line.runs[index + 1].x : nil
-            // The next run's start when they meet, so that they meet as printed too.
-            let end = next.map { abs($0 - (run.x + run.width)) < 0.001 ? $0 : run.x + run.width } ?? run.x + run.width
-            edges.append(hundredths(end))
+        guard let first = line.runs.first, let last = line.runs.last else { return [] }
+        // Runs meet (ParagraphLayouter places them end to end): each ends where the next starts.
+        let edges = [first.x] + line.runs.dropFirst().map(\.x) + [last.x + last.width]
+        var printed = edges.map(hundredths)
+        if let right, let end = printed.last, abs(right - end) < 0.015 {
+            printed = printed.map { $0 + (right - end) }
         }
-        if let right, let last = edges.last, abs(right - last) < 0.015 {
-            edges = edges.map { $0 + (right - last) }
-        }
-        return edges
+        return printed
     }
 
     func number(_ value: Double) {

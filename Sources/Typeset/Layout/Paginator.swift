@@ -36,7 +36,7 @@ extension BlockLayouter {
                     hint: "give the document a 'height', a 'device', a 'margin' or some content")
                 return ([], [], [error])
             }
-            var emitter = PageEmitter(width: width, height: height, background: background)
+            var emitter = PageEmitter(width: width, height: height, background: background, contentBottom: height - margin)
             for unit in units {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
             }
@@ -46,7 +46,7 @@ extension BlockLayouter {
         let contentHeight = pageHeight - 2 * margin
         var pages: [Page] = []
         var reports: [ReportPage] = []
-        var emitter = PageEmitter(width: width, height: pageHeight, background: background)
+        var emitter = PageEmitter(width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin)
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var previousBottom = 0.0
@@ -130,7 +130,9 @@ extension BlockLayouter {
             let (page, continuing) = emitter.page(before: next)
             pages.append(page)
             reports.append(emitter.report)
-            emitter = PageEmitter(width: width, height: pageHeight, background: background, resuming: continuing)
+            emitter = PageEmitter(
+                width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
+                resuming: continuing)
             y = 0
             empty = true
             return true
@@ -304,8 +306,13 @@ extension Unit {
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
-                // the line before it goes with it, when two stay on this one.
-                if end == block.count - 1 && end - start >= 3 { end -= 1 }
+                // the line before it goes with it, when two stay on this one and the two fit on
+                // the next.
+                if end == block.count - 1 && end - start >= 3
+                    && block[end].bottom - block[end - 1].top <= contentHeight + 0.001
+                {
+                    end -= 1
+                }
                 if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
                     // Taller than a page and at its top: it stands there alone, cut off.
                     let tall = block[start].bottom - block[start].top
@@ -347,9 +354,13 @@ struct PageEmitter {
     /// Those ended with `continued` so far.
     private var suspended: Set<OpenStructure> = []
 
-    init(width: Double, height: Double, background: Color, resuming: Set<OpenStructure> = []) {
+    /// Where the page's content area ends: the backgrounds of lists, rows and stacks stop there.
+    let contentBottom: Double
+
+    init(width: Double, height: Double, background: Color, contentBottom: Double, resuming: Set<OpenStructure> = []) {
         report = ReportPage(width: width, height: height, blocks: [])
         self.background = background
+        self.contentBottom = contentBottom
         self.resuming = resuming
     }
 
@@ -398,6 +409,20 @@ struct PageEmitter {
             if firstPart { begin(.item(item), order: order) }
         } else if let tag = block.tag {
             items.append(.beginTag(tag, continued: !firstPart, order: order))
+        }
+        // The backgrounds of the lists, rows and stacks it begins: from its top, or its part's,
+        // to the next block, or its part's end, never past the content area (the gap after the
+        // last block of a page reached into the margin).
+        for var background in block.backgrounds where firstPart || lines != nil {
+            var top = background.y
+            var bottom = background.y + background.height
+            if let lines, let paragraph = block.paragraph {
+                if !firstPart { top = block.lineOrigins[lines.lowerBound].top }
+                if !lastPart { bottom = block.lineOrigins[lines.upperBound - 1].top + paragraph.lines[lines.upperBound - 1].height }
+            }
+            background.y = top + dy
+            background.height = min(bottom + dy, contentBottom) - background.y
+            if background.height > 0 { items.append(.rectangle(background)) }
         }
         if let lines, let paragraph = block.paragraph, !(firstPart && lastPart) {
             // A text block split between pages: its background behind the lines of each part.

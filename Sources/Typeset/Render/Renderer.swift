@@ -273,7 +273,10 @@ let maximumPixelCount = 1 << 26
 /// The pixels of `page` as a PNG image at `scale`: its size in points times the scale, a
 /// fraction of a pixel taken whole.
 private func pixelSize(of page: Page, scale: Double) -> (width: Double, height: Double) {
-    ((page.width * scale).rounded(.up), (page.height * scale).rounded(.up))
+    // Less a millionth: a page laid out 473.5 pt tall give or take the last bit of a double
+    // (473.50000000000006) took a row of 948 pixels at 2×, one of background only.
+    func pixels(_ points: Double) -> Double { max(1, (points * scale - 1e-6).rounded(.up)) }
+    return (pixels(page.width), pixels(page.height))
 }
 
 /// Why `page` cannot be a PNG image at `scale` (a positive number), or nil.

@@ -372,7 +372,7 @@ public final class FontDatabase: Sendable {
             }
             for family in fallbacks {
                 let found = Self.bestMatch(
-                    state.bundledByFamily[family.lowercased()] ?? [], weight: weight, italic: italic)
+                    state.bundledByFamily[Self.familyKey(family)] ?? [], weight: weight, italic: italic)
                 if let face = found, !faces.contains(face) { faces.append(face) }
             }
             // Without the bundled fonts (`bundledFontsProblem`), Noto Sans or DejaVu Sans if the
@@ -385,7 +385,7 @@ public final class FontDatabase: Sendable {
                 let preferred = ["noto sans", "dejavu sans"].first { byFamily[$0] != nil }
                 if let first = preferred.flatMap({ byFamily[$0]?.first })
                     ?? pool.first(where: { state.isColor[$0.fileKey] != true }),
-                    let face = Self.bestMatch(byFamily[first.family.lowercased()] ?? [], weight: weight, italic: italic)
+                    let face = Self.bestMatch(byFamily[Self.familyKey(first.family)] ?? [], weight: weight, italic: italic)
                 {
                     faces.append(face)
                 }
@@ -458,7 +458,7 @@ public final class FontDatabase: Sendable {
             state.bundled = Self.scan(
                 [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
                 files: &state.files, legacyNames: &state.primaryByLegacyName)
-            for face in state.bundled { state.bundledByFamily[face.family.lowercased(), default: []].append(face) }
+            for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
@@ -466,8 +466,8 @@ public final class FontDatabase: Sendable {
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
                 files: &state.files, legacyNames: &state.primaryByLegacyName))
         for face in state.extra {
-            state.extraByFamily[face.family.lowercased(), default: []].append(face)
-            state.primaryByFamily[face.family.lowercased(), default: []].append(face)
+            state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
+            state.primaryByFamily[Self.familyKey(face.family), default: []].append(face)
         }
     }
 
@@ -480,15 +480,20 @@ public final class FontDatabase: Sendable {
             Self.scan(
                 Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files,
                 legacyNames: &state.systemByLegacyName))
-        for face in state.systemFaces { state.systemByFamily[face.family.lowercased(), default: []].append(face) }
+        for face in state.systemFaces { state.systemByFamily[Self.familyKey(face.family), default: []].append(face) }
+    }
+
+    /// The key of a family name in the indexes and in lookups: without the quotes family lists
+    /// may have, CSS style ('Noto Sans', "Noto Sans Arabic"), in lower case, spaces inside it
+    /// counting as one (a family named "Two  Spaces" and one asked for so meet).
+    static func familyKey(_ name: String) -> String {
+        name.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
+            .split(whereSeparator: \.isHorizontalSpace).joined(separator: " ")
     }
 
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
-        // Family lists may come quoted, CSS style: 'Noto Sans', "Noto Sans Arabic"; spaces
-        // inside a name count as one.
-        let key = family.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
-            .split(whereSeparator: \.isHorizontalSpace).joined(separator: " ")
+        let key = Self.familyKey(family)
         // A family by its name, else by the legacy name of some of its faces (fc-list shows
         // both: "DejaVu Sans,DejaVu Sans Light"), bundled and `--font-dir` fonts first.
         if let faces = state.primaryByFamily[key] ?? state.primaryByLegacyName[key] {
@@ -553,7 +558,7 @@ public final class FontDatabase: Sendable {
                     if found == nil { loadSystem(&state) }
                     look(in: state.systemFaces, state.systemByFamily)
                 }
-                faces = found.flatMap { $0.byFamily[$0.face.family.lowercased()] } ?? []
+                faces = found.flatMap { $0.byFamily[Self.familyKey($0.face.family)] } ?? []
                 state.otherFamily[key] = faces
             }
             return Self.bestMatch(faces.filter(coversAll), weight: weight, italic: italic)
@@ -649,7 +654,7 @@ public final class FontDatabase: Sendable {
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
-                if let legacy = font.legacyFamilyName?.lowercased(), legacy != family.lowercased() {
+                if let legacy = font.legacyFamilyName.map(familyKey), legacy != familyKey(family) {
                     legacyNames[legacy, default: []].append(face)
                 }
             }

@@ -179,8 +179,9 @@ final class HarfBuzzFont: @unchecked Sendable {
         let glyphCount = withTable("maxp") { $0.count >= 6 ? Int($0[4]) << 8 | Int($0[5]) : 0 }
         let long = head[50] == 0 && head[51] == 1  // indexToLocFormat
         let outside = withTable("loca") { loca -> Int in
-            guard loca.count >= (glyphCount + 1) * (long ? 4 : 2) else { return glyphCount + 1 }
-            return (0...glyphCount).count { i in
+            // The offsets it has (FreeType reads a `loca` short of some as it is).
+            let count = min(glyphCount + 1, loca.count / (long ? 4 : 2))
+            return (0..<count).count { i in
                 let offset = long
                     ? Int(loca[4 * i]) << 24 | Int(loca[4 * i + 1]) << 16 | Int(loca[4 * i + 2]) << 8 | Int(loca[4 * i + 3])
                     : 2 * (Int(loca[2 * i]) << 8 | Int(loca[2 * i + 1]))
