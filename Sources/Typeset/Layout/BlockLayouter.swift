@@ -967,7 +967,7 @@ struct BlockLayouter {
                 shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
             // (A `<br/>` at its end is no space of it.)
-            let trimmed = String(shown).trimmingWhitespace()
+            let trimmed = shown.last == " " || shown.first == " " ? String(shown).trimmingWhitespace() : String(shown)
             if role == .title { title = trimmed } else { firstHeading = trimmed }
         }
         if role == .title && !hasTitleText { hasTitleText = BlockLayouter.hasText(text.scalars) }
