@@ -124,13 +124,13 @@ enum ProgressLine {
     static func draw(count: String, name: String, done: Int, of total: Int, since start: UInt64) {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let left = elapsed / Double(max(done, 1)) * Double(total - done)
-        writeStandardError(
+        writeRawStandardError(
             "\r\u{1B}[K"
-                + progressLine(count: count, name: name, left: "  \(Int(left.rounded()))s left", columns: terminalColumns()))
+                + terminalSafe(progressLine(count: count, name: name, left: "  \(Int(left.rounded()))s left", columns: terminalColumns())))
     }
 
     static func clear() {
-        writeStandardError("\r\u{1B}[K")
+        writeRawStandardError("\r\u{1B}[K")
     }
 
     /// The progress line cut to the terminal's width (a name in the middle, else left out): a

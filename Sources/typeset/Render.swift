@@ -295,7 +295,7 @@ struct Render: Command {
         if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
-            writeStandardError(terminalSafe(line) + "\n")
+            writeStandardError(line + "\n")
         }
         if !failed.isEmpty { exit(ExitStatus.inputFailed) }
     }

@@ -78,7 +78,7 @@ enum TypesetCommand {
             return ExitStatus.success
         } catch let usage as UsageError {
             writeStandardError(
-                "typeset: error: \(terminalSafe(usage.message))\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
+                "typeset: error: \(usage.message)\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
             return ExitStatus.usage
         } catch let exit as ExitCode {
             return exit.status
@@ -103,11 +103,19 @@ func printDiagnostics(_ diagnostics: Diagnostics) {
 }
 
 func printError(_ message: String) {
-    writeStandardError("typeset: error: \(terminalSafe(message))\n")
+    writeStandardError("typeset: error: \(message)\n")
 }
 
-/// Writes `text` to standard error at once (unbuffered, like the diagnostics before it).
+/// Writes `text` to standard error at once (unbuffered, like the diagnostics before it), its
+/// lines `terminalSafe`: a file name or value quoted in a message sends no escape code or bidi
+/// override to the terminal.
 func writeStandardError(_ text: String) {
+    let safe = text.split(separator: "\n", omittingEmptySubsequences: false).map { terminalSafe(String($0)) }
+    _ = writeAll(safe.joined(separator: "\n"), to: STDERR_FILENO)
+}
+
+/// Writes `text` to standard error as it is: the progress line's own escape codes.
+func writeRawStandardError(_ text: String) {
     _ = writeAll(text, to: STDERR_FILENO)
 }
 

@@ -224,7 +224,7 @@ struct BlockLayouter {
         var seen = Set<String>()
         var missing: [String] = []
         families = named.filter { family in
-            guard seen.insert(family.lowercased()).inserted else { return false }
+            guard seen.insert(FontDatabase.familyKey(family)).inserted else { return false }
             if paragraphs.fonts.hasFamily(family) { return true }
             missing.append(family)
             return false
@@ -551,7 +551,8 @@ struct BlockLayouter {
         guard block.style.background != nil else { return }
         let withBlocks = (start..<units.count).filter { !units[$0].blocks.isEmpty }
         for (n, index) in withBlocks.enumerated() {
-            let bottom = n + 1 < withBlocks.count ? units[withBlocks[n + 1]].top : units[index].bottom
+            // To the next block's top, the last to the container's end (spacers after it too).
+            let bottom = n + 1 < withBlocks.count ? units[withBlocks[n + 1]].top : units[units.count - 1].bottom
             addBackground(block, context, top: units[index].top, bottom: bottom, to: &units[index].blocks, from: 0)
         }
     }
@@ -967,7 +968,8 @@ struct BlockLayouter {
                 shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
             // (A `<br/>` at its end is no space of it.)
-            let trimmed = shown.last == " " || shown.first == " " ? String(shown).trimmingWhitespace() : String(shown)
+            let trimmed = shown.last?.properties.isWhitespace == true || shown.first?.properties.isWhitespace == true
+                ? String(shown).trimmingWhitespace() : String(shown)
             if role == .title { title = trimmed } else { firstHeading = trimmed }
         }
         if role == .title && !hasTitleText { hasTitleText = BlockLayouter.hasText(text.scalars) }

@@ -356,6 +356,8 @@ struct PageEmitter {
 
     /// Where the page's content area ends: the backgrounds of lists, rows and stacks stop there.
     let contentBottom: Double
+    /// Where in `items` the backgrounds of lists, rows and stacks are.
+    private var containerBackgrounds: [Int] = []
 
     init(width: Double, height: Double, background: Color, contentBottom: Double, resuming: Set<OpenStructure> = []) {
         report = ReportPage(width: width, height: height, blocks: [])
@@ -422,7 +424,21 @@ struct PageEmitter {
             }
             background.y = top + dy
             background.height = min(bottom + dy, contentBottom) - background.y
-            if background.height > 0 { items.append(.rectangle(background)) }
+            guard background.height > 0 else { continue }
+            // One rectangle where a container's parts meet on the page: two drawn edge to edge
+            // let the page show through their antialiased edges (light lines across a card).
+            let meeting = containerBackgrounds.first { index in
+                guard case .rectangle(let earlier) = items[index] else { return false }
+                return earlier.fill == background.fill && earlier.x == background.x && earlier.width == background.width
+                    && abs(earlier.y + earlier.height - background.y) < 1e-6
+            }
+            if let meeting, case .rectangle(var earlier) = items[meeting] {
+                earlier.height = background.y + background.height - earlier.y
+                items[meeting] = .rectangle(earlier)
+            } else {
+                containerBackgrounds.append(items.count)
+                items.append(.rectangle(background))
+            }
         }
         if let lines, let paragraph = block.paragraph, !(firstPart && lastPart) {
             // A text block split between pages: its background behind the lines of each part.
