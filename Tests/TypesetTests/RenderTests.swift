@@ -334,8 +334,12 @@ struct RenderTests {
         let text = String(decoding: try bytes(written[0]), as: UTF8.self)
         #expect(text.contains(#/<path id="p[0-9a-f]{12}-glyph0-[0-9]+" transform="scale\(/#))
         #expect(text.contains(#/<image id="p[0-9a-f]{12}-image1" width="[0-9]+" height="[0-9]+" xlink:href="data:image\/png;base64,iVBORw0KGgo/#))
-        // The image's alt text is its accessible name and title, as the PDF's Figure has it.
-        #expect(text.contains(#/<use xlink:href="#p[0-9a-f]{12}-image1" transform="matrix\([^"]*\)" role="img" aria-label="A red and blue flag"><title>A red and blue flag<\/title><\/use>/#))
+        // The image's alt text is its accessible name and title, as the PDF's Figure has it: in
+        // the text layer, in reading order among the text, the drawing hidden (a screen reader
+        // read every picture's name before the page's text).
+        #expect(text.contains(#/<use xlink:href="#p[0-9a-f]{12}-image1" transform="matrix\([^"]*\)" aria-hidden="true"\/>/#))
+        let layer = try #require(text.range(of: #"<g fill-opacity="0" stroke="none">"#))
+        #expect(text[layer.upperBound...].contains(#/<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="[0-9.]+" role="img" aria-label="A red and blue flag"><title>A red and blue flag<\/title><\/rect>/#))
     }
 
     /// What the layout never makes but a library user's `Page` may hold: a translucent run of

@@ -72,9 +72,29 @@ enum SVGText {
                 layer.append(")\">\n")
                 layer.append(nested)
                 layer.append("</g>\n")
+            case .image(let image):
+                // Its accessible name here, in reading order among the text (on the drawn image,
+                // a screen reader read every picture's before the page's text).
+                guard let alt = image.alt, !alt.isEmpty else { continue }
+                endLine()
+                layer.append("<rect x=\"")
+                layer.decimal(image.x)
+                layer.append("\" y=\"")
+                layer.decimal(image.y)
+                layer.append("\" width=\"")
+                layer.decimal(image.width)
+                layer.append("\" height=\"")
+                layer.decimal(image.height)
+                layer.append("\" role=\"img\"")
+                appendLanguage(image.language, to: &layer)
+                layer.append(" aria-label=\"")
+                appendEscaped(alt, to: &layer)
+                layer.append("\">")
+                appendTitle(alt, to: &layer)
+                layer.append("</rect>\n")
             case .beginTag, .endTag:
                 endLine()
-            case .rectangle, .rule, .image:
+            case .rectangle, .rule:
                 continue
             }
         }

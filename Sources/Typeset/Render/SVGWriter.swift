@@ -200,7 +200,7 @@ final class SVGWriter: PageWriting {
         let scaleX = item.width / Double(image.width)
         svg.use(
             image, scaleX: item.flipped ? -scaleX : scaleX, scaleY: item.height / Double(image.height),
-            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1, label: item.alt, language: item.language)
+            x: item.flipped ? item.x + item.width : item.x, y: item.y, opacity: 1, label: item.alt)
     }
 
     /// The image file at `path` as the SVG embeds it: the chunks of the file that make its pixels
@@ -345,12 +345,12 @@ private struct SVGPage: ~Copyable {
     }
 
     /// Draws `image`, defined once per page, with its pixels `scaleX` by `scaleY` points and its
-    /// top-left corner at (`x`, `y`).
-    /// `label`: the image's alt text, given as its accessible name and title (as the PDF gives
-    /// its Figure /Alt), in `language`; without it, an SVG reader had nothing to say of the picture.
+    /// top-left corner at (`x`, `y`). `label`: the image's alt text. Given, the drawing is hidden
+    /// from screen readers: its accessible name and title are in the text layer, in reading
+    /// order (`SVGText`), as the PDF gives its Figure /Alt; `alt=""` says nothing.
     mutating func use(
         _ image: EmbeddedPNG, scaleX: Double, scaleY: Double, x: Double, y: Double, opacity: Double,
-        label: String? = nil, language: String? = nil
+        label: String? = nil
     ) {
         let number: Int
         if let known = images[image.key] {
@@ -378,18 +378,7 @@ private struct SVGPage: ~Copyable {
         matrix(scaleX: scaleX, scaleY: scaleY, x: x, y: y)
         body.append(")\"")
         self.opacity(opacity, " opacity=\"")
-        guard let label, !label.isEmpty else {
-            // alt="": a picture that says nothing, hidden from screen readers (the PDF's artifact).
-            body.append(label == nil ? "/>\n" : " aria-hidden=\"true\"/>\n")
-            return
-        }
-        body.append(" role=\"img\"")
-        SVGText.appendLanguage(language, to: &body)
-        body.append(" aria-label=\"")
-        SVGText.appendEscaped(label, to: &body)
-        body.append("\">")
-        SVGText.appendTitle(label, to: &body)
-        body.append("</use>\n")
+        body.append(label == nil ? "/>\n" : " aria-hidden=\"true\"/>\n")
     }
 
     /// The start of an id or a reference to one, in `defs` or `body`.
