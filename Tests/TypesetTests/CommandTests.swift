@@ -277,6 +277,13 @@ import Testing
         let second = try runProgram("/usr/bin/pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).stdout
         let third = try runProgram("/usr/bin/pdftotext", ["-f", "3", "-l", "3", pdf, "-"]).stdout
         #expect(first.contains("Settings") && second.contains("הגדרות") && third.contains("قائمة التسوق"), "\(third)")
+        // A file name's escape codes reach the terminal escaped, in its diagnostic and in the
+        // summary line.
+        let escaped = out + "/bad\u{1B}[31m.xml"
+        try "<document><p>x</document>".write(toFile: escaped, atomically: true, encoding: .utf8)
+        let named = try typeset(["render", escaped, examples + "/settings-en.xml", "--out-dir", out])
+        #expect(named.status == 1 && !named.stderr.contains("\u{1B}") && named.stderr.contains("bad\\u{1B}[31m.xml:1:"), "\(named)")
+        #expect(named.stderr.contains("failed: \(out)/bad\\u{1B}[31m.xml"), "\(named)")
         let missing = try typeset(["render", examples + "/settings-en.xml", out + "/missing.xml", "-o", pdf])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("missing.xml"))

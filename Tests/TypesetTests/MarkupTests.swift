@@ -255,13 +255,11 @@ private struct Fixture {
         #expect(document.lang == "ar-EG" && document.blocks.first?.style.lang == "zh-Hant-TW")
     }
 
-    /// A control character quoted from an input (a terminal's escape codes in a catalog's text)
-    /// is written as `\u{…}` where diagnostics are printed, not sent to the terminal.
-    @Test func diagnosticsShowControlCharactersEscaped() {
-        let warning = Diagnostic.warning(SourceLocation(file: "a.xml", line: 1, column: 2), "the word 'x\u{1B}[31my'")
-        #expect(warning.description == "a.xml:1:2: warning: the word 'x\\u{1B}[31my'")
-        #expect(warning.message.contains("\u{1B}"))
-        // And bidi overrides and isolates, which reorder the line (a file name with U+202E).
+    /// What goes to a terminal (`writeStandardError`) has its control characters (a terminal's
+    /// escape codes in a catalog's text) and bidi overrides and isolates (which reorder the line:
+    /// a file name with U+202E) written as `\u{…}`; joiners and marks stay.
+    @Test func terminalSafeTextEscapesControlsAndOverrides() {
+        #expect(terminalSafe("the word 'x\u{1B}[31my'") == "the word 'x\\u{1B}[31my'")
         #expect(terminalSafe("a\u{202E}b\u{2067}c\u{200C}d") == "a\\u{202E}b\\u{2067}c\u{200C}d")
     }
 

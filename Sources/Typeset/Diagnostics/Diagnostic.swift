@@ -58,9 +58,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(location): \(severity.rawValue): \(message)"
         if let hint { text += " (\(hint))" }
-        // A control character quoted from an input (the ESC of a terminal's escape codes in a
-        // catalog's text, a file name) is written as `\u{1B}`, not sent to the terminal.
-        return terminalSafe(text)
+        return text
     }
 }
 

@@ -465,8 +465,8 @@ final class ParagraphLayouter: Sendable {
     /// Whether `scalar` ends a line whatever follows (UAX #14's BK, CR, LF and NL: a `<br/>`'s
     /// U+2028, U+2029, NEL, CR, LF, VT, FF): read as a space where the text is copied.
     static func endsLine(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        switch scalar.lineBreakClass {
+        case .BK, .CR, .LF, .NL: true
         default: false
         }
     }

@@ -77,15 +77,9 @@ enum SVGText {
                 // a screen reader read every picture's before the page's text).
                 guard let alt = image.alt, !alt.isEmpty else { continue }
                 endLine()
-                layer.append("<rect x=\"")
-                layer.decimal(image.x)
-                layer.append("\" y=\"")
-                layer.decimal(image.y)
-                layer.append("\" width=\"")
-                layer.decimal(image.width)
-                layer.append("\" height=\"")
-                layer.decimal(image.height)
-                layer.append("\" role=\"img\"")
+                layer.append("<rect")
+                appendBox(x: image.x, y: image.y, width: image.width, height: image.height, to: &layer)
+                layer.append(" role=\"img\"")
                 appendLanguage(image.language, to: &layer)
                 layer.append(" aria-label=\"")
                 appendEscaped(alt, to: &layer)
@@ -99,6 +93,19 @@ enum SVGText {
             }
         }
         endLine()
+    }
+
+    /// ` x="…" y="…" width="…" height="…"`: a `<rect>`'s box.
+    static func appendBox(x: Double, y: Double, width: Double, height: Double, to buffer: inout ByteBuffer) {
+        buffer.append(" x=\"")
+        buffer.decimal(x)
+        buffer.append("\" y=\"")
+        buffer.decimal(y)
+        buffer.append("\" width=\"")
+        buffer.decimal(width)
+        buffer.append("\" height=\"")
+        buffer.decimal(height)
+        buffer.append("\"")
     }
 
     /// ` xml:lang="language"`, when there is one.

@@ -423,15 +423,9 @@ private struct SVGPage: ~Copyable {
         guard rectangle.fill != nil || rectangle.stroke != nil else { return }
         let radius = max(0, min(rectangle.cornerRadius, rectangle.width / 2, rectangle.height / 2))
         if radius > 0 {
-            body.append("<rect x=\"")
-            body.decimal(rectangle.x)
-            body.append("\" y=\"")
-            body.decimal(rectangle.y)
-            body.append("\" width=\"")
-            body.decimal(rectangle.width)
-            body.append("\" height=\"")
-            body.decimal(rectangle.height)
-            body.append("\" rx=\"")
+            body.append("<rect")
+            SVGText.appendBox(x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height, to: &body)
+            body.append(" rx=\"")
             body.decimal(radius)
             body.append("\"")
         } else {

@@ -433,10 +433,12 @@ public final class FontDatabase: Sendable {
         var systemLoaded = false
         var systemByFamily: [String: [FontFace]] = [:]
         var systemFaces: [FontFace] = []
-        /// Faces by their legacy family name (name ID 1) where it is not their family, by
-        /// lower-cased name: of the bundled and `--font-dir` fonts, and of the system's.
-        var primaryByLegacyName: [String: [FontFace]] = [:]
-        var systemByLegacyName: [String: [FontFace]] = [:]
+        /// Faces by their legacy family name (name ID 1) where it is not their family: of the
+        /// bundled and `--font-dir` fonts, and of the system's. Made when a name is first not
+        /// found as a family (reading every face's names at each start cost 12 million
+        /// instructions with the system fonts).
+        var primaryByLegacyName: [String: [FontFace]]?
+        var systemByLegacyName: [String: [FontFace]]?
         var coverage: [FontFileKey: FontCoverage] = [:]
         /// Whether a face has color glyphs (CBDT, sbix, COLR), found when its folder is scanned.
         var isColor: [FontFileKey: Bool] = [:]
@@ -457,14 +459,14 @@ public final class FontDatabase: Sendable {
         if let bundledDirectory {
             state.bundled = Self.scan(
                 [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
-                files: &state.files, legacyNames: &state.primaryByLegacyName)
+                files: &state.files)
             for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
             Self.scan(
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
-                files: &state.files, legacyNames: &state.primaryByLegacyName))
+                files: &state.files))
         for face in state.extra {
             state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
             state.primaryByFamily[Self.familyKey(face.family), default: []].append(face)
@@ -479,7 +481,7 @@ public final class FontDatabase: Sendable {
         state.systemFaces = Self.ranked(
             Self.scan(
                 Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files,
-                legacyNames: &state.systemByLegacyName))
+                checksOutlines: false))
         for face in state.systemFaces { state.systemByFamily[Self.familyKey(face.family), default: []].append(face) }
     }
 
@@ -487,8 +489,28 @@ public final class FontDatabase: Sendable {
     /// may have, CSS style ('Noto Sans', "Noto Sans Arabic"), in lower case, spaces inside it
     /// counting as one (a family named "Two  Spaces" and one asked for so meet).
     static func familyKey(_ name: String) -> String {
-        name.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
-            .split(whereSeparator: \.isHorizontalSpace).joined(separator: " ")
+        // By byte for ASCII names, as nearly all are (by Character, the system fonts' names cost
+        // millions of instructions).
+        var key: [UInt8] = []
+        key.reserveCapacity(name.utf8.count)
+        var space = false
+        for byte in name.utf8 {
+            switch byte {
+            case 0x80...:
+                return name.trimming { $0 == "'" || $0 == "\"" || $0.isHorizontalSpace }.lowercased()
+                    .split(whereSeparator: \.isHorizontalSpace).joined(separator: " ")
+            case 0x20, 0x09:
+                space = !key.isEmpty
+            default:
+                if space { key.append(0x20) }
+                space = false
+                key.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            }
+        }
+        func isEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") || byte == 0x20 }
+        let start = key.firstIndex { !isEnd($0) } ?? key.endIndex
+        let end = key.lastIndex { !isEnd($0) }.map { $0 + 1 } ?? start
+        return String(decoding: key[start..<max(start, end)], as: UTF8.self)
     }
 
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
@@ -496,12 +518,27 @@ public final class FontDatabase: Sendable {
         let key = Self.familyKey(family)
         // A family by its name, else by the legacy name of some of its faces (fc-list shows
         // both: "DejaVu Sans,DejaVu Sans Light"), bundled and `--font-dir` fonts first.
-        if let faces = state.primaryByFamily[key] ?? state.primaryByLegacyName[key] {
+        if let faces = state.primaryByFamily[key] {
             return Self.bestMatch(faces, weight: weight, italic: italic)
         }
+        if state.primaryByLegacyName == nil { state.primaryByLegacyName = Self.legacyNames(state.bundled + state.extra) }
+        if let faces = state.primaryByLegacyName?[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
-        let faces = state.systemByFamily[key] ?? state.systemByLegacyName[key] ?? []
-        return Self.bestMatch(faces, weight: weight, italic: italic)
+        if let faces = state.systemByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
+        if state.systemByLegacyName == nil { state.systemByLegacyName = Self.legacyNames(state.systemFaces) }
+        return Self.bestMatch(state.systemByLegacyName?[key] ?? [], weight: weight, italic: italic)
+    }
+
+    /// `faces` by their legacy family name (name ID 1), where it is not their family.
+    private static func legacyNames(_ faces: [FontFace]) -> [String: [FontFace]] {
+        var byName: [String: [FontFace]] = [:]
+        for face in faces {
+            guard let legacy = HarfBuzzFont(path: face.path, index: face.index).legacyFamilyName.map(familyKey),
+                legacy != familyKey(face.family)
+            else { continue }
+            byName[legacy, default: []].append(face)
+        }
+        return byName
     }
 
     private func coverage(of face: FontFace) -> FontCoverage {
@@ -620,12 +657,13 @@ public final class FontDatabase: Sendable {
     /// learns whether each has color glyphs, and `unusable` gets the files that give no face,
     /// and why: WOFF and WOFF2 (not read), files HarfBuzz cannot read, fonts without a family
     /// name or glyphs, or without a table that every font has (each file is read once, for all).
-    /// `files` gets every font file found, those too; `legacyNames` the faces whose legacy family
-    /// name (ID 1) is not their family, by that name.
+    /// `files` gets every font file found, those too. `checksOutlines`: whether a font whose
+    /// `loca` points outside its outlines is damaged (`HarfBuzzFont.damage`); not for the
+    /// system's, a package's fonts, whose every outline it read (4 million instructions).
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
         unusable: inout [(path: String, reason: String)], files found: inout [String],
-        legacyNames: inout [String: [FontFace]]
+        checksOutlines: Bool = true
     ) -> [FontFace] {
         var faces: [FontFace] = []
         let paths = files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive)
@@ -645,7 +683,7 @@ public final class FontDatabase: Sendable {
             for index in 0..<count {
                 let font = HarfBuzzFont(path: path, index: index)
                 guard font.isUsable, let family = font.familyName else { continue }
-                if let problem = font.damage {
+                if let problem = font.damage(checkingOutlines: checksOutlines) {
                     damage = problem
                     continue
                 }
@@ -654,9 +692,6 @@ public final class FontDatabase: Sendable {
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
-                if let legacy = font.legacyFamilyName.map(familyKey), legacy != familyKey(family) {
-                    legacyNames[legacy, default: []].append(face)
-                }
             }
             if count > 0, faces.count == found {
                 unusable.append(

@@ -166,8 +166,9 @@ final class HarfBuzzFont: @unchecked Sendable {
     ///   from `head` alone, and laid its glyphs out twice as wide as they are.)
     /// - its units per em are outside OpenType's 16 to 16384: 0 failed every PNG ("broken
     ///   table") and made poppler refuse the PDF's font, while HarfBuzz took 1000;
-    /// - its `loca` points most glyphs outside `glyf`: every glyph drew nothing.
-    var damage: String? {
+    /// - its `loca` points most glyphs outside `glyf`: every glyph drew nothing (with
+    ///   `checkingOutlines`).
+    func damage(checkingOutlines: Bool = true) -> String? {
         let glyfLength = tableLength("glyf")
         let needed = ["head", "hhea", "hmtx", "maxp"] + (glyfLength > 0 ? ["loca"] : [])
         if let missing = needed.first(where: { tableLength($0) == 0 }) { return "it has no '\(missing)' table" }
@@ -175,7 +176,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         guard head.count >= 54 else { return "its 'head' table is cut short" }
         let unitsPerEm = Int(head[18]) << 8 | Int(head[19])
         guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
-        guard glyfLength > 0 else { return nil }
+        guard glyfLength > 0, checkingOutlines else { return nil }
         let glyphCount = withTable("maxp") { $0.count >= 6 ? Int($0[4]) << 8 | Int($0[5]) : 0 }
         let long = head[50] == 0 && head[51] == 1  // indexToLocFormat
         let outside = withTable("loca") { loca -> Int in
