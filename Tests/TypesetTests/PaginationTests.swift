@@ -226,6 +226,41 @@ import Testing
         #expect(result.pages.count >= 2 && result.pages.dropFirst().allSatisfy { !rectangles($0, "#FF0000").isEmpty })
     }
 
+    /// A row taller than a page keeps its background on every page its columns go on to (it was
+    /// drawn with its first column's first block, on the first page only): from the content
+    /// area's top to its end, and on the last page to where its lowest column ends. A stack's
+    /// goes to the content area's end on a page its paragraph goes on from, as CSS fragments a box.
+    @Test func backgroundOfARowTallerThanAPageGoesOnWithItsColumns() throws {
+        let markup = ##"""
+            <document width="300" height="300" margin="10"><p>Before</p>
+            <row background="#00FF00"><label>Short</label><p>\##(words(150))</p></row><p>After</p>
+            <stack background="#FF0000"><p>\##(words(100))</p></stack></document>
+            """##
+        let result = try #require(layoutMarkup(markup))
+        func rectangles(_ page: Page, _ hex: String) -> [RectangleItem] {
+            page.items.compactMap { if case .rectangle(let r) = $0, r.fill == Color(hex: hex) { r } else { nil } }
+        }
+        let green = result.pages.map { rectangles($0, "#00FF00") }
+        let rowPages = green.indices.filter { !green[$0].isEmpty }
+        #expect(rowPages.count >= 3 && rowPages == Array(0..<rowPages.count), "\(green)")
+        for k in rowPages {
+            let found = green[k]
+            #expect(found.count == 1 && found[0].x == 10 && found[0].width == 280, "\(found)")
+            if k > 0 { #expect(found.first?.y == 10) }
+            if k < rowPages.count - 1 { #expect(found.first.map { $0.y + $0.height } == 290) }
+        }
+        // On the last page, to the row's last line, above "After".
+        let last = try #require(rowPages.last)
+        let lines = result.report.pages[last].blocks.filter { $0.kind == "p" }.map(\.frame)
+        let bottom = try #require(green[last].first.map { $0.y + $0.height })
+        #expect(abs(bottom - lines[0].y - lines[0].height) < 0.001, "\(bottom) \(lines)")
+        #expect(lines.count >= 2 && bottom < lines[1].y)
+        let red = result.pages.map { rectangles($0, "#FF0000") }
+        let stackPages = red.indices.filter { !red[$0].isEmpty }
+        #expect(stackPages.count >= 2)
+        for k in stackPages.dropLast() { #expect(red[k].first.map { $0.y + $0.height } == 290, "\(red[k])") }
+    }
+
     @Test func lineTallerThanAPageIsCutOffWithOneWarning() throws {
         // "Big" at 300 pt is wider than the page: two lines ("B", "ig"), each taller than the page.
         let result = try #require(

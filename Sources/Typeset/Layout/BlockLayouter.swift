@@ -33,8 +33,8 @@ struct PlacedBlock {
     var lineOrigins: [(x: Double, top: Double)] = []
     var marker: (paragraph: ParagraphLayout, x: Double, top: Double)?
     /// The backgrounds of the lists, rows and stacks that begin with it, outermost first: drawn
-    /// first of all, each page's part of them (`PageEmitter.emit`).
-    var backgrounds: [RectangleItem] = []
+    /// first of all, each page's part of them (`PageEmitter.emit`, `Unit.backgrounds`).
+    var backgrounds: [ContainerBackground] = []
     /// Drawn before the text (button shapes, backgrounds), and other content (images, rules).
     var decorations: [PageItem] = []
     var tag: StructureTag?
@@ -51,6 +51,13 @@ struct PlacedBlock {
     /// For a block in a row, the row's child it is in (of the outermost row): the column that
     /// goes on by itself when the row is split between pages.
     var column = 0
+}
+
+/// A list's, row's or stack's `background`, carried by the first block it is behind.
+struct ContainerBackground {
+    var rectangle: RectangleItem
+    /// How many blocks it is behind, from the one that carries it (a row's: its columns').
+    var blocks: Int
 }
 
 /// A structure element that stays open from one block to the next: a list, an item of one, or
@@ -82,7 +89,7 @@ extension PlacedBlock {
         report.frame.y += dy
         for i in lineOrigins.indices { lineOrigins[i].top += dy }
         marker?.top += dy
-        for i in backgrounds.indices { backgrounds[i].y += dy }
+        for i in backgrounds.indices { backgrounds[i].rectangle.y += dy }
         decorations = decorations.map { $0.moved(dy: dy) }
     }
 
@@ -539,8 +546,8 @@ struct BlockLayouter {
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) {
         guard let color = block.style.background, first < placed.count, bottom > top else { return }
-        placed[first].backgrounds.insert(
-            RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color), at: 0)
+        let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)
+        placed[first].backgrounds.insert(ContainerBackground(rectangle: rectangle, blocks: placed.count - first), at: 0)
     }
 
     /// The same for a list or stack of the flow, whose children are the units from `start`

@@ -190,19 +190,22 @@ extension BlockLayouter {
             }
             let firstTop = empty ? 0 : y + gap
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop)
+            let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
+            let backgrounds = pieces.count > 1 ? unit.backgrounds(on: pieces, pageTops: pageTops) : nil
             var warned = false
             for (index, piece) in pieces.enumerated() {
                 if index > 0 {
                     guard newPage(for: unit, holding: piece.structure) else { break allUnits }
                 }
                 emitter.continuing = index + 1 < pieces.count ? pieces[index + 1].structure : []
-                let top = index == 0 ? firstTop : 0
-                for part in piece.parts {
+                for (n, part) in piece.parts.enumerated() {
                     // A row's columns end on different pages: their structure elements go in order.
                     let inOrder = pieces.count > 1 && unit.blocks.count > 1
                     let order = inOrder ? StructureOrder(pagesBack: index, index: part.block) : nil
-                    let dy = margin + top - part.origin
-                    emitter.emit(unit.blocks[part.block], lines: part.lines, dy: dy, order: order)
+                    let dy = pageTops[index] - part.origin
+                    emitter.emit(
+                        unit.blocks[part.block], lines: part.lines, dy: dy, order: order,
+                        backgrounds: backgrounds.map { n == 0 ? $0[index] : [] })
                 }
                 if let cut = piece.cutOff, !warned {
                     warnCutOff(unit, height: cut.height, line: cut.line, kind: cut.kind)
@@ -336,6 +339,47 @@ extension Unit {
         }
         return pieces
     }
+
+    /// Each piece's part of the backgrounds of the unit's lists, rows and stacks, in page
+    /// coordinates (`pageTops`: where each piece's content area begins): from the container's
+    /// top on the page it begins on, or the page's top, to where its blocks end on the page it
+    /// ends on (and the space it has after them), or the page's end, as CSS fragments a box.
+    /// A row's background goes on as long as one of its columns does (it stopped with its first
+    /// column's first block).
+    func backgrounds(on pieces: [UnitPiece], pageTops: [Double]) -> [[RectangleItem]] {
+        // Where each block's parts are: on which piece, moved down by how much, how far down.
+        var parts = Array(repeating: [(piece: Int, dy: Double, bottom: Double)](), count: blocks.count)
+        for (k, piece) in pieces.enumerated() {
+            for part in piece.parts {
+                let block = blocks[part.block]
+                var bottom = block.bottom
+                if let lines = part.lines, let paragraph = block.paragraph {
+                    bottom = block.lineOrigins[lines.upperBound - 1].top + paragraph.lines[lines.upperBound - 1].height
+                }
+                let dy = pageTops[k] - part.origin
+                parts[part.block].append((k, dy, bottom + dy))
+            }
+        }
+        var result = Array(repeating: [RectangleItem](), count: pieces.count)
+        for (carrier, block) in blocks.enumerated() {
+            for background in block.backgrounds {
+                let covered = carrier..<min(carrier + background.blocks, blocks.count)
+                let its = covered.flatMap { parts[$0] }
+                guard let first = its.map(\.piece).min(), let last = its.map(\.piece).max() else { continue }
+                let lowest = covered.map { blocks[$0].bottom }.max() ?? block.bottom
+                let after = max(0, background.rectangle.y + background.rectangle.height - lowest)
+                for k in first...last {
+                    var rectangle = background.rectangle
+                    let top = k == first ? rectangle.y + (its.first { $0.piece == k }?.dy ?? 0) : pageTops[k]
+                    let bottom = k == last ? (its.filter { $0.piece == k }.map(\.bottom).max() ?? top) + after : .infinity
+                    rectangle.y = top
+                    rectangle.height = bottom - top
+                    result[k].append(rectangle)
+                }
+            }
+        }
+        return result
+    }
 }
 
 /// Turns placed blocks into page items and report entries for one page.
@@ -392,8 +436,11 @@ struct PageEmitter {
     }
 
     /// Emits `block` (only `lines` of it, if given) moved down by `dy`; `order` places its
-    /// structure elements when it is part of a row split between pages.
-    mutating func emit(_ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil) {
+    /// structure elements when it is part of a row split between pages. `backgrounds`, in the
+    /// page's coordinates, replace those of the containers it begins (`Unit.backgrounds`).
+    mutating func emit(
+        _ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil, backgrounds: [RectangleItem]? = nil
+    ) {
         let firstPart = lines.map { $0.lowerBound == 0 } ?? true
         let lastPart = lines.map { $0.upperBound == block.paragraph?.lines.count } ?? true
         // Close what the block is not in, open what it is in and is not open.
@@ -412,18 +459,12 @@ struct PageEmitter {
         } else if let tag = block.tag {
             items.append(.beginTag(tag, continued: !firstPart, order: order))
         }
-        // The backgrounds of the lists, rows and stacks it begins: from its top, or its part's,
-        // to the next block, or its part's end, never past the content area (the gap after the
-        // last block of a page reached into the margin).
-        for var background in block.backgrounds where firstPart || lines != nil {
-            var top = background.y
-            var bottom = background.y + background.height
-            if let lines, let paragraph = block.paragraph {
-                if !firstPart { top = block.lineOrigins[lines.lowerBound].top }
-                if !lastPart { bottom = block.lineOrigins[lines.upperBound - 1].top + paragraph.lines[lines.upperBound - 1].height }
-            }
-            background.y = top + dy
-            background.height = min(bottom + dy, contentBottom) - background.y
+        // The backgrounds of the lists, rows and stacks it begins (the page's part of those of a
+        // unit cut between pages, given), never past the content area (the gap after the last
+        // block of a page reached into the margin).
+        let own = block.backgrounds.map { var r = $0.rectangle; r.y += dy; return r }
+        for var background in backgrounds ?? own {
+            background.height = min(background.y + background.height, contentBottom) - background.y
             guard background.height > 0 else { continue }
             // One rectangle where a container's parts meet on the page: two drawn edge to edge
             // let the page show through their antialiased edges (light lines across a card).
