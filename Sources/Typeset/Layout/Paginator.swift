@@ -13,8 +13,12 @@ extension BlockLayouter {
     static let maximumGrowingPageHeight = MarkupParser.maximumLength
 
     /// The pages, their report, and warnings of content cut off; or no pages, and the error
-    /// that stopped pagination last among the diagnostics.
-    func paginate() -> ([Page], [ReportPage], [Diagnostic]) {
+    /// that stopped pagination last among the diagnostics. The units are used up: each is let
+    /// go once its pages have it (a long document's shaped lines and its pages were all held
+    /// at once, twice the memory).
+    mutating func paginate() -> ([Page], [ReportPage], [Diagnostic]) {
+        var units = self.units
+        self.units = []
         let width = document.pageWidth
         let background = document.background ?? Document.defaultBackground
         guard let pageHeight = document.pageHeight else {
@@ -37,8 +41,9 @@ extension BlockLayouter {
                 return ([], [], [error])
             }
             var emitter = PageEmitter(width: width, height: height, background: background, contentBottom: height - margin)
-            for unit in units {
-                for block in unit.blocks { emitter.emit(block, lines: nil, dy: margin) }
+            for index in units.indices {
+                for block in units[index].blocks { emitter.emit(block, lines: nil, dy: margin) }
+                units[index].blocks = []
             }
             return ([emitter.page().0], [emitter.report], [])
         }
@@ -139,7 +144,9 @@ extension BlockLayouter {
         }
 
         var pageEnded = false  // by a spacer left out: what follows starts a page
-        allUnits: for (index, unit) in units.enumerated() {
+        allUnits: for index in units.indices {
+            let unit = units[index]
+            defer { units[index].blocks = [] }
             var gap = empty ? 0 : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
