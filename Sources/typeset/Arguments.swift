@@ -239,9 +239,11 @@ struct ParsedArguments {
         }
     }
 
+    /// A decimal number (Swift's `Double` also reads hexadecimal: `--scale 0x10` was 16).
     func double(_ name: String) throws -> Double? {
         try string(name).map { text in
-            guard let value = Double(text) else { throw UsageError("--\(name) takes a number, not '\(text)'") }
+            guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }), let value = Double(text)
+            else { throw UsageError("--\(name) takes a number, not '\(text)'") }
             return value
         }
     }

@@ -33,6 +33,8 @@ struct Render: Command {
     /// Without -o: each output path and the first input written there (over all inputs, so that
     /// every shard of a batch agrees).
     var firstInputs: [String: String] = [:]
+    /// Inputs whose outputs would be one file, and why: each fails, and the others are rendered.
+    var clashes: [String: String] = [:]
 
     init(_ arguments: ParsedArguments) throws {
         inputs = arguments.positionals
@@ -43,12 +45,12 @@ struct Render: Command {
         jobs = try arguments.jobs()
         shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
-        (firstInputs, inputs) = try validate()
+        (firstInputs, clashes, inputs) = try validate()
     }
 
-    /// Checks the options and outputs; returns `firstInputs` and the inputs, without files given
-    /// again when each has its own output.
-    private func validate() throws -> (firstInputs: [String: String], inputs: [String]) {
+    /// Checks the options and outputs; returns `firstInputs`, `clashes` and the inputs, without
+    /// files given again when each has its own output.
+    private func validate() throws -> (firstInputs: [String: String], clashes: [String: String], inputs: [String]) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         try checkOutput(file: output, folder: outDir)
@@ -59,22 +61,25 @@ struct Render: Command {
         let outputs = output == nil ? inputs.map { outputPath(for: $0, format: format ?? .pdf) } : []
         try refuseOverwriting(
             inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
-        // Two inputs must never write one file (the second would silently replace the first).
-        // One file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml`
-        // was refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
+        // Two inputs must never write one file (the second would silently replace the first):
+        // both fail, and the rest of the batch is rendered (the whole batch was refused). One
+        // file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml` was
+        // refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
         var firstInput: [String: String] = [:]
+        var clashes: [String: String] = [:]
         var kept: [String] = []
         for (input, path) in zip(inputs, outputs) {
             if let other = firstInput[path] {
                 if other == input || resolvedPath(other) == resolvedPath(input) { continue }
-                throw UsageError(
-                    "'\(other)' and '\(input)' would both be written to '\(path)'; rename one or render them separately"
-                )
+                let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
+                    + "rename one or render them separately"
+                if clashes[other] == nil { clashes[other] = message }
+                clashes[input] = message
             }
-            firstInput[path] = input
+            if firstInput[path] == nil { firstInput[path] = input }
             kept.append(input)
         }
-        return (firstInput, output == nil ? kept : inputs)
+        return (firstInput, clashes, output == nil ? kept : inputs)
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -150,6 +155,11 @@ struct Render: Command {
         // of their number (12% of 5,000 inputs to PDF).
         let firstOutputs = Set(firstInputs.keys)
         let outcomes = batch.run({ input -> (Diagnostics, Bool) in
+            if let clash = clashes[input] {
+                var diagnostics = Diagnostics()
+                diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), clash))
+                return (diagnostics, false)
+            }
             if let failure = pictures?.failed[input] { return (failure, false) }
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }

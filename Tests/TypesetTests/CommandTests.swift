@@ -242,6 +242,8 @@ import Testing
             ["snapshot", ".", "--update=yes"], ["render", "a.xml", "--format", "doc"],
             ["render", "a.xml", "-o", "a.png", "--scale", "1e-300"], ["sheet", "a.xml", "-o", "s.png", "--scale", "0.009"],
             ["diff", "a.xml", "b.xml", "--scale", "17"],
+            // Decimal only: Swift's Double read "0x10" as 16.
+            ["render", "a.xml", "-o", "a.png", "--scale", "0x10"], ["render", "a.xml", "-o", "a.png", "--scale", "0x1p1"],
         ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: "), "\(bad): \(run)")
@@ -617,7 +619,7 @@ import Testing
         }
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
-        #expect(two.status == 2 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
+        #expect(two.status == 1 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
     }
 
     /// A file name that is not UTF-8 is refused, saying so: Swift reads arguments as UTF-8,

@@ -1208,17 +1208,23 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out")) ?? [] == [])
     }
 
+    /// Two inputs that would write one file both fail, at their first line, and the rest of
+    /// the batch is rendered (one duplicate name refused a whole CI batch, as a usage error).
     @Test func inputsThatWouldOverwriteEachOtherAreRefused() throws {
         let folder = try L10nCLI.folder([
             "a/screen.xml": "<document><p>a</p></document>", "b/screen.xml": "<document><p>b</p></document>",
+            "a/other.xml": "<document><p>c</p></document>",
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try L10nCLI.typeset(["render", "a/screen.xml", "b/screen.xml", "--out-dir", "out"], in: folder)
-        #expect(run.status == 2)
-        #expect(
-            run.stderr.contains("'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"),
-            "\(run.stderr)")
+        let run = try L10nCLI.typeset(
+            ["render", "a/screen.xml", "b/screen.xml", "a/other.xml", "--out-dir", "out", "--jobs", "1"], in: folder)
+        #expect(run.status == 1)
+        let message = "'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"
+        #expect(run.stderr.contains("a/screen.xml:1:1: error: \(message)"), "\(run.stderr)")
+        #expect(run.stderr.contains("b/screen.xml:1:1: error: \(message)"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("rendered 1 of 3 inputs; failed: a/screen.xml, b/screen.xml\n"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out/screen.pdf"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/other.pdf"))
 
         // Page 2 of a.xml would be a-2.svg, the output of a-2.xml: a.xml fails, a-2.xml renders.
         let paged = try L10nCLI.folder([

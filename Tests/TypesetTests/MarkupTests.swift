@@ -579,6 +579,7 @@ private struct Fixture {
             "NSTextAlignmentJustified", "<document><p align='NSTextAlignmentJustified'>x</p></document>", 1, 14,
             "never fully justified"),
         BadInput("force-justify", "<document><p align='force-justify'>x</p></document>", 1, 14, "never fully justified"),
+        BadInput("inter-ideograph (CSS)", "<document><p align='inter-ideograph'>x</p></document>", 1, 14, "never fully justified"),
         // A side named: flush left or right, told the values there are.
         BadInput("left-justified", "<document><p align='left-justified'>x</p></document>", 1, 14, "accepts natural, start, end"),
         BadInput("justify-left (InDesign)", "<document><p align='justify-left'>x</p></document>", 1, 14, "never fully justified"),

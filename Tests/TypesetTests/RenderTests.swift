@@ -194,6 +194,15 @@ struct RenderTests {
         // An emoji's ZWJs are its text, there as on the page.
         let family = try #require(layoutMarkup("<document><title>Family 👨&#x200D;👩&#x200D;👧</title></document>"))
         #expect(family.title == "Family 👨\u{200D}👩\u{200D}👧")
+        // So are the tags of an emoji tag sequence, a flag of the black flag and its tags (it
+        // was the black flag alone), in the title and in the page's text; tags that follow no
+        // emoji are left out.
+        let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        let flag = try #require(
+            layoutMarkup("<document><title>a🏴&#xE0067;&#xE0062;&#xE0073;&#xE0063;&#xE0074;&#xE007F;b &#xE0067;c</title></document>"))
+        #expect(flag.title == "a\(scotland)b c")
+        let runs = flag.pages.flatMap(\.items).compactMap { if case .glyphs(let run) = $0 { run.text } else { nil } }
+        #expect(runs.joined() == "a\(scotland)b c", "\(runs)")
         // Its digits as shown (SPEC 4.5), a line break a space: it had the digits written and
         // a U+2028, where the page's text has "٢٫٥" and a space.
         let shown = try #require(layoutMarkup(#"<document lang="ar" numerals="arab"><title>الإصدار 2.5<br/>جديد</title></document>"#))
@@ -338,7 +347,7 @@ struct RenderTests {
         // the text layer, in reading order among the text, the drawing hidden (a screen reader
         // read every picture's name before the page's text).
         #expect(text.contains(#/<use xlink:href="#p[0-9a-f]{12}-image1" transform="matrix\([^"]*\)" aria-hidden="true"\/>/#))
-        let layer = try #require(text.range(of: #"<g fill-opacity="0" stroke="none">"#))
+        let layer = try #require(text.range(of: #"<g fill-opacity="0" stroke="none" xml:space="preserve">"#))
         #expect(text[layer.upperBound...].contains(#/<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="[0-9.]+" role="img" aria-label="A red and blue flag"><title>A red and blue flag<\/title><\/rect>/#))
     }
 
@@ -465,7 +474,7 @@ struct RenderTests {
         }
         #expect(svg.contains(#"direction="rtl""#) && svg.contains(#"font-family="Noto Sans Arabic""#))
         // Without the text layer, the same pixels.
-        let layer = try #require(svg.range(of: #"<g fill-opacity="0" stroke="none">"#))
+        let layer = try #require(svg.range(of: #"<g fill-opacity="0" stroke="none" xml:space="preserve">"#))
         let end = try #require(svg.range(of: "</svg>", options: .backwards))
         let stripped = folder + "/stripped.svg"
         try (String(svg[..<layer.lowerBound]) + String(svg[end.lowerBound...])).write(
@@ -475,6 +484,29 @@ struct RenderTests {
             #expect(conversion.status == 0, "\(conversion.output)")
         }
         #expect(try bytes(path + ".png") == bytes(stripped + ".png"))
+        // A run that begins with a space (after the em dash) stands over its glyphs in rsvg: the
+        // layer keeps its spaces (without xml:space, rsvg dropped the space at a <tspan>'s start
+        // and drew "الإعلان لأن" 10 to 20 pt from its glyphs). The layer made visible in red
+        // reaches as far left and right as the glyphs' ink, to a pixel or two.
+        let dash = try #require(layoutMarkup(#"<document lang="ar"><p>سَلَامٌ عَلَيْكُمْ — الإعلان لأن</p></document>"#))
+        let dashPath = folder + "/dash.svg"
+        try render(pages: dash.pages, to: dashPath, options: RenderOptions(format: .svg))
+        let dashSVG = String(decoding: try bytes(dashPath), as: UTF8.self)
+        let dashLayer = try #require(dashSVG.range(of: #"<g fill-opacity="0" stroke="none" xml:space="preserve">"#))
+        #expect(dashSVG.contains(#"> الإعلان لأن</tspan>"#) || dashSVG.contains(#">الإعلان لأن </tspan>"#))
+        let glyphsOnly = String(dashSVG[..<dashLayer.lowerBound]) + "</svg>\n"
+        let red = dashSVG.replacingOccurrences(of: #"<g fill-opacity="0" stroke="none""#, with: ##"<g fill="#FF0000" stroke="none""##)
+        func inkColumns(_ svg: String, _ name: String, _ isInk: (UInt32) -> Bool) throws -> ClosedRange<Int>? {
+            try svg.write(toFile: folder + "/\(name).svg", atomically: true, encoding: .utf8)
+            let conversion = try run("/usr/bin/rsvg-convert", ["-o", folder + "/\(name).png", folder + "/\(name).svg"])
+            #expect(conversion.status == 0, "\(conversion.output)")
+            let image = try #require(PNGFile.trueColorPixels(Array(try bytes(folder + "/\(name).png"))))
+            let columns = (0..<image.width).filter { x in (0..<image.height).contains { isInk(image.words[$0 * image.width + x]) } }
+            return columns.first.map { $0...columns[columns.count - 1] }
+        }
+        let black = try #require(try inkColumns(glyphsOnly, "glyphs") { $0 >> 24 == 0xFF && ($0 >> 16) & 0xFF < 96 && $0 & 0xFF < 96 })
+        let reddish = try #require(try inkColumns(red, "red") { $0 >> 24 == 0xFF && ($0 >> 16) & 0xFF > 160 && ($0 >> 8) & 0xFF < 96 })
+        #expect(abs(black.lowerBound - reddish.lowerBound) <= 2 && abs(black.upperBound - reddish.upperBound) <= 2, "\(black) \(reddish)")
         // Also where a right-to-left run begins with a vowel mark, above its letter's baseline.
         for (markup, text) in [
             (##"<p>re<span color="#FF0000">d</span>dish, and <b>bold</b></p>"##, "reddish, and bold"),

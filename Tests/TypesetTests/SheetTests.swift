@@ -107,6 +107,24 @@ private func pdfImageCount(_ path: String) throws -> Int {
         #expect(pages[0].width == 2 * options.margin + 2 * options.cellWidth + options.columnGap)
     }
 
+    /// A caption's file name reads as it was typed, left to right, whatever script it begins
+    /// with: "מסך_3.xml" came out "xml.3_מסך", in the direction of its first letter.
+    @Test func captionFileNamesReadLeftToRight() throws {
+        let layouter = SheetLayouter(typesetter: Typesetter())
+        let pages = layouter.layout(rows: [[cell("מסך_3.xml", 390, 844, column: 0)]])
+        let captions = try #require(pages.first).items.compactMap { item -> Page? in
+            if case .subpage(let s) = item, s.scale == 1 { return s.page }
+            return nil
+        }
+        let runs = captions.flatMap(\.items).compactMap { item -> GlyphRun? in
+            if case .glyphs(let run) = item { return run }
+            return nil
+        }
+        let hebrew = try #require(runs.first { $0.text.contains("מסך") })
+        let latin = try #require(runs.first { $0.text.contains("xml") })
+        #expect(hebrew.originX < latin.originX, "\(runs.map { ($0.text, $0.originX) })")
+    }
+
     @Test func manyColumnsShrinkThenContinueOnFurtherPages() {
         let layouter = SheetLayouter(typesetter: Typesetter())
         let options = SheetOptions()

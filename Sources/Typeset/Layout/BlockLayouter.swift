@@ -971,7 +971,7 @@ struct BlockLayouter {
         if role == .title && title == nil || role == .heading && firstHeading == nil {
             let scalars = ParagraphLayouter.displayScalars(text)
             var shown = String.UnicodeScalarView()
-            for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isEmojiJoiner(scalars, at: i, before: scalars.count) {
+            for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isPartOfEmoji(scalars, at: i, in: scalars.indices) {
                 shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
             // (A `<br/>` at its end is no space of it.)

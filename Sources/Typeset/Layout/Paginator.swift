@@ -588,7 +588,7 @@ struct PageEmitter {
     /// The text of a PDF or SVG is the report's: a ZWNJ, ZWJ or soft hyphen in it made text
     /// extraction read Persian in pieces (the letter before it mapped to two characters, which
     /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. A ZWJ
-    /// between emoji is kept: it is part of the emoji, drawn as one glyph.
+    /// between emoji and an emoji's tags are kept: part of the emoji, drawn as one glyph.
     private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
         var glyphs: [PositionedGlyph] = []
         glyphs.reserveCapacity(run.glyphs.count)
@@ -612,7 +612,7 @@ struct PageEmitter {
                 for i in run.scalarRange {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
-                    if isLeftOutOfText(scalar) && !isEmojiJoiner(scalars, at: i, before: upper) { continue }
+                    if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
                     UTF8.encode(scalar) { byte in
                         utf8[count] = byte
                         count += 1
@@ -704,12 +704,20 @@ func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
     return isHiddenControl(scalar) || isBoundaryNeutral(scalar)
 }
 
-/// Whether `scalars[index]` is a ZWJ that joins emoji (an Extended_Pictographic follows it,
-/// before `end`): part of the emoji, kept in the text though `isLeftOutOfText` (a copied 👨‍👩‍👧
-/// was three people without it).
+/// Whether `scalars[index]`, though `isLeftOutOfText`, is part of an emoji drawn as one glyph
+/// and kept in the text, within `range`: a ZWJ that joins emoji (an Extended_Pictographic
+/// follows it; a copied 👨‍👩‍👧 was three people without it), or a tag character of an emoji
+/// tag sequence (UTS #51 ED-14a: 🏴 and the tags that make it Scotland's flag copied as a black
+/// flag). A tag looks back over at most 32 tags for its emoji, so that a paragraph of tags
+/// takes linear time.
 @inline(__always)
-func isEmojiJoiner(_ scalars: [Unicode.Scalar], at index: Int, before end: Int) -> Bool {
-    scalars[index] == "\u{200D}" && index + 1 < end && scalars[index + 1].isExtendedPictographic
+func isPartOfEmoji(_ scalars: [Unicode.Scalar], at index: Int, in range: Range<Int>) -> Bool {
+    let value = scalars[index].value
+    if value == 0x200D { return index + 1 < range.upperBound && scalars[index + 1].isExtendedPictographic }
+    guard value &- 0xE0020 <= 0x5F else { return false }  // U+E0020 ... U+E007F
+    var i = index - 1
+    while i >= range.lowerBound, index - i <= 32, scalars[i].value &- 0xE0020 < 0x5F { i -= 1 }
+    return i >= range.lowerBound && index - i <= 32 && scalars[i].isExtendedPictographic
 }
 
 /// Bidi class BN, with the table looked up only in the ranges that hold BN characters

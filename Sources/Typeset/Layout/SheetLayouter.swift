@@ -195,13 +195,14 @@ public struct SheetLayouter {
         return (room / Double(columns) - options.columnGap, columns)
     }
 
-    /// File name (bold, isolated so that its script cannot reorder the rest), then locale, size
-    /// and, for longer documents, which page is shown.
+    /// File name (bold, in a left-to-right isolate: a path reads as it was typed, "מסך_3.xml"
+    /// read "xml.3_מסך" in one of its own direction, and cannot reorder the rest), then locale,
+    /// size and, for longer documents, which page is shown.
     private func captionInlines(_ cell: SheetCell) -> [InlineKind] {
         var second = "\(cell.locale) · \(cell.textSize)"
         if cell.pageCount > 1 { second += " · page 1 of \(cell.pageCount)" }
         return [
-            .span(.b, InlineStyle(weight: .bold), [inline(.isolate(.bdi, [inline(.text(cell.file))]))]),
+            .span(.b, InlineStyle(weight: .bold), [inline(.isolate(.ltr, [inline(.text(cell.file))]))]),
             .lineBreak,
             .isolate(.ltr, [inline(.text(second))]),
         ]

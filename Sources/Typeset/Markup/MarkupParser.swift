@@ -138,7 +138,7 @@ enum MarkupNames {
         let word = String(value.lowercased().unicodeScalars.filter { !"-_ ".unicodeScalars.contains($0) })
         if ["left", "right", "center", "centre", "start", "end"].contains(where: word.hasPrefix) { return false }
         return word.contains("justif") || word.contains("kashida") || word.contains("distribute")
-            || ["full", "fill", "block", "both", "interword", "intercharacter"].contains(word)
+            || ["full", "fill", "block", "both", "interword", "intercharacter", "interideograph"].contains(word)
     }
 }
 

@@ -5,12 +5,14 @@
 
 enum SVGText {
     /// The text of `page`'s glyph runs (and of the pages drawn inside it) in a group that paints
-    /// nothing; nothing when the page has no text.
+    /// nothing; nothing when the page has no text. Its spaces are kept as they are
+    /// (`xml:space="preserve"`): by default a `<tspan>`'s space at its start or end is dropped,
+    /// and rsvg set the words of a run that began with one 10–20 pt away from their glyphs.
     static func write(_ page: Page, to svg: inout ByteBuffer) {
         var layer = ByteBuffer()
         write(page, layer: &layer)
         guard layer.count > 0 else { return }
-        svg.append(#"<g fill-opacity="0" stroke="none">"#)
+        svg.append(#"<g fill-opacity="0" stroke="none" xml:space="preserve">"#)
         svg.append("\n")
         svg.append(layer)
         svg.append("</g>\n")
