@@ -199,9 +199,13 @@ struct Snapshot: Command {
             if let comparison = page.comparison {
                 var line = "\(label): \(comparison.description(a: "the reference", b: "the page"))"
                 if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
+                if let problem = page.diffImageProblem { line += "; no diff image: \(problem)" }
                 lines.append(line)
-            } else {
+            } else if check.conflictingPages.isEmpty {
                 lines.append("\(label): no reference \(page.reference) (run `\(updateCommand)` to record it)")
+            } else {
+                // `--update` records none of a document's pages while one would be another's.
+                lines.append("\(label): no reference \(page.reference) (rename the files, then run `\(updateCommand)`)")
             }
         }
         for page in check.conflictingPages {

@@ -470,13 +470,19 @@ struct SnapshotCommandTests {
         #expect(pass.status == 0, "\(pass)")
         #expect(pass.stdout == "2 passed, 0 failed\n")
 
-        // A changed text fails with its figures and a diff image.
+        // A changed text fails with its figures and a diff image; when the diff image cannot be
+        // written (a folder in its place), with its figures all the same (they were lost).
         try write(document("<label>Setting</label>"), to: folder + "/a.xml")
+        let diffImage = folder + "/__snapshots__/a.diff.png"
+        try FileManager.default.createDirectory(atPath: diffImage, withIntermediateDirectories: false)
+        let blocked = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(blocked.status == 1 && blocked.lines.count == 2, "\(blocked)")
+        #expect(blocked.lines.first.map { $0.contains(" pixels differ (") && $0.contains("; no diff image: ") } == true, "\(blocked)")
+        try FileManager.default.removeItem(atPath: diffImage)
         let fail = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
         #expect(fail.status == 1)
         #expect(fail.lines.count == 2)
         let line = try #require(fail.lines.first)
-        let diffImage = folder + "/__snapshots__/a.diff.png"
         #expect(line.hasPrefix("FAIL a.xml: "), "\(line)")
         #expect(line.hasSuffix("; diff image: \(diffImage)"), "\(line)")
         #expect(
@@ -662,7 +668,11 @@ struct SnapshotCommandTests {
         #expect(clash.lines.contains { $0.hasPrefix("FAIL long.xml page 2: its reference would be the first-page reference of long-2.xml") }, "\(clash)")
         #expect(clash.lines.last == "1 passed, 1 failed")
         #expect(try contents(folder + "/__snapshots__") == ["long-2.png", "long.png"])
-        #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 1)
+        // Its pages without a reference are not told to run --update, which records none of them.
+        let unchecked = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(unchecked.status == 1)
+        let noReference = unchecked.lines.filter { $0.contains(": no reference ") }
+        #expect(!noReference.isEmpty && noReference.allSatisfy { $0.contains("(rename the files, then run `typeset snapshot .") }, "\(unchecked)")
         try FileManager.default.removeItem(atPath: folder + "/long-2.xml")
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
         try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")

@@ -37,6 +37,9 @@ public struct SnapshotPageCheck: Sendable {
     public var comparison: ImageDiffResult?
     /// The diff image written for a page that failed its comparison.
     public var diffImage: String?
+    /// Why the diff image could not be written (a read-only folder): the page still fails
+    /// with its figures (they were lost to the error).
+    public var diffImageProblem: String?
     public var passed: Bool
 }
 
@@ -224,13 +227,18 @@ public struct SnapshotFolder: Sendable {
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
             } else {
-                try ImageDiff.write([
-                    ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
-                ])
+                var problem: String?
+                do {
+                    try ImageDiff.write([
+                        ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
+                    ])
+                } catch {
+                    problem = "\(error)"
+                }
                 checks.append(
                     SnapshotPageCheck(
-                        page: page, reference: reference, comparison: comparison.result, diffImage: diffImage,
-                        passed: false))
+                        page: page, reference: reference, comparison: comparison.result,
+                        diffImage: problem == nil ? diffImage : nil, diffImageProblem: problem, passed: false))
             }
         }
         // Those still there: this value's listing is older than the last `record`.
