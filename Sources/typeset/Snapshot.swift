@@ -67,7 +67,12 @@ struct Snapshot: Command {
             printError("cannot read the folder '\(directory)': \(why)")
             throw ExitCode(ExitStatus.usage)
         }
-        let files = entries.filter { $0.lowercased().hasSuffix(".xml") }.sorted()
+        // Files only: a folder named `old.xml` is no markup file (it failed as one).
+        let files = entries.filter { entry in
+            var isFolder = false
+            return entry.lowercased().hasSuffix(".xml")
+                && !(FileManager.default.fileExists(atPath: Path.join(directory, entry), isDirectory: &isFolder) && isFolder)
+        }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
         ProtectedFiles.protect(inputs + (layoutArguments.strings.map { [$0] } ?? []))
         let names = files.map { Path.stem($0) }

@@ -762,6 +762,12 @@ struct SnapshotCommandTests {
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/s/__snapshots__"))
         let blocked = try typeset(["snapshot", "s", "--update"], in: folder)
         #expect(blocked.status == 1 && blocked.stdout.contains("'s/__snapshots__' is a file, not a folder"), "\(blocked)")
+        // A folder named like markup is no markup file: passed over (it failed as one).
+        try FileManager.default.removeItem(atPath: folder + "/s/__snapshots__")
+        try FileManager.default.createDirectory(atPath: folder + "/s/old.xml", withIntermediateDirectories: true)
+        #expect(try typeset(["snapshot", "s", "--update"], in: folder).status == 0)
+        let checked = try typeset(["snapshot", "s"], in: folder)
+        #expect(checked.status == 0 && checked.stdout == "1 passed, 0 failed\n", "\(checked)")
         try FileManager.default.removeItem(atPath: folder + "/s")
         // diff of one broken file given twice tells its error once.
         try Data("<document><p>x</document>".utf8).write(to: URL(fileURLWithPath: folder + "/bad.xml"))
