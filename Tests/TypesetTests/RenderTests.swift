@@ -209,6 +209,30 @@ struct RenderTests {
         #expect(shown.title == "الإصدار ٢٫٥ جديد")
     }
 
+    /// pdftotext (poppler, as Evince) reads a vowelled word as one word: the /ActualText span
+    /// of a letter and its marks ended at its last mark, inside the letter, and poppler put a
+    /// space after every vowelled letter ("َع َل ْي ُك ْم", "ְּב ֵרא ִׁשית", "mix̂ ed").
+    @Test func vowelledWordsAreWholeInPopplersText() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        for (markup, word) in [
+            (#"<document lang="ar"><p>عَلَيْكُمْ</p></document>"#, "عَلَيْكُمْ"),
+            (#"<document lang="he"><p>בְּרֵאשִׁית</p></document>"#, "בְּרֵאשִׁית"),
+            ("<document><p>mix&#x302;ed</p></document>", "mix\u{302}ed"),
+        ] {
+            let result = try #require(layoutMarkup(markup))
+            let path = folder + "/word.pdf"
+            try render(pages: result.pages, to: path, options: RenderOptions(format: .pdf))
+            let text = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"])
+            let words = text.stdout.split(whereSeparator: \.isWhitespace)
+            #expect(words.count == 1, "\(words)")
+            // (Poppler puts a right-to-left letter's marks before it, and the line in RLE … PDF:
+            // the same characters.)
+            let read = words.first.map { $0.unicodeScalars.map(\.value).filter { !(0x202A...0x202E).contains($0) } }
+            #expect(read?.sorted() == word.unicodeScalars.map(\.value).sorted(), "\(words)")
+        }
+    }
+
     @Test func pdfIsTaggedExtractableAndValid() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -10,9 +10,11 @@
 // for a second text, such as a bracket mirrored in right-to-left text, by a code of its own:
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
-// readers that ignore /ActualText (`PDFFont.mapParts`). A bitmap font's glyphs (color emoji) are
-// codes of its Type 3 fonts (PDFFonts.swift), each placed by its own `Tm` and shown by `Tj`,
-// invisibly: their images are drawn after the text object, as pictures are.
+// readers that ignore /ActualText (`PDFFont.mapParts`); the span's last glyph reaches the
+// cluster's right edge by character spacing, as poppler measures a span (`spanReach`). A bitmap
+// font's glyphs (color emoji) are codes of its Type 3 fonts (PDFFonts.swift), each placed by its
+// own `Tm` and shown by `Tj`, invisibly: their images are drawn after the text object, as
+// pictures are.
 import CCairo
 
 /// The content stream of one page being written. A value on the writer's stack: its bytes
@@ -99,10 +101,13 @@ struct PDFPageContent: ~Copyable {
                 // its letter: they go letter first, in text order, for the readers that read
                 // the glyphs rather than the /ActualText.
                 let reversed = run.backward && glyphs.count > 1
+                let reach = mapped || bitmap || glyphs.count < 2 ? 0 : spanReach(run, glyphs, last: reversed ? glyphs.lowerBound : glyphs.upperBound - 1, of: font)
                 for k in 0..<glyphs.count {
                     let index = reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k
+                    if k == glyphs.count - 1 && reach > 0.0005 { line.beginSpacing(reach, in: &bytes) }
                     line.show(run.glyphs[index], code: code ?? run.glyphs[index].id, of: font, bitmap: bitmap, in: &bytes)
                 }
+                if reach > 0.0005 { line.endSpacing(in: &bytes) }
                 if !mapped { line.endActualText(in: &bytes) }
             }
         }
@@ -124,6 +129,16 @@ struct PDFPageContent: ~Copyable {
             }
         }
         if transparent { restore() }
+    }
+
+    /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance
+    /// (`last`, the last shown), by the widths /W gives. Poppler takes a span's extent from its
+    /// first glyph's origin to its last glyph's advance; a letter's marks come after it and stand
+    /// inside it, so the span ended mid-letter and pdftotext put a space after every vowelled
+    /// letter ("َع َل ْي ُك ْم"). The last glyph is shown with this much character spacing.
+    private func spanReach(_ run: GlyphRun, _ glyphs: Range<Int>, last: Int, of font: PDFFont) -> Double {
+        func right(_ glyph: PositionedGlyph) -> Double { glyph.x + Double(font.width(glyph.id)) * run.size / 1000 }
+        return run.glyphs[glyphs].reduce(-Double.infinity) { max($0, right($1)) } - right(run.glyphs[last])
     }
 
     // MARK: - Shapes
@@ -376,6 +391,22 @@ private struct TJWriter {
         closeHex(in: &bytes)
         if arrayOpen { bytes.append("]TJ\n") }
         arrayOpen = false
+    }
+
+    /// Character spacing for the next glyph, the last of a cluster in /ActualText, so that its
+    /// advance reaches the cluster's right edge (`PDFPageContent.spanReach`).
+    mutating func beginSpacing(_ spacing: Double, in bytes: inout ByteBuffer) {
+        end(in: &bytes)
+        bytes.number(spacing)
+        bytes.append("Tc ")
+    }
+
+    /// Character spacing back to none; the pen moved by the spacing too (in readers that add it
+    /// after a string's last glyph; pdfminer does not), so the next glyph is placed by a `Tm`.
+    mutating func endSpacing(in bytes: inout ByteBuffer) {
+        end(in: &bytes)
+        bytes.append("0 Tc ")
+        lineY = .nan
     }
 
     /// Starts a span whose glyphs stand for `text` (UTF-8) in text extraction.
