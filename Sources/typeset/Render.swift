@@ -16,7 +16,7 @@ struct Render: Command {
         options: [
             .value("output", short: "o", "One output file for all inputs."),
             .value("out-dir", "Folder for one output per input."),
-            .value("format", "pdf, svg or png (default: from -o's extension, else pdf)."),
+            .value("format", "pdf, svg or png (default: from -o's extension; pdf without -o)."),
             .value("scale", "PNG resolution as a multiple of 72 dpi (default: 2)."),
             .value("jobs", "Inputs rendered at once; for a lone input or one -o file, SVG or PNG pages drawn at once (default: the number of cores)."),
             .value("shard", "Render only the K-th of N slices of the inputs, as K/N (for CI runners)."),

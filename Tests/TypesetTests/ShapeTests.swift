@@ -52,6 +52,14 @@ struct ShapeFontTests {
             run.stderr.hasPrefix(
                 "typeset: warning: the bundled fonts were not found ('\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
             "\(run)")
+        // One that does not exist says so (it was passed over, and the fonts beside the binary used).
+        let missing = try runProgram(
+            "/usr/bin/env", ["TYPESET_FONT_DIR=" + folder + "/missing", try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(missing.status == 0, "\(missing)")
+        #expect(
+            missing.stderr.hasPrefix(
+                "typeset: warning: the bundled fonts were not found ('\(folder)/missing' does not exist); other fonts are used"),
+            "\(missing)")
         let found = FontDatabase(bundledDirectory: folder).itemize(
             scalars: Array("Hello".unicodeScalars), range: 0..<5, families: [], weight: 400, italic: false, script: .latin)
         #expect(found.count == 1 && !found[0].face.path.isEmpty, "a system font, when the system has one: \(found)")

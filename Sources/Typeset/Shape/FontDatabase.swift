@@ -68,7 +68,9 @@ public final class FontDatabase: Sendable {
     static let markerFile = "NotoSans-Regular.ttf"
 
     /// Finds the bundled `Fonts/` folder, whatever the working directory, trying in order:
-    /// the `TYPESET_FONT_DIR` environment variable; the folders above the running executable
+    /// the `TYPESET_FONT_DIR` environment variable (when set, whether or not the folder is there:
+    /// a mistyped one was passed over without a word, and the fonts beside the binary used); the
+    /// folders above the running executable
     /// (`/proc/self/exe`) for one holding `Fonts/NotoSans-Regular.ttf`; the repository this
     /// source file was compiled in (`#filePath`).
     public static func bundledFontDirectory(
@@ -77,11 +79,7 @@ public final class FontDatabase: Sendable {
         sourceFilePath: String? = nil
     ) -> String? {
         let files = FileManager.default
-        if let directory = environment["TYPESET_FONT_DIR"], !directory.isEmpty,
-            files.fileExists(atPath: directory)
-        {
-            return absolute(directory)
-        }
+        if let directory = environment["TYPESET_FONT_DIR"], !directory.isEmpty { return absolute(directory) }
         // By plain string operations on these absolute paths: Foundation's URL cost 190,000
         // more instructions per process.
         if let executablePath, executablePath.hasPrefix("/") {
@@ -151,6 +149,11 @@ public final class FontDatabase: Sendable {
             return "no folder holds \(Self.markerFile): TYPESET_FONT_DIR is not set, and no Fonts folder "
                 + "is beside or above the typeset binary"
         }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: bundledDirectory, isDirectory: &isFolder) else {
+            return "'\(bundledDirectory)' does not exist"
+        }
+        guard isFolder else { return "'\(bundledDirectory)' is a file, not a folder" }
         guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
             return "'\(bundledDirectory)' has no \(Self.markerFile)"
         }
