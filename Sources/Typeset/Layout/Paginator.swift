@@ -375,10 +375,13 @@ extension Unit {
                 guard let first = its.map(\.piece).min(), let last = its.map(\.piece).max() else { continue }
                 let lowest = covered.map { blocks[$0].bottom }.max() ?? block.bottom
                 let after = max(0, background.rectangle.y + background.rectangle.height - lowest)
+                // (Looked up once, not for each page: a row over thousands of pages.)
+                let firstTop = background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0)
+                let lastBottom = (its.filter { $0.piece == last }.map(\.bottom).max() ?? firstTop) + after
                 for k in first...last {
                     var rectangle = background.rectangle
-                    let top = k == first ? rectangle.y + (its.first { $0.piece == k }?.dy ?? 0) : pageTops[k]
-                    let bottom = k == last ? (its.filter { $0.piece == k }.map(\.bottom).max() ?? top) + after : .infinity
+                    let top = k == first ? firstTop : pageTops[k]
+                    let bottom = k == last ? lastBottom : .infinity
                     rectangle.y = top
                     rectangle.height = bottom - top
                     result[k].append(rectangle)
