@@ -133,6 +133,13 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, o
 /// Makes the folder an output goes in, where missing; one that cannot be made is a usage error
 /// that says why (left to the write, it read "No such file or directory" for each input when
 /// the reason was "Permission denied").
+/// A number written in decimal (Swift's `Double` also reads hexadecimal: `--scale 0x10` was 16,
+/// `--max-diff 0x0.1` 0.0625).
+func decimalNumber(_ text: some StringProtocol) -> Double? {
+    guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }) else { return nil }
+    return Double(text)
+}
+
 func makeOutputFolder(_ folder: String) throws {
     if let problem = Path.makeFolder(folder) {
         throw UsageError("cannot make the folder '\(folder)' for the output: \(problem)")
@@ -239,11 +246,9 @@ struct ParsedArguments {
         }
     }
 
-    /// A decimal number (Swift's `Double` also reads hexadecimal: `--scale 0x10` was 16).
     func double(_ name: String) throws -> Double? {
         try string(name).map { text in
-            guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }), let value = Double(text)
-            else { throw UsageError("--\(name) takes a number, not '\(text)'") }
+            guard let value = decimalNumber(text) else { throw UsageError("--\(name) takes a number, not '\(text)'") }
             return value
         }
     }

@@ -68,15 +68,20 @@ struct Render: Command {
         var firstInput: [String: String] = [:]
         var clashes: [String: String] = [:]
         var kept: [String] = []
+        var keptFor: [String: [String]] = [:]  // the inputs kept for an output path, when several
         for (input, path) in zip(inputs, outputs) {
             if let other = firstInput[path] {
-                if other == input || resolvedPath(other) == resolvedPath(input) { continue }
+                // A file given again after a clash is the same input too.
+                let others = keptFor[path] ?? [other]
+                if others.contains(input) || others.contains(where: { resolvedPath($0) == resolvedPath(input) }) { continue }
                 let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
+                keptFor[path] = others + [input]
+            } else {
+                firstInput[path] = input
             }
-            if firstInput[path] == nil { firstInput[path] = input }
             kept.append(input)
         }
         return (firstInput, clashes, output == nil ? kept : inputs)

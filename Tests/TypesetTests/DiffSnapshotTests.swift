@@ -136,6 +136,8 @@ struct DiffCommandTests {
         for bad in [
             ["--max-diff", "2"], ["--max-diff", "-1%"], ["--max-diff", "lots"], ["--tolerance", "256"],
             ["--tolerance", "-1"],
+            // Decimal only: Swift's Double read 0x0.1 as 0.0625.
+            ["--max-diff", "0x0.1"], ["--max-diff", "0x1p-4%"],
         ] {
             let run = try typeset(["diff", "a.png", "b.png"] + bad, in: folder)
             #expect(run.status == 2, "\(bad): \(run)")
@@ -478,6 +480,7 @@ struct SnapshotCommandTests {
         let blocked = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
         #expect(blocked.status == 1 && blocked.lines.count == 2, "\(blocked)")
         #expect(blocked.lines.first.map { $0.contains(" pixels differ (") && $0.contains("; no diff image: ") } == true, "\(blocked)")
+        // (The folder is no diff image: not removed, with what it holds.)
         try FileManager.default.removeItem(atPath: diffImage)
         let fail = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
         #expect(fail.status == 1)

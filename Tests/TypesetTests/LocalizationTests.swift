@@ -1216,8 +1216,10 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
             "a/other.xml": "<document><p>c</p></document>",
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // (b/screen.xml given again, however spelt, is one input still.)
         let run = try L10nCLI.typeset(
-            ["render", "a/screen.xml", "b/screen.xml", "a/other.xml", "--out-dir", "out", "--jobs", "1"], in: folder)
+            ["render", "a/screen.xml", "b/screen.xml", "a/other.xml", "./b/screen.xml", "b/screen.xml", "--out-dir", "out", "--jobs", "1"],
+            in: folder)
         #expect(run.status == 1)
         let message = "'a/screen.xml' and 'b/screen.xml' would both be written to 'out/screen.pdf'"
         #expect(run.stderr.contains("a/screen.xml:1:1: error: \(message)"), "\(run.stderr)")

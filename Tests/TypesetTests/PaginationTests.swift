@@ -255,6 +255,12 @@ import Testing
         let bottom = try #require(green[last].first.map { $0.y + $0.height })
         #expect(abs(bottom - lines[0].y - lines[0].height) < 0.001, "\(bottom) \(lines)")
         #expect(lines.count >= 2 && bottom < lines[1].y)
+        // A row whose first page takes none of it (a spacer fills the page) has its background
+        // within the content area of its pages (it began in the top margin).
+        let late = try #require(layoutMarkup(
+            ##"<document width="300" height="300" margin="20"><spacer height="252"/><row background="#00FF00"><p>\##(words(150))</p><title>Big</title></row></document>"##))
+        let lateGreen = late.pages.flatMap { rectangles($0, "#00FF00") }
+        #expect(!lateGreen.isEmpty && lateGreen.allSatisfy { $0.y >= 20 - 0.001 && $0.y + $0.height <= 280 + 0.001 }, "\(lateGreen)")
         let red = result.pages.map { rectangles($0, "#FF0000") }
         let stackPages = red.indices.filter { !red[$0].isEmpty }
         #expect(stackPages.count >= 2)

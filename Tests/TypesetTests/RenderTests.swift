@@ -203,6 +203,10 @@ struct RenderTests {
         #expect(flag.title == "a\(scotland)b c")
         let runs = flag.pages.flatMap(\.items).compactMap { if case .glyphs(let run) = $0 { run.text } else { nil } }
         #expect(runs.joined() == "a\(scotland)b c", "\(runs)")
+        // Also after a VS16 or a skin tone (UTS #51 ED-14a).
+        let selected = try #require(
+            layoutMarkup("<document><title>🏴&#xFE0F;&#xE0067;&#xE0062;&#xE0073;&#xE0063;&#xE0074;&#xE007F; 👍&#x1F3FD;&#xE0067;&#xE007F;</title></document>"))
+        #expect(selected.title == "🏴\u{FE0F}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} 👍\u{1F3FD}\u{E0067}\u{E007F}")
         // Its digits as shown (SPEC 4.5), a line break a space: it had the digits written and
         // a U+2028, where the page's text has "٢٫٥" and a space.
         let shown = try #require(layoutMarkup(#"<document lang="ar" numerals="arab"><title>الإصدار 2.5<br/>جديد</title></document>"#))

@@ -58,7 +58,7 @@ struct ShapeFontTests {
         #expect(missing.status == 0, "\(missing)")
         #expect(
             missing.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found ('\(folder)/missing' does not exist); other fonts are used"),
+                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)/missing' does not exist); other fonts are used"),
             "\(missing)")
         let found = FontDatabase(bundledDirectory: folder).itemize(
             scalars: Array("Hello".unicodeScalars), range: 0..<5, families: [], weight: 400, italic: false, script: .latin)

@@ -178,9 +178,16 @@ public struct SnapshotFolder: Sendable {
     /// `__snapshots__/p.diff.png` lost it when its check passed).
     private func isUnprotected(_ path: String) -> Bool { ProtectedFiles.input(at: path) == nil }
 
-    /// Removes the diff image at `path` an earlier run left, unless it is a picture.
+    /// Removes the diff image at `path` an earlier run left, unless it is a picture, or a folder
+    /// (no run writes one, and it would go with all it holds).
     private func removeDiffImage(_ path: String) {
-        if isUnprotected(path) { try? FileManager.default.removeItem(atPath: path) }
+        if isRemovable(path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Whether `path` is a file this command may remove: there, not a folder, not a picture.
+    private func isRemovable(_ path: String) -> Bool {
+        var isFolder = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder && isUnprotected(path)
     }
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
@@ -234,6 +241,7 @@ public struct SnapshotFolder: Sendable {
                     ])
                 } catch {
                     problem = "\(error)"
+                    removeDiffImage(diffImage)  // an earlier run's is not this one's
                 }
                 checks.append(
                     SnapshotPageCheck(
@@ -295,8 +303,7 @@ public struct SnapshotFolder: Sendable {
             let stem = String(file.dropLast(".diff.png".count))
             return stem == name || !otherNames.contains(stem)
         }.map(join)
-        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages
-        where FileManager.default.fileExists(atPath: file) && isUnprotected(file) {  // as in `check`
+        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages where isRemovable(file) {  // as in `check`
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)

@@ -539,9 +539,10 @@ struct BlockLayouter {
     // MARK: - Backgrounds of lists, rows and stacks
 
     /// A list's, row's or stack's `background` (SPEC §2: a common block attribute), behind its
-    /// children from its top to `bottom` and across its width: drawn first of all with the
-    /// first of its blocks, `placed[first]` (before a nested container's, which was added
-    /// first).
+    /// children from its top to `bottom` and across its width: carried by the first of its
+    /// blocks, `placed[first]`, and drawn first of all (before a nested container's, which was
+    /// added first), with that block, or on each page of a unit cut between pages with the
+    /// page's first part (`Unit.backgrounds`).
     private func addBackground(
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) {

@@ -198,7 +198,9 @@ extension BlockLayouter {
             let firstTop = empty ? 0 : y + gap
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
-            let backgrounds = pieces.count > 1 ? unit.backgrounds(on: pieces, pageTops: pageTops) : nil
+            let backgrounds =
+                pieces.count > 1 && unit.blocks.contains(where: { !$0.backgrounds.isEmpty })
+                ? unit.backgrounds(on: pieces, pageTops: pageTops) : nil
             var warned = false
             for (index, piece) in pieces.enumerated() {
                 if index > 0 {
@@ -375,8 +377,9 @@ extension Unit {
                 guard let first = its.map(\.piece).min(), let last = its.map(\.piece).max() else { continue }
                 let lowest = covered.map { blocks[$0].bottom }.max() ?? block.bottom
                 let after = max(0, background.rectangle.y + background.rectangle.height - lowest)
-                // (Looked up once, not for each page: a row over thousands of pages.)
-                let firstTop = background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0)
+                // Not above its page's content area: a column of a row whose first page took
+                // none of it begins at the next page's top, away from the others (it began in the margin).
+                let firstTop = max(pageTops[first], background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0))
                 let lastBottom = (its.filter { $0.piece == last }.map(\.bottom).max() ?? firstTop) + after
                 for k in first...last {
                     var rectangle = background.rectangle
@@ -711,15 +714,20 @@ func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
 /// and kept in the text, within `range`: a ZWJ that joins emoji (an Extended_Pictographic
 /// follows it; a copied 👨‍👩‍👧 was three people without it), or a tag character of an emoji
 /// tag sequence (UTS #51 ED-14a: 🏴 and the tags that make it Scotland's flag copied as a black
-/// flag). A tag looks back over at most 32 tags for its emoji, so that a paragraph of tags
-/// takes linear time.
+/// flag), its emoji before it, with a VS16 or a skin tone. A tag looks back over at most 32
+/// characters for its emoji, so that a paragraph of tags takes linear time.
 @inline(__always)
 func isPartOfEmoji(_ scalars: [Unicode.Scalar], at index: Int, in range: Range<Int>) -> Bool {
     let value = scalars[index].value
     if value == 0x200D { return index + 1 < range.upperBound && scalars[index + 1].isExtendedPictographic }
     guard value &- 0xE0020 <= 0x5F else { return false }  // U+E0020 ... U+E007F
     var i = index - 1
-    while i >= range.lowerBound, index - i <= 32, scalars[i].value &- 0xE0020 < 0x5F { i -= 1 }
+    while i >= range.lowerBound, index - i <= 32 {
+        let before = scalars[i].value
+        // Tags but the cancel tag, VS16, the skin tones U+1F3FB ... U+1F3FF.
+        guard before &- 0xE0020 < 0x5F || before == 0xFE0F || before &- 0x1F3FB < 5 else { break }
+        i -= 1
+    }
     return i >= range.lowerBound && index - i <= 32 && scalars[i].isExtendedPictographic
 }
 

@@ -151,7 +151,8 @@ public final class FontDatabase: Sendable {
         }
         var isFolder = false
         guard FileManager.default.fileExists(atPath: bundledDirectory, isDirectory: &isFolder) else {
-            return "'\(bundledDirectory)' does not exist"
+            let fromEnvironment = ProcessInfo.processInfo.environment["TYPESET_FONT_DIR"].map { !$0.isEmpty } ?? false
+            return "\(fromEnvironment ? "TYPESET_FONT_DIR " : "")'\(bundledDirectory)' does not exist"
         }
         guard isFolder else { return "'\(bundledDirectory)' is a file, not a folder" }
         guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
