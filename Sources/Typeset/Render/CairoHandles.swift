@@ -178,22 +178,23 @@ func cairoMessage(_ status: cairo_status_t) -> String {
     return String(cString: text)
 }
 
-/// Encodes an image surface as PNG bytes: opaque ARGB32 images with `PNGEncoder` (the same
-/// pixels as Cairo's writer, several times faster), others with Cairo's writer; with a pHYs
-/// chunk when `pixelsPerPoint` is given.
+/// Encodes an image surface as PNG bytes: ARGB32 images with `PNGEncoder` (the same pixels as
+/// Cairo's writer, several times faster), others (and opaque ones too wide for it) with Cairo's
+/// writer; with a pHYs chunk when `pixelsPerPoint` is given.
 func pngBytes(of surface: CairoSurface, pixelsPerPoint: Double? = nil, context: @autoclosure () -> String) throws
     -> [UInt8]
 {
     cairo_surface_flush(surface.pointer)
     try surface.check(context())
     let image = surface.pointer
-    if cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(image),
-        let png = PNGEncoder.encodeOpaque(
-            pixels: data, width: Int(cairo_image_surface_get_width(image)),
-            height: Int(cairo_image_surface_get_height(image)), stride: Int(cairo_image_surface_get_stride(image)),
-            pixelsPerPoint: pixelsPerPoint)
-    {
-        return png
+    if cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(image) {
+        let (width, height) = (Int(cairo_image_surface_get_width(image)), Int(cairo_image_surface_get_height(image)))
+        let stride = Int(cairo_image_surface_get_stride(image))
+        if let png = PNGEncoder.encodeOpaque(pixels: data, width: width, height: height, stride: stride, pixelsPerPoint: pixelsPerPoint)
+            ?? PNGEncoder.encodeTranslucent(pixels: data, width: width, height: height, stride: stride, pixelsPerPoint: pixelsPerPoint)
+        {
+            return png
+        }
     }
     let png = try cairoPNGBytes(of: surface, context: context())
     guard let pixelsPerPoint else { return png }
