@@ -28,7 +28,7 @@
 // (RenderTests compares them). Pages with transparency (a translucent page background) are
 // 8-bit RGBA, each pixel's colour divided by its alpha as Cairo's writer divides it
 // (`encodeTranslucent`): their rows go unfiltered to zlib at level 3, not through libpng's five
-// filters and level 6 (26 pages of text on a translucent background: 0.37 s, now 0.13 s; files
+// filters and level 6 (26 pages of text on a translucent background: 0.30 s, now 0.10 s; files
 // a fifth larger; zlib's level 1 made them two thirds larger for 10% less time).
 import CCairo
 import Glibc
