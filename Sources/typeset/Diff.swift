@@ -249,8 +249,7 @@ func parseShare(_ text: String) -> Double? {
         // "0.7%" read as "0.7e-2": the double nearest 0.007, as "0.007" gives (0.7 / 100 is one
         // above it, and 7 pixels of 1,000 failed a limit of 0.7%).
         let number = trimmed.dropLast()
-        share = number.contains(where: { $0 == "e" || $0 == "E" })
-            ? decimalNumber(number).map { $0 / 100 } : decimalNumber(number).flatMap { _ in Double(number + "e-2") }
+        share = number.contains(where: { $0 == "e" || $0 == "E" }) ? decimalNumber(number).map { $0 / 100 } : decimalNumber(number + "e-2")
     } else {
         share = decimalNumber(trimmed)
     }

@@ -73,7 +73,8 @@ struct Render: Command {
             if let other = firstInput[path] {
                 // A file given again after a clash is the same input too.
                 let others = keptFor[path] ?? [other]
-                if others.contains(input) || others.contains(where: { resolvedPath($0) == resolvedPath(input) }) { continue }
+                let resolved = resolvedPath(input)
+                if others.contains(input) || others.contains(where: { resolvedPath($0) == resolved }) { continue }
                 let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }

@@ -17,11 +17,14 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The size of the diff image: the larger width and the larger height of the two images.
-    public var width: Int
-    public var height: Int
+    public var width: Int { max(sizeA.width, sizeB.width) }
+    public var height: Int { max(sizeA.height, sizeB.height) }
     /// The pixels compared: those either image has (`width × height` when the sizes are the
     /// same, or one image holds the other; a 10 × 2 image and a 2 × 10 one have 36).
-    public var pixelCount: Int
+    public var pixelCount: Int {
+        sizeA.width * sizeA.height + sizeB.width * sizeB.height
+            - min(sizeA.width, sizeB.width) * min(sizeA.height, sizeB.height)
+    }
     /// Pixels where some channel (red, green, blue, alpha; not premultiplied) differs by more
     /// than `tolerance`. Where only one image has pixels (sizes differ), every pixel differs,
     /// whatever the tolerance.
@@ -257,7 +260,7 @@ struct Comparison {
         self.imageA = a
         self.imageB = b
         self.result = ImageDiffResult(
-            width: width, height: height, pixelCount: pixelCount, differingPixels: differingPixels,
+            differingPixels: differingPixels,
             share: pixelCount == 0 ? 0 : Double(differingPixels) / Double(pixelCount),
             maxChannelDifference: maxChannelDifference, box: box,
             sizeA: .init(width: a.width, height: a.height), sizeB: .init(width: b.width, height: b.height),
@@ -271,7 +274,7 @@ struct Comparison {
     /// PNG bytes), without looking at them.
     static func identical(width: Int, height: Int, tolerance: Int) -> ImageDiffResult {
         ImageDiffResult(
-            width: width, height: height, pixelCount: width * height, differingPixels: 0, share: 0,
+            differingPixels: 0, share: 0,
             maxChannelDifference: 0, box: nil,
             sizeA: .init(width: width, height: height), sizeB: .init(width: width, height: height),
             tolerance: clamped(tolerance))

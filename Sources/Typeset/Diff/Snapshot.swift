@@ -251,7 +251,7 @@ public struct SnapshotFolder: Sendable {
         }
         // Those still there: this value's listing is older than the last `record`.
         let extra = existing.filter { $0.key > pages.count }.sorted { $0.key < $1.key }.map(\.value)
-            .filter { FileManager.default.fileExists(atPath: $0) && isUnprotected($0) }
+            .filter(isRemovable)
         return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
     }
 

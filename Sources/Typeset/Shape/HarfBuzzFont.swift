@@ -174,20 +174,15 @@ final class HarfBuzzFont: @unchecked Sendable {
         if let missing = needed.first(where: { tableLength($0) == 0 }) { return "it has no '\(missing)' table" }
         let head = tableBytes("head")
         guard head.count >= 54 else { return "its 'head' table is cut short" }
-        let unitsPerEm = Int(head[18]) << 8 | Int(head[19])
+        let unitsPerEm = Int(TrueTypeSubsetter.uint16(head, 18))
         guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
         guard glyfLength > 0, checkingOutlines else { return nil }
-        let glyphCount = withTable("maxp") { $0.count >= 6 ? Int($0[4]) << 8 | Int($0[5]) : 0 }
-        let long = head[50] == 0 && head[51] == 1  // indexToLocFormat
+        let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
+        let long = TrueTypeSubsetter.uint16(head, 50) == 1  // indexToLocFormat
         let outside = withTable("loca") { loca -> Int in
             // The offsets it has (FreeType reads a `loca` short of some as it is).
             let count = min(glyphCount + 1, loca.count / (long ? 4 : 2))
-            return (0..<count).count { i in
-                let offset = long
-                    ? Int(loca[4 * i]) << 24 | Int(loca[4 * i + 1]) << 16 | Int(loca[4 * i + 2]) << 8 | Int(loca[4 * i + 3])
-                    : 2 * (Int(loca[2 * i]) << 8 | Int(loca[2 * i + 1]))
-                return offset > glyfLength
-            }
+            return (0..<count).count { TrueTypeSubsetter.outlineOffset(loca, $0, long: long) > glyfLength }
         }
         // Most, not any: a sloppy font whose last offsets overshoot is still drawn.
         return outside > glyphCount / 2 ? "its 'loca' table points outside its outlines ('glyf')" : nil

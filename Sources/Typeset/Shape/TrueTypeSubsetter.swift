@@ -23,8 +23,8 @@ enum TrueTypeSubsetter {
         guard loca.count >= (glyphCount + 1) * (longOffsets ? 4 : 2) else { return nil }
         func outline(_ glyph: Int) -> Range<Int>? {
             guard glyph < glyphCount else { return nil }
-            let start = longOffsets ? Int(uint32(loca, 4 * glyph)) : 2 * Int(uint16(loca, 2 * glyph))
-            let end = longOffsets ? Int(uint32(loca, 4 * glyph + 4)) : 2 * Int(uint16(loca, 2 * glyph + 2))
+            let start = outlineOffset(loca, glyph, long: longOffsets)
+            let end = outlineOffset(loca, glyph + 1, long: longOffsets)
             return start <= end && end <= glyf.count ? start..<end : nil
         }
 
@@ -171,7 +171,13 @@ enum TrueTypeSubsetter {
         return sum
     }
 
-    private static func uint16<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ offset: Int) -> UInt16
+    /// Where glyph `glyph`'s outline begins in `glyf`, as `loca` says (`long`: head's
+    /// indexToLocFormat is 1); 0 past the table's end.
+    static func outlineOffset(_ loca: UnsafeRawBufferPointer, _ glyph: Int, long: Bool) -> Int {
+        long ? Int(uint32(loca, 4 * glyph)) : 2 * Int(uint16(loca, 2 * glyph))
+    }
+
+    static func uint16<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ offset: Int) -> UInt16
     where Bytes.Element == UInt8, Bytes.Index == Int {
         offset + 2 <= bytes.count ? UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]) : 0
     }
