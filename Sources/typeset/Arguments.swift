@@ -130,9 +130,6 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, o
     }
 }
 
-/// Makes the folder an output goes in, where missing; one that cannot be made is a usage error
-/// that says why (left to the write, it read "No such file or directory" for each input when
-/// the reason was "Permission denied").
 /// A number written in decimal (Swift's `Double` also reads hexadecimal: `--scale 0x10` was 16,
 /// `--max-diff 0x0.1` 0.0625).
 func decimalNumber(_ text: some StringProtocol) -> Double? {
@@ -140,6 +137,9 @@ func decimalNumber(_ text: some StringProtocol) -> Double? {
     return Double(text)
 }
 
+/// Makes the folder an output goes in, where missing; one that cannot be made is a usage error
+/// that says why (left to the write, it read "No such file or directory" for each input when
+/// the reason was "Permission denied").
 func makeOutputFolder(_ folder: String) throws {
     if let problem = Path.makeFolder(folder) {
         throw UsageError("cannot make the folder '\(folder)' for the output: \(problem)")

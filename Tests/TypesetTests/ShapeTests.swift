@@ -50,8 +50,14 @@ struct ShapeFontTests {
         #expect(run.status == 0, "\(run)")
         #expect(
             run.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found ('\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
+                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
             "\(run)")
+        // A relative one is named as the folder it gives, a file as a file.
+        let file = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=a.xml", try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(
+            file.stderr.hasPrefix(
+                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)/a.xml' is a file, not a folder); other fonts are used"),
+            "\(file)")
         // One that does not exist says so (it was passed over, and the fonts beside the binary used).
         let missing = try runProgram(
             "/usr/bin/env", ["TYPESET_FONT_DIR=" + folder + "/missing", try typesetBinary(), "layout", "a.xml"], in: folder)

@@ -149,14 +149,16 @@ public final class FontDatabase: Sendable {
             return "no folder holds \(Self.markerFile): TYPESET_FONT_DIR is not set, and no Fonts folder "
                 + "is beside or above the typeset binary"
         }
+        // Named as the variable when the folder is the one it gives (not merely when it is set).
+        let variable = ProcessInfo.processInfo.environment["TYPESET_FONT_DIR"].map(Self.absolute)
+        let named = variable == bundledDirectory ? "TYPESET_FONT_DIR '\(bundledDirectory)'" : "'\(bundledDirectory)'"
         var isFolder = false
         guard FileManager.default.fileExists(atPath: bundledDirectory, isDirectory: &isFolder) else {
-            let fromEnvironment = ProcessInfo.processInfo.environment["TYPESET_FONT_DIR"].map { !$0.isEmpty } ?? false
-            return "\(fromEnvironment ? "TYPESET_FONT_DIR " : "")'\(bundledDirectory)' does not exist"
+            return "\(named) does not exist"
         }
-        guard isFolder else { return "'\(bundledDirectory)' is a file, not a folder" }
+        guard isFolder else { return "\(named) is a file, not a folder" }
         guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
-            return "'\(bundledDirectory)' has no \(Self.markerFile)"
+            return "\(named) has no \(Self.markerFile)"
         }
         return nil
     }
