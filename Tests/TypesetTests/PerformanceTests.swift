@@ -115,6 +115,32 @@ struct PerformanceTests {
         }
     }
 
+    /// An opaque image too wide for `encodeOpaque` (over 10,922 pixels) goes to Cairo's writer
+    /// without `encodeTranslucent` converting and compressing it first; a translucent one that
+    /// wide is still ours.
+    @Test func aWideOpaqueImageIsCairosAtOnce() throws {
+        let width = 11_000
+        let surface = CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), 3))
+        let data = try #require(cairo_image_surface_get_data(surface.pointer))
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        for y in 0..<3 {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { row[x] = 0xFF00_0000 | UInt32(x % 251) << 8 | UInt32(y * 40) }
+        }
+        cairo_surface_mark_dirty(surface.pointer)
+        #expect(PNGEncoder.encodeOpaque(pixels: data, width: width, height: 3, stride: stride) == nil)
+        #expect(!PNGEncoder.mayBeTranslucent(pixels: data, width: width, height: 3, stride: stride))
+        #expect(try pngBytes(of: surface, context: "test") == cairoPNGBytes(of: surface, context: "test"))
+        // One translucent pixel, in the last row's last place.
+        UnsafeMutableRawPointer(data + 2 * stride).assumingMemoryBound(to: UInt32.self)[width - 1] = 0x8000_0000
+        cairo_surface_mark_dirty(surface.pointer)
+        #expect(PNGEncoder.mayBeTranslucent(pixels: data, width: width, height: 3, stride: stride))
+        let ours = try pngBytes(of: surface, context: "test")
+        let cairos = try cairoPNGBytes(of: surface, context: "test")
+        #expect(ours[25] == 6 && ours != cairos, "our encoder's RGBA")
+        #expect(try rgbaRows(ours) == rgbaRows(cairos))
+    }
+
     @Test func pngEncoderKeepsCairosPixels() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -191,7 +191,9 @@ func pngBytes(of surface: CairoSurface, pixelsPerPoint: Double? = nil, context: 
         let (width, height) = (Int(cairo_image_surface_get_width(image)), Int(cairo_image_surface_get_height(image)))
         let stride = Int(cairo_image_surface_get_stride(image))
         if let png = PNGEncoder.encodeOpaque(pixels: data, width: width, height: height, stride: stride, pixelsPerPoint: pixelsPerPoint)
-            ?? PNGEncoder.encodeTranslucent(pixels: data, width: width, height: height, stride: stride, pixelsPerPoint: pixelsPerPoint)
+            ?? (PNGEncoder.mayBeTranslucent(pixels: data, width: width, height: height, stride: stride)
+                ? PNGEncoder.encodeTranslucent(pixels: data, width: width, height: height, stride: stride, pixelsPerPoint: pixelsPerPoint)
+                : nil)
         {
             return png
         }

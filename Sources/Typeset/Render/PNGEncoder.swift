@@ -42,8 +42,7 @@ enum PNGEncoder {
     ) -> [UInt8]? {
         guard width > 0, height > 0, stride >= 4 * width else { return nil }
         let rowBytes = 1 + 3 * width  // filter byte + RGB
-        // The row above must be within deflate's 32 KiB window (pages up to 10,922 pixels wide).
-        guard rowBytes <= 32768 else { return nil }
+        guard rowBytes <= maximumOpaqueRowBytes else { return nil }
 
         // The zlib stream, in a buffer sized for the worst case (every byte a 9-bit literal;
         // left uninitialized, only what is written counts), then copied into a file of its
@@ -110,6 +109,22 @@ enum PNGEncoder {
                 return encoder.finish()
             }
         }
+    }
+
+    /// The widest opaque rows `encodeOpaque` takes: the row above must be within deflate's
+    /// 32 KiB window (pages up to 10,922 pixels wide).
+    static let maximumOpaqueRowBytes = 32768
+
+    /// Whether `encodeTranslucent` can take an image `encodeOpaque` did not: one too wide for
+    /// `encodeOpaque` that is opaque is Cairo's writer's (an opaque image, whatever its width,
+    /// made all of `encodeTranslucent`'s work before it gave up).
+    static func mayBeTranslucent(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> Bool {
+        guard 1 + 3 * width > maximumOpaqueRowBytes else { return true }  // encodeOpaque found a pixel
+        for y in 0..<height {
+            let row = UnsafeRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width where row[x] >> 24 != 0xFF { return true }
+        }
+        return false
     }
 
     /// PNG bytes of an ARGB32 image with a pixel that is not opaque, as Cairo's writer gives its
