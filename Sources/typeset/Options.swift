@@ -69,6 +69,11 @@ struct LayoutArguments {
             throw UsageError("--strings '\(strings)' does not exist")
         }
         if isFolder { throw UsageError("--strings '\(strings)' is a folder, not a string catalog") }
+        // A pipe (`--strings /dev/stdin`) or a device is refused as the markup's inputs are: one
+        // could wait forever for a writer, the other never end. The option is wrong, not the file.
+        if regularFileProblem(strings) == .notRegular {
+            throw UsageError("--strings '\(strings)' is not a regular file (a pipe or a device); give a catalog's file")
+        }
     }
 
     /// These options as they would be given again on a command line.
@@ -88,7 +93,7 @@ struct LayoutArguments {
     /// (SPEC 5.6); with them, recording one locale or size leaves the others' references alone.
     var snapshotFolders: [String] {
         var folders: [String] = []
-        if let locale { folders.append(Language.canonicalCase(tag: locale)) }
+        if let locale { folders.append(LayoutArguments.normalizedLocale(locale)) }
         if let textSize, let name = LayoutArguments.textSize(named: textSize)?.name, name != "Large" {
             folders.append(name)
         }
@@ -122,9 +127,10 @@ struct LayoutArguments {
     static func bodySize(_ name: String) -> Double? { textSize(named: name)?.body }
 
     /// Apple's `en_GB` spelling of a locale, as BCP 47 writes it (`en-GB`), in the usual case
-    /// (`AR_eg` was the document's lang `AR-eg` in the PDF, the SVG and a sheet's captions).
+    /// (`AR_eg` was the document's lang `AR-eg` in the PDF, the SVG and a sheet's captions), and
+    /// with the current code for a deprecated one (`iw` is `he`).
     static func normalizedLocale(_ locale: String) -> String {
-        Language.canonicalCase(tag: locale)
+        Language.canonical(tag: locale)
     }
 
     /// `17`, `19.5`: a size without a needless `.0`.

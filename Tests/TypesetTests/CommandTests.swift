@@ -46,6 +46,10 @@ import Testing
             (["render", input, "-o", folder + "/x.pdf", "--strings", ""], "--strings needs a file"),
             (["render", input, "-o", folder + "/x.pdf", "--strings", folder], "is a folder, not a string catalog"),
             (["sheet", input, "-o", folder + "/x.pdf", "--strings", folder + "/none.json"], "--strings '\(folder)/none.json' does not exist"),
+            // A pipe or a device is the option's fault, not a located flaw in a file (it was
+            // "/dev/null:1:1: error", exit 1).
+            (["render", input, "-o", folder + "/x.pdf", "--strings", "/dev/null"], "--strings '/dev/null' is not a regular file (a pipe or a device)"),
+            (["sheet", input, "-o", folder + "/x.pdf", "--strings", "/dev/zero"], "--strings '/dev/zero' is not a regular file (a pipe or a device)"),
             // A folder that cannot be made says why, not "No such file or directory" per input.
             // ("File exists" said a file stands in the way: which one is said.)
             (["render", input, "--out-dir", folder + "/file/sub"],

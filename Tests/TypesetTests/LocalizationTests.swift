@@ -889,7 +889,7 @@ private let markup = """
             """#
         let folder = try L10nCLI.folder([
             "doc.xml": doc, "Localizable.xcstrings": catalog, "ar.lproj/Localizable.strings": #""files" = "ملفات";"#,
-            "pt_BR.lproj/Localizable.strings": #""files" = "Arquivos";"#,
+            "pt_BR.lproj/Localizable.strings": #""files" = "Arquivos";"#, "Hebrew.lproj/Localizable.strings": #""files" = "קבצים";"#,
             "plain.json": #"{"files": "Files", "q": 5}"#, "nb.json": #"{"sourceLanguage": "en", "strings": {"files": {"localizations": {"nb": {"stringUnit": {"state": "translated", "value": "Filer"}}}}}}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -920,6 +920,13 @@ private let markup = """
         // Apple's folders spell a region with `_`.
         let brazil = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "pt_BR.lproj/Localizable.strings", "--locale", "ar"], in: folder)
         #expect(try L10nCLI.blocks(brazil.stdout).blocks[2].lang == "pt-BR", "\(brazil.stderr)")
+        // An older app's folder names its language in English.
+        let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "en"], in: folder)
+        let hebrewBlock = try L10nCLI.blocks(hebrew.stdout).blocks[2]
+        #expect(hebrewBlock.lang == "he" && hebrewBlock.direction == "rtl", "\(hebrewBlock) \(hebrew.stderr)")
+        // `--locale iw` reads the catalog's `he` and writes `he`, as the markup's `lang="iw"` is.
+        let iw = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "iw"], in: folder)
+        #expect(try L10nCLI.blocks(iw.stdout).blocks.map(\.lang) == ["en", "he", "he", "he", "en"], "\(iw)")
 
         // A value of a plain JSON file that is no string fails the documents that use its key.
         try #"<document><label key="files">x</label></document>"#.write(toFile: folder + "/other.xml", atomically: true, encoding: .utf8)

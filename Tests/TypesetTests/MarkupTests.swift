@@ -253,6 +253,10 @@ private struct Fixture {
     @Test func languageTagsTakeTheirRecommendedCase() throws {
         let document = try #require(parse(#"<document lang="AR-eg"><p lang="ZH-hant-tw">x</p></document>"#).document)
         #expect(document.lang == "ar-EG" && document.blocks.first?.style.lang == "zh-Hant-TW")
+        // A deprecated code is written as the current one (a PDF's /Lang said `iw`).
+        let old = try #require(parse(#"<document lang="iw"><p lang="IN-id">x</p><p lang="ji">x</p></document>"#).document)
+        #expect(old.lang == "he" && old.blocks.map(\.style.lang) == ["id-ID", "yi"])
+        #expect(Language.canonical(tag: "iw_IL") == "he-IL" && Language.canonical(tag: "iwx") == "iwx")
     }
 
     /// What goes to a terminal (`writeStandardError`) has its control characters (a terminal's

@@ -358,6 +358,11 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "en,,ar"],
         ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "en,not a tag"],
         ["sheet", "a.xml", "-o", "sheet.pdf", "--text-sizes", "Large,Huge"],
+        // One locale or size twice made two columns alike, without a word.
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "en,ar,en"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "ar-EG,ar_eg"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--locales", "he,iw"],
+        ["sheet", "a.xml", "-o", "sheet.pdf", "--text-sizes", "Large,AX1,large"],
         ["sheet", "a.xml", "-o", "sheet.pdf", "--scale", "0"],
     ])
     func usageErrors(arguments: [String]) throws {

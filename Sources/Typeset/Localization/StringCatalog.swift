@@ -397,8 +397,10 @@ public struct StringCatalog: Sendable {
         // locale it lacks shows it, with a warning, as an app with only Arabic strings would.
         let folder = Path.lastComponent(Path.folder(path))
         if catalog.languages.isEmpty, catalog.tables[""] != nil, folder.hasSuffix(".lproj") {
-            // (Apple's folders spell regions with `_`: `pt_BR.lproj`.)
-            let language = Language.canonicalCase(tag: String(folder.dropLast(".lproj".count)))
+            // (Apple's folders spell regions with `_`: `pt_BR.lproj`; an older app's name the
+            // language in English: `Hebrew.lproj`.)
+            let name = String(folder.dropLast(".lproj".count))
+            let language = Language.code(named: name) ?? Language.canonical(tag: name)
             if Language.isWellFormed(tag: language), Language.unassignedLanguageProblem(tag: language) == nil {
                 let tag = normalizedLanguage(language)
                 catalog.tables[tag] = catalog.tables.removeValue(forKey: "")

@@ -843,10 +843,12 @@ struct AttributeValues {
         guard let (text, attribute) = trimmed(name) else { return nil }
         if Language.isWellFormed(tag: text) {
             // In the case BCP 47 recommends, as `--locale` is: `AR-eg` is `ar-EG` in the JSON,
-            // the PDF and the SVG (a script comparing tags saw two spellings of one language).
+            // the PDF and the SVG (a script comparing tags saw two spellings of one language),
+            // and `iw` is `he`.
             guard let problem = Language.unassignedLanguageProblem(tag: text) else {
-                // (A bare language in lower case, as most are, is so already.)
-                return text.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) ? text : Language.canonicalCase(tag: text)
+                // (A bare current language in lower case, as most are, is so already.)
+                let isBare = text.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) && Language.deprecatedCodes[text] == nil
+                return isBare ? text : Language.canonical(tag: text)
             }
             reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: problem)
             return nil

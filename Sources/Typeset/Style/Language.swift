@@ -126,6 +126,25 @@ public enum Language {
         }.joined(separator: "-")
     }
 
+    /// `tag` as it is written out (the PDF's and SVG's language, the layout JSON's, a sheet's
+    /// caption): in `canonicalCase`, with a deprecated language code replaced by the one the IANA
+    /// registry prefers (`iw` by `he`, `in` by `id`, `ji` by `yi`: Java and older iOS still say
+    /// them, and a screen reader or a script matching `he` did not know the older ones).
+    public static func canonical(tag: String) -> String {
+        let tag = canonicalCase(tag: tag)
+        let end = tag.firstIndex(of: "-") ?? tag.endIndex
+        guard let code = deprecatedCodes[String(tag[..<end])] else { return tag }
+        return code + tag[end...]
+    }
+
+    /// The language codes the IANA registry deprecates in favour of others (`no` is Norwegian,
+    /// not deprecated, though Apple's systems take it as Bokmål: see `oldCodes`).
+    static let deprecatedCodes = ["iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"]
+
+    /// The code of a language written by its English name (`Hebrew` for `he`), as the folders of
+    /// older apps are (`Hebrew.lproj`); nil for another word.
+    public static func code(named name: String) -> String? { codesByName[name.lowercased()] }
+
     /// True when `tag` is a well-formed BCP 47 tag (RFC 5646 §2.1 syntax, including the
     /// irregular grandfathered tags); validity against the IANA registry is not checked.
     public static func isWellFormed(tag: String) -> Bool {
