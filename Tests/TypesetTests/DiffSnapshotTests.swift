@@ -719,6 +719,51 @@ struct SnapshotCommandTests {
         #expect(try contents(folder + "/__snapshots__") == ["b.png"])
     }
 
+    /// A folder named like a reference or a diff image is neither: `--update` removed
+    /// `old.png/` with all it held, and a check removed `gone.diff.png/`.
+    @Test func foldersNamedLikeReferencesStay() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Other</p>"), to: folder + "/b.xml")
+        for name in ["old.png", "gone.diff.png"] {
+            try FileManager.default.createDirectory(atPath: folder + "/__snapshots__/" + name, withIntermediateDirectories: true)
+            try write("notes", to: folder + "/__snapshots__/\(name)/notes.txt")
+        }
+        let update = try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder)
+        #expect(update.status == 0 && !update.stdout.contains("removed"), "\(update)")
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 0 && check.lines == ["1 passed, 0 failed"], "\(check)")
+        #expect(try contents(folder + "/__snapshots__") == ["b.png", "gone.diff.png", "old.png"])
+        #expect(FileManager.default.fileExists(atPath: folder + "/__snapshots__/old.png/notes.txt"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/__snapshots__/gone.diff.png/notes.txt"))
+    }
+
+    /// A document's diff images are written all or none (an interrupted run left a screen with
+    /// some of its pages' new diff images beside older ones): when one cannot be written, no
+    /// page has one, and each says why.
+    @Test func aDocumentsDiffImagesAreWrittenTogether() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paragraphs = { (word: String) in
+            (1...4).map { "<p>\(word) \($0) with a few words.</p>" }.joined(separator: "\n")
+        }
+        try write(document(paragraphs("Paragraph"), attributes: " height=\"120\""), to: folder + "/long.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        let pages = try contents(folder + "/__snapshots__").count
+        #expect(pages >= 2)
+        try write(document(paragraphs("Changed"), attributes: " height=\"120\""), to: folder + "/long.xml")
+        // Page 2's diff image cannot be written: a folder is in its place.
+        try FileManager.default.createDirectory(atPath: folder + "/__snapshots__/long-2.diff.png", withIntermediateDirectories: true)
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 1, "\(check)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/__snapshots__/long.diff.png"), "\(check)")
+        let failures = check.lines.filter { $0.hasPrefix("FAIL long.xml") }
+        #expect(failures.count == pages && failures.allSatisfy { $0.contains("long-2.diff.png") }, "\(check)")
+        try FileManager.default.removeItem(atPath: folder + "/__snapshots__/long-2.diff.png")
+        #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 1)
+        #expect(try contents(folder + "/__snapshots__").filter { $0.hasSuffix(".diff.png") }.count == pages)
+    }
+
     /// A picture a document shows is never taken for a reference or a diff image: one kept in
     /// `__snapshots__` as `p.diff.png` was removed when its document passed (and the next run
     /// failed for want of it), one named like a reference failed as one no markup file uses.

@@ -84,7 +84,10 @@ public struct SnapshotFolder: Sendable {
 
     public init(path: String) {
         self.path = path
+        // A folder, even one named like a PNG, is no reference nor diff image: no run writes
+        // one, and `--update` removed `old.png/` with all it held as a reference no markup used.
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            .filter { !$0.hasSuffix(".png") || !isFolder(Path.join(path, $0)) }
         var references: [String: [(page: Int, file: String)]] = [:]
         var diffImages: [String: [(page: Int, file: String)]] = [:]
         var referenceFiles: [String] = []
@@ -205,6 +208,8 @@ public struct SnapshotFolder: Sendable {
         let existing = existingReferences(name: name, otherNames: otherNames)
         var checks: [SnapshotPageCheck] = []
         var conflicts: [Int] = []
+        /// The diff images made, each with the index of its page's check.
+        var made: [(check: Int, image: DiffImage)] = []
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
             let reference = referencePath(name: name, page: page)
@@ -234,19 +239,31 @@ public struct SnapshotFolder: Sendable {
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
             } else {
-                var problem: String?
                 do {
-                    try ImageDiff.write([
-                        ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))
-                    ])
+                    made.append(
+                        (checks.count,
+                         try ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))))
+                    checks.append(
+                        SnapshotPageCheck(
+                            page: page, reference: reference, comparison: comparison.result, diffImage: diffImage, passed: false))
                 } catch {
-                    problem = "\(error)"
                     removeDiffImage(diffImage)  // an earlier run's is not this one's
+                    checks.append(
+                        SnapshotPageCheck(
+                            page: page, reference: reference, comparison: comparison.result, diffImageProblem: "\(error)",
+                            passed: false))
                 }
-                checks.append(
-                    SnapshotPageCheck(
-                        page: page, reference: reference, comparison: comparison.result,
-                        diffImage: problem == nil ? diffImage : nil, diffImageProblem: problem, passed: false))
+            }
+        }
+        // The document's diff images are written together, all or none: an interrupted run
+        // left a screen with some of its pages' new diff images beside older ones.
+        do {
+            try ImageDiff.write(made.map(\.image))
+        } catch {
+            for (index, image) in made {
+                checks[index].diffImage = nil
+                checks[index].diffImageProblem = "\(error)"
+                removeDiffImage(image.path)
             }
         }
         // Those still there: this value's listing is older than the last `record`.
