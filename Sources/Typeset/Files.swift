@@ -143,7 +143,8 @@ struct FileVersion: Hashable {
 /// Why `readRegularFile` gave no bytes.
 public enum FileProblem: Error, Equatable {
     case missing
-    case unreadable
+    /// With the system's reason in lower case (`permission denied`), when it gives one.
+    case unreadable(String?)
     /// A folder, pipe, device or socket: reading a pipe could wait forever, a device be endless.
     case notRegular
     /// The file's size in bytes, over the limit.
@@ -153,7 +154,8 @@ public enum FileProblem: Error, Equatable {
     public var reason: String {
         switch self {
         case .missing: "it does not exist"
-        case .unreadable: "it cannot be read"
+        case .unreadable(let why?): "it cannot be read (\(why))"
+        case .unreadable(nil): "it cannot be read"
         case .notRegular: "it is not a regular file"
         case .tooLarge(let size): "it is \(size) bytes"
         }
@@ -166,7 +168,7 @@ public func readRegularFile(_ path: String, limit: Int) throws(FileProblem) -> [
     let status = try regularFileStatus(path)
     guard Int(status.st_size) <= limit else { throw .tooLarge(Int(status.st_size)) }
     // One byte more than the limit is enough to refuse a file that grew since `stat`.
-    guard let bytes = readFile(path, limit: limit + 1) else { throw .unreadable }
+    guard let bytes = readFile(path, limit: limit + 1) else { throw .unreadable(unreadableReason(path).map(lowercasedFirst)) }
     guard bytes.count <= limit else { throw .tooLarge(bytes.count) }
     return bytes
 }
@@ -198,10 +200,15 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
 /// The status of the regular file at `path` (symbolic links followed); what else is there, if not.
 private func regularFileStatus(_ path: String) throws(FileProblem) -> stat {
     var status = stat()
-    guard stat(path, &status) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
+    guard stat(path, &status) == 0 else {
+        throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(lowercasedFirst(String(cString: strerror(errno))))
+    }
     guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
     return status
 }
+
+/// The system's words for an error in the middle of a sentence: `permission denied`.
+private func lowercasedFirst(_ reason: String) -> String { reason.prefix(1).lowercased() + reason.dropFirst() }
 
 /// Why `path` cannot be read as a regular file, without reading it; nil when it can be tried.
 public func regularFileProblem(_ path: String) -> FileProblem? {

@@ -716,6 +716,11 @@ private struct Fixture {
         try fixture.write(pngFile(width: 4, height: 4), to: fixture.docs + "/pic.png")
         let slash = parse("<document><image src='pic.png/'/></document>", file: fixture.file)
         expectError(slash, line: 1, column: 18, "image 'pic.png/' ends in '/', which names a folder")
+        // A symbolic link to nothing, or in a loop, is said to be one ("does not exist" was
+        // puzzling beside the link).
+        try FileManager.default.createSymbolicLink(atPath: fixture.docs + "/loop.png", withDestinationPath: "loop.png")
+        let loop = parse("<document><image src='loop.png'/></document>", file: fixture.file)
+        expectError(loop, line: 1, column: 18, "image 'loop.png' is a symbolic link that leads to no file")
     }
 
     @Test func absurdImageSizeIsRefused() throws {
@@ -747,6 +752,15 @@ private struct Fixture {
         #expect(result.diagnostics.errors.first?.location.file == "/nonexistent/typeset/doc.xml")
         expectError(MarkupParser.parse(path: "/tmp"), line: 1, column: 1, "it is not a regular file")
         expectError(MarkupParser.parse(path: "/dev/zero"), line: 1, column: 1, "it is not a regular file")
+    }
+
+    /// Why a file cannot be read is the system's, not only "it cannot be read".
+    @Test func anUnreadableFileSaysWhy() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let loop = fixture.docs + "/loop.xml"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.xml")
+        expectError(MarkupParser.parse(path: loop), line: 1, column: 1, "it cannot be read (too many levels of symbolic links)")
     }
 
     @Test func emptyAndOversizedFiles() throws {

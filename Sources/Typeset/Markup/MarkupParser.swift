@@ -607,7 +607,10 @@ struct MarkupConverter {
             return nil
         }
         guard let resolved = Path.realPath(lexical) else {
-            error(location, "image '\(source)' does not exist (looked for \(lexical))")
+            var status = stat()
+            let isLink = lstat(lexical, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+            // (A link to nothing, or in a loop, was said not to exist.)
+            error(location, "image '\(source)' \(isLink ? "is a symbolic link that leads to no file" : "does not exist") (looked for \(lexical))")
             return nil
         }
         let resolvedRoots = resolvedImageRoots ?? imageRoots.map { Path.realPath($0) ?? $0 }
@@ -628,12 +631,13 @@ struct MarkupConverter {
             do {
                 bytes = try readRegularFile(resolved, limit: limit)
             } catch let problem {
-                let tooLarge = if case .tooLarge = problem { true } else { false }
-                error(
-                    location,
-                    tooLarge
-                        ? "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
-                        : "image '\(source)' is not a readable file")
+                let message =
+                    switch problem {
+                    case .tooLarge: "image '\(source)' is larger than \(limit / (1024 * 1024)) MiB"
+                    case .unreadable(let why?): "image '\(source)' is not a readable file (\(why))"
+                    default: "image '\(source)' is not a readable file"
+                    }
+                error(location, message)
                 return nil
             }
             let result = PNGFile.size(of: bytes)
