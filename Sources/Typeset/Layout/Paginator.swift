@@ -79,7 +79,8 @@ extension BlockLayouter {
         }
 
         /// For a title or a heading (`units[index]`), how much of what follows it must stand on
-        /// its page: the gap and the first line of a paragraph, a block that does not split, or
+        /// its page: the gap and the first line of a paragraph (all of one of two or three
+        /// lines: `Unit.widowFreeStart`), a block that does not split, or
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
@@ -106,9 +107,10 @@ extension BlockLayouter {
                     continue
                 }
                 if let paragraph = next.splittableParagraph(contentHeight: contentHeight),
-                    let line = paragraph.lines.first, let origin = next.blocks[0].lineOrigins.first
+                    let line = Unit.widowFreeStart(lineCount: paragraph.lines.count)
                 {
-                    return (kept ?? 0) + separators + gap + origin.top + line.height - next.top
+                    let origin = next.blocks[0].lineOrigins[line]
+                    return (kept ?? 0) + separators + gap + origin.top + paragraph.lines[line].height - next.top
                 }
                 // What cannot stand beside it on any page keeps nothing, nor the spacers before it.
                 return height <= contentHeight + 0.001 ? (kept ?? 0) + separators + gap + height : kept
@@ -319,11 +321,15 @@ extension Unit {
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
                 // the line before it goes with it, when two stay on this one and the two fit on
-                // the next.
-                if end == block.count - 1 && end - start >= 3
-                    && block[end].bottom - block[end - 1].top <= contentHeight + 0.001
-                {
-                    end -= 1
+                // the next; when fewer would stay (a paragraph of two or three lines), the whole
+                // paragraph goes on to the next page if it fits there (it was cut 1 + 1 and
+                // 2 + 1). `Unit.widowFreeStart` keeps a heading with it.
+                if end == block.count - 1 && end > start && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
+                    if end - start >= 3 {
+                        end -= 1
+                    } else if start == 0 && block[end].bottom - block[0].top <= contentHeight + 0.001 {
+                        end = start
+                    }
                 }
                 if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
                     // Taller than a page and at its top: it stands there alone, cut off.
