@@ -235,6 +235,22 @@ struct TaggedPDFTests {
         let languages = try structureTree(of: pdf).children.map { $0.type + ($0.language.map { " " + $0 } ?? "") }
         #expect(languages == ["H1", "P", "L", "P u:ar", "P"], "\(languages)")
 
+        // /Lang goes down the tree: an item's LBody with a list inside has one only when all
+        // of it is in that language (an English item of a list in a Hebrew item's LBody was read
+        // as Hebrew; the Hebrew text is marked so itself). (qpdf writes a text string "u:…".)
+        let nested = try #require(
+            layoutMarkup(
+                #"<document lang="en"><list><item lang="he">שלום</item><list><item>Charger</item></list>"#
+                    + #"<item lang="ar">شاحن</item></list></document>"#))
+        let nestedPDF = folder + "/nested.pdf"
+        try render(pages: nested.pages, to: nestedPDF, options: RenderOptions(format: .pdf, language: nested.language))
+        func tagged(_ element: Element) -> String {
+            let own = element.type + (element.language.map { ":" + $0 } ?? "")
+            return element.children.isEmpty ? own : own + "(" + element.children.map(tagged).joined(separator: " ") + ")"
+        }
+        let tree = tagged(try structureTree(of: nestedPDF))
+        #expect(tree == "Document(L(LI(Lbl LBody(L(LI(Lbl LBody)))) LI(Lbl LBody:u:ar)))", "\(tree)")
+
         // SVG: every text has its language.
         let svg = folder + "/languages.svg"
         let written = try render(pages: layout.pages, to: svg, options: RenderOptions(format: .svg))

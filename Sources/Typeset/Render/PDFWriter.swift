@@ -308,17 +308,35 @@ private struct PDFDocumentWriter: ~Copyable {
         var kidsBefore: [Kid] = []
         var alternateText: String?
         var order: RowPlace?
-        /// The language of its text when all of it is in one other than the document's, for
-        /// its /Lang (where a reader looks for it, and the only place an /Alt's can be).
+        /// The language of its text, its kids' included, when all of it is in one other than
+        /// the document's, for its /Lang (where a reader looks for it, and the only place an
+        /// /Alt's can be). A kid's text counts: /Lang goes down the tree, and an English item
+        /// of a list inside a Hebrew item's LBody was read as Hebrew.
         var language: String?
         var languageNoted = false
+        /// Its text is in several languages: it has no /Lang, and nor do the elements around it.
+        var mixedLanguages = false
 
+        /// Notes text of the language `own` (nil: the document's) in it.
         mutating func note(_ own: String?) {
             if !languageNoted {
                 language = own
                 languageNoted = true
             } else if language != own {
                 language = nil
+                mixedLanguages = true
+            }
+        }
+
+        /// Notes the languages of a kid's text.
+        mutating func note(kid: OpenElement) {
+            guard kid.languageNoted else { return }
+            if kid.mixedLanguages {
+                language = nil
+                languageNoted = true
+                mixedLanguages = true
+            } else {
+                note(kid.language)
             }
         }
     }
@@ -399,6 +417,7 @@ private struct PDFDocumentWriter: ~Copyable {
             }
         } else {
             openKids.append(.element(element.object))
+            openElements[openElements.count - 1].note(kid: element)
         }
     }
 
@@ -564,7 +583,7 @@ private struct PDFDocumentWriter: ~Copyable {
 
         let info = objects.reserve()
         body = ByteBuffer()
-        body.append(string: "<< /Producer (typeset) /CreationDate (\(fixedPDFDate)) /ModDate (\(fixedPDFDate)) ")
+        body.append("<< /Producer (typeset) ")
         if let title = options.title {
             body.append("/Title ")
             body.text(title)
@@ -581,9 +600,6 @@ private struct PDFDocumentWriter: ~Copyable {
         return [objects.file.path]
     }
 }
-
-/// The fixed creation and modification date of every PDF (SPEC §5 wants byte-identical output).
-let fixedPDFDate = "D:20000101000000Z"
 
 /// Numbered objects written in order to a temporary file, with the offsets the
 /// cross-reference table needs.
