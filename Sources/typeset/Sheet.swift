@@ -62,13 +62,14 @@ struct Sheet: Command {
         Sheet.list(textSizes ?? "Large").compactMap(LayoutArguments.textSize(named:))
     }
 
-    /// The error a cell shows: at its line and column in the cell's document, or with the name
-    /// of the file it is in when that is another (a catalog's entry read as a place in the
-    /// document).
+    /// The error a cell shows, with its hint: at its line and column in the cell's document, or
+    /// with the name of the file it is in when that is another (a catalog's entry read as a
+    /// place in the document).
     static func cellError(_ error: Diagnostic, of input: String) -> String {
         let place = "\(error.location.line):\(error.location.column)"
         let file = error.location.file == input ? "" : Path.lastComponent(error.location.file) + ":"
-        return "\(file)\(place): \(error.message)"
+        // With its hint, as on standard error: "did you mean 'title'?" is the fix.
+        return "\(file)\(place): \(error.message)" + (error.hint.map { " (\($0))" } ?? "")
     }
 
     private static func list(_ text: String) -> [String] {

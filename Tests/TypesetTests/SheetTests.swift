@@ -303,6 +303,17 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(text.contains("bad.xml") && text.contains("en · xLarge (19 pt)"))
     }
 
+    /// A failed cell shows the error's hint as standard error does: "did you mean 'title'?" is
+    /// the fix (it was cut).
+    @Test func aFailedCellShowsTheHint() throws {
+        let folder = try L10nCLI.folder(["typo.xml": "<document><titel>Hello</titel></document>"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["sheet", "typo.xml", "-o", "sheet.pdf"], in: folder)
+        #expect(run.status == 1 && run.stderr.contains("(did you mean 'title'?)"), "\(run.stderr)")
+        let text = try pdfText(folder + "/sheet.pdf").replacing("\n", with: " ")
+        #expect(text.contains("unknown element 'titel'") && text.contains("did you mean 'title'?"), "\(text)")
+    }
+
     /// A cell failed by a catalog's entry shows the catalog's name with the place: "4:76" read
     /// as a line of the cell's document.
     @Test func aCellFailedByTheCatalogNamesIt() throws {
