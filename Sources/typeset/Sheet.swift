@@ -89,7 +89,7 @@ struct Sheet: Command {
         try checkFolders(assets, option: "assets")
         if let locales {
             for locale in Sheet.list(locales) { try LayoutArguments.checkLocale(locale, option: "locales") }
-            try Sheet.refuseRepeats(Sheet.list(locales), as: LayoutArguments.normalizedLocale, option: "locales")
+            try Sheet.refuseRepeats(Sheet.list(locales), as: LayoutArguments.normalizedLocale, option: "locales", noun: "locale")
         }
         if let textSizes {
             for name in Sheet.list(textSizes) where LayoutArguments.bodySize(name) == nil {
@@ -97,17 +97,18 @@ struct Sheet: Command {
                     "unknown text size '\(name)' in --text-sizes; use \(LayoutArguments.textSizes.map(\.0).joined(separator: ", "))"
                 )
             }
-            try Sheet.refuseRepeats(Sheet.list(textSizes), as: { LayoutArguments.textSize(named: $0)?.name ?? $0 }, option: "text-sizes")
+            try Sheet.refuseRepeats(
+                Sheet.list(textSizes), as: { LayoutArguments.textSize(named: $0)?.name ?? $0 }, option: "text-sizes", noun: "size")
         }
     }
 
     /// A locale or text size given twice (`en,ar,en`, `Large,large`, `he,iw`) made two columns
     /// alike, side by side, without a word: most likely a slip for another one.
-    private static func refuseRepeats(_ items: [String], as key: (String) -> String, option: String) throws {
+    private static func refuseRepeats(_ items: [String], as key: (String) -> String, option: String, noun: String) throws {
         var seen: [String: String] = [:]
         for item in items {
             if let first = seen[key(item)] {
-                let what = first == item ? "'\(item)' twice" : "one \(option == "locales" ? "locale" : "size") twice: '\(first)' and '\(item)'"
+                let what = first == item ? "'\(item)' twice" : "one \(noun) twice: '\(first)' and '\(item)'"
                 throw UsageError("--\(option) names \(what); the sheet has one column for each")
             }
             seen[key(item)] = item

@@ -208,7 +208,7 @@ public struct SnapshotFolder: Sendable {
         let existing = existingReferences(name: name, otherNames: otherNames)
         var checks: [SnapshotPageCheck] = []
         var conflicts: [Int] = []
-        /// The diff images made, each with the index of its page's check.
+        // The diff images made, each with the index of its page's check.
         var made: [(check: Int, image: DiffImage)] = []
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
