@@ -259,20 +259,32 @@ struct ShapeFontTests {
         let box = "\u{10FFFD}"
         let xml = "\u{FEFF}<document>\r\n<p>Héllo\r\n  wörld \(box) and</p>\n"
             + "<p>A &amp; B <b>bold &#x10FFFC;</b><![CDATA[ <x> \u{10FFFB}]]><!-- c -->\u{10FFFA}</p>\n"
-            + "<p><![CDATA[\(box)]]></p>\n"
+            + "<p><![CDATA[\u{10FFF9}]]></p>\n"
             + "</document>\n"
         let result = try #require(layoutMarkup(xml))
         let warnings = result.diagnostics.items.map { "\($0.location.line):\($0.location.column)" }
         #expect(warnings == ["3:9", "4:22", "4:50", "4:64", "5:13"])
-        // A character that comes back is reported once, where it first is, with its count.
+        // A character that comes back is reported once in the document, where it first is,
+        // with its count (each text reported it again: 600 warnings for 300 `<p>中文</p>`).
         let repeated = try #require(layoutMarkup("<document>\n<p>a\(box) b\(box) <b>c\(box)</b></p><p>\(box)</p></document>"))
         #expect(repeated.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
-            "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (3 times in this text)",
-            "2:26 no font covers U+10FFFD; it is drawn as a missing-glyph box",
+            "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (4 times in this document)"
         ])
+        // Past the first ten characters, one warning says the others (a paragraph of thousands
+        // of characters no font has gave a warning for each), in its place among the others.
+        let many = (0..<30).map { String(UnicodeScalar(0x10FFD0 - $0)!) }
+        let crowded = try #require(
+            layoutMarkup("<document>\n<p>\(many.joined())</p><p>\(many.joined())</p><p dir='rtl' size='1'>x</p></document>"))
+        let said = crowded.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(said.count == 11, "\(said)")
+        #expect(said.first == "2:4 no font covers U+10FFD0; it is drawn as a missing-glyph box (2 times in this document)")
+        #expect(
+            said.last == "2:14 20 more characters are drawn as missing-glyph boxes (U+10FFC6, U+10FFC5, U+10FFC4, "
+                + "U+10FFC3, U+10FFC2, U+10FFC1, U+10FFC0, U+10FFBF, …), 40 times in this document", "\(said)")
         // Many texts on one line: each is found from where the one before starts (a line read
         // from its start for each of 20,000 paragraphs took minutes).
-        let oneLine = try #require(layoutMarkup("<document><p>\(box)</p><p>ab\(box)</p><row><label>\(box)</label><label>\(box)x</label></row></document>"))
+        // (Other characters each: one that comes back is reported once.)
+        let oneLine = try #require(layoutMarkup("<document><p>\(box)</p><p>ab\u{10FFFC}</p><row><label>\u{10FFFB}</label><label>\u{10FFFA}x</label></row></document>"))
         #expect(oneLine.diagnostics.items.map { "\($0.location.line):\($0.location.column)" } == ["1:14", "1:24", "1:41", "1:57"])
         // Text that is not in the source (a catalog's string) is reported where its element is.
         let parsed = MarkupParser.parse(bytes: Array("<document>\n  <label key=\"k\">x</label>\n</document>".utf8), file: "k.xml")

@@ -351,8 +351,8 @@ import Testing
                     #expect(a.lines == b.lines && a.displayScalars == b.displayScalars && a.baseLevel == b.baseLevel,
                             "\(pieces.map(\.0)) \(direction) \(width)")
                     // Warnings name the text at hand, not the one first set.
-                    let warnings = b.missingCharacterWarnings(source: nil)
-                    #expect(a.missingCharacterWarnings(source: nil) == warnings)
+                    let warnings = b.missingCharacters(source: nil)
+                    #expect(a.missingCharacters(source: nil) == warnings)
                     #expect(warnings.allSatisfy { $0.location.line == line })
                     #expect(b.text.sources.map(\.location) == text.sources.map(\.location))
                 }
@@ -370,7 +370,7 @@ import Testing
         #expect(longChecked == 4, "the paragraph too long for the cache was tried in each direction and width")
         // The missing-glyph warning is among those compared.
         #expect(fresh.layout(styled(texts[4], line: 1), direction: .ltr, width: 1000, lineHeight: 1.3)
-            .missingCharacterWarnings(source: nil).count == 1)
+            .missingCharacters(source: nil).count == 1)
     }
 
     @Test func wrapsWithinTheWidth() {

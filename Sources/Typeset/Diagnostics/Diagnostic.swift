@@ -68,6 +68,9 @@ public struct Diagnostics: Sendable {
     public init() {}
     public mutating func report(_ diagnostic: Diagnostic) { items.append(diagnostic) }
     public mutating func append(contentsOf other: Diagnostics) { items += other.items }
+    /// Puts `diagnostic` in the place of the item at `index` (a warning whose words are known
+    /// only later: `MissingCharacterWarnings`).
+    mutating func replace(at index: Int, with diagnostic: Diagnostic) { items[index] = diagnostic }
     /// Puts the items in the order of the input (by line, then column), as a compiler lists
     /// them; those at one place keep their order.
     mutating func sortByLocation() {

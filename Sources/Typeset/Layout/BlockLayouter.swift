@@ -159,6 +159,8 @@ struct BlockLayouter {
     let paragraphs: ParagraphLayouter
 
     var diagnostics = Diagnostics()
+    /// The characters drawn as boxes so far, and where their warnings are in `diagnostics`.
+    private var missingCharacters = MissingCharacterWarnings()
     /// Finds characters in the document's source, for warnings; made when one needs it.
     private var sourceLocator: MarkupSource.Locator?
     var units: [Unit] = []
@@ -263,6 +265,7 @@ struct BlockLayouter {
         let context = BlockContext(
             rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
+        missingCharacters.finish(in: &diagnostics)
         let (pages, reportPages, pageDiagnostics) = paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
@@ -1016,7 +1019,9 @@ struct BlockLayouter {
                                           lineHeight: blockLineHeight, balance: blockBalance)
         if !paragraph.missing.isEmpty {
             if sourceLocator == nil, let source = document.source { sourceLocator = MarkupSource.Locator(source) }
-            for warning in paragraph.missingCharacterWarnings(source: sourceLocator) { diagnostics.report(warning) }
+            for character in paragraph.missingCharacters(source: sourceLocator) {
+                missingCharacters.note(character, in: &diagnostics)
+            }
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
         // row of too many children, a list nested too deep) lets the text overflow it. The

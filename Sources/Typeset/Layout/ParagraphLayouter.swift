@@ -75,11 +75,11 @@ struct ParagraphLayout {
         brokenWord = lines.brokenWord
     }
 
-    /// A warning for each character drawn as a box, no font covering it (SPEC §3) or its
-    /// letter's font lacking it, at its first place in the paragraph (the character itself when
-    /// `source` finds it, else where its text starts), counting the others: a row of emoji gets
-    /// one warning, not one per emoji.
-    func missingCharacterWarnings(source: MarkupSource.Locator?) -> [Diagnostic] {
+    /// Each character drawn as a box, no font covering it (SPEC §3) or its letter's font
+    /// lacking it, at its first place in the paragraph (the character itself when `source`
+    /// finds it, else where its text starts), with how many times it is drawn here:
+    /// `MissingCharacterWarnings` makes the warnings.
+    func missingCharacters(source: MarkupSource.Locator?) -> [MissingCharacter] {
         guard !missing.isEmpty else { return [] }
         var count: [UInt32: Int] = [:]
         var first: [Int] = []
@@ -88,7 +88,7 @@ struct ParagraphLayout {
             if count[value] == nil { first.append(offset) }
             count[value, default: 0] += 1
         }
-        var warnings: [Diagnostic] = []
+        var characters: [MissingCharacter] = []
         var next = 0
         while next < first.count {
             let sourceIndex = text.sourceIndex(of: first[next])
@@ -99,32 +99,105 @@ struct ParagraphLayout {
                 let offsets = first[next..<end].map { $0 - range.lowerBound }
                 let found = source?.locations(of: offsets, in: text.scalars[range], from: start)
                 for (i, offset) in first[next..<end].enumerated() {
-                    let value = displayScalars[offset].value
-                    let times = count[value, default: 1]
-                    let message =
-                        if let family = lacking[offset] {
-                            "\(family), the font of the character it goes with, has no U+\(hexCodePoint(value)); "
-                                + "it is drawn as a missing-glyph box"
-                        } else {
-                            "no font covers U+\(hexCodePoint(value)); it is drawn as a missing-glyph box"
-                        }
-                    let hint: String? =
-                        if lacking[offset] != nil && FontFallbackCluster.isMark(displayScalars[offset]) {
-                            "a mark is drawn in the font of its letter: choose a font that has both"
-                        } else if displayScalars[offset].generalCategory == .Cc {
-                            "it is a control character: leave it out of the text"
-                        } else {
-                            nil
-                        }
-                    warnings.append(
-                        .warning(
-                            found?[i] ?? start, message + (times > 1 ? " (\(times) times in this text)" : ""),
-                            hint: hint))
+                    let scalar = displayScalars[offset]
+                    characters.append(
+                        MissingCharacter(
+                            scalar: scalar, lackingFamily: lacking[offset], location: found?[i] ?? start,
+                            times: count[scalar.value, default: 1]))
                 }
             }
             next = end
         }
-        return warnings
+        return characters
+    }
+}
+
+/// A character a text draws as a missing-glyph box: no font covers it, or the font of the
+/// letter it goes with (`lackingFamily`) lacks it.
+struct MissingCharacter: Equatable {
+    var scalar: Unicode.Scalar
+    var lackingFamily: String?
+    /// Its first place in the text.
+    var location: SourceLocation
+    /// How many times the text draws it.
+    var times: Int
+}
+
+/// The warnings for the characters a document draws as boxes (SPEC §3): one for each, at its
+/// first place, with how many times the document draws it (each text of a page of
+/// `<p>中文</p>` repeated them); past the first `individually`, one for all the others (a
+/// paragraph of Chinese without a Chinese font gave a warning for each of its characters).
+/// Each warning takes its place among the document's diagnostics when its character is first
+/// met, and its words when the document is done (`finish`).
+struct MissingCharacterWarnings {
+    static let individually = 10
+    /// How many of the others the last warning names.
+    static let othersNamed = 8
+
+    private struct Key: Hashable {
+        var value: UInt32
+        var lackingFamily: String?
+    }
+    /// Each character warned about, with where its warning is in the diagnostics.
+    private var warned: [Key: (index: Int, character: MissingCharacter)] = [:]
+    /// The others: where their warning is, the characters in the order met, and how many
+    /// times they are drawn in all.
+    private var others: (index: Int, keys: [Key], seen: Set<Key>, times: Int)?
+
+    mutating func note(_ character: MissingCharacter, in diagnostics: inout Diagnostics) {
+        let key = Key(value: character.scalar.value, lackingFamily: character.lackingFamily)
+        if warned[key] != nil {
+            warned[key]?.character.times += character.times
+        } else if warned.count < Self.individually {
+            warned[key] = (diagnostics.items.count, character)
+            diagnostics.report(Self.warning(character, timesInDocument: false))
+        } else if var all = others {
+            if all.seen.insert(key).inserted { all.keys.append(key) }
+            all.times += character.times
+            others = all
+        } else {
+            others = (diagnostics.items.count, [key], [key], character.times)
+            diagnostics.report(Self.warning(character, timesInDocument: false))
+        }
+    }
+
+    /// The warnings in their final words: each with its count in the whole document, and the
+    /// one for the others.
+    func finish(in diagnostics: inout Diagnostics) {
+        for (_, entry) in warned {
+            diagnostics.replace(at: entry.index, with: Self.warning(entry.character, timesInDocument: true))
+        }
+        guard let others, others.keys.count > 1 else { return }
+        let named = others.keys.prefix(Self.othersNamed).map { "U+" + hexCodePoint($0.value) }.joined(separator: ", ")
+        let more = others.keys.count > Self.othersNamed ? ", …" : ""
+        diagnostics.replace(
+            at: others.index,
+            with: .warning(
+                diagnostics.items[others.index].location,
+                "\(others.keys.count) more characters are drawn as missing-glyph boxes (\(named)\(more)), "
+                    + "\(others.times) times in this document",
+                hint: "give a font that has them with --font-dir, or name one in 'font'"))
+    }
+
+    private static func warning(_ character: MissingCharacter, timesInDocument: Bool) -> Diagnostic {
+        let scalar = character.scalar
+        let message =
+            if let family = character.lackingFamily {
+                "\(family), the font of the character it goes with, has no U+\(hexCodePoint(scalar.value)); "
+                    + "it is drawn as a missing-glyph box"
+            } else {
+                "no font covers U+\(hexCodePoint(scalar.value)); it is drawn as a missing-glyph box"
+            }
+        let hint: String? =
+            if character.lackingFamily != nil && FontFallbackCluster.isMark(scalar) {
+                "a mark is drawn in the font of its letter: choose a font that has both"
+            } else if scalar.generalCategory == .Cc {
+                "it is a control character: leave it out of the text"
+            } else {
+                nil
+            }
+        let times = timesInDocument && character.times > 1 ? " (\(character.times) times in this document)" : ""
+        return .warning(character.location, message + times, hint: hint)
     }
 }
 
