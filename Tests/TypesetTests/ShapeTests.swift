@@ -340,6 +340,19 @@ struct ShapeFontTests {
         #expect(blocks[1].lines[0].width == blocks[2].lines[0].width && blocks[2].lines[0].width > 10)
     }
 
+    /// The Hangul fillers are default ignorables that HarfBuzz draws (old Hangul is composed
+    /// with them): without a font that has them they are boxes, and said (they were not).
+    @Test func hangulFillersWithoutAFontAreSaid() throws {
+        let result = try #require(layoutMarkup("<document><p>A&#x115F;B &#x1160;C &#x3164;E &#xFFA0;F &#x200B;G</p></document>"))
+        #expect(result.diagnostics.items.map(\.message) == ["115F", "1160", "3164", "FFA0"].map {
+            "no font covers U+\($0); it is drawn as a missing-glyph box"
+        })
+        let glyphs = result.pages[0].items.flatMap { item -> [UInt32] in
+            if case .glyphs(let run) = item { run.glyphs.map(\.id) } else { [] }
+        }
+        #expect(glyphs.count { $0 == 0 } == 4, "a box for each filler, none for the zero-width space: \(glyphs)")
+    }
+
     /// A mark stays in its letter's font (fallback per cluster), so a mark that font lacks is
     /// drawn as a box even when another font has it: Hebrew shin with an Arabic fatha. That is
     /// reported, naming the font; a mark that composes with its letter is not.

@@ -809,10 +809,13 @@ struct FontFallbackCluster {
     /// Whether a character needs a glyph of its own: not a Default_Ignorable_Code_Point
     /// (DerivedCoreProperties 15.0: bidi controls, ZWJ/ZWNJ, variation selectors, ...) nor a
     /// line break (LF, VT, FF, CR, NEL: they hang at the end of their line, not drawn). Other
-    /// controls do: HarfBuzz draws them as missing-glyph boxes, which is said.
+    /// controls do: HarfBuzz draws them as missing-glyph boxes, which is said. So do the Hangul
+    /// fillers, default ignorables that HarfBuzz does not hide (old Hangul is composed with
+    /// them): without a font that has them they were boxes, and never said.
     static func needsGlyph(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A...0x0D, 0x85: false
+        case 0x115F, 0x1160, 0x3164, 0xFFA0: true
         default: !scalar.isDefaultIgnorable
         }
     }
