@@ -73,6 +73,22 @@ import Testing
         }
     }
 
+    /// Fonts installed for the user (`~/.local/share/fonts`, where fontconfig finds them too)
+    /// are system fonts: a family there was "not found".
+    @Test func fontsInstalledForTheUserAreFound() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/home/.local/share/fonts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf", toPath: folder + "/home/.local/share/fonts/TestRunes.ttf")
+        try #"<document font="Typeset Test Runes"><p>&#x16A0;</p></document>"#.write(
+            toFile: folder + "/runes.xml", atomically: true, encoding: .utf8)
+        let run = try runProgram(
+            "/usr/bin/env", ["HOME=\(folder)/home", "XDG_DATA_HOME=", try typesetBinary(), "layout", "runes.xml"], in: folder)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        #expect(run.stdout.contains(#""font":"Typeset Test Runes""#), "\(run.stdout)")
+    }
+
     /// Files of a --font-dir that give no font are named (they were skipped without a word, and
     /// a user wondered why their family was not found); the fonts beside them still serve.
     @Test func unusableFontFilesAreNamed() throws {

@@ -24,7 +24,7 @@ public struct FontRun: Hashable, Sendable {
 /// Order of search for a cluster: the `families` list in order, then the bundled fallbacks by
 /// script (Arabic → Noto Sans Arabic, Hebrew → Noto Sans Hebrew, else Noto Sans, then the other
 /// two), then the other bundled families (Noto Sans Math, Symbols and Symbols2, in file order),
-/// then `--font-dir` fonts, then system fonts (/usr/share/fonts, /usr/local/share/fonts), both
+/// then `--font-dir` fonts, then system fonts (`systemDirectories`), both
 /// `ranked`; system fonts are scanned only when a family or a character is not found in the
 /// bundled and extra fonts, or for an emoji. An emoji (`FontFallbackCluster.isEmoji`) first
 /// takes a color font of that order that has all of it.
@@ -42,8 +42,20 @@ public final class FontDatabase: Sendable {
     public let bundledDirectory: String?
     /// `--font-dir` folders, searched (recursively) after the bundled fonts.
     public let extraDirectories: [String]
-    /// Folders scanned for system fonts, only when needed.
-    static let systemDirectories = ["/usr/share/fonts", "/usr/local/share/fonts"]
+    /// Folders scanned for system fonts, only when needed: the system's, then the user's
+    /// (`$XDG_DATA_HOME/fonts`, by default `~/.local/share/fonts`, and `~/.fonts`), where
+    /// fontconfig finds them too (a font installed for the user was "not found").
+    static let systemDirectories: [String] = {
+        let environment = ProcessInfo.processInfo.environment
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        var folders = ["/usr/share/fonts", "/usr/local/share/fonts"]
+        let home = variable("HOME")
+        if let data = variable("XDG_DATA_HOME") ?? home.map({ Path.join($0, ".local/share") }) {
+            folders.append(Path.join(data, "fonts"))
+        }
+        if let home { folders.append(Path.join(home, ".fonts")) }
+        return folders
+    }()
 
     /// Bundled family names, in fallback order.
     static let latinFallback = "Noto Sans"
