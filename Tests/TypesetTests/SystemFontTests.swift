@@ -195,6 +195,27 @@ import Testing
 
     /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not
     /// Noto Looped Thai (first by path), whose tone marks sink into the vowels above.
+    /// `--font-dir` adds fonts: a style its family lacks there comes from the installed family
+    /// of that name (one face given hid the installed bold and italic); a style it has, from
+    /// the folder.
+    @Test func aFontDirFamilyTakesTheInstalledStylesItLacks() throws {
+        try requireFont("NotoSerif-Bold.ttf")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: Self.noto + "NotoSerif-Regular.ttf", toPath: folder + "/NotoSerif-Regular.ttf")
+        let database = FontDatabase(extraDirectories: [folder])
+        func face(_ weight: Int, italic: Bool = false) -> String? {
+            database.primaryFace(families: ["Noto Serif"], weight: weight, italic: italic, script: Script(code: "Latn") ?? .common)?.path
+        }
+        #expect(face(400) == folder + "/NotoSerif-Regular.ttf")
+        #expect(face(700) == Self.noto + "NotoSerif-Bold.ttf")
+        #expect(face(400, italic: true) == Self.noto + "NotoSerif-Italic.ttf")
+        // A bundled family stays the bundled one, whatever the machine has.
+        #expect(
+            database.primaryFace(families: ["Noto Sans"], weight: 600, italic: false, script: Script(code: "Latn") ?? .common)?.path
+                .hasPrefix(Self.noto) == false)
+    }
+
     @Test func systemFallbackPrefersTheBundledDesign() throws {
         func face(_ family: String) -> FontFace { FontFace(path: "/f/\(family)", family: family, weight: 400, italic: false) }
         let faces = ["DejaVu Serif", "Noto Looped Thai", "DejaVu Sans", "Noto Sans Thai", "Noto Serif Thai", "Noto Sans"]

@@ -537,7 +537,15 @@ public final class FontDatabase: Sendable {
         // A family by its name, else by the legacy name of some of its faces (fc-list shows
         // both: "DejaVu Sans,DejaVu Sans Light"), bundled and `--font-dir` fonts first.
         if let faces = state.primaryByFamily[key] {
-            return Self.bestMatch(faces, weight: weight, italic: italic)
+            let best = Self.bestMatch(faces, weight: weight, italic: italic)
+            // `--font-dir` adds fonts: a style a family there lacks (its bold, its italic) is
+            // taken from the installed family of that name when that has it (one face given
+            // with --font-dir hid the others). Not for bundled families, the same everywhere.
+            guard let best, best.weight != weight || best.italic != italic, state.bundledByFamily[key] == nil else {
+                return best
+            }
+            loadSystem(&state)
+            return Self.bestMatch(faces + (state.systemByFamily[key] ?? []), weight: weight, italic: italic)
         }
         if state.primaryByLegacyName == nil { state.primaryByLegacyName = Self.legacyNames(state.bundled + state.extra) }
         if let faces = state.primaryByLegacyName?[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
