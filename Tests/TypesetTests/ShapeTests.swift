@@ -37,6 +37,8 @@ struct ShapeFontTests {
             "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Math", "Noto Sans Symbols", "Noto Sans Symbols2",
         ])
         #expect(database.bundledFaces.count == 11)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ttf") }
+        #expect(Set(files) == Set(FontDatabase.bundledFiles) && files.count == FontDatabase.bundledFiles.count)
     }
 
     /// A TYPESET_FONT_DIR without the bundled fonts: text still takes fonts (the system's), and
@@ -52,6 +54,16 @@ struct ShapeFontTests {
             run.stderr.hasPrefix(
                 "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
             "\(run)")
+        // One with some of them says which it lacks (bold was drawn regular without a word).
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/NotoSans-Regular.ttf")
+        let some = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(
+            some.stderr.hasPrefix(
+                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)' lacks NotoSans-Bold.ttf, "
+                    + "NotoSans-Italic.ttf, NotoSans-BoldItalic.ttf and 7 more); other fonts are used"),
+            "\(some)")
+        try FileManager.default.removeItem(atPath: folder + "/NotoSans-Regular.ttf")
         // A relative one is named as the folder it gives, a file as a file.
         let file = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=a.xml", try typesetBinary(), "layout", "a.xml"], in: folder)
         #expect(

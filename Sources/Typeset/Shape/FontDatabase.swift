@@ -78,6 +78,12 @@ public final class FontDatabase: Sendable {
 
     /// The file that marks the bundled fonts' folder.
     static let markerFile = "NotoSans-Regular.ttf"
+    /// The bundled fonts' files (ShapeTests checks them against `Fonts/`).
+    static let bundledFiles = [
+        "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Italic.ttf", "NotoSans-BoldItalic.ttf",
+        "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf", "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
+        "NotoSansMath-Regular.ttf", "NotoSansSymbols-Regular.ttf", "NotoSansSymbols2-Regular.ttf",
+    ]
 
     /// Finds the bundled `Fonts/` folder, whatever the working directory, trying in order:
     /// the `TYPESET_FONT_DIR` environment variable (when set, whether or not the folder is there:
@@ -171,6 +177,12 @@ public final class FontDatabase: Sendable {
         guard isFolder else { return "\(named) is a file, not a folder" }
         guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
             return "\(named) has no \(Self.markerFile)"
+        }
+        // A folder of some of them (bold was drawn regular, without a word).
+        let missing = Self.bundledFiles.filter { !FileManager.default.fileExists(atPath: Path.join(bundledDirectory, $0)) }
+        guard missing.isEmpty else {
+            let more = missing.count > 3 ? " and \(missing.count - 3) more" : ""
+            return "\(named) lacks \(missing.prefix(3).joined(separator: ", "))\(more)"
         }
         return nil
     }
