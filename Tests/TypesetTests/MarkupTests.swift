@@ -128,6 +128,10 @@ private struct Fixture {
         #expect(document.fontFamilies == ["Noto Sans", "Noto Sans Arabic"])
         #expect(document.fontSize == 18 && document.lineHeight == 1.4)
         #expect(document.numerals == .auto && document.rtlBalance == 3)
+        // As in CSS, a comma inside quotes is part of a family's name; white space of any kind
+        // around one is not.
+        let quoted = try #require(parse(#"<document font="'Foo, Bar' , &quot;Noto Sans&quot;&#10;, Baz"/>"#).document)
+        #expect(quoted.fontFamilies == ["Foo, Bar", "Noto Sans", "Baz"])
         #expect(document.background == .white)
         #expect(document.color == Color(red: 0x10 / 255, green: 0x20 / 255, blue: 0x30 / 255))
         #expect(

@@ -864,11 +864,27 @@ struct AttributeValues {
         return nil
     }
 
-    /// `font`: comma-separated family names, optionally quoted.
+    /// `font`: comma-separated family names, optionally quoted; as in CSS, a comma inside
+    /// quotes is part of the name.
     func fontFamilies(_ name: String, _ diagnostics: inout Diagnostics) -> [String]? {
         guard let attribute = named(name) else { return nil }
-        let families = attribute.value.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingWhitespace().trimming { $0 == "\"" || $0 == "'" }
+        var pieces: [Substring] = []
+        var start = attribute.value.startIndex
+        var quote: Character?
+        for index in attribute.value.indices {
+            let character = attribute.value[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "," {
+                pieces.append(attribute.value[start..<index])
+                start = attribute.value.index(after: index)
+            }
+        }
+        pieces.append(attribute.value[start...])
+        let families = pieces.map {
+            $0.trimming { $0.isWhitespace }.trimming { $0 == "\"" || $0 == "'" }
         }
         guard families.allSatisfy({ !$0.isEmpty }) else {
             reject(
