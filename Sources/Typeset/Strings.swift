@@ -33,6 +33,13 @@ public func terminalSafe(_ text: String) -> String {
     return text.unicodeScalars.map { unsafe($0) ? visible($0) : String($0) }.joined()
 }
 
+/// `text` kept to one line of a terminal: a line feed in it is written `\u{A}`, as
+/// `terminalSafe` writes the other controls (an attribute's `&#10;` in an error, or a file name
+/// with one, cut a `FILE:LINE:COLUMN: error:` line in two).
+public func singleLine(_ text: String) -> String {
+    text.utf8.contains(0x0A) ? text.replacing("\n", with: "\\u{A}") : text
+}
+
 /// `scalar` as text shown to be read back writes it (a layout dump, a failed conformance case):
 /// itself, or `\u{…}` for what would hide or reorder what is around it, or stands for bytes
 /// that were not text: controls, format characters, line and paragraph separators, unassigned

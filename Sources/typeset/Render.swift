@@ -311,7 +311,7 @@ struct Render: Command {
         if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
-            writeStandardError(line + "\n")
+            writeStandardError(singleLine(line) + "\n")
         }
         if !failed.isEmpty { exit(ExitStatus.inputFailed) }
     }

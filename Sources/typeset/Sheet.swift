@@ -269,7 +269,7 @@ struct Sheet: Command {
             "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
         if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
-        writeStandardError(line + "\n")
+        writeStandardError(singleLine(line) + "\n")
         if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

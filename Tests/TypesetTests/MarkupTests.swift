@@ -269,6 +269,10 @@ private struct Fixture {
     @Test func terminalSafeTextEscapesControlsAndOverrides() {
         #expect(terminalSafe("the word 'x\u{1B}[31my'") == "the word 'x\\u{1B}[31my'")
         #expect(terminalSafe("a\u{202E}b\u{2067}c\u{200C}d") == "a\\u{202E}b\\u{2067}c\u{200C}d")
+        // A diagnostic is one line: a line feed in its file's name or its message (an
+        // attribute's `&#10;`) cut it in two.
+        let diagnostic = Diagnostic.error(SourceLocation(file: "x\ny.xml", line: 1, column: 14), "not 'a\nb'", hint: "c\nd")
+        #expect(diagnostic.description == "x\\u{A}y.xml:1:14: error: not 'a\\u{A}b' (c\\u{A}d)")
     }
 
     /// SPEC §2's table of device presets, typed out: each gives its page size.

@@ -55,10 +55,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, location, message, hint: hint)
     }
 
+    /// One line (`singleLine`), as a compiler's.
     public var description: String {
         var text = "\(location): \(severity.rawValue): \(message)"
         if let hint { text += " (\(hint))" }
-        return text
+        return singleLine(text)
     }
 }
 
