@@ -754,6 +754,19 @@ private struct Fixture {
         #expect(MarkupParser.parse(path: link).document?.blocks.count == 1)
     }
 
+    /// A file stops being checked after `maximumErrors` errors, and says so (a million unknown
+    /// elements gave a million errors in 24 s).
+    @Test func errorsStopAtTheirLimit() {
+        let limit = MarkupParser.maximumErrors
+        let result = parse("<document>" + String(repeating: "<x/>", count: limit + 500) + "<p><y/><y/></p></document>")
+        #expect(result.document == nil)
+        let errors = result.diagnostics.errors
+        #expect(errors.count == limit + 1)
+        #expect(errors.last?.message == "stopped after \(limit) errors; the rest of the file is not checked")
+        #expect(errors.last?.location.column == errors[limit - 1].location.column)
+        #expect(result.diagnostics.errorCount == errors.count)
+    }
+
     @Test func unreadableFileIsAnErrorAtTheStart() {
         let result = MarkupParser.parse(path: "/nonexistent/typeset/doc.xml")
         expectError(result, line: 1, column: 1, "cannot read the file '/nonexistent/typeset/doc.xml'")

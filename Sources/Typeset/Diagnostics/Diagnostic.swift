@@ -66,12 +66,23 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 /// Collects the diagnostics of one input, so that one run reports every problem.
 public struct Diagnostics: Sendable {
     public private(set) var items: [Diagnostic] = []
+    /// How many of `items` are errors.
+    public private(set) var errorCount = 0
     public init() {}
-    public mutating func report(_ diagnostic: Diagnostic) { items.append(diagnostic) }
-    public mutating func append(contentsOf other: Diagnostics) { items += other.items }
+    public mutating func report(_ diagnostic: Diagnostic) {
+        items.append(diagnostic)
+        if diagnostic.severity == .error { errorCount += 1 }
+    }
+    public mutating func append(contentsOf other: Diagnostics) {
+        items += other.items
+        errorCount += other.errorCount
+    }
     /// Puts `diagnostic` in the place of the item at `index` (a warning whose words are known
     /// only later: `MissingCharacterWarnings`).
-    mutating func replace(at index: Int, with diagnostic: Diagnostic) { items[index] = diagnostic }
+    mutating func replace(at index: Int, with diagnostic: Diagnostic) {
+        errorCount += (diagnostic.severity == .error ? 1 : 0) - (items[index].severity == .error ? 1 : 0)
+        items[index] = diagnostic
+    }
     /// Puts the items in the order of the input (by line, then column), as a compiler lists
     /// them; those at one place keep their order.
     mutating func sortByLocation() {
@@ -81,7 +92,7 @@ public struct Diagnostics: Sendable {
                 < ($1.element.location.line, $1.element.location.column, $1.offset)
         }.map(\.element)
     }
-    public var hasErrors: Bool { items.contains { $0.severity == .error } }
+    public var hasErrors: Bool { errorCount > 0 }
     public var errors: [Diagnostic] { items.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { items.filter { $0.severity == .warning } }
 }
