@@ -515,6 +515,14 @@ private struct Fixture {
         BadInput("HTML element name", "<document><img src='a.png'/></document>", 1, 11, "did you mean 'image'?"),
         // Two letters swapped are one edit: 'title' (one swap), not 'item' (two edits).
         BadInput("swapped letters", "<document><titel>x</titel></document>", 1, 11, "did you mean 'title'?"),
+        // Guesses among the names allowed where the element is, and what is said of attributes
+        // that blocks take (each was a guess at another name: 'b', 'span', 'height').
+        BadInput("abbreviated button", "<document><btn>OK</btn></document>", 1, 11, "did you mean 'button'?"),
+        BadInput("inline guess inside text", "<document><p><spn>x</spn></p></document>", 1, 14, "did you mean 'span'?"),
+        BadInput("no inline guess among blocks", "<document><spn>x</spn></document>", 1, 11, "did you mean 'p'?"),
+        BadInput("block attribute on the document", "<document weight='bold'/>", 1, 11,
+                 "it is an attribute of blocks such as 'p' and 'stack', not of 'document'"),
+        BadInput("size on the document", "<document size='20'/>", 1, 11, "did you mean 'font-size'?"),
         // Well-formed BCP 47, but no language has a 6-letter code: a name written for a code.
         BadInput(
             "language name for a code", "<document><p lang='Arabic'>x</p></document>", 1, 14,

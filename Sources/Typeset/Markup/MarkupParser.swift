@@ -92,9 +92,9 @@ public enum MarkupParser {
 
 enum MarkupNames {
     static let document = "document"
-    private static let textBlockNames = ["title", "heading", "p", "label", "caption", "button"]
-    private static let otherBlockNames = ["list", "row", "stack", "image", "divider", "spacer"]
-    private static let inlineNames = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
+    static let textBlockNames = ["title", "heading", "p", "label", "caption", "button"]
+    static let otherBlockNames = ["list", "row", "stack", "image", "divider", "spacer"]
+    static let inlineNames = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
     static let blocks = Set(textBlockNames + otherBlockNames)
     static let inlines = Set(inlineNames)
     static let all = blocks.union(inlines).union([document, "item"]).sorted()
@@ -134,7 +134,7 @@ enum MarkupNames {
         "h6": "heading", "div": "stack", "section": "stack", "vstack": "stack", "hstack": "row",
         "body": "document", "html": "document", "bold": "b", "italic": "i", "paragraph": "p", "text": "label",
         "small": "caption", "footnote": "caption", "header": "heading", "subtitle": "heading", "figure": "image",
-        "picture": "image", "separator": "divider", "rule": "divider", "space": "spacer",
+        "picture": "image", "separator": "divider", "rule": "divider", "space": "spacer", "btn": "button",
     ]
 
     /// Values of `align` that ask for full justification (CSS, word processors' and toolkits'
@@ -327,14 +327,19 @@ struct MarkupConverter {
                         element.location, "'item' is only allowed inside 'list', not inside '\(parent.name)'",
                         hint: "wrap the items in <list>")
                 } else {
-                    misplacedOrUnknown(element, in: parent.name, expected: "block elements: \(MarkupNames.blockList)")
+                    misplacedOrUnknown(
+                        element, in: parent.name, expected: "block elements: \(MarkupNames.blockList)",
+                        valid: MarkupNames.textBlockNames + MarkupNames.otherBlockNames)
                 }
             }
         }
         return blocks
     }
 
-    private mutating func misplacedOrUnknown(_ element: XMLElement, in parent: String, expected: String) {
+    /// `valid`: the names allowed where `element` is, among which a misspelt one is guessed
+    /// (`<spn>` among blocks was asked "did you mean 'span'?", an inline element not allowed
+    /// there), before the others.
+    private mutating func misplacedOrUnknown(_ element: XMLElement, in parent: String, expected: String, valid: [String]) {
         let name = element.name
         if name == MarkupNames.document {
             error(element.location, "'document' is only allowed as the root element")
@@ -350,7 +355,7 @@ struct MarkupConverter {
         } else {
             let suggestion =
                 MarkupNames.htmlAliases[name.lowercased()]
-                ?? closestName(to: name, among: MarkupNames.all)
+                ?? closestName(to: name, among: valid) ?? closestName(to: name, among: MarkupNames.all)
             error(
                 element.location, "unknown element '\(name)'",
                 hint: suggestion.map { "did you mean '\($0)'?" } ?? "'\(parent)' accepts \(expected)")
@@ -456,7 +461,7 @@ struct MarkupConverter {
                         "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
                         hint: "wrap it in <item>")
                 } else {
-                    misplacedOrUnknown(element, in: "list", expected: "only 'item' elements")
+                    misplacedOrUnknown(element, in: "list", expected: "only 'item' elements", valid: ["item", "list"])
                 }
             }
         }
@@ -531,7 +536,8 @@ struct MarkupConverter {
             case .element(let element):
                 guard MarkupNames.inlines.contains(element.name) else {
                     misplacedOrUnknown(
-                        element, in: parent.name, expected: "text and inline elements: \(MarkupNames.inlineList)")
+                        element, in: parent.name, expected: "text and inline elements: \(MarkupNames.inlineList)",
+                        valid: MarkupNames.inlineNames)
                     continue
                 }
                 if element.name == "br" {
@@ -689,7 +695,7 @@ struct MarkupConverter {
     static let otherNames: [String: [String]] = [
         "font-size": ["size"], "font-weight": ["weight"], "text-align": ["align"], "background-color": ["background"],
         "direction": ["dir"], "font-family": ["font"], "language": ["lang"], "fontsize": ["size", "font-size"],
-        "fontweight": ["weight"], "textalign": ["align"], "lineheight": ["line-height"],
+        "fontweight": ["weight"], "textalign": ["align"], "lineheight": ["line-height"], "size": ["font-size"],
     ]
 
     /// Checks the attribute names of `element` and returns the known ones.
@@ -711,6 +717,10 @@ struct MarkupConverter {
                 hint = "did you mean '\(suggestion)'?"
             } else if (1...3).contains(owners.count) {
                 hint = "it is an attribute of \(listPhrase(owners.map { "'\($0)'" }, conjunction: "and")), not of '\(element.name)'"
+            } else if owners.count > 3 && !accepted.isEmpty {
+                // A block attribute where blocks' are not taken (`<document weight>` was asked
+                // "did you mean 'height'?").
+                hint = "it is an attribute of blocks such as 'p' and 'stack', not of '\(element.name)'"
             } else if let suggestion = closestName(to: attribute.name, among: accepted) {
                 hint = "did you mean '\(suggestion)'?"
             } else if accepted.isEmpty {
