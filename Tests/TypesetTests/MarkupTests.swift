@@ -566,9 +566,14 @@ private struct Fixture {
             "attribute 'margin' accepts a length in points that leaves room for text"),
         BadInput(
             "default margin on a tiny page", "<document width='30'/>", 1, 11,
-            "attribute 'width' accepts a length in points that leaves room for text: a page 30 pt in width has none "
-                + "inside the default 16 pt margins"),
-        BadInput("a device with a tiny margin-less height", "<document device='ipad' height='20'/>", 1, 25, "make it more than 32"),
+            "attribute 'width' accepts a length in points that leaves room for text: a page 30 pt in width has less "
+                + "than 1 pt inside the default 16 pt margins"),
+        BadInput("a device with a tiny margin-less height", "<document device='ipad' height='20'/>", 1, 25, "make it at least 33"),
+        // Room for text is a point at least (a ten-millionth of one was taken).
+        BadInput(
+            "a width a hair wider than its margins", "<document width='32.0000001'/>", 1, 11,
+            "a page 32.0000001 pt in width has less than 1 pt inside"),
+        BadInput("a margin a hair narrower than half", "<document width='100' margin='49.8'/>", 1, 23, "use a margin of at most 49.5"),
         BadInput(
             "zero font size", "<document font-size='0'/>", 1, 11,
             "attribute 'font-size' accepts a length in points, greater than 0"),
