@@ -568,7 +568,7 @@ private struct Fixture {
             "default margin on a tiny page", "<document width='30'/>", 1, 11,
             "attribute 'width' accepts a length in points that leaves room for text: a page 30 pt in width has less "
                 + "than 1 pt inside the default 16 pt margins"),
-        BadInput("a device with a tiny margin-less height", "<document device='ipad' height='20'/>", 1, 25, "make it at least 33"),
+        BadInput("a device with a tiny margin-less height", "<document device='ipad' height='20'/>", 1, 25, "make it more than 32"),
         // Room for text is a point at least (a ten-millionth of one was taken).
         BadInput(
             "a width a hair wider than its margins", "<document width='32.0000001'/>", 1, 11,

@@ -79,8 +79,8 @@ extension BlockLayouter {
         }
 
         /// For a title or a heading (`units[index]`), how much of what follows it must stand on
-        /// its page: the gap and the first line of a paragraph (all of one of two or three
-        /// lines: `Unit.widowFreeStart`), a block that does not split, or
+        /// its page: the gap and the first line of a paragraph (both of one of two lines that
+        /// fits on a page: `Unit.widowFreeStart`), a block that does not split, or
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
@@ -107,7 +107,7 @@ extension BlockLayouter {
                     continue
                 }
                 if let paragraph = next.splittableParagraph(contentHeight: contentHeight),
-                    let line = Unit.widowFreeStart(lineCount: paragraph.lines.count)
+                    let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
                 {
                     let origin = next.blocks[0].lineOrigins[line]
                     return (kept ?? 0) + separators + gap + origin.top + paragraph.lines[line].height - next.top
@@ -320,12 +320,12 @@ extension Unit {
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
-                // the line before it goes with it, when two stay on this one and the two fit on
-                // the next; when fewer would stay (a paragraph of two or three lines), the whole
-                // paragraph goes on to the next page if it fits there (it was cut 1 + 1 and
-                // 2 + 1). `Unit.widowFreeStart` keeps a heading with it.
+                // the line before it goes with it, when the two fit on the next page; a
+                // paragraph of two lines, which would leave nothing here, goes on whole if it
+                // fits there (it was cut 1 + 1, and one of three 2 + 1). `Unit.widowFreeStart`
+                // keeps a heading with it.
                 if end == block.count - 1 && end > start && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
-                    if end - start >= 3 {
+                    if end - start >= 2 {
                         end -= 1
                     } else if start == 0 && block[end].bottom - block[0].top <= contentHeight + 0.001 {
                         end = start

@@ -277,22 +277,25 @@ struct MarkupConverter {
         return document
     }
 
-    /// A margin must leave some of the page for text: a point at least, the narrowest box text
-    /// is set in (32.0000001 pt inside 16 pt margins was taken, with a warning for each block).
+    /// A margin must leave some of the page for text: across, a point at least, the narrowest
+    /// box text is set in (32.0000001 pt inside 16 pt margins was taken, with a warning for each
+    /// block); down, anything (each line then stands at the top of a page of its own, cut off,
+    /// with a warning).
     private mutating func checkRoomForText(_ document: Document, _ attributes: AttributeValues) {
         let margin = document.margin ?? Document.defaultMargin
-        let sides: [(name: String, length: Double?)] = [
-            ("width", document.pageWidth), ("height", document.pageHeight),
+        let sides: [(name: String, length: Double?, least: Double)] = [
+            ("width", document.pageWidth, 1), ("height", document.pageHeight, 0),
         ]
-        for (name, length) in sides {
-            guard let length, length - 2 * margin < 1 else { continue }
+        for (name, length, least) in sides {
+            guard let length, least > 0 ? length - 2 * margin < least : length - 2 * margin <= 0 else { continue }
+            let room = least > 0 ? "less than \(format(least)) pt" : "none"
             if document.margin == nil, let location = attributes.location(of: name) {
                 // The page size is what was given: say so, not that the default margin is wrong.
                 error(
                     location,
                     "attribute '\(name)' accepts a length in points that leaves room for text: a page "
-                        + "\(format(length)) pt in \(name) has less than 1 pt inside the default \(format(margin)) pt margins",
-                    hint: "make it at least \(format(2 * margin + 1)), or set a smaller margin")
+                        + "\(format(length)) pt in \(name) has \(room) inside the default \(format(margin)) pt margins",
+                    hint: "make it \(least > 0 ? "at least \(format(2 * margin + least))" : "more than \(format(2 * margin))"), or set a smaller margin")
                 continue
             }
             let location =
@@ -301,8 +304,8 @@ struct MarkupConverter {
             error(
                 location,
                 "attribute 'margin' accepts a length in points that leaves room for text: a margin of "
-                    + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves less than 1 pt",
-                hint: "use a margin of at most \(format(max(0, (length - 1) / 2)))")
+                    + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves \(room)",
+                hint: least > 0 ? "use a margin of at most \(format(max(0, (length - least) / 2)))" : "use a margin smaller than \(format(length / 2))")
         }
     }
 
