@@ -40,7 +40,7 @@ struct LayoutArguments {
         let typesetter = Typesetter(fontDirectories: fontDirectories)
         if let problem = typesetter.bundledFontsProblem {
             writeStandardError(
-                "typeset: warning: the bundled fonts were not found (\(problem)); other fonts are used, "
+                "typeset: warning: the bundled fonts are not all there (\(problem)); other fonts are used, "
                     + "and output differs from machine to machine\n")
         }
         if printingFontWarnings { printDiagnostics(fontWarnings(typesetter)) }

@@ -179,6 +179,13 @@ private let xcstrings = #"""
         #expect(hebrew.fallbackChain(locale: "iw") == ["iw", "he", "en", ""])
         let regional = StringCatalog(tables: ["en": ["k": "en"], "he-IL": ["k": "he-IL"], "yi-US": ["k": "yi-US"]], sourceLanguage: "en")
         #expect(regional.strings(locale: "iw")["k"] == "he-IL" && regional.strings(locale: "ji")["k"] == "yi-US")
+        // Every deprecated code `--locale` writes as the current one still finds the old one's
+        // strings (`mo` and `jw` did not, once written `ro` and `jv`).
+        let old = StringCatalog(tables: ["en": ["k": "en"], "mo": ["k": "mo"], "jw": ["k": "jw"]], sourceLanguage: "en")
+        #expect(old.strings(locale: "ro")["k"] == "mo" && old.strings(locale: "jv")["k"] == "jw")
+        // A catalog's old code is written as the current one, as the markup's is.
+        let iwSource = StringCatalog(tables: ["iw": ["k": "שלום"]], sourceLanguage: "iw")
+        #expect(iwSource.strings(locale: "fr").lookUp("k")?.language == "he")
         // Language tags match whatever their case.
         #expect(strings.strings(locale: "he-IL")["hebrew only"] == "שלום")
         #expect(strings.strings(locale: "he-IL")["title"] == "Settings")

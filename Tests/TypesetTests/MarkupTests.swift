@@ -132,6 +132,9 @@ private struct Fixture {
         // around one is not.
         let quoted = try #require(parse(#"<document font="'Foo, Bar' , &quot;Noto Sans&quot;&#10;, Baz"/>"#).document)
         #expect(quoted.fontFamilies == ["Foo, Bar", "Noto Sans", "Baz"])
+        // An apostrophe inside a name opens no quote.
+        let apostrophe = try #require(parse(#"<document font="Miss's Font, Noto Serif"/>"#).document)
+        #expect(apostrophe.fontFamilies == ["Miss's Font", "Noto Serif"])
         #expect(document.background == .white)
         #expect(document.color == Color(red: 0x10 / 255, green: 0x20 / 255, blue: 0x30 / 255))
         #expect(
@@ -778,6 +781,9 @@ private struct Fixture {
         #expect(errors.last?.message == "stopped after \(limit) errors; the rest of the file is not checked")
         #expect(errors.last?.location.column == errors[limit - 1].location.column)
         #expect(result.diagnostics.errorCount == errors.count)
+        // Exactly that many, all checked: not said to have stopped.
+        let exactly = parse("<document>" + String(repeating: "<x/>", count: limit) + "</document>")
+        #expect(exactly.diagnostics.errors.count == limit && !exactly.diagnostics.errors.contains { $0.message.hasPrefix("stopped") })
     }
 
     @Test func unreadableFileIsAnErrorAtTheStart() {

@@ -52,7 +52,7 @@ struct ShapeFontTests {
         #expect(run.status == 0, "\(run)")
         #expect(
             run.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
+                "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
             "\(run)")
         // One with some of them says which it lacks (bold was drawn regular without a word).
         try FileManager.default.copyItem(
@@ -60,7 +60,7 @@ struct ShapeFontTests {
         let some = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
         #expect(
             some.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)' lacks NotoSans-Bold.ttf, "
+                "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)' lacks NotoSans-Bold.ttf, "
                     + "NotoSans-Italic.ttf, NotoSans-BoldItalic.ttf and 7 more); other fonts are used"),
             "\(some)")
         try FileManager.default.removeItem(atPath: folder + "/NotoSans-Regular.ttf")
@@ -68,7 +68,7 @@ struct ShapeFontTests {
         let file = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=a.xml", try typesetBinary(), "layout", "a.xml"], in: folder)
         #expect(
             file.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)/a.xml' is a file, not a folder); other fonts are used"),
+                "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)/a.xml' is a file, not a folder); other fonts are used"),
             "\(file)")
         // One that does not exist says so (it was passed over, and the fonts beside the binary used).
         let missing = try runProgram(
@@ -76,7 +76,7 @@ struct ShapeFontTests {
         #expect(missing.status == 0, "\(missing)")
         #expect(
             missing.stderr.hasPrefix(
-                "typeset: warning: the bundled fonts were not found (TYPESET_FONT_DIR '\(folder)/missing' does not exist); other fonts are used"),
+                "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)/missing' does not exist); other fonts are used"),
             "\(missing)")
         let found = FontDatabase(bundledDirectory: folder).itemize(
             scalars: Array("Hello".unicodeScalars), range: 0..<5, families: [], weight: 400, italic: false, script: .latin)
@@ -283,16 +283,22 @@ struct ShapeFontTests {
             "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (4 times in this document)"
         ])
         // Past the first ten characters, one warning says the others (a paragraph of thousands
-        // of characters no font has gave a warning for each), in its place among the others.
+        // of characters no font has gave a warning for each).
         let many = (0..<30).map { String(UnicodeScalar(0x10FFD0 - $0)!) }
-        let crowded = try #require(
-            layoutMarkup("<document>\n<p>\(many.joined())</p><p>\(many.joined())</p><p dir='rtl' size='1'>x</p></document>"))
+        let crowded = try #require(layoutMarkup("<document>\n<p>\(many.joined())</p><p>\(many.joined())</p></document>"))
         let said = crowded.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" }
         #expect(said.count == 11, "\(said)")
         #expect(said.first == "2:4 no font covers U+10FFD0; it is drawn as a missing-glyph box (2 times in this document)")
         #expect(
             said.last == "2:14 20 more characters are drawn as missing-glyph boxes (U+10FFC6, U+10FFC5, U+10FFC4, "
                 + "U+10FFC3, U+10FFC2, U+10FFC1, U+10FFC0, U+10FFBF, …), 40 times in this document", "\(said)")
+        // An eleventh alone has a warning of its own, with its count.
+        let eleven = many.prefix(11).joined()
+        let one = try #require(layoutMarkup("<document>\n<p>\(eleven)\(many[10])\(many[10])</p></document>"))
+        #expect(
+            one.diagnostics.items.last?.message
+                == "no font covers U+10FFC6; it is drawn as a missing-glyph box (3 times in this document)",
+            "\(one.diagnostics.items.map(\.message))")
         // Many texts on one line: each is found from where the one before starts (a line read
         // from its start for each of 20,000 paragraphs took minutes).
         // (Other characters each: one that comes back is reported once.)

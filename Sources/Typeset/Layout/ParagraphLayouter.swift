@@ -140,9 +140,10 @@ struct MissingCharacterWarnings {
     }
     /// Each character warned about, with where its warning is in the diagnostics.
     private var warned: [Key: (index: Int, character: MissingCharacter)] = [:]
-    /// The others: where their warning is, the characters in the order met, and how many
-    /// times they are drawn in all.
-    private var others: (index: Int, keys: [Key], seen: Set<Key>, times: Int)?
+    /// The others: where their warning is, the first of them, the characters in the order met,
+    /// how many times they are drawn in all, and whether no font covers any of them (and none
+    /// is a control character).
+    private var others: (index: Int, first: MissingCharacter, keys: [Key], seen: Set<Key>, times: Int, fontWanted: Bool)?
 
     mutating func note(_ character: MissingCharacter, in diagnostics: inout Diagnostics) {
         let key = Key(value: character.scalar.value, lackingFamily: character.lackingFamily)
@@ -154,11 +155,18 @@ struct MissingCharacterWarnings {
         } else if var all = others {
             if all.seen.insert(key).inserted { all.keys.append(key) }
             all.times += character.times
+            all.fontWanted = all.fontWanted && Self.wantsAFont(character)
             others = all
         } else {
-            others = (diagnostics.items.count, [key], [key], character.times)
+            others = (diagnostics.items.count, character, [key], [key], character.times, Self.wantsAFont(character))
             diagnostics.report(Self.warning(character, timesInDocument: false))
         }
+    }
+
+    /// Whether a font that has `character` would draw it: no font covers it, and it is no
+    /// control character (a mark its letter's font lacks wants another font for its letter).
+    private static func wantsAFont(_ character: MissingCharacter) -> Bool {
+        character.lackingFamily == nil && character.scalar.generalCategory != .Cc
     }
 
     /// The warnings in their final words: each with its count in the whole document, and the
@@ -167,16 +175,22 @@ struct MissingCharacterWarnings {
         for (_, entry) in warned {
             diagnostics.replace(at: entry.index, with: Self.warning(entry.character, timesInDocument: true))
         }
-        guard let others, others.keys.count > 1 else { return }
+        guard let others else { return }
+        guard others.keys.count > 1 else {  // one more: a warning of its own
+            var character = others.first
+            character.times = others.times
+            diagnostics.replace(at: others.index, with: Self.warning(character, timesInDocument: true))
+            return
+        }
         let named = others.keys.prefix(Self.othersNamed).map { "U+" + hexCodePoint($0.value) }.joined(separator: ", ")
         let more = others.keys.count > Self.othersNamed ? ", …" : ""
         diagnostics.replace(
             at: others.index,
             with: .warning(
-                diagnostics.items[others.index].location,
+                others.first.location,
                 "\(others.keys.count) more characters are drawn as missing-glyph boxes (\(named)\(more)), "
                     + "\(others.times) times in this document",
-                hint: "give a font that has them with --font-dir, or name one in 'font'"))
+                hint: others.fontWanted ? "give a font that has them with --font-dir, or name one in 'font'" : nil))
     }
 
     private static func warning(_ character: MissingCharacter, timesInDocument: Bool) -> Diagnostic {

@@ -58,8 +58,8 @@ public struct LocalizedStrings: Sendable {
     /// testing wants to be told of.
     public func lookUp(_ key: String) -> LookedUp? {
         if let problem = problems[""]?[key] { return LookedUp(text: key, problem: problem) }
-        // Languages as people write them (`en-GB`), in warnings and tags.
-        func written(_ language: String?) -> String? { language.map { Language.canonicalCase(tag: $0) } }
+        // Languages as people write them (`en-GB`, `he` for a catalog's `iw`), in warnings and tags.
+        func written(_ language: String?) -> String? { language.map { Language.canonical(tag: $0) } }
         for (index, language) in languages.enumerated() {
             let isFallback = index >= ownLanguages && !untranslatable.contains(key)
             if let problem = problems[language]?[key] {

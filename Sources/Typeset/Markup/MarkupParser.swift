@@ -56,11 +56,11 @@ public enum MarkupParser {
         document?.source = MarkupSource(bytes)
         // An element's attributes are checked in the order of the code, not of the input.
         converter.diagnostics.sortByLocation()
-        if converter.tooManyErrors, let last = converter.diagnostics.items.last {
+        if converter.stoppedEarly, let last = converter.diagnostics.items.last {
             converter.diagnostics.report(
                 .error(
                     last.location,
-                    "stopped after \(maximumErrors) errors; the rest of the file is not checked"))
+                    "stopped after \(converter.diagnostics.errorCount) errors; the rest of the file is not checked"))
         }
         return (converter.diagnostics.hasErrors ? nil : document, converter.diagnostics)
     }
@@ -227,8 +227,16 @@ struct MarkupConverter {
         diagnostics.report(.error(location, message, hint: hint))
     }
 
-    /// Whether the file has given `MarkupParser.maximumErrors`: the loops over children stop.
+    /// Whether the file has given `MarkupParser.maximumErrors`: the loops over children stop,
+    /// and `stoppedEarly` says whether one had more to check.
     var tooManyErrors: Bool { diagnostics.errorCount >= MarkupParser.maximumErrors }
+    private(set) var stoppedEarly = false
+
+    /// Whether to pass over the rest of an element's children (after too many errors).
+    private mutating func stopsHere() -> Bool {
+        if tooManyErrors { stoppedEarly = true }
+        return stoppedEarly
+    }
 
     // MARK: Document
 
@@ -315,7 +323,7 @@ struct MarkupConverter {
     private mutating func blocks(in parent: XMLElement) -> [Block] {
         var blocks: [Block] = []
         for child in parent.children {
-            if tooManyErrors { break }
+            if stopsHere() { break }
             switch child {
             case .text(let text):
                 if let location = text.contentLocation {
@@ -439,7 +447,7 @@ struct MarkupConverter {
     private mutating func listItems(_ list: XMLElement) -> [Block] {
         var items: [Block] = []
         for child in list.children {
-            if tooManyErrors { break }
+            if stopsHere() { break }
             switch child {
             case .text(let text):
                 if let location = text.contentLocation {
@@ -475,7 +483,7 @@ struct MarkupConverter {
     /// `image`, `divider` and `spacer` hold nothing.
     private mutating func checkEmpty(_ element: XMLElement) {
         for child in element.children {
-            if tooManyErrors { break }
+            if stopsHere() { break }
             switch child {
             case .text(let text):
                 guard let location = text.contentLocation else { continue }
@@ -507,7 +515,7 @@ struct MarkupConverter {
     private mutating func inlines(in parent: XMLElement, _ state: inout WhiteSpaceState) -> [Inline] {
         var output: [Inline] = []
         for child in parent.children {
-            if tooManyErrors { break }
+            if stopsHere() { break }
             switch child {
             case .text(let text):
                 // White space is ASCII, so the UTF-8 bytes can be collapsed one by one, straight
@@ -901,15 +909,20 @@ struct AttributeValues {
         var pieces: [Substring] = []
         var start = attribute.value.startIndex
         var quote: Character?
+        var atStart = true  // only white space since the last comma: a quote there opens a name
         for index in attribute.value.indices {
             let character = attribute.value[index]
             if let open = quote {
                 if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
             } else if character == "," {
                 pieces.append(attribute.value[start..<index])
                 start = attribute.value.index(after: index)
+                atStart = true
+            } else if atStart && (character == "\"" || character == "'") {
+                quote = character
+                atStart = false
+            } else if !character.isWhitespace {
+                atStart = false
             }
         }
         pieces.append(attribute.value[start...])

@@ -24,10 +24,10 @@ public struct FontRun: Hashable, Sendable {
 /// Order of search for a cluster: the `families` list in order, then the bundled fallbacks by
 /// script (Arabic → Noto Sans Arabic, Hebrew → Noto Sans Hebrew, else Noto Sans, then the other
 /// two), then the other bundled families (Noto Sans Math, Symbols and Symbols2, in file order),
-/// then `--font-dir` fonts, then system fonts (`systemDirectories`), both
-/// `ranked`; system fonts are scanned only when a family or a character is not found in the
-/// bundled and extra fonts, or for an emoji. An emoji (`FontFallbackCluster.isEmoji`) first
-/// takes a color font of that order that has all of it.
+/// then `--font-dir` fonts, then system fonts (`systemDirectories`), both `ranked`; system
+/// fonts are scanned only when a family or a character is not found in the bundled and extra
+/// fonts, for an emoji, or for a style a `--font-dir` family lacks (`lookUp`). An emoji
+/// (`FontFallbackCluster.isEmoji`) first takes a color font of that order that has all of it.
 ///
 /// Thread safety: all mutable state (the font indexes, coverage and lookup caches) lives in one
 /// `Locked` (a pthread mutex: see Locked.swift); `itemize` takes it a few times per call (never per
@@ -552,10 +552,11 @@ public final class FontDatabase: Sendable {
             let best = Self.bestMatch(faces, weight: weight, italic: italic)
             // `--font-dir` adds fonts: a style a family there lacks (its bold, its italic) is
             // taken from the installed family of that name when that has it (one face given
-            // with --font-dir hid the others). Not for bundled families, the same everywhere.
-            guard let best, best.weight != weight || best.italic != italic, state.bundledByFamily[key] == nil else {
-                return best
-            }
+            // with --font-dir hid the others). Not for a nearby weight (a button's semibold from
+            // a folder's bold, not from whatever the machine has), nor for bundled families,
+            // the same everywhere.
+            guard let best, abs(best.weight - weight) >= 200 || best.italic != italic, state.bundledByFamily[key] == nil
+            else { return best }
             loadSystem(&state)
             return Self.bestMatch(faces + (state.systemByFamily[key] ?? []), weight: weight, italic: italic)
         }

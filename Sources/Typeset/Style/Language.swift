@@ -217,9 +217,9 @@ public enum Language {
         isASCIILetter(byte) || isASCIIDigit(byte)
     }
 
-    /// Old language codes and the current ones, one language (Java and older iOS still say `iw`).
-    /// (And Norwegian's macrolanguage code, which Apple's systems take as Bokmål.)
-    static let oldCodes = ["iw": "he", "ji": "yi", "in": "id", "no": "nb"]
+    /// Old language codes and the current ones, one language (Java and older iOS still say `iw`):
+    /// `deprecatedCodes`, and Norwegian's macrolanguage code, which Apple's systems take as Bokmål.
+    static let oldCodes = deprecatedCodes.merging(["no": "nb"]) { old, _ in old }
 
     /// Whether two tags are of one language, whatever their region or script (`ar-EG` and `ar`,
     /// `iw` and `he`).
