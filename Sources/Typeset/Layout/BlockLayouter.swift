@@ -142,6 +142,29 @@ struct Unit {
         return paragraph.lines.count == 2 && paragraph.height <= contentHeight + 0.001 ? 1 : 0
     }
 
+    /// Whether one of the unit's blocks is not cut between lines and is taller than a page: it
+    /// stands at the top of one, cut off, and its row starts there too.
+    func standsAtATop(contentHeight: Double) -> Bool {
+        blocks.contains { !$0.cutsBetweenLines(contentHeight: contentHeight) && $0.bottom - $0.top > contentHeight + 0.001 }
+    }
+
+    /// How far down from the unit's top its start reaches: in each column (a row's), the first
+    /// line of its first block, or all of that block when it is not cut between lines.
+    /// Pagination starts a unit on a page only if that much fits there: a row's columns that
+    /// did not all begin on a page began on the next each at its own first line, and lost
+    /// their shared baseline.
+    func startHeight(contentHeight: Double) -> Double {
+        var firsts: [Int: PlacedBlock] = [:]
+        for block in blocks where firsts[block.column].map({ block.top < $0.top }) ?? true { firsts[block.column] = block }
+        let bottoms = firsts.values.map { block in
+            guard block.cutsBetweenLines(contentHeight: contentHeight), let first = block.paragraph?.lines.first,
+                let origin = block.lineOrigins.first
+            else { return block.bottom }
+            return origin.top + first.height
+        }
+        return (bottoms.max() ?? bottom) - top
+    }
+
     /// The lines of the unit's one text block (`blocks[0]`), when pagination may split it
     /// between them on pages whose content area is `contentHeight` tall.
     func splittableParagraph(contentHeight: Double) -> ParagraphLayout? {

@@ -54,6 +54,7 @@ extension BlockLayouter {
         var emitter = PageEmitter(width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin)
         var y = 0.0  // used height of the current page's content area
         var empty = true
+        var onlySpace = true  // the current page holds spacers at most: no content yet
         var previousBottom = 0.0
         var pageError: Diagnostic?
         var warnings: [Diagnostic] = []
@@ -112,6 +113,11 @@ extension BlockLayouter {
                     let origin = next.blocks[0].lineOrigins[line]
                     return (kept ?? 0) + separators + gap + origin.top + paragraph.lines[line].height - next.top
                 }
+                // A row taller than a page starts where it is, each column going on where its
+                // lines end: the heading keeps with its start (it was left alone).
+                if height > contentHeight + 0.001, !next.standsAtATop(contentHeight: contentHeight) {
+                    return (kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight)
+                }
                 // What cannot stand beside it on any page keeps nothing, nor the spacers before it.
                 return height <= contentHeight + 0.001 ? (kept ?? 0) + separators + gap + height : kept
             }
@@ -126,6 +132,14 @@ extension BlockLayouter {
         /// Starts a new page whose blocks are in the structure elements `next`, or returns false
         /// at the page limit.
         func newPage(for unit: Unit, holding next: Set<OpenStructure>) -> Bool {
+            // A page of spacers only is no page: they stand at the break, and are left out
+            // (`<spacer height="160"/><p>One</p>` on a page of 180 pt made a blank page, and
+            // a taller spacer, left out at once, none).
+            if onlySpace {
+                y = 0
+                empty = true
+                return true
+            }
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
                 pageError = .error(
                     unit.location,
@@ -142,6 +156,7 @@ extension BlockLayouter {
                 resuming: continuing)
             y = 0
             empty = true
+            onlySpace = true
             return true
         }
 
@@ -183,6 +198,7 @@ extension BlockLayouter {
                 for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
                 y += gap + height
                 empty = false
+                if !unit.blocks.isEmpty { onlySpace = false }
                 continue
             }
             // What fits on a page goes to the next whole. A paragraph starts here and its lines
@@ -191,10 +207,11 @@ extension BlockLayouter {
             // page stands at the top of one: its row starts there too, its columns side by side
             // (the tall button went to the next page, the label beside it stayed on this one).
             let splits = unit.splittableParagraph(contentHeight: contentHeight) != nil
-            let standsAtATop = unit.blocks.contains {
-                !$0.cutsBetweenLines(contentHeight: contentHeight) && $0.bottom - $0.top > contentHeight + 0.001
-            }
-            if !empty && !splits && (height <= contentHeight + 0.001 || standsAtATop) {
+            let standsAtATop = unit.standsAtATop(contentHeight: contentHeight)
+            // A unit none of whose first lines fit here starts the next page: a row's columns,
+            // each begun there at its own first line, lost their shared baseline.
+            let startsHere = y + gap + unit.startHeight(contentHeight: contentHeight) <= contentHeight + 0.001
+            if !empty && (!splits && (height <= contentHeight + 0.001 || standsAtATop) || !startsHere) {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? 0 : y + gap
@@ -209,6 +226,7 @@ extension BlockLayouter {
                     guard newPage(for: unit, holding: piece.structure) else { break allUnits }
                 }
                 emitter.continuing = index + 1 < pieces.count ? pieces[index + 1].structure : []
+                if !piece.parts.isEmpty { onlySpace = false }
                 for (n, part) in piece.parts.enumerated() {
                     // A row's columns end on different pages: their structure elements go in order.
                     let inOrder = pieces.count > 1 && unit.blocks.count > 1
@@ -322,12 +340,13 @@ extension Unit {
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
                 // the line before it goes with it, when the two fit on the next page; a
                 // paragraph of two lines, which would leave nothing here, goes on whole if it
-                // fits there (it was cut 1 + 1, and one of three 2 + 1). `Unit.widowFreeStart`
-                // keeps a heading with it.
+                // fits there (it was cut 1 + 1, and one of three 2 + 1), unless it is a column
+                // of a row, whose columns start side by side. `Unit.widowFreeStart` keeps a
+                // heading with it.
                 if end == block.count - 1 && end > start && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
                     if end - start >= 2 {
                         end -= 1
-                    } else if start == 0 && block[end].bottom - block[0].top <= contentHeight + 0.001 {
+                    } else if start == 0 && blocks.count == 1 && block[end].bottom - block[0].top <= contentHeight + 0.001 {
                         end = start
                     }
                 }
