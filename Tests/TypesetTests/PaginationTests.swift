@@ -351,6 +351,12 @@ import Testing
         #expect(row.count == 3 && row[1].count == 2, "\(row)")
         #expect(row[1].map(\.kind) == ["button", "p"] && row[1][0].baseline == row[1][1].baseline, "\(row)")
 
+        // Nor is a column of two lines cut one and one: the row starts on the next page.
+        let short = try pages(
+            #"<p>Top</p><spacer height="100"/><row><p>R1<br/>R2</p><p>"# + (1...9).map { "A\($0)" }.joined(separator: "<br/>")
+                + "</p></row>")
+        #expect(short.count == 3 && short[1].count == 2 && short[1][0].baseline == short[1][1].baseline, "\(short)")
+
         let spaced = try pages(#"<spacer height="160"/><p>One</p>"#)
         #expect(spaced.count == 1 && spaced[0].map(\.kind) == ["p"] && spaced[0][0].y == 10, "\(spaced)")
         // A spacer before content that fits stays, as before.

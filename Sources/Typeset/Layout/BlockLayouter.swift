@@ -149,18 +149,19 @@ struct Unit {
     }
 
     /// How far down from the unit's top its start reaches: in each column (a row's), the first
-    /// line of its first block, or all of that block when it is not cut between lines.
-    /// Pagination starts a unit on a page only if that much fits there: a row's columns that
-    /// did not all begin on a page began on the next each at its own first line, and lost
-    /// their shared baseline.
+    /// lines of its first block that a page may end after (`widowFreeStart`: both of two), or
+    /// all of that block when it is not cut between lines. Pagination starts a unit on a page
+    /// only if that much fits there: a row's columns that did not all begin on a page began on
+    /// the next each at its own first line, and lost their shared baseline; and a column of
+    /// two lines was cut one and one.
     func startHeight(contentHeight: Double) -> Double {
         var firsts: [Int: PlacedBlock] = [:]
         for block in blocks where firsts[block.column].map({ block.top < $0.top }) ?? true { firsts[block.column] = block }
         let bottoms = firsts.values.map { block in
-            guard block.cutsBetweenLines(contentHeight: contentHeight), let first = block.paragraph?.lines.first,
-                let origin = block.lineOrigins.first
+            guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph,
+                let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
             else { return block.bottom }
-            return origin.top + first.height
+            return block.lineOrigins[line].top + paragraph.lines[line].height
         }
         return (bottoms.max() ?? bottom) - top
     }
