@@ -357,6 +357,15 @@ import Testing
                 + "</p></row>")
         #expect(short.count == 3 && short[1].count == 2 && short[1][0].baseline == short[1][1].baseline, "\(short)")
 
+        // A button taller than a page in a row inside a row starts beside its neighbours (it
+        // waited for the next page, its top a little below the row's, aligned to their
+        // baseline), cut off with a warning.
+        let nested = try pages(
+            "<row><button>x</button><row><button>" + (1...9).map { "b\($0)" }.joined(separator: "<br/>") + "</button><p>"
+                + (1...9).map { "L\($0)" }.joined(separator: "<br/>") + "</p></row></row>")
+        #expect(nested.first?.map(\.kind) == ["button", "button", "p"], "\(nested)")
+        #expect(Set(nested.first?.map(\.baseline) ?? []).count == 1, "\(nested)")
+
         let spaced = try pages(#"<spacer height="160"/><p>One</p>"#)
         #expect(spaced.count == 1 && spaced[0].map(\.kind) == ["p"] && spaced[0][0].y == 10, "\(spaced)")
         // A spacer before content that fits stays, as before.

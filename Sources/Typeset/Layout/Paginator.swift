@@ -350,7 +350,17 @@ extension Unit {
                         end = start
                     }
                 }
-                if end == start && block[start].top <= origin + 0.001 && height >= contentHeight - 0.001 {
+                // (Or first in its column on this page, though below the column's top: in a row
+                // inside a row, aligned to its neighbours' baseline, a button taller than a page
+                // waited for the next page while they began on this one.)
+                func firstInColumn() -> Bool {
+                    start == 0 && !piece.parts.contains { column[$0.block] == column[i] }
+                        && !unfinished.contains { $0 < i && column[$0] == column[i] && next[$0] < slices[$0].count }
+                }
+                if end == start && height >= contentHeight - 0.001
+                    && (block[start].top <= origin + 0.001
+                        || block[start].bottom - block[start].top > contentHeight + 0.001 && firstInColumn())
+                {
                     // Taller than a page and at its top: it stands there alone, cut off.
                     let tall = block[start].bottom - block[start].top
                     let line = blocks[i].breaks != .never && blocks[i].paragraph.map { !$0.lines.isEmpty } ?? false
