@@ -196,7 +196,8 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
     return .warning(
         SourceLocation(file: file, line: 1, column: 1),
         "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)); "
-            + "keys show the source language's text")
+            + "keys show the source language's text"
+            + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? ""))
 }
 
 /// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.

@@ -475,12 +475,16 @@ private let xcstrings = #"""
             (Array("bplist00".utf8) + [0xD2, 0x01, 0x02], "Localizable.strings"),
             (Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), "Localizable.strings"),
             (Array("<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"></xliff>".utf8), "fr.xliff"),
+            // Plural rules are said to be unread, not to be converted to JSON (they failed then).
+            (Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), "Localizable.stringsdict"),
         ] {
             do {
                 _ = try StringCatalog.parse(bytes: bytes, file: file)
                 Issue.record("\(file) was read")
             } catch {
-                let kind = file.hasSuffix(".xliff") ? "an XLIFF file" : "a property list"
+                let kind =
+                    file.hasSuffix(".xliff") ? "an XLIFF file"
+                    : file.hasSuffix(".stringsdict") ? "a .stringsdict (plural rules)" : "a property list"
                 #expect(error.message.hasPrefix("the string catalog is \(kind)"), "\(error)")
                 #expect(error.location == SourceLocation(file: file, line: 1, column: 1))
             }
@@ -748,7 +752,7 @@ private let markup = """
         #expect(arabic.stderr == "doc.xml:1:11: warning: the 'ar' text of key 'ok' in the catalog is empty; nothing is shown\n")
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "he"], in: folder)
         #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text) == ["OK"])
-        #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text\n")
+        #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text (en)\n")
         // So is one whose plural forms Xcode added all so (it showed blank).
         let plural = #"{"sourceLanguage": "en", "strings": {"ok": {"localizations": {"#
             + #""en": {"stringUnit": {"state": "translated", "value": "OK"}}, "#

@@ -421,7 +421,15 @@ public struct StringCatalog: Sendable {
         // rather than "not UTF-8" or "expected a key in quotes".
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let head = String(decoding: start.prefix(1024), as: UTF8.self)
-        if bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist")) {
+        let isPropertyList = bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist"))
+        if isPropertyList && (Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")) {
+            // Its plural rules are dictionaries: converted to JSON, they failed as strings.
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1),
+                "the string catalog is a .stringsdict (plural rules), which typeset does not read; give the "
+                    + ".xcstrings catalog (Xcode migrates .strings and .stringsdict files into one)")
+        }
+        if isPropertyList {
             throw .error(
                 SourceLocation(file: file, line: 1, column: 1),
                 "the string catalog is a property list, which typeset does not read; give the .xcstrings or "
