@@ -69,7 +69,7 @@ struct Sheet: Command {
         let place = "\(error.location.line):\(error.location.column)"
         let file = error.location.file == input ? "" : Path.lastComponent(error.location.file) + ":"
         // With its hint, as on standard error: "did you mean 'title'?" is the fix.
-        return "\(file)\(place): \(error.message)" + (error.hint.map { " (\($0))" } ?? "")
+        return "\(file)\(place): \(error.messageWithHint)"
     }
 
     private static func list(_ text: String) -> [String] {

@@ -55,12 +55,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, location, message, hint: hint)
     }
 
+    /// The message with its hint after it in brackets, as every output shows them.
+    public var messageWithHint: String { hint.map { "\(message) (\($0))" } ?? message }
+
     /// One line (`singleLine`), as a compiler's.
-    public var description: String {
-        var text = "\(location): \(severity.rawValue): \(message)"
-        if let hint { text += " (\(hint))" }
-        return singleLine(text)
-    }
+    public var description: String { singleLine("\(location): \(severity.rawValue): \(messageWithHint)") }
 }
 
 /// Collects the diagnostics of one input, so that one run reports every problem.

@@ -135,8 +135,8 @@ struct Unit {
 
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
     /// the least: its first, or its second for a paragraph of two lines that fits on a page,
-    /// which goes on to the next page whole rather than leave its last line alone there
-    /// (`pieces`); nil for no lines.
+    /// which goes on to the next page whole rather than leave its last line alone there; nil
+    /// for no lines.
     static func widowFreeStart(_ paragraph: ParagraphLayout, contentHeight: Double) -> Int? {
         guard !paragraph.lines.isEmpty else { return nil }
         return paragraph.lines.count == 2 && paragraph.height <= contentHeight + 0.001 ? 1 : 0

@@ -18,10 +18,8 @@ extension LayoutReport {
     public func textDump() -> String {
         var out = ""
         for diagnostic in diagnostics {
-            var message = diagnostic.message
-            if let hint = diagnostic.hint { message += " (\(hint))" }
             out +=
-                "\(diagnostic.severity.rawValue) \(diagnostic.location.line):\(diagnostic.location.column): \(message)\n"
+                "\(diagnostic.severity.rawValue) \(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.messageWithHint)\n"
         }
         for (index, page) in pages.enumerated() {
             out +=

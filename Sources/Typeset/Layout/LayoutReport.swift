@@ -74,7 +74,7 @@ extension LayoutReport {
                         out.field("line") { out.number(Double(d.location.line)) }
                         out.field("column") { out.number(Double(d.location.column)) }
                         out.field("severity") { out.string(d.severity.rawValue) }
-                        out.field("message") { out.string(d.hint.map { "\(d.message) (\($0))" } ?? d.message) }
+                        out.field("message") { out.string(d.messageWithHint) }
                     }
                 }
             }

@@ -80,8 +80,8 @@ extension BlockLayouter {
         }
 
         /// For a title or a heading (`units[index]`), how much of what follows it must stand on
-        /// its page: the gap and the first line of a paragraph (both of one of two lines that
-        /// fits on a page: `Unit.widowFreeStart`), a block that does not split, or
+        /// its page: the gap and the start of a paragraph or a row taller than a page
+        /// (`Unit.startHeight`), a block that does not split, or
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
@@ -107,15 +107,12 @@ extension BlockLayouter {
                     i += 1
                     continue
                 }
-                if let paragraph = next.splittableParagraph(contentHeight: contentHeight),
-                    let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
+                // A paragraph, or a row taller than a page, starts where it is and goes on where
+                // its lines end: the heading keeps with its start (before a row, it was left
+                // alone).
+                if next.splittableParagraph(contentHeight: contentHeight) != nil
+                    || height > contentHeight + 0.001 && !next.standsAtATop(contentHeight: contentHeight)
                 {
-                    let origin = next.blocks[0].lineOrigins[line]
-                    return (kept ?? 0) + separators + gap + origin.top + paragraph.lines[line].height - next.top
-                }
-                // A row taller than a page starts where it is, each column going on where its
-                // lines end: the heading keeps with its start (it was left alone).
-                if height > contentHeight + 0.001, !next.standsAtATop(contentHeight: contentHeight) {
                     return (kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight)
                 }
                 // What cannot stand beside it on any page keeps nothing, nor the spacers before it.
@@ -338,17 +335,11 @@ extension Unit {
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
-                // the line before it goes with it, when the two fit on the next page; a
-                // paragraph of two lines, which would leave nothing here, goes on whole if it
-                // fits there (it was cut 1 + 1, and one of three 2 + 1), unless it is a column
-                // of a row, whose columns start side by side. `Unit.widowFreeStart` keeps a
-                // heading with it.
-                if end == block.count - 1 && end > start && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
-                    if end - start >= 2 {
-                        end -= 1
-                    } else if start == 0 && blocks.count == 1 && block[end].bottom - block[0].top <= contentHeight + 0.001 {
-                        end = start
-                    }
+                // the line before it goes with it, when the two fit on the next page (one of
+                // three lines was cut 2 + 1). One of two lines does not start on a page that
+                // holds only one (`Unit.startHeight`).
+                if end == block.count - 1 && end - start >= 2 && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
+                    end -= 1
                 }
                 // (Or first in its column on this page, though below the column's top: in a row
                 // inside a row, aligned to its neighbours' baseline, a button taller than a page

@@ -140,10 +140,20 @@ struct MissingCharacterWarnings {
     }
     /// Each character warned about, with where its warning is in the diagnostics.
     private var warned: [Key: (index: Int, character: MissingCharacter)] = [:]
-    /// The others: where their warning is, the first of them, the characters in the order met,
-    /// how many times they are drawn in all, and whether no font covers any of them (and none
-    /// is a control character).
-    private var others: (index: Int, first: MissingCharacter, keys: [Key], seen: Set<Key>, times: Int, fontWanted: Bool)?
+    /// The characters past the first `individually`, warned about together.
+    private struct Others {
+        /// Where their warning is in the diagnostics.
+        var index: Int
+        var first: MissingCharacter
+        /// In the order met, each once.
+        var keys: [Key]
+        var seen: Set<Key>
+        /// How many times they are drawn in all.
+        var times: Int
+        /// Whether a font would draw each of them (`wantsAFont`).
+        var fontWanted: Bool
+    }
+    private var others: Others?
 
     mutating func note(_ character: MissingCharacter, in diagnostics: inout Diagnostics) {
         let key = Key(value: character.scalar.value, lackingFamily: character.lackingFamily)
@@ -153,12 +163,15 @@ struct MissingCharacterWarnings {
             warned[key] = (diagnostics.items.count, character)
             diagnostics.report(Self.warning(character, timesInDocument: false))
         } else if var all = others {
+            others = nil  // `all` alone holds the set and the list: taken in without a copy of each
             if all.seen.insert(key).inserted { all.keys.append(key) }
             all.times += character.times
             all.fontWanted = all.fontWanted && Self.wantsAFont(character)
             others = all
         } else {
-            others = (diagnostics.items.count, character, [key], [key], character.times, Self.wantsAFont(character))
+            others = Others(
+                index: diagnostics.items.count, first: character, keys: [key], seen: [key], times: character.times,
+                fontWanted: Self.wantsAFont(character))
             diagnostics.report(Self.warning(character, timesInDocument: false))
         }
     }

@@ -291,19 +291,23 @@ struct MarkupConverter {
     /// with a warning).
     private mutating func checkRoomForText(_ document: Document, _ attributes: AttributeValues) {
         let margin = document.margin ?? Document.defaultMargin
-        let sides: [(name: String, length: Double?, least: Double)] = [
-            ("width", document.pageWidth, 1), ("height", document.pageHeight, 0),
+        // Across, what it needs; down, more than nothing.
+        let sides: [(name: String, length: Double?, needs: Double?)] = [
+            ("width", document.pageWidth, 1), ("height", document.pageHeight, nil),
         ]
-        for (name, length, least) in sides {
-            guard let length, least > 0 ? length - 2 * margin < least : length - 2 * margin <= 0 else { continue }
-            let room = least > 0 ? "less than \(format(least)) pt" : "none"
+        for (name, length, needs) in sides {
+            guard let length else { continue }
+            let room = length - 2 * margin
+            guard needs.map({ room < $0 }) ?? (room <= 0) else { continue }
+            let lacking = needs.map { "less than \(format($0)) pt" } ?? "none"
             if document.margin == nil, let location = attributes.location(of: name) {
                 // The page size is what was given: say so, not that the default margin is wrong.
+                let enough = needs.map { "at least \(format(2 * margin + $0))" } ?? "more than \(format(2 * margin))"
                 error(
                     location,
                     "attribute '\(name)' accepts a length in points that leaves room for text: a page "
-                        + "\(format(length)) pt in \(name) has \(room) inside the default \(format(margin)) pt margins",
-                    hint: "make it \(least > 0 ? "at least \(format(2 * margin + least))" : "more than \(format(2 * margin))"), or set a smaller margin")
+                        + "\(format(length)) pt in \(name) has \(lacking) inside the default \(format(margin)) pt margins",
+                    hint: "make it \(enough), or set a smaller margin")
                 continue
             }
             let location =
@@ -312,8 +316,9 @@ struct MarkupConverter {
             error(
                 location,
                 "attribute 'margin' accepts a length in points that leaves room for text: a margin of "
-                    + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves \(room)",
-                hint: least > 0 ? "use a margin of at most \(format(max(0, (length - least) / 2)))" : "use a margin smaller than \(format(length / 2))")
+                    + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves \(lacking)",
+                hint: needs.map { "use a margin of at most \(format(max(0, (length - $0) / 2)))" }
+                    ?? "use a margin smaller than \(format(length / 2))")
         }
     }
 

@@ -255,7 +255,7 @@ private struct PDFDocumentWriter: ~Copyable {
     private mutating func mark(_ element: Int, language: String? = nil, in content: inout PDFPageContent) {
         let own = element == 0 || language == options.language ? nil : language
         if language != nil, element != 0, let index = openElements.indices.last, openElements[index].object == element {
-            openElements[index].note(own)
+            openElements[index].languages.add(.one(own))
         }
         if openMarked == element && (language == nil || own == openLanguage) { return }
         closeMarked(in: &content)
@@ -308,35 +308,26 @@ private struct PDFDocumentWriter: ~Copyable {
         var kidsBefore: [Kid] = []
         var alternateText: String?
         var order: RowPlace?
-        /// The language of its text, its kids' included, when all of it is in one other than
-        /// the document's, for its /Lang (where a reader looks for it, and the only place an
+        /// The languages of its text, its kids' included: its /Lang when all of it is in one
+        /// other than the document's (where a reader looks for it, and the only place an
         /// /Alt's can be). A kid's text counts: /Lang goes down the tree, and an English item
         /// of a list inside a Hebrew item's LBody was read as Hebrew.
-        var language: String?
-        var languageNoted = false
-        /// Its text is in several languages: it has no /Lang, and nor do the elements around it.
-        var mixedLanguages = false
+        var languages = TextLanguages.none
+        var language: String? { if case .one(let own) = languages { own } else { nil } }
+    }
 
-        /// Notes text of the language `own` (nil: the document's) in it.
-        mutating func note(_ own: String?) {
-            if !languageNoted {
-                language = own
-                languageNoted = true
-            } else if language != own {
-                language = nil
-                mixedLanguages = true
-            }
-        }
+    /// The languages of an element's text so far: none yet, one (nil: the document's), or
+    /// several, when neither it nor the elements around it have a /Lang.
+    private enum TextLanguages {
+        case none, one(String?), several
 
-        /// Notes the languages of a kid's text.
-        mutating func note(kid: OpenElement) {
-            guard kid.languageNoted else { return }
-            if kid.mixedLanguages {
-                language = nil
-                languageNoted = true
-                mixedLanguages = true
-            } else {
-                note(kid.language)
+        /// Takes in `other`'s.
+        mutating func add(_ other: TextLanguages) {
+            switch (self, other) {
+            case (_, .none): break
+            case (.none, _): self = other
+            case (.one(let a), .one(let b)) where a == b: break
+            default: self = .several
             }
         }
     }
@@ -417,7 +408,7 @@ private struct PDFDocumentWriter: ~Copyable {
             }
         } else {
             openKids.append(.element(element.object))
-            openElements[openElements.count - 1].note(kid: element)
+            openElements[openElements.count - 1].languages.add(element.languages)
         }
     }
 
