@@ -433,6 +433,9 @@ private struct Fixture {
         BadInput("XML declaration unspaced", "<?xml version='1.0'encoding='UTF-8'?><document/>", 1, 20, "expected a space"),
         BadInput("XML declaration no equals", "<?xml version '1.0'?><document/>", 1, 15, "expected '=' after 'version'"),
         BadInput("XML declaration unclosed", "<?xml version='1.0'", 1, 1, "the XML declaration is not closed"),
+        // A tag next: the declaration lacks its `?>` (it read "expected a space and a name").
+        BadInput("XML declaration unclosed before a tag", "<?xml version='1.0'\n<document/>", 1, 1, "the XML declaration is not closed"),
+        BadInput("XML declaration unclosed right before a tag", "<?xml version='1.0'<document/>", 1, 1, "the XML declaration is not closed"),
         BadInput(
             "UTF-16 with its byte-order mark", [0xFF, 0xFE] + "<document/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
             1, 1, "the input is UTF-16 (it starts with a UTF-16 byte-order mark); markup must be UTF-8"),

@@ -823,7 +823,10 @@ struct XMLReader {
                 advance(by: 2)
                 break
             }
-            guard !atEnd else { throw error("the XML declaration is not closed", at: start, hint: "add '?>'") }
+            // A tag where a name or `?>` should come: the declaration ended without its `?>`.
+            guard !atEnd, peek() != 0x3C else {
+                throw error("the XML declaration is not closed", at: start, hint: "add '?>' after its last value")
+            }
             // `?` ends the declaration only right before `>`: `<?xml version="1.0"?   >`.
             if peek() == 0x3F { throw error("expected '>' right after '?' to end the XML declaration") }
             let nameStart = location
