@@ -112,6 +112,10 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, o
         var isFolder = false
         let orOutDir = oneFilePerInput ? " (or --out-dir for one file per input)" : ""
         if file.isEmpty { throw UsageError("\(option) needs a file name") }
+        // As an input '-' is: it wrote a file named '-' (`-o - > page.png` left page.png empty).
+        if file == "-" {
+            throw UsageError("\(option) '-' (standard output) is not written; give a file name ('./-' for a file named '-')")
+        }
         // A name ending in a slash names a folder: refused before any work, as a folder is
         // (it failed each input after rendering it, "cannot write y.pdf/").
         if file.hasSuffix("/") {
@@ -124,6 +128,7 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, o
     if let folder {
         var isFolder = false
         if folder.isEmpty { throw UsageError("--out-dir needs a folder") }
+        if folder == "-" { throw UsageError("--out-dir '-' is no folder; give one ('./-' for a folder named '-')") }
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder {
             throw UsageError("--out-dir '\(folder)' is a file, not a folder")
         }

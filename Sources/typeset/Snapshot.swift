@@ -101,6 +101,9 @@ struct Snapshot: Command {
             scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
         let update = self.update
         let allNames = Set(names)
+        // `a.xml` and `a.XML` would share `a.png`: an update recorded one over the other, and the
+        // next check failed one of them, which one by the order of the jobs.
+        let sharing = Dictionary(grouping: files, by: Path.stem).filter { $0.value.count > 1 }
 
         let results = Batch(inputs: inputs, jobs: jobs).run({ input -> FileResult in
             let file = Path.lastComponent(input)
@@ -111,6 +114,13 @@ struct Snapshot: Command {
                     diagnostics: Diagnostics(),
                     lines: ["FAIL \(file): a markup file's name cannot end in '.diff' (its reference \(name).png "
                         + "would be taken for a diff image); rename it"], passed: false)
+            }
+            if let files = sharing[name] {
+                let others = files.filter { $0 != file }.map { "'\($0)'" }.joined(separator: ", ")
+                return FileResult(
+                    diagnostics: Diagnostics(),
+                    lines: ["FAIL \(file): its reference would be \(name).png, as would that of \(others); rename one of the files"],
+                    passed: false)
             }
             // A name that is not UTF-8 is listed with U+FFFD for its other bytes: no file has
             // that name ("it does not exist" was false).

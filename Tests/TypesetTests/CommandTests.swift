@@ -281,6 +281,11 @@ import Testing
             (["layout", "a.xml", "--strings", "-o"], "missing value for '--strings' (it is followed by the option '-o')"),
             (["render", "a.xml", "--out-dir", "--"], "missing value for '--out-dir' (it is followed by the option '--')"),
             (["layout", "-"], "'-' (standard input) is not read; give the path of a file"),
+            // Nor is standard output written: '-' was a file of that name.
+            (["render", "a.xml", "-o", "-", "--format", "png"], "-o '-' (standard output) is not written; give a file name"),
+            (["sheet", "a.xml", "-o", "-", "--format", "pdf"], "-o '-' (standard output) is not written"),
+            (["diff", "a.png", "b.png", "--out", "-"], "--out '-' (standard output) is not written"),
+            (["render", "a.xml", "--out-dir", "-"], "--out-dir '-' is no folder"),
         ] {
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.contains(hint), "\(bad): \(run)")

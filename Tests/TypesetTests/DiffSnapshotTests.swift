@@ -638,6 +638,24 @@ struct SnapshotCommandTests {
         #expect(try contents(folder + "/__snapshots__") == ["good.png"])
     }
 
+    /// `a.xml` and `a.XML` would share `a.png`: the update recorded both, one over the other,
+    /// said "2 passed", and the next check failed one of them.
+    @Test func filesSharingAReferenceFail() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>lower</label>"), to: folder + "/a.xml")
+        try write(document("<label>UPPER</label>"), to: folder + "/a.XML")
+        try write(document("<label>Other</label>"), to: folder + "/b.xml")
+        let update = try typeset(["snapshot", ".", "--update"], in: folder)
+        #expect(update.status == 1, "\(update)")
+        #expect(update.lines.contains("FAIL a.XML: its reference would be a.png, as would that of 'a.xml'; rename one of the files"), "\(update)")
+        #expect(update.lines.contains("FAIL a.xml: its reference would be a.png, as would that of 'a.XML'; rename one of the files"), "\(update)")
+        #expect(update.lines.last == "1 passed, 2 failed", "\(update)")
+        #expect(try contents(folder + "/__snapshots__") == ["b.png"])
+        let check = try typeset(["snapshot", "."], in: folder)
+        #expect(check.status == 1 && check.lines.last == "1 passed, 2 failed", "\(check)")
+    }
+
     @Test func pagesHaveNumberedReferencesAndStaleOnesFail() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
