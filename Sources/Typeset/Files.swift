@@ -143,6 +143,9 @@ struct FileVersion: Hashable {
 /// Why `readRegularFile` gave no bytes.
 public enum FileProblem: Error, Equatable {
     case missing
+    /// Missing, under a name with U+FFFD: what Swift puts for bytes of a command line argument
+    /// (or a folder listing) that are not UTF-8, so no file has that name.
+    case nameNotUTF8
     /// With the system's reason in lower case (`permission denied`), when it gives one.
     case unreadable(String?)
     /// A folder, pipe, device or socket: reading a pipe could wait forever, a device be endless.
@@ -154,6 +157,7 @@ public enum FileProblem: Error, Equatable {
     public var reason: String {
         switch self {
         case .missing: "it does not exist"
+        case .nameNotUTF8: "its name is not UTF-8 (U+FFFD stands for what is not); typeset reads file names as UTF-8: rename it"
         case .unreadable(let why?): "it cannot be read (\(why))"
         case .unreadable(nil): "it cannot be read"
         case .notRegular: "it is not a regular file"
@@ -201,7 +205,8 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
 private func regularFileStatus(_ path: String) throws(FileProblem) -> stat {
     var status = stat()
     guard stat(path, &status) == 0 else {
-        throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(lowercasedFirst(String(cString: strerror(errno))))
+        guard errno == ENOENT || errno == ENOTDIR else { throw .unreadable(lowercasedFirst(String(cString: strerror(errno)))) }
+        throw path.unicodeScalars.contains("\u{FFFD}") ? .nameNotUTF8 : .missing
     }
     guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
     return status

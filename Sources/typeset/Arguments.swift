@@ -228,6 +228,19 @@ struct ParsedArguments {
             }
             values[option.long, default: []].append(value)
         }
+        // Swift reads the command line as UTF-8 and puts U+FFFD for other bytes: such a file could
+        // not be found ("it does not exist", false), and an output was written under another name
+        // than the one given. An input of a batch fails alone (one such name in `*.xml` stopped
+        // every other input); anything else is refused.
+        let notUTF8 = TypesetCommand.argumentsNotInUTF8
+        if !notUTF8.isEmpty,
+            let argument = values.values.joined().first(where: notUTF8.contains)
+                ?? (spec.arguments.last?.many == true ? nil : positionals.first(where: notUTF8.contains))
+        {
+            throw UsageError(
+                "the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
+                    + "typeset reads its arguments as UTF-8 (a file whose name is not must be renamed)")
+        }
         for (index, positional) in spec.arguments.enumerated() where !positional.many {
             if index >= positionals.count { throw UsageError("missing the argument <\(positional.name)>") }
         }

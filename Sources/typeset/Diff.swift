@@ -292,6 +292,7 @@ struct MarkupRenderer {
                 switch regularFileProblem(input) {
                 case .notRegular?: "it is not a regular file (a pipe or a device)"
                 case .missing?: "no such file"
+                case .nameNotUTF8?: FileProblem.nameNotUTF8.reason
                 default: "permission denied"
                 }
             throw failure("cannot read the file '\(input)': \(reason)")

@@ -13,15 +13,6 @@ enum TypesetCommand {
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
-        if let argument = argumentNotInUTF8() {
-            // Swift reads the command line as UTF-8 and puts U+FFFD for other bytes: such a file
-            // name could not be found ("it does not exist", false), and an output was written
-            // under another name than the one given.
-            writeStandardError(
-                "typeset: error: the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
-                    + "typeset reads its arguments as UTF-8 (a file whose name is not must be renamed)\n")
-            exit(ExitStatus.usage)
-        }
         let status = run(Array(CommandLine.arguments.dropFirst()))
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
         // (fflush(nil) flushes it without naming the C global.)
@@ -32,16 +23,19 @@ enum TypesetCommand {
         exit(status)
     }
 
-    /// The first argument whose bytes are not valid UTF-8, as Swift decoded it.
-    static func argumentNotInUTF8() -> String? {
+    /// The arguments whose bytes are not valid UTF-8, as Swift decoded them (U+FFFD for what is
+    /// not). `ParsedArguments` refuses them, but for the inputs of a batch: each of those fails
+    /// as its file cannot be found (`FileProblem.nameNotUTF8`), and the others are rendered.
+    static let argumentsNotInUTF8: Set<String> = {
+        var found: Set<String> = []
         for index in 1..<Int(CommandLine.argc) {
             guard let bytes = CommandLine.unsafeArgv[index] else { continue }
             let raw = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: strlen(bytes))
             let decoded = String(decoding: raw, as: UTF8.self)
-            if !decoded.utf8.elementsEqual(raw) { return decoded }
+            if !decoded.utf8.elementsEqual(raw) { found.insert(decoded) }
         }
-        return nil
-    }
+        return found
+    }()
 
     /// Runs the command line's subcommand; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {

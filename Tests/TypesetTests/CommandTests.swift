@@ -653,11 +653,23 @@ import Testing
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let input = repositoryRoot + "/Examples/settings-en.xml"
-        for arguments in ["render \"$(printf 'bad\\377.xml')\"", "render \"$1\" -o \"$(printf 'out\\351.pdf')\""] {
+        for arguments in [
+            "render \"$1\" -o \"$(printf 'out\\351.pdf')\"", "layout \"$(printf 'bad\\377.xml')\"",
+            "render \"$1\" --strings \"$(printf 'caf\\351.json')\"",
+        ] {
             let run = try runProgram("/bin/sh", ["-c", "exec \"$0\" " + arguments, try typesetBinary(), input], in: out)
             #expect(run.status == 2 && run.stderr.contains("is not UTF-8"), "\(arguments): \(run)")
         }
         #expect(files(in: out) == [])
+        // An input of a batch fails alone, as a missing one does (one such name in `*.xml`
+        // stopped the whole batch, exit 2).
+        let batch = try runProgram(
+            "/bin/sh", ["-c", "exec \"$0\" render \"$(printf 'bad\\377.xml')\" \"$1\" --out-dir .", try typesetBinary(), input],
+            in: out)
+        #expect(batch.status == 1, "\(batch)")
+        #expect(batch.stderr.contains("cannot read the file 'bad\u{FFFD}.xml': its name is not UTF-8 (U+FFFD stands for what is not)"), "\(batch)")
+        #expect(files(in: out) == ["settings-en.pdf"], "\(batch)")
+        try FileManager.default.removeItem(atPath: out + "/settings-en.pdf")
         // Nor can `snapshot` read such a file in its folder: said, not "it does not exist".
         let listed = try runProgram("/bin/sh", ["-c", "cp \"$0\" \"$(printf 'caf\\351.xml')\"", input], in: out)
         #expect(listed.status == 0, "\(listed)")
