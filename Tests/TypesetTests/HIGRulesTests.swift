@@ -421,6 +421,22 @@ extension ReportBlock {
         }
     }
 
+    /// A number in digits 0-9 is Latin type, the height of the capitals balancing is measured
+    /// against: "2.5" and "10:30" after Hebrew or Arabic were 2 pt larger than their "GB" and
+    /// "AM". Arabic-Indic digits typed as such are Arabic text, and balanced.
+    @Test func numbersInDigitsZeroToNineAreNotBalanced() {
+        for (lang, word) in [("he", "גודל"), ("ar", "الحجم")] {
+            let runs = blocks(#"<document lang="\#(lang)"><label>\#(word) 2.5 GB בשעה 10:30 AM</label></document>"#)[0]
+                .lines.flatMap(\.runs)
+            let latin = runs.filter { $0.text.contains { "0123456789GBAM:.".contains($0) } }
+            #expect(!latin.isEmpty && latin.allSatisfy { $0.size == 17 }, "\(runs.map { ($0.text, $0.size) })")
+            let rightToLeft = runs.filter { $0.text.contains(word) || $0.text.contains("בשעה") }
+            #expect(rightToLeft.count >= 1 && rightToLeft.allSatisfy { $0.size == 19 }, "\(runs.map { ($0.text, $0.size) })")
+        }
+        let typed = blocks(#"<document lang="ar"><label>الحجم ٢٫٥ GB</label></document>"#)[0].lines.flatMap(\.runs)
+        #expect(typed.filter { $0.text.contains("٢") }.map(\.size) == [19], "\(typed.map { ($0.text, $0.size) })")
+    }
+
     /// `numerals` changes how digits look, not their size: "SALE 50" shows Arabic-Indic
     /// digits, of the Arabic script, and they were set 2 pt larger than the Latin digits.
     @Test func substitutedDigitsAreNotBalanced() {
@@ -506,6 +522,22 @@ extension ReportBlock {
         let runs = blocks(#"<document lang="ar" numerals="arab"><label>السعر 1,234.50 ريال</label></document>"#)[0]
             .lines[0].runs
         #expect(runs.contains { $0.text == "١٬٢٣٤٫٥٠" && $0.level == 2 }, "\(runs.map(\.text))")
+    }
+
+    /// `latn` shows 0-9 as `arab` shows ٠-٩: Arabic-Indic and Persian digits typed in the text
+    /// (a translator's) were kept under an explicit `latn`, and under `auto` in ar-MA, whose
+    /// digits are Latin. Without `numerals`, digits show as written.
+    @Test func latinNumeralsShowZeroToNine() {
+        // The words shown, sorted: Arabic-Indic digits order as Arabic numbers (UAX #9 AN)
+        // whatever they show.
+        func words(_ markup: String) -> [String] { blocks(markup)[0].text.split(separator: " ").map(String.init).sorted() }
+        #expect(words(#"<document numerals="latn"><label>2026 ٢٠٢٦ ۲۰۲۶ ١٬٢٩٩٫٥٠ ٢١.١١.٢٠٢٦</label></document>"#)
+            == ["1,299.50", "2026", "2026", "2026", "21.11.2026"])
+        let percent = blocks(#"<document numerals="latn"><label>٪٥٠</label></document>"#)[0].text
+        #expect(percent.contains("%") && percent.contains("50") && !percent.contains("٪"), "\(percent)")
+        #expect(words(#"<document lang="ar-MA" numerals="auto"><label>٢٠٢٦ و 2026</label></document>"#) == ["2026", "2026", "و"])
+        #expect(words(#"<document><label><span numerals="latn">١٢٣</span> ١٢٣ 123</label></document>"#) == ["123", "123", "١٢٣"])
+        #expect(words(#"<document lang="ar"><label>٢٠٢٦ 2026</label></document>"#) == ["2026", "٢٠٢٦"], "as written")
     }
 
     @Test func phoneNumberIsolatedLeftToRight() {

@@ -301,7 +301,7 @@ private struct Fixture {
         #expect(document.blocks[0].style == BlockStyle() && document.blocks[0].key == nil)
         #expect(Document.defaultLanguage == "en" && Document.defaultWidth == 390 && Document.defaultMargin == 16)
         #expect(Document.defaultFontSize == 17 && Document.defaultLineHeight == 1.3)
-        #expect(Document.defaultNumerals == .latn && Document.defaultRTLBalance == 2)
+        #expect(document.numerals == nil && Document.defaultRTLBalance == 2)
         #expect(TextRole.title.defaultSize() == 34 && TextRole.heading.defaultSize() == 22)
         #expect(TextRole.caption.defaultSize() == 12 && TextRole.button.defaultWeight == .semibold)
         #expect(TextRole.button.defaultAlignment == .center && ListBlock.defaultMarker == .bullet)

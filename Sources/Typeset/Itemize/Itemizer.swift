@@ -63,19 +63,22 @@ enum Itemizer {
     }
 
     /// Which characters RTL balancing sets larger (SPEC 4.3): those of Arabic and Hebrew script,
-    /// except in a word of Latin letters: the digits and signs of "5G" or "+PRO" take that
-    /// script from the Arabic before them, and one word is not set in two sizes. Brackets keep
-    /// their script's size, so that a pair is set alike (`resolveScripts`).
+    /// except in a word of Latin letters or digits 0-9 without an Arabic or Hebrew letter: the
+    /// digits and signs of "5G" or "+PRO" take that script from the Arabic before them, and one
+    /// word is not set in two sizes. A number in digits 0-9 is Latin type, as tall as the
+    /// capitals it balances against ("2.5 GB" and "10:30 AM" after Hebrew had their numbers 2 pt
+    /// larger than their units). Brackets keep their script's size, so that a pair is set alike
+    /// (`resolveScripts`).
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
         while start < scalars.count {
             var end = start
-            var latin = false
+            var latin = false  // a Latin letter or a digit 0-9
             var rightToLeft = false
             while end < scalars.count, !scalars[end].isWhiteSpace {
                 let own = scalars[end].script
-                latin = latin || own == .latin
+                latin = latin || own == .latin || (0x30...0x39).contains(scalars[end].value)
                 rightToLeft = rightToLeft || own == .arabic || own == .hebrew
                 end += 1
             }

@@ -222,7 +222,8 @@ struct BlockLayouter {
     private let bodySize: Double
     private let sizeScale: Double
     private let lineHeight: Double
-    private let numerals: NumeralSetting
+    /// The document's `numerals`; without one, digits show as written (SPEC 4.5).
+    private let numerals: NumeralSetting?
     private let balance: Double
     private let families: [String]
     let color: Color
@@ -256,7 +257,7 @@ struct BlockLayouter {
         sizeScale = (options.bodySize ?? Document.defaultFontSize) / Document.defaultFontSize
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
-        numerals = document.numerals ?? Document.defaultNumerals
+        numerals = document.numerals
         // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
         balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
         // The families found, each once: one not found sets nothing, nor does one named again
@@ -722,7 +723,7 @@ struct BlockLayouter {
     /// widest marker in the style of the list's largest item, at least what a body-size list
     /// gets, so that a marker never reaches into its item's text.
     private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext) -> ListMarkers {
-        let system = numerals.numberingSystem(locale: context.language)
+        let system = numerals?.numberingSystem(locale: context.language) ?? .latn
         let items = list.items.filter { if case .list = $0.kind { false } else { true } }
         let texts: [String]
         switch list.marker ?? ListBlock.defaultMarker {
@@ -775,7 +776,7 @@ struct BlockLayouter {
     /// document's numerals for the list's language.
     private func markerText(_ marker: String, _ itemStyle: TextStyle, _ context: BlockContext) -> ParagraphText {
         var style = itemStyle
-        style.digits = numerals.numberingSystem(locale: context.language)
+        style.digits = numerals?.numberingSystem(locale: context.language)
         style.language = context.language
         var text = ParagraphText()
         text.append(marker, style: style, location: nil)
@@ -946,7 +947,7 @@ struct BlockLayouter {
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
             size: style.size.map { $0 * sizeScale } ?? role.defaultSize(bodySize: bodySize),
             color: style.color ?? (role == .button ? .white : color), language: language,
-            digits: numerals.numberingSystem(locale: language))
+            digits: numerals?.numberingSystem(locale: language))
     }
 
     private mutating func layoutText(
@@ -968,14 +969,14 @@ struct BlockLayouter {
                 localizedLanguage = style.language
                 // `numerals="auto"` takes the shown text's locale, as a `lang` in markup does:
                 // an English fallback in an Arabic document showed "Version ٣٫١".
-                style.digits = numerals.numberingSystem(locale: style.language)
+                style.digits = numerals?.numberingSystem(locale: style.language)
             }
             for piece in pieces {
                 if piece.isSpecifier {
                     // Kept whole, and its digits are the specifier's, not a number's: `%1$@`
                     // showed "٪١$@" in Arabic digits.
                     var specifierStyle = style
-                    specifierStyle.digits = .latn
+                    specifierStyle.digits = nil
                     text.append(FormatSpecifiers.held(piece.text), style: specifierStyle, location: block.location)
                 } else {
                     // A tab shows as the space it is in markup (whose white space collapses); a

@@ -17,7 +17,8 @@ extension ParagraphLayouter {
     }
 
     /// The characters shown for `text`: its digits in the numbering system of their span, and
-    /// the separators and percent signs of those numbers in the system's own symbols (SPEC 4.5).
+    /// the separators and percent signs of those numbers in the system's own symbols (SPEC 4.5);
+    /// as written in a span without one. `latn` shows ٢٠٢٦ and ١٬٢٩٩ as 2026 and 1,299.
     /// Only what is shown changes, after bidi resolution, which reads `text.scalars`: numbers
     /// order the same whatever digits they show.
     ///
@@ -30,9 +31,10 @@ extension ParagraphLayouter {
         var shown: [NumberingSystem?] = []  // by scalar, once a digit is substituted
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
-        for span in text.spans where span.style.digits != .latn {
+        for span in text.spans {
+            guard let system = span.style.digits else { continue }
             for i in span.scalarRange {
-                guard let digit = span.style.digits.substitute(display[i]) else { continue }
+                guard let digit = system.substitute(display[i]) else { continue }
                 let next = i + 1 < display.count ? display[i + 1].value : 0
                 if next == 0xFE0F || next == 0x20E3 { continue }
                 if !word.contains(i) {
@@ -42,7 +44,7 @@ extension ParagraphLayouter {
                 if wordHasLetter { continue }
                 display[i] = digit
                 if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
-                shown[i] = span.style.digits
+                shown[i] = system
             }
         }
         if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
@@ -50,21 +52,26 @@ extension ParagraphLayouter {
     }
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:
-    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪. A number is digits with single "." or
-    /// "," between them; only one that reads as a formatted value changes, its "%" with it: at
-    /// most one ".", and each "," before it with three digits after it. Dates (21.11.2026),
+    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪, and back in `latn`. A number is digits
+    /// with single separators (". , ٫ ٬") between them; only one that reads as a formatted value
+    /// changes, its percent sign with it: at most one decimal separator, and each group
+    /// separator before it with three digits after it. Dates (21.11.2026),
     /// addresses (192.168.0.1), decimal commas (2,50: ٢٬٥٠ would read 250) and "1.234,50" keep
     /// theirs. A "%" is looked for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
     private static func substituteNumberSymbols(
         _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
     ) {
-        func isSeparator(_ scalar: Unicode.Scalar) -> Bool { scalar == "." || scalar == "," }
+        func isDecimal(_ scalar: Unicode.Scalar) -> Bool { scalar == "." || scalar == "\u{066B}" }
+        func isGroup(_ scalar: Unicode.Scalar) -> Bool { scalar == "," || scalar == "\u{066C}" }
+        func isSeparator(_ scalar: Unicode.Scalar) -> Bool { isDecimal(scalar) || isGroup(scalar) }
+        func isPercent(_ scalar: Unicode.Scalar) -> Bool { scalar == "%" || scalar == "\u{066A}" }
         var start = 0
         while start < scalars.count {
-            guard let system = shown[start], let symbols = system.symbols else {
+            guard let system = shown[start] else {
                 start += 1
                 continue
             }
+            let symbols = system.symbols
             // The number: digits shown in `system`, each separator between two of them.
             var end = start + 1
             while end < scalars.count {
@@ -77,23 +84,23 @@ extension ParagraphLayouter {
                 }
             }
             let number = start..<end
-            let points = number.filter { scalars[$0] == "." }
+            let points = number.filter { isDecimal(scalars[$0]) }
             let point = points.first ?? end
             // A group separator has three digits after it, up to the next separator.
             func groups(_ comma: Int) -> Bool {
                 comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
                     && (comma + 4 == end || isSeparator(scalars[comma + 4]))
             }
-            if points.count <= 1, number.allSatisfy({ scalars[$0] != "," || groups($0) }) {
+            if points.count <= 1, number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
                 for i in number where isSeparator(scalars[i]) {
-                    display[i] = scalars[i] == "." ? symbols.decimal : symbols.group
+                    display[i] = isDecimal(scalars[i]) ? symbols.decimal : symbols.group
                 }
                 var before = start - 1
                 while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
-                if before >= 0, scalars[before] == "%" { display[before] = symbols.percent }
+                if before >= 0, isPercent(scalars[before]) { display[before] = symbols.percent }
                 var after = end
                 while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
-                if after < scalars.count, scalars[after] == "%" { display[after] = symbols.percent }
+                if after < scalars.count, isPercent(scalars[after]) { display[after] = symbols.percent }
             }
             start = end
         }

@@ -10,7 +10,6 @@ public struct Document: Sendable, Hashable {
     public static let defaultMargin: Double = 16
     public static let defaultFontSize: Double = 17
     public static let defaultLineHeight: Double = 1.3
-    public static let defaultNumerals = NumeralSetting.latn
     public static let defaultRTLBalance: Double = 2
     public static let defaultBackground = Color.white
     public static let defaultColor = Color.black

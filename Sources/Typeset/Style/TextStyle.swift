@@ -17,13 +17,13 @@ extension NumberingSystem {
     }
 
     /// The decimal separator, group separator and percent sign numbers take in this system
-    /// (CLDR's number symbols of `arab` and `arabext`: ٫ ٬ ٪); nil for `latn`, whose are ASCII.
-    /// The Arabic zero ٠ is itself a dot, so "٣.٢" and "٣٠٢" differ only in the dot's height:
-    /// the separators these systems have are what a number formatter shows, and what tells them
+    /// (CLDR's number symbols: ASCII for `latn`, ٫ ٬ ٪ for `arab` and `arabext`). The Arabic
+    /// zero ٠ is itself a dot, so "٣.٢" and "٣٠٢" differ only in the dot's height: the
+    /// separators these systems have are what a number formatter shows, and what tells them
     /// apart.
-    var symbols: (decimal: Unicode.Scalar, group: Unicode.Scalar, percent: Unicode.Scalar)? {
+    var symbols: (decimal: Unicode.Scalar, group: Unicode.Scalar, percent: Unicode.Scalar) {
         switch self {
-        case .latn: nil
+        case .latn: (".", ",", "%")
         case .arab, .arabext: ("\u{066B}", "\u{066C}", "\u{066A}")
         }
     }
@@ -41,11 +41,12 @@ public struct TextStyle: Hashable, Sendable {
     public var color: Color
     /// BCP 47 language tag, given to HarfBuzz for shaping.
     public var language: String
-    public var digits: NumberingSystem
+    /// The digits shown (SPEC 4.5); nil, where no `numerals` applies, for those written.
+    public var digits: NumberingSystem?
 
     public init(
         families: [String] = [], weight: Int = 400, italic: Bool = false, size: Double = 17,
-        color: Color = .black, language: String = "en", digits: NumberingSystem = .latn
+        color: Color = .black, language: String = "en", digits: NumberingSystem? = nil
     ) {
         self.families = families
         self.weight = weight
