@@ -114,10 +114,9 @@ struct LayoutArguments {
     }
 
     /// Dynamic Type body sizes (SPEC 5.3).
-    static let textSizes: [(String, Double)] = [
-        ("xSmall", 14), ("Small", 15), ("Medium", 16), ("Large", 17), ("xLarge", 19), ("xxLarge", 21),
-        ("xxxLarge", 23), ("AX1", 28), ("AX2", 33), ("AX3", 40), ("AX4", 47), ("AX5", 53),
-    ]
+    static let textSizes: [(String, Double)] = Array(zip(
+        ["xSmall", "Small", "Medium", "Large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5"],
+        TextRole.dynamicTypeBodySizes))
 
     /// The text size `name` stands for (in any case), as the table spells it, with its body size.
     static func textSize(named name: String) -> (name: String, body: Double)? {

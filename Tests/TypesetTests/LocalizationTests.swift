@@ -1071,14 +1071,17 @@ private let markup = """
         }
         #expect(try sizes(["doc.xml"]) == [[34], [17], [17], [12, 10]])
         #expect(try sizes(["doc.xml", "--text-size", "Large"]) == [[34], [17], [17], [12, 10]])
-        // SPEC 5.3's table, every category (and one in lower case).
-        let table: [(String, Double)] = [
-            ("xSmall", 14), ("Small", 15), ("Medium", 16), ("xLarge", 19), ("xxLarge", 21), ("xxxLarge", 23),
-            ("AX1", 28), ("AX2", 33), ("AX3", 40), ("AX4", 47), ("AX5", 53), ("ax1", 28),
+        // SPEC 5.3's table, every category (and one in lower case): body text at its body size;
+        // a title, a caption at iOS's Large Title and Caption 1 for it (which grow less than the
+        // body at the accessibility sizes); a size in the markup (the span's 10 pt) as the body.
+        let table: [(String, body: Double, title: Double, caption: Double)] = [
+            ("xSmall", 14, 31, 11), ("Small", 15, 32, 11), ("Medium", 16, 33, 11), ("xLarge", 19, 36, 14),
+            ("xxLarge", 21, 38, 16), ("xxxLarge", 23, 40, 18), ("AX1", 28, 44, 22), ("AX2", 33, 48, 26),
+            ("AX3", 40, 52, 32), ("AX4", 47, 56, 37), ("AX5", 53, 60, 43), ("ax1", 28, 44, 22),
         ]
-        for (name, body) in table {
+        for (name, body, title, caption) in table {
             let k = body / 17
-            let expected = [[34 * k], [body], [body], [12 * k, 10 * k]]
+            let expected = [[title], [body], [body], [caption, 10 * k]]
             let got = try sizes(["doc.xml", "--text-size", name])
             #expect(zip(got.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 0.01 }, "\(name): \(got)")
             #expect(got.map(\.count) == expected.map(\.count))
@@ -1086,9 +1089,9 @@ private let markup = """
         // RTL balancing (SPEC 4.3) grows with the text: 2 pt at Large, 2 × 28/17 pt at AX1.
         #expect(try sizes(["balance.xml"]).map { $0.sorted() } == [[17, 19]])
         #expect(try sizes(["balance.xml", "--text-size", "AX1"]).map { $0.sorted() } == [[28, 31.29]])
-        // A document's own body size scales too: 20 × 28/17, and the title 34 × 20/17 × 28/17.
+        // A document's own body size scales too: 20 × 28/17, and the title 44 × 20/17.
         #expect(
-            try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 65.88])
+            try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 51.76])
     }
 
     @Test(arguments: [

@@ -304,6 +304,10 @@ private struct Fixture {
         #expect(document.numerals == nil && Document.defaultRTLBalance == 2)
         #expect(TextRole.title.defaultSize() == 34 && TextRole.heading.defaultSize() == 22)
         #expect(TextRole.caption.defaultSize() == 12 && TextRole.button.defaultWeight == .semibold)
+        // iOS's Title 2 for a heading, between two Dynamic Type sizes in proportion, past AX5 as the body.
+        #expect(TextRole.heading.defaultSize(textSize: 53) == 56 && TextRole.heading.defaultSize(textSize: 14) == 19)
+        #expect(TextRole.heading.defaultSize(textSize: 18) == 23 && TextRole.title.defaultSize(textSize: 106) == 120)
+        #expect(TextRole.caption.defaultSize(textSize: 17, documentSize: 34) == 24 && TextRole.label.defaultSize(textSize: 28) == 28)
         #expect(TextRole.button.defaultAlignment == .center && ListBlock.defaultMarker == .bullet)
         let empty = try #require(parse("<document/>").document)
         #expect(empty.pageWidth == 390 && empty.pageHeight == nil && empty.blocks.isEmpty)

@@ -220,6 +220,11 @@ struct BlockLayouter {
     /// The catalog's strings in the locale's language, else the document's (SPEC 5.2).
     private let strings: LocalizedStrings?
     private let bodySize: Double
+    /// The document's `font-size`, and the Dynamic Type size's body size (`--text-size`).
+    private let documentSize: Double
+    private let textSize: Double
+    /// Sizes in the markup, and the RTL balance, scale as the body does (as UIFontMetrics
+    /// scales a custom size); the elements' own sizes follow iOS's text styles (`defaultSize`).
     private let sizeScale: Double
     private let lineHeight: Double
     /// The document's `numerals`; without one, digits show as written (SPEC 4.5).
@@ -253,8 +258,9 @@ struct BlockLayouter {
             StringCatalog.deviceNames.first { preset.rawValue.hasPrefix($0) }
         }
         strings = options.catalog?.strings(locale: options.locale ?? language, device: device)
-        let documentSize = document.fontSize ?? Document.defaultFontSize
-        sizeScale = (options.bodySize ?? Document.defaultFontSize) / Document.defaultFontSize
+        documentSize = document.fontSize ?? Document.defaultFontSize
+        textSize = options.bodySize ?? Document.defaultFontSize
+        sizeScale = textSize / Document.defaultFontSize
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
         numerals = document.numerals
@@ -945,7 +951,7 @@ struct BlockLayouter {
         let language = style.lang ?? context.language
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
-            size: style.size.map { $0 * sizeScale } ?? role.defaultSize(bodySize: bodySize),
+            size: style.size.map { $0 * sizeScale } ?? role.defaultSize(textSize: textSize, documentSize: documentSize),
             color: style.color ?? (role == .button ? .white : color), language: language,
             digits: numerals?.numberingSystem(locale: language))
     }

@@ -225,18 +225,34 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
     case paragraph = "p"
     case label, caption, button, item
 
-    /// Point size for a body size of `bodySize` (17 by default; `--text-size` scales it).
-    ///
-    /// Fixed sizes scale with the body size so that Dynamic Type scales every style (SPEC §5.3).
-    public func defaultSize(bodySize: Double = Document.defaultFontSize) -> Double {
-        let scale = bodySize / Document.defaultFontSize
+    /// Point size at a Dynamic Type size (`textSize`: its body size, 14 … 53, 17 for Large) in
+    /// a document whose body is `documentSize`: the size iOS gives the element's text style at
+    /// that size (SPEC §5.3: every style scales with the body), scaled as the document's body is
+    /// to 17. A title is Large Title, a heading Title 2 and a caption Caption 1; the rest are
+    /// body text. iOS grows titles less than body text (Large Title 60 pt at AX5, where the body
+    /// is 53): scaled as the body, a title was 106 pt there, and broke "Privacy" in two.
+    public func defaultSize(textSize: Double = Document.defaultFontSize, documentSize: Double = Document.defaultFontSize) -> Double {
+        let scale = documentSize / Document.defaultFontSize
+        let sizes: [Double]
         switch self {
-        case .title: return 34 * scale
-        case .heading: return 22 * scale
-        case .caption: return 12 * scale
-        case .paragraph, .label, .button, .item: return bodySize
+        case .title: sizes = [31, 32, 33, 34, 36, 38, 40, 44, 48, 52, 56, 60]
+        case .heading: sizes = [19, 20, 21, 22, 24, 26, 28, 34, 39, 44, 50, 56]
+        case .caption: sizes = [11, 11, 11, 12, 14, 16, 18, 22, 26, 32, 37, 43]
+        case .paragraph, .label, .button, .item: return textSize * scale
         }
+        // Between two of the body sizes, in proportion; past the ends, as the body grows.
+        let bodies = TextRole.dynamicTypeBodySizes
+        guard textSize > bodies[0] else { return sizes[0] * textSize / bodies[0] * scale }
+        guard let upper = bodies.firstIndex(where: { $0 >= textSize }) else {
+            return sizes[sizes.count - 1] * textSize / bodies[bodies.count - 1] * scale
+        }
+        let fraction = (textSize - bodies[upper - 1]) / (bodies[upper] - bodies[upper - 1])
+        return (sizes[upper - 1] + fraction * (sizes[upper] - sizes[upper - 1])) * scale
     }
+
+    /// The body sizes of the Dynamic Type sizes xSmall … xxxLarge, AX1 … AX5 (SPEC §5.3), which
+    /// `defaultSize`'s tables follow (iOS's text styles at each).
+    public static let dynamicTypeBodySizes: [Double] = [14, 15, 16, 17, 19, 21, 23, 28, 33, 40, 47, 53]
 
     public var defaultWeight: FontWeight {
         switch self {
