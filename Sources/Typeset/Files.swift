@@ -143,8 +143,8 @@ struct FileVersion: Hashable {
 /// Why `readRegularFile` gave no bytes.
 public enum FileProblem: Error, Equatable {
     case missing
-    /// Missing, under a name with U+FFFD: what Swift puts for bytes of a command line argument
-    /// (or a folder listing) that are not UTF-8, so no file has that name.
+    /// A path given on the command line in bytes that are not UTF-8 (`argumentsNotInUTF8`),
+    /// or listed so from a folder: no file has the name Swift decoded (U+FFFD for what is not).
     case nameNotUTF8
     /// With the system's reason in lower case (`permission denied`), when it gives one.
     case unreadable(String?)
@@ -164,6 +164,20 @@ public enum FileProblem: Error, Equatable {
         case .tooLarge(let size): "it is \(size) bytes"
         }
     }
+
+    /// This process's command line arguments whose bytes are not UTF-8, as Swift decoded them
+    /// (U+FFFD for what is not): read as a path, one is no file's name, though a file may have
+    /// the decoded name.
+    public static let argumentsNotInUTF8: Set<String> = {
+        var found: Set<String> = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let bytes = CommandLine.unsafeArgv[index] else { continue }
+            let raw = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: strlen(bytes))
+            let decoded = String(decoding: raw, as: UTF8.self)
+            if !decoded.utf8.elementsEqual(raw) { found.insert(decoded) }
+        }
+        return found
+    }()
 }
 
 /// The bytes of the regular file at `path` (symbolic links followed), refused by its size
@@ -203,10 +217,10 @@ public func readFile(_ path: String, limit: Int) -> [UInt8]? {
 
 /// The status of the regular file at `path` (symbolic links followed); what else is there, if not.
 private func regularFileStatus(_ path: String) throws(FileProblem) -> stat {
+    if FileProblem.argumentsNotInUTF8.contains(path) { throw .nameNotUTF8 }
     var status = stat()
     guard stat(path, &status) == 0 else {
-        guard errno == ENOENT || errno == ENOTDIR else { throw .unreadable(lowercasedFirst(String(cString: strerror(errno)))) }
-        throw path.unicodeScalars.contains("\u{FFFD}") ? .nameNotUTF8 : .missing
+        throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(lowercasedFirst(String(cString: strerror(errno))))
     }
     guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
     return status

@@ -173,12 +173,25 @@ struct ParsedArguments {
             long[option.long] = option
             if let letter = option.short { short[letter] = option }
         }
+        // Swift reads the command line as UTF-8 and puts U+FFFD for other bytes: such a file could
+        // not be found ("it does not exist", false), and an output was written under another name
+        // than the one given. An input of a batch fails alone (one such name in `*.xml` stopped
+        // every other input); any other such argument is refused.
+        let notUTF8 = FileProblem.argumentsNotInUTF8
+        func refuseIfNotUTF8(_ argument: String) throws {
+            guard notUTF8.contains(argument) else { return }
+            throw UsageError(
+                "the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
+                    + "typeset reads its arguments as UTF-8 (a file whose name is not must be renamed)")
+        }
         var iterator = arguments.makeIterator()
         var optionsEnded = false
         while let argument = iterator.next() {
             if argument == "-" && !optionsEnded {
                 throw UsageError("'-' (standard input) is not read; give the path of a file")
             }
+            let isInput = optionsEnded || !argument.hasPrefix("-")
+            if !isInput || spec.arguments.last?.many != true { try refuseIfNotUTF8(argument) }
             if optionsEnded || !argument.hasPrefix("-") {
                 positionals.append(argument)
                 continue
@@ -215,6 +228,7 @@ struct ParsedArguments {
             guard let value = inline ?? iterator.next() else {
                 throw UsageError("missing value for '\(argument)'")
             }
+            try refuseIfNotUTF8(value)
             // An option where a value belongs is the value missing (`--out-dir --format png` made
             // a folder named '--format'); a file or folder of such a name is written `./--name`.
             if inline == nil && (value.hasPrefix("--")
@@ -227,19 +241,6 @@ struct ParsedArguments {
                 throw UsageError("--\(option.long) is given twice ('\(first)' and '\(value)'); it takes one value")
             }
             values[option.long, default: []].append(value)
-        }
-        // Swift reads the command line as UTF-8 and puts U+FFFD for other bytes: such a file could
-        // not be found ("it does not exist", false), and an output was written under another name
-        // than the one given. An input of a batch fails alone (one such name in `*.xml` stopped
-        // every other input); anything else is refused.
-        let notUTF8 = TypesetCommand.argumentsNotInUTF8
-        if !notUTF8.isEmpty,
-            let argument = values.values.joined().first(where: notUTF8.contains)
-                ?? (spec.arguments.last?.many == true ? nil : positionals.first(where: notUTF8.contains))
-        {
-            throw UsageError(
-                "the argument '\(argument)' is not UTF-8 (U+FFFD stands for what is not); "
-                    + "typeset reads its arguments as UTF-8 (a file whose name is not must be renamed)")
         }
         for (index, positional) in spec.arguments.enumerated() where !positional.many {
             if index >= positionals.count { throw UsageError("missing the argument <\(positional.name)>") }

@@ -102,8 +102,9 @@ struct Snapshot: Command {
         let update = self.update
         let allNames = Set(names)
         // `a.xml` and `a.XML` would share `a.png`: an update recorded one over the other, and the
-        // next check failed one of them, which one by the order of the jobs.
-        let sharing = Dictionary(grouping: files, by: Path.stem).filter { $0.value.count > 1 }
+        // next check failed one of them, which one by the order of the jobs. (By their bytes:
+        // `String` equates the composed and decomposed `café`, two files and two references.)
+        let sharing = Dictionary(grouping: files, by: { Array(Path.stem($0).utf8) }).filter { $0.value.count > 1 }
 
         let results = Batch(inputs: inputs, jobs: jobs).run({ input -> FileResult in
             let file = Path.lastComponent(input)
@@ -115,20 +116,18 @@ struct Snapshot: Command {
                     lines: ["FAIL \(file): a markup file's name cannot end in '.diff' (its reference \(name).png "
                         + "would be taken for a diff image); rename it"], passed: false)
             }
-            if let files = sharing[name] {
-                let others = files.filter { $0 != file }.map { "'\($0)'" }.joined(separator: ", ")
-                return FileResult(
-                    diagnostics: Diagnostics(),
-                    lines: ["FAIL \(file): its reference would be \(name).png, as would that of \(others); rename one of the files"],
-                    passed: false)
-            }
             // A name that is not UTF-8 is listed with U+FFFD for its other bytes: no file has
             // that name ("it does not exist" was false).
             if file.unicodeScalars.contains("\u{FFFD}") && !FileManager.default.fileExists(atPath: input) {
                 return FileResult(
+                    diagnostics: Diagnostics(), lines: ["FAIL \(file): \(FileProblem.nameNotUTF8.reason)"], passed: false)
+            }
+            if let files = sharing[Array(name.utf8)] {
+                let others = files.filter { !$0.utf8.elementsEqual(file.utf8) }.map { "'\($0)'" }.joined(separator: ", ")
+                return FileResult(
                     diagnostics: Diagnostics(),
-                    lines: ["FAIL \(file): its name is not UTF-8 (U+FFFD stands for what is not); typeset reads "
-                        + "file names as UTF-8: rename it"], passed: false)
+                    lines: ["FAIL \(file): its reference would be \(name).png, as would that of \(others); rename one of the files"],
+                    passed: false)
             }
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
@@ -195,14 +194,15 @@ struct Snapshot: Command {
         if failed > 0 || (files.isEmpty && !update) { throw ExitCode(ExitStatus.inputFailed) }
     }
 
-    /// The command that records the references this run compares with: the folder and every
+    /// The command that records the references this run compares with, run as this one was (by
+    /// its path: a bare `typeset` is a shell builtin in bash): the folder and every
     /// option that changes the pages. (Without the options, running it recorded references in
     /// another locale or size, and every later check failed.)
     private var updateCommand: String {
         // (A folder named like an option is given as a path.)
-        var words = ["typeset", "snapshot", directory.hasPrefix("-") ? "./" + directory : directory, "--update"]
+        var words = ["snapshot", directory.hasPrefix("-") ? "./" + directory : directory, "--update"]
         if comparison.scale != 2 { words += ["--scale", LayoutArguments.formatPoints(comparison.scale)] }
-        return (words + layoutArguments.commandLine).map(shellQuoted).joined(separator: " ")
+        return ([TypesetCommand.invocation] + (words + layoutArguments.commandLine).map(shellQuoted)).joined(separator: " ")
     }
 
     /// The lines a failed check prints; none when it passed.

@@ -23,19 +23,12 @@ enum TypesetCommand {
         exit(status)
     }
 
-    /// The arguments whose bytes are not valid UTF-8, as Swift decoded them (U+FFFD for what is
-    /// not). `ParsedArguments` refuses them, but for the inputs of a batch: each of those fails
-    /// as its file cannot be found (`FileProblem.nameNotUTF8`), and the others are rendered.
-    static let argumentsNotInUTF8: Set<String> = {
-        var found: Set<String> = []
-        for index in 1..<Int(CommandLine.argc) {
-            guard let bytes = CommandLine.unsafeArgv[index] else { continue }
-            let raw = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: strlen(bytes))
-            let decoded = String(decoding: raw, as: UTF8.self)
-            if !decoded.utf8.elementsEqual(raw) { found.insert(decoded) }
-        }
-        return found
-    }()
+    /// The command as the user ran it, for a command line to copy: its path, or `env typeset`
+    /// for the bare name, which bash, ksh and zsh take for their `typeset` builtin.
+    static var invocation: String {
+        guard let name = CommandLine.arguments.first, !name.isEmpty else { return "env typeset" }
+        return name.contains("/") ? shellQuoted(name) : "env " + shellQuoted(name)
+    }
 
     /// Runs the command line's subcommand; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {

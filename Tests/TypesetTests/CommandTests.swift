@@ -655,7 +655,7 @@ import Testing
         let input = repositoryRoot + "/Examples/settings-en.xml"
         for arguments in [
             "render \"$1\" -o \"$(printf 'out\\351.pdf')\"", "layout \"$(printf 'bad\\377.xml')\"",
-            "render \"$1\" --strings \"$(printf 'caf\\351.json')\"",
+            "render \"$1\" --strings \"$(printf 'caf\\351.json')\"", "render \"$1\" \"$(printf -- '--strings=caf\\351.json')\"",
         ] {
             let run = try runProgram("/bin/sh", ["-c", "exec \"$0\" " + arguments, try typesetBinary(), input], in: out)
             #expect(run.status == 2 && run.stderr.contains("is not UTF-8"), "\(arguments): \(run)")

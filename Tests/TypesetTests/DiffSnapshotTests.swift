@@ -394,7 +394,8 @@ struct SnapshotCommandTests {
         try write(#"{"ok": "موافق"}"#, to: folder + "/my strings.json")
         let check = ["snapshot", ".", "--locale", "ar", "--strings", "my strings.json", "--scale", "1"]
         let first = try typeset(check, in: folder)
-        let hint = "typeset snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
+        // Run by its path, as this one was: a bare `typeset` is bash's builtin.
+        let hint = "\(try typesetBinary()) snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
         #expect(first.lines == ["FAIL a.xml: no reference ./__snapshots__/ar/a.png (run `\(hint)` to record it)", "0 passed, 1 failed"])
         // What the hint says, as a shell would split it, records what the check compares with.
         let update = try typeset(["snapshot", ".", "--update", "--scale", "1", "--locale", "ar", "--strings", "my strings.json"], in: folder)
@@ -451,11 +452,12 @@ struct SnapshotCommandTests {
 
         // No references yet: each file fails with a hint.
         let first = try typeset(["snapshot", "."], in: folder)
+        let binary = try typesetBinary()
         #expect(first.status == 1)
         #expect(
             first.lines == [
-                "FAIL a.xml: no reference ./__snapshots__/a.png (run `typeset snapshot . --update` to record it)",
-                "FAIL b.xml: no reference ./__snapshots__/b.png (run `typeset snapshot . --update` to record it)",
+                "FAIL a.xml: no reference ./__snapshots__/a.png (run `\(binary) snapshot . --update` to record it)",
+                "FAIL b.xml: no reference ./__snapshots__/b.png (run `\(binary) snapshot . --update` to record it)",
                 "0 passed, 2 failed",
             ])
 
@@ -693,7 +695,8 @@ struct SnapshotCommandTests {
         let unchecked = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(unchecked.status == 1)
         let noReference = unchecked.lines.filter { $0.contains(": no reference ") }
-        #expect(!noReference.isEmpty && noReference.allSatisfy { $0.contains("(rename the files, then run `typeset snapshot .") }, "\(unchecked)")
+        let binary = try typesetBinary()
+        #expect(!noReference.isEmpty && noReference.allSatisfy { $0.contains("(rename the files, then run `\(binary) snapshot .") }, "\(unchecked)")
         try FileManager.default.removeItem(atPath: folder + "/long-2.xml")
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
         try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")
