@@ -435,6 +435,19 @@ extension ReportBlock {
         }
         let typed = blocks(#"<document lang="ar"><label>الحجم ٢٫٥ GB</label></document>"#)[0].lines.flatMap(\.runs)
         #expect(typed.filter { $0.text.contains("٢") }.map(\.size) == [19], "\(typed.map { ($0.text, $0.size) })")
+        // Shown as 0-9 (`latn`), with an Arabic percent sign, after a Hebrew prefix and its maqaf
+        // or hyphen: Latin type all the same.
+        for (markup, number) in [
+            (#"<document lang="ar" numerals="latn"><label>الحجم ٢٫٥ GB</label></document>"#, "2.5"),
+            (#"<document lang="ar"><label>خصم 50٪ PRO</label></document>"#, "50"),
+            (#"<document lang="he"><label>פתוח ב-10:30 AM</label></document>"#, "10:30"),
+            (#"<document lang="he"><label>פתוח ב־10:30 AM</label></document>"#, "10:30"),
+        ] {
+            let runs = blocks(markup)[0].lines.flatMap(\.runs)
+            let sizes = runs.filter { $0.text.contains(number) }.map(\.size)
+            #expect(!sizes.isEmpty && sizes.allSatisfy { $0 == 17 }, "\(markup): \(runs.map { ($0.text, $0.size) })")
+            #expect(runs.contains { $0.size == 19 }, "\(markup): the Arabic or Hebrew is balanced")
+        }
     }
 
     /// `numerals` changes how digits look, not their size: "SALE 50" shows Arabic-Indic

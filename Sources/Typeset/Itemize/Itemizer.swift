@@ -65,21 +65,26 @@ enum Itemizer {
     /// Which characters RTL balancing sets larger (SPEC 4.3): those of Arabic and Hebrew script,
     /// except in a word of Latin letters or digits 0-9 without an Arabic or Hebrew letter: the
     /// digits and signs of "5G" or "+PRO" take that script from the Arabic before them, and one
-    /// word is not set in two sizes. A number in digits 0-9 is Latin type, as tall as the
-    /// capitals it balances against ("2.5 GB" and "10:30 AM" after Hebrew had their numbers 2 pt
-    /// larger than their units). Brackets keep their script's size, so that a pair is set alike
-    /// (`resolveScripts`).
-    static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
+    /// word is not set in two sizes. A number written or shown (`display`) in digits 0-9 is
+    /// Latin type, as tall as the capitals it balances against ("2.5 GB" and "10:30 AM" after
+    /// Hebrew had their numbers 2 pt larger than their units), its Arabic signs (٪ ٫) with it.
+    /// Words end at white space and at hyphens and the maqaf: Hebrew's "ב-10:30" is a prefix and
+    /// a time. Brackets keep their script's size, so that a pair is set alike (`resolveScripts`).
+    static func balancedScalars(_ scalars: [Unicode.Scalar], display: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
+        func endsWord(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isWhiteSpace || scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
+        }
+        func isDigitZeroToNine(_ scalar: Unicode.Scalar) -> Bool { (0x30...0x39).contains(scalar.value) }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
         while start < scalars.count {
             var end = start
             var latin = false  // a Latin letter or a digit 0-9
-            var rightToLeft = false
-            while end < scalars.count, !scalars[end].isWhiteSpace {
+            var rightToLeft = false  // an Arabic or Hebrew letter
+            while end < scalars.count, !endsWord(scalars[end]) {
                 let own = scalars[end].script
-                latin = latin || own == .latin || (0x30...0x39).contains(scalars[end].value)
-                rightToLeft = rightToLeft || own == .arabic || own == .hebrew
+                latin = latin || own == .latin || isDigitZeroToNine(scalars[end]) || isDigitZeroToNine(display[end])
+                rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
                 end += 1
             }
             if latin && !rightToLeft {
@@ -105,7 +110,9 @@ enum Itemizer {
     ) -> [TextItem] {
         let scripts = resolveScripts(displayScalars)
         let balanced = balancing
-            ? balancedScalars(text.scalars, scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
+            ? balancedScalars(
+                text.scalars, display: displayScalars,
+                scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
             : nil
         var items: [TextItem] = []
         var spanIndex = 0
