@@ -114,9 +114,7 @@ struct LayoutArguments {
     }
 
     /// Dynamic Type body sizes (SPEC 5.3).
-    static let textSizes: [(String, Double)] = Array(zip(
-        ["xSmall", "Small", "Medium", "Large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5"],
-        TextRole.dynamicTypeBodySizes))
+    static let textSizes: [(String, Double)] = TextRole.dynamicTypeSizes.map { ($0.name, $0.body) }
 
     /// The text size `name` stands for (in any case), as the table spells it, with its body size.
     static func textSize(named name: String) -> (name: String, body: Double)? {

@@ -439,6 +439,7 @@ private struct Fixture {
         BadInput("XML declaration unclosed", "<?xml version='1.0'", 1, 1, "the XML declaration is not closed"),
         // A tag next: the declaration lacks its `?>` (it read "expected a space and a name").
         BadInput("XML declaration unclosed before a tag", "<?xml version='1.0'\n<document/>", 1, 1, "the XML declaration is not closed"),
+        BadInput("XML declaration ended by '>'", "<?xml version='1.0'><document/>", 1, 20, "ends with '?>', not '>'"),
         BadInput("XML declaration unclosed right before a tag", "<?xml version='1.0'<document/>", 1, 1, "the XML declaration is not closed"),
         BadInput(
             "UTF-16 with its byte-order mark", [0xFF, 0xFE] + "<document/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },

@@ -206,8 +206,6 @@ struct Comparison {
     /// page: ten times the cost of rendering it.)
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
         let tolerance = Comparison.clamped(tolerance)
-        let width = max(a.width, b.width)
-        let height = max(a.height, b.height)
         let commonWidth = min(a.width, b.width)
         let commonHeight = min(a.height, b.height)
         var differingPixels = 0

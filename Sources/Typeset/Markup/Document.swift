@@ -241,7 +241,7 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
         case .paragraph, .label, .button, .item: return textSize * scale
         }
         // Between two of the body sizes, in proportion; past the ends, as the body grows.
-        let bodies = TextRole.dynamicTypeBodySizes
+        let bodies = TextRole.dynamicTypeSizes.map(\.body)
         guard textSize > bodies[0] else { return sizes[0] * textSize / bodies[0] * scale }
         guard let upper = bodies.firstIndex(where: { $0 >= textSize }) else {
             return sizes[sizes.count - 1] * textSize / bodies[bodies.count - 1] * scale
@@ -250,9 +250,12 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
         return (sizes[upper - 1] + fraction * (sizes[upper] - sizes[upper - 1])) * scale
     }
 
-    /// The body sizes of the Dynamic Type sizes xSmall … xxxLarge, AX1 … AX5 (SPEC §5.3), which
-    /// `defaultSize`'s tables follow (iOS's text styles at each).
-    public static let dynamicTypeBodySizes: [Double] = [14, 15, 16, 17, 19, 21, 23, 28, 33, 40, 47, 53]
+    /// The Dynamic Type sizes and their body sizes (SPEC §5.3), which `defaultSize`'s tables
+    /// follow (iOS's text styles at each).
+    public static let dynamicTypeSizes: [(name: String, body: Double)] = [
+        ("xSmall", 14), ("Small", 15), ("Medium", 16), ("Large", 17), ("xLarge", 19), ("xxLarge", 21),
+        ("xxxLarge", 23), ("AX1", 28), ("AX2", 33), ("AX3", 40), ("AX4", 47), ("AX5", 53),
+    ]
 
     public var defaultWeight: FontWeight {
         switch self {

@@ -829,6 +829,7 @@ struct XMLReader {
             }
             // `?` ends the declaration only right before `>`: `<?xml version="1.0"?   >`.
             if peek() == 0x3F { throw error("expected '>' right after '?' to end the XML declaration") }
+            if peek() == 0x3E { throw error("the XML declaration ends with '?>', not '>'", hint: "write '?>'") }
             let nameStart = location
             guard spaced, let name = readName() else {
                 throw error("expected a space and a name in the XML declaration", hint: expected)
