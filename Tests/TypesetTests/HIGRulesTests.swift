@@ -421,10 +421,10 @@ extension ReportBlock {
         }
     }
 
-    /// A number in digits 0-9 is Latin type, the height of the capitals balancing is measured
-    /// against: "2.5" and "10:30" after Hebrew or Arabic were 2 pt larger than their "GB" and
-    /// "AM". Arabic-Indic digits typed as such are Arabic text, and balanced.
-    @Test func numbersInDigitsZeroToNineAreNotBalanced() {
+    /// A number is not balanced: "2.5" and "10:30" after Hebrew or Arabic were 2 pt larger than
+    /// their "GB" and "AM", and a typed ٢٫٥ was 2 pt larger than a 2.5 that `numerals` showed as
+    /// the same ٢٫٥.
+    @Test func numbersAreNotBalanced() {
         for (lang, word) in [("he", "גודל"), ("ar", "الحجم")] {
             let runs = blocks(#"<document lang="\#(lang)"><label>\#(word) 2.5 GB בשעה 10:30 AM</label></document>"#)[0]
                 .lines.flatMap(\.runs)
@@ -433,8 +433,17 @@ extension ReportBlock {
             let rightToLeft = runs.filter { $0.text.contains(word) || $0.text.contains("בשעה") }
             #expect(rightToLeft.count >= 1 && rightToLeft.allSatisfy { $0.size == 19 }, "\(runs.map { ($0.text, $0.size) })")
         }
-        let typed = blocks(#"<document lang="ar"><label>الحجم ٢٫٥ GB</label></document>"#)[0].lines.flatMap(\.runs)
-        #expect(typed.filter { $0.text.contains("٢") }.map(\.size) == [19], "\(typed.map { ($0.text, $0.size) })")
+        // Typed in Arabic-Indic or Persian digits, or shown in them: one size.
+        let typed = blocks(#"""
+            <document lang="ar" numerals="arab"><label>المساحة 2.5 GB</label><label>المساحة ٢٫٥ GB</label>
+            <label>٢٫٥ GB</label><label>المساحة ۲٫۵ GB</label><button>NEW جديد ٣</button></document>
+            """#)
+        for block in typed {
+            let runs = block.lines.flatMap(\.runs)
+            let digits = runs.filter { $0.text.unicodeScalars.contains { $0.properties.numericType == .decimal } }
+            #expect(!digits.isEmpty && digits.allSatisfy { $0.size == 17 }, "\(runs.map { ($0.text, $0.size) })")
+        }
+        #expect(typed.map { $0.lines.flatMap(\.runs).contains { $0.size == 19 } } == [true, true, false, true, true])
         // Shown as 0-9 (`latn`), with an Arabic percent sign, after a Hebrew prefix and its maqaf
         // or hyphen: Latin type all the same.
         for (markup, number) in [

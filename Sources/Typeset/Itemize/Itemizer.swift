@@ -63,27 +63,31 @@ enum Itemizer {
     }
 
     /// Which characters RTL balancing sets larger (SPEC 4.3): those of Arabic and Hebrew script,
-    /// except in a word of Latin letters or digits 0-9 without an Arabic or Hebrew letter: the
-    /// digits and signs of "5G" or "+PRO" take that script from the Arabic before them, and one
-    /// word is not set in two sizes. A number written or shown (`display`) in digits 0-9 is
-    /// Latin type, as tall as the capitals it balances against ("2.5 GB" and "10:30 AM" after
-    /// Hebrew had their numbers 2 pt larger than their units), its Arabic signs (٪ ٫) with it.
-    /// Words end at white space and at hyphens and the maqaf: Hebrew's "ב-10:30" is a prefix and
-    /// a time. Brackets keep their script's size, so that a pair is set alike (`resolveScripts`).
-    static func balancedScalars(_ scalars: [Unicode.Scalar], display: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
+    /// except in a word of Latin letters or digits without an Arabic or Hebrew letter: the digits
+    /// and signs of "5G" or "+PRO" take that script from the Arabic before them, and one word is
+    /// not set in two sizes. A number is not balanced, in whichever digits it is typed or shown
+    /// (0-9, ٠-٩, ۰-۹): "2.5 GB" and "10:30 AM" after Hebrew had their numbers 2 pt larger than
+    /// their units, and under `numerals="arab"` a typed ٢٫٥ was 2 pt larger than a 2.5 shown as
+    /// the same ٢٫٥. Its signs (٪ ٫) go with it. Words end at white space and at hyphens and the
+    /// maqaf: Hebrew's "ב-10:30" is a prefix and a time. Brackets keep their script's size, so
+    /// that a pair is set alike (`resolveScripts`).
+    static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         func endsWord(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isWhiteSpace || scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
         }
-        func isDigitZeroToNine(_ scalar: Unicode.Scalar) -> Bool { (0x30...0x39).contains(scalar.value) }
+        // The digits `numerals` shows and converts (`NumberingSystem`).
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+            (0x30...0x39).contains(scalar.value) || (0x660...0x669).contains(scalar.value) || (0x6F0...0x6F9).contains(scalar.value)
+        }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
         while start < scalars.count {
             var end = start
-            var latin = false  // a Latin letter or a digit 0-9
+            var latin = false  // a Latin letter or a digit
             var rightToLeft = false  // an Arabic or Hebrew letter
             while end < scalars.count, !endsWord(scalars[end]) {
                 let own = scalars[end].script
-                latin = latin || own == .latin || isDigitZeroToNine(scalars[end]) || isDigitZeroToNine(display[end])
+                latin = latin || own == .latin || isDigit(scalars[end])
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
                 end += 1
             }
@@ -91,6 +95,21 @@ enum Itemizer {
                 for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
             }
             start = end + 1
+        }
+        // The spaces and hyphens between words are balanced next to a balanced word only: one
+        // between "2.5" and "GB" made the line of "٢٫٥ GB" as tall as one of 19 pt type.
+        var index = 0
+        while index < scalars.count {
+            guard balanced[index], endsWord(scalars[index]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, endsWord(scalars[end]) { end += 1 }
+            if !(index > 0 && balanced[index - 1]) && !(end < scalars.count && balanced[end]) {
+                for i in index..<end { balanced[i] = false }
+            }
+            index = end
         }
         return balanced
     }
@@ -110,9 +129,7 @@ enum Itemizer {
     ) -> [TextItem] {
         let scripts = resolveScripts(displayScalars)
         let balanced = balancing
-            ? balancedScalars(
-                text.scalars, display: displayScalars,
-                scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
+            ? balancedScalars(text.scalars, scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
             : nil
         var items: [TextItem] = []
         var spanIndex = 0
