@@ -1059,6 +1059,7 @@ private let markup = """
         let folder = try L10nCLI.folder([
             "doc.xml": markup, "big.xml": #"<document font-size="20"><p>x</p><title>T</title></document>"#,
             "balance.xml": #"<document lang="ar"><label>DOWNLOAD تنزيل</label></document>"#,
+            "titles.xml": #"<document lang="ar"><title>NEW جديد</title><title size="34">T</title><caption size="12">c</caption></document>"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func sizes(_ arguments: [String]) throws -> [[Double]] {
@@ -1073,15 +1074,15 @@ private let markup = """
         #expect(try sizes(["doc.xml", "--text-size", "Large"]) == [[34], [17], [17], [12, 10]])
         // SPEC 5.3's table, every category (and one in lower case): body text at its body size;
         // a title, a caption at iOS's Large Title and Caption 1 for it (which grow less than the
-        // body at the accessibility sizes); a size in the markup (the span's 10 pt) as the body.
+        // body at the accessibility sizes); a size in the markup (the caption's span of 10 pt) as
+        // its element's text style, as UIFontMetrics(forTextStyle:) scales a custom size.
         let table: [(String, body: Double, title: Double, caption: Double)] = [
             ("xSmall", 14, 31, 11), ("Small", 15, 32, 11), ("Medium", 16, 33, 11), ("xLarge", 19, 36, 14),
             ("xxLarge", 21, 38, 16), ("xxxLarge", 23, 40, 18), ("AX1", 28, 44, 22), ("AX2", 33, 48, 26),
             ("AX3", 40, 52, 32), ("AX4", 47, 56, 37), ("AX5", 53, 60, 43), ("ax1", 28, 44, 22),
         ]
         for (name, body, title, caption) in table {
-            let k = body / 17
-            let expected = [[title], [body], [body], [caption, 10 * k]]
+            let expected = [[title], [body], [body], [caption, 10 * caption / 12]]
             let got = try sizes(["doc.xml", "--text-size", name])
             #expect(zip(got.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 0.01 }, "\(name): \(got)")
             #expect(got.map(\.count) == expected.map(\.count))
@@ -1089,6 +1090,10 @@ private let markup = """
         // RTL balancing (SPEC 4.3) grows with the text: 2 pt at Large, 2 × 28/17 pt at AX1.
         #expect(try sizes(["balance.xml"]).map { $0.sorted() } == [[17, 19]])
         #expect(try sizes(["balance.xml", "--text-size", "AX1"]).map { $0.sorted() } == [[28, 31.29]])
+        // A title's balance, and a title's or caption's size in the markup, grow as a title or
+        // caption does: a title of size 34 was 106 pt at AX5 (the default's 60), a caption of
+        // size 12 was 37.41 pt (the default's 43), and a title's balance 6.24 pt (2 × 53/17).
+        #expect(try sizes(["titles.xml", "--text-size", "AX5"]).map { $0.sorted() } == [[60, 63.53], [60], [43]])
         // A document's own body size scales too: 20 × 28/17, and the title 44 × 20/17.
         #expect(
             try sizes(["big.xml", "--text-size", "AX1"]).joined().map { ($0 * 100).rounded() / 100 } == [32.94, 51.76])

@@ -308,6 +308,7 @@ private struct Fixture {
         #expect(TextRole.heading.defaultSize(textSize: 53) == 56 && TextRole.heading.defaultSize(textSize: 14) == 19)
         #expect(TextRole.heading.defaultSize(textSize: 18) == 23 && TextRole.title.defaultSize(textSize: 106) == 120)
         #expect(TextRole.caption.defaultSize(textSize: 17, documentSize: 34) == 24 && TextRole.label.defaultSize(textSize: 28) == 28)
+        #expect(TextRole.title.scale(textSize: 53) == 60.0 / 34 && TextRole.label.scale(textSize: 53) == 53.0 / 17)
         #expect(TextRole.button.defaultAlignment == .center && ListBlock.defaultMarker == .bullet)
         let empty = try #require(parse("<document/>").document)
         #expect(empty.pageWidth == 390 && empty.pageHeight == nil && empty.blocks.isEmpty)

@@ -223,8 +223,9 @@ struct BlockLayouter {
     /// The document's `font-size`, and the Dynamic Type size's body size (`--text-size`).
     private let documentSize: Double
     private let textSize: Double
-    /// Sizes in the markup, and the RTL balance, scale as the body does (as UIFontMetrics
-    /// scales a custom size); the elements' own sizes follow iOS's text styles (`defaultSize`).
+    /// How the body grows at `textSize` against Large. The elements' own sizes follow iOS's text
+    /// styles (`defaultSize`), and sizes in the markup and the RTL balance grow as their
+    /// element's style does (`TextRole.scale`).
     private let sizeScale: Double
     private let lineHeight: Double
     /// The document's `numerals`; without one, digits show as written (SPEC 4.5).
@@ -264,8 +265,7 @@ struct BlockLayouter {
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
         numerals = document.numerals
-        // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
-        balance = (document.rtlBalance ?? Document.defaultRTLBalance) * sizeScale
+        balance = document.rtlBalance ?? Document.defaultRTLBalance
         // The families found, each once: one not found sets nothing, nor does one named again
         // (in any case), and every run's fonts are looked up through the list (a `font` of
         // 10,000 unknown families took 34 s, a warning each that quoted the whole list).
@@ -951,7 +951,7 @@ struct BlockLayouter {
         let language = style.lang ?? context.language
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
-            size: style.size.map { $0 * sizeScale } ?? role.defaultSize(textSize: textSize, documentSize: documentSize),
+            size: style.size.map { $0 * role.scale(textSize: textSize) } ?? role.defaultSize(textSize: textSize, documentSize: documentSize),
             color: style.color ?? (role == .button ? .white : color), language: language,
             digits: numerals?.numberingSystem(locale: language))
     }
@@ -999,7 +999,7 @@ struct BlockLayouter {
                 let inline = piece.style
                 if let w = inline.weight { s.weight = w.numericValue }
                 if let italic = inline.italic { s.italic = italic }
-                if let pieceSize = inline.size { s.size = pieceSize * sizeScale }
+                if let pieceSize = inline.size { s.size = pieceSize * role.scale(textSize: textSize) }
                 if let c = inline.color { s.color = c }
                 if let lang = inline.lang { s.language = lang }
                 if let n = inline.numerals ?? (inline.lang != nil ? numerals : nil) {
@@ -1041,7 +1041,8 @@ struct BlockLayouter {
         if role.isBalanced && HIGRules.hasArabicOrHebrew(text.scalars)
             && (context.rowHasAllCaps || HIGRules.hasAllCapsLatin(text.scalars))
         {
-            blockBalance = balance
+            // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
+            blockBalance = balance * role.scale(textSize: textSize)
         }
 
         let isButton = role == .button

@@ -250,6 +250,12 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
         return (sizes[upper - 1] + fraction * (sizes[upper] - sizes[upper - 1])) * scale
     }
 
+    /// How the element's text grows at `textSize` against Large, as `UIFontMetrics(forTextStyle:)`
+    /// scales a custom size: a size in the markup and the RTL balance grow so. (Grown as the
+    /// body, a `<title size="34">`, the default title's size, was 106 pt at AX5 against the
+    /// default's 60, and a `<caption size="12">` smaller than the default caption.)
+    public func scale(textSize: Double) -> Double { defaultSize(textSize: textSize) / defaultSize() }
+
     /// The Dynamic Type sizes and their body sizes (SPEC §5.3), which `defaultSize`'s tables
     /// follow (iOS's text styles at each).
     public static let dynamicTypeSizes: [(name: String, body: Double)] = [
