@@ -588,7 +588,9 @@ private struct Fixture {
         BadInput("a margin a hair narrower than half", "<document width='100' margin='49.8'/>", 1, 23, "use a margin of at most 49.5"),
         BadInput(
             "zero font size", "<document font-size='0'/>", 1, 11,
-            "attribute 'font-size' accepts a length in points, greater than 0"),
+            "attribute 'font-size' accepts a length in points, at least 1 and at most 1000"),
+        // Set as 0 in a PDF (a singular text matrix), its words read backwards.
+        BadInput("a size too small to draw", "<document><p>a <span size='0.0001'>b</span></p></document>", 1, 22, "at least 1"),
         BadInput(
             "number with a unit", "<document><spacer height='12pt'/></document>", 1, 19, "attribute 'height' accepts"),
         BadInput("line height", "<document line-height='0'/>", 1, 11, "attribute 'line-height' accepts a multiple"),

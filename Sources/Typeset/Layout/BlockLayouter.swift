@@ -204,6 +204,9 @@ struct BlockLayouter {
     private var pastPageLimit = false
     /// Whether content was left out for it: a growing page's height is then only a lower bound.
     private(set) var stoppedAtPageLimit = false
+    /// The lines the document may still set (`maximumLineCount`); below 0, layout has stopped
+    /// with an error (and `pastPageLimit` stops the flow).
+    private var linesLeft = BlockLayouter.maximumLineCount
     /// Whether the document has said that the catalog has no strings in its language.
     private var reportedNoStrings = false
     /// Keys whose broken catalog entry has been reported: once per document.
@@ -298,7 +301,7 @@ struct BlockLayouter {
             rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
         missingCharacters.finish(in: &diagnostics)
-        let (pages, reportPages, pageDiagnostics) = paginate()
+        let (pages, reportPages, pageDiagnostics) = linesLeft < 0 ? ([], [], []) : paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
         let report = LayoutReport(diagnostics: diagnostics.items, pages: reportPages)
         let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { BlockLayouter.hasText($0.unicodeScalars) }
@@ -1048,8 +1051,23 @@ struct BlockLayouter {
         let isButton = role == .button
         let padX = isButton ? BlockLayouter.buttonPaddingX : 0
         let frameWidth = max(1, context.width - 2 * padX)
-        let paragraph = paragraphs.layout(text, direction: ownRTL ? .rtl : .ltr, width: frameWidth,
-                                          lineHeight: blockLineHeight, balance: blockBalance)
+        guard linesLeft >= 0,
+            let paragraph = paragraphs.layout(
+                text, direction: ownRTL ? .rtl : .ltr, width: frameWidth, lineHeight: blockLineHeight,
+                balance: blockBalance, atMost: linesLeft)
+        else {
+            if linesLeft >= 0 {
+                diagnostics.report(.error(
+                    block.location,
+                    "this <\(block.elementName)>'s text would take the document past \(BlockLayouter.maximumLineCount) lines",
+                    hint: "split the document into several files, or make the text shorter or its box wider: "
+                        + "in a box narrower than a letter, every letter takes a line"))
+                linesLeft = -1
+                pastPageLimit = true
+            }
+            return top
+        }
+        linesLeft -= paragraph.lines.count
         if !paragraph.missing.isEmpty {
             if sourceLocator == nil, let source = document.source { sourceLocator = MarkupSource.Locator(source) }
             for character in paragraph.missingCharacters(source: sourceLocator) {

@@ -8,6 +8,12 @@ extension BlockLayouter {
     /// More pages than this are an error (at the element that would start the next page): a
     /// mockup has a few pages, and a runaway input must not write a million.
     static let maximumPageCount = 10_000
+    /// More lines than this are an error (at the element that would set the line past it): a
+    /// line costs several hundred bytes until its page is drawn, and a row of 30 columns
+    /// narrower than a letter set a line per letter, 4 million for 4 MiB of text, and took
+    /// 3.6 GB (a memory limit aborted the process, and the other inputs of its batch). A
+    /// 10,000-page document of body text sets about 380,000.
+    static let maximumLineCount = 1_000_000
     /// A page that grows to fit its content may be at most this tall (PDF's largest page, the
     /// largest `height` the markup accepts).
     static let maximumGrowingPageHeight = MarkupParser.maximumLength

@@ -257,23 +257,36 @@ final class ParagraphLayouter: Sendable {
     func layout(
         _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double = 0
     ) -> ParagraphLayout {
+        layout(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance, atMost: .max)!
+    }
+
+    /// The layout, or nil if it takes more than `maximumLines` lines (found before they are
+    /// built: `BlockLayouter.maximumLineCount`).
+    func layout(
+        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double,
+        atMost maximumLines: Int
+    ) -> ParagraphLayout? {
         guard cachesParagraphs, text.scalars.count <= ParagraphCache.longest else {
-            return ParagraphLayout(
-                text,
-                setLines(
-                    text, direction: direction, width: width, lineHeight: lineHeight,
-                    balance: balance))
+            return setLines(
+                text, direction: direction, width: width, lineHeight: lineHeight, balance: balance,
+                maximumLines: maximumLines
+            ).map { ParagraphLayout(text, $0) }
         }
         let key = ParagraphKey(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
-        if let known = repeated.withLock({ $0.lines(for: key) }) { return ParagraphLayout(text, known) }
-        let lines = setLines(text, direction: direction, width: width, lineHeight: lineHeight, balance: balance)
+        if let known = repeated.withLock({ $0.lines(for: key) }) {
+            return known.lines.count <= maximumLines ? ParagraphLayout(text, known) : nil
+        }
+        guard let lines = setLines(
+            text, direction: direction, width: width, lineHeight: lineHeight, balance: balance, maximumLines: maximumLines)
+        else { return nil }
         repeated.withLock { $0.store(lines, for: key) }
         return ParagraphLayout(text, lines)
     }
 
     private func setLines(
-        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double
-    ) -> ParagraphLines {
+        _ text: ParagraphText, direction: BidiDirection, width: Double, lineHeight: Double, balance: Double,
+        maximumLines: Int
+    ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
         let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
         var missing: [Int] = []
@@ -296,6 +309,7 @@ final class ParagraphLayouter: Sendable {
         let ranges = LineFiller.lines(
             scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
             hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends)
+        guard max(ranges.count, 1) <= maximumLines else { return nil }
 
         let primary = primaryMetrics(text)
         var lines: [TextLine] = []

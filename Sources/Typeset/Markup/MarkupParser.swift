@@ -26,6 +26,9 @@ public enum MarkupParser {
     public static let maximumLength: Double = 14400
     /// The largest text size in points: larger than any page could hold a line of.
     public static let maximumTextSize: Double = 1000
+    /// The smallest text size in points. (A size of 0.0001 was set as 0: a PDF's singular text
+    /// matrix, whose words pdftotext read backwards, and nothing drawn.)
+    public static let minimumTextSize: Double = 1
     /// The largest `line-height` multiple; larger values are usually points written by mistake.
     public static let maximumLineHeight: Double = 10
     /// Errors a file gets before the rest of it is passed over: a file of a million unknown
@@ -262,7 +265,7 @@ struct MarkupConverter {
         document.fontFamilies = attributes.fontFamilies("font", &diagnostics)
         document.fontLocation = attributes.location(of: "font")
         document.fontSize = attributes.number(
-            "font-size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics)
+            "font-size", minimum: .atLeast(MarkupParser.minimumTextSize), maximum: MarkupParser.maximumTextSize, &diagnostics)
         document.lineHeight = attributes.number(
             "line-height", minimum: .positive, maximum: MarkupParser.maximumLineHeight,
             what: "a multiple of the font size", &diagnostics)
@@ -440,7 +443,7 @@ struct MarkupConverter {
             dir: attributes.keyword("dir", DirectionSetting.self, &diagnostics),
             align: attributes.alignment("align", &diagnostics),
             size: attributes.number(
-                "size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics),
+                "size", minimum: .atLeast(MarkupParser.minimumTextSize), maximum: MarkupParser.maximumTextSize, &diagnostics),
             weight: attributes.keyword("weight", FontWeight.self, &diagnostics),
             lineHeight: attributes.number(
                 "line-height", minimum: .positive, maximum: MarkupParser.maximumLineHeight,
@@ -594,7 +597,7 @@ struct MarkupConverter {
                 lang: attributes.language("lang", &diagnostics),
                 dir: attributes.keyword("dir", DirectionSetting.self, &diagnostics),
                 size: attributes.number(
-                    "size", minimum: .positive, maximum: MarkupParser.maximumTextSize, &diagnostics),
+                    "size", minimum: .atLeast(MarkupParser.minimumTextSize), maximum: MarkupParser.maximumTextSize, &diagnostics),
                 weight: attributes.keyword("weight", FontWeight.self, &diagnostics),
                 color: attributes.color("color", &diagnostics),
                 numerals: attributes.keyword("numerals", NumeralSetting.self, &diagnostics))
@@ -792,7 +795,7 @@ struct AttributeValues {
                 "attribute '\(attribute.name)' accepts \(accepts), not '\(attribute.value)'", hint: hint))
     }
 
-    enum Minimum { case zero, positive }
+    enum Minimum { case zero, positive, atLeast(Double) }
 
     /// A plain decimal number (`12`, `12.5`, `.5`), within the given bounds.
     func number(
@@ -801,14 +804,22 @@ struct AttributeValues {
     ) -> Double? {
         guard let (text, attribute) = trimmed(name) else { return nil }
         func accepts() -> String {
-            let bound = minimum == .zero ? "0 or more" : "greater than 0"
+            let bound = switch minimum {
+            case .zero: "0 or more"
+            case .positive: "greater than 0"
+            case .atLeast(let least): "at least \(format(least))"
+            }
             return "\(what), \(bound) and at most \(format(maximum))"
         }
         guard let value = AttributeValues.parseDecimal(text) else {
             reject(attribute, accepts: accepts(), &diagnostics, hint: "write a plain number such as '16' or '1.5'")
             return nil
         }
-        let tooSmall = minimum == .zero ? value < 0 : value <= 0
+        let tooSmall = switch minimum {
+        case .zero: value < 0
+        case .positive: value <= 0
+        case .atLeast(let least): value < least
+        }
         guard !tooSmall, value <= maximum else {
             reject(attribute, accepts: accepts(), &diagnostics)
             return nil
