@@ -63,7 +63,23 @@ struct ShapeFontTests {
                 "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)' lacks NotoSans-Bold.ttf, "
                     + "NotoSans-Italic.ttf, NotoSans-BoldItalic.ttf and 7 more); other fonts are used"),
             "\(some)")
-        try FileManager.default.removeItem(atPath: folder + "/NotoSans-Regular.ttf")
+        // One whose font is a folder or a pipe says so (it was skipped without a word, and the
+        // system's Noto Sans Arabic drawn).
+        for file in FontDatabase.bundledFiles where file != "NotoSans-Regular.ttf" {
+            try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/" + file, toPath: folder + "/" + file)
+        }
+        try FileManager.default.removeItem(atPath: folder + "/NotoSansArabic-Regular.ttf")
+        try FileManager.default.createDirectory(atPath: folder + "/NotoSansArabic-Regular.ttf", withIntermediateDirectories: false)
+        #expect(mkfifo(folder + "/NotoSansHebrew-Regular.ttf.fifo", 0o644) == 0)
+        try FileManager.default.removeItem(atPath: folder + "/NotoSansHebrew-Regular.ttf")
+        try FileManager.default.moveItem(atPath: folder + "/NotoSansHebrew-Regular.ttf.fifo", toPath: folder + "/NotoSansHebrew-Regular.ttf")
+        let notFiles = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
+        #expect(
+            notFiles.stderr.hasPrefix(
+                "typeset: warning: the bundled fonts are not all there (in TYPESET_FONT_DIR '\(folder)', "
+                    + "NotoSansArabic-Regular.ttf, NotoSansHebrew-Regular.ttf are not files); other fonts are used"),
+            "\(notFiles)")
+        for file in FontDatabase.bundledFiles { try FileManager.default.removeItem(atPath: folder + "/" + file) }
         // A relative one is named as the folder it gives, a file as a file.
         let file = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=a.xml", try typesetBinary(), "layout", "a.xml"], in: folder)
         #expect(

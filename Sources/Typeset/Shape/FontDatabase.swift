@@ -178,12 +178,16 @@ public final class FontDatabase: Sendable {
         guard FileManager.default.fileExists(atPath: Path.join(bundledDirectory, Self.markerFile)) else {
             return "\(named) has no \(Self.markerFile)"
         }
-        // A folder of some of them (bold was drawn regular, without a word).
-        let missing = Self.bundledFiles.filter { !FileManager.default.fileExists(atPath: Path.join(bundledDirectory, $0)) }
-        guard missing.isEmpty else {
-            let more = missing.count > 3 ? " and \(missing.count - 3) more" : ""
-            return "\(named) lacks \(missing.prefix(3).joined(separator: ", "))\(more)"
+        // A folder of some of them (bold was drawn regular, without a word), or one that is a
+        // folder or a pipe (skipped without a word, and the system's Noto Sans Arabic drawn).
+        func listed(_ files: [String]) -> String {
+            files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
         }
+        let problems = Self.bundledFiles.map { ($0, regularFileProblem(Path.join(bundledDirectory, $0))) }
+        let missing = problems.filter { $0.1 == .missing }.map(\.0)
+        guard missing.isEmpty else { return "\(named) lacks \(listed(missing))" }
+        let notFiles = problems.filter { $0.1 == .notRegular }.map(\.0)
+        guard notFiles.isEmpty else { return "in \(named), \(listed(notFiles)) \(notFiles.count == 1 ? "is not a file" : "are not files")" }
         return nil
     }
 
