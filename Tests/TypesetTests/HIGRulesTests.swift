@@ -451,9 +451,13 @@ extension ReportBlock {
             (#"<document lang="ar"><label>خصم 50٪ PRO</label></document>"#, "50"),
             (#"<document lang="he"><label>פתוח ב-10:30 AM</label></document>"#, "10:30"),
             (#"<document lang="he"><label>פתוח ב־10:30 AM</label></document>"#, "10:30"),
+            // A minus begins its word: it was cut off from it, and balanced apart.
+            (#"<document lang="ar"><label>NEW الحرارة -5</label></document>"#, "-5"),
+            (#"<document lang="ar"><label>خصم -50% PRO</label></document>"#, "-50%"),
+            (#"<document lang="ar"><label>جديد -PRO</label></document>"#, "-PRO"),
         ] {
             let runs = blocks(markup)[0].lines.flatMap(\.runs)
-            let sizes = runs.filter { $0.text.contains(number) }.map(\.size)
+            let sizes = runs.filter { $0.text.contains { number.contains($0) } }.map(\.size)
             #expect(!sizes.isEmpty && sizes.allSatisfy { $0 == 17 }, "\(markup): \(runs.map { ($0.text, $0.size) })")
             #expect(runs.contains { $0.size == 19 }, "\(markup): the Arabic or Hebrew is balanced")
         }
@@ -555,6 +559,9 @@ extension ReportBlock {
         func words(_ markup: String) -> [String] { blocks(markup)[0].text.split(separator: " ").map(String.init).sorted() }
         #expect(words(#"<document numerals="latn"><label>2026 ٢٠٢٦ ۲۰۲۶ ١٬٢٩٩٫٥٠ ٢١.١١.٢٠٢٦</label></document>"#)
             == ["1,299.50", "2026", "2026", "2026", "21.11.2026"])
+        // Arabic signs between 0-9 are Latin ones, in a formatted value or not.
+        #expect(words(#"<document numerals="latn"><label>٢١٫١١٫٢٠٢٦ ١٢٬٥ ١٬٢٣٤٬٥</label></document>"#)
+            == ["1,234,5", "12,5", "21.11.2026"])
         let percent = blocks(#"<document numerals="latn"><label>٪٥٠</label></document>"#)[0].text
         #expect(percent.contains("%") && percent.contains("50") && !percent.contains("٪"), "\(percent)")
         #expect(words(#"<document lang="ar-MA" numerals="auto"><label>٢٠٢٦ و 2026</label></document>"#) == ["2026", "2026", "و"])

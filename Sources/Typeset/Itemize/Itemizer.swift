@@ -68,12 +68,17 @@ enum Itemizer {
     /// not set in two sizes. A number is not balanced, in whichever digits it is typed or shown
     /// (0-9, ٠-٩, ۰-۹): "2.5 GB" and "10:30 AM" after Hebrew had their numbers 2 pt larger than
     /// their units, and under `numerals="arab"` a typed ٢٫٥ was 2 pt larger than a 2.5 shown as
-    /// the same ٢٫٥. Its signs (٪ ٫) go with it. Words end at white space and at hyphens and the
-    /// maqaf: Hebrew's "ב-10:30" is a prefix and a time. Brackets keep their script's size, so
-    /// that a pair is set alike (`resolveScripts`).
+    /// the same ٢٫٥. Its signs (٪ ٫) go with it. Words end at white space, and at a hyphen or
+    /// maqaf within a word: Hebrew's "ב-10:30" is a prefix and a time, while the minus of "-5"
+    /// or "-PRO" begins its word. Brackets keep their script's size, so that a pair is set
+    /// alike (`resolveScripts`).
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
-        func endsWord(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isWhiteSpace || scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
+        func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
+        }
+        // White space, or a hyphen after a letter, digit or sign.
+        func endsWord(_ index: Int) -> Bool {
+            scalars[index].isWhiteSpace || isHyphen(scalars[index]) && index > 0 && !scalars[index - 1].isWhiteSpace
         }
         // The digits `numerals` shows and converts (`NumberingSystem`).
         func isDigit(_ scalar: Unicode.Scalar) -> Bool {
@@ -85,7 +90,7 @@ enum Itemizer {
             var end = start
             var latin = false  // a Latin letter or a digit
             var rightToLeft = false  // an Arabic or Hebrew letter
-            while end < scalars.count, !endsWord(scalars[end]) {
+            while end < scalars.count, end == start || !endsWord(end), !scalars[end].isWhiteSpace {
                 let own = scalars[end].script
                 latin = latin || own == .latin || isDigit(scalars[end])
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
@@ -100,12 +105,12 @@ enum Itemizer {
         // between "2.5" and "GB" made the line of "٢٫٥ GB" as tall as one of 19 pt type.
         var index = 0
         while index < scalars.count {
-            guard balanced[index], endsWord(scalars[index]) else {
+            guard balanced[index], endsWord(index) else {
                 index += 1
                 continue
             }
             var end = index
-            while end < scalars.count, endsWord(scalars[end]) { end += 1 }
+            while end < scalars.count, endsWord(end) { end += 1 }
             if !(index > 0 && balanced[index - 1]) && !(end < scalars.count && balanced[end]) {
                 for i in index..<end { balanced[i] = false }
             }

@@ -57,7 +57,8 @@ extension ParagraphLayouter {
     /// changes, its percent sign with it: at most one decimal separator, and each group
     /// separator before it with three digits after it. Dates (21.11.2026),
     /// addresses (192.168.0.1), decimal commas (2,50: ٢٬٥٠ would read 250) and "1.234,50" keep
-    /// theirs. A "%" is looked for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
+    /// theirs, but for `latn`, which shows any number's Arabic signs as ". , %". A "%" is looked
+    /// for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
     private static func substituteNumberSymbols(
         _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
     ) {
@@ -91,7 +92,9 @@ extension ParagraphLayouter {
                 comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
                     && (comma + 4 == end || isSeparator(scalars[comma + 4]))
             }
-            if points.count <= 1, number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
+            // In 0-9, an Arabic separator or percent sign is always its Latin one, formatted
+            // value or not: a typed ٢١٫١١٫٢٠٢٦ showed as 21٫11٫2026.
+            if system == .latn || points.count <= 1 && number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
                 for i in number where isSeparator(scalars[i]) {
                     display[i] = isDecimal(scalars[i]) ? symbols.decimal : symbols.group
                 }
