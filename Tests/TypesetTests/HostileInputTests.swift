@@ -139,7 +139,7 @@ struct HostileInputTests {
         try spacers(limit + 1).write(toFile: over, atomically: false, encoding: .utf8)
         try check(
             try cli.render(over),
-            Expectation(error: (limit + 2, 1, "this element's content would reach page \(limit + 1); a document can have at most \(limit) pages")),
+            Expectation(error: (limit + 2, 1, "this element's content would reach page \(limit + 1); a document can have at most 10,000 pages")),
             path: over)
 
         // Exactly at the limit: every page is written.
@@ -182,11 +182,21 @@ struct HostileInputTests {
         try (start + String(repeating: column, count: 30) + "</row></document>\n").write(toFile: row, atomically: false, encoding: .utf8)
         try check(
             try cli.render(row),
-            Expectation(error: (1, start.count + 29 * column.count + 1, "text would take the document past \(limit) lines")), path: row)
+            Expectation(error: (1, start.count + 29 * column.count + 1, "<p>'s text would take the document past 1,000,000 lines")), path: row)
         let alone = folder + "/alone.xml"
         try ("<document width=\"40\">\n<p>" + String(repeating: "a", count: limit + 1) + "</p></document>\n")
             .write(toFile: alone, atomically: false, encoding: .utf8)
-        try check(try cli.render(alone), Expectation(error: (2, 1, "past \(limit) lines")), path: alone)
+        try check(try cli.render(alone), Expectation(error: (2, 1, "past 1,000,000 lines")), path: alone)
+        // Markers count: two lists of 299,000 empty numbered items each (2 GB before).
+        let markers = folder + "/markers.xml"
+        let list = "<list type=\"number\">" + String(repeating: "<item/>", count: 299_000) + "</list>"
+        try ("<document device=\"iphone-8\"><row>" + list + list + "</row></document>\n").write(toFile: markers, atomically: false, encoding: .utf8)
+        // 598,000 lines for the first list, its items' and their markers'; the second's item
+        // 201,001 would set line 1,000,001.
+        let crossing = "<document device=\"iphone-8\"><row>".count + list.count + "<list type=\"number\">".count + 201_000 * "<item/>".count + 1
+        try check(
+            try cli.render(markers), Expectation(error: (1, crossing, "<item>'s text would take the document past 1,000,000 lines")),
+            path: markers)
     }
 
     /// An image file over the byte limit is refused without decoding it (a sparse file: a real

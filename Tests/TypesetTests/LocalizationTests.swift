@@ -1073,8 +1073,8 @@ private let markup = """
         #expect(try sizes(["doc.xml"]) == [[34], [17], [17], [12, 10]])
         #expect(try sizes(["doc.xml", "--text-size", "Large"]) == [[34], [17], [17], [12, 10]])
         // SPEC 5.3's table, every category (and one in lower case): body text at its body size;
-        // a title, a caption at iOS's Large Title and Caption 1 for it (which grow less than the
-        // body at the accessibility sizes); a size in the markup (the caption's span of 10 pt) as
+        // a title, a caption at iOS's Large Title and Caption 1 for it (a title grows less than
+        // the body at the accessibility sizes, a caption more); a size in the markup (the caption's span of 10 pt) as
         // its element's text style, as UIFontMetrics(forTextStyle:) scales a custom size.
         let table: [(String, body: Double, title: Double, caption: Double)] = [
             ("xSmall", 14, 31, 11), ("Small", 15, 32, 11), ("Medium", 16, 33, 11), ("xLarge", 19, 36, 14),

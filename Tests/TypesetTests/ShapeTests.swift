@@ -77,7 +77,7 @@ struct ShapeFontTests {
         #expect(
             notFiles.stderr.hasPrefix(
                 "typeset: warning: the bundled fonts are not all there (in TYPESET_FONT_DIR '\(folder)', "
-                    + "NotoSansArabic-Regular.ttf, NotoSansHebrew-Regular.ttf are not files); other fonts are used"),
+                    + "NotoSansArabic-Regular.ttf and NotoSansHebrew-Regular.ttf are not files); other fonts are used"),
             "\(notFiles)")
         for file in FontDatabase.bundledFiles { try FileManager.default.removeItem(atPath: folder + "/" + file) }
         // A relative one is named as the folder it gives, a file as a file.

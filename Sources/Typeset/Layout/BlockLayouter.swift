@@ -380,6 +380,19 @@ struct BlockLayouter {
         pastPageLimit = pagedHeight > Double(BlockLayouter.maximumPageCount + 1) * content * 1.001
     }
 
+    /// Says once, at `block`, that its text or marker would set more lines than a document may
+    /// (`maximumLineCount`), and stops the layout.
+    private mutating func stopAtLineLimit(_ block: Block, _ what: String) {
+        guard linesLeft >= 0 else { return }
+        diagnostics.report(.error(
+            block.location,
+            "this <\(block.elementName)>'s \(what) would take the document past \(grouped(BlockLayouter.maximumLineCount)) lines",
+            hint: "split the document into several files, or make the text shorter or its box wider: "
+                + "in a box narrower than a letter, every letter takes a line"))
+        linesLeft = -1
+        pastPageLimit = true
+    }
+
     /// The context a list, row or stack gives its children: its `dir` and `lang`, and the text
     /// style its children inherit.
     private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
@@ -822,6 +835,9 @@ struct BlockLayouter {
             let styled = markerText(text, baseStyle(style(of: item, inner), role, inner), context)
             let marker = paragraphs.layout(styled, direction: context.rightToLeft ? .rtl : .ltr,
                                            width: markers.width, lineHeight: firstLine.height / firstLine.largestSize)
+            // A marker is a line too: 300,000 empty numbered items in each of two lists took
+            // 2 GB, their markers not counted.
+            if marker.lines.count > linesLeft { stopAtLineLimit(item, "marker") } else { linesLeft -= marker.lines.count }
             let markerWidth = marker.lines.first?.width ?? 0
             // The marker stands on the list's start side, outside the text frame: from the start
             // edge, or for numbers ending at `markers.end`.
@@ -1056,15 +1072,7 @@ struct BlockLayouter {
                 text, direction: ownRTL ? .rtl : .ltr, width: frameWidth, lineHeight: blockLineHeight,
                 balance: blockBalance, atMost: linesLeft)
         else {
-            if linesLeft >= 0 {
-                diagnostics.report(.error(
-                    block.location,
-                    "this <\(block.elementName)>'s text would take the document past \(BlockLayouter.maximumLineCount) lines",
-                    hint: "split the document into several files, or make the text shorter or its box wider: "
-                        + "in a box narrower than a letter, every letter takes a line"))
-                linesLeft = -1
-                pastPageLimit = true
-            }
+            stopAtLineLimit(block, "text")
             return top
         }
         linesLeft -= paragraph.lines.count

@@ -14,6 +14,17 @@ extension BlockLayouter {
     /// 3.6 GB (a memory limit aborted the process, and the other inputs of its batch). A
     /// 10,000-page document of body text sets about 380,000.
     static let maximumLineCount = 1_000_000
+
+    /// `count` with its thousands apart, as the README writes them: 1,000,000.
+    func grouped(_ count: Int) -> String {
+        var digits = String(count)
+        var at = digits.count - 3
+        while at > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: at))
+            at -= 3
+        }
+        return digits
+    }
     /// A page that grows to fit its content may be at most this tall (PDF's largest page, the
     /// largest `height` the markup accepts).
     static let maximumGrowingPageHeight = MarkupParser.maximumLength
@@ -147,7 +158,7 @@ extension BlockLayouter {
                 pageError = .error(
                     unit.location,
                     "this element's content would reach page \(pages.count + 2); a document can have at most "
-                        + "\(BlockLayouter.maximumPageCount) pages",
+                        + "\(grouped(BlockLayouter.maximumPageCount)) pages",
                     hint: "split the document into several files")
                 return false
             }

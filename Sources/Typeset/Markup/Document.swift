@@ -241,7 +241,7 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
         case .paragraph, .label, .button, .item: return textSize * scale
         }
         // Between two of the body sizes, in proportion; past the ends, as the body grows.
-        let bodies = TextRole.dynamicTypeSizes.map(\.body)
+        let bodies = TextRole.bodySizes
         guard textSize > bodies[0] else { return sizes[0] * textSize / bodies[0] * scale }
         guard let upper = bodies.firstIndex(where: { $0 >= textSize }) else {
             return sizes[sizes.count - 1] * textSize / bodies[bodies.count - 1] * scale
@@ -262,6 +262,7 @@ public enum TextRole: String, Sendable, Hashable, CaseIterable {
         ("xSmall", 14), ("Small", 15), ("Medium", 16), ("Large", 17), ("xLarge", 19), ("xxLarge", 21),
         ("xxxLarge", 23), ("AX1", 28), ("AX2", 33), ("AX3", 40), ("AX4", 47), ("AX5", 53),
     ]
+    private static let bodySizes = dynamicTypeSizes.map(\.body)
 
     public var defaultWeight: FontWeight {
         switch self {
