@@ -487,6 +487,34 @@ struct RenderTests {
         #expect(prefixes.count == 8)
     }
 
+    /// Each `<tspan>` is drawn in its run's direction, without a bidi pass of the viewer's own
+    /// (which put the Arabic-Indic digit groups of an `<ltr>` phone number, and an override's
+    /// Latin words, in another order than their glyphs), and in its run's weight.
+    @Test func svgTextRunsKeepTheirDirectionAndWeight() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let layout = try #require(layoutMarkup(#"""
+            <document lang="ar" numerals="arab"><title>عنوان</title>
+            <label>اتصل: <ltr>+966 (12) 345-6789</ltr> الآن</label><p>&#x202E;abc def&#x202C; x</p></document>
+            """#))
+        let path = folder + "/runs.svg"
+        try render(pages: layout.pages, to: path, options: RenderOptions(format: .svg))
+        let svg = String(decoding: try bytes(path), as: UTF8.self)
+        func attributes(of text: String) -> String? {
+            svg.components(separatedBy: "<tspan ").first { $0.contains(">\(text)</tspan>") }
+        }
+        for (text, expected) in [
+            (" ٣٤٥-٦٧٨٩", #"direction="ltr" unicode-bidi="bidi-override""#),
+            ("abc def", #"direction="rtl" unicode-bidi="bidi-override""#),
+            ("عنوان", #"font-weight="700" direction="rtl" unicode-bidi="bidi-override""#),
+        ] {
+            let found = attributes(of: text)
+            #expect(found?.contains(expected) == true, "\(text): \(found ?? svg)")
+        }
+        // Latin text of its own direction needs nothing, nor regular type a weight.
+        #expect(attributes(of: "+")?.contains("direction") == false && attributes(of: "+")?.contains("font-weight") == false)
+    }
+
     /// SVG has the page's text (§4.5), invisible over its glyphs, a `<text>` per line and a
     /// `<tspan>` per glyph run: librsvg draws the page exactly as without it. A word whose
     /// letters differ in color is in one `<text>`, to be found whole (it was three).

@@ -552,7 +552,7 @@ struct PageEmitter {
             let baseline = marker.top + dy + line.baseline
             let first = items.count
             for run in line.runs {
-                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline)))
+                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline).run))
             }
             putInLogicalOrder(line.runs, from: first)
             if item != nil { items.append(.endTag(.label)) }
@@ -576,10 +576,10 @@ struct PageEmitter {
                 reportRuns.reserveCapacity(line.runs.count)
                 let first = items.count
                 for run in line.runs {
-                    let glyphs = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
+                    let (glyphs, reportText) = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     reportRuns.append(
                         ReportRun(
-                            text: glyphs.text, level: Int(run.level),
+                            text: reportText ?? glyphs.text, level: Int(run.level),
                             direction: run.isRightToLeft ? "rtl" : "ltr",
                             script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
                             width: run.width, glyphs: run.glyphs.count))
@@ -636,9 +636,14 @@ struct PageEmitter {
     /// order, digits substituted, without the characters UAX #9 X9 removes: `isLeftOutOfText`).
     /// The text of a PDF or SVG is the report's: a ZWNJ, ZWJ or soft hyphen in it made text
     /// extraction read Persian in pieces (the letter before it mapped to two characters, which
-    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. A ZWJ
-    /// between emoji and an emoji's tags are kept: part of the emoji, drawn as one glyph.
-    private func glyphRun(_ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double) -> GlyphRun {
+    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. So are the
+    /// marks LRM, RLM and ALM, which the report keeps (X9 does not remove them; `reportText`,
+    /// nil when it is the run's): mapped with the letter before them, they put "שלום\u{200F}" in
+    /// a PDF as "שלו\u{200F}ם", and a search for the word failed. A ZWJ between emoji and an
+    /// emoji's tags are kept: part of the emoji, drawn as one glyph.
+    private func glyphRun(
+        _ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double
+    ) -> (run: GlyphRun, reportText: String?) {
         var glyphs: [PositionedGlyph] = []
         glyphs.reserveCapacity(run.glyphs.count)
         var pen = originX + run.x
@@ -654,6 +659,7 @@ struct PageEmitter {
         // of bytes is a subtraction. (Counted character by character for each cluster, and once
         // more for the text, this took 10 thousand instructions more a corpus document.)
         var text = ""
+        var hasMarks = false
         var clusters: [TextCluster] = []
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * run.scalarRange.count) { utf8 in
@@ -662,6 +668,10 @@ struct PageEmitter {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
                     if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
+                    if scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C {
+                        hasMarks = true
+                        continue
+                    }
                     UTF8.encode(scalar) { byte in
                         utf8[count] = byte
                         count += 1
@@ -705,11 +715,20 @@ struct PageEmitter {
                 clusters = run.isRightToLeft ? Array(gathered.reversed()) : Array(gathered)
             }
         }
+        var reportText: String?
+        if hasMarks {
+            var kept = String.UnicodeScalarView()
+            for i in run.scalarRange where !isLeftOutOfText(scalars[i]) || isPartOfEmoji(scalars, at: i, in: lower..<upper) {
+                kept.append(scalars[i])
+            }
+            reportText = String(kept)
+        }
         let style = paragraph.text.spans[run.spanIndex].style
-        return GlyphRun(
+        let glyphRun = GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
             clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
             originX: originX + run.x, baseline: baseline)
+        return (glyphRun, reportText)
     }
 }
 

@@ -55,7 +55,21 @@ enum SVGText {
                     layer.decimal(run.width)
                     layer.append("\" lengthAdjust=\"spacingAndGlyphs\"")
                 }
-                if run.backward { layer.append(" direction=\"rtl\" unicode-bidi=\"embed\"") }
+                if run.font.weight != 400 {
+                    layer.append(" font-weight=\"")
+                    layer.digits(run.font.weight)
+                    layer.append("\"")
+                }
+                if run.font.italic { layer.append(" font-style=\"italic\"") }
+                // A run is of one direction, its text in logical order: drawn in it as it is,
+                // without a bidi pass of the viewer's own (which put an `<ltr>` phone number's
+                // Arabic-Indic digit groups, or an override's Latin words, in another order than
+                // their glyphs). Text of Latin letters alone needs none.
+                if run.backward {
+                    layer.append(" direction=\"rtl\" unicode-bidi=\"bidi-override\"")
+                } else if run.text.utf8.contains(where: { $0 >= 0xD6 }) {  // U+0580 and past
+                    layer.append(" direction=\"ltr\" unicode-bidi=\"bidi-override\"")
+                }
                 appendLanguage(run.language, to: &layer)
                 layer.append(">")
                 appendEscaped(run.text, to: &layer)
