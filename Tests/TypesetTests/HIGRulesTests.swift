@@ -147,6 +147,9 @@ extension ReportBlock {
         // A list nested in a centered list is centered too; the stack's `left` reaches neither.
         #expect(b.map(\.align) == ["center", "right", "right", "right", "right", "left", "left", "left", "center", "center"])
         #expect(b.filter { $0.kind == "item" && $0.align == "right" }.allSatisfy { $0.linesFollowAlignment() })
+        // An item's own `align` is set, and said: it sets the item apart from the others.
+        let parsed = MarkupParser.parse(bytes: Array(#"<document><list><item align="center">a</item><item>b</item></list></document>"#.utf8), file: "t.xml")
+        #expect(parsed.diagnostics.warnings.map(\.message) == ["'align' on an item sets it apart from the other items of its list, which share one alignment"])
     }
 
     @Test func leftToRightListInRightToLeftDocument() {

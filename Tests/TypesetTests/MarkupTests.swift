@@ -108,7 +108,7 @@ private struct Fixture {
               <label weight="light">L</label>
               <caption weight="thin">C</caption>
               <button weight="semibold" align="start">OK</button>
-              <list type="number" dir="rtl"><item align="end">One</item><item weight="regular">Two</item></list>
+              <list type="number" dir="rtl" align="end"><item>One</item><item weight="regular">Two</item></list>
               <row dir="ltr"><label align="left">A</label><stack dir="auto"><label align="right">B</label></stack></row>
               <image src="pic.png" width="100" flip="rtl" alt="A picture"/>
               <divider color="#000000"/>
@@ -206,7 +206,7 @@ private struct Fixture {
         }
         #expect(list.marker == .number && document.blocks[6].style.dir == .rtl)
         #expect(list.items.map(\.elementName) == ["item", "item"])
-        #expect(list.items[0].style.align == .end && list.items[1].style.weight == .regular)
+        #expect(document.blocks[6].style.align == .end && list.items[1].style.weight == .regular)
         #expect(
             list.items[1].kind
                 == .text(
@@ -533,7 +533,9 @@ private struct Fixture {
         BadInput("inline guess inside text", "<document><p><spn>x</spn></p></document>", 1, 14, "did you mean 'span'?"),
         BadInput("no inline guess among blocks", "<document><spn>x</spn></document>", 1, 11, "did you mean 'p'?"),
         BadInput("block attribute on the document", "<document weight='bold'/>", 1, 11,
-                 "it is an attribute of blocks such as 'p' and 'stack', not of 'document'"),
+                 "it is an attribute of blocks such as 'p' and 'label', not of 'document'"),
+        BadInput("key on a span", "<document><p><span key='x'>x</span></p></document>", 1, 20,
+                 "it is an attribute of blocks such as 'p' and 'label', not of 'span'"),
         BadInput("size on the document", "<document size='20'/>", 1, 11, "did you mean 'font-size'?"),
         // Well-formed BCP 47, but no language has a 6-letter code: a name written for a code.
         BadInput(
@@ -552,6 +554,7 @@ private struct Fixture {
         // Of two presets one edit away, the one that 'iphone-x' begins.
         BadInput("closest preset", "<document device='iphone-x'/>", 1, 11, "did you mean 'iphone-xs'?"),
         BadInput("name from HTML", "<document><paragraph>x</paragraph></document>", 1, 11, "did you mean 'p'?"),
+        BadInput("misspelled name from HTML", "<document><paragraf>x</paragraf></document>", 1, 11, "did you mean 'p'?"),
         // A one-letter name is nobody's typo: the hint lists what is allowed instead of guessing 'b'.
         BadInput(
             "one-letter name", "<document><p><u>x</u></p></document>", 1, 14,
@@ -636,7 +639,11 @@ private struct Fixture {
             "item outside list", "<document><item>x</item></document>", 1, 11, "'item' is only allowed inside 'list'"),
         BadInput(
             "non-item in list", "<document><list><p>x</p></list></document>", 1, 17,
-            "'list' can only contain 'item' and nested 'list' elements, not 'p'"),
+            "'list' can only contain 'item' and nested 'list' elements, not 'p' wrap its text in <item>"),
+        // An item holds text: "wrap it in <item>" led to another error.
+        BadInput(
+            "row in list", "<document><list><row/></list></document>", 1, 17,
+            "not 'row' put it before or after the list"),
         BadInput("block inside text", "<document><p>a <p>b</p></p></document>", 1, 16, "'p' is a block element"),
         BadInput("inline in a row", "<document><row><b>x</b></row></document>", 1, 16, "'b' is an inline element"),
         BadInput("content in br", "<document><p><br>x</br></p></document>", 1, 18, "'br' takes no content"),

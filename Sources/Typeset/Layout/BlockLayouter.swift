@@ -1047,8 +1047,18 @@ struct BlockLayouter {
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the
         // context. The lang is the shown text's: a catalog's Arabic text in an element of
         // lang="en" is right to left, an English fallback in one of lang="he" left to right.
+        // A catalog's text without a letter of its language's direction is not taken for it:
+        // the English kept in an `ar` entry (a brand, a legal line) was set right to left in
+        // an element of lang="en", its final period at its left.
         var declaringStyle = style
-        if let localizedLanguage, style.lang != nil { declaringStyle.lang = localizedLanguage }
+        if let localizedLanguage, style.lang != nil {
+            let rightToLeft = Language.isRightToLeft(language: localizedLanguage)
+            let hasItsDirection = text.scalars.contains { scalar in
+                let bidi = scalar.bidiClass
+                return rightToLeft ? bidi == .R || bidi == .AL : bidi == .L
+            }
+            declaringStyle.lang = hasItsDirection ? localizedLanguage : nil
+        }
         let ownRTL =
             declaredRightToLeft(declaringStyle)
             ?? BidiParagraph.firstStrongLevel(

@@ -376,6 +376,8 @@ struct MarkupConverter {
             let suggestion =
                 MarkupNames.htmlAliases[name.lowercased()]
                 ?? closestName(to: name, among: valid) ?? closestName(to: name, among: MarkupNames.all)
+                // A misspelled alias: `<paragraf>` got only the list of every block.
+                ?? closestName(to: name, among: Array(MarkupNames.htmlAliases.keys).sorted()).flatMap { MarkupNames.htmlAliases[$0] }
             error(
                 element.location, "unknown element '\(name)'",
                 hint: suggestion.map { "did you mean '\($0)'?" } ?? "'\(parent)' accepts \(expected)")
@@ -467,6 +469,13 @@ struct MarkupConverter {
                 let attributes = attributeValues(of: element)
                 let style = blockStyle(attributes)
                 let key = attributes.key(&diagnostics)
+                // Set, but said: the items of a list share one alignment (SPEC 4.2), and one
+                // item's own put it apart from the others without a word.
+                if let location = attributes.location(of: "align") {
+                    diagnostics.report(.warning(
+                        location, "'align' on an item sets it apart from the other items of its list, which share one alignment",
+                        hint: "put 'align' on the list"))
+                }
                 items.append(
                     Block(
                         kind: .text(.item, textContent(element)), style: style, key: key,
@@ -479,7 +488,9 @@ struct MarkupConverter {
                     error(
                         element.location,
                         "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
-                        hint: "wrap it in <item>")
+                        // An item holds text: a row or stack wrapped in one was refused in turn.
+                        hint: TextRole(rawValue: element.name) != nil || MarkupNames.inlines.contains(element.name)
+                            ? "wrap its text in <item>" : "put it before or after the list")
                 } else {
                     misplacedOrUnknown(element, in: "list", expected: "only 'item' elements", valid: ["item", "list"])
                 }
@@ -740,7 +751,10 @@ struct MarkupConverter {
             } else if owners.count > 3 && !accepted.isEmpty {
                 // A block attribute where blocks' are not taken (`<document weight>` was asked
                 // "did you mean 'height'?").
-                hint = "it is an attribute of blocks such as 'p' and 'stack', not of '\(element.name)'"
+                // Named by text blocks that use it (`key` on a stack has no effect).
+                let examples = ["p", "label", "title", "button"].filter(owners.contains)
+                let named = (examples.count >= 2 ? Array(examples.prefix(2)) : Array(owners.prefix(2))).map { "'\($0)'" }
+                hint = "it is an attribute of blocks such as \(named.joined(separator: " and ")), not of '\(element.name)'"
             } else if let suggestion = closestName(to: attribute.name, among: accepted) {
                 hint = "did you mean '\(suggestion)'?"
             } else if accepted.isEmpty {
