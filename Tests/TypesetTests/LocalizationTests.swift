@@ -891,11 +891,13 @@ private let markup = """
               <label key="missing"/>
               <p lang="en" key="Sign in!"/>
               <label lang="en" key="brand">x</label>
+              <label lang="he" key="digits">x</label>
             </document>
             """
         let catalog = #"""
             {"sourceLanguage": "en", "strings": {
               "brand": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "Lumen PRO (beta)."}}}},
+              "digits": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "١٢٣٤"}}}},
               "q": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "هل هو جاهز؟"}}}},
               "untranslated": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Only English."}}}},
               "files": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "%lld ملف"}}}},
@@ -914,8 +916,9 @@ private let markup = """
         // A key with no text but itself is the source language's (it was Arabic, "!Sign in").
         // English kept in the `ar` entry is not taken for Arabic: left to right (it read
         // ".Lumen PRO (beta)").
-        #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr", "ltr"], "\(blocks)")  // the key: Latin
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en", "ar-EG"], "the locale in its usual case: \(blocks)")
+        // Digits, of no direction, keep the language's.
+        #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr", "ltr", "rtl"], "\(blocks)")  // the key: Latin
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en", "ar-EG", "ar-EG"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.
@@ -942,7 +945,7 @@ private let markup = """
         #expect(hebrewBlock.lang == "he" && hebrewBlock.direction == "rtl", "\(hebrewBlock) \(hebrew.stderr)")
         // `--locale iw` reads the catalog's `he` and writes `he`, as the markup's `lang="iw"` is.
         let iw = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "iw"], in: folder)
-        #expect(try L10nCLI.blocks(iw.stdout).blocks.map(\.lang) == ["en", "he", "he", "he", "en", "en"], "\(iw)")
+        #expect(try L10nCLI.blocks(iw.stdout).blocks.map(\.lang) == ["en", "he", "he", "he", "en", "en", "he"], "\(iw)")
 
         // A value of a plain JSON file that is no string fails the documents that use its key.
         try #"<document><label key="files">x</label></document>"#.write(toFile: folder + "/other.xml", atomically: true, encoding: .utf8)

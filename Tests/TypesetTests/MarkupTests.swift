@@ -555,6 +555,8 @@ private struct Fixture {
         BadInput("closest preset", "<document device='iphone-x'/>", 1, 11, "did you mean 'iphone-xs'?"),
         BadInput("name from HTML", "<document><paragraph>x</paragraph></document>", 1, 11, "did you mean 'p'?"),
         BadInput("misspelled name from HTML", "<document><paragraf>x</paragraf></document>", 1, 11, "did you mean 'p'?"),
+        // Not a short name, nor an element not allowed where it stands ('body' is the document).
+        BadInput("short unknown name", "<document><code>x</code></document>", 1, 11, "'document' accepts"),
         // A one-letter name is nobody's typo: the hint lists what is allowed instead of guessing 'b'.
         BadInput(
             "one-letter name", "<document><p><u>x</u></p></document>", 1, 14,

@@ -69,28 +69,42 @@ enum Itemizer {
     /// (0-9, ٠-٩, ۰-۹): "2.5 GB" and "10:30 AM" after Hebrew had their numbers 2 pt larger than
     /// their units, and under `numerals="arab"` a typed ٢٫٥ was 2 pt larger than a 2.5 shown as
     /// the same ٢٫٥. Its signs (٪ ٫) go with it. Words end at white space, and at a hyphen or
-    /// maqaf within a word: Hebrew's "ב-10:30" is a prefix and a time, while the minus of "-5"
-    /// or "-PRO" begins its word. Brackets keep their script's size, so that a pair is set
-    /// alike (`resolveScripts`).
+    /// maqaf after a letter or digit: Hebrew's "ב-10:30" is a prefix and a time, while the minus
+    /// of "-5", "(-5)" or "-PRO" begins its word; a hyphen that is neither (the dash of
+    /// "10 - 20") stands between words. Brackets keep their script's size, so that a pair is
+    /// set alike (`resolveScripts`).
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
-        }
-        // White space, or a hyphen after a letter, digit or sign.
-        func endsWord(_ index: Int) -> Bool {
-            scalars[index].isWhiteSpace || isHyphen(scalars[index]) && index > 0 && !scalars[index - 1].isWhiteSpace
         }
         // The digits `numerals` shows and converts (`NumberingSystem`).
         func isDigit(_ scalar: Unicode.Scalar) -> Bool {
             (0x30...0x39).contains(scalar.value) || (0x660...0x669).contains(scalar.value) || (0x6F0...0x6F9).contains(scalar.value)
         }
+        // The character before or after `index`, past the bidi controls `<ltr>` and the like add.
+        func isLetterOrDigit(from index: Int, by step: Int) -> Bool {
+            var at = index + step
+            while at >= 0, at < scalars.count, isHiddenControl(scalars[at]) { at += step }
+            return at >= 0 && at < scalars.count && (scalars[at].properties.isAlphabetic || isDigit(scalars[at]))
+        }
+        // White space, or a hyphen that does not begin a word: one after a letter or digit, or
+        // one before none.
+        func endsWord(_ index: Int) -> Bool {
+            if scalars[index].isWhiteSpace { return true }
+            guard isHyphen(scalars[index]) else { return false }
+            return isLetterOrDigit(from: index, by: -1) || !isLetterOrDigit(from: index, by: 1)
+        }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
         while start < scalars.count {
+            if endsWord(start) {
+                start += 1
+                continue
+            }
             var end = start
             var latin = false  // a Latin letter or a digit
             var rightToLeft = false  // an Arabic or Hebrew letter
-            while end < scalars.count, end == start || !endsWord(end), !scalars[end].isWhiteSpace {
+            while end < scalars.count, !endsWord(end) {
                 let own = scalars[end].script
                 latin = latin || own == .latin || isDigit(scalars[end])
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
@@ -99,7 +113,7 @@ enum Itemizer {
             if latin && !rightToLeft {
                 for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
             }
-            start = end + 1
+            start = end
         }
         // The spaces and hyphens between words are balanced next to a balanced word only: one
         // between "2.5" and "GB" made the line of "٢٫٥ GB" as tall as one of 19 pt type.

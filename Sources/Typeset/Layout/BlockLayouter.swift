@@ -387,8 +387,10 @@ struct BlockLayouter {
         diagnostics.report(.error(
             block.location,
             "this <\(block.elementName)>'s \(what) would take the document past \(grouped(BlockLayouter.maximumLineCount)) lines",
-            hint: "split the document into several files, or make the text shorter or its box wider: "
-                + "in a box narrower than a letter, every letter takes a line"))
+            hint: what == "marker"
+                ? "split the document into several files, or its lists into fewer items"
+                : "split the document into several files, or make the text shorter or its box wider: "
+                    + "in a box narrower than a letter, every letter takes a line"))
         linesLeft = -1
         pastPageLimit = true
     }
@@ -1047,17 +1049,29 @@ struct BlockLayouter {
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the
         // context. The lang is the shown text's: a catalog's Arabic text in an element of
         // lang="en" is right to left, an English fallback in one of lang="he" left to right.
-        // A catalog's text without a letter of its language's direction is not taken for it:
-        // the English kept in an `ar` entry (a brand, a legal line) was set right to left in
-        // an element of lang="en", its final period at its left.
+        // A catalog's text whose letters are all of the other direction is not taken for its
+        // language: the English kept in an `ar` entry (a brand, a legal line) was set right to
+        // left in an element of lang="en", its final period at its left. (Letters in isolates,
+        // a format specifier's, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
         if let localizedLanguage, style.lang != nil {
             let rightToLeft = Language.isRightToLeft(language: localizedLanguage)
-            let hasItsDirection = text.scalars.contains { scalar in
-                let bidi = scalar.bidiClass
-                return rightToLeft ? bidi == .R || bidi == .AL : bidi == .L
+            var own = false, other = false
+            var isolates = 0
+            for scalar in text.scalars {
+                switch scalar.value {
+                case 0x2066...0x2068: isolates += 1
+                case 0x2069: isolates = max(0, isolates - 1)
+                default:
+                    guard isolates == 0 else { continue }
+                    let bidi = scalar.bidiClass
+                    let isRightToLeft = bidi == .R || bidi == .AL
+                    if isRightToLeft || bidi == .L {
+                        if isRightToLeft == rightToLeft { own = true } else { other = true }
+                    }
+                }
             }
-            declaringStyle.lang = hasItsDirection ? localizedLanguage : nil
+            declaringStyle.lang = other && !own ? nil : localizedLanguage
         }
         let ownRTL =
             declaredRightToLeft(declaringStyle)

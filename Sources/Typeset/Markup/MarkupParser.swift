@@ -376,8 +376,11 @@ struct MarkupConverter {
             let suggestion =
                 MarkupNames.htmlAliases[name.lowercased()]
                 ?? closestName(to: name, among: valid) ?? closestName(to: name, among: MarkupNames.all)
-                // A misspelled alias: `<paragraf>` got only the list of every block.
-                ?? closestName(to: name, among: Array(MarkupNames.htmlAliases.keys).sorted()).flatMap { MarkupNames.htmlAliases[$0] }
+                // A misspelled alias, for an element allowed here: `<paragraf>` got only the list of
+                // every block. (An edit for every four letters: `<code>` is not `<body>`.)
+                ?? (name.count < 5 ? nil : MarkupNames.htmlAliases.keys.sorted().first { alias in
+                    editDistance(name.lowercased(), alias) <= name.count / 4 && valid.contains(MarkupNames.htmlAliases[alias] ?? "")
+                }.flatMap { MarkupNames.htmlAliases[$0] })
             error(
                 element.location, "unknown element '\(name)'",
                 hint: suggestion.map { "did you mean '\($0)'?" } ?? "'\(parent)' accepts \(expected)")
@@ -392,7 +395,7 @@ struct MarkupConverter {
         switch element.name {
         case "list":
             let marker = attributes.keyword("type", ListMarker.self, &diagnostics)
-            kind = .list(ListBlock(marker: marker, items: listItems(element)))
+            kind = .list(ListBlock(marker: marker, items: listItems(element, align: style.align)))
         case "row":
             kind = .row(blocks(in: element))
         case "stack":
@@ -454,8 +457,9 @@ struct MarkupConverter {
             background: attributes.color("background", &diagnostics))
     }
 
-    private mutating func listItems(_ list: XMLElement) -> [Block] {
+    private mutating func listItems(_ list: XMLElement, align listAlign: TextAlignment?) -> [Block] {
         var items: [Block] = []
+        var aligned: [(align: TextAlignment, location: SourceLocation)] = []  // items with an `align` of their own
         for child in list.children {
             if stopsHere() { break }
             switch child {
@@ -469,12 +473,8 @@ struct MarkupConverter {
                 let attributes = attributeValues(of: element)
                 let style = blockStyle(attributes)
                 let key = attributes.key(&diagnostics)
-                // Set, but said: the items of a list share one alignment (SPEC 4.2), and one
-                // item's own put it apart from the others without a word.
-                if let location = attributes.location(of: "align") {
-                    diagnostics.report(.warning(
-                        location, "'align' on an item sets it apart from the other items of its list, which share one alignment",
-                        hint: "put 'align' on the list"))
+                if let align = style.align, let location = attributes.location(of: "align") {
+                    aligned.append((align, location))
                 }
                 items.append(
                     Block(
@@ -489,11 +489,23 @@ struct MarkupConverter {
                         element.location,
                         "'list' can only contain 'item' and nested 'list' elements, not '\(element.name)'",
                         // An item holds text: a row or stack wrapped in one was refused in turn.
-                        hint: TextRole(rawValue: element.name) != nil || MarkupNames.inlines.contains(element.name)
+                        hint: element.name == "br" ? "put it in an <item>, or leave it out"
+                            : TextRole(rawValue: element.name) != nil || MarkupNames.inlines.contains(element.name)
                             ? "wrap its text in <item>" : "put it before or after the list")
                 } else {
                     misplacedOrUnknown(element, in: "list", expected: "only 'item' elements", valid: ["item", "list"])
                 }
+            }
+        }
+        // Set, but said: the items of a list share one alignment (SPEC 4.2), and one item's own
+        // put it apart from the others without a word. (Not when every item has the same.)
+        func natural(_ align: TextAlignment?) -> TextAlignment { align ?? .natural }
+        let textItems = items.filter { if case .text = $0.kind { true } else { false } }
+        if Set(textItems.map { natural($0.style.align ?? listAlign) }).count > 1 {
+            for (align, location) in aligned where natural(align) != natural(listAlign) {
+                diagnostics.report(.warning(
+                    location, "'align' on an item sets it apart from the other items of its list, which share one alignment",
+                    hint: "put 'align' on the list"))
             }
         }
         return items
