@@ -192,7 +192,7 @@ struct ParsedArguments {
             }
             let isInput = optionsEnded || !argument.hasPrefix("-")
             if !isInput || spec.arguments.last?.many != true { try refuseIfNotUTF8(argument) }
-            if optionsEnded || !argument.hasPrefix("-") {
+            if isInput {
                 positionals.append(argument)
                 continue
             }

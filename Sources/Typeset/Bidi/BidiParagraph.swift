@@ -170,6 +170,13 @@ func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
+/// The marks LRM, RLM and ALM: strong characters that show nothing (UAX #9 does not remove
+/// them, as it does the controls).
+@inline(__always)
+func isBidiMark(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value == 0x061C || scalar.value &- 0x200E < 2
+}
+
 extension BidiClass {
     /// The embedding, override and isolate controls and their terminators (UAX #9 X2–X7).
     var isExplicitFormatting: Bool {

@@ -77,15 +77,11 @@ enum Itemizer {
         func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
         }
-        // The digits `numerals` shows and converts (`NumberingSystem`).
-        func isDigit(_ scalar: Unicode.Scalar) -> Bool {
-            (0x30...0x39).contains(scalar.value) || (0x660...0x669).contains(scalar.value) || (0x6F0...0x6F9).contains(scalar.value)
-        }
         // The character before or after `index`, past the bidi controls `<ltr>` and the like add.
         func isLetterOrDigit(from index: Int, by step: Int) -> Bool {
             var at = index + step
             while at >= 0, at < scalars.count, isHiddenControl(scalars[at]) { at += step }
-            return at >= 0 && at < scalars.count && (scalars[at].properties.isAlphabetic || isDigit(scalars[at]))
+            return at >= 0 && at < scalars.count && (scalars[at].properties.isAlphabetic || NumberingSystem.isDigit(scalars[at]))
         }
         // White space, or a hyphen that does not begin a word: one after a letter or digit, or
         // one before none.
@@ -106,7 +102,7 @@ enum Itemizer {
             var rightToLeft = false  // an Arabic or Hebrew letter
             while end < scalars.count, !endsWord(end) {
                 let own = scalars[end].script
-                latin = latin || own == .latin || isDigit(scalars[end])
+                latin = latin || own == .latin || NumberingSystem.isDigit(scalars[end])
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
                 end += 1
             }

@@ -386,7 +386,7 @@ struct BlockLayouter {
         guard linesLeft >= 0 else { return }
         diagnostics.report(.error(
             block.location,
-            "this <\(block.elementName)>'s \(what) would take the document past \(grouped(BlockLayouter.maximumLineCount)) lines",
+            "this <\(block.elementName)>'s \(what) would take the document past \(BlockLayouter.grouped(BlockLayouter.maximumLineCount)) lines",
             hint: what == "marker"
                 ? "split the document into several files, or its lists into fewer items"
                 : "split the document into several files, or make the text shorter or its box wider: "
@@ -985,6 +985,7 @@ struct BlockLayouter {
         let blockLineHeight = style.lineHeight ?? lineHeight
         let base = baseStyle(style, role, context)
         let language = base.language
+        let roleScale = role.scale(textSize: textSize)  // of the markup's sizes and the balance
 
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
@@ -1020,7 +1021,7 @@ struct BlockLayouter {
                 let inline = piece.style
                 if let w = inline.weight { s.weight = w.numericValue }
                 if let italic = inline.italic { s.italic = italic }
-                if let pieceSize = inline.size { s.size = pieceSize * role.scale(textSize: textSize) }
+                if let pieceSize = inline.size { s.size = pieceSize * roleScale }
                 if let c = inline.color { s.color = c }
                 if let lang = inline.lang { s.language = lang }
                 if let n = inline.numerals ?? (inline.lang != nil ? numerals : nil) {
@@ -1085,7 +1086,7 @@ struct BlockLayouter {
             && (context.rowHasAllCaps || HIGRules.hasAllCapsLatin(text.scalars))
         {
             // Text sizes scale the balancing with the text it balances (SPEC 4.3, 5.3).
-            blockBalance = balance * role.scale(textSize: textSize)
+            blockBalance = balance * roleScale
         }
 
         let isButton = role == .button

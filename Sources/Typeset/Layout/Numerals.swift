@@ -111,10 +111,5 @@ extension ParagraphLayouter {
 
     /// The bidi controls: embeddings, overrides and isolates (what `<ltr>`, `<rtl>` and `<bdi>`
     /// add around their text), and the marks LRM, RLM and ALM.
-    static func isBidiControlOrMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x200E, 0x200F, 0x061C: true
-        default: isHiddenControl(scalar)
-        }
-    }
+    static func isBidiControlOrMark(_ scalar: Unicode.Scalar) -> Bool { isBidiMark(scalar) || isHiddenControl(scalar) }
 }

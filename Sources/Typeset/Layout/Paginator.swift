@@ -14,9 +14,12 @@ extension BlockLayouter {
     /// 3.6 GB (a memory limit aborted the process, and the other inputs of its batch). A
     /// 10,000-page document of body text sets about 380,000.
     static let maximumLineCount = 1_000_000
+    /// A page that grows to fit its content may be at most this tall (PDF's largest page, the
+    /// largest `height` the markup accepts).
+    static let maximumGrowingPageHeight = MarkupParser.maximumLength
 
-    /// `count` with its thousands apart, as the README writes them: 1,000,000.
-    func grouped(_ count: Int) -> String {
+    /// `count` with its thousands apart, as the README writes the limits: 1,000,000.
+    static func grouped(_ count: Int) -> String {
         var digits = String(count)
         var at = digits.count - 3
         while at > 0 {
@@ -25,9 +28,6 @@ extension BlockLayouter {
         }
         return digits
     }
-    /// A page that grows to fit its content may be at most this tall (PDF's largest page, the
-    /// largest `height` the markup accepts).
-    static let maximumGrowingPageHeight = MarkupParser.maximumLength
 
     /// The pages, their report, and warnings of content cut off; or no pages, and the error
     /// that stopped pagination last among the diagnostics. The units are used up: each is let
@@ -158,7 +158,7 @@ extension BlockLayouter {
                 pageError = .error(
                     unit.location,
                     "this element's content would reach page \(pages.count + 2); a document can have at most "
-                        + "\(grouped(BlockLayouter.maximumPageCount)) pages",
+                        + "\(BlockLayouter.grouped(BlockLayouter.maximumPageCount)) pages",
                     hint: "split the document into several files")
                 return false
             }
@@ -668,7 +668,7 @@ struct PageEmitter {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
                     if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
-                    if scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C {
+                    if isBidiMark(scalar) {
                         hasMarks = true
                         continue
                     }

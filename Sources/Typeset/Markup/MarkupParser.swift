@@ -766,7 +766,7 @@ struct MarkupConverter {
                 // Named by text blocks that use it (`key` on a stack has no effect).
                 let examples = ["p", "label", "title", "button"].filter(owners.contains)
                 let named = (examples.count >= 2 ? Array(examples.prefix(2)) : Array(owners.prefix(2))).map { "'\($0)'" }
-                hint = "it is an attribute of blocks such as \(named.joined(separator: " and ")), not of '\(element.name)'"
+                hint = "it is an attribute of blocks such as \(listPhrase(named, conjunction: "and")), not of '\(element.name)'"
             } else if let suggestion = closestName(to: attribute.name, among: accepted) {
                 hint = "did you mean '\(suggestion)'?"
             } else if accepted.isEmpty {

@@ -181,9 +181,7 @@ public final class FontDatabase: Sendable {
         // A folder of some of them (bold was drawn regular, without a word), or one that is a
         // folder or a pipe (skipped without a word, and the system's Noto Sans Arabic drawn).
         func listed(_ files: [String]) -> String {
-            guard files.count > 1 else { return files.joined() }
-            if files.count > 3 { return files.prefix(3).joined(separator: ", ") + " and \(files.count - 3) more" }
-            return files.dropLast().joined(separator: ", ") + " and " + files[files.count - 1]
+            files.count > 3 ? files.prefix(3).joined(separator: ", ") + " and \(files.count - 3) more" : listPhrase(files, conjunction: "and")
         }
         let problems = Self.bundledFiles.map { ($0, regularFileProblem(Path.join(bundledDirectory, $0))) }
         let missing = problems.filter { $0.1 == .missing }.map(\.0)

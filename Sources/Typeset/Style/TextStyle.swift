@@ -16,6 +16,9 @@ extension NumberingSystem {
         return Unicode.Scalar(zero.value + digit)
     }
 
+    /// Whether `scalar` is a digit of one of the three systems, one `substitute` converts.
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { latn.substitute(scalar) != nil }
+
     /// The decimal separator, group separator and percent sign numbers take in this system
     /// (CLDR's number symbols: ASCII for `latn`, ٫ ٬ ٪ for `arab` and `arabext`). The Arabic
     /// zero ٠ is itself a dot, so "٣.٢" and "٣٠٢" differ only in the dot's height: the
