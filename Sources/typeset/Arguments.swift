@@ -82,6 +82,16 @@ func refuseOverwriting(inputs: [String], outputs: [String]) throws {
     }
 }
 
+/// `refuseOverwriting` for the fonts, known once the typesetter has read them: `-o` naming a
+/// font of `--font-dir` or of the bundled folder is a usage error too (it was the input's error,
+/// exit 1, where `-o` naming the markup or the catalog exits 2).
+func refuseOverwritingFonts(output: String?) throws {
+    guard let output, let font = ProtectedFiles.input(at: output) else { return }
+    throw UsageError(
+        (font == output ? "'\(output)'" : "'\(output)' (the font '\(font)')")
+            + " is a font this command reads: writing it would replace it; name another output")
+}
+
 /// `path` made absolute, with `.`, `..` and symbolic links resolved.
 func resolvedPath(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path

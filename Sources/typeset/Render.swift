@@ -102,6 +102,7 @@ struct Render: Command {
         if let shard { selected = shard.select(inputs) }
         if let output { warnIfFormatDiffers(output, resolvedFormat) }
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
+        try refuseOverwritingFonts(output: output)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
         if let folder = output.map(Path.folder) ?? outDir { try makeOutputFolder(folder) }

@@ -161,6 +161,7 @@ struct Sheet: Command {
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
         warnIfFormatDiffers(output, resolvedFormat)
         let typesetter = LayoutArguments.typesetter(fontDirectories: fontDir)
+        try refuseOverwritingFonts(output: output)
 
         // Each input is parsed once, then laid out once per column.
         let assets = self.assets
@@ -182,7 +183,8 @@ struct Sheet: Command {
             let column = allColumns[index.1]
             let result = typesetter.layout(
                 document,
-                options: LayoutOptions(locale: column.locale, bodySize: column.bodySize, catalog: catalog))
+                options: LayoutOptions(
+                    locale: column.locale, bodySize: column.bodySize, catalog: catalog, reportsLines: false))
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,

@@ -693,7 +693,8 @@ import Testing
 
     /// No output replaces a font the command reads: `-o` onto one wrote a PDF over it with only
     /// a warning about its extension. (A `--font-dir` font here; the bundled ones are protected
-    /// alike, and a test that failed would replace the repository's.)
+    /// alike, and a test that failed would replace the repository's.) It is a usage error, as
+    /// `-o` onto the markup or the catalog is (it was the input's error, exit 1).
     @Test func aFontTheCommandReadsIsNeverWrittenOver() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -702,9 +703,13 @@ import Testing
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Bold.ttf", toPath: font)
         let before = try Data(contentsOf: URL(fileURLWithPath: font))
         let input = repositoryRoot + "/Examples/settings-en.xml"
-        let result = try typeset(["render", input, "-o", font, "--format", "pdf", "--font-dir", "fonts"], in: out)
-        #expect(result.status == 1 && result.stderr.contains("it is a font this command reads"), "\(result)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
+        for command in ["render", "sheet"] {
+            let result = try typeset([command, input, "-o", font, "--format", "pdf", "--font-dir", "fonts"], in: out)
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr.contains("'\(font)' is a font this command reads: writing it would replace it"), "\(result)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
+        }
     }
 
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took

@@ -57,7 +57,9 @@ extension BlockLayouter {
                     hint: "give the document a 'height', a 'device', a 'margin' or some content")
                 return ([], [], [error])
             }
-            var emitter = PageEmitter(width: width, height: height, background: background, contentBottom: height - margin)
+            var emitter = PageEmitter(
+                width: width, height: height, background: background, contentBottom: height - margin,
+                reportsLines: options.reportsLines)
             for index in units.indices {
                 for block in units[index].blocks { emitter.emit(block, lines: nil, dy: margin) }
                 units[index].blocks = []
@@ -68,7 +70,9 @@ extension BlockLayouter {
         let contentHeight = pageHeight - 2 * margin
         var pages: [Page] = []
         var reports: [ReportPage] = []
-        var emitter = PageEmitter(width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin)
+        var emitter = PageEmitter(
+            width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
+            reportsLines: options.reportsLines)
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
@@ -167,7 +171,7 @@ extension BlockLayouter {
             reports.append(emitter.report)
             emitter = PageEmitter(
                 width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
-                resuming: continuing)
+                reportsLines: options.reportsLines, resuming: continuing)
             y = 0
             empty = true
             onlySpace = true
@@ -458,9 +462,15 @@ struct PageEmitter {
     let contentBottom: Double
     /// Where in `items` the backgrounds of lists, rows and stacks are.
     private var containerBackgrounds: [Int] = []
+    /// Whether the report's blocks get their lines and runs (`LayoutOptions.reportsLines`).
+    let reportsLines: Bool
 
-    init(width: Double, height: Double, background: Color, contentBottom: Double, resuming: Set<OpenStructure> = []) {
+    init(
+        width: Double, height: Double, background: Color, contentBottom: Double, reportsLines: Bool,
+        resuming: Set<OpenStructure> = []
+    ) {
         report = ReportPage(width: width, height: height, blocks: [])
+        self.reportsLines = reportsLines
         self.background = background
         self.contentBottom = contentBottom
         self.resuming = resuming
@@ -567,29 +577,33 @@ struct PageEmitter {
                 entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
             if let item, firstPart { begin(.body(item), order: order) }
-            entry.lines.reserveCapacity(entry.lines.count + range.count)
+            if reportsLines { entry.lines.reserveCapacity(entry.lines.count + range.count) }
             for i in range {
                 let line = paragraph.lines[i]
                 let origin = block.lineOrigins[i]
                 let baseline = origin.top + dy + line.baseline
                 var reportRuns: [ReportRun] = []
-                reportRuns.reserveCapacity(line.runs.count)
+                if reportsLines { reportRuns.reserveCapacity(line.runs.count) }
                 let first = items.count
                 for run in line.runs {
                     let (glyphs, reportText) = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    reportRuns.append(
-                        ReportRun(
-                            text: reportText ?? glyphs.text, level: Int(run.level),
-                            direction: run.isRightToLeft ? "rtl" : "ltr",
-                            script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
-                            width: run.width, glyphs: run.glyphs.count))
+                    if reportsLines {
+                        reportRuns.append(
+                            ReportRun(
+                                text: reportText ?? glyphs.text, level: Int(run.level),
+                                direction: run.isRightToLeft ? "rtl" : "ltr",
+                                script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
+                                width: run.width, glyphs: run.glyphs.count))
+                    }
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }
                 putInLogicalOrder(line.runs, from: first)
                 if let space = line.hangingSpace {
                     items.append(.glyphs(hangingRun(space, paragraph, line: line, originX: origin.x, baseline: baseline)))
                 }
-                entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
+                if reportsLines {
+                    entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
+                }
             }
         }
         if item == nil, let tag = block.tag { items.append(.endTag(tag, continued: !lastPart)) }
