@@ -138,12 +138,12 @@ struct LayoutArguments {
     /// The settings every input of the run shares, with the catalog's warning printed. A string
     /// catalog that cannot be read is printed, handed to `failed`, and thrown as an `ExitCode`
     /// (1; `diff` makes it 2). `pngScale`: the scale of the PNG pages the run draws, if any. For
-    /// the commands that draw pages: the report keeps no lines.
+    /// the commands that draw pages: no layout report (`LayoutOptions.makesReport`).
     func settings(pngScale: Double? = nil, failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
         var (settings, warnings) = try settingsAndWarnings(failed: failed)
         for warning in warnings { writeStandardError(warning.description + "\n") }
         settings.pngScale = pngScale
-        settings.layout.reportsLines = false
+        settings.layout.makesReport = false
         return settings
     }
 

@@ -184,7 +184,7 @@ struct Sheet: Command {
             let result = typesetter.layout(
                 document,
                 options: LayoutOptions(
-                    locale: column.locale, bodySize: column.bodySize, catalog: catalog, reportsLines: false))
+                    locale: column.locale, bodySize: column.bodySize, catalog: catalog, makesReport: false))
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,

@@ -53,7 +53,7 @@ enum TypesetCommand {
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
             let hint = closestName(to: name, among: specs.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-            writeStandardError("typeset: error: unknown command '\(name)'\(hint)\n  See 'typeset --help' for the commands.\n")
+            writeStandardError("typeset: error: unknown command '\(name)'\(hint)\n  See `\(invocation) --help` for the commands.\n")
             return ExitStatus.usage
         }
         let spec = command.spec
@@ -65,7 +65,7 @@ enum TypesetCommand {
             return ExitStatus.success
         } catch let usage as UsageError {
             writeStandardError(
-                "typeset: error: \(usage.message)\nUsage: \(Help.usage(spec))\n  See 'typeset \(spec.name) --help' for more information.\n")
+                "typeset: error: \(usage.message)\nUsage: \(Help.usage(spec))\n  See `\(invocation) \(spec.name) --help` for more information.\n")
             return ExitStatus.usage
         } catch let exit as ExitCode {
             return exit.status

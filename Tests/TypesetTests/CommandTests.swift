@@ -290,6 +290,11 @@ import Testing
             let run = try typeset(bad)
             #expect(run.status == 2 && run.stderr.contains(hint), "\(bad): \(run)")
         }
+        // The help to see is named as the command was run: a bare `typeset render --help` is
+        // bash's builtin.
+        let invocation = try typesetInvocation()
+        #expect(try typeset(["rendr"]).stderr.contains("See `\(invocation) --help` for the commands."))
+        #expect(try typeset(["render", "a.xml", "--sacle", "2"]).stderr.contains("See `\(invocation) render --help` for more information."))
 
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

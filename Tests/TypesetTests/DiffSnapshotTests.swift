@@ -395,7 +395,7 @@ struct SnapshotCommandTests {
         let check = ["snapshot", ".", "--locale", "ar", "--strings", "my strings.json", "--scale", "1"]
         let first = try typeset(check, in: folder)
         // Run by its path, as this one was: a bare `typeset` is bash's builtin.
-        let hint = "\(try typesetBinary()) snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
+        let hint = "\(try typesetInvocation()) snapshot . --update --scale 1 --locale ar --strings 'my strings.json'"
         #expect(first.lines == ["FAIL a.xml: no reference ./__snapshots__/ar/a.png (run `\(hint)` to record it)", "0 passed, 1 failed"])
         // What the hint says, as a shell would split it, records what the check compares with.
         let update = try typeset(["snapshot", ".", "--update", "--scale", "1", "--locale", "ar", "--strings", "my strings.json"], in: folder)
@@ -452,7 +452,7 @@ struct SnapshotCommandTests {
 
         // No references yet: each file fails with a hint.
         let first = try typeset(["snapshot", "."], in: folder)
-        let binary = try typesetBinary()
+        let binary = try typesetInvocation()
         #expect(first.status == 1)
         #expect(
             first.lines == [
@@ -695,7 +695,7 @@ struct SnapshotCommandTests {
         let unchecked = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(unchecked.status == 1)
         let noReference = unchecked.lines.filter { $0.contains(": no reference ") }
-        let binary = try typesetBinary()
+        let binary = try typesetInvocation()
         #expect(!noReference.isEmpty && noReference.allSatisfy { $0.contains("(rename the files, then run `\(binary) snapshot .") }, "\(unchecked)")
         try FileManager.default.removeItem(atPath: folder + "/long-2.xml")
         #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)

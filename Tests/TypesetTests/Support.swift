@@ -50,6 +50,17 @@ func typesetBinary() throws -> String {
 
 struct CommandError: Error, CustomStringConvertible { var description: String }
 
+/// The binary as the command line writes it in a command to copy (`TypesetCommand.invocation`):
+/// its path, in single quotes when a POSIX shell would split or expand it (a checkout in
+/// "/home/me/My Projects").
+func typesetInvocation() throws -> String {
+    let path = try typesetBinary()
+    let plain = path.unicodeScalars.allSatisfy { scalar in
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_./,:=@%+-".unicodeScalars.contains(scalar)
+    }
+    return plain ? path : "'" + path.replacing("'", with: "'\\''") + "'"
+}
+
 func typeset(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
     try runProgram(try typesetBinary(), arguments, in: directory)
 }

@@ -1117,7 +1117,10 @@ struct BlockLayouter {
             guard padX > 0 else { return "\(tenths(context.width)) pt wide" }
             return "\(tenths(context.width)) pt wide (\(tenths(context.width - 2 * padX)) pt inside its padding)"
         }
-        if let widest = paragraph.lines.lazy.map(\.width).max(), widest > frameWidth + 0.5 {
+        // (A loop: `lines.lazy.map(\.width).max()` copied each line, retaining its arrays.)
+        var widest = 0.0
+        for index in paragraph.lines.indices { widest = max(widest, paragraph.lines[index].width) }
+        if !paragraph.lines.isEmpty, widest > frameWidth + 0.5 {
             diagnostics.report(.warning(
                 block.location,
                 "this <\(block.elementName)> is \(boxWidth()), narrower than "

@@ -59,9 +59,9 @@ extension BlockLayouter {
             }
             var emitter = PageEmitter(
                 width: width, height: height, background: background, contentBottom: height - margin,
-                reportsLines: options.reportsLines)
+                makesReport: options.makesReport)
             for index in units.indices {
-                for block in units[index].blocks { emitter.emit(block, lines: nil, dy: margin) }
+                for k in units[index].blocks.indices { emitter.emit(units[index].blocks[k], lines: nil, dy: margin) }
                 units[index].blocks = []
             }
             return ([emitter.page().0], [emitter.report], [])
@@ -72,7 +72,7 @@ extension BlockLayouter {
         var reports: [ReportPage] = []
         var emitter = PageEmitter(
             width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
-            reportsLines: options.reportsLines)
+            makesReport: options.makesReport)
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
@@ -171,7 +171,7 @@ extension BlockLayouter {
             reports.append(emitter.report)
             emitter = PageEmitter(
                 width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
-                reportsLines: options.reportsLines, resuming: continuing)
+                makesReport: options.makesReport, resuming: continuing)
             y = 0
             empty = true
             onlySpace = true
@@ -213,7 +213,8 @@ extension BlockLayouter {
             }
             if y + gap + height <= contentHeight + 0.001 {
                 let dy = margin + y + gap - unit.top
-                for block in unit.blocks { emitter.emit(block, lines: nil, dy: dy) }
+                // By index: `for block in` copied each block, retaining its arrays.
+                for k in unit.blocks.indices { emitter.emit(unit.blocks[k], lines: nil, dy: dy) }
                 y += gap + height
                 empty = false
                 if !unit.blocks.isEmpty { onlySpace = false }
@@ -462,15 +463,15 @@ struct PageEmitter {
     let contentBottom: Double
     /// Where in `items` the backgrounds of lists, rows and stacks are.
     private var containerBackgrounds: [Int] = []
-    /// Whether the report's blocks get their lines and runs (`LayoutOptions.reportsLines`).
-    let reportsLines: Bool
+    /// Whether the page's report gets its blocks, their lines and runs (`LayoutOptions.makesReport`).
+    let makesReport: Bool
 
     init(
-        width: Double, height: Double, background: Color, contentBottom: Double, reportsLines: Bool,
+        width: Double, height: Double, background: Color, contentBottom: Double, makesReport: Bool,
         resuming: Set<OpenStructure> = []
     ) {
         report = ReportPage(width: width, height: height, blocks: [])
-        self.reportsLines = reportsLines
+        self.makesReport = makesReport
         self.background = background
         self.contentBottom = contentBottom
         self.resuming = resuming
@@ -515,8 +516,8 @@ struct PageEmitter {
         close(downTo: kept)
         for element in wanted[kept...] { begin(element, order: order) }
 
-        var entry = block.report
-        entry.frame.y += dy
+        var entry = makesReport ? block.report : nil
+        entry?.frame.y += dy
         // A list item's LI and LBody stay open for a list nested in it; other blocks' tags
         // close with the block, or go on on the next page.
         let item = block.itemKey
@@ -567,27 +568,27 @@ struct PageEmitter {
             putInLogicalOrder(line.runs, from: first)
             if item != nil { items.append(.endTag(.label)) }
         } else if lines != nil && !firstPart {
-            entry.marker = nil
+            entry?.marker = nil
         }
         if let paragraph = block.paragraph {
             let range = lines ?? 0..<paragraph.lines.count
             if let lines {
                 let top = block.lineOrigins[lines.lowerBound].top
-                entry.frame.y = top + dy
-                entry.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
+                entry?.frame.y = top + dy
+                entry?.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
             }
             if let item, firstPart { begin(.body(item), order: order) }
-            if reportsLines { entry.lines.reserveCapacity(entry.lines.count + range.count) }
+            if let count = entry?.lines.count { entry?.lines.reserveCapacity(count + range.count) }
             for i in range {
                 let line = paragraph.lines[i]
                 let origin = block.lineOrigins[i]
                 let baseline = origin.top + dy + line.baseline
                 var reportRuns: [ReportRun] = []
-                if reportsLines { reportRuns.reserveCapacity(line.runs.count) }
+                if makesReport { reportRuns.reserveCapacity(line.runs.count) }
                 let first = items.count
                 for run in line.runs {
                     let (glyphs, reportText) = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    if reportsLines {
+                    if makesReport {
                         reportRuns.append(
                             ReportRun(
                                 text: reportText ?? glyphs.text, level: Int(run.level),
@@ -601,13 +602,11 @@ struct PageEmitter {
                 if let space = line.hangingSpace {
                     items.append(.glyphs(hangingRun(space, paragraph, line: line, originX: origin.x, baseline: baseline)))
                 }
-                if reportsLines {
-                    entry.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
-                }
+                entry?.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
             }
         }
         if item == nil, let tag = block.tag { items.append(.endTag(tag, continued: !lastPart)) }
-        report.blocks.append(entry)
+        if let entry { report.blocks.append(entry) }
     }
 
     /// Puts the glyph runs of one line, `items[first...]` (those of `runs` that have glyphs, in

@@ -32,7 +32,9 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
 
     public static func == (a: FontFace, b: FontFace) -> Bool {
         a.index == b.index && a.weight == b.weight && a.italic == b.italic
-            && (a.names === b.names || (a.names.path == b.names.path && a.names.family == b.names.family))
+            && (a.names === b.names
+                || (a.names.pathHash == b.names.pathHash && a.names.path == b.names.path
+                    && a.names.family == b.names.family))
     }
 
     /// The file and face index name the face, so equal faces hash alike without hashing the
