@@ -493,16 +493,22 @@ extension ReportBlock {
         }
     }
 
-    /// A pair of brackets is set in one size: the closing one is of its opening one's script
-    /// (it was Latin after "PDF", 2 pt smaller than its Arabic partner).
-    @Test func bracketsOfAPairAreBalancedAlike() {
-        for (text, arabicPairs) in [("حفظ (PDF)", "()"), ("שמור (PDF) 2.0", "()"), ("حفظ [PDF {OK}] نعم", "[]")] {
+    /// A pair of brackets or quotation marks is set in one size, that of what it encloses:
+    /// larger around Arabic or Hebrew, the Latin size around Latin letters or digits (the
+    /// closing one was Latin after "PDF", 2 pt smaller than its Arabic partner; then both were
+    /// 2 pt larger than the "PDF" they enclose), its script's around neither.
+    @Test func aPairOfBracketsOrQuotesTakesTheSizeOfWhatItEncloses() {
+        for (text, balancedPairs) in [
+            ("حفظ (PDF)", ""), ("שמור (PDF) 2.0", ""), ("حفظ [PDF {OK}] نعم", ""), ("PDF (تنزيل)", "()"),
+            ("OK [نعم {PRO}]", "[]"), ("حفظ (2026) PRO", ""), ("NEW «جديد»", "«»"), ("NEW \"חדש\"", "\"\""),
+            ("«NEW» جديد", ""), ("جديد (…) PRO", "()"),
+        ] {
             let runs = blocks(#"<document lang="ar"><button>\#(text)</button></document>"#)[0].lines.flatMap(\.runs)
-            func size(_ bracket: Character) -> Double? { runs.first { $0.text.contains(bracket) }?.size }
-            for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] as [(Character, Character)] where text.contains(open) {
-                #expect(size(open) != nil && size(open) == size(close), "\(runs.map { ($0.text, $0.size) })")
-                // Those after the Arabic or Hebrew are balanced with it; "{OK}" is Latin.
-                #expect(size(open) == (arabicPairs.contains(open) ? 19 : 17))
+            func sizes(_ mark: Character) -> [Double] { runs.filter { $0.text.contains(mark) }.map(\.size) }
+            for (open, close) in [("(", ")"), ("[", "]"), ("{", "}"), ("«", "»"), ("\"", "\"")] as [(Character, Character)]
+            where text.contains(open) {
+                let expected: Double = balancedPairs.contains(open) ? 19 : 17
+                #expect(sizes(open).first == expected && sizes(close).last == expected, "\(text): \(runs.map { ($0.text, $0.size) })")
             }
         }
     }

@@ -762,6 +762,16 @@ private let markup = """
         try plural.write(toFile: folder + "/p.xcstrings", atomically: true, encoding: .utf8)
         let forms = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "p.xcstrings", "--locale", "he"], in: folder)
         #expect(try L10nCLI.blocks(forms.stdout).blocks.map(\.text) == ["OK"], "\(forms)")
+        // A catalog with no text yet, its one translation "new": the locale has no strings, and
+        // that is said (it was silent, as for a file of one language).
+        let new = #"{"sourceLanguage": "en", "strings": {"ok": {"localizations": {"#
+            + #""ar": {"stringUnit": {"state": "new", "value": ""}}}}}}"#
+        try new.write(toFile: folder + "/n.xcstrings", atomically: true, encoding: .utf8)
+        let untranslated = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "n.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(untranslated.stdout).blocks.map(\.text) == ["OK"], "\(untranslated)")
+        #expect(
+            untranslated.stderr == "n.xcstrings:1:1: warning: no strings for locale 'ar' (the catalog has no text in any "
+                + "language); keys show the source language's text (en)\n", "\(untranslated)")
     }
 
     /// A document for an iPhone or an iPad shows the catalog's variation for its device.

@@ -20,29 +20,23 @@ enum Itemizer {
     /// closing bracket takes the script of its opening one (UAX #24's use of
     /// Bidi_Paired_Bracket, as ICU and HarfBuzz do), and so does what follows it: in
     /// "حفظ (PDF)" both parentheses are Arabic, of one font and one size.
-    static func resolveScripts(_ scalars: [Unicode.Scalar]) -> [Script] {
+    static func resolveScripts(_ scalars: [Unicode.Scalar], pairs: [(open: Int, close: Int)]? = nil) -> [Script] {
         var scripts = scalars.map(\.script)
         var firstExplicit: Script?
         var last: Script?
-        var openers: [(closing: UInt32, index: Int, script: Script?)] = []
-        var pairs: [(open: Int, close: Int)] = []
+        let pairs = pairs ?? bracketPairs(scalars)
+        // The opening bracket of each closing one, by offset.
+        var openingOf: [Int: Int] = [:]
+        for pair in pairs { openingOf[pair.close] = pair.open }
         for i in scripts.indices {
             if scripts[i].isExplicit {
                 last = scripts[i]
                 if firstExplicit == nil { firstExplicit = scripts[i] }
                 continue
             }
-            if scalars[i].bidiClass == .ON, let bracket = Tables.brackets[scalars[i].value] {
-                if bracket.opening {
-                    if openers.count < BidiResolver.maxBracketDepth {
-                        openers.append((Tables.openingBrackets[bracket.canonical] ?? 0, i, last))
-                    }
-                } else if let match = openers.lastIndex(where: { $0.closing == bracket.canonical }) {
-                    pairs.append((openers[match].index, i))
-                    if let script = openers[match].script { last = script }
-                    openers.removeSubrange(match...)
-                }
-            }
+            // What follows a closing bracket takes the script before its opening one (which
+            // that one took, if it took one).
+            if let open = openingOf[i], scripts[open].isExplicit { last = scripts[open] }
             if let last {
                 scripts[i] = last
             } else if scripts[i] == .inherited && i > 0 {
@@ -62,6 +56,53 @@ enum Itemizer {
         return scripts
     }
 
+    /// The bracket pairs of `scalars` (UAX #9 BD16, on the brackets of bidi class ON), in the
+    /// order they close.
+    static func bracketPairs(_ scalars: [Unicode.Scalar]) -> [(open: Int, close: Int)] {
+        var openers: [(closing: UInt32, index: Int)] = []
+        var pairs: [(open: Int, close: Int)] = []
+        for i in scalars.indices {
+            guard scalars[i].bidiClass == .ON, let bracket = Tables.brackets[scalars[i].value] else { continue }
+            if bracket.opening {
+                if openers.count < BidiResolver.maxBracketDepth {
+                    openers.append((Tables.openingBrackets[bracket.canonical] ?? 0, i))
+                }
+            } else if let match = openers.lastIndex(where: { $0.closing == bracket.canonical }) {
+                pairs.append((openers[match].index, i))
+                openers.removeSubrange(match...)
+            }
+        }
+        return pairs
+    }
+
+    /// The quotation mark pairs of `scalars`, in the order they close: « and », ‹ and ›, the
+    /// curly double quotes (“ ” „, in any of the orders languages use) and the straight ", each
+    /// mark closing the nearest open one of its kind. (Single quotes are left out: ’ is also
+    /// an apostrophe.)
+    static func quotePairs(_ scalars: [Unicode.Scalar]) -> [(open: Int, close: Int)] {
+        func kind(_ scalar: Unicode.Scalar) -> Int? {
+            switch scalar {
+            case "\u{AB}", "\u{BB}": 1
+            case "\u{2039}", "\u{203A}": 2
+            case "\u{201C}", "\u{201D}", "\u{201E}": 3
+            case "\"": 4
+            default: nil
+            }
+        }
+        var open: [(kind: Int, index: Int)] = []
+        var pairs: [(open: Int, close: Int)] = []
+        for i in scalars.indices {
+            guard let kind = kind(scalars[i]) else { continue }
+            if let match = open.lastIndex(where: { $0.kind == kind }) {
+                pairs.append((open[match].index, i))
+                open.removeSubrange(match...)
+            } else if open.count < BidiResolver.maxBracketDepth {
+                open.append((kind, i))
+            }
+        }
+        return pairs
+    }
+
     /// Which characters RTL balancing sets larger (SPEC 4.3): those of Arabic and Hebrew script,
     /// except in a word of Latin letters or digits without an Arabic or Hebrew letter: the digits
     /// and signs of "5G" or "+PRO" take that script from the Arabic before them, and one word is
@@ -71,8 +112,10 @@ enum Itemizer {
     /// the same ٢٫٥. Its signs (٪ ٫) go with it. Words end at white space, and at a hyphen or
     /// maqaf after a letter or digit: Hebrew's "ב-10:30" is a prefix and a time, while the minus
     /// of "-5", "(-5)" or "-PRO" begins its word; a hyphen that is neither (the dash of
-    /// "10 - 20") stands between words. Brackets keep their script's size, so that a pair is
-    /// set alike (`resolveScripts`).
+    /// "10 - 20") stands between words. A pair of brackets or quotation marks takes the size of
+    /// what it encloses: larger around an Arabic or Hebrew letter, else the size of the Latin
+    /// letters or digits inside (the brackets of "تنزيل (PDF)" were 2 pt larger than "PDF", the
+    /// « of "NEW «جديد»" smaller than its »); one around neither keeps its script's size.
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
@@ -110,6 +153,22 @@ enum Itemizer {
                 for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
             }
             start = end
+        }
+        let pairs = bracketPairs(scalars) + quotePairs(scalars)
+        if !pairs.isEmpty {
+            // Letters and digits before each offset, and those of them balanced: what a pair
+            // encloses is a subtraction (nested pairs each scanning theirs was quadratic).
+            var letters = [Int](repeating: 0, count: scalars.count + 1)
+            var larger = [Int](repeating: 0, count: scalars.count + 1)
+            for i in scalars.indices {
+                let isText = scalars[i].properties.isAlphabetic || NumberingSystem.isDigit(scalars[i])
+                letters[i + 1] = letters[i] + (isText ? 1 : 0)
+                larger[i + 1] = larger[i] + (isText && balanced[i] ? 1 : 0)
+            }
+            for pair in pairs where letters[pair.close] > letters[pair.open + 1] {
+                let enclosesBalanced = larger[pair.close] > larger[pair.open + 1]
+                (balanced[pair.open], balanced[pair.close]) = (enclosesBalanced, enclosesBalanced)
+            }
         }
         // The spaces and hyphens between words are balanced next to a balanced word only: one
         // between "2.5" and "GB" made the line of "٢٫٥ GB" as tall as one of 19 pt type.

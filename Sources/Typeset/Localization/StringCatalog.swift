@@ -339,16 +339,21 @@ public struct StringCatalog: Sendable {
     /// show the source language's text (it was warned about as a language the catalog lacks).
     public var languages: [String] { Set(tables.keys).union(problems.keys).filter { !$0.isEmpty }.sorted() }
 
-    /// `languages` as people write them (`en-GB`, `zh-Hans`), for messages.
-    public var writtenLanguages: String { languages.map { Language.canonicalCase(tag: $0) }.joined(separator: ", ") }
+    /// `languages` as people write them (`en-GB`, `zh-Hans`), for messages ("the catalog has
+    /// …"): "no text in any language" for an .xcstrings catalog that has none.
+    public var writtenLanguages: String {
+        languages.isEmpty ? "no text in any language" : languages.map { Language.canonicalCase(tag: $0) }.joined(separator: ", ")
+    }
 
     /// Whether `locale`, or a less specific form of it, has strings of its own or is the source
     /// language. False means every key shows the source language's text: `--locale fr` with a
-    /// catalog of English and Arabic, or a misspelt locale. Always true for a file of one language.
+    /// catalog of English and Arabic, or a misspelt locale. Always true for a file of one language
+    /// (an .xcstrings catalog names its source language: one with no text yet, every
+    /// translation of it "new" and empty, has strings for none but it).
     public func hasStrings(locale: String) -> Bool { hasStrings(own: ownLanguages(locale)) }
 
     private func hasStrings(own: [String]) -> Bool {
-        if languages.isEmpty { return true }
+        if languages.isEmpty && sourceLanguage == nil { return true }
         let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
         return own.contains { $0 == source || tables[$0] != nil || problems[$0] != nil }
     }
