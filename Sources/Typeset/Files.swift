@@ -106,6 +106,27 @@ public enum Path {
         }
     }
 
+    /// `path` made absolute from `folder` (the working folder), with `.`, `..` and repeated
+    /// slashes resolved by their spelling alone (symbolic links are not followed): one name for
+    /// `a.xml`, `./a.xml` and `sub/../a.xml`.
+    public static func lexicallyAbsolute(_ path: String, in folder: String) -> String {
+        let joined = path.hasPrefix("/") ? path : folder + "/" + path
+        // Most paths have nothing to resolve: no parts to split.
+        let plain = !joined.contains("//") && !joined.contains("/./") && !joined.contains("/../")
+            && !joined.hasSuffix("/.") && !joined.hasSuffix("/..") && !(joined.count > 1 && joined.hasSuffix("/"))
+        if plain { return joined }
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                _ = parts.popLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// `folder/name`, with one slash between.
     public static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }

@@ -69,7 +69,12 @@ struct Render: Command {
         var clashes: [String: String] = [:]
         var kept: [String] = []
         var keptFor: [String: [String]] = [:]  // the inputs kept for an output path, when several
+        // Each file once, by its path with `.`, `..` and repeated slashes resolved: `a.xml`,
+        // `./a.xml` and `sub/../a.xml` were three inputs, rendered at once into one file.
+        var seen: Set<String> = []
+        let workingFolder = FileManager.default.currentDirectoryPath
         for (input, path) in zip(inputs, outputs) {
+            guard seen.insert(Path.lexicallyAbsolute(input, in: workingFolder)).inserted else { continue }
             if let other = firstInput[path] {
                 // A file given again after a clash is the same input too.
                 let others = keptFor[path] ?? [other]
@@ -105,7 +110,8 @@ struct Render: Command {
         try refuseOverwritingFonts(output: output)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
-        if let folder = output.map(Path.folder) ?? outDir { try makeOutputFolder(folder) }
+        let made = try (output.map(Path.folder) ?? outDir).map(makeOutputFolder) ?? []
+        defer { removeEmptyFolders(made) }
 
         if let output, resolvedFormat == .pdf {
             try renderOnePDF(selected, to: output, settings: settings, typesetter: typesetter)
@@ -122,7 +128,7 @@ struct Render: Command {
             // Refused whole: leaving out the input whose page it is would number the pages after
             // it again, onto the picture.
             if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pageCount), selected, shown) {
-                finish(total: selected.count, failed: selected)
+                try finish(total: selected.count, failed: selected)
                 return
             }
             if !layouts.isEmpty {
@@ -148,7 +154,7 @@ struct Render: Command {
                     failed = selected
                 }
             }
-            finish(total: selected.count, failed: failed)
+            try finish(total: selected.count, failed: failed)
             return
         }
 
@@ -201,7 +207,7 @@ struct Render: Command {
                 return (outcome.diagnostics, false)
             }
         }, report: { printDiagnostics($0.0) })
-        finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+        try finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
     }
 
     /// The pictures the inputs of a PNG batch show, read before any page is written, so that
@@ -280,7 +286,7 @@ struct Render: Command {
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
             if refusedOverPicture([output], chunk, shown) {
                 writer = nil  // removes its temporary file (finish exits the process)
-                finish(total: inputs.count, failed: inputs)
+                try finish(total: inputs.count, failed: inputs)
                 return
             }
             guard let first = layouts.first else { continue }
@@ -295,7 +301,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish exits the process)
-                finish(total: inputs.count, failed: inputs)
+                try finish(total: inputs.count, failed: inputs)
                 return
             }
         }
@@ -305,16 +311,18 @@ struct Render: Command {
             printError(outputError(error, output))
             failed = inputs
         }
-        finish(total: inputs.count, failed: failed)
+        try finish(total: inputs.count, failed: failed)
     }
 
-    private func finish(total: Int, failed: [String]) {
+    /// Says how many inputs were rendered, and ends the command with exit status 1 when one
+    /// failed (thrown, so that `run` cleans up: `removeEmptyFolders`).
+    private func finish(total: Int, failed: [String]) throws {
         if total != 1 || !failed.isEmpty {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
             writeStandardError(singleLine(line) + "\n")
         }
-        if !failed.isEmpty { exit(ExitStatus.inputFailed) }
+        if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
     }
 }
 

@@ -246,7 +246,8 @@ struct Sheet: Command {
         }
 
         let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
-        try makeOutputFolder(Path.folder(output))
+        let made = try makeOutputFolder(Path.folder(output))
+        defer { removeEmptyFolders(made) }
         // A sheet page over a picture an input shows, on any of its pages (a cell shows the
         // first): refused, with that input's error.
         let shown = parsed.map { Set(($0.document?.imagePaths ?? []).compactMap(Path.realPath)) }

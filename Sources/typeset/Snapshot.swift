@@ -97,6 +97,17 @@ struct Snapshot: Command {
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         let folder = SnapshotFolder(
             path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))
+        // A file where the references' folder goes: every screen failed for want of a
+        // reference, with a hint to record them that could not.
+        var along = directory
+        for part in ["__snapshots__"] + layoutArguments.snapshotFolders {
+            along = Path.join(along, part)
+            var isFolder = false
+            if FileManager.default.fileExists(atPath: along, isDirectory: &isFolder), !isFolder {
+                printError("'\(along)' is a file, not a folder: the references go in a folder of that name; move the file")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
         let options = SnapshotOptions(
             scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
         let update = self.update
@@ -131,6 +142,7 @@ struct Snapshot: Command {
             }
             let outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else {
+                if !update { folder.removeDiffImages(of: name, otherNames: allNames) }
                 // The errors on standard error as every command gives them (FILE:LINE:COLUMN at
                 // the start of a line, for CI's problem matchers), the FAIL line their count.
                 let count = outcome.diagnostics.errors.count
@@ -150,6 +162,7 @@ struct Snapshot: Command {
                     diagnostics: outcome.diagnostics, lines: failureLines(check, file: file),
                     passed: check.passed)
             } catch {
+                if !update { folder.removeDiffImages(of: name, otherNames: allNames) }
                 return FileResult(diagnostics: outcome.diagnostics, lines: ["FAIL \(file): \(error)"], passed: false)
             }
         }, report: { result in

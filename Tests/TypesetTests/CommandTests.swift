@@ -635,7 +635,9 @@ import Testing
     }
 
     /// One file given twice is one input however it is spelt, rendered once: `a.xml ./a.xml`
-    /// was refused as two inputs writing one output, while `a.xml a.xml` rendered twice.
+    /// was refused as two inputs writing one output, while `a.xml a.xml` rendered twice, and
+    /// without `--out-dir` (each output beside its input, spelt as the input is) so did
+    /// `a.xml ./a.xml`, the jobs writing one file at once.
     @Test func oneFileGivenTwiceIsNoCollision() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -646,10 +648,21 @@ import Testing
             let run = try typeset(["render"] + inputs + ["--out-dir", "d"], in: out)
             // One input: no "rendered 2 of 2 inputs" line.
             #expect(run.status == 0 && run.stderr.isEmpty, "\(inputs): \(run)")
+            let beside = try typeset(["render"] + inputs + [out + "/a.xml", "--jobs", "2"], in: out)
+            #expect(beside.status == 0 && beside.stderr.isEmpty, "\(inputs): \(beside)")
         }
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
         #expect(two.status == 1 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
+    }
+
+    @Test func pathsResolvedBySpelling() {
+        for (path, resolved) in [
+            ("a.xml", "/w/a.xml"), ("./a.xml", "/w/a.xml"), ("sub/../a.xml", "/w/a.xml"), ("sub//a.xml", "/w/sub/a.xml"),
+            ("/x/./y/../z.xml", "/x/z.xml"), ("../../../a.xml", "/a.xml"), ("sub/", "/w/sub"), ("/", "/"),
+        ] {
+            #expect(Path.lexicallyAbsolute(path, in: "/w") == resolved, "\(path)")
+        }
     }
 
     /// A file name that is not UTF-8 is refused, saying so: Swift reads arguments as UTF-8,
@@ -694,6 +707,26 @@ import Testing
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("-2.png: its name is longer than the 255 bytes a file name can have"), "\(result)")
         #expect(files(in: out + "/pages") == [], "no page of a failed document")
+    }
+
+    /// The output folders a command makes and writes nothing into (every input failed) are
+    /// removed: a failed CI job left `out/screens/` behind, empty.
+    @Test func foldersMadeForNothingAreRemoved() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document><p>x</document>".write(toFile: folder + "/bad.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/settings-en.xml", toPath: folder + "/good.xml")
+        for arguments in [["--out-dir", "new/a/b"], ["-o", "new/x/y.pdf"], ["-o", "new/y.png"], ["--out-dir", "new/s", "--format", "svg"]] {
+            let run = try typeset(["render", "bad.xml"] + arguments, in: folder)
+            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/new"), "\(arguments)")
+        }
+        // A folder that was there stays, and so does one something was written into.
+        try FileManager.default.createDirectory(atPath: folder + "/kept", withIntermediateDirectories: false)
+        #expect(try typeset(["render", "bad.xml", "--out-dir", "kept"], in: folder).status == 1)
+        #expect(FileManager.default.fileExists(atPath: folder + "/kept"))
+        #expect(try typeset(["render", "good.xml", "bad.xml", "--out-dir", "new/ok"], in: folder).status == 1)
+        #expect(files(in: folder + "/new/ok") == ["good.pdf"])
     }
 
     /// No output replaces a font the command reads: `-o` onto one wrote a PDF over it with only

@@ -740,6 +740,27 @@ struct SnapshotCommandTests {
         #expect(try contents(folder + "/__snapshots__") == ["b.png"])
     }
 
+    /// A screen that fails without being compared (its markup has an error, its reference is no
+    /// PNG) loses the diff image an earlier run left: it stayed, and was taken for this run's.
+    @Test func aDiffImageThisRunDidNotMakeIsRemoved() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Bluetooth: On</p>"), to: folder + "/a.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        for breakIt in [
+            { try write("<document><p>x</document>", to: folder + "/a.xml") },
+            { try write("not a PNG", to: folder + "/__snapshots__/a.png") },
+        ] {
+            try write(document("<p>Bluetooth: Off</p>"), to: folder + "/a.xml")
+            #expect(try typeset(["snapshot", ".", "--scale", "0.5"], in: folder).status == 1)
+            #expect(try contents(folder + "/__snapshots__") == ["a.diff.png", "a.png"])
+            try breakIt()
+            let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+            #expect(check.status == 1 && check.lines.last == "0 passed, 1 failed", "\(check)")
+            #expect(try contents(folder + "/__snapshots__") == ["a.png"])
+        }
+    }
+
     /// A folder named like a reference or a diff image is neither: `--update` removed
     /// `old.png/` with all it held, and a check removed `gone.diff.png/`.
     @Test func foldersNamedLikeReferencesStay() throws {
@@ -829,8 +850,13 @@ struct SnapshotCommandTests {
         try FileManager.default.createDirectory(atPath: folder + "/s", withIntermediateDirectories: true)
         try Data("<document><p>x</p></document>".utf8).write(to: URL(fileURLWithPath: folder + "/s/a.xml"))
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/s/__snapshots__"))
-        let blocked = try typeset(["snapshot", "s", "--update"], in: folder)
-        #expect(blocked.status == 1 && blocked.stdout.contains("'s/__snapshots__' is a file, not a folder"), "\(blocked)")
+        // Refused before any screen, check or update (a check failed each screen for want of a
+        // reference, with a hint to record it that could not).
+        for arguments in [["snapshot", "s", "--update"], ["snapshot", "s"]] {
+            let blocked = try typeset(arguments, in: folder)
+            #expect(blocked.status == 2 && blocked.stdout.isEmpty, "\(blocked)")
+            #expect(blocked.stderr.contains("'s/__snapshots__' is a file, not a folder: the references go in a folder of that name"))
+        }
         // A folder named like markup is no markup file: passed over (it failed as one).
         try FileManager.default.removeItem(atPath: folder + "/s/__snapshots__")
         try FileManager.default.createDirectory(atPath: folder + "/s/old.xml", withIntermediateDirectories: true)

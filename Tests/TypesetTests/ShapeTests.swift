@@ -422,6 +422,12 @@ struct ShapeFontTests {
             "font families 'A1', 'b2' and 'C3' not found (not bundled, in a --font-dir folder or installed); text falls "
                 + "back to the next family in font=\"A1, b2, Noto Sans, a1, C3\", then the bundled fonts"
         ])
+        // None found: there is no next family to fall back to.
+        let none = try #require(layoutMarkup("<document font=\"Nonexistent Family\"><p>Hello</p></document>"))
+        #expect(none.diagnostics.items.map(\.message) == [
+            "font family 'Nonexistent Family' not found (not bundled, in a --font-dir folder or installed); "
+                + "text takes the bundled fonts"
+        ])
         // 10,000 of them: one warning, not one each quoting all (34 s), and the text is set.
         let list = (0..<10_000).map { "Family \($0)" }.joined(separator: ", ")
         let many = try #require(layoutMarkup("<document font=\"\(list)\"><p>Hello</p></document>"))

@@ -316,11 +316,8 @@ public struct SnapshotFolder: Sendable {
             record.written = changed.map(\.path)
         }
         let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > pages.count }
-        let diffImages = (self.diffImages[name] ?? []).map(\.file).filter { file in
-            let stem = String(file.dropLast(".diff.png".count))
-            return stem == name || !otherNames.contains(stem)
-        }.map(join)
-        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages where isRemovable(file) {  // as in `check`
+        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages(of: name, otherNames: otherNames)
+        where isRemovable(file) {  // as in `check`
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)
@@ -329,6 +326,22 @@ public struct SnapshotFolder: Sendable {
             }
         }
         return record
+    }
+
+    /// The diff images of `name`'s pages an earlier run left (not those of another document
+    /// whose name is `name-K`, one of `otherNames`).
+    private func diffImages(of name: String, otherNames: Set<String>) -> [String] {
+        (diffImages[name] ?? []).map(\.file).filter { file in
+            let stem = String(file.dropLast(".diff.png".count))
+            return stem == name || !otherNames.contains(stem)
+        }.map(join)
+    }
+
+    /// Removes the diff images an earlier run left for `name`, when this run has none to show:
+    /// its document fails to lay out, or its check fails before comparing (a reference that is
+    /// no PNG). Kept, they would be taken for this run's.
+    public func removeDiffImages(of name: String, otherNames: Set<String> = []) {
+        for file in diffImages(of: name, otherNames: otherNames) { removeDiffImage(file) }
     }
 
     private func join(_ file: String) -> String { Path.join(path, file) }

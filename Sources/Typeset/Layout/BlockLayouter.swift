@@ -636,8 +636,10 @@ struct BlockLayouter {
             : "font families \(shown.joined(separator: ", ")) and \(missing.count - 3) more"
         var list = named.joined(separator: ", ")
         if list.count > 120 { list = String(list.prefix(119)) + "…" }
+        // (With no family found, "the next family" was one that is not there.)
+        let anyFound = named.contains { family in !missing.contains { $0.lowercased() == family.lowercased() } }
         return "\(names) not found (not bundled, in a --font-dir folder or installed); "
-            + "text falls back to the next family in font=\"\(list)\", then the bundled fonts"
+            + (anyFound ? "text falls back to the next family in font=\"\(list)\", then the bundled fonts" : "text takes the bundled fonts")
     }
 
     static func rowSpacing(_ count: Int) -> Double { Block.rowSpacing * Double(max(0, count - 1)) }
