@@ -539,6 +539,13 @@ extension ReportBlock {
         // A no-break space parts a number from its unit as a space does.
         let units = blocks(#"<document lang="ar" numerals="arab"><label>15&#xA0;km 16&#x202F;km 17 km</label></document>"#)
         #expect(units[0].text.contains("١٥") && units[0].text.contains("١٦") && units[0].text.contains("١٧"), "\(units[0].text)")
+        // In Arabic, the number of a name (after a word with a capital Latin letter) keeps its
+        // digits; one after a unit, a lower-case word or punctuation does not.
+        let names = blocks(
+            #"<document lang="ar" numerals="arab"><p>اشترِ iPhone 15 Pro و <ltr>iOS 17.2</ltr> و Wi-Fi&#xA0;6 و Ethiopia, 500 و gb 8 بسعر 15</p></document>"#)
+        let shown = names[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
+        for kept in ["15 Pro", "17.2", "6", "٥٠٠", "٨", "١٥"] { #expect(shown.contains(kept), "\(kept): \(shown)") }
+        #expect(!shown.contains("١٧") && !shown.contains("٦"), "\(shown)")
     }
 
     /// A substituted number takes its system's separators and percent sign (CLDR: ٫ ٬ ٪), as a

@@ -25,14 +25,21 @@ extension ParagraphLayouter {
     /// A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an emoji's, not a number's: kept, as
     /// the emoji font has no other. So are the digits of a word with a left-to-right letter in
     /// it, which are part of a name or a code, not a number (MP3, COVID-19, x86_64, A1B2-C3, a
-    /// URL): they read as "MP٣" and were copied so.
+    /// URL): they read as "MP٣" and were copied so. And, in right-to-left text shown in digits
+    /// other than 0-9, the number of a name: one right after a word with a capital Latin
+    /// letter, only spaces between (a product's or a version's: iPhone 15, iOS 17.2, Wi-Fi 6;
+    /// "اشترِ iPhone 15 Pro" showed "iPhone ١٥ Pro"). A unit is no name ("15 km 16 km" is
+    /// two distances), and in text of a left-to-right language `numerals` is asked for
+    /// ("Total 42"), and applies.
     static func displayScalars(_ text: ParagraphText) -> [Unicode.Scalar] {
         var display = text.scalars
         var shown: [NumberingSystem?] = []  // by scalar, once a digit is substituted
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
+        var wordIsNamesNumber = false
         for span in text.spans {
             guard let system = span.style.digits else { continue }
+            let keepsLatinNames = system != .latn && Language.isRightToLeft(language: span.style.language)
             for i in span.scalarRange {
                 guard let digit = system.substitute(display[i]) else { continue }
                 let next = i + 1 < display.count ? display[i + 1].value : 0
@@ -40,8 +47,9 @@ extension ParagraphLayouter {
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
+                    wordIsNamesNumber = keepsLatinNames && followsAName(word, in: text.scalars)
                 }
-                if wordHasLetter { continue }
+                if wordHasLetter || wordIsNamesNumber { continue }
                 display[i] = digit
                 if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
                 shown[i] = system
@@ -49,6 +57,20 @@ extension ParagraphLayouter {
         }
         if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
         return display
+    }
+
+    /// Whether the word before `word`, only spaces between (no-break ones too), has a capital
+    /// Latin letter and ends in a letter or digit: a name whose number `word` is (iPhone 15).
+    private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}" }
+        var end = word.lowerBound
+        while end > 0, isSpace(scalars[end - 1]) { end -= 1 }
+        guard end > 0, end < word.lowerBound else { return false }
+        let last = scalars[end - 1]
+        guard last.properties.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
+        var start = end
+        while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
+        return scalars[start..<end].contains { $0.script == .latin && $0.properties.isUppercase }
     }
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:
