@@ -25,9 +25,7 @@ enum Itemizer {
         var firstExplicit: Script?
         var last: Script?
         let pairs = pairs ?? bracketPairs(scalars)
-        // The opening bracket of each closing one, by offset.
-        var openingOf: [Int: Int] = [:]
-        for pair in pairs { openingOf[pair.close] = pair.open }
+        var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
         for i in scripts.indices {
             if scripts[i].isExplicit {
                 last = scripts[i]
@@ -36,7 +34,10 @@ enum Itemizer {
             }
             // What follows a closing bracket takes the script before its opening one (which
             // that one took, if it took one).
-            if let open = openingOf[i], scripts[open].isExplicit { last = scripts[open] }
+            while nextPair < pairs.count && pairs[nextPair].close < i { nextPair += 1 }
+            if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
+                last = scripts[pairs[nextPair].open]
+            }
             if let last {
                 scripts[i] = last
             } else if scripts[i] == .inherited && i > 0 {
@@ -62,7 +63,15 @@ enum Itemizer {
         var openers: [(closing: UInt32, index: Int)] = []
         var pairs: [(open: Int, close: Int)] = []
         for i in scalars.indices {
-            guard scalars[i].bidiClass == .ON, let bracket = Tables.brackets[scalars[i].value] else { continue }
+            // Brackets are ( ) [ ] { } below U+0F3A (Tibetan's are the next): text of other
+            // letters passes without a lookup.
+            let value = scalars[i].value
+            if value < 0x0F3A && value != 0x28 && value != 0x29 && value != 0x5B && value != 0x5D && value != 0x7B
+                && value != 0x7D
+            {
+                continue
+            }
+            guard scalars[i].bidiClass == .ON, let bracket = Tables.brackets[value] else { continue }
             if bracket.opening {
                 if openers.count < BidiResolver.maxBracketDepth {
                     openers.append((Tables.openingBrackets[bracket.canonical] ?? 0, i))
