@@ -472,6 +472,9 @@ struct PageEmitter {
     ) {
         report = ReportPage(width: width, height: height, blocks: [])
         self.makesReport = makesReport
+        // A mockup's page holds some 70 items (runs, tags, shapes): grown from one item, the
+        // array was copied six times, each item with it.
+        items.reserveCapacity(64)
         self.background = background
         self.contentBottom = contentBottom
         self.resuming = resuming
@@ -483,6 +486,9 @@ struct PageEmitter {
     mutating func page(before next: Set<OpenStructure> = []) -> (Page, Set<OpenStructure>) {
         continuing = next
         close(downTo: 0)
+        // A page of a few items does not keep the room reserved for more (a long document's
+        // pages are all held until drawn).
+        if items.capacity >= 2 * items.count + 32 { items = Array(items) }
         return (Page(width: report.width, height: report.height, background: background, items: items), suspended)
     }
 
@@ -562,8 +568,8 @@ struct PageEmitter {
             if item != nil { items.append(.beginTag(.label)) }
             let baseline = marker.top + dy + line.baseline
             let first = items.count
-            for run in line.runs {
-                items.append(.glyphs(glyphRun(run, marker.paragraph, originX: marker.x, baseline: baseline).run))
+            for k in line.runs.indices {
+                items.append(.glyphs(glyphRun(line.runs[k], marker.paragraph, originX: marker.x, baseline: baseline).run))
             }
             putInLogicalOrder(line.runs, from: first)
             if item != nil { items.append(.endTag(.label)) }
@@ -586,7 +592,8 @@ struct PageEmitter {
                 var reportRuns: [ReportRun] = []
                 if makesReport { reportRuns.reserveCapacity(line.runs.count) }
                 let first = items.count
-                for run in line.runs {
+                for k in line.runs.indices {  // by index: `for run in` copied each run, retaining its arrays
+                    let run = line.runs[k]
                     let (glyphs, reportText) = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
                     if makesReport {
                         reportRuns.append(
@@ -617,16 +624,24 @@ struct PageEmitter {
     private mutating func putInLogicalOrder(_ runs: [LineRun], from first: Int) {
         var previous = -1
         var inOrder = true
-        for run in runs where !run.glyphs.isEmpty {
-            if run.scalarRange.lowerBound < previous { inOrder = false }
-            previous = run.scalarRange.lowerBound
+        for k in runs.indices where !runs[k].glyphs.isEmpty {
+            if runs[k].scalarRange.lowerBound < previous { inOrder = false }
+            previous = runs[k].scalarRange.lowerBound
         }
         guard !inOrder else { return }  // most lines: one run, or left-to-right runs
-        let drawn = runs.filter { !$0.glyphs.isEmpty }
-        assert(items.count - first == drawn.count)
-        let logical = drawn.indices.sorted { drawn[$0].scalarRange.lowerBound < drawn[$1].scalarRange.lowerBound }
-        let visual = Array(items[first...])
-        for (offset, index) in logical.enumerated() { items[first + offset] = visual[index] }
+        // Where each drawn run starts in the text, sorted with the items by swapping them (a
+        // line has a few runs): the items were copied out and back, each retained.
+        var starts: [Int] = []
+        starts.reserveCapacity(runs.count)
+        for k in runs.indices where !runs[k].glyphs.isEmpty { starts.append(runs[k].scalarRange.lowerBound) }
+        assert(items.count - first == starts.count)
+        for k in starts.indices {
+            var smallest = k
+            for j in k + 1..<starts.count where starts[j] < starts[smallest] { smallest = j }
+            guard smallest != k else { continue }
+            starts.swapAt(k, smallest)
+            items.swapAt(first + k, first + smallest)
+        }
     }
 
     /// The space hanging at the end of `line`, drawn where a space shows nothing: past the line's
