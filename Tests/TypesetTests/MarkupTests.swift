@@ -264,6 +264,10 @@ private struct Fixture {
         let old = try #require(parse(#"<document lang="iw"><p lang="IN-id">x</p><p lang="ji">x</p></document>"#).document)
         #expect(old.lang == "he" && old.blocks.map(\.style.lang) == ["id-ID", "yi"])
         #expect(Language.canonical(tag: "iw_IL") == "he-IL" && Language.canonical(tag: "iwx") == "iwx")
+        // So is a three-letter code of a language that has a two-letter one (`ara` was set left
+        // to right, an unknown language).
+        let long = try #require(parse(#"<document lang="ara"><p lang="heb-IL">x</p><p lang="FAS">x</p></document>"#).document)
+        #expect(long.lang == "ar" && long.blocks.map(\.style.lang) == ["he-IL", "fa"])
     }
 
     /// What goes to a terminal (`writeStandardError`) has its control characters (a terminal's
@@ -415,6 +419,16 @@ private struct Fixture {
         BadInput(
             "mismatched end tag", "<document>\n  <p>x</label>\n</document>", 2, 7,
             "end tag '</label>' does not match '<p>' opened at line 2, column 3"),
+        // What to do differs with the case: each was told to close the open element first.
+        BadInput("stray end tag", "<document><p>a</p></p></document>", 1, 19, "no '<p>' is open: remove this end tag"),
+        BadInput("br left open", "<document><p>a<br>b</p></document>", 1, 20, "'br' takes no content: write it '<br/>'"),
+        BadInput("misspelt end tag", "<document><lable>a</label></document>", 1, 19, "the names differ: spell the start tag and the end tag alike"),
+        BadInput("end tag in another case", "<document><p>a</P></document>", 1, 15, "names are case-sensitive: write '</p>'"),
+        BadInput("entity without ';'", "<document><p>Fish &amp chips</p></document>", 1, 19, "the entity '&amp' lacks its ';'"),
+        BadInput("HTML entity", "<document><p>a&nbsp;b</p></document>", 1, 15, "unknown entity '&nbsp;'"),
+        BadInput("HTML entity's reference", "<document><p>a &rlm b</p></document>", 1, 16, "write '&#x200F;'"),
+        BadInput("quote not closed before the tag ends", "<document>\n<p color=\"#ff0000>a</p>\n</document>", 2, 4,
+                 "add its closing '\"' before the '>' that ends the tag"),
         BadInput("unclosed element", "<document>\n  <p>text\n", 2, 3, "element 'p' is not closed"),
         BadInput("empty input", "", 1, 1, "no root element"),
         BadInput("text after the root", "<document/>\nx", 2, 1, "text after the root element"),
@@ -531,7 +545,12 @@ private struct Fixture {
         // that blocks take (each was a guess at another name: 'b', 'span', 'height').
         BadInput("abbreviated button", "<document><btn>OK</btn></document>", 1, 11, "did you mean 'button'?"),
         BadInput("inline guess inside text", "<document><p><spn>x</spn></p></document>", 1, 14, "did you mean 'span'?"),
-        BadInput("no inline guess among blocks", "<document><spn>x</spn></document>", 1, 11, "did you mean 'p'?"),
+        BadInput("an inline guess among blocks says where it goes", "<document><spn>x</spn></document>", 1, 11,
+                 "did you mean 'span'? It is not allowed inside 'document', which accepts block elements"),
+        BadInput("no guess two edits from a short name", "<document><p>a<sup>2</sup></p></document>", 1, 15,
+                 "'p' accepts"),
+        BadInput("no block alias inside text", "<document><p>a<small>2</small></p></document>", 1, 15, "'p' accepts"),
+        BadInput("xml:lang is lang", "<document xml:lang='ar'/>", 1, 11, "did you mean 'lang'?"),
         BadInput("block attribute on the document", "<document weight='bold'/>", 1, 11,
                  "it is an attribute of blocks such as 'p' and 'label', not of 'document'"),
         BadInput("key on a span", "<document><p><span key='x'>x</span></p></document>", 1, 20,
@@ -841,7 +860,7 @@ private struct Fixture {
     @Test func rightToLeftByLanguageAndScript() {
         for tag in [
             "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
-            "az-Arab", "ku-Arab-IQ", "pa-PK", "AR",
+            "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }

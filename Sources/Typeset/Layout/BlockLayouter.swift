@@ -511,7 +511,7 @@ struct BlockLayouter {
             diagnostics.report(.error(
                 block.location,
                 "a 'row' of \(children.count) children needs \(format(BlockLayouter.rowSpacing(children.count))) pt "
-                    + "for the \(format(Block.rowSpacing)) pt gaps between them, and has \(format((context.width * 10).rounded(.down) / 10)) pt",
+                    + "for the \(format(Block.rowSpacing)) pt gap\(children.count == 2 ? "" : "s") between them, and has \(format((context.width * 10).rounded(.down) / 10)) pt",
                 hint: "put fewer children in the row, or some of them in a 'stack'"))
             return top
         }

@@ -155,9 +155,10 @@ enum MarkupNames {
 }
 
 /// The closest name to `name` among `candidates` by edit distance, if it is close enough to be
-/// a likely typo (at most 2 edits, or a third of the name's length for long names, and at least
-/// one character kept: a one-letter name is no typo of 'b'). Of equally close names, the one
-/// sharing the longest beginning wins: 'iphone-x' is 'iphone-xs', not 'iphone-8'.
+/// a likely typo (an edit for every three letters, one at least, and at least one character
+/// kept: a one-letter name is no typo of 'b'; with two edits for up to five letters, `<sup>`
+/// was asked about 'p', `<table>` about 'title' and flip="ltr" about 'rtl'). Of equally close
+/// names, the one sharing the longest beginning wins: 'iphone-x' is 'iphone-xs', not 'iphone-8'.
 public func closestName(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
     var best: (name: String, distance: Int, prefix: Int)?
@@ -167,7 +168,7 @@ public func closestName(to name: String, among candidates: [String]) -> String? 
         if let best, distance > best.distance || (distance == best.distance && prefix <= best.prefix) { continue }
         best = (candidate, distance, prefix)
     }
-    guard let best, best.distance <= max(2, name.count / 3), best.distance < name.count else { return nil }
+    guard let best, best.distance <= max(1, name.count / 3), best.distance < name.count else { return nil }
     return best.name
 }
 
@@ -373,17 +374,24 @@ struct MarkupConverter {
                 element.location, "'\(name)' is a block element and is not allowed inside '\(parent)'",
                 hint: "'\(parent)' accepts \(expected)")
         } else {
+            // An HTML name's own element only where that is allowed (`<small>` in a <p> was
+            // asked about 'caption', a block); a spelling is guessed among the names allowed here.
+            let alias = MarkupNames.htmlAliases[name.lowercased()].flatMap { valid.contains($0) ? $0 : nil }
             let suggestion =
-                MarkupNames.htmlAliases[name.lowercased()]
-                ?? closestName(to: name, among: valid) ?? closestName(to: name, among: MarkupNames.all)
+                alias ?? closestName(to: name, among: valid)
                 // A misspelled alias, for an element allowed here: `<paragraf>` got only the list of
                 // every block. (An edit for every four letters: `<code>` is not `<body>`.)
                 ?? (name.count < 5 ? nil : MarkupNames.htmlAliases.keys.sorted().first { alias in
                     editDistance(name.lowercased(), alias) <= name.count / 4 && valid.contains(MarkupNames.htmlAliases[alias] ?? "")
                 }.flatMap { MarkupNames.htmlAliases[$0] })
+            // A misspelt element not allowed here is named with where it goes (`<spn>` among
+            // blocks is a span, to put in a text block; it was asked about 'p', two edits away).
+            let elsewhere = suggestion == nil ? closestName(to: name, among: MarkupNames.all) : nil
             error(
                 element.location, "unknown element '\(name)'",
-                hint: suggestion.map { "did you mean '\($0)'?" } ?? "'\(parent)' accepts \(expected)")
+                hint: suggestion.map { "did you mean '\($0)'?" }
+                    ?? elsewhere.map { "did you mean '\($0)'? It is not allowed inside '\(parent)', which accepts \(expected)" }
+                    ?? "'\(parent)' accepts \(expected)")
         }
     }
 
@@ -737,7 +745,7 @@ struct MarkupConverter {
     /// typos are ("font-size" is five edits from "size", "language" four from "lang").
     static let otherNames: [String: [String]] = [
         "font-size": ["size"], "font-weight": ["weight"], "text-align": ["align"], "background-color": ["background"],
-        "direction": ["dir"], "font-family": ["font"], "language": ["lang"], "fontsize": ["size", "font-size"],
+        "direction": ["dir"], "font-family": ["font"], "language": ["lang"], "xml:lang": ["lang"], "fontsize": ["size", "font-size"],
         "fontweight": ["weight"], "textalign": ["align"], "lineheight": ["line-height"], "size": ["font-size"],
     ]
 
@@ -838,7 +846,9 @@ struct AttributeValues {
             return "\(what), \(bound) and at most \(format(maximum))"
         }
         guard let value = AttributeValues.parseDecimal(text) else {
-            reject(attribute, accepts: accepts(), &diagnostics, hint: "write a plain number such as '16' or '1.5'")
+            // An example in the range (`line-height` takes at most 10: '16' was suggested).
+            let example = maximum >= 16 ? "'16' or '1.5'" : "'1.5'"
+            reject(attribute, accepts: accepts(), &diagnostics, hint: "write a plain number such as \(example)")
             return nil
         }
         let tooSmall = switch minimum {
@@ -932,6 +942,7 @@ struct AttributeValues {
             guard let problem = Language.unassignedLanguageProblem(tag: text) else {
                 // (A bare current language in lower case, as most are, is so already.)
                 let isBare = text.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) && Language.deprecatedCodes[text] == nil
+                    && Language.twoLetterCodes[text] == nil
                 return isBare ? text : Language.canonical(tag: text)
             }
             reject(attribute, accepts: "a BCP 47 language tag such as 'en', 'ar' or 'he-IL'", &diagnostics, hint: problem)

@@ -323,6 +323,12 @@ struct XMLReader {
 
     private func describeCurrent() -> String {
         guard let scalar = currentScalar() else { return "the end of the input" }
+        switch scalar {
+        case 0x20: return "a space"
+        case 0x09: return "a tab"
+        case 0x0A, 0x0D: return "the end of the line"
+        default: break
+        }
         if let unicode = Unicode.Scalar(scalar), scalar > 0x20 {
             return "'\(Character(unicode))'"
         }
@@ -539,6 +545,13 @@ struct XMLReader {
                 advance()
                 return String(decoding: value, as: UTF8.self)
             case 0x3C:
+                // Past a '>': the quote was not closed where the tag ended (`color="#f00>a</p>`
+                // was told about the '<' of '</p>').
+                if value.contains(0x3E) {
+                    throw error(
+                        "the value of attribute '\(name)' is not closed", at: start,
+                        hint: "add its closing \(quote == 0x22 ? "'\"'" : "\"'\"") before the '>' that ends the tag")
+                }
                 throw error(
                     "'<' is not allowed in an attribute value", hint: "write '&lt;'")
             case 0x26:
@@ -573,10 +586,27 @@ struct XMLReader {
             throw error(
                 "end tag '</\(name)>' does not match '<\(open.name)>' opened at line "
                     + "\(open.location.line), column \(open.location.column)",
-                at: start, hint: "close '\(open.name)' first with '</\(open.name)>'")
+                at: start, hint: Self.endTagHint(name, open: open.name, isOpen: openElements.contains { $0.name == name }))
         }
         flushText()
         close(openElements.removeLast())
+    }
+
+    /// What to do about the end tag `name` where `open` is the innermost open element: close
+    /// that first, unless it is an element without content left open (`<br>`), the two names
+    /// differ in case or spelling, or nothing of that name is open (a stray end tag). Telling
+    /// each to close the open element first sent `<lable>a</label>` to '</lable>' and `<br>` to
+    /// '</br>'.
+    static func endTagHint(_ name: String, open: String, isOpen: Bool) -> String {
+        if ["br", "divider", "spacer", "image", "hr", "img"].contains(open) {
+            return "'\(open)' takes no content: write it '<\(open)/>'"
+        }
+        if isOpen { return "close '\(open)' first with '</\(open)>'" }
+        if open.lowercased() == name.lowercased() { return "names are case-sensitive: write '</\(open)>'" }
+        if editDistance(open, name) <= max(1, open.count / 3) {
+            return "the names differ: spell the start tag and the end tag alike"
+        }
+        return "no '<\(name)>' is open: remove this end tag, or close '\(open)' first with '</\(open)>'"
     }
 
     private mutating func close(_ element: XMLElement) {
@@ -729,19 +759,40 @@ struct XMLReader {
             }
             return value
         }
-        guard let name = readName(), peek() == 0x3B else {
+        let read = readName()
+        guard let name = read, peek() == 0x3B else {
+            // `Fish &amp chips`: an entity that lacks its ';' (it was told to write '&amp;' for a
+            // literal '&').
+            if let name = read, XMLReader.predefinedEntities[name] != nil {
+                throw error("the entity '&\(name)' lacks its ';'", at: start, hint: "write '&\(name);'")
+            }
+            if let name = read, let value = XMLReader.htmlEntities[name] {
+                throw error(
+                    "'&\(name)' is an HTML entity, which XML does not have", at: start,
+                    hint: "write '&#x\(String(value, radix: 16, uppercase: true));'")
+            }
             throw error(
                 "'&' must start an entity or character reference", at: start,
                 hint: "write '&amp;' for a literal '&'")
         }
         advance()
         guard let value = XMLReader.predefinedEntities[name] else {
+            let known = XMLReader.htmlEntities[name].map { "write '&#x\(String($0, radix: 16, uppercase: true));' for it" }
             throw error(
-                "unknown entity '&\(name);': only &lt; &gt; &amp; &apos; &quot; and numeric "
-                    + "character references are supported (no DTD entities)", at: start)
+                "unknown entity '&\(name);': XML has only &lt; &gt; &amp; &apos; and &quot;, and "
+                    + "numeric character references", at: start, hint: known)
         }
         return value
     }
+
+    /// HTML's entities a mockup is likely to use, which XML does not have: the reference to
+    /// write instead is suggested (the bidi marks among them).
+    static let htmlEntities: [String: UInt32] = [
+        "nbsp": 0xA0, "shy": 0xAD, "lrm": 0x200E, "rlm": 0x200F, "zwj": 0x200D, "zwnj": 0x200C, "copy": 0xA9,
+        "reg": 0xAE, "trade": 0x2122, "deg": 0xB0, "times": 0xD7, "hellip": 0x2026, "ndash": 0x2013,
+        "mdash": 0x2014, "laquo": 0xAB, "raquo": 0xBB, "lsquo": 0x2018, "rsquo": 0x2019, "ldquo": 0x201C,
+        "rdquo": 0x201D, "bull": 0x2022, "middot": 0xB7, "euro": 0x20AC, "pound": 0xA3, "yen": 0xA5,
+    ]
 
     /// The five entities XML predefines (§4.6), by name.
     static let predefinedEntities: [String: UInt32] = ["lt": 0x3C, "gt": 0x3E, "amp": 0x26, "apos": 0x27, "quot": 0x22]

@@ -29,6 +29,10 @@ public enum Language {
     static let rightToLeftLanguages: Set<String> = [
         "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
         "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syr", "ug", "ur", "yi",
+        // Arabic's, Persian's, Pashto's and Yiddish's varieties by their own codes (Egyptian
+        // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
+        "acm", "acq", "aeb", "afb", "ajp", "apc", "apd", "arb", "arq", "ars", "ary", "arz", "ayl", "pes",
+        "pbt", "pbu", "pst", "ydd", "yih", "ota",
     ]
 
     /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
@@ -49,7 +53,8 @@ public enum Language {
         // Most tags are a primary subtag alone, in lowercase ("ar", "en"): no need to split them
         // (asked for every text block, the split was 1% of a document's instructions).
         if language.utf8.count <= 3, language.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) {
-            return rightToLeftLanguages.contains(language)
+            if rightToLeftLanguages.contains(language) { return true }
+            return language.utf8.count == 3 && twoLetterCodes[language].map(rightToLeftLanguages.contains) == true
         }
         let subtags = subtags(of: language)
         guard let primary = subtags.first else { return false }
@@ -59,7 +64,7 @@ public enum Language {
         {
             return true
         }
-        return rightToLeftLanguages.contains(primary)
+        return rightToLeftLanguages.contains(twoLetterCodes[primary] ?? primary)
     }
 
     /// Regions of Arabic that write Latin digits by default (CLDR 42, as ICU 72 reports them);
@@ -138,9 +143,20 @@ public enum Language {
     public static func canonical(tag: String) -> String {
         let tag = canonicalCase(tag: tag)
         let end = tag.firstIndex(of: "-") ?? tag.endIndex
-        guard let code = deprecatedCodes[String(tag[..<end])] else { return tag }
+        let language = String(tag[..<end])
+        guard let code = deprecatedCodes[language] ?? twoLetterCodes[language] else { return tag }
         return code + tag[end...]
     }
+
+    /// ISO 639-2's three-letter codes of languages that have a two-letter one, which BCP 47 uses
+    /// instead: `lang="ara"` was taken for an unknown language and set left to right.
+    static let twoLetterCodes = [
+        "ara": "ar", "heb": "he", "fas": "fa", "per": "fa", "urd": "ur", "yid": "yi", "pus": "ps", "snd": "sd",
+        "div": "dv", "uig": "ug", "kur": "ku", "eng": "en", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de",
+        "spa": "es", "ita": "it", "por": "pt", "rus": "ru", "tur": "tr", "ell": "el", "gre": "el", "hin": "hi",
+        "zho": "zh", "chi": "zh", "jpn": "ja", "kor": "ko", "nld": "nl", "dut": "nl", "pol": "pl", "swe": "sv",
+        "tha": "th",
+    ]
 
     /// The language codes the IANA registry deprecates in favour of others (`no` is Norwegian,
     /// not deprecated, though Apple's systems take it as Bokmål: see `oldCodes`).
