@@ -280,6 +280,28 @@ struct RenderTests {
         #expect(image.pixel(x: 660, y: 80) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
     }
 
+    /// Translucent text (iOS's secondary label is 60% opaque) is as light where its glyphs meet
+    /// (an Arabic join, a mark on its letter) as elsewhere, in PDF as in PNG: the PDF filled it
+    /// glyph by glyph, and laid the color on twice at each join (50% black reached 63 there).
+    @Test func translucentTextIsEvenInPDFAndPNG() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let markup = ##"<document lang="ar" width="300"><label size="40" color="#00000080">بسم الله</label></document>"##
+        try markup.write(toFile: folder + "/alpha.xml", atomically: true, encoding: .utf8)
+        let layout = try #require(Typesetter().layoutFile(folder + "/alpha.xml", settings: JobSettings()).layout)
+        try render(pages: layout.pages, to: folder + "/alpha.pdf", options: RenderOptions(format: .pdf))
+        try render(pages: layout.pages, to: folder + "/alpha.png", options: RenderOptions(format: .png, scale: 2))
+        let drawn = try run("/usr/bin/pdftoppm", ["-r", "144", "-png", "-singlefile", folder + "/alpha.pdf", folder + "/drawn"])
+        #expect(drawn.status == 0, "\(drawn.output)")
+        for file in ["drawn.png", "alpha.png"] {
+            let darkest = try PixelImage(contentsOf: folder + "/" + file).allPixels().map { Int($0.red) }.min() ?? 255
+            #expect((120...135).contains(darkest), "\(file): \(darkest)")
+        }
+        // Still text: a clip of glyphs is read as they are.
+        let text = try run("/usr/bin/pdftotext", [folder + "/alpha.pdf", "-"])
+        #expect(text.output.contains("بسم الله"), "\(text.output)")
+    }
+
     @Test func pdfCarriesLanguageAndFigureAlternateText() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

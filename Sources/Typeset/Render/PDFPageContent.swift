@@ -61,7 +61,11 @@ struct PDFPageContent: ~Copyable {
         // A bitmap font's glyphs are codes of its Type 3 fonts (PDFFonts.swift), shown one by
         // one, each setting the font it is in.
         let bitmap = font.program.isBitmap
-        bytes.append(bitmap ? "BT 3 Tr " : "BT ")
+        // Translucent text is a clip of its glyphs, filled once (text rendering mode 7): filled
+        // glyph by glyph, where glyphs overlap (an Arabic join, a mark on its letter) the color
+        // was laid on twice, darker than the rest, as neither SVG nor PNG shows it.
+        let clipped = transparent && !bitmap
+        bytes.append(bitmap ? "BT 3 Tr " : clipped ? "BT 7 Tr " : "BT ")
         if !bitmap {
             bytes.append("/")
             bytes.append(string: font.name)
@@ -69,7 +73,7 @@ struct PDFPageContent: ~Copyable {
             bytes.number(run.size)
             bytes.append("Tf ")
         }
-        color(run.color)
+        if !clipped { color(run.color) }
         var line = TJWriter(size: run.size, font: bitmap ? "" : font.name)
         var text = run.text
         text.withUTF8 { utf8 in
@@ -113,6 +117,11 @@ struct PDFPageContent: ~Copyable {
         }
         line.end(in: &bytes)
         bytes.append(bitmap ? "0 Tr ET\n" : "ET\n")
+        if clipped {
+            // Anything larger than a page: the glyphs' clip cuts it.
+            color(run.color)
+            bytes.append("-100000 -100000 200000 200000 re f\n")
+        }
         if bitmap {
             for glyph in run.glyphs {
                 guard let (name, image) = try resources.image(of: glyph.id, in: font) else { continue }
