@@ -198,6 +198,20 @@ import Testing
         #expect(try after(350, 4) == [2, 2])
     }
 
+    /// No page starts with an empty line (`<br/><br/>`) before text: it stays on the page
+    /// before, and as a widow's company it does not count, the text line before it goes along
+    /// (a page began with a 22 pt band of nothing, the last line below it as alone as before).
+    @Test func noPageStartsWithAnEmptyLine() throws {
+        func pages(_ text: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(#"<document width="300" height="120"><p>\#(text)</p></document>"#))
+            return result.report.pages.map { page in
+                page.blocks.flatMap { $0.lines.map { line in line.runs.map(\.text).joined() } }
+            }
+        }
+        #expect(try pages("Name: Dana<br/>Plan: PRO<br/><br/>Renews 1 May") == [["Name: Dana"], ["Plan: PRO", "", "Renews 1 May"]])
+        #expect(try pages("A<br/>B<br/><br/>C<br/>D<br/>E") == [["A", "B", ""], ["C", "D", "E"]])
+    }
+
     /// `background` on a stack, a row or a list (SPEC §2: a common block attribute) is drawn
     /// behind its children, across its width from its top to its bottom, before them (it was
     /// warned about and left out): a stack's children stand on one area, gaps included, and

@@ -304,6 +304,12 @@ extension Unit {
     /// what comes after them in the column follows the one that went on from highest up. A list
     /// item shorter than a page is not split.
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
+        /// Whether line `k` of block `i` (cut between its lines) shows nothing: one of
+        /// `<br/><br/>`.
+        func isBlankLine(_ i: Int, _ k: Int) -> Bool {
+            guard let lines = blocks[i].paragraph?.lines, k < lines.count else { return false }
+            return lines[k].runs.allSatisfy { $0.glyphs.isEmpty }
+        }
         // Each block as the slices it may be cut between: its lines, or itself.
         let slices: [[(top: Double, bottom: Double)]] = blocks.map { block in
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
@@ -356,12 +362,23 @@ extension Unit {
                 }
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
+                // No page starts with an empty line (`<br/><br/>`) followed by text: it stays on
+                // this page, where it draws nothing, and a band of nothing no longer opens the next.
+                if end > start, end < block.count - 1, isBlankLine(i, end) {
+                    var after = end
+                    while after < block.count - 1 && isBlankLine(i, after) { after += 1 }
+                    if !isBlankLine(i, after) { end = after }
+                }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
                 // the line before it goes with it, when the two fit on the next page (one of
-                // three lines was cut 2 + 1). One of two lines does not start on a page that
-                // holds only one (`Unit.startHeight`).
+                // three lines was cut 2 + 1), and an empty line is no company: the text line
+                // before it goes too. One of two lines does not start on a page that holds
+                // only one (`Unit.startHeight`).
                 if end == block.count - 1 && end - start >= 2 && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
                     end -= 1
+                    while isBlankLine(i, end), end - start >= 2, block[block.count - 1].bottom - block[end - 1].top <= contentHeight + 0.001 {
+                        end -= 1
+                    }
                 }
                 // (Or first in its column on this page, though below the column's top: in a row
                 // inside a row, aligned to its neighbours' baseline, a button taller than a page
