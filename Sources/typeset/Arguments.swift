@@ -153,11 +153,10 @@ func decimalNumber(_ text: some StringProtocol) -> Double? {
     return Double(text)
 }
 
-/// Makes the folder an output goes in, where missing; one that cannot be made is a usage error
-/// that says why (left to the write, it read "No such file or directory" for each input when
-/// the reason was "Permission denied").
-/// Makes `folder` and the folders above it that are missing; returns those it made, the
-/// deepest first, for `removeEmptyFolders`.
+/// Makes the folder an output goes in, and the folders above it, where missing; returns those
+/// it made, the deepest first, for `removeEmptyFolders`. One that cannot be made is a usage
+/// error that says why (left to the write, it read "No such file or directory" for each input
+/// when the reason was "Permission denied").
 func makeOutputFolder(_ folder: String) throws -> [String] {
     var missing: [String] = []
     var path = folder

@@ -285,7 +285,7 @@ struct Render: Command {
             // The PDF over a picture an input shows: refused whichever inputs it would hold.
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
             if refusedOverPicture([output], chunk, shown) {
-                writer = nil  // removes its temporary file (finish exits the process)
+                writer = nil  // removes its temporary file (finish ends the command)
                 try finish(total: inputs.count, failed: inputs)
                 return
             }
@@ -300,7 +300,7 @@ struct Render: Command {
                 try writer?.add(layouts.flatMap(\.pages))
             } catch {
                 printError(outputError(error, output))
-                writer = nil  // removes its temporary file (finish exits the process)
+                writer = nil  // removes its temporary file (finish ends the command)
                 try finish(total: inputs.count, failed: inputs)
                 return
             }

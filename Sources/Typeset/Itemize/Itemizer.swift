@@ -20,11 +20,11 @@ enum Itemizer {
     /// closing bracket takes the script of its opening one (UAX #24's use of
     /// Bidi_Paired_Bracket, as ICU and HarfBuzz do), and so does what follows it: in
     /// "حفظ (PDF)" both parentheses are Arabic, of one font and one size.
-    static func resolveScripts(_ scalars: [Unicode.Scalar], pairs: [(open: Int, close: Int)]? = nil) -> [Script] {
+    static func resolveScripts(_ scalars: [Unicode.Scalar]) -> [Script] {
         var scripts = scalars.map(\.script)
         var firstExplicit: Script?
         var last: Script?
-        let pairs = pairs ?? bracketPairs(scalars)
+        let pairs = bracketPairs(scalars)
         var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
         for i in scripts.indices {
             if scripts[i].isExplicit {
