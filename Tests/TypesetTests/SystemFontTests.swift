@@ -212,6 +212,26 @@ import Testing
         #expect(face(500) == folder + "/NotoSerif-Regular.ttf")
     }
 
+    /// So does one that fallback reaches, named nowhere: a folder's regular Georgian drew bold
+    /// Georgian regular, where the installed family has its bold.
+    @Test func aFontDirFamilyReachedByFallbackTakesTheInstalledStylesItLacks() throws {
+        try requireFont("NotoSansGeorgian-Bold.ttf")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: Self.noto + "NotoSansGeorgian-Regular.ttf", toPath: folder + "/NotoSansGeorgian-Regular.ttf")
+        let database = FontDatabase(extraDirectories: [folder])
+        let text = Array("გამარჯობა".unicodeScalars)
+        func faces(_ weight: Int) -> [String] {
+            database.itemize(
+                scalars: text, range: 0..<text.count, families: [], weight: weight, italic: false,
+                script: Script(code: "Geor") ?? .common
+            ).map(\.face.path)
+        }
+        #expect(faces(700) == [Self.noto + "NotoSansGeorgian-Bold.ttf"])
+        #expect(faces(400) == [folder + "/NotoSansGeorgian-Regular.ttf"])
+    }
+
     /// Fallback among system fonts tries the bundled fonts' design first: Noto Sans Thai, not
     /// Noto Looped Thai (first by path), whose tone marks sink into the vowels above.
     @Test func systemFallbackPrefersTheBundledDesign() throws {

@@ -641,7 +641,17 @@ public final class FontDatabase: Sendable {
                 faces = found.flatMap { $0.byFamily[Self.familyKey($0.face.family)] } ?? []
                 state.otherFamily[key] = faces
             }
-            return Self.bestMatch(faces.filter(coversAll), weight: weight, italic: italic)
+            let best = Self.bestMatch(faces.filter(coversAll), weight: weight, italic: italic)
+            // A `--font-dir` family takes a style it lacks from the installed family of that
+            // name, as one named in `font` does (`lookUp`): reached by fallback, a folder's
+            // regular Georgian drew bold text regular, where the system's bold was there.
+            guard let best, abs(best.weight - weight) >= 200 || best.italic != italic,
+                let first = faces.first, state.extraByFamily[Self.familyKey(first.family)] != nil,
+                state.bundledByFamily[Self.familyKey(first.family)] == nil
+            else { return best }
+            loadSystem(&state)
+            let installed = state.systemByFamily[Self.familyKey(first.family)] ?? []
+            return Self.bestMatch((faces + installed).filter(coversAll), weight: weight, italic: italic)
         }
     }
 
