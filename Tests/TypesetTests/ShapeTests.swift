@@ -422,6 +422,11 @@ struct ShapeFontTests {
             "font families 'A1', 'b2' and 'C3' not found (not bundled, in a --font-dir folder or installed); text falls "
                 + "back to the next family in font=\"A1, b2, Noto Sans, a1, C3\", then the bundled fonts"
         ])
+        // CSS's generic families stand for families here: 'sans-serif' for the bundled Noto Sans
+        // (it was 'not found', as the last of a CSS font stack usually is).
+        let css = try #require(layoutMarkup("<document font=\"Helvetica, sans-serif\"><p>Hello</p></document>"))
+        #expect(css.diagnostics.items.map(\.message).allSatisfy { $0.hasPrefix("font family 'Helvetica' not found") })
+        #expect(css.report.pages.first?.blocks.first?.lines.first?.runs.map(\.font) == ["Noto Sans"])
         // None found: there is no next family to fall back to.
         let none = try #require(layoutMarkup("<document font=\"Nonexistent Family\"><p>Hello</p></document>"))
         #expect(none.diagnostics.items.map(\.message) == [

@@ -212,6 +212,15 @@ import Testing
         #expect(face(500) == folder + "/NotoSerif-Regular.ttf")
     }
 
+    /// CSS's generic 'serif' and 'monospace' take an installed family of theirs.
+    @Test func genericFamiliesTakeInstalledFamilies() throws {
+        try requireFont("NotoSerif-Regular.ttf")
+        #expect(FontDatabase.shared.face(family: "serif", weight: 400, italic: false)?.family == "Noto Serif")
+        #expect(FontDatabase.shared.hasFamily("SANS-SERIF") && !FontDatabase.shared.hasFamily("cursive"))
+        let mono = FontDatabase.shared.face(family: "monospace", weight: 400, italic: false)?.family
+        #expect(mono == nil || mono?.contains("Mono") == true, "\(mono ?? "-")")
+    }
+
     /// So does one that fallback reaches, named nowhere: a folder's regular Georgian drew bold
     /// Georgian regular, where the installed family has its bold.
     @Test func aFontDirFamilyReachedByFallbackTakesTheInstalledStylesItLacks() throws {

@@ -59,6 +59,18 @@ public final class FontDatabase: Sendable {
 
     /// Bundled family names, in fallback order.
     static let latinFallback = "Noto Sans"
+    /// CSS's generic families (and the system fonts' names CSS stacks use), by `familyKey`, with
+    /// the families that stand for them, the first found taken.
+    static let genericFamilies: [String: [String]] = {
+        let sans = [latinFallback]
+        let serif = ["Noto Serif", "DejaVu Serif", "Liberation Serif"]
+        let mono = ["Noto Sans Mono", "DejaVu Sans Mono", "Liberation Mono"]
+        let names = [
+            "sans-serif": sans, "system-ui": sans, "ui-sans-serif": sans, "-apple-system": sans,
+            "blinkmacsystemfont": sans, "serif": serif, "ui-serif": serif, "monospace": mono, "ui-monospace": mono,
+        ]
+        return Dictionary(uniqueKeysWithValues: names.map { (familyKey($0.key), $0.value) })
+    }()
     static let arabicFallback = "Noto Sans Arabic"
     static let hebrewFallback = "Noto Sans Hebrew"
 
@@ -550,6 +562,14 @@ public final class FontDatabase: Sendable {
     private func lookUp(family: String, weight: Int, italic: Bool, _ state: inout State) -> FontFace? {
         loadPrimary(&state)
         let key = Self.familyKey(family)
+        // CSS's generic families, as the last of a `font` list usually is ("Helvetica, Arial,
+        // sans-serif" warned that 'sans-serif' was not found): the first family of theirs here.
+        if let families = Self.genericFamilies[key] {
+            for family in families {
+                if let face = lookUp(family: family, weight: weight, italic: italic, &state) { return face }
+            }
+            return nil
+        }
         // A family by its name, else by the legacy name of some of its faces (fc-list shows
         // both: "DejaVu Sans,DejaVu Sans Light"), bundled and `--font-dir` fonts first.
         if let faces = state.primaryByFamily[key] {
