@@ -59,6 +59,9 @@ public final class FontDatabase: Sendable {
 
     /// Bundled family names, in fallback order.
     static let latinFallback = "Noto Sans"
+    static let arabicFallback = "Noto Sans Arabic"
+    static let hebrewFallback = "Noto Sans Hebrew"
+
     /// CSS's generic families (and the system fonts' names CSS stacks use), by `familyKey`, with
     /// the families that stand for them, the first found taken.
     static let genericFamilies: [String: [String]] = {
@@ -71,8 +74,6 @@ public final class FontDatabase: Sendable {
         ]
         return Dictionary(uniqueKeysWithValues: names.map { (familyKey($0.key), $0.value) })
     }()
-    static let arabicFallback = "Noto Sans Arabic"
-    static let hebrewFallback = "Noto Sans Hebrew"
 
     private let state = Locked(State())
 
