@@ -79,7 +79,7 @@ struct Render: Command {
                 // A file given again after a clash is the same input too.
                 let others = keptFor[path] ?? [other]
                 let resolved = resolvedPath(input)
-                if others.contains(input) || others.contains(where: { resolvedPath($0) == resolved }) { continue }
+                if others.contains(where: { resolvedPath($0) == resolved }) { continue }
                 let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }

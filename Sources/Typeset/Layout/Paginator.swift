@@ -683,7 +683,7 @@ struct PageEmitter {
     /// extraction read Persian in pieces (the letter before it mapped to two characters, which
     /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. So are the
     /// marks LRM, RLM and ALM, which the report keeps (X9 does not remove them; `reportText`,
-    /// nil when it is the run's): mapped with the letter before them, they put "שלום\u{200F}" in
+    /// nil when it is the run's or no report is made): mapped with the letter before them, they put "שלום\u{200F}" in
     /// a PDF as "שלו\u{200F}ם", and a search for the word failed. A ZWJ between emoji and an
     /// emoji's tags are kept: part of the emoji, drawn as one glyph.
     private func glyphRun(
@@ -704,7 +704,7 @@ struct PageEmitter {
         // of bytes is a subtraction. (Counted character by character for each cluster, and once
         // more for the text, this took 10 thousand instructions more a corpus document.)
         var text = ""
-        var hasMarks = false
+        var reportDiffers = false
         var clusters: [TextCluster] = []
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * run.scalarRange.count) { utf8 in
@@ -714,7 +714,7 @@ struct PageEmitter {
                     let scalar = scalars[i]
                     if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
                     if isBidiMark(scalar) {
-                        hasMarks = true
+                        reportDiffers = makesReport  // the report keeps them (`reportText`)
                         continue
                     }
                     UTF8.encode(scalar) { byte in
@@ -761,7 +761,7 @@ struct PageEmitter {
             }
         }
         var reportText: String?
-        if hasMarks {
+        if reportDiffers {
             var kept = String.UnicodeScalarView()
             for i in run.scalarRange where !isLeftOutOfText(scalars[i]) || isPartOfEmoji(scalars, at: i, in: lower..<upper) {
                 kept.append(scalars[i])

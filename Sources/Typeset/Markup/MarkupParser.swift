@@ -100,6 +100,8 @@ enum MarkupNames {
     static let inlineNames = ["b", "i", "span", "ltr", "rtl", "bdi", "br"]
     static let blocks = Set(textBlockNames + otherBlockNames)
     static let inlines = Set(inlineNames)
+    /// The elements that hold nothing (`checkEmpty`), written `<br/>`.
+    static let empty: Set<String> = ["br", "image", "divider", "spacer"]
     static let all = blocks.union(inlines).union([document, "item"]).sorted()
     /// For messages: "title, heading, p, ... or spacer", "b, i, ... or br".
     static let blockList = listPhrase(textBlockNames + otherBlockNames)

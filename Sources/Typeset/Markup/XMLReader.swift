@@ -598,7 +598,7 @@ struct XMLReader {
     /// each to close the open element first sent `<lable>a</label>` to '</lable>' and `<br>` to
     /// '</br>'.
     static func endTagHint(_ name: String, open: String, isOpen: Bool) -> String {
-        if ["br", "divider", "spacer", "image", "hr", "img"].contains(open) {
+        if MarkupNames.empty.contains(MarkupNames.htmlAliases[open] ?? open) {
             return "'\(open)' takes no content: write it '<\(open)/>'"
         }
         if isOpen { return "close '\(open)' first with '</\(open)>'" }
