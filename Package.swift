@@ -13,7 +13,11 @@ let package = Package(
             name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(
             name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
-        .target(name: "Typeset", dependencies: ["CHarfBuzz", "CCairo"]),
+        // ICU (the toolchain's) breaks lines inside Thai, Lao, Khmer and Myanmar words
+        // (LineBreak/DictionaryBreaks.swift); statically linked, it needs the C++ library.
+        .target(
+            name: "Typeset", dependencies: ["CHarfBuzz", "CCairo"],
+            linkerSettings: [.linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++")]),
         .executableTarget(
             name: "TypesetCLI",
             dependencies: ["Typeset"],

@@ -140,6 +140,41 @@ import Testing
         #expect(segments("كَتَبَ الدَّرْسَ") == ["كَتَبَ ", "الدَّرْسَ!"])
     }
 
+    // MARK: - DictionaryBreaks
+
+    /// `segments` with the word boundaries of Thai, Lao, Khmer and Myanmar (ICU's dictionaries).
+    private func dictionarySegments(_ text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        return DictionaryBreaks.adding(to: LineBreaker.opportunities(in: scalars), in: scalars).map { opportunity in
+            defer { start = opportunity.offset }
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[start..<opportunity.offset])
+            return String(view) + (opportunity.isMandatory ? "!" : "")
+        }
+    }
+
+    @Test func dictionaryFindsTheWordsOfScriptsWrittenWithoutSpaces() {
+        // UAX #14 alone (LB1: SA is AL) keeps each run of them whole.
+        #expect(segments("ภาษาไทยเป็นภาษา") == ["ภาษาไทยเป็นภาษา!"])
+        #expect(dictionarySegments("ภาษาไทยเป็นภาษา") == ["ภาษา", "ไทย", "เป็น", "ภาษา!"])
+        #expect(dictionarySegments("ສະບາຍດີທ່ານສະບາຍດີບໍ") == ["ສະບາຍດີ", "ທ່ານ", "ສະບາຍດີ", "ບໍ!"])
+        #expect(dictionarySegments("ខ្ញុំចង់ទៅផ្សារនៅថ្ងៃស្អែក") == ["ខ្ញុំ", "ចង់ទៅ", "ផ្សារ", "នៅ", "ថ្ងៃស្អែក!"])
+        #expect(dictionarySegments("ဈေးကိုသွားချင်တယ်") == ["ဈေး", "ကို", "သွား", "ချင်", "တယ်!"])
+        // Among other words, after spaces and before a line feed: UAX #14's breaks stay, each once.
+        #expect(
+            dictionarySegments("Hello สวัสดีครับ 42\nภาษาไทย") == ["Hello ", "สวัสดี", "ครับ ", "42\n!", "ภาษา", "ไทย!"])
+    }
+
+    @Test func dictionaryLeavesTextWithoutSuchScriptsAsItWas() {
+        for text in ["Hello world", "مرحبا بالعالم 2024", "שלום עולם\nשלום", "Ελληνικά ქართული 中文", ""] {
+            let scalars = Array(text.unicodeScalars)
+            #expect(DictionaryBreaks.adding(to: LineBreaker.opportunities(in: scalars), in: scalars) == LineBreaker.opportunities(in: scalars))
+        }
+        #expect(!DictionaryBreaks.isSouthEastAsian("a") && !DictionaryBreaks.isSouthEastAsian("\u{E3F}"))  // ฿ is PR
+        #expect(DictionaryBreaks.isSouthEastAsian("\u{E01}") && DictionaryBreaks.isSouthEastAsian("\u{11700}"))
+    }
+
     // MARK: - GraphemeBreaker
 
     @Test func graphemeClustersKeepMarksAndEmojiSequences() {

@@ -32,6 +32,19 @@ import Testing
         #expect(runs.last?.text == " ❤\u{FE0E}" && runs.last?.font == "Noto Sans Symbols2", "\(runs.map { ($0.text, $0.font) })")
     }
 
+    /// Thai breaks between its words, which no space separates (ICU's dictionary,
+    /// DictionaryBreaks.swift): a sentence wider than its line was broken between letters,
+    /// "ไม่มีก|ารเว้น", with a warning that the word was too wide.
+    @Test func thaiBreaksBetweenWords() throws {
+        try requireFont("NotoSansThai-Regular.ttf")
+        let text = "ภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ สวัสดีครับ"
+        let result = try #require(layoutMarkup("<document lang=\"th\" width=\"200\"><p>\(text)</p></document>"))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let lines = result.report.pages[0].blocks[0].lines.map { $0.runs.map(\.text).joined() }
+        #expect(lines == ["ภาษาไทยเป็นภาษาที่ไม่มี", "การเว้นวรรคระหว่างคำ", "สวัสดีครับ"], "\(lines)")
+        #expect(result.report.pages[0].blocks[0].lines.allSatisfy { $0.runs.allSatisfy { $0.font == "Noto Sans Thai" } })
+    }
+
     /// A flag cut by markup (`🇩<b>🇪🇯🇵</b>`: the bold part is shaped apart, and HarfBuzz pairs
     /// 🇪 with 🇯) breaks nowhere inside the pair: the line between 🇪 and 🇯 showed both glyphs,
     /// and left a line of "🇯🇵" with none.

@@ -299,7 +299,8 @@ final class ParagraphLayouter: Sendable {
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
         let (opportunities, edges) = LineFiller.outsideClusters(
-            LineBreaker.opportunities(in: text.scalars), scalars: text.scalars, advances: advances)
+            DictionaryBreaks.adding(to: LineBreaker.opportunities(in: text.scalars), in: text.scalars),
+            scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(
             items: items, advances: advances, edges: edges, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0
