@@ -584,8 +584,7 @@ extension ReportBlock {
     /// (a translator's) were kept under an explicit `latn`, and under `auto` in ar-MA, whose
     /// digits are Latin. Without `numerals`, digits show as written.
     @Test func latinNumeralsShowZeroToNine() {
-        // The words shown, sorted: Arabic-Indic digits order as Arabic numbers (UAX #9 AN)
-        // whatever they show.
+        // The words shown, sorted.
         func words(_ markup: String) -> [String] { blocks(markup)[0].text.split(separator: " ").map(String.init).sorted() }
         #expect(words(#"<document numerals="latn"><label>2026 ٢٠٢٦ ۲۰۲۶ ١٬٢٩٩٫٥٠ ٢١.١١.٢٠٢٦</label></document>"#)
             == ["1,299.50", "2026", "2026", "2026", "21.11.2026"])
@@ -597,6 +596,21 @@ extension ReportBlock {
         #expect(words(#"<document lang="ar-MA" numerals="auto"><label>٢٠٢٦ و 2026</label></document>"#) == ["2026", "2026", "و"])
         #expect(words(#"<document><label><span numerals="latn">١٢٣</span> ١٢٣ 123</label></document>"#) == ["123", "123", "١٢٣"])
         #expect(words(#"<document lang="ar"><label>٢٠٢٦ 2026</label></document>"#) == ["2026", "٢٠٢٦"], "as written")
+        // Shown as 0-9, they order as the European numbers they read as: ordered as Arabic ones
+        // (UAX #9 AN), the hyphen between them went right to left, and the line read "20-10".
+        // In the lines' visual order:
+        for (markup, shown) in [
+            (#"<document numerals="latn"><label>Range ١٠-٢٠ days</label></document>"#, "Range 10-20 days"),
+            (#"<document numerals="latn"><label>Pages ١٠ - ٢٠, ٣٠</label></document>"#, "Pages 10 - 20, 30"),
+        ] {
+            #expect(blocks(markup)[0].text == shown, "\(markup)")
+        }
+        // In Arabic text they order as typed 0-9 do there (UAX #9 W2 makes both Arabic numbers).
+        let shownLatin = blocks(#"<document lang="ar"><label>المدى <span numerals="latn">١٠-٢٠</span></label></document>"#)
+        let typedLatin = blocks(#"<document lang="ar"><label>المدى 10-20</label></document>"#)
+        #expect(shownLatin[0].lines[0].runs.map(\.text) == typedLatin[0].lines[0].runs.map(\.text))
+        // Digits shown as Arabic-Indic keep the order of the number written (SPEC 4.5).
+        #expect(blocks(#"<document numerals="arab"><label>Range 10-20</label></document>"#)[0].text == "Range ١٠-٢٠")
     }
 
     @Test func phoneNumberIsolatedLeftToRight() {

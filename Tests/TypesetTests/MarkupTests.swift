@@ -861,10 +861,13 @@ private struct Fixture {
         for tag in [
             "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
+            // CLDR's likely script for the region is Arabic: az-IR is az-Arab-IR.
+            "az-IR", "az_ir", "kk-CN", "ms-CC", "tg-PK",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
-        for tag in ["en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab"] {
+        // sd-IN is sd-Deva-IN and ug-KZ ug-Cyrl-KZ (CLDR's likely script); az-AZ is Latin.
+        for tag in ["en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab", "sd-IN", "ug-KZ", "az-AZ", "az-Latn-IR"] {
             #expect(!Language.isRightToLeft(language: tag), "\(tag)")
         }
     }

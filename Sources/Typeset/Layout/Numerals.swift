@@ -19,8 +19,8 @@ extension ParagraphLayouter {
     /// The characters shown for `text`: its digits in the numbering system of their span, and
     /// the separators and percent signs of those numbers in the system's own symbols (SPEC 4.5);
     /// as written in a span without one. `latn` shows ٢٠٢٦ and ١٬٢٩٩ as 2026 and 1,299.
-    /// Only what is shown changes, after bidi resolution, which reads `text.scalars`: numbers
-    /// order the same whatever digits they show.
+    /// Only what is shown changes; bidi resolution reads the digits as written, so that numbers
+    /// order the same whatever digits they show, but for those shown as 0-9 (`bidiScalars`).
     ///
     /// A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an emoji's, not a number's: kept, as
     /// the emoji font has no other. So are the digits of a word with a left-to-right letter in
@@ -57,6 +57,20 @@ extension ParagraphLayouter {
         }
         if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
         return display
+    }
+
+    /// The characters bidi resolution reads (UAX #9): `scalars` as written, but for digits and
+    /// number signs shown as European ones (`latn` showing typed ١٠-٢٠ as 10-20), which order
+    /// as the European number they read as. Ordered as the Arabic-Indic digits (AN) they were,
+    /// the hyphen between two numbers took the right-to-left side (UAX #9 N1), and left-to-right
+    /// text read "20-10". Digits shown in another system keep the order of what was typed
+    /// (SPEC 4.5); `display` is `displayScalars(_:)`.
+    static func bidiScalars(_ scalars: [Unicode.Scalar], display: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        // The same array when nothing was substituted: compared without reading it.
+        guard display != scalars else { return scalars }
+        var read = scalars
+        for i in scalars.indices where display[i].isASCII && display[i] != scalars[i] { read[i] = display[i] }
+        return read
     }
 
     /// Whether the word before `word`, only spaces between (no-break ones too), has a capital

@@ -288,7 +288,8 @@ final class ParagraphLayouter: Sendable {
         maximumLines: Int
     ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
-        let paragraph = BidiParagraph(scalars: text.scalars, direction: direction)
+        let paragraph = BidiParagraph(
+            scalars: ParagraphLayouter.bidiScalars(text.scalars, display: display), direction: direction)
         var missing: [Int] = []
         let items = Itemizer.items(
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, balancing: balance != 0,

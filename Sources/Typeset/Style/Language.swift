@@ -44,8 +44,13 @@ public enum Language {
     ]
 
     /// Language-region pairs whose likely script is Arabic although the language's is not
-    /// (CLDR likelySubtags: pa-PK → pa-Arab-PK, uz-AF → uz-Arab-AF).
-    static let rightToLeftRegionalLanguages: Set<String> = ["pa-pk", "uz-af"]
+    /// (CLDR 42 likelySubtags: pa-PK → pa-Arab-PK, az-IR → az-Arab-IR), and the reverse
+    /// (sd-IN → sd-Deva-IN, ug-KZ → ug-Cyrl-KZ): every such pair of CLDR 42.
+    static let rightToLeftRegionalLanguages: Set<String> = [
+        "az-iq", "az-ir", "ha-cm", "ha-sd", "kk-af", "kk-cn", "kk-ir", "kk-mn", "ku-lb", "ky-cn", "ms-cc",
+        "pa-pk", "tg-pk", "uz-af",
+    ]
+    static let leftToRightRegionalLanguages: Set<String> = ["sd-in", "ug-kz", "ug-mn"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
     /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
@@ -59,12 +64,13 @@ public enum Language {
         let subtags = subtags(of: language)
         guard let primary = subtags.first else { return false }
         if let script = scriptSubtag(subtags) { return rightToLeftScripts.contains(script) }
-        if let region = regionSubtag(subtags),
-            rightToLeftRegionalLanguages.contains(primary + "-" + region)
-        {
-            return true
+        let language = twoLetterCodes[primary] ?? primary
+        if let region = regionSubtag(subtags) {
+            let pair = language + "-" + region
+            if rightToLeftRegionalLanguages.contains(pair) { return true }
+            if leftToRightRegionalLanguages.contains(pair) { return false }
         }
-        return rightToLeftLanguages.contains(twoLetterCodes[primary] ?? primary)
+        return rightToLeftLanguages.contains(language)
     }
 
     /// Regions of Arabic that write Latin digits by default (CLDR 42, as ICU 72 reports them);
