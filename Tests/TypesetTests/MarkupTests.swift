@@ -878,7 +878,7 @@ private struct Fixture {
             ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("ar-AE", .latn), ("ar-QA", .arab), ("fa", .arabext), ("fa-AF", .arabext),
             ("ur", .latn), ("ur-PK", .latn), ("ur-IN", .arabext), ("ps", .arabext), ("ckb", .arab),
             ("he", .latn), ("en", .latn), ("", .latn), ("ar-u-nu-latn", .latn), ("en-u-nu-arab", .arab),
-            ("ar-Latn-EG", .latn), ("ar_MA", .latn),
+            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-IN", .latn), ("sd-PK", .arab),
         ]
         for (locale, system) in expected {
             #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")

@@ -97,9 +97,11 @@ public enum Language {
             return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
         case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
         case "ur": return region == "in" ? .arabext : .latn
+        case "sd" where region == "in": return .latn  // sd-Deva-IN
         case "ckb", "sd", "sdh", "bqi": return .arab
         case "pa" where script == "arab" || region == "pk": return .arabext
         case "uz" where script == "arab" || region == "af": return .arabext
+        case "az" where script == "arab" || region == "ir" || region == "iq": return .arabext
         default: return .latn
         }
     }
