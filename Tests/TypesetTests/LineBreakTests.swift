@@ -166,6 +166,28 @@ import Testing
             dictionarySegments("Hello สวัสดีครับ 42\nภาษาไทย") == ["Hello ", "สวัสดี", "ครับ ", "42\n!", "ภาษา", "ไทย!"])
     }
 
+    /// The quick tests find every SA character (758 in Unicode 15.0) and nothing else: by its
+    /// code point, and by the script of the item it is in.
+    @Test func everySouthEastAsianCharacterIsFound() {
+        var found = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let isSA = scalar.lineBreakClass == .SA
+            if DictionaryBreaks.isSouthEastAsian(scalar) != isSA {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true)): SA is \(isSA)")
+                return
+            }
+            guard isSA else { continue }
+            found += 1
+            if !DictionaryBreaks.writesWordsWithoutSpaces(scalar.script) {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true)) is in \(scalar.script)")
+                return
+            }
+        }
+        #expect(found == 758)
+        #expect(!DictionaryBreaks.writesWordsWithoutSpaces(.latin) && !DictionaryBreaks.writesWordsWithoutSpaces(.common))
+    }
+
     @Test func dictionaryLeavesTextWithoutSuchScriptsAsItWas() {
         for text in ["Hello world", "مرحبا بالعالم 2024", "שלום עולם\nשלום", "Ελληνικά ქართული 中文", ""] {
             let scalars = Array(text.unicodeScalars)

@@ -388,6 +388,26 @@ struct PerformanceTests {
         #expect(withLines == withoutLines)
     }
 
+    /// A paragraph's cache key hashes its whole style: keys that differed only in a color, a
+    /// language, the font families or the numerals hashed alike, and 10,000 one-word labels,
+    /// each in its own color, were looked up along one chain (10 s).
+    @Test func paragraphKeysHashTheWholeStyle() {
+        func key(_ change: (inout TextStyle) -> Void) -> Int {
+            var style = TextStyle()
+            change(&style)
+            var text = ParagraphText()
+            text.append("w", style: style, location: nil)
+            return ParagraphKey(text, direction: .ltr, width: 100, lineHeight: 1.3, balance: 0).hashValue
+        }
+        let keys = [
+            key { _ in }, key { $0.color = Color(red: 1, green: 0, blue: 0) }, key { $0.color.alpha = 0.5 },
+            key { $0.language = "aaa" }, key { $0.families = ["Noto Serif"] }, key { $0.digits = .arab },
+            key { $0.digits = .latn }, key { $0.size = 18 }, key { $0.weight = 700 }, key { $0.italic = true },
+        ]
+        #expect(Set(keys).count == keys.count)
+        #expect(key { $0.color = Color(red: 0, green: 0, blue: 0) } == keys[0], "equal keys hash alike")
+    }
+
     @Test func pdfWriterStreamsTheSameBytesAsOneRender() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

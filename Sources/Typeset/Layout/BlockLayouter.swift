@@ -637,7 +637,9 @@ struct BlockLayouter {
         var list = named.joined(separator: ", ")
         if list.count > 120 { list = String(list.prefix(119)) + "…" }
         // (With no family found, "the next family" was one that is not there.)
-        let anyFound = named.contains { family in !missing.contains { $0.lowercased() == family.lowercased() } }
+        // A set: compared pair by pair, a list of many unknown families took minutes.
+        let lowercasedMissing = Set(missing.lazy.map { $0.lowercased() })
+        let anyFound = named.contains { !lowercasedMissing.contains($0.lowercased()) }
         return "\(names) not found (not bundled, in a --font-dir folder or installed); "
             + (anyFound ? "text falls back to the next family in font=\"\(list)\", then the bundled fonts" : "text takes the bundled fonts")
     }

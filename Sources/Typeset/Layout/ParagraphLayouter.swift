@@ -299,9 +299,11 @@ final class ParagraphLayouter: Sendable {
         let lacking = boxesOfCoveredCharacters(items, shaped, display, missing: &missing)
         let clusterOrders = shaped.map { ParagraphLayouter.clusterOrder($0.glyphs) }
         let advances = AdvanceTable(count: display.count, runs: shaped)
-        let (opportunities, edges) = LineFiller.outsideClusters(
-            DictionaryBreaks.adding(to: LineBreaker.opportunities(in: text.scalars), in: text.scalars),
-            scalars: text.scalars, advances: advances)
+        var breaks = LineBreaker.opportunities(in: text.scalars)
+        if items.contains(where: { DictionaryBreaks.writesWordsWithoutSpaces($0.script) }) {
+            breaks = DictionaryBreaks.adding(to: breaks, in: text.scalars)
+        }
+        let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(
             items: items, advances: advances, edges: edges, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0

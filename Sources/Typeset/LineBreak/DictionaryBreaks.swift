@@ -48,6 +48,18 @@ enum DictionaryBreaks {
         return merged
     }
 
+    /// Whether text in `script` may hold SA characters (all of them are in these nine scripts,
+    /// Unicode 15.0): a paragraph none of whose items is in one is not looked through.
+    static func writesWordsWithoutSpaces(_ script: Script) -> Bool { dictionaryScripts[Int(script.index)] }
+
+    private static let dictionaryScripts: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for code in ["Thai", "Laoo", "Mymr", "Khmr", "Tale", "Talu", "Lana", "Tavt", "Ahom"] {
+            if let script = Script(code: code) { table[Int(script.index)] = true }
+        }
+        return table
+    }()
+
     /// Whether `scalar` is Line_Break SA. The blocks that hold SA characters lie in
     /// U+0E00..U+1AAF, U+A9E0..U+AADF and U+11700..U+1174F (Unicode 15.0).
     @inline(__always)

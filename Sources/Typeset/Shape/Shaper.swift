@@ -148,7 +148,8 @@ public final class Shaper: Sendable {
         }
         let font = HarfBuzzFontCache.shared.font(for: face)
         let request = Request(
-            font: font, rightToLeft: rightToLeft, script: script, language: language, features: features)
+            font: font, rightToLeft: rightToLeft, script: script,
+            language: font.shapingLanguage(language, script: script), features: features)
         let units: [GlyphInFontUnits]
         if runCacheCapacity > 0 {
             let contextStart = max(0, range.lowerBound - Self.harfBuzzContextLength)
