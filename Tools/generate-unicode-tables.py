@@ -216,6 +216,16 @@ def main():
         out.append("        " + ", ".join(f'"{c}"' for c in script_codes[i:i + 10]) + ",")
     out.append("    ]")
     out.append("")
+    out.append("    /// The Script values' names (PropertyValueAliases.txt), in the order of scriptCodes, words")
+    out.append("    /// apart: \"Tamil\", \"Old Italic\".")
+    out.append("    static let scriptNames: [String] = [")
+    code_names = {}
+    for name, code in sc_aliases.items():  # the first name of each code: its long name
+        code_names.setdefault(code, name.replace("_", " "))
+    for i in range(0, len(script_codes), 8):
+        out.append("        " + ", ".join(f'"{code_names.get(c, c)}"' for c in script_codes[i:i + 8]) + ",")
+    out.append("    ]")
+    out.append("")
     out.append("    /// BidiBrackets.txt: (code point, its canonical equivalent, canonical equivalent of its pair, 1 if opening).")
     out.append("    static let bidiBrackets: [(UInt32, UInt32, UInt32, UInt8)] = [")
     for cp, canon, pair, kind in brackets:

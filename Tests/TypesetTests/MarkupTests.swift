@@ -863,6 +863,8 @@ private struct Fixture {
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
             // CLDR's likely script for the region is Arabic: az-IR is az-Arab-IR.
             "az-IR", "az_ir", "kk-CN", "ms-CC", "tg-PK",
+            // Hanifi Rohingya, Judeo-Spanish in Hebrew letters, Avestan (CLDR's likely scripts).
+            "rhg", "lad", "ae",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }

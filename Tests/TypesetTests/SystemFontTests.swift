@@ -45,6 +45,20 @@ import Testing
         #expect(result.report.pages[0].blocks[0].lines.allSatisfy { $0.runs.allSatisfy { $0.font == "Noto Sans Thai" } })
     }
 
+    /// A script's letters take the font named for it: Noto Sans Grantha, before Noto Sans Tamil
+    /// in path order, has some Tamil letters and digits too, and took ப, வ and the digits out
+    /// of Tamil words, in regular weight among bold letters.
+    @Test func tamilTakesTheTamilFont() throws {
+        try requireFont("NotoSansTamil-Bold.ttf")
+        try requireFont("NotoSansGrantha-Regular.ttf")
+        let result = try #require(layoutMarkup(
+            "<document lang=\"ta\" width=\"300\"><title>பதிவிறக்கம் வரவேற்பு</title><p>ப வ ௧௨௩ ௰</p></document>"))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let runs = result.pages[0].items.compactMap { item -> GlyphRun? in if case .glyphs(let run) = item { run } else { nil } }
+        #expect(!runs.isEmpty && runs.allSatisfy { $0.font.family == "Noto Sans Tamil" }, "\(runs.map { ($0.text, $0.font.family) })")
+        #expect(runs.first?.font.weight == 700, "the title is bold")
+    }
+
     /// A flag cut by markup (`🇩<b>🇪🇯🇵</b>`: the bold part is shaped apart, and HarfBuzz pairs
     /// 🇪 with 🇯) breaks nowhere inside the pair: the line between 🇪 and 🇯 showed both glyphs,
     /// and left a line of "🇯🇵" with none.

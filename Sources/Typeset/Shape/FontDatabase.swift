@@ -642,9 +642,21 @@ public final class FontDatabase: Sendable {
             } else {
                 loadPrimary(&state)
                 var found: (face: FontFace, byFamily: [String: [FontFace]])?
+                // Of the faces that cover the characters, one named after their script first
+                // ("Noto Sans Tamil" for Tamil): Noto Sans Grantha, before it in path order, has
+                // some Tamil letters and digits too, and took ப and வ out of Tamil words, in
+                // regular weight among bold letters.
+                let script = needed.lazy.compactMap(Unicode.Scalar.init).map(\.script).first(where: \.isExplicit)
+                let scriptWords = script.map { $0.name.split(separator: " ") } ?? []
+                func isNamedForScript(_ face: FontFace) -> Bool {
+                    guard !scriptWords.isEmpty else { return false }
+                    let words = face.family.split(separator: " ")
+                    return words.indices.contains { words[$0...].starts(with: scriptWords) }
+                }
                 func look(in faces: [FontFace], _ byFamily: [String: [FontFace]], color: Bool = false) {
                     guard found == nil else { return }
-                    let face = faces.first { (!color || state.isColor[$0.fileKey] == true) && coversAll($0) }
+                    func usable(_ face: FontFace) -> Bool { (!color || state.isColor[face.fileKey] == true) && coversAll(face) }
+                    let face = faces.first { isNamedForScript($0) && usable($0) } ?? faces.first(where: usable)
                     if let face { found = (face, byFamily) }
                 }
                 if emoji {

@@ -25,14 +25,31 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
 /// They accept `_` as well as `-` between subtags (POSIX-style locale names such as `ar_EG`) and
 /// ignore case, as RFC 5646 says tags are case-insensitive.
 public enum Language {
-    /// Primary language subtags whose default script is written right to left.
+    /// Primary language subtags whose default script is written right to left: every language
+    /// whose likely script is (CLDR 47's likelySubtags, through Babel 2.18: rhg is rhg-Rohg-MM,
+    /// lad lad-Hebr-IL), and the varieties of Arabic, Persian, Pashto and Yiddish by codes it
+    /// leaves out (arb, pes, pbu, ydd), and iw and ji, Hebrew's and Yiddish's old codes.
     static let rightToLeftLanguages: Set<String> = [
-        "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
-        "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syr", "ug", "ur", "yi",
-        // Arabic's, Persian's, Pashto's and Yiddish's varieties by their own codes (Egyptian
-        // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
-        "acm", "acq", "aeb", "afb", "ajp", "apc", "apd", "arb", "arq", "ars", "ary", "arz", "ayl", "pes",
-        "pbt", "pbu", "pst", "ydd", "yih", "ota",
+        "aao", "abh", "abv", "acm", "acq", "acw", "acx", "adf", "ae", "aeb", "aec", "aee", "aeq",
+        "afb", "aib", "aii", "aij", "aiq", "ajp", "amw", "apc", "apd", "ar", "arb", "arc", "arq",
+        "ars", "ary", "arz", "ask", "atn", "auj", "auz", "avd", "avl", "ayh", "ayl", "ayn", "ayp",
+        "azb", "bal", "bdz", "bej", "bft", "bgn", "bgp", "bhe", "bhm", "bhn", "bjf", "bjm", "bqi",
+        "brh", "brk", "bsh", "bsk", "chg", "cja", "ckb", "clh", "czk", "dcc", "def", "deh", "dgl",
+        "dmk", "dml", "dv", "ecy", "esh", "fa", "fay", "faz", "fia", "fub", "gbz", "ggg", "gha", "ghr",
+        "gig", "gjk", "gju", "glh", "glk", "gwc", "gwf", "gwt", "gzi", "hac", "haz", "hbo", "he",
+        "hkh", "hnd", "hno", "hoh", "hrt", "hrz", "hss", "huy", "isk", "itk", "iw", "jad", "jat",
+        "jbe", "jbn", "jdg", "ji", "jnd", "jog", "jpa", "jpr", "jrb", "jye", "kbu", "kby", "kcy",
+        "kfm", "khw", "klj", "kmz", "kqd", "ks", "ktl", "kvx", "kxp", "lad", "lah", "lhs", "lki",
+        "lrc", "lrk", "lrl", "lsa", "lsd", "lss", "luv", "luz", "mby", "mde", "mfa", "mfi", "mhj",
+        "mid", "mki", "mnj", "mve", "mvy", "myz", "mzn", "nli", "nlm", "nqo", "ntz", "nyq", "oar",
+        "obm", "odk", "oru", "ota", "otk", "oui", "pal", "pbt", "pbu", "pes", "pgd", "phl", "phn",
+        "phr", "phv", "plk", "pnb", "pra", "prc", "prd", "prs", "prx", "ps", "psh", "psi", "pst",
+        "qxq", "rdb", "rhg", "rmt", "sam", "sbn", "scl", "sd", "sdb", "sdf", "sdg", "sdh", "sds",
+        "sgr", "sgy", "shd", "shm", "shu", "shv", "siy", "siz", "skr", "smp", "smy", "sog", "sqo",
+        "sqt", "srh", "srz", "ssh", "sts", "swb", "syc", "syn", "syr", "tjo", "tks", "tmr", "tov",
+        "tra", "trg", "trm", "trw", "ug", "ur", "ush", "uzs", "vaf", "vgr", "vmh", "wbk", "wlo", "wne",
+        "wni", "wsv", "xco", "xhe", "xka", "xkc", "xkj", "xkp", "xld", "xly", "xmn", "xmr", "xna",
+        "xpr", "xsa", "xvi", "ydd", "ydg", "yhd", "yi", "yih", "yud", "zba", "zdj", "zrp", "zum",
     ]
 
     /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
@@ -44,8 +61,8 @@ public enum Language {
     ]
 
     /// Language-region pairs whose likely script is Arabic although the language's is not
-    /// (CLDR 42 likelySubtags: pa-PK → pa-Arab-PK, az-IR → az-Arab-IR), and the reverse
-    /// (sd-IN → sd-Deva-IN, ug-KZ → ug-Cyrl-KZ): every such pair of CLDR 42.
+    /// (CLDR 47 likelySubtags: pa-PK → pa-Arab-PK, az-IR → az-Arab-IR), and the reverse
+    /// (sd-IN → sd-Deva-IN, ug-KZ → ug-Cyrl-KZ): every such pair of CLDR 47.
     static let rightToLeftRegionalLanguages: Set<String> = [
         "az-iq", "az-ir", "ha-cm", "ha-sd", "kk-af", "kk-cn", "kk-ir", "kk-mn", "ku-lb", "ky-cn", "ms-cc",
         "pa-pk", "tg-pk", "uz-af",

@@ -34,6 +34,8 @@ public enum GraphemeClusterBreak: UInt8, Sendable, CaseIterable {
 public struct Script: Hashable, Sendable, CustomStringConvertible {
     let index: UInt8
     public var code: String { UnicodeTables.scriptCodes[Int(index)] }
+    /// The Unicode name, words apart: "Tamil", "Old Italic".
+    public var name: String { UnicodeTables.scriptNames[Int(index)] }
     public var description: String { code }
     /// Unknown (unassigned code points).
     public static let unknown = Script(index: 0)

@@ -1901,6 +1901,32 @@ enum UnicodeTables {
         "Xsux", "Yezi", "Yiii", "Zanb",
     ]
 
+    /// The Script values' names (PropertyValueAliases.txt), in the order of scriptCodes, words
+    /// apart: "Tamil", "Old Italic".
+    static let scriptNames: [String] = [
+        "Unknown", "Common", "Inherited", "Adlam", "Caucasian Albanian", "Ahom", "Arabic", "Imperial Aramaic",
+        "Armenian", "Avestan", "Balinese", "Bamum", "Bassa Vah", "Batak", "Bengali", "Bhaiksuki",
+        "Bopomofo", "Brahmi", "Braille", "Buginese", "Buhid", "Chakma", "Canadian Aboriginal", "Carian",
+        "Cham", "Cherokee", "Chorasmian", "Coptic", "Cypro Minoan", "Cypriot", "Cyrillic", "Devanagari",
+        "Dives Akuru", "Dogra", "Deseret", "Duployan", "Egyptian Hieroglyphs", "Elbasan", "Elymaic", "Ethiopic",
+        "Georgian", "Glagolitic", "Gunjala Gondi", "Masaram Gondi", "Gothic", "Grantha", "Greek", "Gujarati",
+        "Gurmukhi", "Hangul", "Han", "Hanunoo", "Hatran", "Hebrew", "Hiragana", "Anatolian Hieroglyphs",
+        "Pahawh Hmong", "Nyiakeng Puachue Hmong", "Old Hungarian", "Old Italic", "Javanese", "Kayah Li", "Katakana", "Kawi",
+        "Kharoshthi", "Khmer", "Khojki", "Khitan Small Script", "Kannada", "Kaithi", "Tai Tham", "Lao",
+        "Latin", "Lepcha", "Limbu", "Linear A", "Linear B", "Lisu", "Lycian", "Lydian",
+        "Mahajani", "Makasar", "Mandaic", "Manichaean", "Marchen", "Medefaidrin", "Mende Kikakui", "Meroitic Cursive",
+        "Meroitic Hieroglyphs", "Malayalam", "Modi", "Mongolian", "Mro", "Meetei Mayek", "Multani", "Myanmar",
+        "Nag Mundari", "Nandinagari", "Old North Arabian", "Nabataean", "Newa", "Nko", "Nushu", "Ogham",
+        "Ol Chiki", "Old Turkic", "Oriya", "Osage", "Osmanya", "Old Uyghur", "Palmyrene", "Pau Cin Hau",
+        "Old Permic", "Phags Pa", "Inscriptional Pahlavi", "Psalter Pahlavi", "Phoenician", "Miao", "Inscriptional Parthian", "Rejang",
+        "Hanifi Rohingya", "Runic", "Samaritan", "Old South Arabian", "Saurashtra", "SignWriting", "Shavian", "Sharada",
+        "Siddham", "Khudawadi", "Sinhala", "Sogdian", "Old Sogdian", "Sora Sompeng", "Soyombo", "Sundanese",
+        "Syloti Nagri", "Syriac", "Tagbanwa", "Takri", "Tai Le", "New Tai Lue", "Tamil", "Tangut",
+        "Tai Viet", "Telugu", "Tifinagh", "Tagalog", "Thaana", "Thai", "Tibetan", "Tirhuta",
+        "Tangsa", "Toto", "Ugaritic", "Vai", "Vithkuqi", "Warang Citi", "Wancho", "Old Persian",
+        "Cuneiform", "Yezidi", "Yi", "Zanabazar Square",
+    ]
+
     /// BidiBrackets.txt: (code point, its canonical equivalent, canonical equivalent of its pair, 1 if opening).
     static let bidiBrackets: [(UInt32, UInt32, UInt32, UInt8)] = [
         (0x0028, 0x0028, 0x0029, 1),
