@@ -197,6 +197,23 @@ import Testing
         #expect(DictionaryBreaks.isSouthEastAsian("\u{E01}") && DictionaryBreaks.isSouthEastAsian("\u{11700}"))
     }
 
+    /// Korean breaks at the spaces between its words, as UIKit's labels do (hangulWordPriority),
+    /// not between two syllables of a word, which UAX #14 alone allows.
+    @Test func koreanKeepsItsWordsWhole() {
+        let text = Array("개인정보 처리방침에 동의하시겠습니까? OK".unicodeScalars)
+        let uax14 = LineBreaker.opportunities(in: text)
+        #expect(uax14.count > 10, "UAX #14 breaks between syllables")
+        var start = 0
+        let words = HangulWords.keepingWordsWhole(uax14, in: text).map { opportunity in
+            defer { start = opportunity.offset }
+            return String(String.UnicodeScalarView(text[start..<opportunity.offset]))
+        }
+        #expect(words == ["개인정보 ", "처리방침에 ", "동의하시겠습니까? ", "OK"])
+        // Other scripts' breaks stay: Chinese breaks between its characters.
+        let chinese = Array("中文字".unicodeScalars)
+        #expect(HangulWords.keepingWordsWhole(LineBreaker.opportunities(in: chinese), in: chinese).map(\.offset) == [1, 2, 3])
+    }
+
     // MARK: - GraphemeBreaker
 
     @Test func graphemeClustersKeepMarksAndEmojiSequences() {

@@ -98,6 +98,26 @@ import Testing
         #expect(split("a\u{AD}", width: 12, hyphen: 5) == [0..<2], "a- overflows: a piece keeps a letter")
     }
 
+    /// A word cut between its letters is never cut inside a syllable: after a Thai vowel written
+    /// before its consonant ("แอปพลิเ|คชัน" left เ at the line's end), nor inside a conjunct
+    /// ("स्वास्थ्|य"). Every scalar 10 wide.
+    @Test func aCutWordKeepsItsSyllables() {
+        func split(_ text: String, width: Double) -> [String] {
+            let scalars = Array(text.unicodeScalars)
+            let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10.0) })
+            return LineFiller.splitLongWord(
+                scalars, 0..<scalars.count, advances: advances, edges: advances.clusterEdges(), width: width,
+                hyphens: [:], endHyphen: 0
+            ).map { String(String.UnicodeScalarView(scalars[$0])) }
+        }
+        // แ อ ป พ ลิ เ ค ชั น: graphemes of 1 or 2 scalars.
+        #expect(split("แอปพลิเคชัน", width: 60) == ["แอปพลิ", "เคชัน"], "not แอปพลิเ | คชัน")
+        #expect(split("โปรไฟล์", width: 40) == ["โปร", "ไฟล์"], "not โปรไ | ฟล์")
+        #expect(split("स्वास्थ्य", width: 80) == ["स्वा", "स्थ्य"], "not स्वास्थ् | य")
+        #expect(split("abcdef", width: 40) == ["abcd", "ef"])
+        #expect(!LineFiller.holdsTogether(Array("a".unicodeScalars), at: 1) && !LineFiller.holdsTogether([], at: 0))
+    }
+
     /// Hebrew allows no break after a soft hyphen (UAX #14 LB21a): a word too long for the line
     /// is cut between its clusters, and a piece that ends after a soft hyphen holds the hyphen
     /// it shows there. It was measured without it and ran past the line's end.

@@ -303,6 +303,9 @@ final class ParagraphLayouter: Sendable {
         if items.contains(where: { DictionaryBreaks.writesWordsWithoutSpaces($0.script) }) {
             breaks = DictionaryBreaks.adding(to: breaks, in: text.scalars)
         }
+        if items.contains(where: { $0.script == .hangul }) {
+            breaks = HangulWords.keepingWordsWhole(breaks, in: text.scalars)
+        }
         let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(

@@ -238,6 +238,26 @@ enum LineFiller {
         return nil
     }
 
+    /// Whether the grapheme boundary before `scalars[index]` is still inside a syllable, where
+    /// a word too wide for its line is not cut: after a vowel written before its consonant in
+    /// Thai, Lao, New Tai Lue and Tai Viet (Logical_Order_Exception: "แอปพลิเ|คชัน" left เ at a
+    /// line's end, apart from the ค it is read with), and between a virama that joins the next
+    /// consonant and that consonant (a conjunct: "स्वास्थ्|य"; UAX #29 15.1's GB9c for
+    /// Devanagari, Bengali, Gujarati, Oriya, Telugu and Malayalam, and Myanmar's and Khmer's
+    /// stacking signs).
+    static func holdsTogether(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        guard index > 0, index < scalars.count else { return false }
+        let before = scalars[index - 1].value
+        switch before {
+        case 0x0E40...0x0E44, 0x0EC0...0x0EC4, 0x19B5...0x19B7, 0x19BA, 0xAAB5...0xAAB6, 0xAAB9, 0xAABB...0xAABC:
+            return true
+        case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D, 0x1039, 0x17D2:
+            return scalars[index].generalCategory == .Lo
+        default:
+            return false
+        }
+    }
+
     /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature; by
     /// `edges`, as `AdvanceTable.clusterEdges` gives them), into pieces that fit (each at least
     /// one cluster that shows something), a piece that ends after a soft hyphen with the hyphen
@@ -255,7 +275,9 @@ enum LineFiller {
             let shown = advances.width(start..<end) + hyphen
             return ends?.width(shown, start: start, visibleEnd: end, limit: width) ?? shown
         }
-        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
+        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter {
+            $0 > range.lowerBound && edges[$0] && !holdsTogether(scalars, at: $0)
+        }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to

@@ -48,6 +48,8 @@ public struct Script: Hashable, Sendable, CustomStringConvertible {
     public static let latin = Script(code: "Latn") ?? .unknown
     public static let arabic = Script(code: "Arab") ?? .unknown
     public static let hebrew = Script(code: "Hebr") ?? .unknown
+    /// Korean's, whose words line breaking keeps whole (HangulWords.swift).
+    public static let hangul = Script(code: "Hang") ?? .unknown
 
     public init?(code: String) {
         guard let i = UnicodeTables.scriptCodes.firstIndex(of: code) else { return nil }
