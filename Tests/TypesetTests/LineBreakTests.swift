@@ -84,11 +84,14 @@ import Testing
 
     // MARK: - LineBreaker
 
-    /// The text between opportunities, with "!" after a segment that ends in a mandatory break.
-    private func segments(_ text: String) -> [String] {
+    /// The text between opportunities (UAX #14's, changed by `tailoring`), with "!" after a
+    /// segment that ends in a mandatory break.
+    private func segments(
+        _ text: String, _ tailoring: ([BreakOpportunity], [Unicode.Scalar]) -> [BreakOpportunity] = { breaks, _ in breaks }
+    ) -> [String] {
         let scalars = Array(text.unicodeScalars)
         var start = 0
-        return LineBreaker.opportunities(in: scalars).map { opportunity in
+        return tailoring(LineBreaker.opportunities(in: scalars), scalars).map { opportunity in
             defer { start = opportunity.offset }
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[start..<opportunity.offset])
@@ -144,14 +147,7 @@ import Testing
 
     /// `segments` with the word boundaries of Thai, Lao, Khmer and Myanmar (ICU's dictionaries).
     private func dictionarySegments(_ text: String) -> [String] {
-        let scalars = Array(text.unicodeScalars)
-        var start = 0
-        return DictionaryBreaks.adding(to: LineBreaker.opportunities(in: scalars), in: scalars).map { opportunity in
-            defer { start = opportunity.offset }
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[start..<opportunity.offset])
-            return String(view) + (opportunity.isMandatory ? "!" : "")
-        }
+        segments(text) { DictionaryBreaks.adding(to: $0, in: $1) }
     }
 
     @Test func dictionaryFindsTheWordsOfScriptsWrittenWithoutSpaces() {
@@ -200,15 +196,9 @@ import Testing
     /// Korean breaks at the spaces between its words, as UIKit's labels do (hangulWordPriority),
     /// not between two syllables of a word, which UAX #14 alone allows.
     @Test func koreanKeepsItsWordsWhole() {
-        let text = Array("개인정보 처리방침에 동의하시겠습니까? OK".unicodeScalars)
-        let uax14 = LineBreaker.opportunities(in: text)
-        #expect(uax14.count > 10, "UAX #14 breaks between syllables")
-        var start = 0
-        let words = HangulWords.keepingWordsWhole(uax14, in: text).map { opportunity in
-            defer { start = opportunity.offset }
-            return String(String.UnicodeScalarView(text[start..<opportunity.offset]))
-        }
-        #expect(words == ["개인정보 ", "처리방침에 ", "동의하시겠습니까? ", "OK"])
+        let text = "개인정보 처리방침에 동의하시겠습니까? OK"
+        #expect(segments(text).count > 10, "UAX #14 breaks between syllables")
+        #expect(segments(text) { HangulWords.keepingWordsWhole($0, in: $1) } == ["개인정보 ", "처리방침에 ", "동의하시겠습니까? ", "OK!"])
         // Other scripts' breaks stay: Chinese breaks between its characters.
         let chinese = Array("中文字".unicodeScalars)
         #expect(HangulWords.keepingWordsWhole(LineBreaker.opportunities(in: chinese), in: chinese).map(\.offset) == [1, 2, 3])
