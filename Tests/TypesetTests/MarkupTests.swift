@@ -861,15 +861,17 @@ private struct Fixture {
         for tag in [
             "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
-            // CLDR's likely script for the region is Arabic: az-IR is az-Arab-IR.
-            "az-IR", "az_ir", "kk-CN", "ms-CC", "tg-PK",
-            // Hanifi Rohingya, Judeo-Spanish in Hebrew letters, Avestan (CLDR's likely scripts).
-            "rhg", "lad", "ae",
+            // Written in Arabic letters in the region: az-IR is az-Arab-IR.
+            "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
-        // sd-IN is sd-Deva-IN and ug-KZ ug-Cyrl-KZ (CLDR's likely script); az-AZ is Latin.
-        for tag in ["en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab", "sd-IN", "ug-KZ", "az-AZ", "az-Latn-IR"] {
+        // ug-KZ is written in Cyrillic; az-AZ in Latin. Ladino, Rohingya and Hausa in Cameroon are
+        // written in Latin letters as much as in CLDR's likely script for them.
+        for tag in [
+            "en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab", "ug-KZ", "az-AZ",
+            "az-Latn-IR", "lad", "rhg", "ha-CM",
+        ] {
             #expect(!Language.isRightToLeft(language: tag), "\(tag)")
         }
     }
@@ -880,7 +882,7 @@ private struct Fixture {
             ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("ar-AE", .latn), ("ar-QA", .arab), ("fa", .arabext), ("fa-AF", .arabext),
             ("ur", .latn), ("ur-PK", .latn), ("ur-IN", .arabext), ("ps", .arabext), ("ckb", .arab),
             ("he", .latn), ("en", .latn), ("", .latn), ("ar-u-nu-latn", .latn), ("en-u-nu-arab", .arab),
-            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-IN", .latn), ("sd-PK", .arab),
+            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-PK", .arab),
         ]
         for (locale, system) in expected {
             #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")

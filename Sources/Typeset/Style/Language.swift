@@ -25,31 +25,16 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
 /// They accept `_` as well as `-` between subtags (POSIX-style locale names such as `ar_EG`) and
 /// ignore case, as RFC 5646 says tags are case-insensitive.
 public enum Language {
-    /// Primary language subtags whose default script is written right to left: every language
-    /// whose likely script is (CLDR 47's likelySubtags, through Babel 2.18: rhg is rhg-Rohg-MM,
-    /// lad lad-Hebr-IL), and the varieties of Arabic, Persian, Pashto and Yiddish by codes it
-    /// leaves out (arb, pes, pbu, ydd), and iw and ji, Hebrew's and Yiddish's old codes.
+    /// Primary language subtags whose default script is written right to left. Not every
+    /// language whose likely script in CLDR is: Ladino (lad), Rohingya (rhg) and Balti (bft)
+    /// are written in Latin letters as much, and a Latin label tagged so read "!Bienvenidos¡".
     static let rightToLeftLanguages: Set<String> = [
-        "aao", "abh", "abv", "acm", "acq", "acw", "acx", "adf", "ae", "aeb", "aec", "aee", "aeq",
-        "afb", "aib", "aii", "aij", "aiq", "ajp", "amw", "apc", "apd", "ar", "arb", "arc", "arq",
-        "ars", "ary", "arz", "ask", "atn", "auj", "auz", "avd", "avl", "ayh", "ayl", "ayn", "ayp",
-        "azb", "bal", "bdz", "bej", "bft", "bgn", "bgp", "bhe", "bhm", "bhn", "bjf", "bjm", "bqi",
-        "brh", "brk", "bsh", "bsk", "chg", "cja", "ckb", "clh", "czk", "dcc", "def", "deh", "dgl",
-        "dmk", "dml", "dv", "ecy", "esh", "fa", "fay", "faz", "fia", "fub", "gbz", "ggg", "gha", "ghr",
-        "gig", "gjk", "gju", "glh", "glk", "gwc", "gwf", "gwt", "gzi", "hac", "haz", "hbo", "he",
-        "hkh", "hnd", "hno", "hoh", "hrt", "hrz", "hss", "huy", "isk", "itk", "iw", "jad", "jat",
-        "jbe", "jbn", "jdg", "ji", "jnd", "jog", "jpa", "jpr", "jrb", "jye", "kbu", "kby", "kcy",
-        "kfm", "khw", "klj", "kmz", "kqd", "ks", "ktl", "kvx", "kxp", "lad", "lah", "lhs", "lki",
-        "lrc", "lrk", "lrl", "lsa", "lsd", "lss", "luv", "luz", "mby", "mde", "mfa", "mfi", "mhj",
-        "mid", "mki", "mnj", "mve", "mvy", "myz", "mzn", "nli", "nlm", "nqo", "ntz", "nyq", "oar",
-        "obm", "odk", "oru", "ota", "otk", "oui", "pal", "pbt", "pbu", "pes", "pgd", "phl", "phn",
-        "phr", "phv", "plk", "pnb", "pra", "prc", "prd", "prs", "prx", "ps", "psh", "psi", "pst",
-        "qxq", "rdb", "rhg", "rmt", "sam", "sbn", "scl", "sd", "sdb", "sdf", "sdg", "sdh", "sds",
-        "sgr", "sgy", "shd", "shm", "shu", "shv", "siy", "siz", "skr", "smp", "smy", "sog", "sqo",
-        "sqt", "srh", "srz", "ssh", "sts", "swb", "syc", "syn", "syr", "tjo", "tks", "tmr", "tov",
-        "tra", "trg", "trm", "trw", "ug", "ur", "ush", "uzs", "vaf", "vgr", "vmh", "wbk", "wlo", "wne",
-        "wni", "wsv", "xco", "xhe", "xka", "xkc", "xkj", "xkp", "xld", "xly", "xmn", "xmr", "xna",
-        "xpr", "xsa", "xvi", "ydd", "ydg", "yhd", "yi", "yih", "yud", "zba", "zdj", "zrp", "zum",
+        "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
+        "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syr", "ug", "ur", "yi",
+        // Arabic's, Persian's, Pashto's and Yiddish's varieties by their own codes (Egyptian
+        // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
+        "acm", "acq", "aeb", "afb", "ajp", "apc", "apd", "arb", "arq", "ars", "ary", "arz", "ayl", "pes",
+        "pbt", "pbu", "pst", "ydd", "yih", "ota",
     ]
 
     /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
@@ -60,14 +45,12 @@ public enum Language {
         "syrc", "thaa", "yezi",
     ]
 
-    /// Language-region pairs whose likely script is Arabic although the language's is not
-    /// (CLDR 47 likelySubtags: pa-PK → pa-Arab-PK, az-IR → az-Arab-IR), and the reverse
-    /// (sd-IN → sd-Deva-IN, ug-KZ → ug-Cyrl-KZ): every such pair of CLDR 47.
-    static let rightToLeftRegionalLanguages: Set<String> = [
-        "az-iq", "az-ir", "ha-cm", "ha-sd", "kk-af", "kk-cn", "kk-ir", "kk-mn", "ku-lb", "ky-cn", "ms-cc",
-        "pa-pk", "tg-pk", "uz-af",
-    ]
-    static let leftToRightRegionalLanguages: Set<String> = ["sd-in", "ug-kz", "ug-mn"]
+    /// Language-region pairs written in Arabic letters although the language is not (CLDR's
+    /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK), and Uyghur where it is written in
+    /// Cyrillic (ug-KZ is ug-Cyrl-KZ). Only the pairs where that script is the usual one: CLDR
+    /// has more (ha-CM, ms-CC), whose text is as often in Latin letters.
+    static let rightToLeftRegionalLanguages: Set<String> = ["az-iq", "az-ir", "kk-cn", "ky-cn", "pa-pk", "uz-af"]
+    static let leftToRightRegionalLanguages: Set<String> = ["ug-kz", "ug-mn"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
     /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
@@ -114,7 +97,6 @@ public enum Language {
             return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
         case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
         case "ur": return region == "in" ? .arabext : .latn
-        case "sd" where region == "in": return .latn  // sd-Deva-IN
         case "ckb", "sd", "sdh", "bqi": return .arab
         case "pa" where script == "arab" || region == "pk": return .arabext
         case "uz" where script == "arab" || region == "af": return .arabext
@@ -173,14 +155,40 @@ public enum Language {
         return code + tag[end...]
     }
 
-    /// ISO 639-2's three-letter codes of languages that have a two-letter one, which BCP 47 uses
-    /// instead: `lang="ara"` was taken for an unknown language and set left to right.
+    /// ISO 639-2's three-letter codes (terminology and bibliographic) of languages that have a
+    /// two-letter one, which BCP 47 uses instead: all 204 (Debian's iso-codes). `lang="ara"` was
+    /// taken for an unknown language and set left to right, and `kas` stayed so where `ks` did not.
     static let twoLetterCodes = [
-        "ara": "ar", "heb": "he", "fas": "fa", "per": "fa", "urd": "ur", "yid": "yi", "pus": "ps", "snd": "sd",
-        "div": "dv", "uig": "ug", "kur": "ku", "eng": "en", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de",
-        "spa": "es", "ita": "it", "por": "pt", "rus": "ru", "tur": "tr", "ell": "el", "gre": "el", "hin": "hi",
-        "zho": "zh", "chi": "zh", "jpn": "ja", "kor": "ko", "nld": "nl", "dut": "nl", "pol": "pl", "swe": "sv",
-        "tha": "th",
+        "aar": "aa", "abk": "ab", "afr": "af", "aka": "ak", "alb": "sq", "amh": "am", "ara": "ar",
+        "arg": "an", "arm": "hy", "asm": "as", "ava": "av", "ave": "ae", "aym": "ay", "aze": "az",
+        "bak": "ba", "bam": "bm", "baq": "eu", "bel": "be", "ben": "bn", "bih": "bh", "bis": "bi",
+        "bod": "bo", "bos": "bs", "bre": "br", "bul": "bg", "bur": "my", "cat": "ca", "ces": "cs",
+        "cha": "ch", "che": "ce", "chi": "zh", "chu": "cu", "chv": "cv", "cor": "kw", "cos": "co",
+        "cre": "cr", "cym": "cy", "cze": "cs", "dan": "da", "deu": "de", "div": "dv", "dut": "nl",
+        "dzo": "dz", "ell": "el", "eng": "en", "epo": "eo", "est": "et", "eus": "eu", "ewe": "ee",
+        "fao": "fo", "fas": "fa", "fij": "fj", "fin": "fi", "fra": "fr", "fre": "fr", "fry": "fy",
+        "ful": "ff", "geo": "ka", "ger": "de", "gla": "gd", "gle": "ga", "glg": "gl", "glv": "gv",
+        "gre": "el", "grn": "gn", "guj": "gu", "hat": "ht", "hau": "ha", "heb": "he", "her": "hz",
+        "hin": "hi", "hmo": "ho", "hrv": "hr", "hun": "hu", "hye": "hy", "ibo": "ig", "ice": "is",
+        "ido": "io", "iii": "ii", "iku": "iu", "ile": "ie", "ina": "ia", "ind": "id", "ipk": "ik",
+        "isl": "is", "ita": "it", "jav": "jv", "jpn": "ja", "kal": "kl", "kan": "kn", "kas": "ks",
+        "kat": "ka", "kau": "kr", "kaz": "kk", "khm": "km", "kik": "ki", "kin": "rw", "kir": "ky",
+        "kom": "kv", "kon": "kg", "kor": "ko", "kua": "kj", "kur": "ku", "lao": "lo", "lat": "la",
+        "lav": "lv", "lim": "li", "lin": "ln", "lit": "lt", "ltz": "lb", "lub": "lu", "lug": "lg",
+        "mac": "mk", "mah": "mh", "mal": "ml", "mao": "mi", "mar": "mr", "may": "ms", "mkd": "mk",
+        "mlg": "mg", "mlt": "mt", "mon": "mn", "mri": "mi", "msa": "ms", "mya": "my", "nau": "na",
+        "nav": "nv", "nbl": "nr", "nde": "nd", "ndo": "ng", "nep": "ne", "nld": "nl", "nno": "nn",
+        "nob": "nb", "nor": "no", "nya": "ny", "oci": "oc", "oji": "oj", "ori": "or", "orm": "om",
+        "oss": "os", "pan": "pa", "per": "fa", "pli": "pi", "pol": "pl", "por": "pt", "pus": "ps",
+        "que": "qu", "roh": "rm", "ron": "ro", "rum": "ro", "run": "rn", "rus": "ru", "sag": "sg",
+        "san": "sa", "sin": "si", "slk": "sk", "slo": "sk", "slv": "sl", "sme": "se", "smo": "sm",
+        "sna": "sn", "snd": "sd", "som": "so", "sot": "st", "spa": "es", "sqi": "sq", "srd": "sc",
+        "srp": "sr", "ssw": "ss", "sun": "su", "swa": "sw", "swe": "sv", "tah": "ty", "tam": "ta",
+        "tat": "tt", "tel": "te", "tgk": "tg", "tgl": "tl", "tha": "th", "tib": "bo", "tir": "ti",
+        "ton": "to", "tsn": "tn", "tso": "ts", "tuk": "tk", "tur": "tr", "twi": "tw", "uig": "ug",
+        "ukr": "uk", "urd": "ur", "uzb": "uz", "ven": "ve", "vie": "vi", "vol": "vo", "wel": "cy",
+        "wln": "wa", "wol": "wo", "xho": "xh", "yid": "yi", "yor": "yo", "zha": "za", "zho": "zh",
+        "zul": "zu",
     ]
 
     /// The language codes the IANA registry deprecates in favour of others (`no` is Norwegian,
