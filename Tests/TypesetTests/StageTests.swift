@@ -115,6 +115,7 @@ import Testing
         #expect(split("โปรไฟล์", width: 40) == ["โปร", "ไฟล์"], "not โปรไ | ฟล์")
         #expect(split("स्वास्थ्य", width: 80) == ["स्वा", "स्थ्य"], "not स्वास्थ् | य")
         #expect(split("abcdef", width: 40) == ["abcd", "ef"])
+        #expect(LineFiller.holdsTogether(Array("क्\u{200D}ष".unicodeScalars), at: 3), "a half form")
         #expect(!LineFiller.holdsTogether(Array("a".unicodeScalars), at: 1) && !LineFiller.holdsTogether([], at: 0))
     }
 

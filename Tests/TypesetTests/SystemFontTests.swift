@@ -57,6 +57,10 @@ import Testing
         let runs = result.pages[0].items.compactMap { item -> GlyphRun? in if case .glyphs(let run) = item { run } else { nil } }
         #expect(!runs.isEmpty && runs.allSatisfy { $0.font.family == "Noto Sans Tamil" }, "\(runs.map { ($0.text, $0.font.family) })")
         #expect(runs.first?.font.weight == 700, "the title is bold")
+        // A Common character takes the font named for the run's script: Hindi's ॥ came from
+        // Noto Sans Bengali, first in path order.
+        let hindi = try #require(layoutMarkup("<document lang=\"hi\"><p>नमस्ते ॥ दुनिया</p></document>"))
+        #expect(hindi.report.pages[0].blocks[0].lines.flatMap(\.runs).map(\.font) == ["Noto Sans Devanagari"])
     }
 
     /// A flag cut by markup (`🇩<b>🇪🇯🇵</b>`: the bold part is shaped apart, and HarfBuzz pairs

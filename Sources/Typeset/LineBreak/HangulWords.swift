@@ -6,19 +6,43 @@
 // line is still cut between its syllables (`LineFiller.splitLongWord`), with a warning.
 
 enum HangulWords {
-    /// `opportunities` without those between two Hangul syllables or jamo (Line_Break H2, H3,
-    /// JL, JV, JT).
+    /// `opportunities` without those inside a word that holds Hangul: between two of its
+    /// letters, digits or ideographs (Line_Break H2, H3, JL, JV, JT, AL, HL, NU, ID), so that
+    /// "iPhone에서", "2026년에" and "保障한다" stay whole as "동의하시겠습니까" does. A word is
+    /// what lies between white space; a word without Hangul (Chinese beside Korean) keeps its breaks.
     static func keepingWordsWhole(_ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
-        opportunities.filter { opportunity in
+        // Whether the word of each scalar holds Hangul, found word by word.
+        var inKoreanWord = [Bool](repeating: false, count: scalars.count)
+        var start = 0
+        while start < scalars.count {
+            var end = start
+            var hasHangul = false
+            while end < scalars.count && !scalars[end].properties.isWhitespace {
+                hasHangul = hasHangul || isHangul(scalars[end])
+                end += 1
+            }
+            if hasHangul { for i in start..<end { inKoreanWord[i] = true } }
+            start = end + 1
+        }
+        return opportunities.filter { opportunity in
             let offset = opportunity.offset
-            guard !opportunity.isMandatory, offset > 0, offset < scalars.count else { return true }
-            return !(isHangul(scalars[offset - 1]) && isHangul(scalars[offset]))
+            guard !opportunity.isMandatory, offset > 0, offset < scalars.count, inKoreanWord[offset - 1],
+                inKoreanWord[offset]
+            else { return true }
+            return !(isWordCharacter(scalars[offset - 1]) && isWordCharacter(scalars[offset]))
         }
     }
 
     static func isHangul(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.lineBreakClass {
         case .H2, .H3, .JL, .JV, .JT: return true
+        default: return false
+        }
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.lineBreakClass {
+        case .H2, .H3, .JL, .JV, .JT, .AL, .HL, .NU, .ID, .AI: return true
         default: return false
         }
     }

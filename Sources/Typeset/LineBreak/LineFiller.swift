@@ -247,14 +247,21 @@ enum LineFiller {
     /// stacking signs).
     static func holdsTogether(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         guard index > 0, index < scalars.count else { return false }
-        let before = scalars[index - 1].value
-        switch before {
+        let before = scalars[index - 1]
+        switch before.value {
         case 0x0E40...0x0E44, 0x0EC0...0x0EC4, 0x19B5...0x19B7, 0x19BA, 0xAAB5...0xAAB6, 0xAAB9, 0xAABB...0xAABC:
             return true
-        case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D, 0x1039, 0x17D2:
-            return scalars[index].generalCategory == .Lo
         default:
-            return false
+            // A virama, or one with a ZWJ after it (a half form: "क्‍ष"), before a consonant.
+            let links = isLinker(before) || before == "\u{200D}" && index >= 2 && isLinker(scalars[index - 2])
+            return links && scalars[index].generalCategory == .Lo
+        }
+    }
+
+    private static func isLinker(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D, 0x1039, 0x17D2: return true
+        default: return false
         }
     }
 

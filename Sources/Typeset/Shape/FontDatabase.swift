@@ -293,7 +293,7 @@ public final class FontDatabase: Sendable {
         }
         var missing: [Int] = []
         func other(_ needed: [UInt32], emoji: Bool) -> Int? {
-            otherFace(for: needed, emoji: emoji, weight: weight, italic: italic).map { poolIndex(candidate($0)) }
+            otherFace(for: needed, emoji: emoji, weight: weight, italic: italic, script: script).map { poolIndex(candidate($0)) }
         }
         // The first candidate covering the whole cluster, else its base character; a character
         // no font covers keeps the primary font and goes to `missing`.
@@ -324,7 +324,7 @@ public final class FontDatabase: Sendable {
                     !list.contains(where: { pool[$0].coverage.contains(scalar.value) })
                 else { continue }
                 if offset == cluster.base && chosen == nil
-                    || otherFace(for: [scalar.value], emoji: false, weight: weight, italic: italic) == nil
+                    || otherFace(for: [scalar.value], emoji: false, weight: weight, italic: italic, script: script) == nil
                 {
                     missing.append(offset)
                 }
@@ -498,6 +498,7 @@ public final class FontDatabase: Sendable {
     private struct OtherKey: Hashable {
         var scalars: [UInt32]
         var emoji: Bool
+        var script: UInt8
     }
 
     private func loadPrimary(_ state: inout State) {
@@ -624,7 +625,7 @@ public final class FontDatabase: Sendable {
     /// system fonts (both as `ranked`), nearest to the weight and style asked for. For an emoji,
     /// only color fonts of `--font-dir` and the system (Noto Color Emoji, not the bundled
     /// Symbols 2's black-and-white faces nor DejaVu Sans's).
-    private func otherFace(for needed: [UInt32], emoji: Bool, weight: Int, italic: Bool) -> FontFace? {
+    private func otherFace(for needed: [UInt32], emoji: Bool, weight: Int, italic: Bool, script runScript: Script) -> FontFace? {
         // A control character is never drawn from a font that maps it (Noto Sans Symbols2 maps
         // them all): it stays a reported box (SPEC §3).
         guard !needed.isEmpty, !needed.contains(where: { Unicode.Scalar($0)?.generalCategory == .Cc }) else {
@@ -635,7 +636,11 @@ public final class FontDatabase: Sendable {
                 let coverage = coverage(of: face, &state)
                 return needed.allSatisfy(coverage.contains)
             }
-            let key = OtherKey(scalars: needed, emoji: emoji)
+            // The script the font is named for: the characters' own, else the run's (a Common
+            // ॥ or 「 in Hindi or Japanese text).
+            let script = needed.lazy.compactMap(Unicode.Scalar.init).map(\.script).first(where: \.isExplicit)
+                ?? (runScript.isExplicit ? runScript : nil)
+            let key = OtherKey(scalars: needed, emoji: emoji, script: script?.index ?? 0)
             let faces: [FontFace]
             if let known = state.otherFamily[key] {
                 faces = known
@@ -645,8 +650,7 @@ public final class FontDatabase: Sendable {
                 // Of the faces that cover the characters, one named after their script first
                 // ("Noto Sans Tamil" for Tamil): Noto Sans Grantha, before it in path order, has
                 // some Tamil letters and digits too, and took ப and வ out of Tamil words, in
-                // regular weight among bold letters.
-                let script = needed.lazy.compactMap(Unicode.Scalar.init).map(\.script).first(where: \.isExplicit)
+                // regular weight among bold letters; Hindi's ॥ came from Noto Sans Bengali.
                 let scriptWords = script.map { $0.name.split(separator: " ") } ?? []
                 func isNamedForScript(_ face: FontFace) -> Bool {
                     guard !scriptWords.isEmpty else { return false }
