@@ -127,6 +127,21 @@ public enum Path {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// `paths` without the folders they all lie in (made absolute from `folder` first): a sheet's
+    /// captions, the same wherever the command runs and however the paths are typed
+    /// (`lt/a.xml`, `./lt/b.xml` and `/tmp/lt/c.xml` from /tmp are `a.xml`, `b.xml`, `c.xml`).
+    /// Each keeps at least its name.
+    public static func withoutCommonFolders(_ paths: [String], in folder: String) -> [String] {
+        let parts = paths.map { lexicallyAbsolute($0, in: folder).split(separator: "/") }
+        guard let first = parts.first else { return [] }
+        var common = first.count - 1
+        for other in parts.dropFirst() {
+            common = min(common, other.count - 1)
+            common = (0..<common).first { other[$0] != first[$0] } ?? common
+        }
+        return parts.map { $0[max(0, common)...].joined(separator: "/") }
+    }
+
     /// `folder/name`, with one slash between.
     public static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }

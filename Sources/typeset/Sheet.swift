@@ -195,6 +195,9 @@ struct Sheet: Command {
 
         var rows: [[SheetCell]] = []
         var failed: [String] = []
+        // Captions name the files without the folders they share: typed otherwise, or run from
+        // another folder (another CI machine's checkout), the same sheet came out.
+        let captions = Path.withoutCommonFolders(inputs, in: FileManager.default.currentDirectoryPath)
         for (row, input) in inputs.enumerated() {
             var diagnostics = parsed[row].diagnostics
             let seen = Set(diagnostics.items)
@@ -213,7 +216,7 @@ struct Sheet: Command {
                     let error = parsed[row].diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
                     cells.append(
                         SheetCell(
-                            file: input, locale: column.locale ?? "—", textSize: size, page: nil,
+                            file: captions[row], locale: column.locale ?? "—", textSize: size, page: nil,
                             pageCount: 0, error: error))
                     continue
                 }
@@ -230,7 +233,7 @@ struct Sheet: Command {
                 let error = result.diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
                 cells.append(
                     SheetCell(
-                        file: input, locale: column.locale ?? result.language, textSize: size,
+                        file: captions[row], locale: column.locale ?? result.language, textSize: size,
                         page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
             }
             // What only some cells say (a word broken at AX5 only, a key untranslated in one

@@ -9,7 +9,7 @@ struct Snapshot: Command {
         name: "snapshot",
         abstract: "Renders every markup file of a folder and compares it with its reference PNGs.",
         discussion: """
-            Every *.xml file directly in DIR (sorted by name) is rendered to PNG at --scale and \
+            Every *.xml file directly in DIR (sorted by name; hidden ones left out) is rendered to PNG at --scale and \
             compared with DIR/__snapshots__/NAME.png (further pages: NAME-2.png, ...). Each \
             failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
             ...): the reference faded to grey, differences in magenta.
@@ -67,10 +67,12 @@ struct Snapshot: Command {
             printError("cannot read the folder '\(directory)': \(why)")
             throw ExitCode(ExitStatus.usage)
         }
-        // Files only: a folder named `old.xml` is no markup file (it failed as one).
+        // Files only: a folder named `old.xml` is no markup file (it failed as one). Nor is a
+        // hidden file, as a shell's `*.xml` leaves it out: an editor's lock (`.#screen.xml`) or
+        // macOS's `._screen.xml` failed every run.
         let files = entries.filter { entry in
             var isFolder = false
-            return entry.lowercased().hasSuffix(".xml")
+            return entry.lowercased().hasSuffix(".xml") && !entry.hasPrefix(".")
                 && !(FileManager.default.fileExists(atPath: Path.join(directory, entry), isDirectory: &isFolder) && isFolder)
         }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
@@ -85,8 +87,10 @@ struct Snapshot: Command {
                 printError("no markup files (*.xml) in '\(directory)': nothing to check")
             }
         }
-        // A catalog that cannot be read fails every file, and the summary line still ends it.
+        // A catalog that cannot be read fails every file, each with its line as any failure
+        // has, and the summary line still ends it.
         let settings = try layoutArguments.settings(pngScale: comparison.scale) { _ in
+            for file in files { print("FAIL \(file): the string catalog cannot be read (given above)") }
             print("0 passed, \(files.count) failed")
         }
         // The pictures every document shows, before any reference is written (protected as each

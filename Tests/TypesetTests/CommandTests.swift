@@ -665,6 +665,15 @@ import Testing
         }
     }
 
+    /// A sheet's captions: the files without the folders they all share.
+    @Test func pathsWithoutTheirCommonFolders() {
+        #expect(Path.withoutCommonFolders(["lt/a.xml", "./lt/b.xml", "/w/lt//c.xml"], in: "/w") == ["a.xml", "b.xml", "c.xml"])
+        #expect(Path.withoutCommonFolders(["en/a.xml", "ar/a.xml"], in: "/w") == ["en/a.xml", "ar/a.xml"])
+        #expect(Path.withoutCommonFolders(["a/b/c.xml", "a/d.xml"], in: "/w") == ["b/c.xml", "d.xml"])
+        #expect(Path.withoutCommonFolders(["/deep/folder/one.xml"], in: "/w") == ["one.xml"])
+        #expect(Path.withoutCommonFolders([], in: "/w") == [])
+    }
+
     /// A file name that is not UTF-8 is refused, saying so: Swift reads arguments as UTF-8,
     /// such an input "did not exist", and such an output was written under another name.
     @Test func argumentsThatAreNotUTF8AreUsageErrors() throws {

@@ -249,6 +249,28 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         }
     }
 
+    /// A sheet is the same however its inputs are typed and wherever it is made: its captions
+    /// showed the paths as typed, and a CI machine's checkout folder changed its bytes.
+    @Test func sheetsAreTheSameFromAnyFolder() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let examples = URL(fileURLWithPath: examplesFolder).standardizedFileURL.path
+        var outputs: [Data?] = []
+        for (inputs, directory) in [
+            (["onboarding.xml", "account.xml"], examples), (["./onboarding.xml", examples + "/account.xml"], examples),
+            ([examples + "/onboarding.xml", examples + "//account.xml"], folder),
+        ] {
+            let path = folder + "/sheet-\(outputs.count).svg"
+            let run = try L10nCLI.typeset(
+                ["sheet"] + inputs + ["--strings", examples + "/Localizable.xcstrings", "--locales", "ar", "-o", path], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            outputs.append(FileManager.default.contents(atPath: path))
+        }
+        #expect(outputs[0] != nil && outputs[0] == outputs[1] && outputs[1] == outputs[2])
+        let svg = String(decoding: outputs[0] ?? Data(), as: UTF8.self)
+        #expect(svg.contains(">onboarding.xml<") && !svg.contains("Examples"), "the file's name alone")
+    }
+
     @Test func largeGridsContinueOnFurtherPages() throws {
         var files: [String: String] = [:]
         for i in 1...8 {
