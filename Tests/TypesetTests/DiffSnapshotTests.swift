@@ -671,22 +671,6 @@ struct SnapshotCommandTests {
         #expect(try contents(folder + "/__snapshots__") == ["screen.png"])
     }
 
-    /// A catalog that cannot be read fails every screen, each with its line, before the summary.
-    @Test func anUnreadableCatalogFailsEachScreen() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try write(document("<label>One</label>"), to: folder + "/one.xml")
-        try write(document("<label>Two</label>"), to: folder + "/two.xml")
-        try write("{\"sourceLanguage\": \"en\", \"strings\": {", to: folder + "/L.xcstrings")
-        let check = try typeset(["snapshot", ".", "--strings", "L.xcstrings"], in: folder)
-        #expect(check.status == 1, "\(check)")
-        #expect(check.lines.suffix(3) == [
-            "FAIL one.xml: the string catalog cannot be read (given above)",
-            "FAIL two.xml: the string catalog cannot be read (given above)", "0 passed, 2 failed",
-        ], "\(check)")
-        #expect(check.stderr.contains("L.xcstrings:1:"), "\(check)")
-    }
-
     @Test func pagesHaveNumberedReferencesAndStaleOnesFail() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

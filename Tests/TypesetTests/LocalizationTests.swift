@@ -874,8 +874,8 @@ private let markup = """
     }
 
     /// What `--locale` and the catalog say of each other is in the layout JSON too (it was
-    /// only on standard error), and a snapshot run whose catalog cannot be read still ends with
-    /// its summary line.
+    /// only on standard error), and a snapshot run whose catalog cannot be read fails each
+    /// screen with its line and still ends with its summary line.
     @Test func theCatalogsWarningIsInTheJSONAndSnapshotsSummarize() throws {
         let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings, "bad.json": "{"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -885,7 +885,8 @@ private let markup = """
         #expect((diagnostics.first?["message"] as? String)?.hasPrefix("no strings for locale 'fr'") == true, "\(diagnostics)")
         let snapshot = try L10nCLI.typeset(["snapshot", ".", "--strings", "bad.json"], in: folder)
         #expect(snapshot.status == 1)
-        #expect(snapshot.stdout == "0 passed, 1 failed\n", "\(snapshot)")
+        #expect(snapshot.stdout == "FAIL doc.xml: the string catalog cannot be read (given above)\n0 passed, 1 failed\n", "\(snapshot)")
+        #expect(snapshot.stderr.contains("bad.json:1:"), "\(snapshot)")
     }
 
     /// The shown text's language rules it: a translation in another language than the
