@@ -149,6 +149,25 @@ import Testing
         }
     }
 
+    /// A row in a row taller than a page starts on a page only where the first lines of all its
+    /// columns fit: judged by its first column alone, it began with one line of a list item and
+    /// of a label, its heading went to the next page off their shared baseline, and the label's
+    /// two lines were cut one and one.
+    @Test func aRowInARowStartsWhereAllItsColumnsDo() throws {
+        let result = try #require(
+            layoutMarkup(
+                """
+                <document lang="en" width="300" height="300"><label>Top</label><spacer height="190"/>
+                  <row><row><list><item>\(words(60))</item></list><label>lazy brown fox</label><heading size="12">privacy brown fox quick</heading></row></row>
+                </document>
+                """))
+        let pages = result.report.pages
+        #expect(pages.count >= 2 && pages[0].blocks.map(\.kind) == ["label"], "\(pages.map { $0.blocks.map(\.kind) })")
+        let row = pages[1].blocks.filter { $0.kind != "label" || $0.lines.count == 2 }
+        #expect(row.count == 3 && Set(row.map { $0.lines[0].baseline }).count == 1, "\(row.map { ($0.kind, $0.lines.first?.baseline) })")
+        #expect(pages[1].blocks.first { $0.kind == "label" }?.lines.count == 2, "the label whole")
+    }
+
     /// A paragraph's background split with it: behind its lines on each page, never in the
     /// bottom margin (it reached there from the first page, and the other pages had none).
     @Test func backgroundGoesWithEachPartOfASplitParagraph() throws {

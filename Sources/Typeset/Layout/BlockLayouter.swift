@@ -154,10 +154,21 @@ struct Unit {
     /// only if that much fits there: a row's columns that did not all begin on a page began on
     /// the next each at its own first line, and lost their shared baseline; and a column of
     /// two lines was cut one and one.
+    ///
+    /// A column's start is its first block and the blocks beside it (a row in the column, set
+    /// at the first block's first line): counted by the first alone, a row in a row began on a
+    /// page where only one of its columns' first lines fit, the others went to the next page,
+    /// off their shared baseline, and a label of two lines was cut one and one.
     func startHeight(contentHeight: Double) -> Double {
         var firsts: [Int: PlacedBlock] = [:]
         for block in blocks where firsts[block.column].map({ block.top < $0.top }) ?? true { firsts[block.column] = block }
-        let bottoms = firsts.values.map { block in
+        let starting = blocks.filter { block in
+            guard let first = firsts[block.column] else { return false }
+            let firstLine = first.paragraph?.lines.first.flatMap { line in first.lineOrigins.first.map { $0.top + line.height } }
+                ?? first.bottom
+            return block.top < firstLine - 0.001 || block.top == first.top
+        }
+        let bottoms = starting.map { block in
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph,
                 let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
             else { return block.bottom }
