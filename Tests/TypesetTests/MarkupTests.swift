@@ -726,10 +726,15 @@ private struct Fixture {
         let fixture = try Fixture()
         defer { fixture.remove() }
         try fixture.write(pngFile(width: 40, height: 20), to: fixture.assets + "/icon.png")
-        let source = "<document><image src='../assets/icon.png' height='10'/></document>"
+        let source = "<document><image src='../assets/icon.png' height='10' alt=''/></document>"
         expectError(parse(source, file: fixture.file), line: 1, column: 18, "outside the document's folder")
         let result = parse(source, file: fixture.file, assets: [fixture.assets])
         #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        // Without alt, a located warning: the PDF's Figure had nothing for a screen reader.
+        let bare = parse("<document>\n  <image src='../assets/icon.png' height='10'/></document>", file: fixture.file, assets: [fixture.assets])
+        #expect(bare.document != nil)
+        #expect(bare.diagnostics.warnings.map(\.location.line) == [2] && bare.diagnostics.warnings.map(\.location.column) == [3])
+        #expect(bare.diagnostics.warnings.first?.message == "this <image> has no 'alt': a screen reader has nothing to say of it")
         guard case .image(let image)? = result.document?.blocks.first?.kind else {
             Issue.record("no image")
             return

@@ -656,6 +656,13 @@ struct MarkupConverter {
             return nil
         }
         guard let (path, pixelWidth, pixelHeight) = checkedPNG(source, at: location) else { return nil }
+        // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
+        // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
+        if alt == nil {
+            diagnostics.report(.warning(
+                element.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
+                hint: "describe it with alt=\"…\", or write alt=\"\" if it is decoration"))
+        }
         return .image(
             ImageBlock(
                 source: source, path: path, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
