@@ -199,10 +199,14 @@ import Testing
         let text = "개인정보 처리방침에 동의하시겠습니까? OK"
         #expect(segments(text).count > 10, "UAX #14 breaks between syllables")
         #expect(segments(text) { HangulWords.keepingWordsWhole($0, in: $1) } == ["개인정보 ", "처리방침에 ", "동의하시겠습니까? ", "OK!"])
-        // A word with Hangul in it stays whole whatever else it holds: Latin, digits, Hanja.
+        // A word with Hangul in it stays whole with its Latin letters and digits.
         #expect(
-            segments("가나 iPhone에서 2026년에 保障한다 中文字") { HangulWords.keepingWordsWhole($0, in: $1) }
-                == ["가나 ", "iPhone에서 ", "2026년에 ", "保障한다 ", "中", "文", "字!"])
+            segments("가나 iPhone에서 2026년에 中文字") { HangulWords.keepingWordsWhole($0, in: $1) }
+                == ["가나 ", "iPhone에서 ", "2026년에 ", "中", "文", "字!"])
+        // Chinese written without spaces around a Korean word keeps its breaks between ideographs.
+        #expect(
+            segments("句子한국어这个词") { HangulWords.keepingWordsWhole($0, in: $1) }
+                == ["句", "子", "한국어", "这", "个", "词!"])
         // Other scripts' breaks stay: Chinese breaks between its characters.
         let chinese = Array("中文字".unicodeScalars)
         #expect(HangulWords.keepingWordsWhole(LineBreaker.opportunities(in: chinese), in: chinese).map(\.offset) == [1, 2, 3])

@@ -116,6 +116,10 @@ import Testing
         #expect(split("स्वास्थ्य", width: 80) == ["स्वा", "स्थ्य"], "not स्वास्थ् | य")
         #expect(split("abcdef", width: 40) == ["abcd", "ef"])
         #expect(LineFiller.holdsTogether(Array("क्\u{200D}ष".unicodeScalars), at: 3), "a half form")
+        // A word of no syllable boundary (prefixed vowels alone) is still cut between clusters.
+        #expect(split("เเเเเเ", width: 40) == ["เเเเ", "เเ"])
+        // The word's end stays a cut point, whatever is before it.
+        #expect(split("abcक्", width: 30) == ["abc", "क्"])
         #expect(!LineFiller.holdsTogether(Array("a".unicodeScalars), at: 1) && !LineFiller.holdsTogether([], at: 0))
     }
 

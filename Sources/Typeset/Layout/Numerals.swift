@@ -1,5 +1,6 @@
 // HIG §4.5 numerals (SPEC 4.5): the digits, separators and percent signs a paragraph shows in
-// its spans' numbering systems. Only what is shown changes, after bidi resolution.
+// its spans' numbering systems. Only what is shown changes; bidi reads the digits as written,
+// but for those shown as 0-9 (`bidiScalars`).
 
 extension ParagraphLayouter {
     /// The characters around `index` up to white space, no-break spaces included ("15\u{A0}km"

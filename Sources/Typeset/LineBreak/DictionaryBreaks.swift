@@ -18,8 +18,8 @@ enum DictionaryBreaks {
     /// comparison a character for text below U+0E00) comes back as it was.
     static func adding(to opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
         var found: [Int] = []
-        var iterator: OpaquePointer?
-        defer { if let iterator { swift_ubrk_close(iterator) } }
+        var iterator = iterators.withLock { $0.popLast() }
+        defer { if let iterator { iterators.withLock { $0.append(iterator) } } }
         var index = 0
         while index < scalars.count {
             guard isSouthEastAsian(scalars[index]) else {
@@ -48,6 +48,10 @@ enum DictionaryBreaks {
         return merged
     }
 
+    /// Iterators opened before, each given the next paragraph's text: opening one looks up
+    /// ICU's rules and makes its caches anew. As many as paragraphs were set at once (`--jobs`).
+    private static let iterators = Locked<[OpaquePointer]>([])
+
     /// Whether text in `script` may hold SA characters (all of them are in these nine scripts,
     /// Unicode 15.0): a paragraph none of whose items is in one is not looked through.
     static func writesWordsWithoutSpaces(_ script: Script) -> Bool { dictionaryScripts[Int(script.index)] }
@@ -71,8 +75,8 @@ enum DictionaryBreaks {
     }
 
     /// The offsets in the text of the words after the first in `run` (a run of SA characters),
-    /// as ICU's line break iterator finds them; none if ICU fails. `iterator` is opened on the
-    /// first run and given each next run's text.
+    /// as ICU's line break iterator finds them; none if ICU fails. `iterator` is opened when
+    /// there is none yet, else given the run's text.
     private static func wordStarts(in run: ArraySlice<Unicode.Scalar>, iterator: inout OpaquePointer?) -> [Int] {
         var utf16: [UInt16] = []
         // The scalar that starts at each UTF-16 offset (Ahom's letters take two units).

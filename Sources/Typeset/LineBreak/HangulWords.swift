@@ -6,10 +6,11 @@
 // line is still cut between its syllables (`LineFiller.splitLongWord`), with a warning.
 
 enum HangulWords {
-    /// `opportunities` without those inside a word that holds Hangul: between two of its
-    /// letters, digits or ideographs (Line_Break H2, H3, JL, JV, JT, AL, HL, NU, ID), so that
-    /// "iPhone에서", "2026년에" and "保障한다" stay whole as "동의하시겠습니까" does. A word is
-    /// what lies between white space; a word without Hangul (Chinese beside Korean) keeps its breaks.
+    /// `opportunities` without those inside a word that holds Hangul (what lies between white
+    /// space): next to a Hangul syllable or jamo (Line_Break H2, H3, JL, JV, JT), or between two
+    /// letters or digits (AL, HL, NU, AI), so that "동의하시겠습니까", "iPhone에서" and "2026년에"
+    /// stay whole. Ideographs keep their breaks between them: Chinese and Japanese, written
+    /// without spaces, hold a Korean word among them ("句子한국어这个") and break as before.
     static func keepingWordsWhole(_ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
         // Whether the word of each scalar holds Hangul, found word by word.
         var inKoreanWord = [Bool](repeating: false, count: scalars.count)
@@ -17,7 +18,7 @@ enum HangulWords {
         while start < scalars.count {
             var end = start
             var hasHangul = false
-            while end < scalars.count && !scalars[end].properties.isWhitespace {
+            while end < scalars.count && !scalars[end].isWhiteSpace {
                 hasHangul = hasHangul || isHangul(scalars[end])
                 end += 1
             }
@@ -29,7 +30,10 @@ enum HangulWords {
             guard !opportunity.isMandatory, offset > 0, offset < scalars.count, inKoreanWord[offset - 1],
                 inKoreanWord[offset]
             else { return true }
-            return !(isWordCharacter(scalars[offset - 1]) && isWordCharacter(scalars[offset]))
+            let (before, after) = (scalars[offset - 1], scalars[offset])
+            let hangulSide = isHangul(before) && (isHangul(after) || isLetterOrDigit(after))
+                || isHangul(after) && isLetterOrDigit(before)
+            return !(hangulSide || isLetterOrDigit(before) && isLetterOrDigit(after))
         }
     }
 
@@ -40,9 +44,9 @@ enum HangulWords {
         }
     }
 
-    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.lineBreakClass {
-        case .H2, .H3, .JL, .JV, .JT, .AL, .HL, .NU, .ID, .AI: return true
+        case .AL, .HL, .NU, .AI: return true
         default: return false
         }
     }

@@ -282,9 +282,10 @@ enum LineFiller {
             let shown = advances.width(start..<end) + hyphen
             return ends?.width(shown, start: start, visibleEnd: end, limit: width) ?? shown
         }
-        let boundaries = GraphemeBreaker.boundaries(in: scalars, range: range).filter {
-            $0 > range.lowerBound && edges[$0] && !holdsTogether(scalars, at: $0)
-        }
+        let clusters = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
+        // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
+        let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
+        let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to

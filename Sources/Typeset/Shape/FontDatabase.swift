@@ -651,11 +651,13 @@ public final class FontDatabase: Sendable {
                 // ("Noto Sans Tamil" for Tamil): Noto Sans Grantha, before it in path order, has
                 // some Tamil letters and digits too, and took ப and வ out of Tamil words, in
                 // regular weight among bold letters; Hindi's ॥ came from Noto Sans Bengali.
-                let scriptWords = script.map { $0.name.split(separator: " ") } ?? []
+                // Names compared in lower case without spaces ("NKo" in "Noto Sans NKo", "Phags
+                // Pa" in "Noto Sans PhagsPa"); not for Latin, which "Latin Modern" would take
+                // from Noto Sans.
+                func squeezed(_ name: String) -> String { name.lowercased().filter { $0 != " " } }
+                let scriptName = script.flatMap { $0 == .latin ? nil : squeezed($0.name) } ?? ""
                 func isNamedForScript(_ face: FontFace) -> Bool {
-                    guard !scriptWords.isEmpty else { return false }
-                    let words = face.family.split(separator: " ")
-                    return words.indices.contains { words[$0...].starts(with: scriptWords) }
+                    !scriptName.isEmpty && squeezed(face.family).contains(scriptName)
                 }
                 func look(in faces: [FontFace], _ byFamily: [String: [FontFace]], color: Bool = false) {
                     guard found == nil else { return }

@@ -83,8 +83,9 @@ final class HarfBuzzFont: @unchecked Sendable {
     }
 
     /// The languages runs in this font are shaped with, by script and language asked for
-    /// (`shapingLanguage`): the first few in a list, looked through in a few instructions (a
-    /// document has two or three; hashed, the key cost 750 instructions a run), the rest hashed.
+    /// (`shapingLanguage`): the first few in a list, looked through in a few instructions under
+    /// the lock (a document has two or three; hashed, the key cost 750 instructions a run), the
+    /// rest hashed.
     private let shapingLanguages = Locked<(first: [(script: UInt8, language: String, chosen: String)], rest: [LanguageKey: String])>(([], [:]))
 
     private struct LanguageKey: Hashable {
@@ -116,6 +117,8 @@ final class HarfBuzzFont: @unchecked Sendable {
         if let known { return known }
         let chosen = hasLanguageSystem(language, script: script) ? language : ""
         shapingLanguages.withLock { languages in
+            // Another thread may have found it meanwhile.
+            guard !languages.first.contains(where: { $0.script == script.index && $0.language == language }) else { return }
             if languages.first.count < 8 {
                 languages.first.append((script.index, language, chosen))
             } else {

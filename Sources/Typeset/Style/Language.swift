@@ -46,10 +46,10 @@ public enum Language {
     ]
 
     /// Language-region pairs written in Arabic letters although the language is not (CLDR's
-    /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK), and Uyghur where it is written in
-    /// Cyrillic (ug-KZ is ug-Cyrl-KZ). Only the pairs where that script is the usual one: CLDR
-    /// has more (ha-CM, ms-CC), whose text is as often in Latin letters.
+    /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK). Only the pairs where that script
+    /// is the usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
     static let rightToLeftRegionalLanguages: Set<String> = ["az-iq", "az-ir", "kk-cn", "ky-cn", "pa-pk", "uz-af"]
+    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ).
     static let leftToRightRegionalLanguages: Set<String> = ["ug-kz", "ug-mn"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
