@@ -134,12 +134,12 @@ public enum Path {
     public static func withoutCommonFolders(_ paths: [String], in folder: String) -> [String] {
         let parts = paths.map { lexicallyAbsolute($0, in: folder).split(separator: "/") }
         guard let first = parts.first else { return [] }
-        var common = first.count - 1
+        var common = max(0, first.count - 1)  // `/` itself has no part
         for other in parts.dropFirst() {
-            common = min(common, other.count - 1)
+            common = max(0, min(common, other.count - 1))
             common = (0..<common).first { other[$0] != first[$0] } ?? common
         }
-        return parts.map { $0[max(0, common)...].joined(separator: "/") }
+        return parts.map { $0[common...].joined(separator: "/") }
     }
 
     /// `folder/name`, with one slash between.

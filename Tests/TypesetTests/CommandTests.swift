@@ -672,6 +672,8 @@ import Testing
         #expect(Path.withoutCommonFolders(["a/b/c.xml", "a/d.xml"], in: "/w") == ["b/c.xml", "d.xml"])
         #expect(Path.withoutCommonFolders(["/deep/folder/one.xml"], in: "/w") == ["one.xml"])
         #expect(Path.withoutCommonFolders([], in: "/w") == [])
+        #expect(Path.withoutCommonFolders(["/", "a.xml"], in: "/w") == ["", "w/a.xml"], "the root folder as an input")
+        #expect(Path.withoutCommonFolders(["a.xml", "/"], in: "/w") == ["w/a.xml", ""])
     }
 
     /// A file name that is not UTF-8 is refused, saying so: Swift reads arguments as UTF-8,
