@@ -631,6 +631,23 @@ struct ShapeShaperTests {
         }
     }
 
+    /// A chain of consonants joined by stacking signs ("က္က္…") is cut like a mark sequence:
+    /// shaped whole, 100,000 pairs took 28 s and 70,000 stopped the process on one of
+    /// HarfBuzz's assertions (GPOS `propagate_attachment_offsets`). It stays one cluster, as
+    /// HarfBuzz makes it when it shapes it whole.
+    @Test("a chain of stacked consonants is shaped in pieces")
+    func longStacksAreShapedInPieces() throws {
+        let myanmar = try face("Noto Sans Myanmar")
+        for pairs in [2 * Shaper.longestMarkSequence + 10, 70_000] {
+            let text = (0..<pairs).flatMap { _ in [Unicode.Scalar(0x1000)!, Unicode.Scalar(0x1039)!] } + [Unicode.Scalar(0x1000)!]
+            let run = Shaper(runCacheCapacity: 0, wordCacheCapacity: 0).shape(
+                scalars: text, range: 0..<text.count, face: myanmar, size: 17, rightToLeft: false,
+                script: Script(code: "Mymr") ?? .common, language: "my")
+            #expect(run.glyphs.count >= pairs && run.glyphs.allSatisfy { $0.id != 0 }, "\(pairs)")
+            #expect(Set(run.glyphs.map(\.cluster)) == [0], "\(pairs)")
+        }
+    }
+
     @Test("mirrored brackets in RTL runs and .notdef for missing characters")
     func notdefAndMirroring() throws {
         let latin = try face("Noto Sans")

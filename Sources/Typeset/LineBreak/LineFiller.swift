@@ -253,15 +253,8 @@ enum LineFiller {
             return true
         default:
             // A virama, or one with a ZWJ after it (a half form: "क्‍ष"), before a consonant.
-            let links = isLinker(before) || before == "\u{200D}" && index >= 2 && isLinker(scalars[index - 2])
+            let links = before.isSyllableLinker || before == "\u{200D}" && index >= 2 && scalars[index - 2].isSyllableLinker
             return links && scalars[index].generalCategory == .Lo
-        }
-    }
-
-    private static func isLinker(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D, 0x1039, 0x17D2: return true
-        default: return false
         }
     }
 

@@ -268,7 +268,10 @@ public final class Shaper: Sendable {
 
     /// Sequences of combining marks longer than this are shaped in pieces: HarfBuzz's time grows
     /// with the square of a mark sequence's length (a letter with 80,000 accents took 32 s, with
-    /// 160,000 over a minute), and no script stacks more than a few on one letter.
+    /// 160,000 over a minute), and no script stacks more than a few on one letter. So are chains
+    /// of consonants joined by a virama or a stacking sign (Myanmar's "က္က္…", Khmer's
+    /// "ក្ក្…"): 100,000 such pairs took 28 s, and 70,000 stopped the process on one of
+    /// HarfBuzz's assertions; no conjunct has more than a few.
     static let longestMarkSequence = 256
 
     /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
@@ -292,7 +295,16 @@ public final class Shaper: Sendable {
                 }
                 if let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
             default:
-                marks = 0
+                // A consonant a virama joins to the one before goes on the sequence.
+                if index > range.lowerBound && scalars[index - 1].isSyllableLinker {
+                    marks += 1
+                    if marks > Self.longestMarkSequence {
+                        cuts.append((index, index))
+                        marks = 1
+                    }
+                } else {
+                    marks = 0
+                }
             }
         }
         guard !cuts.isEmpty else { return shapePiece(scalars, range, request) }

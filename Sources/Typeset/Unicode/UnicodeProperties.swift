@@ -156,4 +156,13 @@ extension Unicode.Scalar {
     /// Alphabetic (DerivedCoreProperties.txt): letters, letter numbers and the marks that are
     /// part of letters.
     public var isAlphabetic: Bool { Tables.alphabetic[value] == 1 }
+    /// A virama that joins the consonant after it into one syllable (UAX #29 15.1's
+    /// InCB=Linker: Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam), or Myanmar's and
+    /// Khmer's stacking sign.
+    public var isSyllableLinker: Bool {
+        switch value {
+        case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D, 0x1039, 0x17D2: return true
+        default: return false
+        }
+    }
 }
