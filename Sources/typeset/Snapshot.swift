@@ -99,13 +99,14 @@ struct Snapshot: Command {
         let pictures = picturesInMarkup(inputs, assets: settings.assetDirectories, jobs: jobs).flatMap(\.images)
         ProtectedFiles.protect(pictures, as: "an image a document shows")
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
-        let folder = SnapshotFolder(
-            path: layoutArguments.snapshotFolders.reduce(Path.join(directory, "__snapshots__"), Path.join))
-        // A file where the references' folder goes: every screen failed for want of a
-        // reference, with a hint to record them that could not.
-        var along = directory
-        for part in ["__snapshots__"] + layoutArguments.snapshotFolders {
-            along = Path.join(along, part)
+        // The folders down to the references': `__snapshots__`, then one per locale and size.
+        let folders = (["__snapshots__"] + layoutArguments.snapshotFolders).reduce(into: [String]()) {
+            $0.append(Path.join($0.last ?? directory, $1))
+        }
+        let folder = SnapshotFolder(path: folders[folders.count - 1])
+        // A file where one of them goes: every screen failed for want of a reference, with a
+        // hint to record them that could not.
+        for along in folders {
             var isFolder = false
             if FileManager.default.fileExists(atPath: along, isDirectory: &isFolder), !isFolder {
                 printError("'\(along)' is a file, not a folder: the references go in a folder of that name; move the file")

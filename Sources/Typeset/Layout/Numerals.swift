@@ -82,10 +82,10 @@ extension ParagraphLayouter {
         while end > 0, isSpace(scalars[end - 1]) { end -= 1 }
         guard end > 0, end < word.lowerBound else { return false }
         let last = scalars[end - 1]
-        guard last.properties.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
+        guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
         while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
-        return scalars[start..<end].contains { $0.script == .latin && $0.properties.isUppercase }
+        return scalars[start..<end].contains { $0.script == .latin && $0.generalCategory == .Lu }
     }
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:

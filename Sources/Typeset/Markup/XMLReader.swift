@@ -769,7 +769,7 @@ struct XMLReader {
             if let name = read, let value = XMLReader.htmlEntities[name] {
                 throw error(
                     "'&\(name)' is an HTML entity, which XML does not have", at: start,
-                    hint: "write '&#x\(String(value, radix: 16, uppercase: true));'")
+                    hint: "write '\(XMLReader.reference(to: value))'")
             }
             throw error(
                 "'&' must start an entity or character reference", at: start,
@@ -777,13 +777,16 @@ struct XMLReader {
         }
         advance()
         guard let value = XMLReader.predefinedEntities[name] else {
-            let known = XMLReader.htmlEntities[name].map { "write '&#x\(String($0, radix: 16, uppercase: true));' for it" }
+            let known = XMLReader.htmlEntities[name].map { "write '\(XMLReader.reference(to: $0))' for it" }
             throw error(
                 "unknown entity '&\(name);': XML has only &lt; &gt; &amp; &apos; and &quot;, and "
                     + "numeric character references", at: start, hint: known)
         }
         return value
     }
+
+    /// The character reference XML has for `value`: `&#x200F;`.
+    static func reference(to value: UInt32) -> String { "&#x\(String(value, radix: 16, uppercase: true));" }
 
     /// HTML's entities a mockup is likely to use, which XML does not have: the reference to
     /// write instead is suggested (the bidi marks among them).

@@ -147,9 +147,7 @@ public final class Shaper: Sendable {
             return ShapedRun(face: face, size: size, rightToLeft: rightToLeft, range: range, glyphs: [])
         }
         let font = HarfBuzzFontCache.shared.font(for: face)
-        let request = Request(
-            font: font, rightToLeft: rightToLeft, script: script,
-            language: font.shapingLanguage(language, script: script), features: features)
+        let request = Request(font: font, rightToLeft: rightToLeft, script: script, language: language, features: features)
         let units: [GlyphInFontUnits]
         if runCacheCapacity > 0 {
             let contextStart = max(0, range.lowerBound - Self.harfBuzzContextLength)
@@ -161,7 +159,7 @@ public final class Shaper: Sendable {
             if let cached = runs.withLock({ $0.runs[key] }) {
                 units = cached
             } else {
-                units = shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
+                units = shapeAnew(scalars, range, request)
                 runs.withLock { cache in
                     if cache.glyphCount + units.count > runCacheCapacity {
                         cache.runs.removeAll(keepingCapacity: true)
@@ -171,7 +169,7 @@ public final class Shaper: Sendable {
                 }
             }
         } else {
-            units = shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
+            units = shapeAnew(scalars, range, request)
         }
         let scale = size / Double(font.unitsPerEm)
         let glyphs = units.map { glyph in
@@ -181,6 +179,15 @@ public final class Shaper: Sendable {
                 unsafeToBreak: glyph.unsafeToBreak)
         }
         return ShapedRun(face: face, size: size, rightToLeft: rightToLeft, range: range, glyphs: glyphs)
+    }
+
+    /// A run the run cache does not hold: from known words, else by HarfBuzz. Both see the
+    /// language the font shapes (`HarfBuzzFont.shapingLanguage`), asked here rather than for
+    /// every run, where the run cache's key keeps the language as written.
+    private func shapeAnew(_ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request) -> [GlyphInFontUnits] {
+        var request = request
+        request.language = request.font.shapingLanguage(request.language, script: request.script)
+        return shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
     }
 
     /// What a run is shaped with, apart from its text. Equal requests name the same font object,
