@@ -786,8 +786,10 @@ struct ShapeShaperTests {
             }
         }
         // Not vacuous: runs were put together from words (a font starts cutting runs into words
-        // at its 17th run, HarfBuzzFont.cutsIntoWords).
+        // at its 17th run, HarfBuzzFont.cutsIntoWords), some after shaping only their new words
+        // ("shuffled + text" after "shuffled" lacks one stretch, the words around the join).
         #expect(putTogether >= texts.count)
+        #expect(words.runsWithNewWordsShaped >= texts.count)
     }
 
     @Test("font metrics in points")

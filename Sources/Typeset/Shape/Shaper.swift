@@ -258,6 +258,8 @@ public final class Shaper: Sendable {
 
     /// How many runs were put together from the word cache (for tests).
     var runsPutTogetherFromWords: Int { words.withLock { $0.runsPutTogether } }
+    /// How many of those had only their new words shaped (for tests).
+    var runsWithNewWordsShaped: Int { words.withLock { $0.runsWithNewWordsShaped } }
 
     /// The run put together from words shaped before, or else shaped by HarfBuzz and its words
     /// learned; nil when its font or ends do not allow cutting it into words (WordCache.swift).
@@ -267,7 +269,25 @@ public final class Shaper: Sendable {
         let runWords = RunWords(scalars: scalars, range: range)
         guard wordCacheCapacity > 0, request.script.isExplicit, runWords.hasWordEnds, request.font.cutsIntoWords()
         else { return nil }
-        if let known = words.withLock({ $0.glyphs(runWords, request) }) { return known }
+        switch words.withLock({ $0.lookUp(runWords, request) }) {
+        case .glyphs(let known):
+            return known
+        case .missing(let stretches) where stretches.count <= 2 && stretches != [range]:
+            // Only the words not known are shaped. Learning them can empty a full cache, or
+            // refuse a stretch HarfBuzz did not cut cleanly: then the run is shaped whole.
+            for stretch in stretches {
+                let shaped = shapeInHarfBuzz(scalars, stretch, request)
+                words.withLock { $0.learn(RunWords(scalars: scalars, range: stretch), shaped, request) }
+            }
+            let lookup = words.withLock { cache in
+                let lookup = cache.lookUp(runWords, request)
+                if case .glyphs = lookup { cache.runsWithNewWordsShaped += 1 }
+                return lookup
+            }
+            if case .glyphs(let known) = lookup { return known }
+        case .missing:
+            break
+        }
         let shaped = shapeInHarfBuzz(scalars, range, request)
         words.withLock { $0.learn(runWords, shaped, request) }
         return shaped

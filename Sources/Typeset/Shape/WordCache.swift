@@ -12,7 +12,9 @@
 // Words are learned from runs HarfBuzz shaped whole: shaping each word by itself costs far more
 // on text not seen before (one HarfBuzz call per word; +70% on one real document when tried),
 // while cutting a shaped run into words costs a hash and a copy each. A run is looked up word by
-// word and goes to HarfBuzz at the first word not known.
+// word. When it lacks words in one or two stretches (a number, a name in a sentence seen
+// before), only those stretches go to HarfBuzz, each cut at word ends on both sides, so shaped
+// as the whole run would shape them; else the whole run goes.
 
 import CHarfBuzz
 
@@ -84,6 +86,8 @@ struct WordCache {
     private var scratch: [(start: Int32, word: Word)] = []
     /// Runs put together (for tests: that the cache is used at all).
     private(set) var runsPutTogether = 0
+    /// Of those, runs whose new words HarfBuzz shaped by themselves (Shaper counts them).
+    var runsWithNewWordsShaped = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -126,27 +130,41 @@ struct WordCache {
         return (slot, nil)
     }
 
-    /// The run's glyphs put together from known words, clusters relative to the run's start;
-    /// nil at the first word not known.
-    mutating func glyphs(_ run: RunWords, _ setting: Setting) -> [GlyphInFontUnits]? {
-        guard capacity > 0, !words.isEmpty else { return nil }
+    /// What the cache holds of a run: all its words, put together, or the stretches of words it
+    /// lacks.
+    enum Lookup {
+        /// The run's glyphs, clusters relative to the run's start.
+        case glyphs([GlyphInFontUnits])
+        /// The ranges (in `scalars`) of consecutive words not known, in logical order; each starts
+        /// and ends at a word end.
+        case missing([Range<Int>])
+    }
+
+    /// The run put together from known words, or the words it lacks.
+    mutating func lookUp(_ run: RunWords, _ setting: Setting) -> Lookup {
+        guard capacity > 0, !words.isEmpty else { return .missing([run.range]) }
         let settingIndex = index(of: setting)
         // The words found, with their offsets in the run: a scratch array kept from run to run.
         var found: [(start: Int32, word: Word)] = []
         swap(&found, &scratch)  // unique, so cleared in place
         found.removeAll(keepingCapacity: true)
         defer { swap(&found, &scratch) }
+        var missing: [Range<Int>] = []
         var count = 0
-        let complete = run.scalars.withUnsafeBufferPointer { scalars in
-            run.forEach { word in
-                guard let known = slot(scalars, word, settingIndex, Self.hash(scalars, word, settingIndex)).found
-                else { return false }
-                found.append((Int32(word.lowerBound - run.range.lowerBound), known))
-                count += Int(known.glyphCount)
+        run.scalars.withUnsafeBufferPointer { scalars in
+            _ = run.forEach { word in
+                if let known = slot(scalars, word, settingIndex, Self.hash(scalars, word, settingIndex)).found {
+                    found.append((Int32(word.lowerBound - run.range.lowerBound), known))
+                    count += Int(known.glyphCount)
+                } else if let last = missing.last, last.upperBound == word.lowerBound {
+                    missing[missing.count - 1] = last.lowerBound..<word.upperBound
+                } else {
+                    missing.append(word)
+                }
                 return true
             }
         }
-        guard complete else { return nil }
+        guard missing.isEmpty else { return .missing(missing) }
         runsPutTogether += 1
         var result: [GlyphInFontUnits] = []
         result.reserveCapacity(count)
@@ -159,11 +177,11 @@ struct WordCache {
                 result.append(glyph)
             }
         }
-        return result
+        return .glyphs(result)
     }
 
-    /// Learns the words of a run HarfBuzz shaped whole (`shaped`, clusters relative to the run's
-    /// start). Nothing is learned when a word's glyphs are not a block of their own: clusters out
+    /// Learns the words of a run (or of a stretch of a run's words) HarfBuzz shaped whole
+    /// (`shaped`, clusters relative to the run's start). Nothing is learned when a word's glyphs are not a block of their own: clusters out
     /// of order, or HarfBuzz saying a cut at a word's start would change the glyphs.
     mutating func learn(_ run: RunWords, _ shaped: [GlyphInFontUnits], _ setting: Setting) {
         guard shaped.count <= capacity else { return }
