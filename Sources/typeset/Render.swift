@@ -69,17 +69,28 @@ struct Render: Command {
         var clashes: [String: String] = [:]
         var kept: [String] = []
         var keptFor: [String: [String]] = [:]  // the inputs kept for an output path, when several
-        // Each file once, by its path with `.`, `..` and repeated slashes resolved: `a.xml`,
-        // `./a.xml` and `sub/../a.xml` were three inputs, rendered at once into one file.
+        // A file once for each output, the file known by its device and inode, the output by
+        // its path with `.`, `..` and repeated slashes resolved: `a.xml`, `./a.xml` and
+        // `sub/../a.xml` were three inputs, rendered at once into one file. (Inputs known by
+        // their spelling the same way, `nosuchdir/../a.xml` was `a.xml`, dropped unreported
+        // though it names no file.) A link to a file, named otherwise, has an output of its own.
         var seen: Set<String> = []
         let workingFolder = FileManager.default.currentDirectoryPath
+        func file(_ input: String) -> String? {
+            var status = stat()
+            return stat(input, &status) == 0 ? "\(status.st_dev) \(status.st_ino)" : nil
+        }
         for (input, path) in zip(inputs, outputs) {
-            guard seen.insert(Path.lexicallyAbsolute(input, in: workingFolder)).inserted else { continue }
+            // A path that names no file fails on its own, and writes nothing another could clash with.
+            guard let identity = file(input) else {
+                if seen.insert("\0" + input).inserted { kept.append(input) }
+                continue
+            }
+            guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
             if let other = firstInput[path] {
                 // A file given again after a clash is the same input too.
                 let others = keptFor[path] ?? [other]
-                let resolved = resolvedPath(input)
-                if others.contains(where: { resolvedPath($0) == resolved }) { continue }
+                if others.contains(where: { file($0) == identity }) { continue }
                 let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }

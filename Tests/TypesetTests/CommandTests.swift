@@ -651,6 +651,16 @@ import Testing
             let beside = try typeset(["render"] + inputs + [out + "/a.xml", "--jobs", "2"], in: out)
             #expect(beside.status == 0 && beside.stderr.isEmpty, "\(inputs): \(beside)")
         }
+        // A path that names no file is not the file its spelling resolves to: it fails, and is
+        // reported (`nosuchdir/../a.xml` was taken for `a.xml` and dropped, exit 0).
+        let missing = try typeset(["render", "a.xml", "nosuchdir/../a.xml", "--out-dir", "d"], in: out)
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr.contains("nosuchdir/../a.xml:1:1: error: cannot read the file"), "\(missing)")
+        #expect(missing.stderr.contains("rendered 1 of 2 inputs"), "\(missing)")
+        // A link to the file, named otherwise, has an output of its own.
+        try FileManager.default.createSymbolicLink(atPath: out + "/link.xml", withDestinationPath: "a.xml")
+        let linked = try typeset(["render", "a.xml", "link.xml", "--out-dir", "e"], in: out)
+        #expect(linked.status == 0 && files(in: out + "/e") == ["a.pdf", "link.pdf"], "\(linked)")
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
         #expect(two.status == 1 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")

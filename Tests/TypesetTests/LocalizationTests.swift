@@ -626,6 +626,38 @@ private let markup = """
         #expect(FormatSpecifiers.held("\u{2066}%.2f\u{2069}") == "\u{2066}%\u{2060}.\u{2060}2\u{2060}f\u{2069}")
     }
 
+    /// Numbers joined by one separator are one number once the app fills them in ("5:02", "3/4",
+    /// "2.1": UAX #9 W4 keeps them left to right in Arabic and Hebrew): one isolate. Each in its
+    /// own, a right-to-left line showed the minutes before the hours.
+    @Test func numbersJoinedByASeparatorAreOneIsolate() throws {
+        let specifier = { (text: String) in FormatSpecifiers.Shown(text: text, isSpecifier: true) }
+        let plain = { (text: String) in FormatSpecifiers.Shown(text: text, isSpecifier: false) }
+        #expect(FormatSpecifiers.pieces("الساعة %1$lld:%2$02lld") == [plain("الساعة "), specifier("\u{2066}%1$lld:%2$02lld\u{2069}")])
+        #expect(FormatSpecifiers.pieces("%lld/%lld/%lld") == [specifier("\u{2066}%lld/%lld/%lld\u{2069}")])
+        #expect(FormatSpecifiers.pieces("%d-%.1f") == [specifier("\u{2066}%d-%.1f\u{2069}")])
+        // Not a name, not across a space or two separators, not a percentage.
+        #expect(FormatSpecifiers.pieces("%@:%lld").count == 3)
+        #expect(FormatSpecifiers.pieces("%lld : %lld").count == 3)
+        #expect(FormatSpecifiers.pieces("%lld:-%lld").count == 3)
+        #expect(FormatSpecifiers.pieces("%lld%%%lld").count == 3)
+
+        // Laid out in Arabic: the hours stay left of the minutes.
+        let doc = #"<document width="300" margin="0" lang="ar"><label key="time">x</label></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "s.json": #"{"time": "الساعة %1$lld:%2$02lld"}"#])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let page = try #require((object["pages"] as? [[String: Any]])?.first)
+        let block = try #require((page["blocks"] as? [[String: Any]])?.first)
+        let lines = try #require(block["lines"] as? [[String: Any]])
+        try #require(lines.count == 1)
+        let runs = (lines[0]["runs"] as? [[String: Any]] ?? []).sorted { ($0["x"] as? Double ?? 0) < ($1["x"] as? Double ?? 0) }
+        let leftToRight = runs.filter { $0["direction"] as? String == "ltr" }.map { $0["text"] as? String ?? "" }
+        #expect(leftToRight.joined() == "%1$lld:%2$02lld", "\(runs)")
+        #expect(runs.last?["text"] as? String == "الساعة ", "\(runs)")
+    }
+
     @Test func percentagesAreNoFormatSpecifiers() {
         #expect(FormatSpecifiers.find(in: "50% off") == [])
         #expect(FormatSpecifiers.find(in: "Économisez 50 % de plus") == [])

@@ -126,6 +126,24 @@ enum FormatSpecifiers {
                 done = at + 2
             case .specifier(let range):
                 plain.append(contentsOf: scalars[done..<range.lowerBound])
+                // Numbers joined by one separator (`%1$lld:%2$02lld`, `%lld/%lld`, `%lld.%lld`)
+                // are one number to UAX #9 once the app fills them in ("5:02" stays left to
+                // right in Arabic, W4): one isolate, or a right-to-left line put the minutes
+                // before the hours, and could break between them.
+                if plain.count == 1, let separator = plain.first, separator.bidiClass == .CS || separator.bidiClass == .ES,
+                    isNumber(scalars[range.upperBound - 1]), let last = pieces.last, last.isSpecifier,
+                    let lastConversion = last.text.unicodeScalars.dropLast().last, isNumber(lastConversion)
+                {
+                    var joined = last.text.unicodeScalars
+                    joined.removeLast()  // its PDI
+                    joined.append(separator)
+                    joined.append(contentsOf: scalars[range])
+                    joined.append("\u{2069}")
+                    pieces[pieces.count - 1].text = String(joined)
+                    plain = String.UnicodeScalarView()
+                    done = range.upperBound
+                    continue
+                }
                 if !plain.isEmpty { pieces.append(Shown(text: String(plain), isSpecifier: false)) }
                 plain = String.UnicodeScalarView()
                 var specifier = String.UnicodeScalarView(["\u{2066}"])
@@ -151,6 +169,12 @@ enum FormatSpecifiers {
             held.append(scalar)
         }
         return String(held)
+    }
+
+    /// Whether a specifier with this conversion is a decimal number (`%lld`, `%d`, `%.2f`): not
+    /// `%@`, a character, or hexadecimal, which may be letters.
+    private static func isNumber(_ conversion: Unicode.Scalar) -> Bool {
+        "dDiuUoOfFeEgG".unicodeScalars.contains(conversion)
     }
 
     private enum Piece {
