@@ -56,13 +56,9 @@ struct Diff: Command {
     func run() throws {
         ProtectedFiles.protect([a, b] + (layoutArguments.strings.map { [$0] } ?? []))
         let maxShare = comparison.maxDiff
-        let settings: JobSettings
-        do {
-            settings = try layoutArguments.settings(pngScale: scale)
-        } catch {
-            // A broken string catalog: settings() has printed why.
-            throw ExitCode(ExitStatus.usage)
-        }
+        let settings = layoutArguments.settings(pngScale: scale)
+        // A broken string catalog: settings() has printed why.
+        if settings.layout.unreadableCatalog != nil { throw ExitCode(ExitStatus.usage) }
         if let out { warnIfFormatDiffers(out, .png, because: "the diff image is always PNG") }
         let pagesA: ComparedPages
         let pagesB: ComparedPages

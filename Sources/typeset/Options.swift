@@ -139,8 +139,8 @@ struct LayoutArguments {
     /// catalog that cannot be read is printed, handed to `failed`, and thrown as an `ExitCode`
     /// (1; `diff` makes it 2). `pngScale`: the scale of the PNG pages the run draws, if any. For
     /// the commands that draw pages: no layout report (`LayoutOptions.makesReport`).
-    func settings(pngScale: Double? = nil, failed: (Diagnostics) -> Void = { _ in }) throws -> JobSettings {
-        var (settings, warnings) = try settingsAndWarnings(failed: failed)
+    func settings(pngScale: Double? = nil) -> JobSettings {
+        var (settings, warnings) = settingsAndWarnings()
         for warning in warnings { writeStandardError(warning.description + "\n") }
         settings.pngScale = pngScale
         settings.layout.makesReport = false
@@ -148,17 +148,19 @@ struct LayoutArguments {
     }
 
     /// The settings, and the catalog's warnings (a key given twice, no strings for `--locale`),
-    /// not printed.
-    func settingsAndWarnings(failed: (Diagnostics) -> Void = { _ in }) throws -> (JobSettings, [Diagnostic]) {
-        try exitingOnInputError(failed: failed) { () throws(Diagnostic) in try loadSettings() }
-    }
-
-    private func loadSettings() throws(Diagnostic) -> (JobSettings, [Diagnostic]) {
+    /// not printed; or, for a catalog that cannot be read, its error (`unreadableCatalog`: the
+    /// documents that use a key fail, the command's status is that of a failed input).
+    func settingsAndWarnings() -> (JobSettings, [Diagnostic]) {
         let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         var warnings: [Diagnostic] = []
         if let strings {
-            (layout.catalog, warnings) = try loadCatalog(strings, locales: locale.map { [$0] } ?? [])
+            do {
+                (layout.catalog, warnings) = try loadCatalog(strings, locales: locale.map { [$0] } ?? [])
+            } catch {
+                layout.unreadableCatalog = strings
+                warnings = [error]
+            }
         }
         return (JobSettings(assetDirectories: assets, layout: layout), warnings)
     }
@@ -169,22 +171,6 @@ func loadCatalog(_ path: String, locales: [String]) throws(Diagnostic) -> (Strin
     let catalog = try StringCatalog.load(path: path)
     let warnings = catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: path) }
     return (catalog, warnings)
-}
-
-/// `body`'s result; an error of an input it reads (a catalog) is printed, given to `failed`, and
-/// ends the command with the status of a failed input.
-func exitingOnInputError<T>(
-    failed: (Diagnostics) -> Void = { _ in }, _ body: () throws(Diagnostic) -> T
-) throws -> T {
-    do {
-        return try body()
-    } catch {
-        var diagnostics = Diagnostics()
-        diagnostics.report(error)
-        printDiagnostics(diagnostics)
-        failed(diagnostics)
-        throw ExitCode(ExitStatus.inputFailed)
-    }
 }
 
 /// The warning, at the catalog, when it has no strings for `locale`: every key would show the

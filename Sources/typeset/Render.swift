@@ -113,7 +113,7 @@ struct Render: Command {
 
     func run() throws {
         let resolvedFormat = format ?? output.flatMap(OutputFormat.init(path:)) ?? .pdf
-        let settings = try layoutArguments.settings(pngScale: resolvedFormat == .png ? scale : nil)
+        let settings = layoutArguments.settings(pngScale: resolvedFormat == .png ? scale : nil)
         var selected = inputs
         if let shard { selected = shard.select(inputs) }
         if let output { warnIfFormatDiffers(output, resolvedFormat) }
@@ -139,7 +139,7 @@ struct Render: Command {
             // Refused whole: leaving out the input whose page it is would number the pages after
             // it again, onto the picture.
             if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pageCount), selected, shown) {
-                try finish(total: selected.count, failed: selected)
+                try finish(total: selected.count, settings: settings, failed: selected)
                 return
             }
             if !layouts.isEmpty {
@@ -165,7 +165,7 @@ struct Render: Command {
                     failed = selected
                 }
             }
-            try finish(total: selected.count, failed: failed)
+            try finish(total: selected.count, settings: settings, failed: failed)
             return
         }
 
@@ -218,7 +218,7 @@ struct Render: Command {
                 return (outcome.diagnostics, false)
             }
         }, report: { printDiagnostics($0.0) })
-        try finish(total: selected.count, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+        try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
     }
 
     /// The pictures the inputs of a PNG batch show, read before any page is written, so that
@@ -297,7 +297,7 @@ struct Render: Command {
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
             if refusedOverPicture([output], chunk, shown) {
                 writer = nil  // removes its temporary file (finish ends the command)
-                try finish(total: inputs.count, failed: inputs)
+                try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
             guard let first = layouts.first else { continue }
@@ -312,7 +312,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                try finish(total: inputs.count, failed: inputs)
+                try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
         }
@@ -322,18 +322,22 @@ struct Render: Command {
             printError(outputError(error, output))
             failed = inputs
         }
-        try finish(total: inputs.count, failed: failed)
+        try finish(total: inputs.count, settings: settings, failed: failed)
     }
 
     /// Says how many inputs were rendered, and ends the command with exit status 1 when one
     /// failed (thrown, so that `run` cleans up: `removeEmptyFolders`).
-    private func finish(total: Int, failed: [String]) throws {
-        if total != 1 || !failed.isEmpty {  // an empty shard says so too
+    /// The summary line; the status of a failed input when an input failed, or the string
+    /// catalog cannot be read (then only the documents that use no key were rendered).
+    private func finish(total: Int, settings: JobSettings, failed: [String]) throws {
+        let catalog = settings.layout.unreadableCatalog
+        if total != 1 || !failed.isEmpty || catalog != nil {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
             if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+            if let catalog { line += "; the string catalog '\(catalog)' cannot be read" }
             writeStandardError(singleLine(line) + "\n")
         }
-        if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
+        if !failed.isEmpty || catalog != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
 }
 
@@ -481,10 +485,9 @@ struct Layout: Command {
     }
 
     func run() throws {
-        // A catalog that cannot be read still gives the JSON, with its error, as markup does.
-        let (settings, warnings) = try layoutArguments.settingsAndWarnings { diagnostics in
-            try? writeStandardOutput(LayoutReport(diagnostics: diagnostics.items, pages: []).json())
-        }
+        // A catalog that cannot be read: its error is in the JSON, and a document that uses
+        // a key fails.
+        let (settings, warnings) = layoutArguments.settingsAndWarnings()
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir, printingFontWarnings: false)
         let outcome = typesetter.layoutFile(input, settings: settings)
         // The catalog's and the fonts' warnings are the document's too: the JSON holds every
@@ -493,9 +496,11 @@ struct Layout: Command {
         for warning in warnings { diagnostics.report(warning) }
         diagnostics.append(contentsOf: outcome.diagnostics)
         printDiagnostics(diagnostics)
-        var full = outcome.layout?.report ?? LayoutReport(diagnostics: [], pages: [])
+        // A document that failed has no pages, whatever stage it failed at (a markup error gave
+        // none, a row too narrow for its gaps a page).
+        var full = outcome.failed ? LayoutReport(diagnostics: [], pages: []) : outcome.layout?.report ?? LayoutReport(diagnostics: [], pages: [])
         full.diagnostics = diagnostics.items
         try writeStandardOutput(full.json())
-        if outcome.failed { throw ExitCode(ExitStatus.inputFailed) }
+        if outcome.failed || settings.layout.unreadableCatalog != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

@@ -131,26 +131,31 @@ struct Sheet: Command {
         var diagnostics: Diagnostics
     }
 
-    func run() throws {
-        let catalog: StringCatalog?
-        if let strings {
-            let (loaded, warnings) = try exitingOnInputError { () throws(Diagnostic) in
-                try loadCatalog(strings, locales: localeList.compactMap { $0 })
-            }
-            for warning in warnings { writeStandardError(warning.description + "\n") }
-            // A file of one language that does not say which serves every column alike: the
-            // sheet showed the same strings under each locale, without a word.
-            if loaded.languages.isEmpty && localeList.count > 1 {
-                let warning = Diagnostic.warning(
-                    SourceLocation(file: strings, line: 1, column: 1),
-                    "this file does not say its language (an .xcstrings catalog does, and so does an "
-                        + "ar.lproj folder): every column shows its strings, whatever its locale")
-                writeStandardError(warning.description + "\n")
-            }
-            catalog = loaded
-        } else {
-            catalog = nil
+    /// The catalog, its warnings printed; or, when it cannot be read, its error printed and its
+    /// path (the cells that use a key show their error, and the sheet fails).
+    private func loadStrings() -> (catalog: StringCatalog?, unreadable: String?) {
+        guard let strings else { return (nil, nil) }
+        let (loaded, warnings): (StringCatalog?, [Diagnostic])
+        do {
+            (loaded, warnings) = try loadCatalog(strings, locales: localeList.compactMap { $0 })
+        } catch {
+            (loaded, warnings) = (nil, [error])
         }
+        for warning in warnings { writeStandardError(warning.description + "\n") }
+        // A file of one language that does not say which serves every column alike: the
+        // sheet showed the same strings under each locale, without a word.
+        if let loaded, loaded.languages.isEmpty && localeList.count > 1 {
+            let warning = Diagnostic.warning(
+                SourceLocation(file: strings, line: 1, column: 1),
+                "this file does not say its language (an .xcstrings catalog does, and so does an "
+                    + "ar.lproj folder): every column shows its strings, whatever its locale")
+            writeStandardError(warning.description + "\n")
+        }
+        return (loaded, loaded == nil ? strings : nil)
+    }
+
+    func run() throws {
+        let (catalog, unreadableCatalog) = loadStrings()
         var columns: [Column] = []
         for locale in localeList {
             for size in textSizeList {
@@ -181,10 +186,9 @@ struct Sheet: Command {
                     page: nil, pageCount: 0, language: "", bodySize: allColumns[index.1].bodySize, diagnostics: Diagnostics())
             }
             let column = allColumns[index.1]
-            let result = typesetter.layout(
-                document,
-                options: LayoutOptions(
-                    locale: column.locale, bodySize: column.bodySize, catalog: catalog, makesReport: false))
+            var options = LayoutOptions(locale: column.locale, bodySize: column.bodySize, catalog: catalog, makesReport: false)
+            options.unreadableCatalog = unreadableCatalog
+            let result = typesetter.layout(document, options: options)
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,
@@ -275,7 +279,8 @@ struct Sheet: Command {
             "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
         if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+        if let unreadableCatalog { line += "; the string catalog '\(unreadableCatalog)' cannot be read" }
         writeStandardError(singleLine(line) + "\n")
-        if !failed.isEmpty { throw ExitCode(ExitStatus.inputFailed) }
+        if !failed.isEmpty || unreadableCatalog != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

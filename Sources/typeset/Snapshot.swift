@@ -87,12 +87,8 @@ struct Snapshot: Command {
                 printError("no markup files (*.xml) in '\(directory)': nothing to check")
             }
         }
-        // A catalog that cannot be read fails every file, each with its line as any failure
-        // has, and the summary line still ends it.
-        let settings = try layoutArguments.settings(pngScale: comparison.scale) { _ in
-            for file in files { print("FAIL \(file): the string catalog cannot be read (given above)") }
-            print("0 passed, \(files.count) failed")
-        }
+        // A catalog that cannot be read fails the files that use a key, and the run.
+        let settings = layoutArguments.settings(pngScale: comparison.scale)
         // The pictures every document shows, before any reference is written (protected as each
         // document was laid out, a picture was written over by a document before it, or not,
         // by the order of the jobs).
@@ -209,7 +205,12 @@ struct Snapshot: Command {
             }
         }
         print("\(passed) passed, \(failed) failed")
-        if failed > 0 || (files.isEmpty && !update) { throw ExitCode(ExitStatus.inputFailed) }
+        if let catalog = settings.layout.unreadableCatalog {
+            writeStandardError("typeset: error: the string catalog '\(catalog)' cannot be read (its error is given first)\n")
+        }
+        if failed > 0 || (files.isEmpty && !update) || settings.layout.unreadableCatalog != nil {
+            throw ExitCode(ExitStatus.inputFailed)
+        }
     }
 
     /// The command that records the references this run compares with, run as this one was (by

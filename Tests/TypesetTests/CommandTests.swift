@@ -798,6 +798,22 @@ import Testing
 }
 
 @Suite struct LayoutCommandTests {
+    /// A document that failed has no pages in the JSON, whatever stage it failed at: a markup
+    /// error gave none, a row too narrow for its gaps (found in layout) a page.
+    @Test func aFailedDocumentHasNoPages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let row = "<document width=\"100\"><row>" + String(repeating: "<label>a</label>", count: 20) + "</row></document>"
+        for markup in [row, "<document><p align=\"justify\">a</p></document>"] {
+            try markup.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            let result = try typeset(["layout", folder + "/doc.xml"])
+            #expect(result.status == 1, "\(result)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect((json["pages"] as? [Any])?.isEmpty == true, "\(result.stdout)")
+            #expect((json["diagnostics"] as? [[String: Any]])?.first?["severity"] as? String == "error")
+        }
+    }
+
     /// Every field `layout` prints is the layout's (SPEC §6), in the order the spec shows, and
     /// `marker` is on list items only.
     @Test func printsTheSpecJSON() throws {

@@ -265,7 +265,18 @@ private let xcstrings = #"""
             "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
             "bad.xcstrings", 2, 28, "have no \"other\" form"
         ),
+        // Variations Xcode does not write, or written as no forms: the `other` of a 'gender'
+        // was shown, and a string for the forms said they had no `other`.
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"gender\": {\"other\": {}}}}}}}}",
+            "bad.xcstrings", 2, 17, "are 'gender'; a catalog's are 'plural' or 'device'"
+        ),
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": \"x\"}}}}}}",
+            "bad.xcstrings", 2, 28, "must be an object of forms, not a string"
+        ),
         ("{\"strings\": {}}", "bad.xcstrings", 1, 1, "needs a \"sourceLanguage\""),
+        ("{\"sourceLanguage\": \"not a tag!\", \"strings\": {}}", "bad.xcstrings", 1, 20, "must be a language tag"),
         ("{\"sourceLanguage\": \"en\", \"strings\": [\n]}", "bad.xcstrings", 1, 37, "\"strings\" must be an object"),
         // .strings errors.
         ("\"a\" = \"x\";\n\"b\" = \"y\"\n", "bad.strings", 2, 10, "expected ';' after the text of 'b'"),
@@ -591,6 +602,22 @@ private let markup = """
         #expect(warnings.last?.contains("(%2$@, %1$.2f)") == true)
     }
 
+    /// A '%' that begins no specifier, in a string that has one, is read by the app's
+    /// `String(format:)` with what follows: warned about. Not in a string with none.
+    @Test func strayPercentsInFormatStringsAreWarnedAbout() throws {
+        #expect(FormatSpecifiers.strayPercents(in: "100% of %@") == 1)
+        #expect(FormatSpecifiers.strayPercents(in: "%lld%% and %@") == 0)
+        #expect(FormatSpecifiers.strayPercents(in: "% %% %d %") == 2)
+        let doc = #"<document><label key="stray">x</label><label key="plain">y</label></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "s.json": #"{"stray": "100% of %@", "plain": "50% off"}"#])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = run.stderr.split(separator: "\n")
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.last == "doc.xml:1:11: warning: the string of key 'stray' is a format string with a '%' that begins no specifier: the app's String(format:) reads it with what follows ('100% of' holds '% o'); write '%%' for a percent sign", "\(warnings)")
+    }
+
     /// A specifier is set as the app's value would be: whole, on one line (UAX #14 allows a
     /// break between "." and a digit: "%.2f" ended a line in "%."), and with its own digits
     /// (`%1$@` showed "٪١$@" under Arabic numerals), while the numbers around it still take them.
@@ -907,7 +934,7 @@ private let markup = """
 
     /// What `--locale` and the catalog say of each other is in the layout JSON too (it was
     /// only on standard error), and a snapshot run whose catalog cannot be read fails each
-    /// screen with its line and still ends with its summary line.
+    /// screen that uses a key with its line and still ends with its summary line.
     @Test func theCatalogsWarningIsInTheJSONAndSnapshotsSummarize() throws {
         let folder = try L10nCLI.folder(["doc.xml": markup, "Localizable.xcstrings": xcstrings, "bad.json": "{"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -917,7 +944,7 @@ private let markup = """
         #expect((diagnostics.first?["message"] as? String)?.hasPrefix("no strings for locale 'fr'") == true, "\(diagnostics)")
         let snapshot = try L10nCLI.typeset(["snapshot", ".", "--strings", "bad.json"], in: folder)
         #expect(snapshot.status == 1)
-        #expect(snapshot.stdout == "FAIL doc.xml: the string catalog cannot be read (given above)\n0 passed, 1 failed\n", "\(snapshot)")
+        #expect(snapshot.stdout == "FAIL doc.xml: 1 error (given above)\n0 passed, 1 failed\n", "\(snapshot)")
         #expect(snapshot.stderr.contains("bad.json:1:"), "\(snapshot)")
     }
 
@@ -1002,16 +1029,22 @@ private let markup = """
     }
 
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the
-    /// error there (it got nothing at all).
+    /// error there (it got nothing at all), and the error of the document that uses a key. A
+    /// document that uses none is laid out, and the status is still that of a failed input.
     @Test func aBrokenCatalogStillGivesLayoutJSON() throws {
-        let folder = try L10nCLI.folder(["doc.xml": markup, "bad.json": #"{"greet": }"#])
+        let folder = try L10nCLI.folder(["doc.xml": markup, "plain.xml": "<document><p>x</p></document>", "bad.json": #"{"greet": }"#])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "bad.json"], in: folder)
         #expect(run.status == 1)
         let (blocks, diagnostics) = try L10nCLI.blocks(run.stdout)
-        #expect(blocks.isEmpty && diagnostics.count == 1)
+        #expect(blocks.isEmpty && diagnostics.count == 2, "\(diagnostics)")
         #expect(diagnostics.first?["severity"] as? String == "error" && diagnostics.first?["file"] as? String == "bad.json")
+        #expect((diagnostics.last?["message"] as? String)?.contains("cannot be looked up: the string catalog 'bad.json' cannot be read") == true)
         #expect(run.stderr.hasPrefix("bad.json:1:"), "\(run.stderr)")
+        let plain = try L10nCLI.typeset(["layout", "plain.xml", "--strings", "bad.json"], in: folder)
+        #expect(plain.status == 1)
+        let laidOut = try L10nCLI.blocks(plain.stdout)
+        #expect(laidOut.blocks.count == 1 && laidOut.diagnostics.count == 1, "\(plain)")
     }
 
     /// `numerals="auto"` gives the digits of the shown text's language, as a `lang` in markup

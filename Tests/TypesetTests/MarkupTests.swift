@@ -547,6 +547,8 @@ private struct Fixture {
         BadInput("inline guess inside text", "<document><p><spn>x</spn></p></document>", 1, 14, "did you mean 'span'?"),
         BadInput("an inline guess among blocks says where it goes", "<document><spn>x</spn></document>", 1, 11,
                  "did you mean 'span'? It is not allowed inside 'document', which accepts block elements"),
+        BadInput("an HTML name among blocks says where its element goes", "<document><li>x</li></document>", 1, 11,
+                 "did you mean 'item'? It is not allowed inside 'document'"),
         BadInput("no guess two edits from a short name", "<document><p>a<sup>2</sup></p></document>", 1, 15,
                  "'p' accepts"),
         BadInput("no block alias inside text", "<document><p>a<small>2</small></p></document>", 1, 15, "'p' accepts"),

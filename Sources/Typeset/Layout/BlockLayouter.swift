@@ -220,6 +220,8 @@ struct BlockLayouter {
     private var linesLeft = BlockLayouter.maximumLineCount
     /// Whether the document has said that the catalog has no strings in its language.
     private var reportedNoStrings = false
+    /// Whether the document has said that its keys cannot be looked up (`unreadableCatalog`).
+    private var reportedUnreadableCatalog = false
     /// Keys whose broken catalog entry has been reported: once per document.
     private var reportedProblems: Set<String> = []
     /// The UTF-8 bytes of the catalog strings shown so far (`maximumCatalogBytes`).
@@ -875,7 +877,16 @@ struct BlockLayouter {
     private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool)
         -> (pieces: [FormatSpecifiers.Shown], language: String?)?
     {
-        guard let key = block.key, let strings else { return nil }
+        guard let key = block.key else { return nil }
+        if let catalog = options.unreadableCatalog {
+            if !reportedUnreadableCatalog {
+                reportedUnreadableCatalog = true
+                diagnostics.report(.error(
+                    block.location, "key '\(key)' cannot be looked up: the string catalog '\(catalog)' cannot be read (its error is given first)"))
+            }
+            return nil
+        }
+        guard let strings else { return nil }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
             // The entry is broken: the documents that use it fail, each saying so once, at the
@@ -953,6 +964,14 @@ struct BlockLayouter {
                 block.location,
                 "the string of key '\(key)' has format specifiers that a mockup has no values for "
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
+        }
+        let stray = FormatSpecifiers.strayPercents(in: text)
+        if stray > 0 {
+            diagnostics.report(.warning(
+                block.location,
+                "the string of key '\(key)' is a format string with \(stray == 1 ? "a '%'" : "\(stray) '%'s") that "
+                    + "\(stray == 1 ? "begins" : "begin") no specifier: the app's String(format:) reads "
+                    + "\(stray == 1 ? "it" : "each") with what follows ('100% of' holds '% o'); write '%%' for a percent sign"))
         }
         return (FormatSpecifiers.pieces(text), language)
     }

@@ -12,6 +12,10 @@ public struct LayoutOptions: Sendable {
     /// `--strings`: the string catalog, nil when none was given. Its strings are looked up in
     /// the locale's language, or without a locale in the document's (SPEC 5.2).
     public var catalog: StringCatalog?
+    /// `--strings` named a catalog that cannot be read (this path; the command prints its error
+    /// once): a document that uses a key fails, saying so where it does; the others are laid
+    /// out, as the other inputs of a batch are when one fails.
+    public var unreadableCatalog: String?
     /// Whether the layout makes the report of SPEC §6 (`typeset layout`'s JSON); without it the
     /// report has the diagnostics and the pages' sizes, no blocks. The commands that draw pages
     /// do without (its lines and runs alone were 1.2% of the instructions of a PDF render).

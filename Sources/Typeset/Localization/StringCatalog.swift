@@ -93,6 +93,18 @@ enum FormatSpecifiers {
         }
     }
 
+    /// How many `%` of `text` begin no specifier and are no `%%`: in a format string the app's
+    /// `String(format:)` reads each with what follows (the "% o" of "100% of %@" is a
+    /// conversion, octal with a space flag).
+    static func strayPercents(in text: String) -> Int {
+        let scalars = Array(text.unicodeScalars)
+        let used = scan(scalars).reduce(0) { count, piece in
+            if case .percent = piece { return count + 2 }
+            return count + 1
+        }
+        return scalars.reduce(0) { $0 + ($1 == "%" ? 1 : 0) } - used
+    }
+
     /// A stretch of a format string as a mockup shows it: text, or one specifier.
     struct Shown: Equatable {
         var text: String
@@ -563,7 +575,7 @@ public struct StringCatalog: Sendable {
         guard let sourceValue = root["sourceLanguage"] else {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"sourceLanguage\"")
         }
-        guard let source = sourceValue.string, !source.isEmpty else {
+        guard let source = sourceValue.string, Language.isWellFormed(tag: source) else {
             throw Diagnostic.error(
                 location(sourceValue, file), "\"sourceLanguage\" must be a language tag such as \"en\"")
         }
@@ -694,6 +706,15 @@ public struct StringCatalog: Sendable {
             guard let kinds = variations.members, let (kind, forms) = kinds.first, depth < 4 else {
                 throw Diagnostic.error(
                     location(variations, file), "the variations of \(what) must be an object of plural or device forms")
+            }
+            // The kinds Xcode writes; another's `other` was shown as if it were one of them.
+            guard kind == "plural" || kind == "device" else {
+                throw Diagnostic.error(
+                    location(variations, file), "the variations of \(what) are '\(kind)'; a catalog's are 'plural' or 'device'")
+            }
+            guard forms.members != nil else {
+                throw Diagnostic.error(
+                    location(forms, file), "the \(kind) variations of \(what) must be an object of forms, not \(forms.kindName)")
             }
             // Plural (zero, one, two, few, many, other) and device (iphone, ipad, ..., other)
             // variations all have an `other` form; a mockup has no count to choose by, and a

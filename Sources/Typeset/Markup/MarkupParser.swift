@@ -387,8 +387,11 @@ struct MarkupConverter {
                     editDistance(name.lowercased(), alias) <= name.count / 4 && valid.contains(MarkupNames.htmlAliases[alias] ?? "")
                 }.flatMap { MarkupNames.htmlAliases[$0] })
             // A misspelt element not allowed here is named with where it goes (`<spn>` among
-            // blocks is a span, to put in a text block; it was asked about 'p', two edits away).
-            let elsewhere = suggestion == nil ? closestName(to: name, among: MarkupNames.all) : nil
+            // blocks is a span, to put in a text block; it was asked about 'p', two edits away),
+            // and so is an HTML name's own element among blocks (`<li>` in a document is an
+            // item, not an 'i'; inside text, `<small>` is no caption).
+            let blockAlias = valid.contains("span") ? nil : MarkupNames.htmlAliases[name.lowercased()]
+            let elsewhere = suggestion == nil ? blockAlias ?? closestName(to: name, among: MarkupNames.all) : nil
             error(
                 element.location, "unknown element '\(name)'",
                 hint: suggestion.map { "did you mean '\($0)'?" }
