@@ -613,6 +613,19 @@ extension ReportBlock {
         #expect(blocks(#"<document numerals="arab"><label>Range 10-20</label></document>"#)[0].text == "Range ١٠-٢٠")
     }
 
+    /// `auto` shows the digits CLDR gives the locale, a script's own where that is the default
+    /// (Bengali, Marathi, Burmese: they were 0-9), with the number's Latin signs; `latn` shows
+    /// typed ones as 0-9, and a `-u-nu-` extension wins.
+    @Test func scriptsOwnDigits() {
+        #expect(blocks(#"<document lang="bn" numerals="auto"><label>মূল্য 1,299.50 টাকা</label></document>"#)[0].text == "মূল্য ১,২৯৯.৫০ টাকা")
+        #expect(blocks(#"<document lang="mr" numerals="auto"><label>2026</label></document>"#)[0].text == "२०२६")
+        #expect(blocks(#"<document lang="my" numerals="auto"><label>12%</label></document>"#)[0].text == "၁၂%")
+        #expect(blocks(#"<document lang="hi" numerals="auto"><label>2026</label></document>"#)[0].text == "2026")
+        #expect(blocks(#"<document lang="bn-u-nu-latn" numerals="auto"><label>2026</label></document>"#)[0].text == "2026")
+        #expect(blocks(#"<document numerals="latn"><label>१२३ ১২৩</label></document>"#)[0].text == "123 123")
+        #expect(blocks(#"<document numerals="deva"><label>Page 12</label></document>"#)[0].text == "Page १२")
+    }
+
     @Test func phoneNumberIsolatedLeftToRight() {
         let b = blocks(#"<document lang="he"><label>התקשרו <ltr>+1 (555) 010-9999</ltr> עכשיו</label></document>"#)
         let phone = b[0].lines[0].runs.filter { $0.level == 2 }

@@ -45,12 +45,7 @@ struct ParagraphKey: Hashable {
             hasher.combine(style.language)
             hasher.combine(style.families.count)
             for family in style.families { hasher.combine(family) }
-            switch style.digits {
-            case nil: hasher.combine(0)
-            case .latn: hasher.combine(1)
-            case .arab: hasher.combine(2)
-            case .arabext: hasher.combine(3)
-            }
+            hasher.combine(style.digits.map { Int($0.zero.value) } ?? -1)
         }
         // An empty paragraph's style: rare, hashed the usual way.
         hasher.combine(emptyStyle?.hashValue ?? 0)

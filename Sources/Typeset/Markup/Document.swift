@@ -103,16 +103,11 @@ public enum FontWeight: String, Sendable, Hashable, CaseIterable {
 
 /// `numerals`: a digit set, or `auto` for the locale's default (`Language.defaultNumberingSystem`).
 public enum NumeralSetting: String, Sendable, Hashable, CaseIterable {
-    case latn, arab, arabext, auto
+    case latn, arab, arabext, beng, deva, mymr, tibt, olck, cakm, auto
 
     /// The digits to show for text in `locale`.
     public func numberingSystem(locale: String) -> NumberingSystem {
-        switch self {
-        case .latn: .latn
-        case .arab: .arab
-        case .arabext: .arabext
-        case .auto: Language.defaultNumberingSystem(locale: locale)
-        }
+        NumberingSystem(rawValue: rawValue) ?? Language.defaultNumberingSystem(locale: locale)
     }
 }
 

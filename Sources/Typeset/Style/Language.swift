@@ -1,7 +1,8 @@
 // BCP 47 language tags (RFC 5646) for layout: their direction (SPEC §2, §4) and their default
 // digits (CLDR defaultNumberingSystem, SPEC §2 `numerals="auto"`).
 
-/// The digit sets `typeset` can display.
+/// The digit sets `typeset` can display: those of SPEC §2, and the others CLDR makes a
+/// locale's default (`numerals="auto"` in Bengali, Marathi, Nepali, Burmese, ...).
 public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
     /// 0-9.
     case latn
@@ -9,6 +10,18 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
     case arab
     /// Extended Arabic-Indic (Persian, Urdu) digits ۰-۹ (U+06F0…U+06F9).
     case arabext
+    /// Bengali digits ০-৯ (bn, as, mni).
+    case beng
+    /// Devanagari digits ०-९ (mr, ne, sa, ...).
+    case deva
+    /// Myanmar digits ၀-၉ (my).
+    case mymr
+    /// Tibetan digits ༠-༩ (dz).
+    case tibt
+    /// Ol Chiki digits ᱐-᱙ (sat).
+    case olck
+    /// Chakma digits (ccp).
+    case cakm
 
     /// The digit zero of this system; digit d is `zero + d`.
     public var zero: Unicode.Scalar {
@@ -16,6 +29,12 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
         case .latn: "0"
         case .arab: "\u{0660}"
         case .arabext: "\u{06F0}"
+        case .beng: "\u{09E6}"
+        case .deva: "\u{0966}"
+        case .mymr: "\u{1040}"
+        case .tibt: "\u{0F20}"
+        case .olck: "\u{1C50}"
+        case .cakm: "\u{11136}"
         }
     }
 }
@@ -73,14 +92,19 @@ public enum Language {
         return rightToLeftLanguages.contains(language)
     }
 
+    /// Languages whose default digits are their script's own, not Arabic (CLDR).
+    static let nativeDefaults: [String: NumberingSystem] = [
+        "bn": .beng, "as": .beng, "mni": .beng, "mr": .deva, "ne": .deva, "sa": .deva, "raj": .deva,
+        "bgc": .deva, "bho": .deva, "my": .mymr, "dz": .tibt, "sat": .olck, "ccp": .cakm,
+    ]
+
     /// Regions of Arabic that write Latin digits by default (CLDR 42, as ICU 72 reports them);
     /// the rest use `arab`.
     static let arabicRegionsWithLatinDigits: Set<String> = ["ae", "ma", "dz", "tn", "ly", "eh"]
 
-    /// The locale's default digits per CLDR (`defaultNumberingSystem`).
-    ///
-    /// Limited to the systems `typeset` displays: locales whose default is another system
-    /// (Bengali, Devanagari, ...) get `latn`. A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`).
+    /// The locale's default digits per CLDR (`defaultNumberingSystem`, as ICU 72 reports it).
+    /// A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`); a script subtag other
+    /// than the system's gives `latn` (`pa-Arab` is `arabext`, `mni-Mtei` `latn`).
     public static func defaultNumberingSystem(locale: String) -> NumberingSystem {
         let subtags = subtags(of: locale)
         if let index = subtags.firstIndex(of: "nu"), index > 0, subtags[index - 1] == "u",
@@ -91,6 +115,9 @@ public enum Language {
         guard let primary = subtags.first else { return .latn }
         let region = regionSubtag(subtags)
         let script = scriptSubtag(subtags)
+        if let native = nativeDefaults[primary] {
+            return script == nil || script == native.rawValue ? native : .latn
+        }
         if let script, script != "arab" { return .latn }
         switch primary {
         case "ar":

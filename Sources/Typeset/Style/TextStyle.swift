@@ -1,7 +1,7 @@
 // The resolved style of a stretch of text: what itemizing, shaping and rendering need to know.
 
 extension NumberingSystem {
-    /// The digit `scalar` (0–9 in any of the three systems) in this system, or nil if it is no
+    /// The digit `scalar` (0–9 in any of the systems) in this system, or nil if it is no
     /// digit. Substitution is for display only and happens after bidi resolution (SPEC 4.5),
     /// so that numbers order the same whatever digits they show.
     func substitute(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
@@ -11,12 +11,18 @@ extension NumberingSystem {
         case 0x30...0x39: digit = value - 0x30
         case 0x660...0x669: digit = value - 0x660
         case 0x6F0...0x6F9: digit = value - 0x6F0
+        case 0x966...0x96F: digit = value - 0x966
+        case 0x9E6...0x9EF: digit = value - 0x9E6
+        case 0xF20...0xF29: digit = value - 0xF20
+        case 0x1040...0x1049: digit = value - 0x1040
+        case 0x1C50...0x1C59: digit = value - 0x1C50
+        case 0x11136...0x1113F: digit = value - 0x11136
         default: return nil
         }
         return Unicode.Scalar(zero.value + digit)
     }
 
-    /// Whether `scalar` is a digit of one of the three systems, one `substitute` converts.
+    /// Whether `scalar` is a digit of one of the systems, one `substitute` converts.
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { latn.substitute(scalar) != nil }
 
     /// The decimal separator, group separator and percent sign numbers take in this system
@@ -26,8 +32,8 @@ extension NumberingSystem {
     /// apart.
     var symbols: (decimal: Unicode.Scalar, group: Unicode.Scalar, percent: Unicode.Scalar) {
         switch self {
-        case .latn: (".", ",", "%")
         case .arab, .arabext: ("\u{066B}", "\u{066C}", "\u{066A}")
+        case .latn, .beng, .deva, .mymr, .tibt, .olck, .cakm: (".", ",", "%")
         }
     }
 }
