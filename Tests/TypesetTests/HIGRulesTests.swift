@@ -1110,6 +1110,15 @@ extension ReportInvariantTests {
         let runs = try glyphRuns(xml)
         let glyphCount = runs.map { $0.glyphs.count }.reduce(0, +)
         #expect(glyphCount == 15 + 2 + 4 + 1 + 9 + 9, "a glyph per letter and space: \(runs.map { ($0.text, $0.glyphs.count) })")
+        // The SVG's text keeps the ZWNJ and ZWJ (a Persian word copied without its ZWNJ is
+        // another spelling), and leaves out the soft hyphen and the marks as the PDF's does.
+        let svg = try typeset(["render", "doc.xml", "-o", "doc.svg"], in: folder)
+        #expect(svg.status == 0, "\(svg.stderr)")
+        let document = try String(contentsOfFile: folder + "/doc.svg", encoding: .utf8)
+        let spans = document.components(separatedBy: "<tspan").dropFirst().compactMap { tspan in
+            tspan.split(separator: ">", maxSplits: 1).last.map { String($0.prefix { $0 != "<" }) }
+        }
+        #expect(spans == ["می\u{200C}خواهم کتاب\u{200C}ها را", "a\u{200D}b cd", "שלום עולם", "مرحبا بكم"], "\(spans)")
     }
 }
 

@@ -81,6 +81,11 @@ public struct GlyphRun: Sendable {
     public var glyphs: [PositionedGlyph]
     /// The run's characters in logical order, as UTF-8 text.
     public var text: String
+    /// `text` with the ZWNJs and ZWJs it leaves out, when the run has any (SVG's text): Persian
+    /// spells most words with a ZWNJ ("می‌خواهم"), and without it a word copied is another
+    /// spelling. A PDF's text does without, as poppler reverses the characters a glyph
+    /// stands for in a right-to-left line, and put the ZWNJ before its letter ("م‌یخواهم").
+    public var spelledText: String?
     /// Cairo-style clusters in glyph order: UTF-8 bytes and glyphs of each cluster.
     public var clusters: [TextCluster]
     /// True for right-to-left runs: clusters map text backwards (CAIRO_TEXT_CLUSTER_FLAG_BACKWARD).

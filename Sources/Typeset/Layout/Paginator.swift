@@ -705,6 +705,7 @@ struct PageEmitter {
         // more for the text, this took 10 thousand instructions more a corpus document.)
         var text = ""
         var reportDiffers = false
+        var hasJoinControls = false
         var clusters: [TextCluster] = []
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * run.scalarRange.count) { utf8 in
@@ -712,7 +713,10 @@ struct PageEmitter {
                 for i in run.scalarRange {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
-                    if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
+                    if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) {
+                        if scalar.value &- 0x200C < 2 { hasJoinControls = true }
+                        continue
+                    }
                     if isBidiMark(scalar) {
                         reportDiffers = makesReport  // the report keeps them (`reportText`)
                         continue
@@ -769,10 +773,20 @@ struct PageEmitter {
             reportText = String(kept)
         }
         let style = paragraph.text.spans[run.spanIndex].style
-        let glyphRun = GlyphRun(
+        var glyphRun = GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
             clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
             originX: originX + run.x, baseline: baseline)
+        if hasJoinControls {
+            var spelled = String.UnicodeScalarView()
+            for i in run.scalarRange {
+                let scalar = scalars[i]
+                if isLeftOutOfText(scalar) && scalar.value &- 0x200C >= 2 && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
+                if isBidiMark(scalar) { continue }
+                spelled.append(scalar)
+            }
+            glyphRun.spelledText = String(spelled)
+        }
         return (glyphRun, reportText)
     }
 }
