@@ -69,21 +69,26 @@ struct Render: Command {
         var clashes: [String: String] = [:]
         var kept: [String] = []
         var keptFor: [String: [String]] = [:]  // the inputs kept for an output path, when several
-        // A file once for each output, the file known by its device and inode, the output by
-        // its path with `.`, `..` and repeated slashes resolved: `a.xml`, `./a.xml` and
-        // `sub/../a.xml` were three inputs, rendered at once into one file. (Inputs known by
-        // their spelling the same way, `nosuchdir/../a.xml` was `a.xml`, dropped unreported
-        // though it names no file.) A link to a file, named otherwise, has an output of its own.
+        // A file once for each output, the file known by its device and inode and the folder
+        // it is read from (its pictures are found there: a link to it in another folder shows
+        // others), the output by its path with `.`, `..` and repeated slashes resolved:
+        // `a.xml`, `./a.xml` and `sub/../a.xml` were three inputs, rendered at once into one
+        // file. (Inputs known by their spelling the same way, `nosuchdir/../a.xml` was `a.xml`,
+        // dropped unreported though it names no file.) A link to a file, named otherwise, has
+        // an output of its own.
         var seen: Set<String> = []
         let workingFolder = FileManager.default.currentDirectoryPath
         func file(_ input: String) -> String? {
             var status = stat()
-            return stat(input, &status) == 0 ? "\(status.st_dev) \(status.st_ino)" : nil
+            guard stat(input, &status) == 0, let folder = Path.realPath(Path.folder(input).isEmpty ? "." : Path.folder(input))
+            else { return nil }
+            return "\(status.st_dev) \(status.st_ino) \(folder)"
         }
         for (input, path) in zip(inputs, outputs) {
-            // A path that names no file fails on its own, and writes nothing another could clash with.
+            // A path that names no file fails on its own, and writes nothing another could clash
+            // with. (Two such are two failures: names not in UTF-8 reach us alike.)
             guard let identity = file(input) else {
-                if seen.insert("\0" + input).inserted { kept.append(input) }
+                kept.append(input)
                 continue
             }
             guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }

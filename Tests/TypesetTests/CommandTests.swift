@@ -661,6 +661,15 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: out + "/link.xml", withDestinationPath: "a.xml")
         let linked = try typeset(["render", "a.xml", "link.xml", "--out-dir", "e"], in: out)
         #expect(linked.status == 0 && files(in: out + "/e") == ["a.pdf", "link.pdf"], "\(linked)")
+        // A link to it from another folder reads its pictures there: another input, which
+        // collides (it was dropped unreported).
+        try FileManager.default.createDirectory(atPath: out + "/other", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: out + "/other/a.xml", withDestinationPath: "../a.xml")
+        let elsewhere = try typeset(["render", "a.xml", "other/a.xml", "--out-dir", "g"], in: out)
+        #expect(elsewhere.status == 1 && elsewhere.stderr.contains("would both be written to 'g/a.pdf'"), "\(elsewhere)")
+        // Two paths that name no file are two failures, however alike.
+        let twoMissing = try typeset(["render", "a.xml", "none.xml", "none.xml", "--out-dir", "h"], in: out)
+        #expect(twoMissing.stderr.contains("rendered 1 of 3 inputs"), "\(twoMissing)")
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
         #expect(two.status == 1 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")

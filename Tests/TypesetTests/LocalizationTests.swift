@@ -605,9 +605,9 @@ private let markup = """
     /// A '%' that begins no specifier, in a string that has one, is read by the app's
     /// `String(format:)` with what follows: warned about. Not in a string with none.
     @Test func strayPercentsInFormatStringsAreWarnedAbout() throws {
-        #expect(FormatSpecifiers.strayPercents(in: "100% of %@") == 1)
-        #expect(FormatSpecifiers.strayPercents(in: "%lld%% and %@") == 0)
-        #expect(FormatSpecifiers.strayPercents(in: "% %% %d %") == 2)
+        #expect(FormatSpecifiers.strayPercents(in: "100% of %@") == ["% of"])
+        #expect(FormatSpecifiers.strayPercents(in: "%lld%% and %@") == [])
+        #expect(FormatSpecifiers.strayPercents(in: "% %% %d %") == ["% %%", "%"])
         let doc = #"<document><label key="stray">x</label><label key="plain">y</label></document>"#
         let folder = try L10nCLI.folder(["doc.xml": doc, "s.json": #"{"stray": "100% of %@", "plain": "50% off"}"#])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -615,7 +615,7 @@ private let markup = """
         #expect(run.status == 0, "\(run.stderr)")
         let warnings = run.stderr.split(separator: "\n")
         #expect(warnings.count == 2, "\(warnings)")
-        #expect(warnings.last == "doc.xml:1:11: warning: the string of key 'stray' is a format string with a '%' that begins no specifier: the app's String(format:) reads it with what follows ('100% of' holds '% o'); write '%%' for a percent sign", "\(warnings)")
+        #expect(warnings.last == "doc.xml:1:11: warning: the string of key 'stray' is a format string with a '%' that begins no specifier (the first in '% of'): the app's String(format:) reads it with what follows; write '%%' for a percent sign", "\(warnings)")
     }
 
     /// A specifier is set as the app's value would be: whole, on one line (UAX #14 allows a
@@ -666,7 +666,22 @@ private let markup = """
         #expect(FormatSpecifiers.pieces("%@:%lld").count == 3)
         #expect(FormatSpecifiers.pieces("%lld : %lld").count == 3)
         #expect(FormatSpecifiers.pieces("%lld:-%lld").count == 3)
-        #expect(FormatSpecifiers.pieces("%lld%%%lld").count == 3)
+        // Its signs and the digits joined to it (W5, W4), but after an Arabic letter, where
+        // digits are Arabic numbers (W2), only a separator of numbers joins: "5-3" there reads
+        // right to left.
+        #expect(FormatSpecifiers.pieces("%lld%% הושלם") == [specifier("\u{2066}%lld%\u{2069}"), plain(" הושלם")])
+        #expect(FormatSpecifiers.pieces("שעה 5:%lld") == [plain("שעה "), specifier("\u{2066}5:%lld\u{2069}")])
+        #expect(FormatSpecifiers.pieces("%lld:30 ו-$%.2f") == [
+            specifier("\u{2066}%lld:30\u{2069}"), plain(" ו-"), specifier("\u{2066}$%.2f\u{2069}"),
+        ])
+        #expect(FormatSpecifiers.pieces("القيمة %lld-%lld%%") == [
+            plain("القيمة "), specifier("\u{2066}%lld\u{2069}"), plain("-"), specifier("\u{2066}%lld\u{2069}"), plain("%"),
+        ])
+        #expect(FormatSpecifiers.pieces("القيمة %lld,%lld") == [plain("القيمة "), specifier("\u{2066}%lld,%lld\u{2069}")])
+        #expect(FormatSpecifiers.pieces("%lld%%%lld") == [specifier("\u{2066}%lld%%lld\u{2069}")])
+        #expect(FormatSpecifiers.pieces("%@ %lld%% %@") == [
+            specifier("\u{2066}%@\u{2069}"), plain(" "), specifier("\u{2066}%lld%\u{2069}"), plain(" "), specifier("\u{2066}%@\u{2069}"),
+        ])
 
         // Laid out in Arabic: the hours stay left of the minutes.
         let doc = #"<document width="300" margin="0" lang="ar"><label key="time">x</label></document>"#
@@ -944,7 +959,9 @@ private let markup = """
         #expect((diagnostics.first?["message"] as? String)?.hasPrefix("no strings for locale 'fr'") == true, "\(diagnostics)")
         let snapshot = try L10nCLI.typeset(["snapshot", ".", "--strings", "bad.json"], in: folder)
         #expect(snapshot.status == 1)
-        #expect(snapshot.stdout == "FAIL doc.xml: 1 error (given above)\n0 passed, 1 failed\n", "\(snapshot)")
+        #expect(
+            snapshot.stdout == "FAIL doc.xml: 1 error (given above)\nFAIL bad.json: the string catalog cannot be read (given above)\n0 passed, 2 failed\n",
+            "\(snapshot)")
         #expect(snapshot.stderr.contains("bad.json:1:"), "\(snapshot)")
     }
 

@@ -966,12 +966,13 @@ struct BlockLayouter {
                     + "(\(specifiers.filter { !$0.contains("#@") }.joined(separator: ", "))); they are shown as they are"))
         }
         let stray = FormatSpecifiers.strayPercents(in: text)
-        if stray > 0 {
+        if let first = stray.first {
+            let which = stray.count == 1 ? "a '%' that begins" : "\(stray.count) '%'s that begin"
             diagnostics.report(.warning(
                 block.location,
-                "the string of key '\(key)' is a format string with \(stray == 1 ? "a '%'" : "\(stray) '%'s") that "
-                    + "\(stray == 1 ? "begins" : "begin") no specifier: the app's String(format:) reads "
-                    + "\(stray == 1 ? "it" : "each") with what follows ('100% of' holds '% o'); write '%%' for a percent sign"))
+                "the string of key '\(key)' is a format string with \(which) no specifier (the first in '\(first)'): "
+                    + "the app's String(format:) reads \(stray.count == 1 ? "it" : "each") with what follows; "
+                    + "write '%%' for a percent sign"))
         }
         return (FormatSpecifiers.pieces(text), language)
     }

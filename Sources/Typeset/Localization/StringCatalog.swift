@@ -96,13 +96,19 @@ enum FormatSpecifiers {
     /// How many `%` of `text` begin no specifier and are no `%%`: in a format string the app's
     /// `String(format:)` reads each with what follows (the "% o" of "100% of %@" is a
     /// conversion, octal with a space flag).
-    static func strayPercents(in text: String) -> Int {
+    /// Each with the text it begins, up to 4 characters ("% do" of "% done").
+    static func strayPercents(in text: String) -> [String] {
         let scalars = Array(text.unicodeScalars)
-        let used = scan(scalars).reduce(0) { count, piece in
-            if case .percent = piece { return count + 2 }
-            return count + 1
+        var used: Set<Int> = []
+        for piece in scan(scalars) {
+            switch piece {
+            case .percent(let at): used.formUnion([at, at + 1])
+            case .specifier(let range): used.insert(range.lowerBound)
+            }
         }
-        return scalars.reduce(0) { $0 + ($1 == "%" ? 1 : 0) } - used
+        return scalars.indices.filter { scalars[$0] == "%" && !used.contains($0) }.map { at in
+            String(String.UnicodeScalarView(scalars[at..<min(at + 4, scalars.count)]))
+        }
     }
 
     /// A stretch of a format string as a mockup shows it: text, or one specifier.
@@ -126,47 +132,109 @@ enum FormatSpecifiers {
 
     /// `shown`'s text in pieces, each specifier (with its isolate) a piece of its own: layout
     /// keeps a specifier whole and its digits as they are (`held`).
+    ///
+    /// A number the app fills in is one with what UAX #9 joins to it: other numbers and digits
+    /// after one separator (`%1$lld:%2$02lld`, `5:%lld`, `%lld/%lld`: W4), and its signs (the
+    /// `%` of `%lld%%`, a currency's: W5). They share its isolate: each in its own, a
+    /// right-to-left line showed the minutes before the hours, and "75%" as "%75". After an
+    /// Arabic letter, digits are Arabic numbers (W2), which a plus, minus or sign does not join
+    /// (`القيمة %lld-%lld` reads right to left, as the app's "5-3" does): only the separators
+    /// `.`, `,`, `:` and `/` do there.
     static func pieces(_ text: String) -> [Shown] {
         let scalars = Array(text.unicodeScalars)
-        var pieces: [Shown] = []
-        var plain = String.UnicodeScalarView()
+        // What a mockup shows (`%%` as `%`), and which specifier each character is of.
+        var shown: [Unicode.Scalar] = []
+        var owner: [Int?] = []
+        var specifiers: [(range: Range<Int>, isNumber: Bool)] = []
+        func appendText(_ part: ArraySlice<Unicode.Scalar>) {
+            shown += part
+            owner += repeatElement(nil, count: part.count)
+        }
         var done = 0
         for piece in scan(scalars) {
             switch piece {
             case .percent(let at):
-                plain.append(contentsOf: scalars[done...at])  // the first "%" of the two
+                appendText(scalars[done...at])  // the first "%" of the two
                 done = at + 2
             case .specifier(let range):
-                plain.append(contentsOf: scalars[done..<range.lowerBound])
-                // Numbers joined by one separator (`%1$lld:%2$02lld`, `%lld/%lld`, `%lld.%lld`)
-                // are one number to UAX #9 once the app fills them in ("5:02" stays left to
-                // right in Arabic, W4): one isolate, or a right-to-left line put the minutes
-                // before the hours, and could break between them.
-                if plain.count == 1, let separator = plain.first, separator.bidiClass == .CS || separator.bidiClass == .ES,
-                    isNumber(scalars[range.upperBound - 1]), let last = pieces.last, last.isSpecifier,
-                    let lastConversion = last.text.unicodeScalars.dropLast().last, isNumber(lastConversion)
-                {
-                    var joined = last.text.unicodeScalars
-                    joined.removeLast()  // its PDI
-                    joined.append(separator)
-                    joined.append(contentsOf: scalars[range])
-                    joined.append("\u{2069}")
-                    pieces[pieces.count - 1].text = String(joined)
-                    plain = String.UnicodeScalarView()
-                    done = range.upperBound
-                    continue
-                }
-                if !plain.isEmpty { pieces.append(Shown(text: String(plain), isSpecifier: false)) }
-                plain = String.UnicodeScalarView()
-                var specifier = String.UnicodeScalarView(["\u{2066}"])
-                specifier.append(contentsOf: scalars[range])
-                specifier.append("\u{2069}")
-                pieces.append(Shown(text: String(specifier), isSpecifier: true))
+                appendText(scalars[done..<range.lowerBound])
+                let start = shown.count
+                shown += scalars[range]
+                owner += repeatElement(Optional(specifiers.count), count: range.count)
+                specifiers.append((start..<shown.count, isNumber(scalars[range.upperBound - 1])))
                 done = range.upperBound
             }
         }
-        plain.append(contentsOf: scalars[done...])
-        if !plain.isEmpty || pieces.isEmpty { pieces.append(Shown(text: String(plain), isSpecifier: false)) }
+        appendText(scalars[done...])
+
+        // Each specifier's isolate: its own, or its number's.
+        var isolates: [Range<Int>] = []
+        for specifier in specifiers {
+            if let last = isolates.last, last.upperBound > specifier.range.lowerBound { continue }
+            guard specifier.isNumber else {
+                isolates.append(specifier.range)
+                continue
+            }
+            // After an Arabic letter (the last strong character before, specifiers aside).
+            var back = specifier.range.lowerBound - 1
+            while back >= 0 && (owner[back] != nil || ![.L, .R, .AL].contains(shown[back].bidiClass)) { back -= 1 }
+            let arabic = back >= 0 && shown[back].bidiClass == .AL
+            func isNumberStart(_ at: Int) -> Bool {
+                at < shown.count && (owner[at].map { specifiers[$0].isNumber && specifiers[$0].range.lowerBound == at }
+                    ?? NumberingSystem.isDigit(shown[at]))
+            }
+            func isText(_ at: Int) -> Bool { at >= 0 && at < shown.count && owner[at] == nil }
+            func joins(_ at: Int) -> Bool {
+                isText(at) && (shown[at].bidiClass == .CS || !arabic && shown[at].bidiClass == .ES)
+            }
+            func isSign(_ at: Int) -> Bool { !arabic && isText(at) && shown[at].bidiClass == .ET }
+            var end = specifier.range.upperBound
+            while true {
+                if isSign(end) {
+                    while isSign(end) { end += 1 }
+                } else if isNumberStart(end) || joins(end) && isNumberStart(end + 1) {
+                    if joins(end) { end += 1 }
+                    if let other = owner[end] {
+                        end = specifiers[other].range.upperBound
+                    } else {
+                        while isText(end) && NumberingSystem.isDigit(shown[end]) { end += 1 }
+                    }
+                } else {
+                    break
+                }
+            }
+            // Digits and signs before it, back to the previous isolate.
+            let floor = isolates.last?.upperBound ?? 0
+            var start = specifier.range.lowerBound
+            while true {
+                func isDigitText(_ at: Int) -> Bool { at >= floor && isText(at) && NumberingSystem.isDigit(shown[at]) }
+                if start - 1 >= floor && isSign(start - 1) {
+                    while start - 1 >= floor && isSign(start - 1) { start -= 1 }
+                } else if isDigitText(start - 1) || start - 2 >= floor && joins(start - 1) && isDigitText(start - 2) {
+                    if joins(start - 1) { start -= 1 }
+                    while isDigitText(start - 1) { start -= 1 }
+                } else {
+                    break
+                }
+            }
+            isolates.append(start..<end)
+        }
+
+        var pieces: [Shown] = []
+        var at = 0
+        for isolate in isolates {
+            if at < isolate.lowerBound {
+                pieces.append(Shown(text: String(String.UnicodeScalarView(shown[at..<isolate.lowerBound])), isSpecifier: false))
+            }
+            var specifier = String.UnicodeScalarView(["\u{2066}"])
+            specifier.append(contentsOf: shown[isolate])
+            specifier.append("\u{2069}")
+            pieces.append(Shown(text: String(specifier), isSpecifier: true))
+            at = isolate.upperBound
+        }
+        if at < shown.count || pieces.isEmpty {
+            pieces.append(Shown(text: String(String.UnicodeScalarView(shown[at...])), isSpecifier: false))
+        }
         return pieces
     }
 
