@@ -116,6 +116,13 @@ import Testing
         #expect(split("स्वास्थ्य", width: 80) == ["स्वा", "स्थ्य"], "not स्वास्थ् | य")
         #expect(split("abcdef", width: 40) == ["abcd", "ef"])
         #expect(LineFiller.holdsTogether(Array("क्\u{200D}ष".unicodeScalars), at: 3), "a half form")
+        // Nor before what ends the syllable before it: a vowel written after its consonant, or
+        // a consonant a sign makes the last of its syllable.
+        #expect(split("ประสิทธิภาพ", width: 90) == ["ประสิทธิ", "ภาพ"], "not ประสิทธิภ | าพ")
+        #expect(split("சரிபார்க்கவும்", width: 70) == ["சரி", "பார்க்க", "வும்"], "not சரிபார் | க்கவும்")
+        #expect(LineFiller.holdsTogether(Array("တင်".unicodeScalars), at: 1), "Myanmar's asat")
+        #expect(LineFiller.holdsTogether(Array("បង់".unicodeScalars), at: 1), "Khmer's bantoc")
+        #expect(!LineFiller.holdsTogether(Array("បោះបង់".unicodeScalars), at: 3), "between syllables")
         // A word of no syllable boundary (prefixed vowels alone) is still cut between clusters.
         #expect(split("เเเเเเ", width: 40) == ["เเเเ", "เเ"])
         // The word's end stays a cut point, whatever is before it.

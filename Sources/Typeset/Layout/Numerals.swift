@@ -26,7 +26,8 @@ extension ParagraphLayouter {
     /// A keycap's digit (1️⃣: VS16 or U+20E3 after it) is an emoji's, not a number's: kept, as
     /// the emoji font has no other. So are the digits of a word with a left-to-right letter in
     /// it, which are part of a name or a code, not a number (MP3, COVID-19, x86_64, A1B2-C3, a
-    /// URL): they read as "MP٣" and were copied so. And, in right-to-left text shown in digits
+    /// URL): they read as "MP٣" and were copied so. And, in right-to-left text, or text of a
+    /// language whose own digits are not 0-9 (Bengali, Marathi, Burmese), shown in digits
     /// other than 0-9, the number of a name: one right after a word with a capital Latin
     /// letter, only spaces between (a product's or a version's: iPhone 15, iOS 17.2, Wi-Fi 6;
     /// "اشترِ iPhone 15 Pro" showed "iPhone ١٥ Pro"). A unit is no name ("15 km 16 km" is
@@ -40,7 +41,12 @@ extension ParagraphLayouter {
         var wordIsNamesNumber = false
         for span in text.spans {
             guard let system = span.style.digits else { continue }
-            let keepsLatinNames = system != .latn && Language.isRightToLeft(language: span.style.language)
+            // In text whose own digits are not 0-9 (Arabic, Hebrew, or Bengali's, Marathi's,
+            // Burmese's: "আপনার iPhone ১৫" was shown), not in English asked for other digits.
+            let language = span.style.language
+            let keepsLatinNames =
+                system != .latn
+                && (Language.isRightToLeft(language: language) || Language.defaultNumberingSystem(locale: language) != .latn)
             for i in span.scalarRange {
                 guard let digit = system.substitute(display[i]) else { continue }
                 let next = i + 1 < display.count ? display[i + 1].value : 0

@@ -714,8 +714,15 @@ struct PageEmitter {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
                     if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) {
-                        if scalar.value &- 0x200C < 2 { hasJoinControls = true }
-                        continue
+                        // ZWNJ and ZWJ stay in a left-to-right run's text (Sinhala's "ශ්‍රී", a
+                        // Bengali ya-phala, Malayalam's chillu are spelt with them), and in a
+                        // right-to-left run's `spelledText` (see there).
+                        guard scalar.value &- 0x200C < 2 else { continue }
+                        reportDiffers = makesReport  // the report leaves them out
+                        if run.isRightToLeft {
+                            hasJoinControls = true
+                            continue
+                        }
                     }
                     if isBidiMark(scalar) {
                         reportDiffers = makesReport  // the report keeps them (`reportText`)

@@ -247,6 +247,7 @@ enum LineFiller {
     /// stacking signs).
     static func holdsTogether(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         guard index > 0, index < scalars.count else { return false }
+        if closesSyllable(scalars, at: index) { return true }
         let before = scalars[index - 1]
         switch before.value {
         case 0x0E40...0x0E44, 0x0EC0...0x0EC4, 0x19B5...0x19B7, 0x19BA, 0xAAB5...0xAAB6, 0xAAB9, 0xAABB...0xAABC:
@@ -255,6 +256,27 @@ enum LineFiller {
             // A virama, or one with a ZWJ after it (a half form: "क्‍ष"), before a consonant.
             let links = before.isSyllableLinker || before == "\u{200D}" && index >= 2 && scalars[index - 2].isSyllableLinker
             return links && scalars[index].generalCategory == .Lo
+        }
+    }
+
+    /// Whether the grapheme cluster at `index` ends the syllable before it: a vowel written
+    /// after its consonant in Thai or Lao (า, ะ, ๅ: "ประสิทธิภ|าพ" began a line with า), or a
+    /// consonant a sign makes the last of its syllable (Tamil's pulli, Myanmar's asat, Khmer's
+    /// bantoc and toandakhiat, Thai's thanthakhat, Lao's cancellation mark: "சரிபார்|க்கவும்",
+    /// "ကျေးဇူးတ|င်ပါသည်", "បោះប|ង់" began lines with a consonant cut from its syllable).
+    static func closesSyllable(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        switch scalars[index].value {
+        case 0x0E30, 0x0E32, 0x0E45, 0x0EB0, 0x0EB2: return true
+        case 0x0B80...0x0BFF, 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF:
+            var next = index + 1
+            while next < scalars.count, next <= index + 8, [.Mn, .Mc].contains(scalars[next].generalCategory) {
+                switch scalars[next].value {
+                case 0x0BCD, 0x103A, 0x17CB, 0x17CD, 0x0E4C, 0x0ECC: return true
+                default: next += 1
+                }
+            }
+            return false
+        default: return false
         }
     }
 
