@@ -79,14 +79,11 @@ public struct GlyphRun: Sendable {
     public var color: Color
     /// Glyph ids and absolute positions (baseline origin of each glyph), in visual order.
     public var glyphs: [PositionedGlyph]
-    /// The run's characters in logical order, as UTF-8 text.
+    /// The run's characters in logical order, as UTF-8 text, ZWNJ and ZWJ included (Persian
+    /// spells most words with a ZWNJ, "می‌خواهم", Sinhala "ශ්‍රී" with a ZWJ: copied without,
+    /// a word is another spelling); a PDF's right-to-left text leaves them out
+    /// (`PDFPageContent`).
     public var text: String
-    /// A right-to-left run's `text` with the ZWNJs and ZWJs it leaves out, when it has any
-    /// (SVG's text; a left-to-right run's `text` keeps them): Persian spells most words with a
-    /// ZWNJ ("می‌خواهم"), and without it a word copied is another spelling. A PDF's text does
-    /// without, as poppler reverses the characters a glyph stands for in a right-to-left
-    /// line, and put the ZWNJ before its letter ("م‌یخواهم").
-    public var spelledText: String?
     /// Cairo-style clusters in glyph order: UTF-8 bytes and glyphs of each cluster.
     public var clusters: [TextCluster]
     /// True for right-to-left runs: clusters map text backwards (CAIRO_TEXT_CLUSTER_FLAG_BACKWARD).

@@ -705,7 +705,6 @@ struct PageEmitter {
         // more for the text, this took 10 thousand instructions more a corpus document.)
         var text = ""
         var reportDiffers = false
-        var hasJoinControls = false
         var clusters: [TextCluster] = []
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * run.scalarRange.count) { utf8 in
@@ -714,15 +713,9 @@ struct PageEmitter {
                     offsets[i - lower] = Int32(count)
                     let scalar = scalars[i]
                     if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) {
-                        // ZWNJ and ZWJ stay in a left-to-right run's text (Sinhala's "ශ්‍රී", a
-                        // Bengali ya-phala, Malayalam's chillu are spelt with them), and in a
-                        // right-to-left run's `spelledText` (see there).
+                        // ZWNJ and ZWJ stay (`GlyphRun.text`); the report leaves them out.
                         guard scalar.value &- 0x200C < 2 else { continue }
-                        reportDiffers = makesReport  // the report leaves them out
-                        if run.isRightToLeft {
-                            hasJoinControls = true
-                            continue
-                        }
+                        reportDiffers = makesReport
                     }
                     if isBidiMark(scalar) {
                         reportDiffers = makesReport  // the report keeps them (`reportText`)
@@ -780,20 +773,10 @@ struct PageEmitter {
             reportText = String(kept)
         }
         let style = paragraph.text.spans[run.spanIndex].style
-        var glyphRun = GlyphRun(
+        let glyphRun = GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
             clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
             originX: originX + run.x, baseline: baseline)
-        if hasJoinControls {
-            var spelled = String.UnicodeScalarView()
-            for i in run.scalarRange {
-                let scalar = scalars[i]
-                if isLeftOutOfText(scalar) && scalar.value &- 0x200C >= 2 && !isPartOfEmoji(scalars, at: i, in: lower..<upper) { continue }
-                if isBidiMark(scalar) { continue }
-                spelled.append(scalar)
-            }
-            glyphRun.spelledText = String(spelled)
-        }
         return (glyphRun, reportText)
     }
 }

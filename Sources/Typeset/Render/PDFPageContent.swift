@@ -54,6 +54,11 @@ struct PDFPageContent: ~Copyable {
 
     mutating func draw(_ run: GlyphRun, page: Int, item: Int) throws {
         guard !run.glyphs.isEmpty else { return }
+        // A right-to-left run's ZWNJs and ZWJs (but an emoji's) are left out of its text here:
+        // poppler reverses the characters a glyph or an /ActualText stands for in a
+        // right-to-left line, and put the ZWNJ before its letter ("م‌یخواهم" for "می‌خواهم").
+        // A left-to-right run's stay (Sinhala's "ශ්‍රී").
+        if run.backward, let stripped = Self.withoutSteeringJoiners(run) { return try draw(stripped, page: page, item: item) }
         try run.checkMade(page: page, item: item)
         let font = try resources.font(for: run.font)
         try run.checkGlyphs(fontGlyphCount: font.glyphCount, page: page, item: item)
@@ -138,6 +143,46 @@ struct PDFPageContent: ~Copyable {
             }
         }
         if transparent { restore() }
+    }
+
+    /// Where UTF-8 `text` has a ZWNJ (E2 80 8C) or a ZWJ (E2 80 8D) that is not an emoji's (one
+    /// an Extended_Pictographic follows, as in 👨‍👩‍👧).
+    private static func steeringJoiner<Bytes: RandomAccessCollection<UInt8>>(in text: Bytes) -> Int? where Bytes.Index == Int {
+        var i = text.startIndex
+        while i + 2 < text.endIndex {
+            if text[i] == 0xE2 && text[i + 1] == 0x80 && text[i + 2] & 0xFE == 0x8C {
+                guard text[i + 2] == 0x8D,
+                    let next = String(decoding: text[(i + 3)..<min(i + 7, text.endIndex)], as: UTF8.self).unicodeScalars.first,
+                    next.isExtendedPictographic
+                else { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `run` with its text and clusters without the ZWNJs and ZWJs that steer letters
+    /// (`steeringJoiner`), or nil when it has none.
+    private static func withoutSteeringJoiners(_ run: GlyphRun) -> GlyphRun? {
+        // (Native strings are contiguous UTF-8; any other has no steering joiner found here.)
+        return run.text.utf8.withContiguousStorageIfAvailable { utf8 -> GlyphRun? in
+            guard let base = utf8.baseAddress, memchr(base, 0xE2, utf8.count) != nil, steeringJoiner(in: utf8) != nil
+            else { return nil }
+            var stripped = run
+            var kept: [UInt8] = []
+            var start = 0
+            // Clusters map text forwards from the start, whichever way their glyphs go.
+            for (index, cluster) in run.clusters.enumerated() {
+                var bytes = Array(utf8[start..<start + cluster.utf8Count])
+                start += cluster.utf8Count
+                while let at = steeringJoiner(in: bytes) { bytes.removeSubrange(at..<at + 3) }
+                stripped.clusters[index].utf8Count = bytes.count
+                kept += bytes
+            }
+            kept += utf8[start...]
+            stripped.text = String(decoding: kept, as: UTF8.self)
+            return stripped
+        } ?? nil
     }
 
     /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance

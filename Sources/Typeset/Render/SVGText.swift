@@ -72,7 +72,7 @@ enum SVGText {
                 }
                 appendLanguage(run.language, to: &layer)
                 layer.append(">")
-                appendEscaped(run.spelledText ?? run.text, to: &layer)
+                appendEscaped(run.text, to: &layer)
                 layer.append("</tspan>")
             case .subpage(let inner):
                 endLine()
