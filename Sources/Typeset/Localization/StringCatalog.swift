@@ -93,10 +93,9 @@ enum FormatSpecifiers {
         }
     }
 
-    /// How many `%` of `text` begin no specifier and are no `%%`: in a format string the app's
-    /// `String(format:)` reads each with what follows (the "% o" of "100% of %@" is a
-    /// conversion, octal with a space flag).
-    /// Each with the text it begins, up to 4 characters ("% do" of "% done").
+    /// The `%`s of `text` that begin no specifier and are no `%%`, each as the text it begins, up
+    /// to 4 characters ("% of"): in a format string the app's `String(format:)` reads each with
+    /// what follows (the "% o" of "100% of %@" is a conversion, octal with a space flag).
     static func strayPercents(in text: String) -> [String] {
         let scalars = Array(text.unicodeScalars)
         var used: Set<Int> = []

@@ -181,8 +181,9 @@ struct WordCache {
     }
 
     /// Learns the words of a run (or of a stretch of a run's words) HarfBuzz shaped whole
-    /// (`shaped`, clusters relative to the run's start). Nothing is learned when a word's glyphs are not a block of their own: clusters out
-    /// of order, or HarfBuzz saying a cut at a word's start would change the glyphs.
+    /// (`shaped`, clusters relative to the run's start). Nothing is learned when a word's
+    /// glyphs are not a block of their own: clusters out of order, or HarfBuzz saying a cut at
+    /// a word's start would change the glyphs.
     mutating func learn(_ run: RunWords, _ shaped: [GlyphInFontUnits], _ setting: Setting) {
         guard shaped.count <= capacity else { return }
         let rightToLeft = setting.rightToLeft
