@@ -155,22 +155,23 @@ struct LayoutArguments {
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         var warnings: [Diagnostic] = []
         if let strings {
-            do {
-                (layout.catalog, warnings) = try loadCatalog(strings, locales: locale.map { [$0] } ?? [])
-            } catch {
-                layout.unreadableCatalog = strings
-                warnings = [error]
-            }
+            (layout.catalog, warnings) = loadCatalog(strings, locales: locale.map { [$0] } ?? [])
+            if layout.catalog == nil { layout.unreadableCatalog = strings }
         }
         return (JobSettings(assetDirectories: assets, layout: layout), warnings)
     }
 }
 
-/// The catalog at `path` and its warnings, with one for each of `locales` it has no strings for.
-func loadCatalog(_ path: String, locales: [String]) throws(Diagnostic) -> (StringCatalog, [Diagnostic]) {
-    let catalog = try StringCatalog.load(path: path)
-    let warnings = catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: path) }
-    return (catalog, warnings)
+/// The catalog at `path` and its warnings, with one for each of `locales` it has no strings
+/// for; or nil and its error, when it cannot be read (the documents that use a key fail:
+/// `LayoutOptions.unreadableCatalog`).
+func loadCatalog(_ path: String, locales: [String]) -> (StringCatalog?, [Diagnostic]) {
+    do {
+        let catalog = try StringCatalog.load(path: path)
+        return (catalog, catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: path) })
+    } catch {
+        return (nil, [error])
+    }
 }
 
 /// The warning, at the catalog, when it has no strings for `locale`: every key would show the

@@ -135,12 +135,7 @@ struct Sheet: Command {
     /// path (the cells that use a key show their error, and the sheet fails).
     private func loadStrings() -> (catalog: StringCatalog?, unreadable: String?) {
         guard let strings else { return (nil, nil) }
-        let (loaded, warnings): (StringCatalog?, [Diagnostic])
-        do {
-            (loaded, warnings) = try loadCatalog(strings, locales: localeList.compactMap { $0 })
-        } catch {
-            (loaded, warnings) = (nil, [error])
-        }
+        let (loaded, warnings) = loadCatalog(strings, locales: localeList.compactMap { $0 })
         for warning in warnings { writeStandardError(warning.description + "\n") }
         // A file of one language that does not say which serves every column alike: the
         // sheet showed the same strings under each locale, without a word.

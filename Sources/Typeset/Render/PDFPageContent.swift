@@ -145,44 +145,46 @@ struct PDFPageContent: ~Copyable {
         if transparent { restore() }
     }
 
-    /// Where UTF-8 `text` has a ZWNJ (E2 80 8C) or a ZWJ (E2 80 8D) that is not an emoji's (one
-    /// an Extended_Pictographic follows, as in 👨‍👩‍👧).
-    private static func steeringJoiner<Bytes: RandomAccessCollection<UInt8>>(in text: Bytes) -> Int? where Bytes.Index == Int {
-        var i = text.startIndex
-        while i + 2 < text.endIndex {
-            if text[i] == 0xE2 && text[i + 1] == 0x80 && text[i + 2] & 0xFE == 0x8C {
-                guard text[i + 2] == 0x8D,
-                    let next = String(decoding: text[(i + 3)..<min(i + 7, text.endIndex)], as: UTF8.self).unicodeScalars.first,
-                    next.isExtendedPictographic
-                else { return i }
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    /// `run` with its text and clusters without the ZWNJs and ZWJs that steer letters
-    /// (`steeringJoiner`), or nil when it has none.
+    /// `run` with its text and clusters without the ZWNJs and ZWJs that steer letters (not an
+    /// emoji's: `isPartOfEmoji`), or nil when it has none. Runs without a ZWNJ or ZWJ (E2 80 8C,
+    /// E2 80 8D), nearly all, are passed over by memchr: a right-to-left list's bullet (E2 80
+    /// A2) is the only E2 most documents have.
     private static func withoutSteeringJoiners(_ run: GlyphRun) -> GlyphRun? {
-        // (Native strings are contiguous UTF-8; any other has no steering joiner found here.)
-        return run.text.utf8.withContiguousStorageIfAvailable { utf8 -> GlyphRun? in
-            guard let base = utf8.baseAddress, memchr(base, 0xE2, utf8.count) != nil, steeringJoiner(in: utf8) != nil
-            else { return nil }
-            var stripped = run
-            var kept: [UInt8] = []
-            var start = 0
-            // Clusters map text forwards from the start, whichever way their glyphs go.
-            for (index, cluster) in run.clusters.enumerated() {
-                var bytes = Array(utf8[start..<start + cluster.utf8Count])
-                start += cluster.utf8Count
-                while let at = steeringJoiner(in: bytes) { bytes.removeSubrange(at..<at + 3) }
-                stripped.clusters[index].utf8Count = bytes.count
-                kept += bytes
+        var text = run.text
+        let hasJoiner = text.withUTF8 { utf8 in
+            guard var at = utf8.baseAddress else { return false }
+            let end = at + utf8.count
+            while let found = memchr(at, 0xE2, end - at) {
+                let byte = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if end - byte >= 3 && byte[1] == 0x80 && byte[2] & 0xFE == 0x8C { return true }
+                at = byte + 1
             }
-            kept += utf8[start...]
-            stripped.text = String(decoding: kept, as: UTF8.self)
-            return stripped
-        } ?? nil
+            return false
+        }
+        guard hasJoiner else { return nil }
+        let bytes = Array(run.text.utf8)
+        var stripped = run
+        var kept: [UInt8] = []
+        var start = 0
+        var changed = false
+        // Clusters map text forwards from the start, whichever way their glyphs go.
+        for (index, cluster) in run.clusters.enumerated() {
+            let scalars = Array(String(decoding: bytes[start..<start + cluster.utf8Count], as: UTF8.self).unicodeScalars)
+            start += cluster.utf8Count
+            let before = kept.count
+            for (i, scalar) in scalars.enumerated() {
+                if scalar.value &- 0x200C < 2 && !isPartOfEmoji(scalars, at: i, in: scalars.indices) {
+                    changed = true
+                } else {
+                    UTF8.encode(scalar) { kept.append($0) }
+                }
+            }
+            stripped.clusters[index].utf8Count = kept.count - before
+        }
+        guard changed else { return nil }
+        kept += bytes[start...]
+        stripped.text = String(decoding: kept, as: UTF8.self)
+        return stripped
     }
 
     /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance

@@ -313,26 +313,18 @@ public final class Shaper: Sendable {
         var cuts: [(at: Int, sequenceEnd: Int)] = []
         var marks = 0  // in the sequence so far, since its last cut
         for index in range {
-            switch scalars[index].generalCategory {
-            case .Mn, .Mc, .Me:
-                marks += 1
-                if marks > Self.longestMarkSequence {
-                    cuts.append((index, index))
-                    marks = 1
-                }
-                if let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
-            default:
-                // A consonant a virama joins to the one before goes on the sequence.
-                if index > range.lowerBound && scalars[index - 1].isSyllableLinker {
-                    marks += 1
-                    if marks > Self.longestMarkSequence {
-                        cuts.append((index, index))
-                        marks = 1
-                    }
-                } else {
-                    marks = 0
-                }
+            // A mark, or a consonant a virama joins to the one before, goes on the sequence.
+            let isMark = [.Mn, .Mc, .Me].contains(scalars[index].generalCategory)
+            guard isMark || index > range.lowerBound && scalars[index - 1].isSyllableLinker else {
+                marks = 0
+                continue
             }
+            marks += 1
+            if marks > Self.longestMarkSequence {
+                cuts.append((index, index))
+                marks = 1
+            }
+            if isMark, let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
         }
         guard !cuts.isEmpty else { return shapePiece(scalars, range, request) }
         let starts = [range.lowerBound] + cuts.map(\.at)
