@@ -144,6 +144,44 @@ import Testing
         #expect(messages.contains("not a font file HarfBuzz can read; skipped"), "\(messages)")
     }
 
+    /// A font whose cmap maps a character to a glyph past its glyphs: the character is a box
+    /// with a warning that names the font, in every format, and the batch's other documents are
+    /// rendered. (The PDF and SVG writers refused the run, failing every input of the batch with
+    /// "invalid glyph run", and PNG drew nothing without a word.)
+    @Test func aFontThatMapsACharacterPastItsGlyphsDrawsABox() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
+        var runes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf")))
+        // Its cmap's format 4 subtables (one, shared by two encodings) map U+16A0 by the second
+        // segment's idDelta to glyph 2 of 3: 100 more is past them.
+        let tables = Int(runes[4]) << 8 | Int(runes[5])
+        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { runes[$0..<$0 + 4].elementsEqual("cmap".utf8) })
+        func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(runes[at + $1]) } }
+        func short(_ at: Int) -> Int { Int(runes[at]) << 8 | Int(runes[at + 1]) }
+        let cmap = word(record + 8)
+        let subtable = cmap + word(cmap + 8)
+        #expect(short(subtable) == 4)
+        let segments = short(subtable + 6) / 2
+        let delta = subtable + 16 + 4 * segments + 2  // idDelta[1]
+        let damaged = (short(delta) + 100) & 0xFFFF
+        (runes[delta], runes[delta + 1]) = (UInt8(damaged >> 8), UInt8(damaged & 0xFF))
+        try Data(runes).write(to: URL(fileURLWithPath: folder + "/fonts/runes.ttf"))
+        try "<document><p>King \u{16A0}</p></document>".write(toFile: folder + "/runes.xml", atomically: false, encoding: .utf8)
+        try "<document><p>Other</p></document>".write(toFile: folder + "/other.xml", atomically: false, encoding: .utf8)
+        let warning = "runes.xml:1:19: warning: Typeset Test Runes maps U+16A0 to a glyph it does not have (a damaged font); it is drawn as a missing-glyph box"
+        for output in ["all.pdf", "all.svg"] {
+            let run = try typeset(["render", "runes.xml", "other.xml", "-o", output, "--font-dir", "fonts"], in: folder)
+            #expect(run.status == 0 && run.stderr.contains(warning), "\(run)")
+            #expect(run.stderr.contains("rendered 2 of 2 inputs"), "\(run)")
+        }
+        let png = try typeset(["render", "runes.xml", "--out-dir", "png", "--format", "png", "--font-dir", "fonts"], in: folder)
+        #expect(png.status == 0 && png.stderr.contains(warning), "\(png)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/png/runes.png"))
+        let pdf = try runProgram("/usr/bin/pdftotext", [folder + "/all.pdf", "-"]).stdout
+        #expect(pdf.contains("King") && pdf.contains("Other"), "\(pdf)")
+    }
+
     /// Several inputs into one `-o x.svg`: each file is a document of its own, with its own
     /// page's title and language (all had the first input's).
     @Test func svgPagesOfSeveralInputsHaveTheirOwnTitleAndLanguage() throws {

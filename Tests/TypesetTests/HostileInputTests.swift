@@ -269,6 +269,25 @@ struct HostileInputTests {
         #expect(seconds < 120, "50,000 lines took \(seconds) s")
     }
 
+    /// A paragraph of 800,000 empty lines (`<br/>`, 4 MB) over more pages than a document may
+    /// have: each page looked through all the empty lines left for text to keep with them
+    /// (quadratic: a minute in a release build, 200,000 of them 3.7 s); now they are looked up.
+    @Test func paragraphOfEmptyLinesOverManyPagesPaginatesInLinearTime() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/empty.xml"
+        try ("<document device=\"iphone-8\">\n<p>" + String(repeating: "<br/>", count: 800_000) + "</p>\n</document>\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+        #expect(outcome.status == 1 && outcome.outputs.isEmpty)
+        #expect(outcome.error.contains("empty.xml:2:1: error: this element's content would reach page 10001"), "\(outcome.error)")
+        #expect(seconds < 120, "800,000 empty lines took \(seconds) s")
+    }
+
     /// 64,000 words each wider than its 32 pt box, cut between their letters: the cut looked at
     /// every glyph of the paragraph for each word (0.75 s became 69 s; minutes in a debug build).
     @Test func manyWordsCutBetweenTheirLettersInLinearTime() throws {

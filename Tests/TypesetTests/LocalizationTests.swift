@@ -809,6 +809,26 @@ private let markup = """
         }, "\(warnings)")
     }
 
+    /// A row balances its Arabic buttons beside the all-caps Latin a sibling shows (SPEC 4.3), as
+    /// that sibling shows it: a key the catalog lacks, shown itself ("OK", where the row saw no
+    /// text), and a format string's text ("FAQ %@").
+    @Test func aRowBalancesBesideTheTextItsSiblingsShow() throws {
+        let catalog = #"{"sourceLanguage": "en", "strings": {"help": {"localizations": {"#
+            + #""ar": {"stringUnit": {"state": "translated", "value": "FAQ %@"}}}}}}"#
+        let folder = try L10nCLI.folder([
+            "missing.xml": #"<document lang="ar"><row><button key="OK"/><button>حفظ</button></row></document>"#,
+            "format.xml": #"<document lang="ar"><row><button key="help"/><button>حفظ</button></row></document>"#,
+            "c.xcstrings": catalog,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for document in ["missing.xml", "format.xml"] {
+            let run = try L10nCLI.typeset(["layout", document, "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+            let blocks = try L10nCLI.blocks(run.stdout).blocks
+            #expect(blocks.last?.text == "حفظ", "\(document): \(run.stderr)")
+            #expect(blocks.last?.sizes == [19], "\(document): \(blocks.map(\.sizes))")
+        }
+    }
+
     /// An empty translation is shown as the app shows it, blank, with a warning; an empty one
     /// Xcode added untranslated (state "new") is no translation: the source text is shown (and
     /// here the catalog has no Hebrew at all, which it says).
@@ -1142,9 +1162,13 @@ private let markup = """
         #expect(hebrew.stderr.hasSuffix("warning: the 'en' text of key 'nowhere' in the catalog is empty; nothing is shown\n"), "\(hebrew.stderr)")
     }
 
-    @Test func brokenCatalogFailsNamingTheFileAndWritesNothing() throws {
+    /// Lines end at LF, CR or CRLF in a catalog as in markup (a CR-only catalog's errors were all
+    /// on line 1, and a `.strings` comment ran to its end).
+    @Test(arguments: ["\n", "\r", "\r\n"])
+    func brokenCatalogFailsNamingTheFileAndWritesNothing(lineEnd: String) throws {
         let folder = try L10nCLI.folder([
-            "doc.xml": markup, "cat.json": "{\n  \"title\": \"x\",\n  \"photos\": [1]\n}\n",
+            "doc.xml": markup, "cat.json": ["{", "  \"title\": \"x\",", "  \"photos\": [1]", "}", ""].joined(separator: lineEnd),
+            "cat.strings": ["// Photos", "\"title\" = \"x\";", "\"photos\" = ;", ""].joined(separator: lineEnd),
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try L10nCLI.typeset(["render", "doc.xml", "--strings", "cat.json", "-o", "out.pdf"], in: folder)
@@ -1152,6 +1176,10 @@ private let markup = """
         #expect(
             run.stderr.contains("cat.json:3:13: error: the value of key 'photos' must be a string, not an array"),
             "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.pdf"))
+        let strings = try L10nCLI.typeset(["render", "doc.xml", "--strings", "cat.strings", "-o", "out.pdf"], in: folder)
+        #expect(strings.status == 1)
+        #expect(strings.stderr.contains("cat.strings:3:12: error: expected the text of 'photos' in quotes, found ';'"), "\(strings.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.pdf"))
     }
 

@@ -612,6 +612,12 @@ private struct Fixture {
             "a width a hair wider than its margins", "<document width='32.0000001'/>", 1, 11,
             "a page 32.0000001 pt in width has less than 1 pt inside"),
         BadInput("a margin a hair narrower than half", "<document width='100' margin='49.8'/>", 1, 23, "use a margin of at most 49.5"),
+        // A page narrower than the room text needs is the page's fault, whatever the margin
+        // (the margin of 0 was told to be "at most 0").
+        BadInput(
+            "a page narrower than a point", "<document width='0.5' margin='0'/>", 1, 11,
+            "attribute 'width' accepts a length in points that leaves room for text: a page 0.5 pt in width has less "
+                + "than 1 pt inside 0 pt margins"),
         BadInput(
             "zero font size", "<document font-size='0'/>", 1, 11,
             "attribute 'font-size' accepts a length in points, at least 1 and at most 1000"),
@@ -827,6 +833,13 @@ private struct Fixture {
         #expect(errors.last?.message == "stopped after \(limit) errors; the rest of the file is not checked")
         #expect(errors.last?.location.column == errors[limit - 1].location.column)
         #expect(result.diagnostics.errorCount == errors.count)
+        // The limit holds within an element too: of 1,500 unknown attributes the first 1,000 are
+        // errors, and the rest are not checked (all were given, and "stopped after 1500 errors").
+        let attributes = (0..<1500).map { "a\($0)='1'" }.joined(separator: " ")
+        let one = parse("<document><p \(attributes)>x</p></document>").diagnostics.errors
+        #expect(one.count == limit + 1)
+        #expect(one.last?.message == "stopped after \(limit) errors; the rest of the file is not checked")
+        #expect(one[limit - 1].message.hasPrefix("unknown attribute 'a999' on 'p'"), "\(one[limit - 1].message)")
         // Exactly that many, all checked: not said to have stopped.
         let exactly = parse("<document>" + String(repeating: "<x/>", count: limit) + "</document>")
         #expect(exactly.diagnostics.errors.count == limit && !exactly.diagnostics.errors.contains { $0.message.hasPrefix("stopped") })
@@ -866,7 +879,7 @@ private struct Fixture {
 @Suite struct MarkupLanguageTests {
     @Test func rightToLeftByLanguageAndScript() {
         for tag in [
-            "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
+            "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syc", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
             // Written in Arabic letters in the region: az-IR is az-Arab-IR.
             "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK",

@@ -187,10 +187,13 @@ struct RenderTests {
     }
 
     /// The PDF's /Title is the first title's text as the page's text has it: without the
-    /// isolates of `<ltr>` or a soft hyphen (pdfinfo showed them).
+    /// isolates of `<ltr>` or a soft hyphen (pdfinfo showed them), with a ZWNJ.
     @Test func theTitleLeavesOutWhatTheTextLeavesOut() throws {
         let result = try #require(layoutMarkup("<document><title>طراز <ltr>iPhone 15</ltr> س&#xAD;عر</title></document>"))
         #expect(result.title == "طراز iPhone 15 سعر")
+        // ZWNJ and ZWJ are part of the spelling, in the title as on the page ("می‌خواهم").
+        let persian = try #require(layoutMarkup("<document lang=\"fa\"><title>می&#x200C;خواهم</title></document>"))
+        #expect(persian.title == "می\u{200C}خواهم")
         // An emoji's ZWJs are its text, there as on the page.
         let family = try #require(layoutMarkup("<document><title>Family 👨&#x200D;👩&#x200D;👧</title></document>"))
         #expect(family.title == "Family 👨\u{200D}👩\u{200D}👧")

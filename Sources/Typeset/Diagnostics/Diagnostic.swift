@@ -11,6 +11,20 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
     public var description: String { "\(file):\(line):\(column)" }
+
+    /// Moves `line` and `column` past `bytes[index]` of a UTF-8 file: LF, CR and CRLF each end
+    /// a line (the CR of a CRLF does; its LF is on the new line's start), and columns count
+    /// scalars from 1. Every reader of markup and catalogs counts so.
+    @inline(__always)
+    static func advance(_ line: inout Int, _ column: inout Int, past index: Int, in bytes: [UInt8]) {
+        let byte = bytes[index]
+        if byte == 0x0D || byte == 0x0A && (index == 0 || bytes[index - 1] != 0x0D) {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 && byte != 0x0A {
+            column += 1
+        }
+    }
 }
 
 public enum Severity: String, Sendable {
@@ -91,6 +105,19 @@ public struct Diagnostics: Sendable {
                 < ($1.element.location.line, $1.element.location.column, $1.offset)
         }.map(\.element)
     }
+    /// Drops what comes after the `limit`th error; true when there was any.
+    mutating func keepErrors(upTo limit: Int) -> Bool {
+        guard errorCount > limit else { return false }
+        var errors = 0
+        let end = items.firstIndex { item in
+            if item.severity == .error { errors += 1 }
+            return errors > limit
+        } ?? items.count
+        items.removeSubrange(end...)
+        errorCount = limit
+        return true
+    }
+
     public var hasErrors: Bool { errorCount > 0 }
     public var errors: [Diagnostic] { items.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { items.filter { $0.severity == .warning } }

@@ -91,7 +91,7 @@ extension ImageDiff {
     }
 
     /// Compares page `index` of `side`, which the other side lacks, with a blank page of its
-    /// size and background, as `diffImage(lonePage:pageIsA:tolerance:for:)` does.
+    /// size and background, as `ImageDiff.writeDiffImage(lonePage:pageIsA:tolerance:to:)` does.
     public static func compare(lonePage index: Int, of side: ComparedPages, pageIsA: Bool, tolerance: Int) throws
         -> PageComparison
     {

@@ -61,7 +61,7 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     /// (`maximumPixelCount`): none is written then.
     public var diffImageIsTooLarge: Bool { width * height > maximumPixelCount }
 
-    /// One line for people: "12 of 1316640 pixels differ (0.0009%), largest channel
+    /// One line for people: "12 of 1316640 pixels differ (<0.01%), largest channel
     /// difference 87, box x 10 y 20 width 5 height 3".
     public var description: String { description(a: "A", b: "B") }
 

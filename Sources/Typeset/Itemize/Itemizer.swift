@@ -133,7 +133,7 @@ enum Itemizer {
         func isLetterOrDigit(from index: Int, by step: Int) -> Bool {
             var at = index + step
             while at >= 0, at < scalars.count, isHiddenControl(scalars[at]) { at += step }
-            return at >= 0 && at < scalars.count && (scalars[at].properties.isAlphabetic || NumberingSystem.isDigit(scalars[at]))
+            return at >= 0 && at < scalars.count && (scalars[at].isAlphabetic || NumberingSystem.isDigit(scalars[at]))
         }
         // White space, or a hyphen that does not begin a word: one after a letter or digit, or
         // one before none.
@@ -170,7 +170,7 @@ enum Itemizer {
             var letters = [Int](repeating: 0, count: scalars.count + 1)
             var larger = [Int](repeating: 0, count: scalars.count + 1)
             for i in scalars.indices {
-                let isText = scalars[i].properties.isAlphabetic || NumberingSystem.isDigit(scalars[i])
+                let isText = scalars[i].isAlphabetic || NumberingSystem.isDigit(scalars[i])
                 letters[i + 1] = letters[i] + (isText ? 1 : 0)
                 larger[i + 1] = larger[i] + (isText && balanced[i] ? 1 : 0)
             }

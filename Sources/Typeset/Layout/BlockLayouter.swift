@@ -951,7 +951,7 @@ struct BlockLayouter {
             case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
             case (let table, let locale): locale ?? table
             }
-        guard !specifiers.isEmpty else { return ([FormatSpecifiers.Shown(text: text, isSpecifier: false)], language) }
+        guard !specifiers.isEmpty else { return (FormatSpecifiers.shownPieces(text), language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
             diagnostics.report(.warning(
@@ -974,14 +974,18 @@ struct BlockLayouter {
                     + "the app's String(format:) reads \(stray.count == 1 ? "it" : "each") with what follows; "
                     + "write '%%' for a percent sign"))
         }
-        return (FormatSpecifiers.pieces(text), language)
+        return (FormatSpecifiers.shownPieces(text), language)
     }
 
-    /// The block's text, from the string catalog when it has a key (SPEC 5.2), as
-    /// `localizedString` chooses it.
+    /// The text the block shows, as `localizedString` chooses it (without its warnings): the
+    /// catalog's string for its key (SPEC 5.2), formatted when it is a format string, or the key
+    /// when the catalog lacks it and the block has no text of its own; else its own text.
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
-        if let key = block.key, let text = strings?.lookUp(key)?.shown(hasOwnText: !inlines.isEmpty) { return text }
-        return inlines.styledText().map(\.text).joined()
+        let own = inlines.styledText().map(\.text).joined()
+        guard let key = block.key, options.unreadableCatalog == nil, let strings else { return own }
+        guard let entry = strings.lookUp(key) else { return inlines.isEmpty ? key : own }
+        guard let text = entry.shown(hasOwnText: !inlines.isEmpty) else { return own }
+        return FormatSpecifiers.joined(FormatSpecifiers.shownPieces(text))
     }
 
     /// A block's style with what it does not set taken from its lists, rows and stacks, as CSS
@@ -1065,18 +1069,19 @@ struct BlockLayouter {
                 text.append(piece.text, style: s, location: piece.location)
             }
         }
-        // The PDF's /Title, as the page's text reads: without what it leaves out (isolates,
-        // soft hyphens), its digits as shown (SPEC 4.5), a `<br/>` or other line end a space
-        // (they were the digits written and a U+2028). The first title's text, else the first
-        // heading's.
+        // The PDF's /Title, as the page's text reads (`PageEmitter.glyphRun`): without what it
+        // leaves out (isolates, soft hyphens) but ZWNJ, ZWJ and an emoji's, its digits as shown
+        // (SPEC 4.5), a `<br/>` or other line end a space (they were the digits written and a
+        // U+2028). The first title's text, else the first heading's.
         if role == .title && title == nil || role == .heading && firstHeading == nil {
             let scalars = ParagraphLayouter.displayScalars(text)
             var shown = String.UnicodeScalarView()
-            for i in scalars.indices where !isLeftOutOfText(scalars[i]) || isPartOfEmoji(scalars, at: i, in: scalars.indices) {
+            for i in scalars.indices
+            where !isLeftOutOfText(scalars[i]) || steersLetters(scalars[i]) || isPartOfEmoji(scalars, at: i, in: scalars.indices) {
                 shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
             }
             // (A `<br/>` at its end is no space of it.)
-            let trimmed = shown.last?.properties.isWhitespace == true || shown.first?.properties.isWhitespace == true
+            let trimmed = shown.last?.isWhiteSpace == true || shown.first?.isWhiteSpace == true
                 ? String(shown).trimmingWhitespace() : String(shown)
             if role == .title { title = trimmed } else { firstHeading = trimmed }
         }

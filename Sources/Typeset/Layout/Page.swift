@@ -141,6 +141,8 @@ public struct RectangleItem: Sendable {
     public var cornerRadius: Double
     public var fill: Color?
     public var stroke: Color?
+    /// The radius its corners are drawn with: at most half its width and half its height.
+    public var drawnCornerRadius: Double { max(0, min(cornerRadius, width / 2, height / 2)) }
     public init(x: Double, y: Double, width: Double, height: Double, cornerRadius: Double = 0,
                 fill: Color? = nil, stroke: Color? = nil) {
         self.x = x

@@ -304,21 +304,33 @@ extension Unit {
     /// what comes after them in the column follows the one that went on from highest up. A list
     /// item shorter than a page is not split.
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
-        /// Whether line `k` of block `i` (cut between its lines) shows nothing: one of
-        /// `<br/><br/>`.
-        func isBlankLine(_ i: Int, _ k: Int) -> Bool {
-            guard let lines = blocks[i].paragraph?.lines, k < lines.count else { return false }
-            return lines[k].runs.allSatisfy { $0.glyphs.isEmpty }
-        }
-        // Each block as the slices it may be cut between: its lines, or itself.
-        let slices: [[(top: Double, bottom: Double)]] = blocks.map { block in
+        // Each block as the slices it may be cut between: its lines, or itself. Of a block cut
+        // between its lines, also which lines show nothing (one of `<br/><br/>`), and for each
+        // the first at or after it that shows something (its line count if none): a page looks
+        // past the empty lines at its foot at once, not one by one (a paragraph of 200,000
+        // `<br/>` looked through all those left on every page: quadratic).
+        var slices: [[(top: Double, bottom: Double)]] = []
+        var blank: [[Bool]] = []
+        var nextText: [[Int]] = []
+        for block in blocks {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
-                return [(block.top, block.bottom)]
+                slices.append([(block.top, block.bottom)])
+                blank.append([false])
+                nextText.append([0])
+                continue
             }
-            return paragraph.lines.indices.map { i in
+            slices.append(paragraph.lines.indices.map { i in
                 (block.lineOrigins[i].top, block.lineOrigins[i].top + paragraph.lines[i].height)
+            })
+            let empty = paragraph.lines.map { line in line.runs.allSatisfy { $0.glyphs.isEmpty } }
+            var firstText = Array(repeating: empty.count, count: empty.count)
+            for k in empty.indices.reversed() where k + 1 < empty.count || !empty[k] {
+                firstText[k] = empty[k] ? firstText[k + 1] : k
             }
+            blank.append(empty)
+            nextText.append(firstText)
         }
+        func isBlankLine(_ i: Int, _ k: Int) -> Bool { blank[i][k] }
         let column = blocks.map(\.column)
         var next = Array(repeating: 0, count: blocks.count)  // each block's first slice not placed
         // Each column's y at the top of the page: the first page starts the whole unit at its top.
@@ -364,10 +376,8 @@ extension Unit {
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
                 // No page starts with an empty line (`<br/><br/>`) followed by text: it stays on
                 // this page, where it draws nothing, and a band of nothing no longer opens the next.
-                if end > start, end < block.count - 1, isBlankLine(i, end) {
-                    var after = end
-                    while after < block.count - 1 && isBlankLine(i, after) { after += 1 }
-                    if !isBlankLine(i, after) { end = after }
+                if end > start, end < block.count - 1, isBlankLine(i, end), nextText[i][end] < block.count {
+                    end = nextText[i][end]
                 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
                 // the line before it goes with it, when the two fit on the next page (one of
@@ -460,327 +470,6 @@ extension Unit {
     }
 }
 
-/// Turns placed blocks into page items and report entries for one page.
-struct PageEmitter {
-    var items: [PageItem] = []
-    var report: ReportPage
-    let background: Color
-    /// Lists and list items left open by the blocks so far, outermost first: the next block
-    /// closes those it is not in.
-    private var open: [OpenStructure] = []
-    /// Those the page before ended with `continued`: begun again with `continued`.
-    private var resuming: Set<OpenStructure>
-    /// Those that go on on the next page: closed with `continued` when a block that is not in
-    /// them comes first (the columns of a row split between pages, one after the other).
-    var continuing: Set<OpenStructure> = []
-    /// Those ended with `continued` so far.
-    private var suspended: Set<OpenStructure> = []
-
-    /// Where the page's content area ends: the backgrounds of lists, rows and stacks stop there.
-    let contentBottom: Double
-    /// Where in `items` the backgrounds of lists, rows and stacks are.
-    private var containerBackgrounds: [Int] = []
-    /// Whether the page's report gets its blocks, their lines and runs (`LayoutOptions.makesReport`).
-    let makesReport: Bool
-
-    init(
-        width: Double, height: Double, background: Color, contentBottom: Double, makesReport: Bool,
-        resuming: Set<OpenStructure> = []
-    ) {
-        report = ReportPage(width: width, height: height, blocks: [])
-        self.makesReport = makesReport
-        // A mockup's page holds some 70 items (runs, tags, shapes): grown from one item, the
-        // array was copied six times, each item with it.
-        items.reserveCapacity(64)
-        self.background = background
-        self.contentBottom = contentBottom
-        self.resuming = resuming
-    }
-
-    /// The page, with every element still open ended. Those that `next` (the structure of what
-    /// the next page holds) goes on in end with `continued` and are returned: the next page's
-    /// emitter begins them again.
-    mutating func page(before next: Set<OpenStructure> = []) -> (Page, Set<OpenStructure>) {
-        continuing = next
-        close(downTo: 0)
-        // A page of a few items does not keep the room reserved for more (a long document's
-        // pages are all held until drawn).
-        if items.capacity >= 2 * items.count + 32 { items = Array(items) }
-        return (Page(width: report.width, height: report.height, background: background, items: items), suspended)
-    }
-
-    /// Closes the innermost open elements down to `count` of them, with `continued` those that
-    /// go on on the next page (an element's lists and item go on when it does).
-    private mutating func close(downTo count: Int) {
-        while open.count > count {
-            let element = open.removeLast()
-            let goesOn = continuing.contains(element)
-            if goesOn { suspended.insert(element) }
-            items.append(.endTag(element.tag, continued: goesOn))
-        }
-    }
-
-    private mutating func begin(_ element: OpenStructure, order: StructureOrder?) {
-        items.append(.beginTag(element.tag, continued: resuming.remove(element) != nil, order: order))
-        open.append(element)
-    }
-
-    /// Emits `block` (only `lines` of it, if given) moved down by `dy`; `order` places its
-    /// structure elements when it is part of a row split between pages. `backgrounds`, in the
-    /// page's coordinates, replace those of the containers it begins (`Unit.backgrounds`).
-    mutating func emit(
-        _ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil, backgrounds: [RectangleItem]? = nil
-    ) {
-        let firstPart = lines.map { $0.lowerBound == 0 } ?? true
-        let lastPart = lines.map { $0.upperBound == block.paragraph?.lines.count } ?? true
-        // Close what the block is not in, open what it is in and is not open.
-        let wanted = block.structure(continuation: !firstPart)
-        let kept = zip(open, wanted).prefix { $0 == $1 }.count
-        close(downTo: kept)
-        for element in wanted[kept...] { begin(element, order: order) }
-
-        var entry = makesReport ? block.report : nil
-        entry?.frame.y += dy
-        // A list item's LI and LBody stay open for a list nested in it; other blocks' tags
-        // close with the block, or go on on the next page.
-        let item = block.itemKey
-        if let item {
-            if firstPart { begin(.item(item), order: order) }
-        } else if let tag = block.tag {
-            items.append(.beginTag(tag, continued: !firstPart, order: order))
-        }
-        // The backgrounds of the lists, rows and stacks it begins (the page's part of those of a
-        // unit cut between pages, given), never past the content area (the gap after the last
-        // block of a page reached into the margin).
-        let own = block.backgrounds.map { var r = $0.rectangle; r.y += dy; return r }
-        for var background in backgrounds ?? own {
-            background.height = min(background.y + background.height, contentBottom) - background.y
-            guard background.height > 0 else { continue }
-            // One rectangle where a container's parts meet on the page: two drawn edge to edge
-            // let the page show through their antialiased edges (light lines across a card).
-            let meeting = containerBackgrounds.first { index in
-                guard case .rectangle(let earlier) = items[index] else { return false }
-                return earlier.fill == background.fill && earlier.x == background.x && earlier.width == background.width
-                    && abs(earlier.y + earlier.height - background.y) < 1e-6
-            }
-            if let meeting, case .rectangle(var earlier) = items[meeting] {
-                earlier.height = background.y + background.height - earlier.y
-                items[meeting] = .rectangle(earlier)
-            } else {
-                containerBackgrounds.append(items.count)
-                items.append(.rectangle(background))
-            }
-        }
-        if let lines, let paragraph = block.paragraph, !(firstPart && lastPart) {
-            // A text block split between pages: its background behind the lines of each part.
-            for case .rectangle(var background) in block.decorations {
-                background.y = block.lineOrigins[lines.lowerBound].top
-                background.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
-                items.append(PageItem.rectangle(background).moved(dy: dy))
-            }
-        } else if firstPart {
-            for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
-        }
-        if let marker = block.marker, firstPart, let line = marker.paragraph.lines.first {
-            if item != nil { items.append(.beginTag(.label)) }
-            let baseline = marker.top + dy + line.baseline
-            let first = items.count
-            for k in line.runs.indices {
-                items.append(.glyphs(glyphRun(line.runs[k], marker.paragraph, originX: marker.x, baseline: baseline).run))
-            }
-            putInLogicalOrder(line.runs, from: first)
-            if item != nil { items.append(.endTag(.label)) }
-        } else if lines != nil && !firstPart {
-            entry?.marker = nil
-        }
-        if let paragraph = block.paragraph {
-            let range = lines ?? 0..<paragraph.lines.count
-            if let lines {
-                let top = block.lineOrigins[lines.lowerBound].top
-                entry?.frame.y = top + dy
-                entry?.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
-            }
-            if let item, firstPart { begin(.body(item), order: order) }
-            if let count = entry?.lines.count { entry?.lines.reserveCapacity(count + range.count) }
-            for i in range {
-                let line = paragraph.lines[i]
-                let origin = block.lineOrigins[i]
-                let baseline = origin.top + dy + line.baseline
-                var reportRuns: [ReportRun] = []
-                if makesReport { reportRuns.reserveCapacity(line.runs.count) }
-                let first = items.count
-                for k in line.runs.indices {  // by index: `for run in` copied each run, retaining its arrays
-                    let run = line.runs[k]
-                    let (glyphs, reportText) = glyphRun(run, paragraph, originX: origin.x, baseline: baseline)
-                    if makesReport {
-                        reportRuns.append(
-                            ReportRun(
-                                text: reportText ?? glyphs.text, level: Int(run.level),
-                                direction: run.isRightToLeft ? "rtl" : "ltr",
-                                script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
-                                width: run.width, glyphs: run.glyphs.count))
-                    }
-                    if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
-                }
-                putInLogicalOrder(line.runs, from: first)
-                if let space = line.hangingSpace {
-                    items.append(.glyphs(hangingRun(space, paragraph, line: line, originX: origin.x, baseline: baseline)))
-                }
-                entry?.lines.append(ReportLine(x: origin.x, baseline: baseline, width: line.width, runs: reportRuns))
-            }
-        }
-        if item == nil, let tag = block.tag { items.append(.endTag(tag, continued: !lastPart)) }
-        if let entry { report.blocks.append(entry) }
-    }
-
-    /// Puts the glyph runs of one line, `items[first...]` (those of `runs` that have glyphs, in
-    /// visual order), in logical order: the order of a PDF's content and of its tags is the order
-    /// its text is read, copied and spoken in, and an SVG's text is searched and selected in
-    /// document order. An Arabic line with "Photon X2" in it would otherwise read from its last
-    /// word. The report keeps the visual order (§6); drawing does not depend on the order.
-    private mutating func putInLogicalOrder(_ runs: [LineRun], from first: Int) {
-        var previous = -1
-        var inOrder = true
-        for k in runs.indices where !runs[k].glyphs.isEmpty {
-            if runs[k].scalarRange.lowerBound < previous { inOrder = false }
-            previous = runs[k].scalarRange.lowerBound
-        }
-        guard !inOrder else { return }  // most lines: one run, or left-to-right runs
-        // Where each drawn run starts in the text, sorted with the items by swapping them (a
-        // line has a few runs): the items were copied out and back, each retained.
-        var starts: [Int] = []
-        starts.reserveCapacity(runs.count)
-        for k in runs.indices where !runs[k].glyphs.isEmpty { starts.append(runs[k].scalarRange.lowerBound) }
-        assert(items.count - first == starts.count)
-        for k in starts.indices {
-            var smallest = k
-            for j in k + 1..<starts.count where starts[j] < starts[smallest] { smallest = j }
-            guard smallest != k else { continue }
-            starts.swapAt(k, smallest)
-            items.swapAt(first + k, first + smallest)
-        }
-    }
-
-    /// The space hanging at the end of `line`, drawn where a space shows nothing: past the line's
-    /// end on the paragraph's side (the right in a left-to-right paragraph, the left in a
-    /// right-to-left one), last in reading order. Its text is the line's word space.
-    private func hangingRun(
-        _ space: HangingSpace, _ paragraph: ParagraphLayout, line: TextLine, originX: Double, baseline: Double
-    ) -> GlyphRun {
-        let rightToLeft = paragraph.baseLevel & 1 == 1
-        let x = rightToLeft ? originX - space.glyph.advance : originX + line.width
-        let style = paragraph.text.spans[space.spanIndex].style
-        return GlyphRun(
-            font: space.face, size: space.size, color: style.color,
-            glyphs: [PositionedGlyph(id: space.glyph.id, x: x, y: baseline)], text: " ",
-            clusters: [TextCluster(utf8Count: 1, glyphCount: 1)], backward: rightToLeft, width: space.glyph.advance,
-            language: style.language)
-    }
-
-    /// A line run as drawable glyphs, with its text and Cairo clusters (SPEC §6 `text`: logical
-    /// order, digits substituted, without the characters UAX #9 X9 removes: `isLeftOutOfText`).
-    /// The text of a PDF or SVG is the report's: a ZWNJ, ZWJ or soft hyphen in it made text
-    /// extraction read Persian in pieces (the letter before it mapped to two characters, which
-    /// pdftotext reverses in right-to-left text), as Pango's PDFs leave them out too. So are the
-    /// marks LRM, RLM and ALM, which the report keeps (X9 does not remove them; `reportText`,
-    /// nil when it is the run's or no report is made): mapped with the letter before them, they put "שלום\u{200F}" in
-    /// a PDF as "שלו\u{200F}ם", and a search for the word failed. A ZWJ between emoji and an
-    /// emoji's tags are kept: part of the emoji, drawn as one glyph.
-    private func glyphRun(
-        _ run: LineRun, _ paragraph: ParagraphLayout, originX: Double, baseline: Double
-    ) -> (run: GlyphRun, reportText: String?) {
-        var glyphs: [PositionedGlyph] = []
-        glyphs.reserveCapacity(run.glyphs.count)
-        var pen = originX + run.x
-        for g in run.glyphs {
-            glyphs.append(PositionedGlyph(id: g.id, x: pen + g.xOffset, y: baseline - g.yOffset))
-            pen += g.advance
-        }
-        let scalars = paragraph.displayScalars
-        let lower = run.scalarRange.lowerBound
-        let upper = run.scalarRange.upperBound
-        // One pass over the run's characters writes its UTF-8 and the offset in it of each
-        // character (`offsets[i - lower]`; the last is the length), so that a cluster's count
-        // of bytes is a subtraction. (Counted character by character for each cluster, and once
-        // more for the text, this took 10 thousand instructions more a corpus document.)
-        var text = ""
-        var reportDiffers = false
-        var clusters: [TextCluster] = []
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: run.scalarRange.count + 1) { offsets in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * run.scalarRange.count) { utf8 in
-                var count = 0
-                for i in run.scalarRange {
-                    offsets[i - lower] = Int32(count)
-                    let scalar = scalars[i]
-                    if isLeftOutOfText(scalar) && !isPartOfEmoji(scalars, at: i, in: lower..<upper) {
-                        // ZWNJ and ZWJ stay (`GlyphRun.text`); the report leaves them out.
-                        guard scalar.value &- 0x200C < 2 else { continue }
-                        reportDiffers = makesReport
-                    }
-                    if isBidiMark(scalar) {
-                        reportDiffers = makesReport  // the report keeps them (`reportText`)
-                        continue
-                    }
-                    UTF8.encode(scalar) { byte in
-                        utf8[count] = byte
-                        count += 1
-                    }
-                }
-                offsets[upper - lower] = Int32(count)
-                text = String(decoding: UnsafeBufferPointer(rebasing: utf8[..<count]), as: UTF8.self)
-            }
-            // Clusters lie in the run; clamped all the same, for the offsets are not bounds-checked.
-            func offset(_ i: Int) -> Int { Int(offsets[min(max(i, lower), upper) - lower]) }
-            func utf8Count(_ range: Range<Int>) -> Int { offset(range.upperBound) - offset(range.lowerBound) }
-
-            // Groups of glyphs sharing a cluster, in glyph order; each takes the text from its
-            // cluster to the next cluster in logical order (backwards for right-to-left runs).
-            // Gathered on the stack and made an array at once: appended one by one, each paid a
-            // uniqueness check.
-            withUnsafeTemporaryAllocation(of: TextCluster.self, capacity: run.glyphs.count) { found in
-                var count = 0
-                var previous: Int?  // the cluster of the group before
-                var first = run.glyphs.startIndex
-                while first < run.glyphs.endIndex {
-                    let cluster = run.glyphs[first].cluster
-                    var end = first + 1
-                    while end < run.glyphs.endIndex && run.glyphs[end].cluster == cluster { end += 1 }
-                    let next = end < run.glyphs.endIndex ? run.glyphs[end].cluster : nil
-                    let range: Range<Int>
-                    if run.isRightToLeft {
-                        let start = next == nil ? lower : cluster
-                        range = start..<max(start, previous ?? upper)
-                    } else {
-                        let start = previous == nil ? lower : cluster
-                        range = start..<max(start, next ?? upper)
-                    }
-                    found.initializeElement(at: count, to: TextCluster(utf8Count: utf8Count(range), glyphCount: end - first))
-                    count += 1
-                    previous = cluster
-                    first = end
-                }
-                // Cairo reads clusters in text order; BACKWARD means they take glyphs from the end.
-                let gathered = UnsafeBufferPointer(rebasing: found[..<count])
-                clusters = run.isRightToLeft ? Array(gathered.reversed()) : Array(gathered)
-            }
-        }
-        var reportText: String?
-        if reportDiffers {
-            var kept = String.UnicodeScalarView()
-            for i in run.scalarRange where !isLeftOutOfText(scalars[i]) || isPartOfEmoji(scalars, at: i, in: lower..<upper) {
-                kept.append(scalars[i])
-            }
-            reportText = String(kept)
-        }
-        let style = paragraph.text.spans[run.spanIndex].style
-        let glyphRun = GlyphRun(
-            font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
-            clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
-            originX: originX + run.x, baseline: baseline)
-        return (glyphRun, reportText)
-    }
-}
-
 extension PageItem {
     /// The item moved down by `dy` points.
     func moved(dy: Double) -> PageItem {
@@ -806,51 +495,4 @@ extension PageItem {
             return self
         }
     }
-}
-
-/// What a run's text leaves out (SPEC §6): the characters UAX #9 X9 removes (embeddings,
-/// overrides, PDF and the boundary neutrals: ZWJ, ZWNJ, ZWSP, soft hyphen, ...), and also the
-/// isolate controls, which X9 keeps: most are the ones `<ltr>`, `<rtl>`, `<bdi>` and `dir` add,
-/// not characters of the text, and in a PDF's text they would be copied with it.
-@inline(__always)
-func isLeftOutOfText(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    // Printable ASCII and U+00AE to U+180D (Latin, Greek, Cyrillic, Hebrew, Arabic, ...) hold
-    // none: most text is answered by two comparisons.
-    if value &- 0x20 < 0x5F || value &- 0xAE < 0x1760 { return false }
-    return isHiddenControl(scalar) || isBoundaryNeutral(scalar)
-}
-
-/// Whether `scalars[index]`, though `isLeftOutOfText`, is part of an emoji drawn as one glyph
-/// and kept in the text, within `range`: a ZWJ that joins emoji (an Extended_Pictographic
-/// follows it; a copied 👨‍👩‍👧 was three people without it), or a tag character of an emoji
-/// tag sequence (UTS #51 ED-14a: 🏴 and the tags that make it Scotland's flag copied as a black
-/// flag), its emoji before it, with a VS16 or a skin tone. A tag looks back over at most 32
-/// characters for its emoji, so that a paragraph of tags takes linear time.
-@inline(__always)
-func isPartOfEmoji(_ scalars: [Unicode.Scalar], at index: Int, in range: Range<Int>) -> Bool {
-    let value = scalars[index].value
-    if value == 0x200D { return index + 1 < range.upperBound && scalars[index + 1].isExtendedPictographic }
-    guard value &- 0xE0020 <= 0x5F else { return false }  // U+E0020 ... U+E007F
-    var i = index - 1
-    while i >= range.lowerBound, index - i <= 32 {
-        let before = scalars[i].value
-        // Tags but the cancel tag, VS16, the skin tones U+1F3FB ... U+1F3FF.
-        guard before &- 0xE0020 < 0x5F || before == 0xFE0F || before &- 0x1F3FB < 5 else { break }
-        i -= 1
-    }
-    return i >= range.lowerBound && index - i <= 32 && scalars[i].isExtendedPictographic
-}
-
-/// Bidi class BN, with the table looked up only in the ranges that hold BN characters
-/// (Unicode 15.0; a test checks every code point): letters of every script are answered by a
-/// few comparisons.
-@inline(__always)
-func isBoundaryNeutral(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    let mayBe =
-        value < 0xAD
-        ? value < 0x20 || value >= 0x7F
-        : value == 0xAD || value == 0x180E || (0x200B...0x206F).contains(value) || value >= 0xFDD0
-    return mayBe && scalar.bidiClass == .BN
 }

@@ -87,8 +87,8 @@ struct ParagraphLines: Sendable {
     /// hand, which a repeated paragraph does not share.
     var missing: [Int]
     /// Of those, the characters some font has but not the font of their cluster (a mark stays
-    /// with its letter's font), with that font's family.
-    var lacking: [Int: String] = [:]
+    /// with its letter's font), with that font.
+    var lacking: [Int: LackingFont] = [:]
     /// The first word wider than a line, broken between its letters, and its width.
     var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
 }

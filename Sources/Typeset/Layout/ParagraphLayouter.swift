@@ -58,8 +58,8 @@ struct ParagraphLayout {
     var lines: [TextLine]
     /// The offsets of characters drawn as a missing-glyph box, in order.
     var missing: [Int]
-    /// Of those, the ones some font has, with the family of the font that lacks them.
-    var lacking: [Int: String]
+    /// Of those, the ones some font has, with the font that lacks them.
+    var lacking: [Int: LackingFont]
     /// The first word wider than its line, broken between its letters, and its width (with the
     /// hyphen of a soft hyphen it ends at, when a line ending there shows one: `hyphenated`).
     var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
@@ -102,7 +102,7 @@ struct ParagraphLayout {
                     let scalar = displayScalars[offset]
                     characters.append(
                         MissingCharacter(
-                            scalar: scalar, lackingFamily: lacking[offset], location: found?[i] ?? start,
+                            scalar: scalar, lacking: lacking[offset], location: found?[i] ?? start,
                             times: count[scalar.value, default: 1]))
                 }
             }
@@ -112,11 +112,19 @@ struct ParagraphLayout {
     }
 }
 
-/// A character a text draws as a missing-glyph box: no font covers it, or the font of the
-/// letter it goes with (`lackingFamily`) lacks it.
+/// The font a character is drawn in as a missing-glyph box, though some font has it: the font of
+/// the character it goes with (`isDamaged` false), or a damaged font that maps it to a glyph it
+/// does not have.
+struct LackingFont: Hashable {
+    var family: String
+    var isDamaged: Bool
+}
+
+/// A character a text draws as a missing-glyph box: no font covers it, or the font it is
+/// shaped in has no glyph for it (`lacking`).
 struct MissingCharacter: Equatable {
     var scalar: Unicode.Scalar
-    var lackingFamily: String?
+    var lacking: LackingFont?
     /// Its first place in the text.
     var location: SourceLocation
     /// How many times the text draws it.
@@ -136,7 +144,7 @@ struct MissingCharacterWarnings {
 
     private struct Key: Hashable {
         var value: UInt32
-        var lackingFamily: String?
+        var lacking: LackingFont?
     }
     /// Each character warned about, with where its warning is in the diagnostics.
     private var warned: [Key: (index: Int, character: MissingCharacter)] = [:]
@@ -156,7 +164,7 @@ struct MissingCharacterWarnings {
     private var others: Others?
 
     mutating func note(_ character: MissingCharacter, in diagnostics: inout Diagnostics) {
-        let key = Key(value: character.scalar.value, lackingFamily: character.lackingFamily)
+        let key = Key(value: character.scalar.value, lacking: character.lacking)
         if warned[key] != nil {
             warned[key]?.character.times += character.times
         } else if warned.count < Self.individually {
@@ -179,7 +187,7 @@ struct MissingCharacterWarnings {
     /// Whether a font that has `character` would draw it: no font covers it, and it is no
     /// control character (a mark its letter's font lacks wants another font for its letter).
     private static func wantsAFont(_ character: MissingCharacter) -> Bool {
-        character.lackingFamily == nil && character.scalar.generalCategory != .Cc
+        character.lacking == nil && character.scalar.generalCategory != .Cc
     }
 
     /// The warnings in their final words: each with its count in the whole document, and the
@@ -209,14 +217,19 @@ struct MissingCharacterWarnings {
     private static func warning(_ character: MissingCharacter, timesInDocument: Bool) -> Diagnostic {
         let scalar = character.scalar
         let message =
-            if let family = character.lackingFamily {
-                "\(family), the font of the character it goes with, has no U+\(hexCodePoint(scalar.value)); "
+            if let lacking = character.lacking, lacking.isDamaged {
+                "\(lacking.family) maps U+\(hexCodePoint(scalar.value)) to a glyph it does not have (a damaged font); "
+                    + "it is drawn as a missing-glyph box"
+            } else if let lacking = character.lacking {
+                "\(lacking.family), the font of the character it goes with, has no U+\(hexCodePoint(scalar.value)); "
                     + "it is drawn as a missing-glyph box"
             } else {
                 "no font covers U+\(hexCodePoint(scalar.value)); it is drawn as a missing-glyph box"
             }
         let hint: String? =
-            if character.lackingFamily != nil && FontFallbackCluster.isMark(scalar) {
+            if character.lacking?.isDamaged == true {
+                "replace the font file, or name another font in 'font'"
+            } else if character.lacking != nil && FontFallbackCluster.isMark(scalar) {
                 "a mark is drawn in the font of its letter: choose a font that has both"
             } else if scalar.generalCategory == .Cc {
                 "it is a control character: leave it out of the text"
@@ -354,13 +367,14 @@ final class ParagraphLayouter: Sendable {
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark
     /// the font of its letter lacks (Hebrew with an Arabic vowel sign) stays in that font, as
-    /// fallback wants, and is drawn as a box. They join `missing`, and are returned with the
-    /// font's family. A mark that composes with its letter (e + U+0301 → é) shapes to a glyph
-    /// and is not one of them.
+    /// fallback wants, and is drawn as a box; or, in a cluster of characters its font covers
+    /// all, the first: a damaged font maps it to a glyph it does not have (the shaper makes
+    /// that .notdef). They join `missing`, and are returned with the font. A mark that
+    /// composes with its letter (e + U+0301 → é) shapes to a glyph and is not one of them.
     private func boxesOfCoveredCharacters(
         _ items: [TextItem], _ shaped: [ShapedRun], _ display: [Unicode.Scalar], missing: inout [Int]
-    ) -> [Int: String] {
-        var lacking: [Int: String] = [:]
+    ) -> [Int: LackingFont] {
+        var lacking: [Int: LackingFont] = [:]
         var known: Set<Int>?  // `missing`, made once a box is found
         for (index, run) in shaped.enumerated() where run.glyphs.contains(where: { $0.id == 0 }) {
             let item = items[index]
@@ -372,16 +386,27 @@ final class ParagraphLayouter: Sendable {
             for glyph in run.glyphs where glyph.id == 0 && walked.insert(glyph.cluster).inserted {
                 // The characters of the glyph's cluster: up to the next cluster of the run.
                 var offset = glyph.cluster
+                var covered: Int?  // the first that needs a glyph, while all are covered
+                var allCovered = true
                 repeat {
                     let scalar = display[offset]
-                    if FontFallbackCluster.needsGlyph(scalar), !fonts.covers(item.face, scalar),
-                        known?.insert(offset).inserted == true
-                    {
-                        missing.append(offset)
-                        lacking[offset] = item.face.family
+                    if FontFallbackCluster.needsGlyph(scalar) {
+                        if fonts.covers(item.face, scalar) {
+                            covered = covered ?? offset
+                        } else {
+                            allCovered = false
+                            if known?.insert(offset).inserted == true {
+                                missing.append(offset)
+                                lacking[offset] = LackingFont(family: item.face.family, isDamaged: false)
+                            }
+                        }
                     }
                     offset += 1
                 } while offset < item.scalarRange.upperBound && !clusters.contains(offset)
+                if allCovered, let covered, known?.insert(covered).inserted == true {
+                    missing.append(covered)
+                    lacking[covered] = LackingFont(family: item.face.family, isDamaged: true)
+                }
             }
         }
         if !lacking.isEmpty { missing.sort() }

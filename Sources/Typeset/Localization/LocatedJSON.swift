@@ -81,12 +81,7 @@ struct LocatedJSON {
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
         mutating func advance() {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if bytes[index] & 0xC0 != 0x80 {
-                column += 1
-            }
+            SourceLocation.advance(&line, &column, past: index, in: bytes)
             index += 1
         }
 

@@ -124,6 +124,12 @@ enum FormatSpecifiers {
         joined(pieces(text))
     }
 
+    /// A catalog string as a mockup shows it, in pieces: a format string (one with specifiers)
+    /// as `pieces` gives it, another as it is, `%%` included (the app does not format it).
+    static func shownPieces(_ text: String) -> [Shown] {
+        find(in: text).isEmpty ? [Shown(text: text, isSpecifier: false)] : pieces(text)
+    }
+
     /// The text of `pieces`, as `shown` gives it.
     static func joined(_ pieces: [Shown]) -> String {
         pieces.map(\.text).joined()
@@ -166,6 +172,20 @@ enum FormatSpecifiers {
         }
         appendText(scalars[done...])
 
+        // Whether the last strong character before each position, specifiers aside, is an
+        // Arabic letter: one pass (looked for backwards from each specifier, a string of many
+        // specifiers and no letters took quadratic time).
+        var afterArabic = [Bool](repeating: false, count: shown.count + 1)
+        for (i, scalar) in shown.enumerated() {
+            afterArabic[i + 1] = afterArabic[i]
+            guard owner[i] == nil else { continue }
+            switch scalar.bidiClass {
+            case .AL: afterArabic[i + 1] = true
+            case .L, .R: afterArabic[i + 1] = false
+            default: break
+            }
+        }
+
         // Each specifier's isolate: its own, or its number's.
         var isolates: [Range<Int>] = []
         for specifier in specifiers {
@@ -174,10 +194,7 @@ enum FormatSpecifiers {
                 isolates.append(specifier.range)
                 continue
             }
-            // After an Arabic letter (the last strong character before, specifiers aside).
-            var back = specifier.range.lowerBound - 1
-            while back >= 0 && (owner[back] != nil || ![.L, .R, .AL].contains(shown[back].bidiClass)) { back -= 1 }
-            let arabic = back >= 0 && shown[back].bidiClass == .AL
+            let arabic = afterArabic[specifier.range.lowerBound]
             func isNumberStart(_ at: Int) -> Bool {
                 at < shown.count && (owner[at].map { specifiers[$0].isNumber && specifiers[$0].range.lowerBound == at }
                     ?? NumberingSystem.isDigit(shown[at]))
@@ -622,12 +639,7 @@ public struct StringCatalog: Sendable {
                     SourceLocation(file: file, line: line, column: column),
                     "the string catalog is not UTF-8 (byte \(hexByte(b)))")
             }
-            if b == 0x0A {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
+            SourceLocation.advance(&line, &column, past: index, in: bytes)
             index += length
         }
     }
@@ -966,12 +978,7 @@ struct StringsFileParser {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func advance() {
-        if bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            column = 1
-        } else if bytes[index] & 0xC0 != 0x80 {
-            column += 1
-        }
+        SourceLocation.advance(&line, &column, past: index, in: bytes)
         index += 1
     }
 
@@ -992,7 +999,7 @@ struct StringsFileParser {
                 advance()
                 advance()
             } else if c == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-                while let c = current, c != UInt8(ascii: "\n") { advance() }
+                while let c = current, c != UInt8(ascii: "\n"), c != UInt8(ascii: "\r") { advance() }
             } else {
                 return
             }

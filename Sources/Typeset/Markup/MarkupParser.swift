@@ -57,9 +57,11 @@ public enum MarkupParser {
         var converter = MarkupConverter(file: file, assetDirectories: assetDirectories)
         var document = converter.document(root)
         document?.source = MarkupSource(bytes)
-        // An element's attributes are checked in the order of the code, not of the input.
+        // An element's attributes are checked in the order of the code, not of the input: the
+        // first errors of the file are kept, those past the limit are not.
         converter.diagnostics.sortByLocation()
-        if converter.stoppedEarly, let last = converter.diagnostics.items.last {
+        let stopped = converter.diagnostics.keepErrors(upTo: maximumErrors) || converter.stoppedEarly
+        if stopped, let last = converter.diagnostics.items.last {
             converter.diagnostics.report(
                 .error(
                     last.location,
@@ -306,14 +308,17 @@ struct MarkupConverter {
             let room = length - 2 * margin
             guard needs.map({ room < $0 }) ?? (room <= 0) else { continue }
             let lacking = needs.map { "less than \(format($0)) pt" } ?? "none"
-            if document.margin == nil, let location = attributes.location(of: name) {
-                // The page size is what was given: say so, not that the default margin is wrong.
+            // The page size is what was given, or one that no margin leaves room in: say so, not
+            // that the margin is wrong (a margin of 0 was told to be "at most 0").
+            let tooSmall = needs.map { length < $0 } ?? false
+            if document.margin == nil || tooSmall, let location = attributes.location(of: name) {
                 let enough = needs.map { "at least \(format(2 * margin + $0))" } ?? "more than \(format(2 * margin))"
+                let margins = document.margin == nil ? "the default \(format(margin)) pt margins" : "\(format(margin)) pt margins"
                 error(
                     location,
                     "attribute '\(name)' accepts a length in points that leaves room for text: a page "
-                        + "\(format(length)) pt in \(name) has \(lacking) inside the default \(format(margin)) pt margins",
-                    hint: "make it \(enough), or set a smaller margin")
+                        + "\(format(length)) pt in \(name) has \(lacking) inside \(margins)",
+                    hint: "make it \(enough)" + (tooSmall ? "" : ", or set a smaller margin"))
                 continue
             }
             let location =
@@ -771,6 +776,7 @@ struct MarkupConverter {
                 values.attributes.append(attribute)
                 continue
             }
+            if stopsHere() { break }
             let hint: String
             // An attribute of a few other elements is named as such, before a spelling is
             // guessed: `<divider height>` was asked "did you mean 'weight'?". (One that most

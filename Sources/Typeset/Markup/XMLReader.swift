@@ -183,14 +183,7 @@ struct XMLReader {
         var column = 1
         var position = start
         while position < index {
-            let byte = bytes[position]
-            if byte == 0x0A || byte == 0x0D {
-                if byte == 0x0D, position + 1 < index, bytes[position + 1] == 0x0A { position += 1 }
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
+            SourceLocation.advance(&line, &column, past: position, in: bytes)
             position += 1
         }
         return SourceLocation(file: file, line: line, column: column)

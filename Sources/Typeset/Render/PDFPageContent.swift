@@ -173,7 +173,7 @@ struct PDFPageContent: ~Copyable {
             start += cluster.utf8Count
             let before = kept.count
             for (i, scalar) in scalars.enumerated() {
-                if scalar.value &- 0x200C < 2 && !isPartOfEmoji(scalars, at: i, in: scalars.indices) {
+                if steersLetters(scalar) && !isPartOfEmoji(scalars, at: i, in: scalars.indices) {
                     changed = true
                 } else {
                     UTF8.encode(scalar) { kept.append($0) }
@@ -220,7 +220,7 @@ struct PDFPageContent: ~Copyable {
     /// A rectangle with quarter-circle corners (cubic Béziers, the usual 0.5523 control points).
     private mutating func path(of rectangle: RectangleItem) {
         let (x, y, width, height) = (rectangle.x, rectangle.y, rectangle.width, rectangle.height)
-        let radius = max(0, min(rectangle.cornerRadius, width / 2, height / 2))
+        let radius = rectangle.drawnCornerRadius
         guard radius > 0 else {
             for value in [x, y, width, height] { bytes.number(value) }
             bytes.append("re ")

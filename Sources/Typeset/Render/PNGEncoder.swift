@@ -53,15 +53,23 @@ enum PNGEncoder {
         guard let length = compress(pixels: pixels, width: width, height: height, stride: stride, into: stream)
         else { return nil }
 
+        return file(width: width, height: height, colorType: 2, pixelsPerPoint: pixelsPerPoint, stream: stream, length: length)
+    }
+
+    /// A PNG file of one IDAT chunk: `length` bytes of zlib `stream` holding the rows of an 8-bit
+    /// image of `colorType` (2 RGB, 6 RGBA), with a pHYs chunk for `pixelsPerPoint` if given.
+    private static func file(
+        width: Int, height: Int, colorType: UInt8, pixelsPerPoint: Double?, stream: UnsafePointer<UInt8>, length: Int
+    ) -> [UInt8] {
         let resolution = pixelsPerPoint.map(Self.resolution(pixelsPerPoint:))
         // The signature, IHDR, pHYs, bKGD, and IDAT's length and type.
         let streamStart = 8 + 25 + (resolution == nil ? 0 : 21) + 18 + 8
         let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, written in
             guard let out = buffer.baseAddress else { return }
-            for (i, byte) in [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A].enumerated() { out[i] = UInt8(byte) }
+            for (i, byte) in PNGFile.signature.enumerated() { out[i] = byte }
             var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-            header += [8, 2, 0, 0, 0]  // 8 bits per channel, RGB, deflate, adaptive filtering, no interlace
+            header += [8, colorType, 0, 0, 0]  // 8 bits per channel, deflate, adaptive filtering, no interlace
             var end = writeChunk("IHDR", header, at: out + 8)
             if let resolution { end = writeChunk("pHYs", resolution, at: end) }
             // The background Cairo's writer declares: white, in 16-bit samples.
@@ -179,24 +187,9 @@ enum PNGEncoder {
             guard deflate(&stream, y == height ? Z_FINISH : Z_NO_FLUSH) == (y == height ? Z_STREAM_END : Z_OK) else { return nil }
         }
         guard !opaque else { return nil }
-        let length = Int(stream.total_out)
-        let resolution = pixelsPerPoint.map(Self.resolution(pixelsPerPoint:))
-        // The signature, IHDR, pHYs, bKGD, and IDAT's length and type.
-        let streamStart = 8 + 25 + (resolution == nil ? 0 : 21) + 18 + 8
-        let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, written in
-            guard let out = buffer.baseAddress else { return }
-            for (i, byte) in PNGFile.signature.enumerated() { out[i] = byte }
-            var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-            header += [8, 6, 0, 0, 0]  // 8 bits per channel, RGBA, deflate, adaptive filtering, no interlace
-            var end = writeChunk("IHDR", header, at: out + 8)
-            if let resolution { end = writeChunk("pHYs", resolution, at: end) }
-            end = writeChunk("bKGD", [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF], at: end)  // as Cairo's writer
-            (out + streamStart).update(from: compressed, count: length)
-            end = finishChunk("IDAT", length: length, at: end)
-            end = writeChunk("IEND", [], at: end)
-            written = end - out
-        }
+        return file(
+            width: width, height: height, colorType: 6, pixelsPerPoint: pixelsPerPoint, stream: compressed,
+            length: Int(stream.total_out))
     }
 
     /// A premultiplied ARGB pixel as PNG's RGBA (red in the high byte), as Cairo's writer

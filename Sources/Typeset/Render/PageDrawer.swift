@@ -191,7 +191,7 @@ final class PageDrawer: PageWriting {
         cairo_new_path(cr)
         addRoundedRectangle(
             cr, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height,
-            radius: rectangle.cornerRadius)
+            radius: rectangle.drawnCornerRadius)
         if let fill = rectangle.fill {
             set(fill, on: cr)
             cairo_fill_preserve(cr)
@@ -207,7 +207,6 @@ final class PageDrawer: PageWriting {
     private func addRoundedRectangle(
         _ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
     ) {
-        let radius = max(0, min(radius, width / 2, height / 2))
         guard radius > 0 else {
             cairo_rectangle(cr, x, y, width, height)
             return

@@ -421,7 +421,7 @@ private struct SVGPage: ~Copyable {
 
     mutating func write(_ rectangle: RectangleItem) {
         guard rectangle.fill != nil || rectangle.stroke != nil else { return }
-        let radius = max(0, min(rectangle.cornerRadius, rectangle.width / 2, rectangle.height / 2))
+        let radius = rectangle.drawnCornerRadius
         if radius > 0 {
             body.append("<rect")
             SVGText.appendBox(x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height, to: &body)

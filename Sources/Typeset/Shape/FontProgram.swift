@@ -66,13 +66,15 @@ struct FontProgram: @unchecked Sendable {
         let name = font.name(hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME)) ?? face.family
         let allowed = name.unicodeScalars.filter { $0.isASCII && ($0.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         postScriptName = allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
-        func metric(_ tag: hb_ot_metrics_tag_t, _ fallback: Int) -> Int {
+        // As layout reads them (`Shaper.metrics`): HarfBuzz's fallbacks for a font without them.
+        func metric(_ tag: hb_ot_metrics_tag_t) -> Int {
             var position: hb_position_t = 0
-            return hb_ot_metrics_get_position(font.font, tag, &position) != 0 ? Int(position) : fallback
+            hb_ot_metrics_get_position_with_fallback(font.font, tag, &position)
+            return Int(position)
         }
-        ascender = metric(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER, font.unitsPerEm * 8 / 10)
-        descender = metric(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER, -font.unitsPerEm * 2 / 10)
-        capHeight = metric(HB_OT_METRICS_TAG_CAP_HEIGHT, ascender)
+        ascender = metric(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER)
+        descender = metric(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER)
+        capHeight = metric(HB_OT_METRICS_TAG_CAP_HEIGHT)
         let head = font.tableBytes("head")
         boundingBox = (Self.int16(head, 36), Self.int16(head, 38), Self.int16(head, 40), Self.int16(head, 42))
         let post = font.tableBytes("post")

@@ -40,6 +40,8 @@ final class HarfBuzzFont: @unchecked Sendable {
     let unitsPerEm: Int
     /// False when the file could not be read or holds no glyphs; shaping then gives .notdef.
     let isUsable: Bool
+    /// The number of glyphs (maxp): a glyph id past it is a damaged cmap's or GSUB's.
+    let glyphCount: UInt32
     /// Runs shaped by HarfBuzz so far, and then whether runs in this font can be cut into words
     /// (`cutsIntoWords`).
     private let words = Locked<(shaped: Int, apart: Bool?)>((0, nil))
@@ -53,7 +55,8 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_face_make_immutable(face)
         let upem = Int(hb_face_get_upem(face))
         unitsPerEm = upem > 0 ? upem : 1000
-        isUsable = hb_face_get_glyph_count(face) > 0
+        glyphCount = hb_face_get_glyph_count(face)
+        isUsable = glyphCount > 0
         font = hb_font_create(face)
         // Scale = units per em: positions come out in font units, exact for every static
         // TrueType/OpenType font (their metrics and GPOS values are integers in font units), and

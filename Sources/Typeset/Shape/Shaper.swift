@@ -314,7 +314,7 @@ public final class Shaper: Sendable {
         var marks = 0  // in the sequence so far, since its last cut
         for index in range {
             // A mark, or a consonant a virama joins to the one before, goes on the sequence.
-            let isMark = [.Mn, .Mc, .Me].contains(scalars[index].generalCategory)
+            let isMark = FontFallbackCluster.isMark(scalars[index])
             guard isMark || index > range.lowerBound && scalars[index - 1].isSyllableLinker else {
                 marks = 0
                 continue
@@ -386,12 +386,17 @@ public final class Shaper: Sendable {
         guard let infos, let positions else { return [] }
         var glyphs: [GlyphInFontUnits] = []
         glyphs.reserveCapacity(Int(count))
+        let glyphCount = request.font.glyphCount
         for i in 0..<Int(count) {
             let info = infos[i]
             let position = positions[i]
             glyphs.append(
                 GlyphInFontUnits(
-                    id: info.codepoint, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
+                    // A glyph the font does not have (a damaged cmap maps a character past its
+                    // glyphs) is .notdef: drawn as a box and warned about, as in every format
+                    // (the PDF and SVG writers refused the run, and PNG drew nothing). The
+                    // invisible glyph of a default ignorable is no glyph of the font.
+                    id: info.codepoint < glyphCount || info.codepoint == ShapedGlyph.invisible ? info.codepoint : 0, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
                     advance: position.x_advance,
                     xOffset: position.x_offset, yOffset: position.y_offset,
                     unsafeToBreak: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))

@@ -49,7 +49,7 @@ public enum Language {
     /// are written in Latin letters as much, and a Latin label tagged so read "!Bienvenidos¡".
     static let rightToLeftLanguages: Set<String> = [
         "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
-        "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syr", "ug", "ur", "yi",
+        "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syc", "syr", "ug", "ur", "yi",
         // Arabic's, Persian's, Pashto's and Yiddish's varieties by their own codes (Egyptian
         // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
         "acm", "acq", "aeb", "afb", "ajp", "apc", "apd", "arb", "arq", "ars", "ary", "arz", "ayl", "pes",

@@ -5,25 +5,25 @@ extension NumberingSystem {
     /// digit. Substitution is for display only and happens after bidi resolution (SPEC 4.5),
     /// so that numbers order the same whatever digits they show.
     func substitute(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        Self.digitValue(scalar).flatMap { Unicode.Scalar(zero.value + $0) }
+    }
+
+    /// The value (0–9) of `scalar` as a digit of one of the systems (`zero`), or nil. Text
+    /// below U+0660 (Latin, Hebrew, most of Arabic) is answered by two comparisons.
+    @inline(__always)
+    static func digitValue(_ scalar: Unicode.Scalar) -> UInt32? {
         let value = scalar.value
-        let digit: UInt32
-        switch value {
-        case 0x30...0x39: digit = value - 0x30
-        case 0x660...0x669: digit = value - 0x660
-        case 0x6F0...0x6F9: digit = value - 0x6F0
-        case 0x966...0x96F: digit = value - 0x966
-        case 0x9E6...0x9EF: digit = value - 0x9E6
-        case 0xF20...0xF29: digit = value - 0xF20
-        case 0x1040...0x1049: digit = value - 0x1040
-        case 0x1C50...0x1C59: digit = value - 0x1C50
-        case 0x11136...0x1113F: digit = value - 0x11136
-        default: return nil
+        if value &- 0x30 < 10 { return value &- 0x30 }
+        guard value >= 0x660 else { return nil }
+        for system in allCases {
+            let digit = value &- system.zero.value
+            if digit < 10 { return digit }
         }
-        return Unicode.Scalar(zero.value + digit)
+        return nil
     }
 
     /// Whether `scalar` is a digit of one of the systems, one `substitute` converts.
-    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { latn.substitute(scalar) != nil }
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { digitValue(scalar) != nil }
 
     /// The decimal separator, group separator and percent sign numbers take in this system
     /// (CLDR's number symbols: ASCII for `latn`, ٫ ٬ ٪ for `arab` and `arabext`). The Arabic
