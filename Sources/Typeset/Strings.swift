@@ -60,7 +60,7 @@ public func hexCodePoint(_ value: UInt32) -> String {
 
 /// `value` in its shortest form, whole numbers without a fraction: `12`, `0.5`, `0.00830078125`
 /// (messages about points; SVG scales, `ByteBuffer.exact`).
-func format(_ value: Double) -> String {
+public func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }
 

@@ -130,11 +130,6 @@ struct LayoutArguments {
         Language.canonical(tag: locale)
     }
 
-    /// `17`, `19.5`: a size without a needless `.0`.
-    static func formatPoints(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
     /// The settings every input of the run shares, with the catalog's warning printed. A string
     /// catalog that cannot be read is printed, handed to `failed`, and thrown as an `ExitCode`
     /// (1; `diff` makes it 2). `pngScale`: the scale of the PNG pages the run draws, if any. For

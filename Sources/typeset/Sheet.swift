@@ -209,7 +209,7 @@ struct Sheet: Command {
                 // The body size the cell is set in: the category's, scaled from the document's
                 // own `font-size` as every size is (a document of 20 pt read "Large (17 pt)").
                 let body = index < cellResults.count ? cellResults[index].bodySize : column.bodySize
-                let size = "\(column.textSize) (\(LayoutArguments.formatPoints((body * 10).rounded() / 10)) pt)"
+                let size = "\(column.textSize) (\(Typeset.format((body * 10).rounded() / 10)) pt)"
                 guard index < cellResults.count else {
                     // Parsing failed: every cell of the row shows the first error.
                     let error = parsed[row].diagnostics.errors.first.map { Sheet.cellError($0, of: input) }

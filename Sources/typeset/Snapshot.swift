@@ -24,7 +24,8 @@ struct Snapshot: Command {
             a reference of no markup file; a markup error; a string catalog that cannot be read), \
             then exactly `N passed, N failed` (counting markup files, and each reference of no \
             markup file, and a catalog that cannot be read, as a failed one). Exit \
-            status 0 when every file passed, 1 otherwise.
+            status 0 when every file passed, 1 otherwise, 2 when the folder cannot be read or an \
+            argument is wrong.
 
             --update renders every file and makes the output its references: writes new and \
             changed references, removes references of pages that no longer exist, references \
@@ -222,7 +223,7 @@ struct Snapshot: Command {
     private var updateCommand: String {
         // (A folder named like an option is given as a path.)
         var words = ["snapshot", directory.hasPrefix("-") ? "./" + directory : directory, "--update"]
-        if comparison.scale != 2 { words += ["--scale", LayoutArguments.formatPoints(comparison.scale)] }
+        if comparison.scale != 2 { words += ["--scale", Typeset.format(comparison.scale)] }
         return ([TypesetCommand.invocation] + (words + layoutArguments.commandLine).map(shellQuoted)).joined(separator: " ")
     }
 

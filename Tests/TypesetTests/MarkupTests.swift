@@ -674,6 +674,10 @@ private struct Fixture {
             "row in list", "<document><list><row/></list></document>", 1, 17,
             "not 'row' put it before or after the list"),
         BadInput("block inside text", "<document><p>a <p>b</p></p></document>", 1, 16, "'p' is a block element"),
+        // As HTML nests lists; said how a list nests here.
+        BadInput(
+            "a list inside an item", "<document><list><item>a<list><item>b</item></list></item></list></document>", 1, 24,
+            "a nested list follows its item, inside the outer list"),
         BadInput("inline in a row", "<document><row><b>x</b></row></document>", 1, 16, "'b' is an inline element"),
         BadInput("content in br", "<document><p><br>x</br></p></document>", 1, 18, "'br' takes no content"),
         BadInput("content in image", "<document><divider>x</divider></document>", 1, 20, "'divider' takes no content"),

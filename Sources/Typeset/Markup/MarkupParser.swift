@@ -377,9 +377,13 @@ struct MarkupConverter {
                 "'\(name)' is an inline element: it is allowed only inside title, heading, p, label, "
                     + "caption, button or item, not inside '\(parent)'")
         } else if MarkupNames.blocks.contains(name) || name == "item" {
+            // A list in an item, as HTML nests lists, is one after the item in the list.
+            let nested = name == "list" && parent == "item"
             error(
                 element.location, "'\(name)' is a block element and is not allowed inside '\(parent)'",
-                hint: "'\(parent)' accepts \(expected)")
+                hint: nested
+                    ? "a nested list follows its item, inside the outer list: <list><item>…</item><list>…</list></list>"
+                    : "'\(parent)' accepts \(expected)")
         } else {
             // An HTML name's own element only where that is allowed (`<small>` in a <p> was
             // asked about 'caption', a block); a spelling is guessed among the names allowed here.

@@ -140,17 +140,8 @@ public struct MarkupSource: Sendable, Hashable {
 
         /// Moves over one byte.
         mutating func advance() {
-            let byte = bytes[index]
+            SourceLocation.advance(&line, &column, past: index, in: bytes)
             index += 1
-            switch byte {
-            case 0x0D where self.byte == 0x0A:
-                break  // CRLF: the LF ends the line
-            case 0x0A, 0x0D:
-                line += 1
-                column = 1
-            default:
-                if byte & 0xC0 != 0x80 { column += 1 }
-            }
         }
 
         /// Moves past the next `end` (of a comment, a processing instruction); false when the
