@@ -182,6 +182,37 @@ import Testing
         #expect(pdf.contains("King") && pdf.contains("Other"), "\(pdf)")
     }
 
+    /// The box of a damaged font's glyph takes .notdef's advance (it had none, over the next
+    /// letter), and the warning names the character whose glyph is damaged: a mark, not the
+    /// letter whose cluster it is in (`Tests/Fonts/DamagedCmap.ttf` maps A and U+0301 past its
+    /// glyphs).
+    @Test func aDamagedGlyphIsABoxOfItsOwnWidthNamedByItsCharacter() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Tests/Fonts/DamagedCmap.ttf", toPath: folder + "/fonts/DamagedCmap.ttf")
+        try #"<document font="Typeset Test Damaged"><p>qx&#x301;q</p><p>xAq</p><p>xq</p></document>"#
+            .write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let diagnostics = json["diagnostics"] as? [[String: Any]] ?? []
+        let said = diagnostics.map { "\($0["line"] ?? 0):\($0["column"] ?? 0) \($0["message"] ?? "")" }
+        #expect(said == [
+            "1:44 Typeset Test Damaged maps U+0301 to a glyph it does not have (a damaged font); it is drawn as a missing-glyph box (replace the font file, or name another font in 'font')",
+            "1:60 Typeset Test Damaged maps U+0041 to a glyph it does not have (a damaged font); it is drawn as a missing-glyph box (replace the font file, or name another font in 'font')",
+        ], "\(said)")
+        let pages = json["pages"] as? [[String: Any]] ?? []
+        let blocks = pages.first?["blocks"] as? [[String: Any]] ?? []
+        let widths = blocks.map { block in
+            ((block["lines"] as? [[String: Any]])?.first?["width"] as? Double) ?? 0
+        }
+        // .notdef of Noto Sans is 600 units, 10.2 pt at 17 pt (and x and q, apart, are not
+        // kerned: 0.34 pt more); without it the box added nothing.
+        #expect(widths.count == 3 && abs(widths[1] - widths[2] - 10.54) < 0.01, "\(widths)")
+    }
+
     /// Several inputs into one `-o x.svg`: each file is a document of its own, with its own
     /// page's title and language (all had the first input's).
     @Test func svgPagesOfSeveralInputsHaveTheirOwnTitleAndLanguage() throws {

@@ -844,6 +844,12 @@ private struct Fixture {
         #expect(one.count == limit + 1)
         #expect(one.last?.message == "stopped after \(limit) errors; the rest of the file is not checked")
         #expect(one[limit - 1].message.hasPrefix("unknown attribute 'a999' on 'p'"), "\(one[limit - 1].message)")
+        // Known attributes after the limit are still read: an image's `src` was not, and its
+        // "needs a 'src'" error, at the element's start, took the place of the 1,000th.
+        let image = parse("<document>" + String(repeating: "<p x='1'>a</p>", count: limit - 1) + "<image a='1' b='1' src='x.png'/></document>")
+            .diagnostics.errors
+        #expect(!image.contains { $0.message.contains("needs a 'src'") }, "\(image.suffix(3))")
+        #expect(image.count == limit + 1 && image[limit - 1].message.hasPrefix("unknown attribute 'a' on 'image'"), "\(image.suffix(3))")
         // Exactly that many, all checked: not said to have stopped.
         let exactly = parse("<document>" + String(repeating: "<x/>", count: limit) + "</document>")
         #expect(exactly.diagnostics.errors.count == limit && !exactly.diagnostics.errors.contains { $0.message.hasPrefix("stopped") })

@@ -112,12 +112,18 @@ struct ParagraphLayout {
     }
 }
 
-/// The font a character is drawn in as a missing-glyph box, though some font has it: the font of
-/// the character it goes with (`isDamaged` false), or a damaged font that maps it to a glyph it
-/// does not have.
+/// The font a character is drawn in as a missing-glyph box, though some font has it, and why.
 struct LackingFont: Hashable {
+    enum Reason: Hashable {
+        /// It is the font of the character it goes with, and has no glyph for it.
+        case lacksIt
+        /// A damaged font: its cmap maps the character to a glyph it does not have.
+        case mapsPastItsGlyphs
+        /// A damaged font: its substitutions give the character a glyph it does not have.
+        case substitutesPastItsGlyphs
+    }
     var family: String
-    var isDamaged: Bool
+    var reason: Reason
 }
 
 /// A character a text draws as a missing-glyph box: no font covers it, or the font it is
@@ -216,18 +222,20 @@ struct MissingCharacterWarnings {
 
     private static func warning(_ character: MissingCharacter, timesInDocument: Bool) -> Diagnostic {
         let scalar = character.scalar
+        let code = "U+" + hexCodePoint(scalar.value)
         let message =
-            if let lacking = character.lacking, lacking.isDamaged {
-                "\(lacking.family) maps U+\(hexCodePoint(scalar.value)) to a glyph it does not have (a damaged font); "
-                    + "it is drawn as a missing-glyph box"
-            } else if let lacking = character.lacking {
-                "\(lacking.family), the font of the character it goes with, has no U+\(hexCodePoint(scalar.value)); "
-                    + "it is drawn as a missing-glyph box"
-            } else {
-                "no font covers U+\(hexCodePoint(scalar.value)); it is drawn as a missing-glyph box"
+            switch character.lacking.map({ ($0.family, $0.reason) }) {
+            case let (family, .mapsPastItsGlyphs)?:
+                "\(family) maps \(code) to a glyph it does not have (a damaged font); it is drawn as a missing-glyph box"
+            case let (family, .substitutesPastItsGlyphs)?:
+                "\(family) substitutes a glyph it does not have for \(code) (a damaged font); it is drawn as a missing-glyph box"
+            case let (family, .lacksIt)?:
+                "\(family), the font of the character it goes with, has no \(code); it is drawn as a missing-glyph box"
+            case nil:
+                "no font covers \(code); it is drawn as a missing-glyph box"
             }
         let hint: String? =
-            if character.lacking?.isDamaged == true {
+            if let reason = character.lacking?.reason, reason != .lacksIt {
                 "replace the font file, or name another font in 'font'"
             } else if character.lacking != nil && FontFallbackCluster.isMark(scalar) {
                 "a mark is drawn in the font of its letter: choose a font that has both"
@@ -386,26 +394,31 @@ final class ParagraphLayouter: Sendable {
             for glyph in run.glyphs where glyph.id == 0 && walked.insert(glyph.cluster).inserted {
                 // The characters of the glyph's cluster: up to the next cluster of the run.
                 var offset = glyph.cluster
-                var covered: Int?  // the first that needs a glyph, while all are covered
+                var covered: [Int] = []  // those that need a glyph, while all are covered
                 var allCovered = true
                 repeat {
                     let scalar = display[offset]
                     if FontFallbackCluster.needsGlyph(scalar) {
                         if fonts.covers(item.face, scalar) {
-                            covered = covered ?? offset
+                            covered.append(offset)
                         } else {
                             allCovered = false
                             if known?.insert(offset).inserted == true {
                                 missing.append(offset)
-                                lacking[offset] = LackingFont(family: item.face.family, isDamaged: false)
+                                lacking[offset] = LackingFont(family: item.face.family, reason: .lacksIt)
                             }
                         }
                     }
                     offset += 1
                 } while offset < item.scalarRange.upperBound && !clusters.contains(offset)
-                if allCovered, let covered, known?.insert(covered).inserted == true {
-                    missing.append(covered)
-                    lacking[covered] = LackingFont(family: item.face.family, isDamaged: true)
+                guard allCovered, let first = covered.first else { continue }
+                // A damaged font: the characters its cmap maps past its glyphs, else the first of
+                // the cluster, which its substitutions took there.
+                let mapped = covered.filter { fonts.mapsPastItsGlyphs(item.face, display[$0]) }
+                for offset in mapped.isEmpty ? [first] : mapped where known?.insert(offset).inserted == true {
+                    missing.append(offset)
+                    lacking[offset] = LackingFont(
+                        family: item.face.family, reason: mapped.isEmpty ? .substitutesPastItsGlyphs : .mapsPastItsGlyphs)
                 }
             }
         }

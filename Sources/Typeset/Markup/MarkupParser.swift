@@ -780,7 +780,7 @@ struct MarkupConverter {
                 values.attributes.append(attribute)
                 continue
             }
-            if stopsHere() { break }
+            if stopsHere() { continue }  // known attributes are still read (an image's `src`)
             let hint: String
             // An attribute of a few other elements is named as such, before a spelling is
             // guessed: `<divider height>` was asked "did you mean 'weight'?". (One that most

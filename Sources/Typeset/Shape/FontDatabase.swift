@@ -223,6 +223,11 @@ public final class FontDatabase: Sendable {
         coverage(of: face).contains(scalar.value)
     }
 
+    /// Whether `face`, damaged, maps `scalar` to a glyph it does not have (`HarfBuzzFont`).
+    func mapsPastItsGlyphs(_ face: FontFace, _ scalar: Unicode.Scalar) -> Bool {
+        HarfBuzzFontCache.shared.font(for: face).mapsPastItsGlyphs(scalar)
+    }
+
     /// Splits `scalars[range]` into runs of one font each (SPEC §3).
     ///
     /// Fallback works per grapheme cluster: a cluster gets the first candidate (see the type's

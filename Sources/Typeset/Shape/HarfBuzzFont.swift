@@ -42,6 +42,12 @@ final class HarfBuzzFont: @unchecked Sendable {
     let isUsable: Bool
     /// The number of glyphs (maxp): a glyph id past it is a damaged cmap's or GSUB's.
     let glyphCount: UInt32
+
+    /// Whether the cmap maps `scalar` to a glyph id past `glyphCount` (a damaged font).
+    func mapsPastItsGlyphs(_ scalar: Unicode.Scalar) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && glyph >= glyphCount
+    }
     /// Runs shaped by HarfBuzz so far, and then whether runs in this font can be cut into words
     /// (`cutsIntoWords`).
     private let words = Locked<(shaped: Int, apart: Bool?)>((0, nil))

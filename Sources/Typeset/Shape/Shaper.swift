@@ -390,16 +390,21 @@ public final class Shaper: Sendable {
         for i in 0..<Int(count) {
             let info = infos[i]
             let position = positions[i]
-            glyphs.append(
-                GlyphInFontUnits(
-                    // A glyph the font does not have (a damaged cmap maps a character past its
-                    // glyphs) is .notdef: drawn as a box and warned about, as in every format
-                    // (the PDF and SVG writers refused the run, and PNG drew nothing). The
-                    // invisible glyph of a default ignorable is no glyph of the font.
-                    id: info.codepoint < glyphCount || info.codepoint == ShapedGlyph.invisible ? info.codepoint : 0, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
-                    advance: position.x_advance,
-                    xOffset: position.x_offset, yOffset: position.y_offset,
-                    unsafeToBreak: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))
+            var glyph = GlyphInFontUnits(
+                id: info.codepoint, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
+                advance: position.x_advance,
+                xOffset: position.x_offset, yOffset: position.y_offset,
+                unsafeToBreak: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
+            // A glyph the font does not have (a damaged cmap or substitution gives one past its
+            // glyphs) is .notdef, with its advance: a box, warned about, in every format (the
+            // PDF and SVG writers refused the run, PNG drew nothing, and then a box of no width
+            // over the next letter). The invisible glyph of a default ignorable is none of them.
+            if info.codepoint >= glyphCount && info.codepoint != ShapedGlyph.invisible {
+                glyph.id = 0
+                glyph.advance = hb_font_get_glyph_h_advance(request.font.font, 0)
+                (glyph.xOffset, glyph.yOffset) = (0, 0)
+            }
+            glyphs.append(glyph)
         }
         return glyphs
     }
