@@ -1,5 +1,6 @@
 // A compact, stable text dump of a layout for golden tests: the first reference a layout change
 // is judged by, readable in a code review's diff (the JSON of SPEC §6 is one long line).
+@testable import Typeset
 
 extension LayoutReport {
     /// The layout as text, one line per diagnostic, page, block and text line; lengths in points
@@ -15,7 +16,7 @@ extension LayoutReport {
     /// Runs are in visual order, separated by ` | `: text (quoted, control and format characters
     /// as `\u{…}`), embedding level, script, font, size, x and width. A list item's marker
     /// follows its frame.
-    public func textDump() -> String {
+    func textDump() -> String {
         var out = ""
         for diagnostic in diagnostics {
             out +=
