@@ -86,13 +86,40 @@ extension ReportBlock {
             <document lang="en">
               <p dir="rtl">abc</p>
               <p lang="he">abc</p>
-              <p>123 שלום abc</p>
+              <p>123 שלום</p>
               <p>123 ... 456</p>
+              <p>123 שלום abc</p>
             </document>
             """)
-        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "ltr"])
+        // The last has letters of its inherited language: English, left to right.
+        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "ltr", "ltr"])
+        // Without a language given, its first strong letter.
+        #expect(blocks("<document><p>123 שלום abc</p></document>").map(\.direction) == ["rtl"])
         let ar = blocks(#"<document lang="ar"><p>123 ... 456</p><p dir="auto">abc</p></document>"#)
         #expect(ar.map(\.direction) == ["rtl", "ltr"], "neutral-only text takes the context direction")
+    }
+
+    /// Text that starts with a Latin word (a product name, a unit, "Wi-Fi") takes the direction
+    /// of the language it inherits when it has letters of that language: the HIG aligns a
+    /// paragraph by its language, and the first strong letter put a Hebrew label's key after
+    /// its value ("Wi-Fi: רשת ביתית" left to right) and set a Hebrew paragraph that began with
+    /// "Lumen Pro" left to right, left aligned. Text without such letters keeps its own.
+    @Test func inheritedLanguageGivesTheDirectionOfItsOwnLetters() throws {
+        let he = blocks("""
+            <document lang="he"><label>Wi-Fi: רשת ביתית</label><p>12.5 GB מתוך 50 GB</p><p>English only, 2 GB</p>
+            <list><item>Bluetooth: פועל</item></list><stack lang="en"><p>Wi-Fi: רשת ביתית</p></stack></document>
+            """)
+        #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
+        #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")
+        // A `--locale` is a language given; a catalog's text is in its language.
+        let catalog = try StringCatalog.parse(
+            bytes: Array(#"{"body": "Lumen Pro מגבה את התמונות שלך בכל לילה"}"#.utf8), file: "he.json")
+        let localized = blocks(#"<document><p key="body">x</p><p>Lumen Pro</p></document>"#, options: LayoutOptions(locale: "he", catalog: catalog))
+        #expect(localized.map(\.direction) == ["rtl", "ltr"])
+        let english = blocks(#"<document lang="en"><p key="body">x</p></document>"#, options: LayoutOptions(locale: "he", catalog: catalog))
+        #expect(english.map(\.direction) == ["rtl"])
+        // `dir="auto"` is the first strong letter's, as in HTML.
+        #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
     @Test func explicitAlignments() {

@@ -5,6 +5,9 @@
 struct BlockContext {
     var rightToLeft: Bool
     var language: String
+    /// Whether `language` was given (the document's `lang`, `--locale`, a container's `lang`),
+    /// not the default.
+    var languageIsDeclared = false
     /// Left edge and width available, in points from the page's left edge.
     var x: Double
     var width: Double
@@ -311,7 +314,8 @@ struct BlockLayouter {
         case .auto: rtl = Language.isRightToLeft(language: language)
         }
         let context = BlockContext(
-            rightToLeft: rtl, language: language, x: margin, width: document.pageWidth - 2 * margin)
+            rightToLeft: rtl, language: language, languageIsDeclared: document.lang != nil || options.locale != nil,
+            x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
         missingCharacters.finish(in: &diagnostics)
         let (pages, reportPages, pageDiagnostics) = linesLeft < 0 ? ([], [], []) : paginate()
@@ -413,7 +417,10 @@ struct BlockLayouter {
     private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
         var inner = context
         inner.rowHasAllCaps = false  // a row sets it again for its own children
-        if let lang = block.style.lang { inner.language = lang }
+        if let lang = block.style.lang {
+            inner.language = lang
+            inner.languageIsDeclared = true
+        }
         let own = block.style
         inner.inherited = BlockStyle(
             align: own.align ?? context.inherited.align, size: own.size ?? context.inherited.size,
@@ -495,6 +502,27 @@ struct BlockLayouter {
         case .auto?: nil
         case nil: style.lang.map { Language.isRightToLeft(language: $0) }
         }
+    }
+
+    /// Whether `scalars` hold right-to-left letters (R, AL) and left-to-right ones (L), outside
+    /// isolates.
+    private static func letterDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Bool, leftToRight: Bool) {
+        var rightToLeft = false, leftToRight = false
+        var isolates = 0
+        for scalar in scalars {
+            switch scalar.value {
+            case 0x2066...0x2068: isolates += 1
+            case 0x2069: isolates = max(0, isolates - 1)
+            default:
+                guard isolates == 0 else { continue }
+                switch scalar.bidiClass {
+                case .R, .AL: rightToLeft = true
+                case .L: leftToRight = true
+                default: break
+                }
+            }
+        }
+        return (rightToLeft, leftToRight)
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -1090,29 +1118,28 @@ struct BlockLayouter {
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the
         // context. The lang is the shown text's: a catalog's Arabic text in an element of
         // lang="en" is right to left, an English fallback in one of lang="he" left to right.
-        // A catalog's text whose letters are all of the other direction is not taken for its
-        // language: the English kept in an `ar` entry (a brand, a legal line) was set right to
-        // left in an element of lang="en", its final period at its left. (Letters in isolates,
-        // a format specifier's, are not counted; digits and emoji are of no direction.)
+        // A lang the element inherits (the document's, the locale's, a container's) gives the
+        // direction of a text that has letters of that direction: Hebrew that starts with a
+        // Latin word ("Wi-Fi: רשת ביתית", "Lumen Pro מגבה…", "12.5 GB מתוך 50 GB") is right to
+        // left in a Hebrew document, as the HIG aligns a paragraph by its language (it took the
+        // first strong letter's, left to right, and a reader met the value before its key); an
+        // English text in it, without Hebrew letters, keeps its own. A catalog's text whose
+        // letters are all of the other direction is not taken for its language either: the
+        // English kept in an `ar` entry (a brand, a legal line) was set right to left in an
+        // element of lang="en", its final period at its left. (Letters in isolates, a format
+        // specifier's or a `<bdi>`'s, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
-        if let localizedLanguage, style.lang != nil {
-            let rightToLeft = Language.isRightToLeft(language: localizedLanguage)
-            var own = false, other = false
-            var isolates = 0
-            for scalar in text.scalars {
-                switch scalar.value {
-                case 0x2066...0x2068: isolates += 1
-                case 0x2069: isolates = max(0, isolates - 1)
-                default:
-                    guard isolates == 0 else { continue }
-                    let bidi = scalar.bidiClass
-                    let isRightToLeft = bidi == .R || bidi == .AL
-                    if isRightToLeft || bidi == .L {
-                        if isRightToLeft == rightToLeft { own = true } else { other = true }
-                    }
-                }
+        let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
+        if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
+            let letters = Self.letterDirections(text.scalars)
+            let rightToLeft = Language.isRightToLeft(language: shownLanguage)
+            let own = rightToLeft ? letters.rightToLeft : letters.leftToRight
+            let other = rightToLeft ? letters.leftToRight : letters.rightToLeft
+            if style.lang != nil {
+                declaringStyle.lang = other && !own ? nil : shownLanguage
+            } else if own {
+                declaringStyle.lang = shownLanguage
             }
-            declaringStyle.lang = other && !own ? nil : localizedLanguage
         }
         let ownRTL =
             declaredRightToLeft(declaringStyle)
