@@ -122,6 +122,22 @@ extension ReportBlock {
         #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
+    /// A phone number that right-to-left text reorders is warned about (SPEC 4.5: numbers are
+    /// never reversed; "+1 (800) 555-0199" showed "555-0199 (800) 1+"); one in an isolate, in
+    /// left-to-right text, or one that UAX #9 keeps whole (digits and hyphens), is not.
+    @Test func aPhoneNumberRightToLeftTextReordersIsWarnedAbout() throws {
+        func warnings(_ body: String) throws -> [String] {
+            let result = try #require(layoutMarkup("<document lang=\"he\">\(body)</document>"))
+            return result.diagnostics.warnings.map(\.message)
+        }
+        #expect(try warnings("<p>אפשר להתקשר ל-+1 (800) 555-0199 בכל שעה.</p>") == [
+            "the phone number '+1 (800) 555-0199' is not isolated: the right-to-left text around it reorders its parts"
+        ])
+        #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
+        #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
+        #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
+    }
+
     @Test func explicitAlignments() {
         let b = blocks("""
             <document lang="ar"><label align="start">a</label><label align="end">a</label>

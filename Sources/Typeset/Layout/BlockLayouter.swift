@@ -1174,6 +1174,12 @@ struct BlockLayouter {
                 missingCharacters.note(character, in: &diagnostics)
             }
         }
+        if let number = HIGRules.reorderedPhoneNumber(paragraph) {
+            diagnostics.report(.warning(
+                block.location,
+                "the phone number '\(number)' is not isolated: the right-to-left text around it reorders its parts",
+                hint: "wrap it in <ltr>…</ltr>, or in a catalog's string between U+2066 and U+2069"))
+        }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a
         // row of too many children, a list nested too deep) lets the text overflow it. The
         // warnings give the box's own width (its text is laid out in 1 pt at least), and a

@@ -54,6 +54,54 @@ enum HIGRules {
         return letters >= 2 && !lowerCase
     }
 
+    /// 4.5: the first phone number, as shown, whose parts the text around it reorders: a
+    /// stretch that begins with "+" or "(" and a digit, of digits, spaces, hyphens, dots and
+    /// brackets, with seven digits or more, any of whose characters is at an odd bidi level.
+    /// Not isolated in right-to-left text, numbers act as right to left for the neutrals
+    /// between them (UAX #9 N1), and "+1 (800) 555-0199" showed "555-0199 (800) 1+"; in an
+    /// isolate (`<ltr>`, U+2066 … U+2069) it keeps its order.
+    static func reorderedPhoneNumber(_ paragraph: ParagraphLayout) -> String? {
+        let scalars = paragraph.displayScalars
+        func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
+        func isPart(_ at: Int) -> Bool {
+            isDigit(at) || [" ", "\u{A0}", "-", "\u{2011}", ".", "(", ")", "+"].contains(scalars[at])
+        }
+        var levels: [UInt8]?  // by offset, made when a number is found
+        var start = 0
+        while start < scalars.count {
+            guard scalars[start] == "+" || scalars[start] == "(", isDigit(start + 1) else {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            var digits = 0
+            var lastDigit = start
+            while end < scalars.count && isPart(end) {
+                if isDigit(end) {
+                    digits += 1
+                    lastDigit = end
+                }
+                end += 1
+            }
+            defer { start = end }
+            guard digits >= 7 else { continue }
+            if levels == nil {
+                var byOffset = [UInt8](repeating: 0, count: scalars.count)
+                for line in paragraph.lines {
+                    for run in line.runs where run.level & 1 == 1 {
+                        for offset in run.scalarRange where offset < byOffset.count { byOffset[offset] = run.level }
+                    }
+                }
+                levels = byOffset
+            }
+            let number = start...lastDigit
+            if number.contains(where: { levels![$0] & 1 == 1 }) {
+                return String(String.UnicodeScalarView(scalars[number]))
+            }
+        }
+        return nil
+    }
+
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.
     static func hasArabicOrHebrew(_ scalars: [Unicode.Scalar]) -> Bool {
         scalars.contains { $0.script == .arabic || $0.script == .hebrew }
