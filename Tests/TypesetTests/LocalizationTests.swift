@@ -829,6 +829,20 @@ private let markup = """
         }
     }
 
+    /// A catalog's string replaces the element's own text, inline elements and all: said at the
+    /// first of them (a designer's link-colored span was dropped without a word); a plain
+    /// fallback text is not worth a word.
+    @Test func aCatalogStringThatReplacesInlineElementsIsSaid() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": ##"<document><caption key="help">Forgot? <span color="#007AFF">Reset it</span></caption><p key="plain">Plain</p></document>"##,
+            "c.json": #"{"help": "Forgot? Reset it", "plain": "Plain"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.json"], in: folder)
+        #expect(run.status == 0)
+        #expect(run.stderr == "doc.xml:1:39: warning: the catalog's string for key 'help' replaces this element's own text, and with it this <span> and its style (a catalog's string is shown in the element's own style; give the styled part an element of its own)\n", "\(run.stderr)")
+    }
+
     /// An empty translation is shown as the app shows it, blank, with a warning; an empty one
     /// Xcode added untranslated (state "new") is no translation: the source text is shown (and
     /// here the catalog has no Hebrew at all, which it says).

@@ -504,6 +504,18 @@ struct BlockLayouter {
         }
     }
 
+    /// The first `<b>`, `<i>`, `<span>`, `<ltr>`, `<rtl>` or `<bdi>` among `inlines`: its name and where it is.
+    private static func firstInlineElement(_ inlines: [Inline]) -> (name: String, location: SourceLocation)? {
+        for inline in inlines {
+            switch inline.kind {
+            case .span(let element, _, _): return (element.rawValue, inline.location)
+            case .isolate(let kind, _): return (kind.rawValue, inline.location)
+            case .text, .lineBreak: continue
+            }
+        }
+        return nil
+    }
+
     /// Whether `scalars` hold right-to-left letters (R, AL) and left-to-right ones (L), outside
     /// isolates.
     private static func letterDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Bool, leftToRight: Bool) {
@@ -1058,6 +1070,14 @@ struct BlockLayouter {
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
         var localizedLanguage: String?  // the language of a catalog's text, when not the element's
         if let (pieces, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+            // The element's own text is only a fallback: its inline elements, a colored "link"
+            // or a bold word, are not shown, which is said (they were dropped without a word).
+            if let first = Self.firstInlineElement(inlines) {
+                diagnostics.report(.warning(
+                    first.location,
+                    "the catalog's string for key '\(block.key ?? "")' replaces this element's own text, and with it this <\(first.name)> and its style",
+                    hint: "a catalog's string is shown in the element's own style; give the styled part an element of its own"))
+            }
             var style = base
             style.language = textLanguage(shownLanguage, in: base.language)
             if style.language != base.language {
