@@ -91,48 +91,57 @@ extension ReportBlock {
               <p>123 שלום abc</p>
             </document>
             """)
-        // The last has letters of its inherited language: English, left to right.
-        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "ltr", "ltr"])
-        // Without a language given, its first strong letter.
+        // An inherited left-to-right language leaves the first strong letter's direction.
+        #expect(b.map(\.direction) == ["rtl", "rtl", "rtl", "ltr", "rtl"])
         #expect(blocks("<document><p>123 שלום abc</p></document>").map(\.direction) == ["rtl"])
         let ar = blocks(#"<document lang="ar"><p>123 ... 456</p><p dir="auto">abc</p></document>"#)
         #expect(ar.map(\.direction) == ["rtl", "ltr"], "neutral-only text takes the context direction")
     }
 
     /// Text that starts with a Latin word (a product name, a unit, "Wi-Fi") takes the direction
-    /// of the language it inherits when it has letters of that language: the HIG aligns a
-    /// paragraph by its language, and the first strong letter put a Hebrew label's key after
-    /// its value ("Wi-Fi: רשת ביתית" left to right) and set a Hebrew paragraph that began with
-    /// "Lumen Pro" left to right, left aligned. Text without such letters keeps its own.
+    /// of the right-to-left language it inherits when a third or more of its words are in that
+    /// language's letters: the HIG aligns a paragraph by its language, and the first strong
+    /// letter put a Hebrew label's key after its value ("Wi-Fi: רשת ביתית" left to right) and
+    /// set a Hebrew paragraph that began with "Lumen Pro" left to right, left aligned. An
+    /// English sentence with one Arabic word keeps its first strong letter's, and so does any
+    /// text under a left-to-right language (a Hebrew sentence with "iPhone" in it).
     @Test func inheritedLanguageGivesTheDirectionOfItsOwnLetters() throws {
         let he = blocks("""
             <document lang="he"><label>Wi-Fi: רשת ביתית</label><p>12.5 GB מתוך 50 GB</p><p>English only, 2 GB</p>
             <list><item>Bluetooth: פועל</item></list><stack lang="en"><p>Wi-Fi: רשת ביתית</p></stack></document>
             """)
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
+        let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
+        #expect(mixed.map(\.direction) == ["ltr", "ltr"])
+        let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
+        #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")
         // A `--locale` is a language given; a catalog's text is in its language.
         let catalog = try StringCatalog.parse(
             bytes: Array(#"{"body": "Lumen Pro מגבה את התמונות שלך בכל לילה"}"#.utf8), file: "he.json")
         let localized = blocks(#"<document><p key="body">x</p><p>Lumen Pro</p></document>"#, options: LayoutOptions(locale: "he", catalog: catalog))
         #expect(localized.map(\.direction) == ["rtl", "ltr"])
-        let english = blocks(#"<document lang="en"><p key="body">x</p></document>"#, options: LayoutOptions(locale: "he", catalog: catalog))
-        #expect(english.map(\.direction) == ["rtl"])
+        let pinned = blocks(#"<document lang="en"><p key="body">x</p></document>"#, options: LayoutOptions(locale: "he", catalog: catalog))
+        #expect(pinned.map(\.direction) == ["rtl"])
         // `dir="auto"` is the first strong letter's, as in HTML.
         #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
-    /// A phone number that right-to-left text reorders is warned about (SPEC 4.5: numbers are
-    /// never reversed; "+1 (800) 555-0199" showed "555-0199 (800) 1+"); one in an isolate, in
-    /// left-to-right text, or one that UAX #9 keeps whole (digits and hyphens), is not.
+    /// A number in groups that right-to-left text reorders is warned about (SPEC 4.5: numbers
+    /// are never reversed; "+1 (800) 555-0199" showed "555-0199 (800) 1+"); one in an isolate,
+    /// in left-to-right text, or one that UAX #9 keeps whole (digits and hyphens or dots, in
+    /// brackets or not) is not.
     @Test func aPhoneNumberRightToLeftTextReordersIsWarnedAbout() throws {
         func warnings(_ body: String) throws -> [String] {
             let result = try #require(layoutMarkup("<document lang=\"he\">\(body)</document>"))
             return result.diagnostics.warnings.map(\.message)
         }
-        #expect(try warnings("<p>אפשר להתקשר ל-+1 (800) 555-0199 בכל שעה.</p>") == [
-            "the phone number '+1 (800) 555-0199' is not isolated: the right-to-left text around it reorders its parts"
+        #expect(try warnings("<p>אפשר להתקשר ל-+1 (800) 555-0199 או 03 555 0199.</p>") == [
+            "the number '+1 (800) 555-0199' is not isolated: the right-to-left text around it reorders its groups",
+            "the number '03 555 0199' is not isolated: the right-to-left text around it reorders its groups",
         ])
+        #expect(try warnings("<p>הזמנה (4839201) מיום (12.05.2024), טווח (1000000-2000000)</p>").isEmpty)
+        #expect(try warnings(#"<p lang="ar">اتصل على ٠٥٠ ١٢٣ ٤٥٦٧ الآن</p>"#).count == 1)
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)

@@ -516,10 +516,18 @@ struct BlockLayouter {
         return nil
     }
 
-    /// Whether `scalars` hold right-to-left letters (R, AL) and left-to-right ones (L), outside
-    /// isolates.
-    private static func letterDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Bool, leftToRight: Bool) {
-        var rightToLeft = false, leftToRight = false
+    /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
+    /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
+    /// are (a word of both counts in each).
+    private static func wordDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Int, leftToRight: Int, all: Int) {
+        var rightToLeft = 0, leftToRight = 0, all = 0
+        var word: (rightToLeft: Bool, leftToRight: Bool) = (false, false)
+        func endWord() {
+            if word.rightToLeft { rightToLeft += 1 }
+            if word.leftToRight { leftToRight += 1 }
+            if word.rightToLeft || word.leftToRight { all += 1 }
+            word = (false, false)
+        }
         var isolates = 0
         for scalar in scalars {
             switch scalar.value {
@@ -528,13 +536,15 @@ struct BlockLayouter {
             default:
                 guard isolates == 0 else { continue }
                 switch scalar.bidiClass {
-                case .R, .AL: rightToLeft = true
-                case .L: leftToRight = true
+                case .R, .AL: word.rightToLeft = true
+                case .L: word.leftToRight = true
+                case .WS, .B, .S: endWord()
                 default: break
                 }
             }
         }
-        return (rightToLeft, leftToRight)
+        endWord()
+        return (rightToLeft, leftToRight, all)
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -1138,12 +1148,14 @@ struct BlockLayouter {
         // Own direction (SPEC §4): dir, else lang, else the first strong character, else the
         // context. The lang is the shown text's: a catalog's Arabic text in an element of
         // lang="en" is right to left, an English fallback in one of lang="he" left to right.
-        // A lang the element inherits (the document's, the locale's, a container's) gives the
-        // direction of a text that has letters of that direction: Hebrew that starts with a
-        // Latin word ("Wi-Fi: רשת ביתית", "Lumen Pro מגבה…", "12.5 GB מתוך 50 GB") is right to
-        // left in a Hebrew document, as the HIG aligns a paragraph by its language (it took the
-        // first strong letter's, left to right, and a reader met the value before its key); an
-        // English text in it, without Hebrew letters, keeps its own. A catalog's text whose
+        // A right-to-left lang the element inherits (the document's, the locale's, a
+        // container's) gives the direction of a text a third or more of whose words are in
+        // right-to-left letters: Hebrew that starts with a Latin word ("Wi-Fi: רשת ביתית",
+        // "Lumen Pro מגבה…", "12.5 GB מתוך 50 GB") is right to left in a Hebrew document, as the
+        // HIG aligns a paragraph by its language (the first strong letter set it left to right,
+        // and a reader met the value before its key), while "Tap حفظ to keep your changes." keeps
+        // its first strong letter's, and so does any text under a left-to-right lang (a Hebrew
+        // sentence with "iPhone" in it, in an English document). A catalog's text whose
         // letters are all of the other direction is not taken for its language either: the
         // English kept in an `ar` entry (a brand, a legal line) was set right to left in an
         // element of lang="en", its final period at its left. (Letters in isolates, a format
@@ -1151,13 +1163,13 @@ struct BlockLayouter {
         var declaringStyle = style
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
         if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
-            let letters = Self.letterDirections(text.scalars)
+            let words = Self.wordDirections(text.scalars)
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
-            let own = rightToLeft ? letters.rightToLeft : letters.leftToRight
-            let other = rightToLeft ? letters.leftToRight : letters.rightToLeft
+            let own = rightToLeft ? words.rightToLeft > 0 : words.leftToRight > 0
+            let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
             if style.lang != nil {
                 declaringStyle.lang = other && !own ? nil : shownLanguage
-            } else if own {
+            } else if rightToLeft && words.all > 0 && 3 * words.rightToLeft >= words.all {
                 declaringStyle.lang = shownLanguage
             }
         }
@@ -1194,10 +1206,10 @@ struct BlockLayouter {
                 missingCharacters.note(character, in: &diagnostics)
             }
         }
-        if let number = HIGRules.reorderedPhoneNumber(paragraph) {
+        for number in HIGRules.reorderedNumbers(paragraph) {
             diagnostics.report(.warning(
                 block.location,
-                "the phone number '\(number)' is not isolated: the right-to-left text around it reorders its parts",
+                "the number '\(number)' is not isolated: the right-to-left text around it reorders its groups",
                 hint: "wrap it in <ltr>…</ltr>, or in a catalog's string between U+2066 and U+2069"))
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a

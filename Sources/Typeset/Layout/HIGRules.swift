@@ -54,37 +54,43 @@ enum HIGRules {
         return letters >= 2 && !lowerCase
     }
 
-    /// 4.5: the first phone number, as shown, whose parts the text around it reorders: a
-    /// stretch that begins with "+" or "(" and a digit, of digits, spaces, hyphens, dots and
-    /// brackets, with seven digits or more, any of whose characters is at an odd bidi level.
-    /// Not isolated in right-to-left text, numbers act as right to left for the neutrals
-    /// between them (UAX #9 N1), and "+1 (800) 555-0199" showed "555-0199 (800) 1+"; in an
-    /// isolate (`<ltr>`, U+2066 … U+2069) it keeps its order.
-    static func reorderedPhoneNumber(_ paragraph: ParagraphLayout) -> String? {
+    /// 4.5: the numbers, as shown, whose groups the text around them reorders: a stretch of
+    /// digits, spaces, hyphens, dots and brackets (a phone number: "+1 (800) 555-0199",
+    /// "03 555 0199"; a price in groups, "1 299 000"), with seven digits or more, that begins
+    /// with "+", "(" or a digit, any character of which from its first digit (or its "+") to
+    /// its last is at an odd bidi level. Not isolated in right-to-left text, numbers act as
+    /// right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
+    /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
+    /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567".
+    static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [String] {
         let scalars = paragraph.displayScalars
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
         func isPart(_ at: Int) -> Bool {
             isDigit(at) || [" ", "\u{A0}", "-", "\u{2011}", ".", "(", ")", "+"].contains(scalars[at])
         }
         var levels: [UInt8]?  // by offset, made when a number is found
+        var found: [String] = []
         var start = 0
         while start < scalars.count {
-            guard scalars[start] == "+" || scalars[start] == "(", isDigit(start + 1) else {
+            let opens = (scalars[start] == "+" || scalars[start] == "(") && isDigit(start + 1)
+            guard opens || isDigit(start) else {
                 start += 1
                 continue
             }
-            var end = start + 1
+            var end = start
             var digits = 0
+            var firstDigit: Int?
             var lastDigit = start
             while end < scalars.count && isPart(end) {
                 if isDigit(end) {
                     digits += 1
+                    firstDigit = firstDigit ?? end
                     lastDigit = end
                 }
                 end += 1
             }
             defer { start = end }
-            guard digits >= 7 else { continue }
+            guard digits >= 7, let firstDigit else { continue }
             if levels == nil {
                 var byOffset = [UInt8](repeating: 0, count: scalars.count)
                 for line in paragraph.lines {
@@ -94,12 +100,12 @@ enum HIGRules {
                 }
                 levels = byOffset
             }
-            let number = start...lastDigit
-            if number.contains(where: { levels![$0] & 1 == 1 }) {
-                return String(String.UnicodeScalarView(scalars[number]))
+            let checked = (scalars[start] == "+" ? start : firstDigit)...lastDigit
+            if checked.contains(where: { levels![$0] & 1 == 1 }) {
+                found.append(String(String.UnicodeScalarView(scalars[(opens ? start : firstDigit)...lastDigit])))
             }
         }
-        return nil
+        return found
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.
