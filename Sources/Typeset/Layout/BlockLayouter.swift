@@ -1161,23 +1161,21 @@ struct BlockLayouter {
         // element of lang="en", its final period at its left. (Letters in isolates, a format
         // specifier's or a `<bdi>`'s, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
+        let firstStrong = BidiParagraph.firstStrongLevel(text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
         if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
-            let words = Self.wordDirections(text.scalars)
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
-            let own = rightToLeft ? words.rightToLeft > 0 : words.leftToRight > 0
-            let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
             if style.lang != nil {
+                let words = Self.wordDirections(text.scalars)
+                let own = rightToLeft ? words.rightToLeft > 0 : words.leftToRight > 0
+                let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
-            } else if rightToLeft && words.all > 0 && 3 * words.rightToLeft >= words.all {
-                declaringStyle.lang = shownLanguage
+            } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
+                let words = Self.wordDirections(text.scalars)
+                if 3 * words.rightToLeft >= words.all { declaringStyle.lang = shownLanguage }
             }
         }
-        let ownRTL =
-            declaredRightToLeft(declaringStyle)
-            ?? BidiParagraph.firstStrongLevel(
-                text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count
-            ).map { $0 == 1 } ?? context.rightToLeft
+        let ownRTL = declaredRightToLeft(declaringStyle) ?? firstStrong.map { $0 == 1 } ?? context.rightToLeft
 
         // 4.3: balancing, only in titles, headings, labels and buttons.
         var blockBalance = 0.0

@@ -63,12 +63,16 @@ enum HIGRules {
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
     /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567".
     static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [String] {
+        // Only right-to-left text reorders: a paragraph without any is not looked through.
+        guard paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 } }) else { return [] }
         let scalars = paragraph.displayScalars
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
         func isPart(_ at: Int) -> Bool {
-            isDigit(at) || [" ", "\u{A0}", "-", "\u{2011}", ".", "(", ")", "+"].contains(scalars[at])
+            switch scalars[at].value {
+            case 0x20, 0xA0, 0x2D, 0x2011, 0x2E, 0x28, 0x29, 0x2B: true  // space, NBSP, - ‑ . ( ) +
+            default: isDigit(at)
+            }
         }
-        var levels: [UInt8]?  // by offset, made when a number is found
         var found: [String] = []
         var start = 0
         while start < scalars.count {
@@ -91,17 +95,9 @@ enum HIGRules {
             }
             defer { start = end }
             guard digits >= 7, let firstDigit else { continue }
-            if levels == nil {
-                var byOffset = [UInt8](repeating: 0, count: scalars.count)
-                for line in paragraph.lines {
-                    for run in line.runs where run.level & 1 == 1 {
-                        for offset in run.scalarRange where offset < byOffset.count { byOffset[offset] = run.level }
-                    }
-                }
-                levels = byOffset
-            }
-            let checked = (scalars[start] == "+" ? start : firstDigit)...lastDigit
-            if checked.contains(where: { levels![$0] & 1 == 1 }) {
+            // Runs are stretches of offsets: one at an odd level that meets the number.
+            let checked = (scalars[start] == "+" ? start : firstDigit)..<lastDigit + 1
+            if paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) } }) {
                 found.append(String(String.UnicodeScalarView(scalars[(opens ? start : firstDigit)...lastDigit])))
             }
         }

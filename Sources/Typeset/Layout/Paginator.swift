@@ -315,8 +315,9 @@ extension Unit {
         for block in blocks {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
                 slices.append([(block.top, block.bottom)])
-                blank.append([false])
-                nextText.append([0])
+                // (A block of one slice is never asked about its lines: no room is made for it.)
+                blank.append([])
+                nextText.append([])
                 continue
             }
             slices.append(paragraph.lines.indices.map { i in
