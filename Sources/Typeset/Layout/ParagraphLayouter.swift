@@ -376,8 +376,9 @@ final class ParagraphLayouter: Sendable {
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark
     /// the font of its letter lacks (Hebrew with an Arabic vowel sign) stays in that font, as
     /// fallback wants, and is drawn as a box; or, in a cluster of characters its font covers
-    /// all, the first: a damaged font maps it to a glyph it does not have (the shaper makes
-    /// that .notdef). They join `missing`, and are returned with the font. A mark that
+    /// all, those a damaged font's cmap maps to a glyph it does not have (the shaper makes it
+    /// .notdef), else the first, which its substitutions took there. They join `missing`, and
+    /// are returned with the font and why. A mark that
     /// composes with its letter (e + U+0301 → é) shapes to a glyph and is not one of them.
     private func boxesOfCoveredCharacters(
         _ items: [TextItem], _ shaped: [ShapedRun], _ display: [Unicode.Scalar], missing: inout [Int]
