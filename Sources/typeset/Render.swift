@@ -68,7 +68,6 @@ struct Render: Command {
         var firstInput: [String: String] = [:]
         var clashes: [String: String] = [:]
         var kept: [String] = []
-        var keptFor: [String: [String]] = [:]  // the inputs kept for an output path, when several
         // A file once for each output, the file known by its device and inode and the folder
         // it is read from (its pictures are found there: a link to it in another folder shows
         // others), the output by its path with `.`, `..` and repeated slashes resolved:
@@ -91,16 +90,13 @@ struct Render: Command {
                 kept.append(input)
                 continue
             }
+            // (A file given again after a clash is the same input too: known here.)
             guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
             if let other = firstInput[path] {
-                // A file given again after a clash is the same input too.
-                let others = keptFor[path] ?? [other]
-                if others.contains(where: { file($0) == identity }) { continue }
                 let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
-                keptFor[path] = others + [input]
             } else {
                 firstInput[path] = input
             }

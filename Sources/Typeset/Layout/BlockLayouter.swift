@@ -1001,7 +1001,7 @@ struct BlockLayouter {
             case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
             case (let table, let locale): locale ?? table
             }
-        guard !specifiers.isEmpty else { return (FormatSpecifiers.shownPieces(text), language) }
+        guard !specifiers.isEmpty else { return ([FormatSpecifiers.Shown(text: text, isSpecifier: false)], language) }
         let undefined = specifiers.filter { $0.contains("#@") }
         if !undefined.isEmpty {
             diagnostics.report(.warning(
@@ -1024,7 +1024,7 @@ struct BlockLayouter {
                     + "the app's String(format:) reads \(stray.count == 1 ? "it" : "each") with what follows; "
                     + "write '%%' for a percent sign"))
         }
-        return (FormatSpecifiers.shownPieces(text), language)
+        return (FormatSpecifiers.pieces(text), language)  // as `shownPieces`, its specifiers known
     }
 
     /// The text the block shows, as `localizedString` chooses it (without its warnings): the
@@ -1161,7 +1161,7 @@ struct BlockLayouter {
         // element of lang="en", its final period at its left. (Letters in isolates, a format
         // specifier's or a `<bdi>`'s, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
-        let firstStrong = BidiParagraph.firstStrongLevel(text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
+        lazy var firstStrong = BidiParagraph.firstStrongLevel(text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
         if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)

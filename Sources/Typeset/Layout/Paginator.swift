@@ -305,33 +305,30 @@ extension Unit {
     /// item shorter than a page is not split.
     func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
         // Each block as the slices it may be cut between: its lines, or itself. Of a block cut
-        // between its lines, also which lines show nothing (one of `<br/><br/>`), and for each
-        // the first at or after it that shows something (its line count if none): a page looks
-        // past the empty lines at its foot at once, not one by one (a paragraph of 200,000
-        // `<br/>` looked through all those left on every page: quadratic).
+        // between its lines, also for each line the first at or after it that shows something
+        // (its line count if none; a line whose first is another shows nothing, one of
+        // `<br/><br/>`): a page looks past the empty lines at its foot at once, not one by one
+        // (a paragraph of 200,000 `<br/>` looked through all those left on every page).
         var slices: [[(top: Double, bottom: Double)]] = []
-        var blank: [[Bool]] = []
         var nextText: [[Int]] = []
         for block in blocks {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
                 slices.append([(block.top, block.bottom)])
                 // (A block of one slice is never asked about its lines: no room is made for it.)
-                blank.append([])
                 nextText.append([])
                 continue
             }
-            slices.append(paragraph.lines.indices.map { i in
-                (block.lineOrigins[i].top, block.lineOrigins[i].top + paragraph.lines[i].height)
-            })
-            let empty = paragraph.lines.map { line in line.runs.allSatisfy { $0.glyphs.isEmpty } }
-            var firstText = Array(repeating: empty.count, count: empty.count)
-            for k in empty.indices.reversed() where k + 1 < empty.count || !empty[k] {
-                firstText[k] = empty[k] ? firstText[k + 1] : k
+            let lines = paragraph.lines
+            slices.append(lines.indices.map { i in (block.lineOrigins[i].top, block.lineOrigins[i].top + lines[i].height) })
+            var firstText = Array(repeating: lines.count, count: lines.count)
+            var shown = lines.count
+            for k in lines.indices.reversed() {
+                if !lines[k].runs.allSatisfy({ $0.glyphs.isEmpty }) { shown = k }
+                firstText[k] = shown
             }
-            blank.append(empty)
             nextText.append(firstText)
         }
-        func isBlankLine(_ i: Int, _ k: Int) -> Bool { blank[i][k] }
+        func isBlankLine(_ i: Int, _ k: Int) -> Bool { nextText[i][k] != k }
         let column = blocks.map(\.column)
         var next = Array(repeating: 0, count: blocks.count)  // each block's first slice not placed
         // Each column's y at the top of the page: the first page starts the whole unit at its top.

@@ -269,7 +269,7 @@ enum LineFiller {
         case 0x0E30, 0x0E32, 0x0E45, 0x0EB0, 0x0EB2: return true
         case 0x0B80...0x0BFF, 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF:
             var next = index + 1
-            while next < scalars.count, next <= index + 8, [.Mn, .Mc].contains(scalars[next].generalCategory) {
+            while next < scalars.count, next <= index + 8, FontFallbackCluster.isMark(scalars[next]) {
                 switch scalars[next].value {
                 case 0x0BCD, 0x103A, 0x17CB, 0x17CD, 0x0E4C, 0x0ECC: return true
                 default: next += 1
