@@ -231,6 +231,31 @@ import Testing
         #expect(try pages("A<br/>B<br/><br/>C<br/>D<br/>E") == [["A", "B", ""], ["C", "D", "E"]])
     }
 
+    /// The empty lines kept at a page's foot end there: the part's frame, its background and
+    /// the empty lines' baselines stay within the content area (60 `<br/>` made a frame 1,326 pt
+    /// tall on a 400 pt page, and a background painted into the bottom margin).
+    @Test func emptyLinesAtAPageFootStayInTheContentArea() throws {
+        let breaks = String(repeating: "<br/>", count: 60)
+        let result = try #require(
+            layoutMarkup(##"<document width="300" height="400"><p background="#FFCC00">Start\##(breaks)End of it</p></document>"##))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let pages = result.report.pages
+        #expect(pages.count == 2)
+        #expect(lineTexts(result) == ["Start"] + Array(repeating: "", count: 59) + ["End of it"])
+        for (page, report) in zip(result.pages, pages) {
+            for block in report.blocks {
+                #expect(block.frame.y + block.frame.height <= 384 + 0.001, "\(block.frame)")
+                #expect(block.lines.allSatisfy { $0.baseline <= 384 + 0.001 })
+            }
+            for case .rectangle(let background) in page.items {
+                #expect(background.y + background.height <= 384 + 0.001, "\(background)")
+            }
+        }
+        // The second page's part begins with its text, at the top.
+        #expect(pages[1].blocks.first?.lines.first.map { $0.runs.map(\.text).joined() } == "End of it")
+        #expect(pages[1].blocks.first?.frame.y == 16)
+    }
+
     /// `background` on a stack, a row or a list (SPEC §2: a common block attribute) is drawn
     /// behind its children, across its width from its top to its bottom, before them (it was
     /// warned about and left out): a stack's children stand on one area, gaps included, and

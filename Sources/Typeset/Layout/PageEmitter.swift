@@ -112,12 +112,14 @@ struct PageEmitter {
                 items.append(.rectangle(background))
             }
         }
-        if let lines, let paragraph = block.paragraph, !(firstPart && lastPart) {
+        // Where the part of a text block split between pages ends on this one (page coordinates).
+        let partBottom = lines.flatMap { lines in block.paragraph.map { bottom(of: block, $0, lines, dy: dy) } }
+        if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) {
             // A text block split between pages: its background behind the lines of each part.
             for case .rectangle(var background) in block.decorations {
-                background.y = block.lineOrigins[lines.lowerBound].top
-                background.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
-                items.append(PageItem.rectangle(background).moved(dy: dy))
+                background.y = block.lineOrigins[lines.lowerBound].top + dy
+                background.height = partBottom - background.y
+                items.append(.rectangle(background))
             }
         } else if firstPart {
             for decoration in block.decorations { items.append(decoration.moved(dy: dy)) }
@@ -136,17 +138,19 @@ struct PageEmitter {
         }
         if let paragraph = block.paragraph {
             let range = lines ?? 0..<paragraph.lines.count
-            if let lines {
-                let top = block.lineOrigins[lines.lowerBound].top
-                entry?.frame.y = top + dy
-                entry?.frame.height = paragraph.lines[lines].reduce(0) { $0 + $1.height }
+            if let lines, let partBottom {
+                let top = block.lineOrigins[lines.lowerBound].top + dy
+                entry?.frame.y = top
+                entry?.frame.height = partBottom - top
             }
             if let item, firstPart { begin(.body(item), order: order) }
             if let count = entry?.lines.count { entry?.lines.reserveCapacity(count + range.count) }
             for i in range {
                 let line = paragraph.lines[i]
                 let origin = block.lineOrigins[i]
-                let baseline = origin.top + dy + line.baseline
+                var baseline = origin.top + dy + line.baseline
+                // An empty line kept past the content area's end stands at it (`partBottom`).
+                if let partBottom, line.showsNothing { baseline = min(baseline, partBottom) }
                 var reportRuns: [ReportRun] = []
                 if makesReport { reportRuns.reserveCapacity(line.runs.count) }
                 let first = items.count
@@ -172,6 +176,18 @@ struct PageEmitter {
         }
         if item == nil, let tag = block.tag { items.append(.endTag(tag, continued: !lastPart)) }
         if let entry { report.blocks.append(entry) }
+    }
+
+    /// Where `lines` of `block`, a part of it on this page, end. A page does not begin with the
+    /// empty lines of `<br/><br/>` before text (`Unit.pieces`): they stay at the foot of the page
+    /// before, where they draw nothing, and those past the content area are cut off there, as a
+    /// break drops a spacer: the part's frame and background end with the content area (a
+    /// paragraph of many empty lines reached far past the page, its background into the margin).
+    private func bottom(of block: PlacedBlock, _ paragraph: ParagraphLayout, _ lines: Range<Int>, dy: Double) -> Double {
+        let bottom = { (i: Int) in block.lineOrigins[i].top + dy + paragraph.lines[i].height }
+        let lastShown = lines.last { !paragraph.lines[$0].showsNothing }
+        // (A line taller than a page, cut off at its foot, keeps its height.)
+        return min(bottom(lines.upperBound - 1), max(contentBottom, lastShown.map(bottom) ?? 0))
     }
 
     /// Puts the glyph runs of one line, `items[first...]` (those of `runs` that have glyphs, in

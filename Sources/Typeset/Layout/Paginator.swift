@@ -323,7 +323,7 @@ extension Unit {
             var firstText = Array(repeating: lines.count, count: lines.count)
             var shown = lines.count
             for k in lines.indices.reversed() {
-                if !lines[k].runs.allSatisfy({ $0.glyphs.isEmpty }) { shown = k }
+                if !lines[k].showsNothing { shown = k }
                 firstText[k] = shown
             }
             nextText.append(firstText)
@@ -380,13 +380,17 @@ extension Unit {
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
                 // the line before it goes with it, when the two fit on the next page (one of
                 // three lines was cut 2 + 1), and an empty line is no company: the text line
-                // before it goes too. One of two lines does not start on a page that holds
+                // before it goes too, unless the next page would then begin with empty lines
+                // (the rule above). One of two lines does not start on a page that holds
                 // only one (`Unit.startHeight`).
                 if end == block.count - 1 && end - start >= 2 && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
-                    end -= 1
-                    while isBlankLine(i, end), end - start >= 2, block[block.count - 1].bottom - block[end - 1].top <= contentHeight + 0.001 {
-                        end -= 1
+                    var company = end - 1
+                    while isBlankLine(i, company), company - start >= 2,
+                        block[block.count - 1].bottom - block[company - 1].top <= contentHeight + 0.001
+                    {
+                        company -= 1
                     }
+                    if !isBlankLine(i, company) { end = company }
                 }
                 // (Or first in its column on this page, though below the column's top: in a row
                 // inside a row, aligned to its neighbours' baseline, a button taller than a page

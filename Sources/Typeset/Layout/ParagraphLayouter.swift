@@ -39,6 +39,9 @@ struct TextLine: Equatable {
     /// rather than gluing the two words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in
     /// tagged PDF).
     var hangingSpace: HangingSpace? = nil
+
+    /// An empty line (one of `<br/><br/>`): no glyphs to draw.
+    var showsNothing: Bool { runs.allSatisfy { $0.glyphs.isEmpty } }
 }
 
 /// The glyph of a line's hanging space as its item shaped it, in its font, size and span.
