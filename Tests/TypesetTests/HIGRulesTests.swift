@@ -145,6 +145,11 @@ extension ReportBlock {
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
+        // Quoted as typed, not in the digits it is shown in.
+        let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
+        #expect(persian.diagnostics.warnings.map(\.message) == [
+            "the number '021 8888 1234' is not isolated: the right-to-left text around it reorders its groups",
+        ])
     }
 
     @Test func explicitAlignments() {

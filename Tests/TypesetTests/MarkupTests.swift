@@ -893,6 +893,8 @@ private struct Fixture {
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
             // Written in Arabic letters in the region: az-IR is az-Arab-IR.
             "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK",
+            // Biblical and Samaritan Hebrew, Mandaic, Judeo-Arabic; N'Ko in Guinea, Tajik in Pakistan.
+            "hbo", "smp", "mid", "jrb", "man-GN", "tg-PK",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
@@ -900,10 +902,27 @@ private struct Fixture {
         // written in Latin letters as much as in CLDR's likely script for them.
         for tag in [
             "en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab", "ug-KZ", "az-AZ",
-            "az-Latn-IR", "lad", "rhg", "ha-CM",
+            "az-Latn-IR", "lad", "rhg", "ha-CM", "sd-IN", "man",
         ] {
             #expect(!Language.isRightToLeft(language: tag), "\(tag)")
         }
+    }
+
+    /// A language written in either direction's letters, or the code of no one language, leaves
+    /// a text block's direction to its text (`und` and `hbo` were set left to right, Hebrew and all).
+    @Test func languagesOfEitherDirectionLeaveItToTheText() throws {
+        let expected: [(String, Bool?)] = [
+            ("he", true), ("hbo", true), ("en", false), ("xx", false), ("und", nil), ("UND", nil), ("zxx", nil), ("mul", nil),
+            ("lad", nil), ("lad-IL", nil), ("rhg", nil), ("lad-Hebr", true), ("rhg-Rohg", true), ("und-Latn", false), ("und-Arab", true),
+        ]
+        for (tag, rightToLeft) in expected {
+            #expect(Language.declaredRightToLeft(language: tag) == rightToLeft, "\(tag)")
+        }
+        let result = try #require(
+            layoutMarkup(
+                #"<document lang="en"><p lang="und">שלום לכם</p><p lang="lad">¡Bienvenidos!</p><p lang="lad">ברוכים הבאים</p><p lang="hbo">בְּרֵאשִׁית בָּרָא</p></document>"#
+            ))
+        #expect(result.report.pages.first?.blocks.map(\.direction) == ["rtl", "ltr", "rtl", "rtl"])
     }
 
     @Test func defaultNumberingSystemsFollowCLDR() {
@@ -912,7 +931,7 @@ private struct Fixture {
             ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("ar-AE", .latn), ("ar-QA", .arab), ("fa", .arabext), ("fa-AF", .arabext),
             ("ur", .latn), ("ur-PK", .latn), ("ur-IN", .arabext), ("ps", .arabext), ("ckb", .arab),
             ("he", .latn), ("en", .latn), ("", .latn), ("ar-u-nu-latn", .latn), ("en-u-nu-arab", .arab),
-            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-PK", .arab),
+            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-PK", .arab), ("sd-IN", .latn),
             // Scripts' own digits (ICU 72 gives the same): auto in Bengali was 0-9.
             ("bn", .beng), ("bn-IN", .beng), ("as", .beng), ("mni", .beng), ("mni-Mtei", .latn), ("mr", .deva),
             ("ne", .deva), ("sa", .deva), ("my", .mymr), ("dz", .tibt), ("sat", .olck), ("ccp", .cakm),

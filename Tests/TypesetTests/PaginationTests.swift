@@ -565,6 +565,11 @@ import Testing
         #expect(hyphenated.diagnostics.warnings.map(\.message) == [
             "this <p> is 168 pt wide, narrower than the word 'microscopic-' (178 pt): it is broken between its letters",
         ])
+        // Quoted with the ZWNJs of its spelling (Persian's were left out).
+        let persian = try #require(
+            layoutMarkup(#"<document lang="fa" width="130" margin="8"><label>ناخودآگاه‌ترین‌ها‌یشان</label></document>"#))
+        #expect(persian.diagnostics.warnings.first?.message.contains("the word 'ناخودآگاه\u{200C}ترین\u{200C}ها\u{200C}یشان'") == true,
+            "\(persian.diagnostics.warnings.map(\.message))")
         // Not where no line can end at the soft hyphen: the paragraph's end, or before a space.
         for xml in [#"<document width="60" margin="4"><p>Donaudampfschiff&#xAD;</p></document>"#,
                     #"<document width="60" margin="4"><p>Donaudampfschiff&#xAD; next</p></document>"#] {

@@ -500,7 +500,7 @@ struct BlockLayouter {
         case .ltr?: false
         case .rtl?: true
         case .auto?: nil
-        case nil: style.lang.map { Language.isRightToLeft(language: $0) }
+        case nil: style.lang.flatMap { Language.declaredRightToLeft(language: $0) }
         }
     }
 
@@ -1232,7 +1232,8 @@ struct BlockLayouter {
         } else if let broken = paragraph.brokenWord {
             // Or one of its words is broken between letters, as UIKit does: a text size or a
             // translation that no longer fits.
-            var word = String(String.UnicodeScalarView(text.scalars[broken.range].filter { !$0.isDefaultIgnorable }))
+            // (Without the bidi controls of its isolates, with the ZWNJs and ZWJs of its spelling.)
+            var word = String(String.UnicodeScalarView(text.scalars[broken.range].filter { !$0.isDefaultIgnorable || steersLetters($0) }))
             // With the hyphen of the soft hyphen it ends at, which made it too wide.
             if broken.hyphenated { word += "-" }
             if word.count > 40 { word = word.prefix(39) + "…" }

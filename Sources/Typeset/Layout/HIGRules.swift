@@ -98,7 +98,8 @@ enum HIGRules {
             // Runs are stretches of offsets: one at an odd level that meets the number.
             let checked = (scalars[start] == "+" ? start : firstDigit)..<lastDigit + 1
             if paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) } }) {
-                found.append(String(String.UnicodeScalarView(scalars[(opens ? start : firstDigit)...lastDigit])))
+                // Quoted as typed (digit substitution changes scalars one for one).
+                found.append(String(String.UnicodeScalarView(paragraph.text.scalars[(opens ? start : firstDigit)...lastDigit])))
             }
         }
         return found

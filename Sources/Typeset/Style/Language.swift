@@ -45,8 +45,8 @@ public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
 /// ignore case, as RFC 5646 says tags are case-insensitive.
 public enum Language {
     /// Primary language subtags whose default script is written right to left. Not every
-    /// language whose likely script in CLDR is: Ladino (lad), Rohingya (rhg) and Balti (bft)
-    /// are written in Latin letters as much, and a Latin label tagged so read "!Bienvenidos¡".
+    /// language whose likely script in CLDR is: those written in either direction's letters
+    /// (`eitherDirectionLanguages`) are not.
     static let rightToLeftLanguages: Set<String> = [
         "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
         "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syc", "syr", "ug", "ur", "yi",
@@ -54,7 +54,16 @@ public enum Language {
         // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
         "acm", "acq", "aeb", "afb", "ajp", "apc", "apd", "arb", "arq", "ars", "ary", "arz", "ayl", "pes",
         "pbt", "pbu", "pst", "ydd", "yih", "ota",
+        // Biblical Hebrew; Samaritan Hebrew and Aramaic; Mandaic; the Jewish languages written in
+        // Hebrew letters (Judeo-Arabic and its varieties, Judeo-Persian); Old Aramaic, Phoenician.
+        "hbo", "smp", "sam", "mid", "myz", "jrb", "aju", "yhd", "yud", "jye", "jpr", "oar", "phn",
     ]
+
+    /// Languages written in either direction's letters as much (Ladino, Rohingya and Balti in
+    /// Latin ones too: a Latin label tagged `lad` read "!Bienvenidos¡" set right to left), and
+    /// the codes of no one language (undetermined, several, uncoded, no language): a text block
+    /// in one takes the direction of its first strong letter, as one without a language does.
+    static let eitherDirectionLanguages: Set<String> = ["bft", "lad", "rhg", "mis", "mul", "und", "zxx"]
 
     /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
     static let rightToLeftScripts: Set<String> = [
@@ -67,9 +76,13 @@ public enum Language {
     /// Language-region pairs written in Arabic letters although the language is not (CLDR's
     /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK). Only the pairs where that script
     /// is the usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
-    static let rightToLeftRegionalLanguages: Set<String> = ["az-iq", "az-ir", "kk-cn", "ky-cn", "pa-pk", "uz-af"]
-    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ).
-    static let leftToRightRegionalLanguages: Set<String> = ["ug-kz", "ug-mn"]
+    /// N'Ko is Mandingo's in Guinea (man-GN is man-Nkoo-GN).
+    static let rightToLeftRegionalLanguages: Set<String> = [
+        "az-iq", "az-ir", "kk-cn", "ky-cn", "man-gn", "pa-pk", "tg-pk", "uz-af",
+    ]
+    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ), Sindhi in
+    /// India in Devanagari (sd-IN is sd-Deva-IN).
+    static let leftToRightRegionalLanguages: Set<String> = ["sd-in", "ug-kz", "ug-mn"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
     /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
@@ -90,6 +103,20 @@ public enum Language {
             if leftToRightRegionalLanguages.contains(pair) { return false }
         }
         return rightToLeftLanguages.contains(language)
+    }
+
+    /// The direction `language` gives a text block (SPEC §4: its `dir`, else its `lang`): true
+    /// for right to left, false for left to right, nil for a language of either direction's
+    /// letters (`eitherDirectionLanguages`) without a script subtag: the text's first strong
+    /// letter decides.
+    public static func declaredRightToLeft(language: String) -> Bool? {
+        if isRightToLeft(language: language) { return true }
+        if language.utf8.count <= 3, language.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) {
+            return eitherDirectionLanguages.contains(language) ? nil : false
+        }
+        let subtags = subtags(of: language)
+        guard let primary = subtags.first, scriptSubtag(subtags) == nil else { return false }
+        return eitherDirectionLanguages.contains(primary) ? nil : false
     }
 
     /// Languages whose default digits are their script's own, not Arabic (CLDR).
@@ -124,6 +151,7 @@ public enum Language {
             return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
         case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
         case "ur": return region == "in" ? .arabext : .latn
+        case "sd" where region == "in": return .latn  // sd-Deva-IN
         case "ckb", "sd", "sdh", "bqi": return .arab
         case "pa" where script == "arab" || region == "pk": return .arabext
         case "uz" where script == "arab" || region == "af": return .arabext
