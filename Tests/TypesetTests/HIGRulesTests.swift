@@ -140,6 +140,9 @@ extension ReportBlock {
             "the number '+1 (800) 555-0199' is not isolated: the right-to-left text around it reorders its groups",
             "the number '03 555 0199' is not isolated: the right-to-left text around it reorders its groups",
         ])
+        // Each at the place it is typed (all were at the paragraph's start).
+        let located = try #require(layoutMarkup("<document lang=\"he\">\n<p>אפשר ל-+1 (800) 555-0199 או 03 555 0199.</p></document>"))
+        #expect(located.diagnostics.warnings.map { [$0.location.line, $0.location.column] } == [[2, 11], [2, 32]])
         #expect(try warnings("<p>הזמנה (4839201) מיום (12.05.2024), טווח (1000000-2000000)</p>").isEmpty)
         #expect(try warnings(#"<p lang="ar">اتصل على ٠٥٠ ١٢٣ ٤٥٦٧ الآن</p>"#).count == 1)
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)

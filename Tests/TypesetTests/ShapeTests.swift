@@ -374,6 +374,27 @@ struct ShapeFontTests {
         #expect(blocks[1].lines[0].width == blocks[2].lines[0].width && blocks[2].lines[0].width > 10)
     }
 
+    /// White space that UAX #9 L1 sets back to the paragraph's level at a line's end, where a
+    /// word joiner or ZWJ keeps it from hanging, was shaped with the right-to-left word before
+    /// it: its glyphs came in the item's order, their clusters fell in a left-to-right run, and
+    /// the run could not be written (PDF crashed; SVG and PNG failed the input with "invalid
+    /// glyph run"). Every run is whole, and each format writes the page.
+    @Test func whiteSpaceL1SetsBackIsInItsRunsOrder() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for markup in [
+            "<document device=\"iphone-8\"><p>a \(String(repeating: "ש", count: 25)) \u{2060} \u{2060} \u{2060} \u{FDFC}</p></document>",
+            "<document lang=\"he\" device=\"iphone-8\"><p>aaa\u{5E9}aaaaaaaaaaaa\u{A9}aaaaaa \u{200B} \u{200D} \u{200D}a\u{A9}aa\u{5E9}2aaaa</p></document>",
+        ] {
+            let result = try #require(layoutMarkup(markup))
+            let runs = result.pages.flatMap(\.items).compactMap { if case .glyphs(let run) = $0 { run } else { nil } }
+            #expect(!runs.isEmpty && runs.allSatisfy { $0.problem == nil }, "\(runs.compactMap(\.problem))")
+            for format in OutputFormat.allCases {
+                #expect(throws: Never.self) { try render(pages: result.pages, to: folder + "/p." + format.rawValue, options: RenderOptions(format: format)) }
+            }
+        }
+    }
+
     /// The Hangul fillers are default ignorables that HarfBuzz draws (old Hangul is composed
     /// with them): without a font that has them they are boxes, and said (they were not).
     /// (A machine with a font that has them, fonts-noto-cjk's, draws those from it, unsaid.)

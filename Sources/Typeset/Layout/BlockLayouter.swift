@@ -1204,10 +1204,14 @@ struct BlockLayouter {
                 missingCharacters.note(character, in: &diagnostics)
             }
         }
-        for number in HIGRules.reorderedNumbers(paragraph) {
+        let numbers = HIGRules.reorderedNumbers(paragraph)
+        if !numbers.isEmpty, sourceLocator == nil, let source = document.source { sourceLocator = MarkupSource.Locator(source) }
+        // Each where it is typed (or at its element, in a catalog's text).
+        let numberLocations = numbers.isEmpty ? [] : paragraph.sourceLocations(of: numbers.map(\.offset), source: sourceLocator)
+        for (number, location) in zip(numbers, numberLocations) {
             diagnostics.report(.warning(
-                block.location,
-                "the number '\(number)' is not isolated: the right-to-left text around it reorders its groups",
+                location ?? block.location,
+                "the number '\(number.number)' is not isolated: the right-to-left text around it reorders its groups",
                 hint: "wrap it in <ltr>…</ltr>, or in a catalog's string between U+2066 and U+2069"))
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a

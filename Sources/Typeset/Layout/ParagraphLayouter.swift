@@ -78,6 +78,28 @@ struct ParagraphLayout {
         brokenWord = lines.brokenWord
     }
 
+    /// Where each of `offsets` (ascending) is in the markup: the character itself when `source`
+    /// finds it, else where its text starts; nil in text of no source (a list marker's). The
+    /// source is read once for each piece of text the offsets are in.
+    func sourceLocations(of offsets: [Int], source: MarkupSource.Locator?) -> [SourceLocation?] {
+        var locations: [SourceLocation?] = []
+        locations.reserveCapacity(offsets.count)
+        var next = 0
+        while next < offsets.count {
+            let sourceIndex = text.sourceIndex(of: offsets[next])
+            let range = text.range(ofSource: sourceIndex)
+            var end = next
+            while end < offsets.count, range.contains(offsets[end]) { end += 1 }
+            let start = text.sources[sourceIndex].location
+            let found = start.flatMap { start in
+                source?.locations(of: offsets[next..<end].map { $0 - range.lowerBound }, in: text.scalars[range], from: start)
+            }
+            for i in 0..<end - next { locations.append(found?[i] ?? start) }
+            next = end
+        }
+        return locations
+    }
+
     /// Each character drawn as a box, no font covering it (SPEC §3) or its letter's font
     /// lacking it, at its first place in the paragraph (the character itself when `source`
     /// finds it, else where its text starts), with how many times it is drawn here:
@@ -91,25 +113,14 @@ struct ParagraphLayout {
             if count[value] == nil { first.append(offset) }
             count[value, default: 0] += 1
         }
+        let locations = sourceLocations(of: first, source: source)
         var characters: [MissingCharacter] = []
-        var next = 0
-        while next < first.count {
-            let sourceIndex = text.sourceIndex(of: first[next])
-            let range = text.range(ofSource: sourceIndex)
-            var end = next
-            while end < first.count, range.contains(first[end]) { end += 1 }
-            if let start = text.sources[sourceIndex].location {
-                let offsets = first[next..<end].map { $0 - range.lowerBound }
-                let found = source?.locations(of: offsets, in: text.scalars[range], from: start)
-                for (i, offset) in first[next..<end].enumerated() {
-                    let scalar = displayScalars[offset]
-                    characters.append(
-                        MissingCharacter(
-                            scalar: scalar, lacking: lacking[offset], location: found?[i] ?? start,
-                            times: count[scalar.value, default: 1]))
-                }
-            }
-            next = end
+        for (offset, location) in zip(first, locations) {
+            guard let location else { continue }  // (text of no source: a list marker's)
+            let scalar = displayScalars[offset]
+            characters.append(
+                MissingCharacter(
+                    scalar: scalar, lacking: lacking[offset], location: location, times: count[scalar.value, default: 1]))
         }
         return characters
     }
@@ -564,6 +575,11 @@ final class ParagraphLayouter: Sendable {
                     ? shape(item, display, text, balance: balance, range: piece).glyphs[...]
                     : glyphSlice(itemGlyphs, order, piece)
                 var glyphs = shownGlyphs(candidates, of: piece)
+                // White space whose level UAX #9 L1 set back to the paragraph's, at a line's end
+                // that does not hang (before a word joiner) or before a tab, is shaped with the
+                // item before it: its glyphs go the run's way (their clusters fell in a
+                // left-to-right run, and a PDF or SVG of it could not be written).
+                if item.isRightToLeft != bidiRun.isRightToLeft { glyphs = glyphs.reversed()[...] }
                 if let hyphen, piece.contains(hyphen.cluster) {
                     glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
                 }

@@ -58,8 +58,8 @@ struct PDFPageContent: ~Copyable {
         // poppler reverses the characters a glyph or an /ActualText stands for in a
         // right-to-left line, and put the ZWNJ before its letter ("م‌یخواهم" for "می‌خواهم").
         // A left-to-right run's stay (Sinhala's "ශ්‍රී").
+        try run.checkMade(page: page, item: item)  // (before its clusters are read)
         if run.backward, let stripped = Self.withoutSteeringJoiners(run) { return try draw(stripped, page: page, item: item) }
-        try run.checkMade(page: page, item: item)
         let font = try resources.font(for: run.font)
         try run.checkGlyphs(fontGlyphCount: font.glyphCount, page: page, item: item)
         let transparent = beginAlpha(run.color.alpha)
