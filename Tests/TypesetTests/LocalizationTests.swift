@@ -349,7 +349,7 @@ private let xcstrings = #"""
             + #""photos" : \#(plural("%arg photo", "%arg photos")) } } } } } }"#
         #expect(try catalog(nested, file: "n.xcstrings").strings(locale: "en")["k"] == "100%%#@photos@ %lld folders of files")
         // Forms that hold the next substitution twice, 40 deep, would make 2^40 characters, and
-        // 12 deep 400 KB: the key is broken, not the process (it hung, and took every document
+        // 12 deep 8 MB: the key is broken, not the process (it hung, and took every document
         // with it). So is a form that holds its own placeholder, through others or not; and
         // 2,000 substitutions that hold the next one's (they took minutes).
         func problem(_ count: Int, _ form: (Int) -> String) throws -> String? {
@@ -362,8 +362,16 @@ private let xcstrings = #"""
         }
         let doubling = try problem(40) { $0 < 39 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : "x" }
         #expect(doubling?.contains("hold each other's placeholders more than 16 deep") == true, "\(doubling ?? "")")
-        let wide = try problem(13) { $0 < 12 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : String(repeating: "x", count: 100) }
-        #expect(wide?.contains("make a text of more than 256 KB") == true, "\(wide ?? "")")
+        let wide = try problem(13) { $0 < 12 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : String(repeating: "x", count: 2000) }
+        #expect(wide?.contains("make a text of more than 4 MiB, the most a document may show") == true, "\(wide ?? "")")
+        // Many placeholders of one substitution are no nesting: 48,000 make 432 KB.
+        let repeated = String(repeating: "%#@s0@ ", count: 48_000)
+        let many = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#
+            + #""stringUnit" : { "state" : "translated", "value" : "\#(repeated)" }, "substitutions" : { "#
+            + #""s0" : { "variations" : { "plural" : { "other" : \#(unit("%arg items")) } } } } } } } } }"#
+        let manyStrings = try catalog(many, file: "many.xcstrings").strings(locale: "en")
+        #expect(manyStrings.lookUp("k")?.problem == nil)
+        #expect(manyStrings["k"]?.utf8.count == 48_000 * "%@ items ".utf8.count)
         let own = try problem(3) { $0 < 2 ? "a%#@s\($0 + 1)@" : "b%#@s1@" }
         #expect(own == "the substitution 's1' of key 'k' (en) holds its own placeholder, through 's2'", "\(own ?? "")")
         let chain = try problem(2000) { $0 < 1999 ? "a%#@s\($0 + 1)@" : "b" }

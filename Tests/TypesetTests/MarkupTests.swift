@@ -811,6 +811,29 @@ private struct Fixture {
         expectError(result, line: 1, column: 18, "is 20000×10 pixels; images must be 1 to 16384 pixels")
     }
 
+    /// A document's images together hold at most 8192 × 8192 pixels, each file counted once
+    /// (however often shown, or through a link): 64 different 4096 × 4096 PNGs of 65 KB each
+    /// took over a minute to a PDF.
+    @Test func aDocumentsImagesHaveAPixelBudget() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let side = 4096
+        let white = [UInt8](repeating: 0xFF, count: 4 * side * side)
+        let png = try #require(white.withUnsafeBufferPointer {
+            PNGEncoder.encodeOpaque(pixels: $0.baseAddress!, width: side, height: side, stride: 4 * side)
+        })
+        for name in ["a", "b", "c", "d", "e"] { try fixture.write(png, to: fixture.docs + "/\(name).png") }
+        try FileManager.default.createSymbolicLink(atPath: fixture.docs + "/link.png", withDestinationPath: "a.png")
+        func images(_ names: [String]) -> String {
+            "<document>" + names.map { "<image src='\($0).png' alt=''/>" }.joined() + "</document>"
+        }
+        let four = parse(images(["a", "a", "link", "b", "c", "d"]), file: fixture.file)
+        #expect(four.diagnostics.errors.isEmpty, "\(four.diagnostics.errors)")
+        let five = parse(images(["a", "b", "c", "d", "a", "e", "e"]), file: fixture.file)
+        expectError(five, line: 1, column: 153, "with 'e.png', the images of this document hold more than 67,108,864 pixels together")
+        #expect(five.diagnostics.errors.count == 1)
+    }
+
     // MARK: - Files
 
     @Test func parsesAFileByPath() throws {

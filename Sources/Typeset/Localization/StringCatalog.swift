@@ -859,8 +859,8 @@ public struct StringCatalog: Sendable {
                 guard let replaced else {
                     throw Diagnostic.error(
                         location(localization, file),
-                        "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024) KB "
-                            + "(substitutions holding each other's placeholders more than once)")
+                        "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024 / 1024) MiB, "
+                            + "the most a document may show")
                 }
                 return (replaced, deepest)
             }
@@ -872,9 +872,11 @@ public struct StringCatalog: Sendable {
     /// How deep substitutions may hold each other's placeholders (an app's nest one or two).
     static let maximumSubstitutionDepth = 16
 
-    /// The longest text substitutions may make, in UTF-8 bytes: forms that hold another's
-    /// placeholder twice, nested 40 deep, made a text of 2^40 characters.
-    static let longestSubstitutedText = 1 << 18
+    /// The longest text substitutions may make, in UTF-8 bytes, the most catalog text a document
+    /// may show (`BlockLayouter.maximumCatalogBytes`): forms that hold another's placeholder
+    /// twice, nested 40 deep, made a text of 2^40 characters. (It was 256 KB, and a string of
+    /// 48,000 placeholders of one substitution was refused as if they nested.)
+    static let longestSubstitutedText = MarkupParser.maximumInputBytes
 
     /// `text` with each placeholder of a substitution of `names`, `%#@name@` or with its
     /// argument number `%2$#@name@` (translations reorder them so), replaced by

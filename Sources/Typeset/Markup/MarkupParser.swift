@@ -20,6 +20,11 @@ public enum MarkupParser {
     /// PNGs of more pixels than this are refused: 64 MiB decoded (4 bytes a pixel), 4096 × 4096
     /// or a 3× screenshot of any phone or tablet.
     public static let maximumImagePixels = 16_777_216
+    /// A document's images, each file once, may hold this many pixels together, what one PNG
+    /// page may (8192 × 8192): each is decoded, and written into a PDF or SVG, anew. (Sixty-four
+    /// different 4096 × 4096 PNGs of 65 KB each, within every other limit, took over a minute
+    /// to a PDF.)
+    public static let maximumDocumentImagePixels = 67_108_864
     /// PNG files larger than this are refused (the file is read whole to check its chunks).
     public static let maximumImageBytes = 64 * 1024 * 1024
     /// The largest page side and image size in points: PDF's largest page (200 inches).
@@ -221,6 +226,9 @@ struct MarkupConverter {
     /// The same with symlinks resolved: asked of the file system at the first image (most
     /// documents have none, and a batch parses thousands).
     private var resolvedImageRoots: [String]?
+    /// The pixels of the document's images so far, each file once (`maximumDocumentImagePixels`).
+    private var imagePixels = 0
+    private var countedImages: Set<String> = []
 
     init(file: String, assetDirectories: [String]) {
         let currentDirectory = Path.currentDirectory()
@@ -668,6 +676,20 @@ struct MarkupConverter {
             return nil
         }
         guard let (path, pixelWidth, pixelHeight) = checkedPNG(source, at: location) else { return nil }
+        if countedImages.insert(path).inserted {
+            let before = imagePixels
+            imagePixels += pixelWidth * pixelHeight
+            if imagePixels > MarkupParser.maximumDocumentImagePixels {
+                if before <= MarkupParser.maximumDocumentImagePixels {  // (said once)
+                    error(
+                        location,
+                        "with '\(source)', the images of this document hold more than "
+                            + "\(BlockLayouter.grouped(MarkupParser.maximumDocumentImagePixels)) pixels together (8192 × 8192)",
+                        hint: "use smaller images: a mockup shows them a few hundred points wide")
+                }
+                return nil
+            }
+        }
         // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
         // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
         if alt == nil {

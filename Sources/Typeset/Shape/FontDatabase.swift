@@ -667,7 +667,9 @@ public final class FontDatabase: Sendable {
                 func look(in faces: [FontFace], _ byFamily: [String: [FontFace]], color: Bool = false) {
                     guard found == nil else { return }
                     func usable(_ face: FontFace) -> Bool { (!color || state.isColor[face.fileKey] == true) && coversAll(face) }
-                    let face = faces.first { isNamedForScript($0) && usable($0) } ?? faces.first(where: usable)
+                    // (Coverage first: a hash lookup, where the name is made anew for each face;
+                    // a character no font covers compared all 291 installed faces' names, 0.75 ms.)
+                    let face = faces.first { usable($0) && isNamedForScript($0) } ?? faces.first(where: usable)
                     if let face { found = (face, byFamily) }
                 }
                 if emoji {
