@@ -313,14 +313,14 @@ public final class FontDatabase: Sendable {
                 if let emoji = other(needed, emoji: true) { return emoji }
             }
             if let all = list.first(where: { covers($0, cluster) }) { return all }
+            // Else another family that has all of it (Armenian Ձ́: DejaVu Sans, not Noto Sans
+            // Armenian, which has no U+0301; x⃗: Noto Sans Math, whose arrow Noto Sans lacks; a
+            // Hebrew letter with an Arabic fatha: DejaVu Sans), as Pango draws them: they were
+            // boxes beside their letter in a font of the list; else the first that has its letter.
+            let needed = cluster.range.map { scalars[$0] }.filter(FontFallbackCluster.needsGlyph).map(\.value)
+            if needed.count > 1, let all = other(needed, emoji: false) { return all }
             let base = scalars[cluster.base]
-            var chosen = list.first { pool[$0].coverage.contains(base.value) }
-            if chosen == nil {
-                // Another family: one that has the marks too, if any (Armenian Ձ́: DejaVu Sans,
-                // not Noto Sans Armenian, which has no U+0301), else one that has the letter.
-                let needed = cluster.range.map { scalars[$0] }.filter(FontFallbackCluster.needsGlyph).map(\.value)
-                chosen = (needed.count > 1 ? other(needed, emoji: false) : nil) ?? other([base.value], emoji: false)
-            }
+            let chosen = list.first { pool[$0].coverage.contains(base.value) } ?? other([base.value], emoji: false)
             let face = chosen ?? 0
             // Marks the chosen face lacks are missing only if no font at all has them.
             for offset in cluster.range {
