@@ -86,11 +86,19 @@ func refuseOverwriting(inputs: [String], outputs: [String]) throws {
 /// `refuseOverwriting` for the fonts, known once the typesetter has read them: `-o` naming a
 /// font of `--font-dir` or of the bundled folder is a usage error too (it was the input's error,
 /// exit 1, where `-o` naming the markup or the catalog exits 2).
+/// So is one that names any font file (`.ttf`, `.otf`, `.ttc`, `.otc`) that exists: a system or
+/// user font a document uses is read only when a run needs it, and `-o ~/.fonts/F.ttf --format
+/// pdf` replaced it with a PDF.
 func refuseOverwritingFonts(output: String?) throws {
-    guard let output, let font = ProtectedFiles.input(at: output) else { return }
-    throw UsageError(
-        (font == output ? "'\(output)'" : "'\(output)' (the font '\(font)')")
-            + " is a font this command reads: writing it would replace it; name another output")
+    guard let output else { return }
+    if let font = ProtectedFiles.input(at: output) {
+        throw UsageError(
+            (font == output ? "'\(output)'" : "'\(output)' (the font '\(font)')")
+                + " is a font this command reads: writing it would replace it; name another output")
+    }
+    if FontDatabase.fontExtensions.contains(Path.fileExtension(output).lowercased()), FileManager.default.fileExists(atPath: output) {
+        throw UsageError("'\(output)' is a font file: writing it would replace it; name another output")
+    }
 }
 
 /// `path` made absolute, with `.`, `..` and symbolic links resolved.

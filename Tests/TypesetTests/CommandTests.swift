@@ -847,6 +847,13 @@ import Testing
                 result.stderr.contains("'\(font)' is a font this command reads: writing it would replace it"), "\(result)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
         }
+        // Nor any font file, read or not: a user's or the system's is read only when a run
+        // needs it (`-o ~/.fonts/F.ttf --format pdf` replaced a font the document used).
+        for command in ["render", "sheet"] {
+            let result = try typeset([command, input, "-o", font, "--format", "pdf"], in: out)
+            #expect(result.status == 2 && result.stderr.contains("'\(font)' is a font file: writing it would replace it"), "\(result)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
+        }
     }
 
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took

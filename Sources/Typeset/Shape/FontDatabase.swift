@@ -749,7 +749,7 @@ public final class FontDatabase: Sendable {
 
     // MARK: Scanning
 
-    static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+    public static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
     /// result (and fallback order) does not depend on the file system's listing order; `color`
