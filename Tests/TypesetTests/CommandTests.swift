@@ -127,6 +127,16 @@ import Testing
         let locaRecord = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual("loca".utf8) })
         short[locaRecord + 15] &-= 2
         try Data(short).write(to: URL(fileURLWithPath: folder + "/fonts/short.ttf"))
+        // No `cmap`, or one of no subtables: its family was found, and its text silently took
+        // other fonts.
+        var noCmap = original
+        let cmapRecord = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual("cmap".utf8) })
+        noCmap[cmapRecord] = UInt8(ascii: "x")
+        try Data(noCmap).write(to: URL(fileURLWithPath: folder + "/fonts/no-cmap.ttf"))
+        var emptyCmap = original
+        let cmap = try table("cmap").offset
+        (emptyCmap[cmap + 2], emptyCmap[cmap + 3]) = (0, 0)  // numTables
+        try Data(emptyCmap).write(to: URL(fileURLWithPath: folder + "/fonts/empty-cmap.ttf"))
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
@@ -134,6 +144,8 @@ import Testing
         #expect(run.stderr.contains("/fonts/damaged.ttf:1:1: warning: a damaged font: it has no 'hhea' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/no-em.ttf:1:1: warning: a damaged font: its units per em (0) are not 16 to 16384; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no character; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf") && !run.stderr.contains("short.ttf"), "\(run)")
         // `layout`'s JSON holds them too, each said once (they were on standard error only).
