@@ -97,6 +97,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder + "/fonts/sub", withIntermediateDirectories: true)
         try "junk".write(toFile: folder + "/fonts/bad.ttf", atomically: false, encoding: .utf8)
         try "wOF2".write(toFile: folder + "/fonts/sub/web.woff2", atomically: false, encoding: .utf8)
+        try "wOFF and more".write(toFile: folder + "/fonts/named.ttf", atomically: false, encoding: .utf8)  // a WOFF named .ttf
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/fonts/good.ttf")
         // A font HarfBuzz shapes with but FreeType cannot open (it has no 'hhea' table): chosen,
         // it failed every render with "FreeType error 143".
@@ -147,6 +148,7 @@ import Testing
         #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no character; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
+        #expect(run.stderr.contains("/fonts/named.ttf:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf") && !run.stderr.contains("short.ttf"), "\(run)")
         // `layout`'s JSON holds them too, each said once (they were on standard error only).
         let layout = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)

@@ -750,6 +750,7 @@ public final class FontDatabase: Sendable {
     // MARK: Scanning
 
     public static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+    private static let woffReason = "a WOFF font, which is not read (convert it to .ttf or .otf)"
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
     /// result (and fallback order) does not depend on the file system's listing order; `color`
@@ -769,13 +770,17 @@ public final class FontDatabase: Sendable {
         found += paths
         for path in paths {
             guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {
-                unusable.append((path, "a WOFF font, which is not read (convert it to .ttf or .otf)"))
+                unusable.append((path, woffReason))
                 continue
             }
             let count = harfBuzzFaceCount(path: path)
             if count == 0 {
-                // A file that cannot be opened says so, not that it is no font.
-                unusable.append((path, unreadableReason(path).map { "cannot be read: \($0)" } ?? "not a font file HarfBuzz can read"))
+                // A file that cannot be opened says so, not that it is no font; a WOFF named
+                // `.ttf` that it is one.
+                let woff = readFile(path, limit: 4).map { $0 == Array("wOFF".utf8) || $0 == Array("wOF2".utf8) } == true
+                unusable.append(
+                    (path, unreadableReason(path).map { "cannot be read: \($0)" }
+                        ?? (woff ? woffReason : "not a font file HarfBuzz can read")))
             }
             let found = faces.count
             var damage: String?
