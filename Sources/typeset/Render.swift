@@ -499,9 +499,10 @@ struct Layout: Command {
         printDiagnostics(diagnostics)
         // A document that failed has no pages, whatever stage it failed at (a markup error gave
         // none, a row too narrow for its gaps a page).
-        var full = outcome.failed ? LayoutReport(diagnostics: [], pages: []) : outcome.layout?.report ?? LayoutReport(diagnostics: [], pages: [])
+        let failed = outcome.failed
+        var full = failed ? LayoutReport(diagnostics: [], pages: []) : outcome.layout?.report ?? LayoutReport(diagnostics: [], pages: [])
         full.diagnostics = diagnostics.items
-        try writeStandardOutput(full.json())
-        if outcome.failed || settings.layout.unreadableCatalog != nil { throw ExitCode(ExitStatus.inputFailed) }
+        try writeStandardOutput(full.writeJSON)
+        if failed || settings.layout.unreadableCatalog != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

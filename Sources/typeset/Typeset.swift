@@ -108,9 +108,10 @@ func writeRawStandardError(_ text: String) {
 
 /// Writes `text` to standard output, after what `print` has buffered; throws when it cannot be
 /// written whole (`layout > /dev/full` exited 0 with no JSON).
-func writeStandardOutput(_ text: String) throws {
+/// Writes what `produce` gives its writer to standard output; throws the first problem.
+func writeStandardOutput(_ produce: ((UnsafeBufferPointer<UInt8>) -> String?) -> String?) throws {
     fflush(nil)  // flushes standard output without naming the C global
-    if let problem = writeAll(text, to: STDOUT_FILENO) {
+    if let problem = produce({ writeAll($0, to: STDOUT_FILENO) }) {
         throw OutputError(description: "cannot write to standard output: \(problem)")
     }
 }
@@ -122,15 +123,17 @@ struct OutputError: Error, CustomStringConvertible {
 /// Writes all of `text` to `descriptor`; the system's reason when it cannot.
 private func writeAll(_ text: String, to descriptor: Int32) -> String? {
     var text = text
-    return text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written < 0 { return String(cString: strerror(errno)) }
-            if written == 0 { return "nothing was written" }
-            offset += written
-        }
-        return nil
+    return text.withUTF8 { writeAll($0, to: descriptor) }
+}
+
+private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> String? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written < 0 { return String(cString: strerror(errno)) }
+        if written == 0 { return "nothing was written" }
+        offset += written
     }
+    return nil
 }

@@ -63,32 +63,47 @@ public struct ReportRun: Sendable {
 extension LayoutReport {
     /// The JSON of SPEC §6, keys in the order the spec shows them, numbers rounded to 1/100 pt.
     public func json() -> String {
-        let out = JSONWriter()
-        out.object {
-            out.field("version") { out.number(1) }
-            out.field("diagnostics") {
-                out.array(diagnostics) { d in
-                    out.object {
-                        // Beyond SPEC §6's example: a catalog's error is not in the markup.
-                        out.field("file") { out.string(d.location.file) }
-                        out.field("line") { out.number(Double(d.location.line)) }
-                        out.field("column") { out.number(Double(d.location.column)) }
-                        out.field("severity") { out.string(d.severity.rawValue) }
-                        out.field("message") { out.string(d.messageWithHint) }
-                    }
-                }
-            }
-            out.field("pages") {
-                out.array(pages) { page in
-                    out.object {
-                        out.field("width") { out.number(page.width) }
-                        out.field("height") { out.number(page.height) }
-                        out.field("blocks") { out.array(page.blocks) { out.block($0) } }
-                    }
-                }
-            }
+        var bytes: [UInt8] = []
+        _ = writeJSON { chunk in
+            bytes.append(contentsOf: chunk)
+            return nil
         }
-        return out.text + "\n"
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Gives `json()`'s UTF-8 bytes, and a newline, to `write` a megabyte or so at a time, as
+    /// `typeset layout` writes them: the JSON of 4 MiB of short bidi runs is 400 MB, held
+    /// whole (and copied twice) before. Stops at the first problem `write` returns, and
+    /// returns it.
+    public func writeJSON(_ write: (UnsafeBufferPointer<UInt8>) -> String?) -> String? {
+        withoutActuallyEscaping(write) { write in
+            let out = JSONWriter(write)
+            out.object {
+                out.field("version") { out.number(1) }
+                out.field("diagnostics") {
+                    out.array(diagnostics) { d in
+                        out.object {
+                            // Beyond SPEC §6's example: a catalog's error is not in the markup.
+                            out.field("file") { out.string(d.location.file) }
+                            out.field("line") { out.number(Double(d.location.line)) }
+                            out.field("column") { out.number(Double(d.location.column)) }
+                            out.field("severity") { out.string(d.severity.rawValue) }
+                            out.field("message") { out.string(d.messageWithHint) }
+                        }
+                    }
+                }
+                out.field("pages") {
+                    out.array(pages) { page in
+                        out.object {
+                            out.field("width") { out.number(page.width) }
+                            out.field("height") { out.number(page.height) }
+                            out.field("blocks") { out.array(page.blocks) { out.block($0) } }
+                        }
+                    }
+                }
+            }
+            return out.finish()
+        }
     }
 }
 
@@ -100,8 +115,27 @@ private final class JSONWriter {
     // the runtime's exclusivity checks took as long as the writing.
     @exclusivity(unchecked) private var bytes: [UInt8] = []
     @exclusivity(unchecked) private var needsComma = [false]
+    /// Where the bytes go, each time a megabyte has gathered, and the first problem it had.
+    private let write: (UnsafeBufferPointer<UInt8>) -> String?
+    @exclusivity(unchecked) private var problem: String?
+    private static let chunk = 1 << 20
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    init(_ write: @escaping (UnsafeBufferPointer<UInt8>) -> String?) {
+        self.write = write
+    }
+
+    /// Gives the bytes gathered to `write`, unless it has had a problem.
+    private func flush() {
+        if problem == nil { problem = bytes.withUnsafeBufferPointer(write) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the rest and a newline; the first problem `write` had.
+    func finish() -> String? {
+        bytes.append(UInt8(ascii: "\n"))
+        flush()
+        return problem
+    }
 
     func object(_ body: () -> Void) {
         separate()
@@ -110,6 +144,7 @@ private final class JSONWriter {
         body()
         needsComma.removeLast()
         bytes.append(UInt8(ascii: "}"))
+        if bytes.count >= Self.chunk { flush() }
     }
 
     func array<T>(_ items: [T], _ body: (T) -> Void) {
