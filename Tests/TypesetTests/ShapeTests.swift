@@ -54,6 +54,10 @@ struct ShapeFontTests {
             run.stderr.hasPrefix(
                 "typeset: warning: the bundled fonts are not all there (TYPESET_FONT_DIR '\(folder)' has no NotoSans-Regular.ttf); other fonts are used"),
             "\(run)")
+        // The layout JSON has it too (it was on standard error only).
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let first = (json["diagnostics"] as? [[String: Any]])?.first
+        #expect(first?["file"] as? String == folder && (first?["message"] as? String)?.hasPrefix("the bundled fonts are not all there") == true, "\(json)")
         // One with some of them says which it lacks (bold was drawn regular without a word).
         try FileManager.default.copyItem(
             atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/NotoSans-Regular.ttf")

@@ -64,6 +64,8 @@ public final class Typesetter: Sendable {
 
     /// Why the bundled fonts are not there (`FontDatabase.bundledFontsProblem`).
     public var bundledFontsProblem: String? { paragraphs.fonts.bundledFontsProblem }
+    /// The folder the bundled fonts are looked for in, if any.
+    public var bundledFontDirectory: String? { paragraphs.fonts.bundledDirectory }
 
     public func layout(_ document: Document, options: LayoutOptions = LayoutOptions()) -> LayoutResult {
         var layouter = BlockLayouter(document: document, options: options, paragraphs: paragraphs)
