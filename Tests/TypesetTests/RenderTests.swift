@@ -1108,6 +1108,11 @@ struct RenderImageDiffTests {
             folder + "/a.png", folder + "/b.png", tolerance: 10, to: folder + "/diff.png")
         #expect(!result.matches)
         #expect(result.sizeMismatch == "A is 40×30 pixels, B is 40×32")
+        // A whole multiple of the other names the likely cause.
+        var scaled = result
+        (scaled.sizeA, scaled.sizeB) = (.init(width: 320, height: 568), .init(width: 640, height: 1136))
+        #expect(scaled.sizeMismatch(a: "the reference", b: "the page")
+            == "the reference is 320×568 pixels, the page is 640×1136 (the page at 2 times the scale of the reference: another --scale?)")
         #expect(result.width == 40 && result.height == 32)
         #expect(result.differingPixels == 80)
         #expect(result.box == ImageDiffResult.Box(x: 0, y: 30, width: 40, height: 2))

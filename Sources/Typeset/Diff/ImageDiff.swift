@@ -50,8 +50,17 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     public var sizeMismatch: String? { sizeMismatch(a: "A", b: "B") }
 
     /// `sizeMismatch` with the images called `a` and `b` ("the reference", "the page").
+    /// Sizes of one shape, one a whole multiple of the other, name the likely cause ("A is
+    /// 320×568 pixels, B is 640×1136 (B at 2 times the scale of A: another --scale?)").
     public func sizeMismatch(a: String, b: String) -> String? {
-        sizeA == sizeB ? nil : "\(a) is \(sizeA.width)×\(sizeA.height) pixels, \(b) is \(sizeB.width)×\(sizeB.height)"
+        guard sizeA != sizeB else { return nil }
+        let sizes = "\(a) is \(sizeA.width)×\(sizeA.height) pixels, \(b) is \(sizeB.width)×\(sizeB.height)"
+        let (small, large) = sizeA.width <= sizeB.width ? (sizeA, sizeB) : (sizeB, sizeA)
+        guard small.width > 0, small.height > 0, large.width % small.width == 0, large.height % small.height == 0,
+            large.width / small.width == large.height / small.height
+        else { return sizes }
+        let (larger, smaller) = large == sizeA ? (a, b) : (b, a)
+        return sizes + " (\(larger) at \(large.width / small.width) times the scale of \(smaller): another --scale?)"
     }
 
     /// True when no pixel differs beyond the tolerance and the sizes are the same.
