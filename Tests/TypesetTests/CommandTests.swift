@@ -87,6 +87,17 @@ import Testing
             "/usr/bin/env", ["HOME=\(folder)/home", "XDG_DATA_HOME=", try typesetBinary(), "layout", "runes.xml"], in: folder)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
         #expect(run.stdout.contains(#""font":"Typeset Test Runes""#), "\(run.stdout)")
+        // One whose cmap maps nothing is not taken for its family: the family is not found, as
+        // it is not there for any text (it was found, and its text silently took other fonts).
+        var runes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf")))
+        let tables = Int(runes[4]) << 8 | Int(runes[5])
+        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { runes[$0..<$0 + 4].elementsEqual("cmap".utf8) })
+        let cmap = (0..<4).reduce(0) { $0 << 8 | Int(runes[record + 8 + $1]) }
+        (runes[cmap + 2], runes[cmap + 3]) = (0, 0)  // numTables
+        try Data(runes).write(to: URL(fileURLWithPath: folder + "/home/.local/share/fonts/TestRunes.ttf"))
+        let empty = try runProgram(
+            "/usr/bin/env", ["HOME=\(folder)/home", "XDG_DATA_HOME=", try typesetBinary(), "layout", "runes.xml"], in: folder)
+        #expect(empty.status == 0 && empty.stderr.contains("font family 'Typeset Test Runes' not found"), "\(empty)")
     }
 
     /// Files of a --font-dir that give no font are named (they were skipped without a word, and
@@ -146,7 +157,7 @@ import Testing
         #expect(run.stderr.contains("/fonts/no-em.ttf:1:1: warning: a damaged font: its units per em (0) are not 16 to 16384; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
-        #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no character; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no Unicode character; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(run.stderr.contains("/fonts/named.ttf:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf") && !run.stderr.contains("short.ttf"), "\(run)")
@@ -868,6 +879,17 @@ import Testing
             #expect(result.status == 2 && result.stderr.contains("'\(font)' is a font file: writing it would replace it"), "\(result)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
         }
+        // Nor where it is written without `-o` naming it: a page after the first (`Page-2.ttf`)
+        // and `diff --out`.
+        try FileManager.default.copyItem(atPath: font, toPath: out + "/Page-2.ttf")
+        let long = try typeset(["render", repositoryRoot + "/Examples/long-page.xml", "-o", "Page.ttf", "--format", "svg"], in: out)
+        #expect(long.status == 1 && long.stderr.contains("it is a font file; writing it would replace it"), "\(long)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/Page-2.ttf")) == before)
+        #expect(!FileManager.default.fileExists(atPath: out + "/Page.ttf"), "all pages or none")
+        let png = repositoryRoot + "/Tests/Golden/download-row.png"
+        let diff = try typeset(["diff", png, png, "--out", font], in: out)
+        #expect(diff.status != 0 && diff.stderr.contains("font file"), "\(diff)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
     }
 
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took

@@ -364,6 +364,20 @@ private let xcstrings = #"""
         #expect(doubling?.contains("hold each other's placeholders more than 16 deep") == true, "\(doubling ?? "")")
         let wide = try problem(13) { $0 < 12 ? "%#@s\($0 + 1)@%#@s\($0 + 1)@" : String(repeating: "x", count: 2000) }
         #expect(wide?.contains("make a text of more than 4 MiB, the most a document may show") == true, "\(wide ?? "")")
+        // The whole catalog's substitutions make at most 64 MiB: every key is expanded when it
+        // is read (500 keys of 2.4 KB, each 4 MiB, took 2 GB). 17 keys of 4,096,000 bytes each:
+        // the 17th passes it.
+        let nesting = (0..<13).map { i in
+            #""s\#(i)" : { "variations" : { "plural" : { "other" : \#(unit(i < 12 ? "%#@s\(i + 1)@%#@s\(i + 1)@" : String(repeating: "x", count: 1000))) } } }"#
+        }.joined(separator: ", ")
+        let keys = (0..<17).map { k in
+            #""k\#(k)" : { "localizations" : { "en" : { "stringUnit" : { "state" : "translated", "value" : "%#@s0@" }, "#
+                + #""substitutions" : { \#(nesting) } } } }"#
+        }.joined(separator: ", ")
+        let budgeted = try catalog(#"{ "sourceLanguage" : "en", "strings" : { \#(keys) } }"#, file: "budget.xcstrings").strings(locale: "en")
+        #expect((0..<16).allSatisfy { budgeted["k\($0)"]?.utf8.count == 4_096_000 })
+        #expect(budgeted.lookUp("k16")?.problem?.message
+            == "the substitutions of this catalog's strings make more than 64 MiB of text in all; those of key 'k16' (en) pass it")
         // Many placeholders of one substitution are no nesting: 48,000 make 432 KB.
         let repeated = String(repeating: "%#@s0@ ", count: 48_000)
         let many = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#

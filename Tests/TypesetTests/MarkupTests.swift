@@ -917,7 +917,7 @@ private struct Fixture {
             // Written in Arabic letters in the region: az-IR is az-Arab-IR.
             "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK",
             // Biblical and Samaritan Hebrew, Mandaic, Judeo-Arabic; N'Ko in Guinea, Tajik in Pakistan.
-            "hbo", "smp", "mid", "jrb", "man-GN", "tg-PK",
+            "hbo", "smp", "mid", "jrb", "tg-PK",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
@@ -937,6 +937,8 @@ private struct Fixture {
         let expected: [(String, Bool?)] = [
             ("he", true), ("hbo", true), ("en", false), ("xx", false), ("und", nil), ("UND", nil), ("zxx", nil), ("mul", nil),
             ("lad", nil), ("lad-IL", nil), ("rhg", nil), ("lad-Hebr", true), ("rhg-Rohg", true), ("und-Latn", false), ("und-Arab", true),
+            // Written in both where the region is: Sindhi in India, Mandingo in Guinea.
+            ("sd-IN", nil), ("snd-IN", nil), ("sd-Arab-IN", true), ("sd-Deva-IN", false), ("sd", true), ("man-GN", nil), ("man-Nkoo-GN", true),
         ]
         for (tag, rightToLeft) in expected {
             #expect(Language.declaredRightToLeft(language: tag) == rightToLeft, "\(tag)")
@@ -946,6 +948,9 @@ private struct Fixture {
                 #"<document lang="en"><p lang="und">שלום לכם</p><p lang="lad">¡Bienvenidos!</p><p lang="lad">ברוכים הבאים</p><p lang="hbo">בְּרֵאשִׁית בָּרָא</p></document>"#
             ))
         #expect(result.report.pages.first?.blocks.map(\.direction) == ["rtl", "ltr", "rtl", "rtl"])
+        // A container's dir="auto" in one is its context's.
+        let auto = try #require(layoutMarkup(#"<document lang="he"><stack dir="auto" lang="und"><label>1</label></stack></document>"#))
+        #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])
     }
 
     @Test func defaultNumberingSystemsFollowCLDR() {
@@ -954,7 +959,7 @@ private struct Fixture {
             ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("ar-AE", .latn), ("ar-QA", .arab), ("fa", .arabext), ("fa-AF", .arabext),
             ("ur", .latn), ("ur-PK", .latn), ("ur-IN", .arabext), ("ps", .arabext), ("ckb", .arab),
             ("he", .latn), ("en", .latn), ("", .latn), ("ar-u-nu-latn", .latn), ("en-u-nu-arab", .arab),
-            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-PK", .arab), ("sd-IN", .latn),
+            ("ar-Latn-EG", .latn), ("ar_MA", .latn), ("az-IR", .arabext), ("az", .latn), ("sd-PK", .arab), ("sd-IN", .latn), ("sd-Arab-IN", .arab),
             // Scripts' own digits (ICU 72 gives the same): auto in Bengali was 0-9.
             ("bn", .beng), ("bn-IN", .beng), ("as", .beng), ("mni", .beng), ("mni-Mtei", .latn), ("mr", .deva),
             ("ne", .deva), ("sa", .deva), ("my", .mymr), ("dz", .tibt), ("sat", .olck), ("ccp", .cakm),

@@ -439,7 +439,7 @@ struct BlockLayouter {
         switch block.style.dir {
         case .ltr?: inner.rightToLeft = false
         case .rtl?: inner.rightToLeft = true
-        case .auto?: inner.rightToLeft = block.style.lang.map { Language.isRightToLeft(language: $0) } ?? context.rightToLeft
+        case .auto?: inner.rightToLeft = block.style.lang.flatMap { Language.declaredRightToLeft(language: $0) } ?? context.rightToLeft
         case nil: break
         }
         return inner

@@ -670,6 +670,7 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
+        var budget = substitutedTextBudget
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
         let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
         for (index, (key, entry)) in strings.enumerated() where last[key] == index {
@@ -694,12 +695,12 @@ public struct StringCatalog: Sendable {
                     do {
                         var byDevice = false
                         let text = try localizedText(
-                            localization, key: key, language: language, file: file, byDevice: &byDevice)
+                            localization, key: key, language: language, file: file, byDevice: &byDevice, budget: &budget)
                         tables[normalized, default: [:]][key] = text
                         for device in byDevice ? deviceNames : [] {
                             let deviceText = try localizedText(
                                 localization, key: key, language: language, file: file, device: device,
-                                byDevice: &byDevice)
+                                byDevice: &byDevice, budget: &budget)
                             if deviceText != text { deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText }
                         }
                     } catch {
@@ -757,9 +758,11 @@ public struct StringCatalog: Sendable {
     /// The text of one localization: its string unit, else the form of its variations for
     /// `device` (device variations) or the `other` one. `byDevice` is set when a device
     /// variation was met.
+    /// `budget`: the bytes substitutions may still make in the whole catalog
+    /// (`substitutedTextBudget`), less what this text's make.
     private static func localizedText(
         _ localization: LocatedJSON, key: String, language: String, file: String, device: String? = nil,
-        byDevice: inout Bool, depth: Int = 0
+        byDevice: inout Bool, budget: inout Int, depth: Int = 0
     ) throws(Diagnostic) -> String {
         let what = "key '\(key)' (\(language))"
         guard localization.members != nil else {
@@ -805,7 +808,8 @@ public struct StringCatalog: Sendable {
             if kind == "device" { byDevice = true }
             let form = kind == "device" ? device.flatMap { forms[$0] } ?? other : other
             text = try localizedText(
-                form, key: key, language: language, file: file, device: device, byDevice: &byDevice, depth: depth + 1)
+                form, key: key, language: language, file: file, device: device, byDevice: &byDevice, budget: &budget,
+                depth: depth + 1)
         } else {
             throw Diagnostic.error(
                 location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
@@ -826,8 +830,9 @@ public struct StringCatalog: Sendable {
                         location(localization, file),
                         "the substitutions of \(what) hold each other's placeholders more than \(maximumSubstitutionDepth) deep")
                 }
+                let limit = min(longestSubstitutedText, budget)
                 let replaced = try replacingPlaceholders(
-                    of: names, in: text, limit: longestSubstitutedText
+                    of: names, in: text, limit: limit
                 ) { (name, argument) throws(Diagnostic) -> String in
                     guard !inside.contains(name) else {
                         throw Diagnostic.error(
@@ -842,7 +847,7 @@ public struct StringCatalog: Sendable {
                         if forms[name] == nil {
                             forms[name] = try localizedText(
                                 substitution, key: key, language: language, file: file, device: device,
-                                byDevice: &byDevice, depth: depth + 1)
+                                byDevice: &byDevice, budget: &budget, depth: depth + 1)
                         }
                         let specifier = substitution["formatSpecifier"]?.string ?? "@"
                         let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)
@@ -859,12 +864,16 @@ public struct StringCatalog: Sendable {
                 guard let replaced else {
                     throw Diagnostic.error(
                         location(localization, file),
-                        "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024 / 1024) MiB, "
-                            + "the most a document may show")
+                        limit < longestSubstitutedText
+                            ? "the substitutions of this catalog's strings make more than "
+                                + "\(substitutedTextBudget / 1024 / 1024) MiB of text in all; those of \(what) pass it"
+                            : "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024 / 1024) MiB, "
+                                + "the most a document may show")
                 }
                 return (replaced, deepest)
             }
             text = try expand(text, inside: []).text
+            budget -= text.utf8.count
         }
         return text
     }
@@ -877,6 +886,10 @@ public struct StringCatalog: Sendable {
     /// twice, nested 40 deep, made a text of 2^40 characters. (It was 256 KB, and a string of
     /// 48,000 placeholders of one substitution was refused as if they nested.)
     static let longestSubstitutedText = MarkupParser.maximumInputBytes
+    /// The most text substitutions may make in a whole catalog, every key, locale and device
+    /// counted: each is expanded when the catalog is read, and 500 keys of 2.4 KB nesting 16
+    /// deep made 4 MiB each, 2 GB for a 1.2 MB catalog.
+    static let substitutedTextBudget = 64 * 1024 * 1024
 
     /// `text` with each placeholder of a substitution of `names`, `%#@name@` or with its
     /// argument number `%2$#@name@` (translations reorder them so), replaced by

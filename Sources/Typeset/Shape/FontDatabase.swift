@@ -594,9 +594,15 @@ public final class FontDatabase: Sendable {
         if state.primaryByLegacyName == nil { state.primaryByLegacyName = Self.legacyNames(state.bundled + state.extra) }
         if let faces = state.primaryByLegacyName?[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
-        if let faces = state.systemByFamily[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
+        // An installed face whose cmap maps nothing is none of its family's: named in `font`,
+        // its family was found and its text silently took other fonts (a `--font-dir` one is a
+        // damaged font, `HarfBuzzFont.damage`; the system's cmaps are read only when asked for).
+        func mapping(_ faces: [FontFace]) -> [FontFace] { faces.filter { !coverage(of: $0, &state).isEmpty } }
+        if let faces = state.systemByFamily[key].map(mapping), !faces.isEmpty {
+            return Self.bestMatch(faces, weight: weight, italic: italic)
+        }
         if state.systemByLegacyName == nil { state.systemByLegacyName = Self.legacyNames(state.systemFaces) }
-        return Self.bestMatch(state.systemByLegacyName?[key] ?? [], weight: weight, italic: italic)
+        return Self.bestMatch(mapping(state.systemByLegacyName?[key] ?? []), weight: weight, italic: italic)
     }
 
     /// `faces` by their legacy family name (name ID 1), where it is not their family.

@@ -263,7 +263,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         let mapped = hb_set_create()
         defer { hb_set_destroy(mapped) }
         hb_face_collect_unicodes(face, mapped)
-        if hb_set_is_empty(mapped) != 0 { return "its 'cmap' table maps no character" }
+        if hb_set_is_empty(mapped) != 0 { return "its 'cmap' table maps no Unicode character" }
         guard glyfLength > 0 else { return nil }
         let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
         let long = TrueTypeSubsetter.uint16(head, 50) == 1  // indexToLocFormat
@@ -282,7 +282,11 @@ struct FontCoverage: Sendable {
     private var bmp = [UInt64](repeating: 0, count: 0x10000 / 64)
     private var supplementary: [ClosedRange<UInt32>] = []
 
+    /// Whether it maps no character.
+    let isEmpty: Bool
+
     init(ranges: [ClosedRange<UInt32>]) {
+        isEmpty = ranges.isEmpty
         for range in ranges {
             if range.lowerBound < 0x10000 {
                 for scalar in range.lowerBound...min(range.upperBound, 0xFFFF) {

@@ -76,13 +76,12 @@ public enum Language {
     /// Language-region pairs written in Arabic letters although the language is not (CLDR's
     /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK). Only the pairs where that script
     /// is the usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
-    /// N'Ko is Mandingo's in Guinea (man-GN is man-Nkoo-GN).
-    static let rightToLeftRegionalLanguages: Set<String> = [
-        "az-iq", "az-ir", "kk-cn", "ky-cn", "man-gn", "pa-pk", "tg-pk", "uz-af",
-    ]
-    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ), Sindhi in
-    /// India in Devanagari (sd-IN is sd-Deva-IN).
-    static let leftToRightRegionalLanguages: Set<String> = ["sd-in", "ug-kz", "ug-mn"]
+    static let rightToLeftRegionalLanguages: Set<String> = ["az-iq", "az-ir", "kk-cn", "ky-cn", "pa-pk", "tg-pk", "uz-af"]
+    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ).
+    static let leftToRightRegionalLanguages: Set<String> = ["ug-kz", "ug-mn"]
+    /// And where both are written as much: Sindhi in India in Devanagari and Arabic letters
+    /// (CLDR's sd-IN is sd-Deva-IN), Mandingo in Guinea in N'Ko and Latin ones (man-Nkoo-GN).
+    static let eitherDirectionRegionalLanguages: Set<String> = ["man-gn", "sd-in"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
     /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
@@ -100,15 +99,15 @@ public enum Language {
         if let region = regionSubtag(subtags) {
             let pair = language + "-" + region
             if rightToLeftRegionalLanguages.contains(pair) { return true }
-            if leftToRightRegionalLanguages.contains(pair) { return false }
+            if leftToRightRegionalLanguages.contains(pair) || eitherDirectionRegionalLanguages.contains(pair) { return false }
         }
         return rightToLeftLanguages.contains(language)
     }
 
     /// The direction `language` gives a text block (SPEC §4: its `dir`, else its `lang`): true
     /// for right to left, false for left to right, nil for a language of either direction's
-    /// letters (`eitherDirectionLanguages`) without a script subtag: the text's first strong
-    /// letter decides.
+    /// letters (`eitherDirectionLanguages`, `eitherDirectionRegionalLanguages`) without a script
+    /// subtag: the text's first strong letter decides.
     public static func declaredRightToLeft(language: String) -> Bool? {
         if isRightToLeft(language: language) { return true }
         if language.utf8.count <= 3, language.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) {
@@ -116,7 +115,8 @@ public enum Language {
         }
         let subtags = subtags(of: language)
         guard let primary = subtags.first, scriptSubtag(subtags) == nil else { return false }
-        return eitherDirectionLanguages.contains(primary) ? nil : false
+        let pair = regionSubtag(subtags).map { (twoLetterCodes[primary] ?? primary) + "-" + $0 }
+        return eitherDirectionLanguages.contains(primary) || pair.map(eitherDirectionRegionalLanguages.contains) == true ? nil : false
     }
 
     /// Languages whose default digits are their script's own, not Arabic (CLDR).
@@ -151,7 +151,7 @@ public enum Language {
             return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
         case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
         case "ur": return region == "in" ? .arabext : .latn
-        case "sd" where region == "in": return .latn  // sd-Deva-IN
+        case "sd" where region == "in" && script == nil: return .latn  // sd-Deva-IN
         case "ckb", "sd", "sdh", "bqi": return .arab
         case "pa" where script == "arab" || region == "pk": return .arabext
         case "uz" where script == "arab" || region == "af": return .arabext
