@@ -606,6 +606,13 @@ extension ReportBlock {
         let shown = names[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
         for kept in ["15 Pro", "17.2", "6", "٥٠٠", "٨", "١٥"] { #expect(shown.contains(kept), "\(kept): \(shown)") }
         #expect(!shown.contains("١٧") && !shown.contains("٦"), "\(shown)")
+        // A phone number after a name is none of its: all its digits are substituted (its first
+        // group kept 0-9: "+1 (٨٠٠) ٥٥٥-٠١٩٩"), in an isolate or not.
+        for number in ["<ltr>+1 (800) 555-0199</ltr>", "+1 (800) 555-0199"] {
+            let phone = blocks(#"<document lang="ar" numerals="arab"><p>اتصل بـ Apple Support "# + number + "</p></document>")
+            let digits = phone[0].lines.flatMap(\.runs).map(\.text).joined().unicodeScalars.filter { NumberingSystem.isDigit($0) }
+            #expect(digits.count == 11 && digits.allSatisfy { $0.properties.numericType != nil && !("0"..."9").contains($0) }, "\(phone[0].text)")
+        }
     }
 
     /// A substituted number takes its system's separators and percent sign (CLDR: ٫ ٬ ٪), as a
@@ -1217,6 +1224,22 @@ extension ReportInvariantTests {
             let x = found.first?.x ?? 0
             #expect(lang == "en" ? x == 16 : x == 390 - 16 - 40)
         }
+    }
+
+    /// An image given a size wider than its box is scaled down to it, its shape kept, and said
+    /// (a width of 1000 and height of 10 were shown 358 × 3.58 without a word); one shown at its
+    /// pixels' size is scaled silently.
+    @Test func anImageGivenASizeWiderThanItsBoxIsSaid() throws {
+        let (folder, _) = try document(lang: "en", flip: "never")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"<document><image src="arrow.png" width="1000" height="10" alt=""/><image src="arrow.png" alt=""/></document>"#
+            .write(toFile: folder + "/wide.xml", atomically: true, encoding: .utf8)
+        let outcome = sharedTypesetter.layoutFile(folder + "/wide.xml", settings: JobSettings())
+        #expect(outcome.diagnostics.items.map(\.message) == [
+            "this <image> is 1000 pt wide, more than the 358 pt it has: it is shown 358 × 3.6 pt, its shape kept"
+        ])
+        let found: [ImageItem] = outcome.layout?.pages.flatMap(\.items).compactMap { if case .image(let i) = $0 { i } else { nil } } ?? []
+        #expect(found.map(\.width) == [358, 20] && abs((found.first?.height ?? 0) - 3.58) < 0.001)
     }
 
     /// The context that flips an image is the nearest container's: a stack's or row's `dir`

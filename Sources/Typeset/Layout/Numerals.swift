@@ -82,7 +82,10 @@ extension ParagraphLayouter {
 
     /// Whether the word before `word`, only spaces between (no-break ones too), has a capital
     /// Latin letter and ends in a letter or digit: a name whose number `word` is (iPhone 15).
+    /// Not a word that begins otherwise than with a digit: "Apple Support +1 (800) 555-0199", or
+    /// `<ltr>` around it, showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", its first group kept as a name's number.
     private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+        guard let first = scalars[word].first, NumberingSystem.isDigit(first) else { return false }
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}" }
         var end = word.lowerBound
         while end > 0, isSpace(scalars[end - 1]) { end -= 1 }

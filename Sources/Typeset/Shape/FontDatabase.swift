@@ -512,14 +512,14 @@ public final class FontDatabase: Sendable {
         if let bundledDirectory {
             state.bundled = Self.scan(
                 [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
-                files: &state.files)
+                files: &state.files, coverage: &state.coverage)
             for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
             Self.scan(
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
-                files: &state.files))
+                files: &state.files, coverage: &state.coverage))
         for face in state.extra {
             state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
             state.primaryByFamily[Self.familyKey(face.family), default: []].append(face)
@@ -531,10 +531,11 @@ public final class FontDatabase: Sendable {
         state.systemLoaded = true
         var unusable: [(path: String, reason: String)] = []  // not the user's to fix
         var files: [String] = []  // not protected: read only when fallback needs them
+        var unread: [FontFileKey: FontCoverage]?  // their cmaps are read when asked for
         state.systemFaces = Self.ranked(
             Self.scan(
                 Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files,
-                checksOutlines: false))
+                coverage: &unread, checksOutlines: false))
         for face in state.systemFaces { state.systemByFamily[Self.familyKey(face.family), default: []].append(face) }
     }
 
@@ -769,7 +770,22 @@ public final class FontDatabase: Sendable {
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
         unusable: inout [(path: String, reason: String)], files found: inout [String],
-        checksOutlines: Bool = true
+        coverage: inout [FontFileKey: FontCoverage], checksOutlines: Bool = true
+    ) -> [FontFace] {
+        var kept: [FontFileKey: FontCoverage]? = coverage
+        defer { coverage = kept ?? coverage }
+        return scan(
+            directories, recursive: recursive, color: &color, unusable: &unusable, files: &found, coverage: &kept,
+            checksOutlines: checksOutlines)
+    }
+
+    /// `coverage`, when given, gets each face's (a face whose cmap maps no Unicode character is
+    /// damaged: its family was found, and its text silently took other fonts); the system's are
+    /// not read at a scan (nil).
+    static func scan(
+        _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
+        unusable: inout [(path: String, reason: String)], files found: inout [String],
+        coverage: inout [FontFileKey: FontCoverage]?, checksOutlines: Bool = true
     ) -> [FontFace] {
         var faces: [FontFace] = []
         let paths = files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive)
@@ -800,6 +816,14 @@ public final class FontDatabase: Sendable {
                 let style = font.style
                 let face = FontFace(
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
+                if coverage != nil {
+                    let mapped = font.collectCoverage()
+                    guard !mapped.isEmpty else {
+                        damage = "its 'cmap' table maps no Unicode character"
+                        continue
+                    }
+                    coverage?[face.fileKey] = mapped
+                }
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
             }

@@ -245,8 +245,6 @@ final class HarfBuzzFont: @unchecked Sendable {
     ///   from `head` alone, and laid its glyphs out twice as wide as they are.)
     /// - its units per em are outside OpenType's 16 to 16384: 0 failed every PNG ("broken
     ///   table") and made poppler refuse the PDF's font, while HarfBuzz took 1000;
-    /// - its `cmap` maps no character (with `checkingOutlines`): its family was found, and
-    ///   every character silently took another font;
     /// - its `loca` points most glyphs outside `glyf`: every glyph drew nothing (with
     ///   `checkingOutlines`).
     func damage(checkingOutlines: Bool = true) -> String? {
@@ -257,14 +255,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         guard head.count >= 54 else { return "its 'head' table is cut short" }
         let unitsPerEm = Int(TrueTypeSubsetter.uint16(head, 18))
         guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
-        guard checkingOutlines else { return nil }
-        // A cmap that maps nothing (garbage, or a font for glyph ids only): its family was
-        // "found", and all its text silently took other fonts.
-        let mapped = hb_set_create()
-        defer { hb_set_destroy(mapped) }
-        hb_face_collect_unicodes(face, mapped)
-        if hb_set_is_empty(mapped) != 0 { return "its 'cmap' table maps no Unicode character" }
-        guard glyfLength > 0 else { return nil }
+        guard glyfLength > 0, checkingOutlines else { return nil }
         let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
         let long = TrueTypeSubsetter.uint16(head, 50) == 1  // indexToLocFormat
         let outside = withTable("loca") { loca -> Int in
