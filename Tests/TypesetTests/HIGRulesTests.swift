@@ -127,6 +127,15 @@ extension ReportBlock {
         #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
+    /// SPEC 4.5: "the digits of a number are never reversed, in any context". An override (RLO)
+    /// reverses them in UAX #9 ("a RLO 123 abc PDF" showed "cba 321"); its numbers, with their
+    /// separators and signs, read left to right inside it, its letters still reversed.
+    @Test func anOverrideDoesNotReverseDigits() {
+        let b = blocks("<document width=\"300\"><p>a \u{202E}123 abc\u{202C} b</p><p>\u{202E}12.5%\u{202C}</p></document>")
+        let runs = b.map { $0.lines.flatMap(\.runs).map { "\($0.text)@\($0.level)" } }
+        #expect(runs == [["a @0", " abc@1", "123@2", " b@0"], ["12.5%@2"]], "\(runs)")
+    }
+
     /// A number in groups that right-to-left text reorders is warned about (SPEC 4.5: numbers
     /// are never reversed; "+1 (800) 555-0199" showed "555-0199 (800) 1+"); one in an isolate,
     /// in left-to-right text, or one that UAX #9 keeps whole (digits and hyphens or dots, in

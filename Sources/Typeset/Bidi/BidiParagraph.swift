@@ -24,7 +24,7 @@ public struct BidiParagraph: Sendable {
     public let baseLevel: UInt8
     /// The resolved level of each scalar. Characters removed by X9 (embedding controls, BN)
     /// carry the level of the character before them, or the paragraph level at the start.
-    public let levels: [UInt8]
+    public private(set) var levels: [UInt8]
     /// Original bidi classes, needed by L1 for each line.
     let originalClasses: [BidiClass]
 
@@ -59,6 +59,44 @@ public struct BidiParagraph: Sendable {
         var resolver = BidiResolver(classes: classes, scalars: scalars, baseLevel: base)
         resolver.resolve()
         levels = resolver.levels
+    }
+
+    /// SPEC 4.5, where it parts from UAX #9 (which `typeset conformance` tests as it is): the
+    /// digits of a number are never reversed. Only an override (RLO) leaves a number right to
+    /// left (I1–I2 raise every other one at an odd level to an even one), and "a RLO 123 abc PDF"
+    /// showed "cba 321": each number an override reversed, its digits with the separators
+    /// between them and the signs beside them ("12.5%", "2024-05-12"), is raised one level, and
+    /// reads left to right inside it.
+    func keepingNumbersInOrder() -> BidiParagraph {
+        guard originalClasses.contains(.RLO) else { return self }
+        var kept = self
+        func isDigit(_ i: Int) -> Bool { originalClasses[i] == .EN || originalClasses[i] == .AN }
+        var i = 0
+        while i < levels.count {
+            guard isDigit(i), levels[i] & 1 == 1 else {
+                i += 1
+                continue
+            }
+            let level = levels[i]
+            func at(_ j: Int, _ classes: Set<BidiClass>) -> Bool {
+                j >= 0 && j < levels.count && levels[j] == level && classes.contains(originalClasses[j])
+            }
+            var start = i
+            while at(start - 1, [.ET]) { start -= 1 }
+            var end = i + 1
+            while true {
+                if at(end, [.EN, .AN, .ET]) {
+                    end += 1
+                } else if at(end, [.CS, .ES]), at(end + 1, [.EN, .AN]) {
+                    end += 2
+                } else {
+                    break
+                }
+            }
+            for j in start..<end { kept.levels[j] = level + 1 }
+            i = end
+        }
+        return kept
     }
 
     /// Classes that can give a character a level other than the paragraph's: letters of the

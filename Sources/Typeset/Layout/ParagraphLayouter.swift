@@ -324,7 +324,8 @@ final class ParagraphLayouter: Sendable {
     ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
         let paragraph = BidiParagraph(
-            scalars: ParagraphLayouter.bidiScalars(text.scalars, display: display), direction: direction)
+            scalars: ParagraphLayouter.bidiScalars(text.scalars, display: display), direction: direction
+        ).keepingNumbersInOrder()
         var missing: [Int] = []
         let items = Itemizer.items(
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, balancing: balance != 0,
