@@ -535,6 +535,12 @@ private struct Fixture {
                 + Array("</p></document>".utf8),
             1, 30, "not valid UTF-8 (byte 0xD8)"),
         BadInput("root is not document", "<doc/>", 1, 1, "the root element must be 'document', not 'doc'"),
+        BadInput("root capitalised", "<Document/>", 1, 1, "not 'Document' element names are case-sensitive: write <document>"),
+        BadInput("root misspelt", "<documnet/>", 1, 1, "not 'documnet' did you mean 'document'?"),
+        BadInput("a CSS weight", "<document><p weight='700'>x</p></document>", 1, 14, "not '700' did you mean 'bold'?"),
+        BadInput("a CSS list type", "<document><list type='disc'><item>x</item></list></document>", 1, 17, "not 'disc' did you mean 'bullet'?"),
+        BadInput("a side for a direction", "<document dir='right'/>", 1, 11, "not 'right' did you mean 'rtl'?"),
+        BadInput("a color name", "<document><p color='red'>x</p></document>", 1, 14, "not 'red' write '#FF0000' for red"),
         BadInput(
             "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
             "unknown element 'lable' did you mean 'label'?"),

@@ -258,9 +258,12 @@ struct MarkupConverter {
 
     mutating func document(_ element: XMLElement) -> Document? {
         guard element.name == MarkupNames.document else {
-            error(
-                element.location, "the root element must be 'document', not '\(element.name)'",
-                hint: "wrap the content in <document>...</document>")
+            // A misspelt or capitalised `document` is asked about, not told to wrap itself.
+            let hint =
+                element.name.lowercased() == MarkupNames.document ? "element names are case-sensitive: write <document>"
+                : closestName(to: element.name, among: [MarkupNames.document]) != nil ? "did you mean 'document'?"
+                : "wrap the content in <document>...</document>"
+            error(element.location, "the root element must be 'document', not '\(element.name)'", hint: hint)
             return nil
         }
         let attributes = attributeValues(of: element)
@@ -950,10 +953,31 @@ struct AttributeValues {
         if let value = Value(rawValue: text) { return value }
         let names = Value.allCases.map(\.rawValue)
         let accepts = (what.map { $0 + " " } ?? "") + listPhrase(names)
-        let hint = closestName(to: text, among: names).map { "did you mean '\($0)'?" }
+        let synonym = Self.keywordSynonyms[text.lowercased()].flatMap { names.contains($0) ? $0 : nil }
+        let hint = (synonym ?? closestName(to: text, among: names)).map { "did you mean '\($0)'?" }
         reject(attribute, accepts: accepts, &diagnostics, hint: hint)
         return nil
     }
+
+    /// Other tools' names for keywords (CSS's, HTML's), by the keyword they mean where one of an
+    /// attribute's is: `weight="700"`, `type="disc"` and `dir="right"` were told only what is
+    /// accepted, no edit being close enough to suggest one.
+    static let keywordSynonyms: [String: String] = [
+        "100": "thin", "200": "thin", "extralight": "thin", "ultralight": "thin", "hairline": "thin",
+        "300": "light", "400": "regular", "normal": "regular", "book": "regular", "500": "medium",
+        "600": "semibold", "demibold": "semibold", "700": "bold", "800": "bold", "900": "bold",
+        "extrabold": "bold", "heavy": "bold", "black": "bold",
+        "disc": "bullet", "circle": "bullet", "square": "bullet", "bullets": "bullet", "unordered": "bullet",
+        "decimal": "number", "numbered": "number", "ordered": "number", "numbers": "number",
+        "right": "rtl", "right-to-left": "rtl", "left": "ltr", "left-to-right": "ltr",
+    ]
+
+    /// CSS's basic color names and their values.
+    static let colorNames: [String: String] = [
+        "black": "#000000", "white": "#FFFFFF", "red": "#FF0000", "green": "#008000", "blue": "#0000FF",
+        "yellow": "#FFFF00", "orange": "#FFA500", "purple": "#800080", "gray": "#808080", "grey": "#808080",
+        "silver": "#C0C0C0", "transparent": "#00000000",
+    ]
 
     /// `align`, refusing full justification with the reason SPEC §4.4 gives.
     func alignment(_ name: String, _ diagnostics: inout Diagnostics) -> TextAlignment? {
@@ -973,7 +997,9 @@ struct AttributeValues {
     func color(_ name: String, _ diagnostics: inout Diagnostics) -> Color? {
         guard let (text, attribute) = trimmed(name) else { return nil }
         if let color = Color(hex: text) { return color }
-        reject(attribute, accepts: "a color as #RRGGBB or #RRGGBBAA (hexadecimal)", &diagnostics)
+        // A CSS color name is told its value (`color="red"` was told only the form).
+        let named = Self.colorNames[text.lowercased()].map { "write '\($0)' for \(text.lowercased())" }
+        reject(attribute, accepts: "a color as #RRGGBB or #RRGGBBAA (hexadecimal)", &diagnostics, hint: named)
         return nil
     }
 
