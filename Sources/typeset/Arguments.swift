@@ -86,7 +86,7 @@ func refuseOverwriting(inputs: [String], outputs: [String]) throws {
 /// `refuseOverwriting` for the fonts, known once the typesetter has read them: `-o` naming a
 /// font of `--font-dir` or of the bundled folder is a usage error too (it was the input's error,
 /// exit 1, where `-o` naming the markup or the catalog exits 2).
-/// So is one that names any font file (`.ttf`, `.otf`, `.ttc`, `.otc`) that exists: a system or
+/// So is one that names any font file (`.ttf`, `.otf`, `.ttc`, `.otc`, `.woff`, `.woff2`) that exists: a system or
 /// user font a document uses is read only when a run needs it, and `-o ~/.fonts/F.ttf --format
 /// pdf` replaced it with a PDF.
 func refuseOverwritingFonts(output: String?) throws {
@@ -96,7 +96,7 @@ func refuseOverwritingFonts(output: String?) throws {
             (font == output ? "'\(output)'" : "'\(output)' (the font '\(font)')")
                 + " is a font this command reads: writing it would replace it; name another output")
     }
-    if FontDatabase.fontExtensions.contains(Path.fileExtension(output).lowercased()), FileManager.default.fileExists(atPath: output) {
+    if FontDatabase.fontFileExtensions.contains(Path.fileExtension(output).lowercased()), FileManager.default.fileExists(atPath: output) {
         throw UsageError("'\(output)' is a font file: writing it would replace it; name another output")
     }
 }

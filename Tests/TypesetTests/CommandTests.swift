@@ -901,10 +901,19 @@ import Testing
             try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/" + file, toPath: folder + "/" + file)
         }
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: folder + "/NotoSans-Regular.ttf"))
+        // One whose cmap has no subtable too (its cmaps are read only when asked for; the
+        // table's header says so).
+        var hebrew = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/NotoSansHebrew-Regular.ttf")))
+        let tables = Int(hebrew[4]) << 8 | Int(hebrew[5])
+        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { hebrew[$0..<$0 + 4].elementsEqual("cmap".utf8) })
+        let cmap = (0..<4).reduce(0) { $0 << 8 | Int(hebrew[record + 8 + $1]) }
+        (hebrew[cmap + 2], hebrew[cmap + 3]) = (0, 0)
+        try Data(hebrew).write(to: URL(fileURLWithPath: folder + "/NotoSansHebrew-Regular.ttf"))
         try "<document><p>Hello</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
         let run = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("/NotoSans-Regular.ttf:1:1: warning: not a font file HarfBuzz can read; skipped"), "\(run)")
+        #expect(run.stderr.contains("/NotoSansHebrew-Regular.ttf:1:1: warning: a damaged font: its 'cmap' table maps no Unicode character; skipped"), "\(run)")
     }
 
     @Test func missingGlyphIsAWarningWithItsCodePoint() throws {

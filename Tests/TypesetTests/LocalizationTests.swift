@@ -377,7 +377,8 @@ private let xcstrings = #"""
         let budgeted = try catalog(#"{ "sourceLanguage" : "en", "strings" : { \#(keys) } }"#, file: "budget.xcstrings").strings(locale: "en")
         #expect((0..<16).allSatisfy { budgeted["k\($0)"]?.utf8.count == 4_096_000 })
         #expect(budgeted.lookUp("k16")?.problem?.message
-            == "the substitutions of this catalog's strings make more than 64 MiB of text in all; those of key 'k16' (en) pass it")
+            == "the substitutions of this catalog's strings make more than 64 MiB of text in all; those of key 'k16' (en) pass it; "
+                + "the most of it is key 'k0' (en)'s, 4000 KB")
         // Many placeholders of one substitution are no nesting: 48,000 make 432 KB.
         let repeated = String(repeating: "%#@s0@ ", count: 48_000)
         let many = #"{ "sourceLanguage" : "en", "strings" : { "k" : { "localizations" : { "en" : { "#

@@ -64,16 +64,18 @@ public struct BidiParagraph: Sendable {
     /// SPEC 4.5, where it parts from UAX #9 (which `typeset conformance` tests as it is): the
     /// digits of a number are never reversed. Only an override (RLO) leaves a number right to
     /// left (I1–I2 raise every other one at an odd level to an even one), and "a RLO 123 abc PDF"
-    /// showed "cba 321": each number an override reversed, its digits with the separators
-    /// between them and the signs beside them ("12.5%", "2024-05-12"), is raised one level, and
-    /// reads left to right inside it.
-    func keepingNumbersInOrder() -> BidiParagraph {
+    /// showed "cba 321": each number an override reversed is raised one level, and reads left to
+    /// right inside it. A number is its digits (`isDigit`: European and Arabic ones, and the
+    /// digits of left-to-right scripts, १२३, whose class is L), the separators between them and
+    /// the signs beside them ("12.5%", "2024-05-12"), and the marks and format characters in and
+    /// after it (a keycap's VS16 and U+20E3, which were left in another run, parting the emoji;
+    /// a word joiner or soft hyphen, which ended the number, and its pieces were reversed).
+    func keepingNumbersInOrder(isDigit: (Int) -> Bool) -> BidiParagraph {
         guard originalClasses.contains(.RLO) else { return self }
         var kept = self
-        func isDigit(_ i: Int) -> Bool { originalClasses[i] == .EN || originalClasses[i] == .AN }
         var i = 0
         while i < levels.count {
-            guard isDigit(i), levels[i] & 1 == 1 else {
+            guard levels[i] & 1 == 1, isDigit(i) else {
                 i += 1
                 continue
             }
@@ -81,13 +83,14 @@ public struct BidiParagraph: Sendable {
             func at(_ j: Int, _ classes: Set<BidiClass>) -> Bool {
                 j >= 0 && j < levels.count && levels[j] == level && classes.contains(originalClasses[j])
             }
+            func digit(_ j: Int) -> Bool { j < levels.count && levels[j] == level && isDigit(j) }
             var start = i
             while at(start - 1, [.ET]) { start -= 1 }
             var end = i + 1
-            while true {
-                if at(end, [.EN, .AN, .ET]) {
+            while end < levels.count {
+                if digit(end) || at(end, [.ET, .NSM, .BN]) {
                     end += 1
-                } else if at(end, [.CS, .ES]), at(end + 1, [.EN, .AN]) {
+                } else if at(end, [.CS, .ES]), digit(end + 1) {
                     end += 2
                 } else {
                     break

@@ -1329,9 +1329,10 @@ struct BlockLayouter {
             // Said where the markup gives its size (a `width` of 1000 and `height` of 10 were
             // shown 358 × 3.58 without a word); a picture at its pixels' size fits silently.
             if image.width != nil || image.height != nil {
+                let given = image.width != nil ? "is" : "would be, at the height given,"
                 diagnostics.report(.warning(
                     block.location,
-                    "this <image> is \(format(image.size.width.rounded(.up))) pt wide, more than the "
+                    "this <image> \(given) \(format(image.size.width.rounded(.up))) pt wide, more than the "
                         + "\(format((context.width * 10).rounded(.down) / 10)) pt it has: it is shown "
                         + "\(format((width * 10).rounded() / 10)) × \(format((height * 10).rounded() / 10)) pt, its shape kept",
                     hint: BlockLayouter.narrowHint(context, first: "give it a smaller width")))

@@ -82,11 +82,18 @@ extension ParagraphLayouter {
 
     /// Whether the word before `word`, only spaces between (no-break ones too), has a capital
     /// Latin letter and ends in a letter or digit: a name whose number `word` is (iPhone 15).
-    /// Not a word that begins otherwise than with a digit: "Apple Support +1 (800) 555-0199", or
-    /// `<ltr>` around it, showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", its first group kept as a name's number.
+    /// Not a number in groups, a phone number's: a word that begins, past bidi controls and
+    /// marks (`<ltr>15</ltr>` is one), otherwise than with a digit, or one followed by another
+    /// that begins with a digit ("Apple Support +1 (800) 555-0199", or "800 555 0199", showed
+    /// "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥ ٠١٩٩", the first group kept as a name's number).
     private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
-        guard let first = scalars[word].first, NumberingSystem.isDigit(first) else { return false }
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}" }
+        guard let first = scalars[word].first(where: { !$0.isDefaultIgnorable }), NumberingSystem.isDigit(first) else {
+            return false
+        }
+        var next = word.upperBound
+        while next < scalars.count, isSpace(scalars[next]) || scalars[next].isDefaultIgnorable { next += 1 }
+        if next > word.upperBound, next < scalars.count, NumberingSystem.isDigit(scalars[next]) { return false }
         var end = word.lowerBound
         while end > 0, isSpace(scalars[end - 1]) { end -= 1 }
         guard end > 0, end < word.lowerBound else { return false }

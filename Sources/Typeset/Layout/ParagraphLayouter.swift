@@ -323,9 +323,10 @@ final class ParagraphLayouter: Sendable {
         maximumLines: Int
     ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
-        let paragraph = BidiParagraph(
-            scalars: ParagraphLayouter.bidiScalars(text.scalars, display: display), direction: direction
-        ).keepingNumbersInOrder()
+        let bidiScalars = ParagraphLayouter.bidiScalars(text.scalars, display: display)
+        let paragraph = BidiParagraph(scalars: bidiScalars, direction: direction).keepingNumbersInOrder { i in
+            bidiScalars[i].generalCategory == .Nd
+        }
         var missing: [Int] = []
         let items = Itemizer.items(
             text: text, displayScalars: display, levels: paragraph.levels, fonts: fonts, balancing: balance != 0,

@@ -671,6 +671,7 @@ public struct StringCatalog: Sendable {
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
         var budget = substitutedTextBudget
+        var largest: (what: String, bytes: Int)?  // the text substitutions made most of
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
         let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
         for (index, (key, entry)) in strings.enumerated() where last[key] == index {
@@ -692,6 +693,7 @@ public struct StringCatalog: Sendable {
                 for (language, localization) in languages where !isUntranslated(localization) {
                     let normalized = normalizedLanguage(language)
                     if normalized == normalizedLanguage(source) { hasSource = true }
+                    let before = budget
                     do {
                         var byDevice = false
                         let text = try localizedText(
@@ -703,7 +705,13 @@ public struct StringCatalog: Sendable {
                                 byDevice: &byDevice, budget: &budget)
                             if deviceText != text { deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText }
                         }
-                    } catch {
+                        if before - budget > largest?.bytes ?? 0 { largest = ("key '\(key)' (\(language))", before - budget) }
+                    } catch var error {
+                        // Past the catalog's budget, the key that passed it is named with the one
+                        // that made the most of it: the budget is spent in the catalog's order.
+                        if before < longestSubstitutedText, let largest, error.message.hasPrefix(budgetMessage) {
+                            error.message += "; the most of it is \(largest.what)'s, \(largest.bytes / 1024) KB"
+                        }
                         problems[normalized, default: [:]][key] = error
                     }
                 }
@@ -865,8 +873,7 @@ public struct StringCatalog: Sendable {
                     throw Diagnostic.error(
                         location(localization, file),
                         limit < longestSubstitutedText
-                            ? "the substitutions of this catalog's strings make more than "
-                                + "\(substitutedTextBudget / 1024 / 1024) MiB of text in all; those of \(what) pass it"
+                            ? budgetMessage + "; those of \(what) pass it"
                             : "the substitutions of \(what) make a text of more than \(longestSubstitutedText / 1024 / 1024) MiB, "
                                 + "the most a document may show")
                 }
@@ -890,6 +897,8 @@ public struct StringCatalog: Sendable {
     /// counted: each is expanded when the catalog is read, and 500 keys of 2.4 KB nesting 16
     /// deep made 4 MiB each, 2 GB for a 1.2 MB catalog.
     static let substitutedTextBudget = 64 * 1024 * 1024
+    private static let budgetMessage =
+        "the substitutions of this catalog's strings make more than \(substitutedTextBudget / 1024 / 1024) MiB of text in all"
 
     /// `text` with each placeholder of a substitution of `names`, `%#@name@` or with its
     /// argument number `%2$#@name@` (translations reorder them so), replaced by

@@ -953,7 +953,7 @@ struct AttributeValues {
         if let value = Value(rawValue: text) { return value }
         let names = Value.allCases.map(\.rawValue)
         let accepts = (what.map { $0 + " " } ?? "") + listPhrase(names)
-        let synonym = Self.keywordSynonyms[text.lowercased()].flatMap { names.contains($0) ? $0 : nil }
+        let synonym = Self.keywordSynonyms[name]?[text.lowercased()]
         let hint = (synonym ?? closestName(to: text, among: names)).map { "did you mean '\($0)'?" }
         reject(attribute, accepts: accepts, &diagnostics, hint: hint)
         return nil
@@ -962,14 +962,19 @@ struct AttributeValues {
     /// Other tools' names for keywords (CSS's, HTML's), by the keyword they mean where one of an
     /// attribute's is: `weight="700"`, `type="disc"` and `dir="right"` were told only what is
     /// accepted, no edit being close enough to suggest one.
-    static let keywordSynonyms: [String: String] = [
-        "100": "thin", "200": "thin", "extralight": "thin", "ultralight": "thin", "hairline": "thin",
-        "300": "light", "400": "regular", "normal": "regular", "book": "regular", "500": "medium",
-        "600": "semibold", "demibold": "semibold", "700": "bold", "800": "bold", "900": "bold",
-        "extrabold": "bold", "heavy": "bold", "black": "bold",
-        "disc": "bullet", "circle": "bullet", "square": "bullet", "bullets": "bullet", "unordered": "bullet",
-        "decimal": "number", "numbered": "number", "ordered": "number", "numbers": "number",
-        "right": "rtl", "right-to-left": "rtl", "left": "ltr", "left-to-right": "ltr",
+    /// By attribute (`flip="right"` is no direction).
+    static let keywordSynonyms: [String: [String: String]] = [
+        "weight": [
+            "100": "thin", "200": "thin", "extralight": "thin", "ultralight": "thin", "hairline": "thin",
+            "300": "light", "400": "regular", "normal": "regular", "book": "regular", "500": "medium",
+            "600": "semibold", "demibold": "semibold", "700": "bold", "800": "bold", "900": "bold",
+            "extrabold": "bold", "heavy": "bold", "black": "bold",
+        ],
+        "type": [
+            "disc": "bullet", "circle": "bullet", "square": "bullet", "bullets": "bullet", "unordered": "bullet",
+            "decimal": "number", "numbered": "number", "ordered": "number", "numbers": "number",
+        ],
+        "dir": ["right": "rtl", "right-to-left": "rtl", "left": "ltr", "left-to-right": "ltr"],
     ]
 
     /// CSS's basic color names and their values.

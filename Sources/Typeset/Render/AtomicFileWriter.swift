@@ -36,7 +36,7 @@ enum AtomicFileWriter {
     /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), a
     /// device, a pipe or a socket, even through a symbolic link (as root, `-o /dev/null` turned
     /// /dev/null into a PDF file), a file the command reads (`ProtectedFiles`), or a font file
-    /// (`.ttf`, `.otf`, `.ttc`, `.otc`). `output` is
+    /// (`.ttf`, `.otf`, `.ttc`, `.otc`, `.woff`, `.woff2`). `output` is
     /// the path as given, which the error names.
     /// A name longer than a folder can hold is refused here too: its temporary is cut to fit,
     /// so the rename was the first to fail, and a document's second page (`…-2.png`, two bytes
@@ -59,7 +59,7 @@ enum AtomicFileWriter {
         }
         // Nor any font file: a user's or the system's is read only when a run needs it (a
         // multi-page render's `-2` page name, or `diff --out`, replaced one).
-        if kind == S_IFREG, FontDatabase.fontExtensions.contains(Path.fileExtension(path).lowercased()) {
+        if kind == S_IFREG, FontDatabase.fontFileExtensions.contains(Path.fileExtension(path).lowercased()) {
             throw FileWriteFailure(path: output, reason: "it is a font file; writing it would replace it; name another output")
         }
     }

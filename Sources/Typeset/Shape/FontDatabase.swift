@@ -760,6 +760,8 @@ public final class FontDatabase: Sendable {
     // MARK: Scanning
 
     public static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+    /// Font files typeset reads and those it names unread: no output replaces one.
+    public static let fontFileExtensions = fontExtensions.union(["woff", "woff2"])
     private static let woffReason = "a WOFF font, which is not read (convert it to .ttf or .otf)"
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
@@ -791,7 +793,7 @@ public final class FontDatabase: Sendable {
         coverage: inout [FontFileKey: FontCoverage]?, checksOutlines: Bool = true
     ) -> [FontFace] {
         var faces: [FontFace] = []
-        let paths = files(in: directories, extensions: fontExtensions.union(["woff", "woff2"]), recursive: recursive)
+        let paths = files(in: directories, extensions: fontFileExtensions, recursive: recursive)
         found += paths
         for path in paths {
             guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {

@@ -231,6 +231,21 @@ final class HarfBuzzFont: @unchecked Sendable {
         return body(UnsafeRawBufferPointer(start: data, count: Int(length)))
     }
 
+    /// Whether the cmap has a subtable HarfBuzz maps characters by: Unicode (platform 0),
+    /// Windows Unicode or symbol (3, 1/10/0). One of Mac Roman (1, 0) alone, or of none, maps none.
+    var hasUnicodeCmap: Bool {
+        withTable("cmap") { cmap in
+            guard cmap.count >= 4 else { return false }
+            let count = Int(TrueTypeSubsetter.uint16(cmap, 2))
+            return (0..<count).contains { k in
+                let record = 4 + 8 * k
+                guard record + 4 <= cmap.count else { return false }
+                let platform = TrueTypeSubsetter.uint16(cmap, record), encoding = TrueTypeSubsetter.uint16(cmap, record + 2)
+                return platform == 0 || platform == 3 && (encoding == 0 || encoding == 1 || encoding == 10)
+            }
+        }
+    }
+
     /// The length of a table, 0 when the font has none.
     func tableLength(_ table: String) -> Int { withTable(table) { $0.count } }
 
@@ -255,6 +270,10 @@ final class HarfBuzzFont: @unchecked Sendable {
         guard head.count >= 54 else { return "its 'head' table is cut short" }
         let unitsPerEm = Int(TrueTypeSubsetter.uint16(head, 18))
         guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
+        // Read from the table's header, for every font (reading the mappings took a one-page
+        // process 2.4% more instructions for the bundled fonts alone): a font HarfBuzz would
+        // map no character of was found for its family, and its text silently took other fonts.
+        guard hasUnicodeCmap else { return "its 'cmap' table maps no Unicode character" }
         guard glyfLength > 0, checkingOutlines else { return nil }
         let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
         let long = TrueTypeSubsetter.uint16(head, 50) == 1  // indexToLocFormat
