@@ -189,6 +189,8 @@ import Testing
 
     /// A paragraph's last line does not go on alone at the top of a page (a widow): the line
     /// before it goes with it; a paragraph of two lines goes on whole, when it fits on a page.
+    /// Nor does its first line stand alone at a page's foot (an orphan) below something else:
+    /// the paragraph begins on the next page (one of three after a spacer was cut 1 + 2).
     @Test func noLastLineAloneAtAPagesTop() throws {
         func split(_ lines: Int, height: Int) throws -> [Int] {
             let text = (1...lines).map { "line\($0)" }.joined(separator: "<br/>")
@@ -212,9 +214,11 @@ import Testing
         }
         #expect(try after(370, 2) == [0, 2])
         #expect(try after(350, 2) == [2])
-        #expect(try after(350, 3) == [1, 2])
-        #expect(try after(370, 3) == [1, 2])
+        #expect(try after(350, 3) == [0, 3])
+        #expect(try after(370, 3) == [0, 3])
         #expect(try after(350, 4) == [2, 2])
+        #expect(try after(370, 4) == [0, 4])
+        #expect(try after(330, 5) == [3, 2])
     }
 
     /// No page starts with an empty line (`<br/><br/>`) before text: it stays on the page
@@ -465,9 +469,10 @@ import Testing
         #expect(try pages(lines(6) + "<heading>Next</heading>\n" + lines(3)) == [["p1"], ["heading1", "p2"]])
         // A title and a heading keep together, and with the paragraph.
         #expect(try pages(lines(4) + "<title>T</title><heading>H</heading>\n" + lines(3)) == [["p1"], ["title1", "heading1", "p2"]])
-        // Room for two lines of the paragraph: the heading stays, and the paragraph splits, one
-        // line here and two there (not its last alone there).
-        #expect(try pages(lines(4) + "<heading>Next</heading>\n" + lines(3)) == [["p1", "heading1", "p2"], ["p2"]])
+        // Room for two lines of the paragraph: one of five splits, two lines here and three
+        // there, the heading staying; one of three goes on whole, the heading with it (cut, it
+        // left its first line alone here or its last alone there).
+        #expect(try pages(lines(4) + "<heading>Next</heading>\n" + lines(3)) == [["p1"], ["heading1", "p2"]])
         #expect(try pages(lines(4) + "<heading>Next</heading>\n" + lines(5)) == [["p1", "heading1", "p2"], ["p2"]])
         // A paragraph of two lines would leave its last alone: it goes on whole, and the
         // heading with it.

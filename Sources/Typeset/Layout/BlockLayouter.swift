@@ -137,12 +137,16 @@ struct Unit {
     var kind: String
 
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
-    /// the least: its first, or its second for a paragraph of two lines that fits on a page,
-    /// which goes on to the next page whole rather than leave its last line alone there; nil
-    /// for no lines.
+    /// the least: its second when its first two fit on a page, so that no paragraph's first
+    /// line stands alone at a page's foot (an orphan: CSS's `orphans: 2`; "This" ended a page,
+    /// the paragraph going on over four more), and a paragraph of two lines goes on to the
+    /// next page whole rather than leave its last line alone there; all three of three, which
+    /// the widow rule would otherwise cut 1 + 2; else its first. Nil for no lines.
     static func widowFreeStart(_ paragraph: ParagraphLayout, contentHeight: Double) -> Int? {
         guard !paragraph.lines.isEmpty else { return nil }
-        return paragraph.lines.count == 2 && paragraph.height <= contentHeight + 0.001 ? 1 : 0
+        let lines = paragraph.lines
+        if lines.count == 3, paragraph.height <= contentHeight + 0.001 { return 2 }
+        return lines.count >= 2 && lines[0].height + lines[1].height <= contentHeight + 0.001 ? 1 : 0
     }
 
     /// Whether one of the unit's blocks is not cut between lines and is taller than a page: it
