@@ -260,6 +260,7 @@ final class HarfBuzzFont: @unchecked Sendable {
     ///   from `head` alone, and laid its glyphs out twice as wide as they are.)
     /// - its units per em are outside OpenType's 16 to 16384: 0 failed every PNG ("broken
     ///   table") and made poppler refuse the PDF's font, while HarfBuzz took 1000;
+    /// - its `cmap` has no subtable HarfBuzz maps characters by (`hasUnicodeCmap`);
     /// - its `loca` points most glyphs outside `glyf`: every glyph drew nothing (with
     ///   `checkingOutlines`).
     func damage(checkingOutlines: Bool = true) -> String? {
