@@ -127,6 +127,18 @@ extension ReportBlock {
         #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
+    /// SPEC 4.1 counts lines of text, not the pieces of a word broken between its letters: a
+    /// Latin label cut in three in a Hebrew row stays on the row's start side (it was left
+    /// aligned as a paragraph of three lines of its own language).
+    @Test func aBrokenWordIsOneLineForTheAlignmentRule() {
+        let b = blocks(#"<document lang="he" width="200"><row><label size="40">Bluetooth</label><label>פועל</label></row></document>"#)
+        let label = b.first { $0.text.contains("Blu") }
+        #expect(label.map { $0.lines.count >= 3 && $0.align == "right" } == true, "\(String(describing: label.map { ($0.lines.count, $0.align) }))")
+        // A paragraph of three lines of words is still one.
+        let words = blocks(#"<document lang="he" width="120"><p>one two three four five six seven</p></document>"#)
+        #expect(words[0].lines.count >= 3 && words[0].align == "left")
+    }
+
     /// SPEC 4.5: "the digits of a number are never reversed, in any context". An override (RLO)
     /// reverses them in UAX #9 ("a RLO 123 abc PDF" showed "cba 321"); its numbers, with their
     /// separators and signs, read left to right inside it, its letters still reversed.

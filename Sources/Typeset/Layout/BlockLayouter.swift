@@ -1275,11 +1275,18 @@ struct BlockLayouter {
             decorations.append(.rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: textHeight, fill: background)))
         }
 
+        // SPEC 4.1 counts a paragraph's lines; the pieces of a word broken between its letters
+        // are one of them (at AX5, "Bluetooth" in a Hebrew row was cut in three, counted as a
+        // paragraph of three lines and set left aligned, away from its row's start side).
+        var lineCount = paragraph.lines.count
+        if let broken = paragraph.brokenWord {
+            lineCount -= paragraph.lines.count { broken.range.lowerBound < $0.scalarRange.upperBound && $0.scalarRange.upperBound < broken.range.upperBound }
+        }
         let side: Side
         if let listRTL = context.listRightToLeft {
-            side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: paragraph.lines.count, ownRightToLeft: ownRTL)
+            side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)
         } else {
-            side = HIGRules.alignment(style.align ?? role.defaultAlignment, lineCount: paragraph.lines.count,
+            side = HIGRules.alignment(style.align ?? role.defaultAlignment, lineCount: lineCount,
                                       ownRightToLeft: ownRTL, contextRightToLeft: context.rightToLeft)
         }
         let frame = ReportRect(x: context.x + padX, y: frameTop, width: frameWidth, height: textHeight)
