@@ -89,11 +89,7 @@ import Testing
         #expect(run.stdout.contains(#""font":"Typeset Test Runes""#), "\(run.stdout)")
         // One whose cmap maps nothing is not taken for its family: the family is not found, as
         // it is not there for any text (it was found, and its text silently took other fonts).
-        var runes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf")))
-        let tables = Int(runes[4]) << 8 | Int(runes[5])
-        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { runes[$0..<$0 + 4].elementsEqual("cmap".utf8) })
-        let cmap = (0..<4).reduce(0) { $0 << 8 | Int(runes[record + 8 + $1]) }
-        (runes[cmap + 2], runes[cmap + 3]) = (0, 0)  // numTables
+        let runes = try withEmptyCmap([UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf"))))
         try Data(runes).write(to: URL(fileURLWithPath: folder + "/home/.local/share/fonts/TestRunes.ttf"))
         let empty = try runProgram(
             "/usr/bin/env", ["HOME=\(folder)/home", "XDG_DATA_HOME=", try typesetBinary(), "layout", "runes.xml"], in: folder)
@@ -112,43 +108,31 @@ import Testing
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", toPath: folder + "/fonts/good.ttf")
         // A font HarfBuzz shapes with but FreeType cannot open (it has no 'hhea' table): chosen,
         // it failed every render with "FreeType error 143".
-        var hebrew = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSansHebrew-Regular.ttf")))
-        let tables = Int(hebrew[4]) << 8 | Int(hebrew[5])
-        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { hebrew[$0..<$0 + 4].elementsEqual("hhea".utf8) })
-        let original = hebrew
-        hebrew[record] = UInt8(ascii: "x")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSansHebrew-Regular.ttf")))
+        var hebrew = original
+        hebrew[try tableRecord(original, "hhea")] = UInt8(ascii: "x")
         try Data(hebrew).write(to: URL(fileURLWithPath: folder + "/fonts/damaged.ttf"))
         // Units per em of 0 (PNG failed, poppler refused the PDF's font) and a `loca` pointing
         // past the outlines (every glyph drew nothing), both without a word.
-        func table(_ tag: String) throws -> (offset: Int, length: Int) {
-            let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual(tag.utf8) })
-            func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(original[at + $1]) } }
-            return (word(record + 8), word(record + 12))
-        }
         var noEm = original
-        let head = try table("head").offset
+        let head = try table(original, "head").offset
         noEm[head + 18] = 0
         noEm[head + 19] = 0
         try Data(noEm).write(to: URL(fileURLWithPath: folder + "/fonts/no-em.ttf"))
         var lost = original
-        let loca = try table("loca")
+        let loca = try table(original, "loca")
         for i in loca.offset..<loca.offset + loca.length { lost[i] = 0x7F }
         try Data(lost).write(to: URL(fileURLWithPath: folder + "/fonts/lost.ttf"))
         // A `loca` one offset short is read as it is, as FreeType reads it: no damage.
         var short = original
-        let locaRecord = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual("loca".utf8) })
-        short[locaRecord + 15] &-= 2
+        short[try tableRecord(original, "loca") + 15] &-= 2
         try Data(short).write(to: URL(fileURLWithPath: folder + "/fonts/short.ttf"))
         // No `cmap`, or one of no subtables: its family was found, and its text silently took
         // other fonts.
         var noCmap = original
-        let cmapRecord = try #require((0..<tables).map { 12 + 16 * $0 }.first { original[$0..<$0 + 4].elementsEqual("cmap".utf8) })
-        noCmap[cmapRecord] = UInt8(ascii: "x")
+        noCmap[try tableRecord(original, "cmap")] = UInt8(ascii: "x")
         try Data(noCmap).write(to: URL(fileURLWithPath: folder + "/fonts/no-cmap.ttf"))
-        var emptyCmap = original
-        let cmap = try table("cmap").offset
-        (emptyCmap[cmap + 2], emptyCmap[cmap + 3]) = (0, 0)  // numTables
-        try Data(emptyCmap).write(to: URL(fileURLWithPath: folder + "/fonts/empty-cmap.ttf"))
+        try Data(try withEmptyCmap(original)).write(to: URL(fileURLWithPath: folder + "/fonts/empty-cmap.ttf"))
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
@@ -180,11 +164,9 @@ import Testing
         var runes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Fonts/TestRunes.ttf")))
         // Its cmap's format 4 subtables (one, shared by two encodings) map U+16A0 by the second
         // segment's idDelta to glyph 2 of 3: 100 more is past them.
-        let tables = Int(runes[4]) << 8 | Int(runes[5])
-        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { runes[$0..<$0 + 4].elementsEqual("cmap".utf8) })
         func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(runes[at + $1]) } }
         func short(_ at: Int) -> Int { Int(runes[at]) << 8 | Int(runes[at + 1]) }
-        let cmap = word(record + 8)
+        let cmap = try table(runes, "cmap").offset
         let subtable = cmap + word(cmap + 8)
         #expect(short(subtable) == 4)
         let segments = short(subtable + 6) / 2
@@ -262,9 +244,7 @@ import Testing
         // renumbered, and a legacy family (ID 1) "Test Fmly".
         var font = [UInt8](try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Fonts/NotoSans-Regular.ttf")))
         func u16(_ at: Int) -> Int { Int(font[at]) << 8 | Int(font[at + 1]) }
-        let tables = u16(4)
-        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { font[$0..<$0 + 4].elementsEqual("name".utf8) })
-        let name = (0..<4).reduce(0) { $0 << 8 | Int(font[record + 8 + $1]) }
+        let name = try table(font, "name").offset
         let storage = name + u16(name + 4)
         var renamed = 0
         for entry in (0..<u16(name + 2)).map({ name + 6 + 12 * $0 }) {
@@ -903,11 +883,7 @@ import Testing
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: folder + "/NotoSans-Regular.ttf"))
         // One whose cmap has no subtable too (its cmaps are read only when asked for; the
         // table's header says so).
-        var hebrew = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/NotoSansHebrew-Regular.ttf")))
-        let tables = Int(hebrew[4]) << 8 | Int(hebrew[5])
-        let record = try #require((0..<tables).map { 12 + 16 * $0 }.first { hebrew[$0..<$0 + 4].elementsEqual("cmap".utf8) })
-        let cmap = (0..<4).reduce(0) { $0 << 8 | Int(hebrew[record + 8 + $1]) }
-        (hebrew[cmap + 2], hebrew[cmap + 3]) = (0, 0)
+        let hebrew = try withEmptyCmap([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/NotoSansHebrew-Regular.ttf"))))
         try Data(hebrew).write(to: URL(fileURLWithPath: folder + "/NotoSansHebrew-Regular.ttf"))
         try "<document><p>Hello</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
         let run = try runProgram("/usr/bin/env", ["TYPESET_FONT_DIR=" + folder, try typesetBinary(), "layout", "a.xml"], in: folder)
@@ -1045,4 +1021,27 @@ import Testing
         #expect(result.stdout.contains("\"severity\":\"error\""))
         #expect(result.stderr.contains("e.xml:1:11: error: unknown element 'para'"), "\(result.stderr)")
     }
+}
+
+// MARK: - Fonts damaged on purpose
+
+/// Where a font's table directory records `tag` (the offset of its record).
+private func tableRecord(_ font: [UInt8], _ tag: String) throws -> Int {
+    let tables = Int(font[4]) << 8 | Int(font[5])
+    return try #require((0..<tables).map { 12 + 16 * $0 }.first { font[$0..<$0 + 4].elementsEqual(tag.utf8) })
+}
+
+/// The offset and length of a font's table `tag`.
+private func table(_ font: [UInt8], _ tag: String) throws -> (offset: Int, length: Int) {
+    let record = try tableRecord(font, tag)
+    func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(font[at + $1]) } }
+    return (word(record + 8), word(record + 12))
+}
+
+/// `font` with a cmap of no subtables: it maps no character.
+private func withEmptyCmap(_ font: [UInt8]) throws -> [UInt8] {
+    var font = font
+    let cmap = try table(font, "cmap").offset
+    (font[cmap + 2], font[cmap + 3]) = (0, 0)  // numTables
+    return font
 }
