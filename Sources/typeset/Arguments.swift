@@ -96,7 +96,7 @@ func refuseOverwritingFonts(output: String?) throws {
             (font == output ? "'\(output)'" : "'\(output)' (the font '\(font)')")
                 + " is a font this command reads: writing it would replace it; name another output")
     }
-    if FontDatabase.fontFileExtensions.contains(Path.fileExtension(output).lowercased()), FileManager.default.fileExists(atPath: output) {
+    if FontDatabase.isFontFileName(output), FileManager.default.fileExists(atPath: output) {
         throw UsageError("'\(output)' is a font file: writing it would replace it; name another output")
     }
 }

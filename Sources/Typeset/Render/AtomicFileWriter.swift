@@ -59,7 +59,7 @@ enum AtomicFileWriter {
         }
         // Nor any font file: a user's or the system's is read only when a run needs it (a
         // multi-page render's `-2` page name, or `diff --out`, replaced one).
-        if kind == S_IFREG, FontDatabase.fontFileExtensions.contains(Path.fileExtension(path).lowercased()) {
+        if kind == S_IFREG, FontDatabase.isFontFileName(path) {
             throw FileWriteFailure(path: output, reason: "it is a font file; writing it would replace it; name another output")
         }
     }

@@ -510,19 +510,16 @@ public final class FontDatabase: Sendable {
         guard !state.primaryLoaded else { return }
         state.primaryLoaded = true
         if let bundledDirectory {
-            // (Their cmaps are read when asked for: reading all of them at once cost a one-page
-            // process 4.7% more instructions.)
-            var unread: [FontFileKey: FontCoverage]?
             state.bundled = Self.scan(
                 [bundledDirectory], recursive: false, color: &state.isColor, unusable: &state.unusableBundled,
-                files: &state.files, coverage: &unread)
+                files: &state.files)
             for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
         state.extra = Self.ranked(
             Self.scan(
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
-                files: &state.files, coverage: &state.coverage))
+                files: &state.files))
         for face in state.extra {
             state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
             state.primaryByFamily[Self.familyKey(face.family), default: []].append(face)
@@ -534,11 +531,10 @@ public final class FontDatabase: Sendable {
         state.systemLoaded = true
         var unusable: [(path: String, reason: String)] = []  // not the user's to fix
         var files: [String] = []  // not protected: read only when fallback needs them
-        var unread: [FontFileKey: FontCoverage]?  // their cmaps are read when asked for
         state.systemFaces = Self.ranked(
             Self.scan(
                 Self.systemDirectories, recursive: true, color: &state.isColor, unusable: &unusable, files: &files,
-                coverage: &unread, checksOutlines: false))
+                checksOutlines: false))
         for face in state.systemFaces { state.systemByFamily[Self.familyKey(face.family), default: []].append(face) }
     }
 
@@ -599,8 +595,9 @@ public final class FontDatabase: Sendable {
         if let faces = state.primaryByLegacyName?[key] { return Self.bestMatch(faces, weight: weight, italic: italic) }
         loadSystem(&state)
         // An installed face whose cmap maps nothing is none of its family's: named in `font`,
-        // its family was found and its text silently took other fonts (a `--font-dir` one is a
-        // damaged font, `HarfBuzzFont.damage`; the system's cmaps are read only when asked for).
+        // its family was found and its text silently took other fonts. (A face whose cmap has
+        // no subtable to map by is damaged, `HarfBuzzFont.damage`; one whose subtables map
+        // nothing is found out here, where its cmap is read anyway.)
         func mapping(_ faces: [FontFace]) -> [FontFace] { faces.filter { !coverage(of: $0, &state).isEmpty } }
         if let faces = state.systemByFamily[key].map(mapping), !faces.isEmpty {
             return Self.bestMatch(faces, weight: weight, italic: italic)
@@ -759,9 +756,14 @@ public final class FontDatabase: Sendable {
 
     // MARK: Scanning
 
-    public static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+    static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
     /// Font files typeset reads and those it names unread: no output replaces one.
-    public static let fontFileExtensions = fontExtensions.union(["woff", "woff2"])
+    static let fontFileExtensions = fontExtensions.union(["woff", "woff2"])
+
+    /// Whether `path` is named as a font file is (`.ttf`, `.otf`, `.ttc`, `.otc`, `.woff`, `.woff2`).
+    public static func isFontFileName(_ path: String) -> Bool {
+        fontFileExtensions.contains(Path.fileExtension(path).lowercased())
+    }
     private static let woffReason = "a WOFF font, which is not read (convert it to .ttf or .otf)"
 
     /// Every face of every font file in `directories`, sorted by path and index so that the
@@ -775,22 +777,7 @@ public final class FontDatabase: Sendable {
     static func scan(
         _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
         unusable: inout [(path: String, reason: String)], files found: inout [String],
-        coverage: inout [FontFileKey: FontCoverage], checksOutlines: Bool = true
-    ) -> [FontFace] {
-        var kept: [FontFileKey: FontCoverage]? = coverage
-        defer { coverage = kept ?? coverage }
-        return scan(
-            directories, recursive: recursive, color: &color, unusable: &unusable, files: &found, coverage: &kept,
-            checksOutlines: checksOutlines)
-    }
-
-    /// `coverage`, when given, gets each face's (a face whose cmap maps no Unicode character is
-    /// damaged: its family was found, and its text silently took other fonts); the bundled and
-    /// system fonts' are not read at a scan (nil).
-    static func scan(
-        _ directories: [String], recursive: Bool, color: inout [FontFileKey: Bool],
-        unusable: inout [(path: String, reason: String)], files found: inout [String],
-        coverage: inout [FontFileKey: FontCoverage]?, checksOutlines: Bool = true
+        checksOutlines: Bool = true
     ) -> [FontFace] {
         var faces: [FontFace] = []
         let paths = files(in: directories, extensions: fontFileExtensions, recursive: recursive)
@@ -821,14 +808,6 @@ public final class FontDatabase: Sendable {
                 let style = font.style
                 let face = FontFace(
                     path: path, index: index, family: family, weight: style.weight, italic: style.italic)
-                if coverage != nil {
-                    let mapped = font.collectCoverage()
-                    guard !mapped.isEmpty else {
-                        damage = "its 'cmap' table maps no Unicode character"
-                        continue
-                    }
-                    coverage?[face.fileKey] = mapped
-                }
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
             }
