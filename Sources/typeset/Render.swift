@@ -66,6 +66,9 @@ struct Render: Command {
         // file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml` was
         // refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
         var firstInput: [String: String] = [:]
+        // The same by the file each output replaces, links followed: `out/b.pdf` a link to
+        // `a.pdf` put b's PDF in place of a's, whichever was written last.
+        var firstByFile: [String: (input: String, path: String)] = [:]
         var clashes: [String: String] = [:]
         var kept: [String] = []
         // A file once for each output, the file known by its device and inode and the folder
@@ -92,13 +95,16 @@ struct Render: Command {
             }
             // (A file given again after a clash is the same input too: known here.)
             guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
-            if let other = firstInput[path] {
-                let message = "'\(other)' and '\(input)' would both be written to '\(path)'; "
+            let file = Self.written(path)
+            if let other = firstInput[path] ?? firstByFile[file]?.input {
+                let through = firstInput[path] == nil ? ", through a link to '\(firstByFile[file]?.path ?? path)'" : ""
+                let message = "'\(other)' and '\(input)' would both be written to '\(path)'\(through); "
                     + "rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
             } else {
                 firstInput[path] = input
+                firstByFile[file] = (input, path)
             }
             kept.append(input)
         }
@@ -173,7 +179,7 @@ struct Render: Command {
         // One output per input, rendered as soon as it is laid out: memory stays flat. A later
         // page of a.xml, a-2.svg, must not replace the output of a-2.xml. The jobs draw the
         // inputs; a lone input's pages are drawn at once instead.
-        let pictures = resolvedFormat == .png && selected.count > 1 ? try shownPictures(selected, settings: settings) : nil
+        let pictures = selected.count > 1 ? try shownPictures(selected, settings: settings, format: resolvedFormat) : nil
         let lone = selected.count == 1
         let pageJobs = lone ? jobs : 1
         // Made once: a set of every first output for each input took time growing with the square
@@ -192,7 +198,7 @@ struct Render: Command {
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
                 let other = firstInputs[page].flatMap { $0 == input ? nil : $0 }
-                let viewer = pictures?.shownBy[Self.resolved(page)].flatMap { $0 == input ? nil : $0 }
+                let viewer = pictures?.shownBy[Self.written(page)].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
                 outcome.diagnostics.report(.error(
@@ -222,23 +228,25 @@ struct Render: Command {
         try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
     }
 
-    /// The pictures the inputs of a PNG batch show, read before any page is written, so that
+    /// The pictures the inputs of a batch show, read before any page is written, so that
     /// no page replaces one: `render a.xml b.xml --format png`, where a.xml shows b.png, put b's
-    /// page in place of the picture, and a.png came out differently from run to run. A page 1
-    /// over a picture is a usage error here; a later page fails its input (a document's own
-    /// pictures are checked as it is written). An input that fails when read here fails the
+    /// page in place of the picture, and a.png came out differently from run to run; so did an
+    /// output that is a link to a picture, in any format. A page 1
+    /// over a picture is a usage error here; a later page fails its input (the pictures are
+    /// protected: a write through any link to one fails). An input that fails when read here fails the
     /// batch the same way (read again later, it could find another input's page in a picture's
     /// place). Only inputs with `<image` in them are parsed: a batch without pictures costs a read.
-    private func shownPictures(_ inputs: [String], settings: JobSettings) throws -> ShownPictures {
+    private func shownPictures(_ inputs: [String], settings: JobSettings, format: OutputFormat) throws -> ShownPictures {
         let read = picturesInMarkup(inputs, assets: settings.assetDirectories, jobs: jobs)
         var pictures = ShownPictures()
         for (input, result) in zip(inputs, read) {
             if let failure = result.failure { pictures.failed[input] = failure }
             for image in result.images where pictures.shownBy[image] == nil { pictures.shownBy[image] = input }
         }
+        ProtectedFiles.protect(pictures.shownBy.keys.sorted(), as: "an image a document shows")
         for input in inputs {
-            let output = outputPath(for: input, format: .png)
-            guard let viewer = pictures.shownBy[Self.resolved(output)], viewer != input else { continue }
+            let output = outputPath(for: input, format: format)
+            guard let viewer = pictures.shownBy[Self.written(output)], viewer != input else { continue }
             throw UsageError(
                 "'\(output)' is a picture '\(viewer)' shows, and '\(input)' would be written over it; "
                     + "render them in two steps, or write the pages to another folder (--out-dir)")
@@ -273,6 +281,10 @@ struct Render: Command {
         let folder = Path.folder(path)
         return Path.join(Path.realPath(folder.isEmpty ? "." : folder) ?? folder, Path.lastComponent(path))
     }
+
+    /// The file writing `path` replaces, as `resolved` gives it: a link's file where `path` is
+    /// one (`AtomicFileWriter` writes through it).
+    private static func written(_ path: String) -> String { Path.realPath(path) ?? resolved(path) }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job
     /// busy, few enough that memory does not grow with the number of inputs.

@@ -575,6 +575,52 @@ import Testing
         #expect(try String(contentsOfFile: out + "/v.xml", encoding: .utf8) == markup)
     }
 
+    /// An output that is a link to another input's output or to a picture a document shows:
+    /// written through, it replaced that file without a word (exit 0), the one kept depending
+    /// on the order of the jobs. Both inputs fail on another input's output; the picture is
+    /// refused; a snapshot reference that links to another screen's is not written through.
+    @Test func outputsThroughLinksReplaceNoOtherOutputNorPicture() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let markup = "<document><p>Text</p></document>\n"
+        for name in ["a", "b", "c"] { try markup.write(toFile: out + "/\(name).xml", atomically: true, encoding: .utf8) }
+        try FileManager.default.createDirectory(atPath: out + "/o", withIntermediateDirectories: true)
+        // (A link to nothing is replaced itself: b.pdf would be a file of its own.)
+        try Data("an earlier a.pdf".utf8).write(to: URL(fileURLWithPath: out + "/o/a.pdf"))
+        try FileManager.default.createSymbolicLink(atPath: out + "/o/b.pdf", withDestinationPath: "a.pdf")
+        for jobs in ["1", "2"] {
+            let both = try typeset(["render", "a.xml", "b.xml", "c.xml", "--out-dir", "o", "--jobs", jobs], in: out)
+            #expect(both.status == 1, "\(both)")
+            #expect(both.stderr.contains("'a.xml' and 'b.xml' would both be written to 'o/b.pdf', through a link to 'o/a.pdf'"), "\(both.stderr)")
+            #expect(try String(contentsOfFile: out + "/o/a.pdf", encoding: .utf8) == "an earlier a.pdf")
+            #expect(FileManager.default.fileExists(atPath: out + "/o/c.pdf"))
+        }
+        // A picture: a.xml shows pic.png, and b's output is a link to it, in PNG and in PDF.
+        let picture = try typeset(["render", "c.xml", "-o", "pic.png", "--scale", "0.1"], in: out)
+        #expect(picture.status == 0)
+        let pictureBytes = try Data(contentsOf: URL(fileURLWithPath: out + "/pic.png"))
+        try #"<document><image src="pic.png" width="10" height="10"/></document>"#.write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: out + "/p", withIntermediateDirectories: true)
+        for format in ["png", "pdf"] {
+            try FileManager.default.createSymbolicLink(atPath: out + "/p/b.\(format)", withDestinationPath: "../pic.png")
+            let shown = try typeset(["render", "a.xml", "b.xml", "--out-dir", "p", "--format", format], in: out)
+            #expect(shown.status != 0 && shown.stderr.contains("a picture 'a.xml' shows"), "\(format): \(shown)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/pic.png")) == pictureBytes, "\(format)")
+        }
+        // A snapshot reference linked to another screen's: that screen's is left as it was.
+        try FileManager.default.createDirectory(atPath: out + "/s/__snapshots__", withIntermediateDirectories: true)
+        try markup.write(toFile: out + "/s/a.xml", atomically: true, encoding: .utf8)
+        try markup.write(toFile: out + "/s/b.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["snapshot", "s", "--update"], in: out).status == 0)
+        try FileManager.default.removeItem(atPath: out + "/s/__snapshots__/b.png")
+        try FileManager.default.createSymbolicLink(atPath: out + "/s/__snapshots__/b.png", withDestinationPath: "a.png")
+        let reference = try Data(contentsOf: URL(fileURLWithPath: out + "/s/__snapshots__/a.png"))
+        try "<document><p>Changed</p></document>\n".write(toFile: out + "/s/b.xml", atomically: true, encoding: .utf8)
+        let update = try typeset(["snapshot", "s", "--update"], in: out)
+        #expect(update.status == 1 && update.stdout.contains("it is a link to 'a.png' in the same folder"), "\(update)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/s/__snapshots__/a.png")) == reference)
+    }
+
     /// In a batch, another input's page must not replace a picture a document shows either:
     /// a.xml showing b.png, beside b.xml, lost the picture to b's page (and a.png changed from
     /// run to run). Refused before anything is written; to another folder, both render.

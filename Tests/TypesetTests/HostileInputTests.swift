@@ -434,8 +434,9 @@ struct HostileInputTests {
 
     /// Ctrl-C or a CI job's time limit (SIGINT, SIGTERM) while a PDF of many inputs is written:
     /// its hidden temporary file stayed in the output folder. It is removed, and the process
-    /// still dies of the signal.
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// still dies of the signal. So does SIGPIPE, the reader of its messages gone
+    /// (`typeset render … 2>&1 | head`).
+    @Test(arguments: [SIGINT, SIGTERM, SIGPIPE])
     func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -446,6 +447,23 @@ struct HostileInputTests {
         for input in inputs { try page.write(toFile: input, atomically: false, encoding: .utf8) }
         try interrupt(["render"] + inputs + ["-o", folder + "/all.pdf", "--jobs", "1"], in: folder, with: signal)
         #expect(!FileManager.default.fileExists(atPath: folder + "/all.pdf"))
+    }
+
+    /// A file size limit (`ulimit -f`) is a write that fails, as a full disk is: its SIGXFSZ
+    /// killed the batch without a word (exit 153), left the page it was writing as a hidden
+    /// temporary, and the inputs after it were never rendered.
+    @Test func aFileSizeLimitFailsOneInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document><p>Text</p></document>".write(toFile: folder + "/small.xml", atomically: false, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: folder + "/long.xml")
+        try "<document><p>After</p></document>".write(toFile: folder + "/z.xml", atomically: false, encoding: .utf8)
+        // 40 blocks (of 512 bytes for dash, 1,024 for bash): the small pages fit, a long one does not.
+        let result = try run("/bin/sh", ["-c", "ulimit -f 40; exec \"$0\" \"$@\"", try typesetBinary(),
+            "render", "small.xml", "long.xml", "z.xml", "--out-dir", "out", "--format", "png", "--jobs", "1"], in: folder)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.error.contains("long.xml:1:1: error: cannot write out/long.png: File too large"), "\(result.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted() == ["small.png", "z.png"])
     }
 
     /// The same while the pages of one input are written, each to a temporary file of its own:
@@ -516,6 +534,7 @@ struct HostileInputTests {
         posix_spawnattr_setsigmask(&attributes, &signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &signals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
@@ -705,8 +724,8 @@ private struct CLI {
 }
 
 /// Runs a program to its end (the shared runner of Support.swift).
-private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let result = try runProgram(executable, arguments)
+private func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    let result = try runProgram(executable, arguments, in: directory)
     return (result.status, result.stdout, result.stderr)
 }
 

@@ -360,8 +360,9 @@ public enum ProtectedFiles {
     }
 }
 
-/// The temporary files not yet renamed into place or removed. On SIGINT, SIGTERM or SIGHUP
-/// (Ctrl-C, a CI job's time limit) the command line removes them and dies of the signal as
+/// The temporary files not yet renamed into place or removed. On SIGINT, SIGTERM, SIGHUP or
+/// SIGPIPE (Ctrl-C, a CI job's time limit, `typeset render … 2>&1 | head` when the reader
+/// goes away) the command line removes them and dies of the signal as
 /// before (`removeOnTermination`): an interrupted PDF of many pages left its hidden
 /// `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
 /// paths are copied into fixed slots, never freed, and flagged in use.
@@ -403,7 +404,7 @@ public enum PendingTemporaries {
     private static let dying = Atomic<Bool>(false)
     /// Threads in an `uninterrupted` step; a handler waits for them.
     private static let busy = Atomic<Int>(0)
-    private static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
+    private static let handledSignals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
 
     /// Runs `body` (making a temporary and recording it, or renaming temporaries into place) as
     /// one step a termination signal does not cut: the signals wait while this thread runs it,
@@ -470,8 +471,11 @@ public enum PendingTemporaries {
     }
 
     /// Installs the handlers (for signals the process does not ignore: `nohup` and background
-    /// jobs keep theirs).
+    /// jobs keep theirs). A file size limit (`ulimit -f`) is a failed write, as a full disk is
+    /// (EFBIG: the input fails with its reason, the others are rendered): its SIGXFSZ killed
+    /// the batch without a word and left the temporary it was writing.
     public static func removeOnTermination() {
+        signal(SIGXFSZ, SIG_IGN)
         // Made before a handler can read them (a first use initializes, which a handler may not).
         _ = blocks
         _ = blockCount.load(ordering: .acquiring)
