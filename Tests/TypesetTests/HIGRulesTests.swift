@@ -113,6 +113,12 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
+        // A name of several capitalised words counts as one word: "Apple Watch Ultra 2" was
+        // three Latin words to one Hebrew, and the Hebrew sentence was set left to right.
+        let names = blocks(
+            #"<document lang="he"><label>Apple Watch Ultra 2 מחובר.</label><button>PAY עם Apple Pay</button>"#
+                + "<p>Open Settings and tap שמור now.</p></document>")
+        #expect(names.map(\.direction) == ["rtl", "rtl", "ltr"])
         let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
         #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")
@@ -658,10 +664,14 @@ extension ReportBlock {
         }
         #expect(text("<label>12.5 and 1,234.50 and 65% and %20</label>") == "١٢٫٥ and ١٬٢٣٤٫٥٠ and ٦٥٪ and ٪٢٠")
         #expect(text("<label>of 64. then 3,</label>") == "of ٦٤. then ٣,", "a full stop or comma after a number")
-        // Not one formatted value: a date, an address, a European amount; a time; a code.
+        // Not one formatted value: a date, an address; a time; a code.
         #expect(
-            text("<label>21.11.2026 192.168.0.1 1.234,50 09:41 MP3.5</label>")
-                == "٢١.١١.٢٠٢٦ ١٩٢.١٦٨.٠.١ ١.٢٣٤,٥٠ ٠٩:٤١ MP3.5")
+            text("<label>21.11.2026 192.168.0.1 09:41 MP3.5</label>")
+                == "٢١.١١.٢٠٢٦ ١٩٢.١٦٨.٠.١ ٠٩:٤١ MP3.5")
+        // A European amount, dots before one comma, is one: its dots read as zeros (١.٢٣٤,٥٠).
+        #expect(text("<label>1.234,50 1.234.567,8% 1.23,4 1.234,5,6</label>") == "١٬٢٣٤٫٥٠ ١٬٢٣٤٬٥٦٧٫٨٪ ١.٢٣,٤ ١.٢٣٤,٥,٦")
+        #expect(
+            blocks(#"<document lang="en" numerals="latn"><label>1.234,50</label></document>"#)[0].text == "1.234,50")
         #expect(text(#"<label>12.5 <span numerals="latn">12.5%</span></label>"#) == "١٢٫٥ 12.5%")
         // A decimal comma is no group separator (٢٬٥٠ reads 250), nor is a list's comma.
         #expect(

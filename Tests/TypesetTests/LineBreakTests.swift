@@ -212,6 +212,35 @@ import Testing
         #expect(HangulWords.keepingWordsWhole(LineBreaker.opportunities(in: chinese), in: chinese).map(\.offset) == [1, 2, 3])
     }
 
+    /// A number in groups (a phone number, a price) stays on one line where it fits: UAX #14
+    /// breaks at the spaces between its groups, and "+1 (555)" ended one line with "010-2030"
+    /// on the next. One wider than its line keeps its breaks.
+    @Test func numbersInGroupsStayWhole() {
+        let fits: (Range<Int>) -> Bool = { _ in true }
+        #expect(
+            segments("Call +1 (555) 010-2030 now") { NumberGroups.keepingWhole($0, in: $1, fits: fits) }
+                == ["Call ", "+1 (555) 010-2030 ", "now!"])
+        #expect(
+            segments("טלפון: \u{2066}+966 11 234 5678\u{2069}, 1 299 000 ש״ח") { NumberGroups.keepingWhole($0, in: $1, fits: fits) }
+                == ["טלפון: ", "\u{2066}+966 11 234 5678\u{2069}, ", "1 299 000 ", "ש״ח!"])
+        // Fewer than seven digits, or two spaces between groups: words, as before.
+        for text in ["in 10 20 30 days", "12 345  678 90"] {
+            let scalars = Array(text.unicodeScalars)
+            let all = LineBreaker.opportunities(in: scalars)
+            #expect(NumberGroups.keepingWhole(all, in: scalars, fits: fits) == all, "\(text)")
+        }
+        // A "+" with a space after it is no sign of the number.
+        #expect(
+            segments("+ 966 11 234 5678") { NumberGroups.keepingWhole($0, in: $1, fits: fits) } == ["+ ", "966 11 234 5678!"])
+        // Too wide for its line: its breaks stay.
+        let scalars = Array("Call +1 (555) 010-2030".unicodeScalars)
+        let all = LineBreaker.opportunities(in: scalars)
+        #expect(NumberGroups.keepingWhole(all, in: scalars) { _ in false } == all)
+        // In a paragraph: the number goes to the next line whole.
+        let lines = blocks(#"<document lang="he" width="200"><p>טלפון: <ltr>+1 (555) 010-2030</ltr></p></document>"#)[0].lines
+        #expect(lines.count == 2 && lines[1].runs.map(\.text).joined().contains("+1 (555) 010-2030"), "\(lines.map(\.runs))")
+    }
+
     // MARK: - GraphemeBreaker
 
     @Test func graphemeClustersKeepMarksAndEmojiSequences() {

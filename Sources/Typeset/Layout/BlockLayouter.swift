@@ -522,15 +522,25 @@ struct BlockLayouter {
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
     /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
-    /// are (a word of both counts in each).
+    /// are (a word of both counts in each). Left-to-right words with a capital letter one after
+    /// another, only spaces and words without letters between, are one: a name ("Apple Watch
+    /// Ultra 2 מחובר." is a Hebrew sentence of two words, set left to right when it counted one
+    /// Hebrew word in four), while the lower-case words of an English sentence each count.
     private static func wordDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Int, leftToRight: Int, all: Int) {
         var rightToLeft = 0, leftToRight = 0, all = 0
-        var word: (rightToLeft: Bool, leftToRight: Bool) = (false, false)
+        var word: (rightToLeft: Bool, leftToRight: Bool, capital: Bool) = (false, false, false)
+        var afterName = false  // the last word with letters was a left-to-right one with a capital
         func endWord() {
-            if word.rightToLeft { rightToLeft += 1 }
-            if word.leftToRight { leftToRight += 1 }
-            if word.rightToLeft || word.leftToRight { all += 1 }
-            word = (false, false)
+            if word.rightToLeft || word.leftToRight {
+                let continuesName = afterName && word.leftToRight && !word.rightToLeft && word.capital
+                if !continuesName {
+                    if word.rightToLeft { rightToLeft += 1 }
+                    if word.leftToRight { leftToRight += 1 }
+                    all += 1
+                }
+                afterName = word.leftToRight && !word.rightToLeft && word.capital
+            }
+            word = (false, false, false)
         }
         var isolates = 0
         for scalar in scalars {
@@ -541,7 +551,9 @@ struct BlockLayouter {
                 guard isolates == 0 else { continue }
                 switch scalar.bidiClass {
                 case .R, .AL: word.rightToLeft = true
-                case .L: word.leftToRight = true
+                case .L:
+                    word.leftToRight = true
+                    if scalar.generalCategory == .Lu || scalar.generalCategory == .Lt { word.capital = true }
                 case .WS, .B, .S: endWord()
                 default: break
                 }

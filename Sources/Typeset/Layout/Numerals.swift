@@ -145,11 +145,23 @@ extension ParagraphLayouter {
                 comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
                     && (comma + 4 == end || isSeparator(scalars[comma + 4]))
             }
+            // A European amount, "1.234,50": dots before one comma, each with three digits after
+            // it. Shown in Arabic digits its dots read as zeros (١.٢٣٤,٥٠ is ١٠٢٣٤,٥٠ at a
+            // glance); as a formatter writes it, ١٬٢٣٤٫٥٠. (A lone "1.234" or "2,50" could be
+            // either: kept, as above.)
+            let dots = number.filter { scalars[$0] == "." }
+            let commas = number.filter { scalars[$0] == "," }
+            let latinSeparators = number.allSatisfy { !isSeparator(scalars[$0]) || scalars[$0] == "." || scalars[$0] == "," }
+            let european = system != .latn && latinSeparators && !dots.isEmpty && commas.count == 1
+                && dots.allSatisfy { dot in
+                    dot < commas[0] && dot + 4 < end && (dot + 1...dot + 3).allSatisfy { shown[$0] != nil }
+                        && isSeparator(scalars[dot + 4])
+                }
             // In 0-9, an Arabic separator or percent sign is always its Latin one, formatted
             // value or not: a typed ٢١٫١١٫٢٠٢٦ showed as 21٫11٫2026.
-            if system == .latn || points.count <= 1 && number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
+            if european || system == .latn || points.count <= 1 && number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
                 for i in number where isSeparator(scalars[i]) {
-                    display[i] = isDecimal(scalars[i]) ? symbols.decimal : symbols.group
+                    display[i] = isDecimal(scalars[i]) != european ? symbols.decimal : symbols.group
                 }
                 var before = start - 1
                 while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }

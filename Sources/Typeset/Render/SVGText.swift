@@ -23,6 +23,18 @@ enum SVGText {
     /// its right end), in its language: a word whose letters differ in color or weight is one word
     /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
     /// the runs of one element on one baseline.
+    /// Whether `text` is ASCII letters, a single space between words and none at its ends:
+    /// text any viewer's bidi pass leaves in its order whatever stands around it.
+    private static func isLatinWords(_ text: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in text.utf8 {
+            let isLetter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            guard isLetter || byte == 0x20 && previous != 0x20 else { return false }
+            previous = byte
+        }
+        return previous != 0x20
+    }
+
     private static func write(_ page: Page, layer: inout ByteBuffer) {
         var lineBaseline: Double?
         func endLine() {
@@ -64,10 +76,12 @@ enum SVGText {
                 // A run is of one direction, its text in logical order: drawn in it as it is,
                 // without a bidi pass of the viewer's own (which put an `<ltr>` phone number's
                 // Arabic-Indic digit groups, or an override's Latin words, in another order than
-                // their glyphs). Text of Latin letters alone needs none.
+                // their glyphs; Firefox did so to "+1 (555) 010-9999" in Arabic, its groups
+                // taken for numbers in right-to-left text). Latin words with spaces between
+                // them, no digit nor punctuation, need none.
                 if run.backward {
                     layer.append(" direction=\"rtl\" unicode-bidi=\"bidi-override\"")
-                } else if run.text.utf8.contains(where: { $0 >= 0xD6 }) {  // U+0580 and past
+                } else if !isLatinWords(run.text) {
                     layer.append(" direction=\"ltr\" unicode-bidi=\"bidi-override\"")
                 }
                 appendLanguage(run.language, to: &layer)
