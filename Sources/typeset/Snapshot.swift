@@ -110,6 +110,16 @@ struct Snapshot: Command {
                 printError("'\(along)' is a file, not a folder: the references go in a folder of that name; move the file")
                 throw ExitCode(ExitStatus.usage)
             }
+            // One that cannot be listed: every screen failed as having no reference, with a
+            // hint to record them that could not either.
+            if isFolder {
+                do {
+                    _ = try FileManager.default.contentsOfDirectory(atPath: along)
+                } catch {
+                    printError("cannot read the folder '\(along)' of the references: \(describeFileError(error))")
+                    throw ExitCode(ExitStatus.usage)
+                }
+            }
         }
         let options = SnapshotOptions(
             scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
@@ -173,7 +183,7 @@ struct Snapshot: Command {
             // fflush(nil) flushes standard output without naming the C global.
             fflush(nil)
             printDiagnostics(result.diagnostics)
-            result.lines.forEach { print($0) }
+            result.lines.forEach { print(terminalSafe($0)) }
             fflush(nil)
         })
 
@@ -183,7 +193,7 @@ struct Snapshot: Command {
             if update {
                 do {
                     try FileManager.default.removeItem(atPath: unused)
-                    print("removed \(unused) (no markup file uses it)")
+                    print(terminalSafe("removed \(unused) (no markup file uses it)"))
                 } catch {
                     printError("cannot remove \(unused): \(describeFileError(error))")
                 }
@@ -191,7 +201,7 @@ struct Snapshot: Command {
                 // A screen whose markup is gone (renamed, moved, a bad checkout) fails, as a
                 // page a document no longer has does: else a folder whose markup all went
                 // missing would pass.
-                print("FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)")
+                print(terminalSafe("FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)"))
                 failed += 1
             }
         }
@@ -200,7 +210,7 @@ struct Snapshot: Command {
         for unused in folder.unusedDiffImages(names: allNames) {
             do {
                 try FileManager.default.removeItem(atPath: unused)
-                if update { print("removed \(unused) (no markup file uses it)") }
+                if update { print(terminalSafe("removed \(unused) (no markup file uses it)")) }
             } catch {
                 // Not this run's file: the run's verdict stands.
                 writeStandardError("typeset: warning: cannot remove \(unused): \(describeFileError(error))\n")
@@ -209,7 +219,7 @@ struct Snapshot: Command {
         // A catalog that cannot be read fails the run, as a reference of no markup file does,
         // however many screens use no key and passed.
         if let catalog = settings.layout.unreadableCatalog {
-            print("FAIL \(catalog): the string catalog cannot be read (given above)")
+            print(terminalSafe("FAIL \(catalog): the string catalog cannot be read (given above)"))
             failed += 1
         }
         print("\(passed) passed, \(failed) failed")

@@ -385,6 +385,39 @@ struct DiffCommandTests {
 
 @Suite("DiffSnapshot snapshot")
 struct SnapshotCommandTests {
+    /// A file name with a line feed is written on one line of the report, as on standard error
+    /// (`FAIL new` and `line.xml: …` broke a log read line by line).
+    @Test func fileNamesStayOnOneLineOfTheReport() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>OK</label>"), to: folder + "/new\nline.xml")
+        let run = try typeset(["snapshot", folder])
+        #expect(run.status == 1)
+        #expect(run.lines.count == 2 && run.lines[0].hasPrefix("FAIL new\\u{A}line.xml: no reference"), "\(run.lines)")
+    }
+
+    /// A references folder that cannot be listed is the folder's problem (exit 2, said once):
+    /// every screen failed as having no reference, with a hint to record them that failed too.
+    /// As root (CI), run as `nobody`, for whom mode 000 means no reading.
+    @Test func anUnreadableReferenceFolderIsSaidOnce() throws {
+        let folder = try temporaryFolder()
+        defer {
+            chmod(folder + "/__snapshots__", 0o755)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        chmod(folder, 0o755)
+        try write(document("<label>OK</label>"), to: folder + "/a.xml")
+        try FileManager.default.createDirectory(atPath: folder + "/__snapshots__", withIntermediateDirectories: false)
+        chmod(folder + "/__snapshots__", 0)
+        let arguments = ["snapshot", folder]
+        let run = getuid() == 0
+            ? try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
+            : try typeset(arguments)
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("cannot read the folder '\(folder)/__snapshots__' of the references: Permission denied"), "\(run.stderr)")
+        #expect(!run.stdout.contains("no reference"), "\(run.stdout)")
+    }
+
     /// The hint for a missing reference names the options the check ran with: without them,
     /// running it recorded the pages in English at the default scale, and the next check failed.
     @Test func theRecordingHintKeepsTheOptions() throws {
