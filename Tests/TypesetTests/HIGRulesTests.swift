@@ -684,6 +684,15 @@ extension ReportBlock {
         #expect(marked.filter { $0 == "٪" }.count == 2 && !marked.contains("%"), "\(marked)")
         let persian = blocks(#"<document lang="fa" numerals="arabext"><label>2.5%</label></document>"#)
         #expect(persian[0].text == "۲٫۵٪")
+        // Beside Arabic-Indic digits the sign stands where a typed ٦٥٪ has it, on the number's
+        // left in right-to-left text (it was on the right of a lone "65%"), and on its right in
+        // left-to-right text; Persian digits keep theirs joined to the number, as typed ones do.
+        let arabic = blocks(#"""
+            <document lang="ar" numerals="arab"><label>65%</label><label>٦٥٪</label><label>البطارية 65%</label>
+            <label lang="en">Battery 65% left</label></document>
+            """#)
+        #expect(arabic.map(\.text) == ["٪٦٥", "٪٦٥", "٪٦٥البطارية ", "Battery ٦٥٪ left"])
+        #expect(blocks(#"<document lang="fa" numerals="arabext"><label>65%</label></document>"#)[0].text == "۶۵٪")
         // Only what is shown changes: the runs order as the written number does.
         let runs = blocks(#"<document lang="ar" numerals="arab"><label>السعر 1,234.50 ريال</label></document>"#)[0]
             .lines[0].runs

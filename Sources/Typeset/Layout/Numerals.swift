@@ -71,12 +71,27 @@ extension ParagraphLayouter {
     /// as the European number they read as. Ordered as the Arabic-Indic digits (AN) they were,
     /// the hyphen between two numbers took the right-to-left side (UAX #9 N1), and left-to-right
     /// text read "20-10". Digits shown in another system keep the order of what was typed
-    /// (SPEC 4.5); `display` is `displayScalars(_:)`.
+    /// (SPEC 4.5); `display` is `displayScalars(_:)`. A "%" shown as the Arabic percent sign
+    /// beside Arabic-Indic digits reads as a neutral (ON), as CLDR's Arabic percent sign does with
+    /// the ALM it writes after it, and a typed ٦٥٪ does (its digits AN): in right-to-left text it
+    /// stands on the number's left, where a typed ٦٥٪ has it (a lone label's "65%" showed ٦٥٪
+    /// with the sign on the right, joined to the number as UAX #9 W5 joins it to 65).
     static func bidiScalars(_ scalars: [Unicode.Scalar], display: [Unicode.Scalar]) -> [Unicode.Scalar] {
         // The same array when nothing was substituted: compared without reading it.
         guard display != scalars else { return scalars }
+        func isArabicIndicDigit(_ at: Int, by step: Int) -> Bool {
+            var at = at + step
+            while at >= 0, at < display.count, isBidiControlOrMark(display[at]) { at += step }
+            return at >= 0 && at < display.count && (0x0660...0x0669).contains(display[at].value)
+        }
         var read = scalars
-        for i in scalars.indices where display[i].isASCII && display[i] != scalars[i] { read[i] = display[i] }
+        for i in scalars.indices where display[i] != scalars[i] {
+            if display[i].isASCII {
+                read[i] = display[i]
+            } else if display[i] == "\u{066A}", scalars[i] == "%", isArabicIndicDigit(i, by: -1) || isArabicIndicDigit(i, by: 1) {
+                read[i] = "*"  // ON, and no bracket
+            }
+        }
         return read
     }
 
