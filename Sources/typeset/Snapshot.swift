@@ -113,12 +113,11 @@ struct Snapshot: Command {
             // One that cannot be listed: every screen failed as having no reference, with a
             // hint to record them that could not either.
             if isFolder {
-                do {
-                    _ = try FileManager.default.contentsOfDirectory(atPath: along)
-                } catch {
-                    printError("cannot read the folder '\(along)' of the references: \(describeFileError(error))")
+                guard let listing = opendir(along) else {
+                    printError("cannot read the folder '\(along)' of the references: \(String(cString: strerror(errno)))")
                     throw ExitCode(ExitStatus.usage)
                 }
+                closedir(listing)
             }
         }
         let options = SnapshotOptions(

@@ -18,11 +18,6 @@ enum SVGText {
         svg.append("</g>\n")
     }
 
-    /// One `<text>` per line of a block, in the page's reading order, with a `<tspan>` per run
-    /// spanning the run's advance from its origin on the baseline (a right-to-left run's from
-    /// its right end), in its language: a word whose letters differ in color or weight is one word
-    /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
-    /// the runs of one element on one baseline.
     /// Whether `text` is ASCII letters, a single space between words and none at its ends:
     /// text any viewer's bidi pass leaves in its order whatever stands around it.
     private static func isLatinWords(_ text: String) -> Bool {
@@ -35,6 +30,11 @@ enum SVGText {
         return previous != 0x20
     }
 
+    /// One `<text>` per line of a block, in the page's reading order, with a `<tspan>` per run
+    /// spanning the run's advance from its origin on the baseline (a right-to-left run's from
+    /// its right end), in its language: a word whose letters differ in color or weight is one word
+    /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
+    /// the runs of one element on one baseline.
     private static func write(_ page: Page, layer: inout ByteBuffer) {
         var lineBaseline: Double?
         func endLine() {
