@@ -828,8 +828,45 @@ private let markup = """
             "doc.xml:1:11: warning: key 'settings.title' is not translated to 'ar' in the catalog; it has no 'en' text either; the element's own text is used"),
             "\(warnings)")
         #expect(warnings.contains {
-            $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; the key is shown")
+            $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; its key, the source text, is shown")
         }, "\(warnings)")
+    }
+
+    /// A key that is text, not an identifier, is the source text of an entry without one, as
+    /// Xcode reads a string it extracted from code (`Text("إلغاء")` is written with
+    /// translations only): an Arabic screen showed the element's English "Cancel", tagged
+    /// Arabic and set left to right, and `key="Cancel"` showed the element's "Dismiss".
+    @Test func aKeyThatIsTextIsItsEntrysSourceText() throws {
+        let catalog = #"{"sourceLanguage": "ar", "strings": {"إلغاء": {"localizations": {"en": {"stringUnit": "#
+            + #"{"state": "translated", "value": "Cancel"}}}}, "settings.title": {}}}"#
+        let doc = #"<document><button key="إلغاء">Cancel</button><title key="settings.title">الإعدادات</title></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc, "c.xcstrings": catalog])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+        let blocks = try L10nCLI.blocks(arabic.stdout).blocks
+        #expect(blocks.map(\.text) == ["إلغاء", "الإعدادات"])
+        #expect(blocks.first.map { $0.lang == "ar" && $0.direction == "rtl" } == true, "\(blocks)")
+        #expect(arabic.status == 0 && arabic.stderr.isEmpty, "\(arabic.stderr)")
+        let english = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
+        #expect(try L10nCLI.blocks(english.stdout).blocks.map(\.text) == ["Cancel", "الإعدادات"])
+        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title"] {
+            #expect(LocalizedStrings.LookedUp.isIdentifier(key), "\(key)")
+        }
+        for key in ["Cancel", "OK", "Wi-Fi", "Back Up", "إلغاء", "Hello, %@"] {
+            #expect(!LocalizedStrings.LookedUp.isIdentifier(key), "\(key)")
+        }
+    }
+
+    /// `--locale` without `--strings`, in a document with keys: an Arabic screen of the
+    /// elements' own English text, unsaid. Said once.
+    @Test func aLocaleWithoutACatalogIsSaidOnce() throws {
+        let doc = #"<document><label key="a">One</label><label key="b">Two</label></document>"#
+        let folder = try L10nCLI.folder(["doc.xml": doc])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--locale", "ar"], in: folder)
+        #expect(run.status == 0)
+        #expect(run.stderr.components(separatedBy: "no string catalog was given for locale 'ar'").count == 2, "\(run.stderr)")
+        #expect(try L10nCLI.typeset(["layout", "doc.xml"], in: folder).stderr.isEmpty)
     }
 
     /// A row balances its Arabic buttons beside the all-caps Latin a sibling shows (SPEC 4.3), as

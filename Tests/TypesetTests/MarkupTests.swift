@@ -753,6 +753,9 @@ private struct Fixture {
         #expect(bare.document != nil)
         #expect(bare.diagnostics.warnings.map(\.location.line) == [2] && bare.diagnostics.warnings.map(\.location.column) == [3])
         #expect(bare.diagnostics.warnings.first?.message == "this <image> has no 'alt': a screen reader has nothing to say of it")
+        // A `key` gives it one from the catalog (it was warned about in every sheet cell).
+        let keyed = parse("<document><image src='../assets/icon.png' height='10' key='hero.alt'/></document>", file: fixture.file, assets: [fixture.assets])
+        #expect(keyed.document != nil && keyed.diagnostics.items.isEmpty, "\(keyed.diagnostics.items)")
         guard case .image(let image)? = result.document?.blocks.first?.kind else {
             Issue.record("no image")
             return

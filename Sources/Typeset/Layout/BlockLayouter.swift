@@ -952,7 +952,18 @@ struct BlockLayouter {
             }
             return nil
         }
-        guard let strings else { return nil }
+        guard let strings else {
+            // `--locale` without `--strings`: an Arabic screen of English fallback text, unsaid.
+            if let locale = options.locale, !reportedNoStrings {
+                reportedNoStrings = true
+                diagnostics.report(.warning(
+                    block.location,
+                    "key '\(key)' is not looked up: no string catalog was given for locale '\(locale)'; "
+                        + "elements show their own text",
+                    hint: "give the catalog with --strings FILE"))
+            }
+            return nil
+        }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
             // The entry is broken: the documents that use it fail, each saying so once, at the
@@ -985,7 +996,8 @@ struct BlockLayouter {
             let shown =
                 !found.isKey
                 ? "its '\(fallback)' text is shown"
-                : "it has no '\(fallback)' text either; " + (hasOwnText ? "\(instead) is used" : "the key is shown")
+                : "it has no '\(fallback)' text either; "
+                    + (found.shown(hasOwnText: hasOwnText) == nil ? "\(instead) is used" : "its key, the source text, is shown")
             diagnostics.report(.warning(
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
         }
@@ -1044,8 +1056,9 @@ struct BlockLayouter {
     }
 
     /// The text the block shows, as `localizedString` chooses it (without its warnings): the
-    /// catalog's string for its key (SPEC 5.2), formatted when it is a format string, or the key
-    /// when the catalog lacks it and the block has no text of its own; else its own text.
+    /// catalog's string for its key (SPEC 5.2), formatted when it is a format string (the key
+    /// itself when its entry has no text), or the key when the catalog lacks it and the block
+    /// has no text of its own; else its own text.
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
         let own = inlines.styledText().map(\.text).joined()
         guard let key = block.key, options.unreadableCatalog == nil, let strings else { return own }

@@ -44,10 +44,32 @@ public struct LocalizedStrings: Sendable {
         /// The catalog's entry for the key is broken (only the documents that use it fail).
         public var problem: Diagnostic?
 
-        /// The text an element shows for the key (SPEC 5.2): none when the entry is broken, or
-        /// when the catalog has only the key and the element has text of its own.
+        /// The text an element shows for the key (SPEC 5.2): none when the entry is broken. A
+        /// key the catalog has without text shows itself, as the app does: Xcode writes a string
+        /// extracted from code, `Text("إلغاء")`, with translations only or none, the key its
+        /// source text (an Arabic screen showed the mockup's English "Cancel" instead). But
+        /// where the key is an identifier (`settings.title`, added by hand) and the element has
+        /// text of its own, that text is the fallback: none when the element shows the key.
         public func shown(hasOwnText: Bool) -> String? {
-            problem == nil && !(isKey && hasOwnText) ? text : nil
+            problem == nil && !(isKey && hasOwnText && Self.isIdentifier(text)) ? text : nil
+        }
+
+        /// Whether `key` reads as an identifier rather than text: ASCII letters, digits, dots,
+        /// underscores and hyphens, no space, with a dot or underscore or no capital letter
+        /// (`settings.title`, `BUTTON_OK`, `ok`; not "Cancel", "OK", "Wi-Fi", "Back Up", "إلغاء",
+        /// which Xcode extracts from code as they are shown).
+        static func isIdentifier(_ key: String) -> Bool {
+            var separated = false
+            var capital = false
+            for byte in key.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): capital = true
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): continue
+                case UInt8(ascii: "."), UInt8(ascii: "_"): separated = true
+                default: return false
+                }
+            }
+            return separated || !capital
         }
     }
 
