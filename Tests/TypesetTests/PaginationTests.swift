@@ -491,6 +491,21 @@ import Testing
         #expect(try pages(lines(6) + long + lines(1)) == [["p1"], ["heading1", "p1"]])
         // What follows could not stand beside the heading on any page: the heading stays.
         #expect(try pages(lines(6) + "<heading>H</heading><button size=\"120\">OK</button>") == [["p1", "heading1"], ["button1"]])
+        // A row with a heading is a section's header ("New Apps" and "See All"): it goes with
+        // its section too (it stayed at the foot, both items on the next page).
+        #expect(
+            try pages(lines(6) + "<row><heading>New</heading><button>All</button></row>\n<list><item>A</item><item>B</item></list>")
+                == [["p1"], ["heading1", "button1", "item2", "item2"]])
+    }
+
+    /// A divider is not the first thing on a page: left out at a page break, as a spacer is (a
+    /// page began with a hairline above "Row B", the row it went under on the page before).
+    @Test func aDividerAtAPageBreakIsLeftOut() throws {
+        let markup = #"<document width="300" height="260" margin="20"><label>Top</label><spacer height="152"/>"#
+            + #"<label>Row A</label><divider/><label>Row B</label><divider/><label>Row C</label></document>"#
+        let result = try #require(layoutMarkup(markup))
+        let pages = result.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(pages == [["label", "label"], ["label", "divider", "label"]], "\(pages)")
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

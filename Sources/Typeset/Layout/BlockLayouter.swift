@@ -135,6 +135,9 @@ struct Unit {
     /// The element the unit was made from, and its name (for diagnostics about its page).
     var location: SourceLocation
     var kind: String
+    /// A title or a heading, or a row with one (a section's header: "New Apps" and its "See
+    /// All" button): not left at a page's foot without the start of what follows it.
+    var keepsWithNext = false
 
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
     /// the least: its second when its first two fit on a page, so that no paragraph's first
@@ -376,7 +379,14 @@ struct BlockLayouter {
     }
 
     private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, block: Block) {
-        units.append(Unit(blocks: blocks, top: top, bottom: bottom, location: block.location, kind: block.elementName))
+        var unit = Unit(blocks: blocks, top: top, bottom: bottom, location: block.location, kind: block.elementName)
+        func isHeading(_ block: Block) -> Bool { block.elementName == "title" || block.elementName == "heading" }
+        if case .row(let children) = block.kind {
+            unit.keepsWithNext = children.contains(where: isHeading)
+        } else {
+            unit.keepsWithNext = isHeading(block)
+        }
+        units.append(unit)
         cursor = bottom
         countTowardPageLimit(units[units.count - 1])
     }

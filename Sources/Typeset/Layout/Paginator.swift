@@ -100,13 +100,14 @@ extension BlockLayouter {
             warnings.append(warning)
         }
 
-        /// For a title or a heading (`units[index]`), how much of what follows it must stand on
+        /// For a title or a heading, or a row with one (`units[index]`, `Unit.keepsWithNext`),
+        /// how much of what follows it must stand on
         /// its page: the gap and the start of a paragraph or a row taller than a page
         /// (`Unit.startHeight`), a block that does not split, or
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
-            func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
+            func isHeading(_ unit: Unit) -> Bool { unit.keepsWithNext }
             func isSeparator(_ unit: Unit) -> Bool { unit.blocks.isEmpty || unit.kind == "divider" }
             var kept: Double?  // the headings that follow, and their gaps
             var separators = 0.0  // the spacers and dividers since, and their gaps
@@ -190,8 +191,9 @@ extension BlockLayouter {
             // top of a page after the first (the next page started with their space, or was
             // blank). The page that follows starts with the next content, if any comes. One
             // taller than the first page, at its top, is left out and the page goes on (it was a
-            // blank page of its own).
-            if unit.blocks.isEmpty {
+            // blank page of its own). So is a divider: a page began with a hairline above its
+            // first row, the row it went under left on the page before.
+            if unit.blocks.isEmpty || unit.kind == "divider" {
                 if pageEnded || (empty && !pages.isEmpty) { continue }
                 if y + gap + height > contentHeight + 0.001 {
                     if !empty { pageEnded = true }
