@@ -33,6 +33,8 @@ struct Render: Command {
     /// Without -o: each output path and the first input written there (over all inputs, so that
     /// every shard of a batch agrees).
     var firstInputs: [String: String] = [:]
+    /// The same by the file each output replaces (`written`), links followed.
+    var firstByFile: [String: String] = [:]
     /// Inputs whose outputs would be one file, and why: each fails, and the others are rendered.
     var clashes: [String: String] = [:]
 
@@ -45,12 +47,14 @@ struct Render: Command {
         jobs = try arguments.jobs()
         shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
-        (firstInputs, clashes, inputs) = try validate()
+        (firstInputs, clashes, inputs, firstByFile) = try validate()
     }
 
     /// Checks the options and outputs; returns `firstInputs`, `clashes` and the inputs, without
     /// files given again when each has its own output.
-    private func validate() throws -> (firstInputs: [String: String], clashes: [String: String], inputs: [String]) {
+    private func validate() throws -> (
+        firstInputs: [String: String], clashes: [String: String], inputs: [String], firstByFile: [String: String]
+    ) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         try checkOutput(file: output, folder: outDir)
@@ -97,9 +101,11 @@ struct Render: Command {
             guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
             let file = Self.written(path)
             if let other = firstInput[path] ?? firstByFile[file]?.input {
-                let through = firstInput[path] == nil ? ", through a link to '\(firstByFile[file]?.path ?? path)'" : ""
-                let message = "'\(other)' and '\(input)' would both be written to '\(path)'\(through); "
-                    + "rename one or render them separately"
+                // (Through a link: the other output's name, and which leads to it.)
+                let linked = firstInput[path] == nil ? firstByFile[file]?.path : nil
+                let message = "'\(other)' and '\(input)' would both be written to '\(linked ?? path)'"
+                    + (linked.map { "('\(path)' leads to '\($0)')" }.map { " " + $0 } ?? "")
+                    + "; rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
             } else {
@@ -108,7 +114,7 @@ struct Render: Command {
             }
             kept.append(input)
         }
-        return (firstInput, clashes, output == nil ? kept : inputs)
+        return (firstInput, clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -197,7 +203,7 @@ struct Render: Command {
             let path = outputPath(for: input, format: resolvedFormat)
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
-                let other = firstInputs[page].flatMap { $0 == input ? nil : $0 }
+                let other = (firstInputs[page] ?? firstByFile[Self.written(page)]).flatMap { $0 == input ? nil : $0 }
                 let viewer = pictures?.shownBy[Self.written(page)].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
@@ -283,8 +289,19 @@ struct Render: Command {
     }
 
     /// The file writing `path` replaces, as `resolved` gives it: a link's file where `path` is
-    /// one (`AtomicFileWriter` writes through it).
-    private static func written(_ path: String) -> String { Path.realPath(path) ?? resolved(path) }
+    /// one (`AtomicFileWriter` writes through it), also one not there yet (a link to `a.pdf`
+    /// in a fresh folder: written through once `a.pdf` was, whichever input came first).
+    static func written(_ path: String) -> String {
+        if let real = Path.realPath(path) { return real }
+        var status = stat()
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+            case let count = readlink(path, &buffer, buffer.count - 1), count > 0
+        else { return resolved(path) }
+        let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = Path.folder(path)
+        return resolved(destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination))
+    }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job
     /// busy, few enough that memory does not grow with the number of inputs.

@@ -113,12 +113,13 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
-        // A name of several capitalised words counts as one word: "Apple Watch Ultra 2" was
-        // three Latin words to one Hebrew, and the Hebrew sentence was set left to right.
+        // A quarter is enough when the text ends in Hebrew: "Apple Watch Ultra 2 מחובר." was
+        // set left to right, one Hebrew word in four; title-case English ending in a name, or
+        // a sentence with a Hebrew word, stays left to right.
         let names = blocks(
-            #"<document lang="he"><label>Apple Watch Ultra 2 מחובר.</label><button>PAY עם Apple Pay</button>"#
-                + "<p>Open Settings and tap שמור now.</p></document>")
-        #expect(names.map(\.direction) == ["rtl", "rtl", "ltr"])
+            #"<document lang="he"><label>Apple Watch Ultra 2 מחובר.</label><label>Welcome Back To The App, דני</label>"#
+                + "<p>Open Settings and tap שמור now.</p><label>Call דני now please</label></document>")
+        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr"])
         let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
         #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")
@@ -360,6 +361,19 @@ extension ReportBlock {
         #expect(rtl[1].frame.x + rtl[1].frame.width < rtl[0].frame.x + rtl[0].frame.width)
         let ltr = blocks(#"<document lang="en"><list><item>a</item><list><item>b</item></list></list></document>"#)
         #expect(ltr[1].frame.x > ltr[0].frame.x)
+        // So is one without markers (its items stood under their parent's text); a top-level
+        // one is not.
+        for lang in ["en", "he"] {
+            let plain = blocks(#"<document lang="\#(lang)"><list><item>a</item><list type="none"><item>b</item></list></list></document>"#)
+            let (outer, inner) = (plain[0].frame, plain[1].frame)
+            if lang == "en" {
+                #expect(inner.x >= outer.x + 19.9, "\(outer) \(inner)")
+            } else {
+                #expect(inner.x + inner.width <= outer.x + outer.width - 19.9, "\(outer) \(inner)")
+            }
+        }
+        let top = blocks(#"<document><label>x</label><list type="none"><item>b</item></list></document>"#)
+        #expect(top[1].frame.x == top[0].frame.x)
     }
 }
 

@@ -214,24 +214,33 @@ import Testing
 
     /// A number in groups (a phone number, a price) stays on one line where it fits: UAX #14
     /// breaks at the spaces between its groups, and "+1 (555)" ended one line with "010-2030"
-    /// on the next. One wider than its line keeps its breaks.
+    /// on the next. One wider than its line keeps its breaks; numbers side by side that are
+    /// not one (years, scores) keep theirs.
     @Test func numbersInGroupsStayWhole() {
         let fits: (Range<Int>) -> Bool = { _ in true }
+        func kept(_ text: String) -> [String] { segments(text) { NumberGroups.keepingWhole($0, in: $1, fits: fits) } }
+        #expect(kept("Call +1 (555) 010-2030 now") == ["Call ", "+1 (555) 010-2030 ", "now!"])
         #expect(
-            segments("Call +1 (555) 010-2030 now") { NumberGroups.keepingWhole($0, in: $1, fits: fits) }
-                == ["Call ", "+1 (555) 010-2030 ", "now!"])
-        #expect(
-            segments("טלפון: \u{2066}+966 11 234 5678\u{2069}, 1 299 000 ש״ח") { NumberGroups.keepingWhole($0, in: $1, fits: fits) }
-                == ["טלפון: ", "\u{2066}+966 11 234 5678\u{2069}, ", "1 299 000 ", "ש״ח!"])
-        // Fewer than seven digits, or two spaces between groups: words, as before.
-        for text in ["in 10 20 30 days", "12 345  678 90"] {
+            kept("טלפון: \u{2066}03 555 0199\u{2069}, 1 299 000 ש״ח")
+                == ["טלפון: ", "\u{2066}03 555 0199\u{2069}, ", "1 299 000 ", "ש״ח!"])
+        // Not isolated, no "+", not thousands; fewer than seven digits; two spaces; a full
+        // stop that ends a sentence: as before.
+        for text in ["call 03 555 0199", "1999 2000 2001", "21 19 25 23 18", "in 10 20 30 days", "12 345  678 90",
+                     "It happened in 1999. 2000 people came.", "+ 966 11 234 5678"] {
             let scalars = Array(text.unicodeScalars)
             let all = LineBreaker.opportunities(in: scalars)
             #expect(NumberGroups.keepingWhole(all, in: scalars, fits: fits) == all, "\(text)")
         }
-        // A "+" with a space after it is no sign of the number.
-        #expect(
-            segments("+ 966 11 234 5678") { NumberGroups.keepingWhole($0, in: $1, fits: fits) } == ["+ ", "966 11 234 5678!"])
+        // What cannot be broken around it is measured with it: "$" before, "." after.
+        for (text, stretch) in [("Price $1 299 000 only", "$1 299 000"), ("Call +44 20 7946 0958.", "+44 20 7946 0958.")] {
+            let scalars = Array(text.unicodeScalars)
+            var measured: [String] = []
+            _ = NumberGroups.keepingWhole(LineBreaker.opportunities(in: scalars), in: scalars) { range in
+                measured.append(String(String.UnicodeScalarView(scalars[range])))
+                return true
+            }
+            #expect(measured == [stretch], "\(text)")
+        }
         // Too wide for its line: its breaks stay.
         let scalars = Array("Call +1 (555) 010-2030".unicodeScalars)
         let all = LineBreaker.opportunities(in: scalars)

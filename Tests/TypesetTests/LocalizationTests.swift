@@ -549,6 +549,29 @@ private let xcstrings = #"""
         #expect(entries.warnings.map(\.description) == [
             "dup.xcstrings:2:6: warning: key 't' is given again (first on line 1); this later entry is used"
         ])
+        // Members given twice below an entry, a merge's leftovers: the later is used, and said
+        // (the first "value" and the last "ar" were used, unsaid).
+        let nested = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"t": {"localizations": {"#
+                + #""ar": {"stringUnit": {"state": "translated", "value": "قديم",\#n"value": "جديد"}},\#n"#
+                + #""he": {"stringUnit": {"state": "translated", "value": "ישן"}},\#n"#
+                + #""he": {"stringUnit": {"state": "translated", "value": "חדש"}}}}}}"#,
+            file: "merged.xcstrings")
+        #expect(nested.tables["ar"]?["t"] == "جديد" && nested.tables["he"]?["t"] == "חדש", "\(nested.tables)")
+        #expect(nested.warnings.map(\.description) == [
+            "merged.xcstrings:2:10: warning: \"value\" is given again (first on line 1); this later one is used",
+            "merged.xcstrings:4:7: warning: \"he\" is given again (first on line 3); this later one is used",
+        ])
+        // Fields Xcode refuses, of the wrong type, are said too ("false" in quotes was read as true).
+        let typed = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"t": {"comment": 7, "shouldTranslate": "false", "localizations": {"#
+                + #""ar": {"stringUnit": {"state": 5, "value": "ب"}}}}}}"#,
+            file: "typed.xcstrings")
+        #expect(typed.warnings.map(\.message) == [
+            "\"comment\" of key 't' must be a string, not a number; it is passed over (Xcode refuses the catalog)",
+            "\"shouldTranslate\" of key 't' must be true or false, not a string; it is passed over (Xcode refuses the catalog)",
+            "\"state\" of key 't' must be a string, not a number; it is passed over (Xcode refuses the catalog)",
+        ])
         let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
         let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let big = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
@@ -849,11 +872,12 @@ private let markup = """
         #expect(arabic.status == 0 && arabic.stderr.isEmpty, "\(arabic.stderr)")
         let english = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
         #expect(try L10nCLI.blocks(english.stdout).blocks.map(\.text) == ["Cancel", "الإعدادات"])
-        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title"] {
-            #expect(LocalizedStrings.LookedUp.isIdentifier(key), "\(key)")
+        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title", "settings/title", "SAVE",
+                    "settingsTitle", "HomeScreenTitle", "%lld files"] {
+            #expect(LocalizedStrings.LookedUp.prefersOwnText(key), "\(key)")
         }
-        for key in ["Cancel", "OK", "Wi-Fi", "Back Up", "إلغاء", "Hello, %@"] {
-            #expect(!LocalizedStrings.LookedUp.isIdentifier(key), "\(key)")
+        for key in ["Cancel", "Wi-Fi", "Back Up", "إلغاء", "Done."] {
+            #expect(!LocalizedStrings.LookedUp.prefersOwnText(key), "\(key)")
         }
     }
 
@@ -867,6 +891,13 @@ private let markup = """
         #expect(run.status == 0)
         #expect(run.stderr.components(separatedBy: "no string catalog was given for locale 'ar'").count == 2, "\(run.stderr)")
         #expect(try L10nCLI.typeset(["layout", "doc.xml"], in: folder).stderr.isEmpty)
+        // An image whose alt is its key's, and no catalog: it has none, and that is said.
+        try "<document><p>x</p></document>".write(toFile: folder + "/tiny.xml", atomically: true, encoding: .utf8)
+        #expect(try L10nCLI.typeset(["render", "tiny.xml", "-o", "p.png", "--scale", "0.1"], in: folder).status == 0)
+        try #"<document><image src="p.png" width="10" height="10" key="hero.alt"/></document>"#
+            .write(toFile: folder + "/img.xml", atomically: true, encoding: .utf8)
+        let image = try L10nCLI.typeset(["layout", "img.xml"], in: folder)
+        #expect(image.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(image.stderr)")
     }
 
     /// A row balances its Arabic buttons beside the all-caps Latin a sibling shows (SPEC 4.3), as
@@ -918,6 +949,9 @@ private let markup = """
         #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text) == [""])
         #expect(arabic.status == 0)
         #expect(arabic.stderr == "doc.xml:1:11: warning: the 'ar' text of key 'ok' in the catalog is empty; nothing is shown\n")
+        // Named by the language it is in: ar-SA shows ar's (it said "the 'ar-SA' text", which is none).
+        let saudi = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "ar-SA"], in: folder)
+        #expect(saudi.stderr == "doc.xml:1:11: warning: the 'ar' text (shown for 'ar-SA') of key 'ok' in the catalog is empty; nothing is shown\n")
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "he"], in: folder)
         #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text) == ["OK"])
         #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text (en)\n")
@@ -1233,7 +1267,7 @@ private let markup = """
         // An empty string in the catalog is the element's text, not a missing key; it is
         // said, as it is seldom meant.
         #expect(hebrew.status == 0, "\(hebrew.stderr)")
-        #expect(hebrew.stderr.hasSuffix("warning: the 'en' text of key 'nowhere' in the catalog is empty; nothing is shown\n"), "\(hebrew.stderr)")
+        #expect(hebrew.stderr.hasSuffix("warning: the text of key 'nowhere' in the catalog is empty; nothing is shown\n"), "\(hebrew.stderr)")
     }
 
     /// Lines end at LF, CR or CRLF in a catalog as in markup (a CR-only catalog's errors were all

@@ -359,13 +359,14 @@ import Testing
         let warnings = result.diagnostics.warnings
         #expect(warnings.count == 2)
         #expect(warnings.allSatisfy { $0.location.line == 3 })
-        #expect(warnings.filter { $0.message.hasPrefix("a line of this <p> is 390 pt tall") }.count == 1)
+        #expect(warnings.filter { $0.message.hasPrefix("a line of this <p> is 390 pt tall") && $0.message.hasSuffix("it is cut off at the bottom of the page") }.count == 1)
         #expect(warnings.filter { $0.message.contains("the word 'Big'") }.count == 1)
         #expect(lineTexts(result).joined(separator: "|") == "Before|B|ig|After")
-        // A line only a fraction taller than the page says by how much (not "23 pt tall").
+        // A line only a fraction taller than the page says by how much (not "23 pt tall"), and
+        // that it is drawn whole, into the bottom margin (it was "cut off", and was not).
         let tight = try #require(layoutMarkup(#"<document height="54.09"><label>x</label></document>"#))
         #expect(tight.diagnostics.warnings.map(\.message) == [
-            "a line of this <label> is 22.1 pt tall, more than the 22.09 pt between the page's margins: it is cut off at the bottom of the page"
+            "a line of this <label> is 22.1 pt tall, more than the 22.09 pt between the page's margins: it runs into the bottom margin"
         ])
     }
 
@@ -496,6 +497,10 @@ import Testing
         #expect(
             try pages(lines(6) + "<row><heading>New</heading><button>All</button></row>\n<list><item>A</item><item>B</item></list>")
                 == [["p1"], ["heading1", "button1", "item2", "item2"]])
+        // A heading beside a paragraph is a term and its description, content: such rows do not
+        // keep with each other (four went on as a chain, and left half a page empty).
+        let terms = (1...4).map { "<row><heading>H\($0)</heading><p>d</p></row>\n" }.joined()
+        #expect(try pages(lines(6) + "\n" + terms).first == ["p1", "heading2", "p2"])
     }
 
     /// A divider is not the first thing on a page: left out at a page break, as a spacer is (a

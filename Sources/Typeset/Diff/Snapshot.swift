@@ -303,18 +303,17 @@ public struct SnapshotFolder: Sendable {
         }
         // A document that fails records none of its pages, rather than some.
         guard record.conflictingPages.isEmpty else { return record }
-        // A reference that is a link to another file of the folder (identical references kept
-        // once in git) is not written through: `b.png` a link to `a.png` put b's page in a's
+        // A reference that is a link (identical references kept once in git, in one folder or
+        // across locales) is not written through: `b.png` a link to `a.png` put b's page in a's
         // reference, and the next run failed a.xml, which nobody had touched.
-        if let folder = Path.realPath(path) {
-            for (reference, _) in changed {
-                let target = AtomicFileWriter.target(of: reference)
-                guard target != reference, Path.folder(target) == folder else { continue }
-                throw ImageDiffError.write(
-                    path: reference,
-                    reason: "it is a link to '\(Path.lastComponent(target))' in the same folder, which it would replace; "
-                        + "put a copy in its place to record this page")
-            }
+        for (reference, _) in changed {
+            // (One that leads to a file the command reads is refused by the writer, which says which.)
+            let target = AtomicFileWriter.target(of: reference)
+            guard target != reference, ProtectedFiles.input(at: reference) == nil else { continue }
+            throw ImageDiffError.write(
+                path: reference,
+                reason: "it is a link to '\(target)', which it would replace (another screen's reference, maybe); "
+                    + "put a copy in its place to record this page")
         }
         if !changed.isEmpty {
             // Path.makeFolder names a file in the way ("File exists" did not say which).

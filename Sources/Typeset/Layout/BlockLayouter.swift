@@ -135,8 +135,10 @@ struct Unit {
     /// The element the unit was made from, and its name (for diagnostics about its page).
     var location: SourceLocation
     var kind: String
-    /// A title or a heading, or a row with one (a section's header: "New Apps" and its "See
-    /// All" button): not left at a page's foot without the start of what follows it.
+    /// A title or a heading, or a row of one with labels, buttons or images beside it (a
+    /// section's header: "New Apps" and its "See All" button): not left at a page's foot
+    /// without the start of what follows it. (A row with a paragraph beside its heading is a
+    /// term and its description, content, as a spec sheet's rows are.)
     var keepsWithNext = false
 
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
@@ -382,7 +384,8 @@ struct BlockLayouter {
         var unit = Unit(blocks: blocks, top: top, bottom: bottom, location: block.location, kind: block.elementName)
         func isHeading(_ block: Block) -> Bool { block.elementName == "title" || block.elementName == "heading" }
         if case .row(let children) = block.kind {
-            unit.keepsWithNext = children.contains(where: isHeading)
+            let header = ["title", "heading", "label", "button", "caption", "image", "divider", "spacer"]
+            unit.keepsWithNext = children.contains(where: isHeading) && children.allSatisfy { header.contains($0.elementName) }
         } else {
             unit.keepsWithNext = isHeading(block)
         }
@@ -532,25 +535,22 @@ struct BlockLayouter {
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
     /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
-    /// are (a word of both counts in each). Left-to-right words with a capital letter one after
-    /// another, only spaces and words without letters between, are one: a name ("Apple Watch
-    /// Ultra 2 מחובר." is a Hebrew sentence of two words, set left to right when it counted one
-    /// Hebrew word in four), while the lower-case words of an English sentence each count.
-    private static func wordDirections(_ scalars: [Unicode.Scalar]) -> (rightToLeft: Int, leftToRight: Int, all: Int) {
+    /// are (a word of both counts in each); and whether the last of them has right-to-left
+    /// letters only.
+    private static func wordDirections(_ scalars: [Unicode.Scalar])
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, endsRightToLeft: Bool)
+    {
         var rightToLeft = 0, leftToRight = 0, all = 0
-        var word: (rightToLeft: Bool, leftToRight: Bool, capital: Bool) = (false, false, false)
-        var afterName = false  // the last word with letters was a left-to-right one with a capital
+        var endsRightToLeft = false
+        var word: (rightToLeft: Bool, leftToRight: Bool) = (false, false)
         func endWord() {
+            if word.rightToLeft { rightToLeft += 1 }
+            if word.leftToRight { leftToRight += 1 }
             if word.rightToLeft || word.leftToRight {
-                let continuesName = afterName && word.leftToRight && !word.rightToLeft && word.capital
-                if !continuesName {
-                    if word.rightToLeft { rightToLeft += 1 }
-                    if word.leftToRight { leftToRight += 1 }
-                    all += 1
-                }
-                afterName = word.leftToRight && !word.rightToLeft && word.capital
+                all += 1
+                endsRightToLeft = word.rightToLeft && !word.leftToRight
             }
-            word = (false, false, false)
+            word = (false, false)
         }
         var isolates = 0
         for scalar in scalars {
@@ -561,16 +561,14 @@ struct BlockLayouter {
                 guard isolates == 0 else { continue }
                 switch scalar.bidiClass {
                 case .R, .AL: word.rightToLeft = true
-                case .L:
-                    word.leftToRight = true
-                    if scalar.generalCategory == .Lu || scalar.generalCategory == .Lt { word.capital = true }
+                case .L: word.leftToRight = true
                 case .WS, .B, .S: endWord()
                 default: break
                 }
             }
         }
         endWord()
-        return (rightToLeft, leftToRight, all)
+        return (rightToLeft, leftToRight, all, endsRightToLeft)
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -743,7 +741,10 @@ struct BlockLayouter {
     ) {
         // Each item is its own unit so that pages break between items.
         let inner = containerContext(block, context)
-        let markers = listMarkers(list, inner)
+        var markers = listMarkers(list, inner)
+        // A nested list without markers is still a level in: its items stood where their
+        // parent item's text does, the hierarchy lost (HTML indents `list-style: none` too).
+        if !inside.isEmpty && markers.width == 0 { markers.width = BlockLayouter.bulletIndent }
         guard hasRoom(block, inner, markers: markers.width) else { return }
         let start = units.count
         defer { addBackground(block, context, units: start) }
@@ -1025,7 +1026,11 @@ struct BlockLayouter {
         }
         if text.isEmpty {
             // As the app shows it (blank), but seldom meant: a translation pasted empty, say.
-            let whose = (found.fallback ?? strings.locale).map { "the '\($0)' text" } ?? "the text"
+            // Named by the language it came from (ar-SA shows ar's: "the 'ar-SA' text" was none).
+            let language = found.language ?? found.fallback
+            let whose = language.map { language in
+                "the '\(language)' text" + (strings.locale.map { $0 == language ? "" : " (shown for '\($0)')" } ?? "")
+            } ?? "the text"
             diagnostics.report(.warning(
                 block.location, "\(whose) of key '\(key)' in the catalog is empty; nothing is shown"))
         }
@@ -1210,8 +1215,13 @@ struct BlockLayouter {
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
             } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
+                // A third of its words, or a quarter when the last is one: a Hebrew sentence
+                // that names a product first ends in Hebrew ("Apple Watch Ultra 2 מחובר.", one
+                // word in four, was left to right), while English ends in English.
                 let words = Self.wordDirections(text.scalars)
-                if 3 * words.rightToLeft >= words.all { declaringStyle.lang = shownLanguage }
+                if 3 * words.rightToLeft >= words.all || words.endsRightToLeft && 4 * words.rightToLeft >= words.all {
+                    declaringStyle.lang = shownLanguage
+                }
             }
         }
         let ownRTL = declaredRightToLeft(declaringStyle) ?? firstStrong.map { $0 == 1 } ?? context.rightToLeft
@@ -1400,6 +1410,13 @@ struct BlockLayouter {
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
         let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
+        // Its key looked up in no catalog: no alt, said as of any image without one (the markup
+        // leaves that to here for an image with a key).
+        if alt == nil && strings == nil && options.unreadableCatalog == nil {
+            diagnostics.report(.warning(
+                block.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
+                hint: "describe it with alt=\"…\", or give the catalog of its key with --strings"))
+        }
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]

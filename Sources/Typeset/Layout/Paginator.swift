@@ -95,7 +95,10 @@ extension BlockLayouter {
             let warning = Diagnostic.warning(
                 unit.location,
                 "\(what) is \(format(shown)) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "
-                    + "between the page's margins: it is cut off at the bottom of the page",
+                    + "between the page's margins: "
+                    // Standing at the page's top, it ends in the bottom margin or past the page.
+                    + (height > contentHeight + margin + 0.001
+                        ? "it is cut off at the bottom of the page" : "it runs into the bottom margin"),
                 hint: "make the page taller ('height' or 'device'), its margin smaller, or the content shorter")
             warnings.append(warning)
         }
@@ -107,12 +110,15 @@ extension BlockLayouter {
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
-            func isHeading(_ unit: Unit) -> Bool { unit.keepsWithNext }
+            // (A header row keeps with what follows it, but is not kept by the one before it as
+            // a heading is: rows of a heading and a label one after another went on as a chain,
+            // and half a page was left empty.)
+            func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
             func isSeparator(_ unit: Unit) -> Bool { unit.blocks.isEmpty || unit.kind == "divider" }
             var kept: Double?  // the headings that follow, and their gaps
             var separators = 0.0  // the spacers and dividers since, and their gaps
             var i = index
-            while isHeading(units[i]) || (i > index && isSeparator(units[i])), i + 1 < units.count,
+            while i == index && units[i].keepsWithNext || isHeading(units[i]) || (i > index && isSeparator(units[i])), i + 1 < units.count,
                 (kept ?? 0) + separators <= contentHeight
             {
                 let next = units[i + 1]

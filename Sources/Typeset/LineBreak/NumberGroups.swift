@@ -1,50 +1,88 @@
 // A number written in groups stays on one line where it fits: a phone number ("+1 (555)
-// 010-2030", "03 555 0199") or a price in groups ("1 299 000"). UAX #14 breaks at the spaces
-// between the groups (LB18), so "טלפון: <ltr>+1 (555) 010-2030</ltr>" wrapped after "(555)"
-// though the whole number fit on the next line, and the reader met half a number at the end of
-// one line and its other half at the start of the next. One wider than its line still breaks
-// at its spaces.
+// 010-2030") or a price in groups ("1 299 000"). UAX #14 breaks at the spaces between the
+// groups (LB18), so "טלפון: <ltr>+1 (555) 010-2030</ltr>" wrapped after "(555)" though the
+// whole number fit on the next line, and the reader met half a number at the end of one line
+// and its other half at the start of the next. One wider than its line still breaks at its
+// spaces. Numbers side by side that are not one (years, scores, times: "1999 2000 2001")
+// are not taken for one: only an isolated number (`<ltr>…</ltr>`, as SPEC 4.5 asks of phone
+// numbers and codes), one that begins with "+", or thousands in groups of three.
 
 enum NumberGroups {
-    /// `opportunities` without those inside a number in groups that `fits` on a line: digits
-    /// (any script's), with single spaces, no-break spaces, hyphens, dots and brackets between
-    /// them, seven digits or more, beginning with "+", "(" or a digit and ending with a digit or
-    /// ")" (what `HIGRules.reorderedNumbers` calls a number).
+    /// `opportunities` without those inside a number in groups whose unbreakable stretch (the
+    /// number with what UAX #14 keeps with it: "$", "€", a full stop after it) `fits` on a
+    /// line. A number is digits (any script's) with single spaces, no-break spaces, hyphens,
+    /// dots and brackets between them, seven digits or more, beginning with "+", "(" or a
+    /// digit and ending with a digit or ")"; and it is isolated, begins with "+", or is
+    /// thousands ("1 299 000": one to three digits, then groups of three, spaces between).
     static func keepingWhole(
         _ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
     ) -> [BreakOpportunity] {
-        var kept: [Range<Int>] = []
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" }
+        func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
+        var numbers: [Range<Int>] = []
         var start = 0
         while start < scalars.count {
             let first = scalars[start]
-            guard first == "+" || first == "(" || NumberingSystem.isDigit(first) else {
+            guard first == "+" && isDigit(start + 1) || first == "(" || NumberingSystem.isDigit(first),
+                start == 0 || !NumberingSystem.isDigit(scalars[start - 1]) && scalars[start - 1] != "+"
+            else {
                 start += 1
                 continue
             }
-            // The stretch, and its last digit or ")" (what it ends with).
+            // The stretch: a separator only between parts of it (a full stop that ends a
+            // sentence, "1999. 2000 people", ends it), and its last digit or ")".
             var end = start
             var last = start
             var digits = 0
+            var groups: [Int] = [0]  // digits in each group between spaces
+            var otherSigns = false  // anything but digits and spaces
             while end < scalars.count {
                 let scalar = scalars[end]
                 if NumberingSystem.isDigit(scalar) {
                     digits += 1
+                    groups[groups.count - 1] += 1
                     last = end
                 } else if scalar == ")" {
+                    otherSigns = true
                     last = end
-                } else if scalar == " " || scalar == "\u{A0}" {
-                    // One space between groups, not two, and none after a "+".
-                    guard end > start, scalars[end - 1] != " ", scalars[end - 1] != "\u{A0}", scalars[end - 1] != "+" else { break }
-                } else if !(scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+") {
+                } else if isSpace(scalar) {
+                    // One space between groups, before a digit, "(" or "+".
+                    guard end > start, !isSpace(scalars[end - 1]), scalars[end - 1] != "+", end + 1 < scalars.count,
+                        isDigit(end + 1) || scalars[end + 1] == "("
+                    else { break }
+                    groups.append(0)
+                } else if scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+" {
+                    // Joining parts: a digit or "(" after it.
+                    guard scalar == "(" || end == start || isDigit(end + 1) || end + 1 < scalars.count && scalars[end + 1] == "("
+                    else { break }
+                    otherSigns = true
+                } else {
                     break
                 }
                 end += 1
             }
             let number = start..<(last + 1)
-            if digits >= 7, number.count > 1, fits(number) { kept.append(number) }
+            let isolated = start > 0 && (0x2066...0x2068).contains(scalars[start - 1].value)
+                && last + 1 < scalars.count && scalars[last + 1] == "\u{2069}"
+            let thousands = !otherSigns && groups.count > 1 && (1...3).contains(groups[0]) && groups.dropFirst().allSatisfy { $0 == 3 }
+            if digits >= 7, groups.count > 1 || otherSigns, isolated || first == "+" || thousands {
+                numbers.append(number)
+            }
             start = max(end, start + 1)
         }
-        guard !kept.isEmpty else { return opportunities }
+        guard !numbers.isEmpty else { return opportunities }
+        // Each kept whole where what cannot be broken around it fits: from the break before it
+        // to the one after it, its spaces at the end left out (they hang at a line's end).
+        let offsets = opportunities.map(\.offset)
+        var kept: [Range<Int>] = []
+        for number in numbers {
+            let firstAfterStart = offsets.partitionPoint { $0 <= number.lowerBound }
+            let before = firstAfterStart > 0 ? offsets[firstAfterStart - 1] : 0
+            let end = offsets.partitionPoint { $0 < number.upperBound }
+            var after = end < offsets.count ? offsets[end] : scalars.count
+            while after > number.upperBound, scalars[after - 1].isWhiteSpace { after -= 1 }
+            if fits(before..<after) { kept.append(number) }
+        }
         var next = 0
         return opportunities.filter { opportunity in
             guard !opportunity.isMandatory else { return true }

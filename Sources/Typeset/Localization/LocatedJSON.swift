@@ -23,9 +23,10 @@ struct LocatedJSON {
         return nil
     }
 
-    /// The first member named `key` of an object.
+    /// The last member named `key` of an object, as Foundation's reading keeps it (a catalog's
+    /// member given twice, a merge's leftover, is warned about: `StringCatalog.repeatedMembers`).
     subscript(key: String) -> LocatedJSON? {
-        members?.first { $0.key == key }?.value
+        members?.last { $0.key == key }?.value
     }
 
     var string: String? {

@@ -48,28 +48,53 @@ public struct LocalizedStrings: Sendable {
         /// key the catalog has without text shows itself, as the app does: Xcode writes a string
         /// extracted from code, `Text("إلغاء")`, with translations only or none, the key its
         /// source text (an Arabic screen showed the mockup's English "Cancel" instead). But
-        /// where the key is an identifier (`settings.title`, added by hand) and the element has
-        /// text of its own, that text is the fallback: none when the element shows the key.
+        /// where the element has text of its own and the key is an identifier
+        /// (`settings.title`, added by hand) or a format string ("%lld files", whose sample
+        /// value the element's "3 files" has), that text is the fallback: none.
         public func shown(hasOwnText: Bool) -> String? {
-            problem == nil && !(isKey && hasOwnText && Self.isIdentifier(text)) ? text : nil
+            problem == nil && !(isKey && hasOwnText && Self.prefersOwnText(text)) ? text : nil
         }
 
-        /// Whether `key` reads as an identifier rather than text: ASCII letters, digits, dots,
-        /// underscores and hyphens, no space, with a dot or underscore or no capital letter
-        /// (`settings.title`, `BUTTON_OK`, `ok`; not "Cancel", "OK", "Wi-Fi", "Back Up", "إلغاء",
-        /// which Xcode extracts from code as they are shown).
-        static func isIdentifier(_ key: String) -> Bool {
-            var separated = false
+        /// Whether an element's own text shows rather than `key`: a key with a format specifier,
+        /// or one that reads as an identifier rather than text: ASCII letters, digits and ". _ /
+        /// -", no space, with a dot, underscore or slash, or without both cases, or in camel case
+        /// (`settings.title`, `settings/title`, `BUTTON_OK`, `SAVE`, `ok`, `settingsTitle`,
+        /// `HomeScreenTitle`; not "Cancel", "Wi-Fi", "Back Up", "إلغاء", which Xcode extracts
+        /// from code as they are shown).
+        static func prefersOwnText(_ key: String) -> Bool {
+            if !FormatSpecifiers.find(in: key).isEmpty { return true }
+            var separated = false  // a separator with a letter or digit after it ("Done." is text)
+            var afterSeparator = false
             var capital = false
+            var lower = false
+            var camel = false  // a capital right after a lower-case letter
+            var previousLower = false
             for byte in key.utf8 {
                 switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): capital = true
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): continue
-                case UInt8(ascii: "."), UInt8(ascii: "_"): separated = true
-                default: return false
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    capital = true
+                    camel = camel || previousLower
+                    previousLower = false
+                case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    lower = true
+                    previousLower = true
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    previousLower = false
+                case UInt8(ascii: "-"):
+                    previousLower = false
+                    afterSeparator = false
+                    continue
+                case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "/"):
+                    previousLower = false
+                    afterSeparator = true
+                    continue
+                default:
+                    return false
                 }
+                separated = separated || afterSeparator
+                afterSeparator = false
             }
-            return separated || !capital
+            return separated || !(capital && lower) || camel
         }
     }
 
@@ -696,7 +721,9 @@ public struct StringCatalog: Sendable {
         var largest: (what: String, bytes: Int)?  // the text substitutions made most of
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
         let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
+        var checks: [Diagnostic] = []
         for (index, (key, entry)) in strings.enumerated() where last[key] == index {
+            checks += repeatedMembers(in: entry, file: file) + wronglyTypedFields(of: entry, key: key, file: file)
             guard entry.members != nil else {
                 problems["", default: [:]][key] = Diagnostic.error(
                     location(entry, file), "the entry of key '\(key)' must be an object, not \(entry.kindName)")
@@ -744,8 +771,54 @@ public struct StringCatalog: Sendable {
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
-        catalog.warnings = warnings
+        catalog.warnings = warnings + checks
         return catalog
+    }
+
+    /// A warning for each member of an object in `value` (it included) given again, a merge's
+    /// leftover: two "value"s of one stringUnit, two "ar" localizations. The later is used, as
+    /// for a key given twice (the first was used of some, the last of others, unsaid).
+    private static func repeatedMembers(in value: LocatedJSON, file: String) -> [Diagnostic] {
+        switch value.value {
+        case .object(let members):
+            var lines: [String: Int] = [:]
+            var found: [Diagnostic] = []
+            for (name, member) in members {
+                if let first = lines[name] {
+                    found.append(.warning(
+                        location(member, file), "\"\(name)\" is given again (first on line \(first)); this later one is used"))
+                } else {
+                    lines[name] = member.line
+                }
+                found += repeatedMembers(in: member, file: file)
+            }
+            return found
+        case .array(let elements):
+            return elements.flatMap { repeatedMembers(in: $0, file: file) }
+        default:
+            return []
+        }
+    }
+
+    /// Warnings for the fields of an entry that Xcode's reading refuses and this one passes
+    /// over: a "comment", "extractionState" or a stringUnit's "state" that is no string, a
+    /// "shouldTranslate" that is no boolean ("false" in quotes was read as true, unsaid).
+    private static func wronglyTypedFields(of entry: LocatedJSON, key: String, file: String) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        func check(_ field: LocatedJSON?, _ name: String, wants kind: String, _ matches: (LocatedJSON) -> Bool) {
+            guard let field, !matches(field) else { return }
+            found.append(.warning(
+                location(field, file),
+                "\"\(name)\" of key '\(key)' must be \(kind), not \(field.kindName); it is passed over (Xcode refuses the catalog)"))
+        }
+        func isString(_ value: LocatedJSON) -> Bool { value.string != nil }
+        check(entry["comment"], "comment", wants: "a string", isString)
+        check(entry["extractionState"], "extractionState", wants: "a string", isString)
+        check(entry["shouldTranslate"], "shouldTranslate", wants: "true or false") { if case .bool = $0.value { true } else { false } }
+        for (_, localization) in entry["localizations"]?.members ?? [] {
+            check(localization["stringUnit"]?["state"], "state", wants: "a string", isString)
+        }
+        return found
     }
 
     /// A warning for each key of `members` given again, as a .strings file gets one (the later
