@@ -85,7 +85,11 @@ public enum Path {
     /// Makes `folder` and the folders above it where missing (an output's folder, before the
     /// output is written). Empty: the current one. Returns why it could not, in the system's
     /// words.
-    public static func makeFolder(_ folder: String) -> String? {
+    public static func makeFolder(_ folder: String) -> String? { makeFolderFailure(folder)?.reason }
+
+    /// As `makeFolder`, and whether the path is at fault (a file, or a link to nothing, where a
+    /// folder is wanted) rather than the system (no permission, a read-only or full disk).
+    public static func makeFolderFailure(_ folder: String) -> (reason: String, pathIsWrong: Bool)? {
         guard !folder.isEmpty else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -97,12 +101,12 @@ public enum Path {
                 path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
                 var status = stat()
                 if stat(path, &status) == 0 {
-                    if status.st_mode & S_IFMT != S_IFDIR { return "'\(path)' is a file, not a folder" }
+                    if status.st_mode & S_IFMT != S_IFDIR { return ("'\(path)' is a file, not a folder", true) }
                 } else if lstat(path, &status) == 0 {  // a link to nothing, or in a loop
-                    return "'\(path)' is a symbolic link that leads to no folder"
+                    return ("'\(path)' is a symbolic link that leads to no folder", true)
                 }
             }
-            return describeFileError(error)
+            return (describeFileError(error), false)
         }
     }
 

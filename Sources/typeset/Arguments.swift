@@ -173,8 +173,13 @@ func makeOutputFolder(_ folder: String) throws -> [String] {
         missing.append(path)
         path = Path.folder(path)
     }
-    if let problem = Path.makeFolder(folder) {
-        throw UsageError("cannot make the folder '\(folder)' for the output: \(problem)")
+    if let problem = Path.makeFolderFailure(folder) {
+        let message = "cannot make the folder '\(folder)' for the output: \(problem.reason)"
+        if problem.pathIsWrong { throw UsageError(message) }
+        // The system said no (permission, a read-only disk): as for a folder that is there
+        // and read-only, the inputs fail (exit 1, no usage text; this was exit 2).
+        printError(message)
+        throw ExitCode(ExitStatus.inputFailed)
     }
     return missing
 }

@@ -575,6 +575,24 @@ import Testing
         #expect(try String(contentsOfFile: out + "/v.xml", encoding: .utf8) == markup)
     }
 
+    /// An output folder the system will not make (no permission) is the input's failure, exit 1,
+    /// as a folder that is there and read-only is (it was a usage error, exit 2, with the usage
+    /// text); a file in the way is still a usage error. As root (CI), run as `nobody`.
+    @Test func anOutputFolderTheSystemWillNotMakeFailsTheInputs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        chmod(folder, 0o755)  // readable by all, writable by its owner only
+        try "<document><p>x</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
+        chmod(folder + "/a.xml", 0o644)
+        let arguments = ["render", folder + "/a.xml", "--out-dir", folder + "/out/sub"]
+        let run = getuid() == 0
+            ? try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
+            : try typeset(arguments)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("cannot make the folder '\(folder)/out/sub' for the output: Permission denied"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Usage"), "\(run.stderr)")
+    }
+
     /// An output that is a link to another input's output or to a picture a document shows:
     /// written through, it replaced that file without a word (exit 0), the one kept depending
     /// on the order of the jobs. Both inputs fail on another input's output; the picture is
