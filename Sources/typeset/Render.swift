@@ -293,14 +293,19 @@ struct Render: Command {
     /// in a fresh folder: written through once `a.pdf` was, whichever input came first).
     static func written(_ path: String) -> String {
         if let real = Path.realPath(path) { return real }
-        var status = stat()
+        // Link after link (a chain to a file not there yet), as many as the system follows.
+        var path = path
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-            case let count = readlink(path, &buffer, buffer.count - 1), count > 0
-        else { return resolved(path) }
-        let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let folder = Path.folder(path)
-        return resolved(destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination))
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                case let count = readlink(path, &buffer, buffer.count - 1), count > 0
+            else { break }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = Path.folder(path)
+            path = destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination)
+        }
+        return Path.realPath(path) ?? resolved(path)
     }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job

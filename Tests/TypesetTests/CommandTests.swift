@@ -607,6 +607,15 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: out + "/o/b.pdf", withDestinationPath: "a.pdf")
         let fresh = try typeset(["render", "a.xml", "b.xml", "--out-dir", "o", "--jobs", "1"], in: out)
         #expect(fresh.status == 1 && !FileManager.default.fileExists(atPath: out + "/o/a.pdf"), "\(fresh)")
+        // And a chain of them: b.pdf → c.pdf → a.pdf.
+        try FileManager.default.removeItem(atPath: out + "/o/b.pdf")
+        try FileManager.default.createSymbolicLink(atPath: out + "/o/b.pdf", withDestinationPath: "c.pdf")
+        try FileManager.default.createSymbolicLink(atPath: out + "/o/c.pdf", withDestinationPath: "a.pdf")
+        let chain = try typeset(["render", "a.xml", "b.xml", "--out-dir", "o", "--jobs", "1"], in: out)
+        #expect(chain.status == 1 && !FileManager.default.fileExists(atPath: out + "/o/a.pdf"), "\(chain)")
+        try FileManager.default.removeItem(atPath: out + "/o/c.pdf")
+        try FileManager.default.removeItem(atPath: out + "/o/b.pdf")
+        try FileManager.default.createSymbolicLink(atPath: out + "/o/b.pdf", withDestinationPath: "a.pdf")
         try Data("an earlier a.pdf".utf8).write(to: URL(fileURLWithPath: out + "/o/a.pdf"))
         for jobs in ["1", "2"] {
             let both = try typeset(["render", "a.xml", "b.xml", "c.xml", "--out-dir", "o", "--jobs", jobs], in: out)

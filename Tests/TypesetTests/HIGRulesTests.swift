@@ -113,13 +113,15 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
-        // A quarter is enough when the text ends in Hebrew: "Apple Watch Ultra 2 מחובר." was
-        // set left to right, one Hebrew word in four; title-case English ending in a name, or
-        // a sentence with a Hebrew word, stays left to right.
+        // A name of up to three capitalised words before Hebrew it ends in: "Apple Watch Ultra 2
+        // מחובר." was set left to right, one Hebrew word in four. Title-case English ending in a
+        // name, a key in English words with a Hebrew value, or a sentence with a Hebrew word,
+        // stays left to right.
         let names = blocks(
             #"<document lang="he"><label>Apple Watch Ultra 2 מחובר.</label><label>Welcome Back To The App, דני</label>"#
-                + "<p>Open Settings and tap שמור now.</p><label>Call דני now please</label></document>")
-        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr"])
+                + "<p>Open Settings and tap שמור now.</p><label>Call דני now please</label>"
+                + "<label>Current display language: עברית</label></document>")
+        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr", "ltr"])
         let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
         #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")
@@ -374,6 +376,14 @@ extension ReportBlock {
         }
         let top = blocks(#"<document><label>x</label><list type="none"><item>b</item></list></document>"#)
         #expect(top[1].frame.x == top[0].frame.x)
+        // In a row too, and as wide as bullets at every text size.
+        let inRow = blocks(#"<document><row><list><item>a</item><list type="none"><item>b</item></list></list><label>x</label></row></document>"#)
+        #expect(inRow[1].frame.x >= inRow[0].frame.x + 19.9, "\(inRow.map(\.frame))")
+        let large = try! #require(layoutMarkup(
+            #"<document><list><item>a</item><list type="none"><item>b</item></list><list><item>c</item></list></list></document>"#,
+            options: LayoutOptions(bodySize: 53)))
+        let items = large.report.pages[0].blocks
+        #expect(items[1].frame.x == items[2].frame.x && items[1].frame.x > 60, "\(items.map(\.frame))")
     }
 }
 

@@ -220,19 +220,18 @@ import Testing
         let fits: (Range<Int>) -> Bool = { _ in true }
         func kept(_ text: String) -> [String] { segments(text) { NumberGroups.keepingWhole($0, in: $1, fits: fits) } }
         #expect(kept("Call +1 (555) 010-2030 now") == ["Call ", "+1 (555) 010-2030 ", "now!"])
-        #expect(
-            kept("טלפון: \u{2066}03 555 0199\u{2069}, 1 299 000 ש״ח")
-                == ["טלפון: ", "\u{2066}03 555 0199\u{2069}, ", "1 299 000 ", "ש״ח!"])
-        // Not isolated, no "+", not thousands; fewer than seven digits; two spaces; a full
-        // stop that ends a sentence: as before.
-        for text in ["call 03 555 0199", "1999 2000 2001", "21 19 25 23 18", "in 10 20 30 days", "12 345  678 90",
-                     "It happened in 1999. 2000 people came.", "+ 966 11 234 5678"] {
+        #expect(kept("טלפון: \u{2066}03 555 0199\u{2069}, עכשיו") == ["טלפון: ", "\u{2066}03 555 0199\u{2069}, ", "עכשיו!"])
+        #expect(kept("Call us (+44 20 7946 0958) today") == ["Call ", "us ", "(+44 20 7946 0958) ", "today!"])
+        // Not isolated and no "+"; fewer than seven digits; two spaces; a full stop that ends a
+        // sentence: as before (years, scores, room numbers, prices in groups).
+        for text in ["call 03 555 0199", "1999 2000 2001", "21 19 25 23 18", "Rooms 101 102 103 104 105", "1 299 000",
+                     "in 10 20 30 days", "12 345  678 90", "It happened in 1999. 2000 people came.", "+ 966 11 234 5678"] {
             let scalars = Array(text.unicodeScalars)
             let all = LineBreaker.opportunities(in: scalars)
             #expect(NumberGroups.keepingWhole(all, in: scalars, fits: fits) == all, "\(text)")
         }
-        // What cannot be broken around it is measured with it: "$" before, "." after.
-        for (text, stretch) in [("Price $1 299 000 only", "$1 299 000"), ("Call +44 20 7946 0958.", "+44 20 7946 0958.")] {
+        // What cannot be broken around it is measured with it: a bracket, a comma, a full stop.
+        for (text, stretch) in [("Call (+44 20 7946 0958), now", "(+44 20 7946 0958),"), ("Call +44 20 7946 0958.", "+44 20 7946 0958.")] {
             let scalars = Array(text.unicodeScalars)
             var measured: [String] = []
             _ = NumberGroups.keepingWhole(LineBreaker.opportunities(in: scalars), in: scalars) { range in

@@ -562,6 +562,19 @@ private let xcstrings = #"""
             "merged.xcstrings:2:10: warning: \"value\" is given again (first on line 1); this later one is used",
             "merged.xcstrings:4:7: warning: \"he\" is given again (first on line 3); this later one is used",
         ])
+        // The later one whole: a first "ar" that is broken, or of device variations, is not read.
+        let later = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"t": {"localizations": {"ar": {"stringUnit": {"state": "translated"}},\#n"#
+                + #""ar": {"stringUnit": {"state": "translated", "value": "جديد"}}}}}}"#,
+            file: "later.xcstrings")
+        #expect(later.tables["ar"]?["t"] == "جديد" && later.problems.isEmpty, "\(later.tables) \(later.problems)")
+        // The catalog's own members too ("sourceLanguage" given twice changed it unsaid).
+        let root = try catalog(
+            #"{"sourceLanguage": "en",\#n"sourceLanguage": "ar", "strings": {}}"#, file: "root.xcstrings")
+        #expect(root.sourceLanguage == "ar")
+        #expect(root.warnings.map(\.description) == [
+            "root.xcstrings:2:19: warning: \"sourceLanguage\" is given again (first on line 1); this later one is used"
+        ])
         // Fields Xcode refuses, of the wrong type, are said too ("false" in quotes was read as true).
         let typed = try catalog(
             #"{"sourceLanguage": "en", "strings": {"t": {"comment": 7, "shouldTranslate": "false", "localizations": {"#
@@ -872,11 +885,10 @@ private let markup = """
         #expect(arabic.status == 0 && arabic.stderr.isEmpty, "\(arabic.stderr)")
         let english = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
         #expect(try L10nCLI.blocks(english.stdout).blocks.map(\.text) == ["Cancel", "الإعدادات"])
-        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title", "settings/title", "SAVE",
-                    "settingsTitle", "HomeScreenTitle", "%lld files"] {
+        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title", "settingsTitle", "HomeScreenTitle", "%lld files"] {
             #expect(LocalizedStrings.LookedUp.prefersOwnText(key), "\(key)")
         }
-        for key in ["Cancel", "Wi-Fi", "Back Up", "إلغاء", "Done."] {
+        for key in ["Cancel", "OK", "SAVE", "FAQ", "N/A", "24/7", "Wi-Fi", "Back Up", "إلغاء", "Done."] {
             #expect(!LocalizedStrings.LookedUp.prefersOwnText(key), "\(key)")
         }
     }
@@ -898,6 +910,11 @@ private let markup = """
             .write(toFile: folder + "/img.xml", atomically: true, encoding: .utf8)
         let image = try L10nCLI.typeset(["layout", "img.xml"], in: folder)
         #expect(image.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(image.stderr)")
+        // One without a key is said to once (the markup says it), not twice.
+        try #"<document><image src="p.png" width="10" height="10"/></document>"#
+            .write(toFile: folder + "/bare.xml", atomically: true, encoding: .utf8)
+        let bare = try L10nCLI.typeset(["layout", "bare.xml"], in: folder)
+        #expect(bare.stderr.components(separatedBy: "has no 'alt'").count == 2, "\(bare.stderr)")
     }
 
     /// A row balances its Arabic buttons beside the all-caps Latin a sibling shows (SPEC 4.3), as

@@ -535,22 +535,24 @@ struct BlockLayouter {
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
     /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
-    /// are (a word of both counts in each); and whether the last of them has right-to-left
-    /// letters only.
+    /// are (a word of both counts in each); whether the last of them has right-to-left letters
+    /// only; and whether every left-to-right one begins with a capital (a name's words).
     private static func wordDirections(_ scalars: [Unicode.Scalar])
-        -> (rightToLeft: Int, leftToRight: Int, all: Int, endsRightToLeft: Bool)
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, endsRightToLeft: Bool, capitalised: Bool)
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
         var endsRightToLeft = false
-        var word: (rightToLeft: Bool, leftToRight: Bool) = (false, false)
+        var capitalised = true
+        var word: (rightToLeft: Bool, leftToRight: Bool, capital: Bool?) = (false, false, nil)
         func endWord() {
             if word.rightToLeft { rightToLeft += 1 }
             if word.leftToRight { leftToRight += 1 }
             if word.rightToLeft || word.leftToRight {
                 all += 1
                 endsRightToLeft = word.rightToLeft && !word.leftToRight
+                if word.leftToRight && !word.rightToLeft && word.capital != true { capitalised = false }
             }
-            word = (false, false)
+            word = (false, false, nil)
         }
         var isolates = 0
         for scalar in scalars {
@@ -561,14 +563,16 @@ struct BlockLayouter {
                 guard isolates == 0 else { continue }
                 switch scalar.bidiClass {
                 case .R, .AL: word.rightToLeft = true
-                case .L: word.leftToRight = true
+                case .L:
+                    word.leftToRight = true
+                    if word.capital == nil { word.capital = scalar.generalCategory == .Lu || scalar.generalCategory == .Lt }
                 case .WS, .B, .S: endWord()
                 default: break
                 }
             }
         }
         endWord()
-        return (rightToLeft, leftToRight, all, endsRightToLeft)
+        return (rightToLeft, leftToRight, all, endsRightToLeft, capitalised)
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -741,10 +745,7 @@ struct BlockLayouter {
     ) {
         // Each item is its own unit so that pages break between items.
         let inner = containerContext(block, context)
-        var markers = listMarkers(list, inner)
-        // A nested list without markers is still a level in: its items stood where their
-        // parent item's text does, the hierarchy lost (HTML indents `list-style: none` too).
-        if !inside.isEmpty && markers.width == 0 { markers.width = BlockLayouter.bulletIndent }
+        let markers = listMarkers(list, inner, nested: !inside.isEmpty)
         guard hasRoom(block, inner, markers: markers.width) else { return }
         let start = units.count
         defer { addBackground(block, context, units: start) }
@@ -790,7 +791,7 @@ struct BlockLayouter {
         inside: [OpenStructure] = []
     ) -> Double {
         let inner = containerContext(block, context)
-        let markers = listMarkers(list, inner)
+        let markers = listMarkers(list, inner, nested: !inside.isEmpty)
         guard hasRoom(block, inner, markers: markers.width) else { return top }
         let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
         let first = placed.count
@@ -840,14 +841,21 @@ struct BlockLayouter {
     /// Marker texts and the width reserved for them on the list's start side: room for the
     /// widest marker in the style of the list's largest item, at least what a body-size list
     /// gets, so that a marker never reaches into its item's text.
-    private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext) -> ListMarkers {
+    /// (`nested`: a list in another. One without markers is still a level in, as wide as
+    /// bullets at its size: its items stood where their parent item's text does, the
+    /// hierarchy lost; HTML indents `list-style: none` too.)
+    private mutating func listMarkers(_ list: ListBlock, _ context: BlockContext, nested: Bool = false) -> ListMarkers {
         let system = numerals?.numberingSystem(locale: context.language) ?? .latn
         let items = list.items.filter { if case .list = $0.kind { false } else { true } }
         let texts: [String]
         switch list.marker ?? ListBlock.defaultMarker {
         case .bullet:
             texts = Array(repeating: "•", count: items.count)
-        case .none: return ListMarkers(texts: Array(repeating: "", count: items.count), width: 0)
+        case .none:
+            var bullets = list
+            bullets.marker = .bullet
+            return ListMarkers(
+                texts: Array(repeating: "", count: items.count), width: nested ? listMarkers(bullets, context).width : 0)
         case .number:
             texts = (1...max(1, items.count)).map { n in
                 String(String.UnicodeScalarView(String(n).unicodeScalars.map { system.substitute($0) ?? $0 })) + "."
@@ -1215,11 +1223,13 @@ struct BlockLayouter {
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
             } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
-                // A third of its words, or a quarter when the last is one: a Hebrew sentence
-                // that names a product first ends in Hebrew ("Apple Watch Ultra 2 מחובר.", one
-                // word in four, was left to right), while English ends in English.
+                // A third of its words; or a name of up to three capitalised words before
+                // right-to-left text it ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word
+                // in four) was left to right, while "Welcome Back To The App, דני" and "Current
+                // display language: العربية" are English.
                 let words = Self.wordDirections(text.scalars)
-                if 3 * words.rightToLeft >= words.all || words.endsRightToLeft && 4 * words.rightToLeft >= words.all {
+                let nameFirst = words.endsRightToLeft && words.capitalised && words.leftToRight <= 3
+                if 3 * words.rightToLeft >= words.all || nameFirst {
                     declaringStyle.lang = shownLanguage
                 }
             }
@@ -1412,7 +1422,7 @@ struct BlockLayouter {
         let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
         // Its key looked up in no catalog: no alt, said as of any image without one (the markup
         // leaves that to here for an image with a key).
-        if alt == nil && strings == nil && options.unreadableCatalog == nil {
+        if alt == nil && block.key != nil && strings == nil && options.unreadableCatalog == nil {
             diagnostics.report(.warning(
                 block.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
                 hint: "describe it with alt=\"…\", or give the catalog of its key with --strings"))

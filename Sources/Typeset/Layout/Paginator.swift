@@ -110,17 +110,18 @@ extension BlockLayouter {
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
         func keptStart(after index: Int) -> Double? {
-            // (A header row keeps with what follows it, but is not kept by the one before it as
-            // a heading is: rows of a heading and a label one after another went on as a chain,
-            // and half a page was left empty.)
+            guard units[index].keepsWithNext else { return nil }
+            // Headings keep each other; a header row is kept by a heading before it (a heading
+            // above a section's header row stayed alone at the foot), but not by another header
+            // row: rows of a heading and a label one after another went on as a chain, and half a
+            // page was left empty.
             func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
             func isSeparator(_ unit: Unit) -> Bool { unit.blocks.isEmpty || unit.kind == "divider" }
             var kept: Double?  // the headings that follow, and their gaps
             var separators = 0.0  // the spacers and dividers since, and their gaps
             var i = index
-            while i == index && units[i].keepsWithNext || isHeading(units[i]) || (i > index && isSeparator(units[i])), i + 1 < units.count,
-                (kept ?? 0) + separators <= contentHeight
-            {
+            var keeperIsHeading = isHeading(units[index])
+            while i + 1 < units.count, (kept ?? 0) + separators <= contentHeight {
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
                 let height = next.bottom - next.top
@@ -129,9 +130,10 @@ extension BlockLayouter {
                     i += 1
                     continue
                 }
-                if isHeading(next) && height <= contentHeight + 0.001 {
+                if next.keepsWithNext && (isHeading(next) || keeperIsHeading) && height <= contentHeight + 0.001 {
                     kept = (kept ?? 0) + separators + gap + height
                     separators = 0
+                    keeperIsHeading = isHeading(next)
                     i += 1
                     continue
                 }

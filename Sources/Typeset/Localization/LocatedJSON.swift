@@ -17,8 +17,21 @@ struct LocatedJSON {
     var line: Int
     var column: Int
 
-    /// The members of an object in file order; nil for any other value.
+    /// The members of an object in file order, each name once: of one given twice, the later
+    /// (as Foundation's reading keeps it; a catalog's is warned about: `StringCatalog`), where
+    /// the last stands. Nil for any other value.
     var members: [(key: String, value: LocatedJSON)]? {
+        guard case .object(let all) = value else { return nil }
+        // Most objects name each member once: passed on as they are.
+        var names = Set<String>()
+        guard all.contains(where: { !names.insert($0.key).inserted }) else { return all }
+        var last: [String: Int] = [:]
+        for (index, member) in all.enumerated() { last[member.key] = index }
+        return all.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+    }
+
+    /// The members of an object in file order, a name given twice twice; nil for any other value.
+    var allMembers: [(key: String, value: LocatedJSON)]? {
         if case .object(let members) = value { return members }
         return nil
     }

@@ -56,17 +56,16 @@ public struct LocalizedStrings: Sendable {
         }
 
         /// Whether an element's own text shows rather than `key`: a key with a format specifier,
-        /// or one that reads as an identifier rather than text: ASCII letters, digits and ". _ /
-        /// -", no space, with a dot, underscore or slash, or without both cases, or in camel case
-        /// (`settings.title`, `settings/title`, `BUTTON_OK`, `SAVE`, `ok`, `settingsTitle`,
-        /// `HomeScreenTitle`; not "Cancel", "Wi-Fi", "Back Up", "إلغاء", which Xcode extracts
-        /// from code as they are shown).
+        /// or one that reads as an identifier rather than text: ASCII letters, digits, "." "_"
+        /// and "-", no space, with a dot or underscore inside, in camel case, or in lower case
+        /// (`settings.title`, `BUTTON_OK`, `settingsTitle`, `HomeScreenTitle`, `ok`; not
+        /// "Cancel", "OK", "SAVE", "Wi-Fi", "Back Up", "N/A", "إلغاء", which Xcode extracts from
+        /// code as they are shown, and the app shows).
         static func prefersOwnText(_ key: String) -> Bool {
             if !FormatSpecifiers.find(in: key).isEmpty { return true }
-            var separated = false  // a separator with a letter or digit after it ("Done." is text)
+            var separated = false  // a dot or underscore with a letter or digit after it ("Done." is text)
             var afterSeparator = false
             var capital = false
-            var lower = false
             var camel = false  // a capital right after a lower-case letter
             var previousLower = false
             for byte in key.utf8 {
@@ -76,7 +75,6 @@ public struct LocalizedStrings: Sendable {
                     camel = camel || previousLower
                     previousLower = false
                 case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                    lower = true
                     previousLower = true
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     previousLower = false
@@ -84,7 +82,7 @@ public struct LocalizedStrings: Sendable {
                     previousLower = false
                     afterSeparator = false
                     continue
-                case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "/"):
+                case UInt8(ascii: "."), UInt8(ascii: "_"):
                     previousLower = false
                     afterSeparator = true
                     continue
@@ -94,7 +92,7 @@ public struct LocalizedStrings: Sendable {
                 separated = separated || afterSeparator
                 afterSeparator = false
             }
-            return separated || !(capital && lower) || camel
+            return separated || camel || !capital
         }
     }
 
@@ -652,7 +650,7 @@ public struct StringCatalog: Sendable {
         }
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
         if !problems.isEmpty { catalog.problems[""] = problems }
-        catalog.warnings = repeatedKeys(members, file: file, later: "text").warnings
+        catalog.warnings = repeatedKeys(root.allMembers ?? members, file: file, later: "text").warnings
         return catalog
     }
 
@@ -708,7 +706,7 @@ public struct StringCatalog: Sendable {
         guard let stringsValue = root["strings"] else {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"strings\" object")
         }
-        guard let strings = stringsValue.members else {
+        guard let strings = stringsValue.allMembers else {
             throw Diagnostic.error(
                 location(stringsValue, file), "\"strings\" must be an object, not \(stringsValue.kindName)")
         }
@@ -721,7 +719,9 @@ public struct StringCatalog: Sendable {
         var largest: (what: String, bytes: Int)?  // the text substitutions made most of
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
         let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
-        var checks: [Diagnostic] = []
+        // The catalog's own members given twice ("strings", "sourceLanguage"): the later is
+        // used, and said (it changed the source language unsaid).
+        var checks = repeatedMembers(in: root, file: file, within: false)
         for (index, (key, entry)) in strings.enumerated() where last[key] == index {
             checks += repeatedMembers(in: entry, file: file) + wronglyTypedFields(of: entry, key: key, file: file)
             guard entry.members != nil else {
@@ -778,7 +778,7 @@ public struct StringCatalog: Sendable {
     /// A warning for each member of an object in `value` (it included) given again, a merge's
     /// leftover: two "value"s of one stringUnit, two "ar" localizations. The later is used, as
     /// for a key given twice (the first was used of some, the last of others, unsaid).
-    private static func repeatedMembers(in value: LocatedJSON, file: String) -> [Diagnostic] {
+    private static func repeatedMembers(in value: LocatedJSON, file: String, within: Bool = true) -> [Diagnostic] {
         switch value.value {
         case .object(let members):
             var lines: [String: Int] = [:]
@@ -790,11 +790,11 @@ public struct StringCatalog: Sendable {
                 } else {
                     lines[name] = member.line
                 }
-                found += repeatedMembers(in: member, file: file)
+                if within { found += repeatedMembers(in: member, file: file) }
             }
             return found
         case .array(let elements):
-            return elements.flatMap { repeatedMembers(in: $0, file: file) }
+            return within ? elements.flatMap { repeatedMembers(in: $0, file: file) } : []
         default:
             return []
         }
