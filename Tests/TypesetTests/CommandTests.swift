@@ -585,9 +585,7 @@ import Testing
         try "<document><p>x</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
         chmod(folder + "/a.xml", 0o644)
         let arguments = ["render", folder + "/a.xml", "--out-dir", folder + "/out/sub"]
-        let run = getuid() == 0
-            ? try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
-            : try typeset(arguments)
+        let run = try typesetUnprivileged(arguments)
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("cannot make the folder '\(folder)/out/sub' for the output: Permission denied"), "\(run.stderr)")
         #expect(!run.stderr.contains("Usage"), "\(run.stderr)")

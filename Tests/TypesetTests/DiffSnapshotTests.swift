@@ -410,9 +410,7 @@ struct SnapshotCommandTests {
         try FileManager.default.createDirectory(atPath: folder + "/__snapshots__", withIntermediateDirectories: false)
         chmod(folder + "/__snapshots__", 0)
         let arguments = ["snapshot", folder]
-        let run = getuid() == 0
-            ? try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
-            : try typeset(arguments)
+        let run = try typesetUnprivileged(arguments)
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("cannot read the folder '\(folder)/__snapshots__' of the references: Permission denied"), "\(run.stderr)")
         #expect(!run.stdout.contains("no reference"), "\(run.stdout)")

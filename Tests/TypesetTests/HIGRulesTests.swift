@@ -113,15 +113,17 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
-        // A name of up to three capitalised words before Hebrew it ends in: "Apple Watch Ultra 2
-        // מחובר." was set left to right, one Hebrew word in four. Title-case English ending in a
-        // name, a key in English words with a Hebrew value, or a sentence with a Hebrew word,
-        // stays left to right.
+        // A product's name before the Hebrew it ends in: "Apple Watch Ultra 2 מחובר." was set
+        // left to right, one Hebrew word in four. Title-case English ending in a name, a key in
+        // English words with a Hebrew value, a list, or a sentence with a Hebrew word, stays
+        // left to right.
         let names = blocks(
             #"<document lang="he"><label>Apple Watch Ultra 2 מחובר.</label><label>Welcome Back To The App, דני</label>"#
                 + "<p>Open Settings and tap שמור now.</p><label>Call דני now please</label>"
-                + "<label>Current display language: עברית</label></document>")
-        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr", "ltr"])
+                + "<label>Current display language: עברית</label><label>iPhone 15 Pro Max מחובר</label>"
+                + "<label>Signed In As דני</label><label>Current Display Language: עברית</label>"
+                + "<label>macOS Sonoma Beta הותקן</label><label>OK, Cancel, Delete, בטל</label></document>")
+        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr", "ltr", "rtl", "ltr", "ltr", "rtl", "ltr"])
         let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
         #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")

@@ -224,7 +224,10 @@ import Testing
         #expect(kept("Call us (+44 20 7946 0958) today") == ["Call ", "us ", "(+44 20 7946 0958) ", "today!"])
         // Not isolated and no "+"; fewer than seven digits; two spaces; a full stop that ends a
         // sentence: as before (years, scores, room numbers, prices in groups).
-        for text in ["call 03 555 0199", "1999 2000 2001", "21 19 25 23 18", "Rooms 101 102 103 104 105", "1 299 000",
+        // Thousands: a first group of one or two digits, or a currency sign before it.
+        let amounts = kept("Total 12 345 678,90 € or €999 999 999")
+        #expect(amounts.contains { $0.contains("12 345 678") } && amounts.contains { $0.contains("999 999 999") }, "\(amounts)")
+        for text in ["call 03 555 0199", "1999 2000 2001", "21 19 25 23 18", "Rooms 101 102 103 104 105", "128 256 512 GB",
                      "in 10 20 30 days", "12 345  678 90", "It happened in 1999. 2000 people came.", "+ 966 11 234 5678"] {
             let scalars = Array(text.unicodeScalars)
             let all = LineBreaker.opportunities(in: scalars)

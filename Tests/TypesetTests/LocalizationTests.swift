@@ -568,6 +568,14 @@ private let xcstrings = #"""
                 + #""ar": {"stringUnit": {"state": "translated", "value": "جديد"}}}}}}"#,
             file: "later.xcstrings")
         #expect(later.tables["ar"]?["t"] == "جديد" && later.problems.isEmpty, "\(later.tables) \(later.problems)")
+        // A variation kind given twice: the later, where the first stood (the kind after it was read).
+        let kinds = try catalog(
+            #"{"sourceLanguage": "en", "strings": {"t": {"localizations": {"en": {"variations": {"#
+                + #""plural": {"other": {"stringUnit": {"state": "translated", "value": "first"}}}, "#
+                + #""device": {"other": {"stringUnit": {"state": "translated", "value": "device"}}}, "#
+                + #""plural": {"other": {"stringUnit": {"state": "translated", "value": "later"}}}}}}}}}"#,
+            file: "kinds.xcstrings")
+        #expect(kinds.tables["en"]?["t"] == "later", "\(kinds.tables)")
         // The catalog's own members too ("sourceLanguage" given twice changed it unsaid).
         let root = try catalog(
             #"{"sourceLanguage": "en",\#n"sourceLanguage": "ar", "strings": {}}"#, file: "root.xcstrings")
@@ -885,7 +893,7 @@ private let markup = """
         #expect(arabic.status == 0 && arabic.stderr.isEmpty, "\(arabic.stderr)")
         let english = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
         #expect(try L10nCLI.blocks(english.stdout).blocks.map(\.text) == ["Cancel", "الإعدادات"])
-        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title", "settingsTitle", "HomeScreenTitle", "%lld files"] {
+        for key in ["onboarding.step_2.body", "BUTTON_OK", "ok", "settings.title", "settings/title", "settingsTitle", "HomeScreenTitle", "%lld files"] {
             #expect(LocalizedStrings.LookedUp.prefersOwnText(key), "\(key)")
         }
         for key in ["Cancel", "OK", "SAVE", "FAQ", "N/A", "24/7", "Wi-Fi", "Back Up", "إلغاء", "Done."] {

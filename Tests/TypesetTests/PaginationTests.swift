@@ -501,6 +501,11 @@ import Testing
         // keep with each other (four went on as a chain, and left half a page empty).
         let terms = (1...4).map { "<row><heading>H\($0)</heading><p>d</p></row>\n" }.joined()
         #expect(try pages(lines(6) + "\n" + terms).first == ["p1", "heading2", "p2"])
+        // A heading above a header row whose section cannot stand beside them goes with the row
+        // alone (it stayed at the foot, the row and a tall picture on the next page).
+        #expect(
+            try pages(lines(5) + #"<heading>Apps</heading><row><heading>New</heading><button>All</button></row><button size="90">Big</button>"#)
+                == [["p1"], ["heading1", "heading1", "button1"], ["button1"]])
         // A heading above a section's header row goes with it and its start (it stayed alone).
         #expect(
             try pages(lines(5) + "<heading>Apps</heading><row><heading>New</heading><button>All</button></row>\n<list><item>A</item></list>")

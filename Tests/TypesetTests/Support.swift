@@ -65,6 +65,13 @@ func typeset(_ arguments: [String], in directory: String? = nil) throws -> Comma
     try runProgram(try typesetBinary(), arguments, in: directory)
 }
 
+/// `typeset` run by a user that file modes bind: as root (CI), as `nobody`, for whom a folder
+/// of mode 000 cannot be read nor one of 755 written to.
+func typesetUnprivileged(_ arguments: [String]) throws -> CommandResult {
+    guard getuid() == 0 else { return try typeset(arguments) }
+    return try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
+}
+
 /// One field of `pdfinfo`'s output ("Pages", "Tagged", "Title").
 func pdfInfo(_ pdf: String, _ field: String) throws -> String? {
     let output = try runProgram("/usr/bin/pdfinfo", [pdf]).stdout

@@ -535,24 +535,36 @@ struct BlockLayouter {
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
     /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
-    /// are (a word of both counts in each); whether the last of them has right-to-left letters
-    /// only; and whether every left-to-right one begins with a capital (a name's words).
+    /// are (a word of both counts in each); and whether it reads as a product's name before
+    /// right-to-left text: it ends in a right-to-left word, its left-to-right words all have
+    /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
+    /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
+    /// a list).
     private static func wordDirections(_ scalars: [Unicode.Scalar])
-        -> (rightToLeft: Int, leftToRight: Int, all: Int, endsRightToLeft: Bool, capitalised: Bool)
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool)
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
         var endsRightToLeft = false
-        var capitalised = true
-        var word: (rightToLeft: Bool, leftToRight: Bool, capital: Bool?) = (false, false, nil)
+        var capitalised = true  // every left-to-right word has a capital
+        var productLike = false  // one has a digit, "iPhone"'s or "USB"'s capitals
+        var listed = false  // a colon or a comma
+        var word = (rightToLeft: false, leftToRight: false, capitals: 0, digit: false, camel: false)
+        var previousLower = false
         func endWord() {
             if word.rightToLeft { rightToLeft += 1 }
             if word.leftToRight { leftToRight += 1 }
             if word.rightToLeft || word.leftToRight {
                 all += 1
                 endsRightToLeft = word.rightToLeft && !word.leftToRight
-                if word.leftToRight && !word.rightToLeft && word.capital != true { capitalised = false }
+                if word.leftToRight && !word.rightToLeft {
+                    if word.capitals == 0 { capitalised = false }
+                    if word.digit || word.camel || word.capitals >= 2 { productLike = true }
+                }
+            } else if word.digit {
+                productLike = true  // a model number of its own ("Ultra 2")
             }
-            word = (false, false, nil)
+            word = (false, false, 0, false, false)
+            previousLower = false
         }
         var isolates = 0
         for scalar in scalars {
@@ -561,18 +573,26 @@ struct BlockLayouter {
             case 0x2069: isolates = max(0, isolates - 1)
             default:
                 guard isolates == 0 else { continue }
+                if scalar == ":" || scalar == "," || scalar == "\u{060C}" { listed = true }
                 switch scalar.bidiClass {
                 case .R, .AL: word.rightToLeft = true
                 case .L:
                     word.leftToRight = true
-                    if word.capital == nil { word.capital = scalar.generalCategory == .Lu || scalar.generalCategory == .Lt }
+                    let category = scalar.generalCategory
+                    if category == .Lu || category == .Lt {
+                        word.capitals += 1
+                        word.camel = word.camel || previousLower
+                    }
+                    previousLower = category == .Ll
+                case .EN, .AN: word.digit = true
                 case .WS, .B, .S: endWord()
                 default: break
                 }
             }
         }
         endWord()
-        return (rightToLeft, leftToRight, all, endsRightToLeft, capitalised)
+        let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
+        return (rightToLeft, leftToRight, all, nameFirst)
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -1223,13 +1243,12 @@ struct BlockLayouter {
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
             } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
-                // A third of its words; or a name of up to three capitalised words before
-                // right-to-left text it ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word
-                // in four) was left to right, while "Welcome Back To The App, דני" and "Current
-                // display language: العربية" are English.
+                // A third of its words; or a product's name before the right-to-left text it
+                // ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word in four) was left to
+                // right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
+                // Display Language: العربية" are English.
                 let words = Self.wordDirections(text.scalars)
-                let nameFirst = words.endsRightToLeft && words.capitalised && words.leftToRight <= 3
-                if 3 * words.rightToLeft >= words.all || nameFirst {
+                if 3 * words.rightToLeft >= words.all || words.nameFirst {
                     declaringStyle.lang = shownLanguage
                 }
             }

@@ -145,8 +145,13 @@ extension BlockLayouter {
                 {
                     return (kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight)
                 }
-                // What cannot stand beside it on any page keeps nothing, nor the spacers before it.
-                return height <= contentHeight + 0.001 ? (kept ?? 0) + separators + gap + height : kept
+                // What cannot stand beside it on any page keeps nothing, nor the spacers before
+                // it; nor what cannot stand beside the headings and header row it keeps (a
+                // heading was left alone at the foot: its header row and the picture after it
+                // were more than a page).
+                let own = units[index].bottom - units[index].top
+                let whole = (kept ?? 0) + separators + gap + height
+                return height <= contentHeight + 0.001 && own + whole <= contentHeight + 0.001 ? whole : kept
             }
             return kept
         }

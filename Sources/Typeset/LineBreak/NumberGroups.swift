@@ -2,16 +2,20 @@
 // spaces between its groups (LB18), so "טלפון: <ltr>+1 (555) 010-2030</ltr>" wrapped after
 // "(555)" though the whole number fit on the next line, and the reader met half a number at
 // the end of one line and its other half at the start of the next. One wider than its line
-// still breaks at its spaces. Numbers side by side that are not one (years, scores, room
-// numbers: "1999 2000 2001", "101 102 103") are not taken for one: only an isolated number
-// (`<ltr>…</ltr>`, as SPEC 4.5 asks of phone numbers and codes) or one that begins with "+".
+// still breaks at its spaces. So does an amount in thousands ("12 345 678", "€1 299 000").
+// Numbers side by side that are not one (years, scores, room numbers: "1999 2000 2001", "101
+// 102 103") are not taken for one: only an isolated number (`<ltr>…</ltr>`, as SPEC 4.5 asks
+// of phone numbers and codes), one that begins with "+", or thousands whose first group has
+// fewer than three digits or a currency sign before it.
 
 enum NumberGroups {
     /// `opportunities` without those inside a number in groups whose unbreakable stretch (the
     /// number with what UAX #14 keeps with it: a bracket, a full stop after it) `fits` on a
     /// line. A number is digits (any script's) with single spaces, no-break spaces, hyphens,
     /// dots and brackets between them, seven digits or more, beginning with "+", "(" or a
-    /// digit and ending with a digit or ")"; and it is isolated or begins with "+" (or "(+").
+    /// digit and ending with a digit or ")"; and it is isolated, begins with "+" (or "(+"), or
+    /// is thousands: groups of three after a first of one or two digits, or of three after a
+    /// currency sign or "№".
     static func keepingWhole(
         _ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
     ) -> [BreakOpportunity] {
@@ -32,12 +36,13 @@ enum NumberGroups {
             var end = start
             var last = start
             var digits = 0
-            var groups = 1  // between spaces
+            var groups: [Int] = [0]  // digits in each group between spaces
             var otherSigns = false  // anything but digits and spaces
             while end < scalars.count {
                 let scalar = scalars[end]
                 if NumberingSystem.isDigit(scalar) {
                     digits += 1
+                    groups[groups.count - 1] += 1
                     last = end
                 } else if scalar == ")" {
                     otherSigns = true
@@ -47,7 +52,7 @@ enum NumberGroups {
                     guard end > start, !isSpace(scalars[end - 1]), scalars[end - 1] != "+", end + 1 < scalars.count,
                         isDigit(end + 1) || scalars[end + 1] == "("
                     else { break }
-                    groups += 1
+                    groups.append(0)
                 } else if scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+" {
                     // Joining parts: a digit or "(" after it.
                     guard scalar == "(" || end == start || isDigit(end + 1) || end + 1 < scalars.count && scalars[end + 1] == "("
@@ -62,7 +67,10 @@ enum NumberGroups {
             let isolated = start > 0 && (0x2066...0x2068).contains(scalars[start - 1].value)
                 && last + 1 < scalars.count && scalars[last + 1] == "\u{2069}"
             let international = first == "+" || first == "(" && start + 1 < scalars.count && scalars[start + 1] == "+"
-            if digits >= 7, groups > 1 || otherSigns, isolated || international {
+            let currency = start > 0 && (scalars[start - 1].generalCategory == .Sc || scalars[start - 1] == "\u{2116}")
+            let thousands = !otherSigns && groups.count > 1 && groups.dropFirst().allSatisfy { $0 == 3 }
+                && ((1...2).contains(groups[0]) || currency && groups[0] == 3)
+            if digits >= 7, groups.count > 1 || otherSigns, isolated || international || thousands {
                 numbers.append(number)
             }
             start = max(end, start + 1)

@@ -18,16 +18,28 @@ struct LocatedJSON {
     var column: Int
 
     /// The members of an object in file order, each name once: of one given twice, the later
-    /// (as Foundation's reading keeps it; a catalog's is warned about: `StringCatalog`), where
-    /// the last stands. Nil for any other value.
+    /// value (as Foundation's reading keeps it; a catalog's is warned about: `StringCatalog`),
+    /// where the first stands (a variation's kinds are read first to last). Nil for any other
+    /// value.
     var members: [(key: String, value: LocatedJSON)]? {
         guard case .object(let all) = value else { return nil }
-        // Most objects name each member once: passed on as they are.
-        var names = Set<String>()
-        guard all.contains(where: { !names.insert($0.key).inserted }) else { return all }
-        var last: [String: Int] = [:]
-        for (index, member) in all.enumerated() { last[member.key] = index }
-        return all.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+        // Most objects name each member once: passed on as they are (a small one compared
+        // pairwise: a set for each of a catalog's 200,000 entries made reading it 40% slower).
+        let repeated = all.count <= 16
+            ? all.indices.contains { i in all[..<i].contains { $0.key == all[i].key } }
+            : Set(all.map(\.key)).count < all.count
+        guard repeated else { return all }
+        var first: [String: Int] = [:]
+        var kept: [(key: String, value: LocatedJSON)] = []
+        for member in all {
+            if let at = first[member.key] {
+                kept[at].value = member.value
+            } else {
+                first[member.key] = kept.count
+                kept.append(member)
+            }
+        }
+        return kept
     }
 
     /// The members of an object in file order, a name given twice twice; nil for any other value.
@@ -39,7 +51,7 @@ struct LocatedJSON {
     /// The last member named `key` of an object, as Foundation's reading keeps it (a catalog's
     /// member given twice, a merge's leftover, is warned about: `StringCatalog.repeatedMembers`).
     subscript(key: String) -> LocatedJSON? {
-        members?.last { $0.key == key }?.value
+        allMembers?.last { $0.key == key }?.value
     }
 
     var string: String? {

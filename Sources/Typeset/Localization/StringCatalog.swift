@@ -56,9 +56,10 @@ public struct LocalizedStrings: Sendable {
         }
 
         /// Whether an element's own text shows rather than `key`: a key with a format specifier,
-        /// or one that reads as an identifier rather than text: ASCII letters, digits, "." "_"
-        /// and "-", no space, with a dot or underscore inside, in camel case, or in lower case
-        /// (`settings.title`, `BUTTON_OK`, `settingsTitle`, `HomeScreenTitle`, `ok`; not
+        /// or one that reads as an identifier rather than text: ASCII letters, digits, ". _ /"
+        /// and "-", no space, with a dot or underscore inside (a slash, with small letters), in
+        /// camel case, or in lower case (`settings.title`, `settings/title`, `BUTTON_OK`,
+        /// `settingsTitle`, `HomeScreenTitle`, `ok`; not
         /// "Cancel", "OK", "SAVE", "Wi-Fi", "Back Up", "N/A", "إلغاء", which Xcode extracts from
         /// code as they are shown, and the app shows).
         static func prefersOwnText(_ key: String) -> Bool {
@@ -66,6 +67,8 @@ public struct LocalizedStrings: Sendable {
             var separated = false  // a dot or underscore with a letter or digit after it ("Done." is text)
             var afterSeparator = false
             var capital = false
+            var lower = false
+            var slash = false  // "settings/title", not "N/A" nor "24/7"
             var camel = false  // a capital right after a lower-case letter
             var previousLower = false
             for byte in key.utf8 {
@@ -75,6 +78,7 @@ public struct LocalizedStrings: Sendable {
                     camel = camel || previousLower
                     previousLower = false
                 case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    lower = true
                     previousLower = true
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     previousLower = false
@@ -82,7 +86,8 @@ public struct LocalizedStrings: Sendable {
                     previousLower = false
                     afterSeparator = false
                     continue
-                case UInt8(ascii: "."), UInt8(ascii: "_"):
+                case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "/"):
+                    slash = slash || byte == UInt8(ascii: "/")
                     previousLower = false
                     afterSeparator = true
                     continue
@@ -92,7 +97,7 @@ public struct LocalizedStrings: Sendable {
                 separated = separated || afterSeparator
                 afterSeparator = false
             }
-            return separated || camel || !capital
+            return separated && (!slash || lower) || camel || lower && !capital
         }
     }
 
