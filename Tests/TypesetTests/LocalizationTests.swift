@@ -586,12 +586,14 @@ private let xcstrings = #"""
         // Fields Xcode refuses, of the wrong type, are said too ("false" in quotes was read as true).
         let typed = try catalog(
             #"{"sourceLanguage": "en", "strings": {"t": {"comment": 7, "shouldTranslate": "false", "localizations": {"#
-                + #""ar": {"stringUnit": {"state": 5, "value": "ب"}}}}}}"#,
+                + #""ar": {"stringUnit": {"state": 5, "value": "ب"}}, "#
+                + #""he": {"variations": {"plural": {"other": {"stringUnit": {"state": true, "value": "ש"}}}}}}}}}"#,
             file: "typed.xcstrings")
         #expect(typed.warnings.map(\.message) == [
             "\"comment\" of key 't' must be a string, not a number; it is passed over (Xcode refuses the catalog)",
             "\"shouldTranslate\" of key 't' must be true or false, not a string; it is passed over (Xcode refuses the catalog)",
             "\"state\" of key 't' must be a string, not a number; it is passed over (Xcode refuses the catalog)",
+            "\"state\" of key 't' must be a string, not a boolean; it is passed over (Xcode refuses the catalog)",
         ])
         let text = "\"k\" = \"\u{5E9}\u{5DC}\u{5D5}\u{5DD}\";\n"
         let little = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

@@ -820,9 +820,19 @@ public struct StringCatalog: Sendable {
         check(entry["comment"], "comment", wants: "a string", isString)
         check(entry["extractionState"], "extractionState", wants: "a string", isString)
         check(entry["shouldTranslate"], "shouldTranslate", wants: "true or false") { if case .bool = $0.value { true } else { false } }
-        for (_, localization) in entry["localizations"]?.members ?? [] {
-            check(localization["stringUnit"]?["state"], "state", wants: "a string", isString)
+        // Every stringUnit's, a plural or device form's too (the variations nest at most four
+        // deep, as `localizedText` reads them).
+        func checkUnits(in value: LocatedJSON, depth: Int) {
+            guard depth < 8, let members = value.members else { return }
+            for (name, member) in members {
+                if name == "stringUnit" {
+                    check(member["state"], "state", wants: "a string", isString)
+                } else {
+                    checkUnits(in: member, depth: depth + 1)
+                }
+            }
         }
+        if let localizations = entry["localizations"] { checkUnits(in: localizations, depth: 0) }
         return found
     }
 
