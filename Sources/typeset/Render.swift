@@ -100,11 +100,10 @@ struct Render: Command {
             // (A file given again after a clash is the same input too: known here.)
             guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
             let file = Self.written(path)
-            if let other = firstInput[path] ?? firstByFile[file]?.input {
+            if let (other, otherPath) = firstByFile[file] {
                 // (Through a link: the other output's name, and which leads to it.)
-                let linked = firstInput[path] == nil ? firstByFile[file]?.path : nil
-                let message = "'\(other)' and '\(input)' would both be written to '\(linked ?? path)'"
-                    + (linked.map { "('\(path)' leads to '\($0)')" }.map { " " + $0 } ?? "")
+                let message = "'\(other)' and '\(input)' would both be written to '\(otherPath)'"
+                    + (otherPath == path ? "" : " ('\(path)' leads to '\(otherPath)')")
                     + "; rename one or render them separately"
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
@@ -288,24 +287,11 @@ struct Render: Command {
         return Path.join(Path.realPath(folder.isEmpty ? "." : folder) ?? folder, Path.lastComponent(path))
     }
 
-    /// The file writing `path` replaces, as `resolved` gives it: a link's file where `path` is
-    /// one (`AtomicFileWriter` writes through it), also one not there yet (a link to `a.pdf`
-    /// in a fresh folder: written through once `a.pdf` was, whichever input came first).
+    /// The file writing `path` replaces (`AtomicFileWriter.target`: through links, to files
+    /// not there yet too), as `resolved` gives it.
     static func written(_ path: String) -> String {
-        if let real = Path.realPath(path) { return real }
-        // Link after link (a chain to a file not there yet), as many as the system follows.
-        var path = path
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        for _ in 0..<40 {
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                case let count = readlink(path, &buffer, buffer.count - 1), count > 0
-            else { break }
-            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let folder = Path.folder(path)
-            path = destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination)
-        }
-        return Path.realPath(path) ?? resolved(path)
+        let target = AtomicFileWriter.target(of: path)
+        return Path.realPath(target) ?? resolved(target)
     }
 
     /// Inputs laid out at once before their pages go into the PDF: enough to keep every job

@@ -141,6 +141,11 @@ struct Unit {
     /// term and its description, content, as a spec sheet's rows are.)
     var keepsWithNext = false
 
+    /// A title or a heading.
+    var isHeading: Bool { kind == "title" || kind == "heading" }
+    /// A spacer (or an empty row or stack) or a divider: left out at a page break.
+    var isSeparator: Bool { blocks.isEmpty || kind == "divider" }
+
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
     /// the least: its second when its first two fit on a page, so that no paragraph's first
     /// line stands alone at a page's foot (an orphan: CSS's `orphans: 2`; "This" ended a page,
@@ -382,12 +387,12 @@ struct BlockLayouter {
 
     private mutating func appendUnit(_ blocks: [PlacedBlock], top: Double, bottom: Double, block: Block) {
         var unit = Unit(blocks: blocks, top: top, bottom: bottom, location: block.location, kind: block.elementName)
-        func isHeading(_ block: Block) -> Bool { block.elementName == "title" || block.elementName == "heading" }
         if case .row(let children) = block.kind {
             let header = ["title", "heading", "label", "button", "caption", "image", "divider", "spacer"]
-            unit.keepsWithNext = children.contains(where: isHeading) && children.allSatisfy { header.contains($0.elementName) }
+            unit.keepsWithNext = children.contains { $0.elementName == "title" || $0.elementName == "heading" }
+                && children.allSatisfy { header.contains($0.elementName) }
         } else {
-            unit.keepsWithNext = isHeading(block)
+            unit.keepsWithNext = unit.isHeading
         }
         units.append(unit)
         cursor = bottom
@@ -1439,12 +1444,16 @@ struct BlockLayouter {
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
         let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
-        // Its key looked up in no catalog: no alt, said as of any image without one (the markup
-        // leaves that to here for an image with a key).
-        if alt == nil && block.key != nil && strings == nil && options.unreadableCatalog == nil {
+        // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
+        // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
+        // Said here, once its key is looked up (an image whose catalog gave it one was told it
+        // had none; one whose key had no catalog was not).
+        if alt == nil && options.unreadableCatalog == nil {
             diagnostics.report(.warning(
                 block.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
-                hint: "describe it with alt=\"…\", or give the catalog of its key with --strings"))
+                hint: block.key == nil
+                    ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
+                    : "describe it with alt=\"…\", or give the catalog of its key with --strings"))
         }
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,

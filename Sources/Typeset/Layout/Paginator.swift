@@ -115,25 +115,23 @@ extension BlockLayouter {
             // above a section's header row stayed alone at the foot), but not by another header
             // row: rows of a heading and a label one after another went on as a chain, and half a
             // page was left empty.
-            func isHeading(_ unit: Unit) -> Bool { unit.kind == "title" || unit.kind == "heading" }
-            func isSeparator(_ unit: Unit) -> Bool { unit.blocks.isEmpty || unit.kind == "divider" }
             var kept: Double?  // the headings that follow, and their gaps
             var separators = 0.0  // the spacers and dividers since, and their gaps
             var i = index
-            var keeperIsHeading = isHeading(units[index])
+            var keeperIsHeading = units[index].isHeading
             while i + 1 < units.count, (kept ?? 0) + separators <= contentHeight {
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
                 let height = next.bottom - next.top
-                if isSeparator(next) {
+                if next.isSeparator {
                     separators += gap + height
                     i += 1
                     continue
                 }
-                if next.keepsWithNext && (isHeading(next) || keeperIsHeading) && height <= contentHeight + 0.001 {
+                if next.keepsWithNext && (next.isHeading || keeperIsHeading) && height <= contentHeight + 0.001 {
                     kept = (kept ?? 0) + separators + gap + height
                     separators = 0
-                    keeperIsHeading = isHeading(next)
+                    keeperIsHeading = next.isHeading
                     i += 1
                     continue
                 }
@@ -206,7 +204,7 @@ extension BlockLayouter {
             // taller than the first page, at its top, is left out and the page goes on (it was a
             // blank page of its own). So is a divider: a page began with a hairline above its
             // first row, the row it went under left on the page before.
-            if unit.blocks.isEmpty || unit.kind == "divider" {
+            if unit.isSeparator {
                 if pageEnded || (empty && !pages.isEmpty) { continue }
                 if y + gap + height > contentHeight + 0.001 {
                     if !empty { pageEnded = true }

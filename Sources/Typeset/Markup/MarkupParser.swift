@@ -693,14 +693,7 @@ struct MarkupConverter {
                 return nil
             }
         }
-        // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
-        // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
-        // A `key` gives it one from the catalog (a missing key is warned about where it is looked up).
-        if alt == nil && attributes.string("key") == nil {
-            diagnostics.report(.warning(
-                element.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
-                hint: "describe it with alt=\"…\", or write alt=\"\" if it is decoration"))
-        }
+        // (An image without `alt` is warned about where its key, if any, is looked up: `BlockLayouter`.)
         return .image(
             ImageBlock(
                 source: source, path: path, pixelWidth: pixelWidth, pixelHeight: pixelHeight,

@@ -13,7 +13,7 @@ struct FileWriteFailure: Error {
     var reason: String
 }
 
-enum AtomicFileWriter {
+public enum AtomicFileWriter {
     /// Writes every file or none of them: all contents go to temporary files first, and only
     /// when they are all on disk are they renamed into place (`StagedFiles`).
     static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FileWriteFailure) {
@@ -22,15 +22,26 @@ enum AtomicFileWriter {
         try staged.commit()
     }
 
-    /// The file that writing `path` replaces: the one a symbolic link points to, when it is
-    /// there (the link stays; `-o` through a link to a file replaced the link and left the file
-    /// as it was), else `path`.
-    static func target(of path: String) -> String {
+    /// The file that writing `path` replaces: the one a symbolic link points to (the link
+    /// stays; `-o` through a link to a file replaced the link and left the file as it was),
+    /// also where that file is not there yet, link after link, as many as the system follows (a
+    /// link replaced itself until its file was made, then was written through: which of two
+    /// inputs' outputs won depended on their order), else `path`.
+    public static func target(of path: String) -> String {
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = Path.realPath(path) else {
-            return path
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
+        if let resolved = Path.realPath(path) { return resolved }
+        var path = path
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        for _ in 0..<40 {
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                case let count = readlink(path, &buffer, buffer.count - 1), count > 0
+            else { break }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = Path.folder(path)
+            path = destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination)
         }
-        return resolved
+        return path
     }
 
     /// Refuses a target that a rename would wrongly replace: a folder (rename(2) cannot), a
