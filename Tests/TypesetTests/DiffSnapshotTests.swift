@@ -337,6 +337,61 @@ struct DiffCommandTests {
         #expect(throws: RenderError.self) { try ComparedPages(pages: a, of: "a.xml", scale: 1000) }
     }
 
+    /// A page only markup's side has is compared with a blank page of its own background (a
+    /// page beginning with a coloured block at its corner was compared with a page of that
+    /// colour: the block counted as unchanged, the white below it as changed).
+    @Test func aLonePageOfMarkupIsComparedWithItsBackground() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let markup = document(
+            ##"<stack background="#FF0000"><p>Header</p></stack><p>Body</p>"##, attributes: #" margin="0" height="120""#)
+        let pages = try #require(layoutMarkup(markup)).pages
+        let file = try render(pages: pages, to: folder + "/a.png", options: RenderOptions(format: .png, scale: 1))[0]
+        let image = try PixelImage(contentsOf: file)
+        let white = PixelImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255)
+        #expect(image.pixel(x: 0, y: 0) != white, "the page begins with the block")
+        let ink = image.allPixels().filter { $0 != white }.count
+        let lone = try ImageDiff.compare(
+            lonePage: 0, of: ComparedPages(pages: pages, of: "a.xml", scale: 1), pageIsA: true, tolerance: 0)
+        #expect(lone.result.differingPixels == ink && ink > 0, "\(lone.result) \(ink)")
+        #expect(lone.result.box?.y == 0 && lone.result.box?.x == 0, "\(lone.result)")
+    }
+
+    /// Pixels are compared as the files have them, not multiplied by alpha as Cairo keeps
+    /// them: colours at low alpha differ as written (red 100 and 120 at alpha 3 were one
+    /// premultiplied value: "identical"), and a difference of 1 at alpha 128 is 1 (it measured
+    /// 2, and failed a tolerance of 1). Pixels that show nothing (alpha 0) are equal.
+    @Test func translucentPixelsDifferByTheirOwnChannels() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func pixel(_ name: String, _ rgba: [UInt8]) throws -> String {
+            let path = folder + "/\(name).png"
+            try Data(pngFile(width: 1, height: 1, colorType: 6, rows: [0] + rgba)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let cases: [(a: [UInt8], b: [UInt8], difference: Int)] = [
+            ([100, 100, 100, 3], [120, 100, 100, 3], 20),
+            ([100, 100, 100, 64], [101, 100, 100, 64], 1),
+            ([100, 100, 100, 3], [140, 100, 100, 3], 40),
+            ([100, 100, 100, 128], [101, 100, 100, 128], 1),
+            ([100, 100, 100, 128], [100, 100, 100, 129], 1),
+            ([0, 0, 0, 255], [0, 0, 0, 254], 1),
+            ([9, 9, 9, 0], [200, 0, 0, 0], 0),
+        ]
+        var compared = 0
+        for (index, expected) in cases.enumerated() {
+            let a = try pixel("a\(index)", expected.a)
+            let b = try pixel("b\(index)", expected.b)
+            for tolerance in Set([0, expected.difference]) {
+                let result = try ImageDiff.compare(a, b, tolerance: tolerance)
+                #expect(result.maxChannelDifference == expected.difference, "\(expected) \(result)")
+                #expect(result.differingPixels == (expected.difference > tolerance ? 1 : 0), "\(expected) \(result)")
+                compared += 1
+            }
+        }
+        #expect(compared == 13)
+    }
+
     @Test func unreadableInputsAreErrors() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -141,10 +141,22 @@ extension ReportBlock {
     /// SPEC 4.1 counts lines of text, not the pieces of a word broken between its letters: a
     /// Latin label cut in three in a Hebrew row stays on the row's start side (it was left
     /// aligned as a paragraph of three lines of its own language).
-    @Test func aBrokenWordIsOneLineForTheAlignmentRule() {
+    @Test func aBrokenWordIsOneLineForTheAlignmentRule() throws {
         let b = blocks(#"<document lang="he" width="200"><row><label size="40">Bluetooth</label><label>פועל</label></row></document>"#)
         let label = b.first { $0.text.contains("Blu") }
         #expect(label.map { $0.lines.count >= 3 && $0.align == "right" } == true, "\(String(describing: label.map { ($0.lines.count, $0.align) }))")
+        // Every broken word's pieces are one line: two words cut in six pieces are two lines
+        // (the second word's pieces were counted as lines, and the label left aligned), and a
+        // warning says there is another.
+        let twoWords = try #require(layoutMarkup(
+            #"<document lang="he" width="200"><row><label size="40">Bluetooth Notifications</label><label>פועל</label></row></document>"#))
+        let twoLabel = twoWords.report.pages[0].blocks.first { $0.kind == "label" && $0.direction == "ltr" }
+        #expect(twoLabel.map { $0.lines.count >= 5 && $0.align == "right" } == true, "\(String(describing: twoLabel.map { ($0.lines.count, $0.align) }))")
+        #expect(twoWords.diagnostics.warnings.map(\.message).contains { $0.hasSuffix("it is broken between its letters, and so is 1 other word") },
+                "\(twoWords.diagnostics.warnings.map(\.message))")
+        // Two broken words and a line of words are three lines.
+        let three = blocks(#"<document lang="he" width="200"><p lang="en" size="40">Incomprehensible Counterrevolutionary</p><p lang="en" size="40">Incomprehensible Counterrevolutionary<br/>Yes</p></document>"#)
+        #expect(three.map(\.align) == ["right", "left"], "\(three.map { ($0.lines.count, $0.align) })")
         // A paragraph of three lines of words is still one.
         let words = blocks(#"<document lang="he" width="120"><p>one two three four five six seven</p></document>"#)
         #expect(words[0].lines.count >= 3 && words[0].align == "left")

@@ -577,9 +577,14 @@ import Testing
         // is no UAX #14 opportunity (LB21a); one that ends inside a word did not.
         let shy: [Unicode.Scalar] = ["a", "b", "\u{AD}", "c", "d"]
         let end = [BreakOpportunity(offset: 5, isMandatory: true)]
-        #expect(LineFiller.firstBrokenWord([0..<3, 3..<5], scalars: shy, opportunities: end) == nil)
-        #expect(LineFiller.firstBrokenWord([0..<2, 2..<5], scalars: shy, opportunities: end) == 0..<5)
-        #expect(warnings.first?.message == "this <label> is 168 pt wide, narrower than the word 'Notifications' (238 pt): it is broken between its letters")
+        #expect(LineFiller.brokenWords([0..<3, 3..<5], scalars: shy, opportunities: end) == [])
+        #expect(LineFiller.brokenWords([0..<2, 2..<5], scalars: shy, opportunities: end) == [0..<5])
+        // Each line end inside a word, of every word.
+        let two: [Unicode.Scalar] = ["a", "b", "c", " ", "d", "e"]
+        let ends = [BreakOpportunity(offset: 4, isMandatory: false), BreakOpportunity(offset: 6, isMandatory: true)]
+        #expect(LineFiller.brokenWords([0..<1, 1..<2, 2..<4, 4..<5, 5..<6], scalars: two, opportunities: ends) == [0..<3, 0..<3, 4..<6])
+        // (Both words are broken: the first is named, the other counted.)
+        #expect(warnings.first?.message == "this <label> is 168 pt wide, narrower than the word 'Notifications' (238 pt): it is broken between its letters, and so is 1 other word")
         // A button's text is set inside its padding: both widths are said ("80 pt wide,
         // narrower than the word (70 pt)" would read as a contradiction).
         #expect(warnings.last?.message == "this <button> is 80 pt wide (64 pt inside its padding), narrower than the word 'موافق' (116 pt): it is broken between its letters")

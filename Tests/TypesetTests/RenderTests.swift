@@ -1213,9 +1213,11 @@ struct RenderImageDiffTests {
     }
 
     /// References are decoded by `PNGFile.trueColorPixels` when they are 8-bit RGB or RGBA: it
-    /// gives Cairo's words for every such file here (the goldens, pages our encoder and Cairo's
-    /// writer made, translucent ones, PNGs of every filter type), and leaves to Cairo every file
-    /// it cannot take or that Cairo refuses (the hostile images).
+    /// gives the words Cairo's decoding gives for every such file here that a Cairo surface can
+    /// hold exactly (the goldens, pages our encoder and Cairo's writer made, translucent ones,
+    /// PNGs of every filter type), and leaves to Cairo every file it cannot take or that Cairo
+    /// refuses (the hostile images); the filter test's translucent pixels, which Cairo's
+    /// premultiplied form rounds, come out as the file has them.
     @Test func trueColorDecodingGivesCairosPixels() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
@@ -1239,6 +1241,7 @@ struct RenderImageDiffTests {
             try Data(filteredPNG(width: 7, height: 10, channels: channels).bytes).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
+        let roundedByCairo = "\(folder)/filters-4.png"
         var decoded = 0
         for path in paths {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -1248,7 +1251,10 @@ struct RenderImageDiffTests {
             guard let ours = decodedByUs else { continue }
             decoded += 1
             #expect(cairo?.width == ours.width && cairo?.height == ours.height, "\(path)")
-            let difference = cairo.flatMap { zip($0.words, ours.words).enumerated().first { $1.0 != $1.1 }?.offset }
+            // (Where Cairo's form keeps a pixel whole: opaque, or every pixel of these files.)
+            let difference = cairo.flatMap {
+                zip($0.words, ours.words).enumerated().first { $1.0 != $1.1 && (path != roundedByCairo || $1.1 >> 24 == 0xFF) }?.offset
+            }
             #expect(cairo?.words.count == ours.words.count && difference == nil, "\(path) \(difference ?? -1)")
         }
         #expect(decoded == 14 + 2 + 2 + 1, "the goldens, the two pages, the two filter tests and red-4x3")
@@ -1261,29 +1267,26 @@ struct RenderImageDiffTests {
         for channels in [3, 4] {
             let png = filteredPNG(width: 7, height: 10, channels: channels)
             let ours = try #require(PNGFile.trueColorPixels(png.bytes))
-            let opaqueWords = ours.words.map { $0 >> 24 == 0xFF ? $0 : 0 }
-            #expect(opaqueWords == png.opaqueWords, "\(channels) channels")
+            #expect(ours.words == png.words, "\(channels) channels")
         }
     }
 
     /// A PNG of `width` × `height` pixels whose rows take filter types 0, 1, 2, 3, 4, 0, ... in
-    /// turn (stored, not compressed), and its pixels as Cairo words where they are opaque (0
-    /// elsewhere).
-    private func filteredPNG(width: Int, height: Int, channels: Int) -> (bytes: [UInt8], opaqueWords: [UInt32]) {
+    /// turn (stored, not compressed), and its pixels as `PixelImage` words (colours as written,
+    /// 0 where alpha is 0).
+    private func filteredPNG(width: Int, height: Int, channels: Int) -> (bytes: [UInt8], words: [UInt32]) {
         func sample(_ x: Int, _ y: Int, _ c: Int) -> UInt8 {
             c == 3 ? [255, 0, 128, 255, 7][(x + 2 * y) % 5] : UInt8((x * 37 + y * 91 + c * 53) % 256)
         }
         let length = width * channels
         var raw: [[UInt8]] = []
-        var opaqueWords: [UInt32] = []
+        var words: [UInt32] = []
         for y in 0..<height {
             raw.append((0..<length).map { sample($0 / channels, y, $0 % channels) })
             for x in 0..<width {
-                let opaque = channels == 3 || sample(x, y, 3) == 255
-                opaqueWords.append(
-                    opaque
-                        ? 0xFF00_0000 | UInt32(sample(x, y, 0)) << 16 | UInt32(sample(x, y, 1)) << 8
-                            | UInt32(sample(x, y, 2)) : 0)
+                let alpha = channels == 3 ? 255 : UInt32(sample(x, y, 3))
+                let color = UInt32(sample(x, y, 0)) << 16 | UInt32(sample(x, y, 1)) << 8 | UInt32(sample(x, y, 2))
+                words.append(alpha == 0 ? 0 : alpha << 24 | color)
             }
         }
         var filtered: [UInt8] = []
@@ -1302,7 +1305,7 @@ struct RenderImageDiffTests {
         }
         let bytes = pngFile(
             width: UInt32(width), height: UInt32(height), colorType: channels == 4 ? 6 : 2, rows: filtered)
-        return (bytes, opaqueWords)
+        return (bytes, words)
     }
 
     @Test func unreadableInputIsAnError() throws {
@@ -1564,7 +1567,9 @@ struct PDFWriterTests {
         for (index, kind) in kinds.enumerated() where kind == "image" && image < cases.count {
             let (name, _, _, _, _, _, _) = cases[image]
             image += 1
-            let source = try PixelImage(contentsOf: "\(folder)/\(name).png")
+            // (As Cairo decodes it, which is what an image with alpha is drawn from: its colours
+            // come through Cairo's premultiplied pixels.)
+            let source = try PixelImage(decodingWithCairo: "\(folder)/\(name).png")
             let extracted = try PixelImage(contentsOf: String(format: "%@/out-%03d.png", folder, index))
             #expect(extracted.width == source.width && extracted.height == source.height, "\(name)")
             // The colours of every pixel that is not transparent (the PDF's are behind its mask).

@@ -43,6 +43,21 @@ public final class ComparedPages {
         }
     }
 
+    /// A page of page `index`'s size and background with nothing on it, drawn as the page is;
+    /// nil for a PNG file, whose background is not known.
+    func blankImage(_ index: Int) throws -> PixelImage? {
+        guard case .drawn(let pages, let input, let scale, _) = source else { return nil }
+        let page = pages[index]
+        do {
+            return try drawPNG(
+                Page(width: page.width, height: page.height, background: page.background), pageNumber: index + 1,
+                scale: scale, drawer: PageDrawer()
+            ) { bytes, surface in try PixelImage(drawn: surface, encodedAs: bytes) }
+        } catch {
+            throw ImageDiffError.undrawable(path: input, reason: "\(error)")
+        }
+    }
+
     /// Page `index`'s pixels and resolution (its PNG's pHYs data, if any). Drawn pages must be
     /// asked for in order, each once.
     func image(_ index: Int) throws -> (image: PixelImage, resolution: [UInt8]?) {
@@ -91,11 +106,12 @@ extension ImageDiff {
     }
 
     /// Compares page `index` of `side`, which the other side lacks, with a blank page of its
-    /// size and background, as `ImageDiff.writeDiffImage(lonePage:pageIsA:tolerance:to:)` does.
+    /// size and background (`Comparison.init(lonePage:blank:pageIsA:tolerance:)`), as `ImageDiff.writeDiffImage(lonePage:pageIsA:tolerance:to:)` does.
     public static func compare(lonePage index: Int, of side: ComparedPages, pageIsA: Bool, tolerance: Int) throws
         -> PageComparison
     {
         let (image, resolution) = try side.image(index)
-        return PageComparison(comparison: Comparison(lonePage: image, pageIsA: pageIsA, tolerance: tolerance), resolution: resolution)
+        let comparison = Comparison(lonePage: image, blank: try side.blankImage(index), pageIsA: pageIsA, tolerance: tolerance)
+        return PageComparison(comparison: comparison, resolution: resolution)
     }
 }

@@ -201,18 +201,18 @@ struct Comparison {
     let imageB: PixelImage
     let result: ImageDiffResult
 
-    /// `page` against a blank page of its size and background (the colour of its top-left
-    /// pixel, in the margin), standing for the side without it.
-    init(lonePage page: PixelImage, pageIsA: Bool, tolerance: Int) {
-        let blank = PixelImage(width: page.width, height: page.height, filledWith: page.word(x: 0, y: 0))
+    /// `page` against `blank`, standing for the side without it: a blank page of its size and
+    /// background, or without one (a PNG file's page) one of the colour of its top-left pixel,
+    /// in the margin.
+    init(lonePage page: PixelImage, blank: PixelImage?, pageIsA: Bool, tolerance: Int) {
+        let blank = blank ?? PixelImage(width: page.width, height: page.height, filledWith: page.word(x: 0, y: 0))
         self = pageIsA ? Comparison(page, blank, tolerance: tolerance) : Comparison(blank, page, tolerance: tolerance)
     }
 
-    /// Pixels are compared as Cairo keeps them (premultiplied words): equal words are equal
-    /// pixels, and a screenshot test's pages are nearly all equal, row after row, so only the
-    /// rows and pixels that differ are unpremultiplied and measured. (Unpremultiplying and
-    /// measuring every pixel took about 90 instructions a pixel, 115 million for a 780 × 1688
-    /// page: ten times the cost of rendering it.)
+    /// Pixels are compared as words: equal words are equal pixels, and a screenshot test's pages
+    /// are nearly all equal, row after row, so only the rows and pixels that differ are
+    /// measured. (Measuring every pixel took about 90 instructions a pixel, 115 million for a
+    /// 780 × 1688 page: ten times the cost of rendering it.)
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
         let tolerance = Comparison.clamped(tolerance)
         let commonWidth = min(a.width, b.width)
@@ -354,9 +354,11 @@ struct Comparison {
     }
 }
 
-/// An image's pixels as Cairo keeps them: native-endian 32-bit words of alpha, red, green and
-/// blue, the colour premultiplied by alpha (opaque images with alpha 255). `pixel(x:y:)` gives
-/// straight (not premultiplied) 8-bit RGBA.
+/// An image's pixels: 32-bit words of alpha, red, green and blue, the colour as a PNG keeps it
+/// (straight, not multiplied by alpha as Cairo keeps it), 0 for every pixel of alpha 0, so that
+/// equal pixels are equal words. Opaque pixels are Cairo's words as they are. (Compared as Cairo's
+/// premultiplied words, pixels of low alpha lost their colour: red 100 and 120 at alpha 3 were
+/// one word, and a difference of 1 at alpha 128 measured 2.)
 struct PixelImage {
     struct Pixel: Hashable {
         var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
@@ -384,7 +386,8 @@ struct PixelImage {
     static let largestFile = 1 << 30
 
     /// An 8-bit RGB or RGBA PNG is decoded by `PNGFile.trueColorPixels`, every other one by
-    /// Cairo; both give the same words.
+    /// Cairo (a palette, grey, 16-bit or interlaced PNG: its translucent pixels come through
+    /// Cairo's premultiplied form, which rounds low alpha's colours).
     init(contentsOf path: String) throws {
         guard let bytes = readFile(path, limit: Self.largestFile) else {
             // Cairo's word for a folder is "error while reading from input stream", and Cairo
@@ -440,6 +443,8 @@ struct PixelImage {
     }
 
     /// The pixels of an image surface of 32-bit pixels (ARGB32 or RGB24); nil for another format.
+    /// Translucent pixels are divided by their alpha as the PNG writers divide them
+    /// (`PNGEncoder.unpremultiplied`), so a page drawn has the words its PNG is read back with.
     init?(_ surface: CairoSurface) {
         let format = cairo_image_surface_get_format(surface.pointer)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return nil }
@@ -461,7 +466,10 @@ struct PixelImage {
                 let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                 let out = base + y * width
                 if alphaMask == 0 {
-                    out.update(from: row, count: width)
+                    for x in 0..<width {
+                        let word = row[x]
+                        out[x] = word >= 0xFF00_0000 ? word : Self.straightWord(premultiplied: word)
+                    }
                 } else {
                     for x in 0..<width { out[x] = row[x] | alphaMask }
                 }
@@ -472,21 +480,16 @@ struct PixelImage {
 
     /// A page just drawn on `surface` and encoded as `png`, as reading the PNG back gives it:
     /// the surface's own pixels when they are all opaque (PNG keeps those exactly), else the
-    /// PNG decoded. PNG keeps translucent colours divided by their alpha; Cairo's writer rounds
-    /// so that multiplying back gives every drawn value again (all 32,896 pairs of alpha and
-    /// colour checked), but that is the writer's doing, not PNG's, and such pages are rare.
+    /// PNG decoded (translucent pages are 8-bit RGBA, `PNGEncoder.encodeTranslucent`).
     init(drawn surface: CairoSurface, encodedAs png: [UInt8]) throws {
         if let drawn = PixelImage(surface), drawn.words.reduce(0xFFFF_FFFF, &) >= 0xFF00_0000 {
             self = drawn  // every alpha 255
             return
         }
-        let decoded = PNGFile.cairoSurface(decoding: png).map(CairoSurface.init(taking:))
-        guard let decoded, cairo_surface_status(decoded.pointer) == CAIRO_STATUS_SUCCESS,
-            let image = PixelImage(decoded)
-        else {
+        guard let decoded = PNGFile.trueColorPixels(png) else {
             throw ImageDiffError.unreadable(path: "the page drawn", reason: "its PNG does not decode")
         }
-        self = image
+        self.init(width: decoded.width, height: decoded.height, words: decoded.words)
     }
 
     /// What is wrong with the file at `path`, in the words of the check of `image` sources
@@ -516,28 +519,23 @@ struct PixelImage {
     /// Every pixel, row-major: made anew at each call (one pixel is `pixel(x:y:)`).
     func allPixels() -> [Pixel] { words.map(Self.straight) }
 
-    /// A word's pixel with its colour divided by its alpha, rounded.
+    /// A word's pixel.
     static func straight(_ word: UInt32) -> Pixel {
-        let alpha = word >> 24
-        func channel(_ shift: UInt32) -> UInt8 {
-            let premultiplied = (word >> shift) & 0xFF
-            guard alpha != 0 else { return 0 }
-            return UInt8(min(255, (premultiplied * 255 + alpha / 2) / alpha))
-        }
-        return Pixel(red: channel(16), green: channel(8), blue: channel(0), alpha: UInt8(alpha))
+        Pixel(
+            red: UInt8(truncatingIfNeeded: word >> 16), green: UInt8(truncatingIfNeeded: word >> 8),
+            blue: UInt8(truncatingIfNeeded: word), alpha: UInt8(truncatingIfNeeded: word >> 24))
     }
 
-    /// The largest difference of one channel (red, green, blue, alpha; straight) between two
-    /// words' pixels.
+    /// A word of Cairo's (premultiplied) as this image's word: `PNGEncoder.unpremultiplied`'s
+    /// colours, 0 where alpha is 0.
+    static func straightWord(premultiplied word: UInt32) -> UInt32 {
+        let rgba = PNGEncoder.unpremultiplied(word)
+        return rgba == 0 ? 0 : (rgba & 0xFF) << 24 | rgba >> 8
+    }
+
+    /// The largest difference of one channel (red, green, blue, alpha) between two words' pixels.
     static func channelDifference(_ a: UInt32, _ b: UInt32) -> Int {
-        if a & b >= 0xFF00_0000 {  // both opaque: the words hold the colours themselves
-            func channel(_ shift: UInt32) -> Int { abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) }
-            return max(channel(16), channel(8), channel(0))
-        }
-        let pixelA = straight(a)
-        let pixelB = straight(b)
-        return max(
-            abs(Int(pixelA.red) - Int(pixelB.red)), abs(Int(pixelA.green) - Int(pixelB.green)),
-            abs(Int(pixelA.blue) - Int(pixelB.blue)), abs(Int(pixelA.alpha) - Int(pixelB.alpha)))
+        func channel(_ shift: UInt32) -> Int { abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) }
+        return max(channel(24), channel(16), channel(8), channel(0))
     }
 }

@@ -1,13 +1,13 @@
 // Decoding PNGs for comparing screens (`typeset diff`, `snapshot`): 8-bit RGB and RGBA images
-// into Cairo's pixels (`trueColorPixels`), and the resolution a PNG says (its pHYs chunk), which
+// into `PixelImage`'s words (`trueColorPixels`), and the resolution a PNG says (its pHYs chunk), which
 // a diff image takes on.
 import CCairo  // zlib
 
 extension PNGFile {
     /// The pixels of an 8-bit RGB or RGBA PNG, not interlaced, without tRNS (what typeset, Cairo
-    /// and most screenshot tools write), as Cairo decodes them into an image surface: 32-bit
-    /// words of alpha, red, green and blue, the colour multiplied by alpha as Cairo multiplies it,
-    /// RGB with alpha 255. Nil for every other PNG (one with a palette chunk or a zlib window
+    /// and most screenshot tools write), as `PixelImage` words: 32-bit words of alpha, red,
+    /// green and blue as the file has them (not multiplied by alpha), RGB with alpha 255, 0 for
+    /// every pixel of alpha 0. Nil for every other PNG (one with a palette chunk or a zlib window
     /// other than 32 KiB among them) and at any flaw (a chunk type that is not four letters, a
     /// critical chunk's CRC, data that does not inflate to exactly its rows, an unknown filter
     /// type): those are Cairo's to decode or refuse. A 780 × 1688 screen takes 46 million
@@ -92,7 +92,7 @@ extension PNGFile {
         return unfiltered ? (width, height, words) : nil
     }
 
-    /// Undoes each row's filter (PNG §9) in `rows` and turns its pixels into Cairo's words;
+    /// Undoes each row's filter (PNG §9) in `rows` and turns its pixels into words;
     /// false at an unknown filter type. `rows` has a byte after the last row.
     private static func unfilter(
         _ rows: UnsafeMutablePointer<UInt8>, into words: UnsafeMutablePointer<UInt32>, width: Int, height: Int,
@@ -139,17 +139,7 @@ extension PNGFile {
                     for x in 0..<width {
                         let p = line + 4 * x
                         let alpha = UInt32(p[3])
-                        // Cairo's premultiply_data: (alpha × colour + 128) / 255, rounded as it rounds.
-                        func times(_ color: UInt8) -> UInt32 {
-                            let t = alpha * UInt32(color) + 0x80
-                            return (t + (t >> 8)) >> 8
-                        }
-                        out[x] =
-                            alpha == 0
-                            ? 0
-                            : alpha == 255
-                                ? 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-                                : alpha << 24 | times(p[0]) << 16 | times(p[1]) << 8 | times(p[2])
+                        out[x] = alpha == 0 ? 0 : alpha << 24 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
                     }
                 }
             }

@@ -1324,10 +1324,12 @@ struct BlockLayouter {
             // With the hyphen of the soft hyphen it ends at, which made it too wide.
             if broken.hyphenated { word += "-" }
             if word.count > 40 { word = word.prefix(39) + "…" }
+            let others = paragraph.brokenWordCount - 1
             diagnostics.report(.warning(
                 block.location,
                 "this <\(block.elementName)> is \(boxWidth()), narrower than "
-                    + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters",
+                    + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters"
+                    + (others > 0 ? ", and so \(others == 1 ? "is 1 other word" : "are \(others) other words")" : ""),
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }
 
@@ -1356,11 +1358,9 @@ struct BlockLayouter {
 
         // SPEC 4.1 counts a paragraph's lines; the pieces of a word broken between its letters
         // are one of them (at AX5, "Bluetooth" in a Hebrew row was cut in three, counted as a
-        // paragraph of three lines and set left aligned, away from its row's start side).
-        var lineCount = paragraph.lines.count
-        if let broken = paragraph.brokenWord {
-            lineCount -= paragraph.lines.count { broken.range.lowerBound < $0.scalarRange.upperBound && $0.scalarRange.upperBound < broken.range.upperBound }
-        }
+        // paragraph of three lines and set left aligned, away from its row's start side), of
+        // every such word ("Bluetooth Notifications" was, whose first word alone was counted).
+        let lineCount = paragraph.lines.count - paragraph.wordCuts
         let side: Side
         if let listRTL = context.listRightToLeft {
             side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)

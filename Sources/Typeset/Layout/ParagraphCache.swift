@@ -91,6 +91,10 @@ struct ParagraphLines: Sendable {
     var lacking: [Int: LackingFont] = [:]
     /// The first word wider than a line, broken between its letters, and its width.
     var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
+    /// The line ends inside words broken between their letters, of every such word (SPEC 4.1
+    /// counts a word's pieces as one line), and the number of such words.
+    var wordCuts = 0
+    var brokenWordCount = 0
 }
 
 /// Paragraphs of up to `longest` characters, kept until they hold `capacity` characters; then

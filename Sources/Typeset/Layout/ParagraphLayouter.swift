@@ -66,6 +66,9 @@ struct ParagraphLayout {
     /// The first word wider than its line, broken between its letters, and its width (with the
     /// hyphen of a soft hyphen it ends at, when a line ending there shows one: `hyphenated`).
     var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
+    /// The line ends inside broken words, and the number of those words (`ParagraphLines`).
+    var wordCuts: Int
+    var brokenWordCount: Int
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
@@ -76,6 +79,8 @@ struct ParagraphLayout {
         missing = lines.missing
         lacking = lines.lacking
         brokenWord = lines.brokenWord
+        wordCuts = lines.wordCuts
+        brokenWordCount = lines.brokenWordCount
     }
 
     /// Where each of `offsets` (ascending) is in the markup: the character itself when `source`
@@ -377,17 +382,18 @@ final class ParagraphLayouter: Sendable {
                     baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
                     largestSize: size))
         }
-        let broken = LineFiller.firstBrokenWord(ranges, scalars: text.scalars, opportunities: opportunities)
+        let brokenWords = LineFiller.brokenWords(ranges, scalars: text.scalars, opportunities: opportunities)
         return ParagraphLines(
             displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
-            brokenWord: broken.map { word in
+            brokenWord: brokenWords.first.map { word in
                 // A word that ends at a soft hyphen, where a line may end (not at the
                 // paragraph's end, nor before a space), did not fit with its hyphen.
                 let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
                     ? hyphens[word.upperBound]?.advance : nil
                 let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
                 return (word, shown + (hyphen ?? 0), hyphen != nil)
-            })
+            },
+            wordCuts: brokenWords.count, brokenWordCount: Set(brokenWords).count)
     }
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark

@@ -220,12 +220,14 @@ enum LineFiller {
         return lines
     }
 
-    /// The first word of `lines` broken inside (by `splitLongWord`: wider than the line), from
-    /// the break opportunity before it to the one after, without its hanging white space. A
-    /// break after a soft hyphen is the author's, though Hebrew's gives no opportunity (LB21a).
-    static func firstBrokenWord(
+    /// The words of `lines` broken inside (by `splitLongWord`: wider than the line), once for
+    /// each line end inside them, in order: each from the break opportunity before it to the
+    /// one after, without its hanging white space. A break after a soft hyphen is the
+    /// author's, though Hebrew's gives no opportunity (LB21a).
+    static func brokenWords(
         _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity]
-    ) -> Range<Int>? {
+    ) -> [Range<Int>] {
+        var words: [Range<Int>] = []
         var k = 0  // lines and opportunities both go forward
         for line in lines.dropLast() {
             while k < opportunities.count && opportunities[k].offset < line.upperBound { k += 1 }
@@ -233,9 +235,9 @@ enum LineFiller {
             if scalars[line.upperBound - 1] == "\u{AD}" { continue }
             let start = k > 0 ? opportunities[k - 1].offset : 0
             let end = k < opportunities.count ? opportunities[k].offset : scalars.count
-            return start..<visibleEnd(scalars, start..<end)
+            words.append(start..<visibleEnd(scalars, start..<end))
         }
-        return nil
+        return words
     }
 
     /// Whether the grapheme boundary before `scalars[index]` is still inside a syllable, where
