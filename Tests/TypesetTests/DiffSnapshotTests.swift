@@ -390,6 +390,29 @@ struct DiffCommandTests {
             }
         }
         #expect(compared == 13)
+        // The same pixels in the encodings Cairo decodes (typeset decodes 8-bit RGB and RGBA
+        // with a 32 KiB zlib window itself) are the same pixels: grey with alpha, a 512-byte
+        // window (libpng's for small images). Cairo's premultiplied pixels round their colours;
+        // the exact side is rounded as they are.
+        func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = folder + "/\(name).png"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        var twins = 0
+        for (grey, alpha) in [(100, 3), (100, 128), (37, 200), (255, 1)] as [(UInt8, UInt8)] {
+            let rgba = try file("rgba\(grey)-\(alpha)", pngFile(width: 1, height: 1, colorType: 6, rows: [0, grey, grey, grey, alpha]))
+            let greyAlpha = try file("ga\(grey)-\(alpha)", pngFile(width: 1, height: 1, colorType: 4, rows: [0, grey, alpha]))
+            let smallWindow = try file(
+                "w\(grey)-\(alpha)", pngFile(width: 1, height: 1, colorType: 6, rows: [0, grey, grey, grey, alpha], zlibHeader: [0x18, 0x19]))
+            #expect(try PixelImage(contentsOf: greyAlpha).roundedByCairo && PixelImage(contentsOf: smallWindow).roundedByCairo)
+            for (a, b) in [(rgba, greyAlpha), (greyAlpha, rgba), (rgba, smallWindow), (smallWindow, greyAlpha)] {
+                let result = try ImageDiff.compare(a, b, tolerance: 0)
+                #expect(result.matches && result.maxChannelDifference == 0, "\(a) \(b): \(result)")
+                twins += 1
+            }
+        }
+        #expect(twins == 16)
     }
 
     @Test func unreadableInputsAreErrors() throws {

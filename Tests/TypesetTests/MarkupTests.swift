@@ -35,7 +35,10 @@ private func expectError(
 /// A complete PNG of `width` × `height` grey pixels (the parser checks every chunk, CRC and
 /// row), or of the 8-bit `colorType` (2 RGB, 6 RGBA) whose `rows` (each a filter type, then its
 /// samples) are given: IHDR, one IDAT holding the rows as stored (uncompressed) zlib blocks, IEND.
-func pngFile(width: UInt32, height: UInt32, colorType: UInt8 = 6, rows: [UInt8]? = nil) -> [UInt8] {
+/// `zlibHeader`: the stream's two header bytes (78 01: a 32 KiB window, as most writers say).
+func pngFile(width: UInt32, height: UInt32, colorType: UInt8 = 6, rows: [UInt8]? = nil, zlibHeader: [UInt8] = [0x78, 0x01])
+    -> [UInt8]
+{
     func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
     func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
@@ -51,7 +54,7 @@ func pngFile(width: UInt32, height: UInt32, colorType: UInt8 = 6, rows: [UInt8]?
         adlerA = (adlerA + UInt32(byte)) % 65521
         adlerB = (adlerB + adlerA) % 65521
     }
-    var zlib: [UInt8] = [0x78, 0x01]
+    var zlib: [UInt8] = zlibHeader
     var start = 0
     repeat {
         let end = min(start + 65535, raw.count)

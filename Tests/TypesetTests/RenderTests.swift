@@ -1218,7 +1218,7 @@ struct RenderImageDiffTests {
     /// PNGs of every filter type), and leaves to Cairo every file it cannot take or that Cairo
     /// refuses (the hostile images); the filter test's translucent pixels, which Cairo's
     /// premultiplied form rounds, come out as the file has them.
-    @Test func trueColorDecodingGivesCairosPixels() throws {
+    @Test func trueColorDecodingAgreesWithCairo() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         // (Not a failed golden's diff image, which a golden test running beside this one removes.)

@@ -52,7 +52,7 @@ public final class ComparedPages {
             return try drawPNG(
                 Page(width: page.width, height: page.height, background: page.background), pageNumber: index + 1,
                 scale: scale, drawer: PageDrawer()
-            ) { bytes, surface in try PixelImage(drawn: surface, encodedAs: bytes) }
+            ) { _, surface in try PixelImage(drawn: surface) }
         } catch {
             throw ImageDiffError.undrawable(path: input, reason: "\(error)")
         }
@@ -69,7 +69,7 @@ public final class ComparedPages {
             nextDrawn += 1
             do {
                 let drawn = try drawPNG(pages[index], pageNumber: index + 1, scale: scale, drawer: drawer) {
-                    bytes, surface in (try PixelImage(drawn: surface, encodedAs: bytes), PNGFile.resolution(of: bytes))
+                    bytes, surface in (try PixelImage(drawn: surface), PNGFile.resolution(of: bytes))
                 }
                 if nextDrawn == pages.count { try drawer.checkTagsClosed(pageCount: pages.count) }
                 return drawn

@@ -214,6 +214,7 @@ struct Comparison {
     /// measured. (Measuring every pixel took about 90 instructions a pixel, 115 million for a
     /// 780 × 1688 page: ten times the cost of rendering it.)
     init(_ a: PixelImage, _ b: PixelImage, tolerance: Int) {
+        let (a, b) = PixelImage.atOnePrecision(a, b)
         let tolerance = Comparison.clamped(tolerance)
         let commonWidth = min(a.width, b.width)
         let commonHeight = min(a.height, b.height)
@@ -368,6 +369,9 @@ struct PixelImage {
     let height: Int
     /// Row-major, no padding.
     let words: [UInt32]
+    /// Whether the image came through Cairo's premultiplied pixels (a PNG typeset does not
+    /// decode itself), which round the colours of translucent ones: `atOnePrecision`.
+    private(set) var roundedByCairo = false
 
     init(width: Int, height: Int, words: [UInt32]) {
         self.width = width
@@ -440,6 +444,37 @@ struct PixelImage {
             throw ImageDiffError.unreadable(path: path, reason: "unsupported pixel format \(format.rawValue)")
         }
         self = image
+        roundedByCairo = true
+    }
+
+    /// `a` and `b`, the translucent colours of one decoded exactly rounded as Cairo's
+    /// premultiplied pixels round those of the other, when the other came through them: the same
+    /// pixels in two encodings (8-bit RGBA, and grey with alpha or a palette, which Cairo
+    /// decodes) are equal words.
+    static func atOnePrecision(_ a: PixelImage, _ b: PixelImage) -> (PixelImage, PixelImage) {
+        switch (a.roundedByCairo, b.roundedByCairo) {
+        case (true, false): (a, b.roundedAsByCairo())
+        case (false, true): (a.roundedAsByCairo(), b)
+        default: (a, b)
+        }
+    }
+
+    /// The image with each translucent colour multiplied by its alpha as Cairo multiplies it
+    /// (premultiply_data: (alpha × colour + 128) / 255, rounded as it rounds), then divided again.
+    private func roundedAsByCairo() -> PixelImage {
+        var image = PixelImage(
+            width: width, height: height,
+            words: words.map { word in
+                let alpha = word >> 24
+                guard alpha != 0 && alpha != 255 else { return word }
+                func times(_ shift: UInt32) -> UInt32 {
+                    let t = alpha * (word >> shift & 0xFF) + 0x80
+                    return (t + (t >> 8)) >> 8
+                }
+                return Self.straightWord(premultiplied: alpha << 24 | times(16) << 16 | times(8) << 8 | times(0))
+            })
+        image.roundedByCairo = true
+        return image
     }
 
     /// The pixels of an image surface of 32-bit pixels (ARGB32 or RGB24); nil for another format.
@@ -478,18 +513,13 @@ struct PixelImage {
         }
     }
 
-    /// A page just drawn on `surface` and encoded as `png`, as reading the PNG back gives it:
-    /// the surface's own pixels when they are all opaque (PNG keeps those exactly), else the
-    /// PNG decoded (translucent pages are 8-bit RGBA, `PNGEncoder.encodeTranslucent`).
-    init(drawn surface: CairoSurface, encodedAs png: [UInt8]) throws {
-        if let drawn = PixelImage(surface), drawn.words.reduce(0xFFFF_FFFF, &) >= 0xFF00_0000 {
-            self = drawn  // every alpha 255
-            return
+    /// A page just drawn on `surface`, as reading its PNG back gives it: opaque pixels as they
+    /// are, translucent ones divided by their alpha as `PNGEncoder.encodeTranslucent` writes them.
+    init(drawn surface: CairoSurface) throws {
+        guard let image = PixelImage(surface) else {
+            throw ImageDiffError.unreadable(path: "the page drawn", reason: "its pixels are not 32-bit words")
         }
-        guard let decoded = PNGFile.trueColorPixels(png) else {
-            throw ImageDiffError.unreadable(path: "the page drawn", reason: "its PNG does not decode")
-        }
-        self.init(width: decoded.width, height: decoded.height, words: decoded.words)
+        self = image
     }
 
     /// What is wrong with the file at `path`, in the words of the check of `image` sources

@@ -232,7 +232,7 @@ public struct SnapshotFolder: Sendable {
                 return
             }
             let comparison = try Comparison(
-                referenceImage(reference, referenceBytes), PixelImage(drawn: surface, encodedAs: bytes),
+                referenceImage(reference, referenceBytes), PixelImage(drawn: surface),
                 tolerance: options.tolerance)
             if comparison.result.passes(maxDiff: options.maxDiff) {
                 removeDiffImage(diffImage)
@@ -296,7 +296,7 @@ public struct SnapshotFolder: Sendable {
             if let old = readFile(reference, limit: PixelImage.largestFile) {
                 if old == bytes { return }
                 let same = try? Comparison(
-                    referenceImage(reference, old), PixelImage(drawn: surface, encodedAs: bytes), tolerance: 0)
+                    referenceImage(reference, old), PixelImage(drawn: surface), tolerance: 0)
                 if same?.result.matches == true { return }
             }
             changed.append((reference, bytes))
