@@ -487,13 +487,24 @@ private let xcstrings = #"""
         #expect(simplifiedOnly.strings(locale: "zh-TW")["k"] == "en" && !simplifiedOnly.hasStrings(locale: "zh-TW"))
         // Nor a bare language written in another script: `sr` is Cyrillic, `zh` Simplified, `uz`
         // Latin (sr-Latn showed the Cyrillic of `sr`, zh-TW the Simplified of `zh`).
+        // Nor one a region writes in another script: Sindhi in India is Devanagari (CLDR's
+        // sd-Deva-IN), Punjabi in Pakistan Arabic (sd-IN showed the Arabic-script `sd` in a
+        // left-to-right screen, where sd-Deva said the catalog has none).
         let bare = StringCatalog(
-            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz", "sd", "pa", "az", "ug"].map { ($0, ["k": $0]) }),
+            sourceLanguage: "en")
         for (locale, language) in [
             ("sr-Latn", "en"), ("sr-Latn-RS", "en"), ("sr-Cyrl", "sr"), ("sr-RS", "sr"), ("zh-TW", "en"),
             ("zh-Hant-TW", "en"), ("zh-CN", "zh"), ("zh-Hans", "zh"), ("uz-Cyrl", "en"), ("uz", "uz"),
+            ("sd-IN", "en"), ("sd-Deva", "en"), ("sd-PK", "sd"), ("sd-Arab-IN", "sd"), ("pa-PK", "en"), ("pa-IN", "pa"),
+            ("uz-AF", "en"), ("az-IR", "en"), ("az-AZ", "az"), ("ug-KZ", "en"), ("ug-CN", "ug"),
         ] {
             #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
+        }
+        let regional = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sd", "sd-Deva", "pa-Arab"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
+        for (locale, language) in [("sd-IN", "sd-Deva"), ("sd", "sd"), ("pa-PK", "pa-Arab"), ("pa", "en")] {
+            #expect(regional.strings(locale: locale)["k"] == language, "\(locale)")
         }
         // The locale spelt with its script takes the catalog's form spelt without it first.
         let hongKong = StringCatalog(

@@ -477,12 +477,20 @@ public struct StringCatalog: Sendable {
     }
 
     /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
-    /// (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`), a language written in several scripts by
-    /// its usual one (`sr`: `cyrl`, CLDR's likely subtags); nil for the others.
+    /// (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`), a language written in another script in a
+    /// region (`sd-in`: `deva`, `pa-pk`: `arab`; `Language.regionalScripts`), a language written
+    /// in several scripts by its usual one (`sr`: `cyrl`, CLDR's likely subtags); nil for the
+    /// others. (`--locale sd-IN` took a catalog's Arabic-script `sd` strings into a
+    /// left-to-right screen, where `sd-Deva` said it has none.)
     static func script(of tag: String) -> String? {
         let parts = Language.subtags(of: tag)
         if let named = Language.scriptSubtag(parts) { return named }
         guard let language = parts.first else { return nil }
+        if let region = Language.regionSubtag(parts),
+            let regional = Language.regionalScripts[(Language.twoLetterCodes[language] ?? language) + "-" + region]
+        {
+            return regional
+        }
         guard language == "zh" else { return usualScripts[language] }
         return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
     }
@@ -491,7 +499,7 @@ public struct StringCatalog: Sendable {
     private static let usualScripts: [String: String] = [
         "sr": "cyrl", "uz": "latn", "az": "latn", "bs": "latn", "pa": "guru", "sd": "arab", "ks": "arab",
         "mn": "cyrl", "ms": "latn", "kk": "cyrl", "ha": "latn", "tg": "cyrl", "ku": "latn", "shi": "tfng",
-        "vai": "vaii", "ff": "latn",
+        "vai": "vaii", "ff": "latn", "ky": "cyrl", "ug": "arab", "man": "latn",
     ]
 
     /// The regions whose English is American: CLDR's parent of every other (`en-AU`, `en-IN`,

@@ -73,14 +73,17 @@ public enum Language {
         "syrc", "thaa", "yezi",
     ]
 
-    /// Language-region pairs written in Arabic letters although the language is not (CLDR's
-    /// likelySubtags: az-IR is az-Arab-IR, pa-PK pa-Arab-PK). Only the pairs where that script
-    /// is the usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
-    static let rightToLeftRegionalLanguages: Set<String> = ["az-iq", "az-ir", "kk-cn", "ky-cn", "pa-pk", "tg-pk", "uz-af"]
-    /// And the reverse: Uyghur where it is written in Cyrillic (ug-KZ is ug-Cyrl-KZ).
-    static let leftToRightRegionalLanguages: Set<String> = ["ug-kz", "ug-mn"]
-    /// And where both are written as much: Sindhi in India in Devanagari and Arabic letters
-    /// (CLDR's sd-IN is sd-Deva-IN), Mandingo in Guinea in N'Ko and Latin ones (man-Nkoo-GN).
+    /// Language-region pairs written in another script than the language's usual one, and that
+    /// script (CLDR's likelySubtags): Arabic letters for az-IR (az-Arab-IR), pa-PK, uz-AF, ...;
+    /// Cyrillic for Uyghur in Kazakhstan and Mongolia. Only the pairs where that script is the
+    /// usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
+    static let regionalScripts: [String: String] = [
+        "az-iq": "arab", "az-ir": "arab", "kk-cn": "arab", "ky-cn": "arab", "pa-pk": "arab", "tg-pk": "arab",
+        "uz-af": "arab", "ug-kz": "cyrl", "ug-mn": "cyrl", "sd-in": "deva", "man-gn": "nkoo",
+    ]
+    /// Of those, the pairs where both scripts are written as much, of either direction: Sindhi
+    /// in India in Devanagari and Arabic letters (CLDR's sd-IN is sd-Deva-IN), Mandingo in
+    /// Guinea in N'Ko and Latin ones (man-Nkoo-GN).
     static let eitherDirectionRegionalLanguages: Set<String> = ["man-gn", "sd-in"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
@@ -98,8 +101,8 @@ public enum Language {
         let language = twoLetterCodes[primary] ?? primary
         if let region = regionSubtag(subtags) {
             let pair = language + "-" + region
-            if rightToLeftRegionalLanguages.contains(pair) { return true }
-            if leftToRightRegionalLanguages.contains(pair) || eitherDirectionRegionalLanguages.contains(pair) { return false }
+            if eitherDirectionRegionalLanguages.contains(pair) { return false }
+            if let script = regionalScripts[pair] { return rightToLeftScripts.contains(script) }
         }
         return rightToLeftLanguages.contains(language)
     }
