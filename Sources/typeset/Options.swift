@@ -176,7 +176,8 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
     guard !catalog.hasStrings(locale: locale) else { return nil }
     return .warning(
         SourceLocation(file: file, line: 1, column: 1),
-        "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)); "
+        "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)"
+            + (catalog.otherScript(of: locale).map { "; " + $0 } ?? "") + "); "
             + "keys show the source language's text"
             + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? ""))
 }

@@ -400,7 +400,8 @@ struct DiffCommandTests {
             return path
         }
         var twins = 0
-        for (grey, alpha) in [(100, 3), (100, 128), (37, 200), (255, 1)] as [(UInt8, UInt8)] {
+        // (Colours at low alpha: Cairo's rounding changes each of these.)
+        for (grey, alpha) in [(100, 3), (120, 3), (200, 16), (77, 9)] as [(UInt8, UInt8)] {
             let rgba = try file("rgba\(grey)-\(alpha)", pngFile(width: 1, height: 1, colorType: 6, rows: [0, grey, grey, grey, alpha]))
             let greyAlpha = try file("ga\(grey)-\(alpha)", pngFile(width: 1, height: 1, colorType: 4, rows: [0, grey, alpha]))
             let smallWindow = try file(

@@ -491,21 +491,30 @@ private let xcstrings = #"""
         // sd-Deva-IN), Punjabi in Pakistan Arabic (sd-IN showed the Arabic-script `sd` in a
         // left-to-right screen, where sd-Deva said the catalog has none).
         let bare = StringCatalog(
-            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz", "sd", "pa", "az", "ug"].map { ($0, ["k": $0]) }),
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz", "sd", "pa", "az", "ug", "kk"].map { ($0, ["k": $0]) }),
             sourceLanguage: "en")
         for (locale, language) in [
             ("sr-Latn", "en"), ("sr-Latn-RS", "en"), ("sr-Cyrl", "sr"), ("sr-RS", "sr"), ("zh-TW", "en"),
             ("zh-Hant-TW", "en"), ("zh-CN", "zh"), ("zh-Hans", "zh"), ("uz-Cyrl", "en"), ("uz", "uz"),
             ("sd-IN", "en"), ("sd-Deva", "en"), ("sd-PK", "sd"), ("sd-Arab-IN", "sd"), ("pa-PK", "en"), ("pa-IN", "pa"),
-            ("uz-AF", "en"), ("az-IR", "en"), ("az-AZ", "az"), ("ug-KZ", "en"), ("ug-CN", "ug"),
+            ("uz-AF", "en"), ("az-IR", "en"), ("az-AZ", "az"), ("ug-KZ", "en"), ("ug-CN", "ug"), ("sr-ME", "en"),
+            ("uz-CN", "en"), ("kk-AF", "en"), ("kk", "kk"), ("kk-KZ", "kk"),
         ] {
             #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
         }
         let regional = StringCatalog(
-            tables: Dictionary(uniqueKeysWithValues: ["en", "sd", "sd-Deva", "pa-Arab"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
-        for (locale, language) in [("sd-IN", "sd-Deva"), ("sd", "sd"), ("pa-PK", "pa-Arab"), ("pa", "en")] {
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sd", "sd-Deva", "pa-Arab", "sr", "sr-Latn", "man"].map { ($0, ["k": $0]) }),
+            sourceLanguage: "en")
+        for (locale, language) in [
+            ("sd-IN", "sd-Deva"), ("sd", "sd"), ("pa-PK", "pa-Arab"), ("pa", "en"), ("sr-ME", "sr-Latn"), ("sr-RS", "sr"),
+            ("man-GN", "man"),
+        ] {
             #expect(regional.strings(locale: locale)["k"] == language, "\(locale)")
         }
+        // The warning for such a locale says why the language's strings are not its own.
+        #expect(bare.otherScript(of: "uz-AF") == "'uz' is written in Latin letters, 'uz-AF' in Arabic letters")
+        #expect(bare.otherScript(of: "sd-IN") == "'sd' is written in Arabic letters, 'sd-IN' in Devanagari letters")
+        #expect(bare.otherScript(of: "uz") == nil && bare.otherScript(of: "sd-PK") == nil && regional.otherScript(of: "fr-CA") == nil)
         // The locale spelt with its script takes the catalog's form spelt without it first.
         let hongKong = StringCatalog(
             tables: Dictionary(uniqueKeysWithValues: ["en", "zh-Hant", "zh-HK"].map { ($0, ["k": $0]) }), sourceLanguage: "en")

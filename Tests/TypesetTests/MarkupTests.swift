@@ -929,7 +929,7 @@ private struct Fixture {
             "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syc", "syr", "ug", "ur", "yi", "ar-EG", "he_IL",
             "az-Arab", "ku-Arab-IQ", "pa-PK", "AR", "ara", "heb", "urd-PK", "arz", "pes", "ary-MA",
             // Written in Arabic letters in the region: az-IR is az-Arab-IR.
-            "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK",
+            "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK", "kk-AF", "kk-IR", "ku-LB", "ha-SD",
             // Biblical and Samaritan Hebrew, Mandaic, Judeo-Arabic; N'Ko in Guinea, Tajik in Pakistan.
             "hbo", "smp", "mid", "jrb", "tg-PK",
         ] {
@@ -939,7 +939,7 @@ private struct Fixture {
         // written in Latin letters as much as in CLDR's likely script for them.
         for tag in [
             "en", "de-DE", "ar-Latn", "sd-Deva", "uz-Cyrl", "tr", "", "zh-Hans-CN", "pa", "en-u-nu-arab", "ug-KZ", "az-AZ",
-            "az-Latn-IR", "lad", "rhg", "ha-CM", "sd-IN", "man",
+            "az-Latn-IR", "lad", "rhg", "ha-CM", "sd-IN", "man", "man-GN", "uz-CN", "sr-ME", "mn-CN",
         ] {
             #expect(!Language.isRightToLeft(language: tag), "\(tag)")
         }

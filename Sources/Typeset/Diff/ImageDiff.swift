@@ -370,7 +370,8 @@ struct PixelImage {
     /// Row-major, no padding.
     let words: [UInt32]
     /// Whether the image came through Cairo's premultiplied pixels (a PNG typeset does not
-    /// decode itself), which round the colours of translucent ones: `atOnePrecision`.
+    /// decode itself, a page drawn), which round the colours of translucent ones:
+    /// `atOnePrecision`.
     private(set) var roundedByCairo = false
 
     init(width: Int, height: Int, words: [UInt32]) {
@@ -462,6 +463,7 @@ struct PixelImage {
     /// The image with each translucent colour multiplied by its alpha as Cairo multiplies it
     /// (premultiply_data: (alpha × colour + 128) / 255, rounded as it rounds), then divided again.
     private func roundedAsByCairo() -> PixelImage {
+        guard words.contains(where: { $0 < 0xFF00_0000 && $0 != 0 }) else { return self }  // none translucent
         var image = PixelImage(
             width: width, height: height,
             words: words.map { word in
@@ -520,6 +522,7 @@ struct PixelImage {
             throw ImageDiffError.unreadable(path: "the page drawn", reason: "its pixels are not 32-bit words")
         }
         self = image
+        roundedByCairo = true
     }
 
     /// What is wrong with the file at `path`, in the words of the check of `image` sources

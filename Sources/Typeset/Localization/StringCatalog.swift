@@ -530,6 +530,24 @@ public struct StringCatalog: Sendable {
     /// translation of it "new" and empty, has strings for none but it).
     public func hasStrings(locale: String) -> Bool { hasStrings(own: ownLanguages(locale)) }
 
+    /// Why the catalog's strings in `locale`'s bare language are not `locale`'s, when they are
+    /// written in another script: "'uz' is written in Latin letters, 'uz-AF' in Arabic ones"
+    /// (without it, a warning that the catalog has no strings for `uz-AF`, listing `uz`, read
+    /// as a mistake); nil otherwise.
+    public func otherScript(of locale: String) -> String? {
+        let tag = StringCatalog.normalizedLanguage(locale)
+        guard let language = tag.split(separator: "-").first.map(String.init), language != tag,
+            tables[language] != nil || problems[language] != nil,
+            let own = StringCatalog.script(of: tag), let theirs = StringCatalog.script(of: language), own != theirs
+        else { return nil }
+        func letters(_ script: String) -> String {
+            let code = script.prefix(1).uppercased() + script.dropFirst()
+            return Script(code: code).map { $0.name + " letters" } ?? code
+        }
+        return "'\(Language.canonicalCase(tag: language))' is written in \(letters(theirs)), "
+            + "'\(Language.canonicalCase(tag: tag))' in \(letters(own))"
+    }
+
     private func hasStrings(own: [String]) -> Bool {
         if languages.isEmpty && sourceLanguage == nil { return true }
         let source = sourceLanguage.map(StringCatalog.normalizedLanguage)

@@ -74,16 +74,22 @@ public enum Language {
     ]
 
     /// Language-region pairs written in another script than the language's usual one, and that
-    /// script (CLDR's likelySubtags): Arabic letters for az-IR (az-Arab-IR), pa-PK, uz-AF, ...;
-    /// Cyrillic for Uyghur in Kazakhstan and Mongolia. Only the pairs where that script is the
-    /// usual one: CLDR has more (ha-CM, ms-CC), whose text is as often in Latin letters.
+    /// script (CLDR 42's likelySubtags, as ICU 72 has them): Arabic letters for az-IR
+    /// (az-Arab-IR), pa-PK, uz-AF, ...; Cyrillic for Uyghur in Kazakhstan and Mongolia, Latin
+    /// for Serbian in Montenegro. Only the pairs where that script is the usual one: CLDR has
+    /// more (ha-CM, ms-CC), whose text is as often in Latin letters. A string catalog's
+    /// strings in the language's usual script are not such a locale's (`StringCatalog.script`).
     static let regionalScripts: [String: String] = [
-        "az-iq": "arab", "az-ir": "arab", "kk-cn": "arab", "ky-cn": "arab", "pa-pk": "arab", "tg-pk": "arab",
-        "uz-af": "arab", "ug-kz": "cyrl", "ug-mn": "cyrl", "sd-in": "deva", "man-gn": "nkoo",
+        "az-iq": "arab", "az-ir": "arab", "kk-af": "arab", "kk-cn": "arab", "kk-ir": "arab", "kk-mn": "arab",
+        "ky-cn": "arab", "pa-pk": "arab", "tg-pk": "arab", "uz-af": "arab", "ku-lb": "arab", "ha-sd": "arab",
+        "ug-kz": "cyrl", "ug-mn": "cyrl", "uz-cn": "cyrl", "az-ru": "cyrl", "sr-me": "latn", "sr-ro": "latn",
+        "sr-tr": "latn", "ky-tr": "latn", "mn-cn": "mong", "sd-in": "deva",
     ]
-    /// Of those, the pairs where both scripts are written as much, of either direction: Sindhi
-    /// in India in Devanagari and Arabic letters (CLDR's sd-IN is sd-Deva-IN), Mandingo in
-    /// Guinea in N'Ko and Latin ones (man-Nkoo-GN).
+    /// The pairs where both scripts are written as much, of either direction: Sindhi in India
+    /// in Devanagari and Arabic letters (CLDR's sd-IN is sd-Deva-IN, whose strings a catalog's
+    /// `sd-IN` takes, in its left-to-right interface), Mandingo in Guinea in N'Ko and Latin
+    /// ones (CLDR 42's man-Nkoo-GN; a catalog's `man` strings, in Latin letters, are
+    /// `man-GN`'s, as its interface is left to right).
     static let eitherDirectionRegionalLanguages: Set<String> = ["man-gn", "sd-in"]
 
     /// True when text in `language` is written right to left: by its script subtag when it has
