@@ -663,6 +663,16 @@ struct RenderTests {
         let latin = try #require(raw.output.range(of: "Photon X2"))
         let digits = try #require(raw.output.range(of: "490"))
         #expect(latin.lowerBound < digits.lowerBound, "\(raw.output)")
+        // A line of many runs (sorted along the cycles of their order, which a selection sort
+        // took seconds for), right to left and left to right, with a run split by a span.
+        let text = (0..<150).map { "w\($0) ש\($0 % 7) " }.joined() + "<b>a</b>b"
+        for dir in ["rtl", "ltr"] {
+            let many = try #require(layoutMarkup(#"<document width="14000"><p dir="\#(dir)">\#(text)</p></document>"#))
+            let runs = try #require(many.pages.first).items.compactMap { item -> String? in
+                if case .glyphs(let run) = item { return run.text } else { return nil }
+            }
+            #expect(runs.count > 300 && runs.joined() == text.replacingOccurrences(of: "<b>a</b>", with: "a"), "\(dir): \(runs.prefix(6))")
+        }
     }
 
     /// A color emoji in a PDF is a picture drawn under its invisible text: poppler's Cairo

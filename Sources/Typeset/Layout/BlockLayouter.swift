@@ -35,8 +35,9 @@ struct PlacedBlock {
     /// Line boxes: left x and top y of each line, parallel to `paragraph.lines`.
     var lineOrigins: [(x: Double, top: Double)] = []
     var marker: (paragraph: ParagraphLayout, x: Double, top: Double)?
-    /// The backgrounds of the lists, rows and stacks that begin with it, outermost first: drawn
-    /// first of all, each page's part of them (`PageEmitter.emit`, `Unit.backgrounds`).
+    /// The backgrounds of the lists, rows and stacks that begin with it, innermost first (each
+    /// container adds its own after those inside it): drawn first of all, outermost first, each
+    /// page's part of them (`PageEmitter.emit`, `Unit.backgrounds`).
     var backgrounds: [ContainerBackground] = []
     /// Drawn before the text (button shapes, backgrounds), and other content (images, rules).
     var decorations: [PageItem] = []
@@ -725,7 +726,8 @@ struct BlockLayouter {
     ) {
         guard let color = block.style.background, first < placed.count, bottom > top else { return }
         let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)
-        placed[first].backgrounds.insert(ContainerBackground(rectangle: rectangle, blocks: placed.count - first), at: 0)
+        // (Appended: inserted first, each of 200 nested stacks moved the others, per paragraph.)
+        placed[first].backgrounds.append(ContainerBackground(rectangle: rectangle, blocks: placed.count - first))
     }
 
     /// The same for a list or stack of the flow, whose children are the units from `start`

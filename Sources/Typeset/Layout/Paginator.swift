@@ -461,7 +461,7 @@ extension Unit {
         }
         var result = Array(repeating: [RectangleItem](), count: pieces.count)
         for (carrier, block) in blocks.enumerated() {
-            for background in block.backgrounds {
+            for background in block.backgrounds.reversed() {  // outermost first
                 let covered = carrier..<min(carrier + background.blocks, blocks.count)
                 let its = covered.flatMap { parts[$0] }
                 guard let first = its.map(\.piece).min(), let last = its.map(\.piece).max() else { continue }

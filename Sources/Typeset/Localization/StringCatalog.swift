@@ -460,18 +460,26 @@ public struct StringCatalog: Sendable {
         func isForm(_ other: String) -> Bool {
             other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
         }
+        // The catalog's forms of the language, once each: looked up in a set (the chain's
+        // `contains` made a catalog of 40,000 forms of one language take 5 s a document).
+        let languages = languages
+        var inChain = Set(chain)
         // The locale itself spelt without its script (`zh-HK` for `zh-Hant-HK`; iOS adds the
         // likely script to both): right after it, before `zh-Hant`.
         if let script, let region = Language.regionSubtag(Language.subtags(of: chain[0])) {
-            for other in languages where isForm(other) && !chain.contains(other)
-                && StringCatalog.script(of: other) == script && Language.regionSubtag(Language.subtags(of: other)) == region
-            {
-                chain.insert(other, at: 1)
+            let spelt = languages.filter { other in
+                isForm(other) && !inChain.contains(other)
+                    && StringCatalog.script(of: other) == script && Language.regionSubtag(Language.subtags(of: other)) == region
             }
+            chain.insert(contentsOf: spelt.reversed(), at: 1)
+            inChain.formUnion(spelt)
         }
-        for other in languages where isForm(other) && !chain.contains(other) {
+        for other in languages where isForm(other) && !inChain.contains(other) {
             let otherScript = StringCatalog.script(of: other)
-            if script == nil || otherScript == nil || otherScript == script { chain.append(other) }
+            if script == nil || otherScript == nil || otherScript == script {
+                chain.append(other)
+                inChain.insert(other)
+            }
         }
         return chain
     }
