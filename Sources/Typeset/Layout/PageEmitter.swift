@@ -31,7 +31,8 @@ struct PageEmitter {
             fill = rectangle.fill
             x = rectangle.x
             width = rectangle.width
-            self.bottom = Int64((bottom * 1e6).rounded())
+            let millionths = (bottom * 1e6).rounded()  // (what no page reaches is one bucket)
+            self.bottom = millionths.isFinite ? Int64(max(-9e18, min(9e18, millionths))) : 0
         }
     }
     /// Whether the page's report gets its blocks, their lines and runs (`LayoutOptions.makesReport`).

@@ -539,7 +539,7 @@ public struct StringCatalog: Sendable {
     public func hasStrings(locale: String) -> Bool { hasStrings(own: ownLanguages(locale)) }
 
     /// Why the catalog's strings in `locale`'s bare language are not `locale`'s, when they are
-    /// written in another script: "'uz' is written in Latin letters, 'uz-AF' in Arabic ones"
+    /// written in another script: "'uz' is written in Latin letters, 'uz-AF' in Arabic letters"
     /// (without it, a warning that the catalog has no strings for `uz-AF`, listing `uz`, read
     /// as a mistake); nil otherwise.
     public func otherScript(of locale: String) -> String? {
