@@ -514,6 +514,7 @@ private let xcstrings = #"""
         // The warning for such a locale says why the language's strings are not its own.
         #expect(bare.otherScript(of: "uz-AF") == "'uz' is written in Latin letters, 'uz-AF' in Arabic letters")
         #expect(bare.otherScript(of: "sd-IN") == "'sd' is written in Arabic letters, 'sd-IN' in Devanagari letters")
+        #expect(bare.otherScript(of: "zh-TW") == "'zh' is written in Simplified Chinese characters, 'zh-TW' in Traditional Chinese characters")
         #expect(bare.otherScript(of: "uz") == nil && bare.otherScript(of: "sd-PK") == nil && regional.otherScript(of: "fr-CA") == nil)
         // Many forms of one language are each in the chain once, in the catalog's order (the
         // chain was searched for each: 40,000 forms took 5 s a document).

@@ -549,8 +549,13 @@ public struct StringCatalog: Sendable {
             let own = StringCatalog.script(of: tag), let theirs = StringCatalog.script(of: language), own != theirs
         else { return nil }
         func letters(_ script: String) -> String {
-            let code = script.prefix(1).uppercased() + script.dropFirst()
-            return Script(code: code).map { $0.name + " letters" } ?? code
+            switch script {
+            case "hans": return "Simplified Chinese characters"
+            case "hant": return "Traditional Chinese characters"
+            default:
+                let code = script.prefix(1).uppercased() + script.dropFirst()
+                return Script(code: code).map { $0.name + " letters" } ?? code
+            }
         }
         return "'\(Language.canonicalCase(tag: language))' is written in \(letters(theirs)), "
             + "'\(Language.canonicalCase(tag: tag))' in \(letters(own))"
