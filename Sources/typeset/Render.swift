@@ -202,8 +202,10 @@ struct Render: Command {
             let path = outputPath(for: input, format: resolvedFormat)
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
-                let other = (firstInputs[page] ?? firstByFile[Self.written(page)]).flatMap { $0 == input ? nil : $0 }
-                let viewer = pictures?.shownBy[Self.written(page)].flatMap { $0 == input ? nil : $0 }
+                // (Every first output is in `firstByFile`, by the file it replaces.)
+                let file = Self.written(page)
+                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 }
+                let viewer = pictures?.shownBy[file].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
                 outcome.diagnostics.report(.error(

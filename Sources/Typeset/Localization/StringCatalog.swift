@@ -544,7 +544,7 @@ public struct StringCatalog: Sendable {
     /// as a mistake); nil otherwise.
     public func otherScript(of locale: String) -> String? {
         let tag = StringCatalog.normalizedLanguage(locale)
-        guard let language = tag.split(separator: "-").first.map(String.init), language != tag,
+        guard let language = Language.subtags(of: tag).first, language != tag,
             tables[language] != nil || problems[language] != nil,
             let own = StringCatalog.script(of: tag), let theirs = StringCatalog.script(of: language), own != theirs
         else { return nil }
