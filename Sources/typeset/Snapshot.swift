@@ -12,7 +12,8 @@ struct Snapshot: Command {
             Every *.xml file directly in DIR (sorted by name; hidden ones left out) is rendered to PNG at --scale and \
             compared with DIR/__snapshots__/NAME.png (further pages: NAME-2.png, ...). Each \
             failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
-            ...): the reference faded to grey, differences in magenta.
+            ...): the reference faded to grey, differences in magenta. Subfolders are not \
+            looked into; a warning names each that holds markup files.
 
             With --locale or --text-size, the references are kept in a folder of their own \
             inside __snapshots__: ar/NAME.png for --locale ar, AX1/NAME.png for --text-size \
@@ -78,6 +79,21 @@ struct Snapshot: Command {
                 && !(FileManager.default.fileExists(atPath: Path.join(directory, entry), isDirectory: &isFolder) && isFolder)
         }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
+        // Screens kept in subfolders are not looked into (their references would be in
+        // subfolders' own `__snapshots__`), and are said to be: a CI job passed having checked
+        // only the top folder's, or failed having checked nothing, without a word of them.
+        for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+            let subfolder = Path.join(directory, entry)
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: subfolder, isDirectory: &isFolder), isFolder,
+                let inside = try? FileManager.default.contentsOfDirectory(atPath: subfolder)
+            else { continue }
+            let markup = inside.filter { $0.lowercased().hasSuffix(".xml") && !$0.hasPrefix(".") }.count
+            guard markup > 0 else { continue }
+            writeStandardError(
+                "typeset: warning: '\(subfolder)' holds \(markup) markup file\(markup == 1 ? "" : "s") not checked: "
+                    + "snapshot checks the files directly in '\(directory)'; run it on '\(subfolder)' too\n")
+        }
         ProtectedFiles.protect(inputs + (layoutArguments.strings.map { [$0] } ?? []))
         let names = files.map { Path.stem($0) }
         if files.isEmpty {

@@ -1031,6 +1031,16 @@ struct SnapshotCommandTests {
         #expect(empty.status == 1 && empty.stdout == "0 passed, 0 failed\n" && empty.stderr.contains("no markup files"))
         let emptyUpdate = try typeset(["snapshot", ".", "--update"], in: folder)
         #expect(emptyUpdate.status == 0 && emptyUpdate.stderr.contains("warning: no markup files"), "\(emptyUpdate)")
+        // Screens in a subfolder are not checked, and the run says so (it still fails, having
+        // checked nothing).
+        try FileManager.default.createDirectory(atPath: folder + "/settings", withIntermediateDirectories: true)
+        try Data("<document><p>x</p></document>".utf8).write(to: URL(fileURLWithPath: folder + "/settings/wifi.xml"))
+        let nested = try typeset(["snapshot", "."], in: folder)
+        #expect(nested.status == 1 && nested.stdout == "0 passed, 0 failed\n", "\(nested)")
+        #expect(
+            nested.stderr.contains(
+                "typeset: warning: './settings' holds 1 markup file not checked: snapshot checks the files directly in '.'; run it on './settings' too"),
+            "\(nested)")
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }
