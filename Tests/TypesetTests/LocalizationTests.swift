@@ -941,13 +941,25 @@ private let markup = """
         #expect(run.status == 0)
         #expect(run.stderr.components(separatedBy: "no string catalog was given for locale 'ar'").count == 2, "\(run.stderr)")
         #expect(try L10nCLI.typeset(["layout", "doc.xml"], in: folder).stderr.isEmpty)
-        // An image whose alt is its key's, and no catalog: it has none, and that is said.
+        // Without --locale either, an element with a key and no text of its own shows its key
+        // (it was blank, unsaid), as it would were the key missing from a catalog; said once.
+        try #"<document><button key="ok.button"/><label key="some.key"/><label key="c">Own</label></document>"#
+            .write(toFile: folder + "/keys.xml", atomically: true, encoding: .utf8)
+        let keys = try L10nCLI.typeset(["layout", "keys.xml"], in: folder)
+        let shown = try L10nCLI.blocks(keys.stdout).blocks.map(\.text)
+        #expect(keys.status == 0 && shown == ["ok.button", "some.key", "Own"], "\(keys)")
+        #expect(
+            keys.stderr == "keys.xml:1:11: warning: key 'ok.button' is not looked up: no string catalog was given; "
+                + "elements show their own text, or their key when they have none (give the catalog with --strings FILE)\n",
+            "\(keys.stderr)")
+        // An image whose alt is its key's, and no catalog: its alt is the key, and that is said.
         try "<document><p>x</p></document>".write(toFile: folder + "/tiny.xml", atomically: true, encoding: .utf8)
         #expect(try L10nCLI.typeset(["render", "tiny.xml", "-o", "p.png", "--scale", "0.1"], in: folder).status == 0)
         try #"<document><image src="p.png" width="10" height="10" key="hero.alt"/></document>"#
             .write(toFile: folder + "/img.xml", atomically: true, encoding: .utf8)
         let image = try L10nCLI.typeset(["layout", "img.xml"], in: folder)
-        #expect(image.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(image.stderr)")
+        #expect(image.stderr.contains("img.xml:1:11: warning: key 'hero.alt' is not looked up: no string catalog was given"), "\(image.stderr)")
+        #expect(!image.stderr.contains("has no 'alt'"), "\(image.stderr)")
         // One without a key is said to once (the markup says it), not twice.
         try #"<document><image src="p.png" width="10" height="10"/></document>"#
             .write(toFile: folder + "/bare.xml", atomically: true, encoding: .utf8)

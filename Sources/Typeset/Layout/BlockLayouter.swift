@@ -1000,15 +1000,19 @@ struct BlockLayouter {
         }
         guard let strings else {
             // `--locale` without `--strings`: an Arabic screen of English fallback text, unsaid.
-            if let locale = options.locale, !reportedNoStrings {
+            // Without either, an element with a key and no text of its own (a blank button) is
+            // said too; one with its own text is a mockup whose keys are notes for later.
+            if !reportedNoStrings && (options.locale != nil || !hasOwnText) {
                 reportedNoStrings = true
                 diagnostics.report(.warning(
                     block.location,
-                    "key '\(key)' is not looked up: no string catalog was given for locale '\(locale)'; "
-                        + "elements show their own text",
+                    "key '\(key)' is not looked up: no string catalog was given"
+                        + (options.locale.map { " for locale '\($0)'" } ?? "")
+                        + "; elements show their own text, or their key when they have none",
                     hint: "give the catalog with --strings FILE"))
             }
-            return nil
+            // As a key the catalog lacks: shown where there is nothing else to show.
+            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
