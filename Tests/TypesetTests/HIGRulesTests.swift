@@ -1067,8 +1067,8 @@ extension ReportInvariantTests {
     }
 
     /// A color change inside a word is not a cut for shaping: the lam-alef ligature of "سلام"
-    /// with a red alef stays one glyph, drawn in the alef's color (as Pango draws it), and Latin
-    /// keeps its kerning. (Shaped apart, the lam and alef showed unligated, misspelt.)
+    /// with a red alef stays one glyph, drawn in the alef's color, and Latin keeps its
+    /// kerning. (Shaped apart, the lam and alef showed unligated, misspelt.)
     @Test func aColorChangeKeepsLigaturesAndKerning() throws {
         let red = Color(red: 1, green: 0, blue: 0)
         let arabic = try glyphRuns(##"<document lang="ar"><p>سل<span color="#FF0000">ا</span>م</p></document>"##)
@@ -1077,14 +1077,26 @@ extension ReportInvariantTests {
         #expect(arabic.map { $0.color == red } == [false, true, false])
         let plain = try glyphRuns(#"<document lang="ar"><p>سلام</p></document>"#)
         #expect(plain.map(\.glyphs.count) == [3], "the same three glyphs, uncolored")
-        // A red letter with a black vowel mark (one cluster) stays red; so does a red mark
-        // on a black letter: what the author colored shows.
-        for xml in [##"<document lang="ar"><p>ا<span color="#FF0000">ب</span>&#x64E;ت</p></document>"##,
-                    ##"<document lang="ar"><p>اب<span color="#FF0000">&#x64E;</span>ت</p></document>"##] {
+        // A letter and its vowel mark are one cluster of HarfBuzz's, but two glyphs: each is
+        // drawn in its own color, a red letter with a black mark and a red mark on a black
+        // letter (both were red, the letter and the mark alike), as Pango draws them. The
+        // glyphs are those of the uncolored word, where they stand in it.
+        let marked = try glyphRuns(#"<document lang="ar"><p>ابَت</p></document>"#)
+        for (xml, texts) in [
+            (##"<document lang="ar"><p>ا<span color="#FF0000">ب</span>&#x64E;ت</p></document>"##, ["ا", "ب", "َت"]),
+            (##"<document lang="ar"><p>اب<span color="#FF0000">&#x64E;</span>ت</p></document>"##, ["اب", "َ", "ت"]),
+        ] {
             let runs = try glyphRuns(xml)
-            #expect(runs.map(\.text) == ["ا", "بَ", "ت"], "\(runs.map(\.text))")
+            #expect(runs.map(\.text) == texts, "\(runs.map(\.text))")
             #expect(runs.map { $0.color == red } == [false, true, false], "\(xml)")
+            let drawn = runs.flatMap(\.glyphs).sorted { ($0.x, $0.id) < ($1.x, $1.id) }
+            let whole = marked.flatMap(\.glyphs).sorted { ($0.x, $0.id) < ($1.x, $1.id) }
+            #expect(drawn.map(\.id) == whole.map(\.id) && zip(drawn, whole).allSatisfy { abs($0.x - $1.x) < 1e-9 && $0.y == $1.y })
         }
+        // A mark HarfBuzz composes with its letter into one glyph (e and U+0301, é) is that
+        // glyph's, drawn in the color the author gave.
+        let composed = try glyphRuns(##"<document><p>e<span color="#FF0000">&#x301;</span>t</p></document>"##)
+        #expect(composed.map(\.text) == ["é", "t"] && composed.map { $0.color == red } == [true, false], "\(composed.map(\.text))")
 
         func width(_ xml: String) throws -> Double {
             try #require(blocks(xml).first?.lines.first?.width)

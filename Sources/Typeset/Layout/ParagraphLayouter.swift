@@ -506,12 +506,13 @@ final class ParagraphLayouter: Sendable {
     }
 
     private func shape(
-        _ item: TextItem, _ display: [Unicode.Scalar], _ text: ParagraphText, balance: Double, range: Range<Int>
+        _ item: TextItem, _ display: [Unicode.Scalar], _ text: ParagraphText, balance: Double, range: Range<Int>,
+        characterClusters: Bool = false
     ) -> ShapedRun {
         shaper.shape(
             scalars: display, range: range, face: item.face, size: size(of: item, text, balance: balance),
             rightToLeft: item.isRightToLeft, script: item.script,
-            language: text.spans[item.spanIndex].style.language)
+            language: text.spans[item.spanIndex].style.language, characterClusters: characterClusters)
     }
 
     typealias PrimaryMetrics = (ascent: Double, descent: Double)
@@ -583,15 +584,19 @@ final class ParagraphLayouter: Sendable {
                 let candidates = reshaped
                     ? shape(item, display, text, balance: balance, range: piece).glyphs[...]
                     : glyphSlice(itemGlyphs, order, piece)
-                var glyphs = shownGlyphs(candidates, of: piece)
-                // White space whose level UAX #9 L1 set back to the paragraph's, at a line's end
-                // that does not hang (before a word joiner) or before a tab, is shaped with the
-                // item before it: its glyphs go the run's way (their clusters fell in a
-                // left-to-right run, and a PDF or SVG of it could not be written).
-                if item.isRightToLeft != bidiRun.isRightToLeft { glyphs = glyphs.reversed()[...] }
-                if let hyphen, piece.contains(hyphen.cluster) {
-                    glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
+                func shown(_ candidates: ArraySlice<ShapedGlyph>) -> ArraySlice<ShapedGlyph> {
+                    var glyphs = shownGlyphs(candidates, of: piece)
+                    // White space whose level UAX #9 L1 set back to the paragraph's, at a line's
+                    // end that does not hang (before a word joiner) or before a tab, is shaped
+                    // with the item before it: its glyphs go the run's way (their clusters fell
+                    // in a left-to-right run, and a PDF or SVG of it could not be written).
+                    if item.isRightToLeft != bidiRun.isRightToLeft { glyphs = glyphs.reversed()[...] }
+                    if let hyphen, piece.contains(hyphen.cluster) {
+                        glyphs = showing(hyphen, in: glyphs, rightToLeft: item.isRightToLeft)
+                    }
+                    return glyphs
                 }
+                let glyphs = shown(candidates)
                 func addRun(_ range: Range<Int>, spanIndex: Int, _ shown: ArraySlice<ShapedGlyph>) {
                     // A piece of bidi controls alone (an isolate's LRI or PDI, a ZWNJ, ...) shows
                     // nothing and has no text once they are left out (SPEC §6): no run.
@@ -619,10 +624,23 @@ final class ParagraphLayouter: Sendable {
                 if text.spans[item.spanIndex].scalarRange.upperBound >= piece.upperBound {
                     addRun(piece, spanIndex: item.spanIndex, glyphs)  // nearly always: one span
                 } else {
+                    var (pieces, mixed) = colorPieces(piece, of: item, clusters: candidates, text)
+                    // A letter and its mark in two colors are one cluster of HarfBuzz's: shaped
+                    // again with a cluster for each character, the mark's glyph is drawn in its
+                    // own color (the letter took it). The glyphs are the same, else (a font
+                    // HarfBuzz shapes otherwise that way) the cluster keeps one color.
+                    var glyphs = glyphs
+                    if mixed {
+                        let fine = shape(item, display, text, balance: balance, range: piece, characterClusters: true).glyphs[...]
+                        let fineGlyphs = shown(fine)
+                        if fineGlyphs.elementsEqual(glyphs, by: { $0.id == $1.id && $0.advance == $1.advance }) {
+                            glyphs = fineGlyphs
+                            pieces = colorPieces(piece, of: item, clusters: fine, text).pieces
+                        }
+                    }
                     // Each glyph goes to the piece its cluster is in, found by a binary search
                     // (a filter of the glyphs for every piece was quadratic: 130,000 color
                     // changes on one line took 44 s).
-                    let pieces = colorPieces(piece, of: item, clusters: candidates, text)
                     let starts = pieces.map(\.range.lowerBound)
                     var pieceGlyphs = [[ShapedGlyph]](repeating: [], count: pieces.count)
                     for glyph in glyphs {
@@ -694,13 +712,14 @@ final class ParagraphLayouter: Sendable {
 
     /// `piece` of `item` cut where its spans change, with their indices: an item takes in spans
     /// that differ in color alone (`Itemizer.items`), shaped together and drawn apart, cluster
-    /// by cluster. A cluster of characters of several spans (a lam-alef whose alef is red, a red
-    /// letter with a black vowel mark) takes the first of them whose color is not the block's,
-    /// else the block's: what the author colored shows, as Pango draws it. `glyphs` are the
-    /// piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
+    /// by cluster. A cluster of characters of several spans (a lam-alef whose alef is red; a
+    /// letter and its mark, unless shaped with a cluster per character) takes the first of
+    /// them whose color is not the block's, else the block's: what the author colored shows.
+    /// `mixed`: some cluster holds characters of two colors. `glyphs` are the piece's as
+    /// shaped, hidden ones included (a ZWNJ is a cluster of its own).
     private func colorPieces(
         _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText
-    ) -> [(range: Range<Int>, spanIndex: Int)] {
+    ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], mixed: Bool) {
         let spans = text.spans
         let plain = text.emptyStyle?.color ?? spans[item.spanIndex].style.color
         // Where the piece's clusters start, in logical order, then its end: sorted once, and
@@ -711,6 +730,7 @@ final class ParagraphLayouter: Sendable {
         bounds.append(piece.upperBound)
         var spanIndex = spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
+        var mixed = false
         var start = piece.lowerBound
         for end in bounds {
             // The cluster start..<end: the span of its first character, or a later one of it
@@ -722,6 +742,12 @@ final class ParagraphLayouter: Sendable {
                 next += 1
                 if spans[next].style.color != plain { chosen = next }
             }
+            // (Each span is passed once: the cluster's first, or the one the loop above left.)
+            while !mixed && spans[next].scalarRange.upperBound < end {
+                next += 1
+                mixed = spans[next].style.color != spans[spanIndex].style.color
+            }
+            mixed = mixed || chosen != spanIndex && spans[chosen].style.color != spans[spanIndex].style.color
             if let last = pieces.last, last.spanIndex == chosen {
                 pieces[pieces.count - 1].range = last.range.lowerBound..<end
             } else {
@@ -729,7 +755,7 @@ final class ParagraphLayouter: Sendable {
             }
             start = end
         }
-        return pieces
+        return (pieces, mixed)
     }
 
     /// The glyphs of `piece` that are drawn: the characters HarfBuzz hides (bidi controls, ZWNJ,

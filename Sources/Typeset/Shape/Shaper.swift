@@ -138,16 +138,21 @@ public final class Shaper: Sendable {
     ///   - language: BCP 47 tag ("ar", "he", "en"); "" means undetermined.
     ///   - features: OpenType feature settings in HarfBuzz syntax ("liga=0", "+tnum", "-kern");
     ///     strings HarfBuzz cannot parse are ignored.
+    ///   - characterClusters: a cluster per character, but for ligatures
+    ///     (`HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS`): a mark is not its letter's cluster,
+    ///     so that the two can be drawn apart (in two colors). The glyphs are the same.
     public func shape(
         scalars: [Unicode.Scalar], range: Range<Int>, face: FontFace, size: Double, rightToLeft: Bool,
-        script: Script, language: String, features: [String] = []
+        script: Script, language: String, features: [String] = [], characterClusters: Bool = false
     ) -> ShapedRun {
         let range = range.clamped(to: 0..<scalars.count)
         guard !range.isEmpty else {
             return ShapedRun(face: face, size: size, rightToLeft: rightToLeft, range: range, glyphs: [])
         }
         let font = HarfBuzzFontCache.shared.font(for: face)
-        let request = Request(font: font, rightToLeft: rightToLeft, script: script, language: language, features: features)
+        let request = Request(
+            font: font, rightToLeft: rightToLeft, script: script, language: language, features: features,
+            characterClusters: characterClusters)
         let units: [GlyphInFontUnits]
         if runCacheCapacity > 0 {
             let contextStart = max(0, range.lowerBound - Self.harfBuzzContextLength)
@@ -187,6 +192,8 @@ public final class Shaper: Sendable {
     private func shapeAnew(_ scalars: [Unicode.Scalar], _ range: Range<Int>, _ request: Request) -> [GlyphInFontUnits] {
         var request = request
         request.language = request.font.shapingLanguage(request.language, script: request.script)
+        // (The word cache holds a letter and its marks as one cluster.)
+        if request.characterClusters { return shapeInHarfBuzz(scalars, range, request) }
         return shapeFromWords(scalars, range, request) ?? shapeInHarfBuzz(scalars, range, request)
     }
 
@@ -198,10 +205,11 @@ public final class Shaper: Sendable {
         var script: Script
         var language: String
         var features: [String]
+        var characterClusters = false
 
         static func == (a: Request, b: Request) -> Bool {
             a.font === b.font && a.rightToLeft == b.rightToLeft && a.script == b.script && a.language == b.language
-                && a.features == b.features
+                && a.features == b.features && a.characterClusters == b.characterClusters
         }
 
         func hash(into hasher: inout Hasher) {
@@ -218,6 +226,7 @@ public final class Shaper: Sendable {
             hasher.combine(language)
             hasher.combine(features.count)
             for feature in features { hasher.combine(feature) }
+            hasher.combine(characterClusters)
         }
     }
 
@@ -364,6 +373,10 @@ public final class Shaper: Sendable {
             }
         }
         hb_buffer_set_direction(buffer, request.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        // Set every time: the buffers are pooled, and clearing one keeps its cluster level.
+        hb_buffer_set_cluster_level(
+            buffer,
+            request.characterClusters ? HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS : HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
         // Always set: HarfBuzz's guessed language is the process locale, which is not deterministic.
         // `withCString`, not a String argument: that conversion copies the text into a new array.
         let language = request.language.isEmpty ? "und" : request.language
