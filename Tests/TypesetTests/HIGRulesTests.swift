@@ -1107,6 +1107,25 @@ extension ReportInvariantTests {
         #expect(try width(#"<document><p>A<b>V</b>ATAR</p></document>"#) != kerned, "a font change is a cut")
     }
 
+    /// A `<br/>` ends a bidi paragraph, as a browser's `<br>` does (CSS Writing Modes 4 §2.4) and
+    /// a new line in an iOS label: the neutrals after it take the block's direction from its
+    /// start, not the letters before it. ", def" after "abc<br/>" in an Arabic block put its
+    /// comma after "def", on the left; it now begins the line, on the right, as Pango has it.
+    /// The block's direction holds for every stretch (not each one's first letter), and an
+    /// `<ltr>` the `<br/>` is inside goes on past it.
+    @Test func aLineBreakEndsABidiParagraph() throws {
+        let lines = try #require(blocks(#"<document lang="ar"><p>عربي abc<br/>, def عربي</p></document>"#).first).lines
+        #expect(lines.map { $0.runs.map(\.text) } == [["abc", "عربي "], ["عربي", " ", "def", ", "]], "\(lines.map { $0.runs.map(\.text) })")
+        #expect(lines[1].runs.map(\.level) == [1, 1, 2, 1])
+        let isolated = try #require(blocks(#"<document lang="ar"><p>عربي <ltr>abc<br/>, def</ltr> عربي</p></document>"#).first).lines
+        #expect(isolated.map { $0.runs.map(\.text) } == [["abc", "عربي "], ["عربي", " ", ", def"]], "\(isolated.map { $0.runs.map(\.text) })")
+        #expect(isolated[1].runs.map(\.level) == [1, 1, 2])
+        // A stretch beginning with Latin stays right to left in an Arabic block: its Arabic reads
+        // from the right, its Latin at the left.
+        let latinFirst = try #require(blocks(#"<document lang="ar"><p>عربي<br/>abc عربي</p></document>"#).first).lines
+        #expect(latinFirst[1].runs.map(\.text) == ["عربي", " ", "abc"] && latinFirst[1].runs.map(\.level) == [1, 1, 2], "\(latinFirst[1].runs.map(\.text))")
+    }
+
     /// A line broken at a soft hyphen shows the hyphen at the end of the word it breaks, in the
     /// word's direction: "inter-" in an Arabic line, "-في" (on the left) in an English one. It
     /// took the paragraph's level and stood at the line's end: "-inter".

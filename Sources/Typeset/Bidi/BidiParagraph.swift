@@ -36,6 +36,71 @@ public struct BidiParagraph: Sendable {
         self.init(classes: scalars.map { $0.bidiClass }, scalars: scalars, direction: direction)
     }
 
+    /// Resolves the levels of a block's text, where each U+2028 LINE SEPARATOR (a `<br/>`)
+    /// ends a bidi paragraph, as a forced break does in a browser (CSS Writing Modes 4 §2.4,
+    /// HTML's `br`) and a new line in an iOS label: the text between two of them is resolved as
+    /// a paragraph of its own, at the block's level (HL1: not by its own first strong letter),
+    /// and the isolates, embeddings and overrides open where it begins are opened again before
+    /// it (§2.4.5: a `<rtl>` or `<ltr>` that a `<br/>` is inside goes on past it). Read as the
+    /// white space UAX #9 makes it, a `<br/>` left the neutrals after it to the text before
+    /// it: "عربي abc<br/>, def" put the comma after "def", at the left, in a right-to-left
+    /// block. Without one, this is `init(scalars:direction:)`.
+    public init(breakingAtLineSeparators scalars: [Unicode.Scalar], direction: BidiDirection) {
+        var classes = scalars.map { $0.bidiClass }
+        guard scalars.contains("\u{2028}") else {
+            self.init(classes: classes, scalars: scalars, direction: direction)
+            return
+        }
+        let base: UInt8
+        switch direction {
+        case .ltr: base = 0
+        case .rtl: base = 1
+        case .auto: base = BidiParagraph.firstStrongLevel(classes, from: 0, to: classes.count) ?? 0
+        }
+        let fixed: BidiDirection = base == 1 ? .rtl : .ltr
+        var levels: [UInt8] = []
+        levels.reserveCapacity(scalars.count)
+        var open: [Int] = []  // the initiators open where the stretch begins, outermost first
+        var start = 0
+        while start < scalars.count {
+            var end = start
+            while end < scalars.count && scalars[end] != "\u{2028}" { end += 1 }
+            if end < scalars.count {
+                classes[end] = .B
+                end += 1
+            }
+            let stretch = BidiParagraph(
+                classes: open.map { classes[$0] } + classes[start..<end],
+                scalars: open.map { scalars[$0] } + scalars[start..<end], direction: fixed)
+            levels += stretch.levels[open.count...]
+            // X2–X7, as far as which initiators stay open: a PDI closes the last isolate and
+            // what opened after it, a PDF the last embedding or override unless an isolate
+            // came after it. Past the deepest level (125), an initiator opens nothing.
+            for i in start..<end {
+                switch classes[i] {
+                case .LRE, .RLE, .LRO, .RLO, .LRI, .RLI, .FSI:
+                    if open.count < Int(BidiResolver.maxDepth) { open.append(i) }
+                case .PDI:
+                    if let isolate = open.lastIndex(where: { [.LRI, .RLI, .FSI].contains(classes[$0]) }) {
+                        open.removeSubrange(isolate...)
+                    }
+                case .PDF:
+                    if let last = open.last, ![.LRI, .RLI, .FSI].contains(classes[last]) { open.removeLast() }
+                default:
+                    break
+                }
+            }
+            start = end
+        }
+        self.init(baseLevel: base, levels: levels, originalClasses: classes)
+    }
+
+    private init(baseLevel: UInt8, levels: [UInt8], originalClasses: [BidiClass]) {
+        self.baseLevel = baseLevel
+        self.levels = levels
+        self.originalClasses = originalClasses
+    }
+
     /// Resolves levels from bidi classes; `scalars` (same length) are needed only for the
     /// bracket pairs of N0, and BidiTest.txt gives classes alone.
     init(classes: [BidiClass], scalars: [Unicode.Scalar]?, direction: BidiDirection) {

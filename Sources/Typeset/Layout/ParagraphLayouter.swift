@@ -329,7 +329,7 @@ final class ParagraphLayouter: Sendable {
     ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
         let bidiScalars = ParagraphLayouter.bidiScalars(text.scalars, display: display)
-        let paragraph = BidiParagraph(scalars: bidiScalars, direction: direction).keepingNumbersInOrder { i in
+        let paragraph = BidiParagraph(breakingAtLineSeparators: bidiScalars, direction: direction).keepingNumbersInOrder { i in
             bidiScalars[i].generalCategory == .Nd
         }
         var missing: [Int] = []
