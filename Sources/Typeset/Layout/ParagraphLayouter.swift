@@ -633,7 +633,10 @@ final class ParagraphLayouter: Sendable {
                     if mixed {
                         let fine = shape(item, display, text, balance: balance, range: piece, characterClusters: true).glyphs[...]
                         let fineGlyphs = shown(fine)
-                        if fineGlyphs.elementsEqual(glyphs, by: { $0.id == $1.id && $0.advance == $1.advance }) {
+                        let same = fineGlyphs.elementsEqual(glyphs) {
+                            $0.id == $1.id && $0.advance == $1.advance && $0.xOffset == $1.xOffset && $0.yOffset == $1.yOffset
+                        }
+                        if same {
                             glyphs = fineGlyphs
                             pieces = colorPieces(piece, of: item, clusters: fine, text).pieces
                         }
