@@ -13,7 +13,7 @@ struct Snapshot: Command {
             compared with DIR/__snapshots__/NAME.png (further pages: NAME-2.png, ...). Each \
             failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
             ...): the reference faded to grey, differences in magenta. Subfolders are not \
-            looked into; a warning names each that holds markup files.
+            looked into; a warning names each that holds markup files (up to three levels down).
 
             With --locale or --text-size, the references are kept in a folder of their own \
             inside __snapshots__: ar/NAME.png for --locale ar, AX1/NAME.png for --text-size \
@@ -61,6 +61,56 @@ struct Snapshot: Command {
         var passed: Bool
     }
 
+    /// Screens kept in subfolders are not looked into (their references would be in each
+    /// subfolder's own `__snapshots__`), and are said to be: a CI job passed having checked
+    /// only the top folder's, or failed having checked nothing, without a word of them. Each
+    /// subfolder holding markup files, in it or up to three folders down, is named (ten at
+    /// most, then how many more); a link to a folder once, and none back to DIR.
+    private func warnOfUncheckedSubfolders(_ entries: [String]) {
+        func isFolder(_ path: String) -> Bool {
+            var isFolder = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder
+        }
+        var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
+        var folders = 0  // looked into, at most 2,000
+        /// The markup files in `folder` and the folders below it, `depth` more levels down.
+        func markupFiles(in folder: String, depth: Int) -> Int {
+            guard folders < 2_000, let real = Path.realPath(folder), seen.insert(real).inserted,
+                let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
+            else { return 0 }
+            folders += 1
+            var count = 0
+            for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+                let path = Path.join(folder, entry)
+                if isFolder(path) {
+                    if depth > 0 { count += markupFiles(in: path, depth: depth - 1) }
+                } else if entry.lowercased().hasSuffix(".xml") {
+                    count += 1
+                }
+            }
+            return count
+        }
+        var named = 0
+        var more = 0
+        for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+            let subfolder = Path.join(directory, entry)
+            guard isFolder(subfolder) else { continue }
+            let markup = markupFiles(in: subfolder, depth: 3)
+            guard markup > 0 else { continue }
+            guard named < 10 else {
+                more += 1
+                continue
+            }
+            named += 1
+            writeStandardError(
+                "typeset: warning: '\(subfolder)' holds \(markup) markup file\(markup == 1 ? "" : "s") not checked: "
+                    + "snapshot checks the files directly in '\(directory)'; run it on '\(subfolder)' too\n")
+        }
+        if more > 0 {
+            writeStandardError("typeset: warning: and \(more) other subfolder\(more == 1 ? "" : "s") of '\(directory)' hold markup files not checked\n")
+        }
+    }
+
     func run() throws {
         var isFolder = false
         let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
@@ -79,21 +129,7 @@ struct Snapshot: Command {
                 && !(FileManager.default.fileExists(atPath: Path.join(directory, entry), isDirectory: &isFolder) && isFolder)
         }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
-        // Screens kept in subfolders are not looked into (their references would be in
-        // subfolders' own `__snapshots__`), and are said to be: a CI job passed having checked
-        // only the top folder's, or failed having checked nothing, without a word of them.
-        for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
-            let subfolder = Path.join(directory, entry)
-            var isFolder = false
-            guard FileManager.default.fileExists(atPath: subfolder, isDirectory: &isFolder), isFolder,
-                let inside = try? FileManager.default.contentsOfDirectory(atPath: subfolder)
-            else { continue }
-            let markup = inside.filter { $0.lowercased().hasSuffix(".xml") && !$0.hasPrefix(".") }.count
-            guard markup > 0 else { continue }
-            writeStandardError(
-                "typeset: warning: '\(subfolder)' holds \(markup) markup file\(markup == 1 ? "" : "s") not checked: "
-                    + "snapshot checks the files directly in '\(directory)'; run it on '\(subfolder)' too\n")
-        }
+        warnOfUncheckedSubfolders(entries)
         ProtectedFiles.protect(inputs + (layoutArguments.strings.map { [$0] } ?? []))
         let names = files.map { Path.stem($0) }
         if files.isEmpty {

@@ -1041,6 +1041,17 @@ struct SnapshotCommandTests {
             nested.stderr.contains(
                 "typeset: warning: './settings' holds 1 markup file not checked: snapshot checks the files directly in '.'; run it on './settings' too"),
             "\(nested)")
+        // Deeper down too; not a folder named like markup, a link back to the folder, nor a
+        // second link to one already named.
+        try FileManager.default.createDirectory(atPath: folder + "/flows/sign-in", withIntermediateDirectories: true)
+        try Data("<document><p>x</p></document>".utf8).write(to: URL(fileURLWithPath: folder + "/flows/sign-in/a.xml"))
+        try FileManager.default.createDirectory(atPath: folder + "/empty/old.xml", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/self", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/wifi-link", withDestinationPath: "settings")
+        let deeper = try typeset(["snapshot", "."], in: folder)
+        #expect(deeper.stderr.contains("typeset: warning: './flows' holds 1 markup file not checked"), "\(deeper)")
+        #expect(!deeper.stderr.contains("'./empty'") && !deeper.stderr.contains("'./self'"), "\(deeper)")
+        #expect(deeper.stderr.components(separatedBy: "holds 1 markup file not checked").count == 3, "\(deeper)")
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }

@@ -1093,6 +1093,22 @@ extension ReportInvariantTests {
             let whole = marked.flatMap(\.glyphs).sorted { ($0.x, $0.id) < ($1.x, $1.id) }
             #expect(drawn.map(\.id) == whole.map(\.id) && zip(drawn, whole).allSatisfy { abs($0.x - $1.x) < 1e-9 && $0.y == $1.y })
         }
+        // Not apart: a vowel sign HarfBuzz draws in two parts around its consonant (Tamil's ொ,
+        // half of it before க, in the letter's cluster), nor translucent letters, whose join
+        // two runs would lay on twice: the cluster takes the color given, as before.
+        let tamil = try glyphRuns(##"<document><p lang="ta">க<span color="#FF0000">ொ</span>ட</p></document>"##)
+        #expect(tamil.map(\.text) == ["கொ", "ட"] && tamil.map { $0.color == red } == [true, false], "\(tamil.map(\.text))")
+        let translucent = try glyphRuns(
+            ##"<document lang="ar"><p><span color="#FF000080">ب</span><span color="#0000FF">َ</span><span color="#FF000080">ت</span></p></document>"##)
+        #expect(translucent.map(\.text) == ["بَت"], "\(translucent.map(\.text))")
+        // Marks past the 256 HarfBuzz is given at once keep their own colors too.
+        var marks = ""
+        for k in 0..<600 {
+            let color = k % 2 == 0 ? "#FF0000" : "#0000FF"
+            marks += "<span color=\"\(color)\">&#x301;</span>"
+        }
+        let many = try glyphRuns("<document><p>a\(marks)</p></document>")
+        #expect(many.filter { $0.color == red }.map(\.glyphs.count).reduce(0, +) == 300, "\(many.count) runs")
         // A mark HarfBuzz composes with its letter into one glyph (e and U+0301, é) is that
         // glyph's, drawn in the color the author gave.
         let composed = try glyphRuns(##"<document><p>e<span color="#FF0000">&#x301;</span>t</p></document>"##)
@@ -1124,6 +1140,24 @@ extension ReportInvariantTests {
         // from the right, its Latin at the left.
         let latinFirst = try #require(blocks(#"<document lang="ar"><p>عربي<br/>abc عربي</p></document>"#).first).lines
         #expect(latinFirst[1].runs.map(\.text) == ["عربي", " ", "abc"] && latinFirst[1].runs.map(\.level) == [1, 1, 2], "\(latinFirst[1].runs.map(\.text))")
+        // A `<bdi>` keeps the direction all its text gives it ("! 123" right to left, as the
+        // Hebrew before the break makes it): reopened as a first-strong isolate, the line after
+        // the break, with no letter, was left to right ("123 !").
+        let bdi = try #require(blocks(#"<document lang="en"><p>User: <bdi>שלום<br/>123 !</bdi></p></document>"#).first).lines
+        #expect(bdi[1].runs.map(\.text) == ["!", " ", "123"] && bdi[1].runs.map(\.level) == [1, 1, 2], "\(bdi[1].runs.map(\.text))")
+        // U+2029 and a new line end a bidi paragraph too; an override typed in the text ends
+        // with its paragraph (UAX #9 X8), as markup's isolates do not.
+        let separator = try #require(blocks(#"<document lang="ar"><p>عربي abc&#x2029;, def</p></document>"#).first).lines
+        #expect(separator[1].runs.map(\.text) == ["def", ", "], "\(separator[1].runs.map(\.text))")
+        let typed = try #require(blocks("<document><p>abc &#x202E;abc def<br/>ghi jkl&#x202C; mno</p></document>").first).lines
+        #expect(typed[1].runs.map(\.level) == [0], "\(typed[1].runs.map { ($0.text, $0.level) })")
+        // Past the deepest level (125), isolates opened in excess are counted, not reopened:
+        // 200 nested ones, 70 closed before the break, leave the text after it where it was.
+        let tags = (0..<200).map { $0 % 2 == 0 ? "rtl" : "ltr" }
+        let deep = tags.map { "<\($0)>" }.joined() + "a" + tags.suffix(70).reversed().map { "</\($0)>" }.joined() + "b<br/>c"
+            + tags.prefix(130).reversed().map { "</\($0)>" }.joined()
+        let nested = try #require(blocks("<document><p>\(deep)</p></document>").first).lines
+        #expect(nested.map { $0.runs.map(\.level) } == [[126], [126]], "\(nested.map { $0.runs.map { ($0.text, $0.level) } })")
     }
 
     /// A line broken at a soft hyphen shows the hyphen at the end of the word it breaks, in the

@@ -931,6 +931,28 @@ private let markup = """
         }
     }
 
+    /// A document that pins its `lang` and has no keys is the same in every locale: `--locale`
+    /// (and a sheet's `--locales`) says so, once a layout, where it is not the document's
+    /// language. (A sheet's columns captioned "en" and "ar" showed the same Hebrew, unsaid.)
+    @Test func aLocaleThatChangesNothingIsSaid() throws {
+        let folder = try L10nCLI.folder([
+            "pinned.xml": #"<document lang="he"><label>שלום</label><p>עולם</p></document>"#,
+            "keyed.xml": #"<document lang="he"><label key="hello">שלום</label></document>"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "pinned.xml", "--locale", "ar"], in: folder)
+        #expect(arabic.status == 0, "\(arabic)")
+        #expect(
+            arabic.stderr.components(separatedBy: "pinned.xml:1:1: warning: the document's lang=\"he\" is kept, and no element has a key: locale 'ar' changes nothing in it").count == 2,
+            "\(arabic.stderr)")
+        #expect(try L10nCLI.typeset(["layout", "pinned.xml", "--locale", "he-IL"], in: folder).stderr.isEmpty)
+        #expect(try L10nCLI.typeset(["layout", "pinned.xml", "--locale", "iw"], in: folder).stderr.isEmpty)
+        #expect(try !L10nCLI.typeset(["layout", "keyed.xml", "--locale", "ar"], in: folder).stderr.contains("changes nothing"))
+        let sheet = try L10nCLI.typeset(["sheet", "pinned.xml", "--locales", "en,he", "-o", "s.pdf"], in: folder)
+        #expect(sheet.status == 0 && sheet.stderr.components(separatedBy: "changes nothing").count == 2, "\(sheet.stderr)")
+        #expect(sheet.stderr.contains("locale 'en' changes nothing in it; in en Large"), "\(sheet.stderr)")
+    }
+
     /// `--locale` without `--strings`, in a document with keys: an Arabic screen of the
     /// elements' own English text, unsaid. Said once.
     @Test func aLocaleWithoutACatalogIsSaidOnce() throws {
@@ -952,14 +974,21 @@ private let markup = """
             keys.stderr == "keys.xml:1:11: warning: key 'ok.button' is not looked up: no string catalog was given; "
                 + "elements show their own text, or their key when they have none (give the catalog with --strings FILE)\n",
             "\(keys.stderr)")
-        // An image whose alt is its key's, and no catalog: its alt is the key, and that is said.
+        // An image whose alt is its key's, and no catalog: it has none, and that is said (a key
+        // read out by a screen reader is no description).
         try "<document><p>x</p></document>".write(toFile: folder + "/tiny.xml", atomically: true, encoding: .utf8)
         #expect(try L10nCLI.typeset(["render", "tiny.xml", "-o", "p.png", "--scale", "0.1"], in: folder).status == 0)
         try #"<document><image src="p.png" width="10" height="10" key="hero.alt"/></document>"#
             .write(toFile: folder + "/img.xml", atomically: true, encoding: .utf8)
         let image = try L10nCLI.typeset(["layout", "img.xml"], in: folder)
-        #expect(image.stderr.contains("img.xml:1:11: warning: key 'hero.alt' is not looked up: no string catalog was given"), "\(image.stderr)")
-        #expect(!image.stderr.contains("has no 'alt'"), "\(image.stderr)")
+        #expect(image.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(image.stderr)")
+        #expect(!image.stderr.contains("not looked up"), "\(image.stderr)")
+        // A button showing its key balances its Arabic sibling (SPEC 4.3) as a key the catalog
+        // lacks does: it is all-caps Latin.
+        try #"<document lang="ar"><row><button key="SAVE"/><label>حفظ الملف</label></row></document>"#
+            .write(toFile: folder + "/row.xml", atomically: true, encoding: .utf8)
+        let row = try L10nCLI.blocks(try L10nCLI.typeset(["layout", "row.xml"], in: folder).stdout).blocks
+        #expect(row.map(\.text) == ["SAVE", "حفظ الملف"] && row.last?.sizes.allSatisfy { $0 == 19 } == true, "\(row.map { ($0.text, $0.sizes) })")
         // One without a key is said to once (the markup says it), not twice.
         try #"<document><image src="p.png" width="10" height="10"/></document>"#
             .write(toFile: folder + "/bare.xml", atomically: true, encoding: .utf8)

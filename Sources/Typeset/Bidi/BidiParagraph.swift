@@ -36,18 +36,22 @@ public struct BidiParagraph: Sendable {
         self.init(classes: scalars.map { $0.bidiClass }, scalars: scalars, direction: direction)
     }
 
-    /// Resolves the levels of a block's text, where each U+2028 LINE SEPARATOR (a `<br/>`)
-    /// ends a bidi paragraph, as a forced break does in a browser (CSS Writing Modes 4 §2.4,
-    /// HTML's `br`) and a new line in an iOS label: the text between two of them is resolved as
-    /// a paragraph of its own, at the block's level (HL1: not by its own first strong letter),
-    /// and the isolates, embeddings and overrides open where it begins are opened again before
-    /// it (§2.4.5: a `<rtl>` or `<ltr>` that a `<br/>` is inside goes on past it). Read as the
-    /// white space UAX #9 makes it, a `<br/>` left the neutrals after it to the text before
-    /// it: "عربي abc<br/>, def" put the comma after "def", at the left, in a right-to-left
-    /// block. Without one, this is `init(scalars:direction:)`.
-    public init(breakingAtLineSeparators scalars: [Unicode.Scalar], direction: BidiDirection) {
+    /// Resolves the levels of a block's text, where each character that ends a line (a
+    /// `<br/>`'s U+2028, U+2029, a catalog string's new line: `endsParagraph`) ends a bidi
+    /// paragraph, as a forced break does in a browser (CSS Writing Modes 4 §2.4, HTML's `br`)
+    /// and a new line in an iOS label. The text between two of them is resolved as a paragraph
+    /// of its own, at the block's level (HL1: not by its own first strong letter), and the
+    /// isolates open where it begins (`<ltr>`, `<rtl>`, `<bdi>`, a `dir` span) are opened again
+    /// before it, as CSS closes and reopens an inline box's around the break (§2.4.5); a
+    /// first-strong isolate in the direction all its text gives it (HTML's `dir="auto"` reads
+    /// the whole element). Embeddings and overrides, which markup does not make, end there, as
+    /// UAX #9 X8 has a paragraph's end close them. Read as the white space UAX #9 makes it, a
+    /// `<br/>` left the neutrals after it to the text before it: "عربي abc<br/>, def" put the
+    /// comma after "def", on the left, in a right-to-left block. Without such a character,
+    /// this is `init(scalars:direction:)`.
+    public init(breakingAtLineEnds scalars: [Unicode.Scalar], direction: BidiDirection) {
         var classes = scalars.map { $0.bidiClass }
-        guard scalars.contains("\u{2028}") else {
+        guard scalars.contains(where: BidiParagraph.endsParagraph) else {
             self.init(classes: classes, scalars: scalars, direction: direction)
             return
         }
@@ -57,42 +61,115 @@ public struct BidiParagraph: Sendable {
         case .rtl: base = 1
         case .auto: base = BidiParagraph.firstStrongLevel(classes, from: 0, to: classes.count) ?? 0
         }
+        // Each FSI becomes the LRI or RLI its text up to its PDI makes it, read past the breaks
+        // (before they are made B, where P2 stops).
+        var isolates: [Int] = []
+        func settle(_ fsi: Int, to end: Int) {
+            classes[fsi] = BidiParagraph.firstStrongLevel(classes, from: fsi + 1, to: end) == 1 ? .RLI : .LRI
+        }
+        for i in classes.indices {
+            switch classes[i] {
+            case .LRI, .RLI, .FSI: isolates.append(i)
+            case .PDI: if let opened = isolates.popLast(), classes[opened] == .FSI { settle(opened, to: i) }
+            default: break
+            }
+        }
+        for opened in isolates.reversed() where classes[opened] == .FSI { settle(opened, to: classes.count) }
+
         let fixed: BidiDirection = base == 1 ? .rtl : .ltr
         var levels: [UInt8] = []
         levels.reserveCapacity(scalars.count)
-        var open: [Int] = []  // the initiators open where the stretch begins, outermost first
+        var open = OpenIsolates(base: base)
         var start = 0
         while start < scalars.count {
             var end = start
-            while end < scalars.count && scalars[end] != "\u{2028}" { end += 1 }
+            while end < scalars.count && !BidiParagraph.endsParagraph(scalars[end]) { end += 1 }
             if end < scalars.count {
                 classes[end] = .B
                 end += 1
             }
+            let reopened = open.offsets
             let stretch = BidiParagraph(
-                classes: open.map { classes[$0] } + classes[start..<end],
-                scalars: open.map { scalars[$0] } + scalars[start..<end], direction: fixed)
-            levels += stretch.levels[open.count...]
-            // X2–X7, as far as which initiators stay open: a PDI closes the last isolate and
-            // what opened after it, a PDF the last embedding or override unless an isolate
-            // came after it. Past the deepest level (125), an initiator opens nothing.
-            for i in start..<end {
-                switch classes[i] {
-                case .LRE, .RLE, .LRO, .RLO, .LRI, .RLI, .FSI:
-                    if open.count < Int(BidiResolver.maxDepth) { open.append(i) }
-                case .PDI:
-                    if let isolate = open.lastIndex(where: { [.LRI, .RLI, .FSI].contains(classes[$0]) }) {
-                        open.removeSubrange(isolate...)
-                    }
-                case .PDF:
-                    if let last = open.last, ![.LRI, .RLI, .FSI].contains(classes[last]) { open.removeLast() }
-                default:
-                    break
-                }
-            }
+                classes: reopened.map { classes[$0] } + classes[start..<end],
+                scalars: reopened.map { scalars[$0] } + scalars[start..<end], direction: fixed)
+            levels += stretch.levels[reopened.count...]
+            open.follow(classes, start..<end)
             start = end
         }
         self.init(baseLevel: base, levels: levels, originalClasses: classes)
+    }
+
+    /// Whether `scalar` ends a bidi paragraph in a block's text: it ends a line (UAX #14's BK,
+    /// CR, LF and NL).
+    static func endsParagraph(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// The isolates open where a stretch of text begins, for `init(breakingAtLineEnds:)` to
+    /// open again: UAX #9 X1–X8 as far as which initiators stay open, their levels and the
+    /// deepest level (125) included. An isolate past that depth opens nothing but is counted,
+    /// so that its PDI closes nothing else (X6a); at most 256 of them are carried past a
+    /// break.
+    private struct OpenIsolates {
+        let base: UInt8
+        /// Initiators within the deepest level: offset, level, isolate or not.
+        var stack: [(offset: Int, level: UInt8, isolate: Bool)] = []
+        /// The isolates past the deepest level, and the number of embeddings and overrides.
+        var overflowIsolates: [Int] = []
+        var overflowEmbeddings = 0
+
+        init(base: UInt8) { self.base = base }
+
+        /// The initiators to open again, in text order: the isolates within the deepest level,
+        /// then those past it (each newer than any within it).
+        var offsets: [Int] { stack.filter(\.isolate).map(\.offset) + overflowIsolates.prefix(256) }
+
+        /// Follows `classes[range]`, a stretch that ends a paragraph: X8 closes its embeddings
+        /// and overrides, and the isolates open are opened again, at the levels that leaves.
+        mutating func follow(_ classes: [BidiClass], _ range: Range<Int>) {
+            for i in range { follow(classes[i], at: i) }
+            let reopened = offsets
+            stack = []
+            overflowIsolates = []
+            overflowEmbeddings = 0
+            for offset in reopened { follow(classes[offset], at: offset) }
+        }
+
+        private mutating func follow(_ type: BidiClass, at offset: Int) {
+            switch type {
+            case .LRE, .RLE, .LRO, .RLO, .LRI, .RLI:  // (FSIs are LRIs or RLIs by now)
+                let isolate = type == .LRI || type == .RLI
+                let current = stack.last?.level ?? base
+                let level = type == .RLE || type == .RLO || type == .RLI ? (current + 1) | 1 : (current + 2) & ~1
+                if level <= BidiResolver.maxDepth && overflowIsolates.isEmpty && overflowEmbeddings == 0 {
+                    stack.append((offset, level, isolate))
+                } else if isolate {
+                    overflowIsolates.append(offset)
+                } else if overflowIsolates.isEmpty {
+                    overflowEmbeddings += 1
+                }
+            case .PDI:
+                if !overflowIsolates.isEmpty {
+                    overflowIsolates.removeLast()
+                } else if let isolate = stack.lastIndex(where: \.isolate) {
+                    overflowEmbeddings = 0
+                    stack.removeSubrange(isolate...)
+                }
+            case .PDF:
+                if !overflowIsolates.isEmpty {
+                    break
+                } else if overflowEmbeddings > 0 {
+                    overflowEmbeddings -= 1
+                } else if let last = stack.last, !last.isolate {
+                    stack.removeLast()
+                }
+            default:
+                break
+            }
+        }
     }
 
     private init(baseLevel: UInt8, levels: [UInt8], originalClasses: [BidiClass]) {

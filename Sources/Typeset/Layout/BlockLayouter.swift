@@ -238,6 +238,8 @@ struct BlockLayouter {
     private var linesLeft = BlockLayouter.maximumLineCount
     /// Whether the document has said that the catalog has no strings in its language.
     private var reportedNoStrings = false
+    /// Whether any element has a `key`: one a document without any ignores `--locale` in.
+    private var hasKeys = false
     /// Whether the document has said that its keys cannot be looked up (`unreadableCatalog`).
     private var reportedUnreadableCatalog = false
     /// Keys whose broken catalog entry has been reported: once per document.
@@ -332,6 +334,14 @@ struct BlockLayouter {
             rightToLeft: rtl, language: language, languageIsDeclared: document.lang != nil || options.locale != nil,
             x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
+        // A document in a language of its own and without keys is the same in every locale:
+        // a sheet's columns captioned "en" and "ar" showed the same Hebrew, unsaid.
+        if let locale = options.locale, let pinned = document.lang, !hasKeys, !Language.sameLanguage(locale, pinned) {
+            diagnostics.report(.warning(
+                document.location,
+                "the document's lang=\"\(pinned)\" is kept, and no element has a key: locale '\(locale)' changes nothing in it",
+                hint: "leave lang out for --locale to set it, or give the text keys of a string catalog"))
+        }
         missingCharacters.finish(in: &diagnostics)
         let (pages, reportPages, pageDiagnostics) = linesLeft < 0 ? ([], [], []) : paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
@@ -986,10 +996,11 @@ struct BlockLayouter {
     /// The catalog's string for the block's key (SPEC 5.2), with a warning when it has none
     /// (`instead` is what shows then, when `hasOwnText`; else the key), or none in the locale's
     /// own language. Its text comes in pieces, each format specifier one (`FormatSpecifiers`).
-    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool)
+    private mutating func localizedString(_ block: Block, instead: String, hasOwnText: Bool, isText: Bool = true)
         -> (pieces: [FormatSpecifiers.Shown], language: String?)?
     {
         guard let key = block.key else { return nil }
+        hasKeys = true
         if let catalog = options.unreadableCatalog {
             if !reportedUnreadableCatalog {
                 reportedUnreadableCatalog = true
@@ -1001,8 +1012,9 @@ struct BlockLayouter {
         guard let strings else {
             // `--locale` without `--strings`: an Arabic screen of English fallback text, unsaid.
             // Without either, an element with a key and no text of its own (a blank button) is
-            // said too; one with its own text is a mockup whose keys are notes for later.
-            if !reportedNoStrings && (options.locale != nil || !hasOwnText) {
+            // said too; one with its own text is a mockup whose keys are notes for later, and
+            // an image without an alt is said to have none.
+            if !reportedNoStrings && (options.locale != nil || !hasOwnText && isText) {
                 reportedNoStrings = true
                 diagnostics.report(.warning(
                     block.location,
@@ -1011,8 +1023,9 @@ struct BlockLayouter {
                         + "; elements show their own text, or their key when they have none",
                     hint: "give the catalog with --strings FILE"))
             }
-            // As a key the catalog lacks: shown where there is nothing else to show.
-            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
+            // As a key the catalog lacks: shown where there is nothing else to show, but for an
+            // image's alt, which a screen reader would read out as a word.
+            return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         let entry = strings.lookUp(key)
         if let problem = entry?.problem {
@@ -1115,8 +1128,10 @@ struct BlockLayouter {
     /// has no text of its own; else its own text.
     private func textContent(_ block: Block, _ inlines: [Inline]) -> String {
         let own = inlines.styledText().map(\.text).joined()
-        guard let key = block.key, options.unreadableCatalog == nil, let strings else { return own }
-        guard let entry = strings.lookUp(key) else { return inlines.isEmpty ? key : own }
+        guard let key = block.key, options.unreadableCatalog == nil else { return own }
+        // Without a catalog, or without the key in it, an element of no text of its own shows
+        // its key (`localizedString`).
+        guard let strings, let entry = strings.lookUp(key) else { return inlines.isEmpty ? key : own }
         guard let text = entry.shown(hasOwnText: !inlines.isEmpty) else { return own }
         return FormatSpecifiers.joined(FormatSpecifiers.shownPieces(text))
     }
@@ -1448,7 +1463,7 @@ struct BlockLayouter {
         entry.report.align = side.rawValue
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
-        let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil)
+        let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil, isText: false)
         let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
         // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
         // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).

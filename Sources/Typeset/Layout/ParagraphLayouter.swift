@@ -329,7 +329,7 @@ final class ParagraphLayouter: Sendable {
     ) -> ParagraphLines? {
         let display = ParagraphLayouter.displayScalars(text)
         let bidiScalars = ParagraphLayouter.bidiScalars(text.scalars, display: display)
-        let paragraph = BidiParagraph(breakingAtLineSeparators: bidiScalars, direction: direction).keepingNumbersInOrder { i in
+        let paragraph = BidiParagraph(breakingAtLineEnds: bidiScalars, direction: direction).keepingNumbersInOrder { i in
             bidiScalars[i].generalCategory == .Nd
         }
         var missing: [Int] = []
@@ -718,8 +718,8 @@ final class ParagraphLayouter: Sendable {
     /// by cluster. A cluster of characters of several spans (a lam-alef whose alef is red; a
     /// letter and its mark, unless shaped with a cluster per character) takes the first of
     /// them whose color is not the block's, else the block's: what the author colored shows.
-    /// `mixed`: some cluster holds characters of two colors. `glyphs` are the piece's as
-    /// shaped, hidden ones included (a ZWNJ is a cluster of its own).
+    /// `mixed`: some cluster holds characters of two colors, which can be drawn apart. `glyphs`
+    /// are the piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
     private func colorPieces(
         _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText
     ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], mixed: Bool) {
@@ -734,6 +734,7 @@ final class ParagraphLayouter: Sendable {
         var spanIndex = spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
         var mixed = false
+        var splittable = true
         var start = piece.lowerBound
         for end in bounds {
             // The cluster start..<end: the span of its first character, or a later one of it
@@ -745,12 +746,30 @@ final class ParagraphLayouter: Sendable {
                 next += 1
                 if spans[next].style.color != plain { chosen = next }
             }
-            // (Each span is passed once: the cluster's first, or the one the loop above left.)
-            while !mixed && spans[next].scalarRange.upperBound < end {
-                next += 1
-                mixed = spans[next].style.color != spans[spanIndex].style.color
+            if splittable {
+                // A cluster of two colors. Its characters can be drawn apart when all but the
+                // first are marks that take no room (a vowel mark, niqqud, an accent: a glyph
+                // of their own, where they stand): not a vowel sign HarfBuzz parts around its
+                // consonant (Tamil's ொ, half of it before the letter, is a character of two
+                // clusters), nor in translucent colors (two runs where the letters join draw
+                // the join twice, darker).
+                var k = spanIndex
+                var colors = false
+                var translucent = false
+                while true {
+                    colors = colors || spans[k].style.color != spans[spanIndex].style.color
+                    translucent = translucent || spans[k].style.color.alpha < 1
+                    guard spans[k].scalarRange.upperBound < end, k + 1 < spans.count else { break }
+                    k += 1
+                }
+                if colors {
+                    mixed = true
+                    splittable = !translucent && (start + 1..<end).allSatisfy {
+                        let category = text.scalars[$0].generalCategory
+                        return category == .Mn || category == .Me
+                    }
+                }
             }
-            mixed = mixed || chosen != spanIndex && spans[chosen].style.color != spans[spanIndex].style.color
             if let last = pieces.last, last.spanIndex == chosen {
                 pieces[pieces.count - 1].range = last.range.lowerBound..<end
             } else {
@@ -758,7 +777,7 @@ final class ParagraphLayouter: Sendable {
             }
             start = end
         }
-        return (pieces, mixed)
+        return (pieces, mixed && splittable)
     }
 
     /// The glyphs of `piece` that are drawn: the characters HarfBuzz hides (bidi controls, ZWNJ,

@@ -466,8 +466,9 @@ extension Array where Element == Inline {
     /// Each piece has the style cascaded from its enclosing spans (innermost wins). Isolates
     /// become LRI/RLI/FSI … PDI characters, as does a `<span dir>` (`auto` → FSI, as HTML
     /// isolates a `dir` on inline elements), and `<br/>` becomes U+2028 LINE SEPARATOR, a
-    /// mandatory break (UAX #14 BK) that does not end the bidi paragraph. Adjacent pieces are
-    /// not merged.
+    /// mandatory break (UAX #14 BK), which layout takes for the end of a bidi paragraph as a
+    /// browser takes a `<br>` (`BidiParagraph.init(breakingAtLineEnds:direction:)`). Adjacent
+    /// pieces are not merged.
     public func styledText() -> [StyledText] {
         var output: [StyledText] = []
         Inline.flatten(self, style: InlineStyle(), into: &output)

@@ -346,7 +346,8 @@ public final class Shaper: Sendable {
             let sequenceEnd = number > 0 ? Int32(cuts[number - 1].sequenceEnd - range.lowerBound) : 0
             for index in piece.indices {
                 piece[index].cluster += offset
-                if piece[index].cluster < sequenceEnd { piece[index].cluster = letterCluster }
+                // (A cluster a character: the marks are their own.)
+                if piece[index].cluster < sequenceEnd && !request.characterClusters { piece[index].cluster = letterCluster }
             }
             letterCluster = piece.map(\.cluster).max() ?? letterCluster
             pieces.append(piece)
