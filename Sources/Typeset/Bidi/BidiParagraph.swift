@@ -51,7 +51,7 @@ public struct BidiParagraph: Sendable {
     /// this is `init(scalars:direction:)`.
     public init(breakingAtLineEnds scalars: [Unicode.Scalar], direction: BidiDirection) {
         var classes = scalars.map { $0.bidiClass }
-        guard scalars.contains(where: BidiParagraph.endsParagraph) else {
+        guard BidiParagraph.hasParagraphEnds(scalars) else {
             self.init(classes: classes, scalars: scalars, direction: direction)
             return
         }
@@ -100,11 +100,17 @@ public struct BidiParagraph: Sendable {
     }
 
     /// Whether `scalar` ends a bidi paragraph in a block's text: it ends a line (UAX #14's BK,
-    /// CR, LF and NL).
-    static func endsParagraph(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
-        default: false
+    /// CR, LF and NL: LF, VT, FF, CR, NEL, U+2028 and U+2029).
+    @inline(__always) static func endsParagraph(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value &- 0x0A < 4 || value == 0x85 || value | 1 == 0x2029
+    }
+
+    /// Whether any of `scalars` `endsParagraph`: nearly never, and every paragraph is asked.
+    static func hasParagraphEnds(_ scalars: [Unicode.Scalar]) -> Bool {
+        scalars.withUnsafeBufferPointer { buffer in
+            for scalar in buffer where endsParagraph(scalar) { return true }
+            return false
         }
     }
 
