@@ -64,28 +64,37 @@ struct Snapshot: Command {
     /// Screens kept in subfolders are not looked into (their references would be in each
     /// subfolder's own `__snapshots__`), and are said to be: a CI job passed having checked
     /// only the top folder's, or failed having checked nothing, without a word of them. Each
-    /// subfolder holding markup files, in it or up to three folders down, is named (ten at
-    /// most, then how many more); a link to a folder once, and none back to DIR.
+    /// subfolder holding markup files, in it or up to three folders down (links to folders
+    /// followed at the top only, each folder once), is named: ten at most, then how many more.
+    /// Each is looked through to 200 folders, and all of them to 20,000.
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
-        func isFolder(_ path: String) -> Bool {
-            var isFolder = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder
+        func kind(_ path: String) -> mode_t? {
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+        }
+        func isLink(_ path: String) -> Bool {
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
-        var folders = 0  // looked into, at most 2,000
+        var budget = 20_000  // folders left to look into
         /// The markup files in `folder` and the folders below it, `depth` more levels down.
-        func markupFiles(in folder: String, depth: Int) -> Int {
-            guard folders < 2_000, let real = Path.realPath(folder), seen.insert(real).inserted,
+        func markupFiles(in folder: String, depth: Int, budget local: inout Int) -> Int {
+            guard local > 0, budget > 0, let real = Path.realPath(folder), seen.insert(real).inserted,
                 let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
             else { return 0 }
-            folders += 1
+            local -= 1
+            budget -= 1
             var count = 0
             for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
                 let path = Path.join(folder, entry)
-                if isFolder(path) {
-                    if depth > 0 { count += markupFiles(in: path, depth: depth - 1) }
-                } else if entry.lowercased().hasSuffix(".xml") {
+                switch kind(path) {
+                case S_IFDIR where depth > 0 && !isLink(path):
+                    count += markupFiles(in: path, depth: depth - 1, budget: &local)
+                case S_IFREG where entry.lowercased().hasSuffix(".xml"):
                     count += 1
+                default:
+                    break
                 }
             }
             return count
@@ -94,8 +103,9 @@ struct Snapshot: Command {
         var more = 0
         for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
             let subfolder = Path.join(directory, entry)
-            guard isFolder(subfolder) else { continue }
-            let markup = markupFiles(in: subfolder, depth: 3)
+            guard kind(subfolder) == S_IFDIR else { continue }
+            var local = 200
+            let markup = markupFiles(in: subfolder, depth: 3, budget: &local)
             guard markup > 0 else { continue }
             guard named < 10 else {
                 more += 1
@@ -107,7 +117,8 @@ struct Snapshot: Command {
                     + "snapshot checks the files directly in '\(directory)'; run it on '\(subfolder)' too\n")
         }
         if more > 0 {
-            writeStandardError("typeset: warning: and \(more) other subfolder\(more == 1 ? "" : "s") of '\(directory)' hold markup files not checked\n")
+            writeStandardError(
+                "typeset: warning: and \(more) other subfolder\(more == 1 ? " holds" : "s hold") markup files not checked\n")
         }
     }
 

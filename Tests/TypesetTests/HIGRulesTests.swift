@@ -1101,6 +1101,13 @@ extension ReportInvariantTests {
         let translucent = try glyphRuns(
             ##"<document lang="ar"><p><span color="#FF000080">ب</span><span color="#0000FF">َ</span><span color="#FF000080">ت</span></p></document>"##)
         #expect(translucent.map(\.text) == ["بَت"], "\(translucent.map(\.text))")
+        // A lam-alef keeps its color under a red tanween (the alef, a letter, is of the
+        // letter's color), and a cluster that cannot be drawn apart (a blue alef in a lam-alef)
+        // leaves the others on the line drawn apart.
+        let tanween = try glyphRuns(##"<document lang="ar"><p>أولا<span color="#FF0000">ً</span></p></document>"##)
+        #expect(tanween.map(\.text) == ["أولا", "ً"] && tanween.map { $0.color == red } == [false, true], "\(tanween.map(\.text))")
+        let line = try glyphRuns(##"<document lang="ar"><p>ب<span color="#FF0000">ِ</span>ت ل<span color="#0000FF">ا</span></p></document>"##)
+        #expect(line.map(\.text) == ["ب", "ِ", "ت ", "لا"] && line.map { $0.color == red } == [false, true, false, false], "\(line.map(\.text))")
         // Marks past the 256 HarfBuzz is given at once keep their own colors too.
         var marks = ""
         for k in 0..<600 {
@@ -1145,6 +1152,9 @@ extension ReportInvariantTests {
         // the break, with no letter, was left to right ("123 !").
         let bdi = try #require(blocks(#"<document lang="en"><p>User: <bdi>שלום<br/>123 !</bdi></p></document>"#).first).lines
         #expect(bdi[1].runs.map(\.text) == ["!", " ", "123"] && bdi[1].runs.map(\.level) == [1, 1, 2], "\(bdi[1].runs.map(\.text))")
+        // A first-strong isolate reads all its text for its direction, past a U+2029 too.
+        let auto = try #require(blocks(#"<document lang="en"><p>x <bdi>-&#x2029;עברית abc</bdi> y</p></document>"#).first).lines
+        #expect(auto[1].runs.map(\.text) == ["abc", "עברית ", " y"], "\(auto[1].runs.map(\.text))")
         // U+2029 and a new line end a bidi paragraph too; an override typed in the text ends
         // with its paragraph (UAX #9 X8), as markup's isolates do not.
         let separator = try #require(blocks(#"<document lang="ar"><p>عربي abc&#x2029;, def</p></document>"#).first).lines

@@ -983,6 +983,11 @@ private let markup = """
         let image = try L10nCLI.typeset(["layout", "img.xml"], in: folder)
         #expect(image.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(image.stderr)")
         #expect(!image.stderr.contains("not looked up"), "\(image.stderr)")
+        // Nor from a catalog that lacks the key.
+        try #"{"other": "x"}"#.write(toFile: folder + "/strings.json", atomically: true, encoding: .utf8)
+        let lacking = try L10nCLI.typeset(["layout", "img.xml", "--strings", "strings.json"], in: folder)
+        #expect(lacking.stderr.contains("img.xml:1:11: warning: no string for key 'hero.alt' in the catalog; the image has no alt"), "\(lacking.stderr)")
+        #expect(lacking.stderr.contains("img.xml:1:11: warning: this <image> has no 'alt'"), "\(lacking.stderr)")
         // A button showing its key balances its Arabic sibling (SPEC 4.3) as a key the catalog
         // lacks does: it is all-caps Latin.
         try #"<document lang="ar"><row><button key="SAVE"/><label>حفظ الملف</label></row></document>"#

@@ -1048,12 +1048,15 @@ struct BlockLayouter {
         }
         guard let found = entry else {
             // Without text of its own, the key shows, as an app shows a key its strings lack
-            // (the warning said the own text "is used" of a blank label).
+            // (the warning said the own text "is used" of a blank label); but not as an image's
+            // alt, which a screen reader would read out as a word (it is said to have none).
             diagnostics.report(.warning(
-                block.location, "no string for key '\(key)' in the catalog; " + (hasOwnText ? "\(instead) is used" : "the key is shown")))
+                block.location,
+                "no string for key '\(key)' in the catalog; "
+                    + (hasOwnText ? "\(instead) is used" : isText ? "the key is shown" : "the image has no alt")))
             // In the element's language: the catalog does not say which language its keys are in
             // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
-            return hasOwnText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
+            return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =

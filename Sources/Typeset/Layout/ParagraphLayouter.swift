@@ -624,21 +624,25 @@ final class ParagraphLayouter: Sendable {
                 if text.spans[item.spanIndex].scalarRange.upperBound >= piece.upperBound {
                     addRun(piece, spanIndex: item.spanIndex, glyphs)  // nearly always: one span
                 } else {
-                    var (pieces, mixed) = colorPieces(piece, of: item, clusters: candidates, text)
+                    var (pieces, whole) = colorPieces(piece, of: item, clusters: candidates, text)
                     // A letter and its mark in two colors are one cluster of HarfBuzz's: shaped
                     // again with a cluster for each character, the mark's glyph is drawn in its
                     // own color (the letter took it). The glyphs are the same, else (a font
-                    // HarfBuzz shapes otherwise that way) the cluster keeps one color.
+                    // HarfBuzz shapes otherwise that way) the cluster keeps one color; so do
+                    // the clusters that cannot be drawn apart (`whole`), each on its own.
                     var glyphs = glyphs
-                    if mixed {
-                        let fine = shape(item, display, text, balance: balance, range: piece, characterClusters: true).glyphs[...]
-                        let fineGlyphs = shown(fine)
-                        let same = fineGlyphs.elementsEqual(glyphs) {
+                    if let whole {
+                        let fine = shape(item, display, text, balance: balance, range: piece, characterClusters: true).glyphs
+                        let same = fine.elementsEqual(candidates) {
                             $0.id == $1.id && $0.advance == $1.advance && $0.xOffset == $1.xOffset && $0.yOffset == $1.yOffset
                         }
                         if same {
-                            glyphs = fineGlyphs
-                            pieces = colorPieces(piece, of: item, clusters: fine, text).pieces
+                            var characters = fine
+                            for (i, glyph) in zip(characters.indices, candidates) where whole.contains(glyph.cluster) {
+                                characters[i].cluster = glyph.cluster
+                            }
+                            glyphs = shown(characters[...])
+                            pieces = colorPieces(piece, of: item, clusters: characters[...], text, drawnApart: true).pieces
                         }
                     }
                     // Each glyph goes to the piece its cluster is in, found by a binary search
@@ -718,11 +722,21 @@ final class ParagraphLayouter: Sendable {
     /// by cluster. A cluster of characters of several spans (a lam-alef whose alef is red; a
     /// letter and its mark, unless shaped with a cluster per character) takes the first of
     /// them whose color is not the block's, else the block's: what the author colored shows.
-    /// `mixed`: some cluster holds characters of two colors, which can be drawn apart. `glyphs`
-    /// are the piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
+    /// `glyphs` are the piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
+    ///
+    /// `whole`, unless `drawnApart` (the glyphs have a cluster per character already): nil when
+    /// no cluster holds two colors whose characters can be drawn apart, else the clusters (by
+    /// their first character) that hold two colors and cannot be. They can be where every
+    /// character of a color other than the cluster's first is a mark that takes no room (a
+    /// vowel mark, niqqud, an accent, a lam-alef's tanween: a glyph of its own, where it
+    /// stands), and no color is translucent. Not a vowel sign HarfBuzz parts around its
+    /// consonant (Tamil's ொ, half of it before the letter, is a character of two clusters),
+    /// nor a letter ligated with another (an alef in lam-alef); and two runs of translucent
+    /// letters draw their join twice, darker.
     private func colorPieces(
-        _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText
-    ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], mixed: Bool) {
+        _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText,
+        drawnApart: Bool = false
+    ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], whole: Set<Int>?) {
         let spans = text.spans
         let plain = text.emptyStyle?.color ?? spans[item.spanIndex].style.color
         // Where the piece's clusters start, in logical order, then its end: sorted once, and
@@ -733,8 +747,8 @@ final class ParagraphLayouter: Sendable {
         bounds.append(piece.upperBound)
         var spanIndex = spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
-        var mixed = false
-        var splittable = true
+        var apart = false  // some cluster of two colors can be drawn apart
+        var whole = Set<Int>()
         var start = piece.lowerBound
         for end in bounds {
             // The cluster start..<end: the span of its first character, or a later one of it
@@ -746,29 +760,28 @@ final class ParagraphLayouter: Sendable {
                 next += 1
                 if spans[next].style.color != plain { chosen = next }
             }
-            if splittable {
-                // A cluster of two colors. Its characters can be drawn apart when all but the
-                // first are marks that take no room (a vowel mark, niqqud, an accent: a glyph
-                // of their own, where they stand): not a vowel sign HarfBuzz parts around its
-                // consonant (Tamil's ொ, half of it before the letter, is a character of two
-                // clusters), nor in translucent colors (two runs where the letters join draw
-                // the join twice, darker).
+            if !drawnApart {
+                // Each span of the cluster, and each character of another color than the first's.
+                let first = spans[spanIndex].style.color
                 var k = spanIndex
                 var colors = false
-                var translucent = false
+                var separable = true
                 while true {
-                    colors = colors || spans[k].style.color != spans[spanIndex].style.color
-                    translucent = translucent || spans[k].style.color.alpha < 1
+                    let color = spans[k].style.color
+                    separable = separable && color.alpha == 1
+                    if color != first {
+                        colors = true
+                        let characters = spans[k].scalarRange.clamped(to: start..<end)
+                        separable = separable && characters.allSatisfy {
+                            let category = text.scalars[$0].generalCategory
+                            return category == .Mn || category == .Me
+                        }
+                    }
                     guard spans[k].scalarRange.upperBound < end, k + 1 < spans.count else { break }
                     k += 1
                 }
-                if colors {
-                    mixed = true
-                    splittable = !translucent && (start + 1..<end).allSatisfy {
-                        let category = text.scalars[$0].generalCategory
-                        return category == .Mn || category == .Me
-                    }
-                }
+                if colors && separable { apart = true }
+                if colors && !separable { whole.insert(start) }
             }
             if let last = pieces.last, last.spanIndex == chosen {
                 pieces[pieces.count - 1].range = last.range.lowerBound..<end
@@ -777,7 +790,7 @@ final class ParagraphLayouter: Sendable {
             }
             start = end
         }
-        return (pieces, mixed && splittable)
+        return (pieces, apart ? whole : nil)
     }
 
     /// The glyphs of `piece` that are drawn: the characters HarfBuzz hides (bidi controls, ZWNJ,
