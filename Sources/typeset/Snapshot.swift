@@ -66,7 +66,7 @@ struct Snapshot: Command {
     /// only the top folder's, or failed having checked nothing, without a word of them. Each
     /// subfolder holding markup files, in it or up to three folders down (links to folders
     /// followed at the top only, each folder once), is named: ten at most, then how many more.
-    /// Each is looked through to 200 folders, and all of them to 20,000.
+    /// Each is looked through to 200 folders below it, level by level, and all to 20,000.
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
         func kind(_ path: String) -> mode_t? {
             var info = stat()
@@ -77,25 +77,34 @@ struct Snapshot: Command {
             return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
-        var budget = 20_000  // folders left to look into
-        /// The markup files in `folder` and the folders below it, `depth` more levels down.
-        func markupFiles(in folder: String, depth: Int, budget local: inout Int) -> Int {
-            guard local > 0, budget > 0, let real = Path.realPath(folder), seen.insert(real).inserted,
-                let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
-            else { return 0 }
-            local -= 1
-            budget -= 1
+        var budget = 20_000  // folders left to look into below the subfolders
+        /// The markup files in `subfolder` and the folders below it, three levels down, level
+        /// by level (a subfolder's own files always; 200 folders below it at most).
+        func markupFiles(in subfolder: String) -> Int {
             var count = 0
-            for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
-                let path = Path.join(folder, entry)
-                switch kind(path) {
-                case S_IFDIR where depth > 0 && !isLink(path):
-                    count += markupFiles(in: path, depth: depth - 1, budget: &local)
-                case S_IFREG where entry.lowercased().hasSuffix(".xml"):
-                    count += 1
-                default:
-                    break
+            var level = [subfolder]
+            var local = 200
+            for depth in 0...3 {
+                var next: [String] = []
+                for folder in level {
+                    if depth > 0 {
+                        guard local > 0, budget > 0 else { return count }
+                        local -= 1
+                        budget -= 1
+                    }
+                    guard let real = Path.realPath(folder), seen.insert(real).inserted,
+                        let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
+                    else { continue }
+                    for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+                        let path = Path.join(folder, entry)
+                        switch kind(path) {
+                        case S_IFDIR where !isLink(path): next.append(path)
+                        case S_IFREG where entry.lowercased().hasSuffix(".xml"): count += 1
+                        default: break
+                        }
+                    }
                 }
+                level = next
             }
             return count
         }
@@ -104,8 +113,7 @@ struct Snapshot: Command {
         for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
             let subfolder = Path.join(directory, entry)
             guard kind(subfolder) == S_IFDIR else { continue }
-            var local = 200
-            let markup = markupFiles(in: subfolder, depth: 3, budget: &local)
+            let markup = markupFiles(in: subfolder)
             guard markup > 0 else { continue }
             guard named < 10 else {
                 more += 1

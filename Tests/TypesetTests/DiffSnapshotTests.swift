@@ -1052,6 +1052,10 @@ struct SnapshotCommandTests {
         try FileManager.default.createDirectory(atPath: folder + "/aaa", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/aaa/to-settings", withDestinationPath: "../settings")
         #expect(mkfifo(folder + "/empty/pipe.xml", 0o600) == 0)
+        // Level by level: 250 empty folders before a subfolder's screens do not hide them.
+        for k in 0..<250 {
+            try FileManager.default.createDirectory(atPath: folder + "/flows/assets/i\(k)", withIntermediateDirectories: true)
+        }
         let deeper = try typeset(["snapshot", "."], in: folder)
         #expect(deeper.stderr.contains("typeset: warning: './flows' holds 1 markup file not checked"), "\(deeper)")
         #expect(

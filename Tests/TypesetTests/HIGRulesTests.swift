@@ -1108,6 +1108,10 @@ extension ReportInvariantTests {
         #expect(tanween.map(\.text) == ["أولا", "ً"] && tanween.map { $0.color == red } == [false, true], "\(tanween.map(\.text))")
         let line = try glyphRuns(##"<document lang="ar"><p>ب<span color="#FF0000">ِ</span>ت ل<span color="#0000FF">ا</span></p></document>"##)
         #expect(line.map(\.text) == ["ب", "ِ", "ت ", "لا"] && line.map { $0.color == red } == [false, true, false, false], "\(line.map(\.text))")
+        // A mark the font draws with its neighbor as one glyph, in the letter's cluster, and
+        // itself as an empty one (Devanagari's "किं") is not parted: its color would be unseen.
+        let hindi = try glyphRuns(##"<document lang="hi"><p>कि<span color="#FF0000">ं</span> ब<span color="#FF0000">ं</span></p></document>"##)
+        #expect(hindi.map(\.text) == ["किं", " ब", "ं"] && hindi.map { $0.color == red } == [true, false, true], "\(hindi.map(\.text))")
         // Marks past the 256 HarfBuzz is given at once keep their own colors too.
         var marks = ""
         for k in 0..<600 {
@@ -1152,6 +1156,9 @@ extension ReportInvariantTests {
         // the break, with no letter, was left to right ("123 !").
         let bdi = try #require(blocks(#"<document lang="en"><p>User: <bdi>שלום<br/>123 !</bdi></p></document>"#).first).lines
         #expect(bdi[1].runs.map(\.text) == ["!", " ", "123"] && bdi[1].runs.map(\.level) == [1, 1, 2], "\(bdi[1].runs.map(\.text))")
+        // A block of dir="auto" takes its direction from all its text, past a U+2029 too.
+        let block = try #require(blocks(#"<document><p dir="auto">(1)&#x2029;עברית חדשה.</p></document>"#).first)
+        #expect(block.direction == "rtl", "\(block.direction)")
         // A first-strong isolate reads all its text for its direction, past a U+2029 too.
         let auto = try #require(blocks(#"<document lang="en"><p>x <bdi>-&#x2029;עברית abc</bdi> y</p></document>"#).first).lines
         #expect(auto[1].runs.map(\.text) == ["abc", "עברית ", " y"], "\(auto[1].runs.map(\.text))")

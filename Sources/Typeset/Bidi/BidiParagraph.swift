@@ -273,8 +273,10 @@ public struct BidiParagraph: Sendable {
 
     /// UAX #9 P2–P3: the level given by the first L, R or AL in `start..<end`, skipping
     /// characters between an isolate initiator and its matching PDI; nil if there is none.
+    /// `pastParagraphEnds`: read on past a paragraph separator (B), as a block whose line ends
+    /// end bidi paragraphs (`init(breakingAtLineEnds:)`) takes its direction from all its text.
     static func firstStrongLevel<Classes: RandomAccessCollection<BidiClass>>(
-        _ classes: Classes, from start: Int, to end: Int
+        _ classes: Classes, from start: Int, to end: Int, pastParagraphEnds: Bool = false
     ) -> UInt8? where Classes.Index == Int {
         var isolateDepth = 0
         var i = start
@@ -284,7 +286,7 @@ public struct BidiParagraph: Sendable {
             case .R where isolateDepth == 0, .AL where isolateDepth == 0: return 1
             case .LRI, .RLI, .FSI: isolateDepth += 1
             case .PDI where isolateDepth > 0: isolateDepth -= 1
-            case .B: return nil  // P2 looks no further than the paragraph's end
+            case .B where !pastParagraphEnds: return nil  // P2 looks no further than the paragraph's end
             default: break
             }
             i += 1

@@ -1058,6 +1058,9 @@ struct BlockLayouter {
             // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
             return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
+        // An image's alt is not a key that reads as an identifier ("hero.alt"), where the
+        // catalog has no text for it: a screen reader would read it out (said to have none).
+        if !isText && !hasOwnText && found.isKey && LocalizedStrings.LookedUp.prefersOwnText(found.text) { return nil }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =
                 !found.isKey
@@ -1262,7 +1265,8 @@ struct BlockLayouter {
         // element of lang="en", its final period at its left. (Letters in isolates, a format
         // specifier's or a `<bdi>`'s, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
-        lazy var firstStrong = BidiParagraph.firstStrongLevel(text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count)
+        lazy var firstStrong = BidiParagraph.firstStrongLevel(
+            text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count, pastParagraphEnds: true)
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
         if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
@@ -1477,7 +1481,9 @@ struct BlockLayouter {
                 block.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
                 hint: block.key == nil
                     ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
-                    : "describe it with alt=\"…\", or give the catalog of its key with --strings"))
+                    : options.catalog == nil
+                        ? "describe it with alt=\"…\", or give the catalog of its key with --strings"
+                        : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text in the catalog"))
         }
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,

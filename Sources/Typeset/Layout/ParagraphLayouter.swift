@@ -637,6 +637,18 @@ final class ParagraphLayouter: Sendable {
                             $0.id == $1.id && $0.advance == $1.advance && $0.xOffset == $1.xOffset && $0.yOffset == $1.yOffset
                         }
                         if same {
+                            // A glyph parted from its letter's cluster that draws nothing leaves
+                            // its character's color unseen (Devanagari's "किं": the font draws
+                            // the i-vowel and the anusvara as one glyph, in the letter's
+                            // cluster, and gives the anusvara an empty one): that cluster is
+                            // drawn whole.
+                            var whole = whole
+                            for (glyph, level0) in zip(fine, candidates)
+                            where glyph.cluster != level0.cluster && !glyph.isInvisible
+                                && (shaper.glyphExtents(face: item.face, size: 1, glyph: glyph.id).map { $0.width == 0 || $0.height == 0 } ?? true)
+                            {
+                                whole.insert(level0.cluster)
+                            }
                             var characters = fine
                             for (i, glyph) in zip(characters.indices, candidates) where whole.contains(glyph.cluster) {
                                 characters[i].cluster = glyph.cluster
