@@ -66,7 +66,9 @@ struct Snapshot: Command {
     /// only the top folder's, or failed having checked nothing, without a word of them. Each
     /// subfolder holding markup files, in it or up to three folders down (links to folders
     /// followed at the top only, each folder once), is named: ten at most, then how many more.
-    /// Each is looked through to 200 folders below it, level by level, and all to 20,000.
+    /// Each is looked through to 2,000 folders below it, level by level, and all to 50,000 (an
+    /// asset catalog's hundreds of folders came before the screens beside it); one whose
+    /// search was cut short, with no markup found, is named as such.
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
         func kind(_ path: String) -> mode_t? {
             var info = stat()
@@ -77,18 +79,19 @@ struct Snapshot: Command {
             return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
-        var budget = 20_000  // folders left to look into below the subfolders
+        var budget = 50_000  // folders left to look into below the subfolders
         /// The markup files in `subfolder` and the folders below it, three levels down, level
-        /// by level (a subfolder's own files always; 200 folders below it at most).
-        func markupFiles(in subfolder: String) -> Int {
+        /// by level (a subfolder's own files always; 2,000 folders below it at most), and
+        /// whether the search was cut short.
+        func markupFiles(in subfolder: String) -> (count: Int, cut: Bool) {
             var count = 0
             var level = [subfolder]
-            var local = 200
+            var local = 2_000
             for depth in 0...3 {
                 var next: [String] = []
                 for folder in level {
                     if depth > 0 {
-                        guard local > 0, budget > 0 else { return count }
+                        guard local > 0, budget > 0 else { return (count, true) }
                         local -= 1
                         budget -= 1
                     }
@@ -106,14 +109,19 @@ struct Snapshot: Command {
                 }
                 level = next
             }
-            return count
+            return (count, false)
         }
         var named = 0
         var more = 0
         for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
             let subfolder = Path.join(directory, entry)
             guard kind(subfolder) == S_IFDIR else { continue }
-            let markup = markupFiles(in: subfolder)
+            let (markup, cut) = markupFiles(in: subfolder)
+            if markup == 0 && cut {
+                writeStandardError(
+                    "typeset: warning: '\(subfolder)' holds more folders than are looked through for markup files; "
+                        + "any screens further in are not checked\n")
+            }
             guard markup > 0 else { continue }
             guard named < 10 else {
                 more += 1

@@ -1052,16 +1052,21 @@ struct SnapshotCommandTests {
         try FileManager.default.createDirectory(atPath: folder + "/aaa", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/aaa/to-settings", withDestinationPath: "../settings")
         #expect(mkfifo(folder + "/empty/pipe.xml", 0o600) == 0)
-        // Level by level: 250 empty folders before a subfolder's screens do not hide them.
+        // Level by level: 250 empty folders before a subfolder's screens do not hide them, nor
+        // an asset catalog's hundreds of folders the screens a level down beside it.
         for k in 0..<250 {
             try FileManager.default.createDirectory(atPath: folder + "/flows/assets/i\(k)", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder + "/App/Assets.xcassets/i\(k).imageset", withIntermediateDirectories: true)
         }
+        try FileManager.default.createDirectory(atPath: folder + "/App/Screens/Login", withIntermediateDirectories: true)
+        try Data("<document><p>x</p></document>".utf8).write(to: URL(fileURLWithPath: folder + "/App/Screens/Login/login.xml"))
         let deeper = try typeset(["snapshot", "."], in: folder)
         #expect(deeper.stderr.contains("typeset: warning: './flows' holds 1 markup file not checked"), "\(deeper)")
         #expect(
             !deeper.stderr.contains("'./empty'") && !deeper.stderr.contains("'./self'") && !deeper.stderr.contains("'./aaa'")
                 && deeper.stderr.contains("'./settings' holds 1"), "\(deeper)")
-        #expect(deeper.stderr.components(separatedBy: "holds 1 markup file not checked").count == 3, "\(deeper)")
+        #expect(deeper.stderr.components(separatedBy: "holds 1 markup file not checked").count == 4, "\(deeper)")
+        #expect(deeper.stderr.contains("typeset: warning: './App' holds 1 markup file not checked"), "\(deeper)")
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }

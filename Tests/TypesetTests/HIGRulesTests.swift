@@ -1112,6 +1112,10 @@ extension ReportInvariantTests {
         // itself as an empty one (Devanagari's "किं") is not parted: its color would be unseen.
         let hindi = try glyphRuns(##"<document lang="hi"><p>कि<span color="#FF0000">ं</span> ब<span color="#FF0000">ं</span></p></document>"##)
         #expect(hindi.map(\.text) == ["किं", " ब", "ं"] && hindi.map { $0.color == red } == [true, false, true], "\(hindi.map(\.text))")
+        // An empty glyph of the letter's own color is no reason: a red Vedic accent after
+        // "किं" is drawn apart.
+        let vedic = try glyphRuns(##"<document lang="sa"><p>किं<span color="#FF0000">॑</span></p></document>"##)
+        #expect(vedic.map(\.text) == ["किं", "॑"] && vedic.map { $0.color == red } == [false, true], "\(vedic.map(\.text))")
         // Marks past the 256 HarfBuzz is given at once keep their own colors too.
         var marks = ""
         for k in 0..<600 {

@@ -1058,9 +1058,14 @@ struct BlockLayouter {
             // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
             return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
-        // An image's alt is not a key that reads as an identifier ("hero.alt"), where the
-        // catalog has no text for it: a screen reader would read it out (said to have none).
-        if !isText && !hasOwnText && found.isKey && LocalizedStrings.LookedUp.prefersOwnText(found.text) { return nil }
+        // An image's alt is not a key that reads as an identifier ("hero.alt", "heroAlt"; a
+        // word in small letters, "sunset", may be its text), where the catalog has no text for
+        // it: a screen reader would read it out (said to have none).
+        if !isText && !hasOwnText && found.isKey && LocalizedStrings.LookedUp.prefersOwnText(found.text)
+            && !found.text.allSatisfy({ $0.isLetter && $0.isLowercase })
+        {
+            return nil
+        }
         if let fallback = found.fallback, let locale = strings.locale {
             let shown =
                 !found.isKey
@@ -1483,7 +1488,7 @@ struct BlockLayouter {
                     ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
                     : options.catalog == nil
                         ? "describe it with alt=\"…\", or give the catalog of its key with --strings"
-                        : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text in the catalog"))
+                        : "describe it with alt=\"…\": its key '\(block.key ?? "")' gives it none here"))
         }
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,

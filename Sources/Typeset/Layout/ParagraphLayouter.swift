@@ -638,13 +638,15 @@ final class ParagraphLayouter: Sendable {
                         }
                         if same {
                             // A glyph parted from its letter's cluster that draws nothing leaves
-                            // its character's color unseen (Devanagari's "किं": the font draws
-                            // the i-vowel and the anusvara as one glyph, in the letter's
-                            // cluster, and gives the anusvara an empty one): that cluster is
-                            // drawn whole.
+                            // its character's color unseen where that is not the letter's
+                            // (Devanagari's "किं" with a red anusvara: the font draws the i-vowel
+                            // and the anusvara as one glyph, in the letter's cluster, and gives
+                            // the anusvara an empty one): that cluster is drawn whole.
                             var whole = whole
+                            func color(_ character: Int) -> Color? { span(containing: character..<character + 1, in: text)?.style.color }
                             for (glyph, level0) in zip(fine, candidates)
                             where glyph.cluster != level0.cluster && !glyph.isInvisible
+                                && color(glyph.cluster) != color(level0.cluster)
                                 && (shaper.glyphExtents(face: item.face, size: 1, glyph: glyph.id).map { $0.width == 0 || $0.height == 0 } ?? true)
                             {
                                 whole.insert(level0.cluster)
