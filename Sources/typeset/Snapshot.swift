@@ -66,9 +66,9 @@ struct Snapshot: Command {
     /// only the top folder's, or failed having checked nothing, without a word of them. Each
     /// subfolder holding markup files, in it or up to three folders down (links to folders
     /// followed at the top only, each folder once), is named: ten at most, then how many more.
-    /// Each is looked through to 2,000 folders below it, level by level, and all to 50,000 (an
-    /// asset catalog's hundreds of folders came before the screens beside it); one whose
-    /// search was cut short, with no markup found, is named as such.
+    /// Each is looked through to 2,000 folders below it, level by level (an asset catalog's
+    /// hundreds of folders came before the screens beside it), and all to 50,000: past that,
+    /// only a subfolder's own files are counted.
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
         func kind(_ path: String) -> mode_t? {
             var info = stat()
@@ -81,9 +81,8 @@ struct Snapshot: Command {
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
         var budget = 50_000  // folders left to look into below the subfolders
         /// The markup files in `subfolder` and the folders below it, three levels down, level
-        /// by level (a subfolder's own files always; 2,000 folders below it at most), and
-        /// whether the search was cut short.
-        func markupFiles(in subfolder: String) -> (count: Int, cut: Bool) {
+        /// by level (a subfolder's own files always; 2,000 folders below it at most).
+        func markupFiles(in subfolder: String) -> Int {
             var count = 0
             var level = [subfolder]
             var local = 2_000
@@ -91,7 +90,7 @@ struct Snapshot: Command {
                 var next: [String] = []
                 for folder in level {
                     if depth > 0 {
-                        guard local > 0, budget > 0 else { return (count, true) }
+                        guard local > 0, budget > 0 else { return count }
                         local -= 1
                         budget -= 1
                     }
@@ -109,19 +108,14 @@ struct Snapshot: Command {
                 }
                 level = next
             }
-            return (count, false)
+            return count
         }
         var named = 0
         var more = 0
         for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
             let subfolder = Path.join(directory, entry)
             guard kind(subfolder) == S_IFDIR else { continue }
-            let (markup, cut) = markupFiles(in: subfolder)
-            if markup == 0 && cut {
-                writeStandardError(
-                    "typeset: warning: '\(subfolder)' holds more folders than are looked through for markup files; "
-                        + "any screens further in are not checked\n")
-            }
+            let markup = markupFiles(in: subfolder)
             guard markup > 0 else { continue }
             guard named < 10 else {
                 more += 1

@@ -1058,11 +1058,11 @@ struct BlockLayouter {
             // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
             return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
-        // An image's alt is not a key that reads as an identifier ("hero.alt", "heroAlt"; a
-        // word in small letters, "sunset", may be its text), where the catalog has no text for
-        // it: a screen reader would read it out (said to have none).
+        // An image's alt is not a key that reads as an identifier ("hero.alt", "heroAlt", "x";
+        // a word of three small letters or more, "sunset", may be its text), where the catalog
+        // has no text for it: a screen reader would read it out (said to have none).
         if !isText && !hasOwnText && found.isKey && LocalizedStrings.LookedUp.prefersOwnText(found.text)
-            && !found.text.allSatisfy({ $0.isLetter && $0.isLowercase })
+            && !(found.text.count >= 3 && found.text.allSatisfy({ $0.isLetter && $0.isLowercase }))
         {
             return nil
         }
@@ -1488,7 +1488,7 @@ struct BlockLayouter {
                     ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
                     : options.catalog == nil
                         ? "describe it with alt=\"…\", or give the catalog of its key with --strings"
-                        : "describe it with alt=\"…\": its key '\(block.key ?? "")' gives it none here"))
+                        : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text the catalog shows here"))
         }
         let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
