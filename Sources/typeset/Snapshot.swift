@@ -70,13 +70,10 @@ struct Snapshot: Command {
     /// hundreds of folders came before the screens beside it), and all to 50,000: past that,
     /// only a subfolder's own files are counted.
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
+        /// The file type at `path`, a link followed.
         func kind(_ path: String) -> mode_t? {
             var info = stat()
             return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
-        }
-        func isLink(_ path: String) -> Bool {
-            var info = stat()
-            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
         var budget = 50_000  // folders left to look into below the subfolders
@@ -99,10 +96,10 @@ struct Snapshot: Command {
                     else { continue }
                     for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
                         let path = Path.join(folder, entry)
-                        switch kind(path) {
-                        case S_IFDIR where !isLink(path): next.append(path)
-                        case S_IFREG where entry.lowercased().hasSuffix(".xml"): count += 1
-                        default: break
+                        if isFolder(path) {  // (not a link to one)
+                            next.append(path)
+                        } else if entry.lowercased().hasSuffix(".xml") && kind(path) == S_IFREG {
+                            count += 1
                         }
                     }
                 }

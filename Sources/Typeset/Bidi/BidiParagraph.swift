@@ -37,7 +37,7 @@ public struct BidiParagraph: Sendable {
     }
 
     /// Resolves the levels of a block's text, where each character that ends a line (a
-    /// `<br/>`'s U+2028, U+2029, a catalog string's new line: `endsParagraph`) ends a bidi
+    /// `<br/>`'s U+2028, U+2029, a catalog string's new line: `Unicode.Scalar.endsLine`) ends a bidi
     /// paragraph, as a forced break does in a browser (CSS Writing Modes 4 §2.4, HTML's `br`)
     /// and a new line in an iOS label. The text between two of them is resolved as a paragraph
     /// of its own, at the block's level (HL1: not by its own first strong letter), and the
@@ -55,35 +55,21 @@ public struct BidiParagraph: Sendable {
             self.init(classes: classes, scalars: scalars, direction: direction)
             return
         }
-        // Each FSI becomes the LRI or RLI its text up to its PDI makes it (X5c), read past the
-        // breaks, and so does the block's level where its first strong letter gives it (P2–P3,
-        // which stop at a paragraph's end): in one pass, a strong letter settling the isolate
-        // it is directly in, if none before it has (searched from each FSI, 160,000 nested ones
-        // took 33 s).
-        var given: UInt8? = direction == .ltr ? 0 : direction == .rtl ? 1 : nil
-        var isolates: [(offset: Int, settled: Bool)] = []
-        for i in classes.indices {
-            switch classes[i] {
-            case .L, .R, .AL:
-                let level: UInt8 = classes[i] == .L ? 0 : 1
-                if let open = isolates.last {
-                    if !open.settled {
-                        isolates[isolates.count - 1].settled = true
-                        if classes[open.offset] == .FSI { classes[open.offset] = level == 1 ? .RLI : .LRI }
-                    }
-                } else if given == nil {
-                    given = level
-                }
-            case .LRI, .RLI, .FSI:
-                isolates.append((i, classes[i] != .FSI))
-            case .PDI:
-                if let open = isolates.popLast(), classes[open.offset] == .FSI { classes[open.offset] = .LRI }
-            default:
-                break
-            }
+        // The block's level, where its first strong letter gives it, and each FSI's (X5c) are
+        // read past the line ends, as HTML's `dir="auto"` reads a whole element: the resolver's
+        // one pass over the FSIs (`rightToLeftFSIs`) is given them as white space.
+        let base: UInt8
+        switch direction {
+        case .ltr: base = 0
+        case .rtl: base = 1
+        case .auto: base = BidiParagraph.firstStrongLevel(classes, from: 0, to: classes.count, pastParagraphEnds: true) ?? 0
         }
-        for open in isolates where classes[open.offset] == .FSI { classes[open.offset] = .LRI }
-        let base = given ?? 0
+        if classes.contains(.FSI) {
+            var whole = BidiResolver(classes: classes.map { $0 == .B ? .WS : $0 }, scalars: nil, baseLevel: base)
+            whole.findMatchingIsolates()
+            let rightToLeft = whole.rightToLeftFSIs()
+            for i in classes.indices where classes[i] == .FSI { classes[i] = rightToLeft.contains(i) ? .RLI : .LRI }
+        }
 
         let fixed: BidiDirection = base == 1 ? .rtl : .ltr
         var levels: [UInt8] = []
@@ -92,7 +78,7 @@ public struct BidiParagraph: Sendable {
         var start = 0
         while start < scalars.count {
             var end = start
-            while end < scalars.count && !BidiParagraph.endsParagraph(scalars[end]) { end += 1 }
+            while end < scalars.count && !scalars[end].endsLine { end += 1 }
             if end < scalars.count {
                 classes[end] = .B
                 end += 1
@@ -108,17 +94,10 @@ public struct BidiParagraph: Sendable {
         self.init(baseLevel: base, levels: levels, originalClasses: classes)
     }
 
-    /// Whether `scalar` ends a bidi paragraph in a block's text: it ends a line (UAX #14's BK,
-    /// CR, LF and NL: LF, VT, FF, CR, NEL, U+2028 and U+2029).
-    @inline(__always) static func endsParagraph(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value &- 0x0A < 4 || value == 0x85 || value | 1 == 0x2029
-    }
-
-    /// Whether any of `scalars` `endsParagraph`: nearly never, and every paragraph is asked.
+    /// Whether any of `scalars` ends a line: nearly never, and every paragraph is asked.
     static func hasParagraphEnds(_ scalars: [Unicode.Scalar]) -> Bool {
         scalars.withUnsafeBufferPointer { buffer in
-            for scalar in buffer where endsParagraph(scalar) { return true }
+            for scalar in buffer where scalar.endsLine { return true }
             return false
         }
     }

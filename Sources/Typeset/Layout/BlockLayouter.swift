@@ -1245,7 +1245,7 @@ struct BlockLayouter {
             var shown = String.UnicodeScalarView()
             for i in scalars.indices
             where !isLeftOutOfText(scalars[i]) || steersLetters(scalars[i]) || isPartOfEmoji(scalars, at: i, in: scalars.indices) {
-                shown.append(ParagraphLayouter.endsLine(scalars[i]) ? " " : scalars[i])
+                shown.append(scalars[i].endsLine ? " " : scalars[i])
             }
             // (A `<br/>` at its end is no space of it.)
             let trimmed = shown.last?.isWhiteSpace == true || shown.first?.isWhiteSpace == true

@@ -689,15 +689,6 @@ final class ParagraphLayouter: Sendable {
                 range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders, balance: balance))
     }
 
-    /// Whether `scalar` ends a line whatever follows (UAX #14's BK, CR, LF and NL: a `<br/>`'s
-    /// U+2028, U+2029, NEL, CR, LF, VT, FF): read as a space where the text is copied.
-    static func endsLine(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.lineBreakClass {
-        case .BK, .CR, .LF, .NL: true
-        default: false
-        }
-    }
-
     /// The space at `visibleEnd` when it hangs at the end of the line `range`, after something
     /// shown, and its item shaped it as one glyph; for a `<br/>` (U+2028, which fonts lack) or
     /// another character that ends a line (U+2029, NEL, CR, LF, VT, FF: UAX #14's BK, CR, LF
@@ -714,7 +705,7 @@ final class ParagraphLayouter: Sendable {
         while at < range.upperBound && Self.isBidiControlOrMark(text.scalars[at]) { at += 1 }
         guard at < range.upperBound else { return nil }
         let scalar = text.scalars[at]
-        let endsLine = Self.endsLine(scalar)
+        let endsLine = scalar.endsLine
         guard scalar == " " || endsLine else { return nil }
         let index = firstItem(endingAfter: at, in: items)
         guard index < items.count else { return nil }

@@ -131,6 +131,12 @@ extension Unicode.Scalar {
     @inline(__always) public var lineBreakClass: LineBreakClass {
         LineBreakClass(rawValue: Tables.lineBreak[value]) ?? .XX
     }
+    /// Whether the character ends a line whatever follows: UAX #14's BK, CR, LF and NL (a
+    /// `<br/>`'s U+2028, U+2029, NEL, CR, LF, VT, FF), compared by value (every paragraph's
+    /// characters are asked, for bidi: `BidiParagraph.init(breakingAtLineEnds:)`).
+    @inline(__always) public var endsLine: Bool {
+        value &- 0x0A < 4 || value == 0x85 || value | 1 == 0x2029
+    }
     @inline(__always) public var eastAsianWidth: EastAsianWidth {
         EastAsianWidth(rawValue: Tables.eastAsianWidth[value]) ?? .neutral
     }
