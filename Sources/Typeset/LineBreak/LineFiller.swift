@@ -282,9 +282,25 @@ enum LineFiller {
         }
     }
 
+    /// Whether a long name or address parts before `scalars[index]`, as the Chicago Manual of
+    /// Style breaks a URL: before a period, slash, backslash, underscore, tilde, question mark,
+    /// number sign, percent sign, equals sign or ampersand; after a colon, a double slash, an
+    /// equals sign or an ampersand; never inside "//" or "://" (`splitLongWord`'s seams).
+    static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let before = scalars[index - 1]
+        let after = scalars[index]
+        if after == "/" && (before == "/" || before == ":") { return false }
+        if before == "/" && index >= 2 && scalars[index - 2] == "/" { return true }
+        switch after {
+        case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&": return true
+        default: return before == ":" || before == "=" || before == "&"
+        }
+    }
+
     /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature; by
     /// `edges`, as `AdvanceTable.clusterEdges` gives them), into pieces that fit (each at least
-    /// one cluster that shows something), a piece that ends after a soft hyphen with the hyphen
+    /// one cluster that shows something; ending where a name or address parts, when that
+    /// fills half the line), a piece that ends after a soft hyphen with the hyphen
     /// it shows (`hyphens`, as `lines` takes them; UAX #14 allows no break after a soft hyphen
     /// in Hebrew, LB21a, so a Hebrew word's pieces can end there). The last piece is what is left, however wide, with room
     /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
@@ -303,6 +319,18 @@ enum LineFiller {
         // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
         let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
+        /// The index of the last boundary up to `fit` where a name or address parts, if the
+        /// piece from `start` to it fills half the line (`parts`). A file name in a sheet's
+        /// caption was cut "settings_privacy_screen.x|ml". Else `fit`.
+        func seam(before fit: Int, from start: Int, in boundaries: [Int]) -> Int {
+            var j = fit
+            while j >= 0, boundaries[j] > start, advances.width(start..<boundaries[j]) >= width / 2 {
+                let b = boundaries[j]
+                if b < range.upperBound, Self.parts(scalars, at: b) { return j }
+                j -= 1
+            }
+            return fit
+        }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
@@ -314,7 +342,7 @@ enum LineFiller {
                 // The piece ends at the last boundary that fits, or holds one cluster at least;
                 // a boundary earlier when it would leave a soft hyphen alone at the end (a
                 // line of just "-"), if the piece keeps a cluster.
-                var cut = lastFit ?? k
+                var cut = lastFit.map { seam(before: $0, from: start, in: boundaries) } ?? k
                 if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
                     boundaries[cut - 1] > start
                 {
