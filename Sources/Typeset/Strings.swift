@@ -21,13 +21,19 @@ public func hexByte(_ byte: UInt8) -> String {
     return "0x" + (digits.count == 1 ? "0" : "") + digits
 }
 
-/// `text` to be written to a terminal: its control characters (the ESC of escape codes) and
-/// bidi embeddings, overrides and isolates (which reorder what follows them on the line) as
-/// `\u{…}`, from a file name, a catalog's text or an option's value quoted in a message.
+/// `text` to be written to a terminal: its control characters (the ESC of escape codes), its
+/// format characters (bidi embeddings, overrides and isolates, which reorder what follows them
+/// on the line; a zero-width space or byte-order mark pasted into a value, which made
+/// "not 'center' (did you mean 'center'?)") and line and paragraph separators as `\u{…}`, from
+/// a file name, a catalog's text or an option's value quoted in a message. The joiners stay
+/// (Persian's ZWNJ, an emoji's ZWJ), and so do an emoji flag's tag characters.
 public func terminalSafe(_ text: String) -> String {
     func unsafe(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        case .format: scalar != "\u{200C}" && scalar != "\u{200D}" && !(0xE0020...0xE007F).contains(scalar.value)
+        default: false
+        }
     }
     guard text.unicodeScalars.contains(where: unsafe) else { return text }
     return text.unicodeScalars.map { unsafe($0) ? visible($0) : String($0) }.joined()

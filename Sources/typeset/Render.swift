@@ -177,6 +177,7 @@ struct Render: Command {
                     failed = selected
                 }
             }
+            if !selected.isEmpty && failed == selected { warnOfStaleOutput(output, format: resolvedFormat) }
             try finish(total: selected.count, settings: settings, failed: failed)
             return
         }
@@ -196,10 +197,18 @@ struct Render: Command {
                 diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), clash))
                 return (diagnostics, false)
             }
-            if let failure = pictures?.failed[input] { return (failure, false) }
-            var outcome = typesetter.layoutFile(input, settings: settings)
-            guard let layout = outcome.layout, !outcome.failed else { return (outcome.diagnostics, false) }
             let path = outputPath(for: input, format: resolvedFormat)
+            /// A failure, and the output an earlier run left for the input (`staleOutputWarning`).
+            func failure(_ diagnostics: Diagnostics) -> (Diagnostics, Bool) {
+                var diagnostics = diagnostics
+                if let warning = staleOutputWarning(path, format: resolvedFormat, kept: firstOutputs) {
+                    diagnostics.report(.warning(SourceLocation(file: input, line: 1, column: 1), warning))
+                }
+                return (diagnostics, false)
+            }
+            if let failed = pictures?.failed[input] { return failure(failed) }
+            var outcome = typesetter.layoutFile(input, settings: settings)
+            guard let layout = outcome.layout, !outcome.failed else { return failure(outcome.diagnostics) }
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
                 // (Every first output is in `firstByFile`, by the file it replaces.)
@@ -212,7 +221,7 @@ struct Render: Command {
                     SourceLocation(file: input, line: 1, column: 1),
                     "page \(index + 1) would be written to '\(page)', \(whose); "
                         + "rename one of them or render them separately"))
-                return (outcome.diagnostics, false)
+                return failure(outcome.diagnostics)
             }
             // A lone input's pages show their progress, as a batch's inputs do.
             var options = RenderOptions(
@@ -229,7 +238,7 @@ struct Render: Command {
                 return (outcome.diagnostics, true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
-                return (outcome.diagnostics, false)
+                return failure(outcome.diagnostics)
             }
         }, report: { printDiagnostics($0.0) })
         try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
@@ -335,6 +344,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
+                warnOfStaleOutput(output, format: .pdf)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
@@ -345,6 +355,7 @@ struct Render: Command {
             printError(outputError(error, output))
             failed = inputs
         }
+        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, format: .pdf) }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }
 
@@ -403,6 +414,24 @@ func leftoverWarning(
     }
     return "\(named) \(leftovers.count > 1 ? "are" : "is") left from an earlier \(run) of more pages "
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
+}
+
+/// What to say of the output an earlier run left at `path` (and its further pages, but those
+/// in `kept`) when this run writes none there: it stands looking current, and a CI job that
+/// published the outputs after a failed run shipped a page of the markup as it was before.
+/// Named, not removed, as the leftover pages of a shorter document are (`leftoverWarning`).
+func staleOutputWarning(_ path: String, format: OutputFormat, kept: Set<String> = []) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    let more = format.leftoverPages(of: path, pageCount: 1, kept: kept).count
+    let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
+    return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
+        + "\(more == 0 ? "it does" : "they do") not show this input as it is now; remove \(more == 0 ? "it" : "them") or fix the input"
+}
+
+/// `staleOutputWarning` for an output that none of the inputs made it into.
+private func warnOfStaleOutput(_ path: String, format: OutputFormat) {
+    if let warning = staleOutputWarning(path, format: format) { writeStandardError("typeset: warning: \(warning)\n") }
 }
 
 /// Whether one of `outputs` (the files of one output for all of `inputs`) is a picture one of

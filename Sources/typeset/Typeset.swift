@@ -86,7 +86,7 @@ enum ExitStatus {
 /// Prints diagnostics as `FILE:LINE:COLUMN: severity: message`, on standard error.
 func printDiagnostics(_ diagnostics: Diagnostics) {
     guard !diagnostics.items.isEmpty else { return }
-    writeStandardError(diagnostics.items.map(\.description).joined(separator: "\n") + "\n")
+    writeStandardError(diagnostics.condensed().map(\.description).joined(separator: "\n") + "\n")
 }
 
 func printError(_ message: String) {

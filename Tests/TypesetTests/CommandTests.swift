@@ -220,6 +220,29 @@ import Testing
         #expect(widths.count == 3 && abs(widths[1] - widths[2] - 10.54) < 0.01, "\(widths)")
     }
 
+    /// A glyph of a `--font-dir` font whose outline cannot be drawn is a box with a warning in
+    /// every format: the PNG failed ("error occurred in libfreetype"), a sheet with it failed
+    /// whole ("out of memory"), and the PDF and SVG drew nothing there, with nothing said.
+    @Test func aGlyphWhoseOutlineCannotBeDrawnIsABox() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Tests/Fonts/DamagedOutline.ttf", toPath: folder + "/fonts/DamagedOutline.ttf")
+        try "<document font=\"Typeset Test Damaged Outline\">\n  <p>Room 3</p>\n</document>"
+            .write(toFile: folder + "/r.xml", atomically: false, encoding: .utf8)
+        try "<document><p>Other</p></document>".write(toFile: folder + "/a.xml", atomically: false, encoding: .utf8)
+        let warning = "r.xml:2:11: warning: Typeset Test Damaged Outline has a damaged glyph for U+0033 (its outline cannot be drawn)"
+        for format in ["png", "pdf", "svg"] {
+            let run = try typeset(["render", "r.xml", "--font-dir", "fonts", "--format", format], in: folder)
+            #expect(run.status == 0 && run.stderr.contains(warning), "\(format): \(run)")
+        }
+        let sheet = try typeset(["sheet", "a.xml", "r.xml", "--font-dir", "fonts", "-o", "s.png"], in: folder)
+        #expect(sheet.status == 0 && sheet.stderr.contains(warning), "\(sheet)")
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/r.pdf", "-"]).stdout
+        #expect(text.contains("Room 3"), "the text keeps its 3: \(text)")
+    }
+
     /// Several inputs into one `-o x.svg`: each file is a document of its own, with its own
     /// page's title and language (all had the first input's).
     @Test func svgPagesOfSeveralInputsHaveTheirOwnTitleAndLanguage() throws {
@@ -469,6 +492,29 @@ import Testing
         #expect(result.stderr.contains("justif"))
         #expect(result.stderr.contains("failed: \(bad)"))
         #expect(files(in: out) == ["bad.xml", "settings-en.pdf"], "no output for the bad input, no temporary file")
+        #expect(!result.stderr.contains("earlier run"), "\(result.stderr)")
+    }
+
+    /// An input that fails where an earlier run wrote its output says that output is left as it
+    /// was (it stood looking current, exit 1 and nothing said), whether one output per input
+    /// (with its further pages) or every input into one `-o` that none of them made it into.
+    @Test func anEarlierOutputOfAFailedInputIsNamed() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try "<document><p>version one</p></document>".write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "doc.xml"], in: out).status == 0)
+        #expect(try typeset(["render", "doc.xml", "--format", "svg"], in: out).status == 0)
+        try "x".write(toFile: out + "/doc-2.svg", atomically: true, encoding: .utf8)
+        try "<document><p>version two<x/></p></document>".write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        let pdf = try typeset(["render", "doc.xml"], in: out)
+        #expect(pdf.status == 1 && pdf.stderr.contains(
+            "doc.xml:1:1: warning: './doc.pdf', from an earlier run, is left as it was: it does not show this input as it is now"), "\(pdf)")
+        let svg = try typeset(["render", "doc.xml", "--format", "svg"], in: out)
+        #expect(svg.stderr.contains("'./doc.svg' and 1 more page after it, from an earlier run, are left as they were"), "\(svg)")
+        let one = try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: out)
+        #expect(one.status == 1 && one.stderr.contains("typeset: warning: 'doc.pdf', from an earlier run, is left as it was"), "\(one)")
+        let fresh = try typeset(["render", "doc.xml", "-o", "new.pdf"], in: out)
+        #expect(fresh.status == 1 && !fresh.stderr.contains("earlier run"), "\(fresh)")
     }
 
     @Test func usageErrorsExitWithTwo() throws {

@@ -604,6 +604,10 @@ extension ReportBlock {
             (#"<document lang="ar"><label>NEW الحرارة <ltr>-5</ltr> (-7)</label></document>"#, "-57"),
             // A dash between numbers stands between words: it was set 2 pt larger, its line taller.
             (#"<document lang="he"><label>NEW שעות 10 - 20 - 30</label></document>"#, "10-23"),
+            // A currency or percent sign apart from its number by a space takes its size (the
+            // shekel sign of CLDR's "49.90 ₪" was 2 pt larger than its price).
+            (#"<document lang="he"><label>USB-C ב-49.90 ₪ בלבד</label></document>"#, "49.0₪"),
+            (#"<document lang="ar"><label>PRO خصم € 20 و 50 % و ٥٠ ٪</label></document>"#, "€205%٥٪"),
         ] {
             let runs = blocks(markup)[0].lines.flatMap(\.runs)
             let sizes = runs.filter { $0.text.contains { number.contains($0) } }.map(\.size)
@@ -678,6 +682,11 @@ extension ReportBlock {
         let shown = names[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
         for kept in ["15 Pro", "17.2", "6", "٥٠٠", "٨", "١٥"] { #expect(shown.contains(kept), "\(kept): \(shown)") }
         #expect(!shown.contains("١٧") && !shown.contains("٦"), "\(shown)")
+        // Nor is an amount after a currency code a name's number: a receipt's "SAR 25.00" kept
+        // 0-9 beside "1,299.00 SAR" shown ١٬٢٩٩٫٠٠. "TOP 10", a code that is a word, is a name.
+        let amounts = blocks(#"<document lang="ar" numerals="arab"><label>الشحن SAR 25.00 و USD 1,336.50 و TOP 10</label></document>"#)
+        let amountText = amounts[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
+        for shownAmount in ["٢٥٫٠٠", "١٬٣٣٦٫٥٠", "10"] { #expect(amountText.contains(shownAmount), "\(shownAmount): \(amountText)") }
         // A phone number after a name is none of its: all its digits are substituted (its first
         // group kept 0-9: "+1 (٨٠٠) ٥٥٥-٠١٩٩"), in an isolate or not.
         for number in ["<ltr>+1 (800) 555-0199</ltr>", "+1 (800) 555-0199", "800 555 0199"] {

@@ -279,6 +279,10 @@ private struct Fixture {
     @Test func terminalSafeTextEscapesControlsAndOverrides() {
         #expect(terminalSafe("the word 'x\u{1B}[31my'") == "the word 'x\\u{1B}[31my'")
         #expect(terminalSafe("a\u{202E}b\u{2067}c\u{200C}d") == "a\\u{202E}b\\u{2067}c\u{200C}d")
+        // Invisible format characters pasted into a value ("not 'center' (did you mean
+        // 'center'?)"), and line separators; not an emoji's joiner or its flag's tags.
+        #expect(terminalSafe("cen\u{200B}ter #fff\u{FEFF} a\u{2028}b") == "cen\\u{200B}ter #fff\\u{FEFF} a\\u{2028}b")
+        #expect(terminalSafe("👩\u{200D}💻 🏴\u{E0067}\u{E0062}\u{E007F}") == "👩\u{200D}💻 🏴\u{E0067}\u{E0062}\u{E007F}")
         // A diagnostic is one line: a line feed in its file's name or its message (an
         // attribute's `&#10;`) cut it in two.
         let diagnostic = Diagnostic.error(SourceLocation(file: "x\ny.xml", line: 1, column: 14), "not 'a\nb'", hint: "c\nd")
@@ -338,6 +342,34 @@ private struct Fixture {
         #expect(result.document == nil)
         let places = result.diagnostics.items.map { [$0.location.line, $0.location.column] }
         #expect(places == [[1, 14], [1, 25], [1, 34], [1, 50], [2, 4]], "\(result.diagnostics.items)")
+    }
+
+    /// US-ASCII, a subset of UTF-8, is read as declared (Python's ElementTree writes
+    /// `encoding='us-ascii'` and character references by default; it was refused with "save
+    /// the file as UTF-8").
+    @Test func asciiDeclaredIsRead() throws {
+        for name in ["us-ascii", "US-ASCII", "ascii"] {
+            let result = parse("<?xml version='1.0' encoding='\(name)'?>\n<document lang='ar'><p>&#1605;&#1585;</p></document>")
+            #expect(result.document != nil && result.diagnostics.items.isEmpty, "\(name): \(result.diagnostics.items)")
+        }
+    }
+
+    /// A terminal is shown ten warnings of one message, then one line with how many more and
+    /// where the last is, and 200 warnings in all (20,000 `<spacer size="8"/>` printed 20,000
+    /// lines); errors all stay, in their places.
+    @Test func repeatedWarningsAreCondensed() {
+        let spacers = String(repeating: "<spacer size=\"8\"/>\n", count: 25)
+        let result = MarkupParser.parse(bytes: Array("<document>\n\(spacers)<p color='zz'>x</p></document>".utf8), file: "t.xml")
+        #expect(result.diagnostics.warnings.count == 25)
+        let shown = result.diagnostics.condensed()
+        #expect(shown.count == 12, "\(shown)")
+        #expect(shown[10].location.line == 26 && shown[10].message.hasPrefix("… and 15 more times, the last here: "), "\(shown[10])")
+        #expect(shown[10].message.hasSuffix(result.diagnostics.warnings[0].messageWithHint))
+        #expect(shown[11].severity == .error && shown[11].location.line == 27)
+        var many = Diagnostics()
+        for line in 1...300 { many.report(.warning(SourceLocation(file: "t.xml", line: line, column: 1), "word \(line)")) }
+        let capped = many.condensed()
+        #expect(capped.count == 201 && capped[200].message == "… and 100 more warnings, the last here" && capped[200].location.line == 300)
     }
 
     /// Common attributes that mean nothing on an element are accepted with a warning at the
@@ -479,6 +511,9 @@ private struct Fixture {
         BadInput("XML declaration with a no-break space", "<?xml\u{A0}version='1.0'?><document/>", 1, 6, "expected white space after '<?xml'"),
         BadInput("XML declaration closed at once", "<?xml><document/>", 1, 6, "expected white space after '<?xml' in the XML declaration, not '>'"),
         BadInput("XML declaration's ? apart", "<?xml version=\"1.0\"?   ><document/>", 1, 20, "expected '>' right after '?'"),
+        BadInput(
+            "non-ASCII under a US-ASCII declaration", "<?xml version='1.0' encoding='us-ascii'?>\n<document><p>a\u{E9}</p></document>",
+            2, 15, "declares the encoding 'us-ascii', and this character is not ASCII"),
         BadInput("UTF-16 declared", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><document/>", 1, 31, "declares the encoding 'UTF-16'"),
         // XML 1.0 [16]: white space or `?>` after the target.
         BadInput("processing instruction target unspaced", "<?pi=x?><document/>", 1, 5, "expected white space or '?>' after the processing-instruction target 'pi'"),
@@ -775,6 +810,19 @@ private struct Fixture {
         try fixture.write(Array("GIF89a not a png".utf8), to: fixture.docs + "/fake.png")
         let result = parse("<document>\n  <image alt='x' src='fake.png'/>\n</document>", file: fixture.file)
         expectError(result, line: 2, column: 18, "image 'fake.png' is not a PNG file")
+    }
+
+    /// An image named in the markup with a composed é, whose file has it decomposed (as macOS
+    /// writes names), is not found, and the hint names the file there: the message named the
+    /// very file the user could see.
+    @Test func imageNamedInOtherCodePointsIsHinted() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}.png")
+        let result = parse("<document>\n  <image alt='x' src='caf\u{E9}.png'/>\n</document>", file: fixture.file)
+        expectError(result, line: 2, column: 18, "the folder has 'cafe\u{301}.png', the same name in other Unicode code points")
+        let other = parse("<document>\n  <image alt='x' src='tea.png'/>\n</document>", file: fixture.file)
+        #expect(other.diagnostics.errors.map(\.hint) == [nil])
     }
 
     /// A batch checks an image once per version of its file (`PNGFile.checked`): documents after

@@ -118,6 +118,48 @@ public struct Diagnostics: Sendable {
         return true
     }
 
+    /// The items as a terminal shows them: past the first `sameLimit` warnings of one message
+    /// (and hint), one line says how many more there are and where the last is, and past
+    /// `limit` warnings in all, one line the rest. Errors all stay (the parser stops at
+    /// `MarkupParser.maximumErrors`). A document of 20,000 `<spacer size="8"/>` printed 20,000
+    /// lines and buried its errors; the layout JSON keeps every one.
+    public func condensed(sameLimit: Int = 10, limit: Int = 200) -> [Diagnostic] {
+        var seen: [String: Int] = [:]
+        var more: [String: (first: Int, count: Int, last: SourceLocation)] = [:]
+        var shown: [Diagnostic?] = []
+        var warnings = 0
+        var rest: (count: Int, last: SourceLocation)?
+        for item in items {
+            guard item.severity == .warning else {
+                shown.append(item)
+                continue
+            }
+            let key = item.messageWithHint
+            let count = seen[key, default: 0] + 1
+            seen[key] = count
+            if count > sameLimit {
+                let earlier = more[key]
+                if earlier == nil { shown.append(nil) }  // where the line saying so goes
+                more[key] = (earlier?.first ?? shown.count - 1, (earlier?.count ?? 0) + 1, item.location)
+            } else if warnings < limit {
+                warnings += 1
+                shown.append(item)
+            } else {
+                rest = ((rest?.count ?? 0) + 1, item.location)
+            }
+        }
+        for (key, omitted) in more {
+            let place = omitted.last
+            shown[omitted.first] = .warning(
+                place, "… and \(omitted.count) more time\(omitted.count == 1 ? "" : "s"), the last here: \(key)")
+        }
+        var result = shown.compactMap { $0 }
+        if let rest {
+            result.append(.warning(rest.last, "… and \(rest.count) more warning\(rest.count == 1 ? "" : "s"), the last here"))
+        }
+        return result
+    }
+
     public var hasErrors: Bool { errorCount > 0 }
     public var errors: [Diagnostic] { items.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { items.filter { $0.severity == .warning } }

@@ -125,6 +125,8 @@ enum Itemizer {
     /// what it encloses: larger around an Arabic or Hebrew letter, else the size of the Latin
     /// letters or digits inside (the brackets of "تنزيل (PDF)" were 2 pt larger than "PDF", the
     /// « of "NEW «جديد»" smaller than its »); one around neither keeps its script's size.
+    /// A currency or percent sign that is a word of its own, next to a number with only spaces
+    /// between, takes the number's size ("49.90 ₪", "€ 20", "50 %").
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
@@ -142,8 +144,17 @@ enum Itemizer {
             guard isHyphen(scalars[index]) else { return false }
             return isLetterOrDigit(from: index, by: -1) || !isLetterOrDigit(from: index, by: 1)
         }
+        // A currency or percent sign, or several, standing as a word of their own.
+        func isSign(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar {
+            case "%", "\u{066A}", "\u{2030}", "\u{2031}", "\u{0609}", "\u{060A}": true
+            default: scalar.generalCategory == .Sc
+            }
+        }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
+        var lastNumber: Range<Int>?  // the word before, when it is one of digits not balanced
+        var signs: Range<Int>?  // the last word of signs alone, while no word has come after it
         while start < scalars.count {
             if endsWord(start) {
                 start += 1
@@ -152,14 +163,35 @@ enum Itemizer {
             var end = start
             var latin = false  // a Latin letter or a digit
             var rightToLeft = false  // an Arabic or Hebrew letter
+            var digit = false
+            var onlySigns = true
             while end < scalars.count, !endsWord(end) {
                 let own = scalars[end].script
-                latin = latin || own == .latin || NumberingSystem.isDigit(scalars[end])
+                let isDigit = NumberingSystem.isDigit(scalars[end])
+                digit = digit || isDigit
+                latin = latin || own == .latin || isDigit
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
+                onlySigns = onlySigns && (isSign(scalars[end]) || isHiddenControl(scalars[end]))
                 end += 1
             }
+            // A sign apart from its number by spaces takes the number's size, as one that
+            // touches it does: "49.90 ₪" (CLDR's Hebrew amount) had its shekel sign 2 pt
+            // larger than its price, so did "€ 20" and "50 %".
+            func spaced(_ gap: Range<Int>) -> Bool { scalars[gap].allSatisfy(\.isWhiteSpace) }
             if latin && !rightToLeft {
                 for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
+                if digit {
+                    if let before = signs, spaced(before.upperBound..<start) { for i in before { balanced[i] = false } }
+                    lastNumber = start..<end
+                }
+                signs = nil
+            } else if onlySigns {
+                if let number = lastNumber, spaced(number.upperBound..<start) { for i in start..<end { balanced[i] = false } }
+                signs = start..<end
+                lastNumber = nil
+            } else {
+                signs = nil
+                lastNumber = nil
             }
             start = end
         }

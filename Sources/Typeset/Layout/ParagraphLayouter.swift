@@ -138,8 +138,11 @@ struct LackingFont: Hashable {
         case lacksIt
         /// A damaged font: its cmap maps the character to a glyph it does not have.
         case mapsPastItsGlyphs
-        /// A damaged font: its substitutions give the character a glyph it does not have.
+        /// A damaged font: its substitutions give the character a glyph it does not have (or
+        /// one whose outline cannot be read).
         case substitutesPastItsGlyphs
+        /// A damaged font of the user's: the outline of the character's glyph cannot be drawn.
+        case damagedOutline
     }
     var family: String
     var reason: Reason
@@ -246,6 +249,8 @@ struct MissingCharacterWarnings {
             switch character.lacking.map({ ($0.family, $0.reason) }) {
             case let (family, .mapsPastItsGlyphs)?:
                 "\(family) maps \(code) to a glyph it does not have (a damaged font); it is drawn as a missing-glyph box"
+            case let (family, .damagedOutline)?:
+                "\(family) has a damaged glyph for \(code) (its outline cannot be drawn); it is drawn as a missing-glyph box"
             case let (family, .substitutesPastItsGlyphs)?:
                 "\(family) substitutes a glyph it does not have for \(code) (a damaged font); it is drawn as a missing-glyph box"
             case let (family, .lacksIt)?:
@@ -437,12 +442,18 @@ final class ParagraphLayouter: Sendable {
                 } while offset < item.scalarRange.upperBound && !clusters.contains(offset)
                 guard allCovered, let first = covered.first else { continue }
                 // A damaged font: the characters its cmap maps past its glyphs, else the first of
-                // the cluster, which its substitutions took there.
-                let mapped = covered.filter { fonts.mapsPastItsGlyphs(item.face, display[$0]) }
-                for offset in mapped.isEmpty ? [first] : mapped where known?.insert(offset).inserted == true {
+                // the cluster, which its substitutions took there; or those whose glyph's outline
+                // cannot be read.
+                var reason = LackingFont.Reason.mapsPastItsGlyphs
+                var found = covered.filter { fonts.mapsPastItsGlyphs(item.face, display[$0]) }
+                if found.isEmpty {
+                    reason = .damagedOutline
+                    found = covered.filter { fonts.mapsToDamagedGlyph(item.face, display[$0]) }
+                }
+                if found.isEmpty { (reason, found) = (.substitutesPastItsGlyphs, [first]) }
+                for offset in found where known?.insert(offset).inserted == true {
                     missing.append(offset)
-                    lacking[offset] = LackingFont(
-                        family: item.face.family, reason: mapped.isEmpty ? .substitutesPastItsGlyphs : .mapsPastItsGlyphs)
+                    lacking[offset] = LackingFont(family: item.face.family, reason: reason)
                 }
             }
         }

@@ -700,6 +700,23 @@ struct MarkupConverter {
                 width: width, height: height, flip: flip, alt: alt))
     }
 
+    /// A hint for a file not found at `path` whose folder holds a file of the same name in other
+    /// code points: "café.png" with its é decomposed, as macOS writes names, where the markup
+    /// has it composed. File names on Linux are bytes, and the message named the very file the
+    /// user could see.
+    static func differentlySpelled(_ path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let name = String(path[path.index(after: slash)...])
+        let folder = String(path[..<slash])
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
+        // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
+        guard let twin = entries.first(where: { $0 == name && !$0.unicodeScalars.elementsEqual(name.unicodeScalars) }) else {
+            return nil
+        }
+        return "the folder has '\(twin)', the same name in other Unicode code points (one composed, one decomposed, "
+            + "as macOS writes names); rename the file or write 'src' as the file is named"
+    }
+
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
     /// (first by its written path, so that `..` cannot probe outside, then with symlinks
     /// resolved) and checks the PNG (`PNGFile.check`, once per version of the file).
@@ -723,7 +740,9 @@ struct MarkupConverter {
             var status = stat()
             let isLink = lstat(lexical, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
             // (A link to nothing, or in a loop, was said not to exist.)
-            error(location, "image '\(source)' \(isLink ? "is a symbolic link that leads to no file" : "does not exist") (looked for \(lexical))")
+            error(
+                location, "image '\(source)' \(isLink ? "is a symbolic link that leads to no file" : "does not exist") (looked for \(lexical))",
+                hint: isLink ? nil : Self.differentlySpelled(lexical))
             return nil
         }
         let resolvedRoots = resolvedImageRoots ?? imageRoots.map { Path.realPath($0) ?? $0 }

@@ -855,9 +855,15 @@ struct XMLReader {
         advance(by: 2)
     }
 
+    /// The IANA names of US-ASCII, in lower case.
+    private static let asciiNames: Set<String> = [
+        "us-ascii", "ascii", "us", "iso646-us", "iso-ir-6", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso_646.irv:1991",
+        "ibm367", "cp367", "csascii",
+    ]
+
     /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` (XML 1.0 §2.8): a version
     /// `1.` and digits, then optionally an encoding and `standalone`, in that order, each once.
-    /// A declared encoding other than UTF-8 is refused rather than misread.
+    /// A declared encoding other than UTF-8 or US-ASCII is refused rather than misread.
     private mutating func readXMLDeclaration() throws(Diagnostic) {
         let start = location
         advance(by: 5)  // <?xml
@@ -910,7 +916,17 @@ struct XMLReader {
                 }
             case "encoding":
                 let lowered = value.lowercased()
-                if lowered != "utf-8" && lowered != "utf8" {
+                if Self.asciiNames.contains(lowered) {
+                    // A subset of UTF-8 (Python's ElementTree declares it by default, with
+                    // character references for the rest), read as such if it holds to it.
+                    if let index = bytes[position...].firstIndex(where: { $0 >= 0x80 }) {
+                        var reader = self
+                        while reader.position < index { reader.advance() }
+                        throw error(
+                            "the input declares the encoding '\(value)', and this character is not ASCII",
+                            at: reader.location, hint: "if the file is UTF-8, declare encoding=\"UTF-8\"")
+                    }
+                } else if lowered != "utf-8" && lowered != "utf8" {
                     throw error(
                         "the input declares the encoding '\(value)'; only UTF-8 is supported", at: valueStart,
                         hint: "save the file as UTF-8 and declare encoding=\"UTF-8\"")

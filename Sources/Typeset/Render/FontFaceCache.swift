@@ -20,20 +20,36 @@ final class FreeTypeFace {
     let library: FT_Library
     let face: FT_Face
 
-    init(_ font: FontFace) throws {
+    convenience init(_ font: FontFace) throws {
+        try self.init(path: font.path, index: font.index)
+    }
+
+    init(path: String, index: Int) throws {
         var library: FT_Library?
         var error = FT_Init_FreeType(&library)
         guard error == 0, let library else {
-            throw RenderError.font(path: font.path, reason: "FreeType did not start (error \(error))")
+            throw RenderError.font(path: path, reason: "FreeType did not start (error \(error))")
         }
         var face: FT_Face?
-        error = FT_New_Face(library, font.path, FT_Long(font.index), &face)
+        error = FT_New_Face(library, path, FT_Long(index), &face)
         guard error == 0, let face else {
             FT_Done_FreeType(library)
-            throw RenderError.font(path: font.path, reason: FreeTypeFace.describe(error, index: font.index))
+            throw RenderError.font(path: path, reason: FreeTypeFace.describe(error, index: index))
         }
         self.library = library
         self.face = face
+    }
+
+    /// Whether FreeType reads `glyph` (as Cairo and poppler read it), its outline's points
+    /// within 16 em of its origin. A byte changed in a glyph's flags read its points' x as
+    /// 374 em: FreeType loads it, but its rasterizer overflows.
+    func loads(glyph: UInt32) -> Bool {
+        guard FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) == 0 else { return false }
+        let slot = face.pointee.glyph.pointee
+        guard slot.format == FT_GLYPH_FORMAT_OUTLINE, let points = slot.outline.points else { return true }
+        let limit = 16 * FT_Pos(face.pointee.units_per_EM)
+        for i in 0..<Int(slot.outline.n_points) where abs(points[i].x) > limit || abs(points[i].y) > limit { return false }
+        return true
     }
 
     deinit {
@@ -60,6 +76,37 @@ final class FreeTypeFace {
         default:
             guard let message = typeset_freetype_error_message(error) else { return "FreeType error \(error)" }
             return "FreeType: " + String(cString: message)
+        }
+    }
+}
+
+/// The glyphs of a font of the user's (`--font-dir`) that FreeType cannot read (`loads`), each asked
+/// once, on a FreeType face of its own under a lock. HarfBuzz shapes with such a glyph as with
+/// any (its outline is not read), and then a PNG failed with "error occurred in libfreetype"
+/// (or "out of memory"), failing the other pages of a sheet with it, while the PDF and SVG
+/// silently drew nothing there.
+final class GlyphOutlineCheck: Sendable {
+    private let path: String
+    private let index: Int
+    /// The face, once opened (nil if it cannot be: every glyph passes, the font's own error is
+    /// said where it is drawn); by glyph, 0 not asked yet, 1 read, 2 damaged.
+    private let state = Locked<(face: FreeTypeFace??, known: [UInt8])>((nil, []))
+
+    init(path: String, index: Int) {
+        self.path = path
+        self.index = index
+    }
+
+    func isDamaged(_ glyph: UInt32) -> Bool {
+        state.withLock { state in
+            let at = Int(glyph)
+            if at < state.known.count, state.known[at] != 0 { return state.known[at] == 2 }
+            if state.face == nil { state.face = .some(try? FreeTypeFace(path: path, index: index)) }
+            guard let face = state.face ?? nil else { return false }
+            if at >= state.known.count { state.known += [UInt8](repeating: 0, count: at + 1 - state.known.count) }
+            let damaged = !face.loads(glyph: glyph)
+            state.known[at] = damaged ? 2 : 1
+            return damaged
         }
     }
 }

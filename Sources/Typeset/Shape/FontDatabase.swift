@@ -228,6 +228,11 @@ public final class FontDatabase: Sendable {
         HarfBuzzFontCache.shared.font(for: face).mapsPastItsGlyphs(scalar)
     }
 
+    /// Whether `face`, damaged, maps `scalar` to a glyph whose outline cannot be read.
+    func mapsToDamagedGlyph(_ face: FontFace, _ scalar: Unicode.Scalar) -> Bool {
+        HarfBuzzFontCache.shared.font(for: face).mapsToDamagedGlyph(scalar)
+    }
+
     /// Splits `scalars[range]` into runs of one font each (SPEC §3).
     ///
     /// Fallback works per grapheme cluster: a cluster gets the first candidate (see the type's
@@ -520,6 +525,7 @@ public final class FontDatabase: Sendable {
             Self.scan(
                 extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
                 files: &state.files))
+        HarfBuzzFontCache.shared.checkGlyphs(of: state.extra)
         for face in state.extra {
             state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
             state.primaryByFamily[Self.familyKey(face.family), default: []].append(face)

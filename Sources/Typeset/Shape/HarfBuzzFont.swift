@@ -48,11 +48,29 @@ final class HarfBuzzFont: @unchecked Sendable {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && glyph >= glyphCount
     }
+
+    /// For a font of the user's, the glyphs whose outlines FreeType cannot read; nil for the
+    /// bundled and the system's fonts, whose every glyph is taken as read.
+    let outlineCheck: GlyphOutlineCheck?
+
+    /// Whether `glyph` is one of the font's own whose outline cannot be read (`outlineCheck`).
+    @inline(__always)
+    func isDamaged(_ glyph: UInt32) -> Bool {
+        guard let outlineCheck, glyph < glyphCount else { return false }
+        return outlineCheck.isDamaged(glyph)
+    }
+
+    /// Whether the cmap maps `scalar` to a glyph whose outline cannot be read (`isDamaged`).
+    func mapsToDamagedGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return outlineCheck != nil && hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && isDamaged(glyph)
+    }
     /// Runs shaped by HarfBuzz so far, and then whether runs in this font can be cut into words
     /// (`cutsIntoWords`).
     private let words = Locked<(shaped: Int, apart: Bool?)>((0, nil))
 
-    init(path: String, index: Int) {
+    init(path: String, index: Int, checkingGlyphs: Bool = false) {
+        outlineCheck = checkingGlyphs ? GlyphOutlineCheck(path: path, index: index) : nil
         // hb_blob_create_from_file (not _or_fail) returns the empty blob on error, so a missing
         // file degrades to an empty face instead of a crash.
         let blob = hb_blob_create_from_file(path)
@@ -325,10 +343,17 @@ struct FontCoverage: Sendable {
 final class HarfBuzzFontCache: Sendable {
     static let shared = HarfBuzzFontCache()
     private let fonts = Locked<[FontFileKey: HarfBuzzFont]>([:])
+    /// The fonts whose glyphs are checked (`HarfBuzzFont.outlineCheck`): the user's.
+    private let checked = Locked<Set<FontFileKey>>([])
+
+    /// Has the glyphs of `faces` checked when they are shaped: the user's fonts (`--font-dir`).
+    func checkGlyphs(of faces: [FontFace]) {
+        checked.withLock { $0.formUnion(faces.map(\.fileKey)) }
+    }
 
     private func font(_ key: FontFileKey) -> HarfBuzzFont {
         if let font = fonts.withLock({ $0[key] }) { return font }
-        let created = HarfBuzzFont(path: key.path, index: key.index)
+        let created = HarfBuzzFont(path: key.path, index: key.index, checkingGlyphs: checked.withLock { $0.contains(key) })
         return fonts.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = created

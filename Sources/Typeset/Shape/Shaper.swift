@@ -413,7 +413,9 @@ public final class Shaper: Sendable {
             // glyphs) is .notdef, with its advance: a box, warned about, in every format (the
             // PDF and SVG writers refused the run, PNG drew nothing, and then a box of no width
             // over the next letter). The invisible glyph of a default ignorable is none of them.
-            if info.codepoint >= glyphCount && info.codepoint != ShapedGlyph.invisible {
+            // So is a glyph of the user's font whose outline FreeType cannot read (Cairo failed
+            // the page, PDF and SVG viewers drew nothing).
+            if info.codepoint >= glyphCount && info.codepoint != ShapedGlyph.invisible || request.font.isDamaged(info.codepoint) {
                 glyph.id = 0
                 glyph.advance = hb_font_get_glyph_h_advance(request.font.font, 0)
                 (glyph.xOffset, glyph.yOffset) = (0, 0)
