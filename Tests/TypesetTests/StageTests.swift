@@ -98,18 +98,20 @@ import Testing
         #expect(split("a\u{AD}", width: 12, hyphen: 5) == [0..<2], "a- overflows: a piece keeps a letter")
     }
 
+    /// `text` cut as a word wider than `width` (`LineFiller.splitLongWord`), every scalar 10 wide.
+    private func split(_ text: String, width: Double) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10.0) })
+        return LineFiller.splitLongWord(
+            scalars, 0..<scalars.count, advances: advances, edges: advances.clusterEdges(), width: width,
+            hyphens: [:], endHyphen: 0
+        ).map { String(String.UnicodeScalarView(scalars[$0])) }
+    }
+
     /// A name or address wider than its line is cut where it parts (before a period, slash or
     /// underscore, after a colon), when the piece before fills half the line: a sheet's caption
     /// cut a file name "settings_privacy_screen.x|ml". Every scalar 10 wide.
     @Test func aLongNameIsCutWhereItParts() {
-        func split(_ text: String, width: Double) -> [String] {
-            let scalars = Array(text.unicodeScalars)
-            let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10.0) })
-            return LineFiller.splitLongWord(
-                scalars, 0..<scalars.count, advances: advances, edges: advances.clusterEdges(), width: width,
-                hyphens: [:], endHyphen: 0
-            ).map { String(String.UnicodeScalarView(scalars[$0])) }
-        }
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"], "not privacy_screen.x | ml")
         #expect(split("privacy_screen.xml", width: 120) == ["privacy", "_screen.xml"])
         #expect(split("https://example.com/a", width: 100) == ["https://", "example", ".com/a"], "after //, not inside it")
@@ -120,14 +122,6 @@ import Testing
     /// before its consonant ("แอปพลิเ|คชัน" left เ at the line's end), nor inside a conjunct
     /// ("स्वास्थ्|य"). Every scalar 10 wide.
     @Test func aCutWordKeepsItsSyllables() {
-        func split(_ text: String, width: Double) -> [String] {
-            let scalars = Array(text.unicodeScalars)
-            let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10.0) })
-            return LineFiller.splitLongWord(
-                scalars, 0..<scalars.count, advances: advances, edges: advances.clusterEdges(), width: width,
-                hyphens: [:], endHyphen: 0
-            ).map { String(String.UnicodeScalarView(scalars[$0])) }
-        }
         // แ อ ป พ ลิ เ ค ชั น: graphemes of 1 or 2 scalars.
         #expect(split("แอปพลิเคชัน", width: 60) == ["แอปพลิ", "เคชัน"], "not แอปพลิเ | คชัน")
         #expect(split("โปรไฟล์", width: 40) == ["โปร", "ไฟล์"], "not โปรไ | ฟล์")
