@@ -177,7 +177,9 @@ struct Render: Command {
                     failed = selected
                 }
             }
-            if !selected.isEmpty && failed == selected { warnOfStaleOutput(output, format: resolvedFormat) }
+            if !selected.isEmpty && failed == selected {
+                warnOfStaleOutput(output, of: selected, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) })
+            }
             try finish(total: selected.count, settings: settings, failed: failed)
             return
         }
@@ -191,20 +193,20 @@ struct Render: Command {
         // Made once: a set of every first output for each input took time growing with the square
         // of their number (12% of 5,000 inputs to PDF).
         let firstOutputs = Set(firstInputs.keys)
-        let outcomes = batch.run({ input -> (Diagnostics, Bool) in
+        // Each input's diagnostics, what the command says of its outputs (shown whatever the
+        // diagnostics before them: `printDiagnostics`), and whether it was written.
+        let outcomes = batch.run({ input -> (Diagnostics, [Diagnostic], Bool) in
             if let clash = clashes[input] {
                 var diagnostics = Diagnostics()
                 diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), clash))
-                return (diagnostics, false)
+                return (diagnostics, [], false)
             }
             let path = outputPath(for: input, format: resolvedFormat)
-            /// A failure, and the output an earlier run left for the input (`staleOutputWarning`).
-            func failure(_ diagnostics: Diagnostics) -> (Diagnostics, Bool) {
-                var diagnostics = diagnostics
-                if let warning = staleOutputWarning(path, format: resolvedFormat, kept: firstOutputs) {
-                    diagnostics.report(.warning(SourceLocation(file: input, line: 1, column: 1), warning))
-                }
-                return (diagnostics, false)
+            /// A failure, and the output an earlier run left for the input (`staleOutputWarning`),
+            /// but for a picture it shows.
+            func failure(_ diagnostics: Diagnostics, shows pictures: Set<String> = []) -> (Diagnostics, [Diagnostic], Bool) {
+                let warning = staleOutputWarning(path, of: [input], format: resolvedFormat, kept: firstByFile, pictures: pictures)
+                return (diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], false)
             }
             if let failed = pictures?.failed[input] { return failure(failed) }
             var outcome = typesetter.layoutFile(input, settings: settings)
@@ -232,16 +234,14 @@ struct Render: Command {
                 _ = try render(pages: layout.pages, to: path, options: options)
                 let leftovers = resolvedFormat.leftoverPages(
                     of: path, pageCount: layout.pages.count, kept: firstOutputs)
-                if let warning = leftoverWarning(leftovers, pageCount: layout.pages.count) {
-                    outcome.diagnostics.report(.warning(SourceLocation(file: input, line: 1, column: 1), warning))
-                }
-                return (outcome.diagnostics, true)
+                let warning = leftoverWarning(leftovers, pageCount: layout.pages.count)
+                return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
-                return failure(outcome.diagnostics)
+                return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages))
             }
-        }, report: { printDiagnostics($0.0) })
-        try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.1 }.map(\.0))
+        }, report: { printDiagnostics($0.0, notes: $0.1) })
+        try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.2 }.map(\.0))
     }
 
     /// The pictures the inputs of a batch show, read before any page is written, so that
@@ -272,7 +272,7 @@ struct Render: Command {
 
     /// Whether `bytes` hold `needle` (Foundation's `firstRange(of:)` on bytes went through
     /// generic witnesses: 5% of a PNG batch's instructions; glibc's memmem is not in Swift's Glibc).
-    fileprivate static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         return bytes.withUnsafeBufferPointer { text in
             needle.withUnsafeBufferPointer { needle in
@@ -344,7 +344,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                warnOfStaleOutput(output, format: .pdf)
+                warnOfStaleOutput(output, of: inputs, format: .pdf)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
@@ -355,7 +355,7 @@ struct Render: Command {
             printError(outputError(error, output))
             failed = inputs
         }
-        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, format: .pdf) }
+        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, of: inputs, format: .pdf) }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }
 
@@ -416,22 +416,44 @@ func leftoverWarning(
         + "(this one has \(pageCount) page\(pageCount == 1 ? "" : "s")); remove \(leftovers.count > 1 ? "them" : "it")"
 }
 
-/// What to say of the output an earlier run left at `path` (and its further pages, but those
-/// in `kept`) when this run writes none there: it stands looking current, and a CI job that
-/// published the outputs after a failed run shipped a page of the markup as it was before.
-/// Named, not removed, as the leftover pages of a shorter document are (`leftoverWarning`).
-func staleOutputWarning(_ path: String, format: OutputFormat, kept: Set<String> = []) -> String? {
-    var status = stat()
-    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-    let more = format.leftoverPages(of: path, pageCount: 1, kept: kept).count
+/// What to say of the output an earlier run left at `path` (and its further pages, but the
+/// files in `kept`: this run's other outputs, by `Render.written`) when this run writes
+/// none there for `inputs`: it stands looking current, and a CI job that published the
+/// outputs after a failed run shipped a page of the markup as it was before. Named, not
+/// removed, as the leftover pages of a shorter document are (`leftoverWarning`); only when
+/// one of the inputs was changed after it was written (or in the same tick), and never a file that may be a
+/// picture: one an input shows (`pictures`, resolved; known of an input laid out), one
+/// protected as such, or one whose name an input's markup holds (`a.xml` that shows `a.png`
+/// and cannot be read: "remove it" named the user's picture).
+func staleOutputWarning(
+    _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = []
+) -> String? {
+    func modified(_ path: String) -> timespec? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return status.st_mtim
+    }
+    guard let written = modified(path), ProtectedFiles.input(at: path) == nil,
+        !pictures.contains(Render.written(path)),
+        inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true })
+    else { return nil }
+    let name = Array(Path.lastComponent(path).utf8)
+    for input in inputs {
+        guard let markup = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes) else { continue }
+        if Render.contains(markup, name) { return nil }
+    }
+    let more = format.leftoverPages(of: path, pageCount: 1).count { kept[Render.written($0)] == nil }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
+    let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"
     return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
-        + "\(more == 0 ? "it does" : "they do") not show this input as it is now; remove \(more == 0 ? "it" : "them") or fix the input"
+        + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix the input"
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.
-private func warnOfStaleOutput(_ path: String, format: OutputFormat) {
-    if let warning = staleOutputWarning(path, format: format) { writeStandardError("typeset: warning: \(warning)\n") }
+private func warnOfStaleOutput(_ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = []) {
+    if let warning = staleOutputWarning(path, of: inputs, format: format, pictures: pictures) {
+        writeStandardError("typeset: warning: \(warning)\n")
+    }
 }
 
 /// Whether one of `outputs` (the files of one output for all of `inputs`) is a picture one of

@@ -83,10 +83,13 @@ enum ExitStatus {
     static let usage: Int32 = 2
 }
 
-/// Prints diagnostics as `FILE:LINE:COLUMN: severity: message`, on standard error.
-func printDiagnostics(_ diagnostics: Diagnostics) {
-    guard !diagnostics.items.isEmpty else { return }
-    writeStandardError(diagnostics.condensed().map(\.description).joined(separator: "\n") + "\n")
+/// Prints diagnostics as `FILE:LINE:COLUMN: severity: message`, on standard error, repeated
+/// warnings condensed (`Diagnostics.condensed`), then `notes`, what the command says of the
+/// outputs, whatever came before them.
+func printDiagnostics(_ diagnostics: Diagnostics, notes: [Diagnostic] = []) {
+    let lines = diagnostics.condensed() + notes
+    guard !lines.isEmpty else { return }
+    writeStandardError(lines.map(\.description).joined(separator: "\n") + "\n")
 }
 
 func printError(_ message: String) {

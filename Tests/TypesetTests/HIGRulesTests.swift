@@ -608,6 +608,9 @@ extension ReportBlock {
             // shekel sign of CLDR's "49.90 ₪" was 2 pt larger than its price).
             (#"<document lang="he"><label>USB-C ב-49.90 ₪ בלבד</label></document>"#, "49.0₪"),
             (#"<document lang="ar"><label>PRO خصم € 20 و 50 % و ٥٠ ٪</label></document>"#, "€205%٥٪"),
+            // With punctuation, brackets and the bidi marks a number formatter writes.
+            (#"<document lang="he"><label>USB-C מחיר 49.90 ₪, משלוח (10 ₪)</label></document>"#, "49.01₪"),
+            (#"<document lang="ar"><label>PRO خصم ٥٠&#xA0;٪&#x61C; و 50 &#x200E;%&#x200E;</label></document>"#, "٥٠٪5%"),
         ] {
             let runs = blocks(markup)[0].lines.flatMap(\.runs)
             let sizes = runs.filter { $0.text.contains { number.contains($0) } }.map(\.size)
@@ -683,10 +686,14 @@ extension ReportBlock {
         for kept in ["15 Pro", "17.2", "6", "٥٠٠", "٨", "١٥"] { #expect(shown.contains(kept), "\(kept): \(shown)") }
         #expect(!shown.contains("١٧") && !shown.contains("٦"), "\(shown)")
         // Nor is an amount after a currency code a name's number: a receipt's "SAR 25.00" kept
-        // 0-9 beside "1,299.00 SAR" shown ١٬٢٩٩٫٠٠. "TOP 10", a code that is a word, is a name.
-        let amounts = blocks(#"<document lang="ar" numerals="arab"><label>الشحن SAR 25.00 و USD 1,336.50 و TOP 10</label></document>"#)
+        // 0-9 beside "1,299.00 SAR" shown ١٬٢٩٩٫٠٠, in brackets too. "TOP 10", a code that is a
+        // word, and "PHP 8.2", one that is as often a language's name, are names.
+        let amounts = blocks(
+            #"<document lang="ar" numerals="arab"><p>الشحن SAR 25.00 و USD 1,336.50 و (EUR 3.10) و TOP 10 و PHP 8.2</p></document>"#)
         let amountText = amounts[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
-        for shownAmount in ["٢٥٫٠٠", "١٬٣٣٦٫٥٠", "10"] { #expect(amountText.contains(shownAmount), "\(shownAmount): \(amountText)") }
+        for shownAmount in ["٢٥٫٠٠", "١٬٣٣٦٫٥٠", "٣٫١٠", "10", "8.2"] {
+            #expect(amountText.contains(shownAmount), "\(shownAmount): \(amountText)")
+        }
         // A phone number after a name is none of its: all its digits are substituted (its first
         // group kept 0-9: "+1 (٨٠٠) ٥٥٥-٠١٩٩"), in an isolate or not.
         for number in ["<ltr>+1 (800) 555-0199</ltr>", "+1 (800) 555-0199", "800 555 0199"] {

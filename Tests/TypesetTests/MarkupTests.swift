@@ -370,6 +370,14 @@ private struct Fixture {
         for line in 1...300 { many.report(.warning(SourceLocation(file: "t.xml", line: line, column: 1), "word \(line)")) }
         let capped = many.condensed()
         #expect(capped.count == 201 && capped[200].message == "… and 100 more warnings, the last here" && capped[200].location.line == 300)
+        // 250 messages 11 times each: 200 lines, then one for the rest (it added a "1 more
+        // time" of each message, of which none had been shown ten times).
+        var distinct = Diagnostics()
+        for k in 0..<11 {
+            for i in 0..<250 { distinct.report(.warning(SourceLocation(file: "t.xml", line: k * 250 + i + 1, column: 1), "phone \(i)")) }
+        }
+        let few = distinct.condensed()
+        #expect(few.count == 201 && few[200].message == "… and 2550 more warnings, the last here" && few[200].location.line == 2750)
     }
 
     /// Common attributes that mean nothing on an element are accepted with a warning at the
@@ -820,9 +828,14 @@ private struct Fixture {
         defer { fixture.remove() }
         try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}.png")
         let result = parse("<document>\n  <image alt='x' src='caf\u{E9}.png'/>\n</document>", file: fixture.file)
-        expectError(result, line: 2, column: 18, "the folder has 'cafe\u{301}.png', the same name in other Unicode code points")
+        expectError(result, line: 2, column: 18, "has 'cafe\u{301}.png', the same name in other Unicode code points")
         let other = parse("<document>\n  <image alt='x' src='tea.png'/>\n</document>", file: fixture.file)
         #expect(other.diagnostics.errors.map(\.hint) == [nil])
+        // A folder's name too.
+        try FileManager.default.createDirectory(atPath: fixture.docs + "/cafe\u{301}", withIntermediateDirectories: false)
+        try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}/x.png")
+        let inFolder = parse("<document>\n  <image alt='x' src='caf\u{E9}/x.png'/>\n</document>", file: fixture.file)
+        expectError(inFolder, line: 2, column: 18, "has 'cafe\u{301}', the same name in other Unicode code points")
     }
 
     /// A batch checks an image once per version of its file (`PNGFile.checked`): documents after

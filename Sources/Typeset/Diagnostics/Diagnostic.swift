@@ -118,46 +118,46 @@ public struct Diagnostics: Sendable {
         return true
     }
 
-    /// The items as a terminal shows them: past the first `sameLimit` warnings of one message
-    /// (and hint), one line says how many more there are and where the last is, and past
-    /// `limit` warnings in all, one line the rest. Errors all stay (the parser stops at
+    /// The items as standard error shows them: past the first `sameLimit` warnings of one
+    /// message (and hint), one line says how many more there are and where the last is, and
+    /// past `limit` lines of warnings, one line the rest. Errors all stay (the parser stops at
     /// `MarkupParser.maximumErrors`). A document of 20,000 `<spacer size="8"/>` printed 20,000
     /// lines and buried its errors; the layout JSON keeps every one.
     public func condensed(sameLimit: Int = 10, limit: Int = 200) -> [Diagnostic] {
+        var lines: [Diagnostic] = []
+        var warningLines = 0
         var seen: [String: Int] = [:]
-        var more: [String: (first: Int, count: Int, last: SourceLocation)] = [:]
-        var shown: [Diagnostic?] = []
-        var warnings = 0
+        // A message's repeats past `sameLimit`: where its line goes, how many, the last's place.
+        var repeats: [String: (line: Int, count: Int, last: SourceLocation)] = [:]
         var rest: (count: Int, last: SourceLocation)?
         for item in items {
             guard item.severity == .warning else {
-                shown.append(item)
+                lines.append(item)
                 continue
             }
             let key = item.messageWithHint
             let count = seen[key, default: 0] + 1
             seen[key] = count
-            if count > sameLimit {
-                let earlier = more[key]
-                if earlier == nil { shown.append(nil) }  // where the line saying so goes
-                more[key] = (earlier?.first ?? shown.count - 1, (earlier?.count ?? 0) + 1, item.location)
-            } else if warnings < limit {
-                warnings += 1
-                shown.append(item)
-            } else {
+            if count > sameLimit, let known = repeats[key] {
+                repeats[key] = (known.line, known.count + 1, item.location)
+            } else if warningLines >= limit {
+                // Every warning from here on, but the repeats of a message all of whose first
+                // `sameLimit` were shown.
                 rest = ((rest?.count ?? 0) + 1, item.location)
+            } else {
+                if count > sameLimit { repeats[key] = (lines.count, 1, item.location) }
+                lines.append(item)  // (a repeat's line, told below)
+                warningLines += 1
             }
         }
-        for (key, omitted) in more {
-            let place = omitted.last
-            shown[omitted.first] = .warning(
-                place, "… and \(omitted.count) more time\(omitted.count == 1 ? "" : "s"), the last here: \(key)")
+        for (key, more) in repeats {
+            lines[more.line] = .warning(
+                more.last, "… and \(more.count) more time\(more.count == 1 ? "" : "s"), the last here: \(key)")
         }
-        var result = shown.compactMap { $0 }
         if let rest {
-            result.append(.warning(rest.last, "… and \(rest.count) more warning\(rest.count == 1 ? "" : "s"), the last here"))
+            lines.append(.warning(rest.last, "… and \(rest.count) more warning\(rest.count == 1 ? "" : "s"), the last here"))
         }
-        return result
+        return lines
     }
 
     public var hasErrors: Bool { errorCount > 0 }

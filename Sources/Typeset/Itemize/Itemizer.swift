@@ -125,8 +125,9 @@ enum Itemizer {
     /// what it encloses: larger around an Arabic or Hebrew letter, else the size of the Latin
     /// letters or digits inside (the brackets of "تنزيل (PDF)" were 2 pt larger than "PDF", the
     /// « of "NEW «جديد»" smaller than its »); one around neither keeps its script's size.
-    /// A currency or percent sign that is a word of its own, next to a number with only spaces
-    /// between, takes the number's size ("49.90 ₪", "€ 20", "50 %").
+    /// A currency or percent sign that is a word of its own (with punctuation and bidi marks),
+    /// next to a number with only spaces between, takes the number's size ("49.90 ₪,", "€ 20",
+    /// "50 %", "٥٠ ٪" and the ALM a number formatter writes after it).
     static func balancedScalars(_ scalars: [Unicode.Scalar], scripts: [Script]) -> [Bool] {
         func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "-" || scalar == "\u{05BE}" || scalar == "\u{2010}" || scalar == "\u{2011}"
@@ -151,6 +152,12 @@ enum Itemizer {
             default: scalar.generalCategory == .Sc
             }
         }
+        func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.generalCategory {
+            case .Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po: true
+            default: false
+            }
+        }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
         var lastNumber: Range<Int>?  // the word before, when it is one of digits not balanced
@@ -164,14 +171,17 @@ enum Itemizer {
             var latin = false  // a Latin letter or a digit
             var rightToLeft = false  // an Arabic or Hebrew letter
             var digit = false
-            var onlySigns = true
+            var sign = false
+            var onlySigns = true  // signs, punctuation and bidi marks: "₪,", "(€", "٪" and an ALM
             while end < scalars.count, !endsWord(end) {
                 let own = scalars[end].script
                 let isDigit = NumberingSystem.isDigit(scalars[end])
                 digit = digit || isDigit
                 latin = latin || own == .latin || isDigit
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
-                onlySigns = onlySigns && (isSign(scalars[end]) || isHiddenControl(scalars[end]))
+                let isSign = isSign(scalars[end])
+                sign = sign || isSign
+                onlySigns = onlySigns && (isSign || isPunctuation(scalars[end]) || ParagraphLayouter.isBidiControlOrMark(scalars[end]))
                 end += 1
             }
             // A sign apart from its number by spaces takes the number's size, as one that
@@ -185,7 +195,7 @@ enum Itemizer {
                     lastNumber = start..<end
                 }
                 signs = nil
-            } else if onlySigns {
+            } else if onlySigns && sign {
                 if let number = lastNumber, spaced(number.upperBound..<start) { for i in start..<end { balanced[i] = false } }
                 signs = start..<end
                 lastNumber = nil

@@ -116,21 +116,26 @@ extension ParagraphLayouter {
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
         while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
-        if end - start == 3, currencyCodes.contains(String(String.UnicodeScalarView(scalars[start..<end]))) { return false }
+        // (A bracket or quotation mark before it is not part of it: "(SAR 25.00)".)
+        var code = start
+        while code < end, scalars[code].generalCategory == .Ps || scalars[code].generalCategory == .Pi || scalars[code] == "\"" {
+            code += 1
+        }
+        if end - code == 3, currencyCodes.contains(String(String.UnicodeScalarView(scalars[code..<end]))) { return false }
         return scalars[start..<end].contains { $0.script == .latin && $0.generalCategory == .Lu }
     }
 
-    /// ISO 4217's currency codes: an amount after one is no name's number ("SAR 25.00" kept
-    /// 0-9 on a receipt whose "25.00 SAR" showed ٢٥٫٠٠). Left out are the codes that are
-    /// English words a name could be (ALL, BOB, CUP, GEL, MOP, PEN, SOS, TOP, TRY: "TOP 10").
-    static let currencyCodes: Set<String> = Set(
-        ("AED AFN AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOV BRL BSD BTN BWP BYN BZD CAD "
-            + "CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GHS "
-            + "GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD "
-            + "KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO "
-            + "NOK NPR NZD OMR PAB PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SRD "
-            + "SSP STN SVC SYP SZL THB TJS TMT TND TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST "
-            + "XAF XCD XCG XOF XPF YER ZAR ZMW ZWG ZWL").split(separator: " ").map(String.init))
+    /// Currency codes (ISO 4217): an amount after one is no name's number ("SAR 25.00" kept
+    /// 0-9 on a receipt whose "1,299.00 SAR" showed ١٬٢٩٩٫٠٠). Those of the countries whose
+    /// languages are written right to left, and the currencies most traded; not those that
+    /// are as often a product's or a language's name (PHP 8.2, AMD 7950, CAD 2024, COP 28) or
+    /// an English word (TOP 10, ALL, TRY).
+    static let currencyCodes: Set<String> = [
+        "AED", "AFN", "BHD", "DJF", "DZD", "EGP", "ILS", "INR", "IQD", "IRR", "JOD", "KMF", "KWD", "LBP", "LYD",
+        "MAD", "MRU", "OMR", "PKR", "QAR", "SAR", "SDG", "SYP", "TND", "YER",
+        "AUD", "BRL", "CHF", "CNY", "DKK", "EUR", "GBP", "HKD", "JPY", "KRW", "MXN", "NOK", "NZD", "RUB", "SEK",
+        "SGD", "USD", "ZAR",
+    ]
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:
     /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪, and back in `latn`. A number is digits

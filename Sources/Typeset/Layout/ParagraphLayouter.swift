@@ -252,7 +252,7 @@ struct MissingCharacterWarnings {
             case let (family, .damagedOutline)?:
                 "\(family) has a damaged glyph for \(code) (its outline cannot be drawn); it is drawn as a missing-glyph box"
             case let (family, .substitutesPastItsGlyphs)?:
-                "\(family) substitutes a glyph it does not have for \(code) (a damaged font); it is drawn as a missing-glyph box"
+                "\(family) substitutes a glyph it does not have or cannot draw for \(code) (a damaged font); it is drawn as a missing-glyph box"
             case let (family, .lacksIt)?:
                 "\(family), the font of the character it goes with, has no \(code); it is drawn as a missing-glyph box"
             case nil:

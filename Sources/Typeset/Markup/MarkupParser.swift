@@ -700,21 +700,30 @@ struct MarkupConverter {
                 width: width, height: height, flip: flip, alt: alt))
     }
 
-    /// A hint for a file not found at `path` whose folder holds a file of the same name in other
-    /// code points: "café.png" with its é decomposed, as macOS writes names, where the markup
-    /// has it composed. File names on Linux are bytes, and the message named the very file the
-    /// user could see.
+    /// A hint for a file not found at `path` (absolute) where a folder on the way holds the name
+    /// that is not there in other code points: "café.png" with its é decomposed, as macOS
+    /// writes names, where the markup has it composed. File names on Linux are bytes, and the
+    /// message named the very file the user could see. Only a name past ASCII has other
+    /// spellings: the folder is listed for no other (a batch's missing `logo.png` listed a
+    /// folder of 6,000 files for each input).
     static func differentlySpelled(_ path: String) -> String? {
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        let name = String(path[path.index(after: slash)...])
-        let folder = String(path[..<slash])
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
-        // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
-        guard let twin = entries.first(where: { $0 == name && !$0.unicodeScalars.elementsEqual(name.unicodeScalars) }) else {
-            return nil
+        guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        var folder = ""
+        for component in path.split(separator: "/").map(String.init) {
+            let next = folder + "/" + component
+            if access(next, F_OK) == 0 {
+                folder = next
+                continue
+            }
+            guard component.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
+            // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
+            guard let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) })
+            else { return nil }
+            return "'\(folder.isEmpty ? "/" : folder)' has '\(twin)', the same name in other Unicode code points (one composed, "
+                + "one decomposed, as macOS writes names); rename it or write 'src' as it is named"
         }
-        return "the folder has '\(twin)', the same name in other Unicode code points (one composed, one decomposed, "
-            + "as macOS writes names); rename the file or write 'src' as the file is named"
+        return nil
     }
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
