@@ -234,7 +234,7 @@ struct Render: Command {
                 _ = try render(pages: layout.pages, to: path, options: options)
                 let leftovers = resolvedFormat.leftoverPages(
                     of: path, pageCount: layout.pages.count, kept: firstOutputs)
-                let warning = leftoverWarning(leftovers, pageCount: layout.pages.count)
+                let warning = leftoverWarning(leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)])
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
@@ -272,7 +272,7 @@ struct Render: Command {
 
     /// Whether `bytes` hold `needle` (Foundation's `firstRange(of:)` on bytes went through
     /// generic witnesses: 5% of a PNG batch's instructions; glibc's memmem is not in Swift's Glibc).
-    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    fileprivate static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         return bytes.withUnsafeBufferPointer { text in
             needle.withUnsafeBufferPointer { needle in
@@ -421,10 +421,10 @@ func leftoverWarning(
 /// none there for `inputs`: it stands looking current, and a CI job that published the
 /// outputs after a failed run shipped a page of the markup as it was before. Named, not
 /// removed, as the leftover pages of a shorter document are (`leftoverWarning`); only when
-/// one of the inputs was changed after it was written (or in the same tick), and never a file that may be a
-/// picture: one an input shows (`pictures`, resolved; known of an input laid out), one
-/// protected as such, or one whose name an input's markup holds (`a.xml` that shows `a.png`
-/// and cannot be read: "remove it" named the user's picture).
+/// one of the inputs was changed after it was written (or in the same tick), and only a file
+/// typeset wrote (`OutputFormat.isOurs`; "remove it" named the picture `a.png` of an `a.xml`
+/// that could not be read), nor one an input shows (`pictures`, resolved) or a picture
+/// protected as such.
 func staleOutputWarning(
     _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = []
 ) -> String? {
@@ -437,16 +437,15 @@ func staleOutputWarning(
         !pictures.contains(Render.written(path)),
         inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true })
     else { return nil }
-    let name = Array(Path.lastComponent(path).utf8)
-    for input in inputs {
-        guard let markup = try? readRegularFile(input, limit: MarkupParser.maximumInputBytes) else { continue }
-        if Render.contains(markup, name) { return nil }
+    guard format.isOurs(path) else { return nil }
+    let more = format.leftoverPages(of: path, pageCount: 1).count {
+        kept[Render.written($0)] == nil && !pictures.contains(Render.written($0)) && ProtectedFiles.input(at: $0) == nil
     }
-    let more = format.leftoverPages(of: path, pageCount: 1).count { kept[Render.written($0)] == nil }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
     let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"
     return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
-        + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix the input"
+        + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix "
+        + (inputs.count == 1 ? "the input" : "the inputs")
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.

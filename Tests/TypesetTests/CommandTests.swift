@@ -243,6 +243,20 @@ import Testing
         #expect(text.contains("Room 3"), "the text keeps its 3: \(text)")
     }
 
+    /// A `--font-dir` font whose missing-glyph box (.notdef) cannot be drawn gives no face, and
+    /// says why: its damaged glyphs, drawn as that box, failed the PNG again.
+    @Test func aFontWhoseMissingGlyphBoxCannotBeDrawnIsNotUsed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Tests/Fonts/DamagedNotdef.ttf", toPath: folder + "/fonts/DamagedNotdef.ttf")
+        try "<document font=\"Typeset Test Damaged Notdef\"><p>Room 3 &#xE000;</p></document>"
+            .write(toFile: folder + "/n.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", "n.xml", "--font-dir", "fonts", "--format", "png"], in: folder)
+        #expect(run.status == 0 && run.stderr.contains("a damaged font: its missing-glyph box (.notdef) cannot be drawn"), "\(run)")
+    }
+
     /// Several inputs into one `-o x.svg`: each file is a document of its own, with its own
     /// page's title and language (all had the first input's).
     @Test func svgPagesOfSeveralInputsHaveTheirOwnTitleAndLanguage() throws {
@@ -501,10 +515,11 @@ import Testing
     @Test func anEarlierOutputOfAFailedInputIsNamed() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try "<document><p>version one</p></document>".write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        // Two pages: doc.svg and doc-2.svg.
+        try "<document height='100'><p>version one</p><spacer height='200'/><p>more</p></document>"
+            .write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
         #expect(try typeset(["render", "doc.xml"], in: out).status == 0)
         #expect(try typeset(["render", "doc.xml", "--format", "svg"], in: out).status == 0)
-        try "x".write(toFile: out + "/doc-2.svg", atomically: true, encoding: .utf8)
         // The outputs an hour older than the input changed now (the clock's tick could give
         // them the same time).
         func dated(_ name: String, _ seconds: TimeInterval) throws {
@@ -528,13 +543,22 @@ import Testing
         let fresh = try typeset(["render", "doc.xml", "-o", "new.pdf"], in: out)
         #expect(fresh.status == 1 && !fresh.stderr.contains("earlier run"), "\(fresh)")
         // Not an output written after the input last changed (it may show the input as it is),
-        // nor a file the markup names (perhaps a picture it shows).
+        // nor a file typeset did not write (a picture of that name: it was told to remove it).
         try dated("doc.pdf", 3600)
         let unchanged = try typeset(["render", "doc.xml"], in: out)
         #expect(unchanged.status == 1 && !unchanged.stderr.contains("earlier run"), "\(unchanged)")
-        try "<document><p>doc.svg<x/></p></document>".write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
-        let named = try typeset(["render", "doc.xml", "--format", "svg"], in: out)
-        #expect(named.status == 1 && !named.stderr.contains("earlier run"), "\(named)")
+        try "x".write(toFile: out + "/doc.pdf", atomically: true, encoding: .utf8)
+        try dated("doc.pdf", -3600)
+        let notOurs = try typeset(["render", "doc.xml"], in: out)
+        #expect(notOurs.status == 1 && !notOurs.stderr.contains("earlier run"), "\(notOurs)")
+        #expect(!OutputFormat.pdf.isOurs(out + "/doc.pdf") && OutputFormat.pdf.isOurs(out + "/new.pdf") == false)
+        #expect(OutputFormat.svg.isOurs(out + "/doc-2.svg") && !OutputFormat.png.isOurs(out + "/doc-2.svg"))
+        // A picture named as a later page is no leftover of a render that succeeds.
+        try writeRedPicture(out + "/shows-2.png")
+        try "<document><image src='shows-2.png' alt='x'/></document>".write(toFile: out + "/shows.xml", atomically: true, encoding: .utf8)
+        let shows = try typeset(["render", "shows.xml", "--format", "png"], in: out)
+        #expect(shows.status == 0 && !shows.stderr.contains("left from"), "\(shows)")
+        #expect(OutputFormat.png.isOurs(out + "/shows.png"))
     }
 
     @Test func usageErrorsExitWithTwo() throws {

@@ -836,6 +836,9 @@ private struct Fixture {
         try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}/x.png")
         let inFolder = parse("<document>\n  <image alt='x' src='caf\u{E9}/x.png'/>\n</document>", file: fixture.file)
         expectError(inFolder, line: 2, column: 18, "has 'cafe\u{301}', the same name in other Unicode code points")
+        // Not when the file is not there so spelled either.
+        let elsewhere = parse("<document>\n  <image alt='x' src='caf\u{E9}/y.png'/>\n</document>", file: fixture.file)
+        #expect(elsewhere.diagnostics.errors.map(\.hint) == [nil])
     }
 
     /// A batch checks an image once per version of its file (`PNGFile.checked`): documents after

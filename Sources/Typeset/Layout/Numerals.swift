@@ -116,9 +116,12 @@ extension ParagraphLayouter {
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
         while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
-        // (A bracket or quotation mark before it is not part of it: "(SAR 25.00)".)
+        // (A bracket, a quotation mark or a bidi control or mark before it is not part of it:
+        // "(SAR 25.00)", "'SAR 25.00'", `<ltr>SAR 25.00</ltr>`.)
         var code = start
-        while code < end, scalars[code].generalCategory == .Ps || scalars[code].generalCategory == .Pi || scalars[code] == "\"" {
+        while code < end, scalars[code].generalCategory == .Ps || scalars[code].generalCategory == .Pi
+            || scalars[code] == "\"" || scalars[code] == "'" || isBidiControlOrMark(scalars[code])
+        {
             code += 1
         }
         if end - code == 3, currencyCodes.contains(String(String.UnicodeScalarView(scalars[code..<end]))) { return false }

@@ -700,8 +700,8 @@ struct MarkupConverter {
                 width: width, height: height, flip: flip, alt: alt))
     }
 
-    /// A hint for a file not found at `path` (absolute) where a folder on the way holds the name
-    /// that is not there in other code points: "café.png" with its é decomposed, as macOS
+    /// A hint for a file not found at `path` (absolute) that is there with names on the way in
+    /// other code points: "café.png" with its é decomposed, as macOS
     /// writes names, where the markup has it composed. File names on Linux are bytes, and the
     /// message named the very file the user could see. Only a name past ASCII has other
     /// spellings: the folder is listed for no other (a batch's missing `logo.png` listed a
@@ -709,21 +709,24 @@ struct MarkupConverter {
     static func differentlySpelled(_ path: String) -> String? {
         guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         var folder = ""
+        var first: (folder: String, name: String)?  // the first name spelled otherwise on the way
         for component in path.split(separator: "/").map(String.init) {
-            let next = folder + "/" + component
-            if access(next, F_OK) == 0 {
-                folder = next
-                continue
+            var next = folder + "/" + component
+            if access(next, F_OK) != 0 {
+                guard component.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
+                // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
+                guard let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) })
+                else { return nil }
+                if first == nil { first = (folder.isEmpty ? "/" : folder, twin) }
+                next = folder + "/" + twin
             }
-            guard component.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
-            // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
-            guard let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) })
-            else { return nil }
-            return "'\(folder.isEmpty ? "/" : folder)' has '\(twin)', the same name in other Unicode code points (one composed, "
-                + "one decomposed, as macOS writes names); rename it or write 'src' as it is named"
+            folder = next
         }
-        return nil
+        // (Said only when the file is there so spelled: a folder so spelled without it is no help.)
+        guard let first else { return nil }
+        return "'\(first.folder)' has '\(first.name)', the same name in other Unicode code points (one composed, "
+            + "one decomposed, as macOS writes names); rename it or write 'src' as it is named"
     }
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders

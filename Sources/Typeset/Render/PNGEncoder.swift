@@ -62,8 +62,8 @@ enum PNGEncoder {
         width: Int, height: Int, colorType: UInt8, pixelsPerPoint: Double?, stream: UnsafePointer<UInt8>, length: Int
     ) -> [UInt8] {
         let resolution = pixelsPerPoint.map(Self.resolution(pixelsPerPoint:))
-        // The signature, IHDR, pHYs, bKGD, and IDAT's length and type.
-        let streamStart = 8 + 25 + (resolution == nil ? 0 : 21) + 18 + 8
+        // The signature, IHDR, pHYs, tEXt, bKGD, and IDAT's length and type.
+        let streamStart = 8 + 25 + 12 + software.count + (resolution == nil ? 0 : 21) + 18 + 8
         let size = streamStart + length + 4 + 12  // IDAT's CRC, IEND
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, written in
             guard let out = buffer.baseAddress else { return }
@@ -72,6 +72,7 @@ enum PNGEncoder {
             header += [8, colorType, 0, 0, 0]  // 8 bits per channel, deflate, adaptive filtering, no interlace
             var end = writeChunk("IHDR", header, at: out + 8)
             if let resolution { end = writeChunk("pHYs", resolution, at: end) }
+            end = writeChunk("tEXt", software, at: end)
             // The background Cairo's writer declares: white, in 16-bit samples.
             end = writeChunk("bKGD", [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF], at: end)
             (out + streamStart).update(from: stream, count: length)
@@ -205,6 +206,24 @@ enum PNGEncoder {
         return channel(16) << 24 | channel(8) << 16 | channel(0) << 8 | alpha
     }
 
+    /// The data of the tEXt chunk every PNG of ours has after its header: "Software", typeset
+    /// (`OutputFormat.isOurs`: an earlier run's output is told from a picture of that name).
+    static let software = Array("Software\0typeset".utf8)
+
+    /// `png` (Cairo's) with the tEXt chunk `software` after its header and resolution (IHDR,
+    /// and pHYs where `settingResolution` put it), as `file` writes it.
+    static func marked(_ png: [UInt8]) -> [UInt8] {
+        var headerEnd = 8 + 25  // the signature and IHDR, which comes first
+        if png.count > headerEnd + 8, Array(png[headerEnd + 4..<headerEnd + 8]) == Array("pHYs".utf8) { headerEnd += 21 }
+        guard png.count > headerEnd, png.starts(with: PNGFile.signature) else { return png }
+        var chunk = [UInt8](repeating: 0, count: 12 + software.count)
+        chunk.withUnsafeMutableBufferPointer { buffer in
+            guard let out = buffer.baseAddress else { return }
+            _ = writeChunk("tEXt", software, at: out)
+        }
+        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
+    }
+
     /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
     /// `--scale 2` is placed at its size in points (144 dpi), not at twice it, as a PNG without
     /// one is (taken as 72 dpi).
@@ -214,7 +233,7 @@ enum PNGEncoder {
     }
 
     /// `png` with a pHYs chunk of `data` (9 bytes, `resolution(pixelsPerPoint:)`) after its
-    /// header (IHDR), where `encodeOpaque` writes it.
+    /// header (IHDR).
     static func settingResolution(_ png: [UInt8], _ data: [UInt8]) -> [UInt8] {
         let headerEnd = 8 + 25  // the signature and IHDR, which comes first
         guard png.count > headerEnd, png.starts(with: PNGFile.signature), data.count == 9 else { return png }

@@ -3,6 +3,7 @@
 // SPEC §2 (output paging), §5 (atomic writes, deterministic output).
 import CCairo
 import Dispatch
+import Glibc
 
 /// The file formats `render(pages:to:options:)` writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -28,19 +29,79 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The page files of an earlier render of more pages that a render of `pageCount` pages to
     /// `path` leaves (`mock-3.png` after a render of two), up to one that does not exist or is
-    /// in `kept` (another input's output). They are not removed: beside an input, such a name
-    /// may be the user's own file.
+    /// in `kept` (another input's output), those of them that typeset wrote (`isOurs`). They are
+    /// not removed: beside an input, such a name may be the user's own file (a picture
+    /// `onboarding-2.png` was named a leftover, to remove).
     public func leftoverPages(of path: String, pageCount: Int, kept: Set<String> = []) -> [String] {
         guard self != .pdf else { return [] }
         var leftovers: [String] = []
         var page = pageCount + 1
-        while leftovers.count < 10_000 {
+        while page - pageCount <= 10_000 {
             let next = Self.pagePath(for: path, page: page)
             guard !kept.contains(next), FileVersion(path: next) != nil else { break }
-            leftovers.append(next)
+            if isOurs(next) { leftovers.append(next) }
             page += 1
         }
         return leftovers
+    }
+
+    /// The comment every SVG of ours has after its XML declaration (`isOurs`).
+    static let svgMark = "\n<!-- Generator: typeset -->"
+
+    /// Whether the file at `path` is one typeset wrote in this format: a PNG with its tEXt
+    /// chunk (`PNGEncoder.software`), an SVG with its comment (`svgMark`), a PDF whose
+    /// document information (its last object, found through the trailer and the
+    /// cross-reference table as `PDFWriter` writes them) has typeset as its producer. An
+    /// earlier run's output is told from a picture or a file of the user's of that name.
+    public func isOurs(_ path: String) -> Bool {
+        switch self {
+        case .png:
+            let mark = Array("tEXt".utf8) + PNGEncoder.software
+            guard let head = readFile(path, limit: 128), head.starts(with: PNGFile.signature) else { return false }
+            return head.indices.contains { head[$0...].starts(with: mark) }
+        case .svg:
+            guard let head = readFile(path, limit: 128) else { return false }
+            return String(decoding: head, as: UTF8.self).contains(Self.svgMark)
+        case .pdf:
+            return Self.pdfProducer(path) == "typeset"
+        }
+    }
+
+    /// The producer a PDF of `PDFWriter`'s names, read through its trailer's /Info and its
+    /// cross-reference table; nil for another PDF.
+    private static func pdfProducer(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        func bytes(at offset: Int, _ count: Int) -> [UInt8]? {
+            guard offset >= 0, offset < size else { return nil }
+            var bytes = [UInt8](repeating: 0, count: min(count, size - offset))
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            return read == bytes.count ? bytes : nil
+        }
+        /// The end of the last `label` in `text`.
+        func end(of label: String, in text: [UInt8]) -> Int? {
+            let label = Array(label.utf8)
+            guard text.count >= label.count else { return nil }
+            return (0...(text.count - label.count)).last { text[$0...].starts(with: label) }.map { $0 + label.count }
+        }
+        /// The number at `start` in `text`, past white space.
+        func number(_ text: [UInt8], from start: Int) -> Int? {
+            let digits = text[start...].drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }.prefix { (0x30...0x39).contains($0) }
+            return digits.isEmpty || digits.count > 12 ? nil : Int(String(decoding: digits, as: UTF8.self))
+        }
+        guard let tail = bytes(at: max(0, size - 256), 256),
+            let xref = end(of: "startxref", in: tail).flatMap({ number(tail, from: $0) }),
+            let info = end(of: "/Info ", in: tail).flatMap({ number(tail, from: $0) }),
+            let table = bytes(at: xref, 48), table.starts(with: Array("xref\n0 ".utf8)),
+            let second = table.indices.dropFirst(5).first(where: { table[$0] == 0x0A }),
+            let entry = bytes(at: xref + second + 1 + 20 * info, 10), let offset = number(entry, from: 0),
+            let object = bytes(at: offset, 64), let producer = end(of: "<< /Producer (", in: object)
+        else { return nil }
+        return String(decoding: object[producer...].prefix { $0 != 0x29 }, as: UTF8.self)
     }
 }
 

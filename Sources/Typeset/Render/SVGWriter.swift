@@ -42,6 +42,7 @@ final class SVGWriter: PageWriting {
         var document = ByteBuffer(capacity: svg.defs.count + svg.body.count + 1024)
         var identifiers: [Int] = []
         document.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        document.append(string: OutputFormat.svgMark)
         document.append(
             "\n<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"")
         document.decimal(page.width)

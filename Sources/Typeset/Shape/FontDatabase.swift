@@ -521,10 +521,19 @@ public final class FontDatabase: Sendable {
             for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
-        state.extra = Self.ranked(
-            Self.scan(
-                extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra,
-                files: &state.files))
+        // A font of the user's whose missing-glyph box (.notdef) cannot be drawn gives no face:
+        // its damaged glyphs are drawn as that box (`GlyphOutlineCheck`).
+        let extra = Self.scan(
+            extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra, files: &state.files)
+        var drawable: [FontFace] = []
+        for face in extra {
+            if GlyphOutlineCheck(path: face.path, index: face.index).isDamaged(0) {
+                state.unusableExtra.append((face.path, "a damaged font: its missing-glyph box (.notdef) cannot be drawn"))
+            } else {
+                drawable.append(face)
+            }
+        }
+        state.extra = Self.ranked(drawable)
         HarfBuzzFontCache.shared.checkGlyphs(of: state.extra)
         for face in state.extra {
             state.extraByFamily[Self.familyKey(face.family), default: []].append(face)
