@@ -179,8 +179,9 @@ struct Diff: Command {
         for page in 1...max(pageCount, 1) where !written.contains(page - 1) {
             let path = diffImageBesideA(page: page)
             var isFolder = false
+            // Only one typeset wrote (a file of the user's so named was removed).
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
-                !inputs.contains(resolvedPath(path))
+                !inputs.contains(resolvedPath(path)), OutputFormat.png.isOurs(path)
             else { continue }
             // Said when it stays (a read-only folder): it is not this comparison's.
             do {
@@ -218,7 +219,7 @@ struct Diff: Command {
                 continue
             }
             let path = Path.join(folder, name)
-            if !pictures.contains(resolvedPath(path)) { leftovers.append((page, path)) }
+            if !pictures.contains(resolvedPath(path)), OutputFormat.png.isOurs(path) { leftovers.append((page, path)) }
         }
         return leftovers.sorted { $0.page < $1.page }.map(\.path)
     }

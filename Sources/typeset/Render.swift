@@ -169,7 +169,7 @@ struct Render: Command {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
                     let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
-                    if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown) {
+                    if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
                         writeStandardError("typeset: warning: \(warning)\n")
                     }
                 } catch {
@@ -232,9 +232,10 @@ struct Render: Command {
             defer { if options.pageDrawn != nil { ProgressLine.clear() } }
             do {
                 _ = try render(pages: layout.pages, to: path, options: options)
-                let leftovers = resolvedFormat.leftoverPages(
-                    of: path, pageCount: layout.pages.count, kept: firstOutputs)
-                let warning = leftoverWarning(leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)])
+                let leftovers = resolvedFormat.leftoverPages(of: path, pageCount: layout.pages.count, kept: firstOutputs)
+                    .filter { !isAnotherScreensOutput($0, besideInput: input) }
+                let warning = leftoverWarning(
+                    leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
@@ -394,13 +395,18 @@ func picturesInMarkup(_ inputs: [String], assets: [String], jobs: Int) -> [(imag
 /// earlier render, whatever its name.) Pages left follow each other, and are named from the
 /// first to the last; diff images (`consecutive` false: only failing pages have one) are named
 /// each, up to three: "'a-3.diff.png' to 'a-7.diff.png'" said nothing of the pages between.
+/// `path`: the output whose pages they are, when they may not follow each other (a file of the
+/// user's, or another screen's output, between them: "'x-2.png' to 'x-5.png'" took in x-3.png).
 func leftoverWarning(
     _ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render",
-    consecutive: Bool = true
+    consecutive: Bool = true, path: String? = nil
 ) -> String? {
     let pictures = pictures.reduce(into: Set<String>()) { $0.formUnion($1) }
     let leftovers = pictures.isEmpty ? leftovers : leftovers.filter { Path.realPath($0).map(pictures.contains) != true }
     guard let first = leftovers.first else { return nil }
+    let consecutive = path.map { path in
+        leftovers.enumerated().allSatisfy { $0.element == OutputFormat.pagePath(for: path, page: pageCount + 1 + $0.offset) }
+    } ?? consecutive
     let named: String
     if leftovers.count == 1 {
         named = "'\(first)'"
@@ -438,14 +444,25 @@ func staleOutputWarning(
         inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true })
     else { return nil }
     guard format.isOurs(path) else { return nil }
-    let more = format.leftoverPages(of: path, pageCount: 1).count {
-        kept[Render.written($0)] == nil && !pictures.contains(Render.written($0)) && ProtectedFiles.input(at: $0) == nil
+    let more = format.leftoverPages(of: path, pageCount: 1).count { page in
+        kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil
+            && !inputs.contains { isAnotherScreensOutput(page, besideInput: $0) }
     }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
     let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"
     return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
         + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix "
         + (inputs.count == 1 ? "the input" : "the inputs")
+}
+
+/// Whether the page file `page` (`onboarding-2.png`) may be the output of another screen's
+/// markup (`onboarding-2.xml`), beside it or beside `input`: screens numbered so are common,
+/// and rendering `onboarding.xml` alone said the others' outputs were its own leftover pages, to
+/// remove.
+func isAnotherScreensOutput(_ page: String, besideInput input: String) -> Bool {
+    let markup = Path.stem(page) + ".xml"
+    let folders = [Path.folder(page), Path.folder(input)].map { $0.isEmpty ? "." : $0 }
+    return folders.contains { access(Path.join($0, markup), F_OK) == 0 }
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.

@@ -267,7 +267,7 @@ struct Sheet: Command {
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
-        if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown) {
+        if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
             writeStandardError("typeset: warning: \(warning)\n")
         }
         var line =

@@ -559,6 +559,20 @@ import Testing
         let shows = try typeset(["render", "shows.xml", "--format", "png"], in: out)
         #expect(shows.status == 0 && !shows.stderr.contains("left from"), "\(shows)")
         #expect(OutputFormat.png.isOurs(out + "/shows.png"))
+        // Nor the outputs of screens numbered as pages: onboarding-2.xml's of onboarding.xml.
+        for name in ["onb", "onb-2", "onb-3"] {
+            try "<document><p>\(name)</p></document>".write(toFile: out + "/\(name).xml", atomically: true, encoding: .utf8)
+        }
+        #expect(try typeset(["render", "onb.xml", "onb-2.xml", "onb-3.xml", "--format", "png"], in: out).status == 0)
+        let alone = try typeset(["render", "onb.xml", "--format", "png"], in: out)
+        #expect(alone.status == 0 && !alone.stderr.contains("left from"), "\(alone)")
+        // Pages left with a file of the user's between them are named each.
+        try "<document height='100'><p>1</p><spacer height='90'/><p>2</p><spacer height='90'/><p>3</p></document>"
+            .write(toFile: out + "/long.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "long.xml", "-o", "x.png"], in: out).status == 0)
+        try "mine".write(toFile: out + "/x-2.png", atomically: true, encoding: .utf8)
+        let gap = try typeset(["render", "onb.xml", "-o", "x.png"], in: out)
+        #expect(gap.stderr.contains("warning: 'x-3.png' is left from an earlier render"), "\(gap)")
     }
 
     @Test func usageErrorsExitWithTwo() throws {

@@ -289,10 +289,13 @@ struct DiffCommandTests {
         #expect(oneOut.stderr.contains("warning: 'o-2.png', 'o-3.png', 'o-4.png' and 1 more are left from an earlier comparison"), "\(oneOut)")
         let same = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(!same.stderr.contains("left from"), "b's diff images are not a's: \(same)")
-        for page in [5, 7] { try write("", to: folder + "/a-\(page).diff.png") }
+        // Only diff images typeset wrote: a file of the user's so named (a-6) is none.
+        try? FileManager.default.removeItem(atPath: folder + "/a-5.diff.png")
+        for page in [5, 7] { try FileManager.default.copyItem(atPath: folder + "/a-2.diff.png", toPath: folder + "/a-\(page).diff.png") }
+        try write("", to: folder + "/a-6.diff.png")
         let five = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(five.stderr.contains("warning: 'a-2.diff.png', 'a-3.diff.png', 'a-4.diff.png' and 2 more are left"), "\(five)")
-        for page in [5, 7] { try FileManager.default.removeItem(atPath: folder + "/a-\(page).diff.png") }
+        for page in [5, 6, 7] { try FileManager.default.removeItem(atPath: folder + "/a-\(page).diff.png") }
         // Only failing pages have a diff image: those left need not follow each other, and are
         // named each (they were "'a-2.diff.png' to 'a-4.diff.png'").
         try FileManager.default.removeItem(atPath: folder + "/a-3.diff.png")
@@ -305,6 +308,10 @@ struct DiffCommandTests {
         try write(document("<p>Four</p>"), to: folder + "/a-4.xml")
         let other = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(!other.stderr.contains("left from"), "\(other)")
+        // A file of the user's named as a diff image is not removed when the pages match (it was).
+        try write("mine", to: folder + "/b.diff.png")
+        #expect(try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/b.diff.png"))
     }
 
     /// Markup's pages are drawn in memory as they are compared (no folder of PNG files for a

@@ -689,9 +689,9 @@ extension ReportBlock {
         // 0-9 beside "1,299.00 SAR" shown ١٬٢٩٩٫٠٠, in brackets too. "TOP 10", a code that is a
         // word, and "PHP 8.2", one that is as often a language's name, are names.
         let amounts = blocks(
-            #"<document lang="ar" numerals="arab"><p>الشحن SAR 25.00 و USD 1,336.50 و (EUR 3.10) و TOP 10 و PHP 8.2 و <ltr>AED 4.25</ltr> و 'QAR 7.50' و &#x200F;JOD 9.75</p></document>"#)
+            #"<document lang="ar" numerals="arab"><p>الشحن SAR 25.00 و USD 1,336.50 و (EUR 3.10) و TOP 10 و PHP 8.2 و <ltr>AED 4.25</ltr> و 'QAR 7.50' و &#x200F;JOD 9.75 و &#x200B;KWD 1.25</p></document>"#)
         let amountText = amounts[0].lines.flatMap(\.runs).map(\.text).joined(separator: "|")
-        for shownAmount in ["٢٥٫٠٠", "١٬٣٣٦٫٥٠", "٣٫١٠", "10", "8.2", "٤٫٢٥", "٧٫٥٠", "٩٫٧٥"] {
+        for shownAmount in ["٢٥٫٠٠", "١٬٣٣٦٫٥٠", "٣٫١٠", "10", "8.2", "٤٫٢٥", "٧٫٥٠", "٩٫٧٥", "١٫٢٥"] {
             #expect(amountText.contains(shownAmount), "\(shownAmount): \(amountText)")
         }
         // A phone number after a name is none of its: all its digits are substituted (its first

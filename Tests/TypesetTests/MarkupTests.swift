@@ -828,14 +828,18 @@ private struct Fixture {
         defer { fixture.remove() }
         try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}.png")
         let result = parse("<document>\n  <image alt='x' src='caf\u{E9}.png'/>\n</document>", file: fixture.file)
-        expectError(result, line: 2, column: 18, "has 'cafe\u{301}.png', the same name in other Unicode code points")
+        expectError(result, line: 2, column: 18, "has 'cafe\u{301}.png', the same path in other Unicode code points")
         let other = parse("<document>\n  <image alt='x' src='tea.png'/>\n</document>", file: fixture.file)
         #expect(other.diagnostics.errors.map(\.hint) == [nil])
         // A folder's name too.
         try FileManager.default.createDirectory(atPath: fixture.docs + "/cafe\u{301}", withIntermediateDirectories: false)
         try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}/x.png")
         let inFolder = parse("<document>\n  <image alt='x' src='caf\u{E9}/x.png'/>\n</document>", file: fixture.file)
-        expectError(inFolder, line: 2, column: 18, "has 'cafe\u{301}', the same name in other Unicode code points")
+        expectError(inFolder, line: 2, column: 18, "has 'cafe\u{301}/x.png', the same path in other Unicode code points")
+        // Every name spelled otherwise on the way, from the first.
+        try fixture.write(Array("x".utf8), to: fixture.docs + "/cafe\u{301}/re\u{301}sume\u{301}.png")
+        let both = parse("<document>\n  <image alt='x' src='caf\u{E9}/r\u{E9}sum\u{E9}.png'/>\n</document>", file: fixture.file)
+        expectError(both, line: 2, column: 18, "has 'cafe\u{301}/re\u{301}sume\u{301}.png', the same path")
         // Not when the file is not there so spelled either.
         let elsewhere = parse("<document>\n  <image alt='x' src='caf\u{E9}/y.png'/>\n</document>", file: fixture.file)
         #expect(elsewhere.diagnostics.errors.map(\.hint) == [nil])

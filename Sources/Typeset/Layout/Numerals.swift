@@ -116,11 +116,11 @@ extension ParagraphLayouter {
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
         while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
-        // (A bracket, a quotation mark or a bidi control or mark before it is not part of it:
-        // "(SAR 25.00)", "'SAR 25.00'", `<ltr>SAR 25.00</ltr>`.)
+        // (A bracket, a quotation mark or a default ignorable (a bidi control or mark, a ZWSP)
+        // before it is not part of it: "(SAR 25.00)", "'SAR 25.00'", `<ltr>SAR 25.00</ltr>`.)
         var code = start
         while code < end, scalars[code].generalCategory == .Ps || scalars[code].generalCategory == .Pi
-            || scalars[code] == "\"" || scalars[code] == "'" || isBidiControlOrMark(scalars[code])
+            || scalars[code] == "\"" || scalars[code] == "'" || scalars[code].isDefaultIgnorable
         {
             code += 1
         }

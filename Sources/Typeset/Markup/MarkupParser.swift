@@ -709,7 +709,7 @@ struct MarkupConverter {
     static func differentlySpelled(_ path: String) -> String? {
         guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         var folder = ""
-        var first: (folder: String, name: String)?  // the first name spelled otherwise on the way
+        var start: String?  // the folder of the first name spelled otherwise on the way
         for component in path.split(separator: "/").map(String.init) {
             var next = folder + "/" + component
             if access(next, F_OK) != 0 {
@@ -718,15 +718,16 @@ struct MarkupConverter {
                 // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
                 guard let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) })
                 else { return nil }
-                if first == nil { first = (folder.isEmpty ? "/" : folder, twin) }
+                if start == nil { start = folder }
                 next = folder + "/" + twin
             }
             folder = next
         }
-        // (Said only when the file is there so spelled: a folder so spelled without it is no help.)
-        guard let first else { return nil }
-        return "'\(first.folder)' has '\(first.name)', the same name in other Unicode code points (one composed, "
-            + "one decomposed, as macOS writes names); rename it or write 'src' as it is named"
+        // Said only when the file is there so spelled (a folder so spelled without it is no
+        // help), as it is spelled from the first name that differs on (each that does).
+        guard let start else { return nil }
+        return "'\(start.isEmpty ? "/" : start)' has '\(folder.dropFirst(start.count + 1))', the same path in other Unicode code "
+            + "points (composed or decomposed, as macOS writes names); rename it or write 'src' as it is named"
     }
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
