@@ -194,11 +194,8 @@ import Testing
     /// letter whose cluster it is in (`Tests/Fonts/DamagedCmap.ttf` maps A and U+0301 past its
     /// glyphs).
     @Test func aDamagedGlyphIsABoxOfItsOwnWidthNamedByItsCharacter() throws {
-        let folder = try temporaryFolder()
+        let folder = try folderWithTestFont("DamagedCmap.ttf")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
-        try FileManager.default.copyItem(
-            atPath: repositoryRoot + "/Tests/Fonts/DamagedCmap.ttf", toPath: folder + "/fonts/DamagedCmap.ttf")
         try #"<document font="Typeset Test Damaged"><p>qx&#x301;q</p><p>xAq</p><p>xq</p></document>"#
             .write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)
@@ -220,15 +217,20 @@ import Testing
         #expect(widths.count == 3 && abs(widths[1] - widths[2] - 10.54) < 0.01, "\(widths)")
     }
 
+    /// A temporary folder whose `fonts` folder holds the test font `name` (`Tests/Fonts`).
+    private func folderWithTestFont(_ name: String) throws -> String {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Fonts/" + name, toPath: folder + "/fonts/" + name)
+        return folder
+    }
+
     /// A glyph of a `--font-dir` font whose outline cannot be drawn is a box with a warning in
     /// every format: the PNG failed ("error occurred in libfreetype"), a sheet with it failed
     /// whole ("out of memory"), and the PDF and SVG drew nothing there, with nothing said.
     @Test func aGlyphWhoseOutlineCannotBeDrawnIsABox() throws {
-        let folder = try temporaryFolder()
+        let folder = try folderWithTestFont("DamagedOutline.ttf")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
-        try FileManager.default.copyItem(
-            atPath: repositoryRoot + "/Tests/Fonts/DamagedOutline.ttf", toPath: folder + "/fonts/DamagedOutline.ttf")
         try "<document font=\"Typeset Test Damaged Outline\">\n  <p>Room 3</p>\n</document>"
             .write(toFile: folder + "/r.xml", atomically: false, encoding: .utf8)
         try "<document><p>Other</p></document>".write(toFile: folder + "/a.xml", atomically: false, encoding: .utf8)
@@ -246,11 +248,8 @@ import Testing
     /// A `--font-dir` font whose missing-glyph box (.notdef) cannot be drawn gives no face, and
     /// says why: its damaged glyphs, drawn as that box, failed the PNG again.
     @Test func aFontWhoseMissingGlyphBoxCannotBeDrawnIsNotUsed() throws {
-        let folder = try temporaryFolder()
+        let folder = try folderWithTestFont("DamagedNotdef.ttf")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: false)
-        try FileManager.default.copyItem(
-            atPath: repositoryRoot + "/Tests/Fonts/DamagedNotdef.ttf", toPath: folder + "/fonts/DamagedNotdef.ttf")
         try "<document font=\"Typeset Test Damaged Notdef\"><p>Room 3 &#xE000;</p></document>"
             .write(toFile: folder + "/n.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "n.xml", "--font-dir", "fonts", "--format", "png"], in: folder)
