@@ -174,15 +174,23 @@ struct Diff: Command {
 
     /// Removes the diff images beside A of the pages this run compared and wrote none for:
     /// files only, never an input. (Not those of pages past the last: `NAME-3.diff.png` may be
-    /// the diff image of an input named `NAME-3`.)
+    /// the diff image of an input named `NAME-3`; nor, for that reason, page 3's when there is
+    /// such an input: comparing login.xml removed login-2.xml's.) Only one typeset wrote: a
+    /// file of the user's so named was removed; one of an older typeset, without its mark, is
+    /// named instead.
     private func removeEarlierDiffImages(keeping written: Set<Int>, pageCount: Int, inputs: Set<String>) {
         for page in 1...max(pageCount, 1) where !written.contains(page - 1) {
             let path = diffImageBesideA(page: page)
             var isFolder = false
-            // Only one typeset wrote (a file of the user's so named was removed).
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
-                !inputs.contains(resolvedPath(path)), OutputFormat.png.isOurs(path)
+                !inputs.contains(resolvedPath(path)), page == 1 || !isAnotherInputsDiffImage(page: page, of: path)
             else { continue }
+            guard OutputFormat.png.isOurs(path) else {
+                writeStandardError(
+                    "typeset: warning: \(path) is not a diff image of this comparison (typeset did not write it, or an older "
+                        + "version did) and is left as it is\n")
+                continue
+            }
             // Said when it stays (a read-only folder): it is not this comparison's.
             do {
                 try FileManager.default.removeItem(atPath: path)
@@ -197,9 +205,9 @@ struct Diff: Command {
     /// The diff images of pages past the last that an earlier comparison of more pages left
     /// (`NAME-5.diff.png`, or `--out`'s `-5.png`), in page order, whichever pages they are
     /// (without `--out` only failing pages have one). Not removed: said, as `render` says its
-    /// leftover pages, since a CI job that keeps every diff image would show them. Beside A, one
-    /// that may be the diff image of another input (`NAME-5.xml` or `NAME-5.png` is there) is
-    /// no leftover, nor is one of `pictures`, those the markup shows.
+    /// leftover pages, since a CI job that keeps every diff image would show them. One that may
+    /// be the diff image of another input (`isAnotherInputsDiffImage`) is no leftover, nor is
+    /// one of `pictures`, those the markup shows, nor a file typeset did not write.
     private func leftoverDiffImages(pageCount: Int, pictures: Set<String>) -> [String] {
         let first = out ?? diffImageBesideA(page: 1)
         let folder = Path.folder(first)
@@ -214,14 +222,27 @@ struct Diff: Command {
             guard digits.allSatisfy({ ("0"..."9").contains($0) }), digits.first != "0", let page = Int(digits),
                 page > max(pageCount, 1)
             else { continue }
-            let stem = Path.join(folder, prefix + digits)
-            if out == nil, FileManager.default.fileExists(atPath: stem + ".xml") || FileManager.default.fileExists(atPath: stem + ".png") {
-                continue
-            }
             let path = Path.join(folder, name)
-            if !pictures.contains(resolvedPath(path)), OutputFormat.png.isOurs(path) { leftovers.append((page, path)) }
+            if !isAnotherInputsDiffImage(page: page, of: path), !pictures.contains(resolvedPath(path)), OutputFormat.png.isOurs(path) {
+                leftovers.append((page, path))
+            }
         }
         return leftovers.sorted { $0.page < $1.page }.map(\.path)
+    }
+
+    /// Whether `path`, the diff image of page `page` (`login-2.diff.png`, or `--out`'s
+    /// `diffs/login-2.png`), may be another comparison's: `login-2.xml` or `login-2.png` is
+    /// beside A or beside the diff image.
+    private func isAnotherInputsDiffImage(page: Int, of path: String) -> Bool {
+        var stem = Path.stem(path)
+        if stem.hasSuffix(".diff") { stem.removeLast(5) }
+        let itself = resolvedPath(path)  // (`--out`'s `login-2.png` is no input beside itself)
+        return [Path.folder(a), Path.folder(path)].contains { folder in
+            [".xml", ".png"].contains {
+                let other = Path.join(folder.isEmpty ? "." : folder, stem + $0)
+                return FileManager.default.fileExists(atPath: other) && resolvedPath(other) != itself
+            }
+        }
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

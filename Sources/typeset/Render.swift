@@ -169,6 +169,7 @@ struct Render: Command {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
                     let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
+                        .filter { page in !selected.contains { isAnotherScreensOutput(page, besideInput: $0) } }
                     if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
                         writeStandardError("typeset: warning: \(warning)\n")
                     }
@@ -441,9 +442,9 @@ func staleOutputWarning(
     }
     guard let written = modified(path), ProtectedFiles.input(at: path) == nil,
         !pictures.contains(Render.written(path)),
-        inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true })
+        inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true }),
+        format.isOurs(path)
     else { return nil }
-    guard format.isOurs(path) else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1).count { page in
         kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil
             && !inputs.contains { isAnotherScreensOutput(page, besideInput: $0) }

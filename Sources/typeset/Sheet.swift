@@ -267,6 +267,7 @@ struct Sheet: Command {
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
+            .filter { page in !inputs.contains { isAnotherScreensOutput(page, besideInput: $0) } }
         if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
             writeStandardError("typeset: warning: \(warning)\n")
         }

@@ -565,6 +565,8 @@ import Testing
         #expect(try typeset(["render", "onb.xml", "onb-2.xml", "onb-3.xml", "--format", "png"], in: out).status == 0)
         let alone = try typeset(["render", "onb.xml", "--format", "png"], in: out)
         #expect(alone.status == 0 && !alone.stderr.contains("left from"), "\(alone)")
+        let named = try typeset(["render", "onb.xml", "-o", "onb.png"], in: out)
+        #expect(named.status == 0 && !named.stderr.contains("left from"), "\(named)")
         // Pages left with a file of the user's between them are named each.
         try "<document height='100'><p>1</p><spacer height='90'/><p>2</p><spacer height='90'/><p>3</p></document>"
             .write(toFile: out + "/long.xml", atomically: true, encoding: .utf8)

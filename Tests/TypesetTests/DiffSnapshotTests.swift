@@ -310,8 +310,19 @@ struct DiffCommandTests {
         #expect(!other.stderr.contains("left from"), "\(other)")
         // A file of the user's named as a diff image is not removed when the pages match (it was).
         try write("mine", to: folder + "/b.diff.png")
-        #expect(try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder).status == 0)
+        let mine = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(mine.status == 0 && mine.stderr.contains("b.diff.png is not a diff image of this comparison"), "\(mine)")
         #expect(FileManager.default.fileExists(atPath: folder + "/b.diff.png"))
+        // Nor the diff image of a screen numbered as a page (login-2.xml's, by login.xml of two
+        // pages whose pages match: it was removed), with --out too.
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: folder + "/login.xml")
+        try write(document("<p>Two</p>"), to: folder + "/login-2.xml")
+        #expect(try typeset(["diff", "login-2.xml", "b.xml", "--scale", "0.25"], in: folder).status == 1)
+        #expect(try typeset(["diff", "login-2.xml", "b.xml", "--scale", "0.25", "--out", "d/login-2.png"], in: folder).status == 1)
+        #expect(try typeset(["diff", "login.xml", "login.xml", "--scale", "0.25"], in: folder).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/login-2.diff.png"))
+        let out = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25", "--out", "d/login.png"], in: folder)
+        #expect(out.status == 0 && !out.stderr.contains("left from"), "\(out)")
     }
 
     /// Markup's pages are drawn in memory as they are compared (no folder of PNG files for a

@@ -160,6 +160,7 @@ enum Itemizer {
         }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
         var start = 0
+        func spaced(_ gap: Range<Int>) -> Bool { scalars[gap].allSatisfy(\.isWhiteSpace) }
         var lastNumber: Range<Int>?  // the word before, when it is one of digits not balanced
         var signs: Range<Int>?  // the last word of signs alone, while no word has come after it
         while start < scalars.count {
@@ -179,15 +180,14 @@ enum Itemizer {
                 digit = digit || isDigit
                 latin = latin || own == .latin || isDigit
                 rightToLeft = rightToLeft || (own == .arabic || own == .hebrew) && scalars[end].isAlphabetic
-                let isSign = isSign(scalars[end])
-                sign = sign || isSign
-                onlySigns = onlySigns && (isSign || isPunctuation(scalars[end]) || ParagraphLayouter.isBidiControlOrMark(scalars[end]))
+                let signHere = isSign(scalars[end])
+                sign = sign || signHere
+                onlySigns = onlySigns && (signHere || isPunctuation(scalars[end]) || ParagraphLayouter.isBidiControlOrMark(scalars[end]))
                 end += 1
             }
             // A sign apart from its number by spaces takes the number's size, as one that
             // touches it does: "49.90 ₪" (CLDR's Hebrew amount) had its shekel sign 2 pt
             // larger than its price, so did "€ 20" and "50 %".
-            func spaced(_ gap: Range<Int>) -> Bool { scalars[gap].allSatisfy(\.isWhiteSpace) }
             if latin && !rightToLeft {
                 for i in start..<end where Tables.brackets[scalars[i].value] == nil { balanced[i] = false }
                 if digit {

@@ -65,6 +65,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         var glyph: hb_codepoint_t = 0
         return outlineCheck != nil && hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && isDamaged(glyph)
     }
+
     /// Runs shaped by HarfBuzz so far, and then whether runs in this font can be cut into words
     /// (`cutsIntoWords`).
     private let words = Locked<(shaped: Int, apart: Bool?)>((0, nil))
