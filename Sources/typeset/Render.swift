@@ -216,7 +216,10 @@ struct Render: Command {
             for (index, page) in paths.enumerated().dropFirst() {
                 // (Every first output is in `firstByFile`, by the file it replaces.)
                 let file = Self.written(page)
+                // (Or of a screen numbered so beside it, rendered alone: `login.xml` of two
+                // pages replaced login-2.xml's login-2.png, as a batch of both refuses to.)
                 let other = firstByFile[file].flatMap { $0 == input ? nil : $0 }
+                    ?? (isAnotherScreensOutput(page, besideInput: input) ? Path.stem(page) + ".xml" : nil)
                 let viewer = pictures?.shownBy[file].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""

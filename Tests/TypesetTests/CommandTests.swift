@@ -567,6 +567,13 @@ import Testing
         #expect(alone.status == 0 && !alone.stderr.contains("left from"), "\(alone)")
         let named = try typeset(["render", "onb.xml", "-o", "onb.png"], in: out)
         #expect(named.status == 0 && !named.stderr.contains("left from"), "\(named)")
+        // Nor is another screen's output written over by a page of this one, rendered alone (as
+        // a batch of both refuses to).
+        let page2 = try Data(contentsOf: URL(fileURLWithPath: out + "/onb-2.png"))
+        try "<document height='100'><p>1</p><spacer height='90'/><p>2</p></document>".write(toFile: out + "/onb.xml", atomically: true, encoding: .utf8)
+        let over = try typeset(["render", "onb.xml", "--format", "png"], in: out)
+        #expect(over.status == 1 && over.stderr.contains("page 2 would be written to './onb-2.png', the output of 'onb-2.xml'"), "\(over)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/onb-2.png")) == page2)
         // Pages left with a file of the user's between them are named each.
         try "<document height='100'><p>1</p><spacer height='90'/><p>2</p><spacer height='90'/><p>3</p></document>"
             .write(toFile: out + "/long.xml", atomically: true, encoding: .utf8)

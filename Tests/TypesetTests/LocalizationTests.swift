@@ -1629,7 +1629,13 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
             #expect(files(in: paged) == ["a-2.svg", "a-2.xml", "a.xml"])
             #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
         }
+        // Alone too: a.xml replaced a-2.xml's a-2.svg with its own page 2, without a word.
+        let alone = try L10nCLI.typeset(["render", "a.xml", "--format", "svg"], in: paged)
+        #expect(alone.status == 1 && alone.stderr.contains("page 2 would be written to './a-2.svg', the output of 'a-2.xml'"), "\(alone)")
+        #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
+        #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg", "--out-dir", "elsewhere"], in: paged).status == 1)
+        try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
         #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg"], in: paged).status == 0)
-        #expect(files(in: paged).filter { $0.hasPrefix("a-") } == ["a-2.svg", "a-2.xml", "a-3.svg"])
+        #expect(files(in: paged).filter { $0.hasPrefix("a-") } == ["a-2.svg", "a-3.svg"])
     }
 }
