@@ -154,6 +154,16 @@ struct Render: Command {
                 try finish(total: selected.count, settings: settings, failed: selected)
                 return
             }
+            // Nor over the output of a screen numbered as a page (`render a.xml -o a.svg`
+            // replaced a-2.xml's a-2.svg with its page 2), as one output per input refuses to.
+            for (index, page) in resolvedFormat.outputPaths(for: output, pageCount: pageCount).enumerated().dropFirst() {
+                guard let markup = selected.lazy.compactMap({ screenMarkup(of: page, besideInput: $0) }).first else { continue }
+                printError(
+                    "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
+                        + "name the output otherwise (-o) or write it to another folder")
+                try finish(total: selected.count, settings: settings, failed: selected)
+                return
+            }
             if !layouts.isEmpty {
                 var options = RenderOptions(
                     format: resolvedFormat, scale: scale, title: layouts.first?.title,
@@ -218,8 +228,7 @@ struct Render: Command {
                 let file = Self.written(page)
                 // (Or of a screen numbered so beside it, rendered alone: `login.xml` of two
                 // pages replaced login-2.xml's login-2.png, as a batch of both refuses to.)
-                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 }
-                    ?? (isAnotherScreensOutput(page, besideInput: input) ? Path.stem(page) + ".xml" : nil)
+                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 } ?? screenMarkup(of: page, besideInput: input)
                 let viewer = pictures?.shownBy[file].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
@@ -462,11 +471,19 @@ func staleOutputWarning(
 /// Whether the page file `page` (`onboarding-2.png`) may be the output of another screen's
 /// markup (`onboarding-2.xml`), beside it or beside `input`: screens numbered so are common,
 /// and rendering `onboarding.xml` alone said the others' outputs were its own leftover pages, to
-/// remove.
+/// remove (`screenMarkup`).
 func isAnotherScreensOutput(_ page: String, besideInput input: String) -> Bool {
+    screenMarkup(of: page, besideInput: input) != nil
+}
+
+/// The markup file (a regular file) whose output `page` may be: `NAME-K.xml` beside `input` or
+/// beside the page, named as the input's folder is.
+func screenMarkup(of page: String, besideInput input: String) -> String? {
     let markup = Path.stem(page) + ".xml"
-    let folders = [Path.folder(page), Path.folder(input)].map { $0.isEmpty ? "." : $0 }
-    return folders.contains { access(Path.join($0, markup), F_OK) == 0 }
+    return [Path.folder(input), Path.folder(page)].lazy.map { $0.isEmpty ? markup : Path.join($0, markup) }.first { path in
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.

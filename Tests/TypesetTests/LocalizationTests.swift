@@ -1634,8 +1634,21 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         #expect(alone.status == 1 && alone.stderr.contains("page 2 would be written to './a-2.svg', the output of 'a-2.xml'"), "\(alone)")
         #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
         #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg", "--out-dir", "elsewhere"], in: paged).status == 1)
+        // With -o too; and a folder so named is no markup.
+        let one = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
+        #expect(one.status == 1 && one.stderr.contains("page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'"), "\(one)")
+        #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
+        try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
+        try FileManager.default.createDirectory(atPath: paged + "/a-2.xml", withIntermediateDirectories: false)
+        #expect(try L10nCLI.typeset(["render", "a.xml", "-o", "b.svg"], in: paged).status == 0)
         try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
         #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg"], in: paged).status == 0)
         #expect(files(in: paged).filter { $0.hasPrefix("a-") } == ["a-2.svg", "a-3.svg"])
+        // The markup is named where it is.
+        try FileManager.default.createDirectory(atPath: paged + "/sub", withIntermediateDirectories: false)
+        try "<document device=\"iphone-se\"><p>a</p><spacer height=\"480\"/><p>b</p></document>".write(toFile: paged + "/sub/a.xml", atomically: true, encoding: .utf8)
+        try "<document><p>x</p></document>".write(toFile: paged + "/sub/a-2.xml", atomically: true, encoding: .utf8)
+        let sub = try L10nCLI.typeset(["render", "sub/a.xml", "--format", "svg"], in: paged)
+        #expect(sub.stderr.contains("the output of 'sub/a-2.xml'"), "\(sub)")
     }
 }
