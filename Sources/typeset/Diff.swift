@@ -96,6 +96,13 @@ struct Diff: Command {
         var identical = !different
         var written = Set<Int>()
         var images: [DiffImage] = []  // written together at the end: all or none
+        // Page K's diff image, not written where it may be another comparison's (comparing
+        // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
+        func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
+            guard index > 0, isAnotherInputsDiffImage(page: index + 1, of: path) else { return true }
+            print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
+            return false
+        }
         for index in 0..<pageCount {
             let prefix = pageCount > 1 ? "page \(index + 1): " : ""
             let path = diffPaths[index]
@@ -105,9 +112,11 @@ struct Diff: Command {
                     let pageIsA = index < pagesA.count
                     let comparison = try ImageDiff.compare(
                         lonePage: index, of: pageIsA ? pagesA : pagesB, pageIsA: pageIsA, tolerance: tolerance)
-                    images.append(try comparison.diffImage(for: path))
-                    written.insert(index)
                     print(prefix + "only in \(pageIsA ? "A" : "B"); against a blank page, \(comparison.result.description)")
+                    if mayWrite(index, path, prefix) {
+                        images.append(try comparison.diffImage(for: path))
+                        written.insert(index)
+                    }
                     continue
                 }
                 let comparison = try ImageDiff.compare(page: index, of: pagesA, pagesB, tolerance: tolerance)
@@ -116,7 +125,7 @@ struct Diff: Command {
                 print(prefix + result.description)
                 if result.diffImageIsTooLarge {
                     print("no diff image: it would be \(result.width) × \(result.height) pixels")
-                } else if out != nil || !result.passes(maxDiff: maxShare) {
+                } else if (out != nil || !result.passes(maxDiff: maxShare)) && mayWrite(index, path, prefix) {
                     images.append(try comparison.diffImage(for: path))
                     written.insert(index)
                 }

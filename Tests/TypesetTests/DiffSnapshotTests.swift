@@ -321,6 +321,12 @@ struct DiffCommandTests {
         #expect(try typeset(["diff", "login-2.xml", "b.xml", "--scale", "0.25", "--out", "d/login-2.png"], in: folder).status == 1)
         #expect(try typeset(["diff", "login.xml", "login.xml", "--scale", "0.25"], in: folder).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder + "/login-2.diff.png"))
+        // Nor written over by login.xml's page 2 (it was, without a word).
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: folder + "/login-2.diff.png"))
+        let longer = try typeset(["diff", "login.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(longer.status == 1 && longer.lines.contains { $0.hasPrefix("page 2: no diff image: login-2.diff.png may be another comparison's") }, "\(longer)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/login-2.diff.png")) == theirs)
+        #expect(FileManager.default.fileExists(atPath: folder + "/login-3.diff.png"))
         let out = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25", "--out", "d/login.png"], in: folder)
         #expect(out.status == 0 && !out.stderr.contains("left from"), "\(out)")
     }
