@@ -156,8 +156,11 @@ struct Render: Command {
             }
             // Nor over the output of a screen numbered as a page (`render a.xml -o a.svg`
             // replaced a-2.xml's a-2.svg with its page 2), as one output per input refuses to.
+            // (One input of each folder: a page and an input each was 1,000,000 stats for 1,000.)
+            var folders = Set<String>()
+            let besideEach = selected.filter { folders.insert(Path.folder($0)).inserted }
             for (index, page) in resolvedFormat.outputPaths(for: output, pageCount: pageCount).enumerated().dropFirst() {
-                guard let markup = selected.lazy.compactMap({ screenMarkup(of: page, besideInput: $0) }).first else { continue }
+                guard let markup = besideEach.lazy.compactMap({ screenMarkup(of: page, besideInput: $0) }).first else { continue }
                 printError(
                     "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
                         + "name the output otherwise (-o) or write it to another folder")
