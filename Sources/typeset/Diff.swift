@@ -99,7 +99,7 @@ struct Diff: Command {
         // Page K's diff image, not written where it may be another comparison's (comparing
         // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
         func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
-            guard index > 0, isAnotherInputsDiffImage(page: index + 1, of: path) else { return true }
+            guard index > 0, isAnotherInputsDiffImage(path) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
             return false
         }
@@ -192,7 +192,7 @@ struct Diff: Command {
             let path = diffImageBesideA(page: page)
             var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder,
-                !inputs.contains(resolvedPath(path)), page == 1 || !isAnotherInputsDiffImage(page: page, of: path)
+                !inputs.contains(resolvedPath(path)), page == 1 || !isAnotherInputsDiffImage(path)
             else { continue }
             guard OutputFormat.png.isOurs(path) else {
                 writeStandardError(
@@ -232,26 +232,21 @@ struct Diff: Command {
                 page > max(pageCount, 1)
             else { continue }
             let path = Path.join(folder, name)
-            if !isAnotherInputsDiffImage(page: page, of: path), !pictures.contains(resolvedPath(path)), OutputFormat.png.isOurs(path) {
+            if !isAnotherInputsDiffImage(path), !pictures.contains(resolvedPath(path)), OutputFormat.png.isOurs(path) {
                 leftovers.append((page, path))
             }
         }
         return leftovers.sorted { $0.page < $1.page }.map(\.path)
     }
 
-    /// Whether `path`, the diff image of page `page` (`login-2.diff.png`, or `--out`'s
+    /// Whether `path`, the diff image of a page (`login-2.diff.png`, or `--out`'s
     /// `diffs/login-2.png`), may be another comparison's: `login-2.xml` or `login-2.png` is
     /// beside A or beside the diff image.
-    private func isAnotherInputsDiffImage(page: Int, of path: String) -> Bool {
+    private func isAnotherInputsDiffImage(_ path: String) -> Bool {
         var stem = Path.stem(path)
         if stem.hasSuffix(".diff") { stem.removeLast(5) }
-        let itself = resolvedPath(path)  // (`--out`'s `login-2.png` is no input beside itself)
-        return [Path.folder(a), Path.folder(path)].contains { folder in
-            [".xml", ".png"].contains {
-                let other = Path.join(folder.isEmpty ? "." : folder, stem + $0)
-                return FileManager.default.fileExists(atPath: other) && resolvedPath(other) != itself
-            }
-        }
+        // (`--out`'s `login-2.png` is no input beside itself.)
+        return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: [".xml", ".png"]) != nil
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

@@ -156,11 +156,9 @@ struct Render: Command {
             }
             // Nor over the output of a screen numbered as a page (`render a.xml -o a.svg`
             // replaced a-2.xml's a-2.svg with its page 2), as one output per input refuses to.
-            // (One input of each folder: a page and an input each was 1,000,000 stats for 1,000.)
-            var folders = Set<String>()
-            let besideEach = selected.filter { folders.insert(Path.folder($0)).inserted }
+            let inputFolders = folders(of: selected)
             for (index, page) in resolvedFormat.outputPaths(for: output, pageCount: pageCount).enumerated().dropFirst() {
-                guard let markup = besideEach.lazy.compactMap({ screenMarkup(of: page, besideInput: $0) }).first else { continue }
+                guard let markup = numberedScreen(of: page, beside: inputFolders) else { continue }
                 printError(
                     "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
                         + "name the output otherwise (-o) or write it to another folder")
@@ -181,8 +179,7 @@ struct Render: Command {
                 do {
                     let pages = layouts.flatMap(\.pages)
                     _ = try render(pages: pages, to: output, options: options)
-                    let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
-                        .filter { page in !selected.contains { isAnotherScreensOutput(page, besideInput: $0) } }
+                    let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: inputFolders)
                     if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
                         writeStandardError("typeset: warning: \(warning)\n")
                     }
@@ -231,7 +228,7 @@ struct Render: Command {
                 let file = Self.written(page)
                 // (Or of a screen numbered so beside it, rendered alone: `login.xml` of two
                 // pages replaced login-2.xml's login-2.png, as a batch of both refuses to.)
-                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 } ?? screenMarkup(of: page, besideInput: input)
+                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 } ?? numberedScreen(of: page, beside: [Path.folder(input)])
                 let viewer = pictures?.shownBy[file].flatMap { $0 == input ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
@@ -248,8 +245,8 @@ struct Render: Command {
             defer { if options.pageDrawn != nil { ProgressLine.clear() } }
             do {
                 _ = try render(pages: layout.pages, to: path, options: options)
-                let leftovers = resolvedFormat.leftoverPages(of: path, pageCount: layout.pages.count, kept: firstOutputs)
-                    .filter { !isAnotherScreensOutput($0, besideInput: input) }
+                let leftovers = resolvedFormat.leftoverPages(
+                    of: path, pageCount: layout.pages.count, kept: firstOutputs, folders: [Path.folder(input)])
                 let warning = leftoverWarning(
                     leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
@@ -460,33 +457,14 @@ func staleOutputWarning(
         inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true }),
         format.isOurs(path)
     else { return nil }
-    let more = format.leftoverPages(of: path, pageCount: 1).count { page in
+    let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
         kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil
-            && !inputs.contains { isAnotherScreensOutput(page, besideInput: $0) }
     }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
     let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"
     return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
         + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix "
         + (inputs.count == 1 ? "the input" : "the inputs")
-}
-
-/// Whether the page file `page` (`onboarding-2.png`) may be the output of another screen's
-/// markup (`onboarding-2.xml`), beside it or beside `input`: screens numbered so are common,
-/// and rendering `onboarding.xml` alone said the others' outputs were its own leftover pages, to
-/// remove (`screenMarkup`).
-func isAnotherScreensOutput(_ page: String, besideInput input: String) -> Bool {
-    screenMarkup(of: page, besideInput: input) != nil
-}
-
-/// The markup file (a regular file) whose output `page` may be: `NAME-K.xml` beside `input` or
-/// beside the page, named as the input's folder is.
-func screenMarkup(of page: String, besideInput input: String) -> String? {
-    let markup = Path.stem(page) + ".xml"
-    return [Path.folder(input), Path.folder(page)].lazy.map { $0.isEmpty ? markup : Path.join($0, markup) }.first { path in
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.

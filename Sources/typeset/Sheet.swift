@@ -266,8 +266,7 @@ struct Sheet: Command {
             printError(outputError(error, output))
             throw ExitCode(ExitStatus.inputFailed)
         }
-        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count)
-            .filter { page in !inputs.contains { isAnotherScreensOutput(page, besideInput: $0) } }
+        let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: folders(of: inputs))
         if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
             writeStandardError("typeset: warning: \(warning)\n")
         }

@@ -441,17 +441,18 @@ final class ParagraphLayouter: Sendable {
                     offset += 1
                 } while offset < item.scalarRange.upperBound && !clusters.contains(offset)
                 guard allCovered, let first = covered.first else { continue }
-                // A damaged font: the characters its cmap maps past its glyphs, else the first of
-                // the cluster, which its substitutions took there; or those whose glyph's outline
-                // cannot be read.
-                var reason = LackingFont.Reason.mapsPastItsGlyphs
-                var found = covered.filter { fonts.mapsPastItsGlyphs(item.face, display[$0]) }
-                if found.isEmpty {
-                    reason = .damagedOutline
-                    found = covered.filter { fonts.mapsToDamagedGlyph(item.face, display[$0]) }
+                // A damaged font: the characters whose own glyph is damaged (mapped past the
+                // font's glyphs, or an outline that cannot be drawn), else the first of the
+                // cluster, which its substitutions took there.
+                var found = covered.compactMap { offset -> (Int, LackingFont.Reason)? in
+                    switch fonts.glyphDamage(item.face, display[offset]) {
+                    case .pastGlyphs?: (offset, .mapsPastItsGlyphs)
+                    case .outline?: (offset, .damagedOutline)
+                    case nil: nil
+                    }
                 }
-                if found.isEmpty { (reason, found) = (.substitutesPastItsGlyphs, [first]) }
-                for offset in found where known?.insert(offset).inserted == true {
+                if found.isEmpty { found = [(first, .substitutesPastItsGlyphs)] }
+                for (offset, reason) in found where known?.insert(offset).inserted == true {
                     missing.append(offset)
                     lacking[offset] = LackingFont(family: item.face.family, reason: reason)
                 }

@@ -920,11 +920,10 @@ struct XMLReader {
                     // A subset of UTF-8 (Python's ElementTree declares it by default, with
                     // character references for the rest), read as such if it holds to it.
                     if let index = bytes[position...].firstIndex(where: { $0 >= 0x80 }) {
-                        var reader = self
-                        while reader.position < index { reader.advance() }
                         throw error(
                             "the input declares the encoding '\(value)', and this character is not ASCII",
-                            at: reader.location, hint: "if the file is UTF-8, declare encoding=\"UTF-8\"")
+                            at: XMLReader.location(of: index, in: bytes, from: 0, file: file),
+                            hint: "if the file is UTF-8, declare encoding=\"UTF-8\"")
                     }
                 } else if lowered != "utf-8" && lowered != "utf8" {
                     throw error(

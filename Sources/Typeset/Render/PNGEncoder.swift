@@ -213,15 +213,20 @@ enum PNGEncoder {
     /// `png` (Cairo's) with the tEXt chunk `software` after its header and resolution (IHDR,
     /// and pHYs where `settingResolution` put it), as `file` writes it.
     static func marked(_ png: [UInt8]) -> [UInt8] {
-        var headerEnd = 8 + 25  // the signature and IHDR, which comes first
-        if png.count > headerEnd + 8, Array(png[headerEnd + 4..<headerEnd + 8]) == Array("pHYs".utf8) { headerEnd += 21 }
-        guard png.count > headerEnd, png.starts(with: PNGFile.signature) else { return png }
-        var chunk = [UInt8](repeating: 0, count: 12 + software.count)
+        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
+        let hasResolution = png.count > headerEnd + 8 && Array(png[headerEnd + 4..<headerEnd + 8]) == Array("pHYs".utf8)
+        return inserting("tEXt", software, into: png, at: headerEnd + (hasResolution ? 21 : 0))
+    }
+
+    /// `png` with the chunk `type` of `data` at byte `offset`, where a chunk of its ends.
+    private static func inserting(_ type: String, _ data: [UInt8], into png: [UInt8], at offset: Int) -> [UInt8] {
+        guard png.count > offset, png.starts(with: PNGFile.signature) else { return png }
+        var chunk = [UInt8](repeating: 0, count: 12 + data.count)
         chunk.withUnsafeMutableBufferPointer { buffer in
             guard let out = buffer.baseAddress else { return }
-            _ = writeChunk("tEXt", software, at: out)
+            _ = writeChunk(type, data, at: out)
         }
-        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
+        return Array(png[..<offset]) + chunk + png[offset...]
     }
 
     /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
@@ -235,14 +240,7 @@ enum PNGEncoder {
     /// `png` with a pHYs chunk of `data` (9 bytes, `resolution(pixelsPerPoint:)`) after its
     /// header (IHDR).
     static func settingResolution(_ png: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
-        guard png.count > headerEnd, png.starts(with: PNGFile.signature), data.count == 9 else { return png }
-        var chunk = [UInt8](repeating: 0, count: 12 + data.count)
-        chunk.withUnsafeMutableBufferPointer { buffer in
-            guard let out = buffer.baseAddress else { return }
-            _ = writeChunk("pHYs", data, at: out)
-        }
-        return Array(png[..<headerEnd]) + chunk + png[headerEnd...]
+        data.count == 9 ? inserting("pHYs", data, into: png, at: 8 + 25) : png  // after the signature and IHDR
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {

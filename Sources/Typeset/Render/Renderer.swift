@@ -29,17 +29,18 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The page files of an earlier render of more pages that a render of `pageCount` pages to
     /// `path` leaves (`mock-3.png` after a render of two), up to one that does not exist or is
-    /// in `kept` (another input's output), those of them that typeset wrote (`isOurs`). They are
+    /// in `kept` (another input's output), those of them that typeset wrote (`isOurs`) and that
+    /// are no other screen's output (`numberedScreen`, with the inputs' `folders`). They are
     /// not removed: beside an input, such a name may be the user's own file (a picture
-    /// `onboarding-2.png` was named a leftover, to remove).
-    public func leftoverPages(of path: String, pageCount: Int, kept: Set<String> = []) -> [String] {
+    /// `onboarding-2.png` was named a leftover, to remove, and so was onboarding-2.xml's output).
+    public func leftoverPages(of path: String, pageCount: Int, kept: Set<String> = [], folders: [String]) -> [String] {
         guard self != .pdf else { return [] }
         var leftovers: [String] = []
         var page = pageCount + 1
         while page - pageCount <= 10_000 {
             let next = Self.pagePath(for: path, page: page)
             guard !kept.contains(next), FileVersion(path: next) != nil else { break }
-            if isOurs(next) { leftovers.append(next) }
+            if isOurs(next) && numberedScreen(of: next, beside: folders) == nil { leftovers.append(next) }
             page += 1
         }
         return leftovers
@@ -103,6 +104,34 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         else { return nil }
         return String(decoding: object[producer...].prefix { $0 != 0x29 }, as: UTF8.self)
     }
+}
+
+/// The other screen whose output the page file `page` (`onboarding-2.png`) may be: a regular
+/// file `onboarding-2.xml` in one of `folders` (the inputs', `folders(of:)`) or beside the page,
+/// named as the folder is. Screens numbered so are common: rendering `onboarding.xml` alone
+/// said the others' outputs were its own leftover pages, to remove, and wrote its page 2 over
+/// one. `stem` and `extensions` for `diff`'s images (`login-2.diff.png` is another
+/// comparison's beside `login-2.xml` or a `login-2.png`); never `page` itself.
+public func numberedScreen(of page: String, stem: String? = nil, beside folders: [String], extensions: [String] = [".xml"]) -> String? {
+    let stem = stem ?? Path.stem(page)
+    let pageFolder = Path.folder(page)
+    for folder in folders.contains(pageFolder) ? folders : folders + [pageFolder] {
+        for name in extensions.map({ stem + $0 }) {
+            let path = folder.isEmpty ? name : Path.join(folder, name)
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Path.realPath(path) != Path.realPath(page) else {
+                continue
+            }
+            return path
+        }
+    }
+    return nil
+}
+
+/// The folders of `inputs`, each once, in order (a batch's are usually one).
+public func folders(of inputs: [String]) -> [String] {
+    var seen = Set<String>()
+    return inputs.map(Path.folder).filter { seen.insert($0).inserted }
 }
 
 /// How `render(pages:to:options:)` writes its output.

@@ -223,14 +223,9 @@ public final class FontDatabase: Sendable {
         coverage(of: face).contains(scalar.value)
     }
 
-    /// Whether `face`, damaged, maps `scalar` to a glyph it does not have (`HarfBuzzFont`).
-    func mapsPastItsGlyphs(_ face: FontFace, _ scalar: Unicode.Scalar) -> Bool {
-        HarfBuzzFontCache.shared.font(for: face).mapsPastItsGlyphs(scalar)
-    }
-
-    /// Whether `face`, damaged, maps `scalar` to a glyph whose outline cannot be read.
-    func mapsToDamagedGlyph(_ face: FontFace, _ scalar: Unicode.Scalar) -> Bool {
-        HarfBuzzFontCache.shared.font(for: face).mapsToDamagedGlyph(scalar)
+    /// How `face`, damaged, draws `scalar`'s glyph wrong (`HarfBuzzFont.glyphDamage`), if it does.
+    func glyphDamage(_ face: FontFace, _ scalar: Unicode.Scalar) -> HarfBuzzFont.GlyphDamage? {
+        HarfBuzzFontCache.shared.font(for: face).glyphDamage(scalar)
     }
 
     /// Splits `scalars[range]` into runs of one font each (SPEC §3).
@@ -521,8 +516,10 @@ public final class FontDatabase: Sendable {
             for face in state.bundled { state.bundledByFamily[Self.familyKey(face.family), default: []].append(face) }
             state.primaryByFamily = state.bundledByFamily
         }
-        // A font of the user's whose missing-glyph box (.notdef) cannot be drawn gives no face:
-        // its damaged glyphs are drawn as that box (`GlyphOutlineCheck`).
+        // The user's fonts have their glyphs checked as they are shaped (`GlyphOutlineCheck`);
+        // one whose missing-glyph box (.notdef), which its damaged glyphs are drawn as, cannot
+        // be drawn gives no face. (Asked on a FreeType face closed at once: the shaper's check
+        // of every font of a large `--font-dir`, made here, would hold a file open for each.)
         let extra = Self.scan(
             extraDirectories, recursive: true, color: &state.isColor, unusable: &state.unusableExtra, files: &state.files)
         var drawable: [FontFace] = []

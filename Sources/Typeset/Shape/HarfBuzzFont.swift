@@ -43,10 +43,19 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// The number of glyphs (maxp): a glyph id past it is a damaged cmap's or GSUB's.
     let glyphCount: UInt32
 
-    /// Whether the cmap maps `scalar` to a glyph id past `glyphCount` (a damaged font).
-    func mapsPastItsGlyphs(_ scalar: Unicode.Scalar) -> Bool {
+    /// How a damaged font's glyph for `scalar` (its cmap's) is damaged: past `glyphCount`, or
+    /// an outline that cannot be drawn (`isDamaged`); nil when it is not.
+    func glyphDamage(_ scalar: Unicode.Scalar) -> GlyphDamage? {
         var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && glyph >= glyphCount
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
+        return glyph >= glyphCount ? .pastGlyphs : isDamaged(glyph) ? .outline : nil
+    }
+
+    enum GlyphDamage {
+        /// The cmap maps the character past the font's glyphs.
+        case pastGlyphs
+        /// The glyph's outline cannot be drawn.
+        case outline
     }
 
     /// For a font of the user's, the glyphs whose outlines FreeType cannot read; nil for the
@@ -58,12 +67,6 @@ final class HarfBuzzFont: @unchecked Sendable {
     func isDamaged(_ glyph: UInt32) -> Bool {
         guard let outlineCheck, glyph < glyphCount else { return false }
         return outlineCheck.isDamaged(glyph)
-    }
-
-    /// Whether the cmap maps `scalar` to a glyph whose outline cannot be read (`isDamaged`).
-    func mapsToDamagedGlyph(_ scalar: Unicode.Scalar) -> Bool {
-        var glyph: hb_codepoint_t = 0
-        return outlineCheck != nil && hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && isDamaged(glyph)
     }
 
     /// Runs shaped by HarfBuzz so far, and then whether runs in this font can be cut into words
