@@ -199,6 +199,10 @@ extension ReportBlock {
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
+        // A ")" closes only its "(", and digits of another script are another number: two
+        // numbers side by side are not one in groups.
+        #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
+        #expect(try warnings(#"<p lang="ar">الطلب ٣ 1234567 اليوم</p>"#).isEmpty)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [
@@ -706,6 +710,45 @@ extension ReportBlock {
             let name = blocks(#"<document lang="ar" numerals="arab"><p>هاتف iPhone "# + number + " جديد</p></document>")
             #expect(name[0].lines.flatMap(\.runs).map(\.text).joined().contains("15"), "\(name[0].text)")
         }
+    }
+
+    /// One phrase, one set of digits: an English sentence's numbers (an untranslated string)
+    /// showed "Step 3 of ٥", the first kept as a name's; a percentage is an amount; an IBAN
+    /// showed "SA03 ٨٠٠٠ ٠٠٠٠ …", its first group kept as a word with a letter.
+    @Test func aPhraseShowsOneSetOfDigits() {
+        func shown(_ label: String) -> String {
+            blocks(#"<document lang="ar" numerals="arab"><label>"# + label + "</label></document>")[0]
+                .lines.flatMap(\.runs).map(\.text).joined()
+        }
+        #expect(shown("Step 3 of 5") == "Step ٣ of ٥")
+        #expect(shown("Page 2 of 10") == "Page ٢ of ١٠")
+        #expect(shown("Battery 65% · 1 min") == "Battery ٦٥٪ · ١ min")
+        #expect(shown("Battery 65 %").contains("٦٥"))
+        // A name's number alone in its stretch of Latin text stays a name's, lower-case word
+        // after it or not; a count beyond right-to-left text is another phrase's.
+        #expect(shown("iPhone 13 mini").contains("13"))
+        #expect(shown("iPhone 15 بسعر 2 ريال").contains("15"))
+        #expect(shown("iPhone 15 بسعر 2 ريال").contains("٢"))
+        // A code in groups, all as written; a card number's groups, all substituted.
+        let iban = shown("الآيبان: <ltr>SA03 8000 0000 6080 1016 7519</ltr> و GB29 NWBK 6016 1331 9268 19")
+        #expect(iban.contains("SA03 8000 0000 6080 1016 7519") && iban.contains("GB29 NWBK 6016 1331 9268 19"), "\(iban)")
+        let card = shown("البطاقة VISA 4242 4242 4242 4242")
+        #expect(card.unicodeScalars.filter { ("0"..."9").contains($0) }.isEmpty, "\(card)")
+        // Two groups are no code in groups: a name's number, as before.
+        #expect(shown("رمز SA03 8000").contains("8000"))
+    }
+
+    /// A percent sign shown as ٪ beside Arabic-Indic digits stands on the number's left in
+    /// right-to-left text, as a typed ٦٥٪ does; but not where left-to-right text before the
+    /// number makes it left to right (UAX #9 W7), where it stays on the right as typed: an
+    /// LRM's "‎-3.5%" showed "٪-٣٫٥", its minus between the sign and the digits, and "total 65%"
+    /// "٪total ٦٥".
+    @Test func aPercentSignStaysWithALeftToRightNumber() {
+        let labels = blocks(#"""
+            <document lang="ar" numerals="arab"><label>&#x200E;-3.5%</label><label>ب total 65%</label>
+            <label>-3.5%</label><label>ب 65%</label><label><ltr>65%</ltr></label></document>
+            """#)
+        #expect(labels.map(\.text) == ["\u{200E}-٣٫٥٪", "total ٦٥٪ب ", "٪٣٫٥-", "٪٦٥ب ", "٦٥٪"])
     }
 
     /// A substituted number takes its system's separators and percent sign (CLDR: ٫ ٬ ٪), as a

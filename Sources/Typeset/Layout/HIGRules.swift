@@ -54,66 +54,39 @@ enum HIGRules {
         return letters >= 2 && !lowerCase
     }
 
-    /// 4.5: the numbers, as shown, whose groups the text around them reorders: a stretch of
-    /// digits, spaces, hyphens, dots and brackets (a phone number: "+1 (800) 555-0199",
-    /// "03 555 0199"; a price in groups, "1 299 000"), with seven digits or more, that begins
-    /// with "+", "(" or a digit, any character of which from its first digit (or its "+") to
-    /// its last is at an odd bidi level. Not isolated in right-to-left text, numbers act as
-    /// right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
+    /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`: a phone number, "+1 (800)
+    /// 555-0199", "03 555 0199"; a price in groups, "1 299 000") of seven digits or more whose
+    /// groups the text around them reorders: any character of one from its first digit (or its
+    /// "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
+    /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
-    /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567".
-    /// Each with the offset it starts at.
+    /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567". Each with
+    /// the offset it starts at, as typed.
     static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [(offset: Int, number: String)] {
         // Only right-to-left text reorders: a paragraph without any is not looked through.
         guard paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 } }) else { return [] }
-        let scalars = paragraph.displayScalars
-        func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
-        func isPart(_ at: Int) -> Bool {
-            switch scalars[at].value {
-            case 0x20, 0xA0, 0x2D, 0x2011, 0x2E, 0x28, 0x29, 0x2B: true  // space, NBSP, - ‑ . ( ) +
-            default: isDigit(at)
-            }
-        }
-        var found: [(offset: Int, number: String)] = []
+        let scalars = paragraph.text.scalars
         let lines = paragraph.lines
-        var start = 0
-        while start < scalars.count {
-            let opens = (scalars[start] == "+" || scalars[start] == "(") && isDigit(start + 1)
-            guard opens || isDigit(start) else {
-                start += 1
-                continue
-            }
-            var end = start
-            var digits = 0
-            var firstDigit: Int?
-            var lastDigit = start
-            while end < scalars.count && isPart(end) {
-                if isDigit(end) {
-                    digits += 1
-                    firstDigit = firstDigit ?? end
-                    lastDigit = end
-                }
-                end += 1
-            }
-            defer { start = end }
-            guard digits >= 7, let firstDigit else { continue }
+        return NumberGroups.numbers(in: scalars).compactMap { number in
+            guard number.digits >= 7,
+                let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
+                let lastDigit = number.range.last(where: { NumberingSystem.isDigit(scalars[$0]) })
+            else { return nil }
+            let opens = scalars[number.range.lowerBound] == "+" || scalars[number.range.lowerBound] == "("
             // Runs are stretches of offsets: one at an odd level that meets the number, on the
             // lines the number is on (found by a binary search: looking through every line for
             // each number was quadratic, a minute for 1 MB of Hebrew with phone numbers).
-            let checked = (scalars[start] == "+" ? start : firstDigit)..<lastDigit + 1
+            let checked = (scalars[number.range.lowerBound] == "+" ? number.range.lowerBound : firstDigit)..<lastDigit + 1
             var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
-            var reordered = false
-            while !reordered, line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
-                reordered = lines[line].runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }
+            while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
+                if lines[line].runs.contains(where: { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }) {
+                    let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
+                    return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])))
+                }
                 line += 1
             }
-            if reordered {
-                // Quoted as typed (digit substitution changes scalars one for one).
-                let quoted = (opens ? start : firstDigit)...lastDigit
-                found.append((quoted.lowerBound, String(String.UnicodeScalarView(paragraph.text.scalars[quoted]))))
-            }
+            return nil
         }
-        return found
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.

@@ -39,6 +39,8 @@ extension ParagraphLayouter {
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
         var wordIsNamesNumber = false
+        // Names' numbers kept, and numbers shown that follow a lower-case Latin word (`Prose`).
+        var prose = Prose()
         for span in text.spans {
             guard let system = span.style.digits else { continue }
             // In text whose own digits are not 0-9 (Arabic, Hebrew, or Bengali's, Marathi's,
@@ -54,7 +56,13 @@ extension ParagraphLayouter {
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
-                    wordIsNamesNumber = keepsLatinNames && followsAName(word, in: text.scalars)
+                        || continuesACode(word, in: text.scalars)
+                    wordIsNamesNumber = keepsLatinNames && !wordHasLetter && followsAName(word, in: text.scalars)
+                    if wordIsNamesNumber {
+                        prose.names.append((word, system))
+                    } else if !wordHasLetter, followsLowerCaseWord(word, in: text.scalars) {
+                        prose.counts.append((word.lowerBound, system))
+                    }
                 }
                 if wordHasLetter || wordIsNamesNumber { continue }
                 display[i] = digit
@@ -62,8 +70,104 @@ extension ParagraphLayouter {
                 shown[i] = system
             }
         }
+        for (word, system) in prose.namesInSentences(text.scalars) {
+            for i in word {
+                guard let digit = system.substitute(display[i]) else { continue }
+                display[i] = digit
+                if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
+                shown[i] = system
+            }
+        }
         if !shown.isEmpty { substituteNumberSymbols(&display, text.scalars, shown) }
         return display
+    }
+
+    /// An English sentence's numbers among right-to-left text: "Step 3 of 5", "Page 2 of 10"
+    /// (an untranslated string) showed "Step 3 of ٥", the first number kept as a name's
+    /// (iPhone 15) and the second shown as a count. A name's number that shares a stretch of
+    /// left-to-right text (no right-to-left letter, no paragraph end between) with a number
+    /// shown after a lower-case Latin word ("of 5") is shown in the same digits.
+    private struct Prose {
+        var names: [(word: Range<Int>, system: NumberingSystem)] = []
+        var counts: [(offset: Int, system: NumberingSystem)] = []
+
+        /// The names' numbers that are a sentence's, with the digits they take.
+        func namesInSentences(_ scalars: [Unicode.Scalar]) -> [(word: Range<Int>, system: NumberingSystem)] {
+            guard !names.isEmpty, !counts.isEmpty else { return [] }
+            // Each offset's stretch: numbered from 0, a new one after each right-to-left letter
+            // or paragraph end.
+            var stretches: [Int] = []
+            stretches.reserveCapacity(scalars.count)
+            var stretch = 0
+            for scalar in scalars {
+                stretches.append(stretch)
+                switch scalar.bidiClass {
+                case .R, .AL, .B: stretch += 1
+                default: if scalar == "\u{2028}" { stretch += 1 }
+                }
+            }
+            let counted = Set(counts.map { Pair(stretch: stretches[$0.offset], system: $0.system) })
+            return names.filter { counted.contains(Pair(stretch: stretches[$0.word.lowerBound], system: $0.system)) }
+        }
+
+        private struct Pair: Hashable {
+            let stretch: Int
+            let system: NumberingSystem
+        }
+    }
+
+    /// Whether the word before `word`, spaces between, is of lower-case Latin letters alone:
+    /// a sentence's word ("of 5", "with 2"), not a name's.
+    private static func followsLowerCaseWord(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+        var end = word.lowerBound
+        while end > 0, scalars[end - 1] == " " || scalars[end - 1] == "\u{A0}" { end -= 1 }
+        guard end > 0, end < word.lowerBound else { return false }
+        let before = ParagraphLayouter.word(around: end - 1, in: scalars)
+        let letters = scalars[before].filter { !$0.isDefaultIgnorable }
+        return !letters.isEmpty && letters.allSatisfy { $0.script == .latin && $0.generalCategory == .Ll }
+    }
+
+    /// Whether `word` is a group of digits in a code written in groups of capitals and digits,
+    /// after its first with both, and three groups or more: an IBAN, "SA03 8000 0000 6080 1016
+    /// 7519", "GB29 NWBK 6016 1331 9268 19". Its first group kept 0-9 as a word with a letter,
+    /// and its others showed ٨٠٠٠ ٠٠٠٠; all are shown as written. (Ten groups each way are
+    /// looked at, an IBAN's most: a megabyte of "1 1 1 …" is not looked through for each.)
+    private static func continuesACode(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+        /// Whether `word` holds capitals and digits alone, and which.
+        func group(_ word: Range<Int>) -> (letters: Bool, digits: Bool)? {
+            var letters = false
+            var digits = false
+            for scalar in scalars[word] where !scalar.isDefaultIgnorable {
+                switch scalar.value {
+                case 0x41...0x5A: letters = true
+                case 0x30...0x39: digits = true
+                default: return nil
+                }
+            }
+            return letters || digits ? (letters, digits) : nil
+        }
+        func isSpace(_ at: Int) -> Bool { at >= 0 && at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
+        guard let own = group(word), !own.letters else { return false }
+        // The groups one space apart before `word`, nearest first, and after it.
+        var before: [(letters: Bool, digits: Bool)] = []
+        var edge = word
+        while before.count < 10, isSpace(edge.lowerBound - 1), edge.lowerBound >= 2 {
+            let previous = ParagraphLayouter.word(around: edge.lowerBound - 2, in: scalars)
+            guard previous.upperBound == edge.lowerBound - 1, let kind = group(previous) else { break }
+            before.append(kind)
+            edge = previous
+        }
+        var after = 0
+        edge = word
+        while after < 10, isSpace(edge.upperBound), edge.upperBound + 1 < scalars.count {
+            let next = ParagraphLayouter.word(around: edge.upperBound + 1, in: scalars)
+            guard next.lowerBound == edge.upperBound + 1, group(next) != nil else { break }
+            after += 1
+            edge = next
+        }
+        // The code's first group: the farthest back with letters and digits.
+        guard let first = before.lastIndex(where: { $0.letters && $0.digits }) else { return false }
+        return first + 1 + after >= 2
     }
 
     /// The characters bidi resolution reads (UAX #9): `scalars` as written, but for digits and
@@ -75,7 +179,10 @@ extension ParagraphLayouter {
     /// beside Arabic-Indic digits reads as a neutral (ON), as CLDR's Arabic percent sign does with
     /// the ALM it writes after it, and a typed ٦٥٪ does (its digits AN): in right-to-left text it
     /// stands on the number's left, where a typed ٦٥٪ has it (a lone label's "65%" showed ٦٥٪
-    /// with the sign on the right, joined to the number as UAX #9 W5 joins it to 65).
+    /// with the sign on the right, joined to the number as UAX #9 W5 joins it to 65). Not
+    /// after left-to-right text (`LeftToRightContext`), where the number is left to right
+    /// (W7) and its sign with it, as typed: as a neutral between the number and the
+    /// right-to-left side, "total 65%" showed "٪total ٦٥" and an LRM's "‎-3.5%" "٪-٣٫٥".
     static func bidiScalars(_ scalars: [Unicode.Scalar], display: [Unicode.Scalar]) -> [Unicode.Scalar] {
         // The same array when nothing was substituted: compared without reading it.
         guard display != scalars else { return scalars }
@@ -85,29 +192,63 @@ extension ParagraphLayouter {
             return at >= 0 && at < display.count && (0x0660...0x0669).contains(display[at].value)
         }
         var read = scalars
-        for i in scalars.indices where display[i] != scalars[i] {
+        var leftToRight = LeftToRightContext()
+        for i in scalars.indices {
+            defer { leftToRight.pass(scalars[i]) }
+            guard display[i] != scalars[i] else { continue }
             if display[i].isASCII {
                 read[i] = display[i]
-            } else if display[i] == "\u{066A}", scalars[i] == "%", isArabicIndicDigit(i, by: -1) || isArabicIndicDigit(i, by: 1) {
+            } else if display[i] == "\u{066A}", scalars[i] == "%", isArabicIndicDigit(i, by: -1) || isArabicIndicDigit(i, by: 1),
+                !leftToRight.isLeftToRight
+            {
                 read[i] = "*"  // ON, and no bracket
             }
         }
         return read
     }
 
+    /// Whether the last strong character passed is left to right, the type a European number
+    /// after it takes (UAX #9 W7): an isolate passed is a neutral to the text around it, and an
+    /// isolate or embedding begun answers by its direction until a strong character in it. Not
+    /// left to right at the start, or after a paragraph's end or an embedding's.
+    private struct LeftToRightContext {
+        private(set) var isLeftToRight = false
+        private var outside: [Bool] = []  // around each open isolate
+
+        mutating func pass(_ scalar: Unicode.Scalar) {
+            switch scalar.bidiClass {
+            case .L, .LRE, .LRO: isLeftToRight = true
+            case .R, .AL, .RLE, .RLO, .PDF: isLeftToRight = false
+            case .LRI, .RLI, .FSI:
+                outside.append(isLeftToRight)
+                isLeftToRight = scalar.bidiClass == .LRI
+            case .PDI: if let around = outside.popLast() { isLeftToRight = around }
+            case .B:
+                outside.removeAll()
+                isLeftToRight = false
+            default: break
+            }
+        }
+    }
+
     /// Whether the word before `word`, only spaces between (no-break ones too), has a capital
     /// Latin letter and ends in a letter or digit: a name whose number `word` is (iPhone 15).
-    /// Not a number in groups, a phone number's: a word that begins, past bidi controls and
-    /// marks (`<ltr>15</ltr>` is one), otherwise than with a digit, or one followed by another
-    /// that begins with a digit ("Apple Support +1 (800) 555-0199", or "800 555 0199", showed
-    /// "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥ ٠١٩٩", the first group kept as a name's number).
+    /// Not a percentage ("Battery 65%"), nor a number in groups, a phone number's: a word that
+    /// begins, past bidi controls and marks (`<ltr>15</ltr>` is one), otherwise than with a
+    /// digit, or one followed by another that begins with a digit ("Apple Support +1 (800)
+    /// 555-0199", or "800 555 0199", showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥ ٠١٩٩", the first
+    /// group kept as a name's number).
     private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}" }
         guard let first = scalars[word].first(where: { !$0.isDefaultIgnorable }), NumberingSystem.isDigit(first) else {
             return false
         }
+        // A percentage is an amount, not a name's number: "Battery 65%" showed 65% beside "١ min".
+        func isPercent(_ scalar: Unicode.Scalar) -> Bool { scalar == "%" || scalar == "\u{066A}" || scalar == "\u{2030}" }
+        if scalars[word].contains(where: isPercent) { return false }
         var next = word.upperBound
         while next < scalars.count, isSpace(scalars[next]) || scalars[next].isDefaultIgnorable { next += 1 }
+        if next < scalars.count, isPercent(scalars[next]) { return false }
         if next > word.upperBound, next < scalars.count, NumberingSystem.isDigit(scalars[next]) { return false }
         var end = word.lowerBound
         while end > 0, isSpace(scalars[end - 1]) { end -= 1 }

@@ -6,22 +6,32 @@
 // Numbers side by side that are not one (years, scores, room numbers: "1999 2000 2001", "101
 // 102 103") are not taken for one: only an isolated number (`<ltr>…</ltr>`, as SPEC 4.5 asks
 // of phone numbers and codes), one that begins with "+", or thousands whose first group has
-// fewer than three digits or a currency sign before it.
+// fewer than three digits or a currency sign before it. The numbers found here are also those
+// whose order right-to-left text may change (`HIGRules.reorderedNumbers`).
 
 enum NumberGroups {
-    /// `opportunities` without those inside a number in groups whose unbreakable stretch (the
-    /// number with what UAX #14 keeps with it: a bracket, a full stop after it) `fits` on a
-    /// line. A number is digits (any script's) with single spaces, no-break spaces, hyphens,
-    /// dots and brackets between them, seven digits or more, beginning with "+", "(" or a
-    /// digit and ending with a digit or ")"; and it is isolated, begins with "+" (or "(+"), or
-    /// is thousands: groups of three after a first of one or two digits, or of three after a
-    /// currency sign or "№".
-    static func keepingWhole(
-        _ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
-    ) -> [BreakOpportunity] {
+    /// A number in groups: digits (of one script) with single spaces, no-break spaces, hyphens,
+    /// dots and brackets between them, beginning with "+", "(" or a digit and ending with a
+    /// digit or ")".
+    struct Number {
+        /// From its "+", "(" or first digit to its last digit or ")".
+        var range: Range<Int>
+        var digits = 0
+        /// The digits in each group between spaces.
+        var groups: [Int] = [0]
+        /// Anything but digits and spaces.
+        var otherSigns = false
+    }
+
+    /// The numbers in groups of `scalars` with two groups or more, or signs between digits. A
+    /// separator is one only between parts (a full stop that ends a sentence, "1999. 2000
+    /// people", ends a number), a ")" only after its "(" ("(Visa •••• 4242) 120 ₪" is two
+    /// numbers), and digits of another script begin another ("٣ 1234567").
+    static func numbers(in scalars: [Unicode.Scalar]) -> [Number] {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" }
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
-        var numbers: [Range<Int>] = []
+        func zero(_ digit: Unicode.Scalar) -> UInt32 { digit.value - (NumberingSystem.digitValue(digit) ?? 0) }
+        var numbers: [Number] = []
         var start = 0
         while start < scalars.count {
             let first = scalars[start]
@@ -31,50 +41,70 @@ enum NumberGroups {
                 start += 1
                 continue
             }
-            // The stretch: a separator only between parts of it (a full stop that ends a
-            // sentence, "1999. 2000 people", ends it), and its last digit or ")".
+            var number = Number(range: start..<start)
             var end = start
             var last = start
-            var digits = 0
-            var groups: [Int] = [0]  // digits in each group between spaces
-            var otherSigns = false  // anything but digits and spaces
+            var script: UInt32?  // the zero of its digits
+            var open = 0  // brackets opened and not closed
             while end < scalars.count {
                 let scalar = scalars[end]
                 if NumberingSystem.isDigit(scalar) {
-                    digits += 1
-                    groups[groups.count - 1] += 1
+                    guard script == nil || script == zero(scalar) else { break }
+                    script = zero(scalar)
+                    number.digits += 1
+                    number.groups[number.groups.count - 1] += 1
                     last = end
                 } else if scalar == ")" {
-                    otherSigns = true
+                    guard open > 0 else { break }
+                    open -= 1
                     last = end
                 } else if isSpace(scalar) {
                     // One space between groups, before a digit, "(" or "+".
                     guard end > start, !isSpace(scalars[end - 1]), scalars[end - 1] != "+", end + 1 < scalars.count,
                         isDigit(end + 1) || scalars[end + 1] == "("
                     else { break }
-                    groups.append(0)
+                    number.groups.append(0)
                 } else if scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+" {
                     // Joining parts: a digit or "(" after it.
                     guard scalar == "(" || end == start || isDigit(end + 1) || end + 1 < scalars.count && scalars[end + 1] == "("
                     else { break }
-                    otherSigns = true
+                    if scalar == "(" { open += 1 }
                 } else {
                     break
                 }
                 end += 1
             }
-            let number = start..<(last + 1)
-            let isolated = start > 0 && (0x2066...0x2068).contains(scalars[start - 1].value)
-                && last + 1 < scalars.count && scalars[last + 1] == "\u{2069}"
-            let international = first == "+" || first == "(" && start + 1 < scalars.count && scalars[start + 1] == "+"
-            let currency = start > 0 && (scalars[start - 1].generalCategory == .Sc || scalars[start - 1] == "\u{2116}")
-            let thousands = !otherSigns && groups.count > 1 && groups.dropFirst().allSatisfy { $0 == 3 }
-                && ((1...2).contains(groups[0]) || currency && groups[0] == 3)
-            if digits >= 7, groups.count > 1 || otherSigns, isolated || international || thousands {
-                numbers.append(number)
-            }
+            // What it took past its last digit or ")" is not its: "12 (a", "٣ 1234567".
+            number.range = start..<(last + 1)
+            number.otherSigns = number.range.contains { !NumberingSystem.isDigit(scalars[$0]) && !isSpace(scalars[$0]) }
+            while number.groups.count > 1, number.groups.last == 0 { number.groups.removeLast() }
+            if number.digits > 0, number.groups.count > 1 || number.otherSigns { numbers.append(number) }
             start = max(end, start + 1)
         }
+        return numbers
+    }
+
+    /// `opportunities` without those inside a number in groups (`numbers(in:)`) whose
+    /// unbreakable stretch (the number with what UAX #14 keeps with it: a bracket, a full stop
+    /// after it) `fits` on a line: one of seven digits or more that is isolated, begins with
+    /// "+" (or "(+"), or is thousands: groups of three after a first of one or two digits, or of
+    /// three after a currency sign or "№".
+    static func keepingWhole(
+        _ opportunities: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
+    ) -> [BreakOpportunity] {
+        let numbers = numbers(in: scalars).filter { found in
+            let start = found.range.lowerBound
+            let end = found.range.upperBound
+            let first = scalars[start]
+            let isolated = start > 0 && (0x2066...0x2068).contains(scalars[start - 1].value)
+                && end < scalars.count && scalars[end] == "\u{2069}"
+            let international = first == "+" || first == "(" && start + 1 < scalars.count && scalars[start + 1] == "+"
+            let currency = start > 0 && (scalars[start - 1].generalCategory == .Sc || scalars[start - 1] == "\u{2116}")
+            let groups = found.groups
+            let thousands = !found.otherSigns && groups.count > 1 && groups.dropFirst().allSatisfy { $0 == 3 }
+                && ((1...2).contains(groups[0]) || currency && groups[0] == 3)
+            return found.digits >= 7 && (isolated || international || thousands)
+        }.map(\.range)
         guard !numbers.isEmpty else { return opportunities }
         // Each kept whole where what cannot be broken around it fits: from the break before it
         // to the one after it, its spaces at the end left out (they hang at a line's end).
