@@ -774,6 +774,9 @@ extension ReportBlock {
         #expect(
             text("<label>2,50 1,5 3,5% 1,2,3 1,2.3 1,000,000 1.2.3%</label>")
                 == "٢,٥٠ ١,٥ ٣,٥% ١,٢,٣ ١,٢.٣ ١٬٠٠٠٬٠٠٠ ١.٢.٣%")
+        // Beside a European amount, a lone decimal comma is one too (it showed ٢,٥٠ beside
+        // ١٬٢٣٤٫٥٠); a date or a list's comma is not.
+        #expect(text("<label>1.234,50 2,50 3,5% 21.11.2026 1,2,3</label>") == "١٬٢٣٤٫٥٠ ٢٫٥٠ ٣٫٥٪ ٢١.١١.٢٠٢٦ ١,٢,٣")
         // A percent sign past an isolate's controls.
         #expect(text("<label><ltr>65</ltr>% 12.5<ltr>%</ltr></label>") == "٦٥٪ ١٢٫٥٪")
         // And past a mark: CLDR's Arabic percent pattern puts an ALM beside the sign.

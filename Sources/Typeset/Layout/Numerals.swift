@@ -282,13 +282,14 @@ extension ParagraphLayouter {
     ]
 
     /// Separators and percent signs of substituted numbers, as a number formatter writes them:
-    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪, and back in `latn`. A number is digits
-    /// with single separators (". , ٫ ٬") between them; only one that reads as a formatted value
-    /// changes, its percent sign with it: at most one decimal separator, and each group
-    /// separator before it with three digits after it. Dates (21.11.2026),
-    /// addresses (192.168.0.1), decimal commas (2,50: ٢٬٥٠ would read 250) and "1.234,50" keep
-    /// theirs, but for `latn`, which shows any number's Arabic signs as ". , %". A "%" is looked
-    /// for past the bidi controls an isolate adds (`<ltr>65</ltr>%`).
+    /// "12.5" → ١٢٫٥, "1,234.50" → ١٬٢٣٤٫٥٠, "65%" → ٦٥٪, "1.234,50" → ١٬٢٣٤٫٥٠, and back in
+    /// `latn`. A number is digits with single separators (". , ٫ ٬") between them; only one
+    /// that reads as a formatted value changes, its percent sign with it: at most one decimal
+    /// separator, and each group separator before it with three digits after it. Dates
+    /// (21.11.2026), addresses (192.168.0.1) and decimal commas (2,50: ٢٬٥٠ would read 250, but
+    /// beside a European amount) keep theirs, but for `latn`, which shows any number's Arabic
+    /// signs as ". , %". A "%" is looked for past the bidi controls an isolate adds
+    /// (`<ltr>65</ltr>%`).
     private static func substituteNumberSymbols(
         _ display: inout [Unicode.Scalar], _ scalars: [Unicode.Scalar], _ shown: [NumberingSystem?]
     ) {
@@ -296,14 +297,14 @@ extension ParagraphLayouter {
         func isGroup(_ scalar: Unicode.Scalar) -> Bool { scalar == "," || scalar == "\u{066C}" }
         func isSeparator(_ scalar: Unicode.Scalar) -> Bool { isDecimal(scalar) || isGroup(scalar) }
         func isPercent(_ scalar: Unicode.Scalar) -> Bool { scalar == "%" || scalar == "\u{066A}" }
+        // The numbers: digits shown in one system, each separator between two of them.
+        var numbers: [(range: Range<Int>, system: NumberingSystem)] = []
         var start = 0
         while start < scalars.count {
             guard let system = shown[start] else {
                 start += 1
                 continue
             }
-            let symbols = system.symbols
-            // The number: digits shown in `system`, each separator between two of them.
             var end = start + 1
             while end < scalars.count {
                 if shown[end] == system {
@@ -314,7 +315,29 @@ extension ParagraphLayouter {
                     break
                 }
             }
-            let number = start..<end
+            numbers.append((start..<end, system))
+            start = end
+        }
+        // A European amount, "1.234,50": dots before one comma, each with three digits after
+        // it. Shown in Arabic digits its dots read as zeros (١.٢٣٤,٥٠ is ١٠٢٣٤,٥٠ at a glance);
+        // as a formatter writes it, ١٬٢٣٤٫٥٠. (A lone "1.234" or "2,50" could be either: kept,
+        // as above, but for a "2,50" beside a European amount, whose comma is a decimal one:
+        // "1.234,50 € و 2,50 €" showed ١٬٢٣٤٫٥٠ beside ٢,٥٠.)
+        func isEuropean(_ number: Range<Int>, _ system: NumberingSystem) -> Bool {
+            let dots = number.filter { scalars[$0] == "." }
+            let commas = number.filter { scalars[$0] == "," }
+            return system != .latn && hasLatinSeparators(number) && !dots.isEmpty && commas.count == 1
+                && dots.allSatisfy { dot in
+                    dot < commas[0] && dot + 4 < number.upperBound && (dot + 1...dot + 3).allSatisfy { shown[$0] != nil }
+                        && isSeparator(scalars[dot + 4])
+                }
+        }
+        func hasLatinSeparators(_ number: Range<Int>) -> Bool {
+            number.allSatisfy { !isSeparator(scalars[$0]) || scalars[$0] == "." || scalars[$0] == "," }
+        }
+        let writesDecimalCommas = numbers.contains { isEuropean($0.range, $0.system) }
+        for (number, system) in numbers {
+            let end = number.upperBound
             let points = number.filter { isDecimal(scalars[$0]) }
             let point = points.first ?? end
             // A group separator has three digits after it, up to the next separator.
@@ -322,32 +345,23 @@ extension ParagraphLayouter {
                 comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
                     && (comma + 4 == end || isSeparator(scalars[comma + 4]))
             }
-            // A European amount, "1.234,50": dots before one comma, each with three digits after
-            // it. Shown in Arabic digits its dots read as zeros (١.٢٣٤,٥٠ is ١٠٢٣٤,٥٠ at a
-            // glance); as a formatter writes it, ١٬٢٣٤٫٥٠. (A lone "1.234" or "2,50" could be
-            // either: kept, as above.)
-            let dots = number.filter { scalars[$0] == "." }
-            let commas = number.filter { scalars[$0] == "," }
-            let latinSeparators = number.allSatisfy { !isSeparator(scalars[$0]) || scalars[$0] == "." || scalars[$0] == "," }
-            let european = system != .latn && latinSeparators && !dots.isEmpty && commas.count == 1
-                && dots.allSatisfy { dot in
-                    dot < commas[0] && dot + 4 < end && (dot + 1...dot + 3).allSatisfy { shown[$0] != nil }
-                        && isSeparator(scalars[dot + 4])
-                }
+            let european = isEuropean(number, system)
+                || writesDecimalCommas && system != .latn && hasLatinSeparators(number) && points.isEmpty
+                    && number.count { scalars[$0] == "," } == 1
             // In 0-9, an Arabic separator or percent sign is always its Latin one, formatted
             // value or not: a typed ٢١٫١١٫٢٠٢٦ showed as 21٫11٫2026.
             if european || system == .latn || points.count <= 1 && number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
+                let symbols = system.symbols
                 for i in number where isSeparator(scalars[i]) {
                     display[i] = isDecimal(scalars[i]) != european ? symbols.decimal : symbols.group
                 }
-                var before = start - 1
+                var before = number.lowerBound - 1
                 while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
                 if before >= 0, isPercent(scalars[before]) { display[before] = symbols.percent }
                 var after = end
                 while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
                 if after < scalars.count, isPercent(scalars[after]) { display[after] = symbols.percent }
             }
-            start = end
         }
     }
 
