@@ -245,6 +245,24 @@ import Testing
         #expect(text.contains("Room 3"), "the text keeps its 3: \(text)")
     }
 
+    /// A CFF font whose `maxp` counts fewer glyphs than its CFF table has: hb-subset left the
+    /// CFF table out of the subset, and poppler could make no font of it ("Couldn't create a
+    /// font"): the PDF showed no text. The whole font is embedded instead.
+    @Test func aCFFFontThatCannotBeSubsetIsEmbeddedWhole() throws {
+        let folder = try folderWithTestFont("DamagedCFF.otf")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document font=\"Typeset Test Damaged CFF\"><p>Rom 一丁七</p></document>"
+            .write(toFile: folder + "/c.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", "c.xml", "--font-dir", "fonts"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let drawn = try runProgram("/usr/bin/pdftoppm", ["-r", "72", "-png", "-singlefile", folder + "/c.pdf", folder + "/drawn"])
+        #expect(drawn.status == 0 && drawn.stderr.isEmpty, "\(drawn)")
+        let image = try PixelImage(contentsOf: folder + "/drawn.png")
+        var ink = 0
+        for y in 0..<image.height { for x in 0..<image.width where (image.pixel(x: x, y: y)?.red ?? 255) < 128 { ink += 1 } }
+        #expect(ink > 100, "the text is drawn: \(ink) dark pixels")
+    }
+
     /// A `--font-dir` font whose missing-glyph box (.notdef) cannot be drawn gives no face, and
     /// says why: its damaged glyphs, drawn as that box, failed the PNG again.
     @Test func aFontWhoseMissingGlyphBoxCannotBeDrawnIsNotUsed() throws {

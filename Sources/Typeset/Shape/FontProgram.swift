@@ -122,8 +122,10 @@ struct FontProgram: @unchecked Sendable {
     }
 
     /// The font file with only `glyphs` (and the glyphs they are built from) drawn; every other
-    /// glyph id stays, empty. Layout tables are dropped: a PDF needs none. Nil when the font
-    /// cannot be subset.
+    /// glyph id stays, empty. Layout tables are dropped: a PDF needs none. A CFF font that
+    /// hb-subset cannot subset whole (a `maxp` that counts fewer glyphs than its CFF table:
+    /// hb-subset left the CFF table out, and the PDF's text was no font poppler could make) is
+    /// the whole file, when it is a font's own. Nil when the font cannot be subset.
     func subset(glyphs: [UInt32]) -> [UInt8]? {
         if isTrueType {
             return font.withTable("glyf") { glyf in
@@ -148,7 +150,22 @@ struct FontProgram: @unchecked Sendable {
         }
         guard let subset = hb_subset_or_fail(font.face, input) else { return nil }
         defer { hb_face_destroy(subset) }
-        let blob = hb_face_reference_blob(subset)
+        let outlines = ["CFF ", "CFF2"].filter { font.tableLength($0) > 0 }
+        let kept = outlines.allSatisfy { tag in
+            let table = hb_face_reference_table(subset, HarfBuzzFont.tag(tag))
+            defer { hb_blob_destroy(table) }
+            return hb_blob_get_length(table) > 0
+        }
+        guard kept else {
+            // The file itself, unless it holds several fonts (a collection's is no OpenType file).
+            guard let file = Self.bytes(of: hb_face_reference_blob(font.face)) else { return nil }
+            return file.starts(with: Array("ttcf".utf8)) ? nil : file
+        }
+        return Self.bytes(of: hb_face_reference_blob(subset))
+    }
+
+    /// A copy of `blob`'s bytes (nil when it has none), and the blob released.
+    private static func bytes(of blob: OpaquePointer?) -> [UInt8]? {
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0
         guard let data = hb_blob_get_data(blob, &length), length > 0 else { return nil }
