@@ -199,10 +199,10 @@ extension ReportBlock {
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
-        // A ")" closes only its "(", and digits of another script are another number: two
-        // numbers side by side are not one in groups.
+        // A ")" closes only its "(": two numbers side by side are not one in groups.
         #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
-        #expect(try warnings(#"<p lang="ar">الطلب ٣ 1234567 اليوم</p>"#).isEmpty)
+        // A hyphen between spaces joins groups, as it did.
+        #expect(try warnings("<p>טלפון 050 - 123 - 4567 עכשיו</p>").count == 1)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [
@@ -723,15 +723,27 @@ extension ReportBlock {
         #expect(shown("Step 3 of 5") == "Step ٣ of ٥")
         #expect(shown("Page 2 of 10") == "Page ٢ of ١٠")
         #expect(shown("Battery 65% · 1 min") == "Battery ٦٥٪ · ١ min")
-        #expect(shown("Battery 65 %").contains("٦٥"))
-        // A name's number alone in its stretch of Latin text stays a name's, lower-case word
-        // after it or not; a count beyond right-to-left text is another phrase's.
-        #expect(shown("iPhone 13 mini").contains("13"))
-        #expect(shown("iPhone 15 بسعر 2 ريال").contains("15"))
+        #expect(shown("Battery 65 %") == "Battery ٦٥ ٪")
+        // A name's number with no count one lower-case word after it stays a name's: the
+        // count of a phrase farther on, or beyond right-to-left text, is not its.
+        for kept in [
+            "iPhone 13 mini", "iPhone 15 Pro Max with 256 GB", "Updated at 10:30 — iOS 17.2", "Up to 50% off iPhone 15",
+            "<ltr>iPhone 15</ltr> • <ltr>in 2 days</ltr>", "iPhone 15 بسعر 2 ريال",
+        ] {
+            #expect(shown(kept).contains(kept.contains("13") ? "13" : kept.contains("17.2") ? "17.2" : "15"), "\(kept): \(shown(kept))")
+        }
         #expect(shown("iPhone 15 بسعر 2 ريال").contains("٢"))
-        // A code in groups, all as written; a card number's groups, all substituted.
-        let iban = shown("الآيبان: <ltr>SA03 8000 0000 6080 1016 7519</ltr> و GB29 NWBK 6016 1331 9268 19")
-        #expect(iban.contains("SA03 8000 0000 6080 1016 7519") && iban.contains("GB29 NWBK 6016 1331 9268 19"), "\(iban)")
+        // Digits of another span are its own.
+        #expect(shown(#"Step 1<span numerals="latn">2</span> of 5"#) == "Step 12 of ٥")
+        // A code in groups, all as written, after or before punctuation and brackets too; a
+        // card number's groups, all substituted.
+        for (label, code) in [
+            ("الآيبان: <ltr>SA03 8000 0000 6080 1016 7519</ltr>", "SA03 8000 0000 6080 1016 7519"),
+            ("الآيبان GB29 NWBK 6016 1331 9268 19، شكرا", "GB29 NWBK 6016 1331 9268 19"),
+            ("الآيبان (DE89 3704 0044 0532 0130 00)", "DE89 3704 0044 0532 0130 00"),
+        ] {
+            #expect(shown(label).contains(code), "\(code): \(shown(label))")
+        }
         let card = shown("البطاقة VISA 4242 4242 4242 4242")
         #expect(card.unicodeScalars.filter { ("0"..."9").contains($0) }.isEmpty, "\(card)")
         // Two groups are no code in groups: a name's number, as before.
@@ -746,9 +758,10 @@ extension ReportBlock {
     @Test func aPercentSignStaysWithALeftToRightNumber() {
         let labels = blocks(#"""
             <document lang="ar" numerals="arab"><label>&#x200E;-3.5%</label><label>ب total 65%</label>
-            <label>-3.5%</label><label>ب 65%</label><label><ltr>65%</ltr></label></document>
+            <label>-3.5%</label><label>ب 65%</label><label><ltr>65%</ltr></label>
+            <label>ب &#x202A;total&#x202C; 65%</label><label>ب &#x202B;تم&#x202C; 65%</label></document>
             """#)
-        #expect(labels.map(\.text) == ["\u{200E}-٣٫٥٪", "total ٦٥٪ب ", "٪٣٫٥-", "٪٦٥ب ", "٦٥٪"])
+        #expect(labels.map(\.text) == ["\u{200E}-٣٫٥٪", "total ٦٥٪ب ", "٪٣٫٥-", "٪٦٥ب ", "٦٥٪", "total ٦٥٪ب ", "٪٦٥ تمب "])
     }
 
     /// A substituted number takes its system's separators and percent sign (CLDR: ٫ ٬ ٪), as a
@@ -777,6 +790,8 @@ extension ReportBlock {
         // Beside a European amount, a lone decimal comma is one too (it showed ٢,٥٠ beside
         // ١٬٢٣٤٫٥٠); a date or a list's comma is not.
         #expect(text("<label>1.234,50 2,50 3,5% 21.11.2026 1,2,3</label>") == "١٬٢٣٤٫٥٠ ٢٫٥٠ ٣٫٥٪ ٢١.١١.٢٠٢٦ ١,٢,٣")
+        // But not a comma three digits before the number's end, a thousands separator's.
+        #expect(text("<label>1.234,50 3,000</label>") == "١٬٢٣٤٫٥٠ ٣٬٠٠٠")
         // A percent sign past an isolate's controls.
         #expect(text("<label><ltr>65</ltr>% 12.5<ltr>%</ltr></label>") == "٦٥٪ ١٢٫٥٪")
         // And past a mark: CLDR's Arabic percent pattern puts an ALM beside the sign.

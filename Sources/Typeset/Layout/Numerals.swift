@@ -39,7 +39,7 @@ extension ParagraphLayouter {
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
         var wordIsNamesNumber = false
-        // Names' numbers kept, and numbers shown that follow a lower-case Latin word (`Prose`).
+        // Names' numbers kept, and numbers shown after a lower-case Latin word (`Prose`).
         var prose = Prose()
         for span in text.spans {
             guard let system = span.style.digits else { continue }
@@ -58,10 +58,11 @@ extension ParagraphLayouter {
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
                         || continuesACode(word, in: text.scalars)
                     wordIsNamesNumber = keepsLatinNames && !wordHasLetter && followsAName(word, in: text.scalars)
-                    if wordIsNamesNumber {
+                    // (One whose digits are all in this span: another span's digits are its own.)
+                    if wordIsNamesNumber, span.scalarRange.contains(word.lowerBound), word.upperBound <= span.scalarRange.upperBound {
                         prose.names.append((word, system))
                     } else if !wordHasLetter, followsLowerCaseWord(word, in: text.scalars) {
-                        prose.counts.append((word.lowerBound, system))
+                        prose.counts.insert(Prose.Count(offset: word.lowerBound, system: system))
                     }
                 }
                 if wordHasLetter || wordIsNamesNumber { continue }
@@ -70,7 +71,7 @@ extension ParagraphLayouter {
                 shown[i] = system
             }
         }
-        for (word, system) in prose.namesInSentences(text.scalars) {
+        for (word, system) in prose.namesInPhrases(text.scalars) {
             for i in word {
                 guard let digit = system.substitute(display[i]) else { continue }
                 display[i] = digit
@@ -82,37 +83,34 @@ extension ParagraphLayouter {
         return display
     }
 
-    /// An English sentence's numbers among right-to-left text: "Step 3 of 5", "Page 2 of 10"
-    /// (an untranslated string) showed "Step 3 of ٥", the first number kept as a name's
-    /// (iPhone 15) and the second shown as a count. A name's number that shares a stretch of
-    /// left-to-right text (no right-to-left letter, no paragraph end between) with a number
-    /// shown after a lower-case Latin word ("of 5") is shown in the same digits.
+    /// An English phrase's numbers among right-to-left text: "Step 3 of 5", "Page 2 of 10" (an
+    /// untranslated string) showed "Step 3 of ٥", the first number kept as a name's (iPhone 15)
+    /// and the second shown as a count. A name's number followed by one lower-case Latin word
+    /// and a number shown (as a count) in the same digits is shown in them too; not one farther
+    /// away ("iPhone 15 Pro Max with 256 GB" keeps its 15).
     private struct Prose {
-        var names: [(word: Range<Int>, system: NumberingSystem)] = []
-        var counts: [(offset: Int, system: NumberingSystem)] = []
-
-        /// The names' numbers that are a sentence's, with the digits they take.
-        func namesInSentences(_ scalars: [Unicode.Scalar]) -> [(word: Range<Int>, system: NumberingSystem)] {
-            guard !names.isEmpty, !counts.isEmpty else { return [] }
-            // Each offset's stretch: numbered from 0, a new one after each right-to-left letter
-            // or paragraph end.
-            var stretches: [Int] = []
-            stretches.reserveCapacity(scalars.count)
-            var stretch = 0
-            for scalar in scalars {
-                stretches.append(stretch)
-                switch scalar.bidiClass {
-                case .R, .AL, .B: stretch += 1
-                default: if scalar == "\u{2028}" { stretch += 1 }
-                }
-            }
-            let counted = Set(counts.map { Pair(stretch: stretches[$0.offset], system: $0.system) })
-            return names.filter { counted.contains(Pair(stretch: stretches[$0.word.lowerBound], system: $0.system)) }
-        }
-
-        private struct Pair: Hashable {
-            let stretch: Int
+        struct Count: Hashable {
+            let offset: Int
             let system: NumberingSystem
+        }
+        var names: [(word: Range<Int>, system: NumberingSystem)] = []
+        var counts: Set<Count> = []
+
+        /// The names' numbers that are a phrase's, with the digits they take.
+        func namesInPhrases(_ scalars: [Unicode.Scalar]) -> [(word: Range<Int>, system: NumberingSystem)] {
+            guard !counts.isEmpty else { return [] }
+            func isSpace(_ at: Int) -> Bool { at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
+            return names.filter { name in
+                // One space, a lower-case word ("of"), one space, and the count.
+                var at = ParagraphLayouter.word(around: name.word.upperBound - 1, in: scalars).upperBound
+                guard isSpace(at), at + 1 < scalars.count else { return false }
+                let between = ParagraphLayouter.word(around: at + 1, in: scalars)
+                guard between.lowerBound == at + 1,
+                    scalars[between].allSatisfy({ $0.script == .latin && $0.generalCategory == .Ll })
+                else { return false }
+                at = between.upperBound
+                return isSpace(at) && counts.contains(Count(offset: at + 1, system: name.system))
+            }
         }
     }
 
@@ -133,11 +131,15 @@ extension ParagraphLayouter {
     /// and its others showed ٨٠٠٠ ٠٠٠٠; all are shown as written. (Ten groups each way are
     /// looked at, an IBAN's most: a megabyte of "1 1 1 …" is not looked through for each.)
     private static func continuesACode(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
-        /// Whether `word` holds capitals and digits alone, and which.
+        /// Whether `word` holds capitals and digits alone, and which, past an opening bracket or
+        /// quotation mark before them and punctuation after them ("(SA03", "7519،").
         func group(_ word: Range<Int>) -> (letters: Bool, digits: Bool)? {
             var letters = false
             var digits = false
-            for scalar in scalars[word] where !scalar.isDefaultIgnorable {
+            var characters = scalars[word].filter { !$0.isDefaultIgnorable }[...]
+            while let first = characters.first, [.Ps, .Pi].contains(first.generalCategory) { characters.removeFirst() }
+            while let last = characters.last, [.Pe, .Pf, .Po].contains(last.generalCategory) { characters.removeLast() }
+            for scalar in characters {
                 switch scalar.value {
                 case 0x41...0x5A: letters = true
                 case 0x30...0x39: digits = true
@@ -209,22 +211,31 @@ extension ParagraphLayouter {
 
     /// Whether the last strong character passed is left to right, the type a European number
     /// after it takes (UAX #9 W7): an isolate passed is a neutral to the text around it, and an
-    /// isolate or embedding begun answers by its direction until a strong character in it. Not
-    /// left to right at the start, or after a paragraph's end or an embedding's.
+    /// isolate or embedding begun answers by its direction until a strong character in it, as
+    /// an embedding ended does after it ("total" in an LRE, then "65%"). Not left to right at the
+    /// start, or after a paragraph's end.
     private struct LeftToRightContext {
         private(set) var isLeftToRight = false
         private var outside: [Bool] = []  // around each open isolate
+        private var embeddings: [Bool] = []  // each open embedding's or override's direction
 
         mutating func pass(_ scalar: Unicode.Scalar) {
             switch scalar.bidiClass {
-            case .L, .LRE, .LRO: isLeftToRight = true
-            case .R, .AL, .RLE, .RLO, .PDF: isLeftToRight = false
+            case .L: isLeftToRight = true
+            case .R, .AL: isLeftToRight = false
+            case .LRE, .LRO, .RLE, .RLO:
+                let leftToRight = scalar.bidiClass == .LRE || scalar.bidiClass == .LRO
+                embeddings.append(leftToRight)
+                isLeftToRight = leftToRight
+            // The text after an embedding starts from the higher level (X10), the embedding's.
+            case .PDF: if let closed = embeddings.popLast() { isLeftToRight = closed }
             case .LRI, .RLI, .FSI:
                 outside.append(isLeftToRight)
                 isLeftToRight = scalar.bidiClass == .LRI
             case .PDI: if let around = outside.popLast() { isLeftToRight = around }
             case .B:
                 outside.removeAll()
+                embeddings.removeAll()
                 isLeftToRight = false
             default: break
             }
@@ -345,9 +356,12 @@ extension ParagraphLayouter {
                 comma < point && comma + 4 <= end && (comma + 1...comma + 3).allSatisfy { shown[$0] != nil }
                     && (comma + 4 == end || isSeparator(scalars[comma + 4]))
             }
+            // (Not a comma with three digits after it, as a thousands separator has: "3,000 $"
+            // beside "1.234,50 €" is three thousand.)
+            let commas = number.filter { scalars[$0] == "," }
             let european = isEuropean(number, system)
                 || writesDecimalCommas && system != .latn && hasLatinSeparators(number) && points.isEmpty
-                    && number.count { scalars[$0] == "," } == 1
+                    && commas.count == 1 && end - commas[0] != 4
             // In 0-9, an Arabic separator or percent sign is always its Latin one, formatted
             // value or not: a typed ٢١٫١١٫٢٠٢٦ showed as 21٫11٫2026.
             if european || system == .latn || points.count <= 1 && number.allSatisfy({ !isGroup(scalars[$0]) || groups($0) }) {
@@ -358,8 +372,14 @@ extension ParagraphLayouter {
                 var before = number.lowerBound - 1
                 while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
                 if before >= 0, isPercent(scalars[before]) { display[before] = symbols.percent }
+                // After the number, a space may stand before the sign ("65 %", "65\u{202F}%").
                 var after = end
                 while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
+                if after + 1 < scalars.count, [" ", "\u{A0}", "\u{202F}"].contains(scalars[after]) {
+                    var sign = after + 1
+                    while sign < scalars.count, isBidiControlOrMark(scalars[sign]) { sign += 1 }
+                    if sign < scalars.count, isPercent(scalars[sign]) { after = sign }
+                }
                 if after < scalars.count, isPercent(scalars[after]) { display[after] = symbols.percent }
             }
         }

@@ -10,7 +10,7 @@
 // whose order right-to-left text may change (`HIGRules.reorderedNumbers`).
 
 enum NumberGroups {
-    /// A number in groups: digits (of one script) with single spaces, no-break spaces, hyphens,
+    /// A number in groups: digits with single spaces, no-break spaces, hyphens,
     /// dots and brackets between them, beginning with "+", "(" or a digit and ending with a
     /// digit or ")".
     struct Number {
@@ -25,12 +25,12 @@ enum NumberGroups {
 
     /// The numbers in groups of `scalars` with two groups or more, or signs between digits. A
     /// separator is one only between parts (a full stop that ends a sentence, "1999. 2000
-    /// people", ends a number), a ")" only after its "(" ("(Visa •••• 4242) 120 ₪" is two
-    /// numbers), and digits of another script begin another ("٣ 1234567").
+    /// people", ends a number; a hyphen may stand between spaces, "050 - 123 - 4567"), and a ")"
+    /// only after its "(" ("(Visa •••• 4242) 120 ₪" is two numbers).
     static func numbers(in scalars: [Unicode.Scalar]) -> [Number] {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" }
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
-        func zero(_ digit: Unicode.Scalar) -> UInt32 { digit.value - (NumberingSystem.digitValue(digit) ?? 0) }
+        func isHyphen(_ at: Int) -> Bool { at < scalars.count && (scalars[at] == "-" || scalars[at] == "\u{2011}") }
         var numbers: [Number] = []
         var start = 0
         while start < scalars.count {
@@ -44,13 +44,10 @@ enum NumberGroups {
             var number = Number(range: start..<start)
             var end = start
             var last = start
-            var script: UInt32?  // the zero of its digits
             var open = 0  // brackets opened and not closed
             while end < scalars.count {
                 let scalar = scalars[end]
                 if NumberingSystem.isDigit(scalar) {
-                    guard script == nil || script == zero(scalar) else { break }
-                    script = zero(scalar)
                     number.digits += 1
                     number.groups[number.groups.count - 1] += 1
                     last = end
@@ -59,14 +56,18 @@ enum NumberGroups {
                     open -= 1
                     last = end
                 } else if isSpace(scalar) {
-                    // One space between groups, before a digit, "(" or "+".
+                    // One space between groups, before a digit, "(" or "+", or a hyphen between spaces.
                     guard end > start, !isSpace(scalars[end - 1]), scalars[end - 1] != "+", end + 1 < scalars.count,
                         isDigit(end + 1) || scalars[end + 1] == "("
+                            || isHyphen(end + 1) && end + 2 < scalars.count && isSpace(scalars[end + 2]) && isDigit(end + 3)
                     else { break }
                     number.groups.append(0)
                 } else if scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+" {
-                    // Joining parts: a digit or "(" after it.
+                    // Joining parts: a digit or "(" after it (a space, then a digit, after a
+                    // hyphen with a space before it).
                     guard scalar == "(" || end == start || isDigit(end + 1) || end + 1 < scalars.count && scalars[end + 1] == "("
+                        || isHyphen(end) && isSpace(scalars[end - 1]) && end + 1 < scalars.count && isSpace(scalars[end + 1])
+                            && isDigit(end + 2)
                     else { break }
                     if scalar == "(" { open += 1 }
                 } else {
@@ -74,7 +75,7 @@ enum NumberGroups {
                 }
                 end += 1
             }
-            // What it took past its last digit or ")" is not its: "12 (a", "٣ 1234567".
+            // What it took past its last digit or ")" is not its: "12 (a".
             number.range = start..<(last + 1)
             number.otherSigns = number.range.contains { !NumberingSystem.isDigit(scalars[$0]) && !isSpace(scalars[$0]) }
             while number.groups.count > 1, number.groups.last == 0 { number.groups.removeLast() }

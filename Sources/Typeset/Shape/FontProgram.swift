@@ -125,7 +125,7 @@ struct FontProgram: @unchecked Sendable {
     /// glyph id stays, empty. Layout tables are dropped: a PDF needs none. A CFF font that
     /// hb-subset cannot subset whole (a `maxp` that counts fewer glyphs than its CFF table:
     /// hb-subset left the CFF table out, and the PDF's text was no font poppler could make) is
-    /// the whole file, when it is a font's own. Nil when the font cannot be subset.
+    /// the whole font. Nil when the font cannot be subset.
     func subset(glyphs: [UInt32]) -> [UInt8]? {
         if isTrueType {
             return font.withTable("glyf") { glyf in
@@ -156,12 +156,28 @@ struct FontProgram: @unchecked Sendable {
             defer { hb_blob_destroy(table) }
             return hb_blob_get_length(table) > 0
         }
-        guard kept else {
-            // The file itself, unless it holds several fonts (a collection's is no OpenType file).
-            guard let file = Self.bytes(of: hb_face_reference_blob(font.face)) else { return nil }
-            return file.starts(with: Array("ttcf".utf8)) ? nil : file
-        }
+        guard kept else { return wholeFont() }
         return Self.bytes(of: hb_face_reference_blob(subset))
+    }
+
+    /// The font's tables as an OpenType file of its own (one face of a collection too).
+    private func wholeFont() -> [UInt8]? {
+        guard let builder = hb_face_builder_create() else { return nil }
+        defer { hb_face_destroy(builder) }
+        var tags = [hb_tag_t](repeating: 0, count: 64)
+        var start: UInt32 = 0
+        while true {
+            var count = UInt32(tags.count)
+            let total = hb_face_get_table_tags(font.face, start, &count, &tags)
+            for tag in tags[..<Int(count)] {
+                let table = hb_face_reference_table(font.face, tag)
+                defer { hb_blob_destroy(table) }
+                guard hb_face_builder_add_table(builder, tag, table) != 0 else { return nil }
+            }
+            start += count
+            if count == 0 || start >= total { break }
+        }
+        return Self.bytes(of: hb_face_reference_blob(builder))
     }
 
     /// A copy of `blob`'s bytes (nil when it has none), and the blob released.
