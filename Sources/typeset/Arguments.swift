@@ -88,8 +88,10 @@ func refuseOverwriting(inputs: [String], outputs: [String]) throws {
 /// exit 1, where `-o` naming the markup or the catalog exits 2).
 /// So is one that names any font file (`.ttf`, `.otf`, `.ttc`, `.otc`, `.woff`, `.woff2`) that exists: a system or
 /// user font a document uses is read only when a run needs it, and `-o ~/.fonts/F.ttf --format
-/// pdf` replaced it with a PDF.
-func refuseOverwritingFonts(output: String?) throws {
+/// pdf` replaced it with a PDF. And one that names a markup file or string catalog that exists
+/// and is no input, as much the user's work (`render b.xml -o notes.xml --format pdf` replaced
+/// it with a PDF, with a warning of its extension only).
+func refuseOverwritingSources(output: String?) throws {
     guard let output else { return }
     if let font = ProtectedFiles.input(at: output) {
         throw UsageError(
@@ -98,6 +100,18 @@ func refuseOverwritingFonts(output: String?) throws {
     }
     if FontDatabase.isFontFileName(output), FileManager.default.fileExists(atPath: output) {
         throw UsageError("'\(output)' is a font file: writing it would replace it; name another output")
+    }
+    try refuseOverwritingMarkup(output: output)
+}
+
+/// Refuses an output that names a markup file or string catalog that exists (part of
+/// `refuseOverwritingSources`, and all of it for `diff`, whose inputs are checked apart).
+func refuseOverwritingMarkup(output: String?) throws {
+    guard let output else { return }
+    if [".xml", ".xcstrings", ".strings"].contains(where: { output.lowercased().hasSuffix($0) }),
+        FileManager.default.fileExists(atPath: output)
+    {
+        throw UsageError("'\(output)' is a markup file or string catalog: writing it would replace it; name another output")
     }
 }
 

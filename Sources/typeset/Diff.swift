@@ -55,6 +55,7 @@ struct Diff: Command {
 
     func run() throws {
         ProtectedFiles.protect([a, b] + (layoutArguments.strings.map { [$0] } ?? []))
+        try refuseOverwritingMarkup(output: out)
         let maxShare = comparison.maxDiff
         let settings = layoutArguments.settings(pngScale: scale)
         // A broken string catalog: settings() has printed why.

@@ -130,7 +130,7 @@ struct Render: Command {
         if let shard { selected = shard.select(inputs) }
         if let output { warnIfFormatDiffers(output, resolvedFormat) }
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
-        try refuseOverwritingFonts(output: output)
+        try refuseOverwritingSources(output: output)
         let batch = Batch(inputs: selected, jobs: jobs)
         // Missing folders are made, for -o as for --out-dir and `sheet -o`.
         let made = try (output.map(Path.folder) ?? outDir).map(makeOutputFolder) ?? []

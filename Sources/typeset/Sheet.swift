@@ -161,7 +161,7 @@ struct Sheet: Command {
         let resolvedFormat = format ?? OutputFormat(path: output) ?? .pdf
         warnIfFormatDiffers(output, resolvedFormat)
         let typesetter = LayoutArguments.typesetter(fontDirectories: fontDir)
-        try refuseOverwritingFonts(output: output)
+        try refuseOverwritingSources(output: output)
 
         // Each input is parsed once, then laid out once per column.
         let assets = self.assets

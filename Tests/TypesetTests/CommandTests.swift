@@ -666,6 +666,14 @@ import Testing
         #expect(linked.status == 2 && linked.stderr.contains("'out.pdf' leads to the input 'v.xml'"), "\(linked.stderr)")
         let sheet = try typeset(["sheet", "v.xml", "-o", "out.pdf"], in: out)
         #expect(sheet.status == 2 && sheet.stderr.contains("'out.pdf' leads to the input 'v.xml'"), "\(sheet.stderr)")
+        // A markup file or string catalog that is no input is refused as an output too.
+        try markup.write(toFile: out + "/notes.xml", atomically: true, encoding: .utf8)
+        for arguments in [["render", "v.xml", "-o", "notes.xml", "--format", "pdf"], ["sheet", "v.xml", "-o", "notes.xml", "--format", "png"],
+                          ["diff", "v.xml", "v.xml", "--out", "notes.xml"]] {
+            let result = try typeset(arguments, in: out)
+            #expect(result.status == 2 && result.stderr.contains("'notes.xml' is a markup file or string catalog"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: out + "/notes.xml", encoding: .utf8) == markup)
         // A later page through a link, and a later page named like an input: the input fails.
         let page = try typeset(["render", "long.xml", "v.xml", "--format", "png", "--out-dir", "."], in: out)
         #expect(page.status == 1, "\(page.stderr)")

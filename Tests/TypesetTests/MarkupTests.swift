@@ -740,6 +740,15 @@ private struct Fixture {
             "the limit is 4194304 bytes (4 MiB)"),
     ]
 
+    /// A margin's hint is in hundredths, rounded down: it said "at most 15.504999999999999",
+    /// and 15.505 was refused.
+    @Test func aMarginsHintIsInHundredths() {
+        let result = MarkupParser.parse(bytes: Array("<document width='32.01' margin='16'/>".utf8), file: "bad.xml")
+        #expect(result.diagnostics.errors.map(\.hint) == ["use a margin of at most 15.5"])
+        let taken = MarkupParser.parse(bytes: Array("<document width='32.01' margin='15.5'><p>x</p></document>".utf8), file: "ok.xml")
+        #expect(taken.diagnostics.errors.isEmpty && taken.document != nil)
+    }
+
     @Test(arguments: badInputs)
     func badInputIsReportedAtItsLocation(_ input: BadInput) {
         expectError(

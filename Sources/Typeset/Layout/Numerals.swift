@@ -378,7 +378,11 @@ extension ParagraphLayouter {
                 if after + 1 < scalars.count, [" ", "\u{A0}", "\u{202F}"].contains(scalars[after]) {
                     var sign = after + 1
                     while sign < scalars.count, isBidiControlOrMark(scalars[sign]) { sign += 1 }
-                    if sign < scalars.count, isPercent(scalars[sign]) { after = sign }
+                    // (A sign that is a word of its own: not a format's "%2$@".)
+                    let next = sign + 1 < scalars.count ? scalars[sign + 1] : " "
+                    let ends = next.isWhiteSpace || isBidiControlOrMark(next)
+                        || [.Pc, .Pd, .Ps, .Pe, .Pi, .Pf, .Po].contains(next.generalCategory) && next != "%"
+                    if sign < scalars.count, isPercent(scalars[sign]), ends { after = sign }
                 }
                 if after < scalars.count, isPercent(scalars[after]) { display[after] = symbols.percent }
             }

@@ -323,7 +323,7 @@ struct MarkupConverter {
             // that the margin is wrong (a margin of 0 was told to be "at most 0").
             let tooSmall = needs.map { length < $0 } ?? false
             if document.margin == nil || tooSmall, let location = attributes.location(of: name) {
-                let enough = needs.map { "at least \(format(2 * margin + $0))" } ?? "more than \(format(2 * margin))"
+                let enough = needs.map { "at least \(format(((2 * margin + $0) * 100).rounded(.up) / 100))" } ?? "more than \(format(2 * margin))"
                 let margins = document.margin == nil ? "the default \(format(margin)) pt margins" : "\(format(margin)) pt margins"
                 error(
                     location,
@@ -339,7 +339,8 @@ struct MarkupConverter {
                 location,
                 "attribute 'margin' accepts a length in points that leaves room for text: a margin of "
                     + "\(format(margin)) pt on each side of a page \(format(length)) pt in \(name) leaves \(lacking)",
-                hint: needs.map { "use a margin of at most \(format(max(0, (length - $0) / 2)))" }
+                // Down to hundredths: "at most 15.504999999999999" for a page 32.01 pt wide, and 15.505 was refused.
+                hint: needs.map { "use a margin of at most \(format((max(0, (length - $0) / 2) * 100).rounded(.down) / 100))" }
                     ?? "use a margin smaller than \(format(length / 2))")
         }
     }

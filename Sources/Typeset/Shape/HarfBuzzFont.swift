@@ -163,7 +163,7 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// chooses for `script` (as `hb_ot_map_builder_t` chooses them).
     private func hasLanguageSystem(_ language: String, script: Script) -> Bool {
         let hbScript = script.code.withCString { hb_script_from_string($0, -1) }
-        let hbLanguage = language.withCString { hb_language_from_string($0, -1) }
+        let hbLanguage = HarfBuzzLanguage.of(language)
         var scriptTags = [hb_tag_t](repeating: 0, count: Int(HB_OT_MAX_TAGS_PER_SCRIPT))
         var languageTags = [hb_tag_t](repeating: 0, count: Int(HB_OT_MAX_TAGS_PER_LANGUAGE))
         var scriptCount = UInt32(scriptTags.count)

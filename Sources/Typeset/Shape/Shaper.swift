@@ -379,9 +379,7 @@ public final class Shaper: Sendable {
             buffer,
             request.characterClusters ? HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS : HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
         // Always set: HarfBuzz's guessed language is the process locale, which is not deterministic.
-        // `withCString`, not a String argument: that conversion copies the text into a new array.
-        let language = request.language.isEmpty ? "und" : request.language
-        hb_buffer_set_language(buffer, language.withCString { hb_language_from_string($0, -1) })
+        hb_buffer_set_language(buffer, HarfBuzzLanguage.of(request.language))
         if request.script.isExplicit {
             hb_buffer_set_script(buffer, request.script.code.withCString { hb_script_from_string($0, -1) })
         }
