@@ -132,8 +132,14 @@ struct Render: Command {
         let typesetter = LayoutArguments.typesetter(fontDirectories: layoutArguments.fontDir)
         try refuseOverwritingSources(output: output)
         let batch = Batch(inputs: selected, jobs: jobs)
-        // Missing folders are made, for -o as for --out-dir and `sheet -o`.
-        let made = try (output.map(Path.folder) ?? outDir).map(makeOutputFolder) ?? []
+        // Missing folders are made, for -o as for --out-dir and `sheet -o`. One the system will
+        // not make (said) fails every input, and the summary names them, as a failed write does.
+        let made: [String]
+        do {
+            made = try (output.map(Path.folder) ?? outDir).map(makeOutputFolder) ?? []
+        } catch is ExitCode {
+            return try finish(total: selected.count, settings: settings, failed: selected)
+        }
         defer { removeEmptyFolders(made) }
 
         if let output, resolvedFormat == .pdf {

@@ -133,6 +133,12 @@ import Testing
         noCmap[try tableRecord(original, "cmap")] = UInt8(ascii: "x")
         try Data(noCmap).write(to: URL(fileURLWithPath: folder + "/fonts/no-cmap.ttf"))
         try Data(try withEmptyCmap(original)).write(to: URL(fileURLWithPath: folder + "/fonts/empty-cmap.ttf"))
+        // An 'hhea' read from the wrong place (its offset 1): hb-subset left it and 'hmtx' out of
+        // the PDF (poppler drew another font), and FreeType drew every glyph at one place.
+        var badHhea = original
+        let hhea = try tableRecord(original, "hhea")
+        badHhea.replaceSubrange(hhea + 8..<hhea + 12, with: [0, 0, 0, 1])
+        try Data(badHhea).write(to: URL(fileURLWithPath: folder + "/fonts/bad-hhea.ttf"))
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
@@ -142,6 +148,7 @@ import Testing
         #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no Unicode character; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/bad-hhea.ttf:1:1: warning: a damaged font: its 'hhea' table is damaged or does not match its advances ('hmtx'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(run.stderr.contains("/fonts/named.ttf:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(!run.stderr.contains("good.ttf") && !run.stderr.contains("short.ttf"), "\(run)")
@@ -722,11 +729,15 @@ import Testing
         chmod(folder, 0o755)  // readable by all, writable by its owner only
         try "<document><p>x</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
         chmod(folder + "/a.xml", 0o644)
-        let arguments = ["render", folder + "/a.xml", "--out-dir", folder + "/out/sub"]
+        try "<document><p>y</p></document>".write(toFile: folder + "/b.xml", atomically: true, encoding: .utf8)
+        chmod(folder + "/b.xml", 0o644)
+        let arguments = ["render", folder + "/a.xml", folder + "/b.xml", "--out-dir", folder + "/out/sub"]
         let run = try typesetUnprivileged(arguments)
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("cannot make the folder '\(folder)/out/sub' for the output: Permission denied"), "\(run.stderr)")
         #expect(!run.stderr.contains("Usage"), "\(run.stderr)")
+        // The summary names the inputs that failed, as for a failed write.
+        #expect(run.stderr.contains("rendered 0 of 2 inputs; failed: \(folder)/a.xml, \(folder)/b.xml"), "\(run.stderr)")
     }
 
     /// An output that is a link to another input's output or to a picture a document shows:
