@@ -60,10 +60,11 @@ struct OptionSpec {
     }
 }
 
-/// A bad command line: printed with the command's usage, exit status 2.
+/// A bad command line: printed with the command's usage, exit status 2. A long value quoted in
+/// it is shortened as a diagnostic's is (a 2,000-character `--locale` was echoed whole).
 struct UsageError: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    init(_ message: String) { self.message = Diagnostic.shortened(message) }
 }
 
 /// Refuses a command that would write over a file it reads (its markup, its string catalog):

@@ -63,6 +63,9 @@ import Testing
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
+        // A long value is shortened in the message, as a diagnostic's quote is.
+        let long = try typeset(["render", input, "-o", folder + "/x.pdf", "--locale", String(repeating: "a", count: 2000)], in: folder)
+        #expect(long.status == 2 && long.stderr.contains("…") && long.stderr.utf8.count < 800, "\(long.stderr.utf8.count)")
         // A symbolic link to nothing, or in a loop, where a folder is wanted.
         try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: "nowhere")
         try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: "loop")
@@ -139,6 +142,8 @@ import Testing
         let hhea = try tableRecord(original, "hhea")
         badHhea.replaceSubrange(hhea + 8..<hhea + 12, with: [0, 0, 0, 1])
         try Data(badHhea).write(to: URL(fileURLWithPath: folder + "/fonts/bad-hhea.ttf"))
+        // A pipe named like a font is not opened (that waited forever), and is said.
+        #expect(mkfifo(folder + "/fonts/pipe.ttf", 0o644) == 0)
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
@@ -148,6 +153,7 @@ import Testing
         #expect(run.stderr.contains("/fonts/lost.ttf:1:1: warning: a damaged font: its 'loca' table points outside its outlines ('glyf'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no Unicode character; skipped"), "\(run)")
+        #expect(run.stderr.contains("/fonts/pipe.ttf:1:1: warning: not a regular file (a pipe, a socket or a device)"), "\(run)")
         #expect(run.stderr.contains("/fonts/bad-hhea.ttf:1:1: warning: a damaged font: its 'hhea' table is damaged or does not match its advances ('hmtx'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(run.stderr.contains("/fonts/named.ttf:1:1: warning: a WOFF font, which is not read"), "\(run)")

@@ -55,7 +55,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     static let longestQuote = 80
     static let longestPart = 320
 
-    static func shortened(_ message: String) -> String {
+    public static func shortened(_ message: String) -> String {
         guard message.utf8.count > longestPart else { return message }
         return message.split(separator: "'", omittingEmptySubsequences: false).map { part in
             part.count > longestPart ? part.prefix(longestQuote) + "…" + part.suffix(longestQuote) : part

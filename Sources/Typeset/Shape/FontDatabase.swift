@@ -792,8 +792,10 @@ public final class FontDatabase: Sendable {
         checksOutlines: Bool = true
     ) -> [FontFace] {
         var faces: [FontFace] = []
-        let paths = files(in: directories, extensions: fontFileExtensions, recursive: recursive)
+        let (paths, irregular) = files(in: directories, extensions: fontFileExtensions, recursive: recursive)
         found += paths
+        // (Said, not opened: a pipe named x.ttf was skipped without a word.)
+        unusable += irregular.map { ($0, "not a regular file (a pipe, a socket or a device)") }
         for path in paths {
             guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {
                 unusable.append((path, woffReason))
@@ -834,21 +836,30 @@ public final class FontDatabase: Sendable {
     /// The regular files in `directories` (and their subfolders when recursive, not through
     /// symbolic links to folders; unreadable folders are skipped) whose extension is one of
     /// `extensions`, sorted, each once.
-    private static func files(in directories: [String], extensions: Set<String>, recursive: Bool) -> [String] {
+    /// The regular files named with one of `extensions` in `directories`, and those so named
+    /// that are not regular files (not folders either): opening a pipe named like a font waited
+    /// forever.
+    private static func files(
+        in directories: [String], extensions: Set<String>, recursive: Bool
+    ) -> (regular: [String], irregular: [String]) {
         var paths: [String] = []
+        var irregular: [String] = []
         func collect(_ folder: String) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 let path = Path.join(folder, name)
                 if extensions.contains(Path.fileExtension(name).lowercased()) {
-                    // Only regular files: opening a pipe named like a font waited forever.
-                    if FileVersion(path: path) != nil { paths.append(path) }
+                    if FileVersion(path: path) != nil {
+                        paths.append(path)
+                    } else if !isFolder(path), FileManager.default.fileExists(atPath: path) {
+                        irregular.append(path)
+                    }
                 } else if recursive, isFolder(path) {
                     collect(path)
                 }
             }
         }
         for directory in directories { collect(absolute(directory)) }
-        return Set(paths).sorted()
+        return (Set(paths).sorted(), Set(irregular).sorted())
     }
 }
 
