@@ -102,7 +102,7 @@ extension ParagraphLayouter {
             func isSpace(_ at: Int) -> Bool { at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
             return names.filter { name in
                 // One space, a lower-case word ("of"), one space, and the count.
-                var at = ParagraphLayouter.word(around: name.word.upperBound - 1, in: scalars).upperBound
+                var at = name.word.upperBound
                 guard isSpace(at), at + 1 < scalars.count else { return false }
                 let between = ParagraphLayouter.word(around: at + 1, in: scalars)
                 guard between.lowerBound == at + 1,
