@@ -18,7 +18,7 @@ enum HarfBuzzLanguage {
         // Most tags are a primary subtag alone, in lowercase ("ar", "en"): given as they are,
         // without the lock (there are 18,252 such; taken through the table, every shaping
         // paid its hashing, 0.7% of a corpus document's instructions).
-        var short = tag
+        var short = tag.isEmpty ? "und" : tag  // (text in no language is shaped as "und")
         if short.utf8.count >= 2, short.utf8.count <= 3, short.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) {
             return short.withUTF8 { hb_language_from_string(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count)) }
         }
