@@ -166,8 +166,7 @@ struct Diff: Command {
         for image in images { print("diff image: \(image.path)") }
         if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
         if let warning = leftoverWarning(
-            leftoverDiffImages(pageCount: pageCount, pictures: pictures), pageCount: max(pageCount, 1), of: "comparison",
-            consecutive: false)
+            leftoverDiffImages(pageCount: pageCount, pictures: pictures), pageCount: max(pageCount, 1), of: "comparison")
         {
             writeStandardError("typeset: warning: \(warning)\n")
         }

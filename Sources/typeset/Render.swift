@@ -411,21 +411,20 @@ func picturesInMarkup(_ inputs: [String], assets: [String], jobs: Int) -> [(imag
 /// What to say of the page files an earlier render of more pages left (`OutputFormat.leftoverPages`):
 /// a CI job that keeps every page file would take them for this render's.
 /// (`pictures`: those the inputs show, by `picturesShown(on:)`; one is no page left from an
-/// earlier render, whatever its name.) Pages left follow each other, and are named from the
-/// first to the last; diff images (`consecutive` false: only failing pages have one) are named
-/// each, up to three: "'a-3.diff.png' to 'a-7.diff.png'" said nothing of the pages between.
-/// `path`: the output whose pages they are, when they may not follow each other (a file of the
-/// user's, or another screen's output, between them: "'x-2.png' to 'x-5.png'" took in x-3.png).
+/// earlier render, whatever its name.) Pages of the output `path` that follow each other are
+/// named from the first to the last; others are named each, up to three: those with a file of
+/// the user's or another screen's output between them ("'x-2.png' to 'x-5.png'" took in
+/// x-3.png), and diff images (no `path`: only failing pages have one, and "'a-3.diff.png' to
+/// 'a-7.diff.png'" said nothing of the pages between).
 func leftoverWarning(
-    _ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render",
-    consecutive: Bool = true, path: String? = nil
+    _ leftovers: [String], pageCount: Int, pictures: [Set<String>] = [], of run: String = "render", path: String? = nil
 ) -> String? {
     let pictures = pictures.reduce(into: Set<String>()) { $0.formUnion($1) }
     let leftovers = pictures.isEmpty ? leftovers : leftovers.filter { Path.realPath($0).map(pictures.contains) != true }
     guard let first = leftovers.first else { return nil }
     let consecutive = path.map { path in
         leftovers.enumerated().allSatisfy { $0.element == OutputFormat.pagePath(for: path, page: pageCount + 1 + $0.offset) }
-    } ?? consecutive
+    } ?? false
     let named: String
     if leftovers.count == 1 {
         named = "'\(first)'"

@@ -99,7 +99,7 @@ extension ParagraphLayouter {
         /// The names' numbers that are a phrase's, with the digits they take.
         func namesInPhrases(_ scalars: [Unicode.Scalar]) -> [(word: Range<Int>, system: NumberingSystem)] {
             guard !counts.isEmpty else { return [] }
-            func isSpace(_ at: Int) -> Bool { at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
+            func isSpace(_ at: Int) -> Bool { at < scalars.count && isSpaceBetweenWords(scalars[at]) }
             return names.filter { name in
                 // One space, a lower-case word ("of"), one space, and the count.
                 var at = name.word.upperBound
@@ -118,7 +118,7 @@ extension ParagraphLayouter {
     /// a sentence's word ("of 5", "with 2"), not a name's.
     private static func followsLowerCaseWord(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
         var end = word.lowerBound
-        while end > 0, scalars[end - 1] == " " || scalars[end - 1] == "\u{A0}" { end -= 1 }
+        while end > 0, isSpaceBetweenWords(scalars[end - 1]) { end -= 1 }
         guard end > 0, end < word.lowerBound else { return false }
         let before = ParagraphLayouter.word(around: end - 1, in: scalars)
         let letters = scalars[before].filter { !$0.isDefaultIgnorable }
@@ -148,7 +148,7 @@ extension ParagraphLayouter {
             }
             return letters || digits ? (letters, digits) : nil
         }
-        func isSpace(_ at: Int) -> Bool { at >= 0 && at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
+        func isSpace(_ at: Int) -> Bool { at >= 0 && at < scalars.count && isSpaceBetweenWords(scalars[at]) }
         guard let own = group(word), !own.letters else { return false }
         // The groups one space apart before `word`, nearest first, and after it.
         var before: [(letters: Bool, digits: Bool)] = []
@@ -250,7 +250,6 @@ extension ParagraphLayouter {
     /// 555-0199", or "800 555 0199", showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥ ٠١٩٩", the first
     /// group kept as a name's number).
     private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}" }
         guard let first = scalars[word].first(where: { !$0.isDefaultIgnorable }), NumberingSystem.isDigit(first) else {
             return false
         }
@@ -258,16 +257,16 @@ extension ParagraphLayouter {
         func isPercent(_ scalar: Unicode.Scalar) -> Bool { scalar == "%" || scalar == "\u{066A}" || scalar == "\u{2030}" }
         if scalars[word].contains(where: isPercent) { return false }
         var next = word.upperBound
-        while next < scalars.count, isSpace(scalars[next]) || scalars[next].isDefaultIgnorable { next += 1 }
+        while next < scalars.count, isSpaceBetweenWords(scalars[next]) || scalars[next].isDefaultIgnorable { next += 1 }
         if next < scalars.count, isPercent(scalars[next]) { return false }
         if next > word.upperBound, next < scalars.count, NumberingSystem.isDigit(scalars[next]) { return false }
         var end = word.lowerBound
-        while end > 0, isSpace(scalars[end - 1]) { end -= 1 }
+        while end > 0, isSpaceBetweenWords(scalars[end - 1]) { end -= 1 }
         guard end > 0, end < word.lowerBound else { return false }
         let last = scalars[end - 1]
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
-        while start > 0, !scalars[start - 1].isWhiteSpace, !isSpace(scalars[start - 1]) { start -= 1 }
+        while start > 0, !scalars[start - 1].isWhiteSpace, !isSpaceBetweenWords(scalars[start - 1]) { start -= 1 }
         // (A bracket, a quotation mark or a default ignorable (a bidi control or mark, a ZWSP)
         // before it is not part of it: "(SAR 25.00)", "'SAR 25.00'", `<ltr>SAR 25.00</ltr>`.)
         var code = start
@@ -375,7 +374,7 @@ extension ParagraphLayouter {
                 // After the number, a space may stand before the sign ("65 %", "65\u{202F}%").
                 var after = end
                 while after < scalars.count, isBidiControlOrMark(scalars[after]) { after += 1 }
-                if after + 1 < scalars.count, [" ", "\u{A0}", "\u{202F}"].contains(scalars[after]) {
+                if after + 1 < scalars.count, isSpaceBetweenWords(scalars[after]) {
                     var sign = after + 1
                     while sign < scalars.count, isBidiControlOrMark(scalars[sign]) { sign += 1 }
                     // (A sign that is a word of its own: not a format's "%2$@".)
@@ -387,6 +386,12 @@ extension ParagraphLayouter {
                 if after < scalars.count, isPercent(scalars[after]) { display[after] = symbols.percent }
             }
         }
+    }
+
+    /// A space between a number and the word beside it: a space, or a no-break one ("15\u{A0}km",
+    /// "65\u{202F}%").
+    private static func isSpaceBetweenWords(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\u{A0}" || scalar == "\u{202F}"
     }
 
     /// The bidi controls: embeddings, overrides and isolates (what `<ltr>`, `<rtl>` and `<bdi>`

@@ -199,8 +199,7 @@ func pngBytes(of surface: CairoSurface, pixelsPerPoint: Double? = nil, context: 
         }
     }
     let png = try cairoPNGBytes(of: surface, context: context())
-    guard let pixelsPerPoint else { return PNGEncoder.marked(png) }
-    return PNGEncoder.marked(PNGEncoder.settingResolution(png, PNGEncoder.resolution(pixelsPerPoint: pixelsPerPoint)))
+    return PNGEncoder.marked(png, resolution: pixelsPerPoint.map(PNGEncoder.resolution(pixelsPerPoint:)))
 }
 
 /// Encodes an image surface as PNG bytes with Cairo's own writer (libpng).

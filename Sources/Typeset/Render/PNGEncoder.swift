@@ -210,23 +210,22 @@ enum PNGEncoder {
     /// (`OutputFormat.isOurs`: an earlier run's output is told from a picture of that name).
     static let software = Array("Software\0typeset".utf8)
 
-    /// `png` (Cairo's) with the tEXt chunk `software` after its header and resolution (IHDR,
-    /// and pHYs where `settingResolution` put it), as `file` writes it.
-    static func marked(_ png: [UInt8]) -> [UInt8] {
-        let headerEnd = 8 + 25  // the signature and IHDR, which comes first
-        let hasResolution = png.count > headerEnd + 8 && Array(png[headerEnd + 4..<headerEnd + 8]) == Array("pHYs".utf8)
-        return inserting("tEXt", software, into: png, at: headerEnd + (hasResolution ? 21 : 0))
+    /// `png` (Cairo's) with a pHYs chunk of `resolution` (`resolution(pixelsPerPoint:)`), when
+    /// given, and the tEXt chunk `software` after its header (IHDR), as `file` writes them.
+    static func marked(_ png: [UInt8], resolution: [UInt8]? = nil) -> [UInt8] {
+        let resolution = resolution.flatMap { $0.count == 9 ? [(type: "pHYs", data: $0)] : nil } ?? []
+        return inserting(resolution + [("tEXt", software)], into: png, at: 8 + 25)  // after the signature and IHDR
     }
 
-    /// `png` with the chunk `type` of `data` at byte `offset`, where a chunk of its ends.
-    private static func inserting(_ type: String, _ data: [UInt8], into png: [UInt8], at offset: Int) -> [UInt8] {
+    /// `png` with `chunks` at byte `offset`, where a chunk of its ends, in one copy.
+    private static func inserting(_ chunks: [(type: String, data: [UInt8])], into png: [UInt8], at offset: Int) -> [UInt8] {
         guard png.count > offset, png.starts(with: PNGFile.signature) else { return png }
-        var chunk = [UInt8](repeating: 0, count: 12 + data.count)
-        chunk.withUnsafeMutableBufferPointer { buffer in
-            guard let out = buffer.baseAddress else { return }
-            _ = writeChunk(type, data, at: out)
+        var inserted = [UInt8](repeating: 0, count: chunks.reduce(0) { $0 + 12 + $1.data.count })
+        inserted.withUnsafeMutableBufferPointer { buffer in
+            guard var out = buffer.baseAddress else { return }
+            for chunk in chunks { out = writeChunk(chunk.type, chunk.data, at: out) }
         }
-        return Array(png[..<offset]) + chunk + png[offset...]
+        return Array(png[..<offset]) + inserted + png[offset...]
     }
 
     /// The data of a pHYs chunk for `pixelsPerPoint` × 72 pixels per inch: a page rendered at
@@ -240,7 +239,7 @@ enum PNGEncoder {
     /// `png` with a pHYs chunk of `data` (9 bytes, `resolution(pixelsPerPoint:)`) after its
     /// header (IHDR).
     static func settingResolution(_ png: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        data.count == 9 ? inserting("pHYs", data, into: png, at: 8 + 25) : png  // after the signature and IHDR
+        data.count == 9 ? inserting([("pHYs", data)], into: png, at: 8 + 25) : png  // after the signature and IHDR
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {

@@ -295,17 +295,18 @@ final class HarfBuzzFont: @unchecked Sendable {
         guard (16...16384).contains(unitsPerEm) else { return "its units per em (\(unitsPerEm)) are not 16 to 16384" }
         // Its advances: hb-subset left such a font's `hhea` and `hmtx` out of the PDF (poppler
         // drew another font), and FreeType drew every glyph at one place.
+        let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
         let metrics = withTable("hhea") { hhea -> Int? in
             hhea.count >= 36 && TrueTypeSubsetter.uint16(hhea, 0) == 1 ? Int(TrueTypeSubsetter.uint16(hhea, 34)) : nil
         }
-        guard let metrics, metrics >= 1, tableLength("hmtx") >= 4 * min(metrics, withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) })
-        else { return "its 'hhea' table is damaged or does not match its advances ('hmtx')" }
+        guard let metrics, metrics >= 1, tableLength("hmtx") >= 4 * min(metrics, glyphCount) else {
+            return "its 'hhea' table is damaged or does not match its advances ('hmtx')"
+        }
         // Read from the table's header, for every font (reading the mappings took a one-page
         // process 2.4% more instructions for the bundled fonts alone): a font HarfBuzz would
         // map no character of was found for its family, and its text silently took other fonts.
         guard hasUnicodeCmap else { return "its 'cmap' table maps no Unicode character" }
         guard glyfLength > 0, checkingOutlines else { return nil }
-        let glyphCount = withTable("maxp") { Int(TrueTypeSubsetter.uint16($0, 4)) }
         let long = TrueTypeSubsetter.uint16(head, 50) == 1  // indexToLocFormat
         let outside = withTable("loca") { loca -> Int in
             // The offsets it has (FreeType reads a `loca` short of some as it is).
