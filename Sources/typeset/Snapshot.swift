@@ -28,9 +28,10 @@ struct Snapshot: Command {
             status 0 when every file passed, 1 otherwise, 2 when the folder cannot be read or an \
             argument is wrong.
 
-            --update renders every file and makes the output its references: writes new and \
-            changed references, removes references of pages that no longer exist, references \
-            no markup file uses, and diff images.
+            --update renders every file and makes the output its references: writes new \
+            references and those that differ (as --tolerance and --max-diff say), removes \
+            references of pages that no longer exist, references no markup file uses, and diff \
+            images.
             """,
         arguments: [PositionalSpec(name: "dir", help: "The folder of markup files.")],
         options: [.flag("update", "Write the references instead of comparing with them.")]
@@ -172,6 +173,13 @@ struct Snapshot: Command {
             $0.append(Path.join($0.last ?? directory, $1))
         }
         let folder = SnapshotFolder(path: folders[folders.count - 1])
+        if let first = folder.leftoverTemporaries.first {
+            let more = folder.leftoverTemporaries.count - 1
+            let what = more == 0
+                ? "looks like the temporary file of a run that was killed; remove it (it is no reference)"
+                : "and \(more) other\(more == 1 ? "" : "s") look like temporary files of a run that was killed; remove them (they are no references)"
+            writeStandardError(terminalSafe("typeset: warning: '\(first)' \(what)\n"))
+        }
         // A file where one of them goes: every screen failed for want of a reference, with a
         // hint to record them that could not.
         for along in folders {
@@ -236,7 +244,7 @@ struct Snapshot: Command {
                 // without it, for each document, took time growing with the square of their number).
                 if update {
                     return Snapshot.record(
-                        layout.pages, name: name, file: file, folder: folder, scale: options.scale,
+                        layout.pages, name: name, file: file, folder: folder, options: options,
                         others: allNames, diagnostics: outcome.diagnostics)
                 }
                 let check = try folder.check(pages: layout.pages, name: name, options: options, otherNames: allNames)
@@ -339,11 +347,11 @@ struct Snapshot: Command {
     }
 
     private static func record(
-        _ pages: [Page], name: String, file: String, folder: SnapshotFolder, scale: Double,
+        _ pages: [Page], name: String, file: String, folder: SnapshotFolder, options: SnapshotOptions,
         others: Set<String>, diagnostics: Diagnostics
     ) -> FileResult {
         do {
-            let record = try folder.record(pages: pages, name: name, scale: scale, otherNames: others)
+            let record = try folder.record(pages: pages, name: name, options: options, otherNames: others)
             var lines = record.written.map { "recorded \($0)" } + record.removed.map { "removed \($0)" }
             lines += record.conflictingPages.map {
                 "FAIL \(file) page \($0): its reference would be the first-page reference of \(name)-\($0).xml; rename one of the files"

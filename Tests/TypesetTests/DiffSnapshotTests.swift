@@ -715,13 +715,13 @@ struct SnapshotCommandTests {
             try boxImage(references + "/" + file)
         }
         let snapshots = SnapshotFolder(path: references)
-        let first = try snapshots.record(pages: pages, name: "a", scale: 1, otherNames: ["a", "b"])
+        let first = try snapshots.record(pages: pages, name: "a", options: SnapshotOptions(scale: 1), otherNames: ["a", "b"])
         let removed = first.removed.map { ($0 as NSString).lastPathComponent }
         #expect(first.written.count == 2 && removed == ["a-3.png", "a.diff.png"])
         let options = SnapshotOptions(scale: 1)
         let check = try snapshots.check(pages: pages, name: "a", options: options, otherNames: ["a", "b"])
         #expect(check.passed && check.extraReferences.isEmpty, "\(check)")
-        let again = try snapshots.record(pages: pages, name: "a", scale: 1, otherNames: ["a", "b"])
+        let again = try snapshots.record(pages: pages, name: "a", options: SnapshotOptions(scale: 1), otherNames: ["a", "b"])
         #expect(again.written.isEmpty && again.removed.isEmpty)
         #expect(try contents(references) == ["a-2.png", "a.png"])
     }
@@ -885,6 +885,53 @@ struct SnapshotCommandTests {
         let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
         #expect(check.status == 0 && check.lines.last == "1 passed, 0 failed", "\(check)")
         #expect(try contents(folder + "/__snapshots__") == ["b.png"])
+    }
+
+    /// The diff images of pages a document no longer has go too, when the run passes (they
+    /// stayed, unnamed, and a CI job that keeps every diff image showed them after each run),
+    /// and the temporary files a killed run left are named.
+    @Test func aGonePagesDiffImageIsRemoved() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paragraphs = (1...6).map { "<p>Paragraph \($0) with a few words.</p>" }.joined(separator: "\n")
+        try write(document(paragraphs, attributes: " height=\"120\""), to: folder + "/long.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        #expect(try contents(folder + "/__snapshots__").count >= 3)
+        // The document cut to one page, its references recorded (or the others removed from
+        // git); then as a run that failed on page 3 left it, and one that was killed.
+        try write(document("<p>Paragraph 1.</p>", attributes: " height=\"120\""), to: folder + "/long.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        try FileManager.default.copyItem(
+            atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/long-3.diff.png")
+        try write("", to: folder + "/__snapshots__/.long-2.png.kexnld66a8mq.tmp")
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 0 && check.lines.last == "1 passed, 0 failed", "\(check)")
+        #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+        #expect(FileManager.default.fileExists(atPath: folder + "/__snapshots__/.long-2.png.kexnld66a8mq.tmp"), "named, not removed")
+        #expect(
+            check.stderr.contains(
+                "warning: './__snapshots__/.long-2.png.kexnld66a8mq.tmp' looks like the temporary file of a run that was killed"),
+            "\(check.stderr)")
+    }
+
+    /// `--update` keeps a reference the check passes by `--tolerance` and `--max-diff` (another
+    /// machine's rasterizing): it rewrote every reference, and touched screens nobody changed.
+    @Test func updateKeepsAReferenceWithinTheTolerance() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Grey text</p>", attributes: " color=\"#808080\""), to: folder + "/a.xml")
+        try write(document("<p>Other</p>"), to: folder + "/b.xml")
+        #expect(try typeset(["snapshot", ".", "--update"], in: folder).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/__snapshots__/a.png"))
+        // Two levels darker: within --tolerance 2, beyond 1.
+        try write(document("<p>Grey text</p>", attributes: " color=\"#7E7E7E\""), to: folder + "/a.xml")
+        let kept = try typeset(["snapshot", ".", "--update", "--tolerance", "2"], in: folder)
+        #expect(kept.status == 0 && !kept.stdout.contains("recorded"), "\(kept)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/__snapshots__/a.png")) == before)
+        let share = try typeset(["snapshot", ".", "--update", "--max-diff", "50%"], in: folder)
+        #expect(share.status == 0 && !share.stdout.contains("recorded"), "\(share)")
+        let written = try typeset(["snapshot", ".", "--update", "--tolerance", "1"], in: folder)
+        #expect(written.lines.contains("recorded ./__snapshots__/a.png") && !written.stdout.contains("b.png"), "\(written)")
     }
 
     /// A screen that fails without being compared (its markup has an error, its reference is no

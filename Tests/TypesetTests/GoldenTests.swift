@@ -45,7 +45,7 @@ struct GoldenTests {
             try FileManager.default.createDirectory(atPath: Golden.folder, withIntermediateDirectories: true)
             try Data(dump.utf8).write(to: URL(fileURLWithPath: Golden.dumpPath(name)))
             let record = try snapshots.record(
-                pages: layout.pages, name: name, scale: Golden.options.scale, otherNames: others)
+                pages: layout.pages, name: name, options: Golden.options, otherNames: others)
             let counts = "\(record.written.count) PNG written, \(record.removed.count) removed"
             Issue.record(
                 Comment(

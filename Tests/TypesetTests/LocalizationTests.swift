@@ -448,6 +448,38 @@ private let xcstrings = #"""
         #expect(loaded.languages == ["ar", "en"] && loaded.hasStrings(locale: "ar-EG") && !loaded.hasStrings(locale: "fr"))
     }
 
+    /// Another region's strings stand in only for a language the catalog has nothing of: an app
+    /// shows one localization, and a key it lacks shows the source language's text. `--locale
+    /// en` showed the catalog's en-GB "Colour" for a key with no `en` text, and `fr` the fr-CA
+    /// text of a key `fr` lacked, without a word.
+    @Test func anotherRegionStandsInOnlyForALanguageWithoutStrings() throws {
+        let loaded = try catalog(
+            #"""
+            {"sourceLanguage": "en", "strings": {
+              "Color": {"localizations": {"en-GB": {"stringUnit": {"state": "translated", "value": "Colour"}},
+                                          "fr-CA": {"stringUnit": {"state": "translated", "value": "Couleur (CA)"}},
+                                          "pt-BR": {"stringUnit": {"state": "translated", "value": "Cor"}}}},
+              "Email": {"localizations": {"fr": {"stringUnit": {"state": "translated", "value": "E-mail"}},
+                                          "fr-CA": {"stringUnit": {"state": "translated", "value": "Courriel"}}}}}}
+            """#, file: "c.xcstrings")
+        for locale in ["en", "en-US"] {
+            let color = try #require(loaded.strings(locale: locale).lookUp("Color"))
+            #expect(color.text == "Color" && color.isKey && color.fallback == nil, "\(locale): \(color)")
+        }
+        // en-AU reads en-GB before en, as before (CLDR's en-001).
+        #expect(loaded.strings(locale: "en-AU")["Color"] == "Colour")
+        for locale in ["fr", "fr-FR"] {
+            let strings = loaded.strings(locale: locale)
+            #expect(strings["Email"] == "E-mail", "\(locale)")
+            let color = try #require(strings.lookUp("Color"))
+            #expect(color.text == "Color" && color.fallback == "en", "\(locale): \(color)")
+        }
+        #expect(loaded.strings(locale: "fr-CA")["Color"] == "Couleur (CA)")
+        // A language of which the catalog has one region only takes that region's.
+        #expect(loaded.strings(locale: "pt")["Color"] == "Cor" && loaded.strings(locale: "pt-PT")["Color"] == "Cor")
+        #expect(loaded.hasStrings(locale: "pt") && loaded.hasStrings(locale: "fr-BE"))
+    }
+
     /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,
     /// Portuguese outside Brazil by pt-PT, English outside the US by en-GB, and a language by
     /// the catalog's regional forms.
@@ -516,13 +548,14 @@ private let xcstrings = #"""
         #expect(bare.otherScript(of: "sd-IN") == "'sd' is written in Arabic letters, 'sd-IN' in Devanagari letters")
         #expect(bare.otherScript(of: "zh-TW") == "'zh' is written in Simplified Chinese characters, 'zh-TW' in Traditional Chinese characters")
         #expect(bare.otherScript(of: "uz") == nil && bare.otherScript(of: "sd-PK") == nil && regional.otherScript(of: "fr-CA") == nil)
-        // Many forms of one language are each in the chain once, in the catalog's order (the
-        // chain was searched for each: 40,000 forms took 5 s a document).
+        // Many forms of a language the catalog has no strings of are each in the chain once, in
+        // the catalog's order (the chain was searched for each: 40,000 forms took 5 s a
+        // document); a form that has strings takes none of the others.
         let forms = (0..<3000).map { String(format: "en-x%05d", $0) }
         let many = StringCatalog(
-            tables: Dictionary(uniqueKeysWithValues: (["en", "ar"] + forms).map { ($0, ["k": $0]) }), sourceLanguage: "ar")
+            tables: Dictionary(uniqueKeysWithValues: (["ar"] + forms).map { ($0, ["k": $0]) }), sourceLanguage: "ar")
         #expect(many.ownLanguages("en") == ["en"] + forms)
-        #expect(many.ownLanguages("en-x00007") == ["en-x00007", "en"] + forms.filter { $0 != "en-x00007" })
+        #expect(many.ownLanguages("en-x00007") == ["en-x00007", "en"])
         // The locale spelt with its script takes the catalog's form spelt without it first.
         let hongKong = StringCatalog(
             tables: Dictionary(uniqueKeysWithValues: ["en", "zh-Hant", "zh-HK"].map { ($0, ["k": $0]) }), sourceLanguage: "en")
@@ -660,7 +693,9 @@ private let markup = """
         // The specifier is isolated, where the app's number goes: at the right, the start of
         // the Arabic line (it was a left-to-right line, its first strong letters `lld`).
         #expect(blocks.map(\.text) == ["الضبط", "صورة %lld", "Own label", "Plain caption small"])
-        #expect(blocks.allSatisfy { $0.lang == "ar-EG" && $0.context == "rtl" })
+        // The label's own text, shown for the key the catalog lacks, is in the catalog's source
+        // language (`anElementsOwnTextIsInTheSourceLanguage`).
+        #expect(blocks.map(\.lang) == ["ar-EG", "ar-EG", "en", "ar-EG"] && blocks.allSatisfy { $0.context == "rtl" })
         #expect(blocks[0].direction == "rtl")
         // The missing key: a warning with its location, on standard error and in the JSON.
         #expect(run.stderr.contains("doc.xml:4:3: warning: no string for key 'nowhere' in the catalog"))
@@ -1332,6 +1367,49 @@ private let markup = """
         #expect(try L10nCLI.blocks(arabic.stdout).blocks.map(\.text) == ["Version 3.1", " ملفات١٠"], "\(arabic.stderr)")
         let pinned = try L10nCLI.typeset(["layout", "pinned.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
         #expect(try L10nCLI.blocks(pinned.stdout).blocks.map(\.text) == [" ملفات١٠", " ملفات١٠"], "\(pinned.stderr)")
+    }
+
+    /// An element's own text, shown where the catalog lacks its key, is in the catalog's source
+    /// language, not the locale's, when no `lang` in the markup says otherwise: an English
+    /// fallback under `--locale ar` was tagged Arabic and read "every night at ٢:٠٠", while the
+    /// same text from the catalog's `en` entry was English. A `lang` the markup gives stays.
+    @Test func anElementsOwnTextIsInTheSourceLanguage() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"""
+                <document numerals="auto"><label key="backup.time">Backup every night at 2:00</label><label key="other">x</label>
+                <stack lang="ar"><label key="backup.time">النسخ الساعة 2:00</label></stack></document>
+                """#,
+            "pinned.xml": #"<document lang="ar" numerals="auto"><label key="backup.time">النسخ الساعة 2:00</label></document>"#,
+            "s.xcstrings": #"""
+                {"sourceLanguage": "en", "strings": {
+                  "other": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "نص 3"}}}}}}
+                """#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
+        let blocks = try L10nCLI.blocks(run.stdout).blocks
+        #expect(blocks.map(\.lang) == ["en", "ar", "ar"], "\(run.stderr)")
+        #expect(blocks.map(\.direction) == ["ltr", "rtl", "rtl"])
+        #expect(blocks[0].text == "Backup every night at 2:00" && blocks[1].text.contains("٣"), "\(blocks)")
+        #expect(blocks[2].text.contains("٢:٠٠"), "\(blocks[2])")
+        let pinned = try L10nCLI.typeset(["layout", "pinned.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
+        let own = try #require(L10nCLI.blocks(pinned.stdout).blocks.first)
+        #expect(own.lang == "ar" && own.text.contains("٢:٠٠"), "\(own)")
+    }
+
+    /// A locale that is a more specific form of a document's pinned `lang` refines it: the
+    /// columns ar-EG and ar-MA of a sheet of a `lang="ar"` document showed the same Arabic-Indic
+    /// digits, where Morocco's are 0-9. Another language, or another region, leaves it.
+    @Test func aLocaleRefinesThePinnedLanguage() throws {
+        let folder = try L10nCLI.folder(["doc.xml": #"<document lang="ar" numerals="auto"><label>الرصيد 25</label></document>"#])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (locale, lang, digits) in [("ar-MA", "ar-MA", "25"), ("ar-EG", "ar-EG", "٢٥"), ("he", "ar", "٢٥"), ("ar", "ar", "٢٥")] {
+            let run = try L10nCLI.typeset(["layout", "doc.xml", "--locale", locale], in: folder)
+            let block = try #require(L10nCLI.blocks(run.stdout).blocks.first)
+            #expect(block.lang == lang && block.text.contains(digits), "\(locale): \(block) \(run.stderr)")
+        }
+        #expect(Language.refined("ar-EG", by: "ar-MA") == "ar-EG" && Language.refined("zh", by: "zh-Hant-TW") == "zh-Hant-TW")
+        #expect(Language.refined(nil, by: "he") == "he" && Language.refined("he", by: nil) == "he")
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {

@@ -81,6 +81,10 @@ public struct SnapshotFolder: Sendable {
     private let diffImages: [String: [(page: Int, file: String)]]
     /// Every reference (a PNG file that is not a diff image), sorted.
     private let referenceFiles: [String]
+    /// The hidden temporary files of references and diff images (`.NAME.png.*.tmp`,
+    /// `AtomicFileWriter`) that a run killed before it could remove them left (SIGKILL: a CI
+    /// job's time limit, the OOM killer), as paths: `git add` of the folder took them in.
+    public let leftoverTemporaries: [String]
 
     public init(path: String) {
         self.path = path
@@ -107,6 +111,8 @@ public struct SnapshotFolder: Sendable {
         self.references = references
         self.diffImages = diffImages
         self.referenceFiles = referenceFiles
+        leftoverTemporaries = files.filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") && $0.contains(".png.") }
+            .map { Path.join(path, $0) }
     }
 
     /// NAME.png for page 1, NAME-K.png for page K.
@@ -269,24 +275,29 @@ public struct SnapshotFolder: Sendable {
         // Those still there: this value's listing is older than the last `record`.
         let extra = existing.filter { $0.key > pages.count }.sorted { $0.key < $1.key }.map(\.value)
             .filter(isRemovable)
+        // A page the document no longer has has no diff image of this run either: a CI job
+        // that keeps every diff image showed those of pages cut from a screen after each run
+        // that passed.
+        for file in diffImages(of: name, otherNames: otherNames, beyond: pages.count) { removeDiffImage(file) }
         return SnapshotCheck(name: name, pages: checks, extraReferences: extra, conflictingPages: conflicts)
     }
 
     /// Renders `pages` to PNG and makes them `name`'s references: writes those that are new or
-    /// whose pixels changed (creating the folder), removes references of pages the document no
-    /// longer has, and removes `name`'s diff images. When a page's reference would be another
-    /// document's (`conflictingPages`), it changes nothing. `otherNames` as in `check`.
+    /// that fail the comparison `check` makes (creating the folder), removes references of
+    /// pages the document no longer has, and removes `name`'s diff images. When a page's
+    /// reference would be another document's (`conflictingPages`), it changes nothing.
+    /// `otherNames` as in `check`.
     ///
-    /// A reference with the page's pixels is kept whatever its bytes: one written by another
-    /// version (before PNGs carried their resolution, or by another encoder) is not rewritten,
-    /// so that updating after an upgrade changes only the screens that changed in the
-    /// repository that keeps them.
-    public func record(pages: [Page], name: String, scale: Double, otherNames: Set<String> = []) throws
+    /// A reference that passes is kept whatever its bytes: one written by another version
+    /// (before PNGs carried their resolution, or by another encoder), or within the tolerance
+    /// that the checks allow (another machine's rasterizing), is not rewritten, so that
+    /// updating changes only the screens that changed in the repository that keeps them.
+    public func record(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = []) throws
         -> SnapshotRecord
     {
         var record = SnapshotRecord(written: [], removed: [], conflictingPages: [])
         var changed: [(path: String, bytes: [UInt8])] = []
-        try forEachPNGPage(pages, scale: scale) { index, bytes, surface in
+        try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
             if page > 1, otherNames.contains("\(name)-\(page)") {
                 record.conflictingPages.append(page)
@@ -296,8 +307,8 @@ public struct SnapshotFolder: Sendable {
             if let old = readFile(reference, limit: PixelImage.largestFile) {
                 if old == bytes { return }
                 let same = try? Comparison(
-                    referenceImage(reference, old), PixelImage(drawn: surface), tolerance: 0)
-                if same?.result.matches == true { return }
+                    referenceImage(reference, old), PixelImage(drawn: surface), tolerance: options.tolerance)
+                if same?.result.passes(maxDiff: options.maxDiff) == true { return }
             }
             changed.append((reference, bytes))
         }
@@ -340,13 +351,13 @@ public struct SnapshotFolder: Sendable {
         return record
     }
 
-    /// The diff images of `name`'s pages an earlier run left (not those of another document
-    /// whose name is `name-K`, one of `otherNames`).
-    private func diffImages(of name: String, otherNames: Set<String>) -> [String] {
-        (diffImages[name] ?? []).map(\.file).filter { file in
+    /// The diff images of `name`'s pages after page `beyond` an earlier run left (not those of
+    /// another document whose name is `name-K`, one of `otherNames`).
+    private func diffImages(of name: String, otherNames: Set<String>, beyond: Int = 0) -> [String] {
+        (diffImages[name] ?? []).filter { page, file in
             let stem = String(file.dropLast(".diff.png".count))
-            return stem == name || !otherNames.contains(stem)
-        }.map(join)
+            return page > beyond && (stem == name || !otherNames.contains(stem))
+        }.map { join($0.file) }
     }
 
     /// Removes the diff images an earlier run left for `name`, when this run has none to show:

@@ -8,6 +8,8 @@ struct BlockContext {
     /// Whether `language` was given (the document's `lang`, `--locale`, a container's `lang`),
     /// not the default.
     var languageIsDeclared = false
+    /// Whether `language` is `--locale`'s, no `lang` in the markup above the block.
+    var languageIsLocale = false
     /// Left edge and width available, in points from the page's left edge.
     var x: Double
     var width: Double
@@ -289,7 +291,7 @@ struct BlockLayouter {
         self.document = document
         self.options = options
         self.paragraphs = paragraphs
-        language = document.lang ?? options.locale ?? Document.defaultLanguage
+        language = Language.refined(document.lang, by: options.locale) ?? Document.defaultLanguage
         // A document for an iPhone or iPad shows its catalog's variations for that device.
         let device = document.device.flatMap { preset in
             StringCatalog.deviceNames.first { preset.rawValue.hasPrefix($0) }
@@ -332,6 +334,7 @@ struct BlockLayouter {
         }
         let context = BlockContext(
             rightToLeft: rtl, language: language, languageIsDeclared: document.lang != nil || options.locale != nil,
+            languageIsLocale: document.lang == nil && options.locale != nil,
             x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
         // A document in a language of its own and without keys is the same in every locale:
@@ -359,6 +362,18 @@ struct BlockLayouter {
     private func textLanguage(_ shown: String?, in language: String) -> String {
         guard let shown, !Language.sameLanguage(shown, language) else { return language }
         return shown
+    }
+
+    /// The language of a keyed element's own text, shown where the catalog has none for its key:
+    /// the catalog's source language, when the element's language is only the locale's (no
+    /// `lang` in the markup says what its own text is in). An English fallback in a mockup
+    /// under `--locale ar` was tagged Arabic and read "every night at ٢:٠٠".
+    private func ownTextLanguage(_ block: Block, _ context: BlockContext) -> String? {
+        guard block.key != nil, block.style.lang == nil, context.languageIsLocale,
+            let source = strings?.sourceLanguage.map({ Language.canonical(tag: $0) }),
+            !Language.sameLanguage(source, context.language)
+        else { return nil }
+        return source
     }
 
     /// Whether `scalars` hold more than white space and characters that show nothing (a
@@ -453,6 +468,7 @@ struct BlockLayouter {
         if let lang = block.style.lang {
             inner.language = lang
             inner.languageIsDeclared = true
+            inner.languageIsLocale = false
         }
         let own = block.style
         inner.inherited = BlockStyle(
@@ -1181,14 +1197,20 @@ struct BlockLayouter {
     ) -> Double {
         let style = style(of: block, context)
         let blockLineHeight = style.lineHeight ?? lineHeight
-        let base = baseStyle(style, role, context)
+        var base = baseStyle(style, role, context)
         let language = base.language
         let roleScale = role.scale(textSize: textSize)  // of the markup's sizes and the balance
 
+        let localizedText = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty)
+        // The language of a catalog's text, or of the element's own text shown instead, when not the element's.
+        var localizedLanguage = localizedText == nil ? ownTextLanguage(block, context) : nil
+        if let localizedLanguage {
+            base.language = localizedLanguage
+            base.digits = numerals?.numberingSystem(locale: localizedLanguage)
+        }
         var text = ParagraphText(emptyStyle: base)
         var localized = false  // a catalog's text, even an empty one, replaces the element's own
-        var localizedLanguage: String?  // the language of a catalog's text, when not the element's
-        if let (pieces, shownLanguage) = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty) {
+        if let (pieces, shownLanguage) = localizedText {
             // The element's own text is only a fallback: its inline elements, a colored "link"
             // or a bold word, are not shown, which is said (they were dropped without a word).
             if let first = Self.firstInlineElement(inlines) {
@@ -1490,7 +1512,8 @@ struct BlockLayouter {
                         ? "describe it with alt=\"…\", or give the catalog of its key with --strings"
                         : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text the catalog shows here"))
         }
-        let language = textLanguage(localized?.language, in: style(of: block, context).lang ?? context.language)
+        let shown = localized == nil ? ownTextLanguage(block, context) : localized?.language
+        let language = textLanguage(shown, in: style(of: block, context).lang ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).

@@ -422,9 +422,11 @@ public struct StringCatalog: Sendable {
     /// locale with its subtags dropped one by one from the end (`ar-EG`, `ar`), Chinese by its
     /// script (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`), Latin American Spanish by `es-419`
     /// before `es`, Portuguese outside Brazil by `pt-PT`, English outside the United States by
-    /// `en-GB`; then the catalog's other forms of the
-    /// language in the same script (`pt` → `pt-BR`, `fr` → `fr-CA`, `zh-TW` → `zh-HK`; never
-    /// `zh-TW` → `zh-Hans`).
+    /// `en-GB`; then, when none of those has strings (nor is the source language), the
+    /// catalog's other forms of the language in the same script (`pt` → `pt-BR`, `fr` →
+    /// `fr-CA`, `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization,
+    /// the best the catalog has: a key its `fr` lacks shows the source language's text, not
+    /// `fr-CA`'s (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
     func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
         var chain: [String] = []
@@ -474,6 +476,7 @@ public struct StringCatalog: Sendable {
             chain.insert(contentsOf: spelt.reversed(), at: 1)
             inChain.formUnion(spelt)
         }
+        if chain.contains(where: hasStrings(of:)) { return chain }
         for other in languages where isForm(other) && !inChain.contains(other) {
             let otherScript = StringCatalog.script(of: other)
             if script == nil || otherScript == nil || otherScript == script {
@@ -563,8 +566,12 @@ public struct StringCatalog: Sendable {
 
     private func hasStrings(own: [String]) -> Bool {
         if languages.isEmpty && sourceLanguage == nil { return true }
-        let source = sourceLanguage.map(StringCatalog.normalizedLanguage)
-        return own.contains { $0 == source || tables[$0] != nil || problems[$0] != nil }
+        return own.contains(where: hasStrings(of:))
+    }
+
+    /// Whether the catalog has strings in `language` (normalized), or it is the source language.
+    private func hasStrings(of language: String) -> Bool {
+        language == sourceLanguage.map(StringCatalog.normalizedLanguage) || tables[language] != nil || problems[language] != nil
     }
 
     /// The strings for `locale` on `device` (`iphone`, `ipad`: the `device` variations of

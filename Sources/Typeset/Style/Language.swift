@@ -346,6 +346,17 @@ public enum Language {
         return language(a) == language(b)
     }
 
+    /// A document's language: its `lang`, unless `locale` is a more specific form of it
+    /// (`lang="ar"` under `--locale ar-MA` is `ar-MA`, whose digits `numerals="auto"` chooses:
+    /// a sheet's columns of ar-EG and ar-MA showed the same digits), else the locale.
+    static func refined(_ pinned: String?, by locale: String?) -> String? {
+        guard let pinned else { return locale }
+        guard let locale else { return pinned }
+        let own = subtags(of: pinned)
+        let finer = subtags(of: locale)
+        return finer.count > own.count && finer.starts(with: own) ? locale : pinned
+    }
+
     /// Lower-cased subtags; `_` counts as `-`.
     static func subtags(of tag: String) -> [String] {
         tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
