@@ -46,6 +46,37 @@ import Testing
         #expect(fill("aaa   bbb", width: 30) == ["aaa   ", "bbb"])
     }
 
+    /// A run of white space with break opportunities inside it hangs whole, however long (its
+    /// visible end was walked back to at each opportunity: 80,000 characters took 10 s), and
+    /// lines filled from the remembered visible end are those the greedy rule with
+    /// `visibleEnd` gives, on random text of hanging characters, soft hyphens and letters.
+    @Test func hangingRunsAreWalkedOnce() {
+        let pairs = String(repeating: " \u{3000}", count: 5000)
+        #expect(fill("aa" + pairs + "bb", width: 30) == ["aa" + pairs, "bb"])
+        let alphabet: [Unicode.Scalar] = ["a", "b", " ", "\u{3000}", "\u{AD}", "\u{2066}", "\u{2069}", "\u{2003}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let scalars = (0..<Int.random(in: 1...60, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, 10) })
+            let opportunities = LineBreaker.opportunities(in: scalars)
+            let width = Double(Int.random(in: 1...8, using: &generator) * 10)
+            let lines = LineFiller.lines(scalars: scalars, opportunities: opportunities, advances: advances, width: width)
+            let text = String(String.UnicodeScalarView(scalars)).debugDescription
+            #expect(lines.first?.lowerBound == 0 && lines.last?.upperBound == scalars.count, "\(text)")
+            // Each line that ends at an opportunity before the last line fits, and the next
+            // opportunity would not have (words cut inside are `splitLongWord`'s).
+            for (line, next) in zip(lines, lines.dropFirst()) where opportunities.contains(where: { $0.offset == line.upperBound }) {
+                let shown = advances.width(line.lowerBound..<LineFiller.visibleEnd(scalars, line))
+                #expect(shown <= width + 0.001, "\(text) \(lines)")
+                guard !opportunities.contains(where: { $0.offset == line.upperBound && $0.isMandatory }),
+                    let further = opportunities.first(where: { $0.offset > line.upperBound && $0.offset <= next.upperBound })
+                else { continue }
+                let wider = advances.width(line.lowerBound..<LineFiller.visibleEnd(scalars, line.lowerBound..<further.offset))
+                #expect(wider > width + 0.001, "\(text) \(lines)")
+            }
+        }
+    }
+
     @Test func mandatoryBreaks() {
         #expect(fill("a\u{2028}b", width: 1000) == ["a\u{2028}", "b"])
         #expect(fill("a\nb\n", width: 1000) == ["a\n", "b\n"])

@@ -97,12 +97,15 @@ enum LineFiller {
     /// hyphen that ends no word (`softHyphenEndsNoWord`): the space before it hangs too.
     static func visibleEnd(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Int {
         var end = range.upperBound
-        while end > range.lowerBound {
-            let last = scalars[end - 1]
-            guard hangs(last) || last == "\u{AD}" && softHyphenEndsNoWord(scalars, at: end - 1) else { break }
-            end -= 1
-        }
+        while end > range.lowerBound && hangs(scalars, at: end - 1) { end -= 1 }
         return end
+    }
+
+    /// Whether `scalars[index]` hangs at a line's end (`visibleEnd`).
+    @inline(__always)
+    static func hangs(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let scalar = scalars[index]
+        return hangs(scalar) || scalar == "\u{AD}" && softHyphenEndsNoWord(scalars, at: index)
     }
 
     /// What UAX #14 keeps with a soft hyphen before it (LB9: combining marks, bidi controls and
@@ -167,8 +170,17 @@ enum LineFiller {
         var k = 0
         // A little slack absorbs rounding in the sums of advances.
         let limit = width + 0.001
+        // `visibleEnd` from the paragraph's start, for the last end asked: the ends asked go
+        // forward, and a run of white space with break opportunities in it (" \u{3000}" again
+        // and again, which never overflows) was walked back over at each, 10 s for 80,000
+        // characters.
+        var known = (end: 0, visible: 0)
         func lineWidth(_ start: Int, _ end: Int) -> Double {
-            let visible = visibleEnd(scalars, start..<end)
+            let from = end >= known.end ? known : (end: 0, visible: 0)
+            var e = end
+            while e > from.end && hangs(scalars, at: e - 1) { e -= 1 }
+            known = (end, e == from.end ? from.visible : e)
+            let visible = max(start, known.visible)
             let shown = advances.width(start..<visible) + (hyphens.isEmpty ? 0 : hyphens[end] ?? 0)
             return ends?.width(shown, start: start, visibleEnd: visible, limit: limit) ?? shown
         }

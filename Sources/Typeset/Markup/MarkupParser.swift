@@ -170,14 +170,18 @@ enum MarkupNames {
 /// names, the one sharing the longest beginning wins: 'iphone-x' is 'iphone-xs', not 'iphone-8'.
 public func closestName(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
+    let length = lowered.count
+    let allowed = max(1, length / 3)
     var best: (name: String, distance: Int, prefix: Int)?
-    for candidate in candidates {
+    // (A candidate longer or shorter by more than the edits allowed is none: measuring a
+    // name of megabytes against each took seconds, the distance's time their product.)
+    for candidate in candidates where abs(candidate.count - length) <= allowed {
         let distance = editDistance(lowered, candidate)
         let prefix = zip(lowered, candidate).prefix { $0 == $1 }.count
         if let best, distance > best.distance || (distance == best.distance && prefix <= best.prefix) { continue }
         best = (candidate, distance, prefix)
     }
-    guard let best, best.distance <= max(1, name.count / 3), best.distance < name.count else { return nil }
+    guard let best, best.distance <= allowed, best.distance < length else { return nil }
     return best.name
 }
 
@@ -229,6 +233,9 @@ struct MarkupConverter {
     /// The pixels of the document's images so far, each file once (`maximumDocumentImagePixels`).
     private var imagePixels = 0
     private var countedImages: Set<String> = []
+    /// `differentlySpelled` of each missing image's path, asked once (it lists folders: a
+    /// thousand `<image src="café.png">` in a folder of 20,000 files took 6.5 s).
+    private var spellingHints: [String: String?] = [:]
 
     init(file: String, assetDirectories: [String]) {
         let currentDirectory = Path.currentDirectory()
@@ -405,7 +412,8 @@ struct MarkupConverter {
                 // A misspelled alias, for an element allowed here: `<paragraf>` got only the list of
                 // every block. (An edit for every four letters: `<code>` is not `<body>`.)
                 ?? (name.count < 5 ? nil : MarkupNames.htmlAliases.keys.sorted().first { alias in
-                    editDistance(name.lowercased(), alias) <= name.count / 4 && valid.contains(MarkupNames.htmlAliases[alias] ?? "")
+                    abs(alias.count - name.count) <= name.count / 4 && editDistance(name.lowercased(), alias) <= name.count / 4
+                        && valid.contains(MarkupNames.htmlAliases[alias] ?? "")
                 }.flatMap { MarkupNames.htmlAliases[$0] })
             // A misspelt element not allowed here is named with where it goes (`<spn>` among
             // blocks is a span, to put in a text block; it was asked about 'p', two edits away),
@@ -753,10 +761,11 @@ struct MarkupConverter {
         guard let resolved = Path.realPath(lexical) else {
             var status = stat()
             let isLink = lstat(lexical, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+            if !isLink && spellingHints[lexical] == nil { spellingHints[lexical] = Self.differentlySpelled(lexical) }
             // (A link to nothing, or in a loop, was said not to exist.)
             error(
                 location, "image '\(source)' \(isLink ? "is a symbolic link that leads to no file" : "does not exist") (looked for \(lexical))",
-                hint: isLink ? nil : Self.differentlySpelled(lexical))
+                hint: isLink ? nil : spellingHints[lexical] ?? nil)
             return nil
         }
         let resolvedRoots = resolvedImageRoots ?? imageRoots.map { Path.realPath($0) ?? $0 }
