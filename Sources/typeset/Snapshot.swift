@@ -178,7 +178,7 @@ struct Snapshot: Command {
             let what = more == 0
                 ? "looks like the temporary file of a run that was killed; remove it (it is no reference)"
                 : "and \(more) other\(more == 1 ? "" : "s") look like temporary files of a run that was killed; remove them (they are no references)"
-            writeStandardError(terminalSafe("typeset: warning: '\(first)' \(what)\n"))
+            writeStandardError("typeset: warning: '\(terminalSafe(first))' \(what)\n")
         }
         // A file where one of them goes: every screen failed for want of a reference, with a
         // hint to record them that could not.

@@ -478,6 +478,20 @@ private let xcstrings = #"""
         // A language of which the catalog has one region only takes that region's.
         #expect(loaded.strings(locale: "pt")["Color"] == "Cor" && loaded.strings(locale: "pt-PT")["Color"] == "Cor")
         #expect(loaded.hasStrings(locale: "pt") && loaded.hasStrings(locale: "fr-BE"))
+        // One region, not two key by key; the source language when it is a form of the locale's
+        // (`en-US` for `en`, not `en-GB`); Macao's Chinese is Hong Kong's, before `zh-Hant`.
+        let regions = StringCatalog(
+            tables: ["pt-BR": ["a": "BR"], "pt-PT": ["a": "PT", "b": "PT"], "en-GB": ["a": "GB"], "en-US": ["b": "US"],
+                     "zh-Hant": ["a": "Hant", "b": "Hant"], "zh-HK": ["a": "HK"]],
+            sourceLanguage: "en-US")
+        let portuguese = regions.strings(locale: "pt")
+        #expect(portuguese["a"] == "BR" && portuguese.lookUp("b")?.fallback == "en-US", "\(String(describing: portuguese.lookUp("b")))")
+        #expect(regions.strings(locale: "en")["a"] == nil && regions.strings(locale: "en")["b"] == "US")
+        #expect(regions.strings(locale: "en-AU")["a"] == "GB")
+        for locale in ["zh-MO", "zh-Hant-MO"] {
+            #expect(regions.strings(locale: locale)["a"] == "HK" && regions.strings(locale: locale)["b"] == "Hant", "\(locale)")
+        }
+        #expect(regions.strings(locale: "zh-TW")["a"] == "Hant")
     }
 
     /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,
@@ -548,13 +562,13 @@ private let xcstrings = #"""
         #expect(bare.otherScript(of: "sd-IN") == "'sd' is written in Arabic letters, 'sd-IN' in Devanagari letters")
         #expect(bare.otherScript(of: "zh-TW") == "'zh' is written in Simplified Chinese characters, 'zh-TW' in Traditional Chinese characters")
         #expect(bare.otherScript(of: "uz") == nil && bare.otherScript(of: "sd-PK") == nil && regional.otherScript(of: "fr-CA") == nil)
-        // Many forms of a language the catalog has no strings of are each in the chain once, in
-        // the catalog's order (the chain was searched for each: 40,000 forms took 5 s a
-        // document); a form that has strings takes none of the others.
+        // Of many forms of a language the catalog has no strings of, one stands in: an app shows
+        // one localization (the chain was searched for each: 40,000 forms took 5 s a document);
+        // a form that has strings takes none of the others.
         let forms = (0..<3000).map { String(format: "en-x%05d", $0) }
         let many = StringCatalog(
             tables: Dictionary(uniqueKeysWithValues: (["ar"] + forms).map { ($0, ["k": $0]) }), sourceLanguage: "ar")
-        #expect(many.ownLanguages("en") == ["en"] + forms)
+        #expect(many.ownLanguages("en") == ["en", forms[0]])
         #expect(many.ownLanguages("en-x00007") == ["en-x00007", "en"])
         // The locale spelt with its script takes the catalog's form spelt without it first.
         let hongKong = StringCatalog(
@@ -1380,6 +1394,10 @@ private let markup = """
                 <stack lang="ar"><label key="backup.time">النسخ الساعة 2:00</label></stack></document>
                 """#,
             "pinned.xml": #"<document lang="ar" numerals="auto"><label key="backup.time">النسخ الساعة 2:00</label></document>"#,
+            // Arabic text of an Arabic mockup is no English; English text is no Arabic for a
+            // catalog whose only language is its folder's.
+            "arabic.xml": #"<document numerals="auto"><label key="copies">نسخ 5</label></document>"#,
+            "ar.lproj/Localizable.strings": #""greeting" = "مرحبا";"#,
             "s.xcstrings": #"""
                 {"sourceLanguage": "en", "strings": {
                   "other": {"localizations": {"ar": {"stringUnit": {"state": "translated", "value": "نص 3"}}}}}}
@@ -1395,20 +1413,36 @@ private let markup = """
         let pinned = try L10nCLI.typeset(["layout", "pinned.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
         let own = try #require(L10nCLI.blocks(pinned.stdout).blocks.first)
         #expect(own.lang == "ar" && own.text.contains("٢:٠٠"), "\(own)")
+        let arabic = try L10nCLI.typeset(["layout", "arabic.xml", "--strings", "s.xcstrings", "--locale", "ar"], in: folder)
+        let copies = try #require(L10nCLI.blocks(arabic.stdout).blocks.first)
+        #expect(copies.lang == "ar" && copies.text.contains("٥"), "\(copies)")
+        let lproj = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "ar.lproj/Localizable.strings", "--locale", "en"], in: folder)
+        let english = try #require(L10nCLI.blocks(lproj.stdout).blocks.first)
+        #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
     }
 
     /// A locale that is a more specific form of a document's pinned `lang` refines it: the
     /// columns ar-EG and ar-MA of a sheet of a `lang="ar"` document showed the same Arabic-Indic
     /// digits, where Morocco's are 0-9. Another language, or another region, leaves it.
     @Test func aLocaleRefinesThePinnedLanguage() throws {
-        let folder = try L10nCLI.folder(["doc.xml": #"<document lang="ar" numerals="auto"><label>الرصيد 25</label></document>"#])
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document lang="ar" numerals="auto"><label>الرصيد 25</label><label lang="ar">رقم 7</label></document>"#,
+            "pa.xml": #"<document lang="pa" numerals="auto"><p>ਸੈਟਿੰਗਾਂ 123</p></document>"#,
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (locale, lang, digits) in [("ar-MA", "ar-MA", "25"), ("ar-EG", "ar-EG", "٢٥"), ("he", "ar", "٢٥"), ("ar", "ar", "٢٥")] {
+        for (locale, lang, digits) in [("ar-MA", "ar-MA", ["25", "7"]), ("ar-EG", "ar-EG", ["٢٥", "٧"]), ("he", "ar", ["٢٥", "٧"]), ("ar", "ar", ["٢٥", "٧"])] {
             let run = try L10nCLI.typeset(["layout", "doc.xml", "--locale", locale], in: folder)
-            let block = try #require(L10nCLI.blocks(run.stdout).blocks.first)
-            #expect(block.lang == lang && block.text.contains(digits), "\(locale): \(block) \(run.stderr)")
+            let blocks = try L10nCLI.blocks(run.stdout).blocks
+            // A `lang` inside, of the same language, is refined as the document's is.
+            #expect(blocks.map(\.lang) == [lang, lang], "\(locale): \(blocks) \(run.stderr)")
+            #expect(zip(blocks, digits).allSatisfy { $0.text.contains($1) }, "\(locale): \(blocks)")
         }
-        #expect(Language.refined("ar-EG", by: "ar-MA") == "ar-EG" && Language.refined("zh", by: "zh-Hant-TW") == "zh-Hant-TW")
+        // Not into another script: Punjabi in Pakistan is written in Arabic letters.
+        let punjabi = try L10nCLI.typeset(["layout", "pa.xml", "--locale", "pa-PK"], in: folder)
+        let block = try #require(L10nCLI.blocks(punjabi.stdout).blocks.first)
+        #expect(block.lang == "pa" && block.context == "ltr" && block.text.contains("123"), "\(block)")
+        #expect(Language.refined("ar-EG", by: "ar-MA") == "ar-EG" && Language.refined("zh", by: "zh-Hant-TW") == "zh")
+        #expect(Language.refined("sd", by: "sd-IN") == "sd" && Language.refined("he", by: "he-IL") == "he-IL")
         #expect(Language.refined(nil, by: "he") == "he" && Language.refined("he", by: nil) == "he")
     }
 

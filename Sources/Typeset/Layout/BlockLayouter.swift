@@ -65,11 +65,14 @@ struct ContainerBackground {
     /// How many blocks it is behind, from the one that carries it (a row's: its columns').
     var blocks: Int
 
-    /// Whether, drawn over `other`, it leaves nothing of it to see: opaque, on the same area.
+    /// Whether, drawn over `other`, it leaves nothing of it to see: opaque, on the same area,
+    /// and of its color, so that the page's backgrounds of that color, merged (`PageEmitter`),
+    /// cover what they did without it. (Of another color, the outer one's part beside the inner
+    /// one would end where the inner one begins, and the page show between them.)
     func hides(_ other: ContainerBackground) -> Bool {
         let (a, b) = (rectangle, other.rectangle)
-        return blocks == other.blocks && a.fill?.alpha == 1 && a.stroke == nil && a.cornerRadius == b.cornerRadius
-            && a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height
+        return blocks == other.blocks && a.fill?.alpha == 1 && a.fill == b.fill && a.stroke == nil
+            && a.cornerRadius == b.cornerRadius && a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height
     }
 }
 
@@ -371,16 +374,28 @@ struct BlockLayouter {
         return shown
     }
 
-    /// The language of a keyed element's own text, shown where the catalog has none for its key:
-    /// the catalog's source language, when the element's language is only the locale's (no
-    /// `lang` in the markup says what its own text is in). An English fallback in a mockup
-    /// under `--locale ar` was tagged Arabic and read "every night at ٢:٠٠".
-    private func ownTextLanguage(_ block: Block, _ context: BlockContext) -> String? {
+    /// A `lang` of the markup, refined by `--locale` where that is a finer form of it
+    /// (`Language.refined`): an element's `lang="ar"` in a document of `lang="ar"` under
+    /// `--locale ar-MA` is ar-MA's too, with its digits.
+    private func markupLanguage(_ lang: String?) -> String? {
+        lang.map { Language.refined($0, by: options.locale) ?? $0 }
+    }
+
+    /// The language of a keyed element's own text, `text`, shown where the catalog has none for
+    /// its key: the catalog's source language, when the element's language is only the
+    /// locale's (no `lang` in the markup says what its own text is in) and the text's letters
+    /// are of that language's direction, all of them. An English fallback in a mockup under
+    /// `--locale ar` was tagged Arabic and read "every night at ٢:٠٠"; but Arabic text of an
+    /// Arabic mockup is no English (nor English text of an `ar.lproj` file's catalog Arabic).
+    private func ownTextLanguage(_ block: Block, _ context: BlockContext, text: String) -> String? {
         guard block.key != nil, block.style.lang == nil, context.languageIsLocale,
             let source = strings?.sourceLanguage.map({ Language.canonical(tag: $0) }),
             !Language.sameLanguage(source, context.language)
         else { return nil }
-        return source
+        let words = Self.wordDirections(Array(text.unicodeScalars))
+        let rightToLeft = Language.isRightToLeft(language: source)
+        let (own, other) = rightToLeft ? (words.rightToLeft, words.leftToRight) : (words.leftToRight, words.rightToLeft)
+        return own > 0 && other == 0 ? source : nil
     }
 
     /// Whether `scalars` hold more than white space and characters that show nothing (a
@@ -472,7 +487,7 @@ struct BlockLayouter {
     private func containerContext(_ block: Block, _ context: BlockContext) -> BlockContext {
         var inner = context
         inner.rowHasAllCaps = false  // a row sets it again for its own children
-        if let lang = block.style.lang {
+        if let lang = markupLanguage(block.style.lang) {
             inner.language = lang
             inner.languageIsDeclared = true
             inner.languageIsLocale = false
@@ -639,7 +654,7 @@ struct BlockLayouter {
     private func leaf(_ block: Block, _ context: BlockContext, frame: ReportRect) -> PlacedBlock {
         let ownRTL = declaredRightToLeft(block.style) ?? context.rightToLeft
         let report = ReportBlock(
-            kind: block.elementName, line: block.location.line, lang: block.style.lang ?? context.language,
+            kind: block.elementName, line: block.location.line, lang: markupLanguage(block.style.lang) ?? context.language,
             direction: ownRTL ? "rtl" : "ltr", context: context.rightToLeft ? "rtl" : "ltr",
             align: context.rightToLeft ? "right" : "left",
             frame: frame, marker: nil, lines: [])
@@ -760,9 +775,9 @@ struct BlockLayouter {
         guard let color = block.style.background, first < placed.count, bottom > top else { return }
         let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)
         let background = ContainerBackground(rectangle: rectangle, blocks: placed.count - first)
-        // An opaque one of a container just inside, on the same area, hides it: 250 stacks
-        // with backgrounds, one inside the other, gave each of 80,000 paragraphs 250 of them
-        // (2.6 GB, 20 s).
+        // One of a container just inside, opaque, of its color and on the same area, hides it:
+        // 250 stacks with one background, one inside the other, gave each of 80,000
+        // paragraphs 250 of them (2.6 GB, 20 s).
         if let inner = placed[first].backgrounds.last, inner.hides(background) { return }
         // (Appended: inserted first, each of 200 nested stacks moved the others, per paragraph.)
         placed[first].backgrounds.append(background)
@@ -1195,7 +1210,7 @@ struct BlockLayouter {
 
     /// The style of a text block's own text (its `style(of:)`), before its inline elements change it.
     private func baseStyle(_ style: BlockStyle, _ role: TextRole, _ context: BlockContext) -> TextStyle {
-        let language = style.lang ?? context.language
+        let language = markupLanguage(style.lang) ?? context.language
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
             size: style.size.map { $0 * role.scale(textSize: textSize) } ?? role.defaultSize(textSize: textSize, documentSize: documentSize),
@@ -1215,7 +1230,9 @@ struct BlockLayouter {
 
         let localizedText = localizedString(block, instead: "the element's own text", hasOwnText: !inlines.isEmpty)
         // The language of a catalog's text, or of the element's own text shown instead, when not the element's.
-        var localizedLanguage = localizedText == nil ? ownTextLanguage(block, context) : nil
+        var localizedLanguage =
+            localizedText == nil && block.key != nil
+            ? ownTextLanguage(block, context, text: inlines.styledText().map(\.text).joined()) : nil
         if let localizedLanguage {
             base.language = localizedLanguage
             base.digits = numerals?.numberingSystem(locale: localizedLanguage)
@@ -1263,7 +1280,7 @@ struct BlockLayouter {
                 if let italic = inline.italic { s.italic = italic }
                 if let pieceSize = inline.size { s.size = pieceSize * roleScale }
                 if let c = inline.color { s.color = c }
-                if let lang = inline.lang { s.language = lang }
+                if let lang = markupLanguage(inline.lang) { s.language = lang }
                 if let n = inline.numerals ?? (inline.lang != nil ? numerals : nil) {
                     s.digits = n.numberingSystem(locale: s.language)
                 }
@@ -1524,8 +1541,8 @@ struct BlockLayouter {
                         ? "describe it with alt=\"…\", or give the catalog of its key with --strings"
                         : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text the catalog shows here"))
         }
-        let shown = localized == nil ? ownTextLanguage(block, context) : localized?.language
-        let language = textLanguage(shown, in: style(of: block, context).lang ?? context.language)
+        let shown = localized == nil ? ownTextLanguage(block, context, text: image.alt ?? "") : localized?.language
+        let language = textLanguage(shown, in: markupLanguage(style(of: block, context).lang) ?? context.language)
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).

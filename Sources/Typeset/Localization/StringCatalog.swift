@@ -422,11 +422,12 @@ public struct StringCatalog: Sendable {
     /// locale with its subtags dropped one by one from the end (`ar-EG`, `ar`), Chinese by its
     /// script (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`), Latin American Spanish by `es-419`
     /// before `es`, Portuguese outside Brazil by `pt-PT`, English outside the United States by
-    /// `en-GB`; then, when none of those has strings (nor is the source language), the
-    /// catalog's other forms of the language in the same script (`pt` → `pt-BR`, `fr` →
-    /// `fr-CA`, `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization,
-    /// the best the catalog has: a key its `fr` lacks shows the source language's text, not
-    /// `fr-CA`'s (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
+    /// `en-GB`, Macao's Chinese by Hong Kong's; then, when none of those has strings (nor is the
+    /// source language), one other form of the language in the same script: the source
+    /// language (`en` → `en-US`), else the catalog's first (`pt` → `pt-BR`, `fr` → `fr-CA`,
+    /// `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization, the best
+    /// the catalog has: a key its `fr` lacks shows the source language's text, not `fr-CA`'s
+    /// (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
     func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
         var chain: [String] = []
@@ -449,15 +450,19 @@ public struct StringCatalog: Sendable {
         default: break
         }
         if let insert, !chain.contains(insert) { chain.insert(insert, at: chain.count - 1) }
+        // Macao's Traditional Chinese is Hong Kong's (CLDR's parent of zh-Hant-MO is zh-Hant-HK).
+        if insert == "zh-hant", region == "mo", !chain.contains("zh-hk"), let at = chain.firstIndex(of: "zh-hant") {
+            chain.insert("zh-hk", at: at)
+        }
         // The old codes and the current ones are one language: `--locale iw` takes a catalog's
         // `he`, and `he` its `iw`.
         let alias = Language.oldCodes[language] ?? Language.oldCodes.first { $0.value == language }?.key
         if let alias, !chain.contains(alias) { chain.append(alias) }
         // A form in another script is another writing: `sr-Latn` does not take `sr` (Cyrillic),
         // nor `zh-TW` `zh` (Simplified); as in CLDR, whose parent of such a locale is the root.
-        let script = StringCatalog.script(of: chain[0])
+        let script = Language.script(of: chain[0])
         if let script {
-            chain.removeAll { form in StringCatalog.script(of: form).map { $0 != script } ?? false }
+            chain.removeAll { form in Language.script(of: form).map { $0 != script } ?? false }
         }
         func isForm(_ other: String) -> Bool {
             other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
@@ -471,47 +476,25 @@ public struct StringCatalog: Sendable {
         if let script, let region = Language.regionSubtag(Language.subtags(of: chain[0])) {
             let spelt = languages.filter { other in
                 isForm(other) && !inChain.contains(other)
-                    && StringCatalog.script(of: other) == script && Language.regionSubtag(Language.subtags(of: other)) == region
+                    && Language.script(of: other) == script && Language.regionSubtag(Language.subtags(of: other)) == region
             }
             chain.insert(contentsOf: spelt.reversed(), at: 1)
             inChain.formUnion(spelt)
         }
         if chain.contains(where: hasStrings(of:)) { return chain }
-        for other in languages where isForm(other) && !inChain.contains(other) {
-            let otherScript = StringCatalog.script(of: other)
-            if script == nil || otherScript == nil || otherScript == script {
-                chain.append(other)
-                inChain.insert(other)
-            }
+        // None of them has strings: the one form of the language an app would show instead
+        // (`pt-BR` and `pt-PT` mixed key by key for `pt`): the source language when it is one
+        // (`en-US` for `en`, not the catalog's `en-GB`), else the catalog's first in the script.
+        func inScript(_ other: String) -> Bool {
+            let otherScript = Language.script(of: other)
+            return script == nil || otherScript == nil || otherScript == script
         }
+        if let source = sourceLanguage.map(StringCatalog.normalizedLanguage), isForm(source), inScript(source) {
+            return chain + [source]
+        }
+        if let other = languages.first(where: { isForm($0) && !inChain.contains($0) && inScript($0) }) { chain.append(other) }
         return chain
     }
-
-    /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
-    /// (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`), a language written in another script in a
-    /// region (`sd-in`: `deva`, `pa-pk`: `arab`; `Language.regionalScripts`), a language written
-    /// in several scripts by its usual one (`sr`: `cyrl`, CLDR's likely subtags); nil for the
-    /// others. (`--locale sd-IN` took a catalog's Arabic-script `sd` strings into a
-    /// left-to-right screen, where `sd-Deva` said it has none.)
-    static func script(of tag: String) -> String? {
-        let parts = Language.subtags(of: tag)
-        if let named = Language.scriptSubtag(parts) { return named }
-        guard let language = parts.first else { return nil }
-        if let region = Language.regionSubtag(parts),
-            let regional = Language.regionalScripts[(Language.twoLetterCodes[language] ?? language) + "-" + region]
-        {
-            return regional
-        }
-        guard language == "zh" else { return usualScripts[language] }
-        return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
-    }
-
-    /// Languages written in more than one script, and the script their bare tag means.
-    private static let usualScripts: [String: String] = [
-        "sr": "cyrl", "uz": "latn", "az": "latn", "bs": "latn", "pa": "guru", "sd": "arab", "ks": "arab",
-        "mn": "cyrl", "ms": "latn", "kk": "cyrl", "ha": "latn", "tg": "cyrl", "ku": "latn", "shi": "tfng",
-        "vai": "vaii", "ff": "latn", "ky": "cyrl", "ug": "arab", "man": "latn",
-    ]
 
     /// The regions whose English is American: CLDR's parent of every other (`en-AU`, `en-IN`,
     /// `en-CA`, `en-150`, ...) is `en-001`, whose strings Apple's catalogs keep as `en-GB`.
@@ -549,7 +532,7 @@ public struct StringCatalog: Sendable {
         let tag = StringCatalog.normalizedLanguage(locale)
         guard let language = Language.subtags(of: tag).first, language != tag,
             tables[language] != nil || problems[language] != nil,
-            let own = StringCatalog.script(of: tag), let theirs = StringCatalog.script(of: language), own != theirs
+            let own = Language.script(of: tag), let theirs = Language.script(of: language), own != theirs
         else { return nil }
         func letters(_ script: String) -> String {
             switch script {

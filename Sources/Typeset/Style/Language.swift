@@ -346,16 +346,44 @@ public enum Language {
         return language(a) == language(b)
     }
 
-    /// A document's language: its `lang`, unless `locale` is a more specific form of it
+    /// A `lang` of the markup, or `locale` when it is a finer form of it in the same script
     /// (`lang="ar"` under `--locale ar-MA` is `ar-MA`, whose digits `numerals="auto"` chooses:
-    /// a sheet's columns of ar-EG and ar-MA showed the same digits), else the locale.
+    /// a sheet's columns of ar-EG and ar-MA showed the same digits; but `pa` stays under
+    /// `pa-PK`, written in Arabic letters, right to left); the locale when there is no `lang`.
     static func refined(_ pinned: String?, by locale: String?) -> String? {
         guard let pinned else { return locale }
         guard let locale else { return pinned }
         let own = subtags(of: pinned)
         let finer = subtags(of: locale)
-        return finer.count > own.count && finer.starts(with: own) ? locale : pinned
+        return finer.count > own.count && finer.starts(with: own) && script(of: locale) == script(of: pinned) ? locale : pinned
     }
+
+    /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
+    /// (`zh-tw`: `hant`, `zh-cn` and `zh`: `hans`), a language written in another script in a
+    /// region (`sd-in`: `deva`, `pa-pk`: `arab`; `Language.regionalScripts`), a language written
+    /// in several scripts by its usual one (`sr`: `cyrl`, CLDR's likely subtags); nil for the
+    /// others. (`--locale sd-IN` took a string catalog's Arabic-script `sd` strings into a
+    /// left-to-right screen, where `sd-Deva` said it has none.)
+    static func script(of tag: String) -> String? {
+        let parts = Language.subtags(of: tag)
+        if let named = Language.scriptSubtag(parts) { return named }
+        guard let language = parts.first else { return nil }
+        if let region = Language.regionSubtag(parts),
+            let regional = Language.regionalScripts[(Language.twoLetterCodes[language] ?? language) + "-" + region]
+        {
+            return regional
+        }
+        guard language == "zh" else { return usualScripts[language] }
+        return parts.dropFirst().contains { ["tw", "hk", "mo"].contains($0) } ? "hant" : "hans"
+    }
+
+    /// Languages written in more than one script, and the script their bare tag means.
+    private static let usualScripts: [String: String] = [
+        "sr": "cyrl", "uz": "latn", "az": "latn", "bs": "latn", "pa": "guru", "sd": "arab", "ks": "arab",
+        "mn": "cyrl", "ms": "latn", "kk": "cyrl", "ha": "latn", "tg": "cyrl", "ku": "latn", "shi": "tfng",
+        "vai": "vaii", "ff": "latn", "ky": "cyrl", "ug": "arab", "man": "latn",
+    ]
+
 
     /// Lower-cased subtags; `_` counts as `-`.
     static func subtags(of tag: String) -> [String] {
