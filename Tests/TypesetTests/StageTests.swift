@@ -149,6 +149,26 @@ import Testing
         #expect(split("ab.cdefghijkl", width: 100) == ["ab.cdefghi", "jkl"], "a seam that leaves less than half the line is passed")
     }
 
+    /// A word cut between its letters keeps its punctuation (UAX #14: no line starts with
+    /// closing punctuation, "!" or "?", a closing quote or CJK's "。", none ends with an opening
+    /// one, an ellipsis stays whole): "동의하시겠습니까|?" left "?" alone on a line. A number is
+    /// cut after its separator ("₪1,299.|99": ".99" read as a decimal), and a word where its
+    /// author marked it, after a ZWNJ. Every scalar 10 wide.
+    @Test func aCutWordKeepsItsPunctuation() {
+        #expect(split("동의하시겠습니까?", width: 80) == ["동의하시겠습니", "까?"], "not 동의하시겠습니까 | ?")
+        #expect(split("“안녕하세요!”", width: 60) == ["“안녕하세", "요!”"], "not “안녕하세요! | ”")
+        #expect(split("(abcdef)", width: 40) == ["(abc", "def)"], "not ( | abcd")
+        #expect(split("い……。", width: 30) == ["い", "……。"], "not い…… | 。")
+        #expect(split("₪1,299.99", width: 70) == ["₪1,299.", "99"], "not ₪1,299 | .99")
+        #expect(split("2024/03/15", width: 80) == ["2024/03/", "15"])
+        #expect(split("کتاب\u{200C}هایشان", width: 80) == ["کتاب\u{200C}", "هایشان"])
+        // A name still parts before its period or question mark, where it goes on.
+        #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"])
+        #expect(split("example.com/search?q=1", width: 190) == ["example.com/search", "?q=1"])
+        // All punctuation, or nowhere else to cut: between clusters as before.
+        #expect(split("!!!!!!", width: 40) == ["!!!!", "!!"])
+    }
+
     /// A word cut between its letters is never cut inside a syllable: after a Thai vowel written
     /// before its consonant ("แอปพลิเ|คชัน" left เ at the line's end), nor inside a conjunct
     /// ("स्वास्थ्|य"). Every scalar 10 wide.

@@ -296,16 +296,54 @@ enum LineFiller {
 
     /// Whether a long name or address parts before `scalars[index]`, as the Chicago Manual of
     /// Style breaks a URL: before a period, slash, backslash, underscore, tilde, question mark,
-    /// number sign, percent sign, equals sign or ampersand; after a colon, a double slash, an
-    /// equals sign or an ampersand; never inside "//" or "://" (`splitLongWord`'s seams).
+    /// number sign, percent sign, equals sign or ampersand where the name goes on after it
+    /// (not a sentence's "까|?" nor "end|."); after a colon, a double slash, an equals sign or an
+    /// ampersand; never inside "//" or "://". A number parts after its separators, not before
+    /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15"), and a word after a
+    /// zero width non-joiner or a soft hyphen, where its author marked it ("کتاب‌|هایشان")
+    /// (`splitLongWord`'s seams).
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
+        if before == "\u{200C}" || before == "\u{AD}" { return true }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
+        func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
+        if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
+        if separatesDigits(before), isDigit(after), index >= 2, isDigit(scalars[index - 2]) { return true }
         if after == "/" && (before == "/" || before == ":") { return false }
         if before == "/" && index >= 2 && scalars[index - 2] == "/" { return true }
         switch after {
-        case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&": return true
+        case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&":
+            guard index + 1 < scalars.count else { return false }
+            switch scalars[index + 1].generalCategory {
+            case .Lu, .Ll, .Lt, .Lm, .Lo, .Nd: return true
+            default: return false
+            }
         default: return before == ":" || before == "=" || before == "&"
+        }
+    }
+
+    /// Whether a word too wide for its line is best not cut before `scalars[index]`: UAX #14
+    /// never starts a line with closing punctuation, "!" or "?", a separator of a number, a
+    /// closing quote, or CJK's small kana and iteration marks (LB13, LB16, LB19, NS), nor cuts
+    /// an ellipsis "……" (LB22), nor ends a line with opening punctuation or an opening quote
+    /// (LB14, LB19).
+    /// "동의하시겠습니까|?" left "?" alone on a line, "“안녕하세요!|”" began one with ”, and
+    /// "い……|。" one with 。 (Korean words are kept whole, `HangulWords`, and reach here at a
+    /// label's width).
+    static func keepsPunctuation(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let after = scalars[index]
+        let before = scalars[index - 1]
+        switch after.lineBreakClass {
+        case .CL, .CP, .EX, .IS, .NS: return true
+        case .IN where before.lineBreakClass == .IN: return true  // "……" (a line may start with one, JIS X 4051)
+        case .QU where after.generalCategory == .Pf: return true
+        default: break
+        }
+        switch before.lineBreakClass {
+        case .OP: return true
+        case .QU: return before.generalCategory == .Pi
+        default: return false
         }
     }
 
@@ -328,8 +366,13 @@ enum LineFiller {
             return ends?.width(shown, start: start, visibleEnd: end, limit: width) ?? shown
         }
         let clusters = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
-        // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
-        let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
+        // Between syllables where it can, and not beside punctuation that stays with its word
+        // (but where a name parts); a word of none (a run of Thai vowels) between clusters.
+        let syllables = clusters.filter { boundary in
+            boundary == range.upperBound
+                || !holdsTogether(scalars, at: boundary)
+                    && (!keepsPunctuation(scalars, at: boundary) || parts(scalars, at: boundary))
+        }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
         /// The index of the last boundary up to `fit` where a name or address parts, if the
         /// piece from `start` to it fills half the line (`parts`). A file name in a sheet's
