@@ -527,6 +527,30 @@ struct ShapeShaperTests {
         try #require(fonts.face(family: family, weight: weight, italic: false))
     }
 
+    /// A soft hyphen after a Latin, Greek or Cyrillic letter is shaped as a ZWNJ, which no
+    /// ligature crosses ("Kauf&#xAD;interesse" had one "fi" glyph, inside which the line could
+    /// not end at the author's hyphen); after an Arabic letter (which joins across it) or an
+    /// Indic one (where a ZWNJ shows the virama) it stays; kerning and the other glyphs are
+    /// those of the text without it.
+    @Test func noLatinLigatureCrossesASoftHyphen() throws {
+        func shaped(_ text: String) -> [Unicode.Scalar]? {
+            let scalars = Array(text.unicodeScalars)
+            return Shaper.withLigatureBreaks(scalars, 0..<scalars.count)
+        }
+        #expect(shaped("Kauf\u{AD}interesse") == Array("Kauf\u{200C}interesse".unicodeScalars))
+        #expect(shaped("Кни\u{AD}га") == Array("Кни\u{200C}га".unicodeScalars))
+        #expect(shaped("سل\u{AD}ام") == nil && shaped("क्\u{AD}ष") == nil && shaped("Kaufinteresse") == nil)
+        let noto = try face("Noto Sans")
+        func glyphs(_ text: String) -> [UInt32] {
+            let scalars = Array(text.unicodeScalars)
+            return shaper.shape(scalars: scalars, range: 0..<scalars.count, face: noto, size: 17, rightToLeft: false,
+                                script: .latin, language: "de").glyphs.map(\.id)
+        }
+        let hyphenated = glyphs("Kauf\u{AD}interesse")
+        #expect(hyphenated.count == 14 && hyphenated == glyphs("Kauf\u{200C}interesse"), "\(hyphenated)")
+        #expect(glyphs("Kaufinteresse").count == 12, "the fi ligature without the soft hyphen")
+    }
+
     /// HarfBuzz is given a language only where the font has a language system for it: each
     /// language it is given makes a shape plan, looked up along a list, and the word cache
     /// lists them too (17,576 three-letter tags took 28 s). Without one, a language shapes as

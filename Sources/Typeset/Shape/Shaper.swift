@@ -356,6 +356,24 @@ public final class Shaper: Sendable {
         return Array((request.rightToLeft ? pieces.reversed() : pieces).joined())
     }
 
+    /// The paragraph as HarfBuzz is to read it for `range`, when not as it is: a soft hyphen
+    /// after a Latin, Greek or Cyrillic letter as a ZWNJ, which no ligature crosses. HarfBuzz
+    /// passes over a soft hyphen (a default ignorable) and ligated the "fi" of
+    /// "Kauf&#xAD;interesse": one glyph, inside which no line may end, so the hyphen its author
+    /// put there was never taken. Kerning crosses both alike, and German sets no ligature
+    /// across the seam of a compound. (Arabic letters join across a soft hyphen, and a ZWNJ
+    /// after an Indic virama shows it: theirs stay.)
+    static func withLigatureBreaks(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [Unicode.Scalar]? {
+        var shaped: [Unicode.Scalar]?
+        for i in range where scalars[i] == "\u{AD}" && i > 0 && ligatingScripts.contains(scalars[i - 1].script) {
+            if shaped == nil { shaped = scalars }
+            shaped?[i] = "\u{200C}"
+        }
+        return shaped
+    }
+
+    private static let ligatingScripts: Set<Script> = [.latin, Script(code: "Grek") ?? .latin, Script(code: "Cyrl") ?? .latin]
+
     /// HarfBuzz output for `scalars[range]`, the whole paragraph as context, in font units, with
     /// clusters relative to the start of `range`.
     private func shapePiece(
@@ -366,7 +384,7 @@ public final class Shaper: Sendable {
         let buffer = pooled.buffer
         hb_buffer_clear_contents(buffer)
 
-        scalars.withUnsafeBufferPointer { paragraph in
+        (Self.withLigatureBreaks(scalars, range) ?? scalars).withUnsafeBufferPointer { paragraph in
             // Unicode.Scalar is a UInt32 wrapper: same size, stride and alignment.
             paragraph.withMemoryRebound(to: UInt32.self) { codes in
                 hb_buffer_add_codepoints(
