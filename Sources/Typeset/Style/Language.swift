@@ -78,7 +78,7 @@ public enum Language {
     /// (az-Arab-IR), pa-PK, uz-AF, ...; Cyrillic for Uyghur in Kazakhstan and Mongolia, Latin
     /// for Serbian in Montenegro. Only the pairs where that script is the usual one: CLDR has
     /// more (ha-CM, ms-CC), whose text is as often in Latin letters. A string catalog's
-    /// strings in the language's usual script are not such a locale's (`StringCatalog.script`).
+    /// strings in the language's usual script are not such a locale's (`Language.script`).
     static let regionalScripts: [String: String] = [
         "az-iq": "arab", "az-ir": "arab", "kk-af": "arab", "kk-cn": "arab", "kk-ir": "arab", "kk-mn": "arab",
         "ky-cn": "arab", "pa-pk": "arab", "tg-pk": "arab", "uz-af": "arab", "ku-lb": "arab", "ha-sd": "arab",
