@@ -533,13 +533,23 @@ struct ShapeShaperTests {
     /// Indic one (where a ZWNJ shows the virama) it stays; kerning and the other glyphs are
     /// those of the text without it.
     @Test func noLatinLigatureCrossesASoftHyphen() throws {
-        func shaped(_ text: String) -> [Unicode.Scalar]? {
+        func shaped(_ text: String, _ range: Range<Int>? = nil) -> String? {
             let scalars = Array(text.unicodeScalars)
-            return Shaper.withLigatureBreaks(scalars, 0..<scalars.count)
+            guard let (window, item) = Shaper.withLigatureBreaks(scalars, range ?? 0..<scalars.count) else { return nil }
+            return String(String.UnicodeScalarView(window[item]))
         }
-        #expect(shaped("Kauf\u{AD}interesse") == Array("Kauf\u{200C}interesse".unicodeScalars))
-        #expect(shaped("Кни\u{AD}га") == Array("Кни\u{200C}га".unicodeScalars))
+        #expect(shaped("Kauf\u{AD}interesse") == "Kauf\u{200C}interesse")
+        #expect(shaped("Кни\u{AD}га") == "Кни\u{200C}га")
+        // Past a format character or mark (an LRM: the ligature stayed).
+        #expect(shaped("Kauf\u{200E}\u{AD}interesse") == "Kauf\u{200E}\u{200C}interesse")
         #expect(shaped("سل\u{AD}ام") == nil && shaped("क्\u{AD}ष") == nil && shaped("Kaufinteresse") == nil)
+        // A piece of a long paragraph gets its own stretch, with HarfBuzz's context around it.
+        let long = String(repeating: "Wort ", count: 100) + "Kauf\u{AD}interesse" + String(repeating: " Wort", count: 100)
+        let start = 500
+        #expect(shaped(long, start..<start + 14) == "Kauf\u{200C}interesse")
+        let scalars = Array(long.unicodeScalars)
+        let window = try #require(Shaper.withLigatureBreaks(scalars, start..<start + 14)).0
+        #expect(window.count == 14 + 16, "\(window.count)")
         let noto = try face("Noto Sans")
         func glyphs(_ text: String) -> [UInt32] {
             let scalars = Array(text.unicodeScalars)

@@ -167,6 +167,19 @@ import Testing
         #expect(split("example.com/search?q=1", width: 190) == ["example.com/search", "?q=1"])
         // All punctuation, or nowhere else to cut: between clusters as before.
         #expect(split("!!!!!!", width: 40) == ["!!!!", "!!"])
+        // A preference, never past the box: where no such cut fits, where it fits ("까?" was
+        // 23.7 pt in a box of 20, "((((((((((ab" 60 pt in one of 20).
+        for (text, width) in [("동의하시겠습니까?", 10.0), ("Loading...", 30), ("((((((((((ab", 20), ("ダウンロード……。", 20)] {
+            let pieces = split(text, width: width)
+            #expect(pieces.allSatisfy { Double($0.unicodeScalars.count) * 10 <= width } && pieces.joined() == text, "\(text): \(pieces)")
+        }
+        // Quotes open or close by what stands beside them: German closes with “, French sets
+        // its « » apart with no-break spaces, which stay with them.
+        let german = split("„Datenschutz“-Einstellungen", width: 140)
+        #expect(german.dropFirst().allSatisfy { !$0.hasPrefix("“") } && german.first?.hasPrefix("„D") == true, "\(german)")
+        let french = split("«\u{A0}Confidentialité\u{A0}».", width: 160)
+        #expect(french == ["«\u{A0}Confidentialit", "é\u{A0}»."], "\(french)")
+        #expect(LineFiller.opensQuote(Array("a “b".unicodeScalars), at: 2) && !LineFiller.opensQuote(Array("b“-".unicodeScalars), at: 1))
     }
 
     /// A word cut between its letters is never cut inside a syllable: after a Thai vowel written

@@ -314,11 +314,7 @@ enum LineFiller {
         if before == "/" && index >= 2 && scalars[index - 2] == "/" { return true }
         switch after {
         case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&":
-            guard index + 1 < scalars.count else { return false }
-            switch scalars[index + 1].generalCategory {
-            case .Lu, .Ll, .Lt, .Lm, .Lo, .Nd: return true
-            default: return false
-            }
+            return index + 1 < scalars.count && isWordCharacter(scalars[index + 1])
         default: return before == ":" || before == "=" || before == "&"
         }
     }
@@ -327,23 +323,40 @@ enum LineFiller {
     /// never starts a line with closing punctuation, "!" or "?", a separator of a number, a
     /// closing quote, or CJK's small kana and iteration marks (LB13, LB16, LB19, NS), nor cuts
     /// an ellipsis "……" (LB22), nor ends a line with opening punctuation or an opening quote
-    /// (LB14, LB19).
+    /// (LB14, LB19), nor cuts at either side of a no-break space (LB12, LB12a).
     /// "동의하시겠습니까|?" left "?" alone on a line, "“안녕하세요!|”" began one with ”, and
     /// "い……|。" one with 。 (Korean words are kept whole, `HangulWords`, and reach here at a
-    /// label's width).
+    /// label's width). A preference: where no such cut fits, a piece is cut where it fits.
     static func keepsPunctuation(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let after = scalars[index]
         let before = scalars[index - 1]
         switch after.lineBreakClass {
-        case .CL, .CP, .EX, .IS, .NS: return true
+        case .CL, .CP, .EX, .IS, .NS, .GL: return true
         case .IN where before.lineBreakClass == .IN: return true  // "……" (a line may start with one, JIS X 4051)
-        case .QU where after.generalCategory == .Pf: return true
+        case .QU where !opensQuote(scalars, at: index): return true
         default: break
         }
         switch before.lineBreakClass {
-        case .OP: return true
-        case .QU: return before.generalCategory == .Pi
+        case .OP, .GL: return true
+        case .QU: return opensQuote(scalars, at: index - 1)
         default: return false
+        }
+    }
+
+    /// Whether the quotation mark at `index` (UAX #14's QU, which opens in one language and
+    /// closes in another: German's „…“ closes with the “ English opens with) opens: a letter or
+    /// digit comes after it, past no-break spaces (French's « … »), and none before it.
+    static func opensQuote(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        var next = index + 1
+        while next < scalars.count, next <= index + 2, scalars[next].lineBreakClass == .GL { next += 1 }
+        return next < scalars.count && isWordCharacter(scalars[next]) && (index == 0 || !isWordCharacter(scalars[index - 1]))
+    }
+
+    /// A letter or a decimal digit.
+    static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.generalCategory {
+        case .Lu, .Ll, .Lt, .Lm, .Lo, .Nd: true
+        default: false
         }
     }
 
@@ -366,13 +379,8 @@ enum LineFiller {
             return ends?.width(shown, start: start, visibleEnd: end, limit: width) ?? shown
         }
         let clusters = GraphemeBreaker.boundaries(in: scalars, range: range).filter { $0 > range.lowerBound && edges[$0] }
-        // Between syllables where it can, and not beside punctuation that stays with its word
-        // (but where a name parts); a word of none (a run of Thai vowels) between clusters.
-        let syllables = clusters.filter { boundary in
-            boundary == range.upperBound
-                || !holdsTogether(scalars, at: boundary)
-                    && (!keepsPunctuation(scalars, at: boundary) || parts(scalars, at: boundary))
-        }
+        // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
+        let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
         /// The index of the last boundary up to `fit` where a name or address parts, if the
         /// piece from `start` to it fills half the line (`parts`). A file name in a sheet's
@@ -386,18 +394,26 @@ enum LineFiller {
             }
             return fit
         }
+        /// Whether a piece may end at `boundary` without parting punctuation from its word
+        /// (`keepsPunctuation`), unless a name parts there.
+        func keepsItsPunctuation(_ boundary: Int) -> Bool {
+            boundary == range.upperBound || !keepsPunctuation(scalars, at: boundary) || parts(scalars, at: boundary)
+        }
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
+        var lastKeepingFit: Int?  // the same, of those that keep punctuation with its word
         var k = 0
         while k < boundaries.count {
             let boundary = boundaries[k]
             let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
             if pieceWidth(start, boundary, hyphen: boundary < range.upperBound ? 0 : endHyphen) > width {
-                // The piece ends at the last boundary that fits, or holds one cluster at least;
+                // The piece ends at the last boundary that fits and keeps punctuation with its
+                // word, else at the last that fits (a piece wider than its line went past its
+                // box), or holds one cluster at least;
                 // a boundary earlier when it would leave a soft hyphen alone at the end (a
                 // line of just "-"), if the piece keeps a cluster.
-                var cut = lastFit.map { seam(before: $0, from: start, in: boundaries) } ?? k
+                var cut = (lastKeepingFit ?? lastFit).map { seam(before: $0, from: start, in: boundaries) } ?? k
                 if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
                     boundaries[cut - 1] > start
                 {
@@ -406,13 +422,16 @@ enum LineFiller {
                 guard boundaries[cut] < range.upperBound else { break }
                 pieces.append(start..<boundaries[cut])
                 start = boundaries[cut]
-                lastFit = nil
+                (lastFit, lastKeepingFit) = (nil, nil)
                 k = cut + 1
                 continue
             }
             // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
             // empty line: it goes with the cluster after it.
-            if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 { lastFit = k }
+            if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 {
+                lastFit = k
+                if keepsItsPunctuation(boundary) { lastKeepingFit = k }
+            }
             k += 1
         }
         // A soft hyphen still alone (the piece before is one cluster), or with nothing but

@@ -363,13 +363,35 @@ public final class Shaper: Sendable {
     /// put there was never taken. Kerning crosses both alike, and German sets no ligature
     /// across the seam of a compound. (Arabic letters join across a soft hyphen, and a ZWNJ
     /// after an Indic virama shows it: theirs stay.)
-    static func withLigatureBreaks(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> [Unicode.Scalar]? {
+    ///
+    /// What is given is `range` with the context HarfBuzz keeps on each side (five characters),
+    /// and where `range` is in it: a copy of the whole paragraph for each piece made a paragraph
+    /// of 64,000 words with soft hyphens take 5.5 s instead of 0.8.
+    static func withLigatureBreaks(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> ([Unicode.Scalar], Range<Int>)? {
         var shaped: [Unicode.Scalar]?
-        for i in range where scalars[i] == "\u{AD}" && i > 0 && ligatingScripts.contains(scalars[i - 1].script) {
-            if shaped == nil { shaped = scalars }
-            shaped?[i] = "\u{200C}"
+        let window = max(0, range.lowerBound - contextLength)..<min(scalars.count, range.upperBound + contextLength)
+        for i in range where scalars[i] == "\u{AD}" && followsLigatingLetter(scalars, i) {
+            if shaped == nil { shaped = Array(scalars[window]) }
+            shaped?[i - window.lowerBound] = "\u{200C}"
         }
-        return shaped
+        return shaped.map { ($0, range.lowerBound - window.lowerBound..<range.upperBound - window.lowerBound) }
+    }
+
+    /// HarfBuzz's context on each side of a buffer's text (HB_BUFFER_CONTEXT_LENGTH), with room.
+    private static let contextLength = 8
+
+    /// Whether the letter before `scalars[index]`, past marks and format characters (an LRM, a
+    /// variation selector: at most eight), is a Latin, Greek or Cyrillic one.
+    private static func followsLigatingLetter(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
+        var before = index - 1
+        while before >= 0, before >= index - 8 {
+            let scalar = scalars[before]
+            switch scalar.generalCategory {
+            case .Mn, .Mc, .Me, .Cf: before -= 1
+            default: return ligatingScripts.contains(scalar.script)
+            }
+        }
+        return false
     }
 
     private static let ligatingScripts: Set<Script> = [.latin, Script(code: "Grek") ?? .latin, Script(code: "Cyrl") ?? .latin]
@@ -384,11 +406,12 @@ public final class Shaper: Sendable {
         let buffer = pooled.buffer
         hb_buffer_clear_contents(buffer)
 
-        (Self.withLigatureBreaks(scalars, range) ?? scalars).withUnsafeBufferPointer { paragraph in
+        let (text, item) = Self.withLigatureBreaks(scalars, range) ?? (scalars, range)
+        text.withUnsafeBufferPointer { paragraph in
             // Unicode.Scalar is a UInt32 wrapper: same size, stride and alignment.
             paragraph.withMemoryRebound(to: UInt32.self) { codes in
                 hb_buffer_add_codepoints(
-                    buffer, codes.baseAddress, Int32(codes.count), UInt32(range.lowerBound), Int32(range.count))
+                    buffer, codes.baseAddress, Int32(codes.count), UInt32(item.lowerBound), Int32(item.count))
             }
         }
         hb_buffer_set_direction(buffer, request.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
@@ -421,7 +444,7 @@ public final class Shaper: Sendable {
             let info = infos[i]
             let position = positions[i]
             var glyph = GlyphInFontUnits(
-                id: info.codepoint, cluster: Int32(bitPattern: info.cluster) - Int32(range.lowerBound),
+                id: info.codepoint, cluster: Int32(bitPattern: info.cluster) - Int32(item.lowerBound),
                 advance: position.x_advance,
                 xOffset: position.x_offset, yOffset: position.y_offset,
                 unsafeToBreak: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
