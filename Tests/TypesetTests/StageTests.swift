@@ -77,6 +77,22 @@ import Testing
         }
     }
 
+    /// A line of nothing to see is none: a soft hyphen that begins a paragraph (it shows no
+    /// hyphen and hangs) made an empty first line at a narrow width.
+    @Test func noLineOfNothingVisible() {
+        // Every scalar 10 pt wide but the soft hyphen, of none (as HarfBuzz shapes it).
+        func fill(_ text: String, width: Double) -> [String] {
+            let scalars = Array(text.unicodeScalars)
+            let advances = AdvanceTable(count: scalars.count, glyphAdvances: scalars.indices.map { ($0, scalars[$0] == "\u{AD}" ? 0 : 10) })
+            let lines = LineFiller.lines(scalars: scalars, opportunities: LineBreaker.opportunities(in: scalars),
+                                         advances: advances, width: width)
+            return lines.map { String(String.UnicodeScalarView(scalars[$0])) }
+        }
+        #expect(fill("\u{AD}abc def", width: 30) == ["\u{AD}abc ", "def"])
+        #expect(fill("\u{AD}abcdef", width: 30) == ["\u{AD}abc", "def"])
+        #expect(fill("a\n\nb", width: 30) == ["a\n", "\n", "b"], "an empty line of a mandatory break stays")
+    }
+
     @Test func mandatoryBreaks() {
         #expect(fill("a\u{2028}b", width: 1000) == ["a\u{2028}", "b"])
         #expect(fill("a\nb\n", width: 1000) == ["a\n", "b\n"])

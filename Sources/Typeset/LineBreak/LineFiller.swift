@@ -223,7 +223,10 @@ enum LineFiller {
                 lines.append(start..<end)
                 start = end
                 lastFit = nil
-            } else {
+            } else if known.visible > start || advances.width(start..<end) > 0 {
+                // (`known` is this end's: its width was just asked.) A line of nothing to see,
+                // and of no width, is none: a soft hyphen that begins a paragraph made an empty
+                // first line.
                 lastFit = end
             }
             k += 1
