@@ -168,8 +168,9 @@ import Testing
     /// A word cut between its letters keeps its punctuation (UAX #14: no line starts with
     /// closing punctuation, "!" or "?", a closing quote or CJK's "。", none ends with an opening
     /// one, an ellipsis stays whole): "동의하시겠습니까|?" left "?" alone on a line. A number is
-    /// cut after its separator ("₪1,299.|99": ".99" read as a decimal), and a word where its
-    /// author marked it, after a ZWNJ. Every scalar 10 wide.
+    /// cut after its separator ("₪1,299.|99": ".99" read as a decimal), not inside a group of
+    /// digits ("$1,29|9.99"). Only where the piece fills half the line or the rest fits after
+    /// it (more lines otherwise). Every scalar 10 wide.
     @Test func aCutWordKeepsItsPunctuation() {
         #expect(split("동의하시겠습니까?", width: 80) == ["동의하시겠습니", "까?"], "not 동의하시겠습니까 | ?")
         #expect(split("“안녕하세요!”", width: 60) == ["“안녕하세", "요!”"], "not “안녕하세요! | ”")
@@ -177,7 +178,6 @@ import Testing
         #expect(split("い……。", width: 30) == ["い", "……。"], "not い…… | 。")
         #expect(split("₪1,299.99", width: 70) == ["₪1,299.", "99"], "not ₪1,299 | .99")
         #expect(split("2024/03/15", width: 80) == ["2024/03/", "15"])
-        #expect(split("کتاب\u{200C}هایشان", width: 80) == ["کتاب\u{200C}", "هایشان"])
         // A name still parts before its period or question mark, where it goes on.
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"])
         #expect(split("example.com/search?q=1", width: 190) == ["example.com/search", "?q=1"])
@@ -196,6 +196,11 @@ import Testing
         let french = split("«\u{A0}Confidentialité\u{A0}».", width: 160)
         #expect(french == ["«\u{A0}Confidentialit", "é\u{A0}»."], "\(french)")
         #expect(LineFiller.opensQuote(Array("a “b".unicodeScalars), at: 2) && !LineFiller.opensQuote(Array("b“-".unicodeScalars), at: 1))
+        // Chinese closes with ” after its "！" or "。", before the next sentence's first character.
+        #expect(!LineFiller.opensQuote(Array("好！”然".unicodeScalars), at: 2) && LineFiller.opensQuote(Array("：“你".unicodeScalars), at: 1))
+        #expect(LineFiller.opensQuote(Array(" ”Hej".unicodeScalars), at: 1), "Swedish opens with ”")
+        #expect(split("$1,299.99", width: 60) == ["$1,", "299.99"], "not $1,29 | 9.99")
+        #expect(split("192.168.100.254", width: 40) == ["192.", "168.", "100.", "254"])
     }
 
     /// A word cut between its letters is never cut inside a syllable: after a Thai vowel written

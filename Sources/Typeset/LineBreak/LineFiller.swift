@@ -302,13 +302,11 @@ enum LineFiller {
     /// number sign, percent sign, equals sign or ampersand where the name goes on after it
     /// (not a sentence's "까|?" nor "end|."); after a colon, a double slash, an equals sign or an
     /// ampersand; never inside "//" or "://". A number parts after its separators, not before
-    /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15"), and a word after a
-    /// zero width non-joiner or a soft hyphen, where its author marked it ("کتاب‌|هایشان")
-    /// (`splitLongWord`'s seams).
+    /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15") (`splitLongWord`'s
+    /// seams).
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
-        if before == "\u{200C}" || before == "\u{AD}" { return true }
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
@@ -333,6 +331,8 @@ enum LineFiller {
     static func keepsPunctuation(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let after = scalars[index]
         let before = scalars[index - 1]
+        // Nor inside a group of digits, where a separator is near: "$1,29|9.99" read as 9.99.
+        if before.generalCategory == .Nd && after.generalCategory == .Nd { return true }
         switch after.lineBreakClass {
         case .CL, .CP, .EX, .IS, .NS, .GL: return true
         case .IN where before.lineBreakClass == .IN: return true  // "……" (a line may start with one, JIS X 4051)
@@ -347,12 +347,22 @@ enum LineFiller {
     }
 
     /// Whether the quotation mark at `index` (UAX #14's QU, which opens in one language and
-    /// closes in another: German's „…“ closes with the “ English opens with) opens: a letter or
-    /// digit comes after it, past no-break spaces (French's « … »), and none before it.
+    /// closes in another) opens. A final quote (” ’ ») closes, but after white space or at the
+    /// start and before a letter or digit (Swedish's ”Hej”); an initial one (“ ‘ «) opens, but
+    /// after text when no letter or digit follows (German's „Hallo!“, "„Datenschutz“-"); one of
+    /// either (") opens before a letter or digit that no letter or digit stands before.
+    /// (A letter or digit past no-break spaces: French's « … ».)
     static func opensQuote(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var next = index + 1
         while next < scalars.count, next <= index + 2, scalars[next].lineBreakClass == .GL { next += 1 }
-        return next < scalars.count && isWordCharacter(scalars[next]) && (index == 0 || !isWordCharacter(scalars[index - 1]))
+        let wordAfter = next < scalars.count && isWordCharacter(scalars[next])
+        let before = index > 0 ? scalars[index - 1] : nil
+        let freeBefore = before.map { LineFiller.isWhiteSpace($0) || $0.lineBreakClass == .OP || $0.lineBreakClass == .GL } ?? true
+        switch scalars[index].generalCategory {
+        case .Pf: return freeBefore && wordAfter
+        case .Pi: return freeBefore || wordAfter
+        default: return wordAfter && !(before.map(isWordCharacter) ?? false)
+        }
     }
 
     /// A letter or a decimal digit.
@@ -416,7 +426,13 @@ enum LineFiller {
                 // box), or holds one cluster at least;
                 // a boundary earlier when it would leave a soft hyphen alone at the end (a
                 // line of just "-"), if the piece keeps a cluster.
-                var cut = (lastKeepingFit ?? lastFit).map { seam(before: $0, from: start, in: boundaries) } ?? k
+                // (One that keeps it only when the piece fills half the line, or the rest of the
+                // word fits after it: an earlier one made more lines, "い | …… | 。".)
+                let keeping = lastKeepingFit.flatMap { fit in
+                    advances.width(start..<boundaries[fit]) >= width / 2
+                        || pieceWidth(boundaries[fit], range.upperBound, hyphen: endHyphen) <= width ? fit : nil
+                }
+                var cut = (keeping ?? lastFit).map { seam(before: $0, from: start, in: boundaries) } ?? k
                 if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
                     boundaries[cut - 1] > start
                 {
