@@ -201,6 +201,7 @@ import Testing
         #expect(LineFiller.opensQuote(Array(" ”Hej".unicodeScalars), at: 1), "Swedish opens with ”")
         #expect(split("$1,299.99", width: 60) == ["$1,", "299.99"], "not $1,29 | 9.99")
         #expect(split("192.168.100.254", width: 40) == ["192.", "168.", "100.", "254"])
+        #expect(split("2024।", width: 40) == ["202", "4।"], "not 2024 | ।")
     }
 
     /// A word cut between its letters is never cut inside a syllable: after a Thai vowel written

@@ -322,28 +322,35 @@ enum LineFiller {
 
     /// Whether a word too wide for its line is best not cut before `scalars[index]`: UAX #14
     /// never starts a line with closing punctuation, "!" or "?", a separator of a number, a
-    /// closing quote, or CJK's small kana and iteration marks (LB13, LB16, LB19, NS), nor cuts
-    /// an ellipsis "……" (LB22), nor ends a line with opening punctuation or an opening quote
-    /// (LB14, LB19), nor cuts at either side of a no-break space (LB12, LB12a).
+    /// closing quote, CJK's small kana and iteration marks, a hyphen, or a danda "।" (LB13,
+    /// LB16, LB19, LB21, NS), nor cuts an ellipsis "……" (LB22), nor ends a line with opening
+    /// punctuation, an opening quote or an acute accent "´" (LB14, LB19, LB21), nor cuts at
+    /// either side of a no-break space (LB12, LB12a).
     /// "동의하시겠습니까|?" left "?" alone on a line, "“안녕하세요!|”" began one with ”, and
     /// "い……|。" one with 。 (Korean words are kept whole, `HangulWords`, and reach here at a
     /// label's width). A preference: where no such cut fits, a piece is cut where it fits.
     static func keepsPunctuation(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let after = scalars[index]
         let before = scalars[index - 1]
-        // Nor inside a group of digits, where a separator is near: "$1,29|9.99" read as 9.99.
-        if before.generalCategory == .Nd && after.generalCategory == .Nd { return true }
         switch after.lineBreakClass {
-        case .CL, .CP, .EX, .IS, .NS, .GL: return true
+        case .CL, .CP, .EX, .IS, .NS, .GL, .HY: return true
+        case .BA where after != "\u{AD}": return true  // (a piece may start with a soft hyphen: it shows nothing)
         case .IN where before.lineBreakClass == .IN: return true  // "……" (a line may start with one, JIS X 4051)
         case .QU where !opensQuote(scalars, at: index): return true
         default: break
         }
         switch before.lineBreakClass {
-        case .OP, .GL: return true
+        case .OP, .GL, .BB: return true
         case .QU: return opensQuote(scalars, at: index - 1)
         default: return false
         }
+    }
+
+    /// Whether `scalars[index]` stands inside a group of digits: a cut there is taken after one
+    /// beside punctuation, which `keepsPunctuation` turns away (`$1,|299.99`, not "$1,29|9.99"
+    /// read as 9.99), before any other ("202|4।", not "2024|।").
+    static func splitsDigits(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        scalars[index - 1].generalCategory == .Nd && scalars[index].generalCategory == .Nd
     }
 
     /// Whether the quotation mark at `index` (UAX #14's QU, which opens in one language and
@@ -416,6 +423,7 @@ enum LineFiller {
         var start = range.lowerBound
         var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
         var lastKeepingFit: Int?  // the same, of those that keep punctuation with its word
+        var lastWholeFit: Int?  // and of those that also keep groups of digits whole
         var k = 0
         while k < boundaries.count {
             let boundary = boundaries[k]
@@ -428,11 +436,15 @@ enum LineFiller {
                 // line of just "-"), if the piece keeps a cluster.
                 // (One that keeps it only when the piece fills half the line, or the rest of the
                 // word fits after it: an earlier one made more lines, "い | …… | 。".)
-                let keeping = lastKeepingFit.flatMap { fit in
-                    advances.width(start..<boundaries[fit]) >= width / 2
-                        || pieceWidth(boundaries[fit], range.upperBound, hyphen: endHyphen) <= width ? fit : nil
+                func worthIt(_ fit: Int?) -> Int? {
+                    fit.flatMap { fit in
+                        advances.width(start..<boundaries[fit]) >= width / 2
+                            || pieceWidth(boundaries[fit], range.upperBound, hyphen: endHyphen) <= width ? fit : nil
+                    }
                 }
-                var cut = (keeping ?? lastFit).map { seam(before: $0, from: start, in: boundaries) } ?? k
+                var cut = (worthIt(lastWholeFit) ?? worthIt(lastKeepingFit) ?? lastFit).map {
+                    seam(before: $0, from: start, in: boundaries)
+                } ?? k
                 if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
                     boundaries[cut - 1] > start
                 {
@@ -441,7 +453,7 @@ enum LineFiller {
                 guard boundaries[cut] < range.upperBound else { break }
                 pieces.append(start..<boundaries[cut])
                 start = boundaries[cut]
-                (lastFit, lastKeepingFit) = (nil, nil)
+                (lastFit, lastKeepingFit, lastWholeFit) = (nil, nil, nil)
                 k = cut + 1
                 continue
             }
@@ -449,7 +461,10 @@ enum LineFiller {
             // empty line: it goes with the cluster after it.
             if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 {
                 lastFit = k
-                if keepsItsPunctuation(boundary) { lastKeepingFit = k }
+                if keepsItsPunctuation(boundary) {
+                    lastKeepingFit = k
+                    if boundary == range.upperBound || !splitsDigits(scalars, at: boundary) { lastWholeFit = k }
+                }
             }
             k += 1
         }
