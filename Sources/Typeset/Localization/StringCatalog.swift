@@ -410,10 +410,7 @@ public struct StringCatalog: Sendable {
 
     private func fallbackChain(own: [String]) -> [String] {
         var chain = own
-        if let sourceLanguage {
-            let source = StringCatalog.normalizedLanguage(sourceLanguage)
-            if !chain.contains(source) { chain.append(source) }
-        }
+        if let source = normalizedSource, !chain.contains(source) { chain.append(source) }
         chain.append("")
         return chain
     }
@@ -489,7 +486,7 @@ public struct StringCatalog: Sendable {
             let otherScript = Language.script(of: other)
             return script == nil || otherScript == nil || otherScript == script
         }
-        if let source = sourceLanguage.map(StringCatalog.normalizedLanguage), isForm(source), inScript(source) {
+        if let source = normalizedSource, isForm(source), inScript(source) {
             return chain + [source]
         }
         if let other = languages.first(where: { isForm($0) && !inChain.contains($0) && inScript($0) }) { chain.append(other) }
@@ -554,8 +551,11 @@ public struct StringCatalog: Sendable {
 
     /// Whether the catalog has strings in `language` (normalized), or it is the source language.
     private func hasStrings(of language: String) -> Bool {
-        language == sourceLanguage.map(StringCatalog.normalizedLanguage) || tables[language] != nil || problems[language] != nil
+        language == normalizedSource || tables[language] != nil || problems[language] != nil
     }
+
+    /// `sourceLanguage` as the tables' languages are written (`normalizedLanguage`).
+    private var normalizedSource: String? { sourceLanguage.map(StringCatalog.normalizedLanguage) }
 
     /// The strings for `locale` on `device` (`iphone`, `ipad`: the `device` variations of
     /// that name; nil: the `other` ones): each key from the first language of
@@ -569,7 +569,7 @@ public struct StringCatalog: Sendable {
         let ownCount = own.map { !languages.isEmpty && hasLocale ? $0.count : chain.count } ?? chain.count
         return LocalizedStrings(
             tables: tables, languages: chain, ownLanguages: ownCount, locale: locale,
-            sourceLanguage: sourceLanguage.map(StringCatalog.normalizedLanguage), untranslatable: untranslatable,
+            sourceLanguage: normalizedSource, untranslatable: untranslatable,
             problems: problems, keysWithoutText: keysWithoutText,
             deviceTables: device.flatMap { deviceTables[$0] } ?? [:], hasLocale: hasLocale)
     }
