@@ -326,13 +326,8 @@ struct MarkupRenderer {
             throw failure("not a PNG file (its first bytes are not the PNG signature)")
         }
         // Other images are neither PNG nor markup ("not valid UTF-8, save it as UTF-8" misled).
-        let imageKinds: [(signature: [UInt8], name: String)] = [
-            ([0xFF, 0xD8, 0xFF], "a JPEG image"), (Array("GIF8".utf8), "a GIF image"),
-            ([0x49, 0x49, 0x2A, 0x00], "a TIFF image"), ([0x4D, 0x4D, 0x00, 0x2A], "a TIFF image"), (Array("%PDF".utf8), "a PDF"),
-        ]
-        let webP = head.starts(with: Array("RIFF".utf8)) && head.dropFirst(8).elementsEqual("WEBP".utf8)
-        if let kind = webP ? (signature: [], name: "a WebP image") : imageKinds.first(where: { head.starts(with: $0.signature) }) {
-            throw failure("'\(input)' is \(kind.name), not a PNG image or a markup file; diff compares PNGs (convert it) or markup")
+        if let kind = MarkupParser.binaryKind(of: head) {
+            throw failure("'\(input)' is \(kind), not a PNG image or a markup file; diff compares PNGs (convert it) or markup")
         }
         let outcome = typesetter.layoutFile(input, settings: settings)
         guard let layout = outcome.layout, !outcome.failed else {

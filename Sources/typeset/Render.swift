@@ -83,7 +83,6 @@ struct Render: Command {
         // dropped unreported though it names no file.) A link to a file, named otherwise, has
         // an output of its own.
         var seen: Set<String> = []
-        let workingFolder = FileManager.default.currentDirectoryPath
         func file(_ input: String) -> String? {
             var status = stat()
             guard stat(input, &status) == 0, let folder = Path.realPath(Path.folder(input).isEmpty ? "." : Path.folder(input))
@@ -97,9 +96,11 @@ struct Render: Command {
                 kept.append(input)
                 continue
             }
-            // (A file given again after a clash is the same input too: known here.)
-            guard seen.insert(identity + "\0" + Path.lexicallyAbsolute(path, in: workingFolder)).inserted else { continue }
+            // (A file given again after a clash is the same input too: known here. So is one
+            // reached through a link to its folder, `real/a.xml alias/a.xml`, whose outputs are
+            // one file: the two clashed.)
             let file = Self.written(path)
+            guard seen.insert(identity + "\0" + file).inserted else { continue }
             if let (other, otherPath) = firstByFile[file] {
                 // (Through a link: the other output's name, and which leads to it.)
                 let message = "'\(other)' and '\(input)' would both be written to '\(otherPath)'"
@@ -473,7 +474,7 @@ func staleOutputWarning(
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.
-private func warnOfStaleOutput(_ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = []) {
+func warnOfStaleOutput(_ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = []) {
     if let warning = staleOutputWarning(path, of: inputs, format: format, pictures: pictures) {
         writeStandardError("typeset: warning: \(warning)\n")
     }

@@ -264,10 +264,12 @@ struct Sheet: Command {
                     format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en", jobs: jobs))
         } catch {
             printError(outputError(error, output))
+            // An earlier sheet left there looks current (as `render -o` says).
+            warnOfStaleOutput(output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) })
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: folders(of: inputs))
-        if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, path: output) {
+        if let warning = leftoverWarning(leftovers, pageCount: pages.count, pictures: shown, of: "sheet", path: output) {
             writeStandardError("typeset: warning: \(warning)\n")
         }
         var line =

@@ -970,6 +970,11 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: out + "/other/a.xml", withDestinationPath: "../a.xml")
         let elsewhere = try typeset(["render", "a.xml", "other/a.xml", "--out-dir", "g"], in: out)
         #expect(elsewhere.status == 1 && elsewhere.stderr.contains("would both be written to 'g/a.pdf'"), "\(elsewhere)")
+        // The file reached through a link to its folder is the same input, writing the same
+        // file beside it: rendered once (the two clashed).
+        try FileManager.default.createSymbolicLink(atPath: out + "/alias", withDestinationPath: "sub")
+        let aliased = try typeset(["render", "sub/a.xml", "alias/a.xml"], in: out)
+        #expect(aliased.status == 0 && aliased.stderr.isEmpty && files(in: out + "/sub") == ["a.pdf", "a.xml"], "\(aliased)")
         // Two paths that name no file are two failures, however alike.
         let twoMissing = try typeset(["render", "a.xml", "none.xml", "none.xml", "--out-dir", "h"], in: out)
         #expect(twoMissing.stderr.contains("rendered 1 of 3 inputs"), "\(twoMissing)")

@@ -113,6 +113,15 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
+        // Words in quotation marks are not counted: an English sentence that quotes Arabic or
+        // Hebrew was right to left ('Translate "شكرا جزيلا" to English' read "to English …
+        // Translate"). An inch's sign and a gershayim typed as '"' quote nothing.
+        let quoting = blocks(
+            #"<document lang="ar"><label>Translate "شكرا جزيلا" to English</label><label>Type «مرحبا بكم في تطبيقنا» here.</label>"#
+                + #"<label>"Lumen Pro" مفعل الآن</label><label>"مرحبا"</label></document>"#)
+        #expect(quoting.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
+        let marks = blocks(#"<document lang="he"><label>Display 27" מסך גדול מאוד</label><label>Lumen צה"ל מאשר</label></document>"#)
+        #expect(marks.map(\.direction) == ["rtl", "rtl"])
         // A product's name before the Hebrew it ends in: "Apple Watch Ultra 2 מחובר." was set
         // left to right, one Hebrew word in four. Title-case English ending in a name, a key in
         // English words with a Hebrew value, a list, or a sentence with a Hebrew word, stays
@@ -176,6 +185,11 @@ extension ReportBlock {
         let moreRuns = more.map { $0.lines.flatMap(\.runs).map { "\($0.text)@\($0.level)" } }
         #expect(moreRuns.prefix(2) == [["2\u{FE0F}\u{20E3}@2", " @1", "1\u{20E3}@2"], ["1234567@2", "ab @1"]], "\(moreRuns)")
         #expect(moreRuns.last?.contains("\u{967}\u{968}\u{969}@2") == true, "\(moreRuns)")
+        // A plus or minus sign (class ES) before a number is its ("-5" showed "5-", "+972"
+        // "972+"); one between a word and a number is not the number's.
+        let signs = blocks("<document lang=\"he\" width=\"300\"><label>\u{202E}-5\u{202C} מעלות</label><label>\u{202E}+972 ש-5\u{202C}</label></document>")
+        let signRuns = signs.map { $0.lines.flatMap(\.runs).filter { $0.level == 4 }.map(\.text) }
+        #expect(signRuns == [["-5"], ["5", "+972"]], "\(signRuns)")
     }
 
     /// A number in groups that right-to-left text reorders is warned about (SPEC 4.5: numbers
@@ -203,6 +217,15 @@ extension ReportBlock {
         #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
         // A hyphen between spaces joins groups, as it did.
         #expect(try warnings("<p>טלפון 050 - 123 - 4567 עכשיו</p>").count == 1)
+        // Thousands and a date of fewer digits are one number too ("12 345" showed "345 12",
+        // "12-05-24" "24-05-12"); a range, of numbers or of two years, reads right to left as
+        // it should, and years side by side are not one number.
+        #expect(try warnings(#"<p lang="ar">السعر 12 345 ريال والتاريخ 12-05-24 اليوم</p>"#) == [
+            "the number '12 345' is not isolated: the right-to-left text around it reorders its groups",
+            "the number '12-05-24' is not isolated: the right-to-left text around it reorders its groups",
+        ])
+        #expect(try warnings(#"<p lang="ar">من 10-20 في 2020-2024 و١٩٩٠-٢٠٠٠ سنوات 1999 2000</p>"#).isEmpty)
+        #expect(try warnings(#"<p lang="ar">رقم 2024-2020 أو 5555-1234</p>"#).count == 2)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [
@@ -394,6 +417,15 @@ extension ReportBlock {
         }
         let top = blocks(#"<document><label>x</label><list type="none"><item>b</item></list></document>"#)
         #expect(top[1].frame.x == top[0].frame.x)
+        // One of the other direction is a level in on its own start side too (its markers
+        // stood at the margin, as a first level's).
+        let other = blocks(
+            #"<document lang="ar"><list><item>أ</item><list dir="ltr"><item>b</item></list></list>"#
+                + #"<list dir="ltr"><item>a</item><list dir="rtl"><item>ب</item></list></list></document>"#)
+        let (ltrMarker, rtlMarker) = (other[1].marker?.x ?? 0, other[3].marker?.x ?? 0)
+        #expect(ltrMarker >= other[2].marker!.x + 19.9, "\(other.map(\.frame))")
+        #expect(rtlMarker + other[3].marker!.width <= other[0].marker!.x + other[0].marker!.width - 19.9, "\(other.map(\.frame))")
+        #expect(other[1].frame.x + other[1].frame.width == other[0].frame.x + other[0].frame.width)
         // In a row too, and as wide as bullets at every text size.
         let inRow = blocks(#"<document><row><list><item>a</item><list type="none"><item>b</item></list></list><label>x</label></row></document>"#)
         #expect(inRow[1].frame.x >= inRow[0].frame.x + 19.9, "\(inRow.map(\.frame))")

@@ -550,6 +550,10 @@ private struct Fixture {
             "invalid UTF-8", [UInt8]("<document>\n<p>aé".utf8) + [0xFF] + Array("</p></document>".utf8),
             2, 6, "not valid UTF-8 (byte 0xFF)"),
         BadInput("encoded surrogate", [UInt8]("<document>".utf8) + [0xED, 0xA0, 0x80], 1, 11, "not valid UTF-8"),
+        // A picture or a PDF beside the markup (`render screens/*`) is said to be one: "not
+        // valid UTF-8 (save the file as UTF-8)" misled.
+        BadInput("a PNG", PNGFile.signature + [0, 0, 0, 13], 1, 1, "the input is a PNG image, not markup"),
+        BadInput("a PDF", Array("%PDF-1.7\n%".utf8) + [0xE2, 0xE3], 1, 1, "the input is a PDF, not markup"),
         BadInput("NUL byte", [UInt8]("<document>\n ab".utf8) + [0] + Array("</document>".utf8), 2, 4, "NUL byte"),
         BadInput("control character", "<document>\u{1}</document>", 1, 11, "control character U+0001"),
         BadInput("surrogate reference", "<document><p>x&#xD800;</p></document>", 1, 15, "a surrogate"),

@@ -128,11 +128,28 @@ private func pdfImageCount(_ path: String) throws -> Int {
     @Test func manyColumnsShrinkThenContinueOnFurtherPages() {
         let layouter = SheetLayouter(typesetter: Typesetter())
         let options = SheetOptions()
-        #expect(layouter.columnGeometry(6) == (options.cellWidth, 6))
-        let (width, perPage) = layouter.columnGeometry(24)
+        #expect(layouter.columnGeometry(6, widestPage: 390) == (options.cellWidth, 6))
+        let (width, perPage) = layouter.columnGeometry(24, widestPage: 390)
         #expect(perPage == 12 && width >= options.minimumCellWidth && width < options.cellWidth)
         let page = 2 * options.margin + Double(perPage) * width + Double(perPage - 1) * options.columnGap
         #expect(abs(page - options.maximumPageWidth) < 1e-9)
+        // Wider pages, wider cells in proportion: fewer to a sheet page.
+        let (ipad, ipadPerPage) = layouter.columnGeometry(12, widestPage: 1024)
+        #expect(ipadPerPage == 5 && ipad >= options.minimumCellWidth * 1024 / 390, "\(ipad) \(ipadPerPage)")
+        #expect(layouter.columnGeometry(1, widestPage: 100_000).cellWidth == options.maximumPageWidth - 2 * options.margin)
+    }
+
+    /// An iPad's page is shown at the scale a phone's is (it was shrunk into a phone's cell, its
+    /// body text 3 pt), and on a sheet of both, each at that one scale.
+    @Test func widerPagesAreShownAtOneScale() {
+        let layouter = SheetLayouter(typesetter: Typesetter())
+        let options = SheetOptions()
+        let pages = layouter.layout(rows: [[cell("ipad.xml", 1024, 1366, column: 0), cell("ipad.xml", 1024, 1366, column: 1)], [cell("phone.xml", 390, 844, column: 0)]])
+        let scales = pages.flatMap(\.items).compactMap { item -> Double? in
+            if case .subpage(let s) = item, s.scale != 1 { return s.scale }
+            return nil
+        }
+        #expect(scales.count == 3 && scales.allSatisfy { abs($0 - options.cellWidth / options.referencePageWidth) < 1e-9 }, "\(scales)")
     }
 }
 
@@ -323,6 +340,24 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         #expect(text.contains("Bonjour") && text.contains("Fallback"))
         #expect(text.components(separatedBy: "error: 2:12: end tag").count - 1 == 2)
         #expect(text.contains("bad.xml") && text.contains("en · xLarge (19 pt)"))
+    }
+
+    /// A sheet that cannot be written names the one an earlier run left, as `render -o` does
+    /// (it stood looking current, only "cannot write" said).
+    @Test func anEarlierSheetLeftByAFailedWriteIsNamed() throws {
+        var files: [String: String] = [:]
+        for i in 1...30 { files["d\(i).xml"] = "<document><p>doc \(i)</p></document>" }
+        let folder = try L10nCLI.folder(files)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inputs = (1...30).map { "d\($0).xml" }
+        let first = try L10nCLI.typeset(["sheet"] + inputs + ["-o", "sheet.png"], in: folder)
+        #expect(first.status == 0 && first.stderr.hasSuffix("on 2 pages: sheet.png, sheet-2.png\n"), "\(first)")
+        try FileManager.default.removeItem(atPath: folder + "/sheet-2.png")
+        try FileManager.default.createDirectory(atPath: folder + "/sheet-2.png", withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder + "/sheet.png")
+        let failed = try L10nCLI.typeset(["sheet"] + inputs + ["-o", "sheet.png"], in: folder)
+        #expect(failed.status == 1 && failed.stderr.contains("cannot write sheet-2.png: it is a folder"), "\(failed)")
+        #expect(failed.stderr.contains("warning: 'sheet.png', from an earlier run, is left as it was"), "\(failed)")
     }
 
     /// A failed cell shows the error's hint as standard error does: "did you mean 'title'?" is

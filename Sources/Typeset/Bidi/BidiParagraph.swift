@@ -203,7 +203,7 @@ public struct BidiParagraph: Sendable {
     /// showed "cba 321": each number an override reversed is raised one level, and reads left to
     /// right inside it. A number is its digits (`isDigit`: European and Arabic ones, and the
     /// digits of left-to-right scripts, १२३, whose class is L), the separators between them and
-    /// the signs beside them ("12.5%", "2024-05-12"), and the marks and format characters in and
+    /// the signs beside them ("12.5%", "-5", "+972", "2024-05-12"), and the marks and format characters in and
     /// after it (a keycap's VS16 and U+20E3, which were left in another run, parting the emoji;
     /// a word joiner or soft hyphen, which ended the number, and its pieces were reversed).
     func keepingNumbersInOrder(isDigit: (Int) -> Bool) -> BidiParagraph {
@@ -222,6 +222,11 @@ public struct BidiParagraph: Sendable {
             func digit(_ j: Int) -> Bool { j < levels.count && levels[j] == level && isDigit(j) }
             var start = i
             while at(start - 1, [.ET]) { start -= 1 }
+            // A sign, "-5" or "+972", when nothing of a word stands before it ("abc-5" is not).
+            if at(start - 1, [.ES]), !at(start - 2, [.L, .R, .AL, .EN, .AN]) {
+                start -= 1
+                while at(start - 1, [.ET]) { start -= 1 }
+            }
             var end = i + 1
             while end < levels.count {
                 if digit(end) || at(end, [.ET, .NSM, .BN]) {

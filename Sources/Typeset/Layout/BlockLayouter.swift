@@ -593,11 +593,16 @@ struct BlockLayouter {
     /// right-to-left text: it ends in a right-to-left word, its left-to-right words all have
     /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
     /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
-    /// a list).
+    /// a list). `unquoted`: the right-to-left words and all words outside double quotation
+    /// marks ("…", “…”, „…“, «…», ”…”), or all of them when none is outside: the quoted words
+    /// of 'Translate "شكرا جزيلا" to English' are no words of its own language.
     private static func wordDirections(_ scalars: [Unicode.Scalar])
-        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool)
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, unquoted: (rightToLeft: Int, all: Int))
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
+        var unquoted = (rightToLeft: 0, all: 0)
+        var quoted = false  // inside quotation marks
+        var wordQuoted = false  // a letter of the word was
         var endsRightToLeft = false
         var capitalised = true  // every left-to-right word has a capital
         var productLike = false  // one has a digit, "iPhone"'s or "USB"'s capitals
@@ -609,6 +614,10 @@ struct BlockLayouter {
             if word.leftToRight { leftToRight += 1 }
             if word.rightToLeft || word.leftToRight {
                 all += 1
+                if !wordQuoted {
+                    unquoted.all += 1
+                    if word.rightToLeft { unquoted.rightToLeft += 1 }
+                }
                 endsRightToLeft = word.rightToLeft && !word.leftToRight
                 if word.leftToRight && !word.rightToLeft {
                     if word.capitals == 0 { capitalised = false }
@@ -619,19 +628,32 @@ struct BlockLayouter {
             }
             word = (false, false, 0, false, false)
             previousLower = false
+            wordQuoted = false
         }
         var isolates = 0
-        for scalar in scalars {
+        func isLetter(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.isAlphabetic }
+        for (at, scalar) in scalars.enumerated() {
             switch scalar.value {
             case 0x2066...0x2068: isolates += 1
             case 0x2069: isolates = max(0, isolates - 1)
             default:
                 guard isolates == 0 else { continue }
                 if scalar == ":" || scalar == "," || scalar == "\u{060C}" { listed = true }
+                switch scalar.value {
+                case 0x22:
+                    // Not an inch's sign, 27", nor a Hebrew gershayim typed so, צה"ל.
+                    let after = at > 0 ? scalars[at - 1] : " "
+                    if !NumberingSystem.isDigit(after) && !(isLetter(at - 1) && isLetter(at + 1)) { quoted.toggle() }
+                case 0xAB, 0xBB, 0x201C, 0x201D, 0x201E: quoted.toggle()
+                default: break
+                }
                 switch scalar.bidiClass {
-                case .R, .AL: word.rightToLeft = true
+                case .R, .AL:
+                    word.rightToLeft = true
+                    wordQuoted = wordQuoted || quoted
                 case .L:
                     word.leftToRight = true
+                    wordQuoted = wordQuoted || quoted
                     let category = scalar.generalCategory
                     if category == .Lu || category == .Lt {
                         word.capitals += 1
@@ -646,7 +668,7 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        return (rightToLeft, leftToRight, all, nameFirst)
+        return (rightToLeft, leftToRight, all, nameFirst, unquoted.all > 0 ? unquoted : (rightToLeft, all))
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else
@@ -838,7 +860,7 @@ struct BlockLayouter {
                 break
             }
             if case .list(let nested) = item.kind {
-                layoutList(item, nested, indented(inner, by: markers.width), inside: path + host(after: &previous))
+                layoutList(item, nested, indented(inner, by: markers.width, for: item), inside: path + host(after: &previous))
                 continue
             }
             let top = nextTop()
@@ -883,7 +905,7 @@ struct BlockLayouter {
             let itemTop = index == 0 ? y : y + BlockLayouter.blockSpacing
             if case .list(let nested) = item.kind {
                 y = layoutListItems(
-                    item, nested, indented(inner, by: markers.width), top: itemTop, into: &placed,
+                    item, nested, indented(inner, by: markers.width, for: item), top: itemTop, into: &placed,
                     inside: path + host(after: &previous))
                 continue
             }
@@ -910,11 +932,17 @@ struct BlockLayouter {
         return false
     }
 
-    /// 4.2: nested lists are indented on the start side of the list's direction.
-    private func indented(_ context: BlockContext, by indent: Double) -> BlockContext {
+    /// 4.2: nested lists are indented on the start side of the list's direction; `nested`, one
+    /// of the other direction, on its own start side as well, as HTML indents it (its markers
+    /// stood at the margin, as a list of the first level's).
+    private func indented(_ context: BlockContext, by indent: Double, for nested: Block) -> BlockContext {
         var inner = context
         inner.width = context.width - indent  // a list left with none is an error (`hasRoom`)
         if !context.rightToLeft { inner.x = context.x + indent }
+        if containerContext(nested, context).rightToLeft != context.rightToLeft {
+            inner.width -= indent
+            if context.rightToLeft { inner.x += indent }
+        }
         return inner
     }
 
@@ -1332,12 +1360,12 @@ struct BlockLayouter {
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
             } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
-                // A third of its words; or a product's name before the right-to-left text it
+                // A third of its words (outside quotation marks); or a product's name before the right-to-left text it
                 // ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word in four) was left to
                 // right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
                 // Display Language: العربية" are English.
                 let words = Self.wordDirections(text.scalars)
-                if 3 * words.rightToLeft >= words.all || words.nameFirst {
+                if 3 * words.unquoted.rightToLeft >= words.unquoted.all || words.nameFirst {
                     declaringStyle.lang = shownLanguage
                 }
             }

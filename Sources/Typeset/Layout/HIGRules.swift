@@ -54,9 +54,9 @@ enum HIGRules {
         return letters >= 2 && !lowerCase
     }
 
-    /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`: a phone number, "+1 (800)
-    /// 555-0199", "03 555 0199"; a price in groups, "1 299 000") of seven digits or more whose
-    /// groups the text around them reorders: any character of one from its first digit (or its
+    /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
+    /// a phone number, "+1 (800) 555-0199", "03 555 0199"; an amount in thousands, "12 345";
+    /// a date, "12-05-24") whose groups the text around them reorders: any character of one from its first digit (or its
     /// "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
@@ -68,7 +68,7 @@ enum HIGRules {
         let scalars = paragraph.text.scalars
         let lines = paragraph.lines
         return NumberGroups.numbers(in: scalars).compactMap { number in
-            guard number.digits >= 7,
+            guard readsAsOne(number, scalars),
                 let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
                 let lastDigit = number.range.last(where: { NumberingSystem.isDigit(scalars[$0]) })
             else { return nil }
@@ -87,6 +87,37 @@ enum HIGRules {
             }
             return nil
         }
+    }
+
+    /// Whether a number in groups reads as one number, so that right-to-left text reordering
+    /// its groups reverses it: one of seven digits or more (a phone number), but years side by
+    /// side or a range of them ("1999 2000", "2020-2024", which read from right to left in
+    /// Arabic as a range does);
+    /// thousands ("12 345", which showed "345 12"); or three parts or more joined by hyphens
+    /// (a date, "12-05-24", which showed "24-05-12"). Two numbers joined by a hyphen, "10-20",
+    /// are a range.
+    private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
+        // Each part between hyphens or spaces; none when other signs join them.
+        var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
+        var hyphens = false
+        for scalar in scalars[number.range] {
+            if let digit = NumberingSystem.digitValue(scalar) {
+                parts[parts.count - 1].digits += 1
+                parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
+            } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
+                hyphens = hyphens || scalar == "-" || scalar == "\u{2011}"
+                if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
+            } else {
+                parts = []
+                break
+            }
+        }
+        if number.digits >= 7 {
+            let years = parts.count > 1 && parts.allSatisfy { $0.digits == 4 && (1000...2999).contains($0.value) }
+                && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
+            return !years
+        }
+        return number.isThousands(in: scalars) || hyphens && parts.count >= 3
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.

@@ -31,10 +31,16 @@ public struct SheetCell: Sendable {
 
 /// The geometry of a sheet, in points.
 public struct SheetOptions: Sendable {
-    /// The width of a cell when the sheet page has room for it.
+    /// The width of a cell when the sheet page has room for it, for pages of
+    /// `referencePageWidth`. A sheet of wider pages has cells wider in proportion, so that
+    /// every sheet shows its pages at one scale: an iPad's 1024 pt page in 180 pt was shown at
+    /// 0.18, its body text 3 pt, smaller than the caption under it.
     public var cellWidth: Double = 180
-    /// Cells never get narrower than this; columns that do not fit go to further pages.
+    /// Cells never get narrower than this (for pages of `referencePageWidth`, in proportion for
+    /// wider ones); columns that do not fit go to further pages.
     public var minimumCellWidth: Double = 96
+    /// The page width `cellWidth` and `minimumCellWidth` are for: a phone's.
+    public var referencePageWidth: Double = 390
     /// A page is scaled to at most this many cell widths tall (long pages get smaller).
     public var maximumCellAspect: Double = 2.5
     /// Sheet pages grow to fit their cells up to these sizes.
@@ -71,7 +77,9 @@ public struct SheetLayouter {
     public func layout(rows: [[SheetCell]]) -> [Page] {
         let columnCount = rows.map(\.count).max() ?? 0
         guard columnCount > 0 else { return [] }
-        let (cellWidth, columnsPerPage) = columnGeometry(columnCount)
+        // Pages are shown at one scale, that of the widest in its cell.
+        let widestPage = rows.joined().compactMap { $0.page?.width }.max() ?? options.referencePageWidth
+        let (cellWidth, columnsPerPage) = columnGeometry(columnCount, widestPage: widestPage)
 
         // Every cell's caption, page scale and the height its row needs.
         struct PlacedCell {
@@ -92,7 +100,7 @@ public struct SheetLayouter {
                 var scale = 1.0
                 var errorText: Page?
                 if let page = cell.page {
-                    scale = min(cellWidth / page.width, maximumCellHeight / page.height)
+                    scale = min(cellWidth / widestPage, maximumCellHeight / page.height)
                     pageArea = max(pageArea, page.height * scale)
                 } else {
                     let text = captionPage(
@@ -186,12 +194,16 @@ public struct SheetLayouter {
         return pages
     }
 
-    /// The cell width and how many columns fit on a sheet page.
-    func columnGeometry(_ columnCount: Int) -> (cellWidth: Double, columnsPerPage: Int) {
+    /// The cell width and how many columns fit on a sheet page, for pages up to `widestPage`
+    /// wide.
+    func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
-        let fitting = Int(room / (options.cellWidth + options.columnGap))
-        if columnCount <= fitting { return (options.cellWidth, columnCount) }
-        let columns = min(columnCount, max(1, Int(room / (options.minimumCellWidth + options.columnGap))))
+        let wider = max(1, widestPage / options.referencePageWidth)
+        let preferred = min(options.cellWidth * wider, room - options.columnGap)
+        let minimum = min(options.minimumCellWidth * wider, preferred)
+        let fitting = Int(room / (preferred + options.columnGap))
+        if columnCount <= fitting { return (preferred, columnCount) }
+        let columns = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
         return (room / Double(columns) - options.columnGap, columns)
     }
 

@@ -21,6 +21,15 @@ enum NumberGroups {
         var groups: [Int] = [0]
         /// Anything but digits and spaces.
         var otherSigns = false
+
+        /// Whether it is thousands: groups of three after a first of one or two digits, or of
+        /// three after a currency sign or "№" ("12 345", "€123 456"; "101 102 103" is not).
+        func isThousands(in scalars: [Unicode.Scalar]) -> Bool {
+            let start = range.lowerBound
+            let currency = start > 0 && (scalars[start - 1].generalCategory == .Sc || scalars[start - 1] == "\u{2116}")
+            return !otherSigns && groups.count > 1 && groups.dropFirst().allSatisfy { $0 == 3 }
+                && ((1...2).contains(groups[0]) || currency && groups[0] == 3)
+        }
     }
 
     /// The numbers in groups of `scalars` with two groups or more, or signs between digits. A
@@ -100,11 +109,7 @@ enum NumberGroups {
             let isolated = start > 0 && (0x2066...0x2068).contains(scalars[start - 1].value)
                 && end < scalars.count && scalars[end] == "\u{2069}"
             let international = first == "+" || first == "(" && start + 1 < scalars.count && scalars[start + 1] == "+"
-            let currency = start > 0 && (scalars[start - 1].generalCategory == .Sc || scalars[start - 1] == "\u{2116}")
-            let groups = found.groups
-            let thousands = !found.otherSigns && groups.count > 1 && groups.dropFirst().allSatisfy { $0 == 3 }
-                && ((1...2).contains(groups[0]) || currency && groups[0] == 3)
-            return found.digits >= 7 && (isolated || international || thousands)
+            return found.digits >= 7 && (isolated || international || found.isThousands(in: scalars))
         }.map(\.range)
         guard !numbers.isEmpty else { return opportunities }
         // Each kept whole where what cannot be broken around it fits: from the break before it

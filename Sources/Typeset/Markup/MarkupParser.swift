@@ -10,6 +10,21 @@ import Glibc
 /// collected (an element with an error is skipped, an attribute with an error is left unset) so
 /// that one run reports every problem. The document is returned only when there is no error.
 public enum MarkupParser {
+    /// What kind of file `head` (its first twelve bytes or more) begins, when it is an image or
+    /// a PDF: "a PNG image", "a PDF"; nil for anything else. Told apart from markup, they were
+    /// "not valid UTF-8 (save the file as UTF-8)", the advice misleading (`render screens/*`,
+    /// pictures beside the markup).
+    public static func binaryKind(of head: some Collection<UInt8>) -> String? {
+        guard let first = head.first, first != UInt8(ascii: "<") else { return nil }  // (markup, nearly always)
+        if head.starts(with: "RIFF".utf8) && head.dropFirst(8).starts(with: "WEBP".utf8) { return "a WebP image" }
+        return binaryKinds.first { head.starts(with: $0.signature) }?.name
+    }
+
+    private static let binaryKinds: [(signature: [UInt8], name: String)] = [
+        (PNGFile.signature, "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"), (Array("GIF8".utf8), "a GIF image"),
+        ([0x49, 0x49, 0x2A, 0x00], "a TIFF image"), ([0x4D, 0x4D, 0x00, 0x2A], "a TIFF image"), (Array("%PDF-".utf8), "a PDF"),
+    ]
+
     /// Inputs larger than this are refused (see `XMLReader.maximumInputBytes`).
     public static let maximumInputBytes = XMLReader.maximumInputBytes
     /// Elements nested deeper than this are refused (SPEC §2).

@@ -92,6 +92,11 @@ struct XMLReader {
                 SourceLocation(file: file, line: 1, column: 1), "the input is \(encoding); markup must be UTF-8",
                 hint: "save the file as UTF-8")
         }
+        if let kind = MarkupParser.binaryKind(of: bytes.prefix(12)) {
+            throw .error(
+                SourceLocation(file: file, line: 1, column: 1), "the input is \(kind), not markup",
+                hint: "typeset reads markup: give it the .xml file")
+        }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var index = start
         var hasCarriageReturn = false
