@@ -233,6 +233,12 @@ import Testing
         }
         #expect(try pages("Name: Dana<br/>Plan: PRO<br/><br/>Renews 1 May") == [["Name: Dana"], ["Plan: PRO", "", "Renews 1 May"]])
         #expect(try pages("A<br/>B<br/><br/>C<br/>D<br/>E") == [["A", "B", ""], ["C", "D", "E"]])
+        // Nor with those that end a paragraph: they end with the page (`a` and ten `<br/>` made
+        // three pages of nothing after the first), and what follows starts the next page.
+        #expect(try pages("a" + String(repeating: "<br/>", count: 10)) == [["a"] + Array(repeating: "", count: 9)])
+        let next = try #require(layoutMarkup(#"<document width="300" height="120"><p>a<br/><br/><br/><br/><br/></p><p>next</p></document>"#))
+        #expect(next.report.pages.map { $0.blocks.flatMap { $0.lines.map { $0.runs.map(\.text).joined() } } } == [["a", "", "", "", ""], ["next"]])
+        #expect(next.report.pages[0].blocks.allSatisfy { $0.frame.y + $0.frame.height <= 104 + 0.001 && $0.lines.allSatisfy { $0.baseline <= 104.001 } })
     }
 
     /// The empty lines kept at a page's foot end there: the part's frame, its background and

@@ -385,9 +385,12 @@ extension Unit {
                 }
                 var end = start
                 while end < block.count && block[end].bottom <= origin + height + 0.001 { end += 1 }
-                // No page starts with an empty line (`<br/><br/>`) followed by text: it stays on
-                // this page, where it draws nothing, and a band of nothing no longer opens the next.
-                if end > start, end < block.count - 1, isBlankLine(i, end), nextText[i][end] < block.count {
+                // No page starts with an empty line (`<br/><br/>`): it stays on this page, where
+                // it draws nothing, and a band of nothing no longer opens the next. Nor do those
+                // that end the paragraph (`a<br/><br/>…` made pages of nothing).
+                var blankEnd = false  // empty lines that end the paragraph kept past the page's end
+                if end > start, end < block.count, isBlankLine(i, end) {
+                    blankEnd = nextText[i][end] == block.count
                     end = nextText[i][end]
                 }
                 // A paragraph's last line does not go on alone at the top of a page (a widow):
@@ -423,7 +426,9 @@ extension Unit {
                     end += 1
                 }
                 if end > start {
-                    let whole = start == 0 && end == block.count
+                    // (Not whole with `blankEnd`: its part, which ends with the content area,
+                    // shows them at its foot.)
+                    let whole = start == 0 && end == block.count && !blankEnd
                     piece.parts.append((i, whole ? nil : start..<end, origin))
                     piece.height = max(piece.height, block[end - 1].bottom - origin)
                     piece.structure.formUnion(blocks[i].structure(continuation: start > 0))

@@ -137,10 +137,28 @@ final class PDFFont {
         map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
     }
 
-    /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`).
+    /// Whether one of `glyphs` stands for nothing in ToUnicode (`mapParts` found no part of its
+    /// cluster's text for it).
+    func hasUnmapped(_ glyphs: some Sequence<UInt32>) -> Bool {
+        glyphs.contains { unicode[Int($0)] == nil }
+    }
+
+    /// The code for a glyph of a cluster one of whose glyphs stands for nothing (`hasUnmapped`),
+    /// standing for `part` of the cluster's text: each glyph drawn for the character of its
+    /// place, the last for the rest, so that readers that ignore /ActualText (pdf.js,
+    /// pdfminer, mutool) read the cluster whole and in order, where Devanagari's short i drawn
+    /// before its consonant, a conjunct and Thai's split vowels stood for nothing (U+FFFD, or
+    /// "(cid:607)"). Nil when the font has no codes of its own to give (a CFF font's; past
+    /// `maximumAlternates`).
+    func clusterCode(for glyph: UInt32, standingFor part: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        alternateCode(for: glyph, drawnFor: part, empty: true)
+    }
+
+    /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`), or for
+    /// nothing when `empty`.
     @inline(never)
-    private func alternateCode(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        guard !text.isEmpty, program.isTrueType, !program.isBitmap else { return nil }
+    private func alternateCode(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>, empty: Bool = false) -> UInt32? {
+        guard !text.isEmpty || empty, program.isTrueType, !program.isBitmap else { return nil }
         let key = AlternateKey(glyph: glyph, text: Array(text))
         if let known = alternateCodes[key] { return known }
         guard alternates.count < PDFFont.maximumAlternates, glyphCount + alternates.count <= 0xFFFF else { return nil }

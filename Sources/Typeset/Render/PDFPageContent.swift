@@ -111,10 +111,24 @@ struct PDFPageContent: ~Copyable {
                 // the glyphs rather than the /ActualText.
                 let reversed = run.backward && glyphs.count > 1
                 let reach = mapped || bitmap || glyphs.count < 2 ? 0 : spanReach(run, glyphs, last: reversed ? glyphs.lowerBound : glyphs.upperBound - 1, of: font)
+                func drawn(_ k: Int) -> Int { reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k }
+                // A glyph that stands for nothing: each glyph of the cluster stands for its part.
+                let parted = !mapped && !bitmap && glyphs.count > 1 && font.hasUnmapped(run.glyphs[glyphs].lazy.map(\.id))
+                var partStart = 0
                 for k in 0..<glyphs.count {
-                    let index = reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k
+                    let index = drawn(k)
                     if k == glyphs.count - 1 && reach > 0.0005 { line.beginSpacing(reach, in: &bytes) }
-                    line.show(run.glyphs[index], code: code ?? run.glyphs[index].id, of: font, bitmap: bitmap, in: &bytes)
+                    var shown = code ?? run.glyphs[index].id
+                    if parted {
+                        // One character (its UTF-8 length from its first byte), the last all left.
+                        let lead = partStart < clusterText.count ? clusterText[partStart] : 0
+                        let length = k == glyphs.count - 1 ? clusterText.count - partStart
+                            : partStart == clusterText.count ? 0 : lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                        let end = min(clusterText.count, partStart + length)
+                        shown = font.clusterCode(for: shown, standingFor: UnsafeBufferPointer(rebasing: clusterText[partStart..<end])) ?? shown
+                        partStart = end
+                    }
+                    line.show(run.glyphs[index], code: shown, of: font, bitmap: bitmap, in: &bytes)
                 }
                 if reach > 0.0005 { line.endSpacing(in: &bytes) }
                 if !mapped { line.endActualText(in: &bytes) }
