@@ -276,6 +276,44 @@ import Testing
         #expect(ink > 100, "the text is drawn: \(ink) dark pixels")
     }
 
+    /// A CID-keyed CFF font (Noto Sans CJK's kind) is embedded with only the glyphs drawn,
+    /// renumbered, as a CFF table whose glyphs keep their CIDs (/CIDFontType0C): its glyphs
+    /// were kept in place, every other one empty, and Noto Sans CJK's 65,535 made a PDF of
+    /// sixty 268 KB. Poppler finds them by CID, and draws them as our PNG does. A glyph whose
+    /// CID is not its id (this font's 一) keeps the font's glyph ids, as before.
+    @Test func aCIDKeyedCFFFontIsEmbeddedWithTheGlyphsDrawn() throws {
+        let folder = try folderWithTestFont("CIDKeyed.otf")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func drawn(_ text: String, _ name: String) throws -> (fonts: String, text: String, darkPixels: [Int], bytes: Int) {
+            try "<document font=\"Typeset Test CID\" width=\"200\" height=\"60\"><p>\(text)</p></document>"
+                .write(toFile: folder + "/\(name).xml", atomically: false, encoding: .utf8)
+            for format in ["pdf", "png"] {
+                let run = try typeset(["render", "\(name).xml", "--font-dir", "fonts", "--format", format, "--scale", "1"], in: folder)
+                #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+            }
+            let popplered = try runProgram("/usr/bin/pdftoppm", ["-r", "72", "-png", "-singlefile", folder + "/\(name).pdf", folder + "/\(name)-poppler"])
+            #expect(popplered.status == 0 && popplered.stderr.isEmpty, "\(popplered)")
+            let dark = try [folder + "/\(name)-poppler.png", folder + "/\(name).png"].map { path in
+                let image = try PixelImage(contentsOf: path)
+                var ink = 0
+                for y in 0..<image.height { for x in 0..<image.width where (image.pixel(x: x, y: y)?.red ?? 255) < 128 { ink += 1 } }
+                return ink
+            }
+            let fonts = try runProgram("/usr/bin/pdffonts", [folder + "/\(name).pdf"]).stdout
+            let text = try runProgram("/usr/bin/pdftotext", [folder + "/\(name).pdf", "-"]).stdout
+            let size = try FileManager.default.attributesOfItem(atPath: folder + "/\(name).pdf")[.size] as? Int ?? 0
+            return (fonts, text, dark, size)
+        }
+        let latin = try drawn("Room 42", "latin")
+        #expect(latin.fonts.contains("CID Type 0C ") && !latin.fonts.contains("(OT)"), "\(latin.fonts)")
+        #expect(latin.text.contains("Room 42"), "\(latin.text)")
+        // Poppler's ink and ours within a tenth (anti-aliasing), and some of it.
+        #expect(latin.darkPixels[0] > 40 && abs(latin.darkPixels[0] - latin.darkPixels[1]) * 10 <= latin.darkPixels[1], "\(latin.darkPixels)")
+        let han = try drawn("Room 一", "han")
+        #expect(han.fonts.contains("CID Type 0C (OT)"), "\(han.fonts)")
+        #expect(han.text.contains("Room 一") && han.darkPixels[0] > 40, "\(han)")
+    }
+
     /// A `--font-dir` font whose missing-glyph box (.notdef) cannot be drawn gives no face, and
     /// says why: its damaged glyphs, drawn as that box, failed the PNG again.
     @Test func aFontWhoseMissingGlyphBoxCannotBeDrawnIsNotUsed() throws {

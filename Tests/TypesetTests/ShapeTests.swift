@@ -496,6 +496,30 @@ struct ShapeFontTests {
         #expect(runs.allSatisfy { $0.missing.isEmpty })
     }
 
+    /// The CIDs of a CID-keyed CFF font's glyphs (`CFFCharset`), and nil, never a crash or a
+    /// read past the table, for every cut-short or damaged copy of it (fonts of `--font-dir`
+    /// are anyone's).
+    @Test func cffCharsetsAreReadSafely() throws {
+        let font = HarfBuzzFont(path: repositoryRoot + "/Tests/Fonts/CIDKeyed.otf", index: 0)
+        let table = font.tableBytes("CFF ")
+        let cids = table.withUnsafeBytes { CFFCharset.cids(of: $0, glyphCount: 97) }
+        #expect(cids == (0...95).map { UInt32($0) } + [9481], "\(String(describing: cids))")
+        // A name-keyed font (no ROS): nil. (A TrueType font has no CFF table: nil.)
+        #expect(HarfBuzzFont(path: repositoryRoot + "/Fonts/NotoSans-Regular.ttf", index: 0).withTable("CFF ") {
+            CFFCharset.cids(of: $0, glyphCount: 10) } == nil)
+        var seed: UInt64 = 1  // the same damage on every run
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33)
+        }
+        for length in stride(from: 0, to: table.count, by: 7) {
+            _ = Array(table.prefix(length)).withUnsafeBytes { CFFCharset.cids(of: $0, glyphCount: 97) }
+            var damaged = table
+            for _ in 0..<8 { damaged[next() % damaged.count] = UInt8(next() % 256) }
+            _ = damaged.withUnsafeBytes { CFFCharset.cids(of: $0, glyphCount: 97) }
+        }
+    }
+
     @Test("arrows, math signs, check marks and the like come from the bundled symbol fonts")
     func symbolsAreBundled() throws {
         // Noto Sans lacks them all: they were drawn from whatever the machine had (DejaVu Math

@@ -231,7 +231,7 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
-        guard let program = self.program.subset(glyphs: glyphs) else {
+        guard let (program, bareCFF) = self.program.subset(glyphs: glyphs) else {
             throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file may be damaged)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
@@ -249,10 +249,12 @@ final class PDFFont {
         let baseFont = "/\(tag)+\(self.program.postScriptName)"
 
         // TrueType outlines: FontFile2 under a CIDFontType2. CFF (an OpenType file from
-        // hb-subset): FontFile3 /OpenType under a CIDFontType0, whose CIDs are its glyph ids.
+        // hb-subset): FontFile3 /OpenType under a CIDFontType0, whose CIDs are its glyph ids;
+        // a CID-keyed CFF table of its own (`FontProgram.subset`), /CIDFontType0C, whose glyphs
+        // are found by CID, their ids before the subset.
         let trueType = self.program.isTrueType
         let file = try writer.stream(
-            dictionary: trueType ? "/Length1 \(program.count)" : "/Subtype /OpenType", program)
+            dictionary: trueType ? "/Length1 \(program.count)" : bareCFF ? "/Subtype /CIDFontType0C" : "/Subtype /OpenType", program)
 
         let descriptor = writer.reserve()
         var body = ByteBuffer()

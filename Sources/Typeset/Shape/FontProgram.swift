@@ -125,8 +125,10 @@ struct FontProgram: @unchecked Sendable {
     /// glyph id stays, empty. Layout tables are dropped: a PDF needs none. A CFF font that
     /// hb-subset cannot subset whole (a `maxp` that counts fewer glyphs than its CFF table:
     /// hb-subset left the CFF table out, and the PDF's text was no font poppler could make) is
-    /// the whole font. Nil when the font cannot be subset.
-    func subset(glyphs: [UInt32]) -> [UInt8]? {
+    /// the whole font. A CID-keyed CFF font whose glyphs drawn have their ids for CIDs (Noto
+    /// Sans CJK's) holds only them, renumbered: a PDF finds them by CID (`CFFCharset`).
+    /// Nil when the font cannot be subset.
+    func subset(glyphs: [UInt32]) -> (bytes: [UInt8], bareCFF: Bool)? {
         if isTrueType {
             return font.withTable("glyf") { glyf in
                 font.withTable("loca") { loca in
@@ -135,29 +137,59 @@ struct FontProgram: @unchecked Sendable {
                         return bytes.isEmpty ? nil : bytes
                     }
                 }
-            }
+            }.map { ($0, false) }
         }
-        guard let input = hb_subset_input_create_or_fail() else { return nil }
+        let kept = Set([0] + glyphs).sorted()
+        // A CID-keyed font whose glyphs have their ids for CIDs: renumbered, each keeps its CID,
+        // its id as before (hb-subset adds a few it reaches from them).
+        if let cids = font.withTable("CFF ", { CFFCharset.cids(of: $0, glyphCount: glyphCount) }),
+            kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 }),
+            case .made(let bytes, let kept?) = cffSubset(kept, retainingIDs: false),
+            kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 })
+        {
+            return (bytes, true)
+        }
+        switch cffSubset(kept, retainingIDs: true) {
+        case .made(let bytes, _): return (bytes, false)
+        case .outlinesLeftOut: return wholeFont().map { ($0, false) }
+        case .failed: return nil
+        }
+    }
+
+    private enum CFFSubset {
+        /// The file, and the CID of each of its glyphs (nil: kept in place, or not CID-keyed).
+        case made([UInt8], cids: [UInt32]?)
+        case outlinesLeftOut, failed
+    }
+
+    /// hb-subset's subset of `glyphs`, their ids kept (the glyphs between them empty) or
+    /// renumbered.
+    private func cffSubset(_ glyphs: [UInt32], retainingIDs: Bool) -> CFFSubset {
+        guard let input = hb_subset_input_create_or_fail() else { return .failed }
         defer { hb_subset_input_destroy(input) }
         let glyphSet = hb_subset_input_glyph_set(input)
-        hb_set_add(glyphSet, 0)
         for glyph in glyphs { hb_set_add(glyphSet, glyph) }
         hb_subset_input_set_flags(
-            input, HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue | HB_SUBSET_FLAGS_NO_HINTING.rawValue)
+            input, (retainingIDs ? HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue : 0) | HB_SUBSET_FLAGS_NO_HINTING.rawValue)
         let drop = hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG)
         for table in ["GSUB", "GPOS", "GDEF", "morx", "kerx", "kern", "BASE", "JSTF", "MATH", "DSIG"] {
             hb_set_add(drop, HarfBuzzFont.tag(table))
         }
-        guard let subset = hb_subset_or_fail(font.face, input) else { return nil }
+        guard let subset = hb_subset_or_fail(font.face, input) else { return .failed }
         defer { hb_face_destroy(subset) }
-        let outlines = ["CFF ", "CFF2"].filter { font.tableLength($0) > 0 }
-        let kept = outlines.allSatisfy { tag in
+        func withTable<Result>(_ tag: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
             let table = hb_face_reference_table(subset, HarfBuzzFont.tag(tag))
             defer { hb_blob_destroy(table) }
-            return hb_blob_get_length(table) > 0
+            var length: UInt32 = 0
+            return body(UnsafeRawBufferPointer(start: hb_blob_get_data(table, &length), count: Int(length)))
         }
-        guard kept else { return wholeFont() }
-        return Self.bytes(of: hb_face_reference_blob(subset))
+        let outlines = ["CFF ", "CFF2"].filter { font.tableLength($0) > 0 }
+        guard outlines.allSatisfy({ withTable($0) { !$0.isEmpty } }) else { return .outlinesLeftOut }
+        guard !retainingIDs else { return Self.bytes(of: hb_face_reference_blob(subset)).map { .made($0, cids: nil) } ?? .failed }
+        // Renumbered: the bare CFF table (a PDF's CIDFontType0C), which poppler reads glyphs of
+        // by CID (in an OpenType file it drew none).
+        let cids = withTable("CFF ") { CFFCharset.cids(of: $0, glyphCount: Int(hb_face_get_glyph_count(subset))) }
+        return .made(withTable("CFF ") { [UInt8]($0) }, cids: cids)
     }
 
     /// The font's tables as an OpenType file of its own (one face of a collection too).
