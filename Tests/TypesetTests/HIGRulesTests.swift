@@ -120,8 +120,15 @@ extension ReportBlock {
             #"<document lang="ar"><label>Translate "شكرا جزيلا" to English</label><label>Type «مرحبا بكم في تطبيقنا» here.</label>"#
                 + #"<label>"Lumen Pro" مفعل الآن</label><label>"مرحبا"</label></document>"#)
         #expect(quoting.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
-        let marks = blocks(#"<document lang="he"><label>Display 27" מסך גדול מאוד</label><label>Lumen צה"ל מאשר</label></document>"#)
-        #expect(marks.map(\.direction) == ["rtl", "rtl"])
+        // Hebrew and Arabic with words outside the quotation marks stay right to left: an
+        // inch's sign, a gershayim typed as '"' or '”', a quotation after a prefix letter
+        // (ב"הגדרות"), or one stray mark quoted the rest of the sentence.
+        let marks = blocks(
+            #"<document lang="he"><label>Display 27" מסך גדול מאוד</label><label>Lumen צה"ל מאשר</label>"#
+                + #"<p>Wi-Fi: "Home 5" מחובר לרשת הביתית שלך</p><p>Face ID, Passcode ב"הגדרות" פעיל כעת במכשיר הזה</p>"#
+                + #"<p>Apple Music: 20 ש”ח לחודש עם ביטול בכל עת</p><p>Wi-Fi: "Home מחובר לרשת הביתית שלך</p>"#
+                + #"<p lang="ar">Wi-Fi: "Home 5" متصلة بالشبكة المنزلية</p></document>"#)
+        #expect(marks.map(\.direction) == ["rtl", "rtl", "rtl", "rtl", "rtl", "rtl", "rtl"])
         // A product's name before the Hebrew it ends in: "Apple Watch Ultra 2 מחובר." was set
         // left to right, one Hebrew word in four. Title-case English ending in a name, a key in
         // English words with a Hebrew value, a list, or a sentence with a Hebrew word, stays
@@ -187,9 +194,9 @@ extension ReportBlock {
         #expect(moreRuns.last?.contains("\u{967}\u{968}\u{969}@2") == true, "\(moreRuns)")
         // A plus or minus sign (class ES) before a number is its ("-5" showed "5-", "+972"
         // "972+"); one between a word and a number is not the number's.
-        let signs = blocks("<document lang=\"he\" width=\"300\"><label>\u{202E}-5\u{202C} מעלות</label><label>\u{202E}+972 ש-5\u{202C}</label></document>")
+        let signs = blocks("<document lang=\"he\" width=\"300\"><label>\u{202E}-5\u{202C} מעלות</label><label>\u{202E}+972 ש-5\u{202C}</label><label>\u{202E}בְּ-5 ab\u{AD}-6\u{202C}</label></document>")
         let signRuns = signs.map { $0.lines.flatMap(\.runs).filter { $0.level == 4 }.map(\.text) }
-        #expect(signRuns == [["-5"], ["5", "+972"]], "\(signRuns)")
+        #expect(signRuns == [["-5"], ["5", "+972"], ["6", "5"]], "\(signRuns)")
     }
 
     /// A number in groups that right-to-left text reorders is warned about (SPEC 4.5: numbers
@@ -217,15 +224,15 @@ extension ReportBlock {
         #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
         // A hyphen between spaces joins groups, as it did.
         #expect(try warnings("<p>טלפון 050 - 123 - 4567 עכשיו</p>").count == 1)
-        // Thousands and a date of fewer digits are one number too ("12 345" showed "345 12",
-        // "12-05-24" "24-05-12"); a range, of numbers or of two years, reads right to left as
-        // it should, and years side by side are not one number.
-        #expect(try warnings(#"<p lang="ar">السعر 12 345 ريال والتاريخ 12-05-24 اليوم</p>"#) == [
-            "the number '12 345' is not isolated: the right-to-left text around it reorders its groups",
-            "the number '12-05-24' is not isolated: the right-to-left text around it reorders its groups",
+        // A date of fewer digits is one number too ("12-05-24" showed "24-05-12"); a range,
+        // of numbers or of two years, reads right to left as it should, and neither a
+        // formation, a count nor two quantities side by side is one number.
+        #expect(try warnings(#"<p lang="ar">التاريخ 12-05-24 اليوم</p>"#) == [
+            "the number '12-05-24' is not isolated: the right-to-left text around it reorders its groups"
         ])
-        #expect(try warnings(#"<p lang="ar">من 10-20 في 2020-2024 و١٩٩٠-٢٠٠٠ سنوات 1999 2000</p>"#).isEmpty)
-        #expect(try warnings(#"<p lang="ar">رقم 2024-2020 أو 5555-1234</p>"#).count == 2)
+        #expect(try warnings(#"<p lang="ar">من 10-20 في 2020-2024 و١٩٩٠-٢٠٠٠ خطة 4-4-2 والخطوات ١ - ٢ - ٣</p>"#).isEmpty)
+        #expect(try warnings(#"<p>אייפון 15 128 ג'יגה, ספירה 3 - 2 - 1 יציאה</p>"#).isEmpty)
+        #expect(try warnings(#"<p lang="ar">رقم 2024-2020 أو 5555-1234 أو 2123 2456</p>"#).count == 3)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [
@@ -1360,11 +1367,15 @@ extension ReportInvariantTests {
         }
         // Elsewhere a glyph with an advance need not be the letter: Devanagari's reph and short
         // i are one spacing glyph beside an empty one, which stood for "र" and for "्ि", and the
-        // word read "आरथ्िक". A cluster one of whose glyphs stands for nothing (a short i drawn
-        // before its consonant, a conjunct, Tamil's and Thai's split vowels: U+FFFD in mutool)
-        // is read whole and in order, its glyphs standing each for a character in the order
-        // drawn, the last for the rest; a glyph left with none stands for nothing ("").
-        for (lang, word) in [("hi", "आर्थिक"), ("hi", "प्रिय क्षत्रिय"), ("ta", "கொண்டு"), ("th", "น้ำ คำ"), ("km", "កៅ")] {
+        // word read "आरथ्िक". A cluster whose glyphs do not spell it, in the order drawn (a
+        // short i drawn before its consonant read "िक" for "कि"; a conjunct and Tamil's and
+        // Thai's split vowels stood for nothing, U+FFFD in mutool) is read whole and in
+        // order, its glyphs standing each for a character in the order drawn, the last for
+        // the rest; a glyph left with none stands for nothing ("").
+        for (lang, word) in [
+            ("hi", "आर्थिक"), ("hi", "प्रिय क्षत्रिय कि"), ("bn", "কি"), ("ml", "ന്റെ"), ("ta", "கொண்டு"), ("th", "น้ำ คำ"),
+            ("km", "កៅ ខ្មែរ"),
+        ] {
             try #"<document lang="\#(lang)"><p>\#(word)</p></document>"#.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
             #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
             let read = try textOfGlyphs(folder + "/doc.pdf")

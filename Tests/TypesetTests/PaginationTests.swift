@@ -239,6 +239,20 @@ import Testing
         let next = try #require(layoutMarkup(#"<document width="300" height="120"><p>a<br/><br/><br/><br/><br/></p><p>next</p></document>"#))
         #expect(next.report.pages.map { $0.blocks.flatMap { $0.lines.map { $0.runs.map(\.text).joined() } } } == [["a", "", "", "", ""], ["next"]])
         #expect(next.report.pages[0].blocks.allSatisfy { $0.frame.y + $0.frame.height <= 104 + 0.001 && $0.lines.allSatisfy { $0.baseline <= 104.001 } })
+        // A paragraph of empty lines alone is left out at a page break, as a spacer is (the
+        // next page began with them, "After" below a band of nothing).
+        let words = Array(repeating: "word", count: 38).joined(separator: " ")
+        let blank = try #require(layoutMarkup(
+            #"<document width="300" height="200"><p>\#(words)</p><p><br/><br/><br/><br/><br/></p><p>After</p></document>"#))
+        #expect(blank.report.pages.map { $0.blocks.flatMap { $0.lines.map { $0.runs.map(\.text).joined() } }.filter { $0 != "" }.count } == [7, 1])
+        #expect(blank.report.pages[1].blocks.first?.lines.first?.runs.map(\.text).joined() == "After")
+        // Its background ends with them, at the content area's end (it was painted over the
+        // bottom margin and past the page).
+        let painted = try #require(layoutMarkup(
+            ##"<document width="300" height="200"><p>Intro line</p><p background="#FFCC00">a"## + String(repeating: "<br/>", count: 12)
+                + "</p><p>After</p></document>"))
+        let fills = painted.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        #expect(fills.count == 1 && fills.allSatisfy { $0.y + $0.height <= 184 + 0.001 }, "\(fills)")
     }
 
     /// The empty lines kept at a page's foot end there: the part's frame, its background and

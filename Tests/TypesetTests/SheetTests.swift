@@ -136,20 +136,23 @@ private func pdfImageCount(_ path: String) throws -> Int {
         // Wider pages, wider cells in proportion: fewer to a sheet page.
         let (ipad, ipadPerPage) = layouter.columnGeometry(12, widestPage: 1024)
         #expect(ipadPerPage == 5 && ipad >= options.minimumCellWidth * 1024 / 390, "\(ipad) \(ipadPerPage)")
-        #expect(layouter.columnGeometry(1, widestPage: 100_000).cellWidth == options.maximumPageWidth - 2 * options.margin)
+        // Up to an iPad's on its side: a wider page is scaled down to fit, as before.
+        #expect(layouter.columnGeometry(2, widestPage: 100_000) == layouter.columnGeometry(2, widestPage: options.widestReferencePage))
     }
 
     /// An iPad's page is shown at the scale a phone's is (it was shrunk into a phone's cell, its
-    /// body text 3 pt), and on a sheet of both, each at that one scale.
-    @Test func widerPagesAreShownAtOneScale() {
+    /// body text 3 pt); each page fits its cell.
+    @Test func widerPagesGetWiderCells() {
         let layouter = SheetLayouter(typesetter: Typesetter())
         let options = SheetOptions()
         let pages = layouter.layout(rows: [[cell("ipad.xml", 1024, 1366, column: 0), cell("ipad.xml", 1024, 1366, column: 1)], [cell("phone.xml", 390, 844, column: 0)]])
-        let scales = pages.flatMap(\.items).compactMap { item -> Double? in
-            if case .subpage(let s) = item, s.scale != 1 { return s.scale }
+        let scaled = pages.flatMap(\.items).compactMap { item -> SubpageItem? in
+            if case .subpage(let s) = item, s.scale != 1 { return s }
             return nil
         }
-        #expect(scales.count == 3 && scales.allSatisfy { abs($0 - options.cellWidth / options.referencePageWidth) < 1e-9 }, "\(scales)")
+        let reference = options.cellWidth / options.referencePageWidth
+        #expect(scaled.count == 3 && abs(scaled[0].scale - reference) < 1e-9 && abs(scaled[1].scale - reference) < 1e-9, "\(scaled.map(\.scale))")
+        #expect(abs(scaled[2].width - scaled[0].width) < 1e-9, "the phone fills its cell: \(scaled.map(\.width))")
     }
 }
 

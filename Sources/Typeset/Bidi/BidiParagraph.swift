@@ -222,8 +222,11 @@ public struct BidiParagraph: Sendable {
             func digit(_ j: Int) -> Bool { j < levels.count && levels[j] == level && isDigit(j) }
             var start = i
             while at(start - 1, [.ET]) { start -= 1 }
-            // A sign, "-5" or "+972", when nothing of a word stands before it ("abc-5" is not).
-            if at(start - 1, [.ES]), !at(start - 2, [.L, .R, .AL, .EN, .AN]) {
+            // A sign, "-5" or "+972", when nothing of a word stands before it ("abc-5" is not,
+            // nor "בְּ-5" after its marks, nor "ab\u{AD}-5").
+            var before = start - 2
+            while at(before, [.NSM, .BN]) { before -= 1 }
+            if at(start - 1, [.ES]), !at(before, [.L, .R, .AL, .EN, .AN]) {
                 start -= 1
                 while at(start - 1, [.ET]) { start -= 1 }
             }

@@ -156,8 +156,15 @@ struct Unit {
 
     /// A title or a heading.
     var isHeading: Bool { kind == "title" || kind == "heading" }
-    /// A spacer (or an empty row or stack) or a divider: left out at a page break.
-    var isSeparator: Bool { blocks.isEmpty || kind == "divider" }
+    /// A spacer (or an empty row or stack), a divider, or a paragraph of empty lines alone
+    /// (`<br/>`s, no background: it opened a page with a band of nothing): left out at a page
+    /// break.
+    var isSeparator: Bool {
+        if blocks.isEmpty || kind == "divider" { return true }
+        guard blocks.count == 1, let paragraph = blocks[0].paragraph else { return false }
+        return blocks[0].decorations.isEmpty && blocks[0].backgrounds.isEmpty && blocks[0].marker == nil
+            && paragraph.lines.allSatisfy(\.showsNothing)
+    }
 
     /// The last of a paragraph's first lines that pagination leaves at a page's bottom, at
     /// the least: its second when its first two fit on a page, so that no paragraph's first
@@ -594,14 +601,25 @@ struct BlockLayouter {
     /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
     /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
     /// a list). `unquoted`: the right-to-left words and all words outside double quotation
-    /// marks ("…", “…”, „…“, «…», ”…”), or all of them when none is outside: the quoted words
-    /// of 'Translate "شكرا جزيلا" to English' are no words of its own language.
+    /// marks ("…", “…”, „…“, «…», ”…”), when every right-to-left word is inside them and a word
+    /// is outside ('Translate "شكرا جزيلا" to English' is English that quotes Arabic); else
+    /// all of them. Marks pair in order, a mark between two letters (a gershayim, צה"ל, ש”ח)
+    /// is none, and with one left unpaired none are (a stray '"' took the rest of a Hebrew
+    /// sentence for a quotation).
     private static func wordDirections(_ scalars: [Unicode.Scalar])
         -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, unquoted: (rightToLeft: Int, all: Int))
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
         var unquoted = (rightToLeft: 0, all: 0)
-        var quoted = false  // inside quotation marks
+        func isLetter(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.isAlphabetic }
+        var marks = 0
+        for (at, scalar) in scalars.enumerated() {
+            switch scalar.value {
+            case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E: if !(isLetter(at - 1) && isLetter(at + 1)) { marks += 1 }
+            default: break
+            }
+        }
+        var quoted = false  // inside quotation marks (paired: `marks` even)
         var wordQuoted = false  // a letter of the word was
         var endsRightToLeft = false
         var capitalised = true  // every left-to-right word has a capital
@@ -631,7 +649,6 @@ struct BlockLayouter {
             wordQuoted = false
         }
         var isolates = 0
-        func isLetter(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.isAlphabetic }
         for (at, scalar) in scalars.enumerated() {
             switch scalar.value {
             case 0x2066...0x2068: isolates += 1
@@ -640,11 +657,8 @@ struct BlockLayouter {
                 guard isolates == 0 else { continue }
                 if scalar == ":" || scalar == "," || scalar == "\u{060C}" { listed = true }
                 switch scalar.value {
-                case 0x22:
-                    // Not an inch's sign, 27", nor a Hebrew gershayim typed so, צה"ל.
-                    let after = at > 0 ? scalars[at - 1] : " "
-                    if !NumberingSystem.isDigit(after) && !(isLetter(at - 1) && isLetter(at + 1)) { quoted.toggle() }
-                case 0xAB, 0xBB, 0x201C, 0x201D, 0x201E: quoted.toggle()
+                case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E:
+                    if marks % 2 == 0 && !(isLetter(at - 1) && isLetter(at + 1)) { quoted.toggle() }
                 default: break
                 }
                 switch scalar.bidiClass {
@@ -668,7 +682,8 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        return (rightToLeft, leftToRight, all, nameFirst, unquoted.all > 0 ? unquoted : (rightToLeft, all))
+        let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all > 0
+        return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else

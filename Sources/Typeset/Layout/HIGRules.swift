@@ -55,8 +55,8 @@ enum HIGRules {
     }
 
     /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
-    /// a phone number, "+1 (800) 555-0199", "03 555 0199"; an amount in thousands, "12 345";
-    /// a date, "12-05-24") whose groups the text around them reorders: any character of one from its first digit (or its
+    /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000"; a
+    /// date, "12-05-24") whose groups the text around them reorders: any character of one from its first digit (or its
     /// "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
@@ -90,34 +90,31 @@ enum HIGRules {
     }
 
     /// Whether a number in groups reads as one number, so that right-to-left text reordering
-    /// its groups reverses it: one of seven digits or more (a phone number), but years side by
-    /// side or a range of them ("1999 2000", "2020-2024", which read from right to left in
-    /// Arabic as a range does);
-    /// thousands ("12 345", which showed "345 12"); or three parts or more joined by hyphens
-    /// (a date, "12-05-24", which showed "24-05-12"). Two numbers joined by a hyphen, "10-20",
-    /// are a range.
+    /// its groups reverses it: one of seven digits or more (a phone number), but a range of two
+    /// years ("2020-2024", which reads from right to left in Arabic as a range does); or
+    /// three parts or more joined by hyphens alone, four digits or more in all (a date,
+    /// "12-05-24", which showed "24-05-12"; not a football formation, "4-4-2", nor a count,
+    /// "3 - 2 - 1"). Two numbers joined by a hyphen, "10-20", are a range, and numbers
+    /// between spaces of fewer than seven digits are not taken for one ("15 128 GB" is two).
     private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
-        // Each part between hyphens or spaces; none when other signs join them.
+        // Each part between hyphens; none when anything else joins them.
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
-        var hyphens = false
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
                 parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
-            } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
-                hyphens = hyphens || scalar == "-" || scalar == "\u{2011}"
-                if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
+            } else if scalar == "-" || scalar == "\u{2011}" {
+                parts.append((0, 0))
             } else {
                 parts = []
                 break
             }
         }
         if number.digits >= 7 {
-            let years = parts.count > 1 && parts.allSatisfy { $0.digits == 4 && (1000...2999).contains($0.value) }
-                && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
-            return !years
+            let years = parts.count == 2 && parts.allSatisfy { $0.digits == 4 && (1000...2999).contains($0.value) }
+            return !(years && parts[0].value < parts[1].value)
         }
-        return number.isThousands(in: scalars) || hyphens && parts.count >= 3
+        return parts.count >= 3 && !parts.contains { $0.digits == 0 } && number.digits >= 4
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.

@@ -137,7 +137,12 @@ struct PageEmitter {
         }
         // Where the part of a text block split between pages ends on this one (page coordinates).
         let partBottom = lines.flatMap { lines in block.paragraph.map { bottom(of: block, $0, lines, dy: dy) } }
-        if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) {
+        // (Whole but cut, its empty lines past the content area: the part ends there too.)
+        var cut = false
+        if let lines, let paragraph = block.paragraph, let partBottom {
+            cut = partBottom < block.lineOrigins[lines.upperBound - 1].top + dy + paragraph.lines[lines.upperBound - 1].height - 0.001
+        }
+        if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) || cut {
             // A text block split between pages: its background behind the lines of each part.
             for case .rectangle(var background) in block.decorations {
                 background.y = block.lineOrigins[lines.lowerBound].top + dy

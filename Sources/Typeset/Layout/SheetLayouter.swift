@@ -32,15 +32,18 @@ public struct SheetCell: Sendable {
 /// The geometry of a sheet, in points.
 public struct SheetOptions: Sendable {
     /// The width of a cell when the sheet page has room for it, for pages of
-    /// `referencePageWidth`. A sheet of wider pages has cells wider in proportion, so that
-    /// every sheet shows its pages at one scale: an iPad's 1024 pt page in 180 pt was shown at
-    /// 0.18, its body text 3 pt, smaller than the caption under it.
+    /// `referencePageWidth`. A sheet of wider pages, up to `widestReferencePage`, has cells
+    /// wider in proportion: an iPad's 1024 pt page in 180 pt was shown at 0.18, its body text
+    /// 3 pt, smaller than the caption under it.
     public var cellWidth: Double = 180
     /// Cells never get narrower than this (for pages of `referencePageWidth`, in proportion for
     /// wider ones); columns that do not fit go to further pages.
     public var minimumCellWidth: Double = 96
     /// The page width `cellWidth` and `minimumCellWidth` are for: a phone's.
     public var referencePageWidth: Double = 390
+    /// Pages wider than this (an iPad Pro's, on its side) widen cells no further: they are
+    /// scaled down to fit, as a page wider than a phone's was.
+    public var widestReferencePage: Double = 1366
     /// A page is scaled to at most this many cell widths tall (long pages get smaller).
     public var maximumCellAspect: Double = 2.5
     /// Sheet pages grow to fit their cells up to these sizes.
@@ -77,7 +80,6 @@ public struct SheetLayouter {
     public func layout(rows: [[SheetCell]]) -> [Page] {
         let columnCount = rows.map(\.count).max() ?? 0
         guard columnCount > 0 else { return [] }
-        // Pages are shown at one scale, that of the widest in its cell.
         let widestPage = rows.joined().compactMap { $0.page?.width }.max() ?? options.referencePageWidth
         let (cellWidth, columnsPerPage) = columnGeometry(columnCount, widestPage: widestPage)
 
@@ -100,7 +102,7 @@ public struct SheetLayouter {
                 var scale = 1.0
                 var errorText: Page?
                 if let page = cell.page {
-                    scale = min(cellWidth / widestPage, maximumCellHeight / page.height)
+                    scale = min(cellWidth / page.width, maximumCellHeight / page.height)
                     pageArea = max(pageArea, page.height * scale)
                 } else {
                     let text = captionPage(
@@ -198,7 +200,7 @@ public struct SheetLayouter {
     /// wide.
     func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
-        let wider = max(1, widestPage / options.referencePageWidth)
+        let wider = max(1, min(widestPage, options.widestReferencePage) / options.referencePageWidth)
         let preferred = min(options.cellWidth * wider, room - options.columnGap)
         let minimum = min(options.minimumCellWidth * wider, preferred)
         let fitting = Int(room / (preferred + options.columnGap))

@@ -137,19 +137,26 @@ final class PDFFont {
         map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
     }
 
-    /// Whether one of `glyphs` stands for nothing in ToUnicode (`mapParts` found no part of its
-    /// cluster's text for it).
-    func hasUnmapped(_ glyphs: some Sequence<UInt32>) -> Bool {
-        glyphs.contains { unicode[Int($0)] == nil }
+    /// Whether `glyphs`, in the order they are drawn, stand for `text` in ToUnicode, one after
+    /// another (`mapParts` matched each to its part of a cluster's text).
+    func spell(_ glyphs: some Sequence<UInt32>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var at = 0
+        for glyph in glyphs {
+            guard let known = unicode[Int(glyph)], known.count <= text.count - at,
+                known.elementsEqual(text[at..<at + known.count])
+            else { return false }
+            at += known.count
+        }
+        return at == text.count
     }
 
-    /// The code for a glyph of a cluster one of whose glyphs stands for nothing (`hasUnmapped`),
-    /// standing for `part` of the cluster's text: each glyph drawn for the character of its
-    /// place, the last for the rest, so that readers that ignore /ActualText (pdf.js,
-    /// pdfminer, mutool) read the cluster whole and in order, where Devanagari's short i drawn
-    /// before its consonant, a conjunct and Thai's split vowels stood for nothing (U+FFFD, or
-    /// "(cid:607)"). Nil when the font has no codes of its own to give (a CFF font's; past
-    /// `maximumAlternates`).
+    /// The code for a glyph of a cluster whose glyphs do not spell its text (`spell`),
+    /// standing for `part` of it: each glyph drawn for the character of its place, the last
+    /// for the rest, so that readers that ignore /ActualText (pdf.js, pdfminer, mutool) read
+    /// the cluster whole and in order, where Devanagari's short i, drawn before its consonant,
+    /// was read after it ("िक" for "कि"), and a conjunct and Thai's split vowels stood for
+    /// nothing (U+FFFD, or "(cid:607)"). Nil when the font has no codes of its own to give (a
+    /// CFF font's; past `maximumAlternates`).
     func clusterCode(for glyph: UInt32, standingFor part: UnsafeBufferPointer<UInt8>) -> UInt32? {
         alternateCode(for: glyph, drawnFor: part, empty: true)
     }

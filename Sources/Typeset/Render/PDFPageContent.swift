@@ -112,8 +112,9 @@ struct PDFPageContent: ~Copyable {
                 let reversed = run.backward && glyphs.count > 1
                 let reach = mapped || bitmap || glyphs.count < 2 ? 0 : spanReach(run, glyphs, last: reversed ? glyphs.lowerBound : glyphs.upperBound - 1, of: font)
                 func drawn(_ k: Int) -> Int { reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k }
-                // A glyph that stands for nothing: each glyph of the cluster stands for its part.
-                let parted = !mapped && !bitmap && glyphs.count > 1 && font.hasUnmapped(run.glyphs[glyphs].lazy.map(\.id))
+                // Glyphs that do not spell the cluster: each stands for its part of it.
+                let parted = !mapped && !bitmap && glyphs.count > 1
+                    && !font.spell((0..<glyphs.count).lazy.map { run.glyphs[drawn($0)].id }, clusterText)
                 var partStart = 0
                 for k in 0..<glyphs.count {
                     let index = drawn(k)
