@@ -1288,6 +1288,12 @@ extension ReportInvariantTests {
         #expect(separator[1].runs.map(\.text) == ["def", ", "], "\(separator[1].runs.map(\.text))")
         let typed = try #require(blocks("<document><p>abc &#x202E;abc def<br/>ghi jkl&#x202C; mno</p></document>").first).lines
         #expect(typed[1].runs.map(\.level) == [0], "\(typed[1].runs.map { ($0.text, $0.level) })")
+        // A new line written as a reference ends a line as a `br` does, no space beside it
+        // (`&#xA;` was collapsed to a space, and after `&#xD;` began the next line with one); a
+        // new line typed in the file is a space.
+        let references = blocks("<document><label>one&#xA;two</label><label>one&#xD;&#xA;two</label><label>one &#xA; two</label><label>one\ntwo</label></document>")
+        #expect(references.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "two"], ["one", "two"], ["one", "two"], ["one two"]])
+        #expect(references.prefix(3).allSatisfy { $0.lines.allSatisfy { $0.x == 16 } })
         // The characters that end a line (UAX #14 BK, CR, LF, NL) are those that end one.
         let ends = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter(\.endsLine)
         #expect(ends.map(\.value) == [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029])

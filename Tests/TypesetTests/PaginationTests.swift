@@ -120,6 +120,21 @@ import Testing
                 "\(result.diagnostics.items)")
     }
 
+    /// A block about as tall as a page, set lower in its row to share the first baseline, stays
+    /// beside its neighbours, into the bottom margin, with a warning: it went to the next page
+    /// alone, after the button beside it in reading order, though it fits a page.
+    @Test func aRowsLoweredBlockStaysBesideItsNeighbours() throws {
+        for lang in ["en", "ar"] {
+            let result = try #require(layoutMarkup(
+                #"<document width="300" height="206" lang="\#(lang)"><row><heading>One two three four five six seven eight nine ten eleven</heading>"#
+                    + "<button>Edit</button></row></document>"))
+            #expect(result.report.pages.map { $0.blocks.map(\.kind) } == [["heading", "button"]], "\(lang)")
+            #expect(result.diagnostics.items.map(\.message) == [
+                "this <row> is 177.4 pt tall, more than the 174 pt between the page's margins: it runs into the bottom margin"
+            ])
+        }
+    }
+
     /// Two paragraphs side by side in one column of a split row (a row in it), with lines of
     /// two sizes: each goes on at the top of the next page. The one whose last line on a page
     /// ended higher up set the column's top, and the other started as much lower down.
@@ -665,6 +680,13 @@ import Testing
         // The pieces are on lines of their own, and every letter is there.
         let label = result.report.pages[0].blocks[0]
         #expect(label.lines.map { $0.runs.map(\.text).joined() }.joined() == "NotificationsNotifications")
+        // A cut before white space puts it at the end of the line before, where it hangs (" . PDF"
+        // began a line with a space: UAX #14 keeps the "." with "Settings ", LB13).
+        for lang in ["en", "ar"] {
+            let spaced = try #require(layoutMarkup(#"<document width="90" margin="10" lang="\#(lang)"><label>Settings . PDF</label></document>"#))
+            let lines = spaced.report.pages[0].blocks[0].lines
+            #expect(lines.map { $0.runs.map(\.text).joined() } == ["Settings", ". PDF"], "\(lang)")
+        }
         // A word that fits without the hyphen of the soft hyphen it ends at, and not with it, is
         // named and measured with it ("168 pt wide, narrower than the word 'microscopic'
         // (168 pt)" read as a contradiction).

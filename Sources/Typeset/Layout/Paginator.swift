@@ -247,7 +247,7 @@ extension BlockLayouter {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? 0 : y + gap
-            let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop)
+            let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
             let backgrounds =
                 pieces.count > 1 && unit.blocks.contains(where: { !$0.backgrounds.isEmpty })
@@ -316,7 +316,7 @@ extension Unit {
     /// each end where their own lines do: each that goes on starts again at the page's top, and
     /// what comes after them in the column follows the one that went on from highest up. A list
     /// item shorter than a page is not split.
-    func pieces(contentHeight: Double, room: Double) -> [UnitPiece] {
+    func pieces(contentHeight: Double, room: Double, bottomMargin: Double = 0) -> [UnitPiece] {
         // Each block as the slices it may be cut between: its lines, or itself. Of a block cut
         // between its lines, also for each line the first at or after it that shows something
         // (its line count if none; a line whose first is another shows nothing, one of
@@ -415,14 +415,21 @@ extension Unit {
                     start == 0 && !piece.parts.contains { column[$0.block] == column[i] }
                         && !unfinished.contains { $0 < i && column[$0] == column[i] && next[$0] < slices[$0].count }
                 }
+                // (Or, on the page a row taller than a page begins at the top of, first in its
+                // column and as tall as a page but set lower to share its first baseline with the
+                // others: it stays beside them, into the bottom margin. It went to the next page
+                // alone, after its neighbours in reading order.)
+                let lowered = start == 0 && pieces.isEmpty && block[start].bottom - block[start].top <= contentHeight + 0.001
+                    && block[start].bottom - origin <= contentHeight + bottomMargin + 0.001
                 if end == start && height >= contentHeight - 0.001
                     && (block[start].top <= origin + 0.001
-                        || block[start].bottom - block[start].top > contentHeight + 0.001 && firstInColumn())
+                        || (block[start].bottom - block[start].top > contentHeight + 0.001 || lowered) && firstInColumn())
                 {
                     // Taller than a page and at its top: it stands there alone, cut off.
-                    let tall = block[start].bottom - block[start].top
-                    let line = blocks[i].breaks != .never && blocks[i].paragraph.map { !$0.lines.isEmpty } ?? false
-                    if tall > piece.cutOff?.height ?? 0 { piece.cutOff = (tall, line, blocks[i].report.kind) }
+                    let tall = lowered ? block[start].bottom - origin : block[start].bottom - block[start].top
+                    let line = !lowered && blocks[i].breaks != .never && blocks[i].paragraph.map { !$0.lines.isEmpty } ?? false
+                    // (Lowered, it is the row that is taller than the page.)
+                    if tall > piece.cutOff?.height ?? 0 { piece.cutOff = (tall, line, lowered ? kind : blocks[i].report.kind) }
                     end += 1
                 }
                 if end > start {

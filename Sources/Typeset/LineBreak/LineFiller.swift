@@ -450,6 +450,11 @@ enum LineFiller {
                 {
                     cut -= 1
                 }
+                // White space after the cut hangs at the end of the piece (" . PDF" began a line
+                // with a space, "Settings . PDF" cut before it: UAX #14 keeps "." with it, LB13).
+                while boundaries[cut] < range.upperBound, cut + 1 < boundaries.count, isWhiteSpace(scalars[boundaries[cut]]) {
+                    cut += 1
+                }
                 guard boundaries[cut] < range.upperBound else { break }
                 pieces.append(start..<boundaries[cut])
                 start = boundaries[cut]

@@ -618,6 +618,14 @@ struct MarkupConverter {
                                 if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
                                 continue
                             }
+                            if byte == 0x0D {
+                                // A new line from a reference (`&#xA;`, `&#xD;`): a line end, as
+                                // a `br` is, no space on either side of it (" two" began a line).
+                                output[count] = byte
+                                count += 1
+                                spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
+                                continue
+                            }
                             if spaces.pendingSpace {
                                 output[count] = 0x20
                                 count += 1

@@ -403,8 +403,13 @@ struct XMLReader {
                 guard !openElements.isEmpty else { throw textOutsideRootError() }
                 let start = location
                 let scalar = try readReference()
-                // `&#32;` is white space, as a written space is (allowed between blocks).
-                appendText(scalarBytes(scalar), at: start, isContent: ![0x20, 0x09, 0x0A, 0x0D].contains(scalar))
+                // `&#32;` is white space, as a written space is (allowed between blocks). A new
+                // line written as a reference, `&#xA;`, is one: it is given as a CR, which
+                // white-space collapsing keeps, as it keeps `&#xD;` (a new line typed in the
+                // file, which XML makes an LF, is a space); after `&#xD;` it stays an LF, the
+                // two one line end.
+                let bytes = scalar == 0x0A && text.last != 0x0D ? [0x0D] : scalarBytes(scalar)
+                appendText(bytes, at: start, isContent: ![0x20, 0x09, 0x0A, 0x0D].contains(scalar))
             default:
                 try readCharacterData()
             }
