@@ -614,17 +614,19 @@ struct MarkupConverter {
                     String(unsafeUninitializedCapacity: bytes.count + 1) { output in
                         var count = 0
                         for byte in bytes {
-                            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                                if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
-                                continue
-                            }
-                            if byte == 0x0D {
-                                // A new line from a reference (`&#xA;`, `&#xD;`): a line end, as
-                                // a `br` is, no space on either side of it (" two" began a line).
-                                output[count] = byte
-                                count += 1
-                                spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
-                                continue
+                            if byte <= 0x20 {  // (one test for the letters)
+                                if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                                    if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
+                                    continue
+                                }
+                                if byte == 0x0D {
+                                    // A new line from a reference (`&#xA;`, `&#xD;`): a line end,
+                                    // as a `br` is, no space on either side (" two" began a line).
+                                    output[count] = byte
+                                    count += 1
+                                    spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
+                                    continue
+                                }
                             }
                             if spaces.pendingSpace {
                                 output[count] = 0x20
