@@ -120,6 +120,15 @@ extension ReportBlock {
             #"<document lang="ar"><label>Translate "شكرا جزيلا" to English</label><label>Type «مرحبا بكم في تطبيقنا» here.</label>"#
                 + #"<label>"Lumen Pro" مفعل الآن</label><label>"مرحبا"</label></document>"#)
         #expect(quoting.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
+        // An inch's sign is no mark, marks nest, and one before a word of another script
+        // closes; a key with its quoted value, one word outside, is the value's language.
+        let more = blocks(
+            #"<document lang="he"><label>The 27" display shows "שלום עולם"</label><label>Say "the «שלום עולם» text" now</label>"#
+                + #"<label>Search "שלום עולם"now please</label><label>Tap <bdi>"x</bdi> then "שלום עולם" now</label>"#
+                + #"<label>Wi-Fi: "רשת ביתית"</label><label>WhatsApp: "ההודעה נשלחה בהצלחה"</label><label>Photos: «تم حفظ الصورة»</label></document>"#)
+        #expect(more.map(\.direction) == ["ltr", "ltr", "ltr", "ltr", "rtl", "rtl", "rtl"])
+        #expect(BlockLayouter.quotations(Array(#"a "b «c» d" e „f“ ”g” »h«"#.unicodeScalars)) == [3..<10, 15..<16, 19..<20, 23..<24])
+        #expect(BlockLayouter.quotations(Array(#"a "b c"#.unicodeScalars)).isEmpty)
         // Hebrew and Arabic with words outside the quotation marks stay right to left: an
         // inch's sign, a gershayim typed as '"' or '”', a quotation after a prefix letter
         // (ב"הגדרות"), or one stray mark quoted the rest of the sentence.
@@ -230,8 +239,8 @@ extension ReportBlock {
         #expect(try warnings(#"<p lang="ar">التاريخ 12-05-24 اليوم</p>"#) == [
             "the number '12-05-24' is not isolated: the right-to-left text around it reorders its groups"
         ])
-        #expect(try warnings(#"<p lang="ar">من 10-20 في 2020-2024 و١٩٩٠-٢٠٠٠ خطة 4-4-2 والخطوات ١ - ٢ - ٣</p>"#).isEmpty)
-        #expect(try warnings(#"<p>אייפון 15 128 ג'יגה, ספירה 3 - 2 - 1 יציאה</p>"#).isEmpty)
+        #expect(try warnings(#"<p lang="ar">من 10-20 في 2020-2024 و١٩٩٠-٢٠٠٠ خطة 4-4-2 و4-2-3-1 والخطوات ١ - ٢ - ٣</p>"#).isEmpty)
+        #expect(try warnings(#"<p>אייפון 15 128 ג'יגה, ספירה 3 - 2 - 1 יציאה, בשנים 2020 - 2024 ודגמים 2023 2024</p>"#).isEmpty)
         #expect(try warnings(#"<p lang="ar">رقم 2024-2020 أو 5555-1234 أو 2123 2456</p>"#).count == 3)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
@@ -1294,6 +1303,10 @@ extension ReportInvariantTests {
         let references = blocks("<document><label>one&#xA;two</label><label>one&#xD;&#xA;two</label><label>one &#xA; two</label><label>one\ntwo</label></document>")
         #expect(references.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "two"], ["one", "two"], ["one", "two"], ["one two"]])
         #expect(references.prefix(3).allSatisfy { $0.lines.allSatisfy { $0.x == 16 } })
+        // Two are two line ends (`&#xA;&#xA;` was one, taken for a CRLF), and one that ends an
+        // isolate ends no line of its own, as a `br` there does not.
+        let twice = blocks("<document><p>one&#xA;&#xA;two</p><label>two<ltr>three&#xA;</ltr></label></document>")
+        #expect(twice.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "", "two"], ["twothree"]])
         // The characters that end a line (UAX #14 BK, CR, LF, NL) are those that end one.
         let ends = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter(\.endsLine)
         #expect(ends.map(\.value) == [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029])

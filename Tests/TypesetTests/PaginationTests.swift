@@ -130,7 +130,7 @@ import Testing
                     + "<button>Edit</button></row></document>"))
             #expect(result.report.pages.map { $0.blocks.map(\.kind) } == [["heading", "button"]], "\(lang)")
             #expect(result.diagnostics.items.map(\.message) == [
-                "this <row> is 177.4 pt tall, more than the 174 pt between the page's margins: it runs into the bottom margin"
+                "a <heading> in this <row>, set lower to share the row's first baseline, ends 177.4 pt down, past the 174 pt between the page's margins: it runs into the bottom margin"
             ])
         }
     }

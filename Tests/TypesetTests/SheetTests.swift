@@ -141,7 +141,7 @@ private func pdfImageCount(_ path: String) throws -> Int {
     }
 
     /// An iPad's page is shown at the scale a phone's is (it was shrunk into a phone's cell, its
-    /// body text 3 pt); each page fits its cell.
+    /// body text 3 pt); each page fits its cell, enlarged no more than a phone's page is.
     @Test func widerPagesGetWiderCells() {
         let layouter = SheetLayouter(typesetter: Typesetter())
         let options = SheetOptions()
@@ -152,7 +152,17 @@ private func pdfImageCount(_ path: String) throws -> Int {
         }
         let reference = options.cellWidth / options.referencePageWidth
         #expect(scaled.count == 3 && abs(scaled[0].scale - reference) < 1e-9 && abs(scaled[1].scale - reference) < 1e-9, "\(scaled.map(\.scale))")
-        #expect(abs(scaled[2].width - scaled[0].width) < 1e-9, "the phone fills its cell: \(scaled.map(\.width))")
+        #expect(abs(scaled[2].scale - reference) < 1e-9, "the phone as on a sheet of phones: \(scaled.map(\.scale))")
+        // Each page at most as large as on a sheet of its own: an iPhone 8's and a badge's
+        // fill a phone's cell, beside an iPad's too (they filled the iPad's, at 1.26 and 4.7).
+        for rows in [[[cell("small.xml", 375, 667, column: 0), cell("badge.xml", 100, 60, column: 1)]],
+                     [[cell("small.xml", 375, 667, column: 0), cell("badge.xml", 100, 60, column: 1), cell("ipad.xml", 1024, 1366, column: 2)]]] {
+            let scales = layouter.layout(rows: rows).flatMap(\.items).compactMap { item -> Double? in
+                if case .subpage(let s) = item, s.scale != 1 { return s.scale }
+                return nil
+            }
+            #expect(abs(scales[0] - 180.0 / 375) < 1e-9 && abs(scales[1] - 1.8) < 1e-9, "\(scales)")
+        }
     }
 }
 

@@ -600,26 +600,17 @@ struct BlockLayouter {
     /// right-to-left text: it ends in a right-to-left word, its left-to-right words all have
     /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
     /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
-    /// a list). `unquoted`: the right-to-left words and all words outside double quotation
-    /// marks ("…", “…”, „…“, «…», ”…”), when every right-to-left word is inside them and a word
-    /// is outside ('Translate "شكرا جزيلا" to English' is English that quotes Arabic); else
-    /// all of them. Marks pair in order, a mark between two letters (a gershayim, צה"ל, ש”ח)
-    /// is none, and with one left unpaired none are (a stray '"' took the rest of a Hebrew
-    /// sentence for a quotation).
+    /// a list). `unquoted`: the right-to-left words and all words outside quotation marks
+    /// (`quotations`), when every right-to-left word is inside them and two words or more are
+    /// outside ('Translate "شكرا جزيلا" to English' is English that quotes Arabic; 'Wi-Fi:
+    /// "רשת ביתית"' is a key and its Hebrew value); else all of them.
     private static func wordDirections(_ scalars: [Unicode.Scalar])
         -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, unquoted: (rightToLeft: Int, all: Int))
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
         var unquoted = (rightToLeft: 0, all: 0)
-        func isLetter(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.isAlphabetic }
-        var marks = 0
-        for (at, scalar) in scalars.enumerated() {
-            switch scalar.value {
-            case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E: if !(isLetter(at - 1) && isLetter(at + 1)) { marks += 1 }
-            default: break
-            }
-        }
-        var quoted = false  // inside quotation marks (paired: `marks` even)
+        let quotations = Self.quotations(scalars)
+        var nextQuotation = 0  // the first of `quotations` not ended before the scalar looked at
         var wordQuoted = false  // a letter of the word was
         var endsRightToLeft = false
         var capitalised = true  // every left-to-right word has a capital
@@ -656,11 +647,8 @@ struct BlockLayouter {
             default:
                 guard isolates == 0 else { continue }
                 if scalar == ":" || scalar == "," || scalar == "\u{060C}" { listed = true }
-                switch scalar.value {
-                case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E:
-                    if marks % 2 == 0 && !(isLetter(at - 1) && isLetter(at + 1)) { quoted.toggle() }
-                default: break
-                }
+                while nextQuotation < quotations.count, quotations[nextQuotation].upperBound <= at { nextQuotation += 1 }
+                let quoted = nextQuotation < quotations.count && quotations[nextQuotation].contains(at)
                 switch scalar.bidiClass {
                 case .R, .AL:
                     word.rightToLeft = true
@@ -682,8 +670,53 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all > 0
+        let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2
         return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
+    }
+
+    /// The stretches of `scalars` inside quotation marks, outermost, when the marks outside
+    /// isolates open and close in order (nested "…«…»…" too: paired in the order they came,
+    /// "«" closed the first '"'); none when one is left open (a stray '"' took the rest of a
+    /// Hebrew sentence for a quotation). '"' opens and closes, "«" and "»" close each other (»…«
+    /// in Danish), "“" closes "„" (German) and otherwise opens, "”" closes "“" or "”" (Swedish:
+    /// ”…”). A mark between two letters of one script is none (a gershayim, צה"ל, ש”ח), nor is
+    /// '"' after a digit (an inch, 27").
+    static func quotations(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        var open: [(mark: UInt32, at: Int)] = []
+        var stretches: [Range<Int>] = []
+        var isolates = 0
+        for (at, scalar) in scalars.enumerated() {
+            let mark = scalar.value
+            switch mark {
+            case 0x2066...0x2068: isolates += 1
+            case 0x2069: isolates = max(0, isolates - 1)
+            case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E:
+                guard isolates == 0 else { continue }
+                if at > 0, at + 1 < scalars.count, scalars[at - 1].properties.isAlphabetic,
+                    scalars[at + 1].properties.isAlphabetic, scalars[at - 1].script == scalars[at + 1].script
+                {
+                    continue
+                }
+                if mark == 0x22, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
+                let top = open.last?.mark
+                let closes =
+                    switch mark {
+                    case 0x22: top == 0x22
+                    case 0xAB: top == 0xBB
+                    case 0xBB: top == 0xAB
+                    case 0x201C: top == 0x201E
+                    case 0x201D: top == 0x201C || top == 0x201D
+                    default: false
+                    }
+                if closes, let opening = open.popLast() {
+                    if open.isEmpty { stretches.append(opening.at + 1..<at) }
+                } else {
+                    open.append((mark, at))
+                }
+            default: break
+            }
+        }
+        return open.isEmpty ? stretches : []
     }
 
     /// An image, divider or the like. Its own direction (SPEC §4) is the one it declares, else

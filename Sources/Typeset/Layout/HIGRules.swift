@@ -90,31 +90,34 @@ enum HIGRules {
     }
 
     /// Whether a number in groups reads as one number, so that right-to-left text reordering
-    /// its groups reverses it: one of seven digits or more (a phone number), but a range of two
-    /// years ("2020-2024", which reads from right to left in Arabic as a range does); or
-    /// three parts or more joined by hyphens alone, four digits or more in all (a date,
-    /// "12-05-24", which showed "24-05-12"; not a football formation, "4-4-2", nor a count,
-    /// "3 - 2 - 1"). Two numbers joined by a hyphen, "10-20", are a range, and numbers
+    /// its groups reverses it: one of seven digits or more (a phone number), but years side by
+    /// side or a range of them, 1900 to 2099 and rising ("2020-2024", "2020 - 2024", "2023
+    /// 2024": a range reads from right to left in Arabic; '<ltr>' would reverse it); or three
+    /// parts or more joined by hyphens alone, four digits or more in all, one part of two (a
+    /// date, "12-05-24", which showed "24-05-12"; not a formation, "4-4-2" or "4-2-3-1", nor a
+    /// count, "3 - 2 - 1"). Two numbers joined by a hyphen, "10-20", are a range, and numbers
     /// between spaces of fewer than seven digits are not taken for one ("15 128 GB" is two).
     private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
-        // Each part between hyphens; none when anything else joins them.
+        // Each part between hyphens and spaces, and whether only hyphens join them.
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
+        var hyphensAlone = true
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
                 parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
-            } else if scalar == "-" || scalar == "\u{2011}" {
-                parts.append((0, 0))
+            } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
+                if scalar == " " || scalar == "\u{A0}" { hyphensAlone = false }
+                if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
             } else {
-                parts = []
-                break
+                return number.digits >= 7
             }
         }
         if number.digits >= 7 {
-            let years = parts.count == 2 && parts.allSatisfy { $0.digits == 4 && (1000...2999).contains($0.value) }
-            return !(years && parts[0].value < parts[1].value)
+            let years = parts.allSatisfy { $0.digits == 4 && (1900...2099).contains($0.value) }
+                && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
+            return !years
         }
-        return parts.count >= 3 && !parts.contains { $0.digits == 0 } && number.digits >= 4
+        return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.

@@ -82,7 +82,7 @@ extension BlockLayouter {
 
         /// Warns that `unit` (or one of its lines) is `height` tall, more than a page holds.
         /// (`kind`: the element of the unit that is so tall, when it is not the unit itself.)
-        func warnCutOff(_ unit: Unit, height: Double, line: Bool, kind: String? = nil) {
+        func warnCutOff(_ unit: Unit, height: Double, line: Bool, kind: String? = nil, lowered: Bool = false) {
             var what = "this <\(unit.kind)>"
             if let kind, kind != unit.kind {
                 what = "\(kind.first.map { "aei".contains($0) } == true ? "an" : "a") <\(kind)> in \(what)"
@@ -92,9 +92,13 @@ extension BlockLayouter {
             // "22.1 pt tall, more than the 22.09 pt"; rounded up, never below the page's.
             let shown = height - contentHeight >= 1
                 ? (height * 10 - 0.001).rounded(.up) / 10 : (height * 100).rounded(.up) / 100
+            // (Set lower in its row, it is not as tall as it reaches: `Unit.pieces`.)
+            let size = lowered
+                ? ", set lower to share the row's first baseline, ends \(format(shown)) pt down, past the"
+                : " is \(format(shown)) pt tall, more than the"
             let warning = Diagnostic.warning(
                 unit.location,
-                "\(what) is \(format(shown)) pt tall, more than the \(format((contentHeight * 100).rounded() / 100)) pt "
+                "\(what)\(size) \(format((contentHeight * 100).rounded() / 100)) pt "
                     + "between the page's margins: "
                     // Standing at the page's top, it ends in the bottom margin or past the page.
                     + (height > contentHeight + margin + 0.001
@@ -269,7 +273,7 @@ extension BlockLayouter {
                         backgrounds: backgrounds.map { n == 0 ? $0[index] : [] })
                 }
                 if let cut = piece.cutOff, !warned {
-                    warnCutOff(unit, height: cut.height, line: cut.line, kind: cut.kind)
+                    warnCutOff(unit, height: cut.height, line: cut.line, kind: cut.kind, lowered: cut.lowered)
                     warned = true
                 }
             }
@@ -302,7 +306,7 @@ struct UnitPiece {
     /// The structure elements the parts are in: those the page before ends with `continued`.
     var structure: Set<OpenStructure> = []
     /// A line or a block taller than a page, standing at its top and cut off at its bottom.
-    var cutOff: (height: Double, line: Bool, kind: String)?
+    var cutOff: (height: Double, line: Bool, kind: String, lowered: Bool)?
 }
 
 extension Unit {
@@ -428,8 +432,7 @@ extension Unit {
                     // Taller than a page and at its top: it stands there alone, cut off.
                     let tall = lowered ? block[start].bottom - origin : block[start].bottom - block[start].top
                     let line = !lowered && blocks[i].breaks != .never && blocks[i].paragraph.map { !$0.lines.isEmpty } ?? false
-                    // (Lowered, it is the row that is taller than the page.)
-                    if tall > piece.cutOff?.height ?? 0 { piece.cutOff = (tall, line, lowered ? kind : blocks[i].report.kind) }
+                    if tall > piece.cutOff?.height ?? 0 { piece.cutOff = (tall, line, blocks[i].report.kind, lowered) }
                     end += 1
                 }
                 if end > start {

@@ -102,7 +102,10 @@ public struct SheetLayouter {
                 var scale = 1.0
                 var errorText: Page?
                 if let page = cell.page {
-                    scale = min(cellWidth / page.width, maximumCellHeight / page.height)
+                    // To fit its cell, never larger than on a sheet of its own (a phone's
+                    // beside an iPad's filled a cell of the iPad's, at 1.26).
+                    let alone = preferredCellWidth(widestPage: page.width) / page.width
+                    scale = min(cellWidth / page.width, maximumCellHeight / page.height, alone)
                     pageArea = max(pageArea, page.height * scale)
                 } else {
                     let text = captionPage(
@@ -196,13 +199,18 @@ public struct SheetLayouter {
         return pages
     }
 
+    /// The width of a cell for pages up to `widestPage` wide, when the sheet page has room.
+    func preferredCellWidth(widestPage: Double) -> Double {
+        let wider = max(1, min(widestPage, options.widestReferencePage) / options.referencePageWidth)
+        return min(options.cellWidth * wider, options.maximumPageWidth - 2 * options.margin)
+    }
+
     /// The cell width and how many columns fit on a sheet page, for pages up to `widestPage`
     /// wide.
     func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
-        let wider = max(1, min(widestPage, options.widestReferencePage) / options.referencePageWidth)
-        let preferred = min(options.cellWidth * wider, room - options.columnGap)
-        let minimum = min(options.minimumCellWidth * wider, preferred)
+        let preferred = preferredCellWidth(widestPage: widestPage)
+        let minimum = min(options.minimumCellWidth * preferred / options.cellWidth, preferred)
         let fitting = Int(room / (preferred + options.columnGap))
         if columnCount <= fitting { return (preferred, columnCount) }
         let columns = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))

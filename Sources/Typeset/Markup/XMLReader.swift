@@ -254,6 +254,8 @@ struct XMLReader {
     private var root: XMLElement?
 
     private var text: [UInt8] = []
+    /// Where `text` ended after a `&#xD;`: an `&#xA;` right after it ends the same line.
+    private var afterCarriageReturn = -1
     private var textLocation: SourceLocation?
     private var textContentLocation: SourceLocation?
 
@@ -408,8 +410,9 @@ struct XMLReader {
                 // white-space collapsing keeps, as it keeps `&#xD;` (a new line typed in the
                 // file, which XML makes an LF, is a space); after `&#xD;` it stays an LF, the
                 // two one line end.
-                let bytes = scalar == 0x0A && text.last != 0x0D ? [0x0D] : scalarBytes(scalar)
+                let bytes = scalar == 0x0A && afterCarriageReturn != text.count ? [0x0D] : scalarBytes(scalar)
                 appendText(bytes, at: start, isContent: ![0x20, 0x09, 0x0A, 0x0D].contains(scalar))
+                afterCarriageReturn = scalar == 0x0D ? text.count : -1
             default:
                 try readCharacterData()
             }
@@ -640,6 +643,7 @@ struct XMLReader {
             openElements[openElements.count - 1].children.append(.text(node))
         }
         text.removeAll(keepingCapacity: true)
+        afterCarriageReturn = -1
         textLocation = nil
         textContentLocation = nil
     }
@@ -654,6 +658,7 @@ struct XMLReader {
                 advance()
             }
             text.removeAll(keepingCapacity: true)
+            afterCarriageReturn = -1
             textLocation = nil
             return
         }

@@ -137,6 +137,18 @@ final class PDFFont {
         map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
     }
 
+    /// Whether one of `glyphs` stands for nothing in ToUnicode.
+    func hasUnmapped(_ glyphs: some Sequence<UInt32>) -> Bool {
+        glyphs.contains { unicode[Int($0)] == nil }
+    }
+
+    /// Whether `count` codes of its own can still be given (`clusterCode`): a cluster is parted
+    /// whole or not at all (past the last code, parted halfway, a cluster lost its short i).
+    func hasCodes(for count: Int) -> Bool {
+        program.isTrueType && !program.isBitmap && alternates.count + count <= PDFFont.maximumAlternates
+            && glyphCount + alternates.count + count <= 0xFFFF
+    }
+
     /// Whether `glyphs`, in the order they are drawn, stand for `text` in ToUnicode, one after
     /// another (`mapParts` matched each to its part of a cluster's text).
     func spell(_ glyphs: some Sequence<UInt32>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {

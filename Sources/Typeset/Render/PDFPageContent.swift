@@ -112,9 +112,14 @@ struct PDFPageContent: ~Copyable {
                 let reversed = run.backward && glyphs.count > 1
                 let reach = mapped || bitmap || glyphs.count < 2 ? 0 : spanReach(run, glyphs, last: reversed ? glyphs.lowerBound : glyphs.upperBound - 1, of: font)
                 func drawn(_ k: Int) -> Int { reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k }
-                // Glyphs that do not spell the cluster: each stands for its part of it.
+                // Glyphs that do not spell the cluster: each stands for its part of it. (Right to
+                // left, only when one stands for nothing: readers put a letter's marks in their
+                // own order, and Hebrew's dagesh, drawn before its sheva, came to stand for it.)
                 let parted = !mapped && !bitmap && glyphs.count > 1
-                    && !font.spell((0..<glyphs.count).lazy.map { run.glyphs[drawn($0)].id }, clusterText)
+                    && (run.backward
+                        ? font.hasUnmapped(run.glyphs[glyphs].lazy.map(\.id))
+                        : !font.spell((0..<glyphs.count).lazy.map { run.glyphs[drawn($0)].id }, clusterText))
+                    && font.hasCodes(for: glyphs.count)
                 var partStart = 0
                 for k in 0..<glyphs.count {
                     let index = drawn(k)
