@@ -1408,9 +1408,9 @@ struct BlockLayouter {
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
                 declaringStyle.lang = other && !own ? nil : shownLanguage
             } else if rightToLeft && firstStrong == 0 {  // (counted only where it decides)
-                // A third of its words (outside quotation marks); or a product's name before the right-to-left text it
-                // ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word in four) was left to
-                // right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
+                // A third of its words (`unquoted`); or a product's name before the right-to-left
+                // text it ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word in four) was left
+                // to right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
                 // Display Language: العربية" are English.
                 let words = Self.wordDirections(text.scalars)
                 if 3 * words.unquoted.rightToLeft >= words.unquoted.all || words.nameFirst {

@@ -56,8 +56,8 @@ enum HIGRules {
 
     /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
     /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000"; a
-    /// date, "12-05-24") whose groups the text around them reorders: any character of one from its first digit (or its
-    /// "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
+    /// date, "12-05-24") whose groups the text around them reorders: any character of one from
+    /// its first digit (or its "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
     /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567". Each with

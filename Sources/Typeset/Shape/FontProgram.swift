@@ -144,8 +144,8 @@ struct FontProgram: @unchecked Sendable {
         // its id as before (hb-subset adds a few it reaches from them).
         if let cids = font.withTable("CFF ", { CFFCharset.cids(of: $0, glyphCount: glyphCount) }),
             kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 }),
-            case .made(let bytes, let kept?) = cffSubset(kept, retainingIDs: false),
-            kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 })
+            case .made(let bytes, let subsetCIDs?) = cffSubset(kept, retainingIDs: false),
+            subsetCIDs.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 })
         {
             return (bytes, true)
         }
