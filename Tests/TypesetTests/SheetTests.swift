@@ -163,6 +163,13 @@ private func pdfImageCount(_ path: String) throws -> Int {
             }
             #expect(abs(scales[0] - 180.0 / 375) < 1e-9 && abs(scales[1] - 1.8) < 1e-9, "\(scales)")
         }
+        // A long page too: its height's cap is the one of its own sheet (it grew with the iPad's cell).
+        let long = layouter.layout(rows: [[cell("long.xml", 390, 4304, column: 0), cell("ipad.xml", 1024, 1366, column: 1)]])
+        let longScale = long.flatMap(\.items).compactMap { item -> Double? in
+            if case .subpage(let s) = item, s.scale != 1 { return s.scale }
+            return nil
+        }.first
+        #expect(longScale.map { abs($0 - 180 * options.maximumCellAspect / 4304) < 1e-9 } == true, "\(String(describing: longScale))")
     }
 }
 

@@ -601,9 +601,10 @@ struct BlockLayouter {
     /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
     /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
     /// a list). `unquoted`: the right-to-left words and all words outside quotation marks
-    /// (`quotations`), when every right-to-left word is inside them and two words or more are
-    /// outside ('Translate "شكرا جزيلا" to English' is English that quotes Arabic; 'Wi-Fi:
-    /// "רשת ביתית"' is a key and its Hebrew value); else all of them.
+    /// (`quotations`), when every right-to-left word is inside them, two words or more are
+    /// outside and no colon stands before the first ('Translate "شكرا جزيلا" to English' is
+    /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
+    /// value); else all of them.
     private static func wordDirections(_ scalars: [Unicode.Scalar])
         -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, unquoted: (rightToLeft: Int, all: Int))
     {
@@ -670,7 +671,9 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2
+        // (Not a key and its quoted value: "Device Name: "האייפון של דני"".)
+        let keyed = quotations.first.map { first in scalars[..<first.lowerBound].contains { $0 == ":" || $0 == "\u{FF1A}" } } ?? false
+        let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
         return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
     }
 
@@ -678,9 +681,10 @@ struct BlockLayouter {
     /// isolates open and close in order (nested "…«…»…" too: paired in the order they came,
     /// "«" closed the first '"'); none when one is left open (a stray '"' took the rest of a
     /// Hebrew sentence for a quotation). '"' opens and closes, "«" and "»" close each other (»…«
-    /// in Danish), "“" closes "„" (German) and otherwise opens, "”" closes "“" or "”" (Swedish:
-    /// ”…”). A mark between two letters of one script is none (a gershayim, צה"ל, ש”ח), nor is
-    /// '"' after a digit (an inch, 27").
+    /// in Danish) and "»" itself (Finnish »…»), "“" closes "„" (German) and otherwise opens, "”"
+    /// closes "“", "„" (Hebrew, Polish: „…”) or "”" (Swedish: ”…”). A mark between two letters
+    /// of one script is none (a gershayim, צה"ל, ש”ח), nor is '"' after a digit unless it
+    /// closes one (an inch, 27"; but "תמונה 1").
     static func quotations(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
         var open: [(mark: UInt32, at: Int)] = []
         var stretches: [Range<Int>] = []
@@ -697,15 +701,16 @@ struct BlockLayouter {
                 {
                     continue
                 }
-                if mark == 0x22, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
                 let top = open.last?.mark
+                // ('"' after a digit closes an open '"', "תמונה 1"; else it is an inch's sign.)
+                if mark == 0x22, top != 0x22, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
                 let closes =
                     switch mark {
                     case 0x22: top == 0x22
                     case 0xAB: top == 0xBB
-                    case 0xBB: top == 0xAB
+                    case 0xBB: top == 0xAB || top == 0xBB
                     case 0x201C: top == 0x201E
-                    case 0x201D: top == 0x201C || top == 0x201D
+                    case 0x201D: top == 0x201C || top == 0x201D || top == 0x201E
                     default: false
                     }
                 if closes, let opening = open.popLast() {

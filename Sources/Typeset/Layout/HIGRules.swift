@@ -91,8 +91,8 @@ enum HIGRules {
 
     /// Whether a number in groups reads as one number, so that right-to-left text reordering
     /// its groups reverses it: one of seven digits or more (a phone number), but years side by
-    /// side or a range of them, 1900 to 2099 and rising ("2020-2024", "2020 - 2024", "2023
-    /// 2024": a range reads from right to left in Arabic; '<ltr>' would reverse it); or three
+    /// side or a range of them, rising ("1879-1955", "2020 - 2024", "2023 2024": a range reads
+    /// from right to left in Arabic; '<ltr>' would reverse it); or three
     /// parts or more joined by hyphens alone, four digits or more in all, one part of two (a
     /// date, "12-05-24", which showed "24-05-12"; not a formation, "4-4-2" or "4-2-3-1", nor a
     /// count, "3 - 2 - 1"). Two numbers joined by a hyphen, "10-20", are a range, and numbers
@@ -113,7 +113,10 @@ enum HIGRules {
             }
         }
         if number.digits >= 7 {
-            let years = parts.allSatisfy { $0.digits == 4 && (1900...2099).contains($0.value) }
+            // (A range of two, with a hyphen, of any years, "1879-1955"; side by side, of this
+            // century or the last: "2123 2456" is a phone number in Hong Kong.)
+            let span: ClosedRange<UInt32> = parts.count == 2 && hyphensAlone ? 1000...2999 : 1900...2099
+            let years = parts.allSatisfy { $0.digits == 4 && span.contains($0.value) }
                 && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
             return !years
         }

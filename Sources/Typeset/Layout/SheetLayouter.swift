@@ -104,7 +104,8 @@ public struct SheetLayouter {
                 if let page = cell.page {
                     // To fit its cell, never larger than on a sheet of its own (a phone's
                     // beside an iPad's filled a cell of the iPad's, at 1.26).
-                    let alone = preferredCellWidth(widestPage: page.width) / page.width
+                    let aloneCell = preferredCellWidth(widestPage: page.width)
+                    let alone = min(aloneCell / page.width, aloneCell * options.maximumCellAspect / page.height)
                     scale = min(cellWidth / page.width, maximumCellHeight / page.height, alone)
                     pageArea = max(pageArea, page.height * scale)
                 } else {

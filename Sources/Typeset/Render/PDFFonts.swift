@@ -137,47 +137,61 @@ final class PDFFont {
         map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
     }
 
-    /// Whether one of `glyphs` stands for nothing in ToUnicode.
-    func hasUnmapped(_ glyphs: some Sequence<UInt32>) -> Bool {
-        glyphs.contains { unicode[Int($0)] == nil }
-    }
-
-    /// Whether `count` codes of its own can still be given (`clusterCode`): a cluster is parted
-    /// whole or not at all (past the last code, parted halfway, a cluster lost its short i).
-    func hasCodes(for count: Int) -> Bool {
-        program.isTrueType && !program.isBitmap && alternates.count + count <= PDFFont.maximumAlternates
-            && glyphCount + alternates.count + count <= 0xFFFF
-    }
-
-    /// Whether `glyphs`, in the order they are drawn, stand for `text` in ToUnicode, one after
-    /// another (`mapParts` matched each to its part of a cluster's text).
-    func spell(_ glyphs: some Sequence<UInt32>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Codes of its own for the glyphs of a cluster (`glyphs`, in the order drawn) that do not
+    /// read as its `text` in ToUnicode, one after another: each glyph stands for the character
+    /// of its place, the last for the rest, so that readers that ignore /ActualText (pdf.js,
+    /// pdfminer, mutool) read the cluster whole and in order. Devanagari's short i, drawn
+    /// before its consonant, was read after it ("िक" for "कि"); a conjunct and Thai's split
+    /// vowels stood for nothing (U+FFFD, "(cid:607)"); Arabic's lam-alef, one glyph, took its
+    /// lam's fatha after its alef ("لاَ" for "لَا"). Nil when they read as it, in the order
+    /// Unicode makes one (Hebrew's dagesh drawn before its sheva), or when the font has no
+    /// codes to give (a CFF font's; fewer left than the cluster needs: parted halfway, one
+    /// lost its short i).
+    func clusterCodes(_ glyphs: some Collection<UInt32>, for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
+        // As they read, byte for byte (nearly all: nothing made), or in Unicode's order.
         var at = 0
+        var exact = true
         for glyph in glyphs {
-            guard let known = unicode[Int(glyph)], known.count <= text.count - at,
-                known.elementsEqual(text[at..<at + known.count])
-            else { return false }
+            guard let known = unicode[Int(glyph)] else { exact = false; at = -1; break }
+            guard exact, known.count <= text.count - at, known.elementsEqual(text[at..<at + known.count]) else {
+                exact = false
+                continue
+            }
             at += known.count
         }
-        return at == text.count
+        if exact && at == text.count { return nil }
+        if at >= 0 {  // each glyph stands for something
+            let read = glyphs.reduce(into: [UInt8]()) { $0 += unicode[Int($1)] ?? [] }
+            if String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self) { return nil }
+        }
+        guard program.isTrueType, !program.isBitmap else { return nil }
+        // Each glyph's part: one character (its UTF-8 length from its first byte), the last all left.
+        var parts: [AlternateKey] = []
+        var start = 0
+        for (k, glyph) in glyphs.enumerated() {
+            let lead = start < text.count ? text[start] : 0
+            let length = k == glyphs.count - 1 ? text.count - start
+                : start == text.count ? 0 : lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            let end = min(text.count, start + length)
+            parts.append(AlternateKey(glyph: glyph, text: Array(text[start..<end])))
+            start = end
+        }
+        let needed = Set(parts.filter { alternateCodes[$0] == nil }).count
+        guard alternates.count + needed <= PDFFont.maximumAlternates, glyphCount + alternates.count + needed <= 0xFFFF
+        else { return nil }
+        return parts.map { key in
+            if let known = alternateCodes[key] { return known }
+            let code = UInt32(glyphCount + alternates.count)
+            alternateCodes[key] = code
+            alternates.append((key.glyph, key.text))
+            return code
+        }
     }
 
-    /// The code for a glyph of a cluster whose glyphs do not spell its text (`spell`),
-    /// standing for `part` of it: each glyph drawn for the character of its place, the last
-    /// for the rest, so that readers that ignore /ActualText (pdf.js, pdfminer, mutool) read
-    /// the cluster whole and in order, where Devanagari's short i, drawn before its consonant,
-    /// was read after it ("िक" for "कि"), and a conjunct and Thai's split vowels stood for
-    /// nothing (U+FFFD, or "(cid:607)"). Nil when the font has no codes of its own to give (a
-    /// CFF font's; past `maximumAlternates`).
-    func clusterCode(for glyph: UInt32, standingFor part: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        alternateCode(for: glyph, drawnFor: part, empty: true)
-    }
-
-    /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`), or for
-    /// nothing when `empty`.
+    /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`).
     @inline(never)
-    private func alternateCode(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>, empty: Bool = false) -> UInt32? {
-        guard !text.isEmpty || empty, program.isTrueType, !program.isBitmap else { return nil }
+    private func alternateCode(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard !text.isEmpty, program.isTrueType, !program.isBitmap else { return nil }
         let key = AlternateKey(glyph: glyph, text: Array(text))
         if let known = alternateCodes[key] { return known }
         guard alternates.count < PDFFont.maximumAlternates, glyphCount + alternates.count <= 0xFFFF else { return nil }

@@ -112,28 +112,13 @@ struct PDFPageContent: ~Copyable {
                 let reversed = run.backward && glyphs.count > 1
                 let reach = mapped || bitmap || glyphs.count < 2 ? 0 : spanReach(run, glyphs, last: reversed ? glyphs.lowerBound : glyphs.upperBound - 1, of: font)
                 func drawn(_ k: Int) -> Int { reversed ? glyphs.upperBound - 1 - k : glyphs.lowerBound + k }
-                // Glyphs that do not spell the cluster: each stands for its part of it. (Right to
-                // left, only when one stands for nothing: readers put a letter's marks in their
-                // own order, and Hebrew's dagesh, drawn before its sheva, came to stand for it.)
-                let parted = !mapped && !bitmap && glyphs.count > 1
-                    && (run.backward
-                        ? font.hasUnmapped(run.glyphs[glyphs].lazy.map(\.id))
-                        : !font.spell((0..<glyphs.count).lazy.map { run.glyphs[drawn($0)].id }, clusterText))
-                    && font.hasCodes(for: glyphs.count)
-                var partStart = 0
+                // Glyphs that do not read as the cluster: each stands for its part of it.
+                let parts = mapped || bitmap || glyphs.count < 2 ? nil
+                    : font.clusterCodes((0..<glyphs.count).lazy.map { run.glyphs[drawn($0)].id }, for: clusterText)
                 for k in 0..<glyphs.count {
                     let index = drawn(k)
                     if k == glyphs.count - 1 && reach > 0.0005 { line.beginSpacing(reach, in: &bytes) }
-                    var shown = code ?? run.glyphs[index].id
-                    if parted {
-                        // One character (its UTF-8 length from its first byte), the last all left.
-                        let lead = partStart < clusterText.count ? clusterText[partStart] : 0
-                        let length = k == glyphs.count - 1 ? clusterText.count - partStart
-                            : partStart == clusterText.count ? 0 : lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                        let end = min(clusterText.count, partStart + length)
-                        shown = font.clusterCode(for: shown, standingFor: UnsafeBufferPointer(rebasing: clusterText[partStart..<end])) ?? shown
-                        partStart = end
-                    }
+                    let shown = parts?[k] ?? code ?? run.glyphs[index].id
                     line.show(run.glyphs[index], code: shown, of: font, bitmap: bitmap, in: &bytes)
                 }
                 if reach > 0.0005 { line.endSpacing(in: &bytes) }
