@@ -602,7 +602,7 @@ struct BlockLayouter {
     /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
     /// a list). `unquoted`: the right-to-left words and all words outside quotation marks
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
-    /// outside and no colon stands before the first ('Translate "شكرا جزيلا" to English' is
+    /// outside and no colon stands right before the first ('Translate "شكرا جزيلا" to English' is
     /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
     /// value); else all of them.
     private static func wordDirections(_ scalars: [Unicode.Scalar])
@@ -671,8 +671,11 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        // (Not a key and its quoted value: "Device Name: "האייפון של דני"".)
-        let keyed = quotations.first.map { first in scalars[..<first.lowerBound].contains { $0 == ":" || $0 == "\u{FF1A}" } } ?? false
+        // (Not a key and its quoted value, the colon right before the quotation: "Device Name:
+        // "האייפון של דני""; but a colon in "10:30" or "Tip:" elsewhere.)
+        let keyed = quotations.first.map { first in
+            scalars[..<(first.lowerBound - 1)].last { !$0.properties.isWhitespace }.map { $0 == ":" || $0 == "\u{FF1A}" } ?? false
+        } ?? false
         let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
         return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
     }

@@ -91,7 +91,7 @@ enum HIGRules {
 
     /// Whether a number in groups reads as one number, so that right-to-left text reordering
     /// its groups reverses it: one of seven digits or more (a phone number), but years side by
-    /// side or a range of them, rising ("1879-1955", "2020 - 2024", "2023 2024": a range reads
+    /// side or a range of them, rising ("1879 - 1955", "2020-2024", "2023 2024": a range reads
     /// from right to left in Arabic; '<ltr>' would reverse it); or three
     /// parts or more joined by hyphens alone, four digits or more in all, one part of two (a
     /// date, "12-05-24", which showed "24-05-12"; not a formation, "4-4-2" or "4-2-3-1", nor a
@@ -101,21 +101,25 @@ enum HIGRules {
         // Each part between hyphens and spaces, and whether only hyphens join them.
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
         var hyphensAlone = true
+        var hyphen = false
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
                 parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
             } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
-                if scalar == " " || scalar == "\u{A0}" { hyphensAlone = false }
+                if scalar == " " || scalar == "\u{A0}" { hyphensAlone = false } else { hyphen = true }
                 if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
+            } else if scalar == "(" || scalar == ")" {
+                hyphensAlone = false  // (brackets around a range: "(1299 - 1922)")
             } else {
                 return number.digits >= 7
             }
         }
         if number.digits >= 7 {
-            // (A range of two, with a hyphen, of any years, "1879-1955"; side by side, of this
-            // century or the last: "2123 2456" is a phone number in Hong Kong.)
-            let span: ClosedRange<UInt32> = parts.count == 2 && hyphensAlone ? 1000...2999 : 1900...2099
+            // (A range of two, with a hyphen, of years up to 2099, "1879 - 1955"; side by side,
+            // of this century or the last: "2123 2456" is a phone number in Hong Kong, and
+            // "2241-2588" in Kuwait.)
+            let span: ClosedRange<UInt32> = parts.count == 2 && hyphen ? 1000...2099 : 1900...2099
             let years = parts.allSatisfy { $0.digits == 4 && span.contains($0.value) }
                 && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
             return !years
