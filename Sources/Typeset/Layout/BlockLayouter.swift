@@ -671,10 +671,12 @@ struct BlockLayouter {
         }
         endWord()
         let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
-        // (Not a key and its quoted value, the colon right before the quotation: "Device Name:
-        // "האייפון של דני""; but a colon in "10:30" or "Tip:" elsewhere.)
+        // (Not a key and its quoted value, the colon the last letter, digit or colon before the
+        // quotation: "Device Name: "האייפון של דני"", also past an RLM, a bracket or an emoji;
+        // but a colon in "10:30" or after "Tip" elsewhere.)
         let keyed = quotations.first.map { first in
-            scalars[..<(first.lowerBound - 1)].last { !$0.properties.isWhitespace }.map { $0 == ":" || $0 == "\u{FF1A}" } ?? false
+            scalars[..<(first.lowerBound - 1)].last { $0 == ":" || $0 == "\u{FF1A}" || $0.properties.isAlphabetic || NumberingSystem.isDigit($0) }
+                .map { $0 == ":" || $0 == "\u{FF1A}" } ?? false
         } ?? false
         let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
         return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))

@@ -116,10 +116,10 @@ enum HIGRules {
             }
         }
         if number.digits >= 7 {
-            // (A range of two, with a hyphen, of years up to 2099, "1879 - 1955"; side by side,
-            // of this century or the last: "2123 2456" is a phone number in Hong Kong, and
-            // "2241-2588" in Kuwait.)
-            let span: ClosedRange<UInt32> = parts.count == 2 && hyphen ? 1000...2099 : 1900...2099
+            // (A range of two, with a hyphen, of years or amounts, "1879 - 1955", "2081-2100",
+            // "2000-2500"; side by side, of this century or the last: "2123 2456" is a phone
+            // number in Hong Kong. A Kuwaiti one, "2241-2588", reads as a range.)
+            let span: ClosedRange<UInt32> = parts.count == 2 && hyphen ? 1000...2999 : 1900...2099
             let years = parts.allSatisfy { $0.digits == 4 && span.contains($0.value) }
                 && zip(parts, parts.dropFirst()).allSatisfy { $0.value < $1.value }
             return !years
