@@ -39,6 +39,9 @@ struct FontProgram: @unchecked Sendable {
     let boundingBox: (Int, Int, Int, Int)
     /// post.italicAngle in degrees.
     let italicAngle: Double
+    /// A CID-keyed CFF font's CID of each glyph (`CFFCharset`), read once per process (nil for
+    /// any other): Noto Sans CJK's charset was read for every document's PDF.
+    private let cids: [UInt32]?
 
     /// The program of `face`, made once per process: every document's writer (PDF, SVG and PNG
     /// pages) asks for it, and making it reads names, metrics and tables, about 190 thousand
@@ -79,6 +82,8 @@ struct FontProgram: @unchecked Sendable {
         boundingBox = (Self.int16(head, 36), Self.int16(head, 38), Self.int16(head, 40), Self.int16(head, 42))
         let post = font.tableBytes("post")
         italicAngle = post.count >= 8 ? Double(Self.int16(post, 4)) + Double(Int(post[6]) << 8 | Int(post[7])) / 65536 : 0
+        let glyphs = glyphCount
+        cids = isTrueType ? nil : font.withTable("CFF ") { CFFCharset.cids(of: $0, glyphCount: glyphs) }
     }
 
     private static func int16(_ bytes: [UInt8], _ offset: Int) -> Int {
@@ -142,8 +147,7 @@ struct FontProgram: @unchecked Sendable {
         let kept = Set([0] + glyphs).sorted()
         // A CID-keyed font whose glyphs have their ids for CIDs: renumbered, each keeps its CID,
         // its id as before (hb-subset adds a few it reaches from them).
-        if let cids = font.withTable("CFF ", { CFFCharset.cids(of: $0, glyphCount: glyphCount) }),
-            kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 }),
+        if let cids, kept.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 }),
             case .made(let bytes, let subsetCIDs?) = cffSubset(kept, retainingIDs: false),
             subsetCIDs.allSatisfy({ Int($0) < cids.count && cids[Int($0)] == $0 })
         {
