@@ -164,6 +164,7 @@ struct Render: Command {
             // Nor over the output of a screen numbered as a page (`render a.xml -o a.svg`
             // replaced a-2.xml's a-2.svg with its page 2), as one output per input refuses to.
             let inputFolders = folders(of: selected)
+            var writeFailed = false
             for (index, page) in resolvedFormat.outputPaths(for: output, pageCount: pageCount).enumerated().dropFirst() {
                 guard let markup = numberedScreen(of: page, beside: inputFolders) else { continue }
                 printError(
@@ -193,10 +194,13 @@ struct Render: Command {
                 } catch {
                     printError(outputError(error, output))
                     failed = selected
+                    writeFailed = true
                 }
             }
             if !selected.isEmpty && failed == selected {
-                warnOfStaleOutput(output, of: selected, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) })
+                warnOfStaleOutput(
+                    output, of: selected, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
+                    writeFailed: writeFailed)
             }
             try finish(total: selected.count, settings: settings, failed: failed)
             return
@@ -365,18 +369,20 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                warnOfStaleOutput(output, of: inputs, format: .pdf)
+                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
         }
+        var writeFailed = false
         do {
             try writer?.finish()
         } catch {
             printError(outputError(error, output))
             failed = inputs
+            writeFailed = true
         }
-        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, of: inputs, format: .pdf) }
+        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed) }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }
 
@@ -451,7 +457,8 @@ func leftoverWarning(
 /// that could not be read), nor one an input shows (`pictures`, resolved) or a picture
 /// protected as such.
 func staleOutputWarning(
-    _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = []
+    _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = [],
+    writeFailed: Bool = false
 ) -> String? {
     func modified(_ path: String) -> timespec? {
         var status = stat()
@@ -468,14 +475,17 @@ func staleOutputWarning(
     }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
     let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"
+    // After a failed write the inputs are fine: what to fix is the write (the error before says why).
+    let fix = writeFailed ? "" : " or fix " + (inputs.count == 1 ? "the input" : "the inputs")
     return "\(named), from an earlier run, \(more == 0 ? "is" : "are") left as \(more == 0 ? "it was" : "they were"): "
-        + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them") or fix "
-        + (inputs.count == 1 ? "the input" : "the inputs")
+        + "\(more == 0 ? "it does" : "they do") not show \(these) now; remove \(more == 0 ? "it" : "them")" + fix
 }
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.
-func warnOfStaleOutput(_ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = []) {
-    if let warning = staleOutputWarning(path, of: inputs, format: format, pictures: pictures) {
+func warnOfStaleOutput(
+    _ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = [], writeFailed: Bool = false
+) {
+    if let warning = staleOutputWarning(path, of: inputs, format: format, pictures: pictures, writeFailed: writeFailed) {
         writeStandardError("typeset: warning: \(warning)\n")
     }
 }

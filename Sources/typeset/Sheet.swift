@@ -265,7 +265,9 @@ struct Sheet: Command {
         } catch {
             printError(outputError(error, output))
             // An earlier sheet left there looks current (as `render -o` says).
-            warnOfStaleOutput(output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) })
+            warnOfStaleOutput(
+                output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
+                writeFailed: true)
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: folders(of: inputs))

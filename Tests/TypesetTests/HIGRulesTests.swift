@@ -1414,6 +1414,16 @@ extension ReportInvariantTests {
             let read = try textOfGlyphs(folder + "/doc.pdf")
             #expect(read == word, "\(lang): \(read)")
         }
+        // A vowel drawn in two glyphs around its consonant: the cluster is parted by its
+        // canonical decomposition, so that no glyph stands for nothing (which mutool reads as
+        // U+FFFD, "கொ�"). Thai's "ำ" has none and still leaves one (`<...> <>`).
+        for (lang, word, empty) in [("ta", "கொண்டு", 0), ("bn", "কোন", 0), ("ml", "കൊച്ചി", 0), ("th", "คำ", 1)] {
+            try #"<document lang="\#(lang)"><p>\#(word)</p></document>"#.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            #expect(try typeset(["render", "doc.xml", "-o", "doc.pdf"], in: folder).status == 0)
+            #expect(try textOfGlyphs(folder + "/doc.pdf") == word, "\(lang)")
+            let expanded = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/doc.pdf.qdf.pdf")), as: UTF8.self)
+            #expect(expanded.matches(of: /<[0-9a-fA-F]{4}> <>/).count == empty, "\(lang)")
+        }
     }
 
     /// The text a PDF's glyphs stand for in ToUnicode, in the order its TJ arrays show them, as

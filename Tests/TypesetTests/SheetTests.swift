@@ -378,6 +378,8 @@ private let examplesFolder = repositoryRoot + "/Examples/localized"
         let failed = try L10nCLI.typeset(["sheet"] + inputs + ["-o", "sheet.png"], in: folder)
         #expect(failed.status == 1 && failed.stderr.contains("cannot write sheet-2.png: it is a folder"), "\(failed)")
         #expect(failed.stderr.contains("warning: 'sheet.png', from an earlier run, is left as it was"), "\(failed)")
+        // The inputs are fine: the advice is to remove it, not to fix them.
+        #expect(failed.stderr.contains("remove it\n") && !failed.stderr.contains("fix the inputs"), "\(failed)")
     }
 
     /// A failed cell shows the error's hint as standard error does: "did you mean 'title'?" is

@@ -9,6 +9,7 @@
 // A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
 // Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
 // as an image, 255 glyphs a font, text extracted through their ToUnicode like any other.
+@_spi(_Unicode) import Swift  // String._nfd (PDFFont.decomposed)
 import Glibc
 
 /// One font face as used so far in the document.
@@ -165,6 +166,11 @@ final class PDFFont {
             if String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self) { return nil }
         }
         guard program.isTrueType, !program.isBitmap else { return nil }
+        // A vowel drawn in two glyphs around its consonant (Tamil's "ொ", Bengali's "ো") left
+        // the last glyph standing for nothing, which mutool reads as U+FFFD: its canonical
+        // decomposition ("ெ" and "ா") has a character for each.
+        let characters = text.count(where: { $0 & 0xC0 != 0x80 })
+        let text = characters < glyphs.count ? Self.decomposed(text) : Array(text)
         // Each glyph's part: one character (its UTF-8 length from its first byte), the last all left.
         var parts: [AlternateKey] = []
         var start = 0
@@ -186,6 +192,15 @@ final class PDFFont {
             alternates.append((key.glyph, key.text))
             return code
         }
+    }
+
+    /// `text`'s canonical decomposition (NFD), in UTF-8: the standard library's, which it
+    /// offers only as SPI (Foundation's `decomposedStringWithCanonicalMapping` needs
+    /// CoreFoundation, which the static release build does not link).
+    private static func decomposed(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for scalar in String(decoding: text, as: UTF8.self)._nfd { UTF8.encode(scalar) { bytes.append($0) } }
+        return bytes
     }
 
     /// A code of its own for `glyph` standing for `text` (see `code(for:drawnFor:)`).
