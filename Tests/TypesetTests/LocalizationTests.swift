@@ -1300,10 +1300,10 @@ private let markup = """
         // a lang="he" one left to right; each block says its text's language.
         // A key with no text but itself is the source language's (it was Arabic, "!Sign in").
         // English kept in the `ar` entry is not taken for Arabic: left to right (it read
-        // ".Lumen PRO (beta)").
+        // ".Lumen PRO (beta)"), and in the label's English.
         // Digits, of no direction, keep the language's.
         #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr", "ltr", "rtl"], "\(blocks)")  // the key: Latin
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en", "ar-EG", "ar-EG"], "the locale in its usual case: \(blocks)")
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en", "en", "ar-EG"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.
@@ -1419,6 +1419,45 @@ private let markup = """
         let lproj = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "ar.lproj/Localizable.strings", "--locale", "en"], in: folder)
         let english = try #require(L10nCLI.blocks(lproj.stdout).blocks.first)
         #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
+    }
+
+    /// A catalog's language is not the text's when the text's letters all belie it: they are
+    /// all of the direction of the element's language, none of the catalog's. A file of strings
+    /// that names no language, taken for `--locale ar`'s, tagged the English of a `lang="en"`
+    /// label Arabic ("Version ٣٫١ of ٢٠٢٤"); a language picker's untranslated "עברית" was the
+    /// source language's English, "العربية 2024" kept its 2024. Text of both directions, or of
+    /// the catalog's, is the catalog's language.
+    @Test func aCatalogsLanguageBeliedByTheLettersIsNotTheTexts() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"""
+                <document numerals="auto"><label key="v" lang="en">x</label><label key="v">x</label>
+                <label key="mixed" lang="en">x</label></document>
+                """#,
+            "s.json": #"{"v": "Version 3.1 of 2024", "mixed": "Version 3.1 من 2024"}"#,
+            "picker.xml": #"""
+                <document lang="ar" numerals="auto"><label key="lang.he" lang="he">x</label><label key="lang.ar" lang="ar">x</label>
+                <label key="lang.en">x</label></document>
+                """#,
+            "picker.xcstrings": #"""
+                {"sourceLanguage": "en", "strings": {
+                  "lang.he": {"shouldTranslate": false, "localizations": {"en": {"stringUnit": {"state": "translated", "value": "עברית"}}}},
+                  "lang.ar": {"shouldTranslate": false, "localizations": {"en": {"stringUnit": {"state": "translated", "value": "العربية 2024"}}}},
+                  "lang.en": {"shouldTranslate": false, "localizations": {"en": {"stringUnit": {"state": "translated", "value": "English 2024"}}}}}}
+                """#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "s.json", "--locale", "ar"], in: folder)
+        let blocks = try L10nCLI.blocks(run.stdout).blocks
+        // The label without a `lang` is the locale's, as its document is.
+        #expect(blocks.prefix(3).map(\.lang) == ["en", "ar", "ar"], "\(run.stdout) \(run.stderr)")
+        #expect(blocks.first?.text == "Version 3.1 of 2024" && blocks.dropFirst().first?.text.contains("٣٫١") == true, "\(blocks)")
+        let svg = try L10nCLI.typeset(["render", "doc.xml", "--strings", "s.json", "--locale", "ar", "-o", "doc.svg"], in: folder)
+        let written = try String(contentsOfFile: folder + "/doc.svg", encoding: .utf8)
+        #expect(svg.status == 0 && written.contains(#"xml:lang="en""#), "\(svg.stderr)")
+        let picker = try L10nCLI.typeset(["layout", "picker.xml", "--strings", "picker.xcstrings", "--locale", "ar"], in: folder)
+        let names = try L10nCLI.blocks(picker.stdout).blocks
+        #expect(names.map(\.lang) == ["he", "ar", "en"], "\(picker.stdout) \(picker.stderr)")
+        #expect(names.dropFirst().first?.text.contains("٢٠٢٤") == true && names.last?.text == "English 2024", "\(names)")
     }
 
     /// A locale that is a more specific form of a document's pinned `lang` refines it: the

@@ -372,13 +372,23 @@ struct BlockLayouter {
             bodySize: bodySize)
     }
 
-    /// The language of a catalog's text shown in a block of `language`: the catalog's when it
-    /// is another language (a screen reader read the English fallback of a Hebrew mockup with
-    /// a Hebrew voice, and the Hebrew strings of a document pinned to English with an English
-    /// one), else the block's (`ar-EG` for the catalog's `ar`).
-    private func textLanguage(_ shown: String?, in language: String) -> String {
+    /// The language of a catalog's text, `text`, shown in a block of `language`: the catalog's
+    /// when it is another language (a screen reader read the English fallback of a Hebrew
+    /// mockup with a Hebrew voice, and the Hebrew strings of a document pinned to English with
+    /// an English one), else the block's (`ar-EG` for the catalog's `ar`). But the block's when
+    /// the text's letters are all of the block language's direction and none of the catalog's,
+    /// which they belie: a file of strings that names no language, taken for `--locale ar`'s,
+    /// tagged the English "Version 3.1 of 2024" of a `lang="en"` label Arabic and showed
+    /// "Version ٣٫١ of ٢٠٢٤"; an untranslated "עברית" of a language picker, in a label of
+    /// `lang="he"`, was the source language's English; a brand kept in English in an `ar`
+    /// entry was Arabic.
+    private func textLanguage(_ shown: String?, in language: String, text: String) -> String {
         guard let shown, !Language.sameLanguage(shown, language) else { return language }
-        return shown
+        let rightToLeft = Language.isRightToLeft(language: language)
+        guard rightToLeft != Language.isRightToLeft(language: shown) else { return shown }
+        let words = Self.wordDirections(Array(text.unicodeScalars))
+        let (own, other) = rightToLeft ? (words.rightToLeft, words.leftToRight) : (words.leftToRight, words.rightToLeft)
+        return own > 0 && other == 0 ? language : shown
     }
 
     /// A `lang` of the markup, refined by `--locale` where that is a finer form of it
@@ -1335,7 +1345,7 @@ struct BlockLayouter {
                     hint: "a catalog's string is shown in the element's own style; give the styled part an element of its own"))
             }
             var style = base
-            style.language = textLanguage(shownLanguage, in: base.language)
+            style.language = textLanguage(shownLanguage, in: base.language, text: pieces.lazy.filter { !$0.isSpecifier }.map(\.text).joined())
             if style.language != base.language {
                 localizedLanguage = style.language
                 // `numerals="auto"` takes the shown text's locale, as a `lang` in markup does:
@@ -1628,7 +1638,7 @@ struct BlockLayouter {
                         : "describe it with alt=\"…\", or give its key '\(block.key ?? "")' a text the catalog shows here"))
         }
         let shown = localized == nil ? ownTextLanguage(block, context, text: image.alt ?? "") : localized?.language
-        let language = textLanguage(shown, in: markupLanguage(style(of: block, context).lang) ?? context.language)
+        let language = textLanguage(shown, in: markupLanguage(style(of: block, context).lang) ?? context.language, text: alt ?? "")
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
                                               flipped: flipped, alt: alt, language: language))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).
