@@ -100,6 +100,10 @@ struct Diff: Command {
         // Page K's diff image, not written where it may be another comparison's (comparing
         // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
         func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
+            if out == nil, let problem = besideAProblem(path) {
+                print(prefix + "no diff image: \(problem) (give --out)")
+                return false
+            }
             guard index > 0, isAnotherInputsDiffImage(path) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
             return false
@@ -209,6 +213,18 @@ struct Diff: Command {
                         + "\(describeFileError(error))\n")
             }
         }
+    }
+
+    /// Why the diff image beside A cannot be written at `path`, nil when it can: not through a
+    /// symbolic link (`a.diff.png` a link to a note replaced the note), nor over a file typeset
+    /// did not write, as `snapshot` writes none (`--out` names a file the user chose).
+    private func besideAProblem(_ path: String) -> String? {
+        let target = AtomicFileWriter.target(of: path)
+        if target != path { return "\(path) is a link to '\(target)', which it would replace" }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder, !OutputFormat.png.isOurs(path)
+        else { return nil }
+        return "\(path) is not a diff image typeset wrote, and is left as it is"
     }
 
     /// The diff images of pages past the last that an earlier comparison of more pages left

@@ -180,6 +180,11 @@ struct Snapshot: Command {
                 : "and \(more) other\(more == 1 ? "" : "s") look like temporary files of a run that was killed; remove them (they are no references)"
             writeStandardError("typeset: warning: '\(terminalSafe(first))' \(what)\n")
         }
+        for file in folder.foreignDiffImages {
+            writeStandardError(
+                "typeset: warning: '\(terminalSafe(file))' is named as a diff image, but typeset did not write it: "
+                    + "it is left as it is, never replaced nor removed; rename it\n")
+        }
         // A file where one of them goes: every screen failed for want of a reference, with a
         // hint to record them that could not.
         for along in folders {

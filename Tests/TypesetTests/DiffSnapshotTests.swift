@@ -313,6 +313,18 @@ struct DiffCommandTests {
         let mine = try typeset(["diff", "b.xml", "b.xml", "--scale", "0.25"], in: folder)
         #expect(mine.status == 0 && mine.stderr.contains("b.diff.png is not a diff image of this comparison"), "\(mine)")
         #expect(FileManager.default.fileExists(atPath: folder + "/b.diff.png"))
+        // Nor replaced when they differ, nor written through a link (to a note it replaced).
+        let notDrawn = try typeset(["diff", "b.xml", "a.xml", "--scale", "0.25"], in: folder)
+        #expect(notDrawn.status == 1 && notDrawn.lines.contains(
+            "no diff image: b.diff.png is not a diff image typeset wrote, and is left as it is (give --out)"), "\(notDrawn)")
+        #expect(try String(contentsOfFile: folder + "/b.diff.png", encoding: .utf8) == "mine")
+        try FileManager.default.removeItem(atPath: folder + "/b.diff.png")
+        try write("notes", to: folder + "/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/b.diff.png", withDestinationPath: "notes.txt")
+        let linked = try typeset(["diff", "b.xml", "a.xml", "--scale", "0.25"], in: folder)
+        #expect(linked.status == 1 && linked.stdout.contains("no diff image: b.diff.png is a link to"), "\(linked)")
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "notes")
+        try FileManager.default.removeItem(atPath: folder + "/b.diff.png")
         // Nor the diff image of a screen numbered as a page (login-2.xml's, by login.xml of two
         // pages whose pages match: it was removed), with --out too.
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: folder + "/login.xml")
@@ -913,6 +925,42 @@ struct SnapshotCommandTests {
                 "warning: './__snapshots__/.long-2.png.kexnld66a8mq.tmp' looks like the temporary file of a run that was killed"),
             "\(check.stderr)")
         #expect(check.stderr.hasSuffix("(it is no reference)\n"), "\(check.stderr)")
+    }
+
+    /// A diff image is never written through a symbolic link (`x.diff.png` a link to `y.png`
+    /// put x's diff image in y's reference; a link out of the repository made or replaced the
+    /// file it named), nor over a file typeset did not write; such a file is named and kept
+    /// (a check run removed it without a word), a link removed when its page passes.
+    @Test func aDiffImageIsNeverWrittenThroughALinkNorOverAnotherFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["x", "y", "z"] { try write(document("<p>Screen \(name)</p>"), to: folder + "/\(name).xml") }
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        let snapshots = folder + "/__snapshots__"
+        let yBefore = try Data(contentsOf: URL(fileURLWithPath: snapshots + "/y.png"))
+        try FileManager.default.createSymbolicLink(atPath: snapshots + "/x.diff.png", withDestinationPath: "y.png")
+        try FileManager.default.createSymbolicLink(atPath: snapshots + "/z.diff.png", withDestinationPath: folder + "/outside.png")
+        try write("my notes", to: snapshots + "/gone.diff.png")
+        for name in ["x", "z"] { try write(document("<p>Screen \(name), changed</p>"), to: folder + "/\(name).xml") }
+        let check = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(check.status == 1 && check.lines.last == "1 passed, 2 failed", "\(check)")
+        #expect(check.stdout.contains("no diff image: ./__snapshots__/x.diff.png is a link to"), "\(check)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshots + "/y.png")) == yBefore)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/outside.png"))
+        #expect(check.stderr.contains("warning: './__snapshots__/gone.diff.png' is named as a diff image, but typeset did not write it"), "\(check)")
+        #expect(try String(contentsOfFile: snapshots + "/gone.diff.png", encoding: .utf8) == "my notes")
+        // A note where a failing page's diff image goes is not replaced either; once the
+        // pages pass, the links go and the note stays.
+        try FileManager.default.removeItem(atPath: snapshots + "/gone.diff.png")
+        try write("my notes", to: snapshots + "/y.diff.png")
+        try write(document("<p>Screen y, changed</p>"), to: folder + "/y.xml")
+        let note = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(note.stdout.contains("no diff image: ./__snapshots__/y.diff.png is not a diff image typeset wrote"), "\(note)")
+        #expect(try String(contentsOfFile: snapshots + "/y.diff.png", encoding: .utf8) == "my notes")
+        for name in ["x", "y", "z"] { try write(document("<p>Screen \(name)</p>"), to: folder + "/\(name).xml") }
+        let passed = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(passed.status == 0 && passed.lines.last == "3 passed, 0 failed", "\(passed)")
+        #expect(try contents(snapshots) == ["x.png", "y.diff.png", "y.png", "z.png"])
     }
 
     /// `--update` keeps a reference the check passes by `--tolerance` and `--max-diff` (another

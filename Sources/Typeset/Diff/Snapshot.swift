@@ -85,6 +85,10 @@ public struct SnapshotFolder: Sendable {
     /// `AtomicFileWriter`) that a run killed before it could remove them left (SIGKILL: a CI
     /// job's time limit, the OOM killer), as paths: `git add` of the folder took them in.
     public let leftoverTemporaries: [String]
+    /// Files named as diff images that typeset did not write (a note, a picture), as paths:
+    /// never replaced nor removed, and named (`typeset diff` keeps them too; a check run
+    /// removed them without a word).
+    public let foreignDiffImages: [String]
 
     public init(path: String) {
         self.path = path
@@ -113,6 +117,9 @@ public struct SnapshotFolder: Sendable {
         self.referenceFiles = referenceFiles
         leftoverTemporaries = files.filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") && $0.contains(".png.") }
             .map { Path.join(path, $0) }
+        foreignDiffImages = files.filter(SnapshotFolder.isDiffImage).map { Path.join(path, $0) }.filter { file in
+            SnapshotFolder.symbolicLink(file) == nil && ProtectedFiles.input(at: file) == nil && !OutputFormat.png.isOurs(file)
+        }
     }
 
     /// NAME.png for page 1, NAME-K.png for page K.
@@ -178,7 +185,8 @@ public struct SnapshotFolder: Sendable {
     /// every diff image showed it after each run that passed).
     public func unusedDiffImages(names: Set<String>) -> [String] {
         let used = Set(names.flatMap { diffImages[$0] ?? [] }.map(\.file))
-        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join).filter(isUnprotected)
+        return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join)
+            .filter(isRemovableDiffImage)
     }
 
     /// Whether the file at `path` is none the command reads (`ProtectedFiles`: the pictures
@@ -190,7 +198,34 @@ public struct SnapshotFolder: Sendable {
     /// Removes the diff image at `path` an earlier run left, unless it is a picture, or a folder
     /// (no run writes one, and it would go with all it holds).
     private func removeDiffImage(_ path: String) {
-        if isRemovable(path) { try? FileManager.default.removeItem(atPath: path) }
+        if isRemovableDiffImage(path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Whether the diff image at `path` is one this command may remove: a symbolic link (the
+    /// link goes, what it leads to stays) or a file typeset wrote (`isRemovable`).
+    private func isRemovableDiffImage(_ path: String) -> Bool {
+        SnapshotFolder.symbolicLink(path) != nil || isRemovable(path) && OutputFormat.png.isOurs(path)
+    }
+
+    /// Why a diff image cannot be written at `path`, nil when it can. Not through a symbolic
+    /// link: `x.diff.png` a link to `y.png` put x's diff image in y's reference, and one to a
+    /// path outside the repository made or replaced that file. Not over a file typeset did not
+    /// write.
+    private func diffImageProblem(_ path: String) -> String? {
+        if let target = SnapshotFolder.symbolicLink(path) {
+            return "\(path) is a link to '\(target)', which it would replace; remove the link"
+        }
+        // (A folder there is the writer's to refuse.)
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder, !OutputFormat.png.isOurs(path)
+        else { return nil }
+        return "\(path) is not a diff image typeset wrote, and is left as it is; remove or rename it"
+    }
+
+    /// Where the symbolic link at `path` leads (`AtomicFileWriter.target`), nil when `path` is none.
+    private static func symbolicLink(_ path: String) -> String? {
+        let target = AtomicFileWriter.target(of: path)
+        return target == path ? nil : target
     }
 
     /// Whether `path` is a file this command may remove: there, not a folder, not a picture.
@@ -216,6 +251,7 @@ public struct SnapshotFolder: Sendable {
         var conflicts: [Int] = []
         // The diff images made, each with the index of its page's check.
         var made: [(check: Int, image: DiffImage)] = []
+        var blocked: String?  // why one of them cannot be written (`diffImageProblem`)
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
             let reference = referencePath(name: name, page: page)
@@ -244,6 +280,12 @@ public struct SnapshotFolder: Sendable {
                 removeDiffImage(diffImage)
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
+            } else if let problem = diffImageProblem(diffImage) {
+                blocked = blocked ?? problem
+                checks.append(
+                    SnapshotPageCheck(
+                        page: page, reference: reference, comparison: comparison.result, diffImageProblem: problem,
+                        passed: false))
             } else {
                 do {
                     made.append(
@@ -263,12 +305,14 @@ public struct SnapshotFolder: Sendable {
         }
         // The document's diff images are written together, all or none: an interrupted run
         // left a screen with some of its pages' new diff images beside older ones.
-        do {
-            try ImageDiff.write(made.map(\.image))
-        } catch {
+        var failure = blocked
+        if failure == nil {
+            do { try ImageDiff.write(made.map(\.image)) } catch { failure = "\(error)" }
+        }
+        if let failure {
             for (index, image) in made {
                 checks[index].diffImage = nil
-                checks[index].diffImageProblem = "\(error)"
+                checks[index].diffImageProblem = failure
                 removeDiffImage(image.path)
             }
         }
@@ -339,8 +383,9 @@ public struct SnapshotFolder: Sendable {
             record.written = changed.map(\.path)
         }
         let stale = existingReferences(name: name, otherNames: otherNames).filter { $0.key > pages.count }
-        for file in stale.sorted(by: { $0.key < $1.key }).map(\.value) + diffImages(of: name, otherNames: otherNames)
-        where isRemovable(file) {  // as in `check`
+        let removable = stale.sorted(by: { $0.key < $1.key }).map(\.value).filter(isRemovable)  // as in `check`
+            + diffImages(of: name, otherNames: otherNames).filter(isRemovableDiffImage)
+        for file in removable {
             do {
                 try FileManager.default.removeItem(atPath: file)
                 record.removed.append(file)
