@@ -1365,6 +1365,24 @@ struct RenderImageDiffTests {
         #expect(PNGFile.excessData(of: loose) == nil)
         #expect(try PNGFile.check(loose, sideLimit: 100, pixelLimit: 100) == (1, 1))
     }
+
+    /// A wrong CRC in an ancillary chunk is libpng's warning, not its error: the chunk is
+    /// dropped, as Cairo, librsvg and `diff` read the file (a picture was refused for it). A
+    /// critical chunk's is still refused. And the chunks are read one by one, up to the first
+    /// that has no type: a signature and IHDR before a gigabyte of zeros were listed whole
+    /// (7 GB) before the first was looked at.
+    @Test func anAncillaryChunksCRCIsLibpngsWarning() throws {
+        let good = pngFile(width: 2, height: 2)
+        let iend = good.count - 12
+        let text = Array("tEXt".utf8) + Array("Comment\u{0}hello".utf8)
+        var badText = Array(good[..<iend]) + [0, 0, 0, UInt8(text.count - 4)] + text + [0, 0, 0, 0] + Array(good[iend...])
+        #expect(try PNGFile.check(badText, sideLimit: 100, pixelLimit: 100) == (2, 2))
+        badText[iend - 1] ^= 0xFF  // the IDAT chunk's CRC
+        #expect(throws: PNGProblem.self) { try PNGFile.check(badText, sideLimit: 100, pixelLimit: 100) }
+        let zeros = Array(good.prefix(33)) + [UInt8](repeating: 0, count: 1 << 20)
+        #expect(Array(PNGFile.chunks(of: zeros)).count == 1)
+        #expect(throws: PNGProblem.self) { try PNGFile.check(zeros, sideLimit: 100, pixelLimit: 100) }
+    }
 }
 
 // MARK: - The PDF writer's own output

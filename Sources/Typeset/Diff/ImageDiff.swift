@@ -414,7 +414,7 @@ struct PixelImage {
         guard let decoded = PNGFile.trueColorPixels(bytes) else {
             // libpng inflates all the data: a small file can hold gigabytes of it.
             if let problem = PNGFile.excessData(of: bytes) { throw ImageDiffError.unreadable(path: path, reason: problem) }
-            try self.init(decodingWithCairo: path)
+            try self.init(decodingWithCairo: path, bytes: bytes)
             return
         }
         self.init(width: decoded.width, height: decoded.height, words: decoded.words)
@@ -432,13 +432,14 @@ struct PixelImage {
         }
     }
 
-    /// The PNG at `path` as Cairo decodes it.
-    init(decodingWithCairo path: String) throws {
+    /// The PNG at `path` as Cairo decodes it; `bytes`, the file's when they were read already
+    /// (read again to say why Cairo refused it, a file of a gigabyte took two).
+    init(decodingWithCairo path: String, bytes: [UInt8]? = nil) throws {
         try Self.checkSize(readFile(path, limit: 33).flatMap(PNGFile.headerSize), of: path)
         let surface = CairoSurface(taking: cairo_image_surface_create_from_png(path))
         let status = cairo_surface_status(surface.pointer)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw ImageDiffError.unreadable(path: path, reason: Self.problem(path) ?? cairoMessage(status))
+            throw ImageDiffError.unreadable(path: path, reason: Self.problem(path, bytes) ?? cairoMessage(status))
         }
         guard let image = PixelImage(surface) else {
             let format = cairo_image_surface_get_format(surface.pointer)
@@ -528,8 +529,8 @@ struct PixelImage {
     /// What is wrong with the file at `path`, in the words of the check of `image` sources
     /// ("not a valid PNG file (it is truncated: ...)") rather than Cairo's ("error while reading
     /// from input stream"); nil when it cannot be read or the check finds nothing.
-    private static func problem(_ path: String) -> String? {
-        guard let bytes = readFile(path, limit: 1 << 30) else { return nil }
+    private static func problem(_ path: String, _ bytes: [UInt8]?) -> String? {
+        guard let bytes = bytes ?? readFile(path, limit: largestFile) else { return nil }
         do {
             _ = try PNGFile.check(bytes, sideLimit: Int(Int32.max), pixelLimit: Int.max)
             return nil
