@@ -45,6 +45,22 @@ import Testing
         #expect(result.report.pages[0].blocks[0].lines.allSatisfy { $0.runs.allSatisfy { $0.font == "Noto Sans Thai" } })
     }
 
+    /// Syriac's Abbreviation Mark (U+070F) leaves its word whole: HarfBuzz 6.0's `stch` gave
+    /// the letters after it offsets on top of their advances, and they were drawn apart, over
+    /// the next word and off the page (x = -31.6 on a page 200 pt wide). Each glyph's origin
+    /// stays within the run the layout measured.
+    @Test func syriacAbbreviationMarkKeepsItsWordWhole() throws {
+        try requireFont("NotoSansSyriac-Regular.ttf")
+        let result = try #require(layoutMarkup(
+            "<document lang=\"syr\" width=\"200\" font-size=\"40\"><label>ܫ܏ܢܬܐ</label><label>܏ܫܢܬܐ</label></document>"))
+        let runs = result.pages[0].items.compactMap { item -> GlyphRun? in if case .glyphs(let run) = item { run } else { nil } }
+        #expect(runs.count == 2 && runs.allSatisfy { $0.font.family == "Noto Sans Syriac" }, "\(runs.map(\.font.family))")
+        for run in runs {
+            let xs = run.glyphs.map(\.x)
+            #expect(xs.allSatisfy { $0 >= run.originX - 0.5 && $0 <= run.originX + run.width + 0.5 }, "\(run.originX) \(run.width) \(xs)")
+        }
+    }
+
     /// A script's letters take the font named for it: Noto Sans Grantha, before Noto Sans Tamil
     /// in path order, has some Tamil letters and digits too, and took ப, வ and the digits out
     /// of Tamil words, in regular weight among bold letters.

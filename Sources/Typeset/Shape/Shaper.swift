@@ -427,6 +427,13 @@ public final class Shaper: Sendable {
         hb_buffer_guess_segment_properties(buffer)  // fills only the script, when not set
 
         var settings: [hb_feature_t] = []
+        // Syriac's Abbreviation Mark (U+070F) stretched over its word (`stch`): HarfBuzz 6.0
+        // gave the letters after it offsets on top of their advances, and they were drawn apart,
+        // over the next word and off the page, outside the line the layout measured. Off, each
+        // letter is drawn with its own piece of the overline, and the word stays whole.
+        if hb_buffer_get_script(buffer) == HB_SCRIPT_SYRIAC {
+            settings.append(hb_feature_t(tag: hb_tag_from_string("stch", 4), value: 0, start: 0, end: UInt32.max))
+        }
         for text in request.features {
             var feature = hb_feature_t()
             if text.withCString({ hb_feature_from_string($0, -1, &feature) }) != 0 { settings.append(feature) }
