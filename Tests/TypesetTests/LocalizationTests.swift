@@ -165,7 +165,7 @@ private let xcstrings = #"""
 
     @Test func localeFallsBackFromRegionToLanguageToSource() throws {
         let strings = try catalog(xcstrings, file: "Localizable.xcstrings")
-        #expect(strings.fallbackChain(locale: "ar-EG") == ["ar-eg", "ar", "en", ""])
+        #expect(strings.fallbackChain(locale: "ar-EG") == ["ar-eg", "ar", "arb", "en", ""])  // (arb: CLDR's other code of Arabic)
         let egyptian = strings.strings(locale: "ar-EG")
         #expect(egyptian["title"] == "الضبط")
         #expect(egyptian["photos"] == "%lld صورة")  // from ar
@@ -183,6 +183,9 @@ private let xcstrings = #"""
         // strings (`mo` and `jw` did not, once written `ro` and `jv`).
         let old = StringCatalog(tables: ["en": ["k": "en"], "mo": ["k": "mo"], "jw": ["k": "jw"]], sourceLanguage: "en")
         #expect(old.strings(locale: "ro")["k"] == "mo" && old.strings(locale: "jv")["k"] == "jw")
+        // Codes CLDR replaces by their macrolanguage's or Apple's: `tl` finds `fil`, `pes` `fa`.
+        let cldr = StringCatalog(tables: ["en": ["k": "en"], "fil": ["k": "fil"], "fa": ["k": "fa"]], sourceLanguage: "en")
+        #expect(cldr.strings(locale: "tl")["k"] == "fil" && cldr.strings(locale: "pes-IR")["k"] == "fa")
         // A catalog's old code is written as the current one, as the markup's is.
         let iwSource = StringCatalog(tables: ["iw": ["k": "שלום"]], sourceLanguage: "iw")
         #expect(iwSource.strings(locale: "fr").lookUp("k")?.language == "he")

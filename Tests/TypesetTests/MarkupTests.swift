@@ -1048,6 +1048,8 @@ private struct Fixture {
                 #"<document lang="en"><p lang="und">שלום לכם</p><p lang="lad">¡Bienvenidos!</p><p lang="lad">ברוכים הבאים</p><p lang="hbo">בְּרֵאשִׁית בָּרָא</p></document>"#
             ))
         #expect(result.report.pages.first?.blocks.map(\.direction) == ["rtl", "ltr", "rtl", "rtl"])
+        // Western Balochi and Hazaragi are written in Arabic letters (CLDR: bgn-Arab, haz-Arab).
+        #expect(Language.isRightToLeft(language: "bgn") && Language.isRightToLeft(language: "haz-AF"))
         // A container's dir="auto" in one is its context's.
         let auto = try #require(layoutMarkup(#"<document lang="he"><stack dir="auto" lang="und"><label>1</label></stack></document>"#))
         #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])
@@ -1064,6 +1066,8 @@ private struct Fixture {
             ("bn", .beng), ("bn-IN", .beng), ("as", .beng), ("mni", .beng), ("mni-Mtei", .latn), ("mr", .deva),
             ("ne", .deva), ("sa", .deva), ("my", .mymr), ("dz", .tibt), ("sat", .olck), ("ccp", .cakm),
             ("bn-Beng", .beng), ("bn-u-nu-latn", .latn), ("hi", .latn), ("th", .latn), ("ta", .latn),
+            // Codes CLDR replaces by their macrolanguage's (ICU's canonical locale): `pes` is `fa`.
+            ("pes", .arabext), ("arb", .arab), ("pbu", .arabext), ("pbt", .arabext), ("prs", .arabext), ("iw", .latn),
         ]
         for (locale, system) in expected {
             #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")

@@ -48,7 +48,7 @@ public enum Language {
     /// language whose likely script in CLDR is: those written in either direction's letters
     /// (`eitherDirectionLanguages`) are not.
     static let rightToLeftLanguages: Set<String> = [
-        "ar", "arc", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "he", "iw", "ji", "khw", "ks",
+        "ar", "arc", "azb", "bal", "bgn", "bqi", "ckb", "dv", "fa", "glk", "haz", "he", "iw", "ji", "khw", "ks",
         "lrc", "mzn", "nqo", "pnb", "prs", "ps", "sd", "sdh", "skr", "syc", "syr", "ug", "ur", "yi",
         // Arabic's, Persian's, Pashto's and Yiddish's varieties by their own codes (Egyptian
         // Arabic is `arz`, Iranian Persian `pes`), and Ottoman Turkish.
@@ -148,7 +148,7 @@ public enum Language {
         {
             return system
         }
-        guard let primary = subtags.first else { return .latn }
+        guard let primary = subtags.first.map({ oldCodes[$0] ?? $0 }) else { return .latn }
         let region = regionSubtag(subtags)
         let script = scriptSubtag(subtags)
         if let native = nativeDefaults[primary] {
@@ -158,7 +158,7 @@ public enum Language {
         switch primary {
         case "ar":
             return region.map(arabicRegionsWithLatinDigits.contains) == true ? .latn : .arab
-        case "fa", "ps", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
+        case "fa", "ps", "pbt", "pst", "ks", "lrc", "mzn", "bgn", "glk", "prs": return .arabext
         case "ur": return region == "in" ? .arabext : .latn
         case "sd" where region == "in" && script == nil: return .latn  // sd-Deva-IN
         case "ckb", "sd", "sdh", "bqi": return .arab
@@ -336,8 +336,12 @@ public enum Language {
     }
 
     /// Old language codes and the current ones, one language (Java and older iOS still say `iw`):
-    /// `deprecatedCodes`, and Norwegian's macrolanguage code, which Apple's systems take as Bokmål.
-    static let oldCodes = deprecatedCodes.merging(["no": "nb"]) { old, _ in old }
+    /// `deprecatedCodes`, Norwegian's macrolanguage code, which Apple's systems take as Bokmål,
+    /// and the codes CLDR replaces by their macrolanguage's or Apple's (`pes` is Persian, `fa`;
+    /// `arb` Arabic; `pbu` Pashto; `tl` Filipino, `fil`): `lang="pes"` showed 0-9 for
+    /// `numerals="auto"`, and `--locale tl` found no `fil` strings. One old code a current one
+    /// (each is looked up the other way too).
+    static let oldCodes = deprecatedCodes.merging(["no": "nb", "pes": "fa", "arb": "ar", "pbu": "ps", "tl": "fil"]) { old, _ in old }
 
     /// Whether two tags are of one language, whatever their region or script (`ar-EG` and `ar`,
     /// `iw` and `he`).
