@@ -200,7 +200,7 @@ struct Render: Command {
             if !selected.isEmpty && failed == selected {
                 warnOfStaleOutput(
                     output, of: selected, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
-                    writeFailed: writeFailed)
+                    writeFailed: writeFailed, catalog: layoutArguments.strings)
             }
             try finish(total: selected.count, settings: settings, failed: failed)
             return
@@ -227,7 +227,9 @@ struct Render: Command {
             /// A failure, and the output an earlier run left for the input (`staleOutputWarning`),
             /// but for a picture it shows.
             func failure(_ diagnostics: Diagnostics, shows pictures: Set<String> = []) -> (Diagnostics, [Diagnostic], Bool) {
-                let warning = staleOutputWarning(path, of: [input], format: resolvedFormat, kept: firstByFile, pictures: pictures)
+                let warning = staleOutputWarning(
+                    path, of: [input], format: resolvedFormat, kept: firstByFile, pictures: pictures,
+                    catalog: layoutArguments.strings)
                 return (diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], false)
             }
             if let failed = pictures?.failed[input] { return failure(failed) }
@@ -369,7 +371,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true)
+                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true, catalog: layoutArguments.strings)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
@@ -382,7 +384,9 @@ struct Render: Command {
             failed = inputs
             writeFailed = true
         }
-        if !inputs.isEmpty && failed == inputs { warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed) }
+        if !inputs.isEmpty && failed == inputs {
+            warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed, catalog: layoutArguments.strings)
+        }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }
 
@@ -458,7 +462,7 @@ func leftoverWarning(
 /// protected as such.
 func staleOutputWarning(
     _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = [],
-    writeFailed: Bool = false
+    writeFailed: Bool = false, catalog: String? = nil
 ) -> String? {
     func modified(_ path: String) -> timespec? {
         var status = stat()
@@ -467,7 +471,11 @@ func staleOutputWarning(
     }
     guard let written = modified(path), ProtectedFiles.input(at: path) == nil,
         !pictures.contains(Render.written(path)),
-        inputs.contains(where: { modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true }),
+        // Changed since it was written: the markup, or the string catalog its text comes from (a
+        // catalog's broken entry failed the input, and the page of the old strings stood unsaid).
+        (inputs + (catalog.map { [$0] } ?? [])).contains(where: {
+            modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true
+        }),
         format.isOurs(path)
     else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
@@ -483,9 +491,12 @@ func staleOutputWarning(
 
 /// `staleOutputWarning` for an output that none of the inputs made it into.
 func warnOfStaleOutput(
-    _ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = [], writeFailed: Bool = false
+    _ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = [], writeFailed: Bool = false,
+    catalog: String? = nil
 ) {
-    if let warning = staleOutputWarning(path, of: inputs, format: format, pictures: pictures, writeFailed: writeFailed) {
+    if let warning = staleOutputWarning(
+        path, of: inputs, format: format, pictures: pictures, writeFailed: writeFailed, catalog: catalog)
+    {
         writeStandardError("typeset: warning: \(warning)\n")
     }
 }

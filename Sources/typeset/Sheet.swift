@@ -267,7 +267,7 @@ struct Sheet: Command {
             // An earlier sheet left there looks current (as `render -o` says).
             warnOfStaleOutput(
                 output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
-                writeFailed: true)
+                writeFailed: true, catalog: strings)
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: folders(of: inputs))

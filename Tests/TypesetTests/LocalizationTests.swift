@@ -1424,6 +1424,25 @@ private let markup = """
         #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
     }
 
+    /// An input that fails where an earlier run left its output says so when its string
+    /// catalog changed since, as when its markup did: a catalog's broken entry failed the input,
+    /// and the page of the old strings stood without a word.
+    @Test func anOutputOlderThanTheCatalogIsSaidStale() throws {
+        let folder = try L10nCLI.folder([
+            "screen.xml": #"<document><title key="hello">Hello</title></document>"#,
+            "s.json": #"{"hello": "Bonjour"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try L10nCLI.typeset(["render", "screen.xml", "--strings", "s.json", "--locale", "fr"], in: folder).status == 0)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder + "/screen.pdf")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: folder + "/screen.xml")
+        try #"{"hello": 42}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        let failed = try L10nCLI.typeset(["render", "screen.xml", "--strings", "s.json", "--locale", "fr"], in: folder)
+        #expect(failed.status == 1 && failed.stderr.contains("'./screen.pdf', from an earlier run, is left as it was"), "\(failed)")
+    }
+
     /// A catalog's language is not the text's when the text's letters all belie it: they are
     /// all of the direction of the element's language, none of the catalog's. A file of strings
     /// that names no language, taken for `--locale ar`'s, tagged the English of a `lang="en"`
