@@ -244,6 +244,12 @@ private let xcstrings = #"""
         let json = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json")
         #expect(json.tables == ["": ["a": "Alpha", "b": "ב\n", "c": ""]])
         #expect(json.strings(locale: "he")["b"] == "ב\n" && json.strings(locale: "he")["c"] == "")
+        // An object of objects (i18next's) is read at its top only, and said where it is: its
+        // "onboarding.title" was only "no string for key", with no word of why.
+        let nested = try catalog("{\"a\": \"A\",\n \"onboarding\": {\"title\": \"Welcome\"}}", file: "nested.json")
+        #expect(nested.warnings.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "2:16 the value of key 'onboarding' is an object: a catalog of key → text is not read inside it, and 'onboarding.…' keys are not found"
+        ])
     }
 
     @Test(arguments: [

@@ -685,6 +685,15 @@ public struct StringCatalog: Sendable {
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
         if !problems.isEmpty { catalog.problems[""] = problems }
         catalog.warnings = repeatedKeys(root.allMembers ?? members, file: file, later: "text").warnings
+        // An object of objects (i18next's, `{"onboarding": {"title": …}}`) is read at its top
+        // only: said at the file, where the key's "no string" warnings did not say why.
+        for (key, value) in members where value.members != nil {
+            catalog.warnings.append(Diagnostic.warning(
+                location(value, file),
+                "the value of key '\(key)' is an object: a catalog of key → text is not read inside it, "
+                    + "and '\(key).…' keys are not found",
+                hint: "write each string as a key of its own at the top, as \"\(key).name\": \"text\""))
+        }
         return catalog
     }
 
