@@ -244,6 +244,18 @@ private let xcstrings = #"""
         let json = try catalog(#"{"a": "Alpha", "b": "\u05D1\n", "c": ""}"#, file: "strings.json")
         #expect(json.tables == ["": ["a": "Alpha", "b": "ב\n", "c": ""]])
         #expect(json.strings(locale: "he")["b"] == "ב\n" && json.strings(locale: "he")["c"] == "")
+        // Strings under no language are passed over, said once each language: those under ""
+        // were every locale's.
+        let languages = try catalog(#"""
+            {"sourceLanguage": "en", "strings": {
+              "k": {"localizations": {"": {"stringUnit": {"state": "translated", "value": "E"}},
+                                      "arabic": {"stringUnit": {"state": "translated", "value": "A"}}}},
+              "l": {"localizations": {"": {"stringUnit": {"state": "translated", "value": "E"}}}}}}
+            """#, file: "l.xcstrings")
+        #expect(languages.tables.isEmpty && languages.warnings.map(\.message) == [
+            #"the strings under "" are passed over: a language tag is needed, such as "ar""#,
+            "the strings under \"arabic\" are passed over: no language has a subtag of 6 letters; codes have 2 or 3 (ISO 639); did you mean 'ar'?",
+        ], "\(languages.warnings.map(\.message))")
         // An object of objects (i18next's) is read at its top only, and said where it is: its
         // "onboarding.title" was only "no string for key", with no word of why.
         let nested = try catalog("{\"a\": \"A\",\n \"onboarding\": {\"title\": \"Welcome\"}}", file: "nested.json")
@@ -261,6 +273,8 @@ private let xcstrings = #"""
         ("{\"a\": \"\\uD800\"}", "bad.json", 1, 8, "unpaired surrogate"),
         ("[1, 2]", "bad.json", 1, 1, "must be a JSON object"),
         ("{\"a\": 1} x", "bad.json", 1, 10, "unexpected text"),
+        // A language's name for its code, as `--locale` and `lang` refuse it.
+        ("{\"sourceLanguage\": \"english\", \"strings\": {}}", "bad.xcstrings", 1, 20, "did you mean 'en'?"),
         // Values of the wrong type: at the value.
         (
             "{\n  \"a\": \"x\",\n  \"b\": 3\n}\n", "bad.json", 3, 8,

@@ -746,6 +746,11 @@ public struct StringCatalog: Sendable {
             throw Diagnostic.error(
                 location(sourceValue, file), "\"sourceLanguage\" must be a language tag such as \"en\"")
         }
+        // A language's name ("english", "Base"), as `--locale` and `lang` refuse it: it became
+        // the PDF's /Lang.
+        if let problem = Language.unassignedLanguageProblem(tag: source) {
+            throw Diagnostic.error(location(sourceValue, file), "\"sourceLanguage\" '\(source)': \(problem)")
+        }
         guard let stringsValue = root["strings"] else {
             throw Diagnostic.error(location(root, file), "an .xcstrings catalog needs a \"strings\" object")
         }
@@ -758,6 +763,9 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
+        // Localizations under no language ("", "he!!", "arabic"): passed over, said once each
+        // (an empty one was merged into the strings of every locale).
+        var badLanguages: [(language: String, at: LocatedJSON, problem: String)] = []
         var budget = substitutedTextBudget
         var largest: (what: String, bytes: Int)?  // the text substitutions made most of
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
@@ -783,6 +791,12 @@ public struct StringCatalog: Sendable {
                     continue
                 }
                 for (language, localization) in languages where !isUntranslated(localization) {
+                    if let problem = languageProblem(language) {
+                        if !badLanguages.contains(where: { $0.language == language }) {
+                            badLanguages.append((language, localization, problem))
+                        }
+                        continue
+                    }
                     let normalized = normalizedLanguage(language)
                     if normalized == normalizedLanguage(source) { hasSource = true }
                     let before = budget
@@ -814,8 +828,18 @@ public struct StringCatalog: Sendable {
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
-        catalog.warnings = warnings + checks
+        catalog.warnings = warnings + checks + badLanguages.map { language, at, problem in
+            .warning(location(at, file), "the strings under \"\(language)\" are passed over: \(problem)")
+        }
         return catalog
+    }
+
+    /// Why a catalog's localization is under no language, nil when it is under one.
+    private static func languageProblem(_ language: String) -> String? {
+        guard Language.isWellFormed(tag: language) else {
+            return language.isEmpty ? "a language tag is needed, such as \"ar\"" : "it is no language tag, such as \"ar\""
+        }
+        return Language.unassignedLanguageProblem(tag: language)
     }
 
     /// A warning for each member of an object in `value` (it included) given again, a merge's
