@@ -148,6 +148,12 @@ struct TaggedPDFTests {
         // Both drawings hidden: the named one's name is in the text layer, the other says nothing.
         #expect(svg.components(separatedBy: #"aria-hidden="true"/>"#).count - 1 == 2)
         #expect(svg.contains(#"role="img" xml:lang="ar" aria-label="علم""#))
+        // An alt of only white space is none, and said (its Figure's /Alt said "   ").
+        try #"<document><image src="flag.png" width="20" height="10" alt="  "/></document>"#
+            .write(toFile: folder + "/blank.xml", atomically: true, encoding: .utf8)
+        let blankAlt = try typeset(["render", "blank.xml", "-o", "blank.svg"], in: folder)
+        #expect(blankAlt.stderr.contains("blank.xml:1:11: warning: this <image> has an 'alt' of only white space"), "\(blankAlt)")
+        #expect(!(try String(contentsOfFile: folder + "/blank.svg", encoding: .utf8)).contains("aria-label"))
     }
 
     /// A list says how its items are marked (ListNumbering, ISO 32000-1 §14.8.5.5): numbers

@@ -1623,14 +1623,19 @@ struct BlockLayouter {
         let flipped = image.flip == .rtl && context.rightToLeft
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil, isText: false)
-        let alt = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
+        let given = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
+        // Only white space is none (it was a Figure whose /Alt and aria-label said "   "); ""
+        // says the picture is decoration.
+        let blank = given.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) } == true
+        let alt = blank ? nil : given
         // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
         // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
         // Said here, once its key is looked up (an image whose catalog gave it one was told it
         // had none; one whose key had no catalog was not).
         if alt == nil && options.unreadableCatalog == nil {
             diagnostics.report(.warning(
-                block.location, "this <image> has no 'alt': a screen reader has nothing to say of it",
+                block.location,
+                "this <image> has \(blank ? "an 'alt' of only white space" : "no 'alt'"): a screen reader has nothing to say of it",
                 hint: block.key == nil
                     ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
                     : options.catalog == nil
