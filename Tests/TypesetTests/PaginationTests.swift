@@ -700,6 +700,13 @@ import Testing
             layoutMarkup(#"<document lang="fa" width="130" margin="8"><label>ناخودآگاه‌ترین‌ها‌یشان</label></document>"#))
         #expect(persian.diagnostics.warnings.first?.message.contains("the word 'ناخودآگاه\u{200C}ترین\u{200C}ها\u{200C}یشان'") == true,
             "\(persian.diagnostics.warnings.map(\.message))")
+        // A Persian compound too wide for its line parts after a ZWNJ, where its letters do not
+        // join, when that piece fills half the line: a cut two letters on split "ها".
+        let compound = try #require(
+            layoutMarkup(#"<document width="100" margin="8"><label lang="fa">بارگیری‌های‌جدید‌برنامه‌ها‌و‌بازی‌ها</label></document>"#))
+        let parts = compound.report.pages[0].blocks[0].lines.map { $0.runs.map(\.text).joined() }
+        // (The report's text is without the ZWNJs, bidi class BN, as X9 removes them.)
+        #expect(parts == ["بارگیریهای", "جدیدبرنامه", "هاوبازیها"], "\(parts)")
         // Not where no line can end at the soft hyphen: the paragraph's end, or before a space.
         for xml in [#"<document width="60" margin="4"><p>Donaudampfschiff&#xAD;</p></document>"#,
                     #"<document width="60" margin="4"><p>Donaudampfschiff&#xAD; next</p></document>"#] {

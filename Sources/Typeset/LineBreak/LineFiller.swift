@@ -303,10 +303,12 @@ enum LineFiller {
     /// (not a sentence's "까|?" nor "end|."); after a colon, a double slash, an equals sign or an
     /// ampersand; never inside "//" or "://". A number parts after its separators, not before
     /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15") (`splitLongWord`'s
-    /// seams).
+    /// seams). And after a ZWNJ, where a Persian compound's parts meet unjoined: a cut two
+    /// letters on split the joined "ها" of "برنامه‌ها".
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
+        if before == "\u{200C}" { return true }
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
