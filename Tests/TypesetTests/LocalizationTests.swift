@@ -221,6 +221,9 @@ private let xcstrings = #"""
         #expect(strings["unquoted"] == "word_2")
         #expect(strings["ميزة"] == "قيمة")
         #expect(try catalog(text, file: "Localizable.strings").tables[""]?.count == 8)
+        // The whole in braces, as a property list's dictionary (Foundation reads it so).
+        let braced = try catalog("/* c */ {\n  \"title\" = \"Welcome\";\n} // end\n", file: "Braced.strings")
+        #expect(braced.tables == ["": ["title": "Welcome"]])
     }
 
     @Test func stringsFileInUTF16() throws {
@@ -308,6 +311,10 @@ private let xcstrings = #"""
         ("\"a\" = \"x", "bad.strings", 1, 7, "unterminated string"),
         ("\"a\" = \"\\U12\";", "bad.strings", 1, 8, "four hexadecimal digits"),
         ("\"a\" = \"\\UD800x\";", "bad.strings", 1, 8, "unpaired surrogate"),
+        ("{\n\"a\" = \"x\";\n", "bad.strings", 1, 1, "expected '}' to close the '{' here"),
+        ("{ \"a\" = \"x\"; } \"b\";", "bad.strings", 1, 16, "expected the end of the file after the closing '}', found '\"'"),
+        // A letter of another alphabet is named as itself, not as its first byte.
+        ("bé = \"y\";", "bad.strings", 1, 2, "expected '=' after the key 'b', found 'é' (U+E9)"),
     ])
     func brokenCatalogsAreLocated(text: String, file: String, line: Int, column: Int, message: String) throws {
         let error = try #require(catalogError(text, file: file))

@@ -1215,6 +1215,12 @@ struct StringsFileParser {
     private func describeCurrent() -> String {
         guard let c = current else { return "the end of the file" }
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        // A letter of another alphabet by itself ('é' was "byte 0xC3"); the file is UTF-8.
+        if c >= 0xC2, let scalar = String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self).unicodeScalars.first,
+            scalar != "\u{FFFD}", !scalar.properties.isWhitespace, scalar.properties.generalCategory != .control
+        {
+            return "'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+        }
         return c == 0x0A ? "a line break" : "byte " + hexByte(c)
     }
 
@@ -1300,9 +1306,22 @@ struct StringsFileParser {
     mutating func parse() throws(Diagnostic) -> [String: String] {
         var table: [String: String] = [:]
         var lines: [String: Int] = [:]  // where each key was given
+        // The whole in braces, as a property list's dictionary is written (Foundation reads it).
+        try skipSpaceAndComments()
+        let opening = current == UInt8(ascii: "{") ? error("expected '}' to close the '{' here, found the end of the file") : nil
+        if opening != nil { advance() }
         while true {
             try skipSpaceAndComments()
-            if index >= bytes.count { return table }
+            if let opening, current == UInt8(ascii: "}") {
+                advance()
+                try skipSpaceAndComments()
+                guard index >= bytes.count else { throw error("expected the end of the file after the closing '}', found \(describeCurrent())") }
+                return table
+            }
+            if index >= bytes.count {
+                if let opening { throw opening }
+                return table
+            }
             let keyLocation = SourceLocation(file: file, line: line, column: column)
             let key = try string("a key")
             if let first = lines[key] {
