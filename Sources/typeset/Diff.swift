@@ -97,11 +97,14 @@ struct Diff: Command {
         var identical = !different
         var written = Set<Int>()
         var images: [DiffImage] = []  // written together at the end: all or none
+        var blocked = Set<Int>()  // pages whose diff image cannot be written (`unwritableProblem`): then none is
         // Page K's diff image, not written where it may be another comparison's (comparing
         // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
         func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
-            if out == nil, let problem = besideAProblem(path) {
-                print(prefix + "no diff image: \(problem) (give --out)")
+            // (`--out`'s first page is the file the user named: written as `render -o` writes.)
+            if out == nil || index > 0, let problem = unwritableProblem(path) {
+                print(prefix + "no diff image: \(problem) (\(out == nil ? "give --out" : "name --out otherwise"))")
+                blocked.insert(index)
                 return false
             }
             guard index > 0, isAnotherInputsDiffImage(path) else { return true }
@@ -159,6 +162,12 @@ struct Diff: Command {
             }
             print(identical ? "identical" : different ? "different" : "within tolerance")
         }
+        // A comparison's diff images are all or none, as `snapshot` writes a document's.
+        if !blocked.isEmpty {
+            for image in images { print("no diff image: \(image.path), since another page's cannot be written") }
+            images = []
+            written = []
+        }
         do {
             for image in images { try makeFolder(of: image.path) }  // as render and sheet make theirs
             try ImageDiff.write(images)
@@ -168,7 +177,7 @@ struct Diff: Command {
             throw ExitCode(ExitStatus.usage)
         }
         for image in images { print("diff image: \(image.path)") }
-        if out == nil { removeEarlierDiffImages(keeping: written, pageCount: pageCount, inputs: inputs) }
+        if out == nil { removeEarlierDiffImages(keeping: written.union(blocked), pageCount: pageCount, inputs: inputs) }
         if let warning = leftoverWarning(
             leftoverDiffImages(pageCount: pageCount, pictures: pictures), pageCount: max(pageCount, 1), of: "comparison")
         {
@@ -215,10 +224,11 @@ struct Diff: Command {
         }
     }
 
-    /// Why the diff image beside A cannot be written at `path`, nil when it can: not through a
-    /// symbolic link (`a.diff.png` a link to a note replaced the note), nor over a file typeset
-    /// did not write, as `snapshot` writes none (`--out` names a file the user chose).
-    private func besideAProblem(_ path: String) -> String? {
+    /// Why a diff image cannot be written at `path`, nil when it can: not through a symbolic
+    /// link (`a.diff.png` a link to a note replaced the note), nor over a file typeset did not
+    /// write, as `snapshot` writes none. Beside A, and `--out`'s pages after the first, which
+    /// the user did not name (`d-2.png` a link to a note replaced it too).
+    private func unwritableProblem(_ path: String) -> String? {
         let target = AtomicFileWriter.target(of: path)
         if target != path { return "\(path) is a link to '\(target)', which it would replace" }
         var isFolder = false

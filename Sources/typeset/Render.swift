@@ -226,10 +226,12 @@ struct Render: Command {
             let path = outputPath(for: input, format: resolvedFormat)
             /// A failure, and the output an earlier run left for the input (`staleOutputWarning`),
             /// but for a picture it shows.
-            func failure(_ diagnostics: Diagnostics, shows pictures: Set<String> = []) -> (Diagnostics, [Diagnostic], Bool) {
+            func failure(_ diagnostics: Diagnostics, shows pictures: Set<String> = [], writeFailed: Bool = false)
+                -> (Diagnostics, [Diagnostic], Bool)
+            {
                 let warning = staleOutputWarning(
                     path, of: [input], format: resolvedFormat, kept: firstByFile, pictures: pictures,
-                    catalog: layoutArguments.strings)
+                    writeFailed: writeFailed, catalog: layoutArguments.strings)
                 return (diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], false)
             }
             if let failed = pictures?.failed[input] { return failure(failed) }
@@ -265,7 +267,7 @@ struct Render: Command {
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
-                return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages))
+                return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages), writeFailed: true)
             }
         }, report: { printDiagnostics($0.0, notes: $0.1) })
         try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.2 }.map(\.0))

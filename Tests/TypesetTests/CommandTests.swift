@@ -577,6 +577,23 @@ import Testing
         #expect(!result.stderr.contains("earlier run"), "\(result.stderr)")
     }
 
+    /// After a failed write the input is fine: the stale output's advice is to remove it, not
+    /// to fix the input (a page 2 that cannot be written, a folder in its place).
+    @Test func aFailedWriteSaysOnlyToRemoveTheStaleOutput() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let doc = "<document height=\"100\"><p>one</p><p>two</p><p>three</p><p>four</p></document>"
+        try doc.write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "doc.xml", "--format", "svg"], in: out).status == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: out + "/doc.svg")
+        try doc.replacing("four", with: "five").write(toFile: out + "/doc.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: out + "/doc-2.svg")
+        try FileManager.default.createDirectory(atPath: out + "/doc-2.svg", withIntermediateDirectories: false)
+        let unwritten = try typeset(["render", "doc.xml", "--format", "svg"], in: out)
+        #expect(unwritten.status == 1 && unwritten.stderr.contains("'./doc.svg', from an earlier run, is left as it was"), "\(unwritten)")
+        #expect(unwritten.stderr.contains("remove it\n") && !unwritten.stderr.contains("fix the input"), "\(unwritten)")
+    }
+
     /// An input that fails where an earlier run wrote its output says that output is left as it
     /// was (it stood looking current, exit 1 and nothing said), whether one output per input
     /// (with its further pages) or every input into one `-o` that none of them made it into.

@@ -343,6 +343,29 @@ struct DiffCommandTests {
         #expect(out.status == 0 && !out.stderr.contains("left from"), "\(out)")
     }
 
+    /// `--out`'s pages after the first, which the user did not name, are not written through a
+    /// link or over a file typeset did not write (`d-2.png` a link to a note replaced it), and
+    /// a comparison's diff images are all or none: page 1's is not written either, and the
+    /// blocked file is said once.
+    @Test func aDiffImageThatCannotBeWrittenStopsThemAll() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Examples/long-page.xml", toPath: folder + "/a.xml")
+        try write(document("<p>Hello</p>"), to: folder + "/b.xml")
+        try write("notes", to: folder + "/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/d-2.png", withDestinationPath: "notes.txt")
+        let out = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25", "--out", "d.png"], in: folder)
+        #expect(out.status == 1 && out.lines.contains { $0.hasPrefix("page 2: no diff image: d-2.png is a link to") }, "\(out)")
+        #expect(out.lines.contains("no diff image: d.png, since another page's cannot be written"), "\(out)")
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "notes")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/d.png"))
+        try FileManager.default.removeItem(atPath: folder + "/d-2.png")
+        try write("mine", to: folder + "/a-2.diff.png")
+        let beside = try typeset(["diff", "a.xml", "b.xml", "--scale", "0.25"], in: folder)
+        #expect(beside.status == 1 && beside.lines.contains { $0.hasPrefix("page 2: no diff image: a-2.diff.png is not a diff image typeset wrote") }, "\(beside)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.diff.png") && !beside.stderr.contains("a-2.diff.png"), "\(beside)")
+    }
+
     /// Markup's pages are drawn in memory as they are compared (no folder of PNG files for a
     /// signal to leave behind): the same pixels, and the same diff image, resolution included,
     /// as the PNG files `render` writes of them.

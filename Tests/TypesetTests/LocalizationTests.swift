@@ -1482,10 +1482,11 @@ private let markup = """
                 <document numerals="auto"><label key="v" lang="en">x</label><label key="v">x</label>
                 <label key="mixed" lang="en">x</label></document>
                 """#,
-            "s.json": #"{"v": "Version 3.1 of 2024", "mixed": "Version 3.1 من 2024"}"#,
+            "s.json": #"{"v": "Version 3.1 of 2024", "mixed": "Version 3.1 من 2024", "wifi": "Wi-Fi: \u2067شبكة المنزل ٥\u2069", "iso": "\u2068Version 3.1 of 2024\u2069"}"#,
+            "isolates.xml": #"<document numerals="auto"><p key="wifi" lang="en">x</p><p key="iso" lang="en">x</p></document>"#,
             "picker.xml": #"""
                 <document lang="ar" numerals="auto"><label key="lang.he" lang="he">x</label><label key="lang.ar" lang="ar">x</label>
-                <label key="lang.en">x</label></document>
+                <label key="lang.en">x</label><label key="lang.he" lang="ar">x</label></document>
                 """#,
             "picker.xcstrings": #"""
                 {"sourceLanguage": "en", "strings": {
@@ -1505,8 +1506,15 @@ private let markup = """
         #expect(svg.status == 0 && written.contains(#"xml:lang="en""#), "\(svg.stderr)")
         let picker = try L10nCLI.typeset(["layout", "picker.xml", "--strings", "picker.xcstrings", "--locale", "ar"], in: folder)
         let names = try L10nCLI.blocks(picker.stdout).blocks
-        #expect(names.map(\.lang) == ["he", "ar", "en"], "\(picker.stdout) \(picker.stderr)")
-        #expect(names.dropFirst().first?.text.contains("٢٠٢٤") == true && names.last?.text == "English 2024", "\(names)")
+        // (Hebrew in a label of lang="ar" is no Arabic: the catalog's language stays.)
+        #expect(names.map(\.lang) == ["he", "ar", "en", "en"], "\(picker.stdout) \(picker.stderr)")
+        #expect(names.dropFirst().first?.text.contains("٢٠٢٤") == true && names[2].text == "English 2024", "\(names)")
+        // Letters in isolates count: an Arabic string isolated in an English one is the
+        // catalog's Arabic (it was English, its ٥ shown as 5), an isolated English one English.
+        let isolated = try L10nCLI.typeset(["layout", "isolates.xml", "--strings", "s.json", "--locale", "ar"], in: folder)
+        let isolatedBlocks = try L10nCLI.blocks(isolated.stdout).blocks
+        #expect(isolatedBlocks.map(\.lang) == ["ar", "en"], "\(isolated.stdout) \(isolated.stderr)")
+        #expect(isolatedBlocks.first?.text.contains("٥") == true && isolatedBlocks.last?.text.contains("2024") == true, "\(isolatedBlocks)")
     }
 
     /// A locale that is a more specific form of a document's pinned `lang` refines it: the

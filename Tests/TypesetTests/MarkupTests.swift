@@ -1050,6 +1050,9 @@ private struct Fixture {
         #expect(result.report.pages.first?.blocks.map(\.direction) == ["rtl", "ltr", "rtl", "rtl"])
         // Western Balochi and Hazaragi are written in Arabic letters (CLDR: bgn-Arab, haz-Arab).
         #expect(Language.isRightToLeft(language: "bgn") && Language.isRightToLeft(language: "haz-AF"))
+        // A locale of an old code refines the pinned language as its current code does.
+        #expect(Language.refined("fa", by: "pes-IR") == "fa-IR" && Language.refined("he", by: "iw-IL") == "he-IL")
+        #expect(Language.refined("fa", by: "fa-IR") == "fa-IR" && Language.refined("ar", by: "pes-IR") == "ar")
         // A container's dir="auto" in one is its context's.
         let auto = try #require(layoutMarkup(#"<document lang="he"><stack dir="auto" lang="und"><label>1</label></stack></document>"#))
         #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])

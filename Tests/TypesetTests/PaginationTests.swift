@@ -707,6 +707,11 @@ import Testing
         let parts = compound.report.pages[0].blocks[0].lines.map { $0.runs.map(\.text).joined() }
         // (The report's text is without the ZWNJs, bidi class BN, as X9 removes them.)
         #expect(parts == ["بارگیریهای", "جدیدبرنامه", "هاوبازیها"], "\(parts)")
+        // Not where the punctuation after the ZWNJ would begin a line ("Internationa | !").
+        for (lang, word, lines) in [("en", "Internationa&#x200C;!", ["Internation", "a!"]), ("fa", "برنامه‌نویسی‌ها&#x200C;؟", ["برنامهنویسی", "ها؟"])] {
+            let cut = try #require(layoutMarkup(#"<document width="150" font-size="20" lang="\#(lang)"><p>\#(word)</p></document>"#))
+            #expect(cut.report.pages[0].blocks[0].lines.map { $0.runs.map(\.text).joined() } == lines, "\(lang)")
+        }
         // Not where no line can end at the soft hyphen: the paragraph's end, or before a space.
         for xml in [#"<document width="60" margin="4"><p>Donaudampfschiff&#xAD;</p></document>"#,
                     #"<document width="60" margin="4"><p>Donaudampfschiff&#xAD; next</p></document>"#] {

@@ -1379,6 +1379,13 @@ struct RenderImageDiffTests {
         #expect(try PNGFile.check(badText, sideLimit: 100, pixelLimit: 100) == (2, 2))
         badText[iend - 1] ^= 0xFF  // the IDAT chunk's CRC
         #expect(throws: PNGProblem.self) { try PNGFile.check(badText, sideLimit: 100, pixelLimit: 100) }
+        // The SVG's copy leaves out an ancillary chunk whose CRC is wrong, as libpng drops it,
+        // and reads nothing after IEND (a second PLTE there coloured the PDF's picture).
+        let trns = Array("tRNS".utf8) + [0]
+        let badTRNS = Array(good[..<iend]) + [0, 0, 0, 1] + trns + [0, 0, 0, 0] + Array(good[iend...])
+        #expect(PNGFile.essentialChunks(of: badTRNS) == good)
+        let afterEnd = good + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        #expect(Array(PNGFile.chunks(of: afterEnd)).count == 3 && PNGFile.essentialChunks(of: afterEnd) == good)
         let zeros = Array(good.prefix(33)) + [UInt8](repeating: 0, count: 1 << 20)
         #expect(Array(PNGFile.chunks(of: zeros)).count == 1)
         #expect(throws: PNGProblem.self) { try PNGFile.check(zeros, sideLimit: 100, pixelLimit: 100) }

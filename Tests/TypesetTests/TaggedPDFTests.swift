@@ -154,6 +154,12 @@ struct TaggedPDFTests {
         let blankAlt = try typeset(["render", "blank.xml", "-o", "blank.svg"], in: folder)
         #expect(blankAlt.stderr.contains("blank.xml:1:11: warning: this <image> has an 'alt' of only white space"), "\(blankAlt)")
         #expect(!(try String(contentsOfFile: folder + "/blank.svg", encoding: .utf8)).contains("aria-label"))
+        // So is one of characters that show nothing (a zero-width space, a mark).
+        try #"<document><image src="flag.png" width="20" height="10" alt="&#x200B;&#x200E;"/></document>"#
+            .write(toFile: folder + "/blank.xml", atomically: true, encoding: .utf8)
+        let invisible = try typeset(["render", "blank.xml", "-o", "blank.svg"], in: folder)
+        #expect(invisible.stderr.contains("warning: this <image> has an 'alt' of only white space or invisible characters"), "\(invisible)")
+        #expect(!(try String(contentsOfFile: folder + "/blank.svg", encoding: .utf8)).contains("aria-label"))
     }
 
     /// A list says how its items are marked (ListNumbering, ISO 32000-1 §14.8.5.5): numbers

@@ -382,13 +382,25 @@ struct BlockLayouter {
     /// "Version ٣٫١ of ٢٠٢٤"; an untranslated "עברית" of a language picker, in a label of
     /// `lang="he"`, was the source language's English; a brand kept in English in an `ar`
     /// entry was Arabic.
+    /// Every letter counts, in isolates too (the question is which letters the text is in, not
+    /// how they are ordered: an Arabic string isolated in an English one was English); and
+    /// right-to-left letters must be of the block language's script (Hebrew in a label of
+    /// `lang="ar"` is no Arabic, and took its digits).
     private func textLanguage(_ shown: String?, in language: String, text: String) -> String {
         guard let shown, !Language.sameLanguage(shown, language) else { return language }
         let rightToLeft = Language.isRightToLeft(language: language)
         guard rightToLeft != Language.isRightToLeft(language: shown) else { return shown }
-        let words = Self.wordDirections(Array(text.unicodeScalars))
-        let (own, other) = rightToLeft ? (words.rightToLeft, words.leftToRight) : (words.leftToRight, words.rightToLeft)
-        return own > 0 && other == 0 ? language : shown
+        let script = rightToLeft ? Language.rightToLeftScript(of: language) : nil
+        var hasLetter = false
+        for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
+            switch scalar.bidiClass {
+            case .L: if rightToLeft { return shown }
+            case .R, .AL: if scalar.script != script { return shown }
+            default: continue
+            }
+            hasLetter = true
+        }
+        return hasLetter ? language : shown
     }
 
     /// A `lang` of the markup, refined by `--locale` where that is a finer form of it
@@ -1624,9 +1636,10 @@ struct BlockLayouter {
         // An image's text is its `alt`: a `key` takes it from the string catalog (SPEC 5.2).
         let localized = localizedString(block, instead: "the image's own alt", hasOwnText: image.alt != nil, isText: false)
         let given = localized.map { FormatSpecifiers.joined($0.pieces) } ?? image.alt
-        // Only white space is none (it was a Figure whose /Alt and aria-label said "   "); ""
-        // says the picture is decoration.
-        let blank = given.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) } == true
+        // Only white space, or characters that show nothing (a zero-width space, a mark), is
+        // none: it was a Figure whose /Alt and aria-label said "   ". "" says the picture is
+        // decoration.
+        let blank = given.map { !$0.isEmpty && !Self.hasText($0.unicodeScalars) } == true
         let alt = blank ? nil : given
         // The PDF's Figure and the SVG's picture have no text to read then: a screen reader
         // says "graphic", and nothing said so (PDF/UA needs one, HTML's validators ask for it).
@@ -1635,7 +1648,7 @@ struct BlockLayouter {
         if alt == nil && options.unreadableCatalog == nil {
             diagnostics.report(.warning(
                 block.location,
-                "this <image> has \(blank ? "an 'alt' of only white space" : "no 'alt'"): a screen reader has nothing to say of it",
+                "this <image> has \(blank ? "an 'alt' of only white space or invisible characters" : "no 'alt'"): a screen reader has nothing to say of it",
                 hint: block.key == nil
                     ? "describe it with alt=\"…\", or write alt=\"\" if it is decoration"
                     : options.catalog == nil

@@ -308,7 +308,7 @@ enum LineFiller {
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
-        if before == "\u{200C}" { return true }
+        if before == "\u{200C}" { return !keepsPunctuation(scalars, at: index) }  // ("…ها‌|؟" began a line with "؟")
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }

@@ -159,15 +159,16 @@ public enum PNGFile {
     /// The chunks of the PNG in `bytes`, in order, as they are read: each one's type and where
     /// its data is. Stops at a truncated chunk, and at one whose type is not four ASCII letters
     /// (libpng's error): a signature and IHDR followed by a gigabyte of zeros made an array of
-    /// 90 million empty chunks, 7 GB, for a file refused at its byte 33.
+    /// 90 million empty chunks, 7 GB, for a file refused at its byte 33. Ends with IEND, as
+    /// libpng reads (a second PLTE after it coloured the PDF's picture, not the PNG's).
     static func chunks(of bytes: [UInt8]) -> some Sequence<(type: ArraySlice<UInt8>, data: Range<Int>)> {
         var offset = 8
         return AnyIterator { () -> (type: ArraySlice<UInt8>, data: Range<Int>)? in
-            guard offset + 12 <= bytes.count else { return nil }
+            guard offset + 12 <= bytes.count, offset >= 8 else { return nil }
             let end = offset + 8 + bigEndian(bytes, offset)
             let type = bytes[(offset + 4)..<(offset + 8)]
             guard end + 4 <= bytes.count, type.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
-            defer { offset = end + 4 }
+            defer { offset = type.elementsEqual("IEND".utf8) ? -1 : end + 4 }
             return (type, offset + 8..<end)
         }
     }
@@ -177,8 +178,11 @@ public enum PNGFile {
     /// SVG shows the pixels the PDF and PNG show, without the file's metadata.
     static func essentialChunks(of bytes: [UInt8]) -> [UInt8] {
         var output = signature
+        // (Not a tRNS whose CRC is wrong: libpng drops it, and the PNG and PDF show no transparency.)
         for chunk in chunks(of: bytes)
-        where ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { chunk.type.elementsEqual($0.utf8) }) {
+        where ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { chunk.type.elementsEqual($0.utf8) })
+            && (chunk.type.first! & 0x20 == 0 || crc32(bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound]) == UInt32(bigEndian(bytes, chunk.data.upperBound)))
+        {
             output += bytes[(chunk.data.lowerBound - 8)..<(chunk.data.upperBound + 4)]
         }
         return output

@@ -92,6 +92,24 @@ public enum Language {
     /// `man-GN`'s, as its interface is left to right).
     static let eitherDirectionRegionalLanguages: Set<String> = ["man-gn", "sd-in"]
 
+    /// The script of a right-to-left `language`'s letters: Hebrew's for Hebrew, Yiddish and the
+    /// Jewish languages written in Hebrew letters, Thaana for Dhivehi, Syriac, N'Ko, and Arabic's
+    /// for the others (a script subtag says another: `az-Arab`).
+    static func rightToLeftScript(of language: String) -> Script {
+        let subtags = subtags(of: language)
+        if let named = scriptSubtag(subtags), let script = Script(code: named.prefix(1).uppercased() + named.dropFirst()) {
+            return script
+        }
+        let primary = subtags.first.map { twoLetterCodes[$0] ?? $0 } ?? ""
+        switch primary {
+        case "he", "iw", "yi", "ji", "ydd", "yih", "hbo", "jrb", "aju", "yhd", "yud", "jye", "jpr": return .hebrew
+        case "dv": return Script(code: "Thaa") ?? .unknown
+        case "syr", "syc": return Script(code: "Syrc") ?? .unknown
+        case "nqo": return Script(code: "Nkoo") ?? .unknown
+        default: return .arabic
+        }
+    }
+
     /// True when text in `language` is written right to left: by its script subtag when it has
     /// one (`az-Arab` is right to left, `sd-Deva` left to right), else by its primary language.
     public static func isRightToLeft(language: String) -> Bool {
@@ -358,8 +376,12 @@ public enum Language {
         guard let pinned else { return locale }
         guard let locale else { return pinned }
         let own = subtags(of: pinned)
-        let finer = subtags(of: locale)
-        return finer.count > own.count && finer.starts(with: own) && script(of: locale) == script(of: pinned) ? locale : pinned
+        var finer = subtags(of: locale)
+        // An old code of the pinned language is it (`--locale pes-IR` under `lang="fa"` is fa-IR).
+        let renamed = finer.first.flatMap { oldCodes[$0] }.map { $0 == own.first } == true
+        if renamed { finer[0] = own[0] }
+        guard finer.count > own.count, finer.starts(with: own), script(of: locale) == script(of: pinned) else { return pinned }
+        return renamed ? canonicalCase(tag: finer.joined(separator: "-")) : locale
     }
 
     /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
