@@ -145,7 +145,7 @@ struct LayoutArguments {
     /// the commands that draw pages: no layout report (`LayoutOptions.makesReport`).
     func settings(pngScale: Double? = nil) -> JobSettings {
         var (settings, warnings) = settingsAndWarnings()
-        for warning in warnings { writeStandardError(warning.description + "\n") }
+        printCatalogWarnings(warnings)
         settings.pngScale = pngScale
         settings.layout.makesReport = false
         return settings
@@ -176,6 +176,14 @@ func loadCatalog(_ path: String, locales: [String]) -> (StringCatalog?, [Diagnos
     } catch {
         return (nil, [error])
     }
+}
+
+/// A catalog's warnings as a document's are printed: ten of one message, 200 lines in all (a
+/// key given 160,000 times printed 159,999 lines).
+func printCatalogWarnings(_ warnings: [Diagnostic]) {
+    var diagnostics = Diagnostics()
+    for warning in warnings { diagnostics.report(warning) }
+    printDiagnostics(diagnostics)
 }
 
 /// The warning, at the catalog, when it has no strings for `locale`: every key would show the

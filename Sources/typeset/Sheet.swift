@@ -136,7 +136,7 @@ struct Sheet: Command {
     private func loadStrings() -> (catalog: StringCatalog?, unreadable: String?) {
         guard let strings else { return (nil, nil) }
         let (loaded, warnings) = loadCatalog(strings, locales: localeList.compactMap { $0 })
-        for warning in warnings { writeStandardError(warning.description + "\n") }
+        printCatalogWarnings(warnings)
         // A file of one language that does not say which serves every column alike: the
         // sheet showed the same strings under each locale, without a word.
         if let loaded, loaded.languages.isEmpty && localeList.count > 1 {

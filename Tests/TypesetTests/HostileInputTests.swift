@@ -306,6 +306,46 @@ struct HostileInputTests {
         #expect(seconds < 120, "64,000 cut words took \(seconds) s")
     }
 
+    /// A mark after each of 500,000 bidi controls that open or close nothing: 500,000 pieces of
+    /// one run on one line, each taken into the run before it, which copied all the glyphs
+    /// gathered so far each time (quadratic: 160,000 took 21 s in a release build). They are
+    /// joined once.
+    @Test func aRunOfManyPiecesIsJoinedOnce() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/pieces.xml"
+        try ("<document><p>a" + String(repeating: "\u{202C}\u{0301}", count: 500_000) + "</p></document>")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try cli.render(path)
+        let seconds = Date().timeIntervalSince(start)
+        defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+        #expect(outcome.status == 0 && outcome.outputs == ["pieces.pdf"], "\(outcome.error)")
+        #expect(seconds < 120, "500,000 pieces took \(seconds) s")
+    }
+
+    /// Marks each after a ZWSP: HarfBuzz looks through the ZWSP for the marks' letter, so the
+    /// sequence, never cut, was shaped in time that grew with its square (66,000 took 35 s), and
+    /// a Hebrew one of 33,000 stopped the process on HarfBuzz's assertion: nothing of its batch
+    /// was written. It is cut as any long sequence of marks is.
+    @Test func marksAfterInvisibleCharactersAreASequenceOfMarks() throws {
+        let cli = try CLI()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ("<document lang=\"he\"><p>ש" + String(repeating: "\u{200B}\u{05B8}", count: 40_000) + "</p></document>")
+            .write(toFile: folder + "/marks.xml", atomically: false, encoding: .utf8)
+        try "<document><p>good</p></document>".write(toFile: folder + "/good.xml", atomically: false, encoding: .utf8)
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let start = Date()
+        let result = try run(cli.binary, ["render", folder + "/marks.xml", folder + "/good.xml", "--out-dir", out, "--jobs", "1"])
+        let seconds = Date().timeIntervalSince(start)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["good.pdf", "marks.pdf"])
+        #expect(seconds < 120, "40,000 marks after ZWSPs took \(seconds) s")
+    }
+
     // MARK: Batches and atomic writes
 
     /// One batch with good inputs and inputs that fail while parsing, while laying out and while

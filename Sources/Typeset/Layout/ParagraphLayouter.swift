@@ -573,6 +573,10 @@ final class ParagraphLayouter: Sendable {
             let runRange = bidiRun.scalarRange.clamped(to: range.lowerBound..<visibleEnd)
             guard !runRange.isEmpty else { continue }
             let firstPiece = runs.count
+            // The glyphs of the pieces a run took in (`addRun`), in logical order, by run: joined
+            // once at the end (joined at each piece, a line of 160,000 marks, each after a bidi
+            // control, took 21 s).
+            var takenIn: [Int: [ArraySlice<ShapedGlyph>]] = [:]
             // Items are in logical order and do not overlap: start at the first that reaches
             // into the run (binary search) and stop after the last, so that a paragraph of many
             // lines and items is not quadratic.
@@ -626,8 +630,7 @@ final class ParagraphLayouter: Sendable {
                         last.spanIndex == run.spanIndex || text.spans[last.spanIndex].style == text.spans[run.spanIndex].style
                     {
                         runs[runs.count - 1].scalarRange = last.scalarRange.lowerBound..<range.upperBound
-                        // Glyphs in visual order: a right-to-left run shows the later text first.
-                        runs[runs.count - 1].glyphs = bidiRun.isRightToLeft ? (shown + last.glyphs)[...] : (last.glyphs + shown)[...]
+                        takenIn[runs.count - 1, default: [last.glyphs]].append(shown)
                         runs[runs.count - 1].width += run.width
                         return
                     }
@@ -684,6 +687,10 @@ final class ParagraphLayouter: Sendable {
                         addRun(range, spanIndex: spanIndex, pieceGlyphs[k][...])
                     }
                 }
+            }
+            // Glyphs in visual order: a right-to-left run shows the later text first.
+            for (k, pieces) in takenIn {
+                runs[k].glyphs = Array((bidiRun.isRightToLeft ? pieces.reversed() : pieces).joined())[...]
             }
             // The pieces are in logical order: a right-to-left run shows the last one first.
             if bidiRun.isRightToLeft { runs[firstPiece...].reverse() }

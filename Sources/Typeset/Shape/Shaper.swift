@@ -322,8 +322,15 @@ public final class Shaper: Sendable {
         var cuts: [(at: Int, sequenceEnd: Int)] = []
         var marks = 0  // in the sequence so far, since its last cut
         for index in range {
-            // A mark, or a consonant a virama joins to the one before, goes on the sequence.
+            // A mark, or a consonant a virama joins to the one before, goes on the sequence. A
+            // character HarfBuzz looks through for a mark's letter (a ZWSP, an LRM, a soft
+            // hyphen) neither adds to it nor ends it: 33,000 pairs of a ZWSP and a qamats took
+            // minutes, then stopped the process on HarfBuzz's assertion.
             let isMark = FontFallbackCluster.isMark(scalars[index])
+            if !isMark && scalars[index].isDefaultIgnorable {
+                if let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
+                continue
+            }
             guard isMark || index > range.lowerBound && scalars[index - 1].isSyllableLinker else {
                 marks = 0
                 continue
