@@ -1451,6 +1451,20 @@ private let markup = """
         #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
     }
 
+    /// A catalog's warnings are capped on standard error as a document's are: ten of one
+    /// message, then a line of how many more (a key given 160,000 times printed 159,999 lines).
+    @Test func aCatalogsWarningsAreCapped() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document><title key="k">x</title></document>"#,
+            "s.strings": String(repeating: "\"k\" = \"v\";\n", count: 300),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["render", "doc.xml", "--strings", "s.strings"], in: folder)
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("is given again") }
+        #expect(run.status == 0 && lines.count == 11, "\(run.stderr.prefix(2000))")
+        #expect(lines.last?.hasPrefix("s.strings:300:1: warning: … and 289 more times, the last here") == true, "\(run.stderr.suffix(500))")
+    }
+
     /// An input that fails where an earlier run left its output says so when its string
     /// catalog changed since, as when its markup did: a catalog's broken entry failed the input,
     /// and the page of the old strings stood without a word.
