@@ -113,12 +113,9 @@ struct LayoutArguments {
         }
         // Digits asked for by a `-u-nu-` extension that typeset does not show, refused as
         // numerals="thai" is (they were passed over: `ar-u-nu-thai` showed Arabic-Indic digits).
-        let subtags = tag.lowercased().split(separator: "-").map(String.init)
-        if let u = subtags.firstIndex(of: "u"), let nu = subtags[u...].firstIndex(of: "nu"), nu + 1 < subtags.count,
-            NumberingSystem(rawValue: subtags[nu + 1]) == nil
-        {
+        if let digits = Language.numberingKeyword(of: tag), NumberingSystem(rawValue: digits) == nil {
             let known = NumberingSystem.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("--\(option): '\(locale)' asks for the digits '\(subtags[nu + 1])', which typeset does not show (it shows \(known))")
+            throw UsageError("--\(option): '\(locale)' asks for the digits '\(digits)', which typeset does not show (it shows \(known))")
         }
     }
 

@@ -1053,6 +1053,7 @@ private struct Fixture {
         // A locale of an old code refines the pinned language as its current code does.
         #expect(Language.refined("fa", by: "pes-IR") == "fa-IR" && Language.refined("he", by: "iw-IL") == "he-IL")
         #expect(Language.refined("fa", by: "fa-IR") == "fa-IR" && Language.refined("ar", by: "pes-IR") == "ar")
+        #expect(Language.refined("arb", by: "ar-MA") == "ar-MA" && Language.refined("pes", by: "pes") == "pes")
         // A container's dir="auto" in one is its context's.
         let auto = try #require(layoutMarkup(#"<document lang="he"><stack dir="auto" lang="und"><label>1</label></stack></document>"#))
         #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])
@@ -1071,6 +1072,8 @@ private struct Fixture {
             ("bn-Beng", .beng), ("bn-u-nu-latn", .latn), ("hi", .latn), ("th", .latn), ("ta", .latn),
             // Codes CLDR replaces by their macrolanguage's (ICU's canonical locale): `pes` is `fa`.
             ("pes", .arabext), ("arb", .arab), ("pbu", .arabext), ("pbt", .arabext), ("prs", .arabext), ("iw", .latn),
+            // The `nu` key wherever it stands among the extension's keys, and only there.
+            ("ar-SA-u-ca-islamic-nu-latn", .latn), ("ar-u-ca-nu", .arab), ("ar-x-nu-latn", .arab),
         ]
         for (locale, system) in expected {
             #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")

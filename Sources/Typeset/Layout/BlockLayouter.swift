@@ -390,12 +390,15 @@ struct BlockLayouter {
         guard let shown, !Language.sameLanguage(shown, language) else { return language }
         let rightToLeft = Language.isRightToLeft(language: language)
         guard rightToLeft != Language.isRightToLeft(language: shown) else { return shown }
-        let script = rightToLeft ? Language.rightToLeftScript(of: language) : nil
+        let script = rightToLeft ? Language.rightToLeftScript(of: language) : nil  // nil: any of its direction
         var hasLetter = false
         for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
             switch scalar.bidiClass {
             case .L: if rightToLeft { return shown }
-            case .R, .AL: if scalar.script != script { return shown }
+            // (A letter of several scripts, Arabic's tatweel, is any of them.)
+            case .R, .AL:
+                guard rightToLeft else { return shown }
+                if let script, scalar.script != script, scalar.script != .common, scalar.script != .inherited { return shown }
             default: continue
             }
             hasLetter = true

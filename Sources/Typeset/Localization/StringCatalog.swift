@@ -1215,11 +1215,15 @@ struct StringsFileParser {
     private func describeCurrent() -> String {
         guard let c = current else { return "the end of the file" }
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-        // A letter of another alphabet by itself ('é' was "byte 0xC3"); the file is UTF-8.
+        // A letter of another alphabet by itself ('é' was "byte 0xC3"), one that shows nothing
+        // (a no-break space) by its code; the file is UTF-8.
         if c >= 0xC2, let scalar = String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self).unicodeScalars.first,
-            scalar != "\u{FFFD}", !scalar.properties.isWhitespace, scalar.properties.generalCategory != .control
+            scalar != "\u{FFFD}"
         {
-            return "'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let shows = !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control && !scalar.isDefaultIgnorable
+            return shows ? "'\(scalar)' (\(code))" : code
         }
         return c == 0x0A ? "a line break" : "byte " + hexByte(c)
     }

@@ -327,10 +327,9 @@ public final class Shaper: Sendable {
             // hyphen) neither adds to it nor ends it: 33,000 pairs of a ZWSP and a qamats took
             // minutes, then stopped the process on HarfBuzz's assertion.
             let isMark = FontFallbackCluster.isMark(scalars[index])
-            if !isMark && scalars[index].isDefaultIgnorable {
-                if let last = cuts.last, last.sequenceEnd == index { cuts[cuts.count - 1].sequenceEnd = index + 1 }
-                continue
-            }
+            // (Nor does it carry the letter's cluster past it: HarfBuzz begins a cluster there,
+            // and one cluster of all the marks after a cut made each ZWSP's break walk to its end.)
+            if !isMark && scalars[index].isDefaultIgnorable { continue }
             guard isMark || index > range.lowerBound && scalars[index - 1].isSyllableLinker else {
                 marks = 0
                 continue

@@ -93,9 +93,10 @@ public enum Language {
     static let eitherDirectionRegionalLanguages: Set<String> = ["man-gn", "sd-in"]
 
     /// The script of a right-to-left `language`'s letters: Hebrew's for Hebrew, Yiddish and the
-    /// Jewish languages written in Hebrew letters, Thaana for Dhivehi, Syriac, N'Ko, and Arabic's
-    /// for the others (a script subtag says another: `az-Arab`).
-    static func rightToLeftScript(of language: String) -> Script {
+    /// Jewish languages written in Hebrew letters, Thaana for Dhivehi, Syriac, N'Ko, none for
+    /// those written in several or in their own (Aramaic, Samaritan, Mandaic, Phoenician), and
+    /// Arabic's for the others (a script subtag says another: `az-Arab`).
+    static func rightToLeftScript(of language: String) -> Script? {
         let subtags = subtags(of: language)
         if let named = scriptSubtag(subtags), let script = Script(code: named.prefix(1).uppercased() + named.dropFirst()) {
             return script
@@ -106,6 +107,7 @@ public enum Language {
         case "dv": return Script(code: "Thaa") ?? .unknown
         case "syr", "syc": return Script(code: "Syrc") ?? .unknown
         case "nqo": return Script(code: "Nkoo") ?? .unknown
+        case "arc", "oar", "sam", "smp", "mid", "myz", "phn": return nil
         default: return .arabic
         }
     }
@@ -161,11 +163,7 @@ public enum Language {
     /// than the system's gives `latn` (`pa-Arab` is `arabext`, `mni-Mtei` `latn`).
     public static func defaultNumberingSystem(locale: String) -> NumberingSystem {
         let subtags = subtags(of: locale)
-        if let index = subtags.firstIndex(of: "nu"), index > 0, subtags[index - 1] == "u",
-            index + 1 < subtags.count, let system = NumberingSystem(rawValue: subtags[index + 1])
-        {
-            return system
-        }
+        if let system = numberingKeyword(of: locale).flatMap(NumberingSystem.init(rawValue:)) { return system }
         guard let primary = subtags.first.map({ oldCodes[$0] ?? $0 }) else { return .latn }
         let region = regionSubtag(subtags)
         let script = scriptSubtag(subtags)
@@ -185,6 +183,20 @@ public enum Language {
         case "az" where script == "arab" || region == "ir" || region == "iq": return .arabext
         default: return .latn
         }
+    }
+
+    /// The value of the `nu` key of `tag`'s Unicode extension (`-u-`), wherever it stands among
+    /// its keys (`ar-SA-u-ca-islamic-nu-latn`: "latn"; it was read only as the first, and that
+    /// locale showed Arabic-Indic digits); nil without one.
+    public static func numberingKeyword(of tag: String) -> String? {
+        let subtags = subtags(of: tag)
+        guard let u = subtags.dropFirst().firstIndex(of: "u") else { return nil }
+        var index = u + 1
+        while index < subtags.count, subtags[index].count > 1 {  // up to the next singleton
+            if subtags[index] == "nu" { return index + 1 < subtags.count && subtags[index + 1].count > 2 ? subtags[index + 1] : nil }
+            index += 1
+        }
+        return nil
     }
 
     /// Why a well-formed `tag` still names no language, or nil: its language subtag has 4 to 8
@@ -375,11 +387,13 @@ public enum Language {
     static func refined(_ pinned: String?, by locale: String?) -> String? {
         guard let pinned else { return locale }
         guard let locale else { return pinned }
-        let own = subtags(of: pinned)
+        var own = subtags(of: pinned)
         var finer = subtags(of: locale)
-        // An old code of the pinned language is it (`--locale pes-IR` under `lang="fa"` is fa-IR).
-        let renamed = finer.first.flatMap { oldCodes[$0] }.map { $0 == own.first } == true
-        if renamed { finer[0] = own[0] }
+        // Old codes are their current ones (`--locale pes-IR` under `lang="fa"` is fa-IR, and
+        // `--locale ar-MA` under `lang="arb"` ar-MA).
+        let renamed = [own, finer].contains { $0.first.flatMap { oldCodes[$0] } != nil }
+        for i in own.indices.prefix(1) { own[i] = oldCodes[own[i]] ?? own[i] }
+        for i in finer.indices.prefix(1) { finer[i] = oldCodes[finer[i]] ?? finer[i] }
         guard finer.count > own.count, finer.starts(with: own), script(of: locale) == script(of: pinned) else { return pinned }
         return renamed ? canonicalCase(tag: finer.joined(separator: "-")) : locale
     }
