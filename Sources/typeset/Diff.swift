@@ -109,7 +109,6 @@ struct Diff: Command {
             }
             guard index > 0, isAnotherInputsDiffImage(path) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
-            blocked.insert(index)
             return false
         }
         for index in 0..<pageCount {
@@ -273,8 +272,7 @@ struct Diff: Command {
         var stem = Path.stem(path)
         if stem.hasSuffix(".diff") { stem.removeLast(5) }
         // (`--out`'s `login-2.png` is no input beside itself.)
-        let folders = Path.folder(a) == Path.folder(path) ? [Path.folder(a)] : [Path.folder(a), Path.folder(path)]
-        return numberedScreen(of: path, stem: stem, beside: folders, extensions: [".xml", ".png"]) != nil
+        return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: [".xml", ".png"]) != nil
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

@@ -1054,6 +1054,7 @@ private struct Fixture {
         #expect(Language.refined("fa", by: "pes-IR") == "fa-IR" && Language.refined("he", by: "iw-IL") == "he-IL")
         #expect(Language.refined("fa", by: "fa-IR") == "fa-IR" && Language.refined("ar", by: "pes-IR") == "ar")
         #expect(Language.refined("arb", by: "ar-MA") == "ar-MA" && Language.refined("pes", by: "pes") == "pes")
+        #expect(Language.refined("no", by: "no-NO") == "no-NO" && Language.refined("tl", by: "tl-PH") == "tl-PH")
         // A container's dir="auto" in one is its context's.
         let auto = try #require(layoutMarkup(#"<document lang="he"><stack dir="auto" lang="und"><label>1</label></stack></document>"#))
         #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])
@@ -1073,7 +1074,7 @@ private struct Fixture {
             // Codes CLDR replaces by their macrolanguage's (ICU's canonical locale): `pes` is `fa`.
             ("pes", .arabext), ("arb", .arab), ("pbu", .arabext), ("pbt", .arabext), ("prs", .arabext), ("iw", .latn),
             // The `nu` key wherever it stands among the extension's keys, and only there.
-            ("ar-SA-u-ca-islamic-nu-latn", .latn), ("ar-u-ca-nu", .arab), ("ar-x-nu-latn", .arab),
+            ("ar-SA-u-ca-islamic-nu-latn", .latn), ("ar-u-ca-nu", .arab), ("ar-x-nu-latn", .arab), ("en-x-u-nu-arab", .latn),
         ]
         for (locale, system) in expected {
             #expect(Language.defaultNumberingSystem(locale: locale) == system, "\(locale)")

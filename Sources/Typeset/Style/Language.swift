@@ -190,9 +190,11 @@ public enum Language {
     /// locale showed Arabic-Indic digits); nil without one.
     public static func numberingKeyword(of tag: String) -> String? {
         let subtags = subtags(of: tag)
-        guard let u = subtags.dropFirst().firstIndex(of: "u") else { return nil }
+        // (Not in private use, `-x-…`, where a `u` is no extension.)
+        let end = subtags.dropFirst().firstIndex(of: "x") ?? subtags.endIndex
+        guard let u = subtags[..<end].dropFirst().firstIndex(of: "u") else { return nil }
         var index = u + 1
-        while index < subtags.count, subtags[index].count > 1 {  // up to the next singleton
+        while index < end, subtags[index].count > 1 {  // up to the next singleton
             if subtags[index] == "nu" { return index + 1 < subtags.count && subtags[index + 1].count > 2 ? subtags[index + 1] : nil }
             index += 1
         }
@@ -390,8 +392,9 @@ public enum Language {
         var own = subtags(of: pinned)
         var finer = subtags(of: locale)
         // Old codes are their current ones (`--locale pes-IR` under `lang="fa"` is fa-IR, and
-        // `--locale ar-MA` under `lang="arb"` ar-MA).
-        let renamed = [own, finer].contains { $0.first.flatMap { oldCodes[$0] } != nil }
+        // `--locale ar-MA` under `lang="arb"` ar-MA); one code on both sides stays as written
+        // (`lang="no"` under `--locale no-NO` is no-NO).
+        let renamed = own.first != finer.first
         for i in own.indices.prefix(1) { own[i] = oldCodes[own[i]] ?? own[i] }
         for i in finer.indices.prefix(1) { finer[i] = oldCodes[finer[i]] ?? finer[i] }
         guard finer.count > own.count, finer.starts(with: own), script(of: locale) == script(of: pinned) else { return pinned }
