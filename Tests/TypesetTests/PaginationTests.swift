@@ -708,7 +708,10 @@ import Testing
         // (The report's text is without the ZWNJs, bidi class BN, as X9 removes them.)
         #expect(parts == ["بارگیریهای", "جدیدبرنامه", "هاوبازیها"], "\(parts)")
         // Not where the punctuation after the ZWNJ would begin a line ("Internationa | !").
-        for (lang, word, lines) in [("en", "Internationa&#x200C;!", ["Internation", "a!"]), ("fa", "برنامه‌نویسی‌ها&#x200C;؟", ["برنامهنویسی", "ها؟"])] {
+        // Nor past a mark that shows nothing (an LRM, a ZWNJ and an RLM) before the "!".
+        for (lang, word, lines) in [("en", "Internationa&#x200C;!", ["Internation", "a!"]), ("fa", "برنامه‌نویسی‌ها&#x200C;؟", ["برنامهنویسی", "ها؟"]),
+                                    ("en", "Internationa&#x200E;!", ["Internation", "a\u{200E}!"]),
+                                    ("en", "Internationa&#x200C;&#x200F;!", ["Internation", "a\u{200F}!"])] {
             let cut = try #require(layoutMarkup(#"<document width="150" font-size="20" lang="\#(lang)"><p>\#(word)</p></document>"#))
             #expect(cut.report.pages[0].blocks[0].lines.map { $0.runs.map(\.text).joined() } == lines, "\(lang)")
         }

@@ -332,13 +332,16 @@ enum LineFiller {
     /// "い……|。" one with 。 (Korean words are kept whole, `HangulWords`, and reach here at a
     /// label's width). A preference: where no such cut fits, a piece is cut where it fits.
     static func keepsPunctuation(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        let after = scalars[index]
+        // Past the marks that show nothing (an LRM, a ZWNJ): "Internationa‎|!" began a line with "!".
+        var at = index
+        while at + 1 < scalars.count, [0x200C, 0x200D, 0x200E, 0x200F, 0x061C].contains(scalars[at].value) { at += 1 }
+        let after = scalars[at]
         let before = scalars[index - 1]
         switch after.lineBreakClass {
         case .CL, .CP, .EX, .IS, .NS, .GL, .HY: return true
         case .BA where after != "\u{AD}": return true  // (a piece may start with a soft hyphen: it shows nothing)
         case .IN where before.lineBreakClass == .IN: return true  // "……" (a line may start with one, JIS X 4051)
-        case .QU where !opensQuote(scalars, at: index): return true
+        case .QU where !opensQuote(scalars, at: at): return true
         default: break
         }
         switch before.lineBreakClass {
