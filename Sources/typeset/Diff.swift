@@ -97,12 +97,13 @@ struct Diff: Command {
         var identical = !different
         var written = Set<Int>()
         var images: [DiffImage] = []  // written together at the end: all or none
-        var blocked = Set<Int>()  // pages whose diff image cannot be written (`unwritableProblem`): then none is
+        var blocked = Set<Int>()  // pages whose diff image cannot be written (`ImageDiff.unwritableProblem`): then none is
         // Page K's diff image, not written where it may be another comparison's (comparing
         // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
         func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
-            // (`--out`'s first page is the file the user named: written as `render -o` writes.)
-            if out == nil || index > 0, let problem = unwritableProblem(path) {
+            // Beside A, and `--out`'s pages after the first, which the user did not name; the
+            // file `--out` names is written as `render -o` writes.
+            if out == nil || index > 0, let problem = ImageDiff.unwritableProblem(path) {
                 print(prefix + "no diff image: \(problem) (\(out == nil ? "give --out" : "name --out otherwise"))")
                 blocked.insert(index)
                 return false
@@ -222,19 +223,6 @@ struct Diff: Command {
                         + "\(describeFileError(error))\n")
             }
         }
-    }
-
-    /// Why a diff image cannot be written at `path`, nil when it can: not through a symbolic
-    /// link (`a.diff.png` a link to a note replaced the note), nor over a file typeset did not
-    /// write, as `snapshot` writes none. Beside A, and `--out`'s pages after the first, which
-    /// the user did not name (`d-2.png` a link to a note replaced it too).
-    private func unwritableProblem(_ path: String) -> String? {
-        let target = AtomicFileWriter.target(of: path)
-        if target != path { return "\(path) is a link to '\(target)', which it would replace" }
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder, !OutputFormat.png.isOurs(path)
-        else { return nil }
-        return "\(path) is not a diff image typeset wrote, and is left as it is"
     }
 
     /// The diff images of pages past the last that an earlier comparison of more pages left

@@ -183,6 +183,21 @@ public enum ImageDiff {
     }
 }
 
+extension ImageDiff {
+    /// Why a diff image cannot be written at `path`, nil when it can (`diff` beside A and
+    /// `--out`'s later pages, `snapshot`): not through a symbolic link (`x.diff.png` a link to
+    /// `y.png` replaced y's reference; one out of the repository made or replaced that file),
+    /// nor over a file typeset did not write (a note of that name). A folder there is the
+    /// writer's to refuse.
+    public static func unwritableProblem(_ path: String) -> String? {
+        let target = AtomicFileWriter.target(of: path)
+        if target != path { return "\(path) is a link to '\(target)', which it would replace" }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR, !OutputFormat.png.isOurs(path) else { return nil }
+        return "\(path) is not a diff image typeset wrote, and is left as it is"
+    }
+}
+
 /// A diff image made and not yet written (`ImageDiff.write`).
 public struct DiffImage: Sendable {
     public let path: String

@@ -207,21 +207,6 @@ public struct SnapshotFolder: Sendable {
         SnapshotFolder.symbolicLink(path) != nil || isRemovable(path) && OutputFormat.png.isOurs(path)
     }
 
-    /// Why a diff image cannot be written at `path`, nil when it can. Not through a symbolic
-    /// link: `x.diff.png` a link to `y.png` put x's diff image in y's reference, and one to a
-    /// path outside the repository made or replaced that file. Not over a file typeset did not
-    /// write.
-    private func diffImageProblem(_ path: String) -> String? {
-        if let target = SnapshotFolder.symbolicLink(path) {
-            return "\(path) is a link to '\(target)', which it would replace; remove the link"
-        }
-        // (A folder there is the writer's to refuse.)
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder, !OutputFormat.png.isOurs(path)
-        else { return nil }
-        return "\(path) is not a diff image typeset wrote, and is left as it is; remove or rename it"
-    }
-
     /// Where the symbolic link at `path` leads (`AtomicFileWriter.target`), nil when `path` is none.
     private static func symbolicLink(_ path: String) -> String? {
         let target = AtomicFileWriter.target(of: path)
@@ -251,7 +236,7 @@ public struct SnapshotFolder: Sendable {
         var conflicts: [Int] = []
         // The diff images made, each with the index of its page's check.
         var made: [(check: Int, image: DiffImage)] = []
-        var blocked: String?  // why one of them cannot be written (`diffImageProblem`)
+        var blocked: String?  // why one of them cannot be written (`ImageDiff.unwritableProblem`)
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
             let reference = referencePath(name: name, page: page)
@@ -280,7 +265,7 @@ public struct SnapshotFolder: Sendable {
                 removeDiffImage(diffImage)
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
-            } else if let problem = diffImageProblem(diffImage) {
+            } else if let problem = ImageDiff.unwritableProblem(diffImage) {
                 blocked = blocked ?? problem
                 checks.append(
                     SnapshotPageCheck(

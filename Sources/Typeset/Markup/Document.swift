@@ -528,7 +528,7 @@ extension Inline {
             output[end - 1].text = String(String.UnicodeScalarView(scalars[..<cut]))
             output.append(breaks)  // (`end` stays: the breaks are past it)
         }
-        while end > start + 1, output[end - 1].text.isEmpty || output[end - 1].text == "\u{2028}" || output[end - 1].text.unicodeScalars.allSatisfy({ $0 == "\r" }) { end -= 1 }
+        while end > start + 1, output[end - 1].text == "\u{2028}" || output[end - 1].text.unicodeScalars.allSatisfy({ $0 == "\r" }) { end -= 1 }
         guard end > start + 1 else {
             output.remove(at: start)  // no text: no isolate (its breaks, if any, stay)
             return

@@ -182,16 +182,8 @@ final class PDFFont {
             parts.append(AlternateKey(glyph: glyph, text: Array(text[start..<end])))
             start = end
         }
-        let needed = Set(parts.filter { alternateCodes[$0] == nil }).count
-        guard alternates.count + needed <= PDFFont.maximumAlternates, glyphCount + alternates.count + needed <= 0xFFFF
-        else { return nil }
-        return parts.map { key in
-            if let known = alternateCodes[key] { return known }
-            let code = UInt32(glyphCount + alternates.count)
-            alternateCodes[key] = code
-            alternates.append((key.glyph, key.text))
-            return code
-        }
+        guard hasRoom(forCodes: Set(parts.filter { alternateCodes[$0] == nil }).count) else { return nil }
+        return parts.map { alternateCodes[$0] ?? newCode($0) }
     }
 
     /// `text`'s canonical decomposition (NFD), in UTF-8: the standard library's, which it
@@ -209,10 +201,20 @@ final class PDFFont {
         guard !text.isEmpty, program.isTrueType, !program.isBitmap else { return nil }
         let key = AlternateKey(glyph: glyph, text: Array(text))
         if let known = alternateCodes[key] { return known }
-        guard alternates.count < PDFFont.maximumAlternates, glyphCount + alternates.count <= 0xFFFF else { return nil }
+        return hasRoom(forCodes: 1) ? newCode(key) : nil
+    }
+
+    /// Whether `count` more codes of their own fit: within `maximumAlternates`, and codes are
+    /// two bytes.
+    private func hasRoom(forCodes count: Int) -> Bool {
+        alternates.count + count <= PDFFont.maximumAlternates && glyphCount + alternates.count + count <= 0x10000
+    }
+
+    /// The next code of its own, for `key`'s glyph standing for its text.
+    private func newCode(_ key: AlternateKey) -> UInt32 {
         let code = UInt32(glyphCount + alternates.count)
         alternateCodes[key] = code
-        alternates.append((glyph, key.text))
+        alternates.append((key.glyph, key.text))
         return code
     }
 
