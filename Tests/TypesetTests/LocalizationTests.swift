@@ -1558,6 +1558,10 @@ private let markup = """
         #expect(Language.refined("ar-EG", by: "ar-MA") == "ar-EG" && Language.refined("zh", by: "zh-Hant-TW") == "zh")
         #expect(Language.refined("sd", by: "sd-IN") == "sd" && Language.refined("he", by: "he-IL") == "he-IL")
         #expect(Language.refined(nil, by: "he") == "he" && Language.refined("he", by: nil) == "he")
+        // A script on one side only: the other's likely script (ICU's).
+        #expect(Language.refined("ar", by: "ar-Arab-MA") == "ar-Arab-MA" && Language.refined("ar", by: "ar-Latn-MA") == "ar")
+        #expect(Language.refined("he", by: "he-Hebr-IL") == "he-Hebr-IL" && Language.refined("sr-Latn", by: "sr-Latn-RS") == "sr-Latn-RS")
+        #expect(Language.likelyScript(of: "fa") == "arab" && Language.likelyScript(of: "en-US") == "latn")
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {

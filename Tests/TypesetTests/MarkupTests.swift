@@ -1083,6 +1083,14 @@ private struct Fixture {
         #expect(NumeralSetting.arab.numberingSystem(locale: "en") == .arab)
     }
 
+    @Test func langAskingForDigitsNotShownIsWarned() {
+        let result = parse(#"<document><p lang="ar-u-nu-thai">١٢</p><p lang="ar-u-nu-latn">12</p></document>"#)
+        #expect(result.document != nil)
+        let warnings = result.diagnostics.warnings
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first.map { text(of: $0).contains("'thai'") && $0.location.line == 1 && $0.location.column == 14 } == true, "\(warnings)")
+    }
+
     @Test func wellFormedLanguageTags() {
         for tag in [
             "en", "EN-us", "zh-Hant-TW", "sr-Latn-RS", "es-419", "de-CH-1901", "sl-rozaj-biske",

@@ -1,6 +1,8 @@
 // BCP 47 language tags (RFC 5646) for layout: their direction (SPEC §2, §4) and their default
 // digits (CLDR defaultNumberingSystem, SPEC §2 `numerals="auto"`).
 
+import _FoundationICU
+
 /// The digit sets `typeset` can display: those of SPEC §2, and the others CLDR makes a
 /// locale's default (`numerals="auto"` in Bengali, Marathi, Nepali, Burmese, ...).
 public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
@@ -397,8 +399,33 @@ public enum Language {
         let renamed = own.first != finer.first
         for i in own.indices.prefix(1) { own[i] = oldCodes[own[i]] ?? own[i] }
         for i in finer.indices.prefix(1) { finer[i] = oldCodes[finer[i]] ?? finer[i] }
-        guard finer.count > own.count, finer.starts(with: own), script(of: locale) == script(of: pinned) else { return pinned }
+        guard finer.count > own.count, finer.starts(with: own), sameScript(locale, pinned) else { return pinned }
         return renamed ? canonicalCase(tag: finer.joined(separator: "-")) : locale
+    }
+
+    /// Whether two tags are of one script: by `script(of:)`, and where only one of them names or
+    /// implies one, by the script ICU's likely subtags give the other (`lang="ar"` under
+    /// `--locale ar-Arab-MA` is ar-Arab-MA; under `ar-Latn-MA` it stays `ar`).
+    private static func sameScript(_ a: String, _ b: String) -> Bool {
+        switch (script(of: a), script(of: b)) {
+        case (let x?, let y?): return x == y
+        case (nil, nil): return true
+        case (let x?, nil): return likelyScript(of: b) == x
+        case (nil, let y?): return likelyScript(of: a) == y
+        }
+    }
+
+    /// The script subtag, lower-cased, of ICU's likely subtags for `tag` (`ar`: `arab`); nil
+    /// when ICU has none.
+    static func likelyScript(of tag: String) -> String? {
+        var status = U_ZERO_ERROR
+        var full = [CChar](repeating: 0, count: 160)
+        let length = swift_uloc_addLikelySubtags(tag, &full, Int32(full.count - 1), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, length > 0 else { return nil }
+        var script = [CChar](repeating: 0, count: 16)
+        let scriptLength = swift_uloc_getScript(full, &script, Int32(script.count - 1), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, scriptLength == 4 else { return nil }
+        return String(decoding: script.prefix(4).map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
     }
 
     /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
