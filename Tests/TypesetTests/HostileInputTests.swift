@@ -506,6 +506,27 @@ struct HostileInputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted() == ["small.png", "z.png"])
     }
 
+    /// The background of a list or stack of the flow is kept once, not on each block it is
+    /// behind: 250 stacks one inside the other, each of its own color, gave each of 6,000
+    /// paragraphs 250 rectangles until its page was drawn, and the render took more than 250 MB
+    /// of address space (`ulimit -v`; the same paragraphs without the stacks take about 130).
+    @Test func nestedBackgroundsTakeNoMemoryPerParagraph() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var inner = String(repeating: "<p>ab</p>", count: 6_000)
+        for level in 0..<250 {
+            let color = String(format: "#%02X%02X%02X", level * 7 % 256, level * 13 % 256, level * 29 % 256)
+            inner = #"<stack background="\#(color)">"# + inner + "</stack>"
+        }
+        try (#"<document width="390" height="844">"# + inner + "</document>").write(
+            toFile: folder + "/deep.xml", atomically: false, encoding: .utf8)
+        let result = try run("/bin/sh", ["-c", "ulimit -v 250000; exec \"$0\" \"$@\"", try typesetBinary(),
+            "render", "deep.xml", "-o", "deep.pdf", "--jobs", "1"], in: folder)
+        #expect(result.status == 0, "\(result)")
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: folder + "/deep.pdf"))
+        #expect(pdf.count > 100_000)
+    }
+
     /// The same while the pages of one input are written, each to a temporary file of its own:
     /// a signal that came as one was created (during open(2)) found it not yet recorded, and
     /// left it behind nearly every time.

@@ -34,6 +34,22 @@ struct PageEmitter {
             let millionths = (bottom * 1e6).rounded()  // (what no page reaches is one bucket)
             self.bottom = millionths.isFinite ? Int64(max(-9e18, min(9e18, millionths))) : 0
         }
+
+        /// Its fields mixed into one word, hashed once: hashed one by one (eight of them, with
+        /// the color's), they took a third of the time of 250 nested stacks' backgrounds.
+        func hash(into hasher: inout Hasher) {
+            var word = UInt64(bitPattern: bottom)
+            func mix(_ value: Double) { word = (word ^ (value == 0 ? 0 : value.bitPattern)) &* 0x100_0000_01B3 }
+            mix(x)
+            mix(width)
+            if let fill {
+                mix(fill.red)
+                mix(fill.green)
+                mix(fill.blue)
+                mix(fill.alpha)
+            }
+            hasher.combine(word)
+        }
     }
     /// Whether the page's report gets its blocks, their lines and runs (`LayoutOptions.makesReport`).
     let makesReport: Bool

@@ -36,6 +36,8 @@ extension BlockLayouter {
     mutating func paginate() -> ([Page], [ReportPage], [Diagnostic]) {
         var units = self.units
         self.units = []
+        var flow = FlowBackgroundCursor(flowBackgrounds, units: units)
+        flowBackgrounds = []
         let width = document.pageWidth
         let background = document.background ?? Document.defaultBackground
         guard let pageHeight = document.pageHeight else {
@@ -61,6 +63,7 @@ extension BlockLayouter {
                 width: width, height: height, background: background, contentBottom: height - margin,
                 makesReport: options.makesReport)
             for index in units.indices {
+                flow.addBackgrounds(to: &units, at: index)
                 for k in units[index].blocks.indices { emitter.emit(units[index].blocks[k], lines: nil, dy: margin) }
                 units[index].blocks = []
             }
@@ -196,6 +199,7 @@ extension BlockLayouter {
 
         var pageEnded = false  // by a spacer left out: what follows starts a page
         allUnits: for index in units.indices {
+            flow.addBackgrounds(to: &units, at: index)
             let unit = units[index]
             defer { units[index].blocks = [] }
             var gap = empty ? 0 : max(0, unit.top - previousBottom)
@@ -284,6 +288,48 @@ extension BlockLayouter {
         pages.append(emitter.page().0)
         reports.append(emitter.report)
         return (pages, reports, warnings)
+    }
+}
+
+/// The flow's backgrounds (`FlowBackground`) as pagination comes to each unit: those behind it,
+/// innermost first, go on its first block after those of its own, as when each was added to
+/// every unit it covers as its container ended, in the same order and with the same
+/// rectangles, but only while the unit's page is made.
+struct FlowBackgroundCursor {
+    private let backgrounds: [FlowBackground]
+    /// For each unit, the next one with blocks (`units.count` for none).
+    private let nextWithBlocks: [Int]
+    /// The backgrounds that begin at each unit.
+    private let starting: [Int: [Int]]
+    /// Those behind the current unit, in the order they ended: the innermost first.
+    private var active: [Int] = []
+
+    init(_ backgrounds: [FlowBackground], units: [Unit]) {
+        self.backgrounds = backgrounds
+        var next = backgrounds.isEmpty ? [] : Array(repeating: units.count, count: units.count)
+        var following = units.count
+        for index in next.indices.reversed() {
+            next[index] = following
+            if !units[index].blocks.isEmpty { following = index }
+        }
+        nextWithBlocks = next
+        starting = Dictionary(grouping: backgrounds.indices, by: { backgrounds[$0].units.lowerBound })
+    }
+
+    /// Called for each unit in turn, before it is looked at.
+    mutating func addBackgrounds(to units: inout [Unit], at index: Int) {
+        guard !backgrounds.isEmpty else { return }
+        active.removeAll { backgrounds[$0].units.upperBound <= index }
+        if let begun = starting[index] {
+            active += begun
+            active.sort()
+        }
+        guard units[index].hasFlowBackground, !units[index].blocks.isEmpty else { return }
+        for background in active {
+            guard let rectangle = backgrounds[background].rectangle(behind: index, nextWithBlocks: nextWithBlocks[index], in: units)
+            else { continue }
+            units[index].blocks[0].addBackground(ContainerBackground(rectangle: rectangle, blocks: units[index].blocks.count))
+        }
     }
 }
 
