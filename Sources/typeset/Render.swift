@@ -30,9 +30,9 @@ struct Render: Command {
     var jobs: Int
     var shard: Shard?
     var layoutArguments: LayoutArguments
-    /// Without -o: each output path and the first input written there (over all inputs, so that
+    /// Without -o: each output path some input is written to first (over all inputs, so that
     /// every shard of a batch agrees).
-    var firstInputs: [String: String] = [:]
+    var firstOutputs: Set<String> = []
     /// The same by the file each output replaces (`written`), links followed.
     var firstByFile: [String: String] = [:]
     /// Inputs whose outputs would be one file, and why: each fails, and the others are rendered.
@@ -47,13 +47,13 @@ struct Render: Command {
         jobs = try arguments.jobs()
         shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
-        (firstInputs, clashes, inputs, firstByFile) = try validate()
+        (firstOutputs, clashes, inputs, firstByFile) = try validate()
     }
 
-    /// Checks the options and outputs; returns `firstInputs`, `clashes` and the inputs, without
+    /// Checks the options and outputs; returns `firstOutputs`, `clashes` and the inputs, without
     /// files given again when each has its own output.
     private func validate() throws -> (
-        firstInputs: [String: String], clashes: [String: String], inputs: [String], firstByFile: [String: String]
+        firstOutputs: Set<String>, clashes: [String: String], inputs: [String], firstByFile: [String: String]
     ) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
@@ -69,7 +69,7 @@ struct Render: Command {
         // both fail, and the rest of the batch is rendered (the whole batch was refused). One
         // file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml` was
         // refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
-        var firstInput: [String: String] = [:]
+        var firstOutputs: Set<String> = []
         // The same by the file each output replaces, links followed: `out/b.pdf` a link to
         // `a.pdf` put b's PDF in place of a's, whichever was written last.
         var firstByFile: [String: (input: String, path: String)] = [:]
@@ -109,12 +109,12 @@ struct Render: Command {
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
             } else {
-                firstInput[path] = input
+                firstOutputs.insert(path)
                 firstByFile[file] = (input, path)
             }
             kept.append(input)
         }
-        return (firstInput, clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
+        return (firstOutputs, clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -212,9 +212,6 @@ struct Render: Command {
         let pictures = selected.count > 1 ? try shownPictures(selected, settings: settings, format: resolvedFormat) : nil
         let lone = selected.count == 1
         let pageJobs = lone ? jobs : 1
-        // Made once: a set of every first output for each input took time growing with the square
-        // of their number (12% of 5,000 inputs to PDF).
-        let firstOutputs = Set(firstInputs.keys)
         // Each input's diagnostics, what the command says of its outputs (shown whatever the
         // diagnostics before them: `printDiagnostics`), and whether it was written.
         let outcomes = batch.run({ input -> (Diagnostics, [Diagnostic], Bool) in

@@ -45,9 +45,9 @@ private struct PDFDocumentWriter: ~Copyable {
     private let pagesRoot: Int, structureRoot: Int, documentElement: Int
     // Kept for every page until the end: object numbers as 32 bits (a PDF of 10,000 pages has
     // a few hundred thousand objects).
-    private var pageObjects: [UInt32] = []
+    private var pageObjects = BlockArray<UInt32>()
     /// Per page (its /StructParents), the object listing the element of each marked-content id.
-    private var parentTreeArrays: [UInt32] = []
+    private var parentTreeArrays = BlockArray<UInt32>()
     /// Structure elements begun and not yet ended, innermost last.
     private var openElements: [OpenElement] = []
     /// How many of the innermost open elements were just ended with `continued`: they go on on
@@ -62,8 +62,9 @@ private struct PDFDocumentWriter: ~Copyable {
     /// The kids of the open elements on this page, outermost first: one array for all, not one
     /// each (those of pages before, of an element that goes on, are its `kidsBefore`).
     private var openKids: [Kid] = []
-    /// The children of the Document element: 4 bytes each, for they add up over 10,000 pages.
-    private var documentKids: [UInt32] = []
+    /// The children of the Document element: 4 bytes each, for they add up over 10,000 pages
+    /// (85,000 of them; an array that doubles kept room for up to twice as many).
+    private var documentKids = BlockArray<UInt32>()
     /// The last of them, those of a row split between pages (`OpenElement.order`), in the
     /// order they ended: they go to `documentKids` in the row's order when any other element
     /// ends, or the document does. (Each put before those it comes before as it ended took a
@@ -420,7 +421,7 @@ private struct PDFDocumentWriter: ~Copyable {
             let (x, y) = (rowKids[a].order, rowKids[b].order)
             return (x.page, x.index, a) < (y.page, y.index, b)
         }
-        documentKids.append(contentsOf: sorted.map { rowKids[$0].object })
+        for kid in sorted { documentKids.append(rowKids[kid].object) }
         rowKids.removeAll(keepingCapacity: true)
     }
 
@@ -719,12 +720,16 @@ final class PDFObjectWriter {
 
 /// An array that grows a fixed-size block at a time: no element is ever copied, and no more
 /// than one block is unused.
-struct BlockArray<Element> {
+struct BlockArray<Element>: RandomAccessCollection {
     private static var blockSize: Int { 16384 }
     private var blocks: [[Element]] = []
     private(set) var count = 0
 
+    init() {}
     init(_ first: Element) { append(first) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
 
     mutating func append(_ element: Element) {
         if count % Self.blockSize == 0 {
