@@ -158,7 +158,7 @@ struct PageEmitter {
         if let lines, let paragraph = block.paragraph, let partBottom {
             cut = partBottom < block.lineOrigins[lines.upperBound - 1].top + dy + paragraph.lines[lines.upperBound - 1].height - 0.001
         }
-        if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) || cut {
+        if let lines, block.paragraph != nil, let partBottom, !(firstPart && lastPart) || cut {
             // A text block split between pages: its background behind the lines of each part.
             for case .rectangle(var background) in block.decorations {
                 background.y = block.lineOrigins[lines.lowerBound].top + dy

@@ -1316,7 +1316,7 @@ struct StringsFileParser {
         if opening != nil { advance() }
         while true {
             try skipSpaceAndComments()
-            if let opening, current == UInt8(ascii: "}") {
+            if opening != nil, current == UInt8(ascii: "}") {
                 advance()
                 try skipSpaceAndComments()
                 guard index >= bytes.count else { throw error("expected the end of the file after the closing '}', found \(describeCurrent())") }

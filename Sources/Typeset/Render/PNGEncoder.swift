@@ -33,6 +33,34 @@
 import CCairo
 import Glibc
 
+/// The worst-case stream buffers of `PNGEncoder.encodeOpaque`, reused from page to page and
+/// between the jobs of a batch, as `PixelMemory`'s pixels are (a 780 × 1688 page's is 4.4 MB, of
+/// which some 150 KB are written). Each page's, taken anew from the heap (freed memory is kept:
+/// `FreedMemory.swift`), was written where other allocations had split the one before, and a
+/// PNG batch's peak memory differed by up to 5 MB from run to run.
+private enum StreamMemory {
+    private static let idle = Locked<[(UnsafeMutablePointer<UInt8>, Int)]>([])
+    /// At most this many are kept (one per job of a batch on most machines).
+    private static let mostKept = 4
+
+    static func take(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        let reused = idle.withLock { buffers -> UnsafeMutablePointer<UInt8>? in
+            guard let index = buffers.firstIndex(where: { $0.1 == capacity }) else { return nil }
+            return buffers.remove(at: index).0
+        }
+        // (Small pages: a huge one would be resident whole for the few bytes written to it.)
+        return reused ?? UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    }
+
+    static func give(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) {
+        let dropped = idle.withLock { buffers -> UnsafeMutablePointer<UInt8>? in
+            buffers.append((buffer, capacity))
+            return buffers.count > mostKept ? buffers.removeFirst().0 : nil
+        }
+        dropped?.deallocate()
+    }
+}
+
 enum PNGEncoder {
     /// PNG bytes of an opaque ARGB32 image (8-bit RGB, as Cairo writes opaque images), or nil
     /// when a pixel is not fully opaque.
@@ -48,8 +76,8 @@ enum PNGEncoder {
         // left uninitialized, only what is written counts), then copied into a file of its
         // size: a render keeps every page's file until it writes them all.
         let streamCapacity = 2 + (rowBytes * height * 9) / 8 + 64
-        let stream = UnsafeMutablePointer<UInt8>.allocate(capacity: streamCapacity)
-        defer { stream.deallocate() }
+        let stream = StreamMemory.take(streamCapacity)
+        defer { StreamMemory.give(stream, streamCapacity) }
         guard let length = compress(pixels: pixels, width: width, height: height, stride: stride, into: stream)
         else { return nil }
 
