@@ -33,12 +33,22 @@ struct Batch<Item: Sendable> {
     func run<Result>(
         _ body: @Sendable @escaping (Item) -> Result, report: @escaping (Result) -> Void = { _ in }
     ) -> [Result] {
+        run(body, report: report, keep: { $0 })
+    }
+
+    /// The same, keeping of each result, once reported, only what `keep` takes from it: the
+    /// diagnostics of 10,000 inputs, kept to the end with two copies of their array, took
+    /// 640 KB.
+    func run<Result, Kept>(
+        _ body: @Sendable @escaping (Item) -> Result, report: @escaping (Result) -> Void,
+        keep: @escaping (Result) -> Kept
+    ) -> [Kept] {
         let total = progress?.total ?? items.count
         let state = Locked(
-            BatchState<Result>(
+            BatchState<Result, Kept>(
                 count: items.count,
                 showProgress: !quiet && total > 1 && ProgressLine.isShown,
-                progress: progress ?? (0, items.count), report: report))
+                progress: progress ?? (0, items.count), report: report, keep: keep))
         let items = self.items
         let name = self.name
         let workers = max(1, min(jobs, items.count))
@@ -50,7 +60,7 @@ struct Batch<Item: Sendable> {
         }
         return state.withLock { state in
             state.endProgress()
-            return state.results.compactMap { $0 }  // every index was filled
+            return state.kept  // every item was reported
         }
     }
 }
@@ -63,43 +73,49 @@ extension Batch where Item == String {
 }
 
 /// The batch's bookkeeping, shared by its threads inside a `Locked`.
-private struct BatchState<Result> {
+private struct BatchState<Result, Kept> {
+    private let count: Int
     private var nextIndex = 0
     private var done = 0
-    var results: [Result?]
-    /// Results before this index have been reported.
-    private var reported = 0
+    /// Results done but not yet reported (an item before them is not done), by index.
+    private var waiting: [Int: Result] = [:]
+    /// What is kept of the results reported, in item order.
+    private(set) var kept: [Kept] = []
     private let report: (Result) -> Void
+    private let keep: (Result) -> Kept
     private let showProgress: Bool
     private let start = DispatchTime.now().uptimeNanoseconds
     /// Items done before this batch, and the count progress is shown out of.
     private let before: Int
     private let total: Int
 
-    init(count: Int, showProgress: Bool, progress: (done: Int, total: Int), report: @escaping (Result) -> Void) {
-        results = Array(repeating: nil, count: count)
+    init(
+        count: Int, showProgress: Bool, progress: (done: Int, total: Int), report: @escaping (Result) -> Void,
+        keep: @escaping (Result) -> Kept
+    ) {
+        self.count = count
+        kept.reserveCapacity(count)
         self.report = report
+        self.keep = keep
         self.showProgress = showProgress
         before = progress.done
         total = progress.total
     }
 
     mutating func next() -> Int? {
-        guard nextIndex < results.count else { return nil }
+        guard nextIndex < count else { return nil }
         nextIndex += 1
         return nextIndex - 1
     }
 
     mutating func finish(_ index: Int, _ result: Result, name: String) {
-        results[index] = result
+        waiting[index] = result
         done += 1
-        if reported < results.count, let next = results[reported] {
+        if waiting[kept.count] != nil {
             endProgress()  // what the reports print starts on a line of its own
-            report(next)
-            reported += 1
-            while reported < results.count, let next = results[reported] {
+            while let next = waiting.removeValue(forKey: kept.count) {
                 report(next)
-                reported += 1
+                kept.append(keep(next))
             }
         }
         guard showProgress else { return }

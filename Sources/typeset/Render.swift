@@ -30,10 +30,8 @@ struct Render: Command {
     var jobs: Int
     var shard: Shard?
     var layoutArguments: LayoutArguments
-    /// Without -o: each output path some input is written to first (over all inputs, so that
-    /// every shard of a batch agrees).
-    var firstOutputs: Set<String> = []
-    /// The same by the file each output replaces (`written`), links followed.
+    /// Without -o: each output, by the file it replaces (`written`, links followed), and the
+    /// first input written there (over all inputs, so that every shard of a batch agrees).
     var firstByFile: [String: String] = [:]
     /// Inputs whose outputs would be one file, and why: each fails, and the others are rendered.
     var clashes: [String: String] = [:]
@@ -47,14 +45,12 @@ struct Render: Command {
         jobs = try arguments.jobs()
         shard = try Shard.option(arguments)
         layoutArguments = try LayoutArguments(arguments)
-        (firstOutputs, clashes, inputs, firstByFile) = try validate()
+        (clashes, inputs, firstByFile) = try validate()
     }
 
-    /// Checks the options and outputs; returns `firstOutputs`, `clashes` and the inputs, without
-    /// files given again when each has its own output.
-    private func validate() throws -> (
-        firstOutputs: Set<String>, clashes: [String: String], inputs: [String], firstByFile: [String: String]
-    ) {
+    /// Checks the options and outputs; returns `clashes`, the inputs, without files given again
+    /// when each has its own output, and `firstByFile`.
+    private func validate() throws -> (clashes: [String: String], inputs: [String], firstByFile: [String: String]) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         try checkOutput(file: output, folder: outDir)
@@ -69,7 +65,6 @@ struct Render: Command {
         // both fail, and the rest of the batch is rendered (the whole batch was refused). One
         // file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml` was
         // refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
-        var firstOutputs: Set<String> = []
         // The same by the file each output replaces, links followed: `out/b.pdf` a link to
         // `a.pdf` put b's PDF in place of a's, whichever was written last.
         var firstByFile: [String: (input: String, path: String)] = [:]
@@ -109,12 +104,11 @@ struct Render: Command {
                 if clashes[other] == nil { clashes[other] = message }
                 clashes[input] = message
             } else {
-                firstOutputs.insert(path)
                 firstByFile[file] = (input, path)
             }
             kept.append(input)
         }
-        return (firstOutputs, clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
+        return (clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -213,8 +207,8 @@ struct Render: Command {
         let lone = selected.count == 1
         let pageJobs = lone ? jobs : 1
         // Each input's diagnostics, what the command says of its outputs (shown whatever the
-        // diagnostics before them: `printDiagnostics`), and whether it was written.
-        let outcomes = batch.run({ input -> (Diagnostics, [Diagnostic], Bool) in
+        // diagnostics before them: `printDiagnostics`), and whether it was written (kept).
+        let written = batch.run({ input -> (Diagnostics, [Diagnostic], Bool) in
             if let clash = clashes[input] {
                 var diagnostics = Diagnostics()
                 diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), clash))
@@ -258,7 +252,8 @@ struct Render: Command {
             do {
                 _ = try render(pages: layout.pages, to: path, options: options)
                 let leftovers = resolvedFormat.leftoverPages(
-                    of: path, pageCount: layout.pages.count, kept: firstOutputs, folders: [Path.folder(input)])
+                    of: path, pageCount: layout.pages.count, kept: { firstByFile[Self.written($0)] != nil },
+                    folders: [Path.folder(input)])
                 let warning = leftoverWarning(
                     leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
@@ -266,8 +261,8 @@ struct Render: Command {
                 outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
                 return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages), writeFailed: true)
             }
-        }, report: { printDiagnostics($0.0, notes: $0.1) })
-        try finish(total: selected.count, settings: settings, failed: zip(selected, outcomes).filter { !$0.1.2 }.map(\.0))
+        }, report: { printDiagnostics($0.0, notes: $0.1) }, keep: { $0.2 })
+        try finish(total: selected.count, settings: settings, failed: zip(selected, written).filter { !$0.1 }.map(\.0))
     }
 
     /// The pictures the inputs of a batch show, read before any page is written, so that

@@ -1562,6 +1562,10 @@ private let markup = """
         #expect(Language.refined("ar", by: "ar-Arab-MA") == "ar-Arab-MA" && Language.refined("ar", by: "ar-Latn-MA") == "ar")
         #expect(Language.refined("he", by: "he-Hebr-IL") == "he-Hebr-IL" && Language.refined("sr-Latn", by: "sr-Latn-RS") == "sr-Latn-RS")
         #expect(Language.likelyScript(of: "fa") == "arab" && Language.likelyScript(of: "en-US") == "latn")
+        // Urdu's likely script is Nastaliq, a form of Arabic; an old code is its current one;
+        // a private-use tag names no script.
+        #expect(Language.refined("ur", by: "ur-Arab-IN") == "ur-Arab-IN" && Language.refined("ur", by: "ur-Aran-PK") == "ur-Aran-PK")
+        #expect(Language.refined("arb", by: "ar-Arab-MA") == "ar-Arab-MA" && Language.refined("x-foo", by: "x-foo-latn") == "x-foo")
     }
 
     @Test func aPinnedDocumentLanguageStays() throws {

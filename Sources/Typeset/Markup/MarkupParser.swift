@@ -1079,13 +1079,15 @@ struct AttributeValues {
                 // (A bare current language in lower case, as most are, is so already.)
                 let isBare = text.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) && Language.deprecatedCodes[text] == nil
                     && Language.twoLetterCodes[text] == nil
-                // Digits of a `-u-nu-` extension typeset does not show: the language's are
-                // (`--locale` refuses them; a `lang` is still the language it names).
+                // Digits of a `-u-nu-` extension typeset does not show: numerals="auto" shows
+                // the language's usual ones (`--locale` refuses them; a `lang` is still the
+                // language it names).
                 if let digits = Language.numberingKeyword(of: text), NumberingSystem(rawValue: digits) == nil {
                     let known = NumberingSystem.allCases.map(\.rawValue).joined(separator: ", ")
                     diagnostics.report(.warning(
                         attribute.location,
-                        "'\(text)' asks for the digits '\(digits)', which typeset does not show; the language's are shown",
+                        "'\(text)' asks for the digits '\(digits)', which typeset does not show: "
+                            + "numerals=\"auto\" shows the language's usual ones instead",
                         hint: "typeset shows \(known)"))
                 }
                 return isBare ? text : Language.canonical(tag: text)

@@ -29,17 +29,19 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The page files of an earlier render of more pages that a render of `pageCount` pages to
     /// `path` leaves (`mock-3.png` after a render of two), up to one that does not exist or is
-    /// in `kept` (another input's output), those of them that typeset wrote (`isOurs`) and that
+    /// `kept` (another input's output), those of them that typeset wrote (`isOurs`) and that
     /// are no other screen's output (`numberedScreen`, with the inputs' `folders`). They are
     /// not removed: beside an input, such a name may be the user's own file (a picture
     /// `onboarding-2.png` was named a leftover, to remove, and so was onboarding-2.xml's output).
-    public func leftoverPages(of path: String, pageCount: Int, kept: Set<String> = [], folders: [String]) -> [String] {
+    public func leftoverPages(
+        of path: String, pageCount: Int, kept: (String) -> Bool = { _ in false }, folders: [String]
+    ) -> [String] {
         guard self != .pdf else { return [] }
         var leftovers: [String] = []
         var page = pageCount + 1
         while page - pageCount <= 10_000 {
             let next = Self.pagePath(for: path, page: page)
-            guard !kept.contains(next), FileVersion(path: next) != nil else { break }
+            guard FileVersion(path: next) != nil, !kept(next) else { break }
             if isOurs(next) && numberedScreen(of: next, beside: folders) == nil { leftovers.append(next) }
             page += 1
         }

@@ -399,28 +399,48 @@ public enum Language {
         let renamed = own.first != finer.first
         for i in own.indices.prefix(1) { own[i] = oldCodes[own[i]] ?? own[i] }
         for i in finer.indices.prefix(1) { finer[i] = oldCodes[finer[i]] ?? finer[i] }
-        guard finer.count > own.count, finer.starts(with: own), sameScript(locale, pinned) else { return pinned }
+        // (A private-use or grandfathered tag, `x-…`, `i-…`, is no language to refine.)
+        guard (own.first?.count ?? 0) > 1, finer.count > own.count, finer.starts(with: own), sameScript(locale, pinned)
+        else { return pinned }
         return renamed ? canonicalCase(tag: finer.joined(separator: "-")) : locale
     }
 
     /// Whether two tags are of one script: by `script(of:)`, and where only one of them names or
     /// implies one, by the script ICU's likely subtags give the other (`lang="ar"` under
-    /// `--locale ar-Arab-MA` is ar-Arab-MA; under `ar-Latn-MA` it stays `ar`).
+    /// `--locale ar-Arab-MA` is ar-Arab-MA; under `ar-Latn-MA` it stays `ar`). A variant of a
+    /// script is that script (`scriptFamily`: Urdu's likely script is Aran, Nastaliq).
     private static func sameScript(_ a: String, _ b: String) -> Bool {
-        switch (script(of: a), script(of: b)) {
+        switch (script(of: a).map(scriptFamily), script(of: b).map(scriptFamily)) {
         case (let x?, let y?): return x == y
         case (nil, nil): return true
-        case (let x?, nil): return likelyScript(of: b) == x
-        case (nil, let y?): return likelyScript(of: a) == y
+        case (let x?, nil): return likelyScript(of: b).map(scriptFamily) == x
+        case (nil, let y?): return likelyScript(of: a).map(scriptFamily) == y
         }
     }
 
-    /// The script subtag, lower-cased, of ICU's likely subtags for `tag` (`ar`: `arab`); nil
-    /// when ICU has none.
+    /// A lower-cased script code as the script it is a variant or a mix of: Nastaliq (`aran`)
+    /// is Arabic, Japanese's `jpan` and Korean's `kore` are the scripts the language's tags
+    /// name (`hira`, `kana`, `hrkt`; `hang`), Chinese's `hani` stays apart from `hans`/`hant`.
+    private static func scriptFamily(_ script: String) -> String {
+        switch script {
+        case "aran": "arab"
+        case "hira", "kana", "hrkt": "jpan"
+        case "hang": "kore"
+        case "syre", "syrj", "syrn": "syrc"
+        case "latf", "latg": "latn"
+        default: script
+        }
+    }
+
+    /// The script subtag, lower-cased, of ICU's likely subtags for `tag` (`ar`: `arab`; an old
+    /// code as its current one, `arb` as `ar`); nil when ICU has none.
     static func likelyScript(of tag: String) -> String? {
+        var parts = subtags(of: tag)
+        guard let language = parts.first else { return nil }
+        parts[0] = oldCodes[language] ?? language
         var status = U_ZERO_ERROR
         var full = [CChar](repeating: 0, count: 160)
-        let length = swift_uloc_addLikelySubtags(tag, &full, Int32(full.count - 1), &status)
+        let length = swift_uloc_addLikelySubtags(parts.joined(separator: "-"), &full, Int32(full.count - 1), &status)
         guard status.rawValue <= U_ZERO_ERROR.rawValue, length > 0 else { return nil }
         var script = [CChar](repeating: 0, count: 16)
         let scriptLength = swift_uloc_getScript(full, &script, Int32(script.count - 1), &status)
@@ -462,6 +482,8 @@ public enum Language {
 
     /// The 4-letter script subtag after the language (and any extlang subtags).
     static func scriptSubtag(_ subtags: [String]) -> String? {
+        // (A private-use tag, `x-foo-latn`, or a grandfathered `i-` one, has no script subtag.)
+        guard let language = subtags.first, language.count > 1 else { return nil }
         for subtag in subtags.dropFirst() {
             if subtag.count == 4, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
             if subtag.count != 3 || !subtag.utf8.allSatisfy(isASCIILetter) { return nil }
@@ -471,6 +493,7 @@ public enum Language {
 
     /// The 2-letter or 3-digit region subtag after the language, extlang and script subtags.
     static func regionSubtag(_ subtags: [String]) -> String? {
+        guard let language = subtags.first, language.count > 1 else { return nil }
         for subtag in subtags.dropFirst() {
             if subtag.count == 2, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
             if subtag.count == 3, subtag.utf8.allSatisfy(isASCIIDigit) { return subtag }
