@@ -176,6 +176,24 @@ struct RenderTests {
         }
     }
 
+    /// A PDF's object offsets go a block at a time to a temporary file once every object of the
+    /// block is written, and come back in order for the cross-reference table: objects written
+    /// late (the Document element's, reserved first) keep their block, whatever comes after.
+    @Test func objectOffsetsComeBackInOrderAcrossBlocks() throws {
+        let offsets = ObjectOffsets()
+        let count = 70_000
+        let late = [1, 2, 20_000, 40_000]
+        for _ in 1..<count { _ = offsets.reserve() }
+        // Each offset distinct and past 32 bits for some (a PDF of more than 4 GB).
+        func offset(_ number: Int) -> Int { number * 65_537 + (number % 7 == 0 ? 5 << 32 : 0) }
+        for number in 1..<count where !late.contains(number) { offsets.set(number, offset(number)) }
+        for number in late.reversed() { offsets.set(number, offset(number)) }
+        var read: [Int] = []
+        try offsets.forEach(from: 1) { read.append($0) }
+        #expect(offsets.count == count)
+        #expect(read == (1..<count).map(offset))
+    }
+
     @Test func outputPathsNumberPagesBeforeTheExtension() {
         #expect(OutputFormat.pdf.outputPaths(for: "out/a.pdf", pageCount: 3) == ["out/a.pdf"])
         #expect(OutputFormat.svg.outputPaths(for: "out/a.svg", pageCount: 1) == ["out/a.svg"])

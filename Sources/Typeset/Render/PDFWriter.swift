@@ -12,6 +12,8 @@
 // Layout: every page's content starts with `1 0 0 -1 0 H cm`, so the content stream uses the
 // layout's coordinates (points from the top-left, y down); text matrices flip back.
 
+import Glibc
+
 /// One PDF written page by page to a temporary file beside `path`, which `finish()` renames
 /// over `path`. The same pages and options give byte-identical files; when `finish()` throws,
 /// or the writer is dropped unfinished (after `add` threw, say), no output file has been created
@@ -597,25 +599,13 @@ private struct PDFDocumentWriter: ~Copyable {
 /// cross-reference table needs.
 final class PDFObjectWriter {
     let file: TemporaryFile
-    /// Offset of each object by number; object 0 is the free-list head. 40 bits are kept:
-    /// the cross-reference table has ten digits. In blocks: a 10,000-page PDF has 265,000
-    /// objects, and arrays that double would keep up to twice that room, plus the holes their
-    /// earlier copies leave in the heap.
-    ///
-    /// These and `headerBytes` are private and each access is one statement that calls nothing
-    /// else here, so none can overlap another: they go without the run-time exclusivity check
-    /// (SE-0176), which cost more than writing an object's header (3 accesses per object).
-    @exclusivity(unchecked) private var offsets = BlockArray<UInt32>(0)
-    @exclusivity(unchecked) private var offsetsHigh = BlockArray<UInt8>(0)
+    /// Offset of each object by number (`ObjectOffsets`); object 0 is the free-list head.
+    private let offsets = ObjectOffsets()
 
     init(file: TemporaryFile) { self.file = file }
 
     /// A number for an object written later.
-    func reserve() -> Int {
-        offsets.append(0)
-        offsetsHigh.append(0)
-        return offsets.count - 1
-    }
+    func reserve() -> Int { offsets.reserve() }
 
     /// Writes object `number` whose body `write` appends to a buffer, which `flush(_:)` empties
     /// into the file whenever it holds 64 KB (long arrays: page lists, the parent tree).
@@ -674,12 +664,13 @@ final class PDFObjectWriter {
         return number
     }
 
-    /// The room of the last object header.
+    /// The room of the last object header. (Private, and each access is one statement that
+    /// calls nothing else here, so none can overlap another: it goes without the run-time
+    /// exclusivity check, SE-0176, which cost more than writing the header.)
     @exclusivity(unchecked) private var headerBytes = ByteBuffer(capacity: 64)
 
     private func begin(_ number: Int) {
-        offsets[number] = UInt32(truncatingIfNeeded: file.count)
-        offsetsHigh[number] = UInt8(truncatingIfNeeded: file.count >> 32)
+        offsets.set(number, file.count)
         var header = ByteBuffer.take(&headerBytes)
         header.digits(number)
         header.append(" 0 obj\n")
@@ -699,8 +690,7 @@ final class PDFObjectWriter {
         table.append("xref\n0 ")
         table.integer(offsets.count)
         table.append("\n0000000000 65535 f \n")
-        for number in 1..<offsets.count {
-            let offset = Int(offsetsHigh[number]) << 32 | Int(offsets[number])
+        try offsets.forEach(from: 1) { offset in
             table.paddedDigits(offset, width: 10)
             table.append(" 00000 n \n")
             flush(&table)
@@ -715,6 +705,101 @@ final class PDFObjectWriter {
         table.digits(start)
         table.append("\n%%EOF\n")
         table.withBytes { file.append($0) }
+    }
+}
+
+/// The offset of each object of a PDF by number, 5 bytes each (the cross-reference table has
+/// ten digits), in blocks of 16,384. A block all of whose objects are written goes to an
+/// unlinked temporary file and is read back for the table: a 10,000-page PDF has 265,000
+/// objects, whose offsets (1.3 MB) grew the memory of a render with its pages. A block with an
+/// object still to write (the Document element's, the page tree's, a list's that goes on over
+/// pages) stays, and all of them do where no temporary file can be made or written.
+final class ObjectOffsets {
+    private static let perBlock = 16384
+    private static let blockBytes = 5 * perBlock
+    // Private, and no access to one of these overlaps another (none calls out while it lasts):
+    // they go without the run-time exclusivity check (SE-0176), which cost more than writing
+    // an object's header (3 accesses per object).
+    /// Nil: in the file, at `index × blockBytes`.
+    @exclusivity(unchecked) private var blocks: [[UInt8]?] = []
+    /// For each block, its objects reserved and not yet written.
+    @exclusivity(unchecked) private var unwritten: [Int] = []
+    @exclusivity(unchecked) private(set) var count = 0
+    /// The temporary file: -1 before it is needed, -2 when none could be made.
+    @exclusivity(unchecked) private var side: Int32 = -1
+
+    init() {
+        _ = reserve()  // object 0, the free-list head: never written
+        unwritten[0] = 0
+    }
+
+    deinit { if side >= 0 { close(side) } }
+
+    /// O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`, a macro Swift does not import) on Linux.
+    private static let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    func reserve() -> Int {
+        if count % Self.perBlock == 0 {
+            // The block before is full: out, if all of it is written.
+            if let last = blocks.indices.last, unwritten[last] == 0 { putAway(last) }
+            blocks.append([UInt8](repeating: 0, count: Self.blockBytes))
+            unwritten.append(0)
+        }
+        unwritten[count / Self.perBlock] += 1
+        count += 1
+        return count - 1
+    }
+
+    /// Object `number`, reserved and not yet written, is at `offset`.
+    func set(_ number: Int, _ offset: Int) {
+        let block = number / Self.perBlock
+        let at = number % Self.perBlock * 5
+        blocks[block]!.withUnsafeMutableBufferPointer { bytes in
+            for k in 0..<5 { bytes[at + k] = UInt8(truncatingIfNeeded: offset >> (8 * k)) }
+        }
+        unwritten[block] -= 1
+        if unwritten[block] == 0 && block + 1 < blocks.count { putAway(block) }
+    }
+
+    /// Calls `body` with each offset from object `first` on, in order. Throws when a block put
+    /// away cannot be read back.
+    func forEach(from first: Int, _ body: (Int) -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: Self.blockBytes)
+        var number = first
+        while number < count {
+            let block = number / Self.perBlock
+            let bytes: [UInt8]
+            if let kept = blocks[block] {
+                bytes = kept
+            } else {
+                let read = buffer.withUnsafeMutableBytes { pread(side, $0.baseAddress, Self.blockBytes, off_t(block * Self.blockBytes)) }
+                guard read == Self.blockBytes else {
+                    throw RenderError.write(path: "a temporary file", reason: String(cString: strerror(errno)))
+                }
+                bytes = buffer
+            }
+            let end = min(count, (block + 1) * Self.perBlock)
+            for n in number..<end {
+                let at = n % Self.perBlock * 5
+                var offset = 0
+                for k in 0..<5 { offset |= Int(bytes[at + k]) << (8 * k) }
+                body(offset)
+            }
+            number = end
+        }
+    }
+
+    /// Writes block `index` to the temporary file and lets it go (kept when that fails).
+    private func putAway(_ index: Int) {
+        if side == -1 {
+            // (Unlinked from the start: nothing to remove, whatever ends the process.)
+            let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            side = open(folder, ObjectOffsets.temporaryFile | O_RDWR | O_CLOEXEC, 0o600)
+            if side < 0 { side = -2 }
+        }
+        guard side >= 0, let bytes = blocks[index] else { return }
+        let written = bytes.withUnsafeBytes { pwrite(side, $0.baseAddress, Self.blockBytes, off_t(index * Self.blockBytes)) }
+        if written == Self.blockBytes { blocks[index] = nil }
     }
 }
 
