@@ -313,10 +313,22 @@ struct Render: Command {
         var failed: [String: Diagnostics] = [:]
     }
 
-    /// `path` as the markup gives its pictures: absolute, its folder's links resolved.
+    /// `path` as the markup gives its pictures: absolute, its folder's links resolved. In a
+    /// folder not made yet (an `--out-dir` the render makes), the path it will have once made:
+    /// its nearest folder that is there, resolved, and the rest (the outputs of a batch were
+    /// known by `out/a-2.svg` before `out` was made and by `/…/out/a-2.svg` after, and page 2
+    /// of a.xml was written over a-2.xml's output unsaid).
     private static func resolved(_ path: String) -> String {
         let folder = Path.folder(path)
-        return Path.join(Path.realPath(folder.isEmpty ? "." : folder) ?? folder, Path.lastComponent(path))
+        let name = Path.lastComponent(path)
+        if let real = Path.realPath(folder.isEmpty ? "." : folder) { return Path.join(real, name) }
+        guard !folder.isEmpty, folder != path else { return Path.join(folder, name) }
+        let above = resolved(folder)
+        switch name {
+        case ".": return above
+        case "..": return Path.folder(above)
+        default: return Path.join(above, name)
+        }
     }
 
     /// The file writing `path` replaces (`AtomicFileWriter.target`: through links, to files

@@ -597,6 +597,27 @@ import Testing
     /// An input that fails where an earlier run wrote its output says that output is left as it
     /// was (it stood looking current, exit 1 and nothing said), whether one output per input
     /// (with its further pages) or every input into one `-o` that none of them made it into.
+    /// The outputs of a batch are known by the files they will be once `--out-dir` is made: known
+    /// by `out/a-2.svg` before and by its absolute path after, page 2 of a.xml was written over
+    /// another input's a-2.svg unsaid, and that output, written first, was called a leftover.
+    @Test func outputsInAnOutDirNotYetMadeAreKnownAsTheyWillBe() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for folder in ["x", "y"] { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
+        try "<document width='200' height='100'><p>A</p><spacer height='90'/><p>A2</p></document>"
+            .write(toFile: root + "/x/a.xml", atomically: true, encoding: .utf8)
+        try "<document width='200' height='200'><p>B</p></document>".write(toFile: root + "/y/a-2.xml", atomically: true, encoding: .utf8)
+        for out in ["out", "./new/out/"] {
+            let over = try typeset(["render", "x/a.xml", "y/a-2.xml", "--out-dir", out, "--format", "svg", "--jobs", "1"], in: root)
+            #expect(over.status == 1 && over.stderr.contains("page 2 would be written to '"), "\(over)")
+            #expect(over.stderr.contains("the output of 'y/a-2.xml'"), "\(over)")
+        }
+        try "<document width='200' height='200'><p>A</p></document>".write(toFile: root + "/x/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: root + "/out")
+        let fresh = try typeset(["render", "y/a-2.xml", "x/a.xml", "--out-dir", "out", "--format", "svg", "--jobs", "1"], in: root)
+        #expect(fresh.status == 0 && !fresh.stderr.contains("left from"), "\(fresh)")
+    }
+
     @Test func anEarlierOutputOfAFailedInputIsNamed() throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
