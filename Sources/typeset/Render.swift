@@ -327,7 +327,10 @@ struct Render: Command {
         switch name {
         case ".": return above
         case "..": return Path.folder(above)
-        default: return Path.join(above, name)
+        default:
+            // (Past a `..` out of the part not made, a folder or link that is there: resolved.)
+            let joined = Path.join(above, name)
+            return Path.realPath(joined) ?? joined
         }
     }
 

@@ -607,7 +607,10 @@ import Testing
         try "<document width='200' height='100'><p>A</p><spacer height='90'/><p>A2</p></document>"
             .write(toFile: root + "/x/a.xml", atomically: true, encoding: .utf8)
         try "<document width='200' height='200'><p>B</p></document>".write(toFile: root + "/y/a-2.xml", atomically: true, encoding: .utf8)
-        for out in ["out", "./new/out/"] {
+        // (Through a link reached past a `..` out of a folder not made: `missing/../link`.)
+        try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "real")
+        for out in ["out", "./new/out/", "missing/../link", "gone/../link/new"] {
             let over = try typeset(["render", "x/a.xml", "y/a-2.xml", "--out-dir", out, "--format", "svg", "--jobs", "1"], in: root)
             #expect(over.status == 1 && over.stderr.contains("page 2 would be written to '"), "\(over)")
             #expect(over.stderr.contains("the output of 'y/a-2.xml'"), "\(over)")
