@@ -113,9 +113,9 @@ struct LayoutArguments {
         }
         // Digits asked for by a `-u-nu-` extension that typeset does not show, refused as
         // numerals="thai" is (they were passed over: `ar-u-nu-thai` showed Arabic-Indic digits).
-        if let digits = Language.numberingKeyword(of: tag), NumberingSystem(rawValue: digits) == nil {
-            let known = NumberingSystem.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("--\(option): '\(locale)' asks for the digits '\(digits)', which typeset does not show (it shows \(known))")
+        if let digits = Language.unshownDigits(of: tag) {
+            throw UsageError(
+                "--\(option): '\(locale)' asks for the digits '\(digits)', which typeset does not show (it shows \(NumberingSystem.namesShown))")
         }
     }
 

@@ -274,15 +274,8 @@ struct HostileInputTests {
     /// 200,000 of them 3.7 s); now they are looked up. Empty lines that end a paragraph end
     /// with its page: one page (they made more pages of nothing than a document may have).
     @Test func paragraphOfEmptyLinesOverManyPagesPaginatesInLinearTime() throws {
-        let cli = try CLI()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/empty.xml"
-        try ("<document device=\"iphone-8\">\n<p>" + String(repeating: "<br/>", count: 800_000) + "</p>\n</document>\n")
-            .write(toFile: path, atomically: false, encoding: .utf8)
-        let start = Date()
-        let outcome = try cli.render(path)
-        let seconds = Date().timeIntervalSince(start)
+        let (outcome, seconds) = try CLI().timedRender(
+            "empty.xml", "<document device=\"iphone-8\">\n<p>" + String(repeating: "<br/>", count: 800_000) + "</p>\n</document>\n")
         defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
         #expect(outcome.status == 0 && outcome.outputs.count == 1, "\(outcome.error)")
         #expect(seconds < 120, "800,000 empty lines took \(seconds) s")
@@ -291,15 +284,10 @@ struct HostileInputTests {
     /// 64,000 words each wider than its 32 pt box, cut between their letters: the cut looked at
     /// every glyph of the paragraph for each word (0.75 s became 69 s; minutes in a debug build).
     @Test func manyWordsCutBetweenTheirLettersInLinearTime() throws {
-        let cli = try CLI()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/cut.xml"
-        try ("<document width=\"40\" height=\"14400\" margin=\"4\">\n  <p>" + Array(repeating: "abcdefghij", count: 64_000).joined(separator: " ")
-            + "</p>\n</document>\n").write(toFile: path, atomically: false, encoding: .utf8)
-        let start = Date()
-        let outcome = try cli.render(path)
-        let seconds = Date().timeIntervalSince(start)
+        let (outcome, seconds) = try CLI().timedRender(
+            "cut.xml",
+            "<document width=\"40\" height=\"14400\" margin=\"4\">\n  <p>" + Array(repeating: "abcdefghij", count: 64_000).joined(separator: " ")
+                + "</p>\n</document>\n")
         defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
         #expect(outcome.status == 0 && outcome.outputs == ["cut.pdf"], "\(outcome.error)")
         #expect(outcome.error.contains("narrower than the word 'abcdefghij' (84 pt): it is broken between its letters"))
@@ -311,15 +299,8 @@ struct HostileInputTests {
     /// gathered so far each time (quadratic: 160,000 took 21 s in a release build). They are
     /// joined once.
     @Test func aRunOfManyPiecesIsJoinedOnce() throws {
-        let cli = try CLI()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/pieces.xml"
-        try ("<document><p>a" + String(repeating: "\u{202C}\u{0301}", count: 500_000) + "</p></document>")
-            .write(toFile: path, atomically: false, encoding: .utf8)
-        let start = Date()
-        let outcome = try cli.render(path)
-        let seconds = Date().timeIntervalSince(start)
+        let (outcome, seconds) = try CLI().timedRender(
+            "pieces.xml", "<document><p>a" + String(repeating: "\u{202C}\u{0301}", count: 500_000) + "</p></document>")
         defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
         #expect(outcome.status == 0 && outcome.outputs == ["pieces.pdf"], "\(outcome.error)")
         #expect(seconds < 120, "500,000 pieces took \(seconds) s")
@@ -773,6 +754,17 @@ private struct CLI {
         var folder: String
         var outputs: [String]
         var output: String { outputs.joined(separator: " ") }
+    }
+
+    /// `markup` written as `name` in a folder of its own and rendered (`render`), and how long
+    /// that took: the input's folder is removed, the output folder is the caller's to remove.
+    func timedRender(_ name: String, _ markup: String) throws -> (outcome: Outcome, seconds: Double) {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try markup.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8)
+        let start = Date()
+        let outcome = try render(folder + "/" + name)
+        return (outcome, Date().timeIntervalSince(start))
     }
 
     /// `typeset render INPUT --out-dir FRESH-FOLDER`; the caller removes the folder.

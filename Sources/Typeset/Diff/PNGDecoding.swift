@@ -34,9 +34,7 @@ extension PNGFile {
             guard type.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else { return nil }
             let critical = type.first.map { $0 & 0x20 == 0 } ?? false
             if critical {
-                let stored = bigEndian(bytes, chunk.data.upperBound)
-                let crc = crc32(bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
-                guard Int(crc) == stored else { return nil }
+                guard PNGFile.hasValidCRC(bytes, chunkData: chunk.data) else { return nil }
             }
             switch String(decoding: type, as: UTF8.self) {
             case "IHDR": guard index == 0 else { return nil }

@@ -1082,13 +1082,12 @@ struct AttributeValues {
                 // Digits of a `-u-nu-` extension typeset does not show: numerals="auto" shows
                 // the language's usual ones (`--locale` refuses them; a `lang` is still the
                 // language it names).
-                if let digits = Language.numberingKeyword(of: text), NumberingSystem(rawValue: digits) == nil {
-                    let known = NumberingSystem.allCases.map(\.rawValue).joined(separator: ", ")
+                if let digits = Language.unshownDigits(of: text) {
                     diagnostics.report(.warning(
                         attribute.location,
                         "'\(text)' asks for the digits '\(digits)', which typeset does not show: "
                             + "numerals=\"auto\" shows the language's usual ones instead",
-                        hint: "typeset shows \(known)"))
+                        hint: "typeset shows \(NumberingSystem.namesShown)"))
                 }
                 return isBare ? text : Language.canonical(tag: text)
             }

@@ -82,11 +82,10 @@ public enum PNGFile {
                 throw PNGProblem(message: "not a valid PNG file (it is truncated inside its \(name) chunk)")
             }
             let end = offset + 8 + length
-            let stored = bigEndian(bytes, end)
             // An ancillary chunk's (lowercase first letter) libpng only warns of, and drops
             // the chunk, as Cairo, librsvg and `diff` read it; the SVG leaves it out
             // (`essentialChunks`).
-            guard crc32(bytes[(offset + 4)..<end]) == UInt32(stored) || type.first! & 0x20 != 0 else {
+            guard hasValidCRC(bytes, chunkData: offset + 8..<end) || type.first! & 0x20 != 0 else {
                 throw PNGProblem(
                     message: "not a valid PNG file (the CRC of its \(name) chunk at byte \(offset) is wrong)")
             }
@@ -181,7 +180,7 @@ public enum PNGFile {
         // (Not a tRNS whose CRC is wrong: libpng drops it, and the PNG and PDF show no transparency.)
         for chunk in chunks(of: bytes)
         where ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains(where: { chunk.type.elementsEqual($0.utf8) })
-            && (chunk.type.first! & 0x20 == 0 || crc32(bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound]) == UInt32(bigEndian(bytes, chunk.data.upperBound)))
+            && (chunk.type.first! & 0x20 == 0 || hasValidCRC(bytes, chunkData: chunk.data))
         {
             output += bytes[(chunk.data.lowerBound - 8)..<(chunk.data.upperBound + 4)]
         }
@@ -419,6 +418,11 @@ public enum PNGFile {
         }
         guard status != Z_OK && status != Z_STREAM_END else { return (produced, nil) }
         return (produced, stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+    }
+
+    /// Whether the CRC stored after the chunk whose data is at `data` matches its type and data.
+    static func hasValidCRC(_ bytes: [UInt8], chunkData data: Range<Int>) -> Bool {
+        Int(crc32(bytes[(data.lowerBound - 4)..<data.upperBound])) == bigEndian(bytes, data.upperBound)
     }
 
     static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> Int {

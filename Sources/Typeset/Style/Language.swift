@@ -6,6 +6,9 @@ import _FoundationICU
 /// The digit sets `typeset` can display: those of SPEC §2, and the others CLDR makes a
 /// locale's default (`numerals="auto"` in Bengali, Marathi, Nepali, Burmese, ...).
 public enum NumberingSystem: String, Sendable, Hashable, CaseIterable {
+    /// The digit sets typeset shows, named for messages: "latn, arab, arabext, …".
+    public static var namesShown: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
     /// 0-9.
     case latn
     /// Arabic-Indic digits ٠-٩ (U+0660…U+0669).
@@ -185,6 +188,12 @@ public enum Language {
         case "az" where script == "arab" || region == "ir" || region == "iq": return .arabext
         default: return .latn
         }
+    }
+
+    /// The digits `tag`'s `nu` key asks for when typeset does not show them (`ar-u-nu-thai`:
+    /// "thai"), nil otherwise: refused in `--locale`, warned of in a `lang`.
+    public static func unshownDigits(of tag: String) -> String? {
+        numberingKeyword(of: tag).flatMap { NumberingSystem(rawValue: $0) == nil ? $0 : nil }
     }
 
     /// The value of the `nu` key of `tag`'s Unicode extension (`-u-`), wherever it stands among
