@@ -291,6 +291,11 @@ private let xcstrings = #"""
             "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
             "bad.xcstrings", 2, 28, "have no \"other\" form"
         ),
+        // A substitution without forms is named as one (its localization has a stringUnit).
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\": {\"stringUnit\": {\"value\": \"%#@n@\"},\n \"substitutions\": {\"n\": {\"argNum\": 1}}}}}}}",
+            "bad.xcstrings", 2, 25, "the substitution 'n' of key 'k' (en) has no variations"
+        ),
         // Variations Xcode does not write, or written as no forms: the `other` of a 'gender'
         // was shown, and a string for the forms said they had no `other`.
         (
@@ -567,8 +572,14 @@ private let xcstrings = #"""
         // sd-Deva-IN), Punjabi in Pakistan Arabic (sd-IN showed the Arabic-script `sd` in a
         // left-to-right screen, where sd-Deva said the catalog has none).
         let bare = StringCatalog(
-            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz", "sd", "pa", "az", "ug", "kk"].map { ($0, ["k": $0]) }),
+            tables: Dictionary(uniqueKeysWithValues: ["en", "sr", "zh", "uz", "sd", "pa", "az", "ug", "kk", "hi", "ja"].map { ($0, ["k": $0]) }),
             sourceLanguage: "en")
+        // A language of one usual script is written in it (ICU's likely subtags): hi-Latn
+        // showed the Devanagari of `hi`, unsaid.
+        for (locale, language) in [("hi-Latn", "en"), ("hi-Deva", "hi"), ("hi-IN", "hi"), ("ja-Jpan", "ja"), ("en-Latn-US", "en")] {
+            #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
+        }
+        #expect(bare.otherScript(of: "hi-Latn") == "'hi' is written in Devanagari letters, 'hi-Latn' in Latin letters")
         for (locale, language) in [
             ("sr-Latn", "en"), ("sr-Latn-RS", "en"), ("sr-Cyrl", "sr"), ("sr-RS", "sr"), ("zh-TW", "en"),
             ("zh-Hant-TW", "en"), ("zh-CN", "zh"), ("zh-Hans", "zh"), ("uz-Cyrl", "en"), ("uz", "uz"),
@@ -1210,9 +1221,17 @@ private let markup = """
         #expect(run.status == 1)
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors == [
-            "c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form (key 'hint' is used at uses.xml:1:11)"
+            "c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form, "
+                + "which a document shows unless its device is one of theirs (iphone) (key 'hint' is used at uses.xml:1:11)"
         ], "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["other.pdf"])
+        // Device variations need no `other` form (Apple's have none): an iPhone's document shows
+        // its own (every document using the key failed).
+        try #"<document device="iphone-8"><label key="hint">x</label></document>"#.write(
+            toFile: folder + "/phone.xml", atomically: true, encoding: .utf8)
+        let phone = try L10nCLI.typeset(["layout", "phone.xml", "--strings", "c.xcstrings"], in: folder)
+        #expect(phone.status == 0, "\(phone.stderr)")
+        #expect(try L10nCLI.blocks(phone.stdout).blocks.map(\.text) == ["Tap"])
     }
 
     /// An option that takes one value, given twice, is an error: the second silently won (a
@@ -1449,6 +1468,59 @@ private let markup = """
         let lproj = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "ar.lproj/Localizable.strings", "--locale", "en"], in: folder)
         let english = try #require(L10nCLI.blocks(lproj.stdout).blocks.first)
         #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
+        // Without a catalog the own text is the markup's, English where no `lang` says otherwise
+        // (it read "every night at ٢:٠٠" under `--locale ar` all the same); Arabic text stays Arabic.
+        for (file, expected) in [("doc.xml", ["en", "en", "ar"]), ("arabic.xml", ["ar"])] {
+            let bare = try L10nCLI.typeset(["layout", file, "--locale", "ar"], in: folder)
+            let shown = try L10nCLI.blocks(bare.stdout).blocks
+            #expect(shown.map(\.lang) == expected, "\(file) \(bare.stderr)")
+            #expect(shown.first?.text.contains(file == "doc.xml" ? "2:00" : "٥") == true, "\(shown)")
+        }
+    }
+
+    /// Text a catalog shows in the source language, where the locale is written in another
+    /// script, is the source language's: Gurmukhi "ਬਾਰੇ 2026" under `--locale pa-PK` was
+    /// tagged pa-PK and read "ਬਾਰੇ ۲۰۲۶"; a Simplified Chinese source under `zh-TW` was zh-TW.
+    @Test func sourceTextInAnotherScriptKeepsItsLanguage() throws {
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document numerals="auto"><label key="about">About</label><label key="b">b</label></document>"#,
+            "pa.xcstrings": #"""
+                {"sourceLanguage": "pa", "strings": {
+                  "about": {"localizations": {"pa": {"stringUnit": {"state": "translated", "value": "ਬਾਰੇ 2026"}}}},
+                  "b": {"localizations": {"pa": {"stringUnit": {"state": "translated", "value": "ਬ 12"}},
+                    "pa-Arab": {"stringUnit": {"state": "translated", "value": "ب 12"}}}}}}
+                """#,
+            "zh.xcstrings": #"{"sourceLanguage": "zh-Hans", "strings": {"about": {"localizations": {"zh-Hans": {"stringUnit": {"state": "translated", "value": "关于"}}}}}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let punjabi = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "pa.xcstrings", "--locale", "pa-PK"], in: folder)
+        let blocks = try L10nCLI.blocks(punjabi.stdout).blocks
+        #expect(blocks.map(\.lang) == ["pa", "pa-PK"], "\(punjabi.stderr)")
+        #expect(blocks.first?.text == "ਬਾਰੇ 2026" && blocks.last?.text.contains("۱۲") == true, "\(blocks)")
+        let chinese = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "zh.xcstrings", "--locale", "zh-TW"], in: folder)
+        #expect(try L10nCLI.blocks(chinese.stdout).blocks.first?.lang == "zh-Hans", "\(chinese.stderr)")
+    }
+
+    /// SwiftUI renders a catalog string's Markdown; typeset shows it as written, and says so
+    /// (a terms line's "[شروط الخدمة](https://…)" was scattered over two lines, unsaid).
+    @Test func markdownInACatalogStringIsSaid() throws {
+        #expect(CatalogMarkdown.firstSpan(in: "Agree to the [Terms](https://example.com/terms).") == "[Terms](https://example.com/terms)")
+        #expect(CatalogMarkdown.firstSpan(in: "Get **Lumen PRO** now, `code`") == "**Lumen PRO**")
+        #expect(CatalogMarkdown.firstSpan(in: "~~old~~ and [x](y)") == "~~old~~")
+        for plain in ["5 * 3 * 2", "*Required", "[draft] (v2)", "a [b](c d)", "** not **", "snake_case_name", "[](x)", "[a]()"] {
+            #expect(CatalogMarkdown.firstSpan(in: plain) == nil, "\(plain)")
+        }
+        // Linear on hostile text: a million openers without a closer.
+        #expect(CatalogMarkdown.firstSpan(in: String(repeating: "**a [b](c ", count: 100_000)) == nil)
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document><p key="terms">Terms</p></document>"#,
+            "c.json": #"{"terms": "بالمتابعة، فإنك توافق على [شروط الخدمة](https://example.com/terms)."}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.json", "--locale", "ar"], in: folder)
+        #expect(run.stderr.contains(
+            "doc.xml:1:11: warning: the string of key 'terms' has Markdown ('[شروط الخدمة](https://example.com/terms)'), "
+                + "which SwiftUI's Text renders; it is shown as it is written"), "\(run.stderr)")
     }
 
     /// A catalog's warnings are capped on standard error as a document's are: ten of one

@@ -423,7 +423,7 @@ struct BlockLayouter {
     /// right-to-left letters must be of the block language's script (Hebrew in a label of
     /// `lang="ar"` is no Arabic, and took its digits).
     private func textLanguage(_ shown: String?, in language: String, text: String) -> String {
-        guard let shown, !Language.sameLanguage(shown, language) else { return language }
+        guard let shown, !Language.sameLanguage(shown, language) || !Language.sameScript(shown, language) else { return language }
         let rightToLeft = Language.isRightToLeft(language: language)
         guard rightToLeft != Language.isRightToLeft(language: shown) else { return shown }
         let script = rightToLeft ? Language.rightToLeftScript(of: language) : nil  // nil: any of its direction
@@ -455,9 +455,11 @@ struct BlockLayouter {
     /// are of that language's direction, all of them. An English fallback in a mockup under
     /// `--locale ar` was tagged Arabic and read "every night at ٢:٠٠"; but Arabic text of an
     /// Arabic mockup is no English (nor English text of an `ar.lproj` file's catalog Arabic).
+    /// Without a catalog the own text is the markup's, in the markup's language: `--locale ar`
+    /// without `--strings` showed an English mockup's "every night at ٢:٠٠" all the same.
     private func ownTextLanguage(_ block: Block, _ context: BlockContext, text: String) -> String? {
-        guard block.key != nil, block.style.lang == nil, context.languageIsLocale,
-            let source = strings?.sourceLanguage.map({ Language.canonical(tag: $0) }),
+        let source = strings.map { $0.sourceLanguage.map { Language.canonical(tag: $0) } } ?? Document.defaultLanguage
+        guard block.key != nil, block.style.lang == nil, context.languageIsLocale, let source,
             !Language.sameLanguage(source, context.language)
         else { return nil }
         let words = Self.wordDirections(Array(text.unicodeScalars))
@@ -1285,6 +1287,13 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location, "\(whose) of key '\(key)' in the catalog is empty; nothing is shown"))
         }
+        if let markdown = CatalogMarkdown.firstSpan(in: text) {
+            let sample = markdown.count > 48 ? markdown.prefix(47) + "…" : markdown
+            diagnostics.report(.warning(
+                block.location,
+                "the string of key '\(key)' has Markdown ('\(sample)'), which SwiftUI's Text renders; it is shown as it is written",
+                hint: "UIKit shows Markdown as it is written too; for a SwiftUI screen's mockup, style the part in the markup (<b>, <span color=…>) without the key"))
+        }
         // A format string: the app fills its specifiers, and shows "%%" as "%".
         let specifiers = FormatSpecifiers.find(in: text)
         // The language the text is in: the locale's, else its table's or fallback's (an
@@ -1292,7 +1301,7 @@ struct BlockLayouter {
         // without the locale: an Arabic text was tagged English under `--locale en`).
         let language: String? =
             switch (found.language ?? found.fallback, strings.locale) {
-            case (let table?, let locale?) where !Language.sameLanguage(table, locale): table
+            case (let table?, let locale?) where !Language.sameLanguage(table, locale) || !Language.sameScript(table, locale): table
             case (let table, let locale): locale ?? table
             }
         guard !specifiers.isEmpty else { return ([FormatSpecifiers.Shown(text: text, isSpecifier: false)], language) }

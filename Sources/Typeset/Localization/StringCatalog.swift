@@ -112,7 +112,9 @@ public struct LocalizedStrings: Sendable {
         func written(_ language: String?) -> String? { language.map { Language.canonical(tag: $0) } }
         for (index, language) in languages.enumerated() {
             let isFallback = index >= ownLanguages && !untranslatable.contains(key)
-            if let problem = problems[language]?[key] {
+            // A device's own form first: device variations without an `other` form are a
+            // problem only for the documents of another device, or of none.
+            if let problem = problems[language]?[key], deviceTables[language]?[key] == nil {
                 return LookedUp(text: key, fallback: isFallback ? written(language) : nil, problem: problem)
             }
             if let text = deviceTables[language]?[key] ?? tables[language]?[key] {
@@ -128,6 +130,69 @@ public struct LocalizedStrings: Sendable {
         // no strings for it at all, and with the source language otherwise).
         return LookedUp(
             text: key, fallback: own ? nil : written(sourceLanguage), language: written(sourceLanguage), isKey: true)
+    }
+}
+
+/// The Markdown of a catalog string, which SwiftUI's `Text` renders from a `LocalizedStringKey`
+/// (a link, bold text) and UIKit shows as it is written, as a mockup does.
+enum CatalogMarkdown {
+    /// The first stretch of `text` that SwiftUI renders as Markdown: a link, `[Terms](https://…)`,
+    /// or text between `**`, `__`, `~~` or backticks (not single `*` or `_`: "5 * 3", "*Required");
+    /// nil when there is none. One pass per kind (a hostile 4 MiB string of openers is linear).
+    static func firstSpan(in text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        var first: Range<Int>?
+        func found(_ range: Range<Int>) {
+            if first.map({ range.lowerBound < $0.lowerBound }) ?? true { first = range }
+        }
+        // A link: `[`, its text without brackets or a line end, `](`, a destination without spaces, `)`.
+        var open: Int?
+        var index = 0
+        links: while index < scalars.count {
+            switch scalars[index] {
+            case "[": open = index
+            case "\n": open = nil
+            case "]":
+                if let start = open, index > start + 1, index + 1 < scalars.count, scalars[index + 1] == "(" {
+                    var end = index + 2
+                    while end < scalars.count, !(scalars[end] == ")" || scalars[end].properties.isWhitespace) { end += 1 }
+                    if end < scalars.count, scalars[end] == ")", end > index + 2 {
+                        found(start..<end + 1)
+                        break links
+                    }
+                    index = end
+                }
+                open = nil
+            default: break
+            }
+            index += 1
+        }
+        // Emphasis, strikethrough, code: an opening delimiter before a character that is no
+        // space, then a closing one after such a character.
+        for delimiter in ["**", "__", "~~", "`"] {
+            let marks = Array(delimiter.unicodeScalars)
+            func isMark(at position: Int) -> Bool {
+                position + marks.count <= scalars.count && scalars[position..<position + marks.count].elementsEqual(marks)
+            }
+            var position = 0
+            var opening: Int?
+            while position < scalars.count {
+                if let start = opening {
+                    if isMark(at: position), !scalars[position - 1].properties.isWhitespace, position > start + marks.count {
+                        found(start..<position + marks.count)
+                        break
+                    }
+                } else if isMark(at: position), position + marks.count < scalars.count,
+                    !scalars[position + marks.count].properties.isWhitespace
+                {
+                    opening = position
+                    position += marks.count
+                    continue
+                }
+                position += 1
+            }
+        }
+        return first.map { String(String.UnicodeScalarView(scalars[$0])) }
     }
 }
 
@@ -459,7 +524,7 @@ public struct StringCatalog: Sendable {
         // nor `zh-TW` `zh` (Simplified); as in CLDR, whose parent of such a locale is the root.
         let script = Language.script(of: chain[0])
         if let script {
-            chain.removeAll { form in Language.script(of: form).map { $0 != script } ?? false }
+            chain.removeAll { Language.isWritten($0, inAnotherScriptThan: script) }
         }
         func isForm(_ other: String) -> Bool {
             other.hasPrefix(language + "-") || alias.map { other.hasPrefix($0 + "-") } == true
@@ -483,8 +548,7 @@ public struct StringCatalog: Sendable {
         // (`pt-BR` and `pt-PT` mixed key by key for `pt`): the source language when it is one
         // (`en-US` for `en`, not the catalog's `en-GB`), else the catalog's first in the script.
         func inScript(_ other: String) -> Bool {
-            let otherScript = Language.script(of: other)
-            return script == nil || otherScript == nil || otherScript == script
+            script.map { !Language.isWritten(other, inAnotherScriptThan: $0) } ?? true
         }
         if let source = normalizedSource, isForm(source), inScript(source) {
             return chain + [source]
@@ -529,7 +593,8 @@ public struct StringCatalog: Sendable {
         let tag = StringCatalog.normalizedLanguage(locale)
         guard let language = Language.subtags(of: tag).first, language != tag,
             tables[language] != nil || problems[language] != nil,
-            let own = Language.script(of: tag), let theirs = Language.script(of: language), own != theirs
+            let own = Language.script(of: tag), Language.isWritten(language, inAnotherScriptThan: own),
+            let theirs = Language.script(of: language) ?? Language.likelyScript(of: language)
         else { return nil }
         func letters(_ script: String) -> String {
             switch script {
@@ -800,8 +865,8 @@ public struct StringCatalog: Sendable {
                     let normalized = normalizedLanguage(language)
                     if normalized == normalizedLanguage(source) { hasSource = true }
                     let before = budget
+                    var byDevice = false
                     do {
-                        var byDevice = false
                         let text = try localizedText(
                             localization, key: key, language: language, file: file, byDevice: &byDevice, budget: &budget)
                         tables[normalized, default: [:]][key] = text
@@ -813,6 +878,16 @@ public struct StringCatalog: Sendable {
                         }
                         if before - budget > largest?.bytes ?? 0 { largest = ("key '\(key)' (\(language))", before - budget) }
                     } catch var error {
+                        // Device variations without an `other` form (Apple's rules have none):
+                        // each device's own form is its documents' text, the error the others'.
+                        for device in byDevice ? deviceNames : [] {
+                            if let deviceText = try? localizedText(
+                                localization, key: key, language: language, file: file, device: device,
+                                byDevice: &byDevice, budget: &budget)
+                            {
+                                deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText
+                            }
+                        }
                         // Past the catalog's budget, the key that passed it is named with the one
                         // that made the most of it: the budget is spent in the catalog's order.
                         if before < longestSubstitutedText, let largest, error.message.hasPrefix(budgetMessage) {
@@ -942,13 +1017,13 @@ public struct StringCatalog: Sendable {
     /// (`substitutedTextBudget`), less what this text's make.
     private static func localizedText(
         _ localization: LocatedJSON, key: String, language: String, file: String, device: String? = nil,
-        byDevice: inout Bool, budget: inout Int, depth: Int = 0
+        byDevice: inout Bool, budget: inout Int, depth: Int = 0, substitution: String? = nil
     ) throws(Diagnostic) -> String {
         let what = "key '\(key)' (\(language))"
+        // What `localization` is: a language's entry, or one of its substitutions.
+        let entry = substitution.map { "the substitution '\($0)' of \(what)" } ?? "the localization of \(what)"
         guard localization.members != nil else {
-            throw Diagnostic.error(
-                location(localization, file),
-                "the localization of \(what) must be an object, not \(localization.kindName)")
+            throw Diagnostic.error(location(localization, file), "\(entry) must be an object, not \(localization.kindName)")
         }
         var text: String
         if let unit = localization["stringUnit"] {
@@ -978,21 +1053,30 @@ public struct StringCatalog: Sendable {
                 throw Diagnostic.error(
                     location(forms, file), "the \(kind) variations of \(what) must be an object of forms, not \(forms.kindName)")
             }
-            // Plural (zero, one, two, few, many, other) and device (iphone, ipad, ..., other)
-            // variations all have an `other` form; a mockup has no count to choose by, and a
-            // device only when the document names one.
-            guard let other = forms["other"] else {
-                throw Diagnostic.error(
-                    location(forms, file), "the \(kind) variations of \(what) have no \"other\" form")
-            }
+            // Plural variations (zero, one, two, few, many, other) all have an `other` form; a
+            // mockup has no count to choose by. Device variations (iphone, ipad, mac, ..., other)
+            // need not: a document names its device, and one of another device, or of none,
+            // takes the `other` form.
             if kind == "device" { byDevice = true }
-            let form = kind == "device" ? device.flatMap { forms[$0] } ?? other : other
+            let own = kind == "device" ? device.flatMap { forms[$0] } : nil
+            guard let form = own ?? forms["other"] else {
+                guard kind == "device" else {
+                    throw Diagnostic.error(location(forms, file), "the plural variations of \(what) have no \"other\" form")
+                }
+                // (Its hint is where the key is used.)
+                let names = forms.members?.map(\.key) ?? []
+                throw Diagnostic.error(
+                    location(forms, file),
+                    "the device variations of \(what) have no \"other\" form, which a document shows "
+                        + "unless its device is one of theirs (\(names.joined(separator: ", ")))")
+            }
             text = try localizedText(
                 form, key: key, language: language, file: file, device: device, byDevice: &byDevice, budget: &budget,
                 depth: depth + 1)
         } else {
             throw Diagnostic.error(
-                location(localization, file), "the localization of \(what) has neither a stringUnit nor variations")
+                location(localization, file),
+                substitution == nil ? "\(entry) has neither a stringUnit nor variations" : "\(entry) has no variations")
         }
         if let members = localization["substitutions"]?.members {
             let substitutions = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -1027,7 +1111,7 @@ public struct StringCatalog: Sendable {
                         if forms[name] == nil {
                             forms[name] = try localizedText(
                                 substitution, key: key, language: language, file: file, device: device,
-                                byDevice: &byDevice, budget: &budget, depth: depth + 1)
+                                byDevice: &byDevice, budget: &budget, depth: depth + 1, substitution: name)
                         }
                         let specifier = substitution["formatSpecifier"]?.string ?? "@"
                         let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)

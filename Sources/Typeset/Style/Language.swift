@@ -418,13 +418,21 @@ public enum Language {
     /// implies one, by the script ICU's likely subtags give the other (`lang="ar"` under
     /// `--locale ar-Arab-MA` is ar-Arab-MA; under `ar-Latn-MA` it stays `ar`). A variant of a
     /// script is that script (`scriptFamily`: Urdu's likely script is Aran, Nastaliq).
-    private static func sameScript(_ a: String, _ b: String) -> Bool {
+    static func sameScript(_ a: String, _ b: String) -> Bool {
         switch (script(of: a).map(scriptFamily), script(of: b).map(scriptFamily)) {
         case (let x?, let y?): return x == y
         case (nil, nil): return true
         case (let x?, nil): return likelyScript(of: b).map(scriptFamily) == x
         case (nil, let y?): return likelyScript(of: a).map(scriptFamily) == y
         }
+    }
+
+    /// Whether `tag` is written in another script than `script` (lower-cased): the script it
+    /// names or implies, else ICU's likely one (`hi`: Devanagari, not `hi-Latn`'s Latin); false
+    /// when neither is known.
+    static func isWritten(_ tag: String, inAnotherScriptThan script: String) -> Bool {
+        guard let own = self.script(of: tag) ?? likelyScript(of: tag) else { return false }
+        return scriptFamily(own) != scriptFamily(script)
     }
 
     /// A lower-cased script code as the script it is a variant or a mix of: Nastaliq (`aran`)
