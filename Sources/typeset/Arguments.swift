@@ -109,8 +109,7 @@ func refuseOverwritingSources(output: String?) throws {
 /// `refuseOverwritingSources`, and all of it for `diff`, whose inputs are checked apart).
 func refuseOverwritingMarkup(output: String?) throws {
     guard let output else { return }
-    if [".xml", ".xcstrings", ".strings"].contains(where: { output.lowercased().hasSuffix($0) }),
-        FileManager.default.fileExists(atPath: output)
+    if AtomicFileWriter.isMarkupOrCatalogName(output), FileManager.default.fileExists(atPath: output)
     {
         throw UsageError("'\(output)' is a markup file or string catalog: writing it would replace it; name another output")
     }

@@ -41,19 +41,19 @@ struct Conformance: Command {
             do {
                 let result = try suite.run(suite.path)
                 print(result.summary)
-                fflush(nil)
+                flushStandardOutput()
                 for failure in result.failures.prefix(verbose ? 20 : 5) {
                     writeStandardError(Conformance.located(failure, in: suite.path) + "\n")
                 }
                 if let shortfall = result.total == 0 ? "no test cases in this file" : result.shortfall {
-                    fflush(nil)
+                    flushStandardOutput()
                     writeStandardError("\(suite.path):1:1: error: \(shortfall)\n")
                     failed = true
                 }
                 failed = failed || result.failed > 0
             } catch {
                 print("\(suite.name): not run")
-                fflush(nil)
+                flushStandardOutput()
                 let reason = (error as? ConformanceError)?.reason ?? "\(error)"
                 writeStandardError("\(suite.path):1:1: error: \(reason)\n")
                 failed = true

@@ -159,11 +159,7 @@ struct Render: Command {
             // replaced a-2.xml's a-2.svg with its page 2), as one output per input refuses to.
             let inputFolders = folders(of: selected)
             var writeFailed = false
-            for (index, page) in resolvedFormat.outputPaths(for: output, pageCount: pageCount).enumerated().dropFirst() {
-                guard let markup = numberedScreen(of: page, beside: inputFolders) else { continue }
-                printError(
-                    "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
-                        + "name the output otherwise (-o) or write it to another folder")
+            if refusedOverNumberedScreen(resolvedFormat.outputPaths(for: output, pageCount: pageCount), output, inputFolders) {
                 try finish(total: selected.count, settings: settings, failed: selected)
                 return
             }
@@ -518,6 +514,20 @@ func refusedOverPicture(_ outputs: [String], _ inputs: [String], _ shown: [Set<S
     diagnostics.report(.error(SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(pictureOverwritten(found.output))"))
     printDiagnostics(diagnostics)
     return true
+}
+
+/// Whether a page after the first of `output`, written to `pages`, would replace another
+/// screen's output (`a-2.png`, beside `a-2.xml` in one of the inputs' `folders`): said, and
+/// refused whole (`render a.xml -o a.svg` and a sheet's page 2 replaced a-2.xml's a-2.svg).
+func refusedOverNumberedScreen(_ pages: [String], _ output: String, _ folders: [String]) -> Bool {
+    for (index, page) in pages.enumerated().dropFirst() {
+        guard let markup = numberedScreen(of: page, beside: folders) else { continue }
+        printError(
+            "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
+                + "name the output otherwise (-o) or write it to another folder")
+        return true
+    }
+    return false
 }
 
 /// What went wrong writing `path`. A write error names the file itself ("cannot write PATH:

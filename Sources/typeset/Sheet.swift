@@ -253,7 +253,8 @@ struct Sheet: Command {
         // A sheet page over a picture an input shows, on any of its pages (a cell shows the
         // first): refused, with that input's error.
         let shown = parsed.map { Set(($0.document?.imagePaths ?? []).compactMap(Path.realPath)) }
-        if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pages.count), inputs, shown) {
+        let pagePaths = resolvedFormat.outputPaths(for: output, pageCount: pages.count)
+        if refusedOverPicture(pagePaths, inputs, shown) || refusedOverNumberedScreen(pagePaths, output, folders(of: inputs)) {
             throw ExitCode(ExitStatus.inputFailed)
         }
         let written: [String]

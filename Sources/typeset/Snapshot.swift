@@ -262,11 +262,10 @@ struct Snapshot: Command {
             }
         }, report: { result in
             // Keeps diagnostics (standard error) next to their file's lines when both go to one log:
-            // fflush(nil) flushes standard output without naming the C global.
-            fflush(nil)
+            flushStandardOutput()
             printDiagnostics(result.diagnostics)
             result.lines.forEach { print(terminalSafe($0)) }
-            fflush(nil)
+            flushStandardOutput()
         })
 
         let passed = results.filter(\.passed).count

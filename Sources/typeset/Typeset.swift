@@ -15,9 +15,9 @@ enum TypesetCommand {
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
         let status = run(Array(CommandLine.arguments.dropFirst()))
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
-        // (fflush(nil) flushes it without naming the C global.)
-        if fflush(nil) != 0 {
-            printError("cannot write to standard output: \(String(cString: strerror(errno)))")
+        flushStandardOutput()
+        if let problem = standardOutputProblem.withLock({ $0 }) {
+            printError("cannot write to standard output: \(String(cString: strerror(problem)))")
             exit(max(status, ExitStatus.inputFailed))
         }
         exit(status)
@@ -109,11 +109,25 @@ func writeRawStandardError(_ text: String) {
     _ = writeAll(text, to: STDERR_FILENO)
 }
 
+/// The first error (errno) of a flush of standard output, which `main` reports: a command that
+/// flushed as it went (`conformance`, `snapshot`) lost its failure to the next flush, which
+/// found nothing to write, and `conformance > /dev/full` exited 0.
+private let standardOutputProblem = Locked<Int32?>(nil)
+
+/// Writes what `print` buffered to standard output (fflush(nil) flushes it without naming the
+/// C global), keeping the first failure for `main`.
+func flushStandardOutput() {
+    if fflush(nil) != 0 {
+        let problem = errno
+        standardOutputProblem.withLock { $0 = $0 ?? problem }
+    }
+}
+
 /// Writes `text` to standard output, after what `print` has buffered; throws when it cannot be
 /// written whole (`layout > /dev/full` exited 0 with no JSON).
 /// Writes what `produce` gives its writer to standard output; throws the first problem.
 func writeStandardOutput(_ produce: ((UnsafeBufferPointer<UInt8>) -> String?) -> String?) throws {
-    fflush(nil)  // flushes standard output without naming the C global
+    flushStandardOutput()
     if let problem = produce({ writeAll($0, to: STDOUT_FILENO) }) {
         throw OutputError(description: "cannot write to standard output: \(problem)")
     }

@@ -1185,6 +1185,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
     }
 
+    /// An output that is a symbolic link to a markup file or string catalog is refused as one
+    /// named so is: `out/a.pdf` → `../notes.xml` replaced the notes with a PDF (render, sheet
+    /// and `diff --out` alike), where a link to a font was refused.
+    @Test func aLinkToMarkupOrACatalogIsNeverWrittenThrough() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let notes = "<document><p>notes</p></document>"
+        try notes.write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: out + "/lk", withIntermediateDirectories: true)
+        for (target, link) in [("notes.xml", "lk/a.pdf"), ("c.xcstrings", "sheet.pdf"), ("l.strings", "d.png")] {
+            try notes.write(toFile: out + "/" + target, atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(
+                atPath: out + "/" + link, withDestinationPath: link.hasPrefix("lk/") ? "../" + target : target)
+        }
+        let png = repositoryRoot + "/Tests/Golden/download-row.png"
+        for command in [["render", "a.xml", "--out-dir", "lk"], ["sheet", "a.xml", "-o", "sheet.pdf"], ["diff", png, repositoryRoot + "/Tests/Golden/hig-lists.png", "--out", "d.png"]] {
+            let result = try typeset(command, in: out)
+            #expect(result.status != 0 && result.stderr.contains("a markup file or string catalog; writing it would replace it"), "\(result)")
+        }
+        for target in ["notes.xml", "c.xcstrings", "l.strings"] {
+            #expect(try String(contentsOfFile: out + "/" + target, encoding: .utf8) == notes, "\(target)")
+        }
+    }
+
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took
     /// another face (all of it bold without NotoSans-Regular.ttf).
     @Test func aDamagedBundledFontIsNamed() throws {

@@ -435,6 +435,13 @@ struct HostileInputTests {
             #expect(printed.status == status, "\(arguments): \(printed)")
             #expect(printed.stderr.contains("typeset: error: cannot write to standard output: No space left on device"), "\(arguments): \(printed.stderr)")
         }
+        // `conformance` flushes each file's line as it goes: that flush's failure counts (the
+        // last flush, at the end, found nothing left to write, and the failure went unsaid).
+        try FileManager.default.createDirectory(atPath: folder + "/ucd", withIntermediateDirectories: true)
+        try "@Levels: 0\n@Reorder: 0\nL; 3\n".write(toFile: folder + "/ucd/BidiTest.txt", atomically: false, encoding: .utf8)
+        let conformance = try runProgram("/bin/sh", ["-c", "\"$0\" conformance --unicode-dir \"$1\" > /dev/full", cli.binary, folder + "/ucd"])
+        #expect(conformance.status == 1)
+        #expect(conformance.stderr.contains("typeset: error: cannot write to standard output: No space left on device"), "\(conformance.stderr)")
     }
 
     /// A diagnostic quotes at most the start of a long name (a 5 MB element name made 15 MB of

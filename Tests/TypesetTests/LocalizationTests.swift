@@ -1946,6 +1946,13 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         let one = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
         #expect(one.status == 1 && one.stderr.contains("page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'"), "\(one)")
         #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
+        // And a sheet of several pages (its page 2 replaced a-2.svg, unsaid).
+        let sheet = try L10nCLI.typeset(
+            ["sheet", "a.xml", "-o", "a.svg", "--locales", "en,ar,he,fr,de,ja",
+             "--text-sizes", "xSmall,Small,Medium,Large,xLarge,xxLarge,xxxLarge,AX1,AX2,AX3,AX4,AX5"], in: paged)
+        #expect(sheet.status == 1 && sheet.stderr.contains("page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'"), "\(sheet)")
+        #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
+        #expect(!FileManager.default.fileExists(atPath: paged + "/a.svg"))
         try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
         try FileManager.default.createDirectory(atPath: paged + "/a-2.xml", withIntermediateDirectories: false)
         #expect(try L10nCLI.typeset(["render", "a.xml", "-o", "b.svg"], in: paged).status == 0)

@@ -73,6 +73,19 @@ public enum AtomicFileWriter {
         if kind == S_IFREG, FontDatabase.isFontFileName(path) {
             throw FileWriteFailure(path: output, reason: "it is a font file; writing it would replace it; name another output")
         }
+        // Nor a markup file or string catalog that no input is: named so, the command line
+        // refuses it at once; through a symbolic link (`out/a.pdf` → `../notes.xml`) it was
+        // replaced by the output.
+        if kind == S_IFREG, isMarkupOrCatalogName(path) {
+            let what = path != output ? "it leads to '\(path)', " : "it is "
+            throw FileWriteFailure(path: output, reason: what + "a markup file or string catalog; writing it would replace it; name another output")
+        }
+    }
+
+    /// Whether `path` is named as markup or a string catalog is (`.xml`, `.xcstrings`,
+    /// `.strings`): an output never is.
+    public static func isMarkupOrCatalogName(_ path: String) -> Bool {
+        [".xml", ".xcstrings", ".strings"].contains(where: { path.lowercased().hasSuffix($0) })
     }
 
     /// Writes `bytes` to a new hidden file in the folder of `path` and returns its path.
