@@ -258,6 +258,28 @@ struct RenderTests {
         }
     }
 
+    /// One mark of another color (a tajweed kasra, a highlighted letter) keeps the rest of the
+    /// line's words whole: the line was shaped again with a cluster per character, every mark
+    /// of it then stood apart from its letter, and pdftotext read one line as four, out of order.
+    @Test func aMarkOfItsOwnColorLeavesTheOtherWordsWhole() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        for (plain, colored) in [
+            ("<p>بِسْمِ ٱللَّهِ ٱلرَّحِيمِ</p>", ##"<p>بِسْمِ ٱللَّهِ ٱلرَّحِيم<span color="#D00000">ِ</span></p>"##),
+            ("<p>בְּרֵאשִׁית בָּרָא אֱלֹהִים</p>", ##"<p>בְּרֵאשִׁית <span color="#FF0000">ב</span>ָּרָא אֱלֹהִים</p>"##),
+        ] {
+            var texts: [String] = []
+            for body in [plain, colored] {
+                let result = try #require(layoutMarkup(#"<document lang="ar" width="390">"# + body + "</document>"))
+                let path = folder + "/marks.pdf"
+                try render(pages: result.pages, to: path, options: RenderOptions(format: .pdf))
+                texts.append(try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"]).stdout)
+            }
+            #expect(texts[1].split(separator: "\n").filter { $0.contains(where: \.isLetter) }.count == 1, "\(texts[1])")
+            #expect(texts[0] == texts[1], "\(texts)")
+        }
+    }
+
     @Test func pdfIsTaggedExtractableAndValid() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

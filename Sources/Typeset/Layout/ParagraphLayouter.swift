@@ -639,14 +639,17 @@ final class ParagraphLayouter: Sendable {
                 if text.spans[item.spanIndex].scalarRange.upperBound >= piece.upperBound {
                     addRun(piece, spanIndex: item.spanIndex, glyphs)  // nearly always: one span
                 } else {
-                    var (pieces, whole) = colorPieces(piece, of: item, clusters: candidates, text)
+                    var (pieces, apart) = colorPieces(piece, of: item, clusters: candidates, text)
                     // A letter and its mark in two colors are one cluster of HarfBuzz's: shaped
                     // again with a cluster for each character, the mark's glyph is drawn in its
                     // own color (the letter took it). The glyphs are the same, else (a font
-                    // HarfBuzz shapes otherwise that way) the cluster keeps one color; so do
-                    // the clusters that cannot be drawn apart (`whole`), each on its own.
+                    // HarfBuzz shapes otherwise that way) the cluster keeps one color. Only the
+                    // clusters so drawn apart (`apart`) take a cluster per character: every
+                    // other keeps its letters and marks together, for a PDF's text (one red
+                    // kasra put the whole line's vowel marks apart from their letters, and
+                    // pdftotext read the line as four, its words out of order).
                     var glyphs = glyphs
-                    if let whole {
+                    if let apart {
                         let fine = shape(item, display, text, balance: balance, range: piece, characterClusters: true).glyphs
                         let same = fine.elementsEqual(candidates) {
                             $0.id == $1.id && $0.advance == $1.advance && $0.xOffset == $1.xOffset && $0.yOffset == $1.yOffset
@@ -657,17 +660,17 @@ final class ParagraphLayouter: Sendable {
                             // (Devanagari's "किं" with a red anusvara: the font draws the i-vowel
                             // and the anusvara as one glyph, in the letter's cluster, and gives
                             // the anusvara an empty one): that cluster is drawn whole.
-                            var whole = whole
+                            var apart = apart
                             func color(_ character: Int) -> Color? { span(containing: character..<character + 1, in: text)?.style.color }
                             for (glyph, level0) in zip(fine, candidates)
                             where glyph.cluster != level0.cluster && !glyph.isInvisible
                                 && color(glyph.cluster) != color(level0.cluster)
                                 && (shaper.glyphExtents(face: item.face, size: 1, glyph: glyph.id).map { $0.width == 0 || $0.height == 0 } ?? true)
                             {
-                                whole.insert(level0.cluster)
+                                apart.remove(level0.cluster)
                             }
                             var characters = fine
-                            for (i, glyph) in zip(characters.indices, candidates) where whole.contains(glyph.cluster) {
+                            for (i, glyph) in zip(characters.indices, candidates) where !apart.contains(glyph.cluster) {
                                 characters[i].cluster = glyph.cluster
                             }
                             glyphs = shown(characters[...])
@@ -748,9 +751,9 @@ final class ParagraphLayouter: Sendable {
     /// them whose color is not the block's, else the block's: what the author colored shows.
     /// `glyphs` are the piece's as shaped, hidden ones included (a ZWNJ is a cluster of its own).
     ///
-    /// `whole`, unless `drawnApart` (the glyphs have a cluster per character already): nil when
-    /// no cluster holds two colors whose characters can be drawn apart, else the clusters (by
-    /// their first character) that hold two colors and cannot be. They can be where every
+    /// `apart`, unless `drawnApart` (the glyphs have a cluster per character already): the
+    /// clusters (by their first character) that hold two colors whose characters can be drawn
+    /// apart, nil when there are none. They can be where every
     /// character of a color other than the cluster's first is a mark that takes no room (a
     /// vowel mark, niqqud, an accent, a lam-alef's tanween: a glyph of its own, where it
     /// stands), and no color is translucent. Not a vowel sign HarfBuzz parts around its
@@ -760,7 +763,7 @@ final class ParagraphLayouter: Sendable {
     private func colorPieces(
         _ piece: Range<Int>, of item: TextItem, clusters glyphs: ArraySlice<ShapedGlyph>, _ text: ParagraphText,
         drawnApart: Bool = false
-    ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], whole: Set<Int>?) {
+    ) -> (pieces: [(range: Range<Int>, spanIndex: Int)], apart: Set<Int>?) {
         let spans = text.spans
         let plain = text.emptyStyle?.color ?? spans[item.spanIndex].style.color
         // Where the piece's clusters start, in logical order, then its end: sorted once, and
@@ -771,8 +774,7 @@ final class ParagraphLayouter: Sendable {
         bounds.append(piece.upperBound)
         var spanIndex = spans.partitionPoint { $0.scalarRange.upperBound <= piece.lowerBound }
         var pieces: [(range: Range<Int>, spanIndex: Int)] = []
-        var apart = false  // some cluster of two colors can be drawn apart
-        var whole = Set<Int>()
+        var apart = Set<Int>()
         var start = piece.lowerBound
         for end in bounds {
             // The cluster start..<end: the span of its first character, or a later one of it
@@ -804,8 +806,7 @@ final class ParagraphLayouter: Sendable {
                     guard spans[k].scalarRange.upperBound < end, k + 1 < spans.count else { break }
                     k += 1
                 }
-                if colors && separable { apart = true }
-                if colors && !separable { whole.insert(start) }
+                if colors && separable { apart.insert(start) }
             }
             if let last = pieces.last, last.spanIndex == chosen {
                 pieces[pieces.count - 1].range = last.range.lowerBound..<end
@@ -814,7 +815,7 @@ final class ParagraphLayouter: Sendable {
             }
             start = end
         }
-        return (pieces, apart ? whole : nil)
+        return (pieces, apart.isEmpty ? nil : apart)
     }
 
     /// The glyphs of `piece` that are drawn: the characters HarfBuzz hides (bidi controls, ZWNJ,
