@@ -24,6 +24,7 @@ INPUTS = {
     "eaw": "EastAsianWidth.txt",
     "gc": "extracted/DerivedGeneralCategory.txt",
     "scripts": "Scripts.txt",
+    "scx": "ScriptExtensions.txt",
     "gcb": "auxiliary/GraphemeBreakProperty.txt",
     "emoji": "emoji/emoji-data.txt",
     "core": "DerivedCoreProperties.txt",
@@ -150,6 +151,24 @@ def main():
     scripts = property_map("scripts", "Zzzz", sc_aliases)
     script_codes = ["Zzzz", "Zyyy", "Zinh"] + sorted(set(scripts) - {"Zzzz", "Zyyy", "Zinh"})
 
+    # Script_Extensions where listed (else it is the Script value): each distinct set of codes
+    # once, in the order of first use by code point, 0 for none.
+    scx_sets = [()]
+    scx = ["0"] * MAX
+    entries = []
+    with open(path("scx"), encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            rng, codes = [x.strip() for x in line.split(";")]
+            entries.append((parse_range(rng), tuple(codes.split())))
+    for (lo, hi), codes in sorted(entries):
+        if codes not in scx_sets:
+            scx_sets.append(codes)
+        scx[lo:hi + 1] = [str(scx_sets.index(codes))] * (hi - lo + 1)
+    assert len(scx_sets) < 256
+
     extpict = binary_property("emoji", "Extended_Pictographic")
     emoji_presentation = binary_property("emoji", "Emoji_Presentation")
     ignorable = binary_property("core", "Default_Ignorable_Code_Point")
@@ -224,6 +243,15 @@ def main():
         code_names.setdefault(code, name.replace("_", " "))
     for i in range(0, len(script_codes), 8):
         out.append("        " + ", ".join(f'"{code_names.get(c, c)}"' for c in script_codes[i:i + 8]) + ",")
+    out.append("    ]")
+    out.append("")
+    out.append(swift_array("scriptExtensions", ranges(scx, [str(i) for i in range(len(scx_sets))]),
+                           "Script_Extensions where listed: values index scriptExtensionSets (0: none, the Script value)."))
+    out.append("")
+    out.append("    /// The distinct Script_Extensions values, as indices of scriptCodes.")
+    out.append("    static let scriptExtensionSets: [[UInt8]] = [")
+    for codes in scx_sets:
+        out.append("        [" + ", ".join(str(script_codes.index(c)) for c in codes) + "],")
     out.append("    ]")
     out.append("")
     out.append("    /// BidiBrackets.txt: (code point, its canonical equivalent, canonical equivalent of its pair, 1 if opening).")

@@ -24,6 +24,29 @@ import Testing
         #expect(Itemizer.resolveScripts(Array("x) حفظ)".unicodeScalars)).map(\.code) == ["Latn", "Latn", "Latn", "Arab", "Arab", "Arab", "Arab"])
     }
 
+    /// A common character only some scripts use (Script_Extensions) takes one of them: the
+    /// Arabic comma after "Settings" was Latin in the layout JSON, of Noto Sans Arabic.
+    @Test func charactersOfSomeScriptsTakeOneOfThem() {
+        func scripts(_ text: String) -> [String] { Itemizer.resolveScripts(Array(text.unicodeScalars)).map(\.code) }
+        #expect(scripts("افتح Settings، ثم")[13...] == ["Arab", "Arab", "Arab", "Arab"])
+        // At the end, the latest of its scripts before it; the space after it follows it.
+        #expect(scripts("هل Android؟").last == "Arab")
+        // Where the text has none of its scripts, its neighbour's.
+        #expect(scripts("Android؟ x") == Array(repeating: "Latn", count: 10))
+        // The danda and the ideographic full stop after Latin; plain digits, commas and marks
+        // (an Arabic mark is inherited: it stays with its letter) keep their neighbour's.
+        #expect(scripts("ok। क") == ["Latn", "Latn", "Deva", "Deva", "Deva"])
+        #expect(scripts("Hi。世") == ["Latn", "Latn", "Hani", "Hani"])
+        #expect(scripts("ab 12, c\u{064B}") == Array(repeating: "Latn", count: 9))
+        // Leading, and of the first letter's script or not.
+        #expect(scripts("، ثم") == ["Arab", "Arab", "Arab", "Arab"])
+        #expect(scripts("، hello") == Array(repeating: "Latn", count: 7))
+        #expect(scripts("ثم x ، hello")[5...] == ["Arab", "Arab", "Latn", "Latn", "Latn", "Latn", "Latn"])
+        // Many of them after letters of none of their scripts: one pass (linear).
+        let long = String(repeating: "a؟", count: 50_000)
+        #expect(scripts(long).count == 100_000)
+    }
+
     @Test func neutralOnlyTextStaysCommon() {
         #expect(Itemizer.resolveScripts(Array("123 ...".unicodeScalars)).allSatisfy { $0 == .common })
     }

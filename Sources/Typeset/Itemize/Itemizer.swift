@@ -20,14 +20,27 @@ enum Itemizer {
     /// closing bracket takes the script of its opening one (UAX #24's use of
     /// Bidi_Paired_Bracket, as ICU and HarfBuzz do), and so does what follows it: in
     /// "حفظ (PDF)" both parentheses are Arabic, of one font and one size.
+    ///
+    /// A common character that only some scripts use (its Script_Extensions: the Arabic comma
+    /// and question mark, Arabic-Indic digits, the Devanagari danda, the ideographic full stop)
+    /// takes one of them, when the character before it is of none: the next letter's script,
+    /// else the latest one before it ("افتح Settings، ثم" and "هل تستخدم Android؟": the marks
+    /// are Arabic, not Latin); where the text has none of them, its neighbour's as before.
     static func resolveScripts(_ scalars: [Unicode.Scalar]) -> [Script] {
         var scripts = scalars.map(\.script)
         var firstExplicit: Script?
         var last: Script?
+        // The explicit scripts met so far, the latest last (a text has few).
+        var recent: [Script] = []
+        var nextExplicit = 0  // at or after the character being resolved: the next explicit one, or the end
         let pairs = bracketPairs(scalars)
         var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
         for i in scripts.indices {
             if scripts[i].isExplicit {
+                if last != scripts[i] {
+                    recent.removeAll { $0 == scripts[i] }
+                    recent.append(scripts[i])
+                }
                 last = scripts[i]
                 if firstExplicit == nil { firstExplicit = scripts[i] }
                 continue
@@ -37,6 +50,20 @@ enum Itemizer {
             while nextPair < pairs.count && pairs[nextPair].close < i { nextPair += 1 }
             if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
                 last = scripts[pairs[nextPair].open]
+            }
+            if scripts[i] == .common, case let extensions = scalars[i].scriptExtensions, !extensions.isEmpty,
+                !(last.map(extensions.contains) ?? false)
+            {
+                if nextExplicit <= i {
+                    nextExplicit = i + 1
+                    while nextExplicit < scalars.count && !scripts[nextExplicit].isExplicit { nextExplicit += 1 }
+                }
+                let next = nextExplicit < scalars.count ? scripts[nextExplicit] : nil
+                if let chosen = next.flatMap({ extensions.contains($0) ? $0 : nil }) ?? recent.last(where: extensions.contains) {
+                    scripts[i] = chosen
+                    last = chosen
+                    continue
+                }
             }
             if let last {
                 scripts[i] = last
@@ -50,6 +77,8 @@ enum Itemizer {
         if let firstExplicit {
             for i in scripts.indices {
                 if scalars[i].script.isExplicit { break }
+                // (One of some scripts only, not the first letter's, took one of its own.)
+                if scripts[i].isExplicit && scripts[i] != firstExplicit { continue }
                 scripts[i] = firstExplicit
             }
         }

@@ -102,6 +102,8 @@ enum Tables {
     static let extendedPictographic = PropertyTable(UnicodeTables.extendedPictographic)
     static let emojiPresentation = PropertyTable(UnicodeTables.emojiPresentation)
     static let script = PropertyTable(UnicodeTables.script)
+    static let scriptExtensions = PropertyTable(UnicodeTables.scriptExtensions)
+    static let scriptExtensionSets = UnicodeTables.scriptExtensionSets.map { $0.map(Script.init(index:)) }
     static let defaultIgnorable = PropertyTable(UnicodeTables.defaultIgnorable)
     static let alphabetic = PropertyTable(UnicodeTables.alphabetic)
     static let whiteSpace = PropertyTable(UnicodeTables.whiteSpace)
@@ -152,6 +154,10 @@ extension Unicode.Scalar {
     /// Emoji_Presentation (UTS #51): shown as an emoji, not as text, unless U+FE0E follows.
     public var isEmojiPresentation: Bool { Tables.emojiPresentation[value] == 1 }
     @inline(__always) public var script: Script { Script(index: Tables.script[value]) }
+    /// Script_Extensions (ScriptExtensions.txt), where it is not just `script`: the scripts a
+    /// common or inherited character is used with (U+060C ARABIC COMMA: Arabic, N'Ko, Rohingya,
+    /// Syriac, Thaana, Yezidi), in the file's order; empty for the others.
+    public var scriptExtensions: [Script] { Tables.scriptExtensionSets[Int(Tables.scriptExtensions[value])] }
     /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
     /// bidi controls, soft hyphen, ...).
     @inline(__always) public var isDefaultIgnorable: Bool { Tables.defaultIgnorable[value] == 1 }
