@@ -251,6 +251,14 @@ extension ReportBlock {
         #expect(try warnings(#"<p>אייפון 15 128 ג'יגה, ספירה 3 - 2 - 1 יציאה, בשנים 2020 - 2024 ודגמים 2023 2024</p>"#).isEmpty)
         #expect(try warnings(#"<p lang="ar">رقم 2024-2020 أو 5555-1234 أو 2123 2456 أو 4412-3456</p>"#).count == 4)
         #expect(try warnings(#"<p lang="ar">للفترة 2081-2100 والسعر 2000-2500 ريال</p>"#).isEmpty)
+        // A date with dots is one number to UAX #9: a date and a time, or a range of dates, read
+        // right to left as with slashes ("21.11.2026 14" was warned of, its ":30" cut off); a
+        // phone number with dots between groups is still one.
+        #expect(try warnings("<p>עודכן: 21.11.2026 14:30, תאריכים: 01.12.2026 - 15.12.2026 ו-2026.12.01 2026.12.15</p>").isEmpty)
+        #expect(try warnings(#"<p lang="ar">التحديث 21.11.26 14:30</p>"#).isEmpty)
+        #expect(try warnings("<p>טלפון: +1 555.010.2030</p>") == [
+            "the number '+1 555.010.2030' is not isolated: the right-to-left text around it reorders its groups"
+        ])
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [

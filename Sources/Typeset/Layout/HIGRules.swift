@@ -97,24 +97,43 @@ enum HIGRules {
     /// date, "12-05-24", which showed "24-05-12"; not a formation, "4-4-2" or "4-2-3-1", nor a
     /// count, "3 - 2 - 1"). Two numbers joined by a hyphen, "10-20", are a range, and numbers
     /// between spaces of fewer than seven digits are not taken for one ("15 128 GB" is two).
+    /// Numbers with dots between their digits are one number of seven digits or more ("+1
+    /// 555.010.2030"), but not with a date among their parts: a date is one number to UAX #9,
+    /// and a date and a time, or a range of dates, read in order from right to left
+    /// ("21.11.2026 14:30", "01.12.2026 - 15.12.2026", as with slashes).
     private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
         // Each part between hyphens and spaces, and whether only hyphens join them.
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
         var hyphensAlone = true
         var hyphen = false
+        // The digits of the current part's pieces between dots; whether a dot was met, and a date.
+        var pieces = [0]
+        var dotted = false
+        var date = false
+        func endPart() {
+            date = date || isDate(pieces)
+            pieces = [0]
+        }
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
                 parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
+                pieces[pieces.count - 1] += 1
             } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
                 if scalar == " " || scalar == "\u{A0}" { hyphensAlone = false } else { hyphen = true }
                 if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
+                endPart()
             } else if scalar == "(" || scalar == ")" {
                 hyphensAlone = false  // (brackets around a range: "(1299 - 1922)")
+            } else if scalar == "." {
+                dotted = true
+                pieces.append(0)
             } else {
                 return number.digits >= 7
             }
         }
+        endPart()
+        if dotted { return !date && number.digits >= 7 }
         if number.digits >= 7 {
             // (A range of two, with a hyphen, of years or amounts, "1879 - 1955", "2081-2100",
             // "2000-2500"; side by side, of this century or the last: "2123 2456" is a phone
@@ -125,6 +144,15 @@ enum HIGRules {
             return !years
         }
         return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
+    }
+
+    /// Whether the digits of pieces joined by dots are a date's: day, month and year (21.11.2026,
+    /// 1.5.26) or year, month and day (2026.11.21).
+    private static func isDate(_ pieces: [Int]) -> Bool {
+        guard pieces.count == 3 else { return false }
+        let dayOrMonth = 1...2
+        return dayOrMonth.contains(pieces[0]) && dayOrMonth.contains(pieces[1]) && (pieces[2] == 2 || pieces[2] == 4)
+            || pieces[0] == 4 && dayOrMonth.contains(pieces[1]) && dayOrMonth.contains(pieces[2])
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.
