@@ -1653,6 +1653,14 @@ extension ReportInvariantTests {
             #expect((abs(image.y + image.height / 2 - middle) < 0.01) == centered, "\(height): \(image) \(label.frame) \(line.baseline)")
             if !centered { #expect(image.y == label.frame.y) }
         }
+        // So do the rules of a "—— or ——" separator (they ran along the row's top).
+        let separator = #"<document lang="ar"><row><divider/><label align="center">أو</label><divider/></row></document>"#
+        try separator.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+        let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: JobSettings())
+        let blocks = try #require(outcome.layout?.report.pages.first?.blocks)
+        let label = try #require(blocks.first { $0.kind == "label" })
+        let rules = blocks.filter { $0.kind == "divider" }.map(\.frame)
+        #expect(rules.count == 2 && rules.allSatisfy { abs($0.y + $0.height / 2 - (label.frame.y + 17 * 1.3 / 2)) < 0.01 }, "\(rules)")
     }
 
     /// An image's `key` takes its alt text from the string catalog.

@@ -841,7 +841,7 @@ struct BlockLayouter {
         var bottom = top
         let rowStart = placed.count
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
-        var imageBlocks: [Int] = []  // and its images
+        var imageBlocks: [Int] = []  // and its images and dividers
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
@@ -853,6 +853,7 @@ struct BlockLayouter {
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
             switch child.kind {
             case .image where placed.count == first + 1: imageBlocks.append(first)
+            case .divider where placed.count == first + 1: imageBlocks.append(first)
             case .image, .divider, .spacer: break
             case .text(.button, _) where placed.count == first + 1: buttonBlocks.append(first)
             default: if placed.count > first { groups.append(first..<placed.count) }
@@ -888,7 +889,8 @@ struct BlockLayouter {
         }
         // An image less tall than the first line of the text beside it stands centered on that
         // line, as an icon beside its label does in a stack view (at the row's top, a 12 pt
-        // arrow stood 5 pt above the middle of the label's line).
+        // arrow stood 5 pt above the middle of the label's line); so does a divider, the rules
+        // of a "—— or ——" separator (they ran along the row's top, above the word).
         let lines = (buttonBlocks + groups.map(\.lowerBound)).compactMap { index -> (top: Double, height: Double)? in
             guard let line = placed[index].paragraph?.lines.first, let origin = placed[index].lineOrigins.first else { return nil }
             return (origin.top, line.height)
