@@ -67,8 +67,9 @@ struct Diff: Command {
             let renderer = MarkupRenderer(
                 fontDirectories: layoutArguments.fontDir, settings: settings, scale: scale)
             // Both inputs are tried, so that the errors of both are told at once.
+            // (One file given twice tells its warnings once: they were told twice.)
             let a = Result { try renderer.pages(of: self.a) }
-            let b = Result { try renderer.pages(of: self.b) }
+            let b = Result { try renderer.pages(of: self.b, printingWarnings: self.a != self.b) }
             // (One file given twice is told once.)
             for case .failure(let failure as DiffInputFailure) in self.a == self.b ? [a] : [a, b] {
                 printDiagnostics(failure.diagnostics)
@@ -311,8 +312,9 @@ struct MarkupRenderer {
     }
 
     /// The PNG pages of `input`: itself when it is a PNG (by its first bytes), else its markup
-    /// laid out, its pages drawn as they are compared.
-    func pages(of input: String) throws -> ComparedPages {
+    /// laid out, its pages drawn as they are compared (its warnings printed, unless not
+    /// `printingWarnings`).
+    func pages(of input: String, printingWarnings: Bool = true) throws -> ComparedPages {
         let location = SourceLocation(file: input, line: 1, column: 1)
         func failure(_ message: String) -> DiffInputFailure {
             var diagnostics = Diagnostics()
@@ -347,7 +349,7 @@ struct MarkupRenderer {
         guard let layout = outcome.layout, !outcome.failed else {
             throw DiffInputFailure(diagnostics: outcome.diagnostics)
         }
-        printDiagnostics(outcome.diagnostics)
+        if printingWarnings { printDiagnostics(outcome.diagnostics) }
         do {
             return try ComparedPages(pages: layout.pages, of: input, scale: scale)
         } catch {
