@@ -69,9 +69,9 @@ struct Diff: Command {
             // Both inputs are tried, so that the errors of both are told at once.
             // (One file given twice tells its warnings once: they were told twice.)
             let a = Result { try renderer.pages(of: self.a) }
-            let b = Result { try renderer.pages(of: self.b, printingWarnings: self.a != self.b) }
+            let b = Result { try renderer.pages(of: self.b, printingWarnings: resolvedPath(self.a) != resolvedPath(self.b)) }
             // (One file given twice is told once.)
-            for case .failure(let failure as DiffInputFailure) in self.a == self.b ? [a] : [a, b] {
+            for case .failure(let failure as DiffInputFailure) in resolvedPath(self.a) == resolvedPath(self.b) ? [a] : [a, b] {
                 printDiagnostics(failure.diagnostics)
             }
             (pagesA, pagesB) = (try a.get(), try b.get())

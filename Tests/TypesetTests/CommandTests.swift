@@ -1207,6 +1207,16 @@ import Testing
         for target in ["notes.xml", "c.xcstrings", "l.strings"] {
             #expect(try String(contentsOfFile: out + "/" + target, encoding: .utf8) == notes, "\(target)")
         }
+        // Nor a link to a JSON catalog, nor one to markup not made yet (it made new.xml a PDF).
+        try notes.write(toFile: out + "/strings.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: out + "/j.pdf", withDestinationPath: "strings.json")
+        try FileManager.default.createSymbolicLink(atPath: out + "/n.pdf", withDestinationPath: "new.xml")
+        for output in ["j.pdf", "n.pdf"] {
+            let result = try typeset(["render", "a.xml", "-o", output], in: out)
+            #expect(result.status == 1 && result.stderr.contains("named as a markup file or string catalog") || result.stderr.contains("a markup file or string catalog; writing it"), "\(result)")
+        }
+        #expect(try String(contentsOfFile: out + "/strings.json", encoding: .utf8) == notes)
+        #expect(!FileManager.default.fileExists(atPath: out + "/new.xml"))
     }
 
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took

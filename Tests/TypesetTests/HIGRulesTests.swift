@@ -259,6 +259,10 @@ extension ReportBlock {
         #expect(try warnings("<p>טלפון: +1 555.010.2030</p>") == [
             "the number '+1 555.010.2030' is not isolated: the right-to-left text around it reorders its groups"
         ])
+        // By their values: a Belgian phone number's dotted groups are no date; a range of
+        // dotted times or amounts reads right to left as one of plain ones does.
+        #expect(try warnings("<p>נייד 0470 12.34.56 או 030 12.34.5678</p>").count == 2)
+        #expect(try warnings("<p>שעות 9.00 - 17.00 או 14.30 - 15.30, מחיר 100.50 - 200.75 או 1.000 - 2.000</p>").isEmpty)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [
@@ -1661,6 +1665,15 @@ extension ReportInvariantTests {
         let label = try #require(blocks.first { $0.kind == "label" })
         let rules = blocks.filter { $0.kind == "divider" }.map(\.frame)
         #expect(rules.count == 2 && rules.allSatisfy { abs($0.y + $0.height / 2 - (label.frame.y + 17 * 1.3 / 2)) < 0.01 }, "\(rules)")
+        // Between buttons of one height, whichever comes first: on the highest of the tallest lines.
+        var heights: [Double] = []
+        for buttons in [("A much longer button title that wraps onto lines", "Short"), ("Short", "A much longer button title that wraps onto lines")] {
+            let xml = "<document><row><button>\(buttons.0)</button><divider/><button>\(buttons.1)</button></row></document>"
+            try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            let page = try #require(sharedTypesetter.layoutFile(folder + "/doc.xml", settings: JobSettings()).layout?.report.pages.first)
+            heights += page.blocks.filter { $0.kind == "divider" }.map(\.frame.y)
+        }
+        #expect(heights.count == 2 && heights[0] == heights[1], "\(heights)")
     }
 
     /// An image's `key` takes its alt text from the string catalog.

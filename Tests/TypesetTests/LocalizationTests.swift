@@ -1953,6 +1953,11 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         #expect(sheet.status == 1 && sheet.stderr.contains("page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'"), "\(sheet)")
         #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
         #expect(!FileManager.default.fileExists(atPath: paged + "/a.svg"))
+        // A screen named with a capital extension is one too.
+        try FileManager.default.moveItem(atPath: paged + "/a-2.xml", toPath: paged + "/a-2.XML")
+        let capital = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
+        #expect(capital.status == 1 && capital.stderr.contains("the output of 'a-2.XML'"), "\(capital)")
+        try FileManager.default.moveItem(atPath: paged + "/a-2.XML", toPath: paged + "/a-2.xml")
         try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
         try FileManager.default.createDirectory(atPath: paged + "/a-2.xml", withIntermediateDirectories: false)
         #expect(try L10nCLI.typeset(["render", "a.xml", "-o", "b.svg"], in: paged).status == 0)

@@ -38,6 +38,9 @@ import Testing
         #expect(scripts("ok। क") == ["Latn", "Latn", "Deva", "Deva", "Deva"])
         #expect(scripts("Hi。世") == ["Latn", "Latn", "Hani", "Hani"])
         #expect(scripts("ab 12, c\u{064B}") == Array(repeating: "Latn", count: 9))
+        // Not a space: the narrow no-break space (Latin's and Mongolian's) between a number's
+        // groups keeps the number in one script.
+        #expect(Set(scripts("ב-iPhone המחיר 1\u{202F}000 ש")[15...]) == ["Hebr"])
         // Leading, and of the first letter's script or not.
         #expect(scripts("، ثم") == ["Arab", "Arab", "Arab", "Arab"])
         #expect(scripts("، hello") == Array(repeating: "Latn", count: 7))

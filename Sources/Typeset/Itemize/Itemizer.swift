@@ -51,8 +51,10 @@ enum Itemizer {
             if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
                 last = scripts[pairs[nextPair].open]
             }
-            if scripts[i] == .common, case let extensions = scalars[i].scriptExtensions, !extensions.isEmpty,
-                !(last.map(extensions.contains) ?? false)
+            // (Not a space: the narrow no-break space, Latin's and Mongolian's, between a
+            // number's groups in Hebrew cut the number in two scripts.)
+            if scripts[i] == .common, !scalars[i].isWhiteSpace, case let extensions = scalars[i].scriptExtensions,
+                !extensions.isEmpty, !(last.map(extensions.contains) ?? false)
             {
                 if nextExplicit <= i {
                     nextExplicit = i + 1

@@ -895,7 +895,8 @@ struct BlockLayouter {
             guard let line = placed[index].paragraph?.lines.first, let origin = placed[index].lineOrigins.first else { return nil }
             return (origin.top, line.height)
         }
-        if let line = lines.max(by: { $0.height < $1.height }) {
+        // (The tallest line, the highest of those: whichever child it is in, one place.)
+        if let line = lines.max(by: { $0.height < $1.height || $0.height == $1.height && $0.top > $1.top }) {
             for i in imageBlocks where placed[i].bottom - placed[i].top < line.height {
                 let down = line.top + line.height / 2 - (placed[i].top + placed[i].bottom) / 2
                 guard down > 0.001 else { continue }

@@ -106,19 +106,22 @@ enum HIGRules {
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
         var hyphensAlone = true
         var hyphen = false
-        // The digits of the current part's pieces between dots; whether a dot was met, and a date.
-        var pieces = [0]
+        // The current part's pieces between dots; whether a dot was met, and a date.
+        var pieces: [(digits: Int, value: UInt32)] = [(0, 0)]
         var dotted = false
         var date = false
+        var dottedParts = 0
         func endPart() {
             date = date || isDate(pieces)
-            pieces = [0]
+            if pieces.count > 1 { dottedParts += 1 }
+            pieces = [(0, 0)]
         }
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
                 parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
-                pieces[pieces.count - 1] += 1
+                pieces[pieces.count - 1].digits += 1
+                pieces[pieces.count - 1].value = min(pieces[pieces.count - 1].value * 10 + digit, 100_000)
             } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {
                 if scalar == " " || scalar == "\u{A0}" { hyphensAlone = false } else { hyphen = true }
                 if parts[parts.count - 1].digits > 0 { parts.append((0, 0)) }
@@ -127,13 +130,14 @@ enum HIGRules {
                 hyphensAlone = false  // (brackets around a range: "(1299 - 1922)")
             } else if scalar == "." {
                 dotted = true
-                pieces.append(0)
+                pieces.append((0, 0))
             } else {
                 return number.digits >= 7
             }
         }
         endPart()
-        if dotted { return !date && number.digits >= 7 }
+        // (Two parts with dots joined by a hyphen are a range: "9.00 - 17.00", "1.000 - 2.000".)
+        if dotted { return !date && !(hyphen && parts.count == 2 && dottedParts == 2) && number.digits >= 7 }
         if number.digits >= 7 {
             // (A range of two, with a hyphen, of years or amounts, "1879 - 1955", "2081-2100",
             // "2000-2500"; side by side, of this century or the last: "2123 2456" is a phone
@@ -146,13 +150,15 @@ enum HIGRules {
         return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
     }
 
-    /// Whether the digits of pieces joined by dots are a date's: day, month and year (21.11.2026,
-    /// 1.5.26) or year, month and day (2026.11.21).
-    private static func isDate(_ pieces: [Int]) -> Bool {
+    /// Whether pieces joined by dots are a date: day, month and year (21.11.2026, 1.5.26) or
+    /// year, month and day (2026.11.21), by their digits and values (a Belgian phone number's
+    /// "12.34.56" is none).
+    private static func isDate(_ pieces: [(digits: Int, value: UInt32)]) -> Bool {
         guard pieces.count == 3 else { return false }
-        let dayOrMonth = 1...2
-        return dayOrMonth.contains(pieces[0]) && dayOrMonth.contains(pieces[1]) && (pieces[2] == 2 || pieces[2] == 4)
-            || pieces[0] == 4 && dayOrMonth.contains(pieces[1]) && dayOrMonth.contains(pieces[2])
+        func isDay(_ piece: (digits: Int, value: UInt32)) -> Bool { (1...2).contains(piece.digits) && (1...31).contains(piece.value) }
+        func isMonth(_ piece: (digits: Int, value: UInt32)) -> Bool { (1...2).contains(piece.digits) && (1...12).contains(piece.value) }
+        return isDay(pieces[0]) && isMonth(pieces[1]) && (pieces[2].digits == 2 || pieces[2].digits == 4)
+            || pieces[0].digits == 4 && isMonth(pieces[1]) && isDay(pieces[2])
     }
 
     /// 4.3: text that balancing enlarges: Arabic or Hebrew letters.

@@ -58,7 +58,13 @@ public enum AtomicFileWriter {
             throw FileWriteFailure(path: output, reason: "its name is longer than the \(nameBytes) bytes a file name can have")
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { return }  // nothing there yet
+        guard stat(path, &status) == 0 else {
+            // Nothing there yet: but a link does not make a markup file of an output.
+            if path != output, isMarkupOrCatalogName(path) {
+                throw FileWriteFailure(path: output, reason: "it leads to '\(path)', named as a markup file or string catalog; name another output")
+            }
+            return
+        }
         let kind = status.st_mode & S_IFMT
         if kind != S_IFREG && kind != S_IFDIR {
             throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
@@ -83,9 +89,9 @@ public enum AtomicFileWriter {
     }
 
     /// Whether `path` is named as markup or a string catalog is (`.xml`, `.xcstrings`,
-    /// `.strings`): an output never is.
+    /// `.strings`, `.stringsdict`, `.json`): an output never is.
     public static func isMarkupOrCatalogName(_ path: String) -> Bool {
-        [".xml", ".xcstrings", ".strings"].contains(where: { path.lowercased().hasSuffix($0) })
+        [".xml", ".xcstrings", ".strings", ".stringsdict", ".json"].contains(where: { path.lowercased().hasSuffix($0) })
     }
 
     /// Writes `bytes` to a new hidden file in the folder of `path` and returns its path.

@@ -118,7 +118,8 @@ public func numberedScreen(of page: String, stem: String? = nil, beside folders:
     let stem = stem ?? Path.stem(page)
     let pageFolder = Path.folder(page)
     for folder in folders.contains(pageFolder) ? folders : folders + [pageFolder] {
-        for name in extensions.map({ stem + $0 }) {
+        // (`onboarding-2.XML` too: a screen so named lost its output.)
+        for name in extensions.flatMap({ [stem + $0, stem + $0.uppercased()] }) {
             let path = folder.isEmpty ? name : Path.join(folder, name)
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Path.realPath(path) != Path.realPath(page) else {
