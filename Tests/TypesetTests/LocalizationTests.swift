@@ -291,6 +291,11 @@ private let xcstrings = #"""
             "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\":\n {\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
             "bad.xcstrings", 2, 28, "have no \"other\" form"
         ),
+        // A substitution's own flaws name it.
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\": {\"stringUnit\": {\"value\": \"%#@n@\"},\n \"substitutions\": {\"n\": {\"variations\": {\"plural\": {\"one\": {}}}}}}}}}}",
+            "bad.xcstrings", 2, 51, "the plural variations of substitution 'n' of key 'k' (en) have no \"other\" form"
+        ),
         // A substitution without forms is named as one (its localization has a stringUnit).
         (
             "{\"sourceLanguage\": \"en\", \"strings\": {\"k\": {\"localizations\": {\"en\": {\"stringUnit\": {\"value\": \"%#@n@\"},\n \"substitutions\": {\"n\": {\"argNum\": 1}}}}}}}",
@@ -580,6 +585,19 @@ private let xcstrings = #"""
             #expect(bare.strings(locale: locale)["k"] == language, "\(locale)")
         }
         #expect(bare.otherScript(of: "hi-Latn") == "'hi' is written in Devanagari letters, 'hi-Latn' in Latin letters")
+        #expect(bare.otherScript(of: "ja-Latn") == "'ja' is written in Japanese kana and kanji, 'ja-Latn' in Latin letters")
+        // The locale's own likely script too (`--locale hi` took `hi-Latn`, yue-CN Traditional
+        // `yue`); a script's variant is the script (cu-Cyrs took no `cu`); a private-use or
+        // grandfathered tag is a language of its own, no form of "x" or "i".
+        let scripted = StringCatalog(
+            tables: Dictionary(uniqueKeysWithValues: ["en", "hi-Latn", "yue", "cu", "x-pseudo", "i-klingon"].map { ($0, ["k": $0]) }),
+            sourceLanguage: "en")
+        for (locale, language) in [
+            ("hi", "en"), ("hi-Latn", "hi-Latn"), ("yue-Hans", "en"), ("yue-CN", "en"), ("yue-HK", "yue"), ("cu-Cyrs", "cu"),
+            ("x-klingon", "en"), ("i-navajo", "en"), ("x-pseudo", "x-pseudo"),
+        ] {
+            #expect(scripted.strings(locale: locale)["k"] == language, "\(locale)")
+        }
         for (locale, language) in [
             ("sr-Latn", "en"), ("sr-Latn-RS", "en"), ("sr-Cyrl", "sr"), ("sr-RS", "sr"), ("zh-TW", "en"),
             ("zh-Hant-TW", "en"), ("zh-CN", "zh"), ("zh-Hans", "zh"), ("uz-Cyrl", "en"), ("uz", "uz"),
@@ -1222,7 +1240,7 @@ private let markup = """
         let errors = run.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors == [
             "c.xcstrings:2:62: error: the device variations of key 'hint' (en) have no \"other\" form, "
-                + "which a document shows unless its device is one of theirs (iphone) (key 'hint' is used at uses.xml:1:11)"
+                + "which a document shows unless its device has a form of its own (iphone) (key 'hint' is used at uses.xml:1:11)"
         ], "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["other.pdf"])
         // Device variations need no `other` form (Apple's have none): an iPhone's document shows
@@ -1232,6 +1250,24 @@ private let markup = """
         let phone = try L10nCLI.typeset(["layout", "phone.xml", "--strings", "c.xcstrings"], in: folder)
         #expect(phone.status == 0, "\(phone.stderr)")
         #expect(try L10nCLI.blocks(phone.stdout).blocks.map(\.text) == ["Tap"])
+        // A broken form of one device fails that device's documents, with its own error; the
+        // others show the `other` form.
+        let broken = #"""
+            {"sourceLanguage": "en", "strings": {"hint": {"localizations": {"en": {"variations": {"device": {
+              "iphone": {"variations": {"plural": {"one": {"stringUnit": {"state": "translated", "value": "1"}}}}},
+              "other": {"stringUnit": {"state": "translated", "value": "Click"}}}}}}}}}
+            """#
+        try broken.write(toFile: folder + "/b.xcstrings", atomically: true, encoding: .utf8)
+        try #"<document device="ipad"><label key="hint">x</label></document>"#.write(
+            toFile: folder + "/pad.xml", atomically: true, encoding: .utf8)
+        let brokenPhone = try L10nCLI.typeset(["layout", "phone.xml", "--strings", "b.xcstrings"], in: folder)
+        #expect(brokenPhone.status == 1 && brokenPhone.stderr.contains("the plural variations of key 'hint' (en) have no \"other\" form"), "\(brokenPhone.stderr)")
+        for file in ["pad.xml", "other.xml"] {
+            try #"<document><label key="hint">x</label></document>"#.write(toFile: folder + "/other.xml", atomically: true, encoding: .utf8)
+            let shown = try L10nCLI.typeset(["layout", file, "--strings", "b.xcstrings"], in: folder)
+            let texts = try L10nCLI.blocks(shown.stdout).blocks.map(\.text)
+            #expect(shown.status == 0 && texts == ["Click"], "\(file): \(shown.stderr)")
+        }
     }
 
     /// An option that takes one value, given twice, is an error: the second silently won (a
@@ -1470,6 +1506,11 @@ private let markup = """
         #expect(english.lang == "en" && english.text.contains("2:00"), "\(english) \(lproj.stderr)")
         // Without a catalog the own text is the markup's, English where no `lang` says otherwise
         // (it read "every night at ٢:٠٠" under `--locale ar` all the same); Arabic text stays Arabic.
+        // Nor is text in other letters of English's direction English: Marathi under `--locale mr`.
+        try #"<document numerals="auto"><label key="alarm">रोज रात्री 2:00 वाजता</label></document>"#.write(
+            toFile: folder + "/mr.xml", atomically: true, encoding: .utf8)
+        let marathi = try #require(L10nCLI.blocks(try L10nCLI.typeset(["layout", "mr.xml", "--locale", "mr"], in: folder).stdout).blocks.first)
+        #expect(marathi.lang == "mr" && marathi.text.contains("२:००"), "\(marathi)")
         for (file, expected) in [("doc.xml", ["en", "en", "ar"]), ("arabic.xml", ["ar"])] {
             let bare = try L10nCLI.typeset(["layout", file, "--locale", "ar"], in: folder)
             let shown = try L10nCLI.blocks(bare.stdout).blocks
@@ -1507,7 +1548,16 @@ private let markup = """
         #expect(CatalogMarkdown.firstSpan(in: "Agree to the [Terms](https://example.com/terms).") == "[Terms](https://example.com/terms)")
         #expect(CatalogMarkdown.firstSpan(in: "Get **Lumen PRO** now, `code`") == "**Lumen PRO**")
         #expect(CatalogMarkdown.firstSpan(in: "~~old~~ and [x](y)") == "~~old~~")
-        for plain in ["5 * 3 * 2", "*Required", "[draft] (v2)", "a [b](c d)", "** not **", "snake_case_name", "[](x)", "[a]()"] {
+        #expect(CatalogMarkdown.firstSpan(in: #"See [Terms](https://x.com "Terms") or <https://example.com>"#) == #"[Terms](https://x.com "Terms")"#)
+        #expect(CatalogMarkdown.firstSpan(in: "Visit <https://example.com> today") == "<https://example.com>")
+        #expect(CatalogMarkdown.firstSpan(in: "a __b__ c") == "__b__")
+        // Not what CommonMark shows as written: a card number's or password's asterisks, the
+        // underscores inside a file name, a "**" after a letter before a comma, an escaped bracket.
+        for plain in [
+            "5 * 3 * 2", "*Required", "[draft] (v2)", "a [b](c d)", "** not **", "snake_case_name", "[](x)", "[a]()",
+            "Visa **** **** **** 4242", "Password: ********", "Saved to report__final__v2.pdf",
+            "Storage 2 TB**, Family Sharing**", #"\[not a link](x)"#, "<http://a b>",
+        ] {
             #expect(CatalogMarkdown.firstSpan(in: plain) == nil, "\(plain)")
         }
         // Linear on hostile text: a million openers without a closer.

@@ -24,8 +24,10 @@ public struct LocalizedStrings: Sendable {
     /// `StringCatalog.problems` and `keysWithoutText`.
     let problems: [String: [String: Diagnostic]]
     let keysWithoutText: Set<String>
-    /// Language → key → text of the device's variation, where it is not the `other` one.
+    /// Language → key → text of the device's variation, where it is not the `other` one, and
+    /// → why that variation cannot be read.
     let deviceTables: [String: [String: String]]
+    let deviceProblems: [String: [String: Diagnostic]]
     /// False when the catalog has no strings for the locale at all: every key shows the source
     /// language's text, which is one warning (at the catalog for `--locale`, else at the
     /// document), not one per key.
@@ -113,11 +115,13 @@ public struct LocalizedStrings: Sendable {
         for (index, language) in languages.enumerated() {
             let isFallback = index >= ownLanguages && !untranslatable.contains(key)
             // A device's own form first: device variations without an `other` form are a
-            // problem only for the documents of another device, or of none.
-            if let problem = problems[language]?[key], deviceTables[language]?[key] == nil {
+            // problem only for the documents of another device, or of none; a broken form only
+            // for its device's.
+            let own = deviceTables[language]?[key]
+            if let problem = deviceProblems[language]?[key] ?? (own == nil ? problems[language]?[key] : nil) {
                 return LookedUp(text: key, fallback: isFallback ? written(language) : nil, problem: problem)
             }
-            if let text = deviceTables[language]?[key] ?? tables[language]?[key] {
+            if let text = own ?? tables[language]?[key] {
                 return LookedUp(
                     text: text, fallback: isFallback ? written(language) : nil,
                     language: language.isEmpty ? nil : written(language))
@@ -136,60 +140,107 @@ public struct LocalizedStrings: Sendable {
 /// The Markdown of a catalog string, which SwiftUI's `Text` renders from a `LocalizedStringKey`
 /// (a link, bold text) and UIKit shows as it is written, as a mockup does.
 enum CatalogMarkdown {
-    /// The first stretch of `text` that SwiftUI renders as Markdown: a link, `[Terms](https://…)`,
-    /// or text between `**`, `__`, `~~` or backticks (not single `*` or `_`: "5 * 3", "*Required");
-    /// nil when there is none. One pass per kind (a hostile 4 MiB string of openers is linear).
+    /// The first stretch of `text` that SwiftUI renders as Markdown, as CommonMark reads it: a
+    /// link, `[Terms](https://…)` (with a title or not), an autolink, `<https://…>`, or text
+    /// between `**`, `__`, `~~` or backticks that can open and close there (not the `****` of a
+    /// card number, the `__` inside a file name, nor a `**` after a letter before a comma); nil
+    /// when there is none. Not single `*` or `_` (italics): "5 * 3", "*Required" are too
+    /// common to tell apart. One pass per kind: linear on a hostile 4 MiB string.
     static func firstSpan(in text: String) -> String? {
         let scalars = Array(text.unicodeScalars)
         var first: Range<Int>?
         func found(_ range: Range<Int>) {
             if first.map({ range.lowerBound < $0.lowerBound }) ?? true { first = range }
         }
-        // A link: `[`, its text without brackets or a line end, `](`, a destination without spaces, `)`.
+        func isSpace(_ at: Int) -> Bool { at < 0 || at >= scalars.count || scalars[at].properties.isWhitespace }
+        func isPunctuation(_ at: Int) -> Bool {
+            guard at >= 0 && at < scalars.count else { return false }
+            switch scalars[at].properties.generalCategory {
+            case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+                .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+                return true
+            default: return false
+            }
+        }
+        func isAlphanumeric(_ at: Int) -> Bool {
+            at >= 0 && at < scalars.count && (scalars[at].properties.isAlphabetic || scalars[at].properties.numericType != nil)
+        }
+        // A link: an unescaped `[`, its text without brackets or a line end, `](`, a destination
+        // without spaces, a title in quotes or none, `)`; an autolink.
         var open: Int?
         var index = 0
         links: while index < scalars.count {
             switch scalars[index] {
-            case "[": open = index
+            case "[": open = index > 0 && scalars[index - 1] == "\\" ? nil : index
             case "\n": open = nil
+            case "<":
+                let scheme = Array("http".unicodeScalars)
+                if index + 8 < scalars.count, scalars[index + 1..<index + 5].elementsEqual(scheme) {
+                    var end = index + 5
+                    while end < scalars.count, scalars[end] != ">", !isSpace(end), scalars[end] != "<" { end += 1 }
+                    if end < scalars.count, scalars[end] == ">", scalars[index + 5..<end].starts(with: "://".unicodeScalars)
+                        || scalars[index + 5..<end].starts(with: "s://".unicodeScalars)
+                    {
+                        found(index..<end + 1)
+                        break links
+                    }
+                    index = max(index, end - 1)
+                }
             case "]":
                 if let start = open, index > start + 1, index + 1 < scalars.count, scalars[index + 1] == "(" {
                     var end = index + 2
-                    while end < scalars.count, !(scalars[end] == ")" || scalars[end].properties.isWhitespace) { end += 1 }
+                    while end < scalars.count, scalars[end] != ")", !isSpace(end) { end += 1 }
+                    if end > index + 2, end < scalars.count, scalars[end] != ")" {
+                        // A title: spaces, then "…" up to its quote, then `)`.
+                        var title = end
+                        while title < scalars.count, scalars[title] == " " { title += 1 }
+                        if title < scalars.count, scalars[title] == "\"" {
+                            var close = title + 1
+                            while close < scalars.count, scalars[close] != "\"", scalars[close] != "\n" { close += 1 }
+                            if close + 1 < scalars.count, scalars[close] == "\"", scalars[close + 1] == ")" { end = close + 1 }
+                        }
+                    }
                     if end < scalars.count, scalars[end] == ")", end > index + 2 {
                         found(start..<end + 1)
                         break links
                     }
-                    index = end
+                    index = max(index, end - 1)
                 }
                 open = nil
             default: break
             }
             index += 1
         }
-        // Emphasis, strikethrough, code: an opening delimiter before a character that is no
-        // space, then a closing one after such a character.
+        // Emphasis, strikethrough, code: a run of exactly the delimiter that can open (CommonMark's
+        // left-flanking: no space after it, and no punctuation after it unless a space or
+        // punctuation is before it), then a later one that can close (right-flanking); `__`
+        // neither opens after a letter or digit nor closes before one. Code spans need neither.
         for delimiter in ["**", "__", "~~", "`"] {
-            let marks = Array(delimiter.unicodeScalars)
-            func isMark(at position: Int) -> Bool {
-                position + marks.count <= scalars.count && scalars[position..<position + marks.count].elementsEqual(marks)
-            }
-            var position = 0
+            let mark = delimiter.unicodeScalars.first!
+            let length = delimiter.unicodeScalars.count
             var opening: Int?
+            var position = 0
             while position < scalars.count {
-                if let start = opening {
-                    if isMark(at: position), !scalars[position - 1].properties.isWhitespace, position > start + marks.count {
-                        found(start..<position + marks.count)
-                        break
-                    }
-                } else if isMark(at: position), position + marks.count < scalars.count,
-                    !scalars[position + marks.count].properties.isWhitespace
-                {
-                    opening = position
-                    position += marks.count
+                guard scalars[position] == mark else {
+                    position += 1
                     continue
                 }
-                position += 1
+                var end = position
+                while end < scalars.count, scalars[end] == mark { end += 1 }
+                defer { position = end }
+                guard end - position == length else { continue }
+                let (before, after) = (position - 1, end)
+                let code = mark == "`"
+                let left = code || !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+                let right = code || !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+                if let start = opening {
+                    if right && !(mark == "_" && isAlphanumeric(after)) && position > start + length {
+                        found(start..<end)
+                        break
+                    }
+                } else if left && !(mark == "_" && isAlphanumeric(before)) {
+                    opening = position
+                }
             }
         }
         return first.map { String(String.UnicodeScalarView(scalars[$0])) }
@@ -457,6 +508,9 @@ public struct StringCatalog: Sendable {
     /// Device → language → key → text, for the keys whose device variations give that device
     /// (`iphone`, `ipad`) another text than the `other` one in `tables`.
     public var deviceTables: [String: [String: [String: String]]] = [:]
+    /// Device → language → key → why that device's variation cannot be read (a key of the
+    /// `tables` may still have its `other` form).
+    public var deviceProblems: [String: [String: [String: Diagnostic]]] = [:]
 
     public init(tables: [String: [String: String]], sourceLanguage: String?, untranslatable: Set<String> = []) {
         self.untranslatable = untranslatable
@@ -492,6 +546,9 @@ public struct StringCatalog: Sendable {
     /// (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
     func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
+        // A private-use or grandfathered tag is one language, no form of "x" or "i"
+        // (`--locale x-klingon` showed a catalog's `x-pseudo`).
+        if parts.first == "x" || parts.first == "i" { return [parts.joined(separator: "-")] }
         var chain: [String] = []
         while !parts.isEmpty {
             chain.append(parts.joined(separator: "-"))
@@ -522,7 +579,9 @@ public struct StringCatalog: Sendable {
         if let alias, !chain.contains(alias) { chain.append(alias) }
         // A form in another script is another writing: `sr-Latn` does not take `sr` (Cyrillic),
         // nor `zh-TW` `zh` (Simplified); as in CLDR, whose parent of such a locale is the root.
-        let script = Language.script(of: chain[0])
+        // (The locale's likely script too: `--locale hi` took a catalog's `hi-Latn`, `yue-CN`,
+        // Simplified, its `yue`, Traditional.)
+        let script = Language.script(of: chain[0]) ?? Language.likelyScript(of: chain[0])
         if let script {
             chain.removeAll { Language.isWritten($0, inAnotherScriptThan: script) }
         }
@@ -600,6 +659,9 @@ public struct StringCatalog: Sendable {
             switch script {
             case "hans": return "Simplified Chinese characters"
             case "hant": return "Traditional Chinese characters"
+            case "jpan": return "Japanese kana and kanji"
+            case "kore": return "Korean Hangul"
+            case "aran": return "Arabic letters (Nastaliq)"
             default:
                 let code = script.prefix(1).uppercased() + script.dropFirst()
                 return Script(code: code).map { $0.name + " letters" } ?? code
@@ -636,7 +698,8 @@ public struct StringCatalog: Sendable {
             tables: tables, languages: chain, ownLanguages: ownCount, locale: locale,
             sourceLanguage: normalizedSource, untranslatable: untranslatable,
             problems: problems, keysWithoutText: keysWithoutText,
-            deviceTables: device.flatMap { deviceTables[$0] } ?? [:], hasLocale: hasLocale)
+            deviceTables: device.flatMap { deviceTables[$0] } ?? [:], deviceProblems: device.flatMap { deviceProblems[$0] } ?? [:],
+            hasLocale: hasLocale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -828,6 +891,7 @@ public struct StringCatalog: Sendable {
         var problems: [String: [String: Diagnostic]] = [:]
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
+        var deviceProblems: [String: [String: [String: Diagnostic]]] = [:]
         // Localizations under no language ("", "he!!", "arabic"): passed over, said once each
         // (an empty one was merged into the strings of every locale).
         var badLanguages: [(language: String, at: LocatedJSON, problem: String)] = []
@@ -865,36 +929,38 @@ public struct StringCatalog: Sendable {
                     let normalized = normalizedLanguage(language)
                     if normalized == normalizedLanguage(source) { hasSource = true }
                     let before = budget
+                    // Past the catalog's budget, the key that passed it is named with the one
+                    // that made the most of it: the budget is spent in the catalog's order.
+                    func named(_ error: Diagnostic) -> Diagnostic {
+                        var error = error
+                        if before < longestSubstitutedText, let largest, error.message.hasPrefix(budgetMessage) {
+                            error.message += "; the most of it is \(largest.what)'s, \(largest.bytes / 1024) KB"
+                        }
+                        return error
+                    }
                     var byDevice = false
+                    var text: String?
                     do {
-                        let text = try localizedText(
+                        text = try localizedText(
                             localization, key: key, language: language, file: file, byDevice: &byDevice, budget: &budget)
                         tables[normalized, default: [:]][key] = text
-                        for device in byDevice ? deviceNames : [] {
+                    } catch {
+                        problems[normalized, default: [:]][key] = named(error)
+                    }
+                    // Each device's own form, where the document names that device: a broken
+                    // one fails its device's documents, and device variations without an
+                    // `other` form (Apple's rules have none) fail only the others'.
+                    for device in byDevice ? deviceNames : [] {
+                        do {
                             let deviceText = try localizedText(
                                 localization, key: key, language: language, file: file, device: device,
                                 byDevice: &byDevice, budget: &budget)
                             if deviceText != text { deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText }
+                        } catch {
+                            deviceProblems[device, default: [:]][normalized, default: [:]][key] = named(error)
                         }
-                        if before - budget > largest?.bytes ?? 0 { largest = ("key '\(key)' (\(language))", before - budget) }
-                    } catch var error {
-                        // Device variations without an `other` form (Apple's rules have none):
-                        // each device's own form is its documents' text, the error the others'.
-                        for device in byDevice ? deviceNames : [] {
-                            if let deviceText = try? localizedText(
-                                localization, key: key, language: language, file: file, device: device,
-                                byDevice: &byDevice, budget: &budget)
-                            {
-                                deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText
-                            }
-                        }
-                        // Past the catalog's budget, the key that passed it is named with the one
-                        // that made the most of it: the budget is spent in the catalog's order.
-                        if before < longestSubstitutedText, let largest, error.message.hasPrefix(budgetMessage) {
-                            error.message += "; the most of it is \(largest.what)'s, \(largest.bytes / 1024) KB"
-                        }
-                        problems[normalized, default: [:]][key] = error
                     }
+                    if before - budget > largest?.bytes ?? 0 { largest = ("key '\(key)' (\(language))", before - budget) }
                 }
             }
             if !hasSource { keysWithoutText.insert(key) }
@@ -903,6 +969,7 @@ public struct StringCatalog: Sendable {
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
+        catalog.deviceProblems = deviceProblems
         catalog.warnings = warnings + checks + badLanguages.map { language, at, problem in
             .warning(location(at, file), "the strings under \"\(language)\" are passed over: \(problem)")
         }
@@ -1017,11 +1084,12 @@ public struct StringCatalog: Sendable {
     /// (`substitutedTextBudget`), less what this text's make.
     private static func localizedText(
         _ localization: LocatedJSON, key: String, language: String, file: String, device: String? = nil,
-        byDevice: inout Bool, budget: inout Int, depth: Int = 0, substitution: String? = nil
+        byDevice: inout Bool, budget: inout Int, depth: Int = 0, substitution: String? = nil, atSubstitution: Bool = false
     ) throws(Diagnostic) -> String {
-        let what = "key '\(key)' (\(language))"
-        // What `localization` is: a language's entry, or one of its substitutions.
-        let entry = substitution.map { "the substitution '\($0)' of \(what)" } ?? "the localization of \(what)"
+        // Named with the substitution it is in, if any; `localization` is a language's entry, a
+        // form of variations, or a substitution itself (`atSubstitution`).
+        let what = (substitution.map { "substitution '\($0)' of " } ?? "") + "key '\(key)' (\(language))"
+        let entry = atSubstitution ? "the \(what)" : "the localization of \(what)"
         guard localization.members != nil else {
             throw Diagnostic.error(location(localization, file), "\(entry) must be an object, not \(localization.kindName)")
         }
@@ -1064,19 +1132,21 @@ public struct StringCatalog: Sendable {
                     throw Diagnostic.error(location(forms, file), "the plural variations of \(what) have no \"other\" form")
                 }
                 // (Its hint is where the key is used.)
-                let names = forms.members?.map(\.key) ?? []
+                let named = deviceNames.filter { forms[$0] != nil }
                 throw Diagnostic.error(
                     location(forms, file),
-                    "the device variations of \(what) have no \"other\" form, which a document shows "
-                        + "unless its device is one of theirs (\(names.joined(separator: ", ")))")
+                    "the device variations of \(what) have no \"other\" form, which "
+                        + (named.isEmpty
+                            ? "every document shows (a document's device is an iphone or ipad, and they have no form of either)"
+                            : "a document shows unless its device has a form of its own (\(named.joined(separator: ", ")))"))
             }
             text = try localizedText(
                 form, key: key, language: language, file: file, device: device, byDevice: &byDevice, budget: &budget,
-                depth: depth + 1)
+                depth: depth + 1, substitution: substitution)
         } else {
             throw Diagnostic.error(
                 location(localization, file),
-                substitution == nil ? "\(entry) has neither a stringUnit nor variations" : "\(entry) has no variations")
+                atSubstitution ? "\(entry) has no variations" : "\(entry) has neither a stringUnit nor variations")
         }
         if let members = localization["substitutions"]?.members {
             let substitutions = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -1111,7 +1181,7 @@ public struct StringCatalog: Sendable {
                         if forms[name] == nil {
                             forms[name] = try localizedText(
                                 substitution, key: key, language: language, file: file, device: device,
-                                byDevice: &byDevice, budget: &budget, depth: depth + 1, substitution: name)
+                                byDevice: &byDevice, budget: &budget, depth: depth + 1, substitution: name, atSubstitution: true)
                         }
                         let specifier = substitution["formatSpecifier"]?.string ?? "@"
                         let own = forms[name]!.replacing("%arg", with: "%" + (argument.map { $0 + "$" } ?? "") + specifier)

@@ -435,6 +435,23 @@ public enum Language {
         return scriptFamily(own) != scriptFamily(script)
     }
 
+    /// The script `tag` is written in, as `scriptFamily` gives it: the one it names or implies,
+    /// else ICU's likely one; nil when neither is known.
+    static func writingScript(of tag: String) -> String? {
+        (script(of: tag) ?? likelyScript(of: tag)).map(scriptFamily)
+    }
+
+    /// Whether a character of `script` is one of a language written in `writing`
+    /// (`writingScript(of:)`): Japanese's kana and kanji, Korean's Hangul and hanja, Chinese's Han.
+    static func isLetter(of script: Script, in writing: String) -> Bool {
+        let code = scriptFamily(script.code.lowercased())
+        switch writing {
+        case "jpan", "kore": return code == writing || code == "hani"
+        case "hans", "hant": return code == "hani"
+        default: return code == writing
+        }
+    }
+
     /// A lower-cased script code as the script it is a variant or a mix of: Nastaliq (`aran`)
     /// is Arabic, Japanese's `jpan` and Korean's `kore` are the scripts the language's tags
     /// name (`hira`, `kana`, `hrkt`; `hang`), Chinese's `hani` stays apart from `hans`/`hant`.
@@ -445,6 +462,8 @@ public enum Language {
         case "hang": "kore"
         case "syre", "syrj", "syrn": "syrc"
         case "latf", "latg": "latn"
+        case "cyrs": "cyrl"
+        case "geok": "geor"
         default: script
         }
     }
