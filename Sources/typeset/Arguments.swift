@@ -109,7 +109,8 @@ func refuseOverwritingSources(output: String?) throws {
 /// `refuseOverwritingSources`, and all of it for `diff`, whose inputs are checked apart).
 func refuseOverwritingMarkup(output: String?) throws {
     guard let output else { return }
-    if AtomicFileWriter.isMarkupOrCatalogName(output), FileManager.default.fileExists(atPath: output)
+    if AtomicFileWriter.isMarkupOrCatalogName(output), FileManager.default.fileExists(atPath: output),
+        !AtomicFileWriter.holdsAnOutput(output)
     {
         throw UsageError("'\(output)' is a markup file or string catalog: writing it would replace it; name another output")
     }

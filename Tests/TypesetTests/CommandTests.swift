@@ -1217,6 +1217,13 @@ import Testing
         }
         #expect(try String(contentsOfFile: out + "/strings.json", encoding: .utf8) == notes)
         #expect(!FileManager.default.fileExists(atPath: out + "/new.xml"))
+        // An output of typeset's so named is written again (the second run was refused).
+        for format in ["png", "pdf", "svg"] {
+            for _ in 0..<2 {
+                let again = try typeset(["render", "a.xml", "--format", format, "-o", "out.json"], in: out)
+                #expect(again.status == 0, "\(format): \(again)")
+            }
+        }
     }
 
     /// A damaged bundled font is named, as a damaged `--font-dir` one is: text silently took

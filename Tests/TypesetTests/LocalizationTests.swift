@@ -1511,6 +1511,11 @@ private let markup = """
             toFile: folder + "/mr.xml", atomically: true, encoding: .utf8)
         let marathi = try #require(L10nCLI.blocks(try L10nCLI.typeset(["layout", "mr.xml", "--locale", "mr"], in: folder).stdout).blocks.first)
         #expect(marathi.lang == "mr" && marathi.text.contains("२:००"), "\(marathi)")
+        // But a letter of a third script is no reason: "5 μs" stays English.
+        try #"<document numerals="auto"><p key="b">Backup every night at 2:00 (5 μs)</p></document>"#.write(
+            toFile: folder + "/greek.xml", atomically: true, encoding: .utf8)
+        let greek = try #require(L10nCLI.blocks(try L10nCLI.typeset(["layout", "greek.xml", "--locale", "ar"], in: folder).stdout).blocks.first)
+        #expect(greek.lang == "en" && greek.text.contains("2:00 (5 μs)"), "\(greek)")
         for (file, expected) in [("doc.xml", ["en", "en", "ar"]), ("arabic.xml", ["ar"])] {
             let bare = try L10nCLI.typeset(["layout", file, "--locale", "ar"], in: folder)
             let shown = try L10nCLI.blocks(bare.stdout).blocks
@@ -1551,6 +1556,9 @@ private let markup = """
         #expect(CatalogMarkdown.firstSpan(in: #"See [Terms](https://x.com "Terms") or <https://example.com>"#) == #"[Terms](https://x.com "Terms")"#)
         #expect(CatalogMarkdown.firstSpan(in: "Visit <https://example.com> today") == "<https://example.com>")
         #expect(CatalogMarkdown.firstSpan(in: "a __b__ c") == "__b__")
+        #expect(CatalogMarkdown.firstSpan(in: "***Important*** read") == "***Important***")
+        #expect(CatalogMarkdown.firstSpan(in: "****bold**** x") == "****bold****")
+        #expect(CatalogMarkdown.firstSpan(in: "Use ``a`b`` here") == "``a`b``")
         // Not what CommonMark shows as written: a card number's or password's asterisks, the
         // underscores inside a file name, a "**" after a letter before a comma, an escaped bracket.
         for plain in [
@@ -2007,7 +2015,10 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         try FileManager.default.moveItem(atPath: paged + "/a-2.xml", toPath: paged + "/a-2.XML")
         let capital = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
         #expect(capital.status == 1 && capital.stderr.contains("the output of 'a-2.XML'"), "\(capital)")
-        try FileManager.default.moveItem(atPath: paged + "/a-2.XML", toPath: paged + "/a-2.xml")
+        try FileManager.default.moveItem(atPath: paged + "/a-2.XML", toPath: paged + "/a-2.Xml")
+        let mixed = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
+        #expect(mixed.status == 1 && mixed.stderr.contains("the output of 'a-2.Xml'"), "\(mixed)")
+        try FileManager.default.moveItem(atPath: paged + "/a-2.Xml", toPath: paged + "/a-2.xml")
         try FileManager.default.removeItem(atPath: paged + "/a-2.xml")
         try FileManager.default.createDirectory(atPath: paged + "/a-2.xml", withIntermediateDirectories: false)
         #expect(try L10nCLI.typeset(["render", "a.xml", "-o", "b.svg"], in: paged).status == 0)

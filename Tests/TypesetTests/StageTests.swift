@@ -41,6 +41,8 @@ import Testing
         // Not a space: the narrow no-break space (Latin's and Mongolian's) between a number's
         // groups keeps the number in one script.
         #expect(Set(scripts("ב-iPhone המחיר 1\u{202F}000 ש")[15...]) == ["Hebr"])
+        // But it joins the Mongolian suffix it stands before, whose shape it chooses.
+        #expect(scripts("中文\u{202F}ᠤᠨ") == ["Hani", "Hani", "Mong", "Mong", "Mong"])
         // Leading, and of the first letter's script or not.
         #expect(scripts("، ثم") == ["Arab", "Arab", "Arab", "Arab"])
         #expect(scripts("، hello") == Array(repeating: "Latn", count: 7))

@@ -22,7 +22,7 @@ enum Itemizer {
     /// "حفظ (PDF)" both parentheses are Arabic, of one font and one size.
     ///
     /// A common character that only some scripts use (its Script_Extensions: the Arabic comma
-    /// and question mark, Arabic-Indic digits, the Devanagari danda, the ideographic full stop)
+    /// and question mark, the tatweel, the Devanagari danda, the ideographic full stop)
     /// takes one of them, when the character before it is of none: the next letter's script,
     /// else the latest one before it ("افتح Settings، ثم" and "هل تستخدم Android؟": the marks
     /// are Arabic, not Latin); where the text has none of them, its neighbour's as before.
@@ -51,17 +51,19 @@ enum Itemizer {
             if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
                 last = scripts[pairs[nextPair].open]
             }
-            // (Not a space: the narrow no-break space, Latin's and Mongolian's, between a
-            // number's groups in Hebrew cut the number in two scripts.)
-            if scripts[i] == .common, !scalars[i].isWhiteSpace, case let extensions = scalars[i].scriptExtensions,
-                !extensions.isEmpty, !(last.map(extensions.contains) ?? false)
+            if scripts[i] == .common, case let extensions = scalars[i].scriptExtensions, !extensions.isEmpty,
+                !(last.map(extensions.contains) ?? false)
             {
                 if nextExplicit <= i {
                     nextExplicit = i + 1
                     while nextExplicit < scalars.count && !scripts[nextExplicit].isExplicit { nextExplicit += 1 }
                 }
                 let next = nextExplicit < scalars.count ? scripts[nextExplicit] : nil
-                if let chosen = next.flatMap({ extensions.contains($0) ? $0 : nil }) ?? recent.last(where: extensions.contains) {
+                // A space takes only the next letter's (the narrow no-break space, Latin's and
+                // Mongolian's, joins a Mongolian suffix; between a number's groups in Hebrew after
+                // a Latin word it cut the number in two scripts).
+                let before = scalars[i].isWhiteSpace ? nil : recent.last(where: extensions.contains)
+                if let chosen = next.flatMap({ extensions.contains($0) ? $0 : nil }) ?? before {
                     scripts[i] = chosen
                     last = chosen
                     continue

@@ -457,8 +457,9 @@ struct BlockLayouter {
     /// Arabic mockup is no English (nor English text of an `ar.lproj` file's catalog Arabic).
     /// Without a catalog the own text is the markup's, in the markup's language: `--locale ar`
     /// without `--strings` showed an English mockup's "every night at ٢:٠٠" all the same.
-    /// Its letters must be of the source language's script too, where that is known: Marathi own
-    /// text under `--locale mr` is no English ("रोज रात्री 2:00" lost its २:००).
+    /// Nor when a letter of it is of the locale's script and not the source language's: Marathi
+    /// own text under `--locale mr` is no English ("रोज रात्री 2:00" lost its २:००); "5 μs" in
+    /// English, or "Wi-Fi" in Russian, takes nothing from either.
     private func ownTextLanguage(_ block: Block, _ context: BlockContext, text: String) -> String? {
         let source = strings.map { $0.sourceLanguage.map { Language.canonical(tag: $0) } } ?? Document.defaultLanguage
         guard block.key != nil, block.style.lang == nil, context.languageIsLocale, let source,
@@ -469,9 +470,12 @@ struct BlockLayouter {
         let rightToLeft = Language.isRightToLeft(language: source)
         let (own, other) = rightToLeft ? (words.rightToLeft, words.leftToRight) : (words.leftToRight, words.rightToLeft)
         guard own > 0 && other == 0 else { return nil }
-        guard let writing = Language.writingScript(of: source) else { return source }
+        guard let writing = Language.writingScript(of: source), let locale = Language.writingScript(of: context.language),
+            locale != writing
+        else { return source }
         let letters = scalars.lazy.filter { $0.isAlphabetic && $0.script.isExplicit }
-        return letters.allSatisfy { Language.isLetter(of: $0.script, in: writing) } ? source : nil
+        let ofLocale = letters.contains { Language.isLetter(of: $0.script, in: locale) && !Language.isLetter(of: $0.script, in: writing) }
+        return ofLocale ? nil : source
     }
 
     /// Whether `scalars` hold more than white space and characters that show nothing (a

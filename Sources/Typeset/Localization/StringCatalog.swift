@@ -142,8 +142,9 @@ public struct LocalizedStrings: Sendable {
 enum CatalogMarkdown {
     /// The first stretch of `text` that SwiftUI renders as Markdown, as CommonMark reads it: a
     /// link, `[Terms](https://…)` (with a title or not), an autolink, `<https://…>`, or text
-    /// between `**`, `__`, `~~` or backticks that can open and close there (not the `****` of a
-    /// card number, the `__` inside a file name, nor a `**` after a letter before a comma); nil
+    /// between `**`, `__`, `~~` (or longer runs) that can open and close there (not the `****`
+    /// of a card number, the `__` inside a file name, nor a `**` after a letter before a comma),
+    /// or between backticks; nil
     /// when there is none. Not single `*` or `_` (italics): "5 * 3", "*Required" are too
     /// common to tell apart. One pass per kind: linear on a hostile 4 MiB string.
     static func firstSpan(in text: String) -> String? {
@@ -211,14 +212,14 @@ enum CatalogMarkdown {
             }
             index += 1
         }
-        // Emphasis, strikethrough, code: a run of exactly the delimiter that can open (CommonMark's
-        // left-flanking: no space after it, and no punctuation after it unless a space or
-        // punctuation is before it), then a later one that can close (right-flanking); `__`
-        // neither opens after a letter or digit nor closes before one. Code spans need neither.
-        for delimiter in ["**", "__", "~~", "`"] {
-            let mark = delimiter.unicodeScalars.first!
-            let length = delimiter.unicodeScalars.count
+        // Emphasis and strikethrough: a run of two or more `*`, `_` or `~` that can open
+        // (CommonMark's left-flanking: no space after it, and no punctuation after it unless a
+        // space or punctuation is before it), then a later one that can close (right-flanking);
+        // `_` neither opens after a letter or digit nor closes before one. Code: a run of
+        // backticks, then a later run as long.
+        for mark in ["*", "_", "~", "`"] as [Unicode.Scalar] {
             var opening: Int?
+            var codeOpenings: [Int: Int] = [:]  // backtick runs by their length: the first's start
             var position = 0
             while position < scalars.count {
                 guard scalars[position] == mark else {
@@ -228,17 +229,22 @@ enum CatalogMarkdown {
                 var end = position
                 while end < scalars.count, scalars[end] == mark { end += 1 }
                 defer { position = end }
-                guard end - position == length else { continue }
-                let (before, after) = (position - 1, end)
-                let code = mark == "`"
-                let left = code || !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
-                let right = code || !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
-                if let start = opening {
-                    if right && !(mark == "_" && isAlphanumeric(after)) && position > start + length {
+                if mark == "`" {
+                    if let start = codeOpenings[end - position] {
                         found(start..<end)
                         break
                     }
-                } else if left && !(mark == "_" && isAlphanumeric(before)) {
+                    codeOpenings[end - position] = position
+                    continue
+                }
+                guard end - position >= 2 else { continue }
+                let (before, after) = (position - 1, end)
+                let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+                let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+                if let start = opening, right, !(mark == "_" && isAlphanumeric(after)) {
+                    found(start..<end)
+                    break
+                } else if opening == nil, left, !(mark == "_" && isAlphanumeric(before)) {
                     opening = position
                 }
             }
@@ -652,7 +658,7 @@ public struct StringCatalog: Sendable {
         let tag = StringCatalog.normalizedLanguage(locale)
         guard let language = Language.subtags(of: tag).first, language != tag,
             tables[language] != nil || problems[language] != nil,
-            let own = Language.script(of: tag), Language.isWritten(language, inAnotherScriptThan: own),
+            let own = Language.script(of: tag) ?? Language.likelyScript(of: tag), Language.isWritten(language, inAnotherScriptThan: own),
             let theirs = Language.script(of: language) ?? Language.likelyScript(of: language)
         else { return nil }
         func letters(_ script: String) -> String {

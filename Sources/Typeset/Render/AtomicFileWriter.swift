@@ -82,14 +82,22 @@ public enum AtomicFileWriter {
         // Nor a markup file or string catalog that no input is: named so, the command line
         // refuses it at once; through a symbolic link (`out/a.pdf` → `../notes.xml`) it was
         // replaced by the output.
-        if kind == S_IFREG, isMarkupOrCatalogName(path) {
+        if kind == S_IFREG, isMarkupOrCatalogName(path), !holdsAnOutput(path) {
             let what = path != output ? "it leads to '\(path)', " : "it is "
             throw FileWriteFailure(path: output, reason: what + "a markup file or string catalog; writing it would replace it; name another output")
         }
     }
 
+    /// Whether the file at `path` holds what typeset writes, a PDF, PNG or SVG (by its first
+    /// bytes), not markup or a catalog: an output named `.json` was refused the second time.
+    public static func holdsAnOutput(_ path: String) -> Bool {
+        guard let head = readFile(path, limit: 512) else { return false }
+        return head.starts(with: Array("%PDF-".utf8)) || head.starts(with: PNGFile.signature)
+            || String(decoding: head, as: UTF8.self).contains("<svg")
+    }
+
     /// Whether `path` is named as markup or a string catalog is (`.xml`, `.xcstrings`,
-    /// `.strings`, `.stringsdict`, `.json`): an output never is.
+    /// `.strings`, `.stringsdict`, `.json`): an output seldom is.
     public static func isMarkupOrCatalogName(_ path: String) -> Bool {
         [".xml", ".xcstrings", ".strings", ".stringsdict", ".json"].contains(where: { path.lowercased().hasSuffix($0) })
     }

@@ -118,8 +118,9 @@ public func numberedScreen(of page: String, stem: String? = nil, beside folders:
     let stem = stem ?? Path.stem(page)
     let pageFolder = Path.folder(page)
     for folder in folders.contains(pageFolder) ? folders : folders + [pageFolder] {
-        // (`onboarding-2.XML` too: a screen so named lost its output.)
-        for name in extensions.flatMap({ [stem + $0, stem + $0.uppercased()] }) {
+        // (`onboarding-2.XML` or `.Xml` too, as `snapshot` reads them: a screen so named lost
+        // its output.)
+        for name in extensions.flatMap(caseVariants).map({ stem + $0 }) {
             let path = folder.isEmpty ? name : Path.join(folder, name)
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Path.realPath(path) != Path.realPath(page) else {
@@ -129,6 +130,16 @@ public func numberedScreen(of page: String, stem: String? = nil, beside folders:
         }
     }
     return nil
+}
+
+/// `text` in every mix of cases of its ASCII letters (`.xml`, `.xmL`, ..., `.XML`), the first
+/// as it is.
+private func caseVariants(_ text: String) -> [String] {
+    text.unicodeScalars.reduce(into: [""]) { variants, scalar in
+        let character = String(scalar)
+        let other = !scalar.isASCII ? character : character == character.uppercased() ? character.lowercased() : character.uppercased()
+        variants = variants.map { $0 + character } + (other == character ? [] : variants.map { $0 + other })
+    }
 }
 
 /// The folders of `inputs`, each once, in order (a batch's are usually one).
