@@ -51,7 +51,7 @@ enum Itemizer {
             if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
                 last = scripts[pairs[nextPair].open]
             }
-            if scripts[i] == .common, case let extensions = scalars[i].scriptExtensions, !extensions.isEmpty,
+            if scripts[i] == .common, scalars[i].hasScriptExtensions, case let extensions = scalars[i].scriptExtensions,
                 !(last.map(extensions.contains) ?? false)
             {
                 if nextExplicit <= i {
