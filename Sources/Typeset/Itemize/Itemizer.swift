@@ -30,17 +30,20 @@ enum Itemizer {
         var scripts = scalars.map(\.script)
         var firstExplicit: Script?
         var last: Script?
-        // The explicit scripts met so far, the latest last (a text has few).
-        var recent: [Script] = []
+        // The explicit scripts met so far, the latest last (a text has few): made when first
+        // needed, then kept (kept from the start, it cost 6 thousand instructions a corpus
+        // document, whose text changes script often and has no character that needs it).
+        var recent: [Script]?
+        func remember(_ script: Script) {
+            recent?.removeAll { $0 == script }
+            recent?.append(script)
+        }
         var nextExplicit = 0  // at or after the character being resolved: the next explicit one, or the end
         let pairs = bracketPairs(scalars)
         var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
         for i in scripts.indices {
             if scripts[i].isExplicit {
-                if last != scripts[i] {
-                    recent.removeAll { $0 == scripts[i] }
-                    recent.append(scripts[i])
-                }
+                if recent != nil && recent?.last != scripts[i] { remember(scripts[i]) }
                 last = scripts[i]
                 if firstExplicit == nil { firstExplicit = scripts[i] }
                 continue
@@ -62,8 +65,15 @@ enum Itemizer {
                 // A space takes only the next letter's (the narrow no-break space, Latin's and
                 // Mongolian's, joins a Mongolian suffix; between a number's groups in Hebrew after
                 // a Latin word it cut the number in two scripts).
-                let before = scalars[i].isWhiteSpace ? nil : recent.last(where: extensions.contains)
-                if let chosen = next.flatMap({ extensions.contains($0) ? $0 : nil }) ?? before {
+                var chosen = next.flatMap { extensions.contains($0) ? $0 : nil }
+                if chosen == nil && !scalars[i].isWhiteSpace {
+                    if recent == nil {
+                        recent = []
+                        for j in 0..<i where scalars[j].script.isExplicit && recent?.last != scalars[j].script { remember(scalars[j].script) }
+                    }
+                    chosen = recent?.last(where: extensions.contains)
+                }
+                if let chosen {
                     scripts[i] = chosen
                     last = chosen
                     continue
