@@ -1217,6 +1217,15 @@ import Testing
         }
         #expect(try String(contentsOfFile: out + "/strings.json", encoding: .utf8) == notes)
         #expect(!FileManager.default.fileExists(atPath: out + "/new.xml"))
+        // Nor markup or a catalog whose first bytes look like an output's (by the producer,
+        // chunk or comment typeset writes, not by "<svg" or "%PDF-" alone).
+        for (name, text) in [("icons.json", #"{"logo": "<svg viewBox='0 0 1 1'/>"}"#), ("m.strings", "%PDF-1.4 x"),
+                             ("o.xml", "<document><!-- from <svg> --><p>x</p></document>")] {
+            try text.write(toFile: out + "/" + name, atomically: true, encoding: .utf8)
+            let refused = try typeset(["render", "a.xml", "--format", "svg", "-o", name], in: out)
+            let kept = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            #expect(refused.status == 2 && kept == text, "\(name): \(refused)")
+        }
         // An output of typeset's so named is written again (the second run was refused).
         for format in ["png", "pdf", "svg"] {
             for _ in 0..<2 {

@@ -1564,7 +1564,7 @@ private let markup = """
         for plain in [
             "5 * 3 * 2", "*Required", "[draft] (v2)", "a [b](c d)", "** not **", "snake_case_name", "[](x)", "[a]()",
             "Visa **** **** **** 4242", "Password: ********", "Saved to report__final__v2.pdf",
-            "Storage 2 TB**, Family Sharing**", #"\[not a link](x)"#, "<http://a b>",
+            "Storage 2 TB**, Family Sharing**", #"\[not a link](x)"#, "<http://a b>", "Save ~~~50%~~~ today",
         ] {
             #expect(CatalogMarkdown.firstSpan(in: plain) == nil, "\(plain)")
         }

@@ -43,6 +43,7 @@ import Testing
         #expect(Set(scripts("ב-iPhone המחיר 1\u{202F}000 ש")[15...]) == ["Hebr"])
         // But it joins the Mongolian suffix it stands before, whose shape it chooses.
         #expect(scripts("中文\u{202F}ᠤᠨ") == ["Hani", "Hani", "Mong", "Mong", "Mong"])
+        #expect(Set(scripts("נותרו 1\u{202F}000 GB")[..<12]) == ["Hebr"])
         // Leading, and of the first letter's script or not.
         #expect(scripts("، ثم") == ["Arab", "Arab", "Arab", "Arab"])
         #expect(scripts("، hello") == Array(repeating: "Latn", count: 7))

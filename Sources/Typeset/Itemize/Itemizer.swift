@@ -41,6 +41,7 @@ enum Itemizer {
         var nextExplicit = 0  // at or after the character being resolved: the next explicit one, or the end
         let pairs = bracketPairs(scalars)
         var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
+        let extensionTable = Tables.scriptExtensions  // (once, not a lazy global's check per character)
         for i in scripts.indices {
             if scripts[i].isExplicit {
                 if recent != nil && recent?.last != scripts[i] { remember(scripts[i]) }
@@ -54,7 +55,9 @@ enum Itemizer {
             if nextPair < pairs.count && pairs[nextPair].close == i, scripts[pairs[nextPair].open].isExplicit {
                 last = scripts[pairs[nextPair].open]
             }
-            if scripts[i] == .common, scalars[i].hasScriptExtensions, case let extensions = scalars[i].scriptExtensions,
+            // (None below U+0342: ASCII and Latin-1, most common characters, pass at once.)
+            if scripts[i] == .common, scalars[i].value >= 0x342, extensionTable[scalars[i].value] != 0,
+                case let extensions = scalars[i].scriptExtensions,
                 !(last.map(extensions.contains) ?? false)
             {
                 if nextExplicit <= i {
@@ -62,11 +65,13 @@ enum Itemizer {
                     while nextExplicit < scalars.count && !scripts[nextExplicit].isExplicit { nextExplicit += 1 }
                 }
                 let next = nextExplicit < scalars.count ? scripts[nextExplicit] : nil
-                // A space takes only the next letter's (the narrow no-break space, Latin's and
-                // Mongolian's, joins a Mongolian suffix; between a number's groups in Hebrew after
-                // a Latin word it cut the number in two scripts).
-                var chosen = next.flatMap { extensions.contains($0) ? $0 : nil }
-                if chosen == nil && !scalars[i].isWhiteSpace {
+                // A space takes only the next letter's, and only right before it: the narrow
+                // no-break space, Latin's and Mongolian's, joins a Mongolian suffix, but between a
+                // number's groups ("1 000 GB" in Hebrew after a Latin word) it cut the number in
+                // two scripts, looking back to the word or past the digits.
+                let space = scalars[i].isWhiteSpace
+                var chosen = next.flatMap { extensions.contains($0) && (!space || nextExplicit == i + 1) ? $0 : nil }
+                if chosen == nil && !space {
                     if recent == nil {
                         recent = []
                         for j in 0..<i where scalars[j].script.isExplicit && recent?.last != scalars[j].script { remember(scalars[j].script) }

@@ -457,9 +457,10 @@ struct BlockLayouter {
     /// Arabic mockup is no English (nor English text of an `ar.lproj` file's catalog Arabic).
     /// Without a catalog the own text is the markup's, in the markup's language: `--locale ar`
     /// without `--strings` showed an English mockup's "every night at ٢:٠٠" all the same.
-    /// Nor when a letter of it is of the locale's script and not the source language's: Marathi
-    /// own text under `--locale mr` is no English ("रोज रात्री 2:00" lost its २:००); "5 μs" in
-    /// English, or "Wi-Fi" in Russian, takes nothing from either.
+    /// And where the two are written in different scripts, when some letter of it is of the
+    /// source language's and none of the locale's alone: Marathi own text under `--locale mr`
+    /// is no English ("रोज रात्री 2:00" lost its २:००), nor Hindi under `bn`; "5 μs" in English,
+    /// or "Wi-Fi" in Russian, is that language's.
     private func ownTextLanguage(_ block: Block, _ context: BlockContext, text: String) -> String? {
         let source = strings.map { $0.sourceLanguage.map { Language.canonical(tag: $0) } } ?? Document.defaultLanguage
         guard block.key != nil, block.style.lang == nil, context.languageIsLocale, let source,
@@ -473,9 +474,15 @@ struct BlockLayouter {
         guard let writing = Language.writingScript(of: source), let locale = Language.writingScript(of: context.language),
             locale != writing
         else { return source }
-        let letters = scalars.lazy.filter { $0.isAlphabetic && $0.script.isExplicit }
-        let ofLocale = letters.contains { Language.isLetter(of: $0.script, in: locale) && !Language.isLetter(of: $0.script, in: writing) }
-        return ofLocale ? nil : source
+        var ofSource = false
+        for scalar in scalars where scalar.isAlphabetic && scalar.script.isExplicit {
+            if Language.isLetter(of: scalar.script, in: writing) {
+                ofSource = true
+            } else if Language.isLetter(of: scalar.script, in: locale) {
+                return nil
+            }
+        }
+        return ofSource ? source : nil
     }
 
     /// Whether `scalars` hold more than white space and characters that show nothing (a

@@ -237,7 +237,8 @@ enum CatalogMarkdown {
                     codeOpenings[end - position] = position
                     continue
                 }
-                guard end - position >= 2 else { continue }
+                // (Strikethrough is `~~` exactly: `~~~` is no GFM strikethrough.)
+                guard mark == "~" ? end - position == 2 : end - position >= 2 else { continue }
                 let (before, after) = (position - 1, end)
                 let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
                 let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))

@@ -88,12 +88,12 @@ public enum AtomicFileWriter {
         }
     }
 
-    /// Whether the file at `path` holds what typeset writes, a PDF, PNG or SVG (by its first
-    /// bytes), not markup or a catalog: an output named `.json` was refused the second time.
+    /// Whether the file at `path` is an output typeset wrote (`OutputFormat.isOurs`: a PDF, PNG
+    /// or SVG of its own, by its producer, chunk or comment), not markup or a catalog: an output
+    /// named `.json` was refused the second time. (By its first bytes alone, a markup file
+    /// with "<svg" in a comment was written over.)
     public static func holdsAnOutput(_ path: String) -> Bool {
-        guard let head = readFile(path, limit: 512) else { return false }
-        return head.starts(with: Array("%PDF-".utf8)) || head.starts(with: PNGFile.signature)
-            || String(decoding: head, as: UTF8.self).contains("<svg")
+        [OutputFormat.pdf, .png, .svg].contains { $0.isOurs(path) }
     }
 
     /// Whether `path` is named as markup or a string catalog is (`.xml`, `.xcstrings`,

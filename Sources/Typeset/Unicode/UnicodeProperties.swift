@@ -158,9 +158,6 @@ extension Unicode.Scalar {
     /// common or inherited character is used with (U+060C ARABIC COMMA: Arabic, N'Ko, Rohingya,
     /// Syriac, Thaana, Yezidi), in the file's order; empty for the others.
     public var scriptExtensions: [Script] { Tables.scriptExtensionSets[Int(Tables.scriptExtensions[value])] }
-    /// Whether `scriptExtensions` is not empty (without making the array: asked of every
-    /// common character).
-    @inline(__always) public var hasScriptExtensions: Bool { Tables.scriptExtensions[value] != 0 }
     /// Default_Ignorable_Code_Point: drawn with no glyph of its own (ZWJ, variation selectors,
     /// bidi controls, soft hyphen, ...).
     @inline(__always) public var isDefaultIgnorable: Bool { Tables.defaultIgnorable[value] == 1 }
