@@ -34,17 +34,12 @@ enum Itemizer {
         // needed, then kept (kept from the start, it cost 6 thousand instructions a corpus
         // document, whose text changes script often and has no character that needs it).
         var recent: [Script]?
-        func remember(_ script: Script) {
-            recent?.removeAll { $0 == script }
-            recent?.append(script)
-        }
         var nextExplicit = 0  // at or after the character being resolved: the next explicit one, or the end
         let pairs = bracketPairs(scalars)
         var nextPair = 0  // the first pair not closed before `i` (pairs are in the order they close)
-        let extensionTable = Tables.scriptExtensions  // (once, not a lazy global's check per character)
         for i in scripts.indices {
             if scripts[i].isExplicit {
-                if recent != nil && recent?.last != scripts[i] { remember(scripts[i]) }
+                if recent != nil && recent?.last != scripts[i] { Self.remember(scripts[i], in: &recent) }
                 last = scripts[i]
                 if firstExplicit == nil { firstExplicit = scripts[i] }
                 continue
@@ -56,7 +51,7 @@ enum Itemizer {
                 last = scripts[pairs[nextPair].open]
             }
             // (None below U+0342: ASCII and Latin-1, most common characters, pass at once.)
-            if scripts[i] == .common, scalars[i].value >= 0x342, extensionTable[scalars[i].value] != 0,
+            if scripts[i] == .common, scalars[i].value >= 0x342, Tables.scriptExtensions[scalars[i].value] != 0,
                 case let extensions = scalars[i].scriptExtensions,
                 !(last.map(extensions.contains) ?? false)
             {
@@ -74,7 +69,9 @@ enum Itemizer {
                 if chosen == nil && !space {
                     if recent == nil {
                         recent = []
-                        for j in 0..<i where scalars[j].script.isExplicit && recent?.last != scalars[j].script { remember(scalars[j].script) }
+                        for j in 0..<i where scalars[j].script.isExplicit && recent?.last != scalars[j].script {
+                            Self.remember(scalars[j].script, in: &recent)
+                        }
                     }
                     chosen = recent?.last(where: extensions.contains)
                 }
@@ -103,6 +100,12 @@ enum Itemizer {
         }
         for pair in pairs { scripts[pair.close] = scripts[pair.open] }
         return scripts
+    }
+
+    /// `script` as the latest of `recent`, the explicit scripts met (`resolveScripts`).
+    private static func remember(_ script: Script, in recent: inout [Script]?) {
+        recent?.removeAll { $0 == script }
+        recent?.append(script)
     }
 
     /// The bracket pairs of `scalars` (UAX #9 BD16, on the brackets of bidi class ON), in the
