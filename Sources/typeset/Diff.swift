@@ -66,12 +66,12 @@ struct Diff: Command {
         do {
             let renderer = MarkupRenderer(
                 fontDirectories: layoutArguments.fontDir, settings: settings, scale: scale)
-            // Both inputs are tried, so that the errors of both are told at once.
-            // (One file given twice tells its warnings once: they were told twice.)
+            // Both inputs are tried, so that the errors of both are told at once; one file given
+            // twice, however it is spelt, tells its errors and warnings once.
+            let same = resolvedPath(self.a) == resolvedPath(self.b)
             let a = Result { try renderer.pages(of: self.a) }
-            let b = Result { try renderer.pages(of: self.b, printingWarnings: resolvedPath(self.a) != resolvedPath(self.b)) }
-            // (One file given twice is told once.)
-            for case .failure(let failure as DiffInputFailure) in resolvedPath(self.a) == resolvedPath(self.b) ? [a] : [a, b] {
+            let b = Result { try renderer.pages(of: self.b, printingWarnings: !same) }
+            for case .failure(let failure as DiffInputFailure) in same ? [a] : [a, b] {
                 printDiagnostics(failure.diagnostics)
             }
             (pagesA, pagesB) = (try a.get(), try b.get())

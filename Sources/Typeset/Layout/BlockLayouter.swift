@@ -423,7 +423,7 @@ struct BlockLayouter {
     /// right-to-left letters must be of the block language's script (Hebrew in a label of
     /// `lang="ar"` is no Arabic, and took its digits).
     private func textLanguage(_ shown: String?, in language: String, text: String) -> String {
-        guard let shown, !Language.sameLanguage(shown, language) || !Language.sameScript(shown, language) else { return language }
+        guard let shown, !Language.sameLanguageAndScript(shown, language) else { return language }
         let rightToLeft = Language.isRightToLeft(language: language)
         guard rightToLeft != Language.isRightToLeft(language: shown) else { return shown }
         let script = rightToLeft ? Language.rightToLeftScript(of: language) : nil  // nil: any of its direction
@@ -464,7 +464,7 @@ struct BlockLayouter {
     private func ownTextLanguage(_ block: Block, _ context: BlockContext, text: String) -> String? {
         let source = strings.map { $0.sourceLanguage.map { Language.canonical(tag: $0) } } ?? Document.defaultLanguage
         guard block.key != nil, block.style.lang == nil, context.languageIsLocale, let source,
-            !Language.sameLanguage(source, context.language) || !Language.sameScript(source, context.language)
+            !Language.sameLanguageAndScript(source, context.language)
         else { return nil }
         let scalars = Array(text.unicodeScalars)
         let words = Self.wordDirections(scalars)
@@ -1321,7 +1321,7 @@ struct BlockLayouter {
         // without the locale: an Arabic text was tagged English under `--locale en`).
         let language: String? =
             switch (found.language ?? found.fallback, strings.locale) {
-            case (let table?, let locale?) where !Language.sameLanguage(table, locale) || !Language.sameScript(table, locale): table
+            case (let table?, let locale?) where !Language.sameLanguageAndScript(table, locale): table
             case (let table, let locale): locale ?? table
             }
         guard !specifiers.isEmpty else { return ([FormatSpecifiers.Shown(text: text, isSpecifier: false)], language) }

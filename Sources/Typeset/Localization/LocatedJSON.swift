@@ -249,9 +249,6 @@ struct LocatedJSON {
             func flushRun(_ reader: Reader, upTo end: Int, into utf8: inout [UInt8]) {
                 if runStart < end { utf8.append(contentsOf: reader.bytes[runStart..<end]) }
             }
-            func append(_ scalar: Unicode.Scalar, to utf8: inout [UInt8]) {
-                UTF8.encode(scalar) { utf8.append($0) }
-            }
             while true {
                 guard let c = current else { throw unterminated }
                 if c == UInt8(ascii: "\"") {
@@ -270,14 +267,12 @@ struct LocatedJSON {
                     guard let e = current else { throw unterminated }
                     advance()
                     switch e {
-                    case UInt8(ascii: "\""): append("\"", to: &utf8)
-                    case UInt8(ascii: "\\"): append("\\", to: &utf8)
-                    case UInt8(ascii: "/"): append("/", to: &utf8)
-                    case UInt8(ascii: "b"): append("\u{8}", to: &utf8)
-                    case UInt8(ascii: "f"): append("\u{C}", to: &utf8)
-                    case UInt8(ascii: "n"): append("\n", to: &utf8)
-                    case UInt8(ascii: "r"): append("\r", to: &utf8)
-                    case UInt8(ascii: "t"): append("\t", to: &utf8)
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(e)
+                    case UInt8(ascii: "b"): utf8.append(0x08)
+                    case UInt8(ascii: "f"): utf8.append(0x0C)
+                    case UInt8(ascii: "n"): utf8.append(0x0A)
+                    case UInt8(ascii: "r"): utf8.append(0x0D)
+                    case UInt8(ascii: "t"): utf8.append(0x09)
                     case UInt8(ascii: "u"):
                         var value = try hex4(escapeError)
                         if (0xD800..<0xDC00).contains(value) {
@@ -304,7 +299,7 @@ struct LocatedJSON {
                                 message: "unpaired surrogate in \\u escape", line: escapeError.line,
                                 column: escapeError.column)
                         }
-                        append(scalar, to: &utf8)
+                        UTF8.encode(scalar) { utf8.append($0) }
                     default:
                         throw escapeError
                     }

@@ -48,7 +48,6 @@ private enum StreamMemory {
             guard let index = buffers.firstIndex(where: { $0.1 == capacity }) else { return nil }
             return buffers.remove(at: index).0
         }
-        // (Small pages: a huge one would be resident whole for the few bytes written to it.)
         return reused ?? UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
 

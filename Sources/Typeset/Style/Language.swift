@@ -408,8 +408,7 @@ public enum Language {
         let renamed = own.first != finer.first
         for i in own.indices.prefix(1) { own[i] = oldCodes[own[i]] ?? own[i] }
         for i in finer.indices.prefix(1) { finer[i] = oldCodes[finer[i]] ?? finer[i] }
-        // (A private-use or grandfathered tag, `x-…`, `i-…`, is no language to refine.)
-        guard (own.first?.count ?? 0) > 1, finer.count > own.count, finer.starts(with: own), sameScript(locale, pinned)
+        guard !own.isEmpty, !isPrivateUse(own), finer.count > own.count, finer.starts(with: own), sameScript(locale, pinned)
         else { return pinned }
         return renamed ? canonicalCase(tag: finer.joined(separator: "-")) : locale
     }
@@ -427,18 +426,27 @@ public enum Language {
         }
     }
 
-    /// Whether `tag` is written in another script than `script` (lower-cased): the script it
-    /// names or implies, else ICU's likely one (`hi`: Devanagari, not `hi-Latn`'s Latin); false
-    /// when neither is known.
-    static func isWritten(_ tag: String, inAnotherScriptThan script: String) -> Bool {
-        guard let own = self.script(of: tag) ?? likelyScript(of: tag) else { return false }
-        return scriptFamily(own) != scriptFamily(script)
+    /// Whether two tags are one language written in one script (`pa` and `pa-PK`, Gurmukhi
+    /// and Arabic letters, are not; `ar` and `ar-EG` are).
+    static func sameLanguageAndScript(_ a: String, _ b: String) -> Bool {
+        sameLanguage(a, b) && sameScript(a, b)
     }
 
-    /// The script `tag` is written in, as `scriptFamily` gives it: the one it names or implies,
-    /// else ICU's likely one; nil when neither is known.
+    /// The script a tag names or implies (`script(of:)`), else ICU's likely one (`hi`: `deva`);
+    /// nil when neither is known.
+    static func usualScript(of tag: String) -> String? {
+        script(of: tag) ?? likelyScript(of: tag)
+    }
+
+    /// Whether `tag` is written in another script than `script` (lower-cased), by its
+    /// `writingScript` (`hi`: Devanagari, not `hi-Latn`'s Latin); false when that is not known.
+    static func isWritten(_ tag: String, inAnotherScriptThan script: String) -> Bool {
+        writingScript(of: tag).map { $0 != scriptFamily(script) } ?? false
+    }
+
+    /// `usualScript(of:)` as `scriptFamily` gives it.
     static func writingScript(of tag: String) -> String? {
-        (script(of: tag) ?? likelyScript(of: tag)).map(scriptFamily)
+        usualScript(of: tag).map(scriptFamily)
     }
 
     /// Whether a character of `script` is one of a language written in `writing`
@@ -516,10 +524,15 @@ public enum Language {
         tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
     }
 
+    /// Whether the subtags are of a private-use or grandfathered tag (`x-…`, `i-…`): no language
+    /// of its own to refine or fall back from, no script or region subtag (`x-foo-latn`).
+    static func isPrivateUse(_ subtags: [String]) -> Bool {
+        subtags.first?.count == 1
+    }
+
     /// The 4-letter script subtag after the language (and any extlang subtags).
     static func scriptSubtag(_ subtags: [String]) -> String? {
-        // (A private-use tag, `x-foo-latn`, or a grandfathered `i-` one, has no script subtag.)
-        guard let language = subtags.first, language.count > 1 else { return nil }
+        guard !subtags.isEmpty, !isPrivateUse(subtags) else { return nil }
         for subtag in subtags.dropFirst() {
             if subtag.count == 4, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
             if subtag.count != 3 || !subtag.utf8.allSatisfy(isASCIILetter) { return nil }
@@ -529,7 +542,7 @@ public enum Language {
 
     /// The 2-letter or 3-digit region subtag after the language, extlang and script subtags.
     static func regionSubtag(_ subtags: [String]) -> String? {
-        guard let language = subtags.first, language.count > 1 else { return nil }
+        guard !subtags.isEmpty, !isPrivateUse(subtags) else { return nil }
         for subtag in subtags.dropFirst() {
             if subtag.count == 2, subtag.utf8.allSatisfy(isASCIILetter) { return subtag }
             if subtag.count == 3, subtag.utf8.allSatisfy(isASCIIDigit) { return subtag }
