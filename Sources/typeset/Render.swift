@@ -591,7 +591,7 @@ struct Shard {
 
 struct Layout: Command {
     static let spec = CommandSpec(
-        name: "layout", abstract: "Prints the layout of a markup file as JSON (described in the README's Markup section).",
+        name: "layout", abstract: "Prints the layout of a markup file as JSON (described in the README's Commands section).",
         discussion: """
             Takes render's options, so that one option list serves both commands. The layout is \
             in points: --format, --scale and --jobs are checked but change nothing. The JSON goes \
