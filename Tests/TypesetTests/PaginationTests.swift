@@ -295,6 +295,57 @@ import Testing
         #expect(pages[1].blocks.first?.frame.y == 16)
     }
 
+    /// A background covers the ink of the text on it. Lines are line-height × their size tall,
+    /// the baseline where Noto Sans's ascent puts it, and Arabic letters reach below that (ي, ج,
+    /// ع): the dots of a white "في" on a dark label fell on the white page, reading "فى", and
+    /// a chat bubble's stack cut the hamza of "إليك". Latin's backgrounds stay its frames.
+    @Test func aBackgroundCoversTheInkOfItsText() throws {
+        let result = try #require(layoutMarkup(
+            ##"<document lang="ar" width="300"><label background="#1C1C1E" color="#FFFFFF">جميع الرسائل في صندوق الوارد</label>"##
+                + ##"<label background="#1C1C1E" lang="en">Pending gjpqy messages</label>"##
+                + ##"<stack background="#007AFF"><label color="#FFFFFF">أنا في الطريق إليك</label></stack></document>"##))
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        let page = try #require(result.pages.first)
+        let frames = result.report.pages[0].blocks.map(\.frame)
+        let backgrounds = page.items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        try #require(backgrounds.count == 3 && frames.count == 3)
+        var checked = 0
+        for case .glyphs(let run) in page.items {
+            let background = try #require(backgrounds.first { run.baseline > $0.y && run.baseline < $0.y + $0.height })
+            for glyph in run.glyphs {
+                guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0 else { continue }
+                #expect(glyph.y - ink.yBearing >= background.y - 1e-9, "\(run.text)")
+                #expect(glyph.y - ink.yBearing - ink.height <= background.y + background.height + 1e-9, "\(run.text)")
+                checked += 1
+            }
+        }
+        #expect(checked > 40)
+        // The Arabic label's and the stack's reach below their frames; the English one's is its frame.
+        #expect(backgrounds[0].y + backgrounds[0].height > frames[0].y + frames[0].height + 2)
+        #expect(backgrounds[1].y == frames[1].y && backgrounds[1].height == frames[1].height)
+        #expect(backgrounds[2].y + backgrounds[2].height > frames[2].y + frames[2].height + 2)
+    }
+
+    /// A page that grows to fit its content grows to its ink: with `margin="0"` the dots and
+    /// kasra under an Arabic label were cut off at the page's foot. Latin's page is its line.
+    @Test func aGrowingPageHoldsTheInkOfItsLastLine() throws {
+        let arabic = try #require(layoutMarkup(##"<document lang="ar" width="200" margin="0"><label>يَجِيءُ غَدًا</label></document>"##))
+        let page = try #require(arabic.pages.first)
+        #expect(page.height > 22.1 + 2)
+        #expect(arabic.report.pages[0].height == page.height)
+        var checked = 0
+        for case .glyphs(let run) in page.items {
+            for glyph in run.glyphs {
+                guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0 else { continue }
+                #expect(glyph.y - ink.yBearing - ink.height <= page.height + 1e-9)
+                checked += 1
+            }
+        }
+        #expect(checked > 5)
+        let latin = try #require(layoutMarkup(##"<document width="200" margin="0"><label>Hello gjpqy</label></document>"##))
+        #expect(abs((latin.pages.first?.height ?? 0) - 22.1) < 1e-9)
+    }
+
     /// Nested containers' backgrounds: an opaque one of the same color on the same area as the
     /// one it is inside hides it, which is left out (250 nested stacks gave each of 80,000
     /// paragraphs 250 rectangles: 2.6 GB); translucent ones, of other colors (the outer one's

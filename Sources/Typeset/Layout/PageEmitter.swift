@@ -74,10 +74,68 @@ struct PageEmitter {
     mutating func page(before next: Set<OpenStructure> = []) -> (Page, Set<OpenStructure>) {
         continuing = next
         close(downTo: 0)
+        coverInk()
         // A page of a few items does not keep the room reserved for more (a long document's
         // pages are all held until drawn).
         if items.capacity >= 2 * items.count + 32 { items = Array(items) }
         return (Page(width: report.width, height: report.height, background: background, items: items), suspended)
+    }
+
+    /// Grows each background behind text (a block's, a list's, row's or stack's: a filled
+    /// rectangle with square corners, drawn before the text) to the ink of the runs whose
+    /// baselines it holds. A line is line-height × its size tall, its baseline where Noto Sans's
+    /// ascent puts it (SPEC §2), and Arabic letters reach further below it than that leaves:
+    /// ي, ج and ع by 2.6 pt at 17 pt, so the dots of a white "في" on a blue label fell on the
+    /// white page, reading "فى". Latin and Hebrew stay inside: their backgrounds are unchanged.
+    private mutating func coverInk() {
+        var backgrounds: [Int] = []
+        for i in items.indices {
+            if case .rectangle(let r) = items[i], r.cornerRadius == 0, r.stroke == nil, r.fill != nil, r.width > 0, r.height > 0 {
+                backgrounds.append(i)
+            }
+        }
+        guard let firstBackground = backgrounds.first else { return }
+        for j in items.indices.dropFirst(firstBackground + 1) {
+            guard case .glyphs(let run) = items[j] else { continue }
+            var ink: (top: Double, bottom: Double)??
+            for i in backgrounds {
+                guard i < j else { break }
+                guard case .rectangle(var r) = items[i], run.baseline > r.y, run.baseline <= r.y + r.height,
+                    run.originX + run.width > r.x, run.originX < r.x + r.width
+                else { continue }
+                if ink == nil { ink = Self.ink(of: run) }
+                guard let (top, bottom) = ink ?? nil else { break }
+                guard top < r.y || bottom > r.y + r.height else { continue }
+                let end = max(r.y + r.height, bottom)
+                r.y = min(r.y, top)
+                r.height = end - r.y
+                items[i] = .rectangle(r)
+            }
+        }
+    }
+
+    /// Grows a page that grows to fit its content (no `height`) to the ink of its last lines:
+    /// with `margin="0"`, the dots under an Arabic label's last line were cut off at the page's
+    /// foot.
+    mutating func growToInk() {
+        var bottom = report.height
+        for case .glyphs(let run) in items where run.baseline + 2 * run.size > report.height {
+            if let ink = Self.ink(of: run) { bottom = max(bottom, ink.bottom) }
+        }
+        // (In hundredths of a point, as the layout report rounds.)
+        if bottom > report.height { report.height = min((bottom * 100).rounded(.up) / 100, BlockLayouter.maximumGrowingPageHeight) }
+    }
+
+    /// The top and bottom of a run's ink on the page (y down); nil when it has none.
+    private static func ink(of run: GlyphRun) -> (top: Double, bottom: Double)? {
+        var top = Double.infinity
+        var bottom = -Double.infinity
+        for glyph in run.glyphs {
+            guard let ink = Shaper.ink(face: run.font, glyph: glyph.id) else { continue }
+            top = min(top, glyph.y - ink.top * run.size)
+            bottom = max(bottom, glyph.y - ink.bottom * run.size)
+        }
+        return top <= bottom ? (top, bottom) : nil
     }
 
     /// Closes the innermost open elements down to `count` of them, with `continued` those that

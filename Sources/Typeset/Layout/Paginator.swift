@@ -67,6 +67,7 @@ extension BlockLayouter {
                 for k in units[index].blocks.indices { emitter.emit(units[index].blocks[k], lines: nil, dy: margin) }
                 units[index].blocks = []
             }
+            emitter.growToInk()
             return ([emitter.page().0], [emitter.report], [])
         }
 

@@ -519,6 +519,36 @@ public final class Shaper: Sendable {
             width: Double(extents.width) * scale, height: Double(extents.height) * scale)
     }
 
+    /// The top and bottom of glyph `id`'s ink in em, y up; nil for a glyph without ink (a space)
+    /// or one the font lacks. Kept for the process: asked for the runs a background is behind
+    /// (`PageEmitter.coverInk`).
+    static func ink(face: FontFace, glyph id: UInt32) -> GlyphInk? {
+        let key = InkKey(face: face, glyph: id)
+        if let known = inks.withLock({ $0[key] }) { return known }
+        let font = HarfBuzzFontCache.shared.font(for: face)
+        var extents = hb_glyph_extents_t()
+        var ink: GlyphInk?
+        if hb_font_get_glyph_extents(font.font, id, &extents) != 0, extents.height != 0 {
+            let em = Double(font.unitsPerEm)
+            let top = Double(extents.y_bearing) / em
+            ink = GlyphInk(top: top, bottom: top + Double(extents.height) / em)
+        }
+        inks.withLock { $0[key] = .some(ink) }
+        return ink
+    }
+
+    struct GlyphInk {
+        var top: Double
+        var bottom: Double
+    }
+
+    private struct InkKey: Hashable {
+        var face: FontFace
+        var glyph: UInt32
+    }
+
+    private static let inks = Locked<[InkKey: GlyphInk?]>([:])
+
     private func takeBuffer() -> HarfBuzzBuffer {
         buffers.withLock { $0.popLast() } ?? HarfBuzzBuffer()
     }
