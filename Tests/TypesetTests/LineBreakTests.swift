@@ -112,6 +112,32 @@ import Testing
         #expect(segments("a -5") == ["a ", "-5!"])
     }
 
+    /// An e-mail address or URL is broken before a hyphen of its own, not after it: "support-"
+    /// | "team@example.org" read as a hyphenated word. A word's hyphen still breaks after it.
+    @Test func anAddressIsBrokenBeforeItsHyphen() throws {
+        func moved(_ text: String) -> [String] {
+            let scalars = Array(text.unicodeScalars)
+            let breaks = AddressHyphens.keepingWhole(LineBreaker.opportunities(in: scalars), in: scalars)
+            var pieces: [String] = []
+            var start = 0
+            for b in breaks {
+                pieces.append(String(String.UnicodeScalarView(scalars[start..<b.offset])))
+                start = b.offset
+            }
+            return pieces
+        }
+        #expect(segments("Write to support-team@example.org now") == ["Write ", "to ", "support-", "team@example.org ", "now!"])
+        #expect(moved("Write to support-team@example.org now") == ["Write ", "to ", "support", "-team@example.org ", "now"])
+        #expect(moved("see https://my-site.example.com/long-path/x") == ["see ", "https://", "my", "-site.example.com/", "long", "-path/", "x"])
+        #expect(moved("(www.my-site.com) or well-known") == ["(www.my", "-site.com) ", "or ", "well-", "known"])
+        #expect(moved("mail a-b@c--d.org, or read well-known") == ["mail ", "a", "-b@c", "--d.org, ", "or ", "read ", "well-", "known"])
+        // Not addresses: an "@" between spaces, a time, a sentence's full stop.
+        #expect(moved("meet @ 10:30 in the well-lit room.") == ["meet ", "@ ", "10:30 ", "in ", "the ", "well-", "lit ", "room."])
+        let result = try #require(layoutMarkup(#"<document width="220"><p>Write to support-team@example.org for help</p></document>"#))
+        let lines = result.report.pages.first?.blocks.first?.lines.map { $0.runs.map(\.text).joined() }
+        #expect(lines == ["Write to support", "-team@example.org", "for help"])
+    }
+
     @Test func keepsAPercentWithItsNumber() {
         #expect(segments("up 50% today") == ["up ", "50% ", "today!"])
         #expect(segments("خصم 50% اليوم") == ["خصم ", "50% ", "اليوم!"])

@@ -1,0 +1,77 @@
+// An e-mail address or a URL is broken before a hyphen of its own, not after it. UAX #14 breaks
+// after a hyphen (LB21 keeps it with what is before it), so "Write to support-team@example.org"
+// wrapped as "support-" | "team@example.org", which reads as a word hyphenated at the line's end
+// and copies as an address without its hyphen. The Chicago Manual of Style breaks an address
+// before a hyphen, so that the hyphen, beginning the next line, is seen to be the address's:
+// "support" | "-team@example.org".
+
+enum AddressHyphens {
+    /// `breaks` with each optional one after a hyphen inside an address moved before the
+    /// hyphen: an address is a stretch without white space that holds "@" between two letters or
+    /// digits, "://", or "www." at its start.
+    static func keepingWhole(_ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
+        // (Most paragraphs: no hyphen, or nothing an address has.)
+        guard scalars.contains(where: isHyphen), scalars.contains(where: { $0 == "@" || $0 == ":" || $0 == "." }) else { return breaks }
+        var inside: [Range<Int>] = []
+        var start = 0
+        while start < scalars.count {
+            guard !isSpace(scalars[start]) else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < scalars.count, !isSpace(scalars[end]) { end += 1 }
+            if isAddress(scalars, start..<end) { inside.append(start + 1..<end) }
+            start = end
+        }
+        guard !inside.isEmpty else { return breaks }
+        var next = 0
+        var moved: [BreakOpportunity] = []
+        moved.reserveCapacity(breaks.count)
+        for var opportunity in breaks {
+            let offset = opportunity.offset
+            while next < inside.count, inside[next].upperBound <= offset { next += 1 }
+            if !opportunity.isMandatory, next < inside.count, inside[next].contains(offset), isHyphen(scalars[offset - 1]) {
+                // Before the first of its hyphens ("c" | "--d"), not at the address's start, nor
+                // where a break already is.
+                var before = offset - 1
+                while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
+                guard inside[next].contains(before), moved.last.map({ $0.offset < before }) ?? true else { continue }
+                opportunity.offset = before
+            }
+            moved.append(opportunity)
+        }
+        return moved
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.lineBreakClass {
+        case .SP, .BK, .CR, .LF, .NL, .ZW: true
+        default: scalar.properties.isWhitespace
+        }
+    }
+
+    private static func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "-" || scalar == "\u{2010}"
+    }
+
+    private static func isAddress(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Bool {
+        func isWordCharacter(_ at: Int) -> Bool {
+            range.contains(at) && (scalars[at].properties.isAlphabetic || scalars[at].properties.numericType != nil)
+        }
+        var sawHyphen = false
+        var isOne = false
+        for at in range {
+            switch scalars[at] {
+            case "-", "\u{2010}": sawHyphen = true
+            case "@": isOne = isOne || isWordCharacter(at - 1) && isWordCharacter(at + 1)
+            case ":": isOne = isOne || at + 2 < range.upperBound && scalars[at + 1] == "/" && scalars[at + 2] == "/"
+            case "w", "W":
+                isOne = isOne || !isWordCharacter(at - 1) && at + 4 <= range.upperBound
+                    && String(String.UnicodeScalarView(scalars[at..<at + 4])).lowercased() == "www."
+            default: break
+            }
+        }
+        return sawHyphen && isOne
+    }
+}
