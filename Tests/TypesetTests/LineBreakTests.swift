@@ -117,7 +117,7 @@ import Testing
     @Test func anAddressIsBrokenBeforeItsHyphen() throws {
         func moved(_ text: String) -> [String] {
             let scalars = Array(text.unicodeScalars)
-            let breaks = AddressHyphens.keepingWhole(LineBreaker.opportunities(in: scalars), in: scalars)
+            let breaks = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars)
             var pieces: [String] = []
             var start = 0
             for b in breaks {

@@ -9,7 +9,7 @@ enum AddressHyphens {
     /// `breaks` with each optional one after a hyphen inside an address moved before the
     /// hyphen: an address is a stretch without white space that holds "@" between two letters or
     /// digits, "://", or "www." at its start.
-    static func keepingWhole(_ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
+    static func breakingBeforeHyphens(_ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
         // (Most paragraphs: no hyphen, or nothing an address has.)
         guard scalars.contains(where: isHyphen), scalars.contains(where: { $0 == "@" || $0 == ":" || $0 == "." }) else { return breaks }
         var inside: [Range<Int>] = []
@@ -67,8 +67,8 @@ enum AddressHyphens {
             case "@": isOne = isOne || isWordCharacter(at - 1) && isWordCharacter(at + 1)
             case ":": isOne = isOne || at + 2 < range.upperBound && scalars[at + 1] == "/" && scalars[at + 2] == "/"
             case "w", "W":
-                isOne = isOne || !isWordCharacter(at - 1) && at + 4 <= range.upperBound
-                    && String(String.UnicodeScalarView(scalars[at..<at + 4])).lowercased() == "www."
+                func isW(_ at: Int) -> Bool { scalars[at] == "w" || scalars[at] == "W" }
+                isOne = isOne || !isWordCharacter(at - 1) && at + 4 <= range.upperBound && isW(at + 1) && isW(at + 2) && scalars[at + 3] == "."
             default: break
             }
         }

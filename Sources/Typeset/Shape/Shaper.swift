@@ -525,13 +525,8 @@ public final class Shaper: Sendable {
     static func ink(face: FontFace, glyph id: UInt32) -> GlyphInk? {
         let key = InkKey(face: face, glyph: id)
         if let known = inks.withLock({ $0[key] }) { return known }
-        let font = HarfBuzzFontCache.shared.font(for: face)
-        var extents = hb_glyph_extents_t()
-        var ink: GlyphInk?
-        if hb_font_get_glyph_extents(font.font, id, &extents) != 0, extents.height != 0 {
-            let em = Double(font.unitsPerEm)
-            let top = Double(extents.y_bearing) / em
-            ink = GlyphInk(top: top, bottom: top + Double(extents.height) / em)
+        let ink = shared.glyphExtents(face: face, size: 1, glyph: id).flatMap { extents in
+            extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
         }
         inks.withLock { $0[key] = .some(ink) }
         return ink
