@@ -117,7 +117,7 @@ import Testing
     @Test func anAddressIsBrokenBeforeItsHyphen() throws {
         func moved(_ text: String) -> [String] {
             let scalars = Array(text.unicodeScalars)
-            let breaks = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars)
+            let breaks = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars) { _ in true }
             var pieces: [String] = []
             var start = 0
             for b in breaks {
@@ -133,6 +133,17 @@ import Testing
         #expect(moved("mail a-b@c--d.org, or read well-known") == ["mail ", "a", "-b@c", "--d.org, ", "or ", "read ", "well-", "known"])
         // Not addresses: an "@" between spaces, a time, a sentence's full stop.
         #expect(moved("meet @ 10:30 in the well-lit room.") == ["meet ", "@ ", "10:30 ", "in ", "the ", "well-", "lit ", "room."])
+        // Not after a word joiner or an opening bracket, where UAX #14 never breaks.
+        #expect(moved("to support\u{2060}-team@example.org") == ["to ", "support\u{2060}-", "team@example.org"])
+        #expect(moved("at (-team@example.org) now") == ["at ", "(-", "team@example.org) ", "now"])
+        // Where the piece from the hyphen is wider than a line, the break after it stays: a cut
+        // between letters, with a warning, was worse than "help-" | "team@example.com".
+        let scalars = Array("Write to help-team@example.com".unicodeScalars)
+        let narrow = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars) { $0.count < 17 }
+        #expect(narrow.map(\.offset) == [6, 9, 14, 30])
+        let row = try #require(layoutMarkup(
+            #"<document device="iphone-8"><row><label>Sales: sales@example.com</label><label>Write to help-team@example.com</label></row></document>"#))
+        #expect(row.diagnostics.items.isEmpty, "\(row.diagnostics.items)")
         let result = try #require(layoutMarkup(#"<document width="220"><p>Write to support-team@example.org for help</p></document>"#))
         let lines = result.report.pages.first?.blocks.first?.lines.map { $0.runs.map(\.text).joined() }
         #expect(lines == ["Write to support", "-team@example.org", "for help"])

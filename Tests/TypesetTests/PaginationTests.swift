@@ -326,6 +326,34 @@ import Testing
         #expect(backgrounds[2].y + backgrounds[2].height > frames[2].y + frames[2].height + 2)
     }
 
+    /// A background grows down only: grown up, a title's shadda and fatha took its box over the
+    /// dots of the title above ("في" read "فى" again) and over a divider. Backgrounds that ended
+    /// together (a row's cells) still do, and none grows into one drawn after it below (two
+    /// translucent ones overlapped, darker).
+    @Test func aBackgroundGrowsDownAloneAndKeepsToItsNeighbours() throws {
+        let titles = try #require(layoutMarkup(
+            ##"<document lang="ar"><title>في</title><title background="#1a237e" color="#ffffff">اللَّهِ</title></document>"##))
+        let frames = titles.report.pages[0].blocks.map(\.frame)
+        let blue = try #require(titles.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+        #expect(blue.y == frames[1].y)
+
+        let translucent = try #require(layoutMarkup(
+            ##"<document margin="8" width="390" lang="ar"><title background="#ff000060">يجمع في جيب</title><title background="#0000ff60">بِسْمِ اللَّهِ</title></document>"##))
+        let boxes = translucent.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        try #require(boxes.count == 2)
+        #expect(boxes[0].y + boxes[0].height > translucent.report.pages[0].blocks[0].frame.y + translucent.report.pages[0].blocks[0].frame.height)
+        #expect(boxes[0].y + boxes[0].height <= boxes[1].y)
+
+        let row = try #require(layoutMarkup(
+            ##"<document margin="8" width="300" lang="ar"><row background="#eeeeee"><label background="#ffcc80">الاسم</label>"##
+                + ##"<label background="#80cbc4">يجمع في</label><label background="#ce93d8">Name</label></row></document>"##))
+        let cells = row.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        try #require(cells.count == 4)
+        let bottoms = Set(cells.map { ($0.y + $0.height) * 1000 }.map { $0.rounded() })
+        #expect(bottoms.count == 1)
+        #expect(cells[0].y + cells[0].height > row.report.pages[0].blocks[0].frame.y + row.report.pages[0].blocks[0].frame.height + 2)
+    }
+
     /// A page that grows to fit its content grows to its ink: with `margin="0"` the dots and
     /// kasra under an Arabic label were cut off at the page's foot. Latin's page is its line.
     @Test func aGrowingPageHoldsTheInkOfItsLastLine() throws {

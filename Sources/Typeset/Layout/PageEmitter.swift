@@ -82,44 +82,74 @@ struct PageEmitter {
     }
 
     /// Grows each background behind text (a block's, a list's, row's or stack's: a filled
-    /// rectangle with square corners, drawn before the text) to the ink of the runs whose
+    /// rectangle with square corners, drawn before its text) down to the ink of the runs whose
     /// baselines it holds. A line is line-height × its size tall, its baseline where Noto Sans's
     /// ascent puts it (SPEC §2), and Arabic letters reach further below it than that leaves:
     /// ي, ج and ع by 2.6 pt at 17 pt, so the dots of a white "في" on a blue label fell on the
-    /// white page, reading "فى". Latin and Hebrew stay inside: their backgrounds are unchanged.
+    /// white page, reading "فى". Only down: what is drawn after a background stays over it,
+    /// while a background grown up covered the dots of the line above it, or a divider. Those
+    /// that ended together (a row's cells, the row's own) still do, and none grows into a
+    /// background drawn after it below (two translucent ones overlapped, darker).
     private mutating func coverInk() {
-        var backgrounds: [Int] = []
+        var byBottom: [(bottom: Double, index: Int)] = []
         for i in items.indices {
             if case .rectangle(let r) = items[i], r.cornerRadius == 0, r.stroke == nil, r.fill != nil, r.width > 0, r.height > 0 {
-                backgrounds.append(i)
+                byBottom.append((r.y + r.height, i))
             }
         }
-        guard let firstBackground = backgrounds.first else { return }
+        guard let firstBackground = byBottom.first?.index else { return }
+        byBottom.sort { ($0.bottom, $0.index) < ($1.bottom, $1.index) }
+        // The bottom each background grows to, by its place in `byBottom`.
+        var grown: [Int: Double] = [:]
         for j in items.indices.dropFirst(firstBackground + 1) {
             guard case .glyphs(let run) = items[j] else { continue }
-            var ink: (top: Double, bottom: Double)??
-            for i in backgrounds {
-                guard i < j else { break }
-                guard case .rectangle(var r) = items[i], run.baseline > r.y, run.baseline <= r.y + r.height,
-                    run.originX + run.width > r.x, run.originX < r.x + r.width
-                else { continue }
-                if ink == nil { ink = Self.ink(of: run) }
-                guard let (top, bottom) = ink ?? nil else { break }
-                guard top < r.y || bottom > r.y + r.height else { continue }
-                let end = max(r.y + r.height, bottom)
-                r.y = min(r.y, top)
-                r.height = end - r.y
-                items[i] = .rectangle(r)
+            var k = byBottom.partitionPoint { $0.bottom < run.baseline }
+            guard k < byBottom.count, let ink = Self.ink(of: run), ink.bottom > byBottom[k].bottom else { continue }
+            while k < byBottom.count, byBottom[k].bottom < ink.bottom {
+                let i = byBottom[k].index
+                if i < j, case .rectangle(let r) = items[i], r.y < run.baseline, run.originX + run.width > r.x, run.originX < r.x + r.width {
+                    grown[k] = max(grown[k] ?? 0, ink.bottom)
+                }
+                k += 1
             }
+        }
+        guard !grown.isEmpty else { return }
+        // Those that ended together grow together.
+        var k = 0
+        while k < byBottom.count {
+            var end = k + 1
+            while end < byBottom.count, byBottom[end].bottom - byBottom[k].bottom < 1e-6 { end += 1 }
+            if let bottom = (k..<end).compactMap({ grown[$0] }).max() {
+                for m in k..<end { grown[m] = bottom }
+            }
+            k = end
+        }
+        let byTop = byBottom.map { entry -> (top: Double, index: Int) in
+            guard case .rectangle(let r) = items[entry.index] else { return (0, entry.index) }
+            return (r.y, entry.index)
+        }.sorted { ($0.top, $0.index) < ($1.top, $1.index) }
+        for (k, bottom) in grown {
+            let (old, i) = byBottom[k]
+            guard case .rectangle(var r) = items[i] else { continue }
+            var end = bottom
+            // Not into one drawn after it, below it.
+            var m = byTop.partitionPoint { $0.top < old - 1e-6 }
+            while m < byTop.count, byTop[m].top < end {
+                if byTop[m].index > i, case .rectangle(let below) = items[byTop[m].index], below.x < r.x + r.width, below.x + below.width > r.x {
+                    end = max(old, byTop[m].top)
+                }
+                m += 1
+            }
+            r.height = end - r.y
+            items[i] = .rectangle(r)
         }
     }
 
-    /// Grows a page that grows to fit its content (no `height`) to the ink of its last lines:
-    /// with `margin="0"`, the dots under an Arabic label's last line were cut off at the page's
-    /// foot.
+    /// Grows a page that grows to fit its content (no `height`) to the ink of its lines: with
+    /// `margin="0"`, the dots under an Arabic label's last line were cut off at the page's foot.
     mutating func growToInk() {
         var bottom = report.height
-        for case .glyphs(let run) in items where run.baseline + 2 * run.size > report.height {
+        for case .glyphs(let run) in items {
             if let ink = Self.ink(of: run) { bottom = max(bottom, ink.bottom) }
         }
         // (In hundredths of a point, as the layout report rounds.)
@@ -130,8 +160,8 @@ struct PageEmitter {
     private static func ink(of run: GlyphRun) -> (top: Double, bottom: Double)? {
         var top = Double.infinity
         var bottom = -Double.infinity
-        for glyph in run.glyphs {
-            guard let ink = Shaper.ink(face: run.font, glyph: glyph.id) else { continue }
+        for (glyph, ink) in zip(run.glyphs, Shaper.ink(face: run.font, glyphs: run.glyphs.lazy.map(\.id))) {
+            guard let ink else { continue }
             top = min(top, glyph.y - ink.top * run.size)
             bottom = max(bottom, glyph.y - ink.bottom * run.size)
         }

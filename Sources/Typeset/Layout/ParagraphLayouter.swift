@@ -354,7 +354,7 @@ final class ParagraphLayouter: Sendable {
             breaks = HangulWords.keepingWordsWhole(breaks, in: text.scalars)
         }
         breaks = NumberGroups.keepingWhole(breaks, in: text.scalars) { advances.width($0) <= width }
-        breaks = AddressHyphens.breakingBeforeHyphens(breaks, in: text.scalars)
+        breaks = AddressHyphens.breakingBeforeHyphens(breaks, in: text.scalars) { advances.width($0) <= width }
         let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(

@@ -3,13 +3,19 @@
 // wrapped as "support-" | "team@example.org", which reads as a word hyphenated at the line's end
 // and copies as an address without its hyphen. The Chicago Manual of Style breaks an address
 // before a hyphen, so that the hyphen, beginning the next line, is seen to be the address's:
-// "support" | "-team@example.org".
+// "support" | "-team@example.org". Where that piece is wider than a line, the break after the
+// hyphen stays: better than a cut between letters.
 
 enum AddressHyphens {
     /// `breaks` with each optional one after a hyphen inside an address moved before the
     /// hyphen: an address is a stretch without white space that holds "@" between two letters or
-    /// digits, "://", or "www." at its start.
-    static func breakingBeforeHyphens(_ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar]) -> [BreakOpportunity] {
+    /// digits, "://", or "www." at its start. Not where the piece it would begin is wider than a
+    /// line (`fits`), which a break after the hyphen spared a cut between letters, nor after
+    /// anything but a letter or digit (a word joiner, an opening bracket: UAX #14 breaks there
+    /// never).
+    static func breakingBeforeHyphens(
+        _ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
+    ) -> [BreakOpportunity] {
         // (Most paragraphs: no hyphen, or nothing an address has.)
         guard scalars.contains(where: isHyphen), scalars.contains(where: { $0 == "@" || $0 == ":" || $0 == "." }) else { return breaks }
         var inside: [Range<Int>] = []
@@ -28,20 +34,27 @@ enum AddressHyphens {
         var next = 0
         var moved: [BreakOpportunity] = []
         moved.reserveCapacity(breaks.count)
-        for var opportunity in breaks {
+        for (n, var opportunity) in breaks.enumerated() {
             let offset = opportunity.offset
             while next < inside.count, inside[next].upperBound <= offset { next += 1 }
             if !opportunity.isMandatory, next < inside.count, inside[next].contains(offset), isHyphen(scalars[offset - 1]) {
-                // Before the first of its hyphens ("c" | "--d"), not at the address's start, nor
-                // where a break already is.
+                // Before the first of its hyphens ("c" | "--d").
                 var before = offset - 1
                 while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
-                guard inside[next].contains(before), moved.last.map({ $0.offset < before }) ?? true else { continue }
-                opportunity.offset = before
+                let pieceEnd = n + 1 < breaks.count ? breaks[n + 1].offset : scalars.count
+                if inside[next].contains(before), isWordCharacter(scalars[before - 1]), moved.last.map({ $0.offset < before }) ?? true,
+                    fits(before..<pieceEnd)
+                {
+                    opportunity.offset = before
+                }
             }
             moved.append(opportunity)
         }
         return moved
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
@@ -56,9 +69,7 @@ enum AddressHyphens {
     }
 
     private static func isAddress(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Bool {
-        func isWordCharacter(_ at: Int) -> Bool {
-            range.contains(at) && (scalars[at].properties.isAlphabetic || scalars[at].properties.numericType != nil)
-        }
+        func isWordCharacter(_ at: Int) -> Bool { range.contains(at) && Self.isWordCharacter(scalars[at]) }
         var sawHyphen = false
         var isOne = false
         for at in range {

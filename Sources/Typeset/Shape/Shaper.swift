@@ -519,17 +519,30 @@ public final class Shaper: Sendable {
             width: Double(extents.width) * scale, height: Double(extents.height) * scale)
     }
 
-    /// The top and bottom of glyph `id`'s ink in em, y up; nil for a glyph without ink (a space)
-    /// or one the font lacks. Kept for the process: asked for the runs a background is behind
+    /// The top and bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph
+    /// without ink (a space) or one the font lacks. Kept for the process, by face and then by
+    /// glyph (the face hashed once a run): asked for the runs a background is behind
     /// (`PageEmitter.coverInk`).
-    static func ink(face: FontFace, glyph id: UInt32) -> GlyphInk? {
-        let key = InkKey(face: face, glyph: id)
-        if let known = inks.withLock({ $0[key] }) { return known }
-        let ink = shared.glyphExtents(face: face, size: 1, glyph: id).flatMap { extents in
-            extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
+    static func ink(face: FontFace, glyphs: some Sequence<UInt32>) -> [GlyphInk?] {
+        var missing: [UInt32] = []
+        var found: [GlyphInk??] = inks.withLock { faces in
+            let known = faces[face] ?? [:]
+            return glyphs.map { id in
+                let ink = known[id]
+                if ink == nil { missing.append(id) }
+                return ink
+            }
         }
-        inks.withLock { $0[key] = .some(ink) }
-        return ink
+        guard !missing.isEmpty else { return found.map { $0 ?? nil } }
+        var made: [UInt32: GlyphInk?] = [:]
+        for id in missing {
+            made[id] = shared.glyphExtents(face: face, size: 1, glyph: id).flatMap { extents in
+                extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
+            }
+        }
+        inks.withLock { $0[face, default: [:]].merge(made) { old, _ in old } }
+        for (k, id) in glyphs.enumerated() where found[k] == nil { found[k] = made[id] }
+        return found.map { $0 ?? nil }
     }
 
     struct GlyphInk {
@@ -537,12 +550,7 @@ public final class Shaper: Sendable {
         var bottom: Double
     }
 
-    private struct InkKey: Hashable {
-        var face: FontFace
-        var glyph: UInt32
-    }
-
-    private static let inks = Locked<[InkKey: GlyphInk?]>([:])
+    private static let inks = Locked<[FontFace: [UInt32: GlyphInk?]]>([:])
 
     private func takeBuffer() -> HarfBuzzBuffer {
         buffers.withLock { $0.popLast() } ?? HarfBuzzBuffer()
