@@ -141,6 +141,10 @@ import Testing
         let scalars = Array("Write to help-team@example.com".unicodeScalars)
         let narrow = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars) { $0.count < 17 }
         #expect(narrow.map(\.offset) == [6, 9, 14, 30])
+        // The next piece is measured to where its own break is moved: "-team@my", not "-team@my-".
+        let two = Array("to support-team@my-co.com".unicodeScalars)
+        let measured = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: two), in: two) { $0.count <= 8 }
+        #expect(measured.map(\.offset) == [3, 10, 18, 25])
         let row = try #require(layoutMarkup(
             #"<document device="iphone-8"><row><label>Sales: sales@example.com</label><label>Write to help-team@example.com</label></row></document>"#))
         #expect(row.diagnostics.items.isEmpty, "\(row.diagnostics.items)")

@@ -354,6 +354,35 @@ import Testing
         #expect(cells[0].y + cells[0].height > row.report.pages[0].blocks[0].frame.y + row.report.pages[0].blocks[0].frame.height + 2)
     }
 
+    /// A grown background stops at what stands below it, and backgrounds that ended together
+    /// stop together: a row's green cell grew with its group over the next row's "Hello There",
+    /// and a large Arabic label's background took the capitals of the paragraph after it.
+    @Test func aGrownBackgroundStopsAtWhatIsBelowIt() throws {
+        let rows = try #require(layoutMarkup(
+            ##"<document width="360" margin="8" lang="ar"><row><label size="64" line-height="1" background="#203080" color="#ffffff">عربي</label>"##
+                + ##"<label size="64" line-height="1" background="#206020" color="#ffffff">Tot</label></row>"##
+                + ##"<row><label background="#802030" color="#ffffff">تحت</label><label>Hello There</label></row></document>"##))
+        let boxes = rows.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        try #require(boxes.count == 3)
+        #expect(boxes[0].y + boxes[0].height == boxes[1].y + boxes[1].height)
+        #expect(boxes[0].y + boxes[0].height <= boxes[2].y + 1e-9)
+        let hello = try #require(rows.pages[0].items.compactMap { if case .glyphs(let g) = $0, g.text == "Hello There" { g } else { nil } }.first)
+        let tops = hello.glyphs.compactMap { glyph in
+            Shaper.shared.glyphExtents(face: hello.font, size: hello.size, glyph: glyph.id).map { glyph.y - $0.yBearing }
+        }
+        #expect(boxes[1].y + boxes[1].height <= (tops.min() ?? 0) + 1e-9)
+
+        let large = try #require(layoutMarkup(
+            ##"<document width="360" margin="8" lang="ar"><label size="90" background="#203080" color="#ffffff">عربي</label><p>Hello There, a paragraph</p></document>"##))
+        let navy = try #require(large.pages[0].items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+        let paragraph = try #require(large.pages[0].items.compactMap { if case .glyphs(let g) = $0, g.text.hasPrefix("Hello") { g } else { nil } }.first)
+        let capitals = paragraph.glyphs.compactMap { glyph in
+            Shaper.shared.glyphExtents(face: paragraph.font, size: paragraph.size, glyph: glyph.id).map { glyph.y - $0.yBearing }
+        }
+        #expect(navy.y + navy.height <= (capitals.min() ?? 0) + 1e-9)
+        #expect(navy.y + navy.height > large.report.pages[0].blocks[0].frame.y + large.report.pages[0].blocks[0].frame.height)
+    }
+
     /// A page that grows to fit its content grows to its ink: with `margin="0"` the dots and
     /// kasra under an Arabic label were cut off at the page's foot. Latin's page is its line.
     @Test func aGrowingPageHoldsTheInkOfItsLastLine() throws {

@@ -194,6 +194,28 @@ struct RenderTests {
         #expect(read == (1..<count).map(offset))
     }
 
+    /// A page of more than 64 MiB of pixels is drawn on memory reused from the page before, as a
+    /// smaller one is (it was Cairo's, made, cleared and unmapped page after page: 1,000 pages of
+    /// 8192 × 8192 pixels took minutes of the kernel's time): the page after a dark one is the
+    /// same as drawn alone.
+    @Test func aLargePageDrawnAfterAnotherIsTheSameAsAlone() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let second = #"<p size="200">ב</p>"#
+        try ##"<document width="2100" height="2100" margin="0"><label size="1000" line-height="2" background="#000000">x</label>\##(second)</document>"##
+            .write(toFile: folder + "/two.xml", atomically: true, encoding: .utf8)
+        try #"<document width="2100" height="2100" margin="0">\#(second)</document>"#
+            .write(toFile: folder + "/one.xml", atomically: true, encoding: .utf8)
+        for name in ["two", "one"] {
+            let result = try typeset(["render", folder + "/\(name).xml", "--format", "png", "--jobs", "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let alone = try #require(FileManager.default.contents(atPath: folder + "/one.png"))
+        let after = try #require(FileManager.default.contents(atPath: folder + "/two-2.png"))
+        #expect(alone == after)
+        #expect(FileManager.default.fileExists(atPath: folder + "/two.png"))
+    }
+
     @Test func outputPathsNumberPagesBeforeTheExtension() {
         #expect(OutputFormat.pdf.outputPaths(for: "out/a.pdf", pageCount: 3) == ["out/a.pdf"])
         #expect(OutputFormat.svg.outputPaths(for: "out/a.svg", pageCount: 1) == ["out/a.svg"])

@@ -49,10 +49,10 @@ public final class ComparedPages {
         guard case .drawn(let pages, let input, let scale, _) = source else { return nil }
         let page = pages[index]
         do {
-            return try drawPNG(
+            return try drawImage(
                 Page(width: page.width, height: page.height, background: page.background), pageNumber: index + 1,
                 scale: scale, drawer: PageDrawer()
-            ) { _, surface in try PixelImage(drawn: surface) }
+            ) { surface in try PixelImage(drawn: surface) }
         } catch {
             throw ImageDiffError.undrawable(path: input, reason: "\(error)")
         }
@@ -68,8 +68,9 @@ public final class ComparedPages {
             precondition(index == nextDrawn, "pages are drawn in order")
             nextDrawn += 1
             do {
-                let drawn = try drawPNG(pages[index], pageNumber: index + 1, scale: scale, drawer: drawer) {
-                    bytes, surface in (try PixelImage(drawn: surface), PNGFile.resolution(of: bytes))
+                // (The resolution its PNG would say: every page's encoder writes it.)
+                let drawn = try drawImage(pages[index], pageNumber: index + 1, scale: scale, drawer: drawer) { surface in
+                    (try PixelImage(drawn: surface), Optional(PNGEncoder.resolution(pixelsPerPoint: scale)))
                 }
                 if nextDrawn == pages.count { try drawer.checkTagsClosed(pageCount: pages.count) }
                 return drawn

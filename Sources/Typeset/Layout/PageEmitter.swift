@@ -86,10 +86,10 @@ struct PageEmitter {
     /// baselines it holds. A line is line-height × its size tall, its baseline where Noto Sans's
     /// ascent puts it (SPEC §2), and Arabic letters reach further below it than that leaves:
     /// ي, ج and ع by 2.6 pt at 17 pt, so the dots of a white "في" on a blue label fell on the
-    /// white page, reading "فى". Only down: what is drawn after a background stays over it,
-    /// while a background grown up covered the dots of the line above it, or a divider. Those
-    /// that ended together (a row's cells, the row's own) still do, and none grows into a
-    /// background drawn after it below (two translucent ones overlapped, darker).
+    /// white page, reading "فى". Only down: grown up, a title's shadda covered the dots of the
+    /// line above it. Backgrounds that ended together (a row's cells, the row's own) grow
+    /// together, and never over anything below them (a background, a rule, an image, the ink of
+    /// a run: the next paragraph's capitals were black on navy).
     private mutating func coverInk() {
         var byBottom: [(bottom: Double, index: Int)] = []
         for i in items.indices {
@@ -97,51 +97,78 @@ struct PageEmitter {
                 byBottom.append((r.y + r.height, i))
             }
         }
-        guard let firstBackground = byBottom.first?.index else { return }
+        guard !byBottom.isEmpty else { return }
         byBottom.sort { ($0.bottom, $0.index) < ($1.bottom, $1.index) }
-        // The bottom each background grows to, by its place in `byBottom`.
-        var grown: [Int: Double] = [:]
-        for j in items.indices.dropFirst(firstBackground + 1) {
-            guard case .glyphs(let run) = items[j] else { continue }
-            var k = byBottom.partitionPoint { $0.bottom < run.baseline }
-            guard k < byBottom.count, let ink = Self.ink(of: run), ink.bottom > byBottom[k].bottom else { continue }
-            while k < byBottom.count, byBottom[k].bottom < ink.bottom {
-                let i = byBottom[k].index
-                if i < j, case .rectangle(let r) = items[i], r.y < run.baseline, run.originX + run.width > r.x, run.originX < r.x + r.width {
-                    grown[k] = max(grown[k] ?? 0, ink.bottom)
-                }
-                k += 1
-            }
-        }
-        guard !grown.isEmpty else { return }
-        // Those that ended together grow together.
+        // Those that end together, each with where its members stand across the page (merged
+        // spans, by their left edges), its highest top and its first drawn.
+        var groups: [(bottom: Double, members: Range<Int>, spans: [(left: Double, right: Double)], top: Double, first: Int)] = []
         var k = 0
         while k < byBottom.count {
             var end = k + 1
             while end < byBottom.count, byBottom[end].bottom - byBottom[k].bottom < 1e-6 { end += 1 }
-            if let bottom = (k..<end).compactMap({ grown[$0] }).max() {
-                for m in k..<end { grown[m] = bottom }
+            var spans: [(left: Double, right: Double)] = []
+            var top = Double.infinity
+            for m in k..<end {
+                guard case .rectangle(let r) = items[byBottom[m].index] else { continue }
+                spans.append((r.x, r.x + r.width))
+                top = min(top, r.y)
             }
+            spans.sort { $0.left < $1.left }
+            var merged: [(left: Double, right: Double)] = []
+            for span in spans {
+                if let last = merged.last, span.left <= last.right { merged[merged.count - 1].right = max(last.right, span.right) } else { merged.append(span) }
+            }
+            groups.append((byBottom[k].bottom, k..<end, merged, top, byBottom[k..<end].map(\.index).min() ?? 0))
             k = end
         }
-        let byTop = byBottom.map { entry -> (top: Double, index: Int) in
-            guard case .rectangle(let r) = items[entry.index] else { return (0, entry.index) }
-            return (r.y, entry.index)
-        }.sorted { ($0.top, $0.index) < ($1.top, $1.index) }
-        for (k, bottom) in grown {
-            let (old, i) = byBottom[k]
-            guard case .rectangle(var r) = items[i] else { continue }
-            var end = bottom
-            // Not into one drawn after it, below it.
-            var m = byTop.partitionPoint { $0.top < old - 1e-6 }
-            while m < byTop.count, byTop[m].top < end {
-                if byTop[m].index > i, case .rectangle(let below) = items[byTop[m].index], below.x < r.x + r.width, below.x + below.width > r.x {
-                    end = max(old, byTop[m].top)
+        // What stands on the page, by its top: where a background stops growing.
+        var obstacles: [(top: Double, left: Double, right: Double)] = []
+        // The bottom each group would grow to.
+        var grown: [Int: Double] = [:]
+        for j in items.indices {
+            switch items[j] {
+            case .rectangle(let r): obstacles.append((r.y, r.x, r.x + r.width))
+            case .rule(let r): obstacles.append((min(r.y1, r.y2) - r.thickness / 2, min(r.x1, r.x2), max(r.x1, r.x2)))
+            case .image(let image): obstacles.append((image.y, image.x, image.x + image.width))
+            case .glyphs(let run):
+                guard let ink = Self.ink(of: run) else { continue }
+                let (left, right) = (run.originX, run.originX + run.width)
+                obstacles.append((ink.top, left, right))
+                // The groups whose bottoms its ink passes, with a member drawn before it that its
+                // baseline is on.
+                var g = groups.partitionPoint { $0.bottom < run.baseline }
+                while g < groups.count, groups[g].bottom < ink.bottom {
+                    let group = groups[g]
+                    let s = group.spans.partitionPoint { $0.right <= left }
+                    if group.first < j, group.top < run.baseline, s < group.spans.count, group.spans[s].left < right {
+                        grown[g] = max(grown[g] ?? 0, ink.bottom)
+                    }
+                    g += 1
                 }
-                m += 1
+            default: continue
             }
-            r.height = end - r.y
-            items[i] = .rectangle(r)
+        }
+        guard !grown.isEmpty else { return }
+        obstacles.sort { $0.top < $1.top }
+        for (g, wanted) in grown {
+            let group = groups[g]
+            var bottom = wanted
+            let (left, right) = (group.spans.first?.left ?? 0, group.spans.last.map { $0.right } ?? 0)
+            var o = obstacles.partitionPoint { $0.top < group.bottom - 1e-6 }
+            while o < obstacles.count, obstacles[o].top < bottom {
+                let obstacle = obstacles[o]
+                if obstacle.left < right, obstacle.right > left {
+                    let s = group.spans.partitionPoint { $0.right <= obstacle.left }
+                    if s < group.spans.count, group.spans[s].left < obstacle.right { bottom = max(group.bottom, obstacle.top) }
+                }
+                o += 1
+            }
+            guard bottom > group.bottom else { continue }
+            for m in group.members {
+                guard case .rectangle(var r) = items[byBottom[m].index] else { continue }
+                r.height = bottom - r.y
+                items[byBottom[m].index] = .rectangle(r)
+            }
         }
     }
 

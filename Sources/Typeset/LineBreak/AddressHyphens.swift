@@ -41,7 +41,12 @@ enum AddressHyphens {
                 // Before the first of its hyphens ("c" | "--d").
                 var before = offset - 1
                 while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
-                let pieceEnd = n + 1 < breaks.count ? breaks[n + 1].offset : scalars.count
+                // The piece ends where the next break does, itself before its hyphens when they
+                // are the address's ("-team@my" of "team@my-co.com", not "-team@my-").
+                var pieceEnd = n + 1 < breaks.count ? breaks[n + 1].offset : scalars.count
+                if pieceEnd < scalars.count, inside[next].contains(pieceEnd) {
+                    while inside[next].contains(pieceEnd - 1), isHyphen(scalars[pieceEnd - 1]) { pieceEnd -= 1 }
+                }
                 if inside[next].contains(before), isWordCharacter(scalars[before - 1]), moved.last.map({ $0.offset < before }) ?? true,
                     fits(before..<pieceEnd)
                 {

@@ -53,11 +53,15 @@ final class CairoSurface {
 final class PixelMemory: @unchecked Sendable {
     // @unchecked: `idle` is a `Locked`; a buffer is used by one render at a time.
     static let shared = PixelMemory()
-    /// Larger images are made by Cairo, on memory of their own (a 14,400 pt page at 2 pixels per
-    /// point takes 3.3 GB).
-    private static let largestKept = 64 << 20
-    /// At most this many are kept (one per job of a batch on most machines).
+    /// Larger images are made by Cairo, on memory of their own: none, since a PNG page is at
+    /// most 67,108,864 pixels (`pngSizeProblem`). Those of 8192 × 8192 pixels had been Cairo's,
+    /// made, cleared and unmapped page after page: a 1,000-page document of them took 125 s of
+    /// the kernel's time faulting 256 MiB in again for each page.
+    private static let largestKept = 256 << 20
+    /// At most this many are kept (one per job of a batch on most machines), and at most this
+    /// many bytes of them (two of the largest).
     private static let mostKept = 4
+    private static let mostKeptBytes = 512 << 20
     private let idle = Locked<[UnsafeMutableRawBufferPointer]>([])
 
     /// An image surface of `width` × `height` ARGB32 pixels on memory of this pool, not cleared
@@ -104,11 +108,15 @@ final class PixelMemory: @unchecked Sendable {
     }
 
     private func give(_ buffer: UnsafeMutableRawBufferPointer) {
-        let dropped = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
+        let dropped = idle.withLock { buffers -> [UnsafeMutableRawBufferPointer] in
             buffers.append(buffer)
-            return buffers.count > Self.mostKept ? buffers.removeFirst() : nil
+            var dropped: [UnsafeMutableRawBufferPointer] = []
+            while buffers.count > Self.mostKept || buffers.reduce(0, { $0 + $1.count }) > Self.mostKeptBytes {
+                dropped.append(buffers.removeFirst())
+            }
+            return dropped
         }
-        if let dropped { free(dropped.baseAddress) }
+        for buffer in dropped { free(buffer.baseAddress) }
     }
 
     /// Transparent huge pages: the kernel's 2 MiB pages.
