@@ -17,7 +17,7 @@ enum AddressHyphens {
         _ breaks: [BreakOpportunity], in scalars: [Unicode.Scalar], fits: (Range<Int>) -> Bool
     ) -> [BreakOpportunity] {
         // (Most paragraphs: no hyphen, or nothing an address has.)
-        guard scalars.contains(where: isHyphen), scalars.contains(where: { $0 == "@" || $0 == ":" || $0 == "." }) else { return breaks }
+        guard mayHoldAnAddress(scalars) else { return breaks }
         var inside: [Range<Int>] = []
         var start = 0
         while start < scalars.count {
@@ -56,6 +56,24 @@ enum AddressHyphens {
             moved.append(opportunity)
         }
         return moved
+    }
+
+    /// Whether `scalars` hold a hyphen and an "@", a "://" or a "www.": a paragraph without
+    /// both has no address to move a break in (one pass).
+    private static func mayHoldAnAddress(_ scalars: [Unicode.Scalar]) -> Bool {
+        var hyphen = false
+        var marker = false
+        for at in scalars.indices {
+            switch scalars[at] {
+            case "-", "\u{2010}": hyphen = true
+            case "@": marker = true
+            case ":": marker = marker || at + 2 < scalars.count && scalars[at + 1] == "/" && scalars[at + 2] == "/"
+            case ".": marker = marker || at >= 3 && scalars[at - 3..<at].allSatisfy { $0 == "w" || $0 == "W" }
+            default: continue
+            }
+            if hyphen && marker { return true }
+        }
+        return false
     }
 
     private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
