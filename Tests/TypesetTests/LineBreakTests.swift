@@ -148,6 +148,12 @@ import Testing
         let row = try #require(layoutMarkup(
             #"<document device="iphone-8"><row><label>Sales: sales@example.com</label><label>Write to help-team@example.com</label></row></document>"#))
         #expect(row.diagnostics.items.isEmpty, "\(row.diagnostics.items)")
+        // A piece measured to where the next break ends up: moved on the thought that the next
+        // would move too, "-hyphens@sub-" was cut between its letters.
+        let chained = try #require(layoutMarkup(#"<document width="120" margin="0"><p>a-hyphens@sub-domain.example.org</p></document>"#))
+        #expect(chained.diagnostics.items.allSatisfy { !"\($0)".contains("hyphens") }, "\(chained.diagnostics.items)")
+        let chainedLines = chained.report.pages.first?.blocks.first?.lines.map { $0.runs.map(\.text).joined() } ?? []
+        #expect(chainedLines.contains { $0.hasSuffix("hyphens@sub") || $0.hasSuffix("hyphens@sub-") }, "\(chainedLines)")
         let result = try #require(layoutMarkup(#"<document width="220"><p>Write to support-team@example.org for help</p></document>"#))
         let lines = result.report.pages.first?.blocks.first?.lines.map { $0.runs.map(\.text).joined() }
         #expect(lines == ["Write to support", "-team@example.org", "for help"])

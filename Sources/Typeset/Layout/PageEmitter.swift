@@ -74,102 +74,10 @@ struct PageEmitter {
     mutating func page(before next: Set<OpenStructure> = []) -> (Page, Set<OpenStructure>) {
         continuing = next
         close(downTo: 0)
-        coverInk()
         // A page of a few items does not keep the room reserved for more (a long document's
         // pages are all held until drawn).
         if items.capacity >= 2 * items.count + 32 { items = Array(items) }
         return (Page(width: report.width, height: report.height, background: background, items: items), suspended)
-    }
-
-    /// Grows each background behind text (a block's, a list's, row's or stack's: a filled
-    /// rectangle with square corners, drawn before its text) down to the ink of the runs whose
-    /// baselines it holds. A line is line-height × its size tall, its baseline where Noto Sans's
-    /// ascent puts it (SPEC §2), and Arabic letters reach further below it than that leaves:
-    /// ي, ج and ع by 2.6 pt at 17 pt, so the dots of a white "في" on a blue label fell on the
-    /// white page, reading "فى". Only down: grown up, a title's shadda covered the dots of the
-    /// line above it. Backgrounds that ended together (a row's cells, the row's own) grow
-    /// together, and never over anything below them (a background, a rule, an image, the ink of
-    /// a run: the next paragraph's capitals were black on navy).
-    private mutating func coverInk() {
-        var byBottom: [(bottom: Double, index: Int)] = []
-        for i in items.indices {
-            if case .rectangle(let r) = items[i], r.cornerRadius == 0, r.stroke == nil, r.fill != nil, r.width > 0, r.height > 0 {
-                byBottom.append((r.y + r.height, i))
-            }
-        }
-        guard !byBottom.isEmpty else { return }
-        byBottom.sort { ($0.bottom, $0.index) < ($1.bottom, $1.index) }
-        // Those that end together, each with where its members stand across the page (merged
-        // spans, by their left edges), its highest top and its first drawn.
-        var groups: [(bottom: Double, members: Range<Int>, spans: [(left: Double, right: Double)], top: Double, first: Int)] = []
-        var k = 0
-        while k < byBottom.count {
-            var end = k + 1
-            while end < byBottom.count, byBottom[end].bottom - byBottom[k].bottom < 1e-6 { end += 1 }
-            var spans: [(left: Double, right: Double)] = []
-            var top = Double.infinity
-            for m in k..<end {
-                guard case .rectangle(let r) = items[byBottom[m].index] else { continue }
-                spans.append((r.x, r.x + r.width))
-                top = min(top, r.y)
-            }
-            spans.sort { $0.left < $1.left }
-            var merged: [(left: Double, right: Double)] = []
-            for span in spans {
-                if let last = merged.last, span.left <= last.right { merged[merged.count - 1].right = max(last.right, span.right) } else { merged.append(span) }
-            }
-            groups.append((byBottom[k].bottom, k..<end, merged, top, byBottom[k..<end].map(\.index).min() ?? 0))
-            k = end
-        }
-        // What stands on the page, by its top: where a background stops growing.
-        var obstacles: [(top: Double, left: Double, right: Double)] = []
-        // The bottom each group would grow to.
-        var grown: [Int: Double] = [:]
-        for j in items.indices {
-            switch items[j] {
-            case .rectangle(let r): obstacles.append((r.y, r.x, r.x + r.width))
-            case .rule(let r): obstacles.append((min(r.y1, r.y2) - r.thickness / 2, min(r.x1, r.x2), max(r.x1, r.x2)))
-            case .image(let image): obstacles.append((image.y, image.x, image.x + image.width))
-            case .glyphs(let run):
-                guard let ink = Self.ink(of: run) else { continue }
-                let (left, right) = (run.originX, run.originX + run.width)
-                obstacles.append((ink.top, left, right))
-                // The groups whose bottoms its ink passes, with a member drawn before it that its
-                // baseline is on.
-                var g = groups.partitionPoint { $0.bottom < run.baseline }
-                while g < groups.count, groups[g].bottom < ink.bottom {
-                    let group = groups[g]
-                    let s = group.spans.partitionPoint { $0.right <= left }
-                    if group.first < j, group.top < run.baseline, s < group.spans.count, group.spans[s].left < right {
-                        grown[g] = max(grown[g] ?? 0, ink.bottom)
-                    }
-                    g += 1
-                }
-            default: continue
-            }
-        }
-        guard !grown.isEmpty else { return }
-        obstacles.sort { $0.top < $1.top }
-        for (g, wanted) in grown {
-            let group = groups[g]
-            var bottom = wanted
-            let (left, right) = (group.spans.first?.left ?? 0, group.spans.last.map { $0.right } ?? 0)
-            var o = obstacles.partitionPoint { $0.top < group.bottom - 1e-6 }
-            while o < obstacles.count, obstacles[o].top < bottom {
-                let obstacle = obstacles[o]
-                if obstacle.left < right, obstacle.right > left {
-                    let s = group.spans.partitionPoint { $0.right <= obstacle.left }
-                    if s < group.spans.count, group.spans[s].left < obstacle.right { bottom = max(group.bottom, obstacle.top) }
-                }
-                o += 1
-            }
-            guard bottom > group.bottom else { continue }
-            for m in group.members {
-                guard case .rectangle(var r) = items[byBottom[m].index] else { continue }
-                r.height = bottom - r.y
-                items[byBottom[m].index] = .rectangle(r)
-            }
-        }
     }
 
     /// Grows a page that grows to fit its content (no `height`) to the ink of its lines: with

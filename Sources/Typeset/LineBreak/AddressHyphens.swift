@@ -31,29 +31,24 @@ enum AddressHyphens {
             start = end
         }
         guard !inside.isEmpty else { return breaks }
-        var next = 0
-        var moved: [BreakOpportunity] = []
-        moved.reserveCapacity(breaks.count)
-        for (n, var opportunity) in breaks.enumerated() {
-            let offset = opportunity.offset
-            while next < inside.count, inside[next].upperBound <= offset { next += 1 }
-            if !opportunity.isMandatory, next < inside.count, inside[next].contains(offset), isHyphen(scalars[offset - 1]) {
-                // Before the first of its hyphens ("c" | "--d").
-                var before = offset - 1
-                while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
-                // The piece ends where the next break does, itself before its hyphens when they
-                // are the address's ("-team@my" of "team@my-co.com", not "-team@my-").
-                var pieceEnd = n + 1 < breaks.count ? breaks[n + 1].offset : scalars.count
-                if pieceEnd < scalars.count, inside[next].contains(pieceEnd) {
-                    while inside[next].contains(pieceEnd - 1), isHyphen(scalars[pieceEnd - 1]) { pieceEnd -= 1 }
-                }
-                if inside[next].contains(before), isWordCharacter(scalars[before - 1]), moved.last.map({ $0.offset < before }) ?? true,
-                    fits(before..<pieceEnd)
-                {
-                    opportunity.offset = before
-                }
+        // From the last break back, so that a piece is measured to where the break after it
+        // ends up ("-team@my" of "team@my-co.com" when that one moves, "-hyphens@sub-" when it
+        // stays: measured to a move that did not happen, it was cut between its letters).
+        var moved = breaks
+        var next = inside.count - 1
+        for n in breaks.indices.reversed() {
+            let offset = breaks[n].offset
+            while next >= 0, inside[next].lowerBound > offset { next -= 1 }
+            guard !breaks[n].isMandatory, next >= 0, inside[next].contains(offset), isHyphen(scalars[offset - 1]) else { continue }
+            // Before the first of its hyphens ("c" | "--d").
+            var before = offset - 1
+            while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
+            let pieceEnd = n + 1 < moved.count ? moved[n + 1].offset : scalars.count
+            if inside[next].contains(before), isWordCharacter(scalars[before - 1]), n == 0 || breaks[n - 1].offset < before,
+                fits(before..<pieceEnd)
+            {
+                moved[n].offset = before
             }
-            moved.append(opportunity)
         }
         return moved
     }

@@ -521,8 +521,8 @@ public final class Shaper: Sendable {
 
     /// The top and bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph
     /// without ink (a space) or one the font lacks. Kept for the process, by face and then by
-    /// glyph (the face hashed once a run): asked for the runs a background is behind
-    /// (`PageEmitter.coverInk`).
+    /// glyph (the face hashed once a run): asked for the runs of a page that grows to fit them
+    /// (`PageEmitter.growToInk`).
     static func ink(face: FontFace, glyphs: some Sequence<UInt32>) -> [GlyphInk?] {
         var missing: [UInt32] = []
         var found: [GlyphInk??] = inks.withLock { faces in
