@@ -85,22 +85,13 @@ struct PageEmitter {
     mutating func growToInk() {
         var bottom = report.height
         for case .glyphs(let run) in items {
-            if let ink = Self.ink(of: run) { bottom = max(bottom, ink.bottom) }
+            let inks = Shaper.inkBottoms(face: run.font, glyphs: run.glyphs.lazy.map(\.id))
+            for (glyph, ink) in zip(run.glyphs, inks) {
+                if let ink { bottom = max(bottom, glyph.y - ink * run.size) }
+            }
         }
         // (In hundredths of a point, as the layout report rounds.)
         if bottom > report.height { report.height = min((bottom * 100).rounded(.up) / 100, BlockLayouter.maximumGrowingPageHeight) }
-    }
-
-    /// The top and bottom of a run's ink on the page (y down); nil when it has none.
-    private static func ink(of run: GlyphRun) -> (top: Double, bottom: Double)? {
-        var top = Double.infinity
-        var bottom = -Double.infinity
-        for (glyph, ink) in zip(run.glyphs, Shaper.ink(face: run.font, glyphs: run.glyphs.lazy.map(\.id))) {
-            guard let ink else { continue }
-            top = min(top, glyph.y - ink.top * run.size)
-            bottom = max(bottom, glyph.y - ink.bottom * run.size)
-        }
-        return top <= bottom ? (top, bottom) : nil
     }
 
     /// Closes the innermost open elements down to `count` of them, with `continued` those that

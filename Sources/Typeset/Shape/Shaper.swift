@@ -519,13 +519,13 @@ public final class Shaper: Sendable {
             width: Double(extents.width) * scale, height: Double(extents.height) * scale)
     }
 
-    /// The top and bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph
-    /// without ink (a space) or one the font lacks. Kept for the process, by face and then by
-    /// glyph (the face hashed once a run): asked for the runs of a page that grows to fit them
+    /// The bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph without
+    /// ink (a space) or one the font lacks. Kept for the process, by face and then by glyph (the
+    /// face hashed once a run): asked for the runs of a page that grows to fit them
     /// (`PageEmitter.growToInk`).
-    static func ink(face: FontFace, glyphs: some Sequence<UInt32>) -> [GlyphInk?] {
+    static func inkBottoms(face: FontFace, glyphs: some Sequence<UInt32>) -> [Double?] {
         var missing: [UInt32] = []
-        var found: [GlyphInk??] = inks.withLock { faces in
+        var found: [Double??] = inks.withLock { faces in
             let known = faces[face] ?? [:]
             return glyphs.map { id in
                 let ink = known[id]
@@ -534,10 +534,10 @@ public final class Shaper: Sendable {
             }
         }
         guard !missing.isEmpty else { return found.map { $0 ?? nil } }
-        var made: [UInt32: GlyphInk?] = [:]
+        var made: [UInt32: Double?] = [:]
         for id in missing {
             made[id] = shared.glyphExtents(face: face, size: 1, glyph: id).flatMap { extents in
-                extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
+                extents.height == 0 ? nil : extents.yBearing + extents.height
             }
         }
         inks.withLock { $0[face, default: [:]].merge(made) { old, _ in old } }
@@ -545,12 +545,7 @@ public final class Shaper: Sendable {
         return found.map { $0 ?? nil }
     }
 
-    struct GlyphInk {
-        var top: Double
-        var bottom: Double
-    }
-
-    private static let inks = Locked<[FontFace: [UInt32: GlyphInk?]]>([:])
+    private static let inks = Locked<[FontFace: [UInt32: Double?]]>([:])
 
     private func takeBuffer() -> HarfBuzzBuffer {
         buffers.withLock { $0.popLast() } ?? HarfBuzzBuffer()
