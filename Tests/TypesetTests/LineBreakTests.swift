@@ -132,6 +132,8 @@ import Testing
         #expect(moved("(www.my-site.com) or well-known") == ["(www.my", "-site.com) ", "or ", "well-", "known"])
         #expect(moved("mail a-b@c--d.org, or read well-known") == ["mail ", "a", "-b@c", "--d.org, ", "or ", "read ", "well-", "known"])
         // Not addresses: an "@" between spaces, a time, a sentence's full stop.
+        // Not in an address with soft hyphens of the author's.
+        #expect(moved("to support-team@exam\u{AD}ple.org") == ["to ", "support-", "team@exam\u{AD}", "ple.org"])
         #expect(moved("meet @ 10:30 in the well-lit room.") == ["meet ", "@ ", "10:30 ", "in ", "the ", "well-", "lit ", "room."])
         // Not after a word joiner or an opening bracket, where UAX #14 never breaks.
         #expect(moved("to support\u{2060}-team@example.org") == ["to ", "support\u{2060}-", "team@example.org"])

@@ -194,10 +194,9 @@ struct RenderTests {
         #expect(read == (1..<count).map(offset))
     }
 
-    /// A page of more than 64 MiB of pixels is drawn on memory reused from the page before, as a
-    /// smaller one is (it was Cairo's, made, cleared and unmapped page after page: 1,000 pages of
-    /// 8192 × 8192 pixels took minutes of the kernel's time): the page after a dark one is the
-    /// same as drawn alone.
+    /// A page of more than 64 MiB of pixels, drawn after a dark one, is the same as drawn alone
+    /// (such pages are Cairo's own memory, cleared: reused, they took 256 MiB for a transparent
+    /// page that Cairo's leaves untouched).
     @Test func aLargePageDrawnAfterAnotherIsTheSameAsAlone() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -8,8 +8,8 @@
 
 enum AddressHyphens {
     /// `breaks` with each optional one after a hyphen inside an address moved before the
-    /// hyphen: an address is a stretch without white space that holds "@" between two letters or
-    /// digits, "://", or "www." at its start. Not where the piece it would begin is wider than a
+    /// hyphen: an address is a stretch without white space or soft hyphens that holds "@"
+    /// between two letters or digits, "://", or "www." at its start. Not where the piece it would begin is wider than a
     /// line (`fits`), which a break after the hyphen spared a cut between letters, nor after
     /// anything but a letter or digit (a word joiner, an opening bracket: UAX #14 breaks there
     /// never).
@@ -93,6 +93,7 @@ enum AddressHyphens {
         for at in range {
             switch scalars[at] {
             case "-", "\u{2010}": sawHyphen = true
+            case "\u{AD}": return false  // (its soft hyphens are the author's breaks: a piece measured without the hyphen one shows did not fit)
             case "@": isOne = isOne || isWordCharacter(at - 1) && isWordCharacter(at + 1)
             case ":": isOne = isOne || at + 2 < range.upperBound && scalars[at + 1] == "/" && scalars[at + 2] == "/"
             case "w", "W":

@@ -53,16 +53,11 @@ final class CairoSurface {
 final class PixelMemory: @unchecked Sendable {
     // @unchecked: `idle` is a `Locked`; a buffer is used by one render at a time.
     static let shared = PixelMemory()
-    /// Larger images are made by Cairo, on memory of their own: none, since a PNG page is at
-    /// most 67,108,864 pixels (`pngSizeProblem`). Those of 8192 × 8192 pixels had been Cairo's,
-    /// made, cleared and unmapped page after page: a 1,000-page document of them took 125 s of
-    /// the kernel's time faulting 256 MiB in again for each page.
-    private static let largestKept = 256 << 20
-    /// At most this many are kept (one per job of a batch on most machines), and of those over
-    /// 64 MiB only one, dropped before another size is made: pages of 8192 × 8191, × 8190, ...
-    /// pixels each left one behind (816 MB where Cairo's own took 290).
+    /// Larger images are made by Cairo, on memory of their own (a 14,400 pt page at 2 pixels per
+    /// point takes 3.3 GB).
+    private static let largestKept = 64 << 20
+    /// At most this many are kept (one per job of a batch on most machines).
     private static let mostKept = 4
-    private static let large = 64 << 20
     private let idle = Locked<[UnsafeMutableRawBufferPointer]>([])
 
     /// An image surface of `width` × `height` ARGB32 pixels on memory of this pool, not cleared
@@ -101,28 +96,19 @@ final class PixelMemory: @unchecked Sendable {
     }
 
     private func take(_ size: Int) throws -> UnsafeMutableRawBufferPointer {
-        let (reused, dropped) = idle.withLock { buffers -> (UnsafeMutableRawBufferPointer?, [UnsafeMutableRawBufferPointer]) in
-            if let index = buffers.firstIndex(where: { $0.count == size }) { return (buffers.remove(at: index), []) }
-            guard size > Self.large else { return (nil, []) }
-            let dropped = buffers.filter { $0.count > Self.large }
-            buffers.removeAll { $0.count > Self.large }
-            return (nil, dropped)
+        let reused = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
+            guard let index = buffers.firstIndex(where: { $0.count == size }) else { return nil }
+            return buffers.remove(at: index)
         }
-        for buffer in dropped { free(buffer.baseAddress) }
         return try reused ?? Self.allocate(size)
     }
 
     private func give(_ buffer: UnsafeMutableRawBufferPointer) {
-        let dropped = idle.withLock { buffers -> [UnsafeMutableRawBufferPointer] in
+        let dropped = idle.withLock { buffers -> UnsafeMutableRawBufferPointer? in
             buffers.append(buffer)
-            var dropped: [UnsafeMutableRawBufferPointer] = []
-            if buffer.count > Self.large, let older = buffers.dropLast().firstIndex(where: { $0.count > Self.large }) {
-                dropped.append(buffers.remove(at: older))
-            }
-            while buffers.count > Self.mostKept { dropped.append(buffers.removeFirst()) }
-            return dropped
+            return buffers.count > Self.mostKept ? buffers.removeFirst() : nil
         }
-        for buffer in dropped { free(buffer.baseAddress) }
+        if let dropped { free(dropped.baseAddress) }
     }
 
     /// Transparent huge pages: the kernel's 2 MiB pages.
