@@ -353,8 +353,9 @@ final class ParagraphLayouter: Sendable {
         if items.contains(where: { $0.script == .hangul }) {
             breaks = HangulWords.keepingWordsWhole(breaks, in: text.scalars)
         }
-        breaks = NumberGroups.keepingWhole(breaks, in: text.scalars) { advances.width($0) <= width }
-        breaks = AddressHyphens.breakingBeforeHyphens(breaks, in: text.scalars) { advances.width($0) <= width }
+        let fits = { (range: Range<Int>) in advances.width(range) <= width }
+        breaks = NumberGroups.keepingWhole(breaks, in: text.scalars, fits: fits)
+        breaks = AddressHyphens.breakingBeforeHyphens(breaks, in: text.scalars, fits: fits)
         let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(

@@ -44,7 +44,7 @@ enum AddressHyphens {
             var before = offset - 1
             while inside[next].contains(before - 1), isHyphen(scalars[before - 1]) { before -= 1 }
             let pieceEnd = n + 1 < moved.count ? moved[n + 1].offset : scalars.count
-            if inside[next].contains(before), isWordCharacter(scalars[before - 1]), n == 0 || breaks[n - 1].offset < before,
+            if inside[next].contains(before), LineFiller.isWordCharacter(scalars[before - 1]), n == 0 || breaks[n - 1].offset < before,
                 fits(before..<pieceEnd)
             {
                 moved[n].offset = before
@@ -71,15 +71,9 @@ enum AddressHyphens {
         return false
     }
 
-    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-    }
-
+    /// What parts tokens: white space, and the zero-width space UAX #14 breaks after.
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.lineBreakClass {
-        case .SP, .BK, .CR, .LF, .NL, .ZW: true
-        default: scalar.properties.isWhitespace
-        }
+        scalar.isWhiteSpace || scalar == "\u{200B}"
     }
 
     private static func isHyphen(_ scalar: Unicode.Scalar) -> Bool {
@@ -87,7 +81,7 @@ enum AddressHyphens {
     }
 
     private static func isAddress(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Bool {
-        func isWordCharacter(_ at: Int) -> Bool { range.contains(at) && Self.isWordCharacter(scalars[at]) }
+        func isWordCharacter(_ at: Int) -> Bool { range.contains(at) && LineFiller.isWordCharacter(scalars[at]) }
         var sawHyphen = false
         var isOne = false
         for at in range {

@@ -117,10 +117,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 public func numberedScreen(of page: String, stem: String? = nil, beside folders: [String], extensions: [String] = [".xml"]) -> String? {
     let stem = stem ?? Path.stem(page)
     let pageFolder = Path.folder(page)
+    // (`onboarding-2.XML` or `.Xml` too, as `snapshot` reads them: a screen so named lost its
+    // output.)
+    let names = extensions.flatMap(caseVariants).map { stem + $0 }
     for folder in folders.contains(pageFolder) ? folders : folders + [pageFolder] {
-        // (`onboarding-2.XML` or `.Xml` too, as `snapshot` reads them: a screen so named lost
-        // its output.)
-        for name in extensions.flatMap(caseVariants).map({ stem + $0 }) {
+        for name in names {
             let path = folder.isEmpty ? name : Path.join(folder, name)
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Path.realPath(path) != Path.realPath(page) else {
