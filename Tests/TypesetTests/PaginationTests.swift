@@ -315,6 +315,97 @@ import Testing
         #expect(abs((latin.pages.first?.height ?? 0) - 22.1) < 1e-9)
     }
 
+    /// A background holds the ink of its text: white Arabic on a dark label, stack, row or list
+    /// lost the dots under «في» and «يجيء», drawn on the page below the line box (SPEC §2:
+    /// line-height × size, which Noto Sans Arabic's tails pass by 2.6 pt at 17 pt), and the
+    /// marks over «لِلَّٰهِ» above it. Each glyph's ink is inside a rectangle of the background
+    /// behind it; what follows the background moves down; Latin text keeps its line box.
+    @Test func aBackgroundHoldsTheInkOfItsText() throws {
+        let dark = Color(hex: "#102030")
+        let arabic = "لِلَّٰهِ في جيب يجيء"
+        let cases = [
+            ##"<label background="#102030">\##(arabic)</label>"##,
+            ##"<stack background="#102030"><label>Top</label><label>\##(arabic)</label></stack>"##,
+            ##"<row><stack background="#102030"><label>\##(arabic)</label></stack><label>Beside</label></row>"##,
+            ##"<row background="#102030"><label>Beside</label><label>\##(arabic)</label></row>"##,
+            ##"<list background="#102030"><item>One</item><item>\##(arabic)</item></list>"##,
+            ##"<stack><list background="#102030"><item>\##(arabic)</item></list></stack>"##,
+            ##"<stack background="#102030"><stack background="#102030"><label>\##(arabic)</label></stack><spacer height="1"/></stack>"##,
+        ]
+        for markup in cases {
+            let result = try #require(layoutMarkup(
+                ##"<document lang="ar" width="300" margin="0" color="#FFFFFF">\##(markup)<label>بعد</label></document>"##))
+            let page = try #require(result.pages.first)
+            let backgrounds = page.items.compactMap { if case .rectangle(let r) = $0, r.fill == dark { r } else { nil } }
+            #expect(!backgrounds.isEmpty, "\(markup)")
+            let last = try #require(result.report.pages[0].blocks.last)
+            var checked = 0
+            // Every glyph on a background: all but the last label's, which stands after it.
+            for case .glyphs(let run) in page.items {
+                for glyph in run.glyphs where glyph.y < last.frame.y {
+                    guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0
+                    else { continue }
+                    let (inkTop, inkBottom) = (glyph.y - ink.yBearing, glyph.y - ink.yBearing - ink.height)
+                    let behind = backgrounds.filter { $0.x <= glyph.x && glyph.x <= $0.x + $0.width && $0.y <= glyph.y }
+                    guard !behind.isEmpty else { continue }  // "Beside" a stack with a background
+                    #expect(behind.contains { $0.y <= inkTop + 1e-9 && inkBottom <= $0.y + $0.height + 1e-9 },
+                            "\(markup): \(inkTop)–\(inkBottom) \(behind)")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 9, "\(markup)")
+            // The label after it begins below the ink.
+            let lowest = backgrounds.map { $0.y + $0.height }.max() ?? 0
+            #expect(last.frame.y >= lowest + 8 - 1e-9, "\(markup)")
+        }
+        // A paragraph split between pages: the ink under the last line of each part too.
+        let long = String(repeating: "في جيبك يجيء كل شيء في ", count: 30)
+        let split = try #require(layoutMarkup(
+            ##"<document lang="ar" width="200" height="200" margin="16"><p background="#102030">\##(long)</p></document>"##))
+        #expect(split.pages.count >= 3)
+        var glyphsChecked = 0
+        for page in split.pages {
+            let backgrounds = page.items.compactMap { if case .rectangle(let r) = $0, r.fill == dark { r } else { nil } }
+            #expect(backgrounds.count == 1)
+            let lowest = backgrounds.map { $0.y + $0.height }.max() ?? 0
+            for case .glyphs(let run) in page.items {
+                for glyph in run.glyphs {
+                    guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0
+                    else { continue }
+                    #expect(glyph.y - ink.yBearing - ink.height <= lowest + 1e-9)
+                    glyphsChecked += 1
+                }
+            }
+        }
+        #expect(glyphsChecked > 300)
+        // Latin text on a background keeps its line box, and so does what follows it.
+        let latin = try #require(layoutMarkup(
+            ##"<document width="300" margin="0"><label background="#102030">Hello gjpqy</label><label>After</label></document>"##))
+        let shape = try #require(latin.pages.first?.items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+        #expect(abs(shape.height - 22.1) < 1e-9)
+        #expect(latin.report.pages[0].blocks.map(\.frame.y) == [0, 30.1])
+    }
+
+    /// Backgrounds side by side in a row whose text ends on one line end together, the room one
+    /// makes for the ink under its Arabic letters taken by the others too (a row of cards, or of
+    /// dark labels, came out ragged by 2.7 pt); one that ends higher, a line shorter, stays so.
+    @Test func backgroundsSideBySideEndTogether() throws {
+        func bottoms(_ row: String) throws -> [Double] {
+            let result = try #require(layoutMarkup(##"<document lang="ar" width="300" margin="0">\##(row)</document>"##))
+            let shapes = try #require(result.pages.first).items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+            return shapes.map { $0.y + $0.height }
+        }
+        let cards = try bottoms(
+            ##"<row><stack background="#FF375F"><label>في جيب</label></stack><stack background="#FF375F"><label>Pocket</label></stack></row>"##)
+        #expect(cards.count == 2 && abs(cards[0] - cards[1]) < 1e-9 && cards[0] > 22.1 + 2, "\(cards)")
+        let labels = try bottoms(
+            ##"<row><label background="#000000">Pocket</label><label background="#000000">في جيب</label><label background="#000000">Inbox</label></row>"##)
+        #expect(labels.count == 3 && Set(labels).count == 1 && labels[0] > 22.1 + 2, "\(labels)")
+        let ragged = try bottoms(
+            ##"<row><label background="#000000">في جيب</label><label background="#000000">Two lines of Latin here</label></row>"##)
+        #expect(ragged.count == 2 && ragged[0] > 22.1 + 2 && abs(ragged[1] - 44.2) < 1e-9, "\(ragged)")
+    }
+
     /// Nested containers' backgrounds: an opaque one of the same color on the same area as the
     /// one it is inside hides it, which is left out (250 nested stacks gave each of 80,000
     /// paragraphs 250 rectangles: 2.6 GB); translucent ones, of other colors (the outer one's

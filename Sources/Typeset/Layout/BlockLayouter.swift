@@ -54,6 +54,15 @@ struct PlacedBlock {
     var bottom: Double
     /// Whether a lone text block may be split between pages at its lines.
     var breaks: PageBreaks
+    /// Room above the first line and below the last, in the block, for their ink: a text
+    /// block's own background holds the marks over vocalized Arabic and the dots under it
+    /// (`BlockLayouter.layoutText`).
+    var inkRoomAbove = 0.0
+    var inkRoomBelow = 0.0
+    /// The room its first line's ink needs above its box and its last line's below, once asked
+    /// (`inkTop`, `inkBottom`).
+    var firstLineInkAbove: Double?
+    var lastLineInkBelow: Double?
     /// For a block in a row, the row's child it is in (of the outermost row): the column that
     /// goes on by itself when the row is split between pages.
     var column = 0
@@ -64,6 +73,8 @@ struct ContainerBackground {
     var rectangle: RectangleItem
     /// How many blocks it is behind, from the one that carries it (a row's: its columns').
     var blocks: Int
+    /// The room at its foot for the ink below its blocks' last lines (`BlockLayouter.addBackground`).
+    var inkRoomBelow = 0.0
 
     /// Whether, drawn over `other`, it leaves nothing of it to see: opaque, on the same area,
     /// and of its color, so that the page's backgrounds of that color, merged (`PageEmitter`),
@@ -140,6 +151,72 @@ extension PlacedBlock {
         decorations = decorations.map { $0.moved(dy: dy) }
     }
 
+    /// The top of the line box of line `i`, and of the room for its ink above the first.
+    func lineTop(_ i: Int) -> Double {
+        lineOrigins[i].top - (i == 0 ? inkRoomAbove : 0)
+    }
+
+    /// The bottom of the line box of line `i`, and of the room for its ink below the last.
+    func lineBottom(_ i: Int) -> Double {
+        guard let lines = paragraph?.lines else { return bottom }
+        return lineOrigins[i].top + lines[i].height + (i == lines.count - 1 ? inkRoomBelow : 0)
+    }
+
+    /// How far up its ink reaches: its top, or its first line's ink above that (a container's
+    /// background makes room for it, `BlockLayouter.addBackground`).
+    mutating func inkTop() -> Double {
+        guard let line = paragraph?.lines.first, let origin = lineOrigins.first else { return top }
+        let room = firstLineInkAbove ?? line.inkOverflow.above
+        firstLineInkAbove = room
+        return min(top, origin.top - room)
+    }
+
+    /// How far down its ink reaches: its bottom, or its last line's ink below that.
+    mutating func inkBottom() -> Double {
+        guard let line = paragraph?.lines.last, let origin = lineOrigins.last else { return bottom }
+        let room = lastLineInkBelow ?? line.inkOverflow.below
+        lastLineInkBelow = room
+        return max(bottom, origin.top + line.height + room)
+    }
+
+    /// The bottom of its own background (a text block's) or of the outermost container's it
+    /// carries, and the room for ink at its foot.
+    private var ownBackground: (bottom: Double, inkRoom: Double)? {
+        if let background = backgrounds.last { return (background.rectangle.y + background.rectangle.height, background.inkRoomBelow) }
+        guard paragraph != nil, case .rectangle(let shape)? = decorations.first else { return nil }
+        return (shape.y + shape.height, inkRoomBelow)
+    }
+
+    /// Lowers the foot of that background by `dy`: more room for ink.
+    private mutating func lowerOwnBackground(by dy: Double) {
+        if let last = backgrounds.indices.last {
+            backgrounds[last].rectangle.height += dy
+            backgrounds[last].inkRoomBelow += dy
+        } else if case .rectangle(var shape)? = decorations.first {
+            shape.height += dy
+            decorations[0] = .rectangle(shape)
+            inkRoomBelow += dy
+            bottom += dy
+        }
+    }
+
+    /// The backgrounds of a row's children (`placed[i]` for each of `carriers`) that end
+    /// together without their room for ink end together with it: the room one makes for the
+    /// dots under its Arabic letters, the others make too (a row of cards came out ragged).
+    static func evenInkRooms(of carriers: [Int], in placed: inout [PlacedBlock]) {
+        guard carriers.count > 1 else { return }
+        func key(_ end: (bottom: Double, inkRoom: Double)) -> Double { ((end.bottom - end.inkRoom) * 100).rounded() }
+        var lowest: [Double: Double] = [:]
+        for i in carriers {
+            guard let end = placed[i].ownBackground else { continue }
+            lowest[key(end)] = max(lowest[key(end)] ?? end.bottom, end.bottom)
+        }
+        for i in carriers {
+            guard let end = placed[i].ownBackground, let target = lowest[key(end)], target > end.bottom else { continue }
+            placed[i].lowerOwnBackground(by: target - end.bottom)
+        }
+    }
+
     /// Makes a button (its rectangle the first decoration) reach down to `bottom`, its text
     /// still centered in it.
     mutating func stretchButton(to newBottom: Double) {
@@ -190,6 +267,12 @@ struct Unit {
 
     /// A title or a heading.
     var isHeading: Bool { kind == "title" || kind == "heading" }
+
+    mutating func move(down dy: Double) {
+        top += dy
+        bottom += dy
+        for i in blocks.indices { blocks[i].move(down: dy) }
+    }
     /// A spacer (or an empty row or stack), a divider, or a paragraph of empty lines alone
     /// (`<br/>`s, no background: it opened a page with a band of nothing): left out at a page
     /// break.
@@ -243,7 +326,7 @@ struct Unit {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph,
                 let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
             else { return block.bottom }
-            return block.lineOrigins[line].top + paragraph.lines[line].height
+            return block.lineBottom(line)
         }
         return (bottoms.max() ?? bottom) - top
     }
@@ -619,8 +702,7 @@ struct BlockLayouter {
             for (i, child) in children.enumerated() {
                 y = layoutBlock(child, inner, top: i == 0 ? y : y + BlockLayouter.blockSpacing, into: &placed)
             }
-            addBackground(block, context, top: top, bottom: y, to: &placed, from: first)
-            return y
+            return addBackground(block, context, top: top, bottom: y, to: &placed, from: first)
         case .list(let list):
             return layoutListItems(block, list, context, top: top, into: &placed)
         case .image(let image):
@@ -860,6 +942,7 @@ struct BlockLayouter {
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         var imageBlocks: [Int] = []  // and its images and dividers
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
+        var backed: [Int] = []  // and those of its children with a background of their own
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
@@ -873,7 +956,10 @@ struct BlockLayouter {
             case .divider where placed.count == first + 1: imageBlocks.append(first)
             case .image, .divider, .spacer: break
             case .text(.button, _) where placed.count == first + 1: buttonBlocks.append(first)
-            default: if placed.count > first { groups.append(first..<placed.count) }
+            default:
+                guard placed.count > first else { break }
+                groups.append(first..<placed.count)
+                if child.style.background != nil { backed.append(first) }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -921,8 +1007,8 @@ struct BlockLayouter {
                 bottom = max(bottom, placed[i].bottom)
             }
         }
-        addBackground(block, context, top: top, bottom: bottom, to: &placed, from: rowStart)
-        return bottom
+        PlacedBlock.evenInkRooms(of: backed, in: &placed)
+        return addBackground(block, context, top: top, bottom: bottom, to: &placed, from: rowStart)
     }
 
     // MARK: - Backgrounds of lists, rows and stacks
@@ -931,13 +1017,26 @@ struct BlockLayouter {
     /// children from its top to `bottom` and across its width: carried by the first of its
     /// blocks, `placed[first]`, and drawn first of all (before a nested container's, which was
     /// added first), with that block, or on each page of a unit cut between pages with the
-    /// page's first part (`Unit.backgrounds`).
+    /// page's first part (`Unit.backgrounds`). It holds the ink of the blocks in it, which SPEC
+    /// §2's line box does not (white Arabic on a dark card lost the dots under its last line):
+    /// they move down by the ink over their first lines, and it reaches down to the ink under
+    /// their last. Returns its bottom: `bottom`, or lower for that.
     private func addBackground(
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
-    ) {
-        guard let color = block.style.background, first < placed.count, bottom > top else { return }
-        let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: bottom - top, fill: color)
-        placed[first].addBackground(ContainerBackground(rectangle: rectangle, blocks: placed.count - first))
+    ) -> Double {
+        guard let color = block.style.background, first < placed.count, bottom > top else { return bottom }
+        // Room for the ink over its first lines: its blocks move down.
+        var highest = top
+        for i in first..<placed.count { highest = min(highest, placed[i].inkTop()) }
+        let down = top - highest
+        if down > 0 {
+            for i in first..<placed.count { placed[i].move(down: down) }
+        }
+        var lowest = bottom + down
+        for i in first..<placed.count { lowest = max(lowest, placed[i].inkBottom()) }
+        let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: lowest - top, fill: color)
+        placed[first].addBackground(ContainerBackground(rectangle: rectangle, blocks: placed.count - first, inkRoomBelow: lowest - bottom - down))
+        return lowest
     }
 
     /// The same for a list or stack of the flow, whose children are the units from `start`
@@ -947,6 +1046,24 @@ struct BlockLayouter {
     /// rectangles: 4.3 GB for 1 MB of markup.)
     private mutating func addBackground(_ block: Block, _ context: BlockContext, units start: Int) {
         guard let color = block.style.background, start < units.count else { return }
+        // Room for the ink over the first lines of its first unit with blocks, where it
+        // begins (`FlowBackground`): that unit's blocks move down, and the units after it.
+        if let first = units[start...].firstIndex(where: { !$0.blocks.isEmpty }) {
+            var highest = units[first].top
+            for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkTop()) }
+            let down = units[first].top - highest
+            if down > 0 {
+                for i in first..<units.count { units[i].move(down: down) }
+                units[first].top -= down
+                cursor += down
+            }
+        }
+        // And for the ink under its last lines, as a spacer (left out at a page's foot).
+        var lowest = cursor
+        for i in start..<units.count {
+            for j in units[i].blocks.indices { lowest = max(lowest, units[i].blocks[j].inkBottom()) }
+        }
+        if lowest > cursor { appendUnit([], top: cursor, bottom: lowest, block: block) }
         let background = FlowBackground(units: start..<units.count, x: context.x, width: context.width, fill: color)
         var next = units.count
         for index in background.units.reversed() where !units[index].blocks.isEmpty {
@@ -1037,7 +1154,6 @@ struct BlockLayouter {
         let path = inside + [.list(newKey(), list.marker ?? ListBlock.defaultMarker)]
         let first = placed.count
         var y = top
-        defer { addBackground(block, context, top: top, bottom: y, to: &placed, from: first) }
         var number = 0
         var previous: Int?  // the last item's key
         for (index, item) in list.items.enumerated() {
@@ -1053,7 +1169,7 @@ struct BlockLayouter {
             previous = first < placed.count ? placed[first].itemKey : nil
             number += 1
         }
-        return y
+        return addBackground(block, context, top: top, bottom: y, to: &placed, from: first)
     }
 
     /// Whether the list has width left for its items' text beside their markers; an error when
@@ -1594,6 +1710,7 @@ struct BlockLayouter {
         let textHeight = paragraph.height
         var frameTop = top
         var blockBottom = top + textHeight
+        var inkRoom = (above: 0.0, below: 0.0)
         var decorations: [PageItem] = []
         if isButton {
             let height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
@@ -1611,7 +1728,16 @@ struct BlockLayouter {
                 x: context.x, y: top, width: context.width, height: height,
                 cornerRadius: BlockLayouter.buttonRadius, fill: style.background ?? BlockLayouter.buttonFill)))
         } else if let background = style.background {
-            decorations.append(.rectangle(RectangleItem(x: context.x, y: top, width: context.width, height: textHeight, fill: background)))
+            // Down to the ink of its last line: white Arabic on a dark label lost the dots
+            // under its letters, drawn on the page's white below the line box (SPEC §2).
+            // And its text down from the top, by the marks over its first line.
+            let firstInk = paragraph.lines.first?.inkOverflow
+            let lastInk = paragraph.lines.count > 1 ? paragraph.lines.last?.inkOverflow : firstInk
+            inkRoom = (firstInk?.above ?? 0, lastInk?.below ?? 0)
+            frameTop += inkRoom.above
+            blockBottom += inkRoom.above + inkRoom.below
+            decorations.append(.rectangle(RectangleItem(
+                x: context.x, y: top, width: context.width, height: blockBottom - top, fill: background)))
         }
 
         // SPEC 4.1 counts a paragraph's lines; the pieces of a word broken between its letters
@@ -1661,7 +1787,7 @@ struct BlockLayouter {
             }
         placed.append(PlacedBlock(
             report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
-            top: top, bottom: blockBottom, breaks: breaks))
+            top: top, bottom: blockBottom, breaks: breaks, inkRoomAbove: inkRoom.above, inkRoomBelow: inkRoom.below))
         return blockBottom
     }
 

@@ -85,9 +85,9 @@ struct PageEmitter {
     mutating func growToInk() {
         var bottom = report.height
         for case .glyphs(let run) in items {
-            let inks = Shaper.inkBottoms(face: run.font, glyphs: run.glyphs.lazy.map(\.id))
+            let inks = Shaper.inks(face: run.font, glyphs: run.glyphs.lazy.map(\.id))
             for (glyph, ink) in zip(run.glyphs, inks) {
-                if let ink { bottom = max(bottom, glyph.y - ink * run.size) }
+                if let ink { bottom = max(bottom, glyph.y - ink.bottom * run.size) }
             }
         }
         // (In hundredths of a point, as the layout report rounds.)
@@ -169,14 +169,17 @@ struct PageEmitter {
         let partBottom = lines.flatMap { lines in block.paragraph.map { bottom(of: block, $0, lines, dy: dy) } }
         // (Whole but cut, its empty lines past the content area: the part ends there too.)
         var cut = false
-        if let lines, let paragraph = block.paragraph, let partBottom {
-            cut = partBottom < block.lineOrigins[lines.upperBound - 1].top + dy + paragraph.lines[lines.upperBound - 1].height - 0.001
+        if let lines, block.paragraph != nil, let partBottom {
+            cut = partBottom < block.lineBottom(lines.upperBound - 1) + dy - 0.001
         }
-        if let lines, block.paragraph != nil, let partBottom, !(firstPart && lastPart) || cut {
-            // A text block split between pages: its background behind the lines of each part.
+        if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) || cut {
+            // A text block split between pages: its background behind the lines of each part,
+            // and the ink under the last of a part that is not the block's last (which has its
+            // room, `inkRoomBelow`): the dots under Arabic at a page's foot were cut off.
+            let inkRoom = !lastPart && !cut && !block.decorations.isEmpty ? paragraph.lines[lines.upperBound - 1].inkOverflow.below : 0
             for case .rectangle(var background) in block.decorations {
-                background.y = block.lineOrigins[lines.lowerBound].top + dy
-                background.height = partBottom - background.y
+                background.y = block.lineTop(lines.lowerBound) + dy
+                background.height = partBottom + inkRoom - background.y
                 items.append(.rectangle(background))
             }
         } else if firstPart {
@@ -197,9 +200,10 @@ struct PageEmitter {
         if let paragraph = block.paragraph {
             let range = lines ?? 0..<paragraph.lines.count
             if let lines, let partBottom {
+                // (The lines' frame, without the room for ink below the last.)
                 let top = block.lineOrigins[lines.lowerBound].top + dy
                 entry?.frame.y = top
-                entry?.frame.height = partBottom - top
+                entry?.frame.height = partBottom - (lastPart && !cut ? block.inkRoomBelow : 0) - top
             }
             if let item, firstPart { begin(.body(item), order: order) }
             if let count = entry?.lines.count { entry?.lines.reserveCapacity(count + range.count) }
@@ -242,7 +246,7 @@ struct PageEmitter {
     /// break drops a spacer: the part's frame and background end with the content area (a
     /// paragraph of many empty lines reached far past the page, its background into the margin).
     private func bottom(of block: PlacedBlock, _ paragraph: ParagraphLayout, _ lines: Range<Int>, dy: Double) -> Double {
-        let bottom = { (i: Int) in block.lineOrigins[i].top + dy + paragraph.lines[i].height }
+        let bottom = { (i: Int) in block.lineBottom(i) + dy }
         let lastShown = lines.last { !paragraph.lines[$0].showsNothing }
         // (A line taller than a page, cut off at its foot, keeps its height.)
         return min(bottom(lines.upperBound - 1), max(contentBottom, lastShown.map(bottom) ?? 0))

@@ -383,7 +383,7 @@ extension Unit {
                 continue
             }
             let lines = paragraph.lines
-            slices.append(lines.indices.map { i in (block.lineOrigins[i].top, block.lineOrigins[i].top + lines[i].height) })
+            slices.append(lines.indices.map { i in (block.lineTop(i), block.lineBottom(i)) })
             var firstText = Array(repeating: lines.count, count: lines.count)
             var shown = lines.count
             for k in lines.indices.reversed() {
@@ -514,8 +514,8 @@ extension Unit {
             for part in piece.parts {
                 let block = blocks[part.block]
                 var bottom = block.bottom
-                if let lines = part.lines, let paragraph = block.paragraph {
-                    bottom = block.lineOrigins[lines.upperBound - 1].top + paragraph.lines[lines.upperBound - 1].height
+                if let lines = part.lines, block.paragraph != nil {
+                    bottom = block.lineBottom(lines.upperBound - 1)
                 }
                 let dy = pageTops[k] - part.origin
                 parts[part.block].append((k, dy, bottom + dy))

@@ -519,13 +519,14 @@ public final class Shaper: Sendable {
             width: Double(extents.width) * scale, height: Double(extents.height) * scale)
     }
 
-    /// The bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph without
-    /// ink (a space) or one the font lacks. Kept for the process, by face and then by glyph (the
-    /// face hashed once a run): asked for the runs of a page that grows to fit them
-    /// (`PageEmitter.growToInk`).
-    static func inkBottoms(face: FontFace, glyphs: some Sequence<UInt32>) -> [Double?] {
+    /// The top and bottom of the ink of each of `glyphs` of `face` in em, y up; nil for a glyph
+    /// without ink (a space) or one the font lacks. Kept for the process, by face and then by
+    /// glyph (the face hashed once a run): asked for the runs of a page that grows to fit them
+    /// (`PageEmitter.growToInk`) and for the first and last lines of text on a background
+    /// (`TextLine.inkOverflow`).
+    static func inks(face: FontFace, glyphs: some Sequence<UInt32>) -> [GlyphInk?] {
         var missing: [UInt32] = []
-        var found: [Double??] = inks.withLock { faces in
+        var found: [GlyphInk??] = inks.withLock { faces in
             let known = faces[face] ?? [:]
             return glyphs.map { id in
                 let ink = known[id]
@@ -534,10 +535,10 @@ public final class Shaper: Sendable {
             }
         }
         guard !missing.isEmpty else { return found.map { $0 ?? nil } }
-        var made: [UInt32: Double?] = [:]
+        var made: [UInt32: GlyphInk?] = [:]
         for id in missing {
             made[id] = shared.glyphExtents(face: face, size: 1, glyph: id).flatMap { extents in
-                extents.height == 0 ? nil : extents.yBearing + extents.height
+                extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
             }
         }
         inks.withLock { $0[face, default: [:]].merge(made) { old, _ in old } }
@@ -545,7 +546,7 @@ public final class Shaper: Sendable {
         return found.map { $0 ?? nil }
     }
 
-    private static let inks = Locked<[FontFace: [UInt32: Double?]]>([:])
+    private static let inks = Locked<[FontFace: [UInt32: GlyphInk?]]>([:])
 
     private func takeBuffer() -> HarfBuzzBuffer {
         buffers.withLock { $0.popLast() } ?? HarfBuzzBuffer()
@@ -556,6 +557,12 @@ public final class Shaper: Sendable {
             if pool.count < Self.pooledBuffers { pool.append(buffer) }
         }
     }
+}
+
+/// How far up and down a glyph's ink reaches from its baseline, in em, y up.
+struct GlyphInk {
+    var top: Double
+    var bottom: Double
 }
 
 /// A HarfBuzz glyph in font units (the fonts' scale), before conversion to points.
