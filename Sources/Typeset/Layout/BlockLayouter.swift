@@ -59,10 +59,10 @@ struct PlacedBlock {
     /// (`BlockLayouter.layoutText`).
     var inkRoomAbove = 0.0
     var inkRoomBelow = 0.0
-    /// The room its first line's ink needs above its box and its last line's below, once asked
-    /// (`inkTop`, `inkBottom`).
-    var firstLineInkAbove: Double?
-    var lastLineInkBelow: Double?
+    /// How far its ink reaches above its top and below its bottom, once asked (`inkTop`,
+    /// `inkBottom`: each container with a background around it asks).
+    var inkAboveTop: Double?
+    var inkBelowBottom: Double?
     /// For a block in a row, the row's child it is in (of the outermost row): the column that
     /// goes on by itself when the row is split between pages.
     var column = 0
@@ -165,18 +165,24 @@ extension PlacedBlock {
     /// How far up its ink reaches: its top, or its first line's ink above that (a container's
     /// background makes room for it, `BlockLayouter.addBackground`).
     mutating func inkTop() -> Double {
-        guard let line = paragraph?.lines.first, let origin = lineOrigins.first else { return top }
-        let room = firstLineInkAbove ?? line.inkOverflow.above
-        firstLineInkAbove = room
-        return min(top, origin.top - room)
+        if let inkAboveTop { return top - inkAboveTop }
+        var above = 0.0
+        if let line = paragraph?.lines.first, let origin = lineOrigins.first {
+            above = max(0, top - (origin.top - line.inkOverflow.above))
+        }
+        inkAboveTop = above
+        return top - above
     }
 
     /// How far down its ink reaches: its bottom, or its last line's ink below that.
     mutating func inkBottom() -> Double {
-        guard let line = paragraph?.lines.last, let origin = lineOrigins.last else { return bottom }
-        let room = lastLineInkBelow ?? line.inkOverflow.below
-        lastLineInkBelow = room
-        return max(bottom, origin.top + line.height + room)
+        if let inkBelowBottom { return bottom + inkBelowBottom }
+        var below = 0.0
+        if let line = paragraph?.lines.last, let origin = lineOrigins.last {
+            below = max(0, origin.top + line.height + line.inkOverflow.below - bottom)
+        }
+        inkBelowBottom = below
+        return bottom + below
     }
 
     /// The bottom of its own background (a text block's) or of the outermost container's it
@@ -197,6 +203,7 @@ extension PlacedBlock {
             decorations[0] = .rectangle(shape)
             inkRoomBelow += dy
             bottom += dy
+            inkBelowBottom = nil
         }
     }
 
@@ -227,6 +234,7 @@ extension PlacedBlock {
         for i in lineOrigins.indices { lineOrigins[i].top += grow / 2 }
         report.frame.y += grow / 2
         bottom = newBottom
+        (inkAboveTop, inkBelowBottom) = (nil, nil)
     }
 
     /// The open elements the block's content goes in: those it is in, and, when its content
@@ -273,6 +281,7 @@ struct Unit {
         bottom += dy
         for i in blocks.indices { blocks[i].move(down: dy) }
     }
+
     /// A spacer (or an empty row or stack), a divider, or a paragraph of empty lines alone
     /// (`<br/>`s, no background: it opened a page with a band of nothing): left out at a page
     /// break.
