@@ -359,7 +359,7 @@ import Testing
             #expect(last.frame.y >= lowest + 8 - 1e-9, "\(markup)")
         }
         // A paragraph split between pages: the ink under the last line of each part too.
-        let long = String(repeating: "في جيبك يجيء كل شيء في ", count: 30)
+        let long = String(repeating: "لِلَّٰهِ في جيبك يجيء كل شيء ", count: 30)
         let split = try #require(layoutMarkup(
             ##"<document lang="ar" width="200" height="200" margin="16"><p background="#102030">\##(long)</p></document>"##))
         #expect(split.pages.count >= 3)
@@ -368,16 +368,37 @@ import Testing
             let backgrounds = page.items.compactMap { if case .rectangle(let r) = $0, r.fill == dark { r } else { nil } }
             #expect(backgrounds.count == 1)
             let lowest = backgrounds.map { $0.y + $0.height }.max() ?? 0
+            let highest = backgrounds.map(\.y).min() ?? 0
             for case .glyphs(let run) in page.items {
                 for glyph in run.glyphs {
                     guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0
                     else { continue }
                     #expect(glyph.y - ink.yBearing - ink.height <= lowest + 1e-9)
+                    #expect(glyph.y - ink.yBearing >= highest - 1e-9)
                     glyphsChecked += 1
                 }
             }
         }
         #expect(glyphsChecked > 300)
+        // A badge on a page as tall as its line: the room a page does not hold is given up, the
+        // room over the text first (it was pushed off the page, with a warning).
+        let badge = try #require(layoutMarkup(
+            ##"<document lang="ar" width="120" height="24" margin="0"><label background="#102030">لِلَّٰهِ يجي</label></document>"##))
+        #expect(badge.diagnostics.items.isEmpty && badge.pages.count == 1, "\(badge.diagnostics.items)")
+        let badgeShape = try #require(badge.pages.first?.items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+        #expect(badgeShape.y == 0 && badgeShape.height > 22.1 && badgeShape.height <= 24 + 1e-9)
+        #expect(badge.report.pages[0].blocks.first?.frame.y == 0)
+        // A list item's marker stays on its first line's baseline, moved down with it.
+        let list = try #require(layoutMarkup(
+            ##"<document lang="ar" width="300"><list type="number"><item background="#102030">لِلَّٰهِ يجي</item></list></document>"##))
+        var baselines: [String: [Double]] = [:]
+        for case .glyphs(let run) in try #require(list.pages.first).items {
+            baselines[run.text, default: []] += run.glyphs.map(\.y)
+        }
+        let markerBaseline = try #require(baselines.first { $0.key.contains("1") }?.value.first)
+        let textBaselines = baselines.filter { !$0.key.contains("1") }.flatMap(\.value)
+        #expect(textBaselines.filter { abs($0 - markerBaseline) < 1e-9 }.count >= 3, "\(baselines)")
+        #expect(markerBaseline > 22.1 * 0.8 + 16 + 2)
         // Latin text on a background keeps its line box, and so does what follows it.
         let latin = try #require(layoutMarkup(
             ##"<document width="300" margin="0"><label background="#102030">Hello gjpqy</label><label>After</label></document>"##))
@@ -401,6 +422,18 @@ import Testing
         let labels = try bottoms(
             ##"<row><label background="#000000">Pocket</label><label background="#000000">في جيب</label><label background="#000000">Inbox</label></row>"##)
         #expect(labels.count == 3 && Set(labels).count == 1 && labels[0] > 22.1 + 2, "\(labels)")
+        // The room over one card's vocalized text moves the others' text down to its baseline:
+        // their backgrounds still begin at the row's top, and all end together.
+        let vocalized = try #require(layoutMarkup(
+            ##"<document lang="ar" width="300" margin="0"><row><label background="#000000">لِلَّٰهِ</label><label background="#000000">Settings</label><stack background="#000000"><label>الخليج</label></stack></row></document>"##))
+        let cardShapes = try #require(vocalized.pages.first).items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }
+        #expect(cardShapes.count == 3 && cardShapes.allSatisfy { $0.y == 0 }, "\(cardShapes)")
+        #expect(Set(cardShapes.map { $0.y + $0.height }).count == 1 && cardShapes[0].height > 22.1 + 4, "\(cardShapes)")
+        // One beside a stack that begins with a rule (not moved to the shared baseline), its
+        // text ending where the other's did without the room.
+        let beside = try bottoms(
+            ##"<row><stack background="#000000"><label>لِلَّٰهِ</label><label>x</label></stack><stack background="#000000"><divider/><spacer height="13.1"/><label>x</label></stack></row>"##)
+        #expect(beside.count == 2 && abs(beside[0] - beside[1]) < 1e-9, "\(beside)")
         let ragged = try bottoms(
             ##"<row><label background="#000000">في جيب</label><label background="#000000">Two lines of Latin here</label></row>"##)
         #expect(ragged.count == 2 && ragged[0] > 22.1 + 2 && abs(ragged[1] - 44.2) < 1e-9, "\(ragged)")

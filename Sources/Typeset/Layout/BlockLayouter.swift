@@ -73,7 +73,9 @@ struct ContainerBackground {
     var rectangle: RectangleItem
     /// How many blocks it is behind, from the one that carries it (a row's: its columns').
     var blocks: Int
-    /// The room at its foot for the ink below its blocks' last lines (`BlockLayouter.addBackground`).
+    /// The room at its top and foot for the ink over its blocks' first lines and under their
+    /// last (`BlockLayouter.addBackground`).
+    var inkRoomAbove = 0.0
     var inkRoomBelow = 0.0
 
     /// Whether, drawn over `other`, it leaves nothing of it to see: opaque, on the same area,
@@ -185,42 +187,54 @@ extension PlacedBlock {
         return bottom + below
     }
 
-    /// The bottom of its own background (a text block's) or of the outermost container's it
-    /// carries, and the room for ink at its foot.
-    private var ownBackground: (bottom: Double, inkRoom: Double)? {
-        if let background = backgrounds.last { return (background.rectangle.y + background.rectangle.height, background.inkRoomBelow) }
+    /// Its own background (a text block's) or the outermost container's it carries, and its
+    /// room for ink over and under the text.
+    var ownBackground: (rectangle: RectangleItem, above: Double, below: Double)? {
+        if let background = backgrounds.last { return (background.rectangle, background.inkRoomAbove, background.inkRoomBelow) }
         guard paragraph != nil, case .rectangle(let shape)? = decorations.first else { return nil }
-        return (shape.y + shape.height, inkRoomBelow)
+        return (shape, inkRoomAbove, inkRoomBelow)
     }
 
-    /// Lowers the foot of that background by `dy`: more room for ink.
-    private mutating func lowerOwnBackground(by dy: Double) {
+    /// Widens that background by `up` over its top and `down` under its foot: more room for ink.
+    private mutating func widenOwnBackground(up: Double, down: Double) {
         if let last = backgrounds.indices.last {
-            backgrounds[last].rectangle.height += dy
-            backgrounds[last].inkRoomBelow += dy
+            backgrounds[last].rectangle.y -= up
+            backgrounds[last].rectangle.height += up + down
+            backgrounds[last].inkRoomAbove += up
+            backgrounds[last].inkRoomBelow += down
         } else if case .rectangle(var shape)? = decorations.first {
-            shape.height += dy
+            shape.y -= up
+            shape.height += up + down
             decorations[0] = .rectangle(shape)
-            inkRoomBelow += dy
-            bottom += dy
-            inkBelowBottom = nil
+            (inkRoomAbove, inkRoomBelow) = (inkRoomAbove + up, inkRoomBelow + down)
+            (top, bottom) = (top - up, bottom + down)
+            (inkAboveTop, inkBelowBottom) = (nil, nil)
         }
     }
 
-    /// The backgrounds of a row's children (`placed[i]` for each of `carriers`) that end
-    /// together without their room for ink end together with it: the room one makes for the
-    /// dots under its Arabic letters, the others make too (a row of cards came out ragged).
-    static func evenInkRooms(of carriers: [Int], in placed: inout [PlacedBlock]) {
+    /// The backgrounds of a row's children that began and ended together without their room for
+    /// ink do with it: the room one makes for the marks over its Arabic letters and the dots
+    /// under them, the others make too (a row of cards came out ragged by 7 pt). `carriers`:
+    /// for each, where it is in `placed` and where its background ended without the room
+    /// (`plainBottom`); they all began at the row's `top`, and have moved down since to share the
+    /// row's first baseline, the room over one of them moving the others too.
+    static func evenInkRooms(of carriers: [(index: Int, plainBottom: Double)], top: Double, in placed: inout [PlacedBlock]) {
         guard carriers.count > 1 else { return }
-        func key(_ end: (bottom: Double, inkRoom: Double)) -> Double { ((end.bottom - end.inkRoom) * 100).rounded() }
+        let roomAbove = carriers.compactMap { placed[$0.index].ownBackground?.above }.max() ?? 0
+        func key(_ bottom: Double) -> Double { (bottom * 100).rounded() }
         var lowest: [Double: Double] = [:]
-        for i in carriers {
-            guard let end = placed[i].ownBackground else { continue }
-            lowest[key(end)] = max(lowest[key(end)] ?? end.bottom, end.bottom)
+        for carrier in carriers {
+            guard let own = placed[carrier.index].ownBackground else { continue }
+            let bottom = own.rectangle.y + own.rectangle.height
+            lowest[key(carrier.plainBottom)] = max(lowest[key(carrier.plainBottom)] ?? bottom, bottom)
         }
-        for i in carriers {
-            guard let end = placed[i].ownBackground, let target = lowest[key(end)], target > end.bottom else { continue }
-            placed[i].lowerOwnBackground(by: target - end.bottom)
+        for carrier in carriers {
+            guard let own = placed[carrier.index].ownBackground, let target = lowest[key(carrier.plainBottom)] else { continue }
+            // Up to the row's top by as much as the room over the text moved it, no more (one
+            // moved down by type larger beside it stands lower, as it did).
+            let up = max(0, min(own.rectangle.y - top, roomAbove - own.above))
+            let down = max(0, target - (own.rectangle.y + own.rectangle.height))
+            if up > 0 || down > 0 { placed[carrier.index].widenOwnBackground(up: up, down: down) }
         }
     }
 
@@ -272,6 +286,8 @@ struct Unit {
     /// Whether a list or stack of the flow draws its background behind it (`FlowBackground`,
     /// added to its first block when its page comes).
     var hasFlowBackground = false
+    /// How far below its bottom its blocks' ink reaches, once asked (`inkBottom`).
+    var inkBelowBottom: Double?
 
     /// A title or a heading.
     var isHeading: Bool { kind == "title" || kind == "heading" }
@@ -280,6 +296,17 @@ struct Unit {
         top += dy
         bottom += dy
         for i in blocks.indices { blocks[i].move(down: dy) }
+    }
+
+    /// How far down its blocks' ink reaches (`PlacedBlock.inkBottom`), kept once asked: each
+    /// list or stack with a background around it asks (250 nested ones, of 20,000 paragraphs,
+    /// asked each block 250 times).
+    mutating func inkBottom() -> Double {
+        if let inkBelowBottom { return bottom + inkBelowBottom }
+        var lowest = bottom
+        for j in blocks.indices { lowest = max(lowest, blocks[j].inkBottom()) }
+        inkBelowBottom = lowest - bottom
+        return lowest
     }
 
     /// A spacer (or an empty row or stack), a divider, or a paragraph of empty lines alone
@@ -951,14 +978,16 @@ struct BlockLayouter {
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         var imageBlocks: [Int] = []  // and its images and dividers
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
-        var backed: [Int] = []  // and those of its children with a background of their own
+        var groupEnds: [Double] = []  // and where each of those ends (a background's room for ink below its blocks)
+        var backed: [(index: Int, plainBottom: Double)] = []  // and those of its children with a background of their own
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
             inner.x = inner.rightToLeft ? context.x + context.width - offset - column : context.x + offset
             inner.width = column
             let first = placed.count
-            bottom = max(bottom, layoutBlock(child, inner, top: top, into: &placed))
+            let childBottom = layoutBlock(child, inner, top: top, into: &placed)
+            bottom = max(bottom, childBottom)
             for j in first..<placed.count { placed[j].column = i }  // an outer row sets it again
             switch child.kind {
             case .image where placed.count == first + 1: imageBlocks.append(first)
@@ -968,7 +997,10 @@ struct BlockLayouter {
             default:
                 guard placed.count > first else { break }
                 groups.append(first..<placed.count)
-                if child.style.background != nil { backed.append(first) }
+                groupEnds.append(childBottom)
+                if child.style.background != nil, let own = placed[first].ownBackground {
+                    backed.append((first, childBottom - own.above - own.below))
+                }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -985,12 +1017,10 @@ struct BlockLayouter {
         let lowestButton = buttonBlocks.compactMap { placed[$0].firstBaseline }.max()
         let lowestGroup = groups.compactMap { placed[$0.lowerBound].firstBaseline }.max()
         if let lowest = [lowestButton, lowestGroup].compactMap({ $0 }).max() {
-            for group in groups {
+            for (group, end) in zip(groups, groupEnds) {
                 guard let baseline = placed[group.lowerBound].firstBaseline, lowest - baseline > 0.001 else { continue }
-                for i in group {
-                    placed[i].move(down: lowest - baseline)
-                    bottom = max(bottom, placed[i].bottom)
-                }
+                for i in group { placed[i].move(down: lowest - baseline) }
+                bottom = max(bottom, end + lowest - baseline)
             }
             if let lowestButton, lowest - lowestButton > 0.001 {
                 for i in buttonBlocks {
@@ -1016,11 +1046,26 @@ struct BlockLayouter {
                 bottom = max(bottom, placed[i].bottom)
             }
         }
-        PlacedBlock.evenInkRooms(of: backed, in: &placed)
+        PlacedBlock.evenInkRooms(of: backed, top: top, in: &placed)
         return addBackground(block, context, top: top, bottom: bottom, to: &placed, from: rowStart)
     }
 
     // MARK: - Backgrounds of lists, rows and stacks
+
+    /// The room for ink over and under text `whole` tall (its first line `first`, its last
+    /// `last`) that a page holds: what does not fit between its margins is given up, the room
+    /// over it first (a badge on a page as tall as its line had its text pushed off the page).
+    /// Text taller than a page, split between pages, keeps the room each of those lines fits.
+    private func fitting(
+        _ room: (above: Double, below: Double), whole: Double, first: Double, last: Double
+    ) -> (above: Double, below: Double) {
+        guard let pageHeight = document.pageHeight else { return room }
+        let content = pageHeight - 2 * margin
+        if whole + room.above + room.below <= content + 0.001 { return room }
+        if whole > content + 0.001 { return (min(room.above, max(0, content - first)), min(room.below, max(0, content - last))) }
+        let below = min(room.below, content - whole)
+        return (min(room.above, content - whole - below), below)
+    }
 
     /// A list's, row's or stack's `background` (SPEC §2: a common block attribute), behind its
     /// children from its top to `bottom` and across its width: carried by the first of its
@@ -1034,18 +1079,23 @@ struct BlockLayouter {
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) -> Double {
         guard let color = block.style.background, first < placed.count, bottom > top else { return bottom }
-        // Room for the ink over its first lines: its blocks move down.
+        // Room for the ink over its first lines and under its last, as much as a page holds:
+        // its blocks move down by the first.
         var highest = top
-        for i in first..<placed.count { highest = min(highest, placed[i].inkTop()) }
-        let down = top - highest
-        if down > 0 {
-            for i in first..<placed.count { placed[i].move(down: down) }
+        var lowest = bottom
+        for i in first..<placed.count {
+            highest = min(highest, placed[i].inkTop())
+            lowest = max(lowest, placed[i].inkBottom())
         }
-        var lowest = bottom + down
-        for i in first..<placed.count { lowest = max(lowest, placed[i].inkBottom()) }
-        let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: lowest - top, fill: color)
-        placed[first].addBackground(ContainerBackground(rectangle: rectangle, blocks: placed.count - first, inkRoomBelow: lowest - bottom - down))
-        return lowest
+        let room = fitting((top - highest, lowest - bottom), whole: bottom - top, first: bottom - top, last: bottom - top)
+        if room.above > 0 {
+            for i in first..<placed.count { placed[i].move(down: room.above) }
+        }
+        let end = bottom + room.above + room.below
+        let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: end - top, fill: color)
+        placed[first].addBackground(ContainerBackground(
+            rectangle: rectangle, blocks: placed.count - first, inkRoomAbove: room.above, inkRoomBelow: room.below))
+        return end
     }
 
     /// The same for a list or stack of the flow, whose children are the units from `start`
@@ -1060,7 +1110,8 @@ struct BlockLayouter {
         if let first = units[start...].firstIndex(where: { !$0.blocks.isEmpty }) {
             var highest = units[first].top
             for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkTop()) }
-            let down = units[first].top - highest
+            let height = units[first].bottom - units[first].top
+            let down = fitting((units[first].top - highest, 0), whole: height, first: height, last: height).above
             if down > 0 {
                 for i in first..<units.count { units[i].move(down: down) }
                 units[first].top -= down
@@ -1069,9 +1120,7 @@ struct BlockLayouter {
         }
         // And for the ink under its last lines, as a spacer (left out at a page's foot).
         var lowest = cursor
-        for i in start..<units.count {
-            for j in units[i].blocks.indices { lowest = max(lowest, units[i].blocks[j].inkBottom()) }
-        }
+        for i in start..<units.count { lowest = max(lowest, units[i].inkBottom()) }
         if lowest > cursor { appendUnit([], top: cursor, bottom: lowest, block: block) }
         let background = FlowBackground(units: start..<units.count, x: context.x, width: context.width, fill: color)
         var next = units.count
@@ -1319,7 +1368,9 @@ struct BlockLayouter {
             // edge, or for numbers ending at `markers.end`.
             let start = markers.end.map { max(0, $0 - markerWidth) } ?? 0
             let x = context.rightToLeft ? context.x + context.width - start - markerWidth : context.x + start
-            let markerTop = top + firstLine.baseline - (marker.lines.first?.baseline ?? 0)
+            // (On the first line's baseline, where the room for ink over it put it.)
+            let lineTop = placed[first].lineOrigins.first?.top ?? top
+            let markerTop = lineTop + firstLine.baseline - (marker.lines.first?.baseline ?? 0)
             placed[first].marker = (marker, x, markerTop)
             placed[first].report.marker = ReportMarker(text: text, x: x, width: markerWidth)
         }
@@ -1740,9 +1791,11 @@ struct BlockLayouter {
             // Down to the ink of its last line: white Arabic on a dark label lost the dots
             // under its letters, drawn on the page's white below the line box (SPEC §2).
             // And its text down from the top, by the marks over its first line.
-            let firstInk = paragraph.lines.first?.inkOverflow
-            let lastInk = paragraph.lines.count > 1 ? paragraph.lines.last?.inkOverflow : firstInk
-            inkRoom = (firstInk?.above ?? 0, lastInk?.below ?? 0)
+            if let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
+                let firstInk = firstLine.inkOverflow
+                let lastInk = paragraph.lines.count > 1 ? lastLine.inkOverflow : firstInk
+                inkRoom = fitting((firstInk.above, lastInk.below), whole: textHeight, first: firstLine.height, last: lastLine.height)
+            }
             frameTop += inkRoom.above
             blockBottom += inkRoom.above + inkRoom.below
             decorations.append(.rectangle(RectangleItem(

@@ -174,12 +174,15 @@ struct PageEmitter {
         }
         if let lines, let paragraph = block.paragraph, let partBottom, !(firstPart && lastPart) || cut {
             // A text block split between pages: its background behind the lines of each part,
-            // and the ink under the last of a part that is not the block's last (which has its
-            // room, `inkRoomBelow`): the dots under Arabic at a page's foot were cut off.
-            let inkRoom = !lastPart && !cut && !block.decorations.isEmpty ? paragraph.lines[lines.upperBound - 1].inkOverflow.below : 0
+            // and the ink over the first and under the last of a part where the block's own
+            // room (`inkRoomAbove`, `inkRoomBelow`) is not, into the margin: the dots under
+            // Arabic at a page's foot were cut off, and the marks over it at the next one's top.
+            let drawn = !block.decorations.isEmpty
+            let above = drawn && !firstPart ? paragraph.lines[lines.lowerBound].inkOverflow.above : 0
+            let below = drawn && !lastPart && !cut ? paragraph.lines[lines.upperBound - 1].inkOverflow.below : 0
             for case .rectangle(var background) in block.decorations {
-                background.y = block.lineTop(lines.lowerBound) + dy
-                background.height = partBottom + inkRoom - background.y
+                background.y = block.lineTop(lines.lowerBound) + dy - above
+                background.height = partBottom + below - background.y
                 items.append(.rectangle(background))
             }
         } else if firstPart {
