@@ -407,6 +407,18 @@ import Testing
         #expect(latin.report.pages[0].blocks.map(\.frame.y) == [0, 30.1])
     }
 
+    /// A row's child moved down to the row's first baseline takes all of itself along: a stack
+    /// ending with a spacer kept only its blocks' foot (the spacer shrank by the move).
+    @Test func aRowEndsWhereItsMovedChildrenEnd() throws {
+        let result = try #require(layoutMarkup(
+            ##"<document width="300" margin="0"><row><label size="30">Big</label><stack><label>Small</label><spacer height="20"/></stack></row><label>After</label></document>"##))
+        let blocks = result.report.pages[0].blocks
+        let small = try #require(blocks.first { $0.lines.first?.runs.first?.text == "Small" })
+        let after = try #require(blocks.last)
+        #expect(small.frame.y > 5, "moved down to the shared baseline: \(small.frame.y)")
+        #expect(abs(after.frame.y - (small.frame.y + small.frame.height + 8 + 20 + 8)) < 1e-9, "\(small.frame) \(after.frame)")
+    }
+
     /// Backgrounds side by side in a row whose text ends on one line end together, the room one
     /// makes for the ink under its Arabic letters taken by the others too (a row of cards, or of
     /// dark labels, came out ragged by 2.7 pt); one that ends higher, a line shorter, stays so.
@@ -434,6 +446,11 @@ import Testing
         let beside = try bottoms(
             ##"<row><stack background="#000000"><label>لِلَّٰهِ</label><label>x</label></stack><stack background="#000000"><divider/><spacer height="13.1"/><label>x</label></stack></row>"##)
         #expect(beside.count == 2 && abs(beside[0] - beside[1]) < 1e-9, "\(beside)")
+        // A row balanced by 4.3 (the Arabic 2 pt larger) whose cards ended 0.5 pt apart: within
+        // the room for the dots, they end together.
+        let balanced = try bottoms(
+            ##"<row><label background="#000000">DOWNLOAD</label><label background="#000000">تنزيل الخليج</label></row>"##)
+        #expect(balanced.count == 2 && abs(balanced[0] - balanced[1]) < 1e-9, "\(balanced)")
         let ragged = try bottoms(
             ##"<row><label background="#000000">في جيب</label><label background="#000000">Two lines of Latin here</label></row>"##)
         #expect(ragged.count == 2 && ragged[0] > 22.1 + 2 && abs(ragged[1] - 44.2) < 1e-9, "\(ragged)")

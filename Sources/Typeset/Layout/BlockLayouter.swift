@@ -212,29 +212,39 @@ extension PlacedBlock {
         }
     }
 
-    /// The backgrounds of a row's children that began and ended together without their room for
-    /// ink do with it: the room one makes for the marks over its Arabic letters and the dots
-    /// under them, the others make too (a row of cards came out ragged by 7 pt). `carriers`:
-    /// for each, where it is in `placed` and where its background ended without the room
-    /// (`plainBottom`); they all began at the row's `top`, and have moved down since to share the
-    /// row's first baseline, the room over one of them moving the others too.
-    static func evenInkRooms(of carriers: [(index: Int, plainBottom: Double)], top: Double, in placed: inout [PlacedBlock]) {
+    /// The backgrounds of a row's children (`placed[i]` for each of `carriers`), which began at
+    /// the row's `top` and may have moved down since to share its first baseline, with their
+    /// room for ink: those that ended together without the room, or within the room below of one
+    /// another, end together with it, and those that the room over another's text moved down
+    /// begin at the row's top again. The room one card makes for the marks over its Arabic
+    /// letters and the dots under them, the others make too: a row of cards came out ragged by
+    /// 7 pt, and one balanced by 4.3 (its Arabic 2 pt larger) by 3 pt. (A card moved down by
+    /// larger type beside it still stands lower, as it did.)
+    static func evenInkRooms(of carriers: [Int], top: Double, in placed: inout [PlacedBlock]) {
         guard carriers.count > 1 else { return }
-        let roomAbove = carriers.compactMap { placed[$0.index].ownBackground?.above }.max() ?? 0
-        func key(_ bottom: Double) -> Double { (bottom * 100).rounded() }
-        var lowest: [Double: Double] = [:]
-        for carrier in carriers {
-            guard let own = placed[carrier.index].ownBackground else { continue }
-            let bottom = own.rectangle.y + own.rectangle.height
-            lowest[key(carrier.plainBottom)] = max(lowest[key(carrier.plainBottom)] ?? bottom, bottom)
+        let owns = carriers.compactMap { i in placed[i].ownBackground.map { (index: i, background: $0) } }
+        let roomAbove = owns.map(\.background.above).max() ?? 0
+        let near = max(0.01, owns.map(\.background.below).max() ?? 0)
+        // How far each goes up to the row's top, and where it ended without the room and that move.
+        let ups = owns.map { max(0, min($0.background.rectangle.y - top, roomAbove - $0.background.above)) }
+        let plain = owns.indices.map { k in
+            let own = owns[k].background
+            return own.rectangle.y + own.rectangle.height - own.below - own.above - ups[k]
         }
-        for carrier in carriers {
-            guard let own = placed[carrier.index].ownBackground, let target = lowest[key(carrier.plainBottom)] else { continue }
-            // Up to the row's top by as much as the room over the text moved it, no more (one
-            // moved down by type larger beside it stands lower, as it did).
-            let up = max(0, min(own.rectangle.y - top, roomAbove - own.above))
-            let down = max(0, target - (own.rectangle.y + own.rectangle.height))
-            if up > 0 || down > 0 { placed[carrier.index].widenOwnBackground(up: up, down: down) }
+        let order = owns.indices.sorted { plain[$0] < plain[$1] }
+        var together = Array(owns.indices)  // each one's group: the first of it in `order`
+        for (k, i) in order.enumerated().dropFirst() where plain[i] - plain[order[k - 1]] < near {
+            together[i] = together[order[k - 1]]
+        }
+        var lowest: [Int: Double] = [:]
+        for k in owns.indices {
+            let bottom = owns[k].background.rectangle.y + owns[k].background.rectangle.height
+            lowest[together[k]] = max(lowest[together[k]] ?? bottom, bottom)
+        }
+        for k in owns.indices {
+            let own = owns[k].background
+            let down = max(0, (lowest[together[k]] ?? 0) - (own.rectangle.y + own.rectangle.height))
+            if ups[k] > 0 || down > 0 { placed[owns[k].index].widenOwnBackground(up: ups[k], down: down) }
         }
     }
 
@@ -979,7 +989,7 @@ struct BlockLayouter {
         var imageBlocks: [Int] = []  // and its images and dividers
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
         var groupEnds: [Double] = []  // and where each of those ends (a background's room for ink below its blocks)
-        var backed: [(index: Int, plainBottom: Double)] = []  // and those of its children with a background of their own
+        var backed: [Int] = []  // and those of its children with a background of their own
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.
             let offset = Double(i) * (column + Block.rowSpacing)
@@ -998,9 +1008,7 @@ struct BlockLayouter {
                 guard placed.count > first else { break }
                 groups.append(first..<placed.count)
                 groupEnds.append(childBottom)
-                if child.style.background != nil, let own = placed[first].ownBackground {
-                    backed.append((first, childBottom - own.above - own.below))
-                }
+                if child.style.background != nil { backed.append(first) }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -1055,14 +1063,18 @@ struct BlockLayouter {
     /// The room for ink over and under text `whole` tall (its first line `first`, its last
     /// `last`) that a page holds: what does not fit between its margins is given up, the room
     /// over it first (a badge on a page as tall as its line had its text pushed off the page).
-    /// Text taller than a page, split between pages, keeps the room each of those lines fits.
+    /// Text that may be split between pages (`splits`), or is taller than a page, keeps the
+    /// room its first and last lines fit with (a paragraph a point less tall than the page,
+    /// begun halfway down one and split, lost its room).
     private func fitting(
-        _ room: (above: Double, below: Double), whole: Double, first: Double, last: Double
+        _ room: (above: Double, below: Double), whole: Double, first: Double, last: Double, splits: Bool = false
     ) -> (above: Double, below: Double) {
         guard let pageHeight = document.pageHeight else { return room }
         let content = pageHeight - 2 * margin
         if whole + room.above + room.below <= content + 0.001 { return room }
-        if whole > content + 0.001 { return (min(room.above, max(0, content - first)), min(room.below, max(0, content - last))) }
+        if splits || whole > content + 0.001 {
+            return (min(room.above, max(0, content - first)), min(room.below, max(0, content - last)))
+        }
         let below = min(room.below, content - whole)
         return (min(room.above, content - whole - below), below)
     }
@@ -1767,6 +1779,12 @@ struct BlockLayouter {
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }
 
+        let breaks: PageBreaks =
+            switch role {
+            case .button: .never
+            case .item, .title, .heading: .ifTallerThanPage
+            default: .anyLine
+            }
         let textHeight = paragraph.height
         var frameTop = top
         var blockBottom = top + textHeight
@@ -1794,7 +1812,9 @@ struct BlockLayouter {
             if let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
                 let firstInk = firstLine.inkOverflow
                 let lastInk = paragraph.lines.count > 1 ? lastLine.inkOverflow : firstInk
-                inkRoom = fitting((firstInk.above, lastInk.below), whole: textHeight, first: firstLine.height, last: lastLine.height)
+                inkRoom = fitting(
+                    (firstInk.above, lastInk.below), whole: textHeight, first: firstLine.height, last: lastLine.height,
+                    splits: breaks == .anyLine && paragraph.lines.count > 1)
             }
             frameTop += inkRoom.above
             blockBottom += inkRoom.above + inkRoom.below
@@ -1841,12 +1861,6 @@ struct BlockLayouter {
         case .item: tag = .listItem
         default: tag = .paragraph
         }
-        let breaks: PageBreaks =
-            switch role {
-            case .button: .never
-            case .item, .title, .heading: .ifTallerThanPage
-            default: .anyLine
-            }
         placed.append(PlacedBlock(
             report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
             top: top, bottom: blockBottom, breaks: breaks, inkRoomAbove: inkRoom.above, inkRoomBelow: inkRoom.below))
