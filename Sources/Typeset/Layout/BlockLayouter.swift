@@ -988,7 +988,7 @@ struct BlockLayouter {
         var buttonBlocks: [Int] = []  // where the row's buttons are in `placed`
         var imageBlocks: [Int] = []  // and its images and dividers
         var groups: [Range<Int>] = []  // and its other text blocks, stacks, rows and lists
-        var groupEnds: [Double] = []  // and where each of those ends (a background's room for ink below its blocks)
+        var groupEnds: [Double] = []  // and where each of those ends (past its blocks: a spacer, room for ink)
         var backed: [Int] = []  // and those of its children with a background of their own
         for (i, child) in children.enumerated() {
             // The first child stands at the start side of the row's direction.

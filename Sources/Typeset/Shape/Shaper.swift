@@ -526,7 +526,7 @@ public final class Shaper: Sendable {
     /// (`TextLine.inkOverflow`).
     static func inks(face: FontFace, glyphs: some Sequence<UInt32>) -> [GlyphInk?] {
         var missing: [UInt32] = []
-        var found: [GlyphInk??] = inks.withLock { faces in
+        var found: [GlyphInk??] = inkCache.withLock { faces in
             let known = faces[face] ?? [:]
             return glyphs.map { id in
                 let ink = known[id]
@@ -541,12 +541,12 @@ public final class Shaper: Sendable {
                 extents.height == 0 ? nil : GlyphInk(top: extents.yBearing, bottom: extents.yBearing + extents.height)
             }
         }
-        inks.withLock { $0[face, default: [:]].merge(made) { old, _ in old } }
+        inkCache.withLock { $0[face, default: [:]].merge(made) { old, _ in old } }
         for (k, id) in glyphs.enumerated() where found[k] == nil { found[k] = made[id] }
         return found.map { $0 ?? nil }
     }
 
-    private static let inks = Locked<[FontFace: [UInt32: GlyphInk?]]>([:])
+    private static let inkCache = Locked<[FontFace: [UInt32: GlyphInk?]]>([:])
 
     private func takeBuffer() -> HarfBuzzBuffer {
         buffers.withLock { $0.popLast() } ?? HarfBuzzBuffer()
