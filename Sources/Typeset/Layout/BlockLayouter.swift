@@ -59,10 +59,9 @@ struct PlacedBlock {
     /// (`BlockLayouter.layoutText`).
     var inkRoomAbove = 0.0
     var inkRoomBelow = 0.0
-    /// How far its ink reaches above its top and below its bottom, once asked (`inkTop`,
-    /// `inkBottom`: each container with a background around it asks).
-    var inkAboveTop: Double?
-    var inkBelowBottom: Double?
+    /// How far its ink reaches past its top and its bottom, once asked (`inkReach`: each
+    /// container with a background around it asks), or once its own background made room.
+    var inkPast: (top: Double, bottom: Double)?
     /// For a block in a row, the row's child it is in (of the outermost row): the column that
     /// goes on by itself when the row is split between pages.
     var column = 0
@@ -164,32 +163,26 @@ extension PlacedBlock {
         return lineOrigins[i].top + lines[i].height + (i == lines.count - 1 ? inkRoomBelow : 0)
     }
 
-    /// How far up its ink reaches: its top, or its first line's ink above that (a container's
-    /// background makes room for it, `BlockLayouter.addBackground`).
-    mutating func inkTop() -> Double {
-        if let inkAboveTop { return top - inkAboveTop }
-        var above = 0.0
-        if let line = paragraph?.lines.first, let origin = lineOrigins.first {
-            above = max(0, top - (origin.top - line.inkOverflow.above))
+    /// How far up and down its ink reaches: its top and bottom, or its first line's ink above
+    /// the one and its last line's below the other (a container's background makes room for
+    /// them, `BlockLayouter.addBackground`).
+    mutating func inkReach() -> (top: Double, bottom: Double) {
+        if let inkPast { return (top - inkPast.top, bottom + inkPast.bottom) }
+        var past = (top: 0.0, bottom: 0.0)
+        if let lines = paragraph?.lines, let first = lines.first, let last = lines.last, let upper = lineOrigins.first,
+            let lower = lineOrigins.last
+        {
+            let firstInk = first.inkOverflow
+            let lastInk = lines.count > 1 ? last.inkOverflow : firstInk
+            past = (max(0, top - (upper.top - firstInk.above)), max(0, lower.top + last.height + lastInk.below - bottom))
         }
-        inkAboveTop = above
-        return top - above
-    }
-
-    /// How far down its ink reaches: its bottom, or its last line's ink below that.
-    mutating func inkBottom() -> Double {
-        if let inkBelowBottom { return bottom + inkBelowBottom }
-        var below = 0.0
-        if let line = paragraph?.lines.last, let origin = lineOrigins.last {
-            below = max(0, origin.top + line.height + line.inkOverflow.below - bottom)
-        }
-        inkBelowBottom = below
-        return bottom + below
+        inkPast = past
+        return (top - past.top, bottom + past.bottom)
     }
 
     /// Its own background (a text block's) or the outermost container's it carries, and its
     /// room for ink over and under the text.
-    var ownBackground: (rectangle: RectangleItem, above: Double, below: Double)? {
+    private var ownBackground: (rectangle: RectangleItem, above: Double, below: Double)? {
         if let background = backgrounds.last { return (background.rectangle, background.inkRoomAbove, background.inkRoomBelow) }
         guard paragraph != nil, case .rectangle(let shape)? = decorations.first else { return nil }
         return (shape, inkRoomAbove, inkRoomBelow)
@@ -208,7 +201,7 @@ extension PlacedBlock {
             decorations[0] = .rectangle(shape)
             (inkRoomAbove, inkRoomBelow) = (inkRoomAbove + up, inkRoomBelow + down)
             (top, bottom) = (top - up, bottom + down)
-            (inkAboveTop, inkBelowBottom) = (nil, nil)
+            inkPast = nil
         }
     }
 
@@ -258,7 +251,7 @@ extension PlacedBlock {
         for i in lineOrigins.indices { lineOrigins[i].top += grow / 2 }
         report.frame.y += grow / 2
         bottom = newBottom
-        (inkAboveTop, inkBelowBottom) = (nil, nil)
+        inkPast = nil
     }
 
     /// The open elements the block's content goes in: those it is in, and, when its content
@@ -302,19 +295,20 @@ struct Unit {
     /// A title or a heading.
     var isHeading: Bool { kind == "title" || kind == "heading" }
 
+    /// Moves it and its blocks down by `dy`.
     mutating func move(down dy: Double) {
         top += dy
         bottom += dy
         for i in blocks.indices { blocks[i].move(down: dy) }
     }
 
-    /// How far down its blocks' ink reaches (`PlacedBlock.inkBottom`), kept once asked: each
+    /// How far down its blocks' ink reaches (`PlacedBlock.inkReach`), kept once asked: each
     /// list or stack with a background around it asks (250 nested ones, of 20,000 paragraphs,
     /// asked each block 250 times).
     mutating func inkBottom() -> Double {
         if let inkBelowBottom { return bottom + inkBelowBottom }
         var lowest = bottom
-        for j in blocks.indices { lowest = max(lowest, blocks[j].inkBottom()) }
+        for j in blocks.indices { lowest = max(lowest, blocks[j].inkReach().bottom) }
         inkBelowBottom = lowest - bottom
         return lowest
     }
@@ -1096,8 +1090,8 @@ struct BlockLayouter {
         var highest = top
         var lowest = bottom
         for i in first..<placed.count {
-            highest = min(highest, placed[i].inkTop())
-            lowest = max(lowest, placed[i].inkBottom())
+            let reach = placed[i].inkReach()
+            (highest, lowest) = (min(highest, reach.top), max(lowest, reach.bottom))
         }
         let room = fitting((top - highest, lowest - bottom), whole: bottom - top, first: bottom - top, last: bottom - top)
         if room.above > 0 {
@@ -1121,7 +1115,7 @@ struct BlockLayouter {
         // begins (`FlowBackground`): that unit's blocks move down, and the units after it.
         if let first = units[start...].firstIndex(where: { !$0.blocks.isEmpty }) {
             var highest = units[first].top
-            for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkTop()) }
+            for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkReach().top) }
             let height = units[first].bottom - units[first].top
             let down = fitting((units[first].top - highest, 0), whole: height, first: height, last: height).above
             if down > 0 {
@@ -1789,6 +1783,7 @@ struct BlockLayouter {
         var frameTop = top
         var blockBottom = top + textHeight
         var inkRoom = (above: 0.0, below: 0.0)
+        var inkPast: (top: Double, bottom: Double)?  // what of the ink that room does not hold
         var decorations: [PageItem] = []
         if isButton {
             let height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
@@ -1815,6 +1810,7 @@ struct BlockLayouter {
                 inkRoom = fitting(
                     (firstInk.above, lastInk.below), whole: textHeight, first: firstLine.height, last: lastLine.height,
                     splits: breaks == .anyLine && paragraph.lines.count > 1)
+                inkPast = (firstInk.above - inkRoom.above, lastInk.below - inkRoom.below)
             }
             frameTop += inkRoom.above
             blockBottom += inkRoom.above + inkRoom.below
@@ -1863,7 +1859,8 @@ struct BlockLayouter {
         }
         placed.append(PlacedBlock(
             report: report, paragraph: paragraph, lineOrigins: origins, decorations: decorations, tag: tag,
-            top: top, bottom: blockBottom, breaks: breaks, inkRoomAbove: inkRoom.above, inkRoomBelow: inkRoom.below))
+            top: top, bottom: blockBottom, breaks: breaks, inkRoomAbove: inkRoom.above, inkRoomBelow: inkRoom.below,
+            inkPast: inkPast))
         return blockBottom
     }
 
