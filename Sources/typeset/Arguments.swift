@@ -13,6 +13,13 @@ protocol Command {
     init(_ arguments: ParsedArguments) throws
     /// Throws `ExitCode` to end with a status other than 0.
     func run() throws
+    /// The status when what it printed could not be written: 1, an input failed, unless 1
+    /// says what it found (SPEC §5.5: `diff`'s 1 is "they differ", 2 an error).
+    static var failedOutputStatus: Int32 { get }
+}
+
+extension Command {
+    static var failedOutputStatus: Int32 { ExitStatus.inputFailed }
 }
 
 /// What a command takes: its positional arguments, options and help.

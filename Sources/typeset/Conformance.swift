@@ -4,6 +4,8 @@ import Glibc
 import Typeset
 
 struct Conformance: Command {
+    /// (1 is its verdict: what it printed not written is an error.)
+    static let failedOutputStatus = ExitStatus.usage
     static let spec = CommandSpec(
         name: "conformance",
         abstract: "Runs BidiTest.txt, BidiCharacterTest.txt and LineBreakTest.txt against the built-in algorithms.",

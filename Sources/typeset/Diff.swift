@@ -3,6 +3,8 @@ import FoundationEssentials
 import Typeset
 
 struct Diff: Command {
+    /// (1 is its verdict: what it printed not written is an error.)
+    static let failedOutputStatus = ExitStatus.usage
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Compares two PNG images or markup files pixel by pixel.",

@@ -5,6 +5,8 @@ import Glibc
 import Typeset
 
 struct Snapshot: Command {
+    /// (1 is its verdict: what it printed not written is an error.)
+    static let failedOutputStatus = ExitStatus.usage
     static let spec = CommandSpec(
         name: "snapshot",
         abstract: "Renders every markup file of a folder and compares it with its reference PNGs.",

@@ -13,12 +13,16 @@ enum TypesetCommand {
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
-        let status = run(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status = run(arguments)
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
         flushStandardOutput()
         if let problem = standardOutputProblem.withLock({ $0 }) {
             printError("cannot write to standard output: \(String(cString: strerror(problem)))")
-            exit(max(status, ExitStatus.inputFailed))
+            // Where 1 says what the command found (`diff`: the images differ), an output that
+            // could not be written is an error, 2: `diff a b > /dev/full` said they differ.
+            let command = commands.first { $0.spec.name == arguments.first }
+            exit(max(status, command?.failedOutputStatus ?? ExitStatus.inputFailed))
         }
         exit(status)
     }

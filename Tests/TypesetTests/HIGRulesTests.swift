@@ -640,6 +640,27 @@ extension ReportBlock {
         }
     }
 
+    /// What stands between two words takes the size of a balanced word on either side of it: by
+    /// the script such characters take from the text before them, the first dash of
+    /// "تنزيل — DOWNLOAD — تنزيل" was 2 pt larger than the second, and the space of "NEW جديد"
+    /// 2 pt smaller than that of "חדש NEW".
+    @Test func whatStandsBetweenWordsIsBalancedOnEitherSide() {
+        let b = blocks(#"""
+            <document lang="ar"><button>تنزيل — DOWNLOAD — تنزيل</button><label>NEW جديد</label>
+            <label lang="he">חדש NEW</label><label>حفظ «NASA» · حفظ | PDF</label><label>USB / DVD — جديد</label></document>
+            """#)
+        func runs(_ block: Int) -> [(String, Double)] { b[block].lines.flatMap(\.runs).map { ($0.text, $0.size) } }
+        func sizes(of text: String, in block: Int) -> [Double] { runs(block).filter { $0.0.contains(text) }.map(\.1) }
+        #expect(sizes(of: "—", in: 0) == [19, 19], "\(runs(0))")
+        #expect(sizes(of: "DOWNLOAD", in: 0) == [17], "\(runs(0))")
+        for block in 1...2 { #expect(sizes(of: " ", in: block) == [19], "\(runs(block))") }
+        // Brackets and quotation marks go with what they enclose, as before; "·" and "|" beside
+        // Arabic are balanced, "/" between two Latin words is not.
+        #expect(sizes(of: "«", in: 3) == [17] && sizes(of: "»", in: 3) == [17], "\(runs(3))")
+        #expect(sizes(of: "·", in: 3) == [19] && sizes(of: "|", in: 3) == [19], "\(runs(3))")
+        #expect(sizes(of: "/", in: 4) == [17] && sizes(of: "—", in: 4) == [19], "\(runs(4))")
+    }
+
     /// A number is not balanced: "2.5" and "10:30" after Hebrew or Arabic were 2 pt larger than
     /// their "GB" and "AM", and a typed ٢٫٥ was 2 pt larger than a 2.5 that `numerals` showed as
     /// the same ٢٫٥.

@@ -209,7 +209,16 @@ enum Itemizer {
             default: false
             }
         }
+        // Punctuation that stands between words alone; brackets and quotation marks go with
+        // what they enclose (below).
+        func isSeparating(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.generalCategory {
+            case .Pc, .Pd, .Po, .Sm: true
+            default: false
+            }
+        }
         var balanced = scripts.map { $0 == .arabic || $0 == .hebrew }
+        var separators = Set<Int>()  // where the words of such punctuation alone begin
         var start = 0
         func spaced(_ gap: Range<Int>) -> Bool { scalars[gap].allSatisfy(\.isWhiteSpace) }
         var lastNumber: Range<Int>?  // the word before, when it is one of digits not balanced
@@ -225,6 +234,7 @@ enum Itemizer {
             var digit = false
             var sign = false
             var onlySigns = true  // signs, punctuation and bidi marks: "₪,", "(€", "٪" and an ALM
+            var separator = true  // dashes, other punctuation, math signs: "—", "|", "·", "/"
             while end < scalars.count, !endsWord(end) {
                 let own = scalars[end].script
                 let isDigit = NumberingSystem.isDigit(scalars[end])
@@ -234,8 +244,10 @@ enum Itemizer {
                 let signHere = isSign(scalars[end])
                 sign = sign || signHere
                 onlySigns = onlySigns && (signHere || isPunctuation(scalars[end]) || ParagraphLayouter.isBidiControlOrMark(scalars[end]))
+                separator = separator && !signHere && (isSeparating(scalars[end]) || ParagraphLayouter.isBidiControlOrMark(scalars[end]))
                 end += 1
             }
+            if separator { separators.insert(start) }
             // A sign apart from its number by spaces takes the number's size, as one that
             // touches it does: "49.90 ₪" (CLDR's Hebrew amount) had its shekel sign 2 pt
             // larger than its price, so did "€ 20" and "50 %".
@@ -272,19 +284,29 @@ enum Itemizer {
                 (balanced[pair.open], balanced[pair.close]) = (enclosesBalanced, enclosesBalanced)
             }
         }
-        // The spaces and hyphens between words are balanced next to a balanced word only: one
-        // between "2.5" and "GB" made the line of "٢٫٥ GB" as tall as one of 19 pt type.
+        // What stands between two words (spaces, hyphens, and words of punctuation alone, as the
+        // dashes of "تنزيل — DOWNLOAD — تنزيل") is balanced when a word beside it is, whichever
+        // side: by their scripts, which such characters take from the text before them, the
+        // first dash there was 2 pt larger than the second. One between "2.5" and "GB" made
+        // the line of "٢٫٥ GB" as tall as one of 19 pt type.
         var index = 0
         while index < scalars.count {
-            guard balanced[index], endsWord(index) else {
+            var end = index
+            while end < scalars.count {
+                if endsWord(end) {
+                    end += 1
+                } else if separators.contains(end) {
+                    while end < scalars.count, !endsWord(end) { end += 1 }
+                } else {
+                    break
+                }
+            }
+            guard end > index else {
                 index += 1
                 continue
             }
-            var end = index
-            while end < scalars.count, endsWord(end) { end += 1 }
-            if !(index > 0 && balanced[index - 1]) && !(end < scalars.count && balanced[end]) {
-                for i in index..<end { balanced[i] = false }
-            }
+            let beside = (index > 0 && balanced[index - 1]) || (end < scalars.count && balanced[end])
+            for i in index..<end { balanced[i] = beside }
             index = end
         }
         return balanced
