@@ -461,7 +461,8 @@ func leftoverWarning(
 /// none there for `inputs`: it stands looking current, and a CI job that published the
 /// outputs after a failed run shipped a page of the markup as it was before. Named, not
 /// removed, as the leftover pages of a shorter document are (`leftoverWarning`); only when
-/// one of the inputs was changed after it was written (or in the same tick), and only a file
+/// one of the inputs, its string catalog or an image it names was changed after it was
+/// written (or in the same tick), and only a file
 /// typeset wrote (`OutputFormat.isOurs`; "remove it" named the picture `a.png` of an `a.xml`
 /// that could not be read), nor one an input shows (`pictures`, resolved) or a picture
 /// protected as such.
@@ -475,13 +476,16 @@ func staleOutputWarning(
         return status.st_mtim
     }
     guard let written = modified(path), ProtectedFiles.input(at: path) == nil,
-        !pictures.contains(Render.written(path)),
-        // Changed since it was written: the markup, or the string catalog its text comes from (a
-        // catalog's broken entry failed the input, and the page of the old strings stood unsaid).
-        (inputs + (catalog.map { [$0] } ?? [])).contains(where: {
-            modified($0).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true
-        }),
-        format.isOurs(path)
+        !pictures.contains(Render.written(path)), format.isOurs(path)
+    else { return nil }
+    func changed(_ file: String) -> Bool {
+        modified(file).map { ($0.tv_sec, $0.tv_nsec) >= (written.tv_sec, written.tv_nsec) } == true
+    }
+    // Changed since it was written: the markup, the string catalog its text comes from (a
+    // catalog's broken entry failed the input, and the page of the old strings stood unsaid),
+    // or an image it shows (a PNG replaced by a GIF failed it, and the page stood unsaid).
+    guard (inputs + (catalog.map { [$0] } ?? [])).contains(where: changed)
+        || inputs.contains(where: { MarkupParser.imageFiles(of: $0).contains(where: changed) })
     else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
         kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil

@@ -111,6 +111,25 @@ public enum MarkupParser {
         }
         return parse(bytes: bytes, file: path, assetDirectories: assetDirectories)
     }
+
+    /// The files the markup at `path` names as its images (`src`, against its folder), read
+    /// from its tags alone: for a document that fails, which has no `Document.imagePaths`.
+    /// None when it cannot be read as XML.
+    public static func imageFiles(of path: String) -> [String] {
+        guard let bytes = try? readRegularFile(path, limit: maximumInputBytes),
+            let root = try? XMLReader.read(bytes, file: path)
+        else { return [] }
+        let folder = MarkupConverter.parent(of: Path.normalized(path, relativeTo: Path.currentDirectory()))
+        var files: [String] = []
+        var elements = [root]
+        while let element = elements.popLast() {
+            if element.name == "image", let source = element.attributes.first(where: { $0.name == "src" })?.value {
+                files.append(Path.normalized(source, relativeTo: folder))
+            }
+            for case .element(let child) in element.children { elements.append(child) }
+        }
+        return files
+    }
 }
 
 // MARK: - Vocabulary
