@@ -81,16 +81,30 @@ struct PageEmitter {
     }
 
     /// Grows a page that grows to fit its content (no `height`) to the ink of its lines: with
-    /// `margin="0"`, the dots under an Arabic label's last line were cut off at the page's foot.
+    /// `margin="0"`, the dots under an Arabic label's last line were cut off at the page's foot,
+    /// and the marks over vocalized Arabic or Vietnamese capitals of its first line at its top
+    /// (there, all it holds moves down by the ink above).
     mutating func growToInk() {
+        var top = 0.0
         var bottom = report.height
         for case .glyphs(let run) in items {
             let inks = Shaper.inks(face: run.font, glyphs: run.glyphs.lazy.map(\.id))
             for (glyph, ink) in zip(run.glyphs, inks) {
-                if let ink { bottom = max(bottom, glyph.y - ink.bottom * run.size) }
+                guard let ink else { continue }
+                top = min(top, glyph.y - ink.top * run.size)
+                bottom = max(bottom, glyph.y - ink.bottom * run.size)
             }
         }
         // (In hundredths of a point, as the layout report rounds.)
+        let down = (-top * 100).rounded(.up) / 100
+        if down > 0 {
+            items = items.map { $0.moved(dy: down) }
+            for i in report.blocks.indices {
+                report.blocks[i].frame.y += down
+                for k in report.blocks[i].lines.indices { report.blocks[i].lines[k].baseline += down }
+            }
+            bottom += down
+        }
         if bottom > report.height { report.height = min((bottom * 100).rounded(.up) / 100, BlockLayouter.maximumGrowingPageHeight) }
     }
 
