@@ -95,9 +95,10 @@ struct PageEmitter {
                 bottom = max(bottom, glyph.y - ink.bottom * run.size)
             }
         }
-        // (In hundredths of a point, as the layout report rounds.)
-        let down = (-top * 100).rounded(.up) / 100
-        if down > 0 {
+        // (In hundredths of a point, as the layout report rounds; not for what rounding left
+        // past a background's room for the ink, which is in hundredths too.)
+        if top < -1e-6 {
+            let down = (-top * 100).rounded(.up) / 100
             items = items.map { $0.moved(dy: down) }
             for i in report.blocks.indices {
                 report.blocks[i].frame.y += down
