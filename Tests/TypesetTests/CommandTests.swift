@@ -230,6 +230,23 @@ import Testing
         #expect(widths.count == 3 && abs(widths[1] - widths[2] - 10.54) < 0.01, "\(widths)")
     }
 
+    /// A variable font is set at its default instance, whatever weight its text asks for: said
+    /// once, at `font` (a family of one variable font set bold titles and buttons regular
+    /// without a word). A family of static fonts is not (the bundled Noto Sans).
+    @Test func aVariableFontsWeightsAreSaidToBeUnset() throws {
+        let folder = try folderWithTestFont("TestVariable.ttf")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document\n  font=\"Typeset Test Variable\"><title>AH</title><p>AH <b>AH</b></p></document>"
+            .write(toFile: folder + "/v.xml", atomically: false, encoding: .utf8)
+        try "<document font=\"Noto Sans\"><title>AH</title></document>".write(toFile: folder + "/s.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", "v.xml", "s.xml", "--font-dir", "fonts", "--out-dir", "out"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(said == [
+            "v.xml:2:3: warning: font family 'Typeset Test Variable' is a variable font (weights 100 to 900); typeset sets it at its default weight, 400, whatever weight its text asks for (give its static fonts of the other weights with --font-dir)"
+        ], "\(run.stderr)")
+    }
+
     /// A temporary folder whose `fonts` folder holds the test font `name` (`Tests/Fonts`).
     private func folderWithTestFont(_ name: String) throws -> String {
         let folder = try temporaryFolder()

@@ -497,6 +497,16 @@ struct BlockLayouter {
                 document.fontLocation ?? document.location,
                 Self.missingFamiliesMessage(missing, named: named)))
         }
+        // A variable font's weights are not set (its default instance is): said, or its bold
+        // titles and buttons came out regular without a word.
+        for family in families {
+            guard let weights = paragraphs.fonts.variableWeights(of: family) else { continue }
+            diagnostics.report(.warning(
+                document.fontLocation ?? document.location,
+                "font family '\(family)' is a variable font (weights \(weights.least) to \(weights.most)); typeset sets "
+                    + "it at its default weight, \(weights.default), whatever weight its text asks for",
+                hint: "give its static fonts of the other weights with --font-dir"))
+        }
         color = document.color ?? Document.defaultColor
         margin = document.margin ?? Document.defaultMargin
     }

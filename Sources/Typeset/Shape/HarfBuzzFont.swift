@@ -239,6 +239,13 @@ final class HarfBuzzFont: @unchecked Sendable {
         return (400, false)
     }
 
+    /// The weight axis of a variable font (fvar's `wght`): its default, least and most weight.
+    var weightAxis: (default: Int, least: Int, most: Int)? {
+        var axis = hb_ot_var_axis_info_t()
+        guard hb_ot_var_find_axis_info(face, Self.tag("wght"), &axis) != 0, axis.min_value < axis.max_value else { return nil }
+        return (Int(axis.default_value.rounded()), Int(axis.min_value.rounded()), Int(axis.max_value.rounded()))
+    }
+
     /// An OpenType tag ("OS/2") as HarfBuzz's 32-bit value.
     static func tag(_ text: String) -> UInt32 {
         text.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
