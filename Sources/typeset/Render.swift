@@ -462,10 +462,9 @@ func leftoverWarning(
 /// outputs after a failed run shipped a page of the markup as it was before. Named, not
 /// removed, as the leftover pages of a shorter document are (`leftoverWarning`); only when
 /// one of the inputs, its string catalog or an image it names was changed after it was
-/// written (or in the same tick), and only a file
-/// typeset wrote (`OutputFormat.isOurs`; "remove it" named the picture `a.png` of an `a.xml`
-/// that could not be read), nor one an input shows (`pictures`, resolved) or a picture
-/// protected as such.
+/// written (or in the same tick), and only a file typeset wrote (`OutputFormat.isOurs`;
+/// "remove it" named the picture `a.png` of an `a.xml` that could not be read), nor one an
+/// input shows (`pictures`, resolved) or a picture protected as such.
 func staleOutputWarning(
     _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = [],
     writeFailed: Bool = false, catalog: String? = nil

@@ -82,8 +82,8 @@ struct PageEmitter {
 
     /// Grows a page that grows to fit its content (no `height`) to the ink of its lines: with
     /// `margin="0"`, the dots under an Arabic label's last line were cut off at the page's foot,
-    /// and the marks over vocalized Arabic or Vietnamese capitals of its first line at its top
-    /// (there, all it holds moves down by the ink above).
+    /// and the marks over a vocalized first line at its top (there, all it holds moves down
+    /// by the ink above).
     mutating func growToInk() {
         var top = 0.0
         var bottom = report.height

@@ -212,10 +212,10 @@ public final class FontDatabase: Sendable {
         state.withLock { state in lookUp(family: family, weight: weight, italic: italic, &state) }
     }
 
-    /// The weights `family` lacks although its font has them, when it is one variable font with
-    /// a weight axis (`wght`) and no other face: typeset sets a variable font at its default
-    /// instance (HarfBuzz shapes that, and the PDF embeds its outlines as they are), so every
-    /// weight of the family shows as that one. Nil for a family of static fonts, or not found.
+    /// The weight axis of `family` when it is one variable font with a weight axis (`wght`) and
+    /// no other face: typeset sets a variable font at its default instance (HarfBuzz shapes
+    /// that, and the PDF embeds its outlines as they are), so every weight of the family shows
+    /// as that one. Nil for a family of static fonts, or one not found.
     public func variableWeights(of family: String) -> (default: Int, least: Int, most: Int)? {
         guard let face = face(family: family, weight: 400, italic: false),
             [100, 700, 900].allSatisfy({ self.face(family: family, weight: $0, italic: false) == face })
