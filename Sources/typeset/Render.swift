@@ -482,9 +482,10 @@ func staleOutputWarning(
     }
     // Changed since it was written: the markup, the string catalog its text comes from (a
     // catalog's broken entry failed the input, and the page of the old strings stood unsaid),
-    // or an image it shows (a PNG replaced by a GIF failed it, and the page stood unsaid).
+    // or an image it shows, replaced or gone (a PNG replaced by a GIF failed it, and the page
+    // stood unsaid).
     guard (inputs + (catalog.map { [$0] } ?? [])).contains(where: changed)
-        || inputs.contains(where: { MarkupParser.imageFiles(of: $0).contains(where: changed) })
+        || inputs.contains(where: { MarkupParser.imageFiles(of: $0).contains { modified($0) == nil || changed($0) } })
     else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
         kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil

@@ -640,25 +640,29 @@ extension ReportBlock {
         }
     }
 
-    /// What stands between two words takes the size of a balanced word on either side of it: by
-    /// the script such characters take from the text before them, the first dash of
-    /// "تنزيل — DOWNLOAD — تنزيل" was 2 pt larger than the second, and the space of "NEW جديد"
-    /// 2 pt smaller than that of "חדש NEW".
-    @Test func whatStandsBetweenWordsIsBalancedOnEitherSide() {
+    /// What stands between two words is balanced between two balanced words only: by the script
+    /// such characters take from the text before them, the first dash of
+    /// "تنزيل — DOWNLOAD — تنزيل" was 2 pt larger than the second, and the space of "חדש NEW"
+    /// 2 pt larger than that of "NEW جديد"; balanced beside a balanced word on either side, a
+    /// dash ending a line of Latin made it 19 pt tall ("DOWNLOAD —<br/>تنزيل").
+    @Test func whatStandsBetweenWordsIsBalancedBetweenBalancedWords() {
         let b = blocks(#"""
             <document lang="ar"><button>تنزيل — DOWNLOAD — تنزيل</button><label>NEW جديد</label>
-            <label lang="he">חדש NEW</label><label>حفظ «NASA» · حفظ | PDF</label><label>USB / DVD — جديد</label></document>
+            <label lang="he">חדש NEW</label><label>حفظ · حفظ | PDF</label><label>USB / DVD — جديد</label>
+            <label>DOWNLOAD —<br/>تنزيل</label><title>تنزيل " PDF " الآن</title></document>
             """#)
         func runs(_ block: Int) -> [(String, Double)] { b[block].lines.flatMap(\.runs).map { ($0.text, $0.size) } }
         func sizes(of text: String, in block: Int) -> [Double] { runs(block).filter { $0.0.contains(text) }.map(\.1) }
-        #expect(sizes(of: "—", in: 0) == [19, 19], "\(runs(0))")
-        #expect(sizes(of: "DOWNLOAD", in: 0) == [17], "\(runs(0))")
-        for block in 1...2 { #expect(sizes(of: " ", in: block) == [19], "\(runs(block))") }
-        // Brackets and quotation marks go with what they enclose, as before; "·" and "|" beside
-        // Arabic are balanced, "/" between two Latin words is not.
-        #expect(sizes(of: "«", in: 3) == [17] && sizes(of: "»", in: 3) == [17], "\(runs(3))")
-        #expect(sizes(of: "·", in: 3) == [19] && sizes(of: "|", in: 3) == [19], "\(runs(3))")
-        #expect(sizes(of: "/", in: 4) == [17] && sizes(of: "—", in: 4) == [19], "\(runs(4))")
+        #expect(sizes(of: "—", in: 0) == [17, 17], "\(runs(0))")
+        #expect(sizes(of: "تنزيل", in: 0) == [19, 19], "\(runs(0))")
+        for block in 1...2 { #expect(Set(sizes(of: " ", in: block)) == [17], "\(runs(block))") }
+        #expect(sizes(of: "·", in: 3) == [19] && sizes(of: "|", in: 3) == [17], "\(runs(3))")
+        #expect(sizes(of: "/", in: 4) == [17] && sizes(of: "—", in: 4) == [17], "\(runs(4))")
+        // The line of Latin keeps its 17 pt line box.
+        #expect(b[5].lines.count == 2 && sizes(of: "—", in: 5) == [17], "\(runs(5))")
+        #expect(abs(b[5].frame.height - (17 * 1.3 + 19 * 1.3)) < 0.01, "\(b[5].frame)")
+        // Quotation marks go with what they enclose, even apart from it by spaces.
+        #expect(Set(sizes(of: "\"", in: 6)) == [34] && sizes(of: "الآن", in: 6) == [36], "\(runs(6))")
     }
 
     /// A number is not balanced: "2.5" and "10:30" after Hebrew or Arabic were 2 pt larger than

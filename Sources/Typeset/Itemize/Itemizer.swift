@@ -213,7 +213,7 @@ enum Itemizer {
         // what they enclose (below).
         func isSeparating(_ scalar: Unicode.Scalar) -> Bool {
             switch scalar.generalCategory {
-            case .Pc, .Pd, .Po, .Sm: true
+            case .Pc, .Pd, .Po, .Sm: !scalar.properties.isQuotationMark
             default: false
             }
         }
@@ -285,10 +285,12 @@ enum Itemizer {
             }
         }
         // What stands between two words (spaces, hyphens, and words of punctuation alone, as the
-        // dashes of "تنزيل — DOWNLOAD — تنزيل") is balanced when a word beside it is, whichever
-        // side: by their scripts, which such characters take from the text before them, the
-        // first dash there was 2 pt larger than the second. One between "2.5" and "GB" made
-        // the line of "٢٫٥ GB" as tall as one of 19 pt type.
+        // dashes of "تنزيل — DOWNLOAD — تنزيل") is balanced between two balanced words only (at
+        // the text's start or end, beside one): by their scripts, which such characters take
+        // from the text before them, the first dash there was 2 pt larger than the second; and
+        // one balanced beside a balanced word on either side made a line of Latin alone 19 pt
+        // tall when it ended the line ("DOWNLOAD —<br/>تنزيل"), as one between "2.5" and "GB"
+        // made the line of "٢٫٥ GB".
         var index = 0
         while index < scalars.count {
             var end = index
@@ -305,8 +307,8 @@ enum Itemizer {
                 index += 1
                 continue
             }
-            let beside = (index > 0 && balanced[index - 1]) || (end < scalars.count && balanced[end])
-            for i in index..<end { balanced[i] = beside }
+            let between = (index == 0 || balanced[index - 1]) && (end == scalars.count || balanced[end])
+            for i in index..<end { balanced[i] = between && (index > 0 || end < scalars.count) }
             index = end
         }
         return balanced
