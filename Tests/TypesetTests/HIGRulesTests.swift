@@ -649,7 +649,8 @@ extension ReportBlock {
         let b = blocks(#"""
             <document lang="ar"><button>تنزيل — DOWNLOAD — تنزيل</button><label>NEW جديد</label>
             <label lang="he">חדש NEW</label><label>حفظ · حفظ | PDF</label><label>USB / DVD — جديد</label>
-            <label>DOWNLOAD —<br/>تنزيل</label><title>تنزيل " PDF " الآن</title></document>
+            <label>DOWNLOAD —<br/>تنزيل</label><title>تنزيل " PDF " الآن</title>
+            <label>—<br/>تنزيل DOWNLOAD</label><label lang="he">חיבור ה-USB</label></document>
             """#)
         func runs(_ block: Int) -> [(String, Double)] { b[block].lines.flatMap(\.runs).map { ($0.text, $0.size) } }
         func sizes(of text: String, in block: Int) -> [Double] { runs(block).filter { $0.0.contains(text) }.map(\.1) }
@@ -661,6 +662,9 @@ extension ReportBlock {
         // The line of Latin keeps its 17 pt line box.
         #expect(b[5].lines.count == 2 && sizes(of: "—", in: 5) == [17], "\(runs(5))")
         #expect(abs(b[5].frame.height - (17 * 1.3 + 19 * 1.3)) < 0.01, "\(b[5].frame)")
+        // Nor alone on its line at the text's start; a hyphen that ends a prefix goes with it.
+        #expect(sizes(of: "—", in: 7) == [17] && abs(b[7].frame.height - (17 * 1.3 + 19 * 1.3)) < 0.01, "\(runs(7))")
+        #expect(sizes(of: "-", in: 8) == [19] && sizes(of: "USB", in: 8) == [17], "\(runs(8))")
         // Quotation marks go with what they enclose, even apart from it by spaces.
         #expect(Set(sizes(of: "\"", in: 6)) == [34] && sizes(of: "الآن", in: 6) == [36], "\(runs(6))")
     }

@@ -303,14 +303,15 @@ struct ShapeFontTests {
             "2:5 no font covers U+10FFFD; it is drawn as a missing-glyph box (4 times in this document)"
         ])
         // Past the first ten characters, one warning says the others (a paragraph of thousands
-        // of characters no font has gave a warning for each).
+        // of characters no font has gave a warning for each), at the first of them, which it says
+        // (its place was taken for all of theirs).
         let many = (0..<30).map { String(UnicodeScalar(0x10FFD0 - $0)!) }
         let crowded = try #require(layoutMarkup("<document>\n<p>\(many.joined())</p><p>\(many.joined())</p></document>"))
         let said = crowded.diagnostics.items.map { "\($0.location.line):\($0.location.column) \($0.message)" }
         #expect(said.count == 11, "\(said)")
         #expect(said.first == "2:4 no font covers U+10FFD0; it is drawn as a missing-glyph box (2 times in this document)")
         #expect(
-            said.last == "2:14 20 more characters are drawn as missing-glyph boxes (U+10FFC6, U+10FFC5, U+10FFC4, "
+            said.last == "2:14 20 more characters, the first here, are drawn as missing-glyph boxes (U+10FFC6, U+10FFC5, U+10FFC4, "
                 + "U+10FFC3, U+10FFC2, U+10FFC1, U+10FFC0, U+10FFBF, …), 40 times in this document", "\(said)")
         // An eleventh alone has a warning of its own, with its count.
         let eleven = many.prefix(11).joined()

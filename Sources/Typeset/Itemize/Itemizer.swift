@@ -284,18 +284,33 @@ enum Itemizer {
                 (balanced[pair.open], balanced[pair.close]) = (enclosesBalanced, enclosesBalanced)
             }
         }
-        // What stands between two words (spaces, hyphens, and words of punctuation alone, as the
-        // dashes of "تنزيل — DOWNLOAD — تنزيل") is balanced between two balanced words only (at
-        // the text's start or end, beside one): by their scripts, which such characters take
-        // from the text before them, the first dash there was 2 pt larger than the second; and
-        // one balanced beside a balanced word on either side made a line of Latin alone 19 pt
-        // tall when it ended the line ("DOWNLOAD —<br/>تنزيل"), as one between "2.5" and "GB"
-        // made the line of "٢٫٥ GB".
+        // What stands between two words (spaces, a hyphen apart from both, and words of
+        // punctuation alone, as the dashes of "تنزيل — DOWNLOAD — تنزيل") is balanced between two
+        // balanced words only, or at the text's start or end beside one, on its line: by their
+        // scripts, which such characters take from the text before them, the first dash there
+        // was 2 pt larger than the second; and one balanced beside a balanced word on either
+        // side made a line of Latin alone 19 pt tall when it ended the line
+        // ("DOWNLOAD —<br/>تنزيل"), as one between "2.5" and "GB" made the line of "٢٫٥ GB". A
+        // hyphen that ends a word goes with it, balanced beside a balanced word: the prefix of
+        // Hebrew's "ב-10:30" or "ה-USB".
+        func isHardBreak(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.lineBreakClass {
+            case .BK, .CR, .LF, .NL: true
+            default: false
+            }
+        }
+        func isGlued(_ index: Int) -> Bool { isHyphen(scalars[index]) && isLetterOrDigit(from: index, by: -1) }
         var index = 0
         while index < scalars.count {
+            if endsWord(index) && isGlued(index) {
+                let beside = (index > 0 && balanced[index - 1]) || (index + 1 < scalars.count && balanced[index + 1])
+                balanced[index] = balanced[index] && beside
+                index += 1
+                continue
+            }
             var end = index
             while end < scalars.count {
-                if endsWord(end) {
+                if endsWord(end) && !isGlued(end) {
                     end += 1
                 } else if separators.contains(end) {
                     while end < scalars.count, !endsWord(end) { end += 1 }
@@ -307,8 +322,16 @@ enum Itemizer {
                 index += 1
                 continue
             }
-            let between = (index == 0 || balanced[index - 1]) && (end == scalars.count || balanced[end])
-            for i in index..<end { balanced[i] = between && (index > 0 || end < scalars.count) }
+            let before = index > 0 ? balanced[index - 1] : nil
+            let after = end < scalars.count ? balanced[end] : nil
+            let between: Bool
+            if let before, let after {
+                between = before && after
+            } else {
+                // At the text's start or end: not alone on a line of its own.
+                between = (before ?? after ?? false) && !scalars[index..<end].contains(where: isHardBreak)
+            }
+            for i in index..<end { balanced[i] = between }
             index = end
         }
         return balanced

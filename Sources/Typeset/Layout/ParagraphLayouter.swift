@@ -255,7 +255,7 @@ struct MissingCharacterWarnings {
             at: others.index,
             with: .warning(
                 others.first.location,
-                "\(others.keys.count) more characters are drawn as missing-glyph boxes (\(named)\(more)), "
+                "\(others.keys.count) more characters, the first here, are drawn as missing-glyph boxes (\(named)\(more)), "
                     + "\(others.times) times in this document",
                 hint: others.fontWanted ? "give a font that has them with --font-dir, or name one in 'font'" : nil))
     }
