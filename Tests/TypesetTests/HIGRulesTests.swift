@@ -650,7 +650,8 @@ extension ReportBlock {
             <document lang="ar"><button>تنزيل — DOWNLOAD — تنزيل</button><label>NEW جديد</label>
             <label lang="he">חדש NEW</label><label>حفظ · حفظ | PDF</label><label>USB / DVD — جديد</label>
             <label>DOWNLOAD —<br/>تنزيل</label><title>تنزيل " PDF " الآن</title>
-            <label>—<br/>تنزيل DOWNLOAD</label><label lang="he">חיבור ה-USB</label></document>
+            <label>—<br/>تنزيل DOWNLOAD</label><label lang="he">חיבור ה-USB</label>
+            <label>تنزيل—DOWNLOAD—تنزيل ب.ت PDF</label></document>
             """#)
         func runs(_ block: Int) -> [(String, Double)] { b[block].lines.flatMap(\.runs).map { ($0.text, $0.size) } }
         func sizes(of text: String, in block: Int) -> [Double] { runs(block).filter { $0.0.contains(text) }.map(\.1) }
@@ -665,6 +666,8 @@ extension ReportBlock {
         // Nor alone on its line at the text's start; a hyphen that ends a prefix goes with it.
         #expect(sizes(of: "—", in: 7) == [17] && abs(b[7].frame.height - (17 * 1.3 + 19 * 1.3)) < 0.01, "\(runs(7))")
         #expect(sizes(of: "-", in: 8) == [19] && sizes(of: "USB", in: 8) == [17], "\(runs(8))")
+        // So is punctuation between the letters of a word.
+        #expect(sizes(of: "—", in: 9) == [17, 17] && sizes(of: "ب.ت", in: 9) == [19], "\(runs(9))")
         // Quotation marks go with what they enclose, even apart from it by spaces.
         #expect(Set(sizes(of: "\"", in: 6)) == [34] && sizes(of: "الآن", in: 6) == [36], "\(runs(6))")
     }

@@ -334,6 +334,29 @@ enum Itemizer {
             for i in index..<end { balanced[i] = between }
             index = end
         }
+        // And punctuation between the letters of a word, as a dash between Arabic and Latin
+        // with no space ("تنزيل—DOWNLOAD—تنزيل" had dashes of 19 and 17 pt), the same way.
+        index = 0
+        while index < scalars.count {
+            guard isSeparating(scalars[index]) && !isSign(scalars[index]) && !endsWord(index) && isLetterOrDigit(from: index, by: -1)
+            else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < scalars.count, !endsWord(end),
+                isSeparating(scalars[end]) && !isSign(scalars[end]) || isHiddenControl(scalars[end])
+            {
+                end += 1
+            }
+            var before = index - 1
+            while isHiddenControl(scalars[before]) { before -= 1 }  // (a letter or digit is there)
+            if end < scalars.count, scalars[end].isAlphabetic || NumberingSystem.isDigit(scalars[end]) {
+                let between = balanced[before] && balanced[end]
+                for i in index..<end { balanced[i] = between }
+            }
+            index = end
+        }
         return balanced
     }
 
