@@ -169,12 +169,10 @@ extension PlacedBlock {
     mutating func inkReach() -> (top: Double, bottom: Double) {
         if let inkPast { return (top - inkPast.top, bottom + inkPast.bottom) }
         var past = (top: 0.0, bottom: 0.0)
-        if let lines = paragraph?.lines, let first = lines.first, let last = lines.last, let upper = lineOrigins.first,
+        if let paragraph, let ink = paragraph.edgeInk, let last = paragraph.lines.last, let upper = lineOrigins.first,
             let lower = lineOrigins.last
         {
-            let firstInk = first.inkOverflow
-            let lastInk = lines.count > 1 ? last.inkOverflow : firstInk
-            past = (max(0, top - (upper.top - firstInk.above)), max(0, lower.top + last.height + lastInk.below - bottom))
+            past = (max(0, top - (upper.top - ink.above)), max(0, lower.top + last.height + ink.below - bottom))
         }
         inkPast = past
         return (top - past.top, bottom + past.bottom)
@@ -1814,13 +1812,11 @@ struct BlockLayouter {
             // Down to the ink of its last line: white Arabic on a dark label lost the dots
             // under its letters, drawn on the page's white below the line box (SPEC §2).
             // And its text down from the top, by the marks over its first line.
-            if let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
-                let firstInk = firstLine.inkOverflow
-                let lastInk = paragraph.lines.count > 1 ? lastLine.inkOverflow : firstInk
+            if let ink = paragraph.edgeInk, let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
                 inkRoom = fitting(
-                    (firstInk.above, lastInk.below), whole: textHeight, first: firstLine.height, last: lastLine.height,
+                    ink, whole: textHeight, first: firstLine.height, last: lastLine.height,
                     splits: breaks == .anyLine && paragraph.lines.count > 1)
-                inkPast = (firstInk.above - inkRoom.above, lastInk.below - inkRoom.below)
+                inkPast = (ink.above - inkRoom.above, ink.below - inkRoom.below)
             }
             frameTop += inkRoom.above
             blockBottom += inkRoom.above + inkRoom.below

@@ -89,6 +89,14 @@ struct ParagraphLayout {
     var brokenWordCount: Int
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
+    /// The room its ink needs over its first line's box and under its last's
+    /// (`TextLine.inkOverflow`; a single line measured once); nil without lines.
+    var edgeInk: (above: Double, below: Double)? {
+        guard let first = lines.first, let last = lines.last else { return nil }
+        let firstInk = first.inkOverflow
+        return (firstInk.above, lines.count > 1 ? last.inkOverflow.below : firstInk.below)
+    }
+
     init(_ text: ParagraphText, _ lines: ParagraphLines) {
         self.text = text
         displayScalars = lines.displayScalars
