@@ -1205,6 +1205,44 @@ private let markup = """
                 + "language); keys show the source language's text (en)\n", "\(untranslated)")
     }
 
+    /// A translation of which the form shown is not translated yet (state "new", empty), while
+    /// others are: a plural's `other`, a substitution's, a device's. It falls back to the source
+    /// language, saying so, as a whole untranslated string does (it showed " في البريد الوارد"
+    /// without its count, silently, and a blank label said "empty").
+    @Test func aFormNotYetTranslatedFallsBackToTheSourceLanguage() throws {
+        let new = #"{"stringUnit": {"state": "new", "value": ""}}"#
+        func plural(_ one: String, _ other: String) -> String {
+            #"{"variations": {"plural": {"one": \#(one), "other": \#(other)}}}"#
+        }
+        func unit(_ text: String) -> String { #"{"stringUnit": {"state": "translated", "value": "\#(text)"}}"# }
+        let catalog = #"{"sourceLanguage": "en", "strings": {"#
+            + #""photos": {"localizations": {"en": \#(plural(unit("%lld Photo"), unit("%lld Photos"))), "#
+            + #""ar": \#(plural(unit("صورة واحدة"), new))}}, "#
+            + #""inbox": {"localizations": {"#
+            + #""en": {"stringUnit": {"state": "translated", "value": "%#@n@ in Inbox"}, "substitutions": {"n": {"formatSpecifier": "lld", \#(plural(unit("%arg message"), unit("%arg messages")).dropFirst())}}, "#
+            + #""ar": {"stringUnit": {"state": "translated", "value": "%#@n@ في البريد"}, "substitutions": {"n": {"formatSpecifier": "lld", \#(plural(unit("رسالة"), new).dropFirst())}}}}, "#
+            + #""tap": {"localizations": {"#
+            + #""en": {"variations": {"device": {"iphone": \#(unit("Tap")), "other": \#(unit("Click"))}}}, "#
+            + #""ar": {"variations": {"device": {"iphone": \#(new), "other": \#(unit("انقر"))}}}}}, "#
+            + #""done": {"localizations": {"en": \#(plural(new, unit("Done"))), "ar": \#(plural(new, unit("تم")))}}}}"#
+        let body = #"<label key="photos">3 Photos</label><label key="inbox">3 messages</label><label key="tap">Tap</label><label key="done">Done</label>"#
+        let folder = try L10nCLI.folder([
+            "phone.xml": #"<document device="iphone-8">\#(body)</document>"#,
+            "plain.xml": #"<document>\#(body)</document>"#, "c.xcstrings": catalog,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let phone = try L10nCLI.typeset(["layout", "phone.xml", "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(phone.stdout).blocks.map(\.text) == ["%lld Photos", "%lld messages in Inbox", "Tap", "تم"], "\(phone)")
+        for (key, column) in [("photos", 29), ("inbox", 65), ("tap", 102)] {
+            #expect(phone.stderr.contains("phone.xml:1:\(column): warning: key '\(key)' is not translated to 'ar' in the catalog; its 'en' text is shown"), "\(phone.stderr)")
+        }
+        #expect(!phone.stderr.contains("empty"), "\(phone.stderr)")
+        // Not on an iPhone, the device's form is not the one shown.
+        let plain = try L10nCLI.typeset(["layout", "plain.xml", "--strings", "c.xcstrings", "--locale", "ar"], in: folder)
+        #expect(try L10nCLI.blocks(plain.stdout).blocks.map(\.text) == ["%lld Photos", "%lld messages in Inbox", "انقر", "تم"], "\(plain)")
+        #expect(!plain.stderr.contains("key 'tap'"), "\(plain.stderr)")
+    }
+
     /// A document for an iPhone or an iPad shows the catalog's variation for its device.
     @Test func aDocumentsDeviceTakesItsVariation() throws {
         let folder = try L10nCLI.folder([

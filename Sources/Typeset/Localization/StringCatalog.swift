@@ -28,6 +28,8 @@ public struct LocalizedStrings: Sendable {
     /// → why that variation cannot be read.
     let deviceTables: [String: [String: String]]
     let deviceProblems: [String: [String: Diagnostic]]
+    /// Language → the keys whose device's form is not translated there (`StringCatalog.deviceUntranslated`).
+    let deviceUntranslated: [String: Set<String>]
     /// False when the catalog has no strings for the locale at all: every key shows the source
     /// language's text, which is one warning (at the catalog for `--locale`, else at the
     /// document), not one per key.
@@ -121,6 +123,7 @@ public struct LocalizedStrings: Sendable {
             if let problem = deviceProblems[language]?[key] ?? (own == nil ? problems[language]?[key] : nil) {
                 return LookedUp(text: key, fallback: isFallback ? written(language) : nil, problem: problem)
             }
+            if deviceUntranslated[language]?.contains(key) == true { continue }
             if let text = own ?? tables[language]?[key] {
                 return LookedUp(
                     text: text, fallback: isFallback ? written(language) : nil,
@@ -401,6 +404,10 @@ public struct StringCatalog: Sendable {
     /// Device → language → key → why that device's variation cannot be read (a key of the
     /// `tables` may still have its `other` form).
     public var deviceProblems: [String: [String: [String: Diagnostic]]] = [:]
+    /// Device → language → the keys whose form for that device is not translated yet (see
+    /// `showsUntranslatedForm`) where their `other` one is: that device's documents take
+    /// the next language's text.
+    public var deviceUntranslated: [String: [String: Set<String>]] = [:]
 
     public init(tables: [String: [String: String]], sourceLanguage: String?, untranslatable: Set<String> = []) {
         self.untranslatable = untranslatable
@@ -589,7 +596,7 @@ public struct StringCatalog: Sendable {
             sourceLanguage: normalizedSource, untranslatable: untranslatable,
             problems: problems, keysWithoutText: keysWithoutText,
             deviceTables: device.flatMap { deviceTables[$0] } ?? [:], deviceProblems: device.flatMap { deviceProblems[$0] } ?? [:],
-            hasLocale: hasLocale)
+            deviceUntranslated: device.flatMap { deviceUntranslated[$0] } ?? [:], hasLocale: hasLocale)
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -782,6 +789,7 @@ public struct StringCatalog: Sendable {
         var keysWithoutText: Set<String> = []
         var deviceTables: [String: [String: [String: String]]] = [:]
         var deviceProblems: [String: [String: [String: Diagnostic]]] = [:]
+        var deviceUntranslated: [String: [String: Set<String>]] = [:]
         // Localizations under no language ("", "he!!", "arabic"): passed over, said once each
         // (an empty one was merged into the strings of every locale).
         var badLanguages: [(language: String, at: LocatedJSON, problem: String)] = []
@@ -817,7 +825,11 @@ public struct StringCatalog: Sendable {
                         continue
                     }
                     let normalized = normalizedLanguage(language)
-                    if normalized == normalizedLanguage(source) { hasSource = true }
+                    // A plural's or device's form that is not translated yet, or a
+                    // substitution's: the text shown would lack it (" في البريد الوارد" for
+                    // "%#@messages@ في البريد الوارد"), and the next language's is shown instead.
+                    let shownUntranslated = showsUntranslatedForm(localization, device: nil)
+                    if normalized == normalizedLanguage(source) && !shownUntranslated { hasSource = true }
                     let before = budget
                     // Past the catalog's budget, the key that passed it is named with the one
                     // that made the most of it: the budget is spent in the catalog's order.
@@ -833,7 +845,7 @@ public struct StringCatalog: Sendable {
                     do {
                         text = try localizedText(
                             localization, key: key, language: language, file: file, byDevice: &byDevice, budget: &budget)
-                        tables[normalized, default: [:]][key] = text
+                        if !shownUntranslated { tables[normalized, default: [:]][key] = text }
                     } catch {
                         problems[normalized, default: [:]][key] = named(error)
                     }
@@ -845,7 +857,11 @@ public struct StringCatalog: Sendable {
                             let deviceText = try localizedText(
                                 localization, key: key, language: language, file: file, device: device,
                                 byDevice: &byDevice, budget: &budget)
-                            if deviceText != text { deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText }
+                            if showsUntranslatedForm(localization, device: device) {
+                                if !shownUntranslated { deviceUntranslated[device, default: [:]][normalized, default: []].insert(key) }
+                            } else if deviceText != text || shownUntranslated {
+                                deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText
+                            }
                         } catch {
                             deviceProblems[device, default: [:]][normalized, default: [:]][key] = named(error)
                         }
@@ -860,6 +876,7 @@ public struct StringCatalog: Sendable {
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
         catalog.deviceProblems = deviceProblems
+        catalog.deviceUntranslated = deviceUntranslated
         catalog.warnings = warnings + checks + badLanguages.map { language, at, problem in
             .warning(location(at, file), "the strings under \"\(language)\" are passed over: \(problem)")
         }
@@ -962,6 +979,20 @@ public struct StringCatalog: Sendable {
             guard let forms = variation.value.members, !forms.isEmpty else { return false }
             return forms.allSatisfy { isUntranslated($0.value) }
         }
+    }
+
+    /// Whether the text of `localization` for `device` (nil: none) passes through a form Xcode
+    /// added and nobody has translated yet (state "new", empty value): a string unit, the form
+    /// its variations pick (`localizedText`'s choice), or one of its substitutions'.
+    private static func showsUntranslatedForm(_ localization: LocatedJSON, device: String?) -> Bool {
+        if let unit = localization["stringUnit"], unit["state"]?.string == "new", unit["value"]?.string == "" { return true }
+        if let (kind, forms) = localization["variations"]?.members?.first,
+            let form = (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"],
+            showsUntranslatedForm(form, device: device)
+        {
+            return true
+        }
+        return localization["substitutions"]?.members?.contains { showsUntranslatedForm($0.value, device: device) } ?? false
     }
 
     /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).
