@@ -117,7 +117,7 @@ import Testing
     @Test func anAddressIsBrokenBeforeItsHyphen() throws {
         func moved(_ text: String) -> [String] {
             let scalars = Array(text.unicodeScalars)
-            let breaks = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars) { _ in true }
+            let breaks = AddressBreaks.breakingBeforeHyphensAndSlashes(LineBreaker.opportunities(in: scalars), in: scalars) { _ in true }
             var pieces: [String] = []
             var start = 0
             for b in breaks {
@@ -128,7 +128,7 @@ import Testing
         }
         #expect(segments("Write to support-team@example.org now") == ["Write ", "to ", "support-", "team@example.org ", "now!"])
         #expect(moved("Write to support-team@example.org now") == ["Write ", "to ", "support", "-team@example.org ", "now"])
-        #expect(moved("see https://my-site.example.com/long-path/x") == ["see ", "https://", "my", "-site.example.com/", "long", "-path/", "x"])
+        #expect(moved("see https://my-site.example.com/long-path/x") == ["see ", "https://", "my", "-site.example.com", "/long", "-path", "/x"])
         #expect(moved("(www.my-site.com) or well-known") == ["(www.my", "-site.com) ", "or ", "well-", "known"])
         #expect(moved("mail a-b@c--d.org, or read well-known") == ["mail ", "a", "-b@c", "--d.org, ", "or ", "read ", "well-", "known"])
         // Not addresses: an "@" between spaces, a time, a sentence's full stop.
@@ -141,11 +141,11 @@ import Testing
         // Where the piece from the hyphen is wider than a line, the break after it stays: a cut
         // between letters, with a warning, was worse than "help-" | "team@example.com".
         let scalars = Array("Write to help-team@example.com".unicodeScalars)
-        let narrow = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: scalars), in: scalars) { $0.count < 17 }
+        let narrow = AddressBreaks.breakingBeforeHyphensAndSlashes(LineBreaker.opportunities(in: scalars), in: scalars) { $0.count < 17 }
         #expect(narrow.map(\.offset) == [6, 9, 14, 30])
         // The next piece is measured to where its own break is moved: "-team@my", not "-team@my-".
         let two = Array("to support-team@my-co.com".unicodeScalars)
-        let measured = AddressHyphens.breakingBeforeHyphens(LineBreaker.opportunities(in: two), in: two) { $0.count <= 8 }
+        let measured = AddressBreaks.breakingBeforeHyphensAndSlashes(LineBreaker.opportunities(in: two), in: two) { $0.count <= 8 }
         #expect(measured.map(\.offset) == [3, 10, 18, 25])
         let row = try #require(layoutMarkup(
             #"<document device="iphone-8"><row><label>Sales: sales@example.com</label><label>Write to help-team@example.com</label></row></document>"#))
@@ -159,6 +159,35 @@ import Testing
         let result = try #require(layoutMarkup(#"<document width="220"><p>Write to support-team@example.org for help</p></document>"#))
         let lines = result.report.pages.first?.blocks.first?.lines.map { $0.runs.map(\.text).joined() }
         #expect(lines == ["Write to support", "-team@example.org", "for help"])
+        // Where the piece after the hyphen is cut anyway, the break moves before it too, and a
+        // URL's single slash begins its line as well: "support-" | "team@example" | ".org" and
+        // "site.example.com/" | "help" in a narrow row.
+        func lineTexts(_ xml: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(xml))
+            return result.report.pages.first?.blocks.map { $0.lines.map { $0.runs.map(\.text).joined() } } ?? []
+        }
+        let narrowRow = try lineTexts(
+            #"<document lang="ar" width="320"><row><label>البريد</label><label>support-team@example.org</label></row>"#
+                + #"<row><label>الموقع</label><label>https://my-long-site.example.com/help</label></row></document>"#)
+        #expect(narrowRow[1] == ["support", "-team@example", ".org"], "\(narrowRow)")
+        #expect(narrowRow[3] == ["https://my-long-", "site.example.com", "/help"], "\(narrowRow)")
+    }
+
+    /// A Hebrew compound wider than its line is cut after its maqaf or hyphen, and a Hebrew
+    /// word at its soft hyphens, where UAX #14 gives no break (LB21a): "בתל־אביב־יפ" | "ו" left
+    /// a letter alone, and "העירוני" | "ת" passed over the author's "העי-" | "רונית". Neither
+    /// is a word broken between its letters, which a warning would say.
+    @Test func aHebrewCompoundIsCutWhereItsPartsMeet() throws {
+        for (width, compound, expected) in [
+            (320, "בתל־אביב־יפו", ["בתל־אביב־", "יפו"]), (320, "בתל-אביב-יפו", ["בתל-אביב-", "יפו"]),
+            (200, "בתל־אביב־יפו", ["בתל־", "אביב־", "יפו"]), (200, "ה&#xAD;עי&#xAD;רונית", ["העי", "רונית"]),
+        ] {
+            let result = try #require(layoutMarkup(
+                #"<document lang="he" width="\#(width)"><row><label>עיר</label><label>\#(compound)</label><label>בית־הספר</label></row></document>"#))
+            let lines = result.report.pages.first?.blocks[1].lines.map { $0.runs.map(\.text).joined() }
+            #expect(lines == expected, "\(compound) at \(width)")
+            #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+        }
     }
 
     @Test func keepsAPercentWithItsNumber() {

@@ -381,7 +381,7 @@ final class ParagraphLayouter: Sendable {
         }
         let fits = { (range: Range<Int>) in advances.width(range) <= width }
         breaks = NumberGroups.keepingWhole(breaks, in: text.scalars, fits: fits)
-        breaks = AddressHyphens.breakingBeforeHyphens(breaks, in: text.scalars, fits: fits)
+        breaks = AddressBreaks.breakingBeforeHyphensAndSlashes(breaks, in: text.scalars, fits: fits)
         let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
         let ends = LineEndShaping(

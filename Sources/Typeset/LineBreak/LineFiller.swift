@@ -238,7 +238,8 @@ enum LineFiller {
     /// The words of `lines` broken inside (by `splitLongWord`: wider than the line), once for
     /// each line end inside them, in order: each from the break opportunity before it to the
     /// one after, without its hanging white space. A break after a soft hyphen is the
-    /// author's, though Hebrew's gives no opportunity (LB21a).
+    /// author's, though Hebrew's gives no opportunity (LB21a), and one after the hyphen or
+    /// maqaf of a Hebrew compound is where a reader expects it (`afterCompoundHyphen`).
     static func brokenWords(
         _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity]
     ) -> [Range<Int>] {
@@ -247,7 +248,7 @@ enum LineFiller {
         for line in lines.dropLast() {
             while k < opportunities.count && opportunities[k].offset < line.upperBound { k += 1 }
             if k < opportunities.count && opportunities[k].offset == line.upperBound { continue }
-            if scalars[line.upperBound - 1] == "\u{AD}" { continue }
+            if scalars[line.upperBound - 1] == "\u{AD}" || afterCompoundHyphen(scalars, at: line.upperBound) { continue }
             let start = k > 0 ? opportunities[k - 1].offset : 0
             let end = k < opportunities.count ? opportunities[k].offset : scalars.count
             words.append(start..<visibleEnd(scalars, start..<end))
@@ -299,16 +300,19 @@ enum LineFiller {
 
     /// Whether a long name or address parts before `scalars[index]`, as the Chicago Manual of
     /// Style breaks a URL: before a period, slash, backslash, underscore, tilde, question mark,
-    /// number sign, percent sign, equals sign or ampersand where the name goes on after it
+    /// number sign, percent sign, equals sign, ampersand or at sign where the name goes on after it
     /// (not a sentence's "까|?" nor "end|."); after a colon, a double slash, an equals sign or an
     /// ampersand; never inside "//" or "://". A number parts after its separators, not before
     /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15") (`splitLongWord`'s
     /// seams). And after a ZWNJ, where a Persian compound's parts meet unjoined: a cut two
-    /// letters on split the joined "ها" of "برنامه‌ها".
+    /// letters on split the joined "ها" of "برنامه‌ها"; after a hyphen or a maqaf between
+    /// letters, where a Hebrew compound's do (UAX #14 does not break there, LB21a):
+    /// "בתל־אביב־יפ" | "ו" left a letter alone.
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
         if before == "\u{200C}" { return !keepsPunctuation(scalars, at: index) }  // ("…ها‌|؟" began a line with "؟")
+        if afterCompoundHyphen(scalars, at: index) { return true }
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
@@ -316,10 +320,18 @@ enum LineFiller {
         if after == "/" && (before == "/" || before == ":") { return false }
         if before == "/" && index >= 2 && scalars[index - 2] == "/" { return true }
         switch after {
-        case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&":
+        case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&", "@":
             return index + 1 < scalars.count && isWordCharacter(scalars[index + 1])
         default: return before == ":" || before == "=" || before == "&"
         }
+    }
+
+    /// Whether `index` is just after a hyphen or a maqaf between letters, where a compound's
+    /// parts meet: in Hebrew, UAX #14 gives no break there (LB21a), and a word cut anyway is
+    /// best cut there ("בתל־אביב־" | "יפו").
+    static func afterCompoundHyphen(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        index >= 2 && index < scalars.count && ["-", "\u{2010}", "\u{05BE}"].contains(scalars[index - 1])
+            && isWordCharacter(scalars[index - 2]) && isWordCharacter(scalars[index])
     }
 
     /// Whether a word too wide for its line is best not cut before `scalars[index]`: UAX #14
@@ -407,14 +419,18 @@ enum LineFiller {
         // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
         let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
-        /// The index of the last boundary up to `fit` where a name or address parts, if the
-        /// piece from `start` to it fills half the line (`parts`). A file name in a sheet's
-        /// caption was cut "settings_privacy_screen.x|ml". Else `fit`.
+        /// The index of the last boundary up to `fit` where a name or address parts (`parts`),
+        /// or after a soft hyphen, if the piece from `start` to it fills half the line or the
+        /// rest of the word fits after it. A file name in a sheet's caption was cut
+        /// "settings_privacy_screen.x|ml", and a Hebrew word (whose soft hyphens UAX #14 gives
+        /// no break, LB21a) "העירוני" | "ת", where "העי-" | "רונית" fit. Else `fit`.
         func seam(before fit: Int, from start: Int, in boundaries: [Int]) -> Int {
             var j = fit
-            while j >= 0, boundaries[j] > start, advances.width(start..<boundaries[j]) >= width / 2 {
+            while j >= 0, boundaries[j] > start {
                 let b = boundaries[j]
+                guard advances.width(start..<b) >= width / 2 || pieceWidth(b, range.upperBound, hyphen: endHyphen) <= width else { break }
                 if b < range.upperBound, Self.parts(scalars, at: b) { return j }
+                if b < range.upperBound, let hyphen = hyphens[b], pieceWidth(start, b, hyphen: hyphen) <= width { return j }
                 j -= 1
             }
             return fit
