@@ -415,6 +415,31 @@ import Testing
         #expect(latin.report.pages[0].blocks.map(\.frame.y) == [0, 30.1])
     }
 
+    /// A button holds the ink of its text 2 pt inside its edges: at AX3 the lower dot of
+    /// Pashto's final "ې" fell 6 pt under it (white on the page's white: another letter). At
+    /// body size its padding holds it, and the button is the 44 pt it was.
+    @Test func aButtonHoldsTheInkOfItsText() throws {
+        for (size, text, grows) in [(40.0, "ښځې", true), (40.0, "سېلې", true), (17.0, "ښځې", false), (40.0, "Save", false)] {
+            let result = try #require(layoutMarkup(
+                ##"<document lang="ps" width="390" margin="0"><button>\##(text)</button></document>"##,
+                options: LayoutOptions(bodySize: size)))
+            let page = try #require(result.pages.first)
+            let button = try #require(page.items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+            let padded = max(44, result.report.pages[0].blocks[0].frame.height + 16)
+            #expect((button.height > padded + 1e-9) == grows, "\(text) at \(size): \(button.height) against \(padded)")
+            var checked = 0
+            for case .glyphs(let run) in page.items {
+                for glyph in run.glyphs {
+                    guard let ink = Shaper.shared.glyphExtents(face: run.font, size: run.size, glyph: glyph.id), ink.height != 0 else { continue }
+                    #expect(glyph.y - ink.yBearing >= button.y + 2 - 1e-9, "\(text) at \(size)")
+                    #expect(glyph.y - ink.yBearing - ink.height <= button.y + button.height - 2 + 1e-9, "\(text) at \(size)")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 3)
+        }
+    }
+
     /// A row's child moved down to the row's first baseline takes all of itself along: a stack
     /// ending with a spacer kept only its blocks' foot (the spacer shrank by the move).
     @Test func aRowEndsWhereItsMovedChildrenEnd() throws {

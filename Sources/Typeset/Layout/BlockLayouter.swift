@@ -452,6 +452,9 @@ struct BlockLayouter {
     /// Button padding around its text (the rectangle is at least 44 × 44 pt).
     static let buttonPaddingX: Double = 8
     static let buttonPaddingY: Double = 8
+    /// The least room between a button's edges and the ink of its text, which may reach into
+    /// its padding (the marks over vocalized Arabic, the dots under it at large text sizes).
+    static let buttonInkClearance: Double = 2
     static let buttonRadius: Double = 10
     static let buttonFill = Color(red: 0, green: 122 / 255, blue: 1)
     static let dividerColor = Color(red: 198 / 255, green: 198 / 255, blue: 200 / 255)
@@ -1794,8 +1797,21 @@ struct BlockLayouter {
         var inkPast: (top: Double, bottom: Double)?  // what of the ink that room does not hold
         var decorations: [PageItem] = []
         if isButton {
-            let height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
-            frameTop = top + (height - textHeight) / 2
+            var height = max(Block.minimumButtonSize, textHeight + 2 * BlockLayouter.buttonPaddingY)
+            var above = (height - textHeight) / 2
+            // Its padding holds the ink of its text, grown where it does not (as much as a page
+            // holds), `buttonInkClearance` inside its edges: the lower dot of a Pashto "ې" fell
+            // 6 pt under a button at AX3, white on the page's white, and read as another letter.
+            if let ink = paragraph.edgeInk, let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
+                let clearance = BlockLayouter.buttonInkClearance
+                let past = (
+                    above: max(0, ink.above + clearance - above),
+                    below: max(0, ink.below + clearance - (height - textHeight - above)))
+                let room = fitting(past, whole: height, first: firstLine.height, last: lastLine.height)
+                above += room.above
+                height += room.above + room.below
+            }
+            frameTop = top + above
             blockBottom = top + height
             // A button keeps to its slot: widened to 44 pt, the buttons of a crowded row
             // overlapped one another and the last one crossed the margin.
