@@ -305,14 +305,11 @@ enum LineFiller {
     /// ampersand; never inside "//" or "://". A number parts after its separators, not before
     /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15") (`splitLongWord`'s
     /// seams). And after a ZWNJ, where a Persian compound's parts meet unjoined: a cut two
-    /// letters on split the joined "ها" of "برنامه‌ها"; after a hyphen or a maqaf between
-    /// letters, where a Hebrew compound's do (UAX #14 does not break there, LB21a):
-    /// "בתל־אביב־יפ" | "ו" left a letter alone.
+    /// letters on split the joined "ها" of "برنامه‌ها".
     static func parts(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let before = scalars[index - 1]
         let after = scalars[index]
         if before == "\u{200C}" { return !keepsPunctuation(scalars, at: index) }  // ("…ها‌|؟" began a line with "؟")
-        if afterCompoundHyphen(scalars, at: index) { return true }
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
@@ -420,17 +417,22 @@ enum LineFiller {
         let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
         /// The index of the last boundary up to `fit` where a name or address parts (`parts`),
-        /// or after a soft hyphen, if the piece from `start` to it fills half the line or the
-        /// rest of the word fits after it. A file name in a sheet's caption was cut
-        /// "settings_privacy_screen.x|ml", and a Hebrew word (whose soft hyphens UAX #14 gives
-        /// no break, LB21a) "העירוני" | "ת", where "העי-" | "רונית" fit. Else `fit`.
+        /// if the piece from `start` to it fills half the line; or after a soft hyphen or a
+        /// compound's hyphen (`afterCompoundHyphen`), if it does or the rest of the word fits
+        /// after it. A file name in a sheet's caption was cut "settings_privacy_screen.x|ml",
+        /// and a Hebrew word (whose soft hyphens UAX #14 gives no break, LB21a) "העירוני" | "ת",
+        /// where "העי-" | "רונית" fit. Else `fit`.
         func seam(before fit: Int, from start: Int, in boundaries: [Int]) -> Int {
             var j = fit
             while j >= 0, boundaries[j] > start {
                 let b = boundaries[j]
-                guard advances.width(start..<b) >= width / 2 || pieceWidth(b, range.upperBound, hyphen: endHyphen) <= width else { break }
-                if b < range.upperBound, Self.parts(scalars, at: b) { return j }
-                if b < range.upperBound, let hyphen = hyphens[b], pieceWidth(start, b, hyphen: hyphen) <= width { return j }
+                let halfFilled = advances.width(start..<b) >= width / 2
+                guard halfFilled || pieceWidth(b, range.upperBound, hyphen: endHyphen) <= width else { break }
+                if b < range.upperBound {
+                    if halfFilled, Self.parts(scalars, at: b) { return j }
+                    if let hyphen = hyphens[b], pieceWidth(start, b, hyphen: hyphen) <= width { return j }
+                    if Self.afterCompoundHyphen(scalars, at: b) { return j }
+                }
                 j -= 1
             }
             return fit
