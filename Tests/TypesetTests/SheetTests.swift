@@ -133,9 +133,13 @@ private func pdfImageCount(_ path: String) throws -> Int {
         #expect(perPage == 12 && width >= options.minimumCellWidth && width < options.cellWidth)
         let page = 2 * options.margin + Double(perPage) * width + Double(perPage - 1) * options.columnGap
         #expect(abs(page - options.maximumPageWidth) < 1e-9)
-        // Wider pages, wider cells in proportion: fewer to a sheet page.
+        // Wider pages, wider cells in proportion: fewer to a sheet page (5 fit), shared evenly
+        // by the pages they need: three of 4, not 5, 5 and 2.
         let (ipad, ipadPerPage) = layouter.columnGeometry(12, widestPage: 1024)
-        #expect(ipadPerPage == 5 && ipad >= options.minimumCellWidth * 1024 / 390, "\(ipad) \(ipadPerPage)")
+        #expect(ipadPerPage == 4 && ipad >= options.minimumCellWidth * 1024 / 390, "\(ipad) \(ipadPerPage)")
+        // 13 columns: 7 and 6 at the preferred width, not 12 and a last page of one.
+        #expect(layouter.columnGeometry(13, widestPage: 390) == (options.cellWidth, 7))
+        #expect(layouter.columnGeometry(25, widestPage: 390).columnsPerPage == 9)
         // Up to an iPad's on its side: a wider page is scaled down to fit, as before.
         #expect(layouter.columnGeometry(2, widestPage: 100_000) == layouter.columnGeometry(2, widestPage: options.widestReferencePage))
     }

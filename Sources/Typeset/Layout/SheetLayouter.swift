@@ -206,16 +206,19 @@ public struct SheetLayouter {
         return min(options.cellWidth * wider, options.maximumPageWidth - 2 * options.margin)
     }
 
-    /// The cell width and how many columns fit on a sheet page, for pages up to `widestPage`
-    /// wide.
+    /// The cell width and how many columns go on a sheet page, for pages up to `widestPage`
+    /// wide: as many as fit, shared evenly by the sheet pages they need (13 columns went 12
+    /// and 1, a last page of one narrow column; they go 7 and 6, at the preferred width).
     func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
         let preferred = preferredCellWidth(widestPage: widestPage)
         let minimum = min(options.minimumCellWidth * preferred / options.cellWidth, preferred)
         let fitting = Int(room / (preferred + options.columnGap))
         if columnCount <= fitting { return (preferred, columnCount) }
-        let columns = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
-        return (room / Double(columns) - options.columnGap, columns)
+        let most = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
+        let pages = (columnCount + most - 1) / most
+        let columns = (columnCount + pages - 1) / pages
+        return (columns <= fitting ? preferred : room / Double(columns) - options.columnGap, columns)
     }
 
     /// File name (bold, in a left-to-right isolate: a path reads as it was typed, "מסך_3.xml"
