@@ -237,6 +237,11 @@ extension ReportBlock {
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
+        // A group of ten digits or more (a Saudi phone number without its "+") overflowed the
+        // group's value: a crash, the whole batch lost.
+        #expect(try warnings(#"<p lang="ar">اتصل بنا (966501234567)</p>"#).isEmpty)
+        #expect(try warnings("<p>מספר הזמנה 12345678901 - 2</p>").count == 1)
+        #expect(try warnings(#"<p lang="ar">رقم: 4929 1234567890123</p>"#).count == 1)
         // A ")" closes only its "(": two numbers side by side are not one in groups.
         #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
         // A hyphen between spaces joins groups, as it did.

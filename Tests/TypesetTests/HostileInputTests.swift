@@ -86,6 +86,11 @@ struct HostileInputTests {
             var status = stat()
             #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "\(name) is still a pipe")
         }
+        // Through a link only the kernel follows: /dev/stdout, this test's pipe, which
+        // readlink gives as "pipe:[N]" (it was taken for a file not there yet).
+        let standardOutput = try run(cli.binary, ["render", input, "-o", "/dev/stdout", "--format", "svg"])
+        #expect(standardOutput.status == 1)
+        #expect(standardOutput.error.contains("cannot write /dev/stdout: it is a device, a pipe or a socket"), "\(standardOutput.error)")
         let fonts = folder + "/fonts"
         try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
         #expect(mkfifo(fonts + "/pipe.ttf", 0o644) == 0)

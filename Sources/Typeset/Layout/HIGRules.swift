@@ -119,7 +119,7 @@ enum HIGRules {
         for scalar in scalars[number.range] {
             if let digit = NumberingSystem.digitValue(scalar) {
                 parts[parts.count - 1].digits += 1
-                parts[parts.count - 1].value = parts[parts.count - 1].value * 10 + digit
+                parts[parts.count - 1].value = min(parts[parts.count - 1].value * 10 + digit, 100_000)  // (a phone number's 12 digits overflowed: a crash)
                 pieces[pieces.count - 1].digits += 1
                 pieces[pieces.count - 1].value = min(pieces[pieces.count - 1].value * 10 + digit, 100_000)
             } else if scalar == "-" || scalar == "\u{2011}" || scalar == " " || scalar == "\u{A0}" {

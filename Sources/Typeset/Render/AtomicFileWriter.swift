@@ -58,7 +58,9 @@ public enum AtomicFileWriter {
             throw FileWriteFailure(path: output, reason: "its name is longer than the \(nameBytes) bytes a file name can have")
         }
         var status = stat()
-        guard stat(path, &status) == 0 else {
+        // (A link `target(of:)` cannot follow by its text, the kernel can: /dev/stdout into a
+        // pipe reads "pipe:[461602]", and was taken for a file not there yet.)
+        guard stat(path, &status) == 0 || path != output && stat(output, &status) == 0 else {
             // Nothing there yet: but a link does not make a markup file of an output.
             if path != output, isMarkupOrCatalogName(path) {
                 throw FileWriteFailure(path: output, reason: "it leads to '\(path)', named as a markup file or string catalog; name another output")
