@@ -1451,6 +1451,11 @@ private let markup = """
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "en"], in: folder)
         let hebrewBlock = try L10nCLI.blocks(hebrew.stdout).blocks[2]
         #expect(hebrewBlock.lang == "he" && hebrewBlock.direction == "rtl", "\(hebrewBlock) \(hebrew.stderr)")
+        // `Base.lproj` names no language (the app's development language): said so, once.
+        try FileManager.default.createDirectory(atPath: folder + "/Base.lproj", withIntermediateDirectories: true)
+        try #""files" = "Files 2.4";"#.write(toFile: folder + "/Base.lproj/Localizable.strings", atomically: true, encoding: .utf8)
+        let base = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Base.lproj/Localizable.strings", "--locale", "ar"], in: folder)
+        #expect(base.stderr.components(separatedBy: "Base.lproj/Localizable.strings:1:1: warning: a Base.lproj file does not say which language").count == 2, "\(base.stderr)")
         // `--locale iw` reads the catalog's `he` and writes `he`, as the markup's `lang="iw"` is.
         let iw = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "iw"], in: folder)
         #expect(try L10nCLI.blocks(iw.stdout).blocks.map(\.lang) == ["en", "he", "he", "he", "en", "en", "he"], "\(iw)")

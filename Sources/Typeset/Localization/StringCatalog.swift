@@ -635,6 +635,15 @@ public struct StringCatalog: Sendable {
                 catalog.tables[tag] = catalog.tables.removeValue(forKey: "")
                 if let problems = catalog.problems.removeValue(forKey: "") { catalog.problems[tag] = problems }
                 catalog.sourceLanguage = language
+            } else if name.lowercased() == "base" {
+                // The development language's strings, which neither the folder nor the file
+                // name: "Version 2.4" in Base.lproj was set as Arabic under `--locale ar`, its
+                // digits Arabic-Indic, unsaid.
+                catalog.warnings.append(.warning(
+                    SourceLocation(file: path, line: 1, column: 1),
+                    "a Base.lproj file does not say which language its strings are in (the app's development "
+                        + "language): they are taken to be in the locale's, or the document's",
+                    hint: "give the .xcstrings catalog, or the .strings file of the language's own folder, such as en.lproj"))
             }
         }
         return catalog
