@@ -1060,7 +1060,7 @@ private struct Fixture {
         #expect(auto.report.pages.first?.blocks.map(\.context) == ["rtl"])
     }
 
-    @Test func defaultNumberingSystemsFollowCLDR() {
+    @Test func defaultNumberingSystemsFollowCLDR() throws {
         let expected: [(String, NumberingSystem)] = [
             ("ar", .arab), ("ar-EG", .arab), ("ar-SA", .arab), ("ar-MA", .latn), ("ar-DZ", .latn),
             ("ar-TN", .latn), ("ar-LY", .latn), ("ar-EH", .latn), ("ar-AE", .latn), ("ar-QA", .arab), ("fa", .arabext), ("fa-AF", .arabext),
@@ -1081,6 +1081,14 @@ private struct Fixture {
         }
         #expect(NumeralSetting.auto.numberingSystem(locale: "fa-IR") == .arabext)
         #expect(NumeralSetting.arab.numberingSystem(locale: "en") == .arab)
+        // Digits of their own that typeset does not show: 0-9, said where `auto` asks for them.
+        for (locale, digits) in [("nqo", "nkoo"), ("ff-Adlm-GN", "adlm"), ("mni-Mtei", "mtei"), ("ff", nil), ("mni", nil), ("nqo-u-nu-latn", nil)] {
+            #expect(Language.unshownDefaultDigits(locale: locale) == digits, "\(locale)")
+        }
+        let nko = try #require(layoutMarkup(#"<document lang="nqo" numerals="auto"><p>2026</p></document>"#))
+        #expect(nko.diagnostics.warnings.map(\.message).contains { $0.hasPrefix("numerals=\"auto\" shows 0-9 in 'nqo': its own digits ('nkoo')") },
+                "\(nko.diagnostics.items)")
+        #expect(try #require(layoutMarkup(#"<document lang="nqo" numerals="latn"><p>2026</p></document>"#)).diagnostics.items.isEmpty)
     }
 
     @Test func langAskingForDigitsNotShownIsWarned() {

@@ -480,6 +480,13 @@ struct BlockLayouter {
         bodySize = documentSize * sizeScale
         lineHeight = document.lineHeight ?? Document.defaultLineHeight
         numerals = document.numerals
+        // Digits of its own that typeset does not show: 0-9, said (N'Ko's showed 0-9 unsaid).
+        if numerals == .auto, let digits = Language.unshownDefaultDigits(locale: language) {
+            diagnostics.report(.warning(
+                document.location,
+                "numerals=\"auto\" shows 0-9 in '\(language)': its own digits ('\(digits)') are not among those typeset shows",
+                hint: "typeset shows \(NumberingSystem.namesShown)"))
+        }
         balance = document.rtlBalance ?? Document.defaultRTLBalance
         // The families found, each once: one not found sets nothing, nor does one named again
         // (in any case), and every run's fonts are looked up through the list (a `font` of

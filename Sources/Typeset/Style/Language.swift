@@ -190,6 +190,21 @@ public enum Language {
         }
     }
 
+    /// The digits CLDR makes `locale`'s default that typeset does not show, for which
+    /// `defaultNumberingSystem` gives 0-9: N'Ko's (`nqo`: "nkoo"), Adlam's (`ff-Adlm`: "adlm")
+    /// and Meetei Mayek's (`mni-Mtei`: "mtei"). Nil for any other, and where a `nu` key chooses.
+    public static func unshownDefaultDigits(locale: String) -> String? {
+        guard numberingKeyword(of: locale) == nil else { return nil }
+        let subtags = subtags(of: locale)
+        guard let primary = subtags.first.map({ oldCodes[$0] ?? $0 }) else { return nil }
+        switch (primary, scriptSubtag(subtags)) {
+        case ("nqo", nil), ("nqo", "nkoo"): return "nkoo"
+        case ("ff", "adlm"): return "adlm"
+        case ("mni", "mtei"): return "mtei"
+        default: return nil
+        }
+    }
+
     /// The digits `tag`'s `nu` key asks for when typeset does not show them (`ar-u-nu-thai`:
     /// "thai"), nil otherwise: refused in `--locale`, warned of in a `lang`.
     public static func unshownDigits(of tag: String) -> String? {
