@@ -23,7 +23,7 @@ import Typeset
             let typesetter = Typesetter(fontDirectories: [])  // thread-safe; keep one for many documents
             let result = typesetter.layout(document, options: LayoutOptions(locale: "ar"))
             for diagnostic in result.diagnostics.items { print(diagnostic) }
-            try render(pages: result.pages, to: output, options: RenderOptions(format: .pdf))
+            try render(pages: result.pages, to: output, options: RenderOptions(format: .pdf, title: result.title, language: result.language))
             print(result.report.json())  // what `typeset layout` prints
         }
 
@@ -33,6 +33,7 @@ import Typeset
         #expect(json.contains(#""kind":"button""#) && json.contains(#""text":"OK""#))
         let text = try runProgram("/usr/bin/pdftotext", [output, "-"]).stdout
         #expect(text.contains("مرحبا") && text.contains("OK"), "\(text)")
+        #expect(try pdfInfo(output, "Title") == "مرحبا")
 
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
         let example = try #require(readme.firstRange(of: "```swift\n").flatMap { start in

@@ -171,6 +171,9 @@ import Testing
                 + #"<row><label>الموقع</label><label>https://my-long-site.example.com/help</label></row></document>"#)
         #expect(narrowRow[1] == ["support", "-team@example", ".org"], "\(narrowRow)")
         #expect(narrowRow[3] == ["https://my-long-", "site.example.com", "/help"], "\(narrowRow)")
+        // Unless the piece before the hyphen is cut too: "suppor" | "t" | "-team" was a line more.
+        let narrower = try lineTexts(#"<document margin="0" width="60"><p>write support-team@example.org.</p></document>"#)
+        #expect(narrower[0].contains("t-") && !narrower[0].contains("t"), "\(narrower)")
     }
 
     /// A Hebrew compound wider than its line is cut after its maqaf or hyphen, and a Hebrew
@@ -188,6 +191,15 @@ import Testing
             #expect(lines == expected, "\(compound) at \(width)")
             #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
         }
+        // Its pieces are one line to SPEC 4.1, as a word cut between its letters is: in an
+        // English row it stands on the row's start side, as its siblings do.
+        let row = try #require(layoutMarkup(
+            #"<document lang="en" width="200"><row><label>City</label><label>בתל־אביב־יפו</label><label>School</label></row></document>"#))
+        #expect(row.report.pages[0].blocks.map(\.align) == ["left", "left", "left"])
+        #expect(row.report.pages[0].blocks[1].lines.count == 3)
+        // Not any hyphen: a phone number's and "COVID-19"'s cuts are between their letters.
+        let latin = try #require(layoutMarkup(#"<document width="70" margin="0"><p>+1-800-555-01998</p><p>COVID-19</p></document>"#))
+        #expect(latin.diagnostics.warnings.filter { $0.message.contains("broken between its letters") }.count == 2, "\(latin.diagnostics.items)")
     }
 
     @Test func keepsAPercentWithItsNumber() {

@@ -438,6 +438,18 @@ import Testing
             }
             #expect(checked >= 3)
         }
+        // It grows at both edges: its text stays on the baseline of the buttons beside it.
+        let row = try #require(layoutMarkup(
+            ##"<document lang="ps" width="390" margin="0"><row><button>ښځې</button><button>Save</button></row></document>"##,
+            options: LayoutOptions(bodySize: 40)))
+        let baselines = row.report.pages[0].blocks.map { $0.lines[0].baseline }
+        #expect(baselines.count == 2 && abs(baselines[0] - baselines[1]) < 1e-9, "\(baselines)")
+        // On a page too short for it, it does not grow past the page (it was cut off).
+        let short = try #require(layoutMarkup(
+            ##"<document lang="ps" margin="8" height="76"><button>ښځې</button></document>"##, options: LayoutOptions(bodySize: 40)))
+        let shape = try #require(short.pages.first?.items.compactMap { if case .rectangle(let r) = $0 { r } else { nil } }.first)
+        #expect(abs(shape.height - max(44, short.report.pages[0].blocks[0].frame.height + 16)) < 1e-9, "\(shape)")
+        #expect(!short.diagnostics.items.contains { $0.message.contains("cut off") }, "\(short.diagnostics.items)")
     }
 
     /// A row's child moved down to the row's first baseline takes all of itself along: a stack
@@ -855,12 +867,12 @@ import Testing
         // is no UAX #14 opportunity (LB21a); one that ends inside a word did not.
         let shy: [Unicode.Scalar] = ["a", "b", "\u{AD}", "c", "d"]
         let end = [BreakOpportunity(offset: 5, isMandatory: true)]
-        #expect(LineFiller.brokenWords([0..<3, 3..<5], scalars: shy, opportunities: end) == [])
-        #expect(LineFiller.brokenWords([0..<2, 2..<5], scalars: shy, opportunities: end) == [0..<5])
+        #expect(LineFiller.brokenWords([0..<3, 3..<5], scalars: shy, opportunities: end).map(\.word) == [])
+        #expect(LineFiller.brokenWords([0..<2, 2..<5], scalars: shy, opportunities: end).map(\.word) == [0..<5])
         // Each line end inside a word, of every word.
         let two: [Unicode.Scalar] = ["a", "b", "c", " ", "d", "e"]
         let ends = [BreakOpportunity(offset: 4, isMandatory: false), BreakOpportunity(offset: 6, isMandatory: true)]
-        #expect(LineFiller.brokenWords([0..<1, 1..<2, 2..<4, 4..<5, 5..<6], scalars: two, opportunities: ends) == [0..<3, 0..<3, 4..<6])
+        #expect(LineFiller.brokenWords([0..<1, 1..<2, 2..<4, 4..<5, 5..<6], scalars: two, opportunities: ends).map(\.word) == [0..<3, 0..<3, 4..<6])
         // (Both words are broken: the first is named, the other counted.)
         #expect(warnings.first?.message == "this <label> is 168 pt wide, narrower than the word 'Notifications' (238 pt): it is broken between its letters, and so is 1 other word")
         // A button's text is set inside its padding: both widths are said ("80 pt wide,

@@ -192,6 +192,7 @@ import Testing
         #expect(split("privacy_screen.xml", width: 120) == ["privacy", "_screen.xml"])
         #expect(split("https://example.com/a", width: 100) == ["https://", "example", ".com/a"], "after //, not inside it")
         #expect(split("ab.cdefghijkl", width: 100) == ["ab.cdefghi", "jkl"], "a seam that leaves less than half the line is passed")
+        #expect(split("ab.cdefghijk", width: 100) == ["ab.cdefghi", "jk"], "even where the rest would fit after it")
     }
 
     /// A word cut between its letters keeps its punctuation (UAX #14: no line starts with

@@ -1809,12 +1809,13 @@ struct BlockLayouter {
             // Its padding holds the ink of its text, grown where it does not (as much as a page
             // holds), `buttonInkClearance` inside its edges: the lower dot of a Pashto "ې" fell
             // 6 pt under a button at AX3, white on the page's white, and read as another letter.
-            if let ink = paragraph.edgeInk, let firstLine = paragraph.lines.first, let lastLine = paragraph.lines.last {
+            // By as much at both edges, so that its text stays centered, and on the baseline
+            // of the buttons beside it, which a row stretches to it and centers in turn.
+            if let ink = paragraph.edgeInk {
                 let clearance = BlockLayouter.buttonInkClearance
-                let past = (
-                    above: max(0, ink.above + clearance - above),
-                    below: max(0, ink.below + clearance - (height - textHeight - above)))
-                let room = fitting(past, whole: height, first: firstLine.height, last: lastLine.height)
+                let past = max(0, ink.above + clearance - above, ink.below + clearance - above)
+                // (A button is never split: the page holds it whole or not at all.)
+                let room = fitting((past, past), whole: height, first: height, last: height)
                 above += room.above
                 height += room.above + room.below
             }

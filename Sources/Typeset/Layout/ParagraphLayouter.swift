@@ -415,7 +415,10 @@ final class ParagraphLayouter: Sendable {
                     baseline: baselineOffset(size: size, lineHeight: lineHeight, primary: primary),
                     largestSize: size))
         }
-        let brokenWords = LineFiller.brokenWords(ranges, scalars: text.scalars, opportunities: opportunities)
+        let cuts = LineFiller.brokenWords(ranges, scalars: text.scalars, opportunities: opportunities)
+        // A Hebrew compound cut after its maqaf is a word cut (its pieces one line to SPEC 4.1),
+        // but not between its letters, which a warning says.
+        let brokenWords = cuts.filter { !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut) }.map(\.word)
         return ParagraphLines(
             displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
             brokenWord: brokenWords.first.map { word in
@@ -426,7 +429,7 @@ final class ParagraphLayouter: Sendable {
                 let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
                 return (word, shown + (hyphen ?? 0), hyphen != nil)
             },
-            wordCuts: brokenWords.count, brokenWordCount: Set(brokenWords).count)
+            wordCuts: cuts.count, brokenWordCount: Set(brokenWords).count)
     }
 
     /// Characters that some font has, shaped as .notdef in the font of their cluster: a mark

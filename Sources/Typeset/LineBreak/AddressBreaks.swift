@@ -46,9 +46,11 @@ enum AddressBreaks {
             while inside[next].contains(before - 1), isHyphen(scalars[offset - 1]), isHyphen(scalars[before - 1]) { before -= 1 }
             let pieceEnd = n + 1 < moved.count ? moved[n + 1].offset : scalars.count
             // (When the piece after the break is cut between letters anyway, so is the one
-            // from the hyphen: "support" | "-team@example" | ".org" in a narrow label.)
-            if inside[next].contains(before), LineFiller.isWordCharacter(scalars[before - 1]), n == 0 || breaks[n - 1].offset < before,
-                fits(before..<pieceEnd) || !fits(offset..<pieceEnd)
+            // from the hyphen: "support" | "-team@example" | ".org" in a narrow label; unless
+            // the piece before is too, which made a line more, "suppor" | "t" | "-team".)
+            let pieceStart = n > 0 ? breaks[n - 1].offset : 0
+            if inside[next].contains(before), LineFiller.isWordCharacter(scalars[before - 1]), pieceStart < before,
+                fits(before..<pieceEnd) || !fits(offset..<pieceEnd) && fits(pieceStart..<before)
             {
                 moved[n].offset = before
             }

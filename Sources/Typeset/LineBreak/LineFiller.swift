@@ -236,22 +236,21 @@ enum LineFiller {
     }
 
     /// The words of `lines` broken inside (by `splitLongWord`: wider than the line), once for
-    /// each line end inside them, in order: each from the break opportunity before it to the
-    /// one after, without its hanging white space. A break after a soft hyphen is the
-    /// author's, though Hebrew's gives no opportunity (LB21a), and one after the hyphen or
-    /// maqaf of a Hebrew compound is where a reader expects it (`afterCompoundHyphen`).
+    /// each line end inside them, in order, with that line end: each from the break
+    /// opportunity before it to the one after, without its hanging white space. A break after
+    /// a soft hyphen is the author's, though Hebrew's gives no opportunity (LB21a).
     static func brokenWords(
         _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity]
-    ) -> [Range<Int>] {
-        var words: [Range<Int>] = []
+    ) -> [(word: Range<Int>, cut: Int)] {
+        var words: [(word: Range<Int>, cut: Int)] = []
         var k = 0  // lines and opportunities both go forward
         for line in lines.dropLast() {
             while k < opportunities.count && opportunities[k].offset < line.upperBound { k += 1 }
             if k < opportunities.count && opportunities[k].offset == line.upperBound { continue }
-            if scalars[line.upperBound - 1] == "\u{AD}" || afterCompoundHyphen(scalars, at: line.upperBound) { continue }
+            if scalars[line.upperBound - 1] == "\u{AD}" { continue }
             let start = k > 0 ? opportunities[k - 1].offset : 0
             let end = k < opportunities.count ? opportunities[k].offset : scalars.count
-            words.append(start..<visibleEnd(scalars, start..<end))
+            words.append((start..<visibleEnd(scalars, start..<end), line.upperBound))
         }
         return words
     }
@@ -323,12 +322,15 @@ enum LineFiller {
         }
     }
 
-    /// Whether `index` is just after a hyphen or a maqaf between letters, where a compound's
-    /// parts meet: in Hebrew, UAX #14 gives no break there (LB21a), and a word cut anyway is
-    /// best cut there ("בתל־אביב־" | "יפו").
+    /// Whether `index` is just after a Hebrew compound's maqaf or hyphen, before a letter or
+    /// digit: UAX #14 gives no break there (LB21a), and a word cut anyway is best cut there
+    /// ("בתל־אביב־" | "יפו"), which reads as no cut between letters. (Not any hyphen: a phone
+    /// number's or "COVID-19"'s cut is between its letters.)
     static func afterCompoundHyphen(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        index >= 2 && index < scalars.count && ["-", "\u{2010}", "\u{05BE}"].contains(scalars[index - 1])
-            && isWordCharacter(scalars[index - 2]) && isWordCharacter(scalars[index])
+        guard index >= 2, index < scalars.count, isWordCharacter(scalars[index]) else { return false }
+        let (hyphen, letter) = (scalars[index - 1], scalars[index - 2])
+        return letter.script == .hebrew && isWordCharacter(letter)
+            && (hyphen == "\u{05BE}" || hyphen == "-" || hyphen == "\u{2010}")
     }
 
     /// Whether a word too wide for its line is best not cut before `scalars[index]`: UAX #14

@@ -867,7 +867,10 @@ public struct StringCatalog: Sendable {
                                 localization, key: key, language: language, file: file, device: device,
                                 byDevice: &byDevice, budget: &budget)
                             if showsUntranslatedForm(localization, device: device) {
-                                if !shownUntranslated { deviceUntranslated[device, default: [:]][normalized, default: []].insert(key) }
+                                // (The source language's other form, if any, is the last resort.)
+                                if !shownUntranslated && normalized != normalizedLanguage(source) {
+                                    deviceUntranslated[device, default: [:]][normalized, default: []].insert(key)
+                                }
                             } else if deviceText != text || shownUntranslated {
                                 deviceTables[device, default: [:]][normalized, default: [:]][key] = deviceText
                             }
@@ -991,17 +994,33 @@ public struct StringCatalog: Sendable {
     }
 
     /// Whether the text of `localization` for `device` (nil: none) passes through a form Xcode
-    /// added and nobody has translated yet (state "new", empty value): a string unit, the form
-    /// its variations pick (`localizedText`'s choice), or one of its substitutions'.
+    /// added and nobody has translated yet (state "new", empty value): its string unit, or the
+    /// form its variations pick (`localizedText`'s choice), or those of the substitutions whose
+    /// placeholders that text holds, each looked at once.
     private static func showsUntranslatedForm(_ localization: LocatedJSON, device: String?) -> Bool {
-        if let unit = localization["stringUnit"], unit["state"]?.string == "new", unit["value"]?.string == "" { return true }
-        if let (kind, forms) = localization["variations"]?.members?.first,
-            let form = (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"],
-            showsUntranslatedForm(form, device: device)
-        {
-            return true
+        let substitutions = Dictionary(
+            (localization["substitutions"]?.members ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        let names = Set(substitutions.keys)
+        var seen: Set<String> = []
+        func untranslated(_ entry: LocatedJSON) -> Bool {
+            var entry = entry
+            // Down its variations to the form shown.
+            while entry["stringUnit"] == nil, let (kind, forms) = entry["variations"]?.members?.first,
+                let form = (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"]
+            {
+                entry = form
+            }
+            guard let unit = entry["stringUnit"], let text = unit["value"]?.string else { return false }
+            if unit["state"]?.string == "new" && text.isEmpty { return true }
+            guard !names.isEmpty else { return false }
+            var held: [String] = []
+            _ = try? replacingPlaceholders(of: names, in: text, limit: Int.max) { (name, _) throws(Diagnostic) -> String in
+                held.append(name)
+                return ""
+            }
+            return held.contains { seen.insert($0).inserted && untranslated(substitutions[$0]!) }
         }
-        return localization["substitutions"]?.members?.contains { showsUntranslatedForm($0.value, device: device) } ?? false
+        return untranslated(localization)
     }
 
     /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).
