@@ -1680,6 +1680,39 @@ struct PDFWriterTests {
 
     /// An image the PDF needs decoded (alpha) is decoded and compressed once per version of its
     /// file, for every document of the process; a file written again is decoded again.
+    /// An image shrunk more than pixman's transforms hold (16,384 pixels drawn 0.2 pt wide,
+    /// 0.4 pixels at 2×) is drawn, shrunk first in a step of its own: the PNG failed, "out of
+    /// memory", where PDF and SVG drew it. Its column of the page is its red, in part.
+    @Test func anImageShrunkPastPixmansTransformsIsDrawn() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder + "/strip.png"
+        let red: [UInt8] = (0..<16384).flatMap { _ in [255, 0, 0] }
+        try Data(makePNG(width: 16384, bitDepth: 8, colorType: 2, palette: nil, transparency: nil, rows: [red]))
+            .write(to: URL(fileURLWithPath: path))
+        for width in [0.2, 0.0001] {
+            let item = ImageItem(path: path, x: 0, y: 0, width: width, height: 10, flipped: false, alt: nil)
+            let output = folder + "/page.png"
+            try Typeset.render(
+                pages: [Page(width: 20, height: 20, items: [.image(item)])], to: output, options: RenderOptions(format: .png))
+            let pixel = try #require(try PixelImage(contentsOf: output).pixel(x: 0, y: 5))
+            #expect(pixel.red == 255 && (width > 0.1 ? pixel.green < 200 : pixel.green == 255), "\(width): \(pixel)")
+        }
+    }
+
+    /// Text larger than FreeType sets (65,535 pixels to the em) is the document's error before
+    /// anything is drawn, saying so: a 6,235 pt balanced label at --scale 11 failed with "error
+    /// occurred in libfreetype", unlocated. A sheet's cell counts at its scale.
+    @Test func textTooLargeForFreeTypeIsSaidBeforeDrawing() throws {
+        let run = try glyphRun("a", font: notoSans, size: 40000, x: 0, baseline: 0)
+        let page = Page(width: 20, height: 20, items: [.glyphs(run)])
+        let problem = try #require(pngSizeProblem(page, pageNumber: 3, scale: 2))
+        #expect(problem == "page 3 has text 40000 pt large, 80000 pixels to the em at this scale; FreeType draws at most 65535: use a smaller scale")
+        #expect(pngSizeProblem(page, pageNumber: 3, scale: 1) == nil)
+        let sheet = Page(width: 20, height: 20, items: [.subpage(SubpageItem(page: page, x: 0, y: 0, scale: 0.25))])
+        #expect(pngSizeProblem(sheet, pageNumber: 1, scale: 2) == nil)
+    }
+
     @Test func decodedImagesAreEncodedOncePerVersionOfTheirFile() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -232,10 +232,30 @@ final class PageDrawer: PageWriting {
     }
 
     private func draw(_ item: ImageItem, on cr: OpaquePointer) throws {
-        let image = try loadImage(item.path)
-        let pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
-        let pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
+        var image = try loadImage(item.path)
+        var pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
+        var pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
         guard pixelWidth > 0, pixelHeight > 0, item.width > 0, item.height > 0 else { return }
+        // Shrunk more than pixman's fixed-point transforms hold (32,767 times: 16,384 pixels
+        // drawn 0.2 pt wide failed, "out of memory"), it is shrunk first to at most twice the
+        // pixels it covers, in a step of its own; a thousandth of a pixel shows nothing.
+        var (deviceWidth, deviceHeight) = (item.width, item.height)
+        cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
+        (deviceWidth, deviceHeight) = (abs(deviceWidth), abs(deviceHeight))
+        guard deviceWidth > 0.001, deviceHeight > 0.001 else { return }
+        if pixelWidth / deviceWidth > Self.largestShrink || pixelHeight / deviceHeight > Self.largestShrink {
+            let width = min(pixelWidth, max(1, (2 * deviceWidth).rounded(.up)))
+            let height = min(pixelHeight, max(1, (2 * deviceHeight).rounded(.up)))
+            let small = CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
+            let step = cairo_create(small.pointer)
+            cairo_scale(step, width / pixelWidth, height / pixelHeight)
+            cairo_set_source_surface(step, image.pointer, 0, 0)
+            cairo_pattern_set_extend(cairo_get_source(step), CAIRO_EXTEND_PAD)
+            cairo_paint(step)
+            cairo_destroy(step)
+            try small.check("shrinking the image \(item.path)")
+            (image, pixelWidth, pixelHeight) = (small, width, height)
+        }
         cairo_save(cr)
         // Mirroring: draw from the box's right edge with a negative horizontal scale.
         cairo_translate(cr, item.flipped ? item.x + item.width : item.x, item.y)
@@ -248,6 +268,9 @@ final class PageDrawer: PageWriting {
         cairo_fill(cr)
         cairo_restore(cr)
     }
+
+    /// The most an image is shrunk in one drawing (pixman's 16.16 transforms hold 32,767).
+    private static let largestShrink = 16384.0
 
     private func loadImage(_ path: String) throws -> CairoSurface {
         imageUses += 1

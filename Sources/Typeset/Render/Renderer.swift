@@ -384,15 +384,38 @@ private func pixelSize(of page: Page, scale: Double) -> (width: Double, height: 
     return (pixels(page.width), pixels(page.height))
 }
 
-/// Why `page` cannot be a PNG image at `scale` (a positive number), or nil.
+/// Why `page` cannot be a PNG image at `scale` (a positive number), or nil: too many pixels, or
+/// text too large for FreeType to draw.
 public func pngSizeProblem(_ page: Page, pageNumber: Int, scale: Double) -> String? {
     let (pixelWidth, pixelHeight) = pixelSize(of: page, scale: scale)
-    guard pixelWidth > Double(maximumPixelSide) || pixelHeight > Double(maximumPixelSide)
+    if pixelWidth > Double(maximumPixelSide) || pixelHeight > Double(maximumPixelSide)
         || pixelWidth * pixelHeight > Double(maximumPixelCount)
-    else { return nil }
-    return "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
-        + "PNG pages can be at most \(maximumPixelSide) pixels on a side and \(maximumPixelCount) "
-        + "(8192 × 8192) in all: use a smaller scale"
+    {
+        return "page \(pageNumber) would be \(Int(pixelWidth)) × \(Int(pixelHeight)) pixels; "
+            + "PNG pages can be at most \(maximumPixelSide) pixels on a side and \(maximumPixelCount) "
+            + "(8192 × 8192) in all: use a smaller scale"
+    }
+    // (A label of size 1000 balanced by 1000 at AX5, 6235 pt, failed at --scale 11 with "error
+    // occurred in libfreetype", unlocated.)
+    let largest = largestTextSize(on: page)
+    guard largest * scale > maximumPixelsPerEm else { return nil }
+    return "page \(pageNumber) has text \(format((largest * 100).rounded() / 100)) pt large, "
+        + "\(Int((largest * scale).rounded())) pixels to the em at this scale; FreeType draws at most "
+        + "\(Int(maximumPixelsPerEm)): use a smaller scale"
+}
+
+/// The most pixels to the em FreeType sets a font at.
+let maximumPixelsPerEm = 65535.0
+
+/// The largest size text is drawn at on `page`, in its own points (a sheet's cells scaled).
+private func largestTextSize(on page: Page) -> Double {
+    page.items.reduce(0) { largest, item in
+        switch item {
+        case .glyphs(let run): max(largest, run.size)
+        case .subpage(let subpage): max(largest, largestTextSize(on: subpage.page) * subpage.scale)
+        default: largest
+        }
+    }
 }
 
 /// Throws when `page` cannot be a PNG image at `scale`.
