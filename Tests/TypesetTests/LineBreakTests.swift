@@ -171,6 +171,10 @@ import Testing
                 + #"<row><label>الموقع</label><label>https://my-long-site.example.com/help</label></row></document>"#)
         #expect(narrowRow[1] == ["support", "-team@example", ".org"], "\(narrowRow)")
         #expect(narrowRow[3] == ["https://my-long-", "site.example.com", "/help"], "\(narrowRow)")
+        // A piece measured without the space that hangs after it: with a word after the
+        // address, it broke "Mail support-" | "team@example.org".
+        let followed = try lineTexts(#"<document width="196"><p>Mail support-team@example.org today.</p></document>"#)
+        #expect(followed[0] == ["Mail support", "-team@example.org", "today."], "\(followed)")
         // Unless the piece before the hyphen is cut too: "suppor" | "t" | "-team" was a line more.
         let narrower = try lineTexts(#"<document margin="0" width="60"><p>write support-team@example.org.</p></document>"#)
         #expect(narrower[0].contains("t-") && !narrower[0].contains("t"), "\(narrower)")
@@ -184,6 +188,7 @@ import Testing
         for (width, compound, expected) in [
             (320, "בתל־אביב־יפו", ["בתל־אביב־", "יפו"]), (320, "בתל-אביב-יפו", ["בתל-אביב-", "יפו"]),
             (200, "בתל־אביב־יפו", ["בתל־", "אביב־", "יפו"]), (200, "ה&#xAD;עי&#xAD;רונית", ["העי", "רונית"]),
+            (200, "יָפוֹ־חֵיפָה", ["יָפוֹ־", "חֵיפָה"]),  // (its letter before the maqaf past its points)
         ] {
             let result = try #require(layoutMarkup(
                 #"<document lang="he" width="\#(width)"><row><label>עיר</label><label>\#(compound)</label><label>בית־הספר</label></row></document>"#))

@@ -1678,8 +1678,6 @@ struct PDFWriterTests {
         }
     }
 
-    /// An image the PDF needs decoded (alpha) is decoded and compressed once per version of its
-    /// file, for every document of the process; a file written again is decoded again.
     /// An image shrunk more than pixman's transforms hold (16,384 pixels drawn 0.2 pt wide,
     /// 0.4 pixels at 2×) is drawn, shrunk first in a step of its own: the PNG failed, "out of
     /// memory", where PDF and SVG drew it. Its column of the page is its red, in part.
@@ -1698,6 +1696,12 @@ struct PDFWriterTests {
             let pixel = try #require(try PixelImage(contentsOf: output).pixel(x: 0, y: 5))
             #expect(pixel.red == 255 && (width > 0.1 ? pixel.green < 200 : pixel.green == 255), "\(width): \(pixel)")
         }
+        // Shrunk less, but far to the right of a wide page (8,192 times at 27,375 pixels).
+        let item = ImageItem(path: path, x: 13687.6, y: 0, width: 1, height: 10, flipped: false, alt: nil)
+        try Typeset.render(
+            pages: [Page(width: 14400, height: 20, items: [.image(item)])], to: folder + "/wide.png", options: RenderOptions(format: .png))
+        let pixel = try #require(try PixelImage(contentsOf: folder + "/wide.png").pixel(x: 27376, y: 5))
+        #expect(pixel.red == 255 && pixel.green < 200, "\(pixel)")
     }
 
     /// Text larger than FreeType sets (65,535 pixels to the em) is the document's error before
@@ -1713,6 +1717,8 @@ struct PDFWriterTests {
         #expect(pngSizeProblem(sheet, pageNumber: 1, scale: 2) == nil)
     }
 
+    /// An image the PDF needs decoded (alpha) is decoded and compressed once per version of its
+    /// file, for every document of the process; a file written again is decoded again.
     @Test func decodedImagesAreEncodedOncePerVersionOfTheirFile() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

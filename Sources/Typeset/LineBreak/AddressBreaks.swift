@@ -49,8 +49,11 @@ enum AddressBreaks {
             // from the hyphen: "support" | "-team@example" | ".org" in a narrow label; unless
             // the piece before is too, which made a line more, "suppor" | "t" | "-team".)
             let pieceStart = n > 0 ? breaks[n - 1].offset : 0
+            // (Each without the white space that hangs at its end: "-team@example.org " did
+            // not fit where "-team@example.org" did, with a word after it.)
+            func fitsShown(_ piece: Range<Int>) -> Bool { fits(piece.lowerBound..<LineFiller.visibleEnd(scalars, piece)) }
             if inside[next].contains(before), LineFiller.isWordCharacter(scalars[before - 1]), pieceStart < before,
-                fits(before..<pieceEnd) || !fits(offset..<pieceEnd) && fits(pieceStart..<before)
+                fitsShown(before..<pieceEnd) || !fitsShown(offset..<pieceEnd) && fitsShown(pieceStart..<before)
             {
                 moved[n].offset = before
             }

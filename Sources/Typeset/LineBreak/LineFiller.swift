@@ -328,9 +328,12 @@ enum LineFiller {
     /// number's or "COVID-19"'s cut is between its letters.)
     static func afterCompoundHyphen(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         guard index >= 2, index < scalars.count, isWordCharacter(scalars[index]) else { return false }
-        let (hyphen, letter) = (scalars[index - 1], scalars[index - 2])
-        return letter.script == .hebrew && isWordCharacter(letter)
-            && (hyphen == "\u{05BE}" || hyphen == "-" || hyphen == "\u{2010}")
+        let hyphen = scalars[index - 1]
+        guard hyphen == "\u{05BE}" || hyphen == "-" || hyphen == "\u{2010}" else { return false }
+        // The letter before it, past its points ("יָפוֹ־חֵיפָה").
+        var letter = index - 2
+        while letter > 0, scalars[letter].generalCategory == .Mn { letter -= 1 }
+        return scalars[letter].script == .hebrew && isWordCharacter(scalars[letter])
     }
 
     /// Whether a word too wide for its line is best not cut before `scalars[index]`: UAX #14

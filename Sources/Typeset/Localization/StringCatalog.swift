@@ -996,31 +996,37 @@ public struct StringCatalog: Sendable {
     /// Whether the text of `localization` for `device` (nil: none) passes through a form Xcode
     /// added and nobody has translated yet (state "new", empty value): its string unit, or the
     /// form its variations pick (`localizedText`'s choice), or those of the substitutions whose
-    /// placeholders that text holds, each looked at once.
+    /// placeholders that text holds (each form's own, and those of the entries it is in), each
+    /// looked at once, as deep as `localizedText` follows them (`maximumSubstitutionDepth`: a
+    /// chain of 30,000 substitutions overflowed the stack).
     private static func showsUntranslatedForm(_ localization: LocatedJSON, device: String?) -> Bool {
-        let substitutions = Dictionary(
-            (localization["substitutions"]?.members ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
-        let names = Set(substitutions.keys)
         var seen: Set<String> = []
-        func untranslated(_ entry: LocatedJSON) -> Bool {
+        func untranslated(_ entry: LocatedJSON, in outer: [String: LocatedJSON], depth: Int) -> Bool {
+            guard depth <= maximumSubstitutionDepth else { return false }
             var entry = entry
+            var substitutions = outer
+            func take(_ entry: LocatedJSON) {
+                for (name, substitution) in entry["substitutions"]?.members ?? [] { substitutions[name] = substitution }
+            }
+            take(entry)
             // Down its variations to the form shown.
             while entry["stringUnit"] == nil, let (kind, forms) = entry["variations"]?.members?.first,
                 let form = (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"]
             {
                 entry = form
+                take(entry)
             }
             guard let unit = entry["stringUnit"], let text = unit["value"]?.string else { return false }
             if unit["state"]?.string == "new" && text.isEmpty { return true }
-            guard !names.isEmpty else { return false }
+            guard !substitutions.isEmpty else { return false }
             var held: [String] = []
-            _ = try? replacingPlaceholders(of: names, in: text, limit: Int.max) { (name, _) throws(Diagnostic) -> String in
+            _ = try? replacingPlaceholders(of: Set(substitutions.keys), in: text, limit: Int.max) { (name, _) throws(Diagnostic) -> String in
                 held.append(name)
                 return ""
             }
-            return held.contains { seen.insert($0).inserted && untranslated(substitutions[$0]!) }
+            return held.contains { seen.insert($0).inserted && untranslated(substitutions[$0]!, in: substitutions, depth: depth + 1) }
         }
-        return untranslated(localization)
+        return untranslated(localization, in: [:], depth: 0)
     }
 
     /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).

@@ -236,9 +236,10 @@ final class PageDrawer: PageWriting {
         var pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
         var pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
         guard pixelWidth > 0, pixelHeight > 0, item.width > 0, item.height > 0 else { return }
-        // Shrunk more than pixman's fixed-point transforms hold (32,767 times: 16,384 pixels
-        // drawn 0.2 pt wide failed, "out of memory"), it is shrunk first to at most twice the
-        // pixels it covers, in a step of its own; a thousandth of a pixel shows nothing.
+        // Shrunk more than pixman's fixed-point transforms hold (16,384 pixels drawn 0.2 pt
+        // wide failed, "out of memory"; 8,192 times, far to the right on a wide page), it is
+        // shrunk first to at most twice the pixels it covers, in a step of its own, at the
+        // origin; a thousandth of a pixel shows nothing.
         var (deviceWidth, deviceHeight) = (item.width, item.height)
         cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
         (deviceWidth, deviceHeight) = (abs(deviceWidth), abs(deviceHeight))
@@ -269,8 +270,9 @@ final class PageDrawer: PageWriting {
         cairo_restore(cr)
     }
 
-    /// The most an image is shrunk in one drawing (pixman's 16.16 transforms hold 32,767).
-    private static let largestShrink = 16384.0
+    /// The most an image is shrunk in one drawing where it stands on the page (pixman's 16.16
+    /// transforms hold 32,767, offsets included); a photo drawn as a thumbnail is shrunk 20 times.
+    private static let largestShrink = 256.0
 
     private func loadImage(_ path: String) throws -> CairoSurface {
         imageUses += 1
