@@ -1129,17 +1129,9 @@ struct BlockLayouter {
     /// rectangles: 4.3 GB for 1 MB of markup.)
     private mutating func addBackground(_ block: Block, _ context: BlockContext, units start: Int) {
         guard let color = block.style.background, start < units.count else { return }
+        // Room for the ink over the first lines of its first unit with blocks, where it
+        // begins (`FlowBackground`): that unit's blocks move down, and the units after it.
         if let first = units[start...].firstIndex(where: { !$0.blocks.isEmpty }) {
-            // The spacers before its first blocks are its padding, part of their unit, which
-            // begins where the background does and takes them to a next page with it (a card's
-            // top spacer was left bare: its background began at its first label).
-            if first > start {
-                let top = units[start].top
-                for i in start..<first { (units[i].top, units[i].bottom) = (top, top) }
-                units[first].top = top
-            }
-            // Room for the ink over the first lines of its first unit with blocks, where it
-            // begins (`FlowBackground`): that unit's blocks move down, and the units after it.
             var highest = units[first].top
             for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkReach().top) }
             let height = units[first].bottom - units[first].top
@@ -1825,7 +1817,7 @@ struct BlockLayouter {
                 // (A button is never split: the page holds it whole or not at all; what room a
                 // page of fixed height has goes to both edges alike.)
                 let room = fitting((past, past), whole: height, first: height, last: height)
-                let grow = min(room.above, room.below)
+                let grow = min(past, (room.above + room.below) / 2)
                 above += grow
                 height += 2 * grow
             }
