@@ -1820,6 +1820,8 @@ struct BlockLayouter {
                 let grow = min(past, (room.above + room.below) / 2)
                 above += grow
                 height += 2 * grow
+                // (Measured once: what it holds is not asked of its lines again, `inkReach`.)
+                inkPast = (max(0, ink.above - above), max(0, ink.below - (height - textHeight - above)))
             }
             frameTop = top + above
             blockBottom = top + height

@@ -983,9 +983,7 @@ public struct StringCatalog: Sendable {
     /// variations, every form so): it falls back along the locale's chain as a missing one
     /// does, rather than showing nothing.
     private static func isUntranslated(_ localization: LocatedJSON) -> Bool {
-        if let unit = localization["stringUnit"] {
-            return unit["state"]?.string == "new" && unit["value"]?.string == ""
-        }
+        if let unit = localization["stringUnit"] { return isNewAndEmpty(unit) }
         guard let variations = localization["variations"]?.members, !variations.isEmpty else { return false }
         return variations.allSatisfy { variation in
             guard let forms = variation.value.members, !forms.isEmpty else { return false }
@@ -1016,13 +1014,13 @@ public struct StringCatalog: Sendable {
             take(entry)
             // Down its variations to the form shown.
             while entry["stringUnit"] == nil, let (kind, forms) = entry["variations"]?.members?.first,
-                let form = (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"]
+                let form = shownForm(kind, forms, device: device)
             {
                 entry = form
                 take(entry)
             }
             guard let unit = entry["stringUnit"], let text = unit["value"]?.string else { return false }
-            if unit["state"]?.string == "new" && text.isEmpty { return true }
+            if isNewAndEmpty(unit) { return true }
             guard !scope.names.isEmpty else { return false }
             var held: [String] = []
             _ = try? replacingPlaceholders(of: scope.names, in: text, limit: Int.max) { (name, _) throws(Diagnostic) -> String in
@@ -1032,6 +1030,17 @@ public struct StringCatalog: Sendable {
             return held.contains { seen.insert($0).inserted && untranslated(scope.substitutions[$0]!, in: scope, depth: depth + 1) }
         }
         return untranslated(localization, in: ([:], []), depth: 0)
+    }
+
+    /// A string unit Xcode added and nobody has translated yet: state "new", an empty value.
+    private static func isNewAndEmpty(_ unit: LocatedJSON) -> Bool {
+        unit["state"]?.string == "new" && unit["value"]?.string == ""
+    }
+
+    /// The form of `kind` variations (`forms`) a document on `device` shows: the device's own
+    /// (device variations), else `other`.
+    private static func shownForm(_ kind: String, _ forms: LocatedJSON, device: String?) -> LocatedJSON? {
+        (kind == "device" ? device.flatMap { forms[$0] } : nil) ?? forms["other"]
     }
 
     /// The devices whose variations a document's `device` picks (`iphone-8`, `ipad-mini`).
@@ -1086,8 +1095,7 @@ public struct StringCatalog: Sendable {
             // need not: a document names its device, and one of another device, or of none,
             // takes the `other` form.
             if kind == "device" { byDevice = true }
-            let own = kind == "device" ? device.flatMap { forms[$0] } : nil
-            guard let form = own ?? forms["other"] else {
+            guard let form = shownForm(kind, forms, device: device) else {
                 guard kind == "device" else {
                     throw Diagnostic.error(location(forms, file), "the plural variations of \(what) have no \"other\" form")
                 }
