@@ -415,6 +415,54 @@ import Testing
         #expect(latin.report.pages[0].blocks.map(\.frame.y) == [0, 30.1])
     }
 
+    /// A stack's background covers the spacers before its first blocks, its padding: a card's
+    /// top spacer was left bare in the flow (its background began at its first label), though
+    /// not in a row. A nested card's padding takes its own color. Where those spacers stayed
+    /// on the page before, or were left out at a page's top, the part on the page its blocks
+    /// stand on begins at the content area, not in the margin above it.
+    @Test func aBackgroundCoversTheSpacersBeforeItsBlocks() throws {
+        let (gray, blue) = (Color(hex: "#DDDDDD"), Color(hex: "#2255AA"))
+        func backgrounds(_ page: Page, _ color: Color?) -> [RectangleItem] {
+            page.items.compactMap { if case .rectangle(let r) = $0, r.fill == color { r } else { nil } }
+        }
+        for card in [
+            ##"<stack background="#DDDDDD"><spacer height="20"/><label>Card</label><spacer height="20"/></stack>"##,
+            ##"<stack background="#DDDDDD"><stack><spacer height="20"/><label>Card</label></stack><spacer height="20"/></stack>"##,
+        ] {
+            let result = try #require(layoutMarkup(#"<document width="200" margin="10">\#(card)<label>After</label></document>"#))
+            let page = try #require(result.pages.first)
+            #expect(backgrounds(page, gray).map(\.y) == [10], "\(card): \(backgrounds(page, gray))")
+            #expect(result.report.pages[0].blocks[0].frame.y > 10 + 20, "the label stays below its padding")
+        }
+        // Nested: the outer card's padding in its color, the inner card's in its own, drawn
+        // over it.
+        let nested = try #require(layoutMarkup(
+            ##"<document width="200" margin="10"><stack background="#DDDDDD"><spacer height="20"/>"##
+                + ##"<stack background="#2255AA"><spacer height="10"/><label>Card</label></stack></stack></document>"##))
+        let page = try #require(nested.pages.first)
+        let (outer, inner) = (backgrounds(page, gray), backgrounds(page, blue))
+        #expect(outer.map(\.y) == [10] && inner.count == 1, "\(outer) \(inner)")
+        if let o = outer.first, let i = inner.first {
+            #expect(i.y > 10 + 20 && i.y < nested.report.pages[0].blocks[0].frame.y - 10 + 0.001, "\(i)")
+            let order = page.items.compactMap { if case .rectangle(let r) = $0 { r.fill } else { nil } }
+            #expect(order.firstIndex(of: o.fill!)! < order.firstIndex(of: i.fill!)!, "the outer card is drawn first")
+        }
+        // A card after a long paragraph on a page of fixed height: whether its padding stays
+        // at the foot of the page before or is left out there, its background on the next page
+        // begins at the content area's top (10), not above it in the margin.
+        for repeats in 8...14 {
+            let long = String(repeating: "فقرة طويلة ", count: repeats)
+            let markup = ##"<document width="200" height="160" margin="10" lang="ar"><p>\##(long)</p><stack background="#DDDDDD">"##
+                + #"<spacer height="20"/><label>بطاقة</label><label>سطر</label><spacer height="20"/></stack></document>"#
+            let result = try #require(layoutMarkup(markup))
+            for (n, page) in result.pages.enumerated() {
+                for rectangle in backgrounds(page, gray) {
+                    #expect(rectangle.y >= 10 - 1e-9 && rectangle.y + rectangle.height <= 150 + 1e-9, "\(repeats), page \(n + 1): \(rectangle)")
+                }
+            }
+        }
+    }
+
     /// A button holds the ink of its text 2 pt inside its edges: at AX3 the lower dot of
     /// Pashto's final "ې" fell 6 pt under it (white on the page's white: another letter). At
     /// body size its padding holds it, and the button is the 44 pt it was.

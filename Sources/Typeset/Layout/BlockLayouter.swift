@@ -92,9 +92,15 @@ struct ContainerBackground {
 /// between them): behind each unit with blocks and the gap after it, to the next one's top (the
 /// last to the container's end, spacers after it too), so that its children stand on one area
 /// and each page has its part (a paragraph split between pages, behind each part's lines and
-/// the gap after the last).
+/// the gap after the last). The part behind its first unit with blocks reaches up over the
+/// spacers before it, its padding (a card's top spacer was left bare), as far as they stand on
+/// the same page: a page's part of a background never begins above its content area
+/// (`PageEmitter.emit`, `Unit.backgrounds`), where a unit that went on to a next page, or whose
+/// spacers were left out at its top, stands.
 struct FlowBackground {
     var units: Range<Int>
+    /// The first of `units` with blocks (`units.upperBound` for none).
+    var firstWithBlocks: Int
     var x: Double
     var width: Double
     var fill: Color
@@ -102,7 +108,7 @@ struct FlowBackground {
     /// Its part behind `units[index]`, whose next unit with blocks is `units[nextWithBlocks]`
     /// (`units.count` for none); nil when that has no height.
     func rectangle(behind index: Int, nextWithBlocks next: Int, in units: [Unit]) -> RectangleItem? {
-        let top = units[index].top
+        let top = index == firstWithBlocks ? units[self.units.lowerBound].top : units[index].top
         let bottom = next < self.units.upperBound ? units[next].top : units[self.units.upperBound - 1].bottom
         guard bottom > top else { return nil }
         return RectangleItem(x: x, y: top, width: width, height: bottom - top, fill: fill)
@@ -1129,9 +1135,10 @@ struct BlockLayouter {
     /// rectangles: 4.3 GB for 1 MB of markup.)
     private mutating func addBackground(_ block: Block, _ context: BlockContext, units start: Int) {
         guard let color = block.style.background, start < units.count else { return }
-        // Room for the ink over the first lines of its first unit with blocks, where it
-        // begins (`FlowBackground`): that unit's blocks move down, and the units after it.
-        if let first = units[start...].firstIndex(where: { !$0.blocks.isEmpty }) {
+        // Room for the ink over the first lines of its first unit with blocks, where its
+        // blocks begin (`FlowBackground`): that unit's blocks move down, and the units after it.
+        let firstWithBlocks = units[start...].firstIndex(where: { !$0.blocks.isEmpty })
+        if let first = firstWithBlocks {
             var highest = units[first].top
             for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkReach().top) }
             let height = units[first].bottom - units[first].top
@@ -1146,7 +1153,8 @@ struct BlockLayouter {
         var lowest = cursor
         for i in start..<units.count { lowest = max(lowest, units[i].inkBottom()) }
         if lowest > cursor { appendUnit([], top: cursor, bottom: lowest, block: block) }
-        let background = FlowBackground(units: start..<units.count, x: context.x, width: context.width, fill: color)
+        let background = FlowBackground(
+            units: start..<units.count, firstWithBlocks: firstWithBlocks ?? units.count, x: context.x, width: context.width, fill: color)
         var next = units.count
         for index in background.units.reversed() where !units[index].blocks.isEmpty {
             if background.rectangle(behind: index, nextWithBlocks: next, in: units) != nil {

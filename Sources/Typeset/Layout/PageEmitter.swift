@@ -17,7 +17,9 @@ struct PageEmitter {
     /// Those ended with `continued` so far.
     private var suspended: Set<OpenStructure> = []
 
-    /// Where the page's content area ends: the backgrounds of lists, rows and stacks stop there.
+    /// Where the page's content area begins and ends: the backgrounds of lists, rows and stacks
+    /// stay within them.
+    let contentTop: Double
     let contentBottom: Double
     /// Where in `items` the backgrounds of lists, rows and stacks are, by their fill, x, width
     /// and bottom (in millionths of a point): where the next part of one meets it. (Searched
@@ -55,7 +57,7 @@ struct PageEmitter {
     let makesReport: Bool
 
     init(
-        width: Double, height: Double, background: Color, contentBottom: Double, makesReport: Bool,
+        width: Double, height: Double, background: Color, margin: Double, makesReport: Bool,
         resuming: Set<OpenStructure> = []
     ) {
         report = ReportPage(width: width, height: height, blocks: [])
@@ -64,7 +66,8 @@ struct PageEmitter {
         // array was copied six times, each item with it.
         items.reserveCapacity(64)
         self.background = background
-        self.contentBottom = contentBottom
+        contentTop = margin
+        contentBottom = height - margin
         self.resuming = resuming
     }
 
@@ -151,10 +154,13 @@ struct PageEmitter {
         }
         // The backgrounds of the lists, rows and stacks it begins (the page's part of those of a
         // unit cut between pages, given), never past the content area (the gap after the last
-        // block of a page reached into the margin).
+        // block of a page reached into the margin, and a stack's part over the spacers it
+        // begins with, left on the page before, into the top margin: `FlowBackground`).
         let own = block.backgrounds.reversed().map { var r = $0.rectangle; r.y += dy; return r }
         for var background in backgrounds ?? own {
-            background.height = min(background.y + background.height, contentBottom) - background.y
+            let top = max(background.y, contentTop)
+            background.height = min(background.y + background.height, contentBottom) - top
+            background.y = top
             guard background.height > 0 else { continue }
             // One rectangle where a container's parts meet on the page: two drawn edge to edge
             // let the page show through their antialiased edges (light lines across a card).

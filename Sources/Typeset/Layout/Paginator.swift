@@ -60,7 +60,7 @@ extension BlockLayouter {
                 return ([], [], [error])
             }
             var emitter = PageEmitter(
-                width: width, height: height, background: background, contentBottom: height - margin,
+                width: width, height: height, background: background, margin: margin,
                 makesReport: options.makesReport)
             for index in units.indices {
                 flow.addBackgrounds(to: &units, at: index)
@@ -75,7 +75,7 @@ extension BlockLayouter {
         var pages: [Page] = []
         var reports: [ReportPage] = []
         var emitter = PageEmitter(
-            width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
+            width: width, height: pageHeight, background: background, margin: margin,
             makesReport: options.makesReport)
         var y = 0.0  // used height of the current page's content area
         var empty = true
@@ -190,7 +190,7 @@ extension BlockLayouter {
             pages.append(page)
             reports.append(emitter.report)
             emitter = PageEmitter(
-                width: width, height: pageHeight, background: background, contentBottom: pageHeight - margin,
+                width: width, height: pageHeight, background: background, margin: margin,
                 makesReport: options.makesReport, resuming: continuing)
             y = 0
             empty = true
