@@ -99,7 +99,7 @@ final class PDFFont {
     /// Makes `glyph` stand for `text` in ToUnicode if it stands for nothing yet; true when it
     /// now stands for exactly `text` (no /ActualText needed). The hyphen shown at a soft hyphen
     /// (no text) stands for its own character, "-" (or "‐" in a font whose hyphen is only
-    /// that), for the readers that ignore /ActualText.
+    /// that): `code(for:drawnFor:)`.
     @inline(__always)
     func map(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         if let existing = unicode[Int(glyph)] {
@@ -128,15 +128,24 @@ final class PDFFont {
     }
 
     /// The code that shows `glyph` standing for `text` in ToUnicode, or nil when none can and
-    /// the glyph needs /ActualText (a bitmap or CFF font's, the hyphen of a soft hyphen). A
+    /// the glyph needs /ActualText (a bitmap or CFF font's). A
     /// glyph stands for the text of its first use as its own id; drawn for other text, it takes
     /// a code of its own past the glyph ids, which /CIDToGIDMap maps to it: in an Arabic
     /// document, "(" drawn with the glyph of ")" first made every later Latin "(beta)" read
     /// ")beta(" in the readers that ignore /ActualText (pdfminer, mutool).
+    /// The hyphen drawn where a word breaks at a soft hyphen (it has no text) reads as the
+    /// hyphen its glyph stands for: pdftotext and pdf.js join a word's halves at a hyphen that
+    /// ends a line, and with no text (an empty /ActualText) a search for the word found
+    /// "inter" and "national" on two lines.
     @inline(__always)
     func code(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        map(glyph, to: text) ? glyph : alternateCode(for: glyph, drawnFor: text)
+        if map(glyph, to: text) { return glyph }
+        if text.isEmpty { return unicode[Int(glyph)].flatMap { Self.hyphens.contains($0) ? glyph : nil } }
+        return alternateCode(for: glyph, drawnFor: text)
     }
+
+    /// "-" and "‐", in UTF-8: what a hyphen's glyph stands for.
+    private static let hyphens: [[UInt8]] = [Array("-".utf8), Array("\u{2010}".utf8)]
 
     /// Codes of its own for the glyphs of a cluster (`glyphs`, in the order drawn) that do not
     /// read as its `text` in ToUnicode, one after another: each glyph stands for the character

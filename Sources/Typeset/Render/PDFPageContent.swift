@@ -100,7 +100,10 @@ struct PDFPageContent: ~Copyable {
                     glyphs = glyphStart..<glyphStart + cluster.glyphCount
                     glyphStart += cluster.glyphCount
                 }
-                let code = glyphs.count == 1 ? font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: clusterText) : nil
+                // (A right-to-left run's hyphen at a soft hyphen stays without text: poppler put
+                // it at the front of the word's first half, "-העי" for "העי-".)
+                let code = glyphs.count == 1 && !(run.backward && clusterText.isEmpty)
+                    ? font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: clusterText) : nil
                 let mapped = code != nil
                 if !mapped {
                     line.beginActualText(clusterText, in: &bytes)
