@@ -1556,6 +1556,13 @@ extension ReportInvariantTests {
         let hebrewText = try runProgram("/usr/bin/pdftotext", [folder + "/he.pdf", "-"]).stdout
         let hebrew = hebrewText.split(separator: "\n").map { $0.filter { !"\u{202A}\u{202B}\u{202C}\u{0C}".contains($0) } }
         #expect(hebrew.prefix(2) == ["העי", "רונית"], "\(hebrewText)")
+        // Nor does a left-to-right word's in a right-to-left paragraph: poppler put the "-" in
+        // the middle of its line, or joined the word's half to a Hebrew word.
+        try #"<document width="150" lang="he"><p>שלום inter&#xAD;national עולם</p></document>"#
+            .write(toFile: folder + "/mixed.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "mixed.xml", "-o", "mixed.pdf"], in: folder).status == 0)
+        let mixed = try runProgram("/usr/bin/pdftotext", [folder + "/mixed.pdf", "-"]).stdout
+        #expect(mixed.contains("inter") && !mixed.contains("-"), "\(mixed)")
     }
 
     /// ZWNJ (in most Persian sentences), ZWJ, a soft hyphen and LRM are not drawn: HarfBuzz's

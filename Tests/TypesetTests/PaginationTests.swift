@@ -447,19 +447,50 @@ import Testing
             let order = page.items.compactMap { if case .rectangle(let r) = $0 { r.fill } else { nil } }
             #expect(order.firstIndex(of: o.fill!)! < order.firstIndex(of: i.fill!)!, "the outer card is drawn first")
         }
-        // A card after a long paragraph on a page of fixed height: whether its padding stays
-        // at the foot of the page before or is left out there, its background on the next page
-        // begins at the content area's top (10), not above it in the margin.
-        for repeats in 8...14 {
+        // A card after a long paragraph on a page of fixed height, the break before it, inside
+        // it or after it: on the page its first label stands on, the card begins with its
+        // padding (20 pt and the 8 pt gap), at the next page's top too (the spacer was left on
+        // the page before, or left out, and the card began at its label), never in the margin.
+        for repeats in 6...16 {
             let long = String(repeating: "فقرة طويلة ", count: repeats)
             let markup = ##"<document width="200" height="160" margin="10" lang="ar"><p>\##(long)</p><stack background="#DDDDDD">"##
                 + #"<spacer height="20"/><label>بطاقة</label><label>سطر</label><spacer height="20"/></stack></document>"#
             let result = try #require(layoutMarkup(markup))
             for (n, page) in result.pages.enumerated() {
-                for rectangle in backgrounds(page, gray) {
+                let shown = backgrounds(page, gray)
+                for rectangle in shown {
                     #expect(rectangle.y >= 10 - 1e-9 && rectangle.y + rectangle.height <= 150 + 1e-9, "\(repeats), page \(n + 1): \(rectangle)")
                 }
+                if let label = result.report.pages[n].blocks.first(where: { $0.kind == "label" }), label.lines.first?.runs.first?.text == "بطاقة" {
+                    #expect(shown.first.map { abs($0.y - (label.frame.y - 28)) < 1e-9 } == true, "\(repeats), page \(n + 1): \(shown) \(label.frame)")
+                }
             }
+        }
+        // A card in a stack of the same color as the stack around it: the card's color over its
+        // last label (the inner stack's part there was drawn anew after the card's, and hid it).
+        let inside = try #require(layoutMarkup(
+            ##"<document width="260" margin="16"><stack background="#2255AA"><stack background="#2255AA"><label>Short</label>"##
+                + ##"<stack background="#FF0000"><label>H</label><label>P</label></stack></stack><label>X</label></stack></document>"##))
+        let red = Color(hex: "#FF0000")
+        for label in inside.report.pages[0].blocks where ["H", "P"].contains(label.lines.first?.runs.first?.text) {
+            let (x, y) = (label.frame.x + 1, label.frame.y + label.frame.height / 2)
+            let topmost = inside.pages[0].items.last {
+                if case .rectangle(let r) = $0 { r.x <= x && x <= r.x + r.width && r.y <= y && y <= r.y + r.height } else { false }
+            }
+            if case .rectangle(let r)? = topmost { #expect(r.fill == red, "\(label.frame): \(r)") } else { Issue.record("no background") }
+        }
+        // A first block that goes on to the next page (a paragraph, a list, a row): its part on
+        // its first page covers the padding too (it began at the block).
+        for first in [
+            "<p>One two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen.</p>",
+            "<list><item>One two three four five six</item><item>seven eight nine ten eleven twelve</item><item>thirteen fourteen</item></list>",
+            "<row><p>One two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.</p><label>x</label></row>",
+        ] {
+            let result = try #require(layoutMarkup(
+                ##"<document width="220" height="120" margin="10"><stack background="#DDDDDD"><spacer height="20"/>"## + first + "</stack></document>"))
+            #expect(result.pages.count >= 2)
+            #expect(result.pages.first.map { backgrounds($0, gray).map(\.y) } == [10], "\(first): \(result.pages.first.map { backgrounds($0, gray) } ?? [])")
+            #expect(result.pages.dropFirst().allSatisfy { backgrounds($0, gray).allSatisfy { $0.y >= 10 - 1e-9 } })
         }
     }
 
@@ -862,6 +893,11 @@ import Testing
         #expect(
             try pages(lines(5) + "<heading>Apps</heading><row><heading>New</heading><button>All</button></row>\n<list><item>A</item></list>")
                 == [["p1"], ["heading1", "heading1", "button1", "item2"]])
+        // Headings, each with a spacer after it, more than a page: each keeps the next only,
+        // and two stand on each page, as many as fit (they went on a page each, the rest of
+        // each page blank, as a page of the others following each one did not fit beside it).
+        let chain = try pages((1...12).map { "<heading>S\($0)</heading>\n<spacer height=\"40\"/>\n" }.joined())
+        #expect(chain.count == 6 && chain.allSatisfy { $0.count == 2 }, "\(chain)")
     }
 
     /// A divider is not the first thing on a page: left out at a page break, as a spacer is (a

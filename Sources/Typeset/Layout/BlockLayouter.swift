@@ -93,10 +93,10 @@ struct ContainerBackground {
 /// last to the container's end, spacers after it too), so that its children stand on one area
 /// and each page has its part (a paragraph split between pages, behind each part's lines and
 /// the gap after the last). The part behind its first unit with blocks reaches up over the
-/// spacers before it, its padding (a card's top spacer was left bare), as far as they stand on
-/// the same page: a page's part of a background never begins above its content area
-/// (`PageEmitter.emit`, `Unit.backgrounds`), where a unit that went on to a next page, or whose
-/// spacers were left out at its top, stands.
+/// spacers before it, its padding (a card's top spacer was left bare). At a page's top, where
+/// those spacers were left on the page before or left out, the unit keeps room for them above
+/// it (`paginate`'s `roomAtTop`); a page's part of a background never begins above its content
+/// area (`PageEmitter.emit`, `Unit.backgrounds`).
 struct FlowBackground {
     var units: Range<Int>
     /// The first of `units` with blocks (`units.upperBound` for none).

@@ -97,6 +97,11 @@ public struct GlyphRun: Sendable {
     /// The BCP 47 language of the text (PDF's /Lang, SVG's xml:lang), nil when not known: a
     /// screen reader reads an Arabic paragraph of an English mockup with an Arabic voice.
     public var language: String?
+    /// Whether it is left-to-right text in a left-to-right paragraph: the hyphen it shows at a
+    /// soft hyphen reads as "-" in a PDF's text (`PDFPageContent`), at the end of a line as
+    /// poppler reads it (in right-to-left text, or a right-to-left paragraph, poppler put it
+    /// before the word, or joined the word's first half to the wrong word).
+    var leftToRightInLeftToRight = false
 
     /// `originX` and `baseline` are the first glyph's position when not given.
     public init(font: FontFace, size: Double, color: Color, glyphs: [PositionedGlyph], text: String,

@@ -157,11 +157,19 @@ struct PageEmitter {
         // block of a page reached into the margin, and a stack's part over the spacers it
         // begins with, left on the page before, into the top margin: `FlowBackground`).
         let own = block.backgrounds.reversed().map { var r = $0.rectangle; r.y += dy; return r }
+        // Outermost first: the one before, as drawn (merged), and whether one was drawn anew.
+        var outer: RectangleItem?
+        var drawnAnew = false
         for var background in backgrounds ?? own {
             let top = max(background.y, contentTop)
             background.height = min(background.y + background.height, contentBottom) - top
             background.y = top
             guard background.height > 0 else { continue }
+            // Within the one outside it, opaque and of its color, it shows nothing: left out (drawn
+            // anew after that one's earlier part, which an inner card's part had joined, it hid
+            // that card's part over this block).
+            if let outer, outer.covers(background) { continue }
+            defer { outer = background }
             // One rectangle where a container's parts meet on the page: two drawn edge to edge
             // let the page show through their antialiased edges (light lines across a card).
             // The first drawn whose bottom is within a millionth of a point of this top.
@@ -176,14 +184,18 @@ struct PageEmitter {
                     meeting = (near, index)
                 }
             }
-            if let meeting, case .rectangle(var earlier) = items[meeting.index] {
+            // (Not once one outside it was drawn anew: joined to its part drawn before that
+            // one, it would be under it.)
+            if !drawnAnew, let meeting, case .rectangle(var earlier) = items[meeting.index] {
                 earlier.height = background.y + background.height - earlier.y
                 items[meeting.index] = .rectangle(earlier)
                 containerBackgrounds[meeting.key]?.removeAll { $0 == meeting.index }
                 containerBackgrounds[MeetingKey(earlier, bottom: earlier.y + earlier.height), default: []].append(meeting.index)
+                background = earlier
             } else {
                 containerBackgrounds[MeetingKey(background, bottom: background.y + background.height), default: []].append(items.count)
                 items.append(.rectangle(background))
+                drawnAnew = true
             }
         }
         // Where the part of a text block split between pages ends on this one (page coordinates).
@@ -420,10 +432,20 @@ struct PageEmitter {
             reportText = String(kept)
         }
         let style = paragraph.text.spans[run.spanIndex].style
-        let glyphRun = GlyphRun(
+        var glyphRun = GlyphRun(
             font: run.face, size: run.size, color: style.color, glyphs: glyphs, text: text,
             clusters: clusters, backward: run.isRightToLeft, width: run.width, language: style.language,
             originX: originX + run.x, baseline: baseline)
+        glyphRun.leftToRightInLeftToRight = paragraph.baseLevel == 0 && !run.isRightToLeft
         return (glyphRun, reportText)
+    }
+}
+
+extension RectangleItem {
+    /// Whether `other`, drawn over it, shows nothing it does not: it is opaque, of `other`'s
+    /// fill, square-cornered, and `other` (without a stroke) lies within it.
+    func covers(_ other: RectangleItem) -> Bool {
+        fill == other.fill && fill?.alpha == 1 && stroke == nil && other.stroke == nil && cornerRadius == 0
+            && x <= other.x && x + width >= other.x + other.width && y <= other.y && y + height >= other.y + other.height
     }
 }

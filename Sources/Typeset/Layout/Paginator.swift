@@ -80,6 +80,9 @@ extension BlockLayouter {
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
+        /// The last unit with content on the current page, when it keeps with what follows it
+        /// (`keptStart`): whether it is a heading (nil: it keeps nothing).
+        var keeperOnPage: Bool?
         var previousBottom = 0.0
         var pageError: Diagnostic?
         var warnings: [Diagnostic] = []
@@ -124,10 +127,15 @@ extension BlockLayouter {
             // row: rows of a heading and a label one after another went on as a chain, and half a
             // page was left empty.
             var kept: Double?  // the headings that follow, and their gaps
+            var nextKept: Double?  // the first of them, and the gap
             var separators = 0.0  // the spacers and dividers since, and their gaps
             var i = index
             var keeperIsHeading = units[index].isHeading
-            while i + 1 < units.count, (kept ?? 0) + separators <= contentHeight {
+            while i + 1 < units.count {
+                // Headings (and spacers between them) longer than a page cannot all stand on
+                // one: each keeps only the next (twelve headings, each with a spacer after it,
+                // went on a page each, as much as a page of the others keeping each one away).
+                guard (kept ?? 0) + separators <= contentHeight else { return nextKept }
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
                 let height = next.bottom - next.top
@@ -138,6 +146,7 @@ extension BlockLayouter {
                 }
                 if next.keepsWithNext && (next.isHeading || keeperIsHeading) && height <= contentHeight + 0.001 {
                     kept = (kept ?? 0) + separators + gap + height
+                    nextKept = nextKept ?? kept
                     separators = 0
                     keeperIsHeading = next.isHeading
                     i += 1
@@ -195,7 +204,18 @@ extension BlockLayouter {
             y = 0
             empty = true
             onlySpace = true
+            keeperOnPage = nil
             return true
+        }
+
+        /// The room above `units[index]` at a page's top: the spacers that the backgrounds it
+        /// begins begin with, their padding (`FlowBackgroundCursor.padding`), left on the page
+        /// before or left out at this one's top (a card went on at the next page's top without
+        /// its padding), when the unit's start fits below them.
+        func roomAtTop(_ index: Int) -> Double {
+            let padding = flow.padding(before: index, in: units)
+            guard padding > 0 else { return 0 }
+            return padding + units[index].startHeight(contentHeight: contentHeight) <= contentHeight + 0.001 ? padding : 0
         }
 
         var pageEnded = false  // by a spacer left out: what follows starts a page
@@ -203,7 +223,7 @@ extension BlockLayouter {
             flow.addBackgrounds(to: &units, at: index)
             let unit = units[index]
             defer { units[index].blocks = [] }
-            var gap = empty ? 0 : max(0, unit.top - previousBottom)
+            var gap = empty ? roomAtTop(index) : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
             // A spacer (or an empty row or stack) at a page break is left out, as CSS drops
@@ -223,15 +243,19 @@ extension BlockLayouter {
             if pageEnded {
                 pageEnded = false
                 guard newPage(for: unit) else { break }
-                gap = 0
+                gap = roomAtTop(index)
             }
             // A title or a heading is not left at the bottom of a page, its section on the next:
-            // it goes there too when the start of what follows it would not fit beside it.
-            if !empty, y + gap + height <= contentHeight + 0.001, let next = keptStart(after: index),
+            // it goes there too when the start of what follows it would not fit beside it. Not
+            // when the heading before it on the page keeps it, which stayed for it (in a chain
+            // of headings longer than a page, each keeping only the next, the second went on
+            // to the next page, and the first was left alone).
+            let keptByBefore = keeperOnPage.map { unit.keepsWithNext && (unit.isHeading || $0) } ?? false
+            if !empty, !keptByBefore, y + gap + height <= contentHeight + 0.001, let next = keptStart(after: index),
                 y + gap + height + next > contentHeight + 0.001, height + next <= contentHeight + 0.001
             {
                 guard newPage(for: unit) else { break }
-                gap = 0
+                gap = roomAtTop(index)
             }
             if y + gap + height <= contentHeight + 0.001 {
                 let dy = margin + y + gap - unit.top
@@ -240,6 +264,7 @@ extension BlockLayouter {
                 y += gap + height
                 empty = false
                 if !unit.blocks.isEmpty { onlySpace = false }
+                if !unit.isSeparator { keeperOnPage = unit.keepsWithNext ? unit.isHeading : nil }
                 continue
             }
             // What fits on a page goes to the next whole. A paragraph starts here and its lines
@@ -255,12 +280,12 @@ extension BlockLayouter {
             if !empty && (!splits && (height <= contentHeight + 0.001 || standsAtATop) || !startsHere) {
                 guard newPage(for: unit) else { break }
             }
-            let firstTop = empty ? 0 : y + gap
+            let firstTop = empty ? roomAtTop(index) : y + gap
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
             let backgrounds =
                 pieces.count > 1 && unit.blocks.contains(where: { !$0.backgrounds.isEmpty })
-                ? unit.backgrounds(on: pieces, pageTops: pageTops) : nil
+                ? unit.backgrounds(on: pieces, pageTops: pageTops, contentTop: margin) : nil
             var warned = false
             for (index, piece) in pieces.enumerated() {
                 if index > 0 {
@@ -284,6 +309,7 @@ extension BlockLayouter {
             }
             y = pieces.count == 1 ? firstTop + height : pieces[pieces.count - 1].height
             empty = false
+            keeperOnPage = unit.keepsWithNext ? unit.isHeading : nil
         }
         if let pageError { return ([], [], warnings + [pageError]) }
         pages.append(emitter.page().0)
@@ -315,6 +341,16 @@ struct FlowBackgroundCursor {
         }
         nextWithBlocks = next
         starting = Dictionary(grouping: backgrounds.indices, by: { backgrounds[$0].units.lowerBound })
+    }
+
+    /// How far the backgrounds whose first unit with blocks is `units[index]` reach above it,
+    /// over the spacers they begin with (`FlowBackground`); 0 for none.
+    func padding(before index: Int, in units: [Unit]) -> Double {
+        var padding = 0.0
+        for background in active where backgrounds[background].firstWithBlocks == index {
+            padding = max(padding, units[index].top - units[backgrounds[background].units.lowerBound].top)
+        }
+        return padding
     }
 
     /// Called for each unit in turn, before it is looked at.
@@ -502,12 +538,14 @@ extension Unit {
     }
 
     /// Each piece's part of the backgrounds of the unit's lists, rows and stacks, in page
-    /// coordinates (`pageTops`: where each piece's content area begins): from the container's
+    /// coordinates (`pageTops`: where each piece's content area begins, the first's where the
+    /// unit begins; `contentTop`: where a page's content area begins, which a stack's part over
+    /// the spacers before the unit reaches up to, `FlowBackground`): from the container's
     /// top on the page it begins on, or the page's top, to where its blocks end on the page it
     /// ends on (and the space it has after them), or the page's end, as CSS fragments a box.
     /// A row's background goes on as long as one of its columns does (it stopped with its first
     /// column's first block).
-    func backgrounds(on pieces: [UnitPiece], pageTops: [Double]) -> [[RectangleItem]] {
+    func backgrounds(on pieces: [UnitPiece], pageTops: [Double], contentTop: Double) -> [[RectangleItem]] {
         // Where each block's parts are: on which piece, moved down by how much, how far down.
         var parts = Array(repeating: [(piece: Int, dy: Double, bottom: Double)](), count: blocks.count)
         for (k, piece) in pieces.enumerated() {
@@ -531,7 +569,8 @@ extension Unit {
                 let after = max(0, background.rectangle.y + background.rectangle.height - lowest)
                 // Not above its page's content area: a column of a row whose first page took
                 // none of it begins at the next page's top, away from the others (it began in the margin).
-                let firstTop = max(pageTops[first], background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0))
+                let firstTop = max(
+                    first == 0 ? contentTop : pageTops[first], background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0))
                 let lastBottom = (its.filter { $0.piece == last }.map(\.bottom).max() ?? firstTop) + after
                 for k in first...last {
                     var rectangle = background.rectangle

@@ -100,9 +100,10 @@ struct PDFPageContent: ~Copyable {
                     glyphs = glyphStart..<glyphStart + cluster.glyphCount
                     glyphStart += cluster.glyphCount
                 }
-                // (A right-to-left run's hyphen at a soft hyphen stays without text: poppler put
-                // it at the front of the word's first half, "-העי" for "העי-".)
-                let code = glyphs.count == 1 && !(run.backward && clusterText.isEmpty)
+                // (The hyphen at a soft hyphen stays without text but in left-to-right text of a
+                // left-to-right paragraph: poppler put it before the word, "-העי" for "העי-",
+                // or, in a right-to-left paragraph, joined the word to the wrong one.)
+                let code = glyphs.count == 1 && (run.leftToRightInLeftToRight || !clusterText.isEmpty)
                     ? font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: clusterText) : nil
                 let mapped = code != nil
                 if !mapped {
