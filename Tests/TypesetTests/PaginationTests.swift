@@ -466,6 +466,15 @@ import Testing
                 }
             }
         }
+        // A translucent card that goes on at a page's top with its padding, in a blue card: the
+        // blue is behind the padding too (it began at the card's label, the padding over white).
+        let paged = try #require(layoutMarkup(
+            ##"<document height="200" width="260" margin="16"><stack background="#2255AA"><label>One</label><label>Two</label>"##
+                + ##"<label>Three</label><spacer height="60"/><stack background="#FF000080"><spacer height="30"/><label>Inner</label>"##
+                + ##"</stack><label>Last</label></stack></document>"##))
+        let second = try #require(paged.pages.dropFirst().first)
+        #expect(backgrounds(second, blue).first?.y == 16, "\(backgrounds(second, blue))")
+        #expect(backgrounds(second, Color(hex: "#FF000080")).first?.y == 16)
         // A card in a stack of the same color as the stack around it: the card's color over its
         // last label (the inner stack's part there was drawn anew after the card's, and hid it).
         let inside = try #require(layoutMarkup(
@@ -898,6 +907,16 @@ import Testing
         // each page blank, as a page of the others following each one did not fit beside it).
         let chain = try pages((1...12).map { "<heading>S\($0)</heading>\n<spacer height=\"40\"/>\n" }.joined())
         #expect(chain.count == 6 && chain.allSatisfy { $0.count == 2 }, "\(chain)")
+        // But a heading that the one before keeps with a chain that fits goes on with its
+        // paragraph (it stayed at the foot, as the first heading stayed for it).
+        #expect(try pages("<heading>First</heading><spacer height=\"100\"/>\n<heading>Second</heading>\n" + lines(5))
+            == [["heading1"], ["heading2", "p3"]])
+        // A card with padding of half a page, beginning with a heading: at a page's top, room
+        // for the padding only where the heading and its paragraph's start fit below it.
+        let card = try pages(
+            ##"<label>Top</label><spacer height="40"/><stack background="#DDDDDD"><spacer height="110"/><heading>Card</heading>"##
+                + "\n" + lines(3) + "</stack>")
+        #expect(card.allSatisfy { $0.last != "heading1" }, "\(card)")
     }
 
     /// A divider is not the first thing on a page: left out at a page break, as a spacer is (a

@@ -81,8 +81,8 @@ extension BlockLayouter {
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
         /// The last unit with content on the current page, when it keeps with what follows it
-        /// (`keptStart`): whether it is a heading (nil: it keeps nothing).
-        var keeperOnPage: Bool?
+        /// (`keptStart`): its index (nil: it keeps nothing).
+        var keeperOnPage: Int?
         var previousBottom = 0.0
         var pageError: Diagnostic?
         var warnings: [Diagnostic] = []
@@ -120,8 +120,12 @@ extension BlockLayouter {
         /// (`Unit.startHeight`), a block that does not split, or
         /// another heading and what it keeps; spacers and dividers between them go along. Nil
         /// for nothing to keep (the end, or only spacers and dividers before it).
-        func keptStart(after index: Int) -> Double? {
-            guard units[index].keepsWithNext else { return nil }
+        func keptStart(after index: Int) -> Double? { keptChain(after: index).kept }
+
+        /// `keptStart`, and whether the headings that follow, more than a page, were cut to the
+        /// next one (`cut`).
+        func keptChain(after index: Int) -> (kept: Double?, cut: Bool) {
+            guard units[index].keepsWithNext else { return (nil, false) }
             // Headings keep each other; a header row is kept by a heading before it (a heading
             // above a section's header row stayed alone at the foot), but not by another header
             // row: rows of a heading and a label one after another went on as a chain, and half a
@@ -135,7 +139,7 @@ extension BlockLayouter {
                 // Headings (and spacers between them) longer than a page cannot all stand on
                 // one: each keeps only the next (twelve headings, each with a spacer after it,
                 // went on a page each, as much as a page of the others keeping each one away).
-                guard (kept ?? 0) + separators <= contentHeight else { return nextKept }
+                guard (kept ?? 0) + separators <= contentHeight else { return (nextKept, true) }
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
                 let height = next.bottom - next.top
@@ -158,7 +162,7 @@ extension BlockLayouter {
                 if next.splittableParagraph(contentHeight: contentHeight) != nil
                     || height > contentHeight + 0.001 && !next.standsAtATop(contentHeight: contentHeight)
                 {
-                    return (kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight)
+                    return ((kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight), false)
                 }
                 // What cannot stand beside it on any page keeps nothing, nor the spacers before
                 // it; nor what cannot stand beside the headings and header row it keeps (a
@@ -166,9 +170,9 @@ extension BlockLayouter {
                 // were more than a page).
                 let own = units[index].bottom - units[index].top
                 let whole = (kept ?? 0) + separators + gap + height
-                return height <= contentHeight + 0.001 && own + whole <= contentHeight + 0.001 ? whole : kept
+                return (height <= contentHeight + 0.001 && own + whole <= contentHeight + 0.001 ? whole : kept, false)
             }
-            return kept
+            return (kept, false)
         }
 
         /// Starts a new page for the content of `unit`, or returns false at the page limit.
@@ -211,17 +215,18 @@ extension BlockLayouter {
         /// The room above `units[index]` at a page's top: the spacers that the backgrounds it
         /// begins begin with, their padding (`FlowBackgroundCursor.padding`), left on the page
         /// before or left out at this one's top (a card went on at the next page's top without
-        /// its padding), when the unit's start fits below them.
+        /// its padding), when the unit's start, and what a heading keeps, fits below them.
         func roomAtTop(_ index: Int) -> Double {
             let padding = flow.padding(before: index, in: units)
             guard padding > 0 else { return 0 }
-            return padding + units[index].startHeight(contentHeight: contentHeight) <= contentHeight + 0.001 ? padding : 0
+            let start = units[index].startHeight(contentHeight: contentHeight) + (keptStart(after: index) ?? 0)
+            return padding + start <= contentHeight + 0.001 ? padding : 0
         }
 
         var pageEnded = false  // by a spacer left out: what follows starts a page
         allUnits: for index in units.indices {
             flow.addBackgrounds(to: &units, at: index)
-            let unit = units[index]
+            var unit = units[index]
             defer { units[index].blocks = [] }
             var gap = empty ? roomAtTop(index) : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
@@ -247,10 +252,12 @@ extension BlockLayouter {
             }
             // A title or a heading is not left at the bottom of a page, its section on the next:
             // it goes there too when the start of what follows it would not fit beside it. Not
-            // when the heading before it on the page keeps it, which stayed for it (in a chain
-            // of headings longer than a page, each keeping only the next, the second went on
-            // to the next page, and the first was left alone).
-            let keptByBefore = keeperOnPage.map { unit.keepsWithNext && (unit.isHeading || $0) } ?? false
+            // when the heading before it on the page keeps it, in a chain of headings longer than
+            // a page, where each keeps only the next, and it stayed for this one (the second went
+            // on to the next page, and the first was left alone).
+            let keptByBefore = keeperOnPage.map { keeper in
+                unit.keepsWithNext && (unit.isHeading || units[keeper].isHeading) && keptChain(after: keeper).cut
+            } ?? false
             if !empty, !keptByBefore, y + gap + height <= contentHeight + 0.001, let next = keptStart(after: index),
                 y + gap + height + next > contentHeight + 0.001, height + next <= contentHeight + 0.001
             {
@@ -258,13 +265,14 @@ extension BlockLayouter {
                 gap = roomAtTop(index)
             }
             if y + gap + height <= contentHeight + 0.001 {
+                if empty && gap > 0 { flow.reachUp(&unit, at: index, by: gap) }  // (room at the top)
                 let dy = margin + y + gap - unit.top
                 // By index: `for block in` copied each block, retaining its arrays.
                 for k in unit.blocks.indices { emitter.emit(unit.blocks[k], lines: nil, dy: dy) }
                 y += gap + height
                 empty = false
                 if !unit.blocks.isEmpty { onlySpace = false }
-                if !unit.isSeparator { keeperOnPage = unit.keepsWithNext ? unit.isHeading : nil }
+                if !unit.isSeparator { keeperOnPage = unit.keepsWithNext ? index : nil }
                 continue
             }
             // What fits on a page goes to the next whole. A paragraph starts here and its lines
@@ -281,6 +289,7 @@ extension BlockLayouter {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? roomAtTop(index) : y + gap
+            if empty && firstTop > 0 { flow.reachUp(&unit, at: index, by: firstTop) }
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
             let backgrounds =
@@ -309,7 +318,7 @@ extension BlockLayouter {
             }
             y = pieces.count == 1 ? firstTop + height : pieces[pieces.count - 1].height
             empty = false
-            keeperOnPage = unit.keepsWithNext ? unit.isHeading : nil
+            keeperOnPage = unit.keepsWithNext ? index : nil
         }
         if let pageError { return ([], [], warnings + [pageError]) }
         pages.append(emitter.page().0)
@@ -330,6 +339,9 @@ struct FlowBackgroundCursor {
     private let starting: [Int: [Int]]
     /// Those behind the current unit, in the order they ended: the innermost first.
     private var active: [Int] = []
+    /// Where among the current unit's first block's backgrounds those of `active` that began
+    /// before it are (`reachUp`).
+    private var begunBefore: [Int] = []
 
     init(_ backgrounds: [FlowBackground], units: [Unit]) {
         self.backgrounds = backgrounds
@@ -356,6 +368,7 @@ struct FlowBackgroundCursor {
     /// Called for each unit in turn, before it is looked at.
     mutating func addBackgrounds(to units: inout [Unit], at index: Int) {
         guard !backgrounds.isEmpty else { return }
+        begunBefore = []
         active.removeAll { backgrounds[$0].units.upperBound <= index }
         if let begun = starting[index] {
             active += begun
@@ -365,7 +378,23 @@ struct FlowBackgroundCursor {
         for background in active {
             guard let rectangle = backgrounds[background].rectangle(behind: index, nextWithBlocks: nextWithBlocks[index], in: units)
             else { continue }
+            let count = units[index].blocks[0].backgrounds.count
             units[index].blocks[0].addBackground(ContainerBackground(rectangle: rectangle, blocks: units[index].blocks.count))
+            if backgrounds[background].units.lowerBound < index && units[index].blocks[0].backgrounds.count > count {
+                begunBefore.append(count)
+            }
+        }
+    }
+
+    /// Makes the parts behind `unit` (`units[index]`, the current one) of the backgrounds that
+    /// began before it reach `room` above it: standing at a page's top with room for the padding
+    /// of a card it begins (`padding`), the cards around that one cover the room too (the
+    /// padding showed the page there, not the card around it).
+    func reachUp(_ unit: inout Unit, at index: Int, by room: Double) {
+        let top = unit.top - room
+        for at in begunBefore where unit.blocks[0].backgrounds[at].rectangle.y > top {
+            unit.blocks[0].backgrounds[at].rectangle.height += unit.blocks[0].backgrounds[at].rectangle.y - top
+            unit.blocks[0].backgrounds[at].rectangle.y = top
         }
     }
 }
