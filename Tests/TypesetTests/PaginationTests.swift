@@ -415,6 +415,20 @@ import Testing
         #expect(latin.report.pages[0].blocks.map(\.frame.y) == [0, 30.1])
     }
 
+    /// What follows a row split between pages comes after the row's end, a card's bottom
+    /// padding in a column too: it was set where the card's text ended, on its background.
+    @Test func whatFollowsASplitRowComesAfterItsPadding() throws {
+        let text = String(repeating: "This card is one column of a row, and its text goes on past the foot of the page. ", count: 4)
+        let result = try #require(layoutMarkup(
+            ##"<document width="390" height="300"><row><stack background="#E5F0FF"><p>\##(text)</p><spacer height="24"/></stack>"##
+                + #"<label>Side</label></row><p>Text after the row.</p></document>"#))
+        let last = try #require(result.pages.last)
+        let card = try #require(last.items.compactMap { if case .rectangle(let r) = $0, r.fill == Color(hex: "#E5F0FF") { r } else { nil } }.first)
+        let after = try #require(result.report.pages.last?.blocks.last)
+        #expect(after.lines.first?.runs.first?.text == "Text after the row.")
+        #expect(after.frame.y >= card.y + card.height - 1e-9, "\(after.frame) \(card)")
+    }
+
     /// A stack's background covers the spacers before its first blocks, its padding: a card's
     /// top spacer was left bare in the flow (its background began at its first label), though
     /// not in a row. A nested card's padding takes its own color. Where those spacers stayed

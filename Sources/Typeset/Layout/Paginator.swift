@@ -265,7 +265,7 @@ extension BlockLayouter {
                 gap = roomAtTop(index)
             }
             if y + gap + height <= contentHeight + 0.001 {
-                if empty && gap > 0 { flow.reachUp(&unit, at: index, by: gap) }  // (room at the top)
+                if empty && gap > 0 { flow.reachUp(&unit, by: gap) }  // (room at the top)
                 let dy = margin + y + gap - unit.top
                 // By index: `for block in` copied each block, retaining its arrays.
                 for k in unit.blocks.indices { emitter.emit(unit.blocks[k], lines: nil, dy: dy) }
@@ -289,7 +289,7 @@ extension BlockLayouter {
                 guard newPage(for: unit) else { break }
             }
             let firstTop = empty ? roomAtTop(index) : y + gap
-            if empty && firstTop > 0 { flow.reachUp(&unit, at: index, by: firstTop) }
+            if empty && firstTop > 0 { flow.reachUp(&unit, by: firstTop) }
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
             let backgrounds =
@@ -316,7 +316,10 @@ extension BlockLayouter {
                     warned = true
                 }
             }
-            y = pieces.count == 1 ? firstTop + height : pieces[pieces.count - 1].height
+            // What follows comes after the space after its blocks, to its end (a card's bottom
+            // padding in a column), as its background reaches: it was set over it.
+            let after = max(0, unit.bottom - (unit.blocks.map(\.bottom).max() ?? unit.bottom))
+            y = pieces.count == 1 ? firstTop + height : min(contentHeight, pieces[pieces.count - 1].height + after)
             empty = false
             keeperOnPage = unit.keepsWithNext ? index : nil
         }
@@ -386,11 +389,11 @@ struct FlowBackgroundCursor {
         }
     }
 
-    /// Makes the parts behind `unit` (`units[index]`, the current one) of the backgrounds that
+    /// Makes the parts behind `unit` (the current one) of the backgrounds that
     /// began before it reach `room` above it: standing at a page's top with room for the padding
     /// of a card it begins (`padding`), the cards around that one cover the room too (the
     /// padding showed the page there, not the card around it).
-    func reachUp(_ unit: inout Unit, at index: Int, by room: Double) {
+    func reachUp(_ unit: inout Unit, by room: Double) {
         let top = unit.top - room
         for at in begunBefore where unit.blocks[0].backgrounds[at].rectangle.y > top {
             unit.blocks[0].backgrounds[at].rectangle.height += unit.blocks[0].backgrounds[at].rectangle.y - top
