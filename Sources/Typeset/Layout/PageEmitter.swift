@@ -154,8 +154,9 @@ struct PageEmitter {
         }
         // The backgrounds of the lists, rows and stacks it begins (the page's part of those of a
         // unit cut between pages, given), never past the content area (the gap after the last
-        // block of a page reached into the margin, and a stack's part over the spacers it
-        // begins with, left on the page before, into the top margin: `FlowBackground`).
+        // block of a page reached into the margin; a stack's part over the spacers it begins
+        // with, left on the page before, reached into the top margin: `FlowBackground`,
+        // `Unit.backgrounds`).
         let own = block.backgrounds.reversed().map { var r = $0.rectangle; r.y += dy; return r }
         // Outermost first: the one before, as drawn (merged), and whether one was drawn anew.
         var outer: RectangleItem?
@@ -169,7 +170,6 @@ struct PageEmitter {
             // anew after that one's earlier part, which an inner card's part had joined, it hid
             // that card's part over this block).
             if let outer, outer.covers(background) { continue }
-            defer { outer = background }
             // One rectangle where a container's parts meet on the page: two drawn edge to edge
             // let the page show through their antialiased edges (light lines across a card).
             // The first drawn whose bottom is within a millionth of a point of this top.
@@ -191,10 +191,11 @@ struct PageEmitter {
                 items[meeting.index] = .rectangle(earlier)
                 containerBackgrounds[meeting.key]?.removeAll { $0 == meeting.index }
                 containerBackgrounds[MeetingKey(earlier, bottom: earlier.y + earlier.height), default: []].append(meeting.index)
-                background = earlier
+                outer = earlier
             } else {
                 containerBackgrounds[MeetingKey(background, bottom: background.y + background.height), default: []].append(items.count)
                 items.append(.rectangle(background))
+                outer = background
                 drawnAnew = true
             }
         }

@@ -294,7 +294,7 @@ extension BlockLayouter {
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
             let backgrounds =
                 pieces.count > 1 && unit.blocks.contains(where: { !$0.backgrounds.isEmpty })
-                ? unit.backgrounds(on: pieces, pageTops: pageTops, contentTop: margin) : nil
+                ? unit.backgrounds(on: pieces, pageTops: pageTops) : nil
             var warned = false
             for (index, piece) in pieces.enumerated() {
                 if index > 0 {
@@ -571,13 +571,12 @@ extension Unit {
 
     /// Each piece's part of the backgrounds of the unit's lists, rows and stacks, in page
     /// coordinates (`pageTops`: where each piece's content area begins, the first's where the
-    /// unit begins; `contentTop`: where a page's content area begins, which a stack's part over
-    /// the spacers before the unit reaches up to, `FlowBackground`): from the container's
+    /// unit begins): from the container's
     /// top on the page it begins on, or the page's top, to where its blocks end on the page it
     /// ends on (and the space it has after them), or the page's end, as CSS fragments a box.
     /// A row's background goes on as long as one of its columns does (it stopped with its first
     /// column's first block).
-    func backgrounds(on pieces: [UnitPiece], pageTops: [Double], contentTop: Double) -> [[RectangleItem]] {
+    func backgrounds(on pieces: [UnitPiece], pageTops: [Double]) -> [[RectangleItem]] {
         // Where each block's parts are: on which piece, moved down by how much, how far down.
         var parts = Array(repeating: [(piece: Int, dy: Double, bottom: Double)](), count: blocks.count)
         for (k, piece) in pieces.enumerated() {
@@ -599,10 +598,10 @@ extension Unit {
                 guard let first = its.map(\.piece).min(), let last = its.map(\.piece).max() else { continue }
                 let lowest = covered.map { blocks[$0].bottom }.max() ?? block.bottom
                 let after = max(0, background.rectangle.y + background.rectangle.height - lowest)
-                // Not above its page's content area: a column of a row whose first page took
-                // none of it begins at the next page's top, away from the others (it began in the margin).
-                let firstTop = max(
-                    first == 0 ? contentTop : pageTops[first], background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0))
+                // (Where this is above its page's content area, `PageEmitter.emit` begins it
+                // there: a column of a row whose first page took none of it began in the margin,
+                // and a stack's part over the spacers before a first block that splits reaches up.)
+                let firstTop = background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0)
                 let lastBottom = (its.filter { $0.piece == last }.map(\.bottom).max() ?? firstTop) + after
                 for k in first...last {
                     var rectangle = background.rectangle

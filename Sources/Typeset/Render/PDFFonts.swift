@@ -118,7 +118,7 @@ final class PDFFont {
     @inline(never)
     private func mapFirst(_ glyph: UInt32, to text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !text.isEmpty else {
-            if let hyphen = ["-", "\u{2010}"].first(where: { program.nominalGlyph($0) == glyph }) {
+            if let hyphen = Self.hyphens.first(where: { program.nominalGlyph($0) == glyph }) {
                 unicode[Int(glyph)] = Array(String(hyphen).utf8)
             }
             return false
@@ -140,12 +140,16 @@ final class PDFFont {
     @inline(__always)
     func code(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
         if map(glyph, to: text) { return glyph }
-        if text.isEmpty { return unicode[Int(glyph)].flatMap { Self.hyphens.contains($0) ? glyph : nil } }
+        if text.isEmpty {
+            let known = unicode[Int(glyph)]
+            return Self.hyphens.contains { Array(String($0).utf8) == known } ? glyph : nil
+        }
         return alternateCode(for: glyph, drawnFor: text)
     }
 
-    /// "-" and "‐", in UTF-8: what a hyphen's glyph stands for.
-    private static let hyphens: [[UInt8]] = [Array("-".utf8), Array("\u{2010}".utf8)]
+    /// What the hyphen shown at a soft hyphen stands for: "-", or "‐" in a font whose hyphen
+    /// is only that (`mapFirst`).
+    private static let hyphens: [Unicode.Scalar] = ["-", "\u{2010}"]
 
     /// Codes of its own for the glyphs of a cluster (`glyphs`, in the order drawn) that do not
     /// read as its `text` in ToUnicode, one after another: each glyph stands for the character
