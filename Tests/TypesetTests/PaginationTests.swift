@@ -517,6 +517,31 @@ import Testing
         }
     }
 
+    /// A stack or row with a background and only spacers in it is a band of its color (a
+    /// placeholder, a bar): it drew nothing, and a page break left it out as a spacer.
+    @Test func aBackgroundAroundSpacersAloneIsABand() throws {
+        let (blue, green, red) = (Color(hex: "#3366CC"), Color(hex: "#33CC33"), Color(hex: "#CC3333"))
+        func band(_ page: Page, _ color: Color?) -> RectangleItem? {
+            page.items.lazy.compactMap { if case .rectangle(let r) = $0, r.fill == color { r } else { nil } }.first
+        }
+        let result = try #require(layoutMarkup(
+            ##"<document width="200" margin="10"><label>Before</label><stack background="#3366CC"><spacer height="40"/></stack>"##
+                + ##"<row><stack background="#33CC33"><spacer height="30"/></stack><label>Beside</label></row>"##
+                + ##"<row background="#CC3333"><spacer height="12"/></row><label>After</label></document>"##))
+        let page = try #require(result.pages.first)
+        let blocks = result.report.pages[0].blocks
+        #expect(blocks.map(\.kind) == ["label", "stack", "stack", "label", "row", "label"], "\(blocks.map(\.kind))")
+        let (stack, column, row) = (try #require(band(page, blue)), try #require(band(page, green)), try #require(band(page, red)))
+        #expect(abs(stack.height - 40) < 1e-9 && stack.width == 180 && stack.y > blocks[0].frame.y + blocks[0].frame.height, "\(stack)")
+        #expect(abs(column.height - 30) < 1e-9 && column.width < 90 && abs(column.y - blocks[3].frame.y) < 1e-9, "\(column)")
+        #expect(abs(row.height - 12) < 1e-9 && row.y > column.y + column.height && row.y < blocks[5].frame.y, "\(row)")
+        // At a page break: the band goes to the next page whole, which the spacer alone did not.
+        let paged = try #require(layoutMarkup(
+            ##"<document width="200" height="100" margin="10"><label>One</label><label>Two</label>"##
+                + ##"<stack background="#3366CC"><spacer height="40"/></stack></document>"##))
+        #expect(paged.pages.count == 2 && paged.pages.last.flatMap { band($0, blue) }.map { $0.y == 10 && abs($0.height - 40) < 1e-9 } == true)
+    }
+
     /// A button holds the ink of its text 2 pt inside its edges: at AX3 the lower dot of
     /// Pashto's final "ې" fell 6 pt under it (white on the page's white: another letter). At
     /// body size its padding holds it, and the button is the 44 pt it was.
@@ -941,6 +966,15 @@ import Testing
         let result = try #require(layoutMarkup(markup))
         let pages = result.report.pages.map { $0.blocks.map(\.kind) }
         #expect(pages == [["label", "label"], ["label", "divider", "label"]], "\(pages)")
+        // Nor is a page a divider alone: at the first page's top, over a title that goes on to
+        // the next page with what it keeps (a band that fits below it only without the
+        // divider), it is left out, the title taking the first page.
+        let first = try #require(layoutMarkup(
+            ##"<document width="300" height="640" margin="16"><divider/><title>Title</title>"##
+                + ##"<stack background="#CCCCCC"><spacer height="550"/></stack><p>After</p></document>"##))
+        let kinds = first.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(kinds == [["title", "stack"], ["p"]], "\(kinds)")
+        #expect(first.pages.first?.items.contains { if case .rule = $0 { true } else { false } } == false)
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

@@ -317,9 +317,9 @@ struct Unit {
         return lowest
     }
 
-    /// A spacer (or an empty row or stack), a divider, or a paragraph of empty lines alone
-    /// (`<br/>`s, no background: it opened a page with a band of nothing): left out at a page
-    /// break.
+    /// A spacer (or a row or stack of nothing else, without a background), a divider, or a
+    /// paragraph of empty lines alone (`<br/>`s, no background: it opened a page with a band of
+    /// nothing): left out at a page break.
     var isSeparator: Bool {
         if blocks.isEmpty || kind == "divider" { return true }
         guard blocks.count == 1, let paragraph = blocks[0].paragraph else { return false }
@@ -1108,7 +1108,12 @@ struct BlockLayouter {
     private func addBackground(
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) -> Double {
-        guard let color = block.style.background, first < placed.count, bottom > top else { return bottom }
+        guard let color = block.style.background, bottom > top else { return bottom }
+        // Of spacers only, it is a band of its color (a placeholder, a bar): carried by a block
+        // of its own, which pagination keeps (it drew nothing).
+        if first == placed.count {
+            placed.append(leaf(block, context, frame: ReportRect(x: context.x, y: top, width: context.width, height: bottom - top)))
+        }
         // Room for the ink over its first lines and under its last, as much as a page holds:
         // its blocks move down by the first.
         var highest = top
@@ -1138,6 +1143,15 @@ struct BlockLayouter {
         // Room for the ink over the first lines of its first unit with blocks, where its
         // blocks begin (`FlowBackground`): that unit's blocks move down, and the units after it.
         let firstWithBlocks = units[start...].firstIndex(where: { !$0.blocks.isEmpty })
+        if firstWithBlocks == nil, cursor > units[start].top {
+            // Of spacers only: one block, as in a row (a page break left it out, and drew none).
+            let top = units[start].top
+            var band: [PlacedBlock] = []
+            let bottom = addBackground(block, context, top: top, bottom: cursor, to: &band, from: 0)
+            units.removeSubrange(start...)
+            appendUnit(band, top: top, bottom: bottom, block: block)
+            return
+        }
         if let first = firstWithBlocks {
             var highest = units[first].top
             for j in units[first].blocks.indices { highest = min(highest, units[first].blocks[j].inkReach().top) }

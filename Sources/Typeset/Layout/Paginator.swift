@@ -80,6 +80,7 @@ extension BlockLayouter {
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
+        var onlySeparators = true  // and dividers (the first page's top keeps them)
         /// The last unit with content on the current page, when it keeps with what follows it
         /// (`keptStart`): its index (nil: it keeps nothing).
         var keeperOnPage: Int?
@@ -191,6 +192,16 @@ extension BlockLayouter {
                 empty = true
                 return true
             }
+            // Nor is a first page of dividers only (no other page begins with one): at the
+            // break, they are left out too (a page of a hairline, the title under it gone to the
+            // next with the picture it keeps).
+            if onlySeparators && pages.isEmpty {
+                emitter = PageEmitter(
+                    width: width, height: pageHeight, background: background, margin: margin,
+                    makesReport: options.makesReport)
+                (y, empty, onlySpace) = (0, true, true)
+                return true
+            }
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
                 pageError = .error(
                     unit.location,
@@ -208,6 +219,7 @@ extension BlockLayouter {
             y = 0
             empty = true
             onlySpace = true
+            onlySeparators = true
             keeperOnPage = nil
             return true
         }
@@ -231,13 +243,13 @@ extension BlockLayouter {
             var gap = empty ? roomAtTop(index) : max(0, unit.top - previousBottom)
             let height = unit.bottom - unit.top
             previousBottom = unit.bottom
-            // A spacer (or an empty row or stack) at a page break is left out, as CSS drops
-            // space there: one that does not fit at a page's end, and those after it or at the
-            // top of a page after the first (the next page started with their space, or was
-            // blank). The page that follows starts with the next content, if any comes. One
-            // taller than the first page, at its top, is left out and the page goes on (it was a
-            // blank page of its own). So is a divider: a page began with a hairline above its
-            // first row, the row it went under left on the page before.
+            // A spacer (or a row or stack of spacers, no background) at a page break is left
+            // out, as CSS drops space there: one that does not fit at a page's end, and those
+            // after it or at the top of a page after the first (the next page started with their
+            // space, or was blank). The page that follows starts with the next content, if any
+            // comes. One taller than the first page, at its top, is left out and the page goes
+            // on (it was a blank page of its own). So is a divider: a page began with a hairline
+            // above its first row, the row it went under left on the page before.
             if unit.isSeparator {
                 if pageEnded || (empty && !pages.isEmpty) { continue }
                 if y + gap + height > contentHeight + 0.001 {
@@ -272,7 +284,10 @@ extension BlockLayouter {
                 y += gap + height
                 empty = false
                 if !unit.blocks.isEmpty { onlySpace = false }
-                if !unit.isSeparator { keeperOnPage = unit.keepsWithNext ? index : nil }
+                if !unit.isSeparator {
+                    onlySeparators = false
+                    keeperOnPage = unit.keepsWithNext ? index : nil
+                }
                 continue
             }
             // What fits on a page goes to the next whole. A paragraph starts here and its lines
@@ -288,6 +303,7 @@ extension BlockLayouter {
             if !empty && (!splits && (height <= contentHeight + 0.001 || standsAtATop) || !startsHere) {
                 guard newPage(for: unit) else { break }
             }
+            onlySeparators = false  // (its first part stays where it begins)
             let firstTop = empty ? roomAtTop(index) : y + gap
             if empty && firstTop > 0 { flow.reachUp(&unit, by: firstTop) }
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
