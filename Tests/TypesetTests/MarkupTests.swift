@@ -412,6 +412,17 @@ private struct Fixture {
             return
         }
         #expect(inlines.styledText().map(\.text) == ["a ", "b", " c", "\u{2028}", "d"])
+        // U+2028 and U+2029 typed in the text (or as references) end a line as `br` does: no
+        // space on either side (the space after one began the next line).
+        for text in ["a \u{2028} d", "a&#x2028; d", "a<b> \u{2029} </b>d", "a\u{2028}\u{2028} d"] {
+            let typed = try #require(parse("<document><p>\(text)</p></document>").document)
+            guard case .text(_, let inlines) = typed.blocks[0].kind else {
+                Issue.record("\(text): not a text block")
+                continue
+            }
+            let joined = inlines.styledText().map(\.text).joined()
+            #expect(!joined.contains(" ") && joined.hasPrefix("a") && joined.hasSuffix("d"), "\(text): \(joined.debugDescription)")
+        }
     }
 
     @Test func manyErrorsAreCollectedInOnePass() {

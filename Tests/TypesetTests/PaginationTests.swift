@@ -540,6 +540,18 @@ import Testing
             ##"<document width="200" height="100" margin="10"><label>One</label><label>Two</label>"##
                 + ##"<stack background="#3366CC"><spacer height="40"/></stack></document>"##))
         #expect(paged.pages.count == 2 && paged.pages.last.flatMap { band($0, blue) }.map { $0.y == 10 && abs($0.height - 40) < 1e-9 } == true)
+        // A band above a label in a row shares no baseline: the label beside a larger one
+        // still does (it stood 11 pt higher). Nor does it take the room for ink that a card of
+        // Arabic beside it makes (a 20 pt bar came out 24.8 pt tall).
+        let shared = try #require(layoutMarkup(
+            ##"<document width="320" margin="10"><row><label size="28">Wi-Fi</label><row><stack background="#3366CC">"##
+                + ##"<spacer height="12"/></stack><label>On</label></row></row></document>"##))
+        let baselines = shared.report.pages[0].blocks.compactMap { $0.lines.first?.baseline }
+        #expect(baselines.count == 2 && abs(baselines[0] - baselines[1]) < 1e-9, "\(baselines)")
+        let beside = try #require(layoutMarkup(
+            ##"<document width="320" margin="10"><row><stack background="#3366CC"><spacer height="20"/></stack>"##
+                + ##"<stack background="#222222"><label color="#FFFFFF" lang="ar">يجيء عالمي</label></stack></row></document>"##))
+        #expect(beside.pages.first.flatMap { band($0, blue) }.map { abs($0.height - 20) < 1e-9 } == true)
     }
 
     /// A button holds the ink of its text 2 pt inside its edges: at AX3 the lower dot of
@@ -975,6 +987,12 @@ import Testing
         let kinds = first.report.pages.map { $0.blocks.map(\.kind) }
         #expect(kinds == [["title", "stack"], ["p"]], "\(kinds)")
         #expect(first.pages.first?.items.contains { if case .rule = $0 { true } else { false } } == false)
+        // In a card with padding, the card begins with its padding, without the divider's room.
+        let card = try #require(layoutMarkup(
+            ##"<document width="300" height="640" margin="16"><stack background="#EEEEEE"><spacer height="12"/><divider/>"##
+                + ##"<title>Title</title><stack background="#CCCCCC"><spacer height="530"/></stack></stack><p>After</p></document>"##))
+        let top = card.report.pages.first?.blocks.first
+        #expect(top?.kind == "title" && top?.frame.y == 16 + 12 + 8, "\(top?.frame as Any)")
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

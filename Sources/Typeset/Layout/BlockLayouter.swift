@@ -158,6 +158,10 @@ extension PlacedBlock {
         decorations = decorations.map { $0.moved(dy: dy) }
     }
 
+    /// A band: a row's or stack's background around spacers alone, a block of its own
+    /// (`BlockLayouter.addBackground`), which has no text and shares no baseline.
+    var isBand: Bool { paragraph == nil && decorations.isEmpty }
+
     /// The top of the line box of line `i`, and of the room for its ink above the first.
     func lineTop(_ i: Int) -> Double {
         lineOrigins[i].top - (i == 0 ? inkRoomAbove : 0)
@@ -1026,7 +1030,10 @@ struct BlockLayouter {
                 guard placed.count > first else { break }
                 groups.append(first..<placed.count)
                 groupEnds.append(childBottom)
-                if child.style.background != nil { backed.append(first) }
+                // (Not a band: a card's room for the ink of its Arabic made a 20 pt bar beside
+                // it 24.8 pt tall.)
+                let band = placed.count == first + 1 && placed[first].isBand
+                if child.style.background != nil && !band { backed.append(first) }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -1039,12 +1046,14 @@ struct BlockLayouter {
         // type (a balanced one, 4.3) sat lower than its sibling, and a label 11 pt above the
         // title of the button beside it. The buttons move together, keeping one height. A
         // stack, row or list goes by its first block's first baseline, as a nested stack view
-        // does, when that block is text, and moves whole.
+        // does, when that block is text, and moves whole. A band above it is passed over (a
+        // 4 pt bar atop a card put its label 5 pt higher than the one beside it).
+        let leads = groups.map { group in group.first { !placed[$0].isBand } ?? group.lowerBound }
         let lowestButton = buttonBlocks.compactMap { placed[$0].firstBaseline }.max()
-        let lowestGroup = groups.compactMap { placed[$0.lowerBound].firstBaseline }.max()
+        let lowestGroup = leads.compactMap { placed[$0].firstBaseline }.max()
         if let lowest = [lowestButton, lowestGroup].compactMap({ $0 }).max() {
-            for (group, end) in zip(groups, groupEnds) {
-                guard let baseline = placed[group.lowerBound].firstBaseline, lowest - baseline > 0.001 else { continue }
+            for (k, (group, end)) in zip(groups, groupEnds).enumerated() {
+                guard let baseline = placed[leads[k]].firstBaseline, lowest - baseline > 0.001 else { continue }
                 for i in group { placed[i].move(down: lowest - baseline) }
                 bottom = max(bottom, end + lowest - baseline)
             }
@@ -1059,7 +1068,7 @@ struct BlockLayouter {
         // line, as an icon beside its label does in a stack view (at the row's top, a 12 pt
         // arrow stood 5 pt above the middle of the label's line); so does a divider, the rules
         // of a "—— or ——" separator (they ran along the row's top, above the word).
-        let lines = (buttonBlocks + groups.map(\.lowerBound)).compactMap { index -> (top: Double, height: Double)? in
+        let lines = (buttonBlocks + leads).compactMap { index -> (top: Double, height: Double)? in
             guard let line = placed[index].paragraph?.lines.first, let origin = placed[index].lineOrigins.first else { return nil }
             return (origin.top, line.height)
         }
@@ -1112,7 +1121,8 @@ struct BlockLayouter {
         // Of spacers only, it is a band of its color (a placeholder, a bar): carried by a block
         // of its own, which pagination keeps (it drew nothing).
         if first == placed.count {
-            placed.append(leaf(block, context, frame: ReportRect(x: context.x, y: top, width: context.width, height: bottom - top)))
+            let frame = ReportRect(x: context.x, y: top, width: context.width, height: bottom - top)
+            placed.append(leaf(block, context, frame: frame))
         }
         // Room for the ink over its first lines and under its last, as much as a page holds:
         // its blocks move down by the first.

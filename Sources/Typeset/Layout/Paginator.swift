@@ -356,6 +356,9 @@ struct FlowBackgroundCursor {
     private let nextWithBlocks: [Int]
     /// The backgrounds that begin at each unit.
     private let starting: [Int: [Int]]
+    /// Each background's first unit that is not left out at a page's top (`Unit.isSeparator`),
+    /// where the spacers and dividers it begins with end, and the room those dividers take.
+    private let firstContent: [(index: Int, dividers: Double)]
     /// Those behind the current unit, in the order they ended: the innermost first.
     private var active: [Int] = []
     /// Where among the current unit's first block's backgrounds those of `active` that began
@@ -372,14 +375,24 @@ struct FlowBackgroundCursor {
         }
         nextWithBlocks = next
         starting = Dictionary(grouping: backgrounds.indices, by: { backgrounds[$0].units.lowerBound })
+        firstContent = backgrounds.map { background in
+            var dividers = 0.0
+            for index in background.units {
+                guard units[index].isSeparator else { return (index, dividers) }
+                if !units[index].blocks.isEmpty && index + 1 < units.count { dividers += units[index + 1].top - units[index].top }
+            }
+            return (background.units.upperBound, dividers)
+        }
     }
 
-    /// How far the backgrounds whose first unit with blocks is `units[index]` reach above it,
-    /// over the spacers they begin with (`FlowBackground`); 0 for none.
+    /// How far the backgrounds whose content begins with `units[index]` reach above it, over
+    /// the spacers they begin with (`FlowBackground`), and not the dividers among them, left out
+    /// at a page's top (its title stood at the card's edge); 0 for none.
     func padding(before index: Int, in units: [Unit]) -> Double {
         var padding = 0.0
-        for background in active where backgrounds[background].firstWithBlocks == index {
-            padding = max(padding, units[index].top - units[backgrounds[background].units.lowerBound].top)
+        for background in active where firstContent[background].index == index {
+            let lead = units[index].top - units[backgrounds[background].units.lowerBound].top
+            padding = max(padding, lead - firstContent[background].dividers)
         }
         return padding
     }
@@ -394,6 +407,8 @@ struct FlowBackgroundCursor {
             active.sort()
         }
         guard units[index].hasFlowBackground, !units[index].blocks.isEmpty else { return }
+        // (Grown one by one, 250 nested stacks' parts were copied eight times over.)
+        units[index].blocks[0].backgrounds.reserveCapacity(units[index].blocks[0].backgrounds.count + active.count)
         for background in active {
             guard let rectangle = backgrounds[background].rectangle(behind: index, nextWithBlocks: nextWithBlocks[index], in: units)
             else { continue }

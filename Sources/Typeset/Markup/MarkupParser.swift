@@ -607,7 +607,8 @@ struct MarkupConverter {
     /// HTML-style white-space collapsing across a whole text block.
     ///
     /// A run of XML white space is one space, dropped at the block's start and end and around a
-    /// line break. A space is written only when more text follows, so none ends a line.
+    /// line break (`br`, a new line written as a reference, U+2028, U+2029). A space is written
+    /// only when more text follows, so none ends a line.
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
@@ -632,7 +633,10 @@ struct MarkupConverter {
                 let collapsed = value.withUTF8 { bytes in
                     String(unsafeUninitializedCapacity: bytes.count + 1) { output in
                         var count = 0
-                        for byte in bytes {
+                        var k = 0
+                        while k < bytes.count {
+                            let byte = bytes[k]
+                            k += 1
                             if byte <= 0x20 {  // (one test for the letters)
                                 if byte == 0x20 || byte == 0x09 || byte == 0x0A {
                                     if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
@@ -646,6 +650,17 @@ struct MarkupConverter {
                                     spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
                                     continue
                                 }
+                            } else if byte == 0xE2, k + 1 < bytes.count, bytes[k] == 0x80, bytes[k + 1] & 0xFE == 0xA8 {
+                                // U+2028 LINE SEPARATOR (what `br` becomes) and U+2029 typed in
+                                // the text end a line as a `br` does, no space on either side
+                                // (the space after one began the next line).
+                                output[count] = byte
+                                output[count + 1] = 0x80
+                                output[count + 2] = bytes[k + 1]
+                                count += 3
+                                k += 2
+                                spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
+                                continue
                             }
                             if spaces.pendingSpace {
                                 output[count] = 0x20
