@@ -100,6 +100,24 @@ import Testing
         }
     }
 
+    /// In a column of a row split between pages, a paragraph below another block does not leave
+    /// its first line alone at a page's foot, nor a heading end the column's page: as in the flow,
+    /// they go on to the next page ("First step 4" ended a column's page).
+    @Test func aRowsColumnKeepsTheFlowsRules() throws {
+        let paragraph = "<p>A paragraph in a column of a row, long enough to wrap to four lines in the column width here.</p>"
+        func pages(_ column: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(
+                ##"<document width="390" height="300"><row><stack>"## + column + "</stack><label>Side</label></row></document>"))
+            return result.report.pages.map { page in page.blocks.filter { $0.kind != "label" }.map { "\($0.kind)\($0.lines.count)" } }
+        }
+        // Before: the third paragraph's first line alone at page 1's foot; the heading there.
+        #expect(try pages(paragraph + paragraph + paragraph + paragraph) == [["p5", "p5"], ["p5", "p5"]])
+        #expect(try pages(paragraph + paragraph + "<heading>Details</heading>" + paragraph) == [["p5", "p5"], ["heading1", "p5"]])
+        // A paragraph first in its column on a page still begins there.
+        let first = try pages("<p>" + String(repeating: "Words that wrap in a narrow column. ", count: 30) + "</p>")
+        #expect(first.count > 1 && first.allSatisfy { $0.count == 1 }, "\(first)")
+    }
+
     /// A row with a block that is not cut between lines and is taller than a page (a button at
     /// AX5) starts on a page of its own, its children side by side there: the button went to
     /// the next page alone and the label beside it stayed on the page before.
@@ -552,6 +570,11 @@ import Testing
             ##"<document width="320" margin="10"><row><stack background="#3366CC"><spacer height="20"/></stack>"##
                 + ##"<stack background="#222222"><label color="#FFFFFF" lang="ar">يجيء عالمي</label></stack></row></document>"##))
         #expect(beside.pages.first.flatMap { band($0, blue) }.map { abs($0.height - 20) < 1e-9 } == true)
+        // Nor does a card of bands alone.
+        let bands = try #require(layoutMarkup(
+            ##"<document width="320" margin="10"><row><stack background="#DDDDDD"><stack background="#3366CC"><spacer height="20"/>"##
+                + ##"</stack></stack><stack background="#222222"><label color="#FFFFFF" lang="ar">لِلَّٰهِ يجيء</label></stack></row></document>"##))
+        #expect(bands.pages.first.flatMap { band($0, Color(hex: "#DDDDDD")) }.map { abs($0.height - 20) < 1e-9 } == true)
     }
 
     /// A button holds the ink of its text 2 pt inside its edges: at AX3 the lower dot of
@@ -993,6 +1016,16 @@ import Testing
                 + ##"<title>Title</title><stack background="#CCCCCC"><spacer height="530"/></stack></stack><p>After</p></document>"##))
         let top = card.report.pages.first?.blocks.first
         #expect(top?.kind == "title" && top?.frame.y == 16 + 12 + 8, "\(top?.frame as Any)")
+        // Its divider drawn at the page's foot, the card began there: it goes on at the next
+        // page's top without its padding again (its top on two pages).
+        let begun = try #require(layoutMarkup(
+            ##"<document width="300" height="300" margin="16"><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "##
+                + "eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation "
+                + "ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse.</p>"
+                + ##"<stack background="#DDDDEE"><spacer height="12"/><divider/><heading>Card title</heading>"##
+                + ##"<p>Body of the card with some words.</p><spacer height="12"/></stack></document>"##))
+        let begunKinds = begun.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(begunKinds.first?.last == "divider" && begun.report.pages.dropFirst().first?.blocks.first?.frame.y == 16, "\(begunKinds)")
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

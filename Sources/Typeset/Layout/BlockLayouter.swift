@@ -76,6 +76,10 @@ struct ContainerBackground {
     /// last (`BlockLayouter.addBackground`).
     var inkRoomAbove = 0.0
     var inkRoomBelow = 0.0
+    /// Which container's it is (`BlockLayouter.containerCount`; a list's or stack's of the flow,
+    /// -1 - its index in `flowBackgrounds`): where its parts meet on a page, they are one
+    /// rectangle (`PageEmitter`).
+    var container = 0
 
     /// Whether, drawn over `other`, it leaves nothing of it to see: opaque, on the same area,
     /// and of its color, so that the page's backgrounds of that color, merged (`PageEmitter`),
@@ -404,6 +408,8 @@ struct BlockLayouter {
     var units: [Unit] = []
     /// The backgrounds of the flow's lists and stacks, in the order they end (inner ones first).
     var flowBackgrounds: [FlowBackground] = []
+    /// The containers with a background of their own so far, in the flow's units' blocks.
+    private var containerCount = 0
     private var cursor = 0.0
     private var nextStructureKey = 0
     private var title: String?
@@ -1030,10 +1036,10 @@ struct BlockLayouter {
                 guard placed.count > first else { break }
                 groups.append(first..<placed.count)
                 groupEnds.append(childBottom)
-                // (Not a band: a card's room for the ink of its Arabic made a 20 pt bar beside
-                // it 24.8 pt tall.)
-                let band = placed.count == first + 1 && placed[first].isBand
-                if child.style.background != nil && !band { backed.append(first) }
+                // (Not a band, nor bands alone: a card's room for the ink of its Arabic made a
+                // 20 pt bar beside it 24.8 pt tall.)
+                let bands = placed[first...].allSatisfy(\.isBand)
+                if child.style.background != nil && !bands { backed.append(first) }
             }
         }
         // Buttons side by side are as tall as the tallest of them, as a stack view that fills
@@ -1114,7 +1120,7 @@ struct BlockLayouter {
     /// §2's line box does not (white Arabic on a dark card lost the dots under its last line):
     /// they move down by the ink over their first lines, and it reaches down to the ink under
     /// their last. Returns its bottom: `bottom`, or lower for that.
-    private func addBackground(
+    private mutating func addBackground(
         _ block: Block, _ context: BlockContext, top: Double, bottom: Double, to placed: inout [PlacedBlock], from first: Int
     ) -> Double {
         guard let color = block.style.background, bottom > top else { return bottom }
@@ -1138,8 +1144,10 @@ struct BlockLayouter {
         }
         let end = bottom + room.above + room.below
         let rectangle = RectangleItem(x: context.x, y: top, width: context.width, height: end - top, fill: color)
+        containerCount += 1
         placed[first].addBackground(ContainerBackground(
-            rectangle: rectangle, blocks: placed.count - first, inkRoomAbove: room.above, inkRoomBelow: room.below))
+            rectangle: rectangle, blocks: placed.count - first, inkRoomAbove: room.above, inkRoomBelow: room.below,
+            container: containerCount))
         return end
     }
 

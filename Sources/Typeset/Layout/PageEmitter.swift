@@ -21,14 +21,15 @@ struct PageEmitter {
     /// stay within them.
     let contentTop: Double
     let contentBottom: Double
-    /// Where in `items` the backgrounds of lists, rows and stacks are, by their fill, x and
-    /// width, in the order drawn: where the next part of one meets one, its bottom at the
-    /// part's top. (Searched one by one, 200 nested stacks with backgrounds took minutes for a
-    /// megabyte of text. Keyed by their bottoms too, each part joined to the one above moved
-    /// its key: 250 nested stacks of distinct colors, 730 KB, took 35 s, and 14 s once the keys
-    /// left behind were removed. The parts of one shape that do not meet are the page's
-    /// containers of that shape, one below another, blocks apart: few.)
-    private var containerBackgrounds: [ShapeKey: [Int]] = [:]
+    /// Where in `items` each container's background was drawn last (`ContainerBackground.container`):
+    /// where its next part meets it. Else the first drawn of its shape that meets it, a
+    /// container's that hid it on the blocks before (`ContainerBackground.hides`), by their
+    /// fill, x and width, in the order drawn. (Searched one by one, 200 nested stacks with
+    /// backgrounds took minutes for a megabyte of text; searched by shape and bottom, 250 nested
+    /// stacks of distinct colors, 730 KB, took 35 s, and by shape alone, of one translucent
+    /// color, 970 KB, 47 s.)
+    private var lastParts: [Int: Int] = [:]
+    private var partsByShape: [ShapeKey: [Int]] = [:]
     private struct ShapeKey: Hashable {
         var fill: Color?
         var x: Double, width: Double
@@ -133,7 +134,7 @@ struct PageEmitter {
     /// structure elements when it is part of a row split between pages. `backgrounds`, in the
     /// page's coordinates, replace those of the containers it begins (`Unit.backgrounds`).
     mutating func emit(
-        _ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil, backgrounds: [RectangleItem]? = nil
+        _ block: PlacedBlock, lines: Range<Int>?, dy: Double, order: StructureOrder? = nil, backgrounds: [ContainerBackground]? = nil
     ) {
         let firstPart = lines.map { $0.lowerBound == 0 } ?? true
         let lastPart = lines.map { $0.upperBound == block.paragraph?.lines.count } ?? true
@@ -158,11 +159,12 @@ struct PageEmitter {
         // block of a page reached into the margin; a stack's part over the spacers it begins
         // with, left on the page before, reached into the top margin: `FlowBackground`,
         // `Unit.backgrounds`).
-        let own = block.backgrounds.reversed().map { var r = $0.rectangle; r.y += dy; return r }
+        let own = block.backgrounds.reversed().map { var part = $0; part.rectangle.y += dy; return part }
         // Outermost first: the one before, as drawn (merged), and whether one was drawn anew.
         var outer: RectangleItem?
         var drawnAnew = false
-        for var background in backgrounds ?? own {
+        for part in backgrounds ?? own {
+            var background = part.rectangle
             let top = max(background.y, contentTop)
             background.height = min(background.y + background.height, contentBottom) - top
             background.y = top
@@ -173,20 +175,23 @@ struct PageEmitter {
             if let outer, outer.covers(background) { continue }
             // One rectangle where a container's parts meet on the page: two drawn edge to edge
             // let the page show through their antialiased edges (light lines across a card).
-            // The first drawn whose bottom is within a millionth of a point of this top. (Not
+            // The part it meets, its bottom within a millionth of a point of this top. (Not
             // once one outside it was drawn anew: joined to its part drawn before that one, it
             // would be under it.)
-            let key = ShapeKey(background)
-            let meeting = drawnAnew ? nil : containerBackgrounds[key]?.first { index in
+            func meets(_ index: Int) -> Bool {
                 guard case .rectangle(let earlier) = items[index] else { return false }
                 return abs(earlier.y + earlier.height - background.y) < 1e-6
             }
+            let shape = ShapeKey(background)
+            let meeting = drawnAnew ? nil
+                : lastParts[part.container].flatMap { meets($0) ? $0 : nil } ?? partsByShape[shape]?.first(where: meets)
+            lastParts[part.container] = meeting ?? items.count
             if let meeting, case .rectangle(var earlier) = items[meeting] {
                 earlier.height = background.y + background.height - earlier.y
                 items[meeting] = .rectangle(earlier)
                 outer = earlier
             } else {
-                containerBackgrounds[key, default: []].append(items.count)
+                partsByShape[shape, default: []].append(items.count)
                 items.append(.rectangle(background))
                 outer = background
                 drawnAnew = true

@@ -81,6 +81,7 @@ extension BlockLayouter {
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
         var onlySeparators = true  // and dividers (the first page's top keeps them)
+        var lastDrawn = -1  // the last unit with blocks drawn, on this page or one before
         /// The last unit with content on the current page, when it keeps with what follows it
         /// (`keptStart`): its index (nil: it keeps nothing).
         var keeperOnPage: Int?
@@ -199,7 +200,7 @@ extension BlockLayouter {
                 emitter = PageEmitter(
                     width: width, height: pageHeight, background: background, margin: margin,
                     makesReport: options.makesReport)
-                (y, empty, onlySpace) = (0, true, true)
+                (y, empty, onlySpace, lastDrawn) = (0, true, true, -1)
                 return true
             }
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
@@ -229,7 +230,7 @@ extension BlockLayouter {
         /// before or left out at this one's top (a card went on at the next page's top without
         /// its padding), when the unit's start, and what a heading keeps, fits below them.
         func roomAtTop(_ index: Int) -> Double {
-            let padding = flow.padding(before: index, in: units)
+            let padding = flow.padding(before: index, in: units, after: lastDrawn)
             guard padding > 0 else { return 0 }
             let start = units[index].startHeight(contentHeight: contentHeight) + (keptStart(after: index) ?? 0)
             return padding + start <= contentHeight + 0.001 ? padding : 0
@@ -283,7 +284,7 @@ extension BlockLayouter {
                 for k in unit.blocks.indices { emitter.emit(unit.blocks[k], lines: nil, dy: dy) }
                 y += gap + height
                 empty = false
-                if !unit.blocks.isEmpty { onlySpace = false }
+                if !unit.blocks.isEmpty { (onlySpace, lastDrawn) = (false, index) }
                 if !unit.isSeparator {
                     onlySeparators = false
                     keeperOnPage = unit.keepsWithNext ? index : nil
@@ -305,6 +306,7 @@ extension BlockLayouter {
             }
             onlySeparators = false  // (its first part stays where it begins)
             let firstTop = empty ? roomAtTop(index) : y + gap
+            lastDrawn = index
             if empty && firstTop > 0 { flow.reachUp(&unit, by: firstTop) }
             let pieces = unit.pieces(contentHeight: contentHeight, room: contentHeight - firstTop, bottomMargin: margin)
             let pageTops = pieces.indices.map { margin + ($0 == 0 ? firstTop : 0) }
@@ -387,10 +389,13 @@ struct FlowBackgroundCursor {
 
     /// How far the backgrounds whose content begins with `units[index]` reach above it, over
     /// the spacers they begin with (`FlowBackground`), and not the dividers among them, left out
-    /// at a page's top (its title stood at the card's edge); 0 for none.
-    func padding(before index: Int, in units: [Unit]) -> Double {
+    /// at a page's top (its title stood at the card's edge), unless one was drawn at the foot of
+    /// the page before, the card begun there (`lastDrawn`: the last unit with blocks drawn; it
+    /// began again on the next page, a card's top on two); 0 for none.
+    func padding(before index: Int, in units: [Unit], after lastDrawn: Int) -> Double {
         var padding = 0.0
-        for background in active where firstContent[background].index == index {
+        for background in active
+        where firstContent[background].index == index && lastDrawn < backgrounds[background].units.lowerBound {
             let lead = units[index].top - units[backgrounds[background].units.lowerBound].top
             padding = max(padding, lead - firstContent[background].dividers)
         }
@@ -413,7 +418,8 @@ struct FlowBackgroundCursor {
             guard let rectangle = backgrounds[background].rectangle(behind: index, nextWithBlocks: nextWithBlocks[index], in: units)
             else { continue }
             let count = units[index].blocks[0].backgrounds.count
-            units[index].blocks[0].addBackground(ContainerBackground(rectangle: rectangle, blocks: units[index].blocks.count))
+            units[index].blocks[0].addBackground(
+                ContainerBackground(rectangle: rectangle, blocks: units[index].blocks.count, container: -1 - background))
             if backgrounds[background].units.lowerBound < index && units[index].blocks[0].backgrounds.count > count {
                 begunBefore.append(count)
             }
@@ -565,6 +571,15 @@ extension Unit {
                     start == 0 && !piece.parts.contains { column[$0.block] == column[i] }
                         && !unfinished.contains { $0 < i && column[$0] == column[i] && next[$0] < slices[$0].count }
                 }
+                // Below another block of its column, a paragraph does not leave its first line
+                // alone at the page's foot (an orphan), as in the flow: it begins on the next
+                // page, when its first two lines fit on one ("First step 4" ended a column's
+                // page, the paragraph going on at the next).
+                if start == 0 && end == 1 && block.count >= 2 && block[1].bottom - block[0].top <= contentHeight + 0.001
+                    && !firstInColumn()
+                {
+                    end = 0
+                }
                 // (Or, on the page a row taller than a page begins at the top of, first in its
                 // column and as tall as a page but set lower to share its first baseline with the
                 // others: it stays beside them, into the bottom margin. It went to the next page
@@ -592,6 +607,26 @@ extension Unit {
                 }
                 if end < block.count { rest[column[i]] = min(rest[column[i]], block[end].top) }
             }
+            // Nor does a heading end its column's page, the block after it beginning on the
+            // next (as in the flow): it goes there too, unless it stands first on this one.
+            for c in origins.indices {
+                let here = piece.parts.indices.filter { column[piece.parts[$0].block] == c }
+                guard let k = here.max(by: { slices[piece.parts[$0].block][0].top < slices[piece.parts[$1].block][0].top })
+                else { continue }
+                let i = piece.parts[k].block
+                let top = slices[i][0].top
+                guard piece.parts[k].lines == nil, ["heading", "title"].contains(blocks[i].report.kind),
+                    here.contains(where: { slices[piece.parts[$0].block][0].top < top - 0.001 }),
+                    !waiting[c].isEmpty || unfinished.contains(where: { column[$0] == c && next[$0] == 0 && slices[$0][0].top > top })
+                else { continue }
+                piece.parts.remove(at: k)
+                next[i] = 0
+                rest[c] = min(rest[c], top)
+                piece.height = piece.parts.map { part in
+                    (part.lines.map { slices[part.block][$0.upperBound - 1] } ?? slices[part.block][slices[part.block].count - 1]).bottom
+                        - part.origin
+                }.max() ?? 0
+            }
             pieces.append(piece)
             unfinished.removeAll { next[$0] == slices[$0].count }
             guard !unfinished.isEmpty || waiting.contains(where: { !$0.isEmpty }) else { break }
@@ -607,7 +642,7 @@ extension Unit {
     /// ends on (and the space it has after them), or the page's end, as CSS fragments a box.
     /// A row's background goes on as long as one of its columns does (it stopped with its first
     /// column's first block).
-    func backgrounds(on pieces: [UnitPiece], pageTops: [Double]) -> [[RectangleItem]] {
+    func backgrounds(on pieces: [UnitPiece], pageTops: [Double]) -> [[ContainerBackground]] {
         // Where each block's parts are: on which piece, moved down by how much, how far down.
         var parts = Array(repeating: [(piece: Int, dy: Double, bottom: Double)](), count: blocks.count)
         for (k, piece) in pieces.enumerated() {
@@ -621,7 +656,7 @@ extension Unit {
                 parts[part.block].append((k, dy, bottom + dy))
             }
         }
-        var result = Array(repeating: [RectangleItem](), count: pieces.count)
+        var result = Array(repeating: [ContainerBackground](), count: pieces.count)
         for (carrier, block) in blocks.enumerated() {
             for background in block.backgrounds.reversed() {  // outermost first
                 let covered = carrier..<min(carrier + background.blocks, blocks.count)
@@ -635,12 +670,12 @@ extension Unit {
                 let firstTop = background.rectangle.y + (its.first { $0.piece == first }?.dy ?? 0)
                 let lastBottom = (its.filter { $0.piece == last }.map(\.bottom).max() ?? firstTop) + after
                 for k in first...last {
-                    var rectangle = background.rectangle
+                    var part = background
                     let top = k == first ? firstTop : pageTops[k]
                     let bottom = k == last ? lastBottom : .infinity
-                    rectangle.y = top
-                    rectangle.height = bottom - top
-                    result[k].append(rectangle)
+                    part.rectangle.y = top
+                    part.rectangle.height = bottom - top
+                    result[k].append(part)
                 }
             }
         }
