@@ -389,9 +389,9 @@ struct FlowBackgroundCursor {
 
     /// How far the backgrounds whose content begins with `units[index]` reach above it, over
     /// the spacers they begin with (`FlowBackground`), and not the dividers among them, left out
-    /// at a page's top (its title stood at the card's edge), unless one was drawn at the foot of
-    /// the page before, the card begun there (`lastDrawn`: the last unit with blocks drawn; it
-    /// began again on the next page, a card's top on two); 0 for none.
+    /// at a page's top (its title stood at the card's edge); 0 for none, and for a card begun
+    /// on a page before, its divider drawn at that page's foot (`lastDrawn`, the last unit with
+    /// blocks drawn: the card's top showed on both pages).
     func padding(before index: Int, in units: [Unit], after lastDrawn: Int) -> Double {
         var padding = 0.0
         for background in active
