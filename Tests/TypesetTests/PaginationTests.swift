@@ -116,6 +116,16 @@ import Testing
         // A paragraph first in its column on a page still begins there.
         let first = try pages("<p>" + String(repeating: "Words that wrap in a narrow column. ", count: 30) + "</p>")
         #expect(first.count > 1 && first.allSatisfy { $0.count == 1 }, "\(first)")
+        // A column that begins with a heading begins with the paragraph under it: the row goes
+        // on to the next page rather than leave the heading alone at this one's foot.
+        let section = try #require(layoutMarkup(
+            ##"<document width="390" height="180"><p>An opening paragraph that takes up some of the first page before the row "##
+                + "begins below it.</p><row><stack><heading>Section</heading><p>This paragraph is long enough to wrap to several "
+                + "lines in the narrow column of this row, so it goes on to the next page.</p></stack><p>The other column holds a "
+                + "long paragraph as well, wrapping across the page break to the next page of the document here.</p></row></document>"))
+        let withHeading = try #require(section.report.pages.first { $0.blocks.contains { $0.kind == "heading" } })
+        let heading = try #require(withHeading.blocks.first { $0.kind == "heading" })
+        #expect(withHeading.blocks.contains { $0.kind == "p" && $0.frame.x == heading.frame.x && $0.frame.y > heading.frame.y })
     }
 
     /// A row with a block that is not cut between lines and is taller than a page (a button at
@@ -1016,8 +1026,9 @@ import Testing
                 + ##"<title>Title</title><stack background="#CCCCCC"><spacer height="530"/></stack></stack><p>After</p></document>"##))
         let top = card.report.pages.first?.blocks.first
         #expect(top?.kind == "title" && top?.frame.y == 16 + 12 + 8, "\(top?.frame as Any)")
-        // Its divider drawn at the page's foot, the card began there: it goes on at the next
-        // page's top without its padding again (its top on two pages).
+        // Its divider at a page's foot, its heading going on to the next page with its text: the
+        // divider is left out there, and the card begins at the next page's top with its
+        // padding (its top showed at the foot of one page and again at the next's top).
         let begun = try #require(layoutMarkup(
             ##"<document width="300" height="300" margin="16"><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "##
                 + "eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation "
@@ -1025,7 +1036,15 @@ import Testing
                 + ##"<stack background="#DDDDEE"><spacer height="12"/><divider/><heading>Card title</heading>"##
                 + ##"<p>Body of the card with some words.</p><spacer height="12"/></stack></document>"##))
         let begunKinds = begun.report.pages.map { $0.blocks.map(\.kind) }
-        #expect(begunKinds.first?.last == "divider" && begun.report.pages.dropFirst().first?.blocks.first?.frame.y == 16, "\(begunKinds)")
+        let heading = begun.report.pages.dropFirst().first?.blocks.first
+        #expect(begunKinds.count == 2 && !begunKinds[0].contains("divider") && heading?.kind == "heading", "\(begunKinds)")
+        #expect(heading.map { abs($0.frame.y - (16 + 12 + 8)) < 1e-9 } == true, "\(heading?.frame as Any)")
+        // Any divider whose next block goes on to the next page is left out at the break.
+        let list = try #require(layoutMarkup(
+            ##"<document width="300" height="200" margin="16"><label>Row 1</label><divider/><label>Row 2</label><divider/>"##
+                + ##"<label>Row 3</label><divider/><label>Row 4</label><divider/><label>Row 5</label><divider/><label>Row 6</label></document>"##))
+        let rows = list.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.last == "label" && $0.first == "label" }, "\(rows)")
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

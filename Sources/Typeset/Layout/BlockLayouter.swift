@@ -364,15 +364,24 @@ struct Unit {
     /// A column's start is its first block and the blocks beside it (a row in the column, set
     /// at the first block's first line): counted by the first alone, a row in a row began on a
     /// page where only one of its columns' first lines fit, the others went to the next page,
-    /// off their shared baseline, and a label of two lines was cut one and one.
+    /// off their shared baseline, and a label of two lines was cut one and one. A column that
+    /// begins with a heading begins with the block after it too, as the flow keeps a heading
+    /// with its section (the paragraph under it, on the next page, left it alone at the foot).
     func startHeight(contentHeight: Double) -> Double {
         var firsts: [Int: PlacedBlock] = [:]
         for block in blocks where firsts[block.column].map({ block.top < $0.top }) ?? true { firsts[block.column] = block }
+        var afterHeadings: [Int: Double] = [:]  // the top of the block after a column's first heading
+        for block in blocks {
+            guard let first = firsts[block.column], first.report.kind == "heading" || first.report.kind == "title",
+                block.top >= first.bottom - 0.001, afterHeadings[block.column].map({ block.top < $0 }) ?? true
+            else { continue }
+            afterHeadings[block.column] = block.top
+        }
         let starting = blocks.filter { block in
             guard let first = firsts[block.column] else { return false }
             let firstLine = first.paragraph?.lines.first.flatMap { line in first.lineOrigins.first.map { $0.top + line.height } }
                 ?? first.bottom
-            return block.top < firstLine - 0.001 || block.top == first.top
+            return block.top < firstLine - 0.001 || block.top == first.top || block.top == afterHeadings[block.column]
         }
         let bottoms = starting.map { block in
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph,

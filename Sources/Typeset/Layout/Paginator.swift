@@ -177,6 +177,24 @@ extension BlockLayouter {
             return (kept, false)
         }
 
+        /// How much of what follows a divider (`units[index]`) goes beside it: the spacers and
+        /// dividers after it, and the start of the next unit with content and what that keeps
+        /// (`keptStart`); past a page's height, no more is looked at. Nil at the end.
+        func startAfter(_ index: Int) -> Double? {
+            var need = 0.0
+            var i = index
+            while i + 1 < units.count && need <= contentHeight {
+                let next = units[i + 1]
+                let gap = max(0, next.top - units[i].bottom)
+                i += 1
+                guard next.isSeparator else {
+                    return need + gap + next.startHeight(contentHeight: contentHeight) + (keptStart(after: i) ?? 0)
+                }
+                need += gap + next.bottom - next.top
+            }
+            return i + 1 < units.count ? need : nil
+        }
+
         /// Starts a new page for the content of `unit`, or returns false at the page limit.
         func newPage(for unit: Unit) -> Bool {
             newPage(for: unit, holding: Set(unit.blocks.first?.structure(continuation: false) ?? []))
@@ -255,6 +273,13 @@ extension BlockLayouter {
                 if pageEnded || (empty && !pages.isEmpty) { continue }
                 if y + gap + height > contentHeight + 0.001 {
                     if !empty { pageEnded = true }
+                    continue
+                }
+                // Nor does a divider end a page, what follows it going on to the next: it is
+                // left out there too (a card that began with one showed its top at a page's
+                // foot, its heading at the next page's top).
+                if !empty, !unit.blocks.isEmpty, let next = startAfter(index), y + gap + height + next > contentHeight + 0.001 {
+                    pageEnded = true
                     continue
                 }
             }
