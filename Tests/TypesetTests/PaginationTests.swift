@@ -123,6 +123,13 @@ import Testing
                 + "begins below it.</p><row><stack><heading>Section</heading><p>This paragraph is long enough to wrap to several "
                 + "lines in the narrow column of this row, so it goes on to the next page.</p></stack><p>The other column holds a "
                 + "long paragraph as well, wrapping across the page break to the next page of the document here.</p></row></document>"))
+        // Unless the two cannot share a page: then the row starts where it is (it waited a page
+        // and the heading was alone at the foot of the next).
+        let photos = try #require(layoutMarkup(
+            ##"<document device="iphone-se"><p>Intro paragraph text here that wraps over a couple of lines on this phone.</p>"##
+                + ##"<row><stack><heading>Photos</heading><stack background="#888888"><spacer height="520"/></stack>"##
+                + "<p>\(words(40))</p></stack><stack><p>\(words(200))</p></stack></row><p>After row.</p></document>"))
+        #expect(photos.report.pages.first?.blocks.map(\.kind).contains("heading") == true, "\(photos.report.pages.map { $0.blocks.map(\.kind) })")
         let withHeading = try #require(section.report.pages.first { $0.blocks.contains { $0.kind == "heading" } })
         let heading = try #require(withHeading.blocks.first { $0.kind == "heading" })
         #expect(withHeading.blocks.contains { $0.kind == "p" && $0.frame.x == heading.frame.x && $0.frame.y > heading.frame.y })
@@ -1045,6 +1052,21 @@ import Testing
                 + ##"<label>Row 3</label><divider/><label>Row 4</label><divider/><label>Row 5</label><divider/><label>Row 6</label></document>"##))
         let rows = list.report.pages.map { $0.blocks.map(\.kind) }
         #expect(rows.count == 2 && rows.allSatisfy { $0.last == "label" && $0.first == "label" }, "\(rows)")
+        // So is one before a row that moves on whole (a settings list's rows: the page ended
+        // with the divider), and not one before a heading that stays at the foot anyway.
+        let settings = try #require(layoutMarkup(
+            ##"<document width="360" height="240"><p>Intro.</p><divider/><row><stack><p>Name 1</p><p>Detail one</p>"##
+                + "<p>Detail two</p><p>Detail three</p></stack><label>Value</label></row><divider/><row><stack><p>Name 2</p>"
+                + "<p>Detail one</p><p>Detail two</p><p>Detail three</p></stack><label>Value</label></row><divider/><p>End</p></document>"))
+        let settingsKinds = settings.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(settingsKinds.dropLast().allSatisfy { $0.last != "divider" }, "\(settingsKinds)")
+        let gallery = try #require(layoutMarkup(
+            ##"<document device="iphone-se"><p>Intro paragraph one, which has a few words in it so that it wraps onto two lines.</p>"##
+                + ##"<p>Intro paragraph two.</p><divider/><heading>Gallery</heading><row><stack><stack background="#888888">"##
+                + ##"<spacer height="515"/></stack><p>Caption under the picture, quite a long one that wraps a few times over.</p>"##
+                + ##"</stack><stack><p>Column two text.</p></stack></row><p>After.</p></document>"##))
+        let galleryKinds = gallery.report.pages.map { $0.blocks.map(\.kind) }
+        #expect(galleryKinds.first == ["p", "p", "divider", "heading"], "a page of the heading alone: \(galleryKinds)")
     }
 
     @Test func textWiderThanItsBoxIsAWarningOncePerElement() throws {

@@ -370,26 +370,32 @@ struct Unit {
     func startHeight(contentHeight: Double) -> Double {
         var firsts: [Int: PlacedBlock] = [:]
         for block in blocks where firsts[block.column].map({ block.top < $0.top }) ?? true { firsts[block.column] = block }
-        var afterHeadings: [Int: Double] = [:]  // the top of the block after a column's first heading
-        for block in blocks {
-            guard let first = firsts[block.column], first.report.kind == "heading" || first.report.kind == "title",
-                block.top >= first.bottom - 0.001, afterHeadings[block.column].map({ block.top < $0 }) ?? true
-            else { continue }
-            afterHeadings[block.column] = block.top
-        }
-        let starting = blocks.filter { block in
-            guard let first = firsts[block.column] else { return false }
-            let firstLine = first.paragraph?.lines.first.flatMap { line in first.lineOrigins.first.map { $0.top + line.height } }
-                ?? first.bottom
-            return block.top < firstLine - 0.001 || block.top == first.top || block.top == afterHeadings[block.column]
-        }
-        let bottoms = starting.map { block in
+        // Where a block's start ends: its first lines that a page may end after, or all of it.
+        func startBottom(_ block: PlacedBlock) -> Double {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph,
                 let line = Unit.widowFreeStart(paragraph, contentHeight: contentHeight)
             else { return block.bottom }
             return block.lineBottom(line)
         }
-        return (bottoms.max() ?? bottom) - top
+        // The block after a column's first heading (its top), when the two fit on a page: else
+        // the heading keeps nothing, as in the flow (the row waited for a page that never came).
+        var afterHeadings: [Int: (top: Double, bottom: Double)] = [:]
+        for block in blocks {
+            guard let first = firsts[block.column], first.report.kind == "heading" || first.report.kind == "title",
+                block.top >= first.bottom - 0.001, afterHeadings[block.column].map({ block.top < $0.top }) ?? true
+            else { continue }
+            afterHeadings[block.column] = (block.top, startBottom(block))
+        }
+        for (column, after) in afterHeadings where after.bottom - (firsts[column]?.top ?? top) > contentHeight + 0.001 {
+            afterHeadings[column] = nil
+        }
+        let starting = blocks.filter { block in
+            guard let first = firsts[block.column] else { return false }
+            let firstLine = first.paragraph?.lines.first.flatMap { line in first.lineOrigins.first.map { $0.top + line.height } }
+                ?? first.bottom
+            return block.top < firstLine - 0.001 || block.top == first.top || block.top == afterHeadings[block.column]?.top
+        }
+        return (starting.map(startBottom).max() ?? bottom) - top
     }
 
     /// The lines of the unit's one text block (`blocks[0]`), when pagination may split it

@@ -178,19 +178,26 @@ extension BlockLayouter {
         }
 
         /// How much of what follows a divider (`units[index]`) goes beside it: the spacers and
-        /// dividers after it, and the start of the next unit with content and what that keeps
-        /// (`keptStart`); past a page's height, no more is looked at. Nil at the end.
+        /// dividers after it, and the next unit with content as the page would take it (whole,
+        /// or its start when it is cut: a row shorter than a page moved on whole, the divider
+        /// left at the foot), with what a heading keeps where the two fit on a page (else it
+        /// stays without). Past a page's height, no more is looked at. Nil at the end.
         func startAfter(_ index: Int) -> Double? {
             var need = 0.0
             var i = index
             while i + 1 < units.count && need <= contentHeight {
                 let next = units[i + 1]
                 let gap = max(0, next.top - units[i].bottom)
+                let height = next.bottom - next.top
                 i += 1
                 guard next.isSeparator else {
-                    return need + gap + next.startHeight(contentHeight: contentHeight) + (keptStart(after: i) ?? 0)
+                    let whole = next.splittableParagraph(contentHeight: contentHeight) == nil
+                        && (height <= contentHeight + 0.001 || next.standsAtATop(contentHeight: contentHeight))
+                    let start = whole ? height : next.startHeight(contentHeight: contentHeight)
+                    let kept = keptStart(after: i).flatMap { height + $0 <= contentHeight + 0.001 ? $0 : nil } ?? 0
+                    return need + gap + start + kept
                 }
-                need += gap + next.bottom - next.top
+                need += gap + height
             }
             return i + 1 < units.count ? need : nil
         }
