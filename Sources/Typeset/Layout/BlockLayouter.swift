@@ -166,6 +166,9 @@ extension PlacedBlock {
     /// (`BlockLayouter.addBackground`), which has no text and shares no baseline.
     var isBand: Bool { paragraph == nil && decorations.isEmpty }
 
+    /// A title or a heading (`Unit.isHeading`).
+    var isHeading: Bool { report.kind == "title" || report.kind == "heading" }
+
     /// The top of the line box of line `i`, and of the room for its ink above the first.
     func lineTop(_ i: Int) -> Double {
         lineOrigins[i].top - (i == 0 ? inkRoomAbove : 0)
@@ -381,7 +384,7 @@ struct Unit {
         // the heading keeps nothing, as in the flow (the row waited for a page that never came).
         var afterHeadings: [Int: (top: Double, bottom: Double)] = [:]
         for block in blocks {
-            guard let first = firsts[block.column], first.report.kind == "heading" || first.report.kind == "title",
+            guard let first = firsts[block.column], first.isHeading,
                 block.top >= first.bottom - 0.001, afterHeadings[block.column].map({ block.top < $0.top }) ?? true
             else { continue }
             afterHeadings[block.column] = (block.top, startBottom(block))
@@ -396,6 +399,14 @@ struct Unit {
             return block.top < firstLine - 0.001 || block.top == first.top || block.top == afterHeadings[block.column]?.top
         }
         return (starting.map(startBottom).max() ?? bottom) - top
+    }
+
+    /// Whether a page where it begins takes only its start (`startHeight`), the rest going on
+    /// at the next: a paragraph that may split, or a row taller than a page; else it goes whole,
+    /// or stands alone at a page's top (`standsAtATop`).
+    func goesOnFromItsStart(contentHeight: Double) -> Bool {
+        splittableParagraph(contentHeight: contentHeight) != nil
+            || bottom - top > contentHeight + 0.001 && !standsAtATop(contentHeight: contentHeight)
     }
 
     /// The lines of the unit's one text block (`blocks[0]`), when pagination may split it

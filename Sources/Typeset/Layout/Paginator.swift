@@ -80,7 +80,6 @@ extension BlockLayouter {
         var y = 0.0  // used height of the current page's content area
         var empty = true
         var onlySpace = true  // the current page holds spacers at most: no content yet
-        var onlySeparators = true  // and dividers (the first page's top keeps them)
         var lastDrawn = -1  // the last unit with blocks drawn, on this page or one before
         /// The last unit with content on the current page, when it keeps with what follows it
         /// (`keptStart`): its index (nil: it keeps nothing).
@@ -161,9 +160,7 @@ extension BlockLayouter {
                 // A paragraph, or a row taller than a page, starts where it is and goes on where
                 // its lines end: the heading keeps with its start (before a row, it was left
                 // alone).
-                if next.splittableParagraph(contentHeight: contentHeight) != nil
-                    || height > contentHeight + 0.001 && !next.standsAtATop(contentHeight: contentHeight)
-                {
+                if next.goesOnFromItsStart(contentHeight: contentHeight) {
                     return ((kept ?? 0) + separators + gap + next.startHeight(contentHeight: contentHeight), false)
                 }
                 // What cannot stand beside it on any page keeps nothing, nor the spacers before
@@ -191,9 +188,8 @@ extension BlockLayouter {
                 let height = next.bottom - next.top
                 i += 1
                 guard next.isSeparator else {
-                    let whole = next.splittableParagraph(contentHeight: contentHeight) == nil
-                        && (height <= contentHeight + 0.001 || next.standsAtATop(contentHeight: contentHeight))
-                    let start = whole ? height : next.startHeight(contentHeight: contentHeight)
+                    let cut = next.goesOnFromItsStart(contentHeight: contentHeight)
+                    let start = cut ? next.startHeight(contentHeight: contentHeight) : height
                     let kept = keptStart(after: i).flatMap { height + $0 <= contentHeight + 0.001 ? $0 : nil } ?? 0
                     return need + gap + start + kept
                 }
@@ -218,16 +214,6 @@ extension BlockLayouter {
                 empty = true
                 return true
             }
-            // Nor is a first page of dividers only (no other page begins with one): at the
-            // break, they are left out too (a page of a hairline, the title under it gone to the
-            // next with the picture it keeps).
-            if onlySeparators && pages.isEmpty {
-                emitter = PageEmitter(
-                    width: width, height: pageHeight, background: background, margin: margin,
-                    makesReport: options.makesReport)
-                (y, empty, onlySpace, lastDrawn) = (0, true, true, -1)
-                return true
-            }
             guard pages.count + 1 < BlockLayouter.maximumPageCount else {
                 pageError = .error(
                     unit.location,
@@ -245,7 +231,6 @@ extension BlockLayouter {
             y = 0
             empty = true
             onlySpace = true
-            onlySeparators = true
             keeperOnPage = nil
             return true
         }
@@ -284,8 +269,9 @@ extension BlockLayouter {
                 }
                 // Nor does a divider end a page, what follows it going on to the next: it is
                 // left out there too (a card that began with one showed its top at a page's
-                // foot, its heading at the next page's top).
-                if !empty, !unit.blocks.isEmpty, let next = startAfter(index), y + gap + height + next > contentHeight + 0.001 {
+                // foot, its heading at the next page's top; the first page held a hairline alone,
+                // the title under it gone on with the picture it keeps).
+                if !unit.blocks.isEmpty, let next = startAfter(index), y + gap + height + next > contentHeight + 0.001 {
                     pageEnded = true
                     continue
                 }
@@ -317,10 +303,7 @@ extension BlockLayouter {
                 y += gap + height
                 empty = false
                 if !unit.blocks.isEmpty { (onlySpace, lastDrawn) = (false, index) }
-                if !unit.isSeparator {
-                    onlySeparators = false
-                    keeperOnPage = unit.keepsWithNext ? index : nil
-                }
+                if !unit.isSeparator { keeperOnPage = unit.keepsWithNext ? index : nil }
                 continue
             }
             // What fits on a page goes to the next whole. A paragraph starts here and its lines
@@ -328,15 +311,12 @@ extension BlockLayouter {
             // where its lines end. A block that is not cut between lines and is taller than a
             // page stands at the top of one: its row starts there too, its columns side by side
             // (the tall button went to the next page, the label beside it stayed on this one).
-            let splits = unit.splittableParagraph(contentHeight: contentHeight) != nil
-            let standsAtATop = unit.standsAtATop(contentHeight: contentHeight)
             // A unit none of whose first lines fit here starts the next page: a row's columns,
             // each begun there at its own first line, lost their shared baseline.
             let startsHere = y + gap + unit.startHeight(contentHeight: contentHeight) <= contentHeight + 0.001
-            if !empty && (!splits && (height <= contentHeight + 0.001 || standsAtATop) || !startsHere) {
+            if !empty && (!unit.goesOnFromItsStart(contentHeight: contentHeight) || !startsHere) {
                 guard newPage(for: unit) else { break }
             }
-            onlySeparators = false  // (its first part stays where it begins)
             let firstTop = empty ? roomAtTop(index) : y + gap
             lastDrawn = index
             if empty && firstTop > 0 { flow.reachUp(&unit, by: firstTop) }
@@ -647,7 +627,7 @@ extension Unit {
                 else { continue }
                 let i = piece.parts[k].block
                 let top = slices[i][0].top
-                guard piece.parts[k].lines == nil, ["heading", "title"].contains(blocks[i].report.kind),
+                guard piece.parts[k].lines == nil, blocks[i].isHeading,
                     here.contains(where: { slices[piece.parts[$0].block][0].top < top - 0.001 }),
                     !waiting[c].isEmpty || unfinished.contains(where: { column[$0] == c && next[$0] == 0 && slices[$0][0].top > top })
                 else { continue }

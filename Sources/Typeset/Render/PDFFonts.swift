@@ -140,16 +140,14 @@ final class PDFFont {
     @inline(__always)
     func code(for glyph: UInt32, drawnFor text: UnsafeBufferPointer<UInt8>) -> UInt32? {
         if map(glyph, to: text) { return glyph }
-        if text.isEmpty {
-            let known = unicode[Int(glyph)]
-            return Self.hyphens.contains { Array(String($0).utf8) == known } ? glyph : nil
-        }
+        if text.isEmpty { return unicode[Int(glyph)].flatMap { Self.hyphensUTF8.contains($0) ? glyph : nil } }
         return alternateCode(for: glyph, drawnFor: text)
     }
 
     /// What the hyphen shown at a soft hyphen stands for: "-", or "‐" in a font whose hyphen
     /// is only that (`mapFirst`).
     private static let hyphens: [Unicode.Scalar] = ["-", "\u{2010}"]
+    private static let hyphensUTF8 = hyphens.map { Array(String($0).utf8) }
 
     /// Codes of its own for the glyphs of a cluster (`glyphs`, in the order drawn) that do not
     /// read as its `text` in ToUnicode, one after another: each glyph stands for the character
