@@ -202,9 +202,12 @@ import Testing
             #"<document lang="en" width="200"><row><label>City</label><label>בתל־אביב־יפו</label><label>School</label></row></document>"#))
         #expect(row.report.pages[0].blocks.map(\.align) == ["left", "left", "left"])
         #expect(row.report.pages[0].blocks[1].lines.count == 3)
-        // Not any hyphen: a phone number's and "COVID-19"'s cuts are between their letters.
+        // Not any hyphen: a phone number's and "COVID-19"'s cuts are said, the phone number's
+        // after its hyphens at its punctuation ("+1-800-" | "555-" | "01998").
         let latin = try #require(layoutMarkup(#"<document width="70" margin="0"><p>+1-800-555-01998</p><p>COVID-19</p></document>"#))
-        #expect(latin.diagnostics.warnings.filter { $0.message.contains("broken between its letters") }.count == 2, "\(latin.diagnostics.items)")
+        let said = latin.diagnostics.warnings.map(\.message)
+        #expect(said.count == 2 && said[0].contains("'+1-800-555-01998' (143 pt): it is broken at its punctuation")
+                && said[1].contains("'COVID-19' (77 pt): it is broken between its letters"), "\(said)")
     }
 
     @Test func keepsAPercentWithItsNumber() {

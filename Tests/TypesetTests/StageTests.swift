@@ -68,6 +68,14 @@ import Testing
         return lines.map { String(String.UnicodeScalarView(scalars[$0])) }
     }
 
+    /// A word cut because it is wider than the line is cut where it reads better (a number
+    /// after its separators) only where that makes no more lines, the next word's counted: it
+    /// fits after "99", not after "999.99". Every scalar 10 wide.
+    @Test func aBetterCutCountsTheNextWordsLine() {
+        #expect(fill("$1,299,999.99 due", width: 65) == ["$1,29", "9,999.", "99 due"])
+        #expect(fill("$1,299,999.99 total", width: 65) == ["$1,", "299,", "999.99 ", "total"])
+    }
+
     @Test func fillsGreedilyWithHangingSpaces() {
         // "aaa bbb" is 70 pt, but the space at a line end hangs: "aaa " fits in 30 pt.
         #expect(fill("aaa bbb ccc", width: 70) == ["aaa bbb ", "ccc"])
@@ -185,28 +193,33 @@ import Testing
     }
 
     /// A name or address wider than its line is cut where it parts (before a period, slash or
-    /// underscore, after a colon), when the piece before fills half the line: a sheet's caption
-    /// cut a file name "settings_privacy_screen.x|ml". Every scalar 10 wide.
+    /// underscore, after a colon), when the piece before fills half the line or the cut makes no
+    /// more lines: a sheet's caption cut a file name "settings_privacy_screen.x|ml", and an
+    /// address was cut ".support@exam" | "ple" where ".support" | "@example" took as many lines.
+    /// Every scalar 10 wide.
     @Test func aLongNameIsCutWhereItParts() {
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"], "not privacy_screen.x | ml")
         #expect(split("privacy_screen.xml", width: 120) == ["privacy", "_screen.xml"])
         #expect(split("https://example.com/a", width: 100) == ["https://", "example", ".com/a"], "after //, not inside it")
-        #expect(split("ab.cdefghijkl", width: 100) == ["ab.cdefghi", "jkl"], "a seam that leaves less than half the line is passed")
-        #expect(split("ab.cdefghijk", width: 100) == ["ab.cdefghi", "jk"], "even where the rest would fit after it")
+        #expect(split("ab.cdefghijkl", width: 100) == ["ab.cdefghi", "jkl"], "a seam that leaves less than half the line and adds a line is passed")
+        #expect(split("ab.cdefghijk", width: 100) == ["ab", ".cdefghijk"], "one that adds none is taken")
+        #expect(split("ab.cdefghijklmnopqrstu", width: 100) == ["ab", ".cdefghijk", "lmnopqrstu"], "not ab.cdefghi | jklmnopqrs | tu")
     }
 
     /// A word cut between its letters keeps its punctuation (UAX #14: no line starts with
     /// closing punctuation, "!" or "?", a closing quote or CJK's "。", none ends with an opening
     /// one, an ellipsis stays whole): "동의하시겠습니까|?" left "?" alone on a line. A number is
     /// cut after its separator ("₪1,299.|99": ".99" read as a decimal), not inside a group of
-    /// digits ("$1,29|9.99"). Only where the piece fills half the line or the rest fits after
-    /// it (more lines otherwise). Every scalar 10 wide.
+    /// digits ("$1,29|9.99"). Only where the piece fills half the line or the cut makes no more
+    /// lines. Every scalar 10 wide.
     @Test func aCutWordKeepsItsPunctuation() {
         #expect(split("동의하시겠습니까?", width: 80) == ["동의하시겠습니", "까?"], "not 동의하시겠습니까 | ?")
         #expect(split("“안녕하세요!”", width: 60) == ["“안녕하세", "요!”"], "not “안녕하세요! | ”")
         #expect(split("(abcdef)", width: 40) == ["(abc", "def)"], "not ( | abcd")
         #expect(split("い……。", width: 30) == ["い", "……。"], "not い…… | 。")
         #expect(split("₪1,299.99", width: 70) == ["₪1,299.", "99"], "not ₪1,299 | .99")
+        #expect(split("$1,299,999.99", width: 65) == ["$1,", "299,", "999.99"], "not $1,29 | 9,999. | 99: as many lines")
+        #expect(split("1,234567890", width: 80) == ["1,234567", "890"], "inside the group where 1, | 23456789 | 0 takes a line more")
         #expect(split("2024/03/15", width: 80) == ["2024/03/", "15"])
         // A name still parts before its period or question mark, where it goes on.
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"])

@@ -1852,7 +1852,8 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location,
                 "this <\(block.elementName)> is \(boxWidth()), narrower than "
-                    + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken between its letters"
+                    + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken "
+                    + (broken.betweenLetters ? "between its letters" : "at its punctuation")
                     + (others > 0 ? ", and so \(others == 1 ? "is 1 other word" : "are \(others) other words")" : ""),
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }

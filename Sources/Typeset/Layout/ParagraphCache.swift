@@ -89,8 +89,8 @@ struct ParagraphLines: Sendable {
     /// Of those, the characters some font has but not the font of their cluster (a mark stays
     /// with its letter's font), with that font.
     var lacking: [Int: LackingFont] = [:]
-    /// The first word wider than a line, broken between its letters, and its width.
-    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
+    /// The first word wider than a line, broken inside, and its width.
+    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool, betweenLetters: Bool)?
     /// The line ends inside words broken between their letters, of every such word (SPEC 4.1
     /// counts a word's pieces as one line), and the number of such words.
     var wordCuts = 0

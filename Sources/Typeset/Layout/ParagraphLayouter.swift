@@ -81,9 +81,10 @@ struct ParagraphLayout {
     var missing: [Int]
     /// Of those, the ones some font has, with the font that lacks them.
     var lacking: [Int: LackingFont]
-    /// The first word wider than its line, broken between its letters, and its width (with the
-    /// hyphen of a soft hyphen it ends at, when a line ending there shows one: `hyphenated`).
-    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool)?
+    /// The first word wider than its line, broken inside, and its width (with the hyphen of a
+    /// soft hyphen it ends at, when a line ending there shows one: `hyphenated`); whether a cut
+    /// of it is between letters rather than where it parts (`LineFiller.parts`: "$1," | "299").
+    var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool, betweenLetters: Bool)?
     /// The line ends inside broken words, and the number of those words (`ParagraphLines`).
     var wordCuts: Int
     var brokenWordCount: Int
@@ -427,7 +428,8 @@ final class ParagraphLayouter: Sendable {
                 let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
                     ? hyphens[word.upperBound]?.advance : nil
                 let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
-                return (word, shown + (hyphen ?? 0), hyphen != nil)
+                let betweenLetters = cuts.contains { $0.word == word && !LineFiller.parts(text.scalars, at: $0.cut) }
+                return (word, shown + (hyphen ?? 0), hyphen != nil, betweenLetters)
             },
             wordCuts: cuts.count, brokenWordCount: Set(brokenWords).count)
     }

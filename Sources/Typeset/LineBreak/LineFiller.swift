@@ -211,10 +211,21 @@ enum LineFiller {
                 // nowhere to break it).
                 // (Its last piece ends at this opportunity: room is kept for the hyphen a soft
                 // hyphen there shows.)
+                // (Whether the next word fits after a last piece from a given start: a cut that
+                // left it a line of its own made a line more.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
+                let next = opportunity.isMandatory || k + 1 == opportunities.count ? nil : opportunities[k + 1].offset
+                let joinsNext = next.map { next in
+                    let visible = visibleEnd(scalars, end..<next)
+                    let nextHyphen = hyphens.isEmpty ? 0 : hyphens[next] ?? 0
+                    return { (pieceStart: Int) -> Bool in
+                        let shown = advances.width(pieceStart..<visible) + nextHyphen
+                        return (ends?.width(shown, start: pieceStart, visibleEnd: visible, limit: limit) ?? shown) <= limit
+                    }
+                }
                 let pieces = splitLongWord(
                     scalars, start..<visibleEnd(scalars, start..<end), advances: advances, edges: edges(), width: limit,
-                    hyphens: hyphens, endHyphen: hyphen, ends: ends)
+                    hyphens: hyphens, endHyphen: hyphen, ends: ends, joinsNext: joinsNext)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
@@ -417,7 +428,7 @@ enum LineFiller {
     /// adds what shaping a piece's cut ends again changes (the kerning lost at the cut).
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, edges: [Bool], width: Double,
-        hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil
+        hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil, joinsNext: ((Int) -> Bool)? = nil
     ) -> [Range<Int>] {
         /// The piece `start..<end` with `hyphen` after it.
         func pieceWidth(_ start: Int, _ end: Int, hyphen: Double) -> Double {
@@ -428,6 +439,14 @@ enum LineFiller {
         // Between syllables where it can; a word of none (a run of Thai vowels) between clusters.
         let syllables = clusters.filter { $0 == range.upperBound || !holdsTogether(scalars, at: $0) }
         let boundaries = syllables.count > 1 || clusters.count <= 1 ? syllables : clusters
+        /// Whether a piece from `start` may end at `b` where a name or address parts (`parts`),
+        /// after a soft hyphen whose hyphen fits, or after a compound's hyphen
+        /// (`afterCompoundHyphen`): none of them a cut between letters.
+        func isSeam(_ b: Int, from start: Int) -> Bool {
+            b < range.upperBound
+                && (Self.parts(scalars, at: b) || Self.afterCompoundHyphen(scalars, at: b)
+                    || hyphens[b].map { pieceWidth(start, b, hyphen: $0) <= width } ?? false)
+        }
         /// The index of the last boundary up to `fit` where a name or address parts (`parts`),
         /// if the piece from `start` to it fills half the line; or after a soft hyphen or a
         /// compound's hyphen (`afterCompoundHyphen`), if it does or the rest of the word fits
@@ -454,69 +473,120 @@ enum LineFiller {
         func keepsItsPunctuation(_ boundary: Int) -> Bool {
             boundary == range.upperBound || !keepsPunctuation(scalars, at: boundary) || parts(scalars, at: boundary)
         }
-        var pieces: [Range<Int>] = []
-        var start = range.lowerBound
-        var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
-        var lastKeepingFit: Int?  // the same, of those that keep punctuation with its word
-        var lastWholeFit: Int?  // and of those that also keep groups of digits whole
-        var k = 0
-        while k < boundaries.count {
-            let boundary = boundaries[k]
-            let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
-            if pieceWidth(start, boundary, hyphen: boundary < range.upperBound ? 0 : endHyphen) > width {
-                // The piece ends at the last boundary that fits and keeps punctuation with its
-                // word, else at the last that fits (a piece wider than its line went past its
-                // box), or holds one cluster at least;
-                // a boundary earlier when it would leave a soft hyphen alone at the end (a
-                // line of just "-"), if the piece keeps a cluster.
-                // (One that keeps it only when the piece fills half the line, or the rest of the
-                // word fits after it: an earlier one made more lines, "い | …… | 。".)
-                func worthIt(_ fit: Int?) -> Int? {
-                    fit.flatMap { fit in
-                        advances.width(start..<boundaries[fit]) >= width / 2
-                            || pieceWidth(boundaries[fit], range.upperBound, hyphen: endHyphen) <= width ? fit : nil
+        /// How a cut of a piece from `start` at `b` reads: 0 where a name parts or after a hyphen
+        /// (`isSeam`), 1 between letters, 2 inside a group of digits, 3 parting punctuation from
+        /// its word.
+        func flaw(_ b: Int, from start: Int) -> Int {
+            isSeam(b, from: start) ? 0 : !keepsItsPunctuation(b) ? 3 : splitsDigits(scalars, at: b) ? 2 : 1
+        }
+        /// How many lines the word takes cut from `position` on (`split`), and the next word's
+        /// when it does not fit after the last piece (`joinsNext`). Only near the word's end: nil
+        /// where more than four lines or 128 boundaries are left, or after 16 counts for one word
+        /// (each splits the rest), so that the time stays linear in the word.
+        var counted: [Int: Int] = [:]
+        var countsLeft = 16
+        func lines(from position: Int) -> Int? {
+            if let known = counted[position] { return known }
+            guard countsLeft > 0, advances.width(position..<range.upperBound) <= 4 * width,
+                boundaries.count - boundaries.partitionPoint { $0 <= position } <= 128
+            else { return nil }
+            countsLeft -= 1
+            let rest = split(from: position)
+            let count = rest.count + (joinsNext.map { $0(rest[rest.count - 1].lowerBound) ? 0 : 1 } ?? 0)
+            counted[position] = count
+            return count
+        }
+        /// The word cut from `first` on.
+        func split(from first: Int) -> [Range<Int>] {
+            var pieces: [Range<Int>] = []
+            var start = first
+            var lastFit: Int?  // the index of the last boundary the piece from `start` fits up to
+            var lastKeepingFit: Int?  // the same, of those that keep punctuation with its word
+            var lastWholeFit: Int?  // and of those that also keep groups of digits whole
+            var k = boundaries.partitionPoint { $0 <= first }
+            while k < boundaries.count {
+                let boundary = boundaries[k]
+                let hyphen = boundary < range.upperBound ? hyphens[boundary] ?? 0 : endHyphen
+                if pieceWidth(start, boundary, hyphen: boundary < range.upperBound ? 0 : endHyphen) > width {
+                    // The piece ends at the last boundary that fits and keeps punctuation with its
+                    // word, else at the last that fits (a piece wider than its line went past its
+                    // box), or holds one cluster at least;
+                    // a boundary earlier when it would leave a soft hyphen alone at the end (a
+                    // line of just "-"), if the piece keeps a cluster.
+                    // (One that keeps it only when the piece fills half the line, or the rest of the
+                    // word fits after it: an earlier one made more lines, "い | …… | 。".)
+                    func worthIt(_ fit: Int?) -> Int? {
+                        fit.flatMap { fit in
+                            advances.width(start..<boundaries[fit]) >= width / 2
+                                || pieceWidth(boundaries[fit], range.upperBound, hyphen: endHyphen) <= width ? fit : nil
+                        }
+                    }
+                    var cut = (worthIt(lastWholeFit) ?? worthIt(lastKeepingFit) ?? lastFit).map {
+                        seam(before: $0, from: start, in: boundaries)
+                    } ?? k
+                    // A cut that reads better, where it makes no more lines: "$1," | "299," |
+                    // "999.99", not "$1,29" | "9,999." | "99", and ".support" | "@example", not
+                    // ".support@exam" | "ple". Its piece holds a letter or a digit (a phone
+                    // number's "-" made a line of its own).
+                    if cut < k, boundaries[cut] < range.upperBound {
+                        let greedy = flaw(boundaries[cut], from: start)
+                        search: for better in 0..<greedy {
+                            var j = cut - 1
+                            while j >= 0, boundaries[j] > start {
+                                if flaw(boundaries[j], from: start) == better
+                                    && scalars[start..<boundaries[j]].contains(where: isWordCharacter)
+                                {
+                                    if let betterLines = lines(from: boundaries[j]), let greedyLines = lines(from: boundaries[cut]),
+                                        betterLines <= greedyLines
+                                    {
+                                        cut = j
+                                        break search
+                                    }
+                                    break
+                                }
+                                j -= 1
+                            }
+                        }
+                    }
+                    if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
+                        boundaries[cut - 1] > start
+                    {
+                        cut -= 1
+                    }
+                    // White space after the cut hangs at the end of the piece (" . PDF" began a line
+                    // with a space, "Settings . PDF" cut before it: UAX #14 keeps "." with it, LB13).
+                    while boundaries[cut] < range.upperBound, cut + 1 < boundaries.count, isWhiteSpace(scalars[boundaries[cut]]) {
+                        cut += 1
+                    }
+                    guard boundaries[cut] < range.upperBound else { break }
+                    pieces.append(start..<boundaries[cut])
+                    start = boundaries[cut]
+                    (lastFit, lastKeepingFit, lastWholeFit) = (nil, nil, nil)
+                    k = cut + 1
+                    continue
+                }
+                // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
+                // empty line: it goes with the cluster after it.
+                if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 {
+                    lastFit = k
+                    if keepsItsPunctuation(boundary) {
+                        lastKeepingFit = k
+                        if boundary == range.upperBound || !splitsDigits(scalars, at: boundary) { lastWholeFit = k }
                     }
                 }
-                var cut = (worthIt(lastWholeFit) ?? worthIt(lastKeepingFit) ?? lastFit).map {
-                    seam(before: $0, from: start, in: boundaries)
-                } ?? k
-                if boundaries[cut] == range.upperBound - 1, scalars[range.upperBound - 1] == "\u{AD}", cut > 0,
-                    boundaries[cut - 1] > start
-                {
-                    cut -= 1
-                }
-                // White space after the cut hangs at the end of the piece (" . PDF" began a line
-                // with a space, "Settings . PDF" cut before it: UAX #14 keeps "." with it, LB13).
-                while boundaries[cut] < range.upperBound, cut + 1 < boundaries.count, isWhiteSpace(scalars[boundaries[cut]]) {
-                    cut += 1
-                }
-                guard boundaries[cut] < range.upperBound else { break }
-                pieces.append(start..<boundaries[cut])
-                start = boundaries[cut]
-                (lastFit, lastKeepingFit, lastWholeFit) = (nil, nil, nil)
-                k = cut + 1
-                continue
+                k += 1
             }
-            // A piece of nothing visible (the LRI an `<ltr>` starts with, alone) would be an
-            // empty line: it goes with the cluster after it.
-            if pieceWidth(start, boundary, hyphen: hyphen) <= width && advances.width(start..<boundary) > 0 {
-                lastFit = k
-                if keepsItsPunctuation(boundary) {
-                    lastKeepingFit = k
-                    if boundary == range.upperBound || !splitsDigits(scalars, at: boundary) { lastWholeFit = k }
-                }
+            // A soft hyphen still alone (the piece before is one cluster), or with nothing but
+            // bidi controls (the end of an `<rtl>` before it), stays with it, which shows the
+            // hyphen a little wider than the line: a line of just "-" showed.
+            if scalars[range.upperBound - 1] == "\u{AD}", advances.width(start..<range.upperBound) == 0,
+                let last = pieces.popLast()
+            {
+                start = last.lowerBound
             }
-            k += 1
+            pieces.append(start..<range.upperBound)
+            return pieces
         }
-        // A soft hyphen still alone (the piece before is one cluster), or with nothing but
-        // bidi controls (the end of an `<rtl>` before it), stays with it, which shows the
-        // hyphen a little wider than the line: a line of just "-" showed.
-        if scalars[range.upperBound - 1] == "\u{AD}", advances.width(start..<range.upperBound) == 0,
-            let last = pieces.popLast()
-        {
-            start = last.lowerBound
-        }
-        pieces.append(start..<range.upperBound)
-        return pieces
+        return split(from: range.lowerBound)
     }
 }
