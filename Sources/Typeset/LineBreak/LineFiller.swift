@@ -420,7 +420,8 @@ enum LineFiller {
     /// `range` cut between grapheme clusters, and never inside a glyph cluster (a ligature; by
     /// `edges`, as `AdvanceTable.clusterEdges` gives them), into pieces that fit (each at least
     /// one cluster that shows something; ending where a name or address parts, when that
-    /// fills half the line), a piece that ends after a soft hyphen with the hyphen
+    /// fills half the line, and where a cut reads better, when that makes no more lines, the
+    /// next word's counted by `joinsNext`), a piece that ends after a soft hyphen with the hyphen
     /// it shows (`hyphens`, as `lines` takes them; UAX #14 allows no break after a soft hyphen
     /// in Hebrew, LB21a, so a Hebrew word's pieces can end there). The last piece is what is left, however wide, with room
     /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
