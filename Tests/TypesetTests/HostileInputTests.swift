@@ -286,6 +286,23 @@ struct HostileInputTests {
         #expect(seconds < 120, "800,000 empty lines took \(seconds) s")
     }
 
+    /// A word wider than its line whose pieces begin with a long run of zero-width characters
+    /// (128,000 word joiners between brackets): the search for a cut that reads better looked
+    /// through the run again for each cut it weighed (0.07 s became 48 s); and 20,000 prices
+    /// and addresses cut in a narrow box, each weighed by cutting its rest again.
+    @Test func cutsThatReadBetterAreWeighedInLinearTime() throws {
+        for (name, text, width) in [
+            ("joiners.xml", ")" + String(repeating: "\u{2060}", count: 128_000) + String(repeating: ")", count: 60), 200),
+            ("prices.xml", Array(repeating: "$1,299,999.99 customer.support@example-company.com", count: 20_000).joined(separator: " "), 136),
+        ] {
+            let (outcome, seconds) = try CLI().timedRender(
+                name, "<document width=\"\(width)\" height=\"14400\" font-size=\"33\">\n  <p>\(text)</p>\n</document>\n")
+            defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
+            #expect(outcome.status == 0 && outcome.outputs.count == 1, "\(name): \(outcome.error)")
+            #expect(seconds < 120, "\(name) took \(seconds) s")
+        }
+    }
+
     /// 64,000 words each wider than its 32 pt box, cut between their letters: the cut looked at
     /// every glyph of the paragraph for each word (0.75 s became 69 s; minutes in a debug build).
     @Test func manyWordsCutBetweenTheirLettersInLinearTime() throws {

@@ -203,11 +203,28 @@ import Testing
         #expect(row.report.pages[0].blocks.map(\.align) == ["left", "left", "left"])
         #expect(row.report.pages[0].blocks[1].lines.count == 3)
         // Not any hyphen: a phone number's and "COVID-19"'s cuts are said, the phone number's
-        // after its hyphens at its punctuation ("+1-800-" | "555-" | "01998").
+        // after its hyphens at its separators ("+1-800-" | "555-" | "01998").
         let latin = try #require(layoutMarkup(#"<document width="70" margin="0"><p>+1-800-555-01998</p><p>COVID-19</p></document>"#))
         let said = latin.diagnostics.warnings.map(\.message)
-        #expect(said.count == 2 && said[0].contains("'+1-800-555-01998' (143 pt): it is broken at its punctuation")
+        #expect(said.count == 2 && said[0].contains("'+1-800-555-01998' (143 pt): it is broken at its separators")
                 && said[1].contains("'COVID-19' (77 pt): it is broken between its letters"), "\(said)")
+    }
+
+    /// A word cut because it is wider than its line is cut where it reads better only where that
+    /// makes no more lines, the words after it counted: "support" | "@example.com or" | "call"
+    /// took a line more than "support@exampl" | "e.com or call". A price is cut after its
+    /// separators where that takes no more ("$1,29" | "9,999." | "99" read as other numbers).
+    @Test func aBetterCutOfAWordTakesNoMoreLines() throws {
+        func lines(_ markup: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(markup))
+            return result.report.pages.flatMap(\.blocks).map { $0.lines.map { $0.runs.map(\.text).joined() } }
+        }
+        #expect(try lines(#"<document width="145" margin="0"><p>support@example.com or call</p></document>"#)
+            == [["support@exampl", "e.com or call"]])
+        #expect(try lines(#"<document width="136" font-size="33"><p>Total: $1,299,999.99 due</p></document>"#)
+            == [["Total:", "$1,", "299,", "999.99", "due"]])
+        #expect(try lines(#"<document width="168"><p>Email customer.support@example-company.com now</p></document>"#)
+            == [["Email", "customer", ".support", "@example", "-company.com", "now"]])
     }
 
     @Test func keepsAPercentWithItsNumber() {

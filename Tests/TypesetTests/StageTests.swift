@@ -220,6 +220,8 @@ import Testing
         #expect(split("₪1,299.99", width: 70) == ["₪1,299.", "99"], "not ₪1,299 | .99")
         #expect(split("$1,299,999.99", width: 65) == ["$1,", "299,", "999.99"], "not $1,29 | 9,999. | 99: as many lines")
         #expect(split("1,234567890", width: 80) == ["1,234567", "890"], "inside the group where 1, | 23456789 | 0 takes a line more")
+        #expect(split("١٢٣٤٥٦٧٫٨٩", width: 70) == ["١٢٣٤٥٦", "٧٫٨٩"], "Arabic's decimal separator does not begin a line: not ١٢٣٤٥٦٧ | ٫٨٩")
+        #expect(split("١٬٢٣٤٬٥٦٧", width: 60) == ["١٬٢٣٤٬", "٥٦٧"], "nor its thousands separator")
         #expect(split("2024/03/15", width: 80) == ["2024/03/", "15"])
         // A name still parts before its period or question mark, where it goes on.
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"])

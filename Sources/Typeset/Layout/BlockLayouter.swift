@@ -1853,7 +1853,7 @@ struct BlockLayouter {
                 block.location,
                 "this <\(block.elementName)> is \(boxWidth()), narrower than "
                     + "the word '\(word)' (\(format(broken.width.rounded(.up))) pt): it is broken "
-                    + (broken.betweenLetters ? "between its letters" : "at its punctuation")
+                    + (broken.betweenLetters ? "between its letters" : "at its separators")
                     + (others > 0 ? ", and so \(others == 1 ? "is 1 other word" : "are \(others) other words")" : ""),
                 hint: BlockLayouter.narrowHint(context, first: "make the text shorter")))
         }

@@ -83,7 +83,8 @@ struct ParagraphLayout {
     var lacking: [Int: LackingFont]
     /// The first word wider than its line, broken inside, and its width (with the hyphen of a
     /// soft hyphen it ends at, when a line ending there shows one: `hyphenated`); whether a cut
-    /// of it is between letters rather than where it parts (`LineFiller.parts`: "$1," | "299").
+    /// of it is between letters rather than at a separator, where it parts (`LineFiller.parts`:
+    /// "$1," | "299") or after a compound's hyphen.
     var brokenWord: (range: Range<Int>, width: Double, hyphenated: Bool, betweenLetters: Bool)?
     /// The line ends inside broken words, and the number of those words (`ParagraphLines`).
     var wordCuts: Int
@@ -428,7 +429,9 @@ final class ParagraphLayouter: Sendable {
                 let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
                     ? hyphens[word.upperBound]?.advance : nil
                 let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
-                let betweenLetters = cuts.contains { $0.word == word && !LineFiller.parts(text.scalars, at: $0.cut) }
+                let betweenLetters = cuts.contains {
+                    $0.word == word && !LineFiller.parts(text.scalars, at: $0.cut) && !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut)
+                }
                 return (word, shown + (hyphen ?? 0), hyphen != nil, betweenLetters)
             },
             wordCuts: cuts.count, brokenWordCount: Set(brokenWords).count)

@@ -211,21 +211,26 @@ enum LineFiller {
                 // nowhere to break it).
                 // (Its last piece ends at this opportunity: room is kept for the hyphen a soft
                 // hyphen there shows.)
-                // (Whether the next word fits after a last piece from a given start: a cut that
-                // left it a line of its own made a line more.)
+                // (How far the line of a last piece from a given start reaches, through the
+                // words after it: a cut that left them less room made a line more.)
                 let hyphen = hyphens.isEmpty ? 0 : hyphens[end] ?? 0
-                let next = opportunity.isMandatory || k + 1 == opportunities.count ? nil : opportunities[k + 1].offset
-                let joinsNext = next.map { next in
-                    let visible = visibleEnd(scalars, end..<next)
-                    let nextHyphen = hyphens.isEmpty ? 0 : hyphens[next] ?? 0
-                    return { (pieceStart: Int) -> Bool in
-                        let shown = advances.width(pieceStart..<visible) + nextHyphen
-                        return (ends?.width(shown, start: pieceStart, visibleEnd: visible, limit: limit) ?? shown) <= limit
+                let wordEnd = visibleEnd(scalars, start..<end)
+                let reach: (Int) -> Int = { pieceStart in
+                    guard !opportunity.isMandatory else { return end }
+                    var (furthest, visible) = (end, wordEnd)
+                    for next in opportunities[(k + 1)...] {
+                        // (The white space between two ends is walked once.)
+                        visible = max(visible, visibleEnd(scalars, furthest..<next.offset))
+                        let shown = advances.width(pieceStart..<visible) + (hyphens.isEmpty ? 0 : hyphens[next.offset] ?? 0)
+                        guard (ends?.width(shown, start: pieceStart, visibleEnd: visible, limit: limit) ?? shown) <= limit else { break }
+                        furthest = next.offset
+                        if next.isMandatory { break }
                     }
+                    return furthest
                 }
                 let pieces = splitLongWord(
-                    scalars, start..<visibleEnd(scalars, start..<end), advances: advances, edges: edges(), width: limit,
-                    hyphens: hyphens, endHyphen: hyphen, ends: ends, joinsNext: joinsNext)
+                    scalars, start..<wordEnd, advances: advances, edges: edges(), width: limit,
+                    hyphens: hyphens, endHyphen: hyphen, ends: ends, reach: reach)
                 lines += pieces.dropLast()
                 start = pieces.last?.lowerBound ?? start
             }
@@ -328,7 +333,7 @@ enum LineFiller {
         let after = scalars[index]
         if before == "\u{200C}" { return !keepsPunctuation(scalars, at: index) }  // ("…ها‌|؟" began a line with "؟")
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.generalCategory == .Nd }
-        func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-"].contains(scalar) }
+        func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-", "\u{066B}", "\u{066C}"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
         if separatesDigits(before), isDigit(after), index >= 2, isDigit(scalars[index - 2]) { return true }
         if after == "/" && (before == "/" || before == ":") { return false }
@@ -369,6 +374,9 @@ enum LineFiller {
         while at + 1 < scalars.count, [0x200C, 0x200D, 0x200E, 0x200F, 0x061C].contains(scalars[at].value) { at += 1 }
         let after = scalars[at]
         let before = scalars[index - 1]
+        // Arabic's decimal and thousands separators (UAX #14's NU, as its digits are): "٥٦٧" |
+        // "٫٨٩" read as a decimal.
+        if after.value == 0x066B || after.value == 0x066C { return true }
         switch after.lineBreakClass {
         case .CL, .CP, .EX, .IS, .NS, .GL, .HY: return true
         case .BA where after != "\u{AD}": return true  // (a piece may start with a soft hyphen: it shows nothing)
@@ -421,7 +429,7 @@ enum LineFiller {
     /// `edges`, as `AdvanceTable.clusterEdges` gives them), into pieces that fit (each at least
     /// one cluster that shows something; ending where a name or address parts, when that
     /// fills half the line, and where a cut reads better, when that makes no more lines, the
-    /// next word's counted by `joinsNext`), a piece that ends after a soft hyphen with the hyphen
+    /// words after it counted by `reach`), a piece that ends after a soft hyphen with the hyphen
     /// it shows (`hyphens`, as `lines` takes them; UAX #14 allows no break after a soft hyphen
     /// in Hebrew, LB21a, so a Hebrew word's pieces can end there). The last piece is what is left, however wide, with room
     /// for `endHyphen`, the hyphen of a soft hyphen at the range's end (only the last piece
@@ -429,7 +437,7 @@ enum LineFiller {
     /// adds what shaping a piece's cut ends again changes (the kerning lost at the cut).
     static func splitLongWord(
         _ scalars: [Unicode.Scalar], _ range: Range<Int>, advances: AdvanceTable, edges: [Bool], width: Double,
-        hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil, joinsNext: ((Int) -> Bool)? = nil
+        hyphens: [Int: Double], endHyphen: Double, ends: LineEndShaping? = nil, reach: ((Int) -> Int)? = nil
     ) -> [Range<Int>] {
         /// The piece `start..<end` with `hyphen` after it.
         func pieceWidth(_ start: Int, _ end: Int, hyphen: Double) -> Double {
@@ -480,22 +488,29 @@ enum LineFiller {
         func flaw(_ b: Int, from start: Int) -> Int {
             isSeam(b, from: start) ? 0 : !keepsItsPunctuation(b) ? 3 : splitsDigits(scalars, at: b) ? 2 : 1
         }
-        /// How many lines the word takes cut from `position` on (`split`), and the next word's
-        /// when it does not fit after the last piece (`joinsNext`). Only near the word's end: nil
-        /// where more than four lines or 128 boundaries are left, or after 16 counts for one word
-        /// (each splits the rest), so that the time stays linear in the word.
-        var counted: [Int: Int] = [:]
+        /// How many lines the word takes cut from `position` on (`split`), and how far its last
+        /// piece's line reaches through the words after it (`reach`, given a piece's start). Only
+        /// near the word's end: nil where more than four lines or 128 boundaries are left, or
+        /// after 16 counts for one word (each splits the rest), so that the time stays linear.
+        var counted: [Int: (lines: Int, reach: Int)] = [:]
         var countsLeft = 16
-        func lines(from position: Int) -> Int? {
+        func lines(from position: Int) -> (lines: Int, reach: Int)? {
             if let known = counted[position] { return known }
             guard countsLeft > 0, advances.width(position..<range.upperBound) <= 4 * width,
                 boundaries.count - boundaries.partitionPoint { $0 <= position } <= 128
             else { return nil }
             countsLeft -= 1
             let rest = split(from: position)
-            let count = rest.count + (joinsNext.map { $0(rest[rest.count - 1].lowerBound) ? 0 : 1 } ?? 0)
+            let count = (rest.count, reach?(rest[rest.count - 1].lowerBound) ?? range.upperBound)
             counted[position] = count
             return count
+        }
+        /// Whether cutting at `better` makes no more lines than at `greedy`: its last line
+        /// reaching less far through the words after the word costs a line at most (those
+        /// between the two reaches fit on one line).
+        func noMoreLines(_ better: Int, than greedy: Int) -> Bool {
+            guard let cut = lines(from: better), let other = lines(from: greedy) else { return false }
+            return cut.lines + (cut.reach < other.reach ? 1 : 0) <= other.lines
         }
         /// The word cut from `first` on.
         func split(from first: Int) -> [Range<Int>] {
@@ -527,19 +542,18 @@ enum LineFiller {
                     } ?? k
                     // A cut that reads better, where it makes no more lines: "$1," | "299," |
                     // "999.99", not "$1,29" | "9,999." | "99", and ".support" | "@example", not
-                    // ".support@exam" | "ple". Its piece holds a letter or a digit (a phone
-                    // number's "-" made a line of its own).
-                    if cut < k, boundaries[cut] < range.upperBound {
+                    // ".support@exam" | "ple". Its piece holds two clusters (not "ت" | "@exam")
+                    // and a letter or a digit (a phone number's "-" made a line of its own).
+                    if cut < k, boundaries[cut] < range.upperBound,
+                        let letter = scalars[start..<boundaries[cut]].firstIndex(where: isWordCharacter)
+                    {
                         let greedy = flaw(boundaries[cut], from: start)
+                        let second = boundaries.partitionPoint { $0 <= start } + 1  // the piece's second cluster's end
                         search: for better in 0..<greedy {
                             var j = cut - 1
-                            while j >= 0, boundaries[j] > start {
-                                if flaw(boundaries[j], from: start) == better
-                                    && scalars[start..<boundaries[j]].contains(where: isWordCharacter)
-                                {
-                                    if let betterLines = lines(from: boundaries[j]), let greedyLines = lines(from: boundaries[cut]),
-                                        betterLines <= greedyLines
-                                    {
+                            while j >= second, boundaries[j] > letter {
+                                if flaw(boundaries[j], from: start) == better {
+                                    if noMoreLines(boundaries[j], than: boundaries[cut]) {
                                         cut = j
                                         break search
                                     }
