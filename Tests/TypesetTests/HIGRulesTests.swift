@@ -1321,6 +1321,42 @@ extension ReportInvariantTests {
         #expect(try width(#"<document><p>A<b>V</b>ATAR</p></document>"#) != kerned, "a font change is a cut")
     }
 
+    /// Spans whose text gets the same face are shaped as one, as a color change is: a button's
+    /// semibold is the bold face, and so is its `<b>`; Arabic has no italic face; a medium or
+    /// light weight is the regular face. They kept the lam-alef apart (an unligated «لا» is a
+    /// misspelling), lost Latin kerning and the ffi ligature, and report one run (SPEC §6).
+    /// A letter with its marks is one item in its letter's style: a bold shin's dot, shaped in
+    /// the regular face without its letter, stood off it (sin's place).
+    @Test func spansInOneFaceAreShapedAsOne() throws {
+        let button = try glyphRuns(#"<document lang="ar"><button>إل<b>ا</b>ء</button></document>"#)
+        let plainButton = try glyphRuns(#"<document lang="ar"><button>إلاء</button></document>"#)
+        #expect(button.map(\.text) == ["إلاء"] && button.map(\.glyphs) == plainButton.map(\.glyphs), "\(button.map(\.text))")
+        for xml in [#"<document lang="ar"><p>سل<i>ا</i>م</p></document>"#, #"<document lang="ar"><p>سل<span weight="medium">ا</span>م</p></document>"#] {
+            let runs = try glyphRuns(xml)
+            #expect(runs.map(\.text) == ["سلام"] && runs.map(\.glyphs.count) == [3], "\(xml): \(runs.map(\.text))")
+        }
+        func width(_ xml: String) throws -> Double { try #require(blocks(xml).first?.lines.first?.width) }
+        let kerned = try width(#"<document><p>AVATAR office</p></document>"#)
+        #expect(abs(try width(#"<document><p>A<span weight="medium">V</span>ATAR of<span weight="light">fi</span>ce</p></document>"#) - kerned) < 0.001)
+        // Not when the face changes (a bold V), the size or the language.
+        #expect(try glyphRuns(#"<document><p>A<b>V</b>A</p></document>"#).count == 3)
+        #expect(try glyphRuns(#"<document><p>A<span size="17.5">V</span>A</p></document>"#).count == 3)
+
+        // The marks of a letter in <b> or another size go with it, in its face and size.
+        let whole = try glyphRuns(#"<document lang="he"><p><b>שָׁלוֹם</b></p></document>"#)
+        for xml in [#"<document lang="he"><p><b>ש</b>ָׁלוֹם</p></document>"#, #"<document lang="he"><p><span size="30">ש</span>ָׁלוֹם</p></document>"#] {
+            let runs = try glyphRuns(xml)
+            #expect(runs.map(\.text) == ["שָׁ", "לוֹם"], "\(xml): \(runs.map(\.text))")
+            #expect(runs[0].font == whole[0].font || runs[0].size == 30)
+            // The dot and qamats stand where they do on the letter alone.
+            let alone = try glyphRuns(xml.replacingOccurrences(of: "לוֹם", with: ""))
+            #expect(alone.map(\.text) == ["שָׁ"] && alone[0].glyphs.map(\.id) == runs[0].glyphs.map(\.id))
+            #expect(zip(alone[0].glyphs, runs[0].glyphs).allSatisfy { abs(($0.x - alone[0].originX) - ($1.x - runs[0].originX)) < 1e-6 })
+        }
+        let arabic = try glyphRuns(#"<document lang="ar"><p>كتا<b>ب</b>ً</p></document>"#)
+        #expect(arabic.map(\.text) == ["كتا", "بً"] && arabic[1].font.weight == 700, "\(arabic.map(\.text))")
+    }
+
     /// A `<br/>` ends a bidi paragraph, as a browser's `<br>` does (CSS Writing Modes 4 §2.4) and
     /// a new line in an iOS label: the neutrals after it take the block's direction from its
     /// start, not the letters before it. ", def" after "abc<br/>" in an Arabic block put its

@@ -365,6 +365,12 @@ enum Itemizer {
     /// Arabic word keeps its ligature (lam-alef is obligatory) and its kerning, as in Pango; the
     /// lines cut such an item where its colors change (`ParagraphLayouter.colorPieces`), and
     /// its `spanIndex` is the first span of its group of spans (its font, size and language).
+    /// Nor are spans whose text gets the same face (`shapesAlikeInOneFace`): "إل<b>ا</b>ء" in a
+    /// button, whose semibold is the bold face too, or an Arabic word in `<i>`, which its font
+    /// does not have, kept their lam-alef apart, and "A<span weight="medium">V</span>" lost
+    /// its kerning, for nothing drawn otherwise. A letter with its marks (a grapheme cluster)
+    /// is one item, in the style of its letter but the marks' colors: a bold shin's dot,
+    /// shaped without it in the regular face, stood off the letter (sin's place).
     /// `balancing`: also where Arabic or Hebrew text (SPEC 4.3) begins or ends. That is the
     /// script of the text, not of the digits it shows: `numerals` makes "SALE 50" show
     /// Arabic-Indic digits, of the Arabic script (for their font), but they stay the size that
@@ -378,14 +384,31 @@ enum Itemizer {
             ? balancedScalars(text.scalars, scripts: displayScalars == text.scalars ? scripts : resolveScripts(text.scalars))
             : nil
         var items: [TextItem] = []
+        // Where the grapheme clusters end, found only where a span ends inside one.
+        var clusterBounds: [Int]?
+        func clusterEnd(from offset: Int) -> Int {
+            guard offset > 0, offset < displayScalars.count else { return offset }
+            let next = displayScalars[offset]
+            switch next.graphemeClusterBreak {
+            case .control, .cr, .lf: return offset
+            case .other where !next.isExtendedPictographic && displayScalars[offset - 1].graphemeClusterBreak != .prepend:
+                return offset
+            default: break
+            }
+            if clusterBounds == nil { clusterBounds = GraphemeBreaker.boundaries(in: displayScalars) }
+            let bounds = clusterBounds!
+            return bounds[bounds.partitionPoint { $0 < offset }]
+        }
+        var done = 0  // the text before is in items
         var spanIndex = 0
         while spanIndex < text.spans.count {
             let span = text.spans[spanIndex]
             var last = spanIndex
             while last + 1 < text.spans.count && shapesAlike(text.spans[last + 1].style, span.style) { last += 1 }
             defer { spanIndex = last + 1 }
-            let spanEnd = text.spans[last].scalarRange.upperBound
-            var start = span.scalarRange.lowerBound
+            let spanEnd = clusterEnd(from: text.spans[last].scalarRange.upperBound)
+            var start = max(span.scalarRange.lowerBound, done)
+            done = max(done, spanEnd)
             while start < spanEnd {
                 // A bidi control (from <ltr>, <rtl>, <bdi> or the text) is an item by itself: it
                 // is never shown, and the words beside it then end their runs, so that the
@@ -403,10 +426,21 @@ enum Itemizer {
                     scalars: displayScalars, range: start..<end, families: style.families,
                     weight: style.weight, italic: style.italic, script: scripts[start])
                 {
-                    items.append(TextItem(
+                    let item = TextItem(
                         scalarRange: run.range, level: levels[start], script: scripts[start],
-                        spanIndex: spanIndex, face: run.face, isBalanced: balanced?[start] ?? false))
+                        spanIndex: spanIndex, face: run.face, isBalanced: balanced?[start] ?? false)
                     missing.append(contentsOf: run.missing)
+                    if let before = items.last, before.scalarRange.upperBound == item.scalarRange.lowerBound,
+                        before.spanIndex != item.spanIndex, before.face == item.face, before.level == item.level,
+                        before.script == item.script, before.isBalanced == item.isBalanced,
+                        !isHiddenControl(displayScalars[before.scalarRange.lowerBound]),
+                        !isHiddenControl(displayScalars[item.scalarRange.lowerBound]),
+                        shapesAlikeInOneFace(text.spans[before.spanIndex].style, span.style)
+                    {
+                        items[items.count - 1].scalarRange = before.scalarRange.lowerBound..<item.scalarRange.upperBound
+                    } else {
+                        items.append(item)
+                    }
                 }
                 start = end
             }
@@ -418,6 +452,17 @@ enum Itemizer {
     static func shapesAlike(_ a: TextStyle, _ b: TextStyle) -> Bool {
         var b = b
         b.color = a.color
+        return a == b
+    }
+
+    /// Whether text in these styles is shaped alike where it gets the same face: they differ
+    /// at most in color and in what chooses the face (families, weight, italic).
+    static func shapesAlikeInOneFace(_ a: TextStyle, _ b: TextStyle) -> Bool {
+        var b = b
+        b.color = a.color
+        b.families = a.families
+        b.weight = a.weight
+        b.italic = a.italic
         return a == b
     }
 }

@@ -659,11 +659,14 @@ final class ParagraphLayouter: Sendable {
                         glyphs: shown, x: 0, width: shown.reduce(0) { $0 + $1.advance })
                     // A run is maximal (SPEC §6): the one before, with nothing between them but
                     // what is left out (an empty embedding, the controls of an empty isolate),
-                    // and alike in all but its text, takes this one in.
+                    // and alike in all but its text, takes this one in (in one face, a span's
+                    // weight, italic or families draw nothing otherwise: `Itemizer.items`).
                     if runs.count > firstPiece, let last = runs.last, last.script == run.script, last.face == run.face,
                         last.size == run.size, last.scalarRange.upperBound <= range.lowerBound,
                         (last.scalarRange.upperBound..<range.lowerBound).allSatisfy({ isLeftOutOfText(display[$0]) }),
-                        last.spanIndex == run.spanIndex || text.spans[last.spanIndex].style == text.spans[run.spanIndex].style
+                        last.spanIndex == run.spanIndex
+                            || text.spans[last.spanIndex].style.color == text.spans[run.spanIndex].style.color
+                            && Itemizer.shapesAlikeInOneFace(text.spans[last.spanIndex].style, text.spans[run.spanIndex].style)
                     {
                         runs[runs.count - 1].scalarRange = last.scalarRange.lowerBound..<range.upperBound
                         takenIn[runs.count - 1, default: [last.glyphs]].append(shown)
