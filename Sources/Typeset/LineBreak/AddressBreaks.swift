@@ -10,8 +10,7 @@
 enum AddressBreaks {
     /// `breaks` with each optional one after a hyphen or a single slash inside an address moved
     /// before it: an address is a stretch without white space or soft hyphens that holds "@"
-    /// between two letters or digits, "://", "www." at its start, or a domain before a slash
-    /// ("apple.com/support", as interfaces write it: `endsDomain`). Not where the piece it
+    /// between two letters or digits, "://", or "www." at its start. Not where the piece it
     /// would begin is wider than a line (`fits`) and the piece after it is not, which a break
     /// after it spared a cut between letters, nor after anything but a letter or digit (a word
     /// joiner, an opening bracket: UAX #14 breaks there never; the first slash of "//").
@@ -62,18 +61,14 @@ enum AddressBreaks {
         return moved
     }
 
-    /// Whether `scalars` hold a hyphen or a slash, and an "@", a "://", a "www." or a domain
-    /// before a slash: a paragraph
+    /// Whether `scalars` hold a hyphen or a slash, and an "@", a "://" or a "www.": a paragraph
     /// without both has no address to move a break in (one pass).
     private static func mayHoldAnAddress(_ scalars: [Unicode.Scalar]) -> Bool {
         var hyphen = false
         var marker = false
         for at in scalars.indices {
             switch scalars[at] {
-            case "-", "\u{2010}": hyphen = true
-            case "/":
-                hyphen = true
-                marker = marker || endsDomain(scalars, slash: at, from: 0)
+            case "-", "\u{2010}", "/": hyphen = true
             case "@": marker = true
             case ":": marker = marker || at + 2 < scalars.count && scalars[at + 1] == "/" && scalars[at + 2] == "/"
             case ".": marker = marker || at >= 3 && scalars[at - 3..<at].allSatisfy { $0 == "w" || $0 == "W" }
@@ -104,10 +99,7 @@ enum AddressBreaks {
         var isOne = false
         for at in range {
             switch scalars[at] {
-            case "-", "\u{2010}": sawMoved = true
-            case "/":
-                sawMoved = true
-                isOne = isOne || endsDomain(scalars, slash: at, from: range.lowerBound)
+            case "-", "\u{2010}", "/": sawMoved = true
             case "\u{AD}": return false  // (its soft hyphens are the author's breaks: a piece measured without the hyphen one shows did not fit)
             case "@": isOne = isOne || isWordCharacter(at - 1) && isWordCharacter(at + 1)
             case ":": isOne = isOne || at + 2 < range.upperBound && scalars[at + 1] == "/" && scalars[at + 2] == "/"
@@ -118,17 +110,5 @@ enum AddressBreaks {
             }
         }
         return sawMoved && isOne
-    }
-
-    /// Whether the slash at `slash` ends a domain name: a dot after a letter or digit, then two
-    /// or more ASCII letters (its top-level domain), from `start` on: "example.com/help",
-    /// "ב־apple.com/support". Not "TCP/IP", "and/or", "4.5/5" or "a.m./p.m.". (Nor, without a
-    /// list of the domains there are, is "Node.js/React" told from a URL: broken before its
-    /// slash too, it reads as well.)
-    private static func endsDomain(_ scalars: [Unicode.Scalar], slash: Int, from start: Int) -> Bool {
-        var dot = slash
-        while dot > start, case let v = scalars[dot - 1].value, v >= 0x61 && v <= 0x7A || v >= 0x41 && v <= 0x5A { dot -= 1 }
-        dot -= 1
-        return slash - dot > 2 && dot > start && scalars[dot] == "." && LineFiller.isWordCharacter(scalars[dot - 1])
     }
 }
