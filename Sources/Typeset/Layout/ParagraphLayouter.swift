@@ -383,37 +383,17 @@ final class ParagraphLayouter: Sendable {
         }
         let fits = { (range: Range<Int>) in advances.width(range) <= width }
         breaks = NumberGroups.keepingWhole(breaks, in: text.scalars, fits: fits)
+        breaks = AddressBreaks.breakingBeforeHyphensAndSlashes(breaks, in: text.scalars, fits: fits)
+        let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
         let hyphens = softHyphens(items, text, balance: balance)
-        let largestSize = items.map { size(of: $0, text, balance: balance) }.max() ?? 0
-        func filled(_ breaks: [BreakOpportunity]) -> (ranges: [Range<Int>], opportunities: [BreakOpportunity], ends: LineEndShaping?) {
-            let (opportunities, edges) = LineFiller.outsideClusters(breaks, scalars: text.scalars, advances: advances)
-            let ends = LineEndShaping(items: items, advances: advances, edges: edges, largestSize: largestSize) { index, range in
-                self.shape(items[index], display, text, balance: balance, range: range).glyphs
-            }
-            let ranges = LineFiller.lines(
-                scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
-                hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends)
-            return (ranges, opportunities, ends)
+        let ends = LineEndShaping(
+            items: items, advances: advances, edges: edges, largestSize: items.map { size(of: $0, text, balance: balance) }.max() ?? 0
+        ) { index, range in
+            self.shape(items[index], display, text, balance: balance, range: range).glyphs
         }
-        // An address broken before its hyphens and slashes, unless that takes a line more and
-        // breaking after them cuts no more words: a label or button's height counts before where
-        // an address reads best ("example.com/" | "help or call us." rather than "example.com" |
-        // "/help or call" | "us."), and a word cut between its letters after it ("team@ex" |
-        // "ample.org") reads worse than a line more.
-        let moved = AddressBreaks.breakingBeforeHyphensAndSlashes(breaks, in: text.scalars, fits: fits)
-        var (ranges, opportunities, ends) = filled(moved)
-        if ranges.count > 1, !moved.elementsEqual(breaks, by: { $0.offset == $1.offset }) {
-            let unmoved = filled(breaks)
-            // (Cuts between letters: at a seam, ".support" | "@example", is no worse.)
-            func cuts(_ ranges: [Range<Int>], _ opportunities: [BreakOpportunity]) -> Int {
-                LineFiller.brokenWords(ranges, scalars: text.scalars, opportunities: opportunities).count {
-                    !LineFiller.parts(text.scalars, at: $0.cut) && !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut)
-                }
-            }
-            if unmoved.ranges.count < ranges.count, cuts(unmoved.ranges, unmoved.opportunities) <= cuts(ranges, opportunities) {
-                (ranges, opportunities, ends) = unmoved
-            }
-        }
+        let ranges = LineFiller.lines(
+            scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
+            hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends)
         guard max(ranges.count, 1) <= maximumLines else { return nil }
 
         let primary = primaryMetrics(text)
