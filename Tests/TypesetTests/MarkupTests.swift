@@ -411,7 +411,23 @@ private struct Fixture {
             Issue.record("not a text block: \(document.blocks[0].kind)")
             return
         }
-        #expect(inlines.styledText().map(\.text) == ["a ", "b", " c", "\u{2028}", "d"])
+        // As in HTML, a run's space is where the run begins, with that text's style: "b " is
+        // bold (it was " c", and a 40 pt span's space took the next text's 17 pt).
+        #expect(inlines.styledText().map(\.text) == ["a ", "b ", "c", "\u{2028}", "d"])
+        let markup = #"<p><span size="40">Total </span>$5 <ltr>+1 555 </ltr>next <b>x </b><i><br/>y</i><b> z </b></p>"#
+        let sized = try #require(parse("<document>\(markup)</document>").document)
+        guard case .text(_, let sizedInlines) = sized.blocks[0].kind else {
+            Issue.record("not a text block: \(sized.blocks[0].kind)")
+            return
+        }
+        let pieces = sizedInlines.styledText()
+        // An isolate's last space goes after it, outside its direction; none ends a line.
+        #expect(pieces.map(\.text) == ["Total ", "$5 ", "\u{2066}", "+1 555", "\u{2069}", " next ", "x", "\u{2028}", "y", " z"])
+        #expect(pieces.first?.style.size == 40)
+        // The space before a line's end goes, not one after it ("b " lost its space for "a "'s).
+        let after = try #require(parse(#"<document><p>a <b><br/>b <i>c</i></b></p></document>"#).document)
+        guard case .text(_, let afterInlines) = after.blocks[0].kind else { return }
+        #expect(afterInlines.styledText().map(\.text) == ["a", "\u{2028}", "b ", "c"])
         // U+2028 and U+2029 typed in the text (or as references) end a line as `br` does: no
         // space on either side (the space after one began the next line).
         for text in ["a \u{2028} d", "a&#x2028; d", "a<b> \u{2029} </b>d", "a\u{2028}\u{2028} d"] {

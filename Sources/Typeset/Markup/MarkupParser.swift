@@ -607,21 +607,65 @@ struct MarkupConverter {
     /// HTML-style white-space collapsing across a whole text block.
     ///
     /// A run of XML white space is one space, dropped at the block's start and end and around a
-    /// line break (`br`, a new line written as a reference, U+2028, U+2029). A space is written
-    /// only when more text follows, so none ends a line.
+    /// line break (`br`, a new line written as a reference, U+2028, U+2029). The space is where
+    /// its run begins, with that text's style, as in HTML: "Total " of `<span size="40">Total
+    /// </span>$5` ends with a 40 pt space (the $5's text had it). A space that ends an isolate's
+    /// text goes after the isolate instead, outside it.
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
         var endsWithSpace = false
+        /// The last character written is a space that ended its text: it stays only if more text
+        /// follows on the line (`dropEndingSpace`).
+        var spaceEnds = false
+        /// On return from `inlines(in:)`: a line ended after such a space, which is before the
+        /// element's inlines, in its parent's: the parent removes it.
+        var spaceToDrop = false
     }
 
     private mutating func textContent(_ element: XMLElement) -> [Inline] {
         var state = WhiteSpaceState()
-        return inlines(in: element, &state)
+        var content = inlines(in: element, &state)
+        if state.spaceEnds { _ = Self.dropEndingSpace(&content) }
+        return content
+    }
+
+    /// Removes the space that ends the last text of `inlines` (inside spans and isolates too);
+    /// false when they hold no text, and the space is before them.
+    private static func dropEndingSpace(_ inlines: inout [Inline]) -> Bool {
+        for index in inlines.indices.reversed() {
+            switch inlines[index].kind {
+            case .text(let text):
+                if text.utf8.last == 0x20 {
+                    let kept = String(text.dropLast())
+                    if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
+                }
+                return true
+            case .span(let element, let style, var children):
+                guard dropEndingSpace(&children) else { continue }
+                inlines[index].kind = .span(element, style, children)
+                return true
+            case .isolate(let kind, var children):
+                guard dropEndingSpace(&children) else { continue }
+                inlines[index].kind = .isolate(kind, children)
+                return true
+            case .lineBreak:
+                return true
+            }
+        }
+        return false
+    }
+
+    /// At a line's end: a space that ended the text before goes. True when it is before `output`.
+    private static func endLine(_ output: inout [Inline], _ state: inout WhiteSpaceState) -> Bool {
+        let before = state.spaceEnds && !dropEndingSpace(&output)
+        state = WhiteSpaceState()
+        return before
     }
 
     private mutating func inlines(in parent: XMLElement, _ state: inout WhiteSpaceState) -> [Inline] {
         var output: [Inline] = []
+        var spaceBefore = false  // a line ended after a space that is before `output`
         for child in parent.children {
             if stopsHere() { break }
             switch child {
@@ -630,6 +674,7 @@ struct MarkupConverter {
                 // into the string's storage: as long as the text, and a space pending from before.
                 var value = text.value
                 var spaces = state  // a local: through `inout`, every byte stored it back
+                var lineEndAfterSpace = false
                 let collapsed = value.withUTF8 { bytes in
                     String(unsafeUninitializedCapacity: bytes.count + 1) { output in
                         var count = 0
@@ -647,7 +692,8 @@ struct MarkupConverter {
                                     // as a `br` is, no space on either side (" two" began a line).
                                     output[count] = byte
                                     count += 1
-                                    spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
+                                    lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
+                                    spaces = WhiteSpaceState()
                                     continue
                                 }
                             } else if byte == 0xE2, k + 1 < bytes.count, bytes[k] == 0x80, bytes[k + 1] & 0xFE == 0xA8 {
@@ -659,7 +705,8 @@ struct MarkupConverter {
                                 output[count + 2] = bytes[k + 1]
                                 count += 3
                                 k += 2
-                                spaces = WhiteSpaceState(pendingSpace: false, atLineStart: true, endsWithSpace: false)
+                                lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
+                                spaces = WhiteSpaceState()
                                 continue
                             }
                             if spaces.pendingSpace {
@@ -668,11 +715,18 @@ struct MarkupConverter {
                             }
                             output[count] = byte
                             count += 1
-                            spaces = WhiteSpaceState(pendingSpace: false, atLineStart: false, endsWithSpace: false)
+                            spaces = WhiteSpaceState(atLineStart: false)
+                        }
+                        if spaces.pendingSpace {  // (the white space it stands for left room for it)
+                            output[count] = 0x20
+                            count += 1
+                            spaces = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
                         }
                         return count
                     }
                 }
+                // (A line end only after a space before this text's first character.)
+                if lineEndAfterSpace && !Self.dropEndingSpace(&output) { spaceBefore = true }
                 state = spaces
                 if !collapsed.isEmpty {
                     output.append(Inline(kind: .text(collapsed), location: text.contentLocation ?? text.location))
@@ -687,24 +741,28 @@ struct MarkupConverter {
                 if element.name == "br" {
                     _ = attributeValues(of: element)
                     checkEmpty(element)
-                    state.pendingSpace = false
-                    state.atLineStart = true
+                    if Self.endLine(&output, &state) { spaceBefore = true }
                     output.append(Inline(kind: .lineBreak, location: element.location))
                     continue
                 }
                 if state.pendingSpace {
-                    // The space belongs before the element, outside any isolate it opens.
+                    // The space that ended an isolate's text goes after the isolate.
                     if case .text(let previous) = output.last?.kind {
                         output[output.count - 1].kind = .text(previous + " ")
                     } else {
                         output.append(Inline(kind: .text(" "), location: element.location))
                     }
-                    state.pendingSpace = false
-                    state.endsWithSpace = true
+                    state = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
                 }
-                output.append(inline(element, &state))
+                let content = inline(element, &state)
+                if state.spaceToDrop {
+                    state.spaceToDrop = false
+                    if !Self.dropEndingSpace(&output) { spaceBefore = true }
+                }
+                output.append(content)
             }
         }
+        state.spaceToDrop = spaceBefore
         return output
     }
 
@@ -725,12 +783,25 @@ struct MarkupConverter {
                 weight: attributes.keyword("weight", FontWeight.self, &diagnostics),
                 color: attributes.color("color", &diagnostics),
                 numerals: attributes.keyword("numerals", NumeralSetting.self, &diagnostics))
-            kind = .span(.span, style, inlines(in: element, &state))
+            var children = inlines(in: element, &state)
+            if style.dir != nil { Self.moveEndingSpaceOut(of: &children, &state) }
+            kind = .span(.span, style, children)
         default:
             let isolate = IsolateKind(rawValue: element.name) ?? .bdi
-            kind = .isolate(isolate, inlines(in: element, &state))
+            var children = inlines(in: element, &state)
+            Self.moveEndingSpaceOut(of: &children, &state)
+            kind = .isolate(isolate, children)
         }
         return Inline(kind: kind, location: element.location)
+    }
+
+    /// A space that ends an isolate's text (`<ltr>+1 555 </ltr>`) is written after it, if
+    /// text follows, outside its direction.
+    private static func moveEndingSpaceOut(of children: inout [Inline], _ state: inout WhiteSpaceState) {
+        guard state.spaceEnds, dropEndingSpace(&children) else { return }
+        state.spaceEnds = false
+        state.endsWithSpace = false
+        state.pendingSpace = true
     }
 
     // MARK: Images
