@@ -24,12 +24,20 @@ extension ConformanceResult {
         }
     }
 
-    /// Runs every case of GraphemeBreakTest.txt against `GraphemeBreaker.boundaries(in:)`.
+    /// Runs every case of GraphemeBreakTest.txt against `GraphemeBreaker.boundaries(in:)` and
+    /// `isBoundary(between:and:)`.
     /// - Throws: `ConformanceError` when the file cannot be read.
     public static func graphemeBreakTest(file path: String) throws -> ConformanceResult {
         try runBreakTest(name: "GraphemeBreakTest.txt", file: path, comparesStart: true) { text in
             var breaks = [Bool](repeating: false, count: text.count + 1)
             for boundary in GraphemeBreaker.boundaries(in: text) { breaks[boundary] = true }
+            // The answer from a pair alone, where it has one, must be the same: a case fails
+            // where it is not.
+            for index in text.indices.dropFirst() {
+                if let pair = GraphemeBreaker.isBoundary(between: text[index - 1], and: text[index]), pair != breaks[index] {
+                    breaks[index] = pair
+                }
+            }
             return breaks
         }
     }

@@ -387,14 +387,9 @@ enum Itemizer {
         // Where the grapheme clusters end, found only where a span ends inside one.
         var clusterBounds: [Int]?
         func clusterEnd(from offset: Int) -> Int {
-            guard offset > 0, offset < displayScalars.count else { return offset }
-            let next = displayScalars[offset]
-            switch next.graphemeClusterBreak {
-            case .control, .cr, .lf: return offset
-            case .other where !next.isExtendedPictographic && displayScalars[offset - 1].graphemeClusterBreak != .prepend:
-                return offset
-            default: break
-            }
+            guard offset > 0, offset < displayScalars.count,
+                GraphemeBreaker.isBoundary(between: displayScalars[offset - 1], and: displayScalars[offset]) != true
+            else { return offset }
             if clusterBounds == nil { clusterBounds = GraphemeBreaker.boundaries(in: displayScalars) }
             let bounds = clusterBounds!
             return bounds[bounds.partitionPoint { $0 < offset }]

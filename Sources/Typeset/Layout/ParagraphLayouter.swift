@@ -420,7 +420,8 @@ final class ParagraphLayouter: Sendable {
         let cuts = LineFiller.brokenWords(ranges, scalars: text.scalars, opportunities: opportunities)
         // A Hebrew compound cut after its maqaf is a word cut (its pieces one line to SPEC 4.1),
         // but not between its letters, which a warning says.
-        let brokenWords = cuts.filter { !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut) }.map(\.word)
+        let wordCuts = cuts.filter { !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut) }
+        let brokenWords = wordCuts.map(\.word)
         return ParagraphLines(
             displayScalars: display, baseLevel: paragraph.baseLevel, lines: lines, missing: missing, lacking: lacking,
             brokenWord: brokenWords.first.map { word in
@@ -429,9 +430,7 @@ final class ParagraphLayouter: Sendable {
                 let hyphen = word.upperBound < text.scalars.count && opportunities.contains { $0.offset == word.upperBound }
                     ? hyphens[word.upperBound]?.advance : nil
                 let shown = advances.width(word) + (ends?.gain(start: word.lowerBound, visibleEnd: word.upperBound) ?? 0)
-                let betweenLetters = cuts.contains {
-                    $0.word == word && !LineFiller.parts(text.scalars, at: $0.cut) && !LineFiller.afterCompoundHyphen(text.scalars, at: $0.cut)
-                }
+                let betweenLetters = wordCuts.contains { $0.word == word && !LineFiller.parts(text.scalars, at: $0.cut) }
                 return (word, shown + (hyphen ?? 0), hyphen != nil, betweenLetters)
             },
             wordCuts: cuts.count, brokenWordCount: Set(brokenWords).count)

@@ -55,6 +55,20 @@ public enum GraphemeBreaker {
         return boundaries
     }
 
+    /// Whether a cluster boundary lies between `previous` and `next` whatever text comes before
+    /// them: nil where GB11 or GB12/GB13 would look further back (a pictograph after a ZWJ, a
+    /// regional indicator after one).
+    public static func isBoundary(between previous: Unicode.Scalar, and next: Unicode.Scalar) -> Bool? {
+        let before = previous.graphemeClusterBreak
+        let after = next.graphemeClusterBreak
+        if (before == .zwj && next.isExtendedPictographic) || (before == .regionalIndicator && after == .regionalIndicator) {
+            return nil
+        }
+        return isBoundary(
+            between: before, and: after, nextIsPictographic: next.isExtendedPictographic,
+            pictographicSequence: .none, regionalIndicatorRunIsOdd: false)
+    }
+
     /// GB11's view of the text before a position.
     private enum PictographicSequence {
         case none
