@@ -1399,8 +1399,14 @@ extension ReportInvariantTests {
         #expect(references.prefix(3).allSatisfy { $0.lines.allSatisfy { $0.x == 16 } })
         // Two are two line ends (`&#xA;&#xA;` was one, taken for a CRLF), and one that ends an
         // isolate ends no line of its own, as a `br` there does not.
-        let twice = blocks("<document><p>one&#xA;&#xA;two</p><label>two<ltr>three&#xA;</ltr></label></document>")
-        #expect(twice.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "", "two"], ["twothree"]])
+        // (So do U+2028, U+2029 and U+0085 typed after its text: "three\u{2028}" made a line.)
+        let twice = blocks(
+            "<document><p>one&#xA;&#xA;two</p><label>two<ltr>three&#xA;</ltr></label><label>two<ltr>three\u{2028}</ltr></label>"
+                + "<label>two<bdi>three&#x2029;</bdi></label><label>two<span dir=\"ltr\">three&#x85;</span></label></document>")
+        #expect(twice.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "", "two"], ["twothree"], ["twothree"], ["twothree"], ["twothree"]])
+        // U+0085 ends a line with no space beside it, as U+2028 does (" two" began one).
+        let nextLine = blocks("<document><label>one &#x85; two</label></document>")
+        #expect(nextLine.map { $0.lines.map { $0.runs.map(\.text).joined() } } == [["one", "two"]])
         // The characters that end a line (UAX #14 BK, CR, LF, NL) are those that end one.
         let ends = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter(\.endsLine)
         #expect(ends.map(\.value) == [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029])

@@ -424,6 +424,11 @@ private struct Fixture {
         // An isolate's last space goes after it, outside its direction; none ends a line.
         #expect(pieces.map(\.text) == ["Total ", "$5 ", "\u{2066}", "+1 555", "\u{2069}", " next ", "x", "\u{2028}", "y", " z"])
         #expect(pieces.first?.style.size == 40)
+        // A space that begins an isolate's text goes before it: inside, it stood on the far
+        // side, and "Wi-Fi" touched "مرحبا" (in a span, and a span's `dir` isolates too).
+        let leading = try #require(parse(#"<document><p>مرحبا<ltr> Wi-Fi</ltr><b><span dir="rtl"><i> x</i></span></b></p></document>"#).document)
+        guard case .text(_, let leadingInlines) = leading.blocks[0].kind else { return }
+        #expect(leadingInlines.styledText().map(\.text) == ["مرحبا ", "\u{2066}", "Wi-Fi", "\u{2069}", " ", "\u{2067}", "x", "\u{2069}"])
         // The space before a line's end goes, not one after it ("b " lost its space for "a "'s).
         let after = try #require(parse(#"<document><p>a <b><br/>b <i>c</i></b></p></document>"#).document)
         guard case .text(_, let afterInlines) = after.blocks[0].kind else { return }

@@ -516,19 +516,19 @@ extension Inline {
         output.append(StyledText(text: String(kind.initiator), style: style, location: location))
         flatten(children, style: inner, into: &output)
         // The isolate closes before the `<br/>`s it ends with: its PDI alone after the last one
-        // made that empty line too (`two<ltr>three<br/></ltr>`). So it does before the new
-        // lines written as references its text ends with (`three&#xA;`, CRs by then).
+        // made that empty line too (`two<ltr>three<br/></ltr>`). So it does before the line
+        // ends its text ends with (`three&#xA;`, a CR by then, or U+2028 typed after "three").
         var end = output.count
-        if end > start + 1, output[end - 1].text.unicodeScalars.last == "\r" {
+        if end > start + 1, output[end - 1].text.unicodeScalars.last?.endsLine == true {
             let scalars = Array(output[end - 1].text.unicodeScalars)
             var cut = scalars.count
-            while cut > 0, scalars[cut - 1] == "\r" { cut -= 1 }
+            while cut > 0, scalars[cut - 1].endsLine { cut -= 1 }
             var breaks = output[end - 1]
             breaks.text = String(String.UnicodeScalarView(scalars[cut...]))
             output[end - 1].text = String(String.UnicodeScalarView(scalars[..<cut]))
             output.append(breaks)  // (`end` stays: the breaks are past it)
         }
-        while end > start + 1, output[end - 1].text == "\u{2028}" || output[end - 1].text.unicodeScalars.allSatisfy({ $0 == "\r" }) { end -= 1 }
+        while end > start + 1, output[end - 1].text.unicodeScalars.allSatisfy(\.endsLine) { end -= 1 }
         guard end > start + 1 else {
             output.remove(at: start)  // no text: no isolate (its breaks, if any, stay)
             return

@@ -607,7 +607,7 @@ struct MarkupConverter {
     /// HTML-style white-space collapsing across a whole text block.
     ///
     /// A run of XML white space is one space, dropped at the block's start and end and around a
-    /// line break (`br`, a new line written as a reference, U+2028, U+2029). The space is where
+    /// line break (`br`, a new line written as a reference, U+2028, U+2029, U+0085). The space is where
     /// its run begins, with that text's style, as in HTML: "Total " of `<span size="40">Total
     /// </span>$5` ends with a 40 pt space (the $5's text had it). A space that ends an isolate's
     /// text goes after the isolate instead, outside it.
@@ -708,6 +708,15 @@ struct MarkupConverter {
                                 lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
                                 spaces = WhiteSpaceState()
                                 continue
+                            } else if byte == 0xC2, k < bytes.count, bytes[k] == 0x85 {
+                                // So does U+0085 NEXT LINE (UAX #14's NL; " two" began a line).
+                                output[count] = byte
+                                output[count + 1] = 0x85
+                                count += 2
+                                k += 1
+                                lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
+                                spaces = WhiteSpaceState()
+                                continue
                             }
                             if spaces.pendingSpace {
                                 output[count] = 0x20
@@ -754,10 +763,17 @@ struct MarkupConverter {
                     }
                     state = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
                 }
-                let content = inline(element, &state)
+                let (content, spaceFirst) = inline(element, &state)
                 if state.spaceToDrop {
                     state.spaceToDrop = false
                     if !Self.dropEndingSpace(&output) { spaceBefore = true }
+                }
+                if spaceFirst {
+                    if case .text(let previous) = output.last?.kind {
+                        output[output.count - 1].kind = .text(previous + " ")
+                    } else {
+                        output.append(Inline(kind: .text(" "), location: element.location))
+                    }
                 }
                 output.append(content)
             }
@@ -766,7 +782,9 @@ struct MarkupConverter {
         return output
     }
 
-    private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> Inline {
+    /// The element's inline, and whether a space that began an isolate's text was taken out,
+    /// to go before it.
+    private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> (Inline, spaceFirst: Bool) {
         let attributes = attributeValues(of: element)
         let kind: InlineKind
         switch element.name {
@@ -784,24 +802,56 @@ struct MarkupConverter {
                 color: attributes.color("color", &diagnostics),
                 numerals: attributes.keyword("numerals", NumeralSetting.self, &diagnostics))
             var children = inlines(in: element, &state)
-            if style.dir != nil { Self.moveEndingSpaceOut(of: &children, &state) }
+            if style.dir != nil {  // (an isolate too)
+                let spaceFirst = Self.moveSpacesOut(of: &children, &state)
+                return (Inline(kind: .span(.span, style, children), location: element.location), spaceFirst)
+            }
             kind = .span(.span, style, children)
         default:
             let isolate = IsolateKind(rawValue: element.name) ?? .bdi
             var children = inlines(in: element, &state)
-            Self.moveEndingSpaceOut(of: &children, &state)
-            kind = .isolate(isolate, children)
+            let spaceFirst = Self.moveSpacesOut(of: &children, &state)
+            return (Inline(kind: .isolate(isolate, children), location: element.location), spaceFirst)
         }
-        return Inline(kind: kind, location: element.location)
+        return (Inline(kind: kind, location: element.location), false)
     }
 
-    /// A space that ends an isolate's text (`<ltr>+1 555 </ltr>`) is written after it, if
-    /// text follows, outside its direction.
-    private static func moveEndingSpaceOut(of children: inout [Inline], _ state: inout WhiteSpaceState) {
-        guard state.spaceEnds, dropEndingSpace(&children) else { return }
-        state.spaceEnds = false
-        state.endsWithSpace = false
-        state.pendingSpace = true
+    /// The spaces at the ends of an isolate's text go outside it, out of its direction: one
+    /// that ends it (`<ltr>+1 555 </ltr>`) after it, if text follows; one that begins it
+    /// (`مرحبا<ltr> Wi-Fi</ltr>`, where inside it stood on the isolate's far side and "Wi-Fi"
+    /// touched "مرحبا") before it, for which this returns true.
+    private static func moveSpacesOut(of children: inout [Inline], _ state: inout WhiteSpaceState) -> Bool {
+        if state.spaceEnds && dropEndingSpace(&children) {
+            state.spaceEnds = false
+            state.endsWithSpace = false
+            state.pendingSpace = true
+        }
+        return dropStartingSpace(&children) == true
+    }
+
+    /// Removes the space that begins the first text of `inlines`: true if there was one, false
+    /// if that text begins otherwise, nil when they hold no text.
+    private static func dropStartingSpace(_ inlines: inout [Inline]) -> Bool? {
+        for index in inlines.indices {
+            switch inlines[index].kind {
+            case .text(let text):
+                guard text.utf8.first == 0x20 else { return false }
+                let kept = String(text.dropFirst())
+                if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
+                return true
+            case .span(let element, let style, var children):
+                guard let found = dropStartingSpace(&children) else { continue }
+                inlines[index].kind = .span(element, style, children)
+                return found
+            case .isolate(let kind, var children):
+                guard let found = dropStartingSpace(&children) else { continue }
+                inlines[index].kind = .isolate(kind, children)
+                return found
+            case .lineBreak:
+                return false
+            }
+        }
+        return nil
     }
 
     // MARK: Images
