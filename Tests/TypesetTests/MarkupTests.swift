@@ -422,13 +422,19 @@ private struct Fixture {
         }
         let pieces = sizedInlines.styledText()
         // An isolate's last space goes after it, outside its direction; none ends a line.
-        #expect(pieces.map(\.text) == ["Total ", "$5 ", "\u{2066}", "+1 555", "\u{2069}", " next ", "x", "\u{2028}", "y", " z"])
+        #expect(pieces.map(\.text) == ["Total ", "$5 ", "\u{2066}", "+1 555", "\u{2069}", " ", "next ", "x", "\u{2028}", "y", " z"])
         #expect(pieces.first?.style.size == 40)
         // A space that begins an isolate's text goes before it: inside, it stood on the far
         // side, and "Wi-Fi" touched "مرحبا" (in a span, and a span's `dir` isolates too).
         let leading = try #require(parse(#"<document><p>مرحبا<ltr> Wi-Fi</ltr><b><span dir="rtl"><i> x</i></span></b></p></document>"#).document)
         guard case .text(_, let leadingInlines) = leading.blocks[0].kind else { return }
         #expect(leadingInlines.styledText().map(\.text) == ["مرحبا ", "\u{2066}", "Wi-Fi", "\u{2069}", " ", "\u{2067}", "x", "\u{2069}"])
+        // Outside, a `dir` span's space keeps the rest of its style: 40 pt (it took the 17 of "$5").
+        let directed = try #require(parse(#"<document><p><span dir="ltr" size="40">Total </span>$5</p></document>"#).document)
+        guard case .text(_, let directedInlines) = directed.blocks[0].kind else { return }
+        let directedPieces = directedInlines.styledText()
+        #expect(directedPieces.map(\.text) == ["\u{2066}", "Total", "\u{2069}", " ", "$5"])
+        #expect(directedPieces.map(\.style.size) == [nil, 40, nil, 40, nil])
         // The space before a line's end goes, not one after it ("b " lost its space for "a "'s).
         let after = try #require(parse(#"<document><p>a <b><br/>b <i>c</i></b></p></document>"#).document)
         guard case .text(_, let afterInlines) = after.blocks[0].kind else { return }

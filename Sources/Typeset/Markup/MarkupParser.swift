@@ -671,12 +671,12 @@ struct MarkupConverter {
             switch child {
             case .text(let text):
                 // White space is ASCII, so the UTF-8 bytes can be collapsed one by one, straight
-                // into the string's storage: as long as the text, and a space pending from before.
+                // into the string's storage, as long as the text (each space stands for a byte).
                 var value = text.value
                 var spaces = state  // a local: through `inout`, every byte stored it back
                 var lineEndAfterSpace = false
                 let collapsed = value.withUTF8 { bytes in
-                    String(unsafeUninitializedCapacity: bytes.count + 1) { output in
+                    String(unsafeUninitializedCapacity: bytes.count) { output in
                         var count = 0
                         var k = 0
                         while k < bytes.count {
@@ -726,7 +726,7 @@ struct MarkupConverter {
                             count += 1
                             spaces = WhiteSpaceState(atLineStart: false)
                         }
-                        if spaces.pendingSpace {  // (the white space it stands for left room for it)
+                        if spaces.pendingSpace {
                             output[count] = 0x20
                             count += 1
                             spaces = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
@@ -754,44 +754,48 @@ struct MarkupConverter {
                     output.append(Inline(kind: .lineBreak, location: element.location))
                     continue
                 }
-                if state.pendingSpace {
-                    // The space that ended an isolate's text goes after the isolate.
-                    if case .text(let previous) = output.last?.kind {
-                        output[output.count - 1].kind = .text(previous + " ")
-                    } else {
-                        output.append(Inline(kind: .text(" "), location: element.location))
-                    }
-                    state = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
-                }
-                let (content, spaceFirst) = inline(element, &state)
+                let (content, moved) = inline(element, &state)
                 if state.spaceToDrop {
                     state.spaceToDrop = false
                     if !Self.dropEndingSpace(&output) { spaceBefore = true }
                 }
-                if spaceFirst {
-                    if case .text(let previous) = output.last?.kind {
+                if moved.first, let space = moved.space {
+                    if case .text(let previous) = output.last?.kind, case .text = space.kind {
                         output[output.count - 1].kind = .text(previous + " ")
                     } else {
-                        output.append(Inline(kind: .text(" "), location: element.location))
+                        output.append(space)
                     }
                 }
                 output.append(content)
+                if moved.last, let space = moved.space {  // (it ends the text: a line's end drops it)
+                    output.append(space)
+                    state = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
+                }
             }
         }
         state.spaceToDrop = spaceBefore
         return output
     }
 
-    /// The element's inline, and whether a space that began an isolate's text was taken out,
-    /// to go before it.
-    private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> (Inline, spaceFirst: Bool) {
+    /// The spaces at the ends of an isolate's text go outside it, out of its direction: one
+    /// that begins it (`مرحبا<ltr> Wi-Fi</ltr>`, where inside it stood on the isolate's far
+    /// side and "Wi-Fi" touched "مرحبا") before it, one that ends it (`<ltr>+1 555 </ltr>`)
+    /// after it. `space` is what they are: a space in the style of a `dir` span but its
+    /// direction (`<span dir="ltr" size="40">Total </span>` ends with a 40 pt space).
+    private struct MovedSpaces {
+        var first = false
+        var last = false
+        var space: Inline?
+    }
+
+    /// The element's inline, and the spaces taken out of an isolate's ends.
+    private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> (Inline, MovedSpaces) {
         let attributes = attributeValues(of: element)
-        let kind: InlineKind
         switch element.name {
         case "b":
-            kind = .span(.b, InlineStyle(weight: .bold), inlines(in: element, &state))
+            return (Inline(kind: .span(.b, InlineStyle(weight: .bold), inlines(in: element, &state)), location: element.location), MovedSpaces())
         case "i":
-            kind = .span(.i, InlineStyle(italic: true), inlines(in: element, &state))
+            return (Inline(kind: .span(.i, InlineStyle(italic: true), inlines(in: element, &state)), location: element.location), MovedSpaces())
         case "span":
             let style = InlineStyle(
                 lang: attributes.language("lang", &diagnostics),
@@ -802,31 +806,33 @@ struct MarkupConverter {
                 color: attributes.color("color", &diagnostics),
                 numerals: attributes.keyword("numerals", NumeralSetting.self, &diagnostics))
             var children = inlines(in: element, &state)
+            var moved = MovedSpaces()
             if style.dir != nil {  // (an isolate too)
-                let spaceFirst = Self.moveSpacesOut(of: &children, &state)
-                return (Inline(kind: .span(.span, style, children), location: element.location), spaceFirst)
+                var outside = style
+                outside.dir = nil
+                moved = Self.moveSpacesOut(of: &children, &state, style: outside, location: element.location)
             }
-            kind = .span(.span, style, children)
+            return (Inline(kind: .span(.span, style, children), location: element.location), moved)
         default:
             let isolate = IsolateKind(rawValue: element.name) ?? .bdi
             var children = inlines(in: element, &state)
-            let spaceFirst = Self.moveSpacesOut(of: &children, &state)
-            return (Inline(kind: .isolate(isolate, children), location: element.location), spaceFirst)
+            let moved = Self.moveSpacesOut(of: &children, &state, style: InlineStyle(), location: element.location)
+            return (Inline(kind: .isolate(isolate, children), location: element.location), moved)
         }
-        return (Inline(kind: kind, location: element.location), false)
     }
 
-    /// The spaces at the ends of an isolate's text go outside it, out of its direction: one
-    /// that ends it (`<ltr>+1 555 </ltr>`) after it, if text follows; one that begins it
-    /// (`مرحبا<ltr> Wi-Fi</ltr>`, where inside it stood on the isolate's far side and "Wi-Fi"
-    /// touched "مرحبا") before it, for which this returns true.
-    private static func moveSpacesOut(of children: inout [Inline], _ state: inout WhiteSpaceState) -> Bool {
-        if state.spaceEnds && dropEndingSpace(&children) {
-            state.spaceEnds = false
-            state.endsWithSpace = false
-            state.pendingSpace = true
+    private static func moveSpacesOut(
+        of children: inout [Inline], _ state: inout WhiteSpaceState, style: InlineStyle, location: SourceLocation
+    ) -> MovedSpaces {
+        var moved = MovedSpaces()
+        moved.last = state.spaceEnds && dropEndingSpace(&children)
+        if moved.last { state.spaceEnds = false }
+        moved.first = dropStartingSpace(&children) == true
+        if moved.first || moved.last {
+            let space = Inline(kind: .text(" "), location: location)
+            moved.space = style == InlineStyle() ? space : Inline(kind: .span(.span, style, [space]), location: location)
         }
-        return dropStartingSpace(&children) == true
+        return moved
     }
 
     /// Removes the space that begins the first text of `inlines`: true if there was one, false
