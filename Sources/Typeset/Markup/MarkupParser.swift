@@ -607,16 +607,16 @@ struct MarkupConverter {
     /// HTML-style white-space collapsing across a whole text block.
     ///
     /// A run of XML white space is one space, dropped at the block's start and end and around a
-    /// line break (`br`, a new line written as a reference, U+2028, U+2029, U+0085). The space is where
-    /// its run begins, with that text's style, as in HTML: "Total " of `<span size="40">Total
-    /// </span>$5` ends with a 40 pt space (the $5's text had it). A space that ends an isolate's
-    /// text goes after the isolate instead, outside it.
+    /// line break (`br`, a new line written as a reference, U+2028, U+2029, U+0085). The space
+    /// is where its run begins, with that text's style, as in HTML: "Total " of `<span
+    /// size="40">Total </span>$5` ends with a 40 pt space (the $5's text had it). A space at
+    /// either end of an isolate's text goes outside it (`MovedSpaces`).
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
         var endsWithSpace = false
         /// The last character written is a space that ended its text: it stays only if more text
-        /// follows on the line (`dropEndingSpace`).
+        /// follows on the line (`dropSpace`).
         var spaceEnds = false
         /// On return from `inlines(in:)`: a line ended after such a space, which is before the
         /// element's inlines, in its parent's: the parent removes it.
@@ -626,39 +626,41 @@ struct MarkupConverter {
     private mutating func textContent(_ element: XMLElement) -> [Inline] {
         var state = WhiteSpaceState()
         var content = inlines(in: element, &state)
-        if state.spaceEnds { _ = Self.dropEndingSpace(&content) }
+        if state.spaceEnds { _ = Self.dropSpace(atEnd: true, of: &content) }
         return content
     }
 
-    /// Removes the space that ends the last text of `inlines` (inside spans and isolates too);
-    /// false when they hold no text, and the space is before them.
-    private static func dropEndingSpace(_ inlines: inout [Inline]) -> Bool {
-        for index in inlines.indices.reversed() {
+    /// Removes the space that ends (`atEnd`) or begins the text of `inlines`, inside spans and
+    /// isolates too: whether there was one, or nil when they hold no text (nor a line break,
+    /// where text ends and begins), and the space is beyond them.
+    private static func dropSpace(atEnd: Bool, of inlines: inout [Inline]) -> Bool? {
+        var index = atEnd ? inlines.count - 1 : 0
+        while inlines.indices.contains(index) {
+            defer { index += atEnd ? -1 : 1 }
             switch inlines[index].kind {
             case .text(let text):
-                if text.utf8.last == 0x20 {
-                    let kept = String(text.dropLast())
-                    if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
-                }
+                guard (atEnd ? text.utf8.last : text.utf8.first) == 0x20 else { return false }
+                let kept = String(atEnd ? text.dropLast() : text.dropFirst())
+                if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
                 return true
             case .span(let element, let style, var children):
-                guard dropEndingSpace(&children) else { continue }
-                inlines[index].kind = .span(element, style, children)
-                return true
+                guard let found = dropSpace(atEnd: atEnd, of: &children) else { continue }
+                if found { inlines[index].kind = .span(element, style, children) }
+                return found
             case .isolate(let kind, var children):
-                guard dropEndingSpace(&children) else { continue }
-                inlines[index].kind = .isolate(kind, children)
-                return true
+                guard let found = dropSpace(atEnd: atEnd, of: &children) else { continue }
+                if found { inlines[index].kind = .isolate(kind, children) }
+                return found
             case .lineBreak:
-                return true
+                return false
             }
         }
-        return false
+        return nil
     }
 
     /// At a line's end: a space that ended the text before goes. True when it is before `output`.
     private static func endLine(_ output: inout [Inline], _ state: inout WhiteSpaceState) -> Bool {
-        let before = state.spaceEnds && !dropEndingSpace(&output)
+        let before = state.spaceEnds && dropSpace(atEnd: true, of: &output) == nil
         state = WhiteSpaceState()
         return before
     }
@@ -735,7 +737,7 @@ struct MarkupConverter {
                     }
                 }
                 // (A line end only after a space before this text's first character.)
-                if lineEndAfterSpace && !Self.dropEndingSpace(&output) { spaceBefore = true }
+                if lineEndAfterSpace && Self.dropSpace(atEnd: true, of: &output) == nil { spaceBefore = true }
                 state = spaces
                 if !collapsed.isEmpty {
                     output.append(Inline(kind: .text(collapsed), location: text.contentLocation ?? text.location))
@@ -757,7 +759,7 @@ struct MarkupConverter {
                 let (content, moved) = inline(element, &state)
                 if state.spaceToDrop {
                     state.spaceToDrop = false
-                    if !Self.dropEndingSpace(&output) { spaceBefore = true }
+                    if Self.dropSpace(atEnd: true, of: &output) == nil { spaceBefore = true }
                 }
                 if moved.first, let space = moved.space {
                     if case .text(let previous) = output.last?.kind, case .text = space.kind {
@@ -825,39 +827,14 @@ struct MarkupConverter {
         of children: inout [Inline], _ state: inout WhiteSpaceState, style: InlineStyle, location: SourceLocation
     ) -> MovedSpaces {
         var moved = MovedSpaces()
-        moved.last = state.spaceEnds && dropEndingSpace(&children)
+        moved.last = state.spaceEnds && dropSpace(atEnd: true, of: &children) == true
         if moved.last { state.spaceEnds = false }
-        moved.first = dropStartingSpace(&children) == true
+        moved.first = dropSpace(atEnd: false, of: &children) == true
         if moved.first || moved.last {
             let space = Inline(kind: .text(" "), location: location)
             moved.space = style == InlineStyle() ? space : Inline(kind: .span(.span, style, [space]), location: location)
         }
         return moved
-    }
-
-    /// Removes the space that begins the first text of `inlines`: true if there was one, false
-    /// if that text begins otherwise, nil when they hold no text.
-    private static func dropStartingSpace(_ inlines: inout [Inline]) -> Bool? {
-        for index in inlines.indices {
-            switch inlines[index].kind {
-            case .text(let text):
-                guard text.utf8.first == 0x20 else { return false }
-                let kept = String(text.dropFirst())
-                if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
-                return true
-            case .span(let element, let style, var children):
-                guard let found = dropStartingSpace(&children) else { continue }
-                inlines[index].kind = .span(element, style, children)
-                return found
-            case .isolate(let kind, var children):
-                guard let found = dropStartingSpace(&children) else { continue }
-                inlines[index].kind = .isolate(kind, children)
-                return found
-            case .lineBreak:
-                return false
-            }
-        }
-        return nil
     }
 
     // MARK: Images
