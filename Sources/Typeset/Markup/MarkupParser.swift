@@ -614,9 +614,8 @@ struct MarkupConverter {
     private struct WhiteSpaceState {
         var pendingSpace = false
         var atLineStart = true
-        var endsWithSpace = false
-        /// The last character written is a space that ended its text: it stays only if more text
-        /// follows on the line (`dropSpace`).
+        /// The last character written is a space, which ended its text: it stays only if more
+        /// text follows on the line (`dropSpace`), and the white space after it adds none.
         var spaceEnds = false
         /// On return from `inlines(in:)`: a line ended after such a space, which is before the
         /// element's inlines, in its parent's: the parent removes it.
@@ -684,38 +683,22 @@ struct MarkupConverter {
                         while k < bytes.count {
                             let byte = bytes[k]
                             k += 1
-                            if byte <= 0x20 {  // (one test for the letters)
-                                if byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                                    if !spaces.atLineStart, !spaces.endsWithSpace { spaces.pendingSpace = true }
-                                    continue
-                                }
-                                if byte == 0x0D {
-                                    // A new line from a reference (`&#xA;`, `&#xD;`): a line end,
-                                    // as a `br` is, no space on either side (" two" began a line).
-                                    output[count] = byte
-                                    count += 1
-                                    lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
-                                    spaces = WhiteSpaceState()
-                                    continue
-                                }
-                            } else if byte == 0xE2, k + 1 < bytes.count, bytes[k] == 0x80, bytes[k + 1] & 0xFE == 0xA8 {
-                                // U+2028 LINE SEPARATOR (what `br` becomes) and U+2029 typed in
-                                // the text end a line as a `br` does, no space on either side
-                                // (the space after one began the next line).
-                                output[count] = byte
-                                output[count + 1] = 0x80
-                                output[count + 2] = bytes[k + 1]
-                                count += 3
-                                k += 2
-                                lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
-                                spaces = WhiteSpaceState()
+                            if byte <= 0x20, byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                                if !spaces.atLineStart, !spaces.spaceEnds { spaces.pendingSpace = true }
                                 continue
-                            } else if byte == 0xC2, k < bytes.count, bytes[k] == 0x85 {
-                                // So does U+0085 NEXT LINE (UAX #14's NL; " two" began a line).
-                                output[count] = byte
-                                output[count + 1] = 0x85
-                                count += 2
-                                k += 1
+                            }
+                            // A line end, as a `br` is, with no space on either side (" two" began
+                            // a line): `Unicode.Scalar.endsLine` in UTF-8, but for the new line
+                            // typed in the file, which is white space: a new line from a reference
+                            // (`&#xA;`, `&#xD;`, a CR by now), U+2028 (what `br` becomes), U+2029
+                            // and U+0085 typed in the text. (VT and FF are not XML characters.)
+                            let lineEnd = byte == 0x0D ? 1
+                                : byte == 0xE2 && k + 1 < bytes.count && bytes[k] == 0x80 && bytes[k + 1] & 0xFE == 0xA8 ? 3
+                                : byte == 0xC2 && k < bytes.count && bytes[k] == 0x85 ? 2 : 0
+                            if lineEnd > 0 {
+                                for j in 0..<lineEnd { output[count + j] = bytes[k - 1 + j] }
+                                count += lineEnd
+                                k += lineEnd - 1
                                 lineEndAfterSpace = lineEndAfterSpace || spaces.spaceEnds
                                 spaces = WhiteSpaceState()
                                 continue
@@ -731,7 +714,7 @@ struct MarkupConverter {
                         if spaces.pendingSpace {
                             output[count] = 0x20
                             count += 1
-                            spaces = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
+                            spaces = WhiteSpaceState(atLineStart: false, spaceEnds: true)
                         }
                         return count
                     }
@@ -771,7 +754,7 @@ struct MarkupConverter {
                 output.append(content)
                 if moved.last, let space = moved.space {  // (it ends the text: a line's end drops it)
                     output.append(space)
-                    state = WhiteSpaceState(atLineStart: false, endsWithSpace: true, spaceEnds: true)
+                    state = WhiteSpaceState(atLineStart: false, spaceEnds: true)
                 }
             }
         }
