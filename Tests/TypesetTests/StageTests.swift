@@ -201,6 +201,7 @@ import Testing
         #expect(split("privacy_screen.xml", width: 160) == ["privacy_screen", ".xml"], "not privacy_screen.x | ml")
         #expect(split("privacy_screen.xml", width: 120) == ["privacy", "_screen.xml"])
         #expect(split("https://example.com/a", width: 100) == ["https://", "example", ".com/a"], "after //, not inside it")
+        #expect(split("https://example.com/a", width: 70) == ["https:", "//examp", "le.com", "/a"], "after the colon where https:// is too wide, not https:/ | /")
         #expect(split("ab.cdefghijkl", width: 100) == ["ab.cdefghi", "jkl"], "a seam that leaves less than half the line and adds a line is passed")
         #expect(split("ab.cdefghijk", width: 100) == ["ab", ".cdefghijk"], "one that adds none is taken")
         #expect(split("ab.cdefghijklmnopqrstu", width: 100) == ["ab", ".cdefghijk", "lmnopqrstu"], "not ab.cdefghi | jklmnopqrs | tu")

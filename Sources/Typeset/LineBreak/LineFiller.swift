@@ -323,8 +323,9 @@ enum LineFiller {
     /// Whether a long name or address parts before `scalars[index]`, as the Chicago Manual of
     /// Style breaks a URL: before a period, slash, backslash, underscore, tilde, question mark,
     /// number sign, percent sign, equals sign, ampersand or at sign where the name goes on after it
-    /// (not a sentence's "까|?" nor "end|."); after a colon, a double slash, an equals sign or an
-    /// ampersand; never inside "//" or "://". A number parts after its separators, not before
+    /// (not a sentence's "까|?" nor "end|."); after a colon (where "https://" is wider than a
+    /// line: "https:" | "//", not "https:/" | "/"), a double slash, an equals sign or an
+    /// ampersand; never inside "//". A number parts after its separators, not before
     /// ("₪1,299.|99": ".99" began a line, read as a decimal; "2024/03/|15") (`splitLongWord`'s
     /// seams). And after a ZWNJ, where a Persian compound's parts meet unjoined: a cut two
     /// letters on split the joined "ها" of "برنامه‌ها".
@@ -336,7 +337,8 @@ enum LineFiller {
         func separatesDigits(_ scalar: Unicode.Scalar) -> Bool { [".", ",", "/", ":", "-", "\u{066B}", "\u{066C}"].contains(scalar) }
         if isDigit(before), separatesDigits(after), index + 1 < scalars.count, isDigit(scalars[index + 1]) { return false }
         if separatesDigits(before), isDigit(after), index >= 2, isDigit(scalars[index - 2]) { return true }
-        if after == "/" && (before == "/" || before == ":") { return false }
+        if after == "/" && before == "/" { return false }
+        if after == "/" && before == ":" { return true }
         if before == "/" && index >= 2 && scalars[index - 2] == "/" { return true }
         switch after {
         case ".", "/", "\\", "_", "~", "?", "#", "%", "=", "&", "@":
