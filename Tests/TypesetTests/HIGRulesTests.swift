@@ -72,6 +72,18 @@ extension ReportBlock {
         #expect(b.map(\.align) == ["right", "right", "right", "left", "right", "left"])
     }
 
+    /// The empty lines of `<br/><br/>` are no lines of text: two lines with a blank one after,
+    /// between or before them are a block of two, aligned by the interface (they were set as
+    /// a paragraph of three, by their own language); three lines of text with one are three.
+    @Test func blankLinesAreNotLinesOfText() {
+        let b = blocks("""
+            <document lang="ar"><p lang="en">One<br/>two<br/><br/></p><p lang="en">One<br/><br/>two</p>
+            <p lang="en"><br/>One<br/>two</p><p lang="en"><br/><br/><br/></p><p lang="en">One<br/><br/>two<br/>three</p></document>
+            """)
+        #expect(b.map(\.lines.count) == [3, 3, 3, 3, 4])
+        #expect(b.map(\.align) == ["right", "right", "right", "right", "left"])
+    }
+
     @Test func arabicAndHebrewInLeftToRightInterface() {
         let b = blocks("""
             <document lang="en"><p>سطر<br/>سطر</p><p>سطر<br/>سطر<br/>سطر</p><p>שורה<br/>שורה</p><p>שורה<br/>שורה<br/>שורה</p></document>

@@ -1923,7 +1923,9 @@ struct BlockLayouter {
         // are one of them (at AX5, "Bluetooth" in a Hebrew row was cut in three, counted as a
         // paragraph of three lines and set left aligned, away from its row's start side), of
         // every such word ("Bluetooth Notifications" was, whose first word alone was counted).
-        let lineCount = paragraph.lines.count - paragraph.wordCuts
+        // Lines of text: the empty lines of "<br/><br/>" are not (two lines of Hebrew with a
+        // blank line after them were set as a paragraph of three, by their own language).
+        let lineCount = paragraph.lines.count { !$0.runs.isEmpty } - paragraph.wordCuts
         let side: Side
         if let listRTL = context.listRightToLeft {
             side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)
