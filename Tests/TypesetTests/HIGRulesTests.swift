@@ -1063,6 +1063,15 @@ extension ReportBlock {
         #expect(b.allSatisfy { $0.lines.count == 1 && $0.lines[0].runs.isEmpty })
     }
 
+    /// A container of nothing takes no room: an empty row, or a row of empty stacks, as an
+    /// empty stack or list (the row took the 8 pt gap between blocks).
+    @Test func anEmptyContainerTakesNoRoom() {
+        let tops = ["", "<row/>", "<row><stack/></row>", "<stack/>", "<list/>"].map { empty in
+            blocks("<document><label>a</label>\(empty)<label>b</label></document>").map(\.frame.y)
+        }
+        #expect(tops.count == 5 && tops.allSatisfy { $0 == tops[0] && $0.count == 2 }, "\(tops)")
+    }
+
     /// §6 as printed: a right-aligned line's x + width is its frame's right edge in the JSON
     /// too (x and width rounded apart missed it by 0.01 in one line of fifteen).
     /// Strings are escaped as JSON requires (quote, backslash, control characters) and as

@@ -695,6 +695,9 @@ struct BlockLayouter {
             let top = nextTop()
             var blocks: [PlacedBlock] = []
             let bottom = layoutBlock(block, context, top: top, into: &blocks)
+            // A row of nothing (`<row/>`, or of empty stacks) takes no room, as an empty stack
+            // or list takes none: it took the gap between blocks.
+            if case .row = block.kind, blocks.isEmpty, bottom == top { return }
             appendUnit(blocks, top: top, bottom: bottom, block: block)
         }
     }
@@ -1925,7 +1928,7 @@ struct BlockLayouter {
         // every such word ("Bluetooth Notifications" was, whose first word alone was counted).
         // Lines of text: the empty lines of "<br/><br/>" are not (two lines of Hebrew with a
         // blank line after them were set as a paragraph of three, by their own language).
-        let lineCount = paragraph.lines.count { !$0.runs.isEmpty } - paragraph.wordCuts
+        let lineCount = paragraph.lines.count { !$0.showsNothing } - paragraph.wordCuts
         let side: Side
         if let listRTL = context.listRightToLeft {
             side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)
