@@ -5,34 +5,83 @@ import FoundationEssentials
 import Glibc
 
 public enum Path {
+    // Paths are split and compared on their UTF-8 bytes, as the file system does. As Strings,
+    // by Characters, a slash was part of a grapheme cluster with a combining mark after it, or
+    // a prepended mark before it ("x\u{6DD}/a.xml": U+06DD ARABIC END OF AYAH), and was not
+    // found: the output went to a folder that did not exist; and Swift's == compares canonical
+    // equivalence, where "café.xml" composed and decomposed are two files (`Key`).
+
+    /// A path as the file system tells paths apart: byte for byte.
+    public struct Key: Hashable, Sendable, ExpressibleByStringLiteral {
+        public let bytes: [UInt8]
+        public init(_ path: String) { bytes = Array(path.utf8) }
+        public init(stringLiteral path: String) { self.init(path) }
+        public var path: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// Whether `a` and `b` are the same path, byte for byte (`Key`).
+    public static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+    /// `path` without `suffix` (".png"), or nil when it does not end so. (As Characters, a
+    /// prepended mark before the dot took it in: "x\u{6DD}.png" did not end in ".png".)
+    public static func dropping(_ suffix: String, from path: String) -> String? {
+        let count = suffix.utf8.count
+        guard path.utf8.count >= count, path.utf8.suffix(count).elementsEqual(suffix.utf8) else { return nil }
+        return String(decoding: path.utf8.dropLast(count), as: UTF8.self)
+    }
+
+    /// Whether `path` starts at the root.
+    public static func isAbsolute(_ path: String) -> Bool { path.utf8.first == slash }
+
+    /// Whether `path` ends in a slash (names a folder).
+    public static func endsInSlash(_ path: String) -> Bool { path.utf8.last == slash }
+
+    private static let slash = UInt8(ascii: "/")
+
+    /// `path[from..<to]` by UTF-8 offsets (at ASCII bytes, so whole characters).
+    private static func piece(_ path: String, _ from: Int, _ to: Int) -> String {
+        let utf8 = path.utf8
+        return String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)], as: UTF8.self)
+    }
+
+    /// The UTF-8 offset of the last `byte` in `path`.
+    private static func lastOffset(of byte: UInt8, in path: String) -> Int? {
+        path.utf8.lastIndex(of: byte).map { path.utf8.distance(from: path.utf8.startIndex, to: $0) }
+    }
+
+    /// The names between the slashes of `path`, without empty ones.
+    public static func components(_ path: String) -> [String] {
+        path.utf8.split(separator: slash).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// `b.xml` of `a/b.xml` (trailing slashes ignored; `/` of `/`).
     public static func lastComponent(_ path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)
         if trimmed == "/" { return trimmed }
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
-        return String(trimmed[trimmed.index(after: slash)...])
+        guard let slash = lastOffset(of: slash, in: trimmed) else { return trimmed }
+        return piece(trimmed, slash + 1, trimmed.utf8.count)
     }
 
     /// `a` of `a/b.xml`, `/` of `/b.xml`, empty for a bare name.
     public static func folder(_ path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
-        if slash == trimmed.startIndex { return "/" }
-        return trimmingTrailingSlashes(String(trimmed[..<slash]))
+        guard let slash = lastOffset(of: slash, in: trimmed) else { return "" }
+        if slash == 0 { return "/" }
+        return trimmingTrailingSlashes(piece(trimmed, 0, slash))
     }
 
     /// `xml` of `a/b.xml`; empty without one (and for names that only start with a dot).
     public static func fileExtension(_ path: String) -> String {
         let name = lastComponent(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
+        guard let dot = lastOffset(of: UInt8(ascii: "."), in: name), dot != 0 else { return "" }
+        return piece(name, dot + 1, name.utf8.count)
     }
 
     /// The file name without its extension: `b` of `a/b.xml`.
     public static func stem(_ path: String) -> String {
         let name = lastComponent(path)
         let ext = fileExtension(name)
-        return ext.isEmpty && !name.hasSuffix(".") ? name : String(name.dropLast(ext.count + 1))
+        return ext.isEmpty && name.utf8.last != UInt8(ascii: ".") ? name : piece(name, 0, name.utf8.count - ext.utf8.count - 1)
     }
 
     /// `path` made absolute against `base`, with `.`, `..` and repeated slashes removed (by
@@ -59,7 +108,7 @@ public enum Path {
                 }
             }
         }
-        if !path.hasPrefix("/") { add(base) }
+        if !isAbsolute(path) { add(base) }
         add(path)
         return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
     }
@@ -96,9 +145,9 @@ public enum Path {
             return nil
         } catch {
             // "File exists" said that a file stands where a folder is wanted: say which.
-            var path = folder.hasPrefix("/") ? "/" : ""
-            for part in folder.split(separator: "/") {
-                path += (path.isEmpty || path.hasSuffix("/") ? "" : "/") + part
+            var path = isAbsolute(folder) ? "/" : ""
+            for part in components(folder) {
+                path += (path.isEmpty || endsInSlash(path) ? "" : "/") + part
                 var status = stat()
                 if stat(path, &status) == 0 {
                     if status.st_mode & S_IFMT != S_IFDIR { return ("'\(path)' is a file, not a folder", true) }
@@ -114,13 +163,19 @@ public enum Path {
     /// slashes resolved by their spelling alone (symbolic links are not followed): one name for
     /// `a.xml`, `./a.xml` and `sub/../a.xml`.
     public static func lexicallyAbsolute(_ path: String, in folder: String) -> String {
-        let joined = path.hasPrefix("/") ? path : folder + "/" + path
-        // Most paths have nothing to resolve: no parts to split.
-        let plain = !joined.contains("//") && !joined.contains("/./") && !joined.contains("/../")
-            && !joined.hasSuffix("/.") && !joined.hasSuffix("/..") && !(joined.count > 1 && joined.hasSuffix("/"))
+        let joined = isAbsolute(path) ? path : folder + "/" + path
+        // Most paths have nothing to resolve: no parts to split. (Searched as bytes: "/./"
+        // after a prepended mark was no match as Characters.)
+        let bytes = Array(joined.utf8)
+        func has(_ text: String) -> Bool {
+            let needle = Array(text.utf8)
+            return bytes.count >= needle.count && (0...bytes.count - needle.count).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        func ends(_ text: String) -> Bool { bytes.count >= text.utf8.count && bytes.suffix(text.utf8.count).elementsEqual(text.utf8) }
+        let plain = !has("//") && !has("/./") && !has("/../") && !ends("/.") && !ends("/..") && !(bytes.count > 1 && ends("/"))
         if plain { return joined }
-        var parts: [Substring] = []
-        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+        var parts: [String] = []
+        for part in components(joined) {
             if part == "." { continue }
             if part == ".." {
                 _ = parts.popLast()
@@ -136,12 +191,12 @@ public enum Path {
     /// (`lt/a.xml`, `./lt/b.xml` and `/tmp/lt/c.xml` from /tmp are `a.xml`, `b.xml`, `c.xml`).
     /// Each keeps at least its name.
     public static func withoutCommonFolders(_ paths: [String], in folder: String) -> [String] {
-        let parts = paths.map { lexicallyAbsolute($0, in: folder).split(separator: "/") }
+        let parts = paths.map { components(lexicallyAbsolute($0, in: folder)) }
         guard let first = parts.first else { return [] }
         var common = max(0, first.count - 1)  // `/` itself has no part
         for other in parts.dropFirst() {
             common = max(0, min(common, other.count - 1))
-            common = (0..<common).first { other[$0] != first[$0] } ?? common
+            common = (0..<common).first { !same(other[$0], first[$0]) } ?? common
         }
         return parts.map { $0[common...].joined(separator: "/") }
     }
@@ -149,13 +204,13 @@ public enum Path {
     /// `folder/name`, with one slash between.
     public static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return endsInSlash(folder) ? folder + name : folder + "/" + name
     }
 
     private static func trimmingTrailingSlashes(_ path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
-        return String(path)
+        var end = path.utf8.count
+        while end > 1 && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: end - 1)] == slash { end -= 1 }
+        return end == path.utf8.count ? path : piece(path, 0, end)
     }
 }
 

@@ -159,7 +159,7 @@ func checkOutput(file: String?, folder: String?, oneFilePerInput: Bool = true, o
         }
         // A name ending in a slash names a folder: refused before any work, as a folder is
         // (it failed each input after rendering it, "cannot write y.pdf/").
-        if file.hasSuffix("/") {
+        if Path.endsInSlash(file) {
             throw UsageError("\(option) '\(file)' ends in '/', which names a folder; give a file name" + orOutDir)
         }
         if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder {

@@ -261,7 +261,7 @@ struct Diff: Command {
     /// beside A or beside the diff image.
     private func isAnotherInputsDiffImage(_ path: String) -> Bool {
         var stem = Path.stem(path)
-        if stem.hasSuffix(".diff") { stem.removeLast(5) }
+        if let page = Path.dropping(".diff", from: stem) { stem = page }
         // (`--out`'s `login-2.png` is no input beside itself.)
         return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: [".xml", ".png"]) != nil
     }

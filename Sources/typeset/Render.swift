@@ -32,9 +32,11 @@ struct Render: Command {
     var layoutArguments: LayoutArguments
     /// Without -o: each output, by the file it replaces (`written`, links followed), and the
     /// first input written there (over all inputs, so that every shard of a batch agrees).
-    var firstByFile: [String: String] = [:]
+    /// Files and inputs are told apart by their bytes (`Path.Key`): `café.xml` composed and
+    /// decomposed, two files, were said to be written to one output, and both failed.
+    var firstByFile: [Path.Key: String] = [:]
     /// Inputs whose outputs would be one file, and why: each fails, and the others are rendered.
-    var clashes: [String: String] = [:]
+    var clashes: [Path.Key: String] = [:]
 
     init(_ arguments: ParsedArguments) throws {
         inputs = arguments.positionals
@@ -50,7 +52,7 @@ struct Render: Command {
 
     /// Checks the options and outputs; returns `clashes`, the inputs, without files given again
     /// when each has its own output, and `firstByFile`.
-    private func validate() throws -> (clashes: [String: String], inputs: [String], firstByFile: [String: String]) {
+    private func validate() throws -> (clashes: [Path.Key: String], inputs: [String], firstByFile: [Path.Key: String]) {
         if inputs.isEmpty { throw UsageError("give at least one markup file") }
         if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
         try checkOutput(file: output, folder: outDir)
@@ -67,8 +69,8 @@ struct Render: Command {
         // refused, and `a.xml a.xml` rendered twice, two jobs writing one file at once).
         // The same by the file each output replaces, links followed: `out/b.pdf` a link to
         // `a.pdf` put b's PDF in place of a's, whichever was written last.
-        var firstByFile: [String: (input: String, path: String)] = [:]
-        var clashes: [String: String] = [:]
+        var firstByFile: [Path.Key: (input: String, path: String)] = [:]
+        var clashes: [Path.Key: String] = [:]
         var kept: [String] = []
         // A file once for each output, the file known by its device and inode and the folder
         // it is read from (its pictures are found there: a link to it in another folder shows
@@ -77,7 +79,7 @@ struct Render: Command {
         // file. (Inputs known by their spelling the same way, `nosuchdir/../a.xml` was `a.xml`,
         // dropped unreported though it names no file.) A link to a file, named otherwise, has
         // an output of its own.
-        var seen: Set<String> = []
+        var seen: Set<Path.Key> = []
         func file(_ input: String) -> String? {
             var status = stat()
             guard stat(input, &status) == 0, let folder = Path.realPath(Path.folder(input).isEmpty ? "." : Path.folder(input))
@@ -94,15 +96,15 @@ struct Render: Command {
             // (A file given again after a clash is the same input too: known here. So is one
             // reached through a link to its folder, `real/a.xml alias/a.xml`, whose outputs are
             // one file: the two clashed.)
-            let file = Self.written(path)
-            guard seen.insert(identity + "\0" + file).inserted else { continue }
+            let file = Path.Key(Self.written(path))
+            guard seen.insert(Path.Key(identity + "\0" + Self.written(path))).inserted else { continue }
             if let (other, otherPath) = firstByFile[file] {
                 // (Through a link: the other output's name, and which leads to it.)
                 let message = "'\(other)' and '\(input)' would both be written to '\(otherPath)'"
-                    + (otherPath == path ? "" : " ('\(path)' leads to '\(otherPath)')")
+                    + (Path.same(otherPath, path) ? "" : " ('\(path)' leads to '\(otherPath)')")
                     + "; rename one or render them separately"
-                if clashes[other] == nil { clashes[other] = message }
-                clashes[input] = message
+                if clashes[Path.Key(other)] == nil { clashes[Path.Key(other)] = message }
+                clashes[Path.Key(input)] = message
             } else {
                 firstByFile[file] = (input, path)
             }
@@ -205,7 +207,7 @@ struct Render: Command {
         // Each input's diagnostics, what the command says of its outputs (shown whatever the
         // diagnostics before them: `printDiagnostics`), and whether it was written (kept).
         let written = batch.run({ input -> (Diagnostics, [Diagnostic], Bool) in
-            if let clash = clashes[input] {
+            if let clash = clashes[Path.Key(input)] {
                 var diagnostics = Diagnostics()
                 diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), clash))
                 return (diagnostics, [], false)
@@ -221,17 +223,17 @@ struct Render: Command {
                     writeFailed: writeFailed, catalog: layoutArguments.strings)
                 return (diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], false)
             }
-            if let failed = pictures?.failed[input] { return failure(failed) }
+            if let failed = pictures?.failed[Path.Key(input)] { return failure(failed) }
             var outcome = typesetter.layoutFile(input, settings: settings)
             guard let layout = outcome.layout, !outcome.failed else { return failure(outcome.diagnostics) }
             let paths = resolvedFormat.outputPaths(for: path, pageCount: layout.pages.count)
             for (index, page) in paths.enumerated().dropFirst() {
                 // (Every first output is in `firstByFile`, by the file it replaces.)
-                let file = Self.written(page)
+                let file = Path.Key(Self.written(page))
                 // (Or of a screen numbered so beside it, rendered alone: `login.xml` of two
                 // pages replaced login-2.xml's login-2.png, as a batch of both refuses to.)
-                let other = firstByFile[file].flatMap { $0 == input ? nil : $0 } ?? numberedScreen(of: page, beside: [Path.folder(input)])
-                let viewer = pictures?.shownBy[file].flatMap { $0 == input ? nil : $0 }
+                let other = firstByFile[file].flatMap { Path.same($0, input) ? nil : $0 } ?? numberedScreen(of: page, beside: [Path.folder(input)])
+                let viewer = pictures?.shownBy[file].flatMap { Path.same($0, input) ? nil : $0 }
                 guard other != nil || viewer != nil else { continue }
                 let whose = other.map { "the output of '\($0)'" } ?? viewer.map { "a picture '\($0)' shows" } ?? ""
                 outcome.diagnostics.report(.error(
@@ -248,7 +250,7 @@ struct Render: Command {
             do {
                 _ = try render(pages: layout.pages, to: path, options: options)
                 let leftovers = resolvedFormat.leftoverPages(
-                    of: path, pageCount: layout.pages.count, kept: { firstByFile[Self.written($0)] != nil },
+                    of: path, pageCount: layout.pages.count, kept: { firstByFile[Path.Key(Self.written($0))] != nil },
                     folders: [Path.folder(input)])
                 let warning = leftoverWarning(
                     leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
@@ -273,13 +275,13 @@ struct Render: Command {
         let read = picturesInMarkup(inputs, assets: settings.assetDirectories, jobs: jobs)
         var pictures = ShownPictures()
         for (input, result) in zip(inputs, read) {
-            if let failure = result.failure { pictures.failed[input] = failure }
-            for image in result.images where pictures.shownBy[image] == nil { pictures.shownBy[image] = input }
+            if let failure = result.failure { pictures.failed[Path.Key(input)] = failure }
+            for image in result.images where pictures.shownBy[Path.Key(image)] == nil { pictures.shownBy[Path.Key(image)] = input }
         }
-        ProtectedFiles.protect(pictures.shownBy.keys.sorted(), as: "an image a document shows")
+        ProtectedFiles.protect(pictures.shownBy.keys.map(\.path).sorted(), as: "an image a document shows")
         for input in inputs {
             let output = outputPath(for: input, format: format)
-            guard let viewer = pictures.shownBy[Self.written(output)], viewer != input else { continue }
+            guard let viewer = pictures.shownBy[Path.Key(Self.written(output))], !Path.same(viewer, input) else { continue }
             throw UsageError(
                 "'\(output)' is a picture '\(viewer)' shows, and '\(input)' would be written over it; "
                     + "render them in two steps, or write the pages to another folder (--out-dir)")
@@ -304,9 +306,9 @@ struct Render: Command {
 
     private struct ShownPictures {
         /// Each picture (absolute, links resolved) and the first input that shows it.
-        var shownBy: [String: String] = [:]
+        var shownBy: [Path.Key: String] = [:]
         /// The inputs that failed when read for their pictures, and why.
-        var failed: [String: Diagnostics] = [:]
+        var failed: [Path.Key: Diagnostics] = [:]
     }
 
     /// `path` as the markup gives its pictures: absolute, its folder's links resolved. In a
@@ -466,7 +468,7 @@ func leftoverWarning(
 /// "remove it" named the picture `a.png` of an `a.xml` that could not be read), nor one an
 /// input shows (`pictures`, resolved) or a picture protected as such.
 func staleOutputWarning(
-    _ path: String, of inputs: [String], format: OutputFormat, kept: [String: String] = [:], pictures: Set<String> = [],
+    _ path: String, of inputs: [String], format: OutputFormat, kept: [Path.Key: String] = [:], pictures: Set<String> = [],
     writeFailed: Bool = false, catalog: String? = nil
 ) -> String? {
     func modified(_ path: String) -> timespec? {
@@ -488,7 +490,7 @@ func staleOutputWarning(
         || inputs.contains(where: { MarkupParser.imageFiles(of: $0).contains { modified($0) == nil || changed($0) } })
     else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
-        kept[Render.written(page)] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil
+        kept[Path.Key(Render.written(page))] == nil && !pictures.contains(Render.written(page)) && ProtectedFiles.input(at: page) == nil
     }
     let named = more == 0 ? "'\(path)'" : "'\(path)' and \(more) more page\(more == 1 ? "" : "s") after it"
     let these = inputs.count == 1 ? "the input as it is" : "the inputs as they are"

@@ -72,6 +72,12 @@ struct Snapshot: Command {
     /// Each is looked through to 2,000 folders below it, level by level (an asset catalog's
     /// hundreds of folders came before the screens beside it), and all to 50,000: past that,
     /// only a subfolder's own files are counted.
+    /// Whether a file name is one of markup: `*.xml` (in any case), not hidden. (By its bytes,
+    /// `Path`: `a\u{6DD}.xml`, a prepended mark before the dot, was no markup by Characters.)
+    private static func isMarkupName(_ entry: String) -> Bool {
+        entry.utf8.first != UInt8(ascii: ".") && Path.fileExtension(entry).lowercased() == "xml"
+    }
+
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
         /// The file type at `path`, a link followed.
         func kind(_ path: String) -> mode_t? {
@@ -81,50 +87,58 @@ struct Snapshot: Command {
         var seen: Set<String> = Path.realPath(directory).map { [$0] } ?? []
         var budget = 50_000  // folders left to look into below the subfolders
         /// The markup files in `subfolder` and the folders below it, three levels down, level
-        /// by level (a subfolder's own files always; 2,000 folders below it at most).
-        func markupFiles(in subfolder: String) -> Int {
+        /// by level (a subfolder's own files always; 2,000 folders below it at most), and the
+        /// folders that hold them.
+        func markupFiles(in subfolder: String) -> (count: Int, holders: [String]) {
             var count = 0
+            var holders: [String] = []
             var level = [subfolder]
             var local = 2_000
             for depth in 0...3 {
                 var next: [String] = []
                 for folder in level {
                     if depth > 0 {
-                        guard local > 0, budget > 0 else { return count }
+                        guard local > 0, budget > 0 else { return (count, holders) }
                         local -= 1
                         budget -= 1
                     }
                     guard let real = Path.realPath(folder), seen.insert(real).inserted,
                         let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
                     else { continue }
-                    for entry in inside.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+                    let before = count
+                    for entry in inside.sorted() where entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__" {
                         let path = Path.join(folder, entry)
                         if isFolder(path) {  // (not a link to one)
                             next.append(path)
-                        } else if entry.lowercased().hasSuffix(".xml") && kind(path) == S_IFREG {
+                        } else if Self.isMarkupName(entry) && kind(path) == S_IFREG {
                             count += 1
                         }
                     }
+                    if count > before { holders.append(folder) }
                 }
                 level = next
             }
-            return count
+            return (count, holders)
         }
         var named = 0
         var more = 0
-        for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "__snapshots__" {
+        for entry in entries.sorted() where entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__" {
             let subfolder = Path.join(directory, entry)
             guard kind(subfolder) == S_IFDIR else { continue }
-            let markup = markupFiles(in: subfolder)
+            let (markup, holders) = markupFiles(in: subfolder)
             guard markup > 0 else { continue }
             guard named < 10 else {
                 more += 1
                 continue
             }
             named += 1
+            // The folders that hold them: run on 'screens' of 'screens/en/a.xml', it checked
+            // nothing and failed.
+            let shown = holders.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+                + (holders.count > 3 ? " and \(holders.count - 3) more folders" : "")
             writeStandardError(
                 "typeset: warning: '\(subfolder)' holds \(markup) markup file\(markup == 1 ? "" : "s") not checked: "
-                    + "snapshot checks the files directly in '\(directory)'; run it on '\(subfolder)' too\n")
+                    + "snapshot checks the files directly in '\(directory)'; run it on \(shown) too\n")
         }
         if more > 0 {
             writeStandardError(
@@ -146,7 +160,7 @@ struct Snapshot: Command {
         // macOS's `._screen.xml` failed every run.
         let files = entries.filter { entry in
             var isFolder = false
-            return entry.lowercased().hasSuffix(".xml") && !entry.hasPrefix(".")
+            return Self.isMarkupName(entry)
                 && !(FileManager.default.fileExists(atPath: Path.join(directory, entry), isDirectory: &isFolder) && isFolder)
         }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
@@ -208,7 +222,7 @@ struct Snapshot: Command {
         let options = SnapshotOptions(
             scale: comparison.scale, tolerance: comparison.tolerance, maxDiff: comparison.maxDiff)
         let update = self.update
-        let allNames = Set(names)
+        let allNames = Set(names.map { Path.Key($0) })
         // `a.xml` and `a.XML` would share `a.png`: an update recorded one over the other, and the
         // next check failed one of them, which one by the order of the jobs. (By their bytes:
         // `String` equates the composed and decomposed `café`, two files and two references.)
@@ -354,7 +368,7 @@ struct Snapshot: Command {
 
     private static func record(
         _ pages: [Page], name: String, file: String, folder: SnapshotFolder, options: SnapshotOptions,
-        others: Set<String>, diagnostics: Diagnostics
+        others: Set<Path.Key>, diagnostics: Diagnostics
     ) -> FileResult {
         do {
             let record = try folder.record(pages: pages, name: name, options: options, otherNames: others)

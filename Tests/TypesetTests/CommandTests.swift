@@ -1093,6 +1093,36 @@ import Testing
         // Two files of one name still collide.
         let two = try typeset(["render", "a.xml", "sub/a.xml", "--out-dir", "d"], in: out)
         #expect(two.status == 1 && two.stderr.contains("would both be written to 'd/a.pdf'"), "\(two)")
+        // Names in other Unicode code points, `café` composed and decomposed (as macOS writes
+        // names), are two files with two outputs: Swift's == took them for one, and both failed.
+        try "<document><p>1</p></document>".write(toFile: out + "/caf\u{E9}.xml", atomically: true, encoding: .utf8)
+        try "<document><p>2</p></document>".write(toFile: out + "/cafe\u{301}.xml", atomically: true, encoding: .utf8)
+        let spelled = try typeset(["render", "caf\u{E9}.xml", "cafe\u{301}.xml", "--out-dir", "n"], in: out)
+        #expect(spelled.status == 0 && !spelled.stderr.contains("error"), "\(spelled)")
+        #expect(files(in: out + "/n").map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+            == [Array("cafe\u{301}.pdf".utf8), Array("caf\u{E9}.pdf".utf8)])
+        // A folder whose name ends in a prepended mark (U+06DD, one Character with the slash
+        // after it): the output goes beside the input, or into --out-dir alone (it went to
+        // a folder that did not exist, or took the input's folder into --out-dir).
+        try FileManager.default.createDirectory(atPath: out + "/x\u{6DD}", withIntermediateDirectories: true)
+        try "<document><p>3</p></document>".write(toFile: out + "/x\u{6DD}/m.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", "x\u{6DD}/m.xml"], in: out).status == 0)
+        #expect(try typeset(["render", "x\u{6DD}/m.xml", "--out-dir", "p"], in: out).status == 0)
+        #expect(files(in: out + "/x\u{6DD}") == ["m.pdf", "m.xml"] && files(in: out + "/p") == ["m.pdf"])
+    }
+
+    /// Paths are split at every slash, whatever stands beside it: a combining mark after it or
+    /// a prepended mark before it makes one Character with it, which splitting by Characters
+    /// did not find.
+    @Test func pathsSplitAtEverySlash() {
+        let folder = "x\u{6DD}"  // ARABIC END OF AYAH, a prepended mark
+        #expect(Path.lastComponent(folder + "/a.xml") == "a.xml" && Path.folder(folder + "/a.xml") == folder)
+        #expect(Path.stem("s/\u{301}a.xml") == "\u{301}a" && Path.folder("s/\u{301}a.xml") == "s")
+        #expect(Path.fileExtension("a\u{6DD}.png") == "png" && Path.stem("a\u{6DD}.png") == "a\u{6DD}")
+        #expect(Path.lexicallyAbsolute(folder + "/./a.xml", in: "/w") == "/w/" + folder + "/a.xml")
+        #expect(OutputFormat.pagePath(for: folder + "/a.png", page: 2) == folder + "/a-2.png")
+        #expect(Path.isAbsolute("/\u{301}a") && Path.endsInSlash(folder + "/") && Path.join(folder + "/", "b") == folder + "/b")
+        #expect(!Path.same("caf\u{E9}", "cafe\u{301}") && Path.Key("caf\u{E9}") != Path.Key("cafe\u{301}"))
     }
 
     @Test func pathsResolvedBySpelling() {

@@ -897,6 +897,17 @@ struct SnapshotCommandTests {
             try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).lines.contains(
                 "removed ./__snapshots__/old.png (no markup file uses it)"))
         #expect(try contents(folder + "/__snapshots__") == ["long.png"])
+
+        // Names are told apart by their bytes: the reference of a screen `café` composed is no
+        // reference of one decomposed (it was taken for one, never named, never removed).
+        try FileManager.default.moveItem(atPath: folder + "/long.xml", toPath: folder + "/cafe\u{301}.xml")
+        try FileManager.default.moveItem(
+            atPath: folder + "/__snapshots__/long.png", toPath: folder + "/__snapshots__/caf\u{E9}.png")
+        let composed = try typeset(["snapshot", ".", "--scale", "0.5"], in: folder)
+        #expect(composed.status == 1 && composed.lines.last == "0 passed, 2 failed", "\(composed)")
+        #expect(composed.lines.contains("FAIL ./__snapshots__/caf\u{E9}.png: the reference of no markup file in '.' (--update removes it)"))
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "0.5"], in: folder).status == 0)
+        #expect(try contents(folder + "/__snapshots__").map { Array($0.utf8) } == [Array("cafe\u{301}.png".utf8)])
     }
 
     /// A screen whose markup is gone loses its diff image with its reference (`--update` removed
@@ -1217,6 +1228,8 @@ struct SnapshotCommandTests {
                 && deeper.stderr.contains("'./settings' holds 1"), "\(deeper)")
         #expect(deeper.stderr.components(separatedBy: "holds 1 markup file not checked").count == 4, "\(deeper)")
         #expect(deeper.stderr.contains("typeset: warning: './App' holds 1 markup file not checked"), "\(deeper)")
+        // It names the folders that hold them: run on './flows', it checked nothing and failed.
+        #expect(deeper.stderr.contains("run it on './flows/sign-in' too") && deeper.stderr.contains("run it on './App/Screens/Login' too"), "\(deeper)")
         #expect(try typeset(["snapshot", ".", "--tolerance", "999"], in: folder).status == 2)
         #expect(try typeset(["snapshot", ".", "--jobs", "0"], in: folder).status == 2)
     }

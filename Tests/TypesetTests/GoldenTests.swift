@@ -39,7 +39,7 @@ struct GoldenTests {
         let layout = try #require(outcome.layout)
         let dump = layout.report.textDump()
         let snapshots = SnapshotFolder(path: Golden.folder)
-        let others = Set(Golden.names).subtracting([name])
+        let others = Set(Golden.names.map { Path.Key($0) }).subtracting([Path.Key(name)])
 
         if Golden.recording {
             try FileManager.default.createDirectory(atPath: Golden.folder, withIntermediateDirectories: true)
@@ -95,7 +95,7 @@ struct GoldenTests {
         let names = Set(Golden.names)
         let dumps = Set(names.map { "\($0).layout.txt" })
         let unusedPNGs = Set(
-            SnapshotFolder(path: Golden.folder).unusedReferences(names: names)
+            SnapshotFolder(path: Golden.folder).unusedReferences(names: Set(names.map { Path.Key($0) }))
                 .map { ($0 as NSString).lastPathComponent })
         let unused = files.filter { file in
             if file == ".gitignore" || dumps.contains(file) || SnapshotFolder.isDiffImage(file) { return false }

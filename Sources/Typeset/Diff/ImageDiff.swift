@@ -416,6 +416,11 @@ struct PixelImage {
                 let what = isFolder(path) ? "it is a folder" : "it is not a regular file (a pipe or a device)"
                 throw ImageDiffError.unreadable(path: path, reason: what)
             }
+            // Nor has Cairo a word for a file this user may not read (a CI cache restored by
+            // another owner): it read as a broken PNG, to record again.
+            if let why = unreadableReason(path) {
+                throw ImageDiffError.unreadable(path: path, reason: why.prefix(1).lowercased() + why.dropFirst())
+            }
             try self.init(decodingWithCairo: path)  // which says why it cannot be read
             return
         }

@@ -77,8 +77,11 @@ public struct SnapshotRecord: Sendable {
 public struct SnapshotFolder: Sendable {
     public let path: String
     /// The folder's references and diff images, sorted, by the names whose pages they can be.
-    private let references: [String: [(page: Int, file: String)]]
-    private let diffImages: [String: [(page: Int, file: String)]]
+    /// Names and files are told apart by their bytes, as the file system does (`Path.Key`): a
+    /// reference `café.png` composed was taken for one of a screen `café.xml` decomposed, and
+    /// never named as the reference of no markup file.
+    private let references: [Path.Key: [(page: Int, file: String)]]
+    private let diffImages: [Path.Key: [(page: Int, file: String)]]
     /// Every reference (a PNG file that is not a diff image), sorted.
     private let referenceFiles: [String]
     /// The hidden temporary files of references and diff images (`.NAME.png.*.tmp`,
@@ -95,27 +98,26 @@ public struct SnapshotFolder: Sendable {
         // A folder, even one named like a PNG, is no reference nor diff image: no run writes
         // one, and `--update` removed `old.png/` with all it held as a reference no markup used.
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-            .filter { !$0.hasSuffix(".png") || !isFolder(Path.join(path, $0)) }
-        var references: [String: [(page: Int, file: String)]] = [:]
-        var diffImages: [String: [(page: Int, file: String)]] = [:]
+            .filter { Path.dropping(".png", from: $0) == nil || !isFolder(Path.join(path, $0)) }
+        var references: [Path.Key: [(page: Int, file: String)]] = [:]
+        var diffImages: [Path.Key: [(page: Int, file: String)]] = [:]
         var referenceFiles: [String] = []
-        for file in files where file.hasSuffix(".png") {
-            if SnapshotFolder.isDiffImage(file) {
-                let asReference = String(file.dropLast(".diff.png".count)) + ".png"
-                for (name, page) in SnapshotFolder.owners(of: asReference) {
-                    diffImages[name, default: []].append((page, file))
+        for file in files where Path.dropping(".png", from: file) != nil {
+            if let stem = Path.dropping(".diff.png", from: file) {
+                for (name, page) in SnapshotFolder.owners(of: stem + ".png") {
+                    diffImages[Path.Key(name), default: []].append((page, file))
                 }
             } else {
                 referenceFiles.append(file)
                 for (name, page) in SnapshotFolder.owners(of: file) {
-                    references[name, default: []].append((page, file))
+                    references[Path.Key(name), default: []].append((page, file))
                 }
             }
         }
         self.references = references
         self.diffImages = diffImages
         self.referenceFiles = referenceFiles
-        leftoverTemporaries = files.filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") && $0.contains(".png.") }
+        leftoverTemporaries = files.filter { $0.utf8.first == UInt8(ascii: ".") && Path.dropping(".tmp", from: $0) != nil && $0.contains(".png.") }
             .map { Path.join(path, $0) }
         foreignDiffImages = files.filter(SnapshotFolder.isDiffImage).map { Path.join(path, $0) }.filter { file in
             SnapshotFolder.symbolicLink(file) == nil && ProtectedFiles.input(at: file) == nil && !OutputFormat.png.isOurs(file)
@@ -134,18 +136,19 @@ public struct SnapshotFolder: Sendable {
 
     /// Whether `file` (a file name in the folder) is a diff image rather than a reference.
     public static func isDiffImage(_ file: String) -> Bool {
-        file.hasSuffix(".diff.png")
+        Path.dropping(".diff.png", from: file) != nil
     }
 
     /// The page a file name is the reference of for `name` (NAME.png → 1, NAME-K.png → K ≥ 2),
     /// nil when it is not one of `name`'s references.
     public static func referencePage(of file: String, name: String) -> Int? {
-        guard file.hasSuffix(".png"), !isDiffImage(file) else { return nil }
-        let stem = String(file.dropLast(4))
-        if stem == name { return 1 }
-        guard stem.hasPrefix(name + "-") else { return nil }
-        let digits = stem.dropFirst(name.count + 1)
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.first != "0", let page = Int(digits), page >= 2
+        guard let stem = Path.dropping(".png", from: file), !isDiffImage(file) else { return nil }
+        if Path.same(stem, name) { return 1 }
+        let prefix = name.utf8.count + 1
+        guard stem.utf8.starts(with: (name + "-").utf8) else { return nil }
+        let digits = stem.utf8.dropFirst(prefix)
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            digits.first != UInt8(ascii: "0"), let page = Int(String(decoding: digits, as: UTF8.self)), page >= 2
         else { return nil }
         return page
     }
@@ -153,10 +156,10 @@ public struct SnapshotFolder: Sendable {
     /// The names and pages the reference file `file` can be of (`referencePage`): NAME.png is
     /// page 1 of NAME, and NAME-K.png also page K of NAME (a page number has no dash).
     static func owners(of file: String) -> [(name: String, page: Int)] {
-        guard let first = referencePage(of: file, name: String(file.dropLast(4))) else { return [] }
-        var owners = [(name: String(file.dropLast(4)), page: first)]
-        if let dash = file.lastIndex(of: "-") {
-            let name = String(file[..<dash])
+        guard let stem = Path.dropping(".png", from: file), let first = referencePage(of: file, name: stem) else { return [] }
+        var owners = [(name: stem, page: first)]
+        if let dash = file.utf8.lastIndex(of: UInt8(ascii: "-")) {
+            let name = String(decoding: file.utf8[..<dash], as: UTF8.self)
             if let page = referencePage(of: file, name: name) { owners.append((name, page)) }
         }
         return owners
@@ -165,25 +168,25 @@ public struct SnapshotFolder: Sendable {
     /// `name`'s existing references by page, leaving out files that are another input's
     /// first-page reference (`otherNames`: the names of the other inputs; `name` may be among
     /// them).
-    func existingReferences(name: String, otherNames: Set<String>) -> [Int: String] {
+    func existingReferences(name: String, otherNames: Set<Path.Key>) -> [Int: String] {
         var found: [Int: String] = [:]
-        for (page, file) in references[name] ?? [] {
-            if page > 1, otherNames.contains(String(file.dropLast(4))) { continue }
+        for (page, file) in references[Path.Key(name)] ?? [] {
+            if page > 1, let stem = Path.dropping(".png", from: file), otherNames.contains(Path.Key(stem)) { continue }
             found[page] = join(file)
         }
         return found
     }
 
     /// References (PNG files that are not diff images) that are no page of any of `names`.
-    public func unusedReferences(names: Set<String>) -> [String] {
-        referenceFiles.filter { file in !SnapshotFolder.owners(of: file).contains { names.contains($0.name) } }
+    public func unusedReferences(names: Set<Path.Key>) -> [String] {
+        referenceFiles.filter { file in !SnapshotFolder.owners(of: file).contains { names.contains(Path.Key($0.name)) } }
             .map(join).filter(isUnprotected)
     }
 
     /// Diff images that are of no page of any of `names`: a screen's whose markup is gone
     /// (its reference removed by `--update`, the diff image stayed, and a CI job that keeps
     /// every diff image showed it after each run that passed).
-    public func unusedDiffImages(names: Set<String>) -> [String] {
+    public func unusedDiffImages(names: Set<Path.Key>) -> [String] {
         let used = Set(names.flatMap { diffImages[$0] ?? [] }.map(\.file))
         return Set(diffImages.values.joined().map(\.file)).subtracting(used).sorted().map(join)
             .filter(isRemovableDiffImage)
@@ -228,7 +231,7 @@ public struct SnapshotFolder: Sendable {
     /// A reference with the page's very bytes has its pixels and is not decoded: a check that
     /// passes renders the page and compares bytes (decoding both images and measuring every
     /// pixel took 20 times as long as rendering the page).
-    public func check(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = [])
+    public func check(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<Path.Key> = [])
         throws -> SnapshotCheck
     {
         let existing = existingReferences(name: name, otherNames: otherNames)
@@ -240,7 +243,7 @@ public struct SnapshotFolder: Sendable {
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
             let reference = referencePath(name: name, page: page)
-            if page > 1, otherNames.contains("\(name)-\(page)") {
+            if page > 1, otherNames.contains(Path.Key("\(name)-\(page)")) {
                 conflicts.append(page)
                 return
             }
@@ -321,14 +324,14 @@ public struct SnapshotFolder: Sendable {
     /// (before PNGs carried their resolution, or by another encoder), or within the tolerance
     /// that the checks allow (another machine's rasterizing), is not rewritten, so that
     /// updating changes only the screens that changed in the repository that keeps them.
-    public func record(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<String> = []) throws
+    public func record(pages: [Page], name: String, options: SnapshotOptions, otherNames: Set<Path.Key> = []) throws
         -> SnapshotRecord
     {
         var record = SnapshotRecord(written: [], removed: [], conflictingPages: [])
         var changed: [(path: String, bytes: [UInt8])] = []
         try forEachPNGPage(pages, scale: options.scale) { index, bytes, surface in
             let page = index + 1
-            if page > 1, otherNames.contains("\(name)-\(page)") {
+            if page > 1, otherNames.contains(Path.Key("\(name)-\(page)")) {
                 record.conflictingPages.append(page)
                 return
             }
@@ -383,17 +386,17 @@ public struct SnapshotFolder: Sendable {
 
     /// The diff images of `name`'s pages after page `beyond` an earlier run left (not those of
     /// another document whose name is `name-K`, one of `otherNames`).
-    private func diffImages(of name: String, otherNames: Set<String>, beyond: Int = 0) -> [String] {
-        (diffImages[name] ?? []).filter { page, file in
-            let stem = String(file.dropLast(".diff.png".count))
-            return page > beyond && (stem == name || !otherNames.contains(stem))
+    private func diffImages(of name: String, otherNames: Set<Path.Key>, beyond: Int = 0) -> [String] {
+        (diffImages[Path.Key(name)] ?? []).filter { page, file in
+            let stem = Path.dropping(".diff.png", from: file) ?? file
+            return page > beyond && (Path.same(stem, name) || !otherNames.contains(Path.Key(stem)))
         }.map { join($0.file) }
     }
 
     /// Removes the diff images an earlier run left for `name`, when this run has none to show:
     /// its document fails to lay out, or its check fails before comparing (a reference that is
     /// no PNG). Kept, they would be taken for this run's.
-    public func removeDiffImages(of name: String, otherNames: Set<String> = []) {
+    public func removeDiffImages(of name: String, otherNames: Set<Path.Key> = []) {
         for file in diffImages(of: name, otherNames: otherNames) { removeDiffImage(file) }
     }
 

@@ -865,7 +865,7 @@ struct MarkupConverter {
         guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         var folder = ""
         var start: String?  // the folder of the first name spelled otherwise on the way
-        for component in path.split(separator: "/").map(String.init) {
+        for component in Path.components(path) {
             var next = folder + "/" + component
             if access(next, F_OK) != 0 {
                 guard component.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
@@ -894,7 +894,7 @@ struct MarkupConverter {
             return nil
         }
         // A path that ends in '/' names a folder, whatever file its name has (it showed `a.png`).
-        guard !source.hasSuffix("/") else {
+        guard !Path.endsInSlash(source) else {
             error(location, "image '\(source)' ends in '/', which names a folder; 'src' takes a PNG file")
             return nil
         }

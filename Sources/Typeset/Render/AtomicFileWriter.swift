@@ -39,7 +39,7 @@ public enum AtomicFileWriter {
             else { break }
             let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let folder = Path.folder(path)
-            path = destination.hasPrefix("/") || folder.isEmpty ? destination : Path.join(folder, destination)
+            path = Path.isAbsolute(destination) || folder.isEmpty ? destination : Path.join(folder, destination)
         }
         return path
     }
@@ -194,8 +194,9 @@ public enum AtomicFileWriter {
     /// The folder part of `path` (with its trailing slash, or "" for the current folder) and the
     /// file name.
     private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-        return (String(path[...slash]), String(path[path.index(after: slash)...]))
+        // (By bytes: `Path`.)
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        return (String(decoding: path.utf8[...slash], as: UTF8.self), String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self))
     }
 
     static func lastError() -> String {

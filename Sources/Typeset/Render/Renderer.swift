@@ -20,9 +20,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Where page `page` of an SVG or PNG render to `path` goes (`mock-2.svg`).
     public static func pagePath(for path: String, page: Int) -> String {
         guard page > 1 else { return path }
-        let slash = path.lastIndex(of: "/")
-        if let dot = path.lastIndex(of: "."), slash.map({ dot > path.index(after: $0) }) ?? (dot > path.startIndex) {
-            return "\(path[..<dot])-\(page)\(path[dot...])"
+        // (By bytes: `Path`.)
+        let utf8 = path.utf8
+        let slash = utf8.lastIndex(of: UInt8(ascii: "/"))
+        if let dot = utf8.lastIndex(of: UInt8(ascii: ".")), slash.map({ dot > utf8.index(after: $0) }) ?? (dot > utf8.startIndex) {
+            return String(decoding: utf8[..<dot], as: UTF8.self) + "-\(page)" + String(decoding: utf8[dot...], as: UTF8.self)
         }
         return "\(path)-\(page)"
     }

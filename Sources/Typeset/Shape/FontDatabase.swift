@@ -113,7 +113,7 @@ public final class FontDatabase: Sendable {
         if let directory = environment["TYPESET_FONT_DIR"], !directory.isEmpty { return absolute(directory) }
         // By plain string operations on these absolute paths: Foundation's URL cost 190,000
         // more instructions per process.
-        if let executablePath, executablePath.hasPrefix("/") {
+        if let executablePath, Path.isAbsolute(executablePath) {
             var folder = Path.folder(executablePath)
             while true {
                 let candidate = Path.join(folder, "Fonts")
