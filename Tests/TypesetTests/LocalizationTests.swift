@@ -1014,6 +1014,15 @@ private let markup = """
         #expect(warnings.contains {
             $0.hasSuffix("key 'Back Up' is not translated to 'ar' in the catalog; it has no 'en' text either; its key, the source text, is shown")
         }, "\(warnings)")
+        // An identifier shown as it is, in the source language too: an English screen's title
+        // read "welcome.title", unsaid (its `en` form added by Xcode, not written yet).
+        let untitled = #"<document><title key="settings.title"/><label key="Back Up"/></document>"#
+        try untitled.write(toFile: folder + "/untitled.xml", atomically: true, encoding: .utf8)
+        let shown = try L10nCLI.typeset(["layout", "untitled.xml", "--strings", "c.xcstrings", "--locale", "en"], in: folder)
+        #expect(try L10nCLI.blocks(shown.stdout).blocks.map(\.text) == ["settings.title", "Back Up"])
+        #expect(shown.stderr.split(separator: "\n") == [
+            "untitled.xml:1:11: warning: key 'settings.title' has no text in the catalog, not even in its source language 'en'; the key is shown"
+        ], "\(shown.stderr)")
     }
 
     /// A key that is text, not an identifier, is the source text of an entry without one, as

@@ -1553,6 +1553,15 @@ struct BlockLayouter {
                     + (found.shown(hasOwnText: hasOwnText) == nil ? "\(instead) is used" : "its key, the source text, is shown")
             diagnostics.report(.warning(
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
+        } else if found.isKey && isText && !hasOwnText && LocalizedStrings.LookedUp.prefersOwnText(found.text) {
+            // In the source language too, where the key itself shows and reads as an identifier
+            // (its `en` form not written yet): the English mockup showed "welcome.title" as its
+            // title, unsaid. (A key that is text is the source text Xcode extracted from code;
+            // an element's own text stands for the one to write.)
+            diagnostics.report(.warning(
+                block.location,
+                "key '\(key)' has no text in the catalog, not even in its source language"
+                    + (strings.sourceLanguage.map { " '\(Language.canonical(tag: $0))'" } ?? "") + "; the key is shown"))
         }
         guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
         let shownBefore = catalogBytesShown
