@@ -15,7 +15,7 @@ import Testing
 
 /// The corpus must not shrink unnoticed: a case deleted or added changes the count (update
 /// it with the case).
-private let errorCaseCount = 118
+private let errorCaseCount = 120
 private let renderCaseCount = 22
 
 @Suite("Hostile inputs", .serialized)
@@ -284,6 +284,24 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(atPath: outcome.folder) }
         #expect(outcome.status == 0 && outcome.outputs.count == 1, "\(outcome.error)")
         #expect(seconds < 120, "800,000 empty lines took \(seconds) s")
+    }
+
+    /// What pagination leaves out at page breaks (empty paragraphs, empty lines) does not count
+    /// toward the page limit: 13,000 empty `<p/>` on a small page, or 60,000 `<br/>` in a
+    /// paragraph or a list item, stopped the layout as if past 10,000 pages, and pagination,
+    /// which left them out at the breaks, set two: everything after them was lost, unsaid.
+    @Test func whatPaginationLeavesOutDoesNotStopTheLayout() {
+        let floods = [
+            "<p>START</p>" + String(repeating: "<p/>", count: 13_000) + "<p>END</p>",
+            "<p>START" + String(repeating: "<br/>", count: 60_000) + "</p><p>END</p>",
+            "<list><item>START" + String(repeating: "<br/>", count: 60_000) + "</item></list><p>END</p>",
+        ]
+        for flood in floods {
+            let layout = layoutMarkup(#"<document width="200" height="60">"# + flood + "</document>")
+            let texts = layout?.report.pages.flatMap { $0.blocks.flatMap { $0.lines.flatMap { $0.runs.map(\.text) } } }
+            #expect(texts?.first == "START" && texts?.last == "END", "\(flood.prefix(40)): \(texts ?? [])")
+            #expect(layout?.diagnostics.items.isEmpty == true, "\(layout?.diagnostics.items ?? [])")
+        }
     }
 
     /// A word wider than its line whose pieces begin with a long run of zero-width characters

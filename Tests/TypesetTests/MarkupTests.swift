@@ -429,6 +429,11 @@ private struct Fixture {
         let leading = try #require(parse(#"<document><p>مرحبا<ltr> Wi-Fi</ltr><b><span dir="rtl"><i> x</i></span></b></p></document>"#).document)
         guard case .text(_, let leadingInlines) = leading.blocks[0].kind else { return }
         #expect(leadingInlines.styledText().map(\.text) == ["مرحبا ", "\u{2066}", "Wi-Fi", "\u{2069}", " ", "\u{2067}", "x", "\u{2069}"])
+        // The space goes, not the combining mark after it, as collapsing keeps it: a Character
+        // of the two, " \u{301}" was dropped whole, the accent lost.
+        let marked = try #require(parse("<document><p>Mark:<ltr> \u{301}x</ltr> end</p></document>").document)
+        guard case .text(_, let markedInlines) = marked.blocks[0].kind else { return }
+        #expect(markedInlines.styledText().map(\.text) == ["Mark: ", "\u{2066}", "\u{301}x", "\u{2069}", " end"])
         // Outside, a `dir` span's space keeps the rest of its style: 40 pt (it took the 17 of "$5").
         let directed = try #require(parse(#"<document><p><span dir="ltr" size="40">Total </span>$5</p></document>"#).document)
         guard case .text(_, let directedInlines) = directed.blocks[0].kind else { return }

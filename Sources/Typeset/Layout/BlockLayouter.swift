@@ -722,18 +722,22 @@ struct BlockLayouter {
 
     /// Pagination puts at most a page's content height of units on each page, counting a unit
     /// (or a line of a paragraph that may split) taller than that as that height, since it
-    /// stands alone, and a spacer as nothing, since it may be left out at a page's end. So the
-    /// sum of those heights over the content height is a lower bound of the page count; past
-    /// the limit, layout stops. A page without `height` grows: past its limit, likewise.
+    /// stands alone, and as nothing what may be left out at a page break: a separator (a
+    /// spacer, a divider, a paragraph of empty lines alone: `Unit.isSeparator`) and a split
+    /// paragraph's empty lines. So the sum of those heights over the content height is a lower
+    /// bound of the page count; past the limit, layout stops. (Counted, 13,000 empty `<p/>`
+    /// on a small page passed it and stopped the layout, while pagination left them out at
+    /// the breaks and set one page: the rest of the document was lost, unsaid.) A page without
+    /// `height` grows: past its limit, likewise.
     private mutating func countTowardPageLimit(_ unit: Unit) {
         guard let pageHeight = document.pageHeight else {
             pastPageLimit = 2 * margin + cursor > BlockLayouter.maximumGrowingPageHeight
             return
         }
-        guard !unit.blocks.isEmpty else { return }
+        guard !unit.isSeparator else { return }
         let content = pageHeight - 2 * margin
         if let paragraph = unit.splittableParagraph(contentHeight: content) {
-            pagedHeight += paragraph.lines.reduce(0) { $0 + min($1.height, content) }
+            pagedHeight += paragraph.lines.reduce(0) { $0 + ($1.showsNothing ? 0 : min($1.height, content)) }
         } else {
             pagedHeight += min(unit.bottom - unit.top, content)
         }
@@ -1017,11 +1021,17 @@ struct BlockLayouter {
         let count = Double(children.count)
         let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
         guard column > 0 else {
-            // The gaps alone are wider than the row: the children would overlap off the page.
+            // The gaps alone are as wide as the row: the children would overlap off the page.
+            let gaps = BlockLayouter.rowSpacing(children.count)
+            let has = format((context.width * 10).rounded(.down) / 10)
+            let gap = "the \(format(Block.rowSpacing)) pt gap\(children.count == 2 ? "" : "s") between them"
             diagnostics.report(.error(
                 block.location,
-                "a 'row' of \(children.count) children needs \(format(BlockLayouter.rowSpacing(children.count))) pt "
-                    + "for the \(format(Block.rowSpacing)) pt gap\(children.count == 2 ? "" : "s") between them, and has \(format((context.width * 10).rounded(.down) / 10)) pt",
+                "a 'row' of \(children.count) children needs "
+                    // (As wide as the gaps, it "needs 8 pt … and has 8 pt".)
+                    + (context.width < gaps
+                        ? "\(format(gaps)) pt for \(gap), and has \(has) pt"
+                        : "more than \(format(gaps)) pt: \(gap) take\(children.count == 2 ? "s" : "") all of its \(has) pt"),
                 hint: "put fewer children in the row, or some of them in a 'stack'"))
             return top
         }

@@ -388,6 +388,19 @@ struct MarkupConverter {
 
     // MARK: Blocks
 
+    /// For text where only blocks may stand: what its first character is, when it shows
+    /// nothing (a no-break space in an indent, a byte-order mark where two files were joined),
+    /// and the place the error names looked blank.
+    private static func unseen(_ text: XMLText) -> String {
+        guard let first = text.value.unicodeScalars.first(where: { !" \t\r\n".unicodeScalars.contains($0) }) else { return "" }
+        switch first.properties.generalCategory {
+        case .spaceSeparator, .format, .control, .lineSeparator, .paragraphSeparator:
+            return ": it begins with U+\(hexCodePoint(first.value)), which shows as nothing"
+        default:
+            return ""
+        }
+    }
+
     /// The children of `document`, `row` or `stack`: blocks only.
     private mutating func blocks(in parent: XMLElement) -> [Block] {
         var blocks: [Block] = []
@@ -397,7 +410,7 @@ struct MarkupConverter {
             case .text(let text):
                 if let location = text.contentLocation {
                     error(
-                        location, "text is not allowed directly inside '\(parent.name)'",
+                        location, "text is not allowed directly inside '\(parent.name)'" + Self.unseen(text),
                         hint: "put it in a <p> or <label>")
                 }
             case .element(let element):
@@ -542,7 +555,7 @@ struct MarkupConverter {
             case .text(let text):
                 if let location = text.contentLocation {
                     error(
-                        location, "text is not allowed directly inside 'list'",
+                        location, "text is not allowed directly inside 'list'" + Self.unseen(text),
                         hint: "put it in an <item>")
                 }
             case .element(let element) where element.name == "item":
@@ -639,7 +652,9 @@ struct MarkupConverter {
             switch inlines[index].kind {
             case .text(let text):
                 guard (atEnd ? text.utf8.last : text.utf8.first) == 0x20 else { return false }
-                let kept = String(atEnd ? text.dropLast() : text.dropFirst())
+                // The space's byte alone: as a Character, the space took the combining mark after
+                // it (" \u{301}x" at an isolate's start lost its accent, as collapsing keeps it).
+                let kept = String(decoding: atEnd ? text.utf8.dropLast() : text.utf8.dropFirst(), as: UTF8.self)
                 if kept.isEmpty { inlines.remove(at: index) } else { inlines[index].kind = .text(kept) }
                 return true
             case .span(let element, let style, var children):
