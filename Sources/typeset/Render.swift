@@ -96,8 +96,9 @@ struct Render: Command {
             // (A file given again after a clash is the same input too: known here. So is one
             // reached through a link to its folder, `real/a.xml alias/a.xml`, whose outputs are
             // one file: the two clashed.)
-            let file = Path.Key(Self.written(path))
-            guard seen.insert(Path.Key(identity + "\0" + Self.written(path))).inserted else { continue }
+            let written = Self.written(path)
+            let file = Path.Key(written)
+            guard seen.insert(Path.Key(identity + "\0" + written)).inserted else { continue }
             if let (other, otherPath) = firstByFile[file] {
                 // (Through a link: the other output's name, and which leads to it.)
                 let message = "'\(other)' and '\(input)' would both be written to '\(otherPath)'"
