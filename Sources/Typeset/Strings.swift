@@ -57,6 +57,13 @@ public func visible(_ scalar: Unicode.Scalar) -> String {
     }
 }
 
+/// Whether `scalar` shows as nothing where it stands (white space, a control, a default-
+/// ignorable character: a no-break space, a byte-order mark): messages name it by its code
+/// point, since the place they give looks blank.
+public func showsNothing(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.properties.generalCategory == .control || scalar.isDefaultIgnorable
+}
+
 /// A code point as the Unicode Standard writes it, at least four upper-case hexadecimal
 /// digits: `00E9`, `1F600` (without the `U+`, which UCD files leave out).
 public func hexCodePoint(_ value: UInt32) -> String {

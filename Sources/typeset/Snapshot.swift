@@ -64,6 +64,17 @@ struct Snapshot: Command {
         var passed: Bool
     }
 
+    /// Whether a file name is one of markup: `*.xml` (in any case), not hidden. (By its bytes,
+    /// `Path`: `a\u{6DD}.xml`, a prepended mark before the dot, was no markup by Characters.)
+    private static func isMarkupName(_ entry: String) -> Bool {
+        entry.utf8.first != UInt8(ascii: ".") && Path.fileExtension(entry).lowercased() == "xml"
+    }
+
+    /// Whether a folder's entry is looked into for markup: not hidden, nor the references.
+    private static func isLookedInto(_ entry: String) -> Bool {
+        entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__"
+    }
+
     /// Screens kept in subfolders are not looked into (their references would be in each
     /// subfolder's own `__snapshots__`), and are said to be: a CI job passed having checked
     /// only the top folder's, or failed having checked nothing, without a word of them. Each
@@ -72,12 +83,6 @@ struct Snapshot: Command {
     /// Each is looked through to 2,000 folders below it, level by level (an asset catalog's
     /// hundreds of folders came before the screens beside it), and all to 50,000: past that,
     /// only a subfolder's own files are counted.
-    /// Whether a file name is one of markup: `*.xml` (in any case), not hidden. (By its bytes,
-    /// `Path`: `a\u{6DD}.xml`, a prepended mark before the dot, was no markup by Characters.)
-    private static func isMarkupName(_ entry: String) -> Bool {
-        entry.utf8.first != UInt8(ascii: ".") && Path.fileExtension(entry).lowercased() == "xml"
-    }
-
     private func warnOfUncheckedSubfolders(_ entries: [String]) {
         /// The file type at `path`, a link followed.
         func kind(_ path: String) -> mode_t? {
@@ -106,7 +111,7 @@ struct Snapshot: Command {
                         let inside = try? FileManager.default.contentsOfDirectory(atPath: folder)
                     else { continue }
                     let before = count
-                    for entry in inside.sorted() where entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__" {
+                    for entry in inside.sorted() where Self.isLookedInto(entry) {
                         let path = Path.join(folder, entry)
                         if isFolder(path) {  // (not a link to one)
                             next.append(path)
@@ -122,7 +127,7 @@ struct Snapshot: Command {
         }
         var named = 0
         var more = 0
-        for entry in entries.sorted() where entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__" {
+        for entry in entries.sorted() where Self.isLookedInto(entry) {
             let subfolder = Path.join(directory, entry)
             guard kind(subfolder) == S_IFDIR else { continue }
             let (markup, holders) = markupFiles(in: subfolder)

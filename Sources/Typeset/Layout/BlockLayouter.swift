@@ -1019,10 +1019,10 @@ struct BlockLayouter {
         var inner = containerContext(block, context)
         inner.rowDepth += 1
         let count = Double(children.count)
-        let column = (context.width - BlockLayouter.rowSpacing(children.count)) / count
+        let gaps = BlockLayouter.rowSpacing(children.count)
+        let column = (context.width - gaps) / count
         guard column > 0 else {
             // The gaps alone are as wide as the row: the children would overlap off the page.
-            let gaps = BlockLayouter.rowSpacing(children.count)
             let has = format((context.width * 10).rounded(.down) / 10)
             let gap = "the \(format(Block.rowSpacing)) pt gap\(children.count == 2 ? "" : "s") between them"
             diagnostics.report(.error(

@@ -1342,10 +1342,8 @@ struct StringsFileParser {
         if c >= 0xC2, let scalar = String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self).unicodeScalars.first,
             scalar != "\u{FFFD}"
         {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            let shows = !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control && !scalar.isDefaultIgnorable
-            return shows ? "'\(scalar)' (\(code))" : code
+            let code = "U+" + hexCodePoint(scalar.value)
+            return showsNothing(scalar) ? code : "'\(scalar)' (\(code))"
         }
         return c == 0x0A ? "a line break" : "byte " + hexByte(c)
     }

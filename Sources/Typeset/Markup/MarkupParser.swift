@@ -392,13 +392,9 @@ struct MarkupConverter {
     /// nothing (a no-break space in an indent, a byte-order mark where two files were joined),
     /// and the place the error names looked blank.
     private static func unseen(_ text: XMLText) -> String {
-        guard let first = text.value.unicodeScalars.first(where: { !" \t\r\n".unicodeScalars.contains($0) }) else { return "" }
-        switch first.properties.generalCategory {
-        case .spaceSeparator, .format, .control, .lineSeparator, .paragraphSeparator:
-            return ": it begins with U+\(hexCodePoint(first.value)), which shows as nothing"
-        default:
-            return ""
-        }
+        guard let first = text.value.unicodeScalars.first(where: { !MarkupSource.isWhiteSpace($0.value) }), showsNothing(first)
+        else { return "" }
+        return ": it begins with U+\(hexCodePoint(first.value)), which shows as nothing"
     }
 
     /// The children of `document`, `row` or `stack`: blocks only.
@@ -792,10 +788,10 @@ struct MarkupConverter {
     private mutating func inline(_ element: XMLElement, _ state: inout WhiteSpaceState) -> (Inline, MovedSpaces) {
         let attributes = attributeValues(of: element)
         switch element.name {
-        case "b":
-            return (Inline(kind: .span(.b, InlineStyle(weight: .bold), inlines(in: element, &state)), location: element.location), MovedSpaces())
-        case "i":
-            return (Inline(kind: .span(.i, InlineStyle(italic: true), inlines(in: element, &state)), location: element.location), MovedSpaces())
+        case "b", "i":
+            let bold = element.name == "b"
+            let style = bold ? InlineStyle(weight: .bold) : InlineStyle(italic: true)
+            return (Inline(kind: .span(bold ? .b : .i, style, inlines(in: element, &state)), location: element.location), MovedSpaces())
         case "span":
             let style = InlineStyle(
                 lang: attributes.language("lang", &diagnostics),

@@ -54,7 +54,7 @@ public enum AtomicFileWriter {
     /// longer) failed after its first was in place.
     static func checkTarget(_ path: String, for output: String) throws(FileWriteFailure) {
         if isFolder(path) { throw FileWriteFailure(path: output, reason: "it is a folder") }
-        if split(path).name.utf8.count > nameBytes {
+        if Path.lastComponent(path).utf8.count > nameBytes {
             throw FileWriteFailure(path: output, reason: "its name is longer than the \(nameBytes) bytes a file name can have")
         }
         var status = stat()
@@ -132,13 +132,13 @@ public enum AtomicFileWriter {
     /// Creates a new hidden file in the folder of `path`; returns its descriptor and path.
     static func createTemporary(beside path: String) throws(FileWriteFailure) -> (descriptor: Int32, path: String) {
         if isFolder(path) { throw FileWriteFailure(path: path, reason: "it is a folder") }
-        let (folder, name) = split(path)
+        let (folder, name) = (Path.folder(path), Path.lastComponent(path))
         var descriptor: Int32 = -1
         var temporary = ""
         var failure: Int32 = 0
         for _ in 0..<16 {
             let suffix = "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-            temporary = folder + "." + prefix(of: name, bytes: Self.nameBytes - 1 - suffix.utf8.count) + suffix
+            temporary = Path.join(folder, "." + prefix(of: name, bytes: Self.nameBytes - 1 - suffix.utf8.count) + suffix)
             // Recorded before it exists, and made in one step a signal does not cut: a signal
             // is delivered as a system call returns, so one that came during open(2) found the
             // new file not yet recorded, and a SIGTERM in a render of many pages left a
@@ -189,14 +189,6 @@ public enum AtomicFileWriter {
             offset += written
         }
         return true
-    }
-
-    /// The folder part of `path` (with its trailing slash, or "" for the current folder) and the
-    /// file name.
-    private static func split(_ path: String) -> (folder: String, name: String) {
-        // (By bytes: `Path`.)
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
-        return (String(decoding: path.utf8[...slash], as: UTF8.self), String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self))
     }
 
     static func lastError() -> String {

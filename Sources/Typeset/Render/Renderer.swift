@@ -20,13 +20,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Where page `page` of an SVG or PNG render to `path` goes (`mock-2.svg`).
     public static func pagePath(for path: String, page: Int) -> String {
         guard page > 1 else { return path }
-        // (By bytes: `Path`.)
-        let utf8 = path.utf8
-        let slash = utf8.lastIndex(of: UInt8(ascii: "/"))
-        if let dot = utf8.lastIndex(of: UInt8(ascii: ".")), slash.map({ dot > utf8.index(after: $0) }) ?? (dot > utf8.startIndex) {
-            return String(decoding: utf8[..<dot], as: UTF8.self) + "-\(page)" + String(decoding: utf8[dot...], as: UTF8.self)
-        }
-        return "\(path)-\(page)"
+        let ext = Path.fileExtension(path)
+        guard !ext.isEmpty, let stem = Path.dropping("." + ext, from: path) else { return "\(path)-\(page)" }
+        return "\(stem)-\(page).\(ext)"
     }
 
     /// The page files of an earlier render of more pages that a render of `pageCount` pages to
