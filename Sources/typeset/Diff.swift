@@ -56,7 +56,7 @@ struct Diff: Command {
     var scale: Double { comparison.scale }
 
     func run() throws {
-        ProtectedFiles.protect([a, b] + (layoutArguments.strings.map { [$0] } ?? []))
+        ProtectedFiles.protect([a, b] + layoutArguments.strings)
         try refuseOverwritingMarkup(output: out)
         let maxShare = comparison.maxDiff
         let settings = layoutArguments.settings(pngScale: scale)
@@ -88,7 +88,7 @@ struct Diff: Command {
         // PNGs, the string catalog) or a picture the markup shows (it did, without a word).
         let pictures = pagesA.shownPictures.union(pagesB.shownPictures)
         ProtectedFiles.protect(pictures.sorted(), as: "an image a document shows")
-        let inputs = Set(([a, b] + (layoutArguments.strings.map { [$0] } ?? [])).map(resolvedPath))
+        let inputs = Set(([a, b] + layoutArguments.strings).map(resolvedPath))
         for path in diffPaths {
             let resolved = resolvedPath(path)
             guard inputs.contains(resolved) || pictures.contains(resolved) else { continue }

@@ -5,21 +5,21 @@ import Typeset
 struct LayoutArguments {
     static let options: [OptionSpec] = [
         .value("locale", "Language of the strings to use; also sets the document's lang unless it pins one."),
-        .value("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text."),
+        .repeated("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text (repeatable: an app's en.lproj, ar.lproj, ... files)."),
         .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5 (default: Large)."),
         .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
         .repeated("assets", "Extra folder images may come from (repeatable)."),
     ]
 
     var locale: String?
-    var strings: String?
+    var strings: [String]
     var textSize: String?
     var fontDir: [String]
     var assets: [String]
 
     init(_ arguments: ParsedArguments) throws {
         locale = arguments.string("locale")
-        strings = arguments.string("strings")
+        strings = arguments.strings("strings")
         textSize = arguments.string("text-size")
         fontDir = arguments.strings("font-dir")
         assets = arguments.strings("assets")
@@ -29,7 +29,7 @@ struct LayoutArguments {
         }
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
-        try LayoutArguments.checkCatalog(strings)
+        try LayoutArguments.checkCatalogs(strings)
     }
 
     /// A typesetter with the `--font-dir` folders, having said which files of those and of the
@@ -61,8 +61,11 @@ struct LayoutArguments {
 
     /// A catalog that is not there is a mistyped option, as a missing --font-dir is (exit 2);
     /// one that is there but cannot be read is the catalog's located error.
-    static func checkCatalog(_ strings: String?) throws {
-        guard let strings else { return }
+    static func checkCatalogs(_ paths: [String]) throws {
+        for strings in paths { try checkCatalog(strings) }
+    }
+
+    private static func checkCatalog(_ strings: String) throws {
         var isFolder = false
         if strings.isEmpty { throw UsageError("--strings needs a file") }
         if !FileManager.default.fileExists(atPath: strings, isDirectory: &isFolder) {
@@ -80,7 +83,7 @@ struct LayoutArguments {
     var commandLine: [String] {
         var words: [String] = []
         if let locale { words += ["--locale", locale] }
-        if let strings { words += ["--strings", strings] }
+        for file in strings { words += ["--strings", file] }
         if let textSize { words += ["--text-size", textSize] }
         for folder in fontDir { words += ["--font-dir", folder] }
         for folder in assets { words += ["--assets", folder] }
@@ -155,24 +158,34 @@ struct LayoutArguments {
         let locale = self.locale.map(LayoutArguments.normalizedLocale)
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         var warnings: [Diagnostic] = []
-        if let strings {
-            (layout.catalog, warnings) = loadCatalog(strings, locales: locale.map { [$0] } ?? [])
-            if layout.catalog == nil { layout.unreadableCatalog = strings }
+        if !strings.isEmpty {
+            (layout.catalog, warnings, layout.unreadableCatalog) = loadCatalog(strings, locales: locale.map { [$0] } ?? [])
         }
         return (JobSettings(assetDirectories: assets, layout: layout), warnings)
     }
 }
 
-/// The catalog at `path` and its warnings, with one for each of `locales` it has no strings
-/// for; or nil and its error, when it cannot be read (the documents that use a key fail:
+/// The catalog of the files at `paths` (`StringCatalog.merging`) and its warnings, with one for
+/// each of `locales` it has no strings for; or nil, the errors of the files that cannot be
+/// read and the first of them (the documents that use a key fail:
 /// `LayoutOptions.unreadableCatalog`).
-func loadCatalog(_ path: String, locales: [String]) -> (StringCatalog?, [Diagnostic]) {
-    do {
-        let catalog = try StringCatalog.load(path: path)
-        return (catalog, catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: path) })
-    } catch {
-        return (nil, [error])
+func loadCatalog(_ paths: [String], locales: [String]) -> (StringCatalog?, [Diagnostic], unreadable: String?) {
+    var loaded: [(catalog: StringCatalog, path: String)] = []
+    var errors: [Diagnostic] = []
+    var unreadable: String?
+    // (A file given twice is read once.)
+    for (index, path) in paths.enumerated() where !paths[..<index].contains(path) {
+        do {
+            loaded.append((try StringCatalog.load(path: path), path))
+        } catch {
+            errors.append(error)
+            unreadable = unreadable ?? path
+        }
     }
+    guard errors.isEmpty else { return (nil, errors, unreadable) }
+    let catalog = StringCatalog.merging(loaded)
+    let file = paths.first ?? ""
+    return (catalog, catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: file) }, nil)
 }
 
 /// A catalog's warnings as a document's are printed: ten of one message, 200 lines in all (a

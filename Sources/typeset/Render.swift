@@ -62,7 +62,7 @@ struct Render: Command {
         // Each input's own output, without -o (worked out once for both checks below).
         let outputs = output == nil ? inputs.map { outputPath(for: $0, format: format ?? .pdf) } : []
         try refuseOverwriting(
-            inputs: inputs + (layoutArguments.strings.map { [$0] } ?? []), outputs: output.map { [$0] } ?? outputs)
+            inputs: inputs + layoutArguments.strings, outputs: output.map { [$0] } ?? outputs)
         // Two inputs must never write one file (the second would silently replace the first):
         // both fail, and the rest of the batch is rendered (the whole batch was refused). One
         // file given twice is one input however it is spelt, rendered once (`a.xml ./a.xml` was
@@ -193,7 +193,7 @@ struct Render: Command {
             if !selected.isEmpty && failed == selected {
                 warnOfStaleOutput(
                     output, of: selected, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
-                    writeFailed: writeFailed, catalog: layoutArguments.strings)
+                    writeFailed: writeFailed, catalogs: layoutArguments.strings)
             }
             try finish(total: selected.count, settings: settings, failed: failed)
             return
@@ -221,7 +221,7 @@ struct Render: Command {
             {
                 let warning = staleOutputWarning(
                     path, of: [input], format: resolvedFormat, kept: firstByFile, pictures: pictures,
-                    writeFailed: writeFailed, catalog: layoutArguments.strings)
+                    writeFailed: writeFailed, catalogs: layoutArguments.strings)
                 return (diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], false)
             }
             if let failed = pictures?.failed[Path.Key(input)] { return failure(failed) }
@@ -379,7 +379,7 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true, catalog: layoutArguments.strings)
+                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true, catalogs: layoutArguments.strings)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
@@ -393,7 +393,7 @@ struct Render: Command {
             writeFailed = true
         }
         if !inputs.isEmpty && failed == inputs {
-            warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed, catalog: layoutArguments.strings)
+            warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed, catalogs: layoutArguments.strings)
         }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }
@@ -470,7 +470,7 @@ func leftoverWarning(
 /// input shows (`pictures`, resolved) or a picture protected as such.
 func staleOutputWarning(
     _ path: String, of inputs: [String], format: OutputFormat, kept: [Path.Key: String] = [:], pictures: Set<String> = [],
-    writeFailed: Bool = false, catalog: String? = nil
+    writeFailed: Bool = false, catalogs: [String] = []
 ) -> String? {
     func modified(_ path: String) -> timespec? {
         var status = stat()
@@ -487,7 +487,7 @@ func staleOutputWarning(
     // catalog's broken entry failed the input, and the page of the old strings stood unsaid),
     // or an image it shows, replaced or gone (a PNG replaced by a GIF failed it, and the page
     // stood unsaid).
-    guard (inputs + (catalog.map { [$0] } ?? [])).contains(where: changed)
+    guard (inputs + catalogs).contains(where: changed)
         || inputs.contains(where: { MarkupParser.imageFiles(of: $0).contains { modified($0) == nil || changed($0) } })
     else { return nil }
     let more = format.leftoverPages(of: path, pageCount: 1, folders: folders(of: inputs)).count { page in
@@ -504,10 +504,10 @@ func staleOutputWarning(
 /// `staleOutputWarning` for an output that none of the inputs made it into.
 func warnOfStaleOutput(
     _ path: String, of inputs: [String], format: OutputFormat, pictures: Set<String> = [], writeFailed: Bool = false,
-    catalog: String? = nil
+    catalogs: [String] = []
 ) {
     if let warning = staleOutputWarning(
-        path, of: inputs, format: format, pictures: pictures, writeFailed: writeFailed, catalog: catalog)
+        path, of: inputs, format: format, pictures: pictures, writeFailed: writeFailed, catalogs: catalogs)
     {
         writeStandardError("typeset: warning: \(warning)\n")
     }

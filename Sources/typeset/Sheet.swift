@@ -32,7 +32,7 @@ struct Sheet: Command {
     var scale: Double
     var locales: String?
     var textSizes: String?
-    var strings: String?
+    var strings: [String]
     var fontDir: [String]
     var assets: [String]
     var jobs: Int
@@ -45,7 +45,7 @@ struct Sheet: Command {
         scale = try arguments.scale()
         locales = arguments.string("locales")
         textSizes = arguments.string("text-sizes")
-        strings = arguments.string("strings")
+        strings = arguments.strings("strings")
         fontDir = arguments.strings("font-dir")
         assets = arguments.strings("assets")
         jobs = try arguments.jobs()
@@ -83,8 +83,8 @@ struct Sheet: Command {
                 "cannot tell the format from '\(output)'; name it .pdf, .svg or .png, or give --format")
         }
         try checkOutput(file: output, folder: nil, oneFilePerInput: false)
-        try LayoutArguments.checkCatalog(strings)
-        try refuseOverwriting(inputs: inputs + (strings.map { [$0] } ?? []), outputs: [output])
+        try LayoutArguments.checkCatalogs(strings)
+        try refuseOverwriting(inputs: inputs + strings, outputs: [output])
         try checkFolders(fontDir, option: "font-dir")
         try checkFolders(assets, option: "assets")
         if let locales {
@@ -134,19 +134,19 @@ struct Sheet: Command {
     /// The catalog, its warnings printed; or, when it cannot be read, its error printed and its
     /// path (the cells that use a key show their error, and the sheet fails).
     private func loadStrings() -> (catalog: StringCatalog?, unreadable: String?) {
-        guard let strings else { return (nil, nil) }
-        let (loaded, warnings) = loadCatalog(strings, locales: localeList.compactMap { $0 })
+        guard let first = strings.first else { return (nil, nil) }
+        let (loaded, warnings, unreadable) = loadCatalog(strings, locales: localeList.compactMap { $0 })
         printCatalogWarnings(warnings)
         // A file of one language that does not say which serves every column alike: the
         // sheet showed the same strings under each locale, without a word.
         if let loaded, loaded.languages.isEmpty && localeList.count > 1 {
             let warning = Diagnostic.warning(
-                SourceLocation(file: strings, line: 1, column: 1),
+                SourceLocation(file: first, line: 1, column: 1),
                 "this file does not say its language (an .xcstrings catalog does, and so does an "
                     + "ar.lproj folder): every column shows its strings, whatever its locale")
             writeStandardError(warning.description + "\n")
         }
-        return (loaded, loaded == nil ? strings : nil)
+        return (loaded, unreadable)
     }
 
     func run() throws {
@@ -268,7 +268,7 @@ struct Sheet: Command {
             // An earlier sheet left there looks current (as `render -o` says).
             warnOfStaleOutput(
                 output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },
-                writeFailed: true, catalog: strings)
+                writeFailed: true, catalogs: strings)
             throw ExitCode(ExitStatus.inputFailed)
         }
         let leftovers = resolvedFormat.leftoverPages(of: output, pageCount: pages.count, folders: folders(of: inputs))

@@ -170,7 +170,7 @@ struct Snapshot: Command {
         }.sorted()
         let inputs = files.map { Path.join(directory, $0) }
         warnOfUncheckedSubfolders(entries)
-        ProtectedFiles.protect(inputs + (layoutArguments.strings.map { [$0] } ?? []))
+        ProtectedFiles.protect(inputs + layoutArguments.strings)
         let names = files.map { Path.stem($0) }
         if files.isEmpty {
             // A check of nothing fails: a CI job pointed at the wrong folder would pass. (An

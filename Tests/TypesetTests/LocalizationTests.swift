@@ -1489,6 +1489,55 @@ private let markup = """
         #expect(try L10nCLI.blocks(norwegian.stdout).blocks[2].text == "Filer", "\(norwegian.stderr)")
     }
 
+    /// An app's `.strings` files, one folder per language, are given `--strings` once each: a
+    /// sheet has every locale's column from them (only one file was taken, and a sheet of
+    /// several locales could not be made of them). A key comes from the first file that has it
+    /// in its language, another text for it in a later file is warned about, the first file's
+    /// language is the fallback, and a file that cannot be read fails the documents that use a
+    /// key, whichever it is.
+    @Test func severalStringsFilesAreOneCatalog() throws {
+        let doc = #"<document width="300"><title key="title">x</title><label key="files">x</label></document>"#
+        let folder = try L10nCLI.folder([
+            "doc.xml": doc,
+            "en.lproj/Localizable.strings": "\"title\" = \"Files\";\n\"files\" = \"3 files\";\n",
+            "ar.lproj/Localizable.strings": "\"title\" = \"الملفات\";\n\"files\" = \"ثلاثة ملفات\";\n",
+            "he.lproj/Localizable.strings": "\"title\" = \"קבצים\";\n",
+            "more/he.lproj/Localizable.strings": "\"title\" = \"קבצים!\";\n\"files\" = \"שלושה קבצים\";\n",
+            "broken.json": #"{"title": }"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = ["en.lproj", "ar.lproj", "he.lproj", "more/he.lproj"].flatMap { ["--strings", $0 + "/Localizable.strings"] }
+        func texts(_ locale: String, _ run: inout L10nCLI.Run?) throws -> [String] {
+            let result = try L10nCLI.typeset(["layout", "doc.xml", "--locale", locale] + files, in: folder)
+            run = result
+            #expect(result.status == 0, "\(result.stderr)")
+            return try L10nCLI.blocks(result.stdout).blocks.map(\.text)
+        }
+        var run: L10nCLI.Run?
+        #expect(try texts("en", &run) == ["Files", "3 files"])
+        #expect(try texts("ar", &run) == ["الملفات", "ثلاثة ملفات"])
+        // `title` from the first Hebrew file, `files` from the second, which alone has it.
+        #expect(try texts("he", &run) == ["קבצים", "שלושה קבצים"])
+        #expect(
+            run?.stderr.contains("more/he.lproj/Localizable.strings:1:1: warning: the key 'title' (he) has other text in "
+                + "he.lproj/Localizable.strings, given first: that text is used") == true, "\(run?.stderr ?? "")")
+        // French falls back to the first file's language, English, said so per key.
+        #expect(try texts("fr", &run) == ["Files", "3 files"])
+        #expect(run?.stderr.contains("en.lproj/Localizable.strings:1:1: warning: no strings for locale 'fr' (the catalog has ar, en, he)") == true, "\(run?.stderr ?? "")")
+
+        // One sheet of the three locales, each column in its own language.
+        let sheet = try L10nCLI.typeset(["sheet", "doc.xml", "--locales", "en,ar,he", "-o", "s.pdf"] + files, in: folder)
+        #expect(sheet.status == 0 && !sheet.stderr.contains("does not say its language"), "\(sheet.stderr)")
+        let text = try runProgram("/usr/bin/pdftotext", [folder + "/s.pdf", "-"], in: folder).stdout
+        for shown in ["Files", "الملفات", "קבצים"] { #expect(text.contains(shown), "\(text)") }
+
+        // A broken file among them: the document that uses a key fails, named by that file.
+        let broken = try L10nCLI.typeset(
+            ["render", "doc.xml", "-o", "b.pdf", "--strings", "en.lproj/Localizable.strings", "--strings", "broken.json"], in: folder)
+        #expect(broken.status == 1 && broken.stderr.contains("the string catalog 'broken.json' cannot be read"), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/b.pdf"))
+    }
+
     /// `layout` prints its JSON whatever fails, a catalog too: a script reading it gets the
     /// error there (it got nothing at all), and the error of the document that uses a key. A
     /// document that uses none is laid out, and the status is still that of a failed input.

@@ -649,6 +649,63 @@ public struct StringCatalog: Sendable {
         return catalog
     }
 
+    /// Catalog files read as one (`--strings` given once per file: an app's `en.lproj`,
+    /// `ar.lproj` and `he.lproj` files, each of one language, for a sheet of all three). A
+    /// language's key comes from the first file that has it, text or broken entry, as the
+    /// files were given; a later file's other text for it is warned about, at that file. The
+    /// source language, the last fallback, is the first file's that names one (an .xcstrings
+    /// catalog's, an `.lproj` folder's language). One catalog is itself.
+    public static func merging(_ catalogs: [(catalog: StringCatalog, path: String)]) -> StringCatalog {
+        guard var merged = catalogs.first?.catalog else { return StringCatalog(tables: [:], sourceLanguage: nil) }
+        for (catalog, path) in catalogs.dropFirst() {
+            merged.warnings += catalog.warnings
+            merged.sourceLanguage = merged.sourceLanguage ?? catalog.sourceLanguage
+            merged.untranslatable.formUnion(catalog.untranslatable)
+            merged.keysWithoutText.formUnion(catalog.keysWithoutText)
+            var differing: [(language: String, key: String)] = []
+            for (language, table) in catalog.tables {
+                for (key, text) in table {
+                    if let kept = merged.tables[language]?[key] {
+                        if kept != text { differing.append((language, key)) }
+                    } else if merged.problems[language]?[key] == nil {
+                        merged.tables[language, default: [:]][key] = text
+                    }
+                }
+            }
+            for (language, problems) in catalog.problems {
+                for (key, problem) in problems where merged.tables[language]?[key] == nil {
+                    merged.problems[language, default: [:]][key] = merged.problems[language]?[key] ?? problem
+                }
+            }
+            for (device, languages) in catalog.deviceTables {
+                for (language, table) in languages {
+                    merged.deviceTables[device, default: [:]][language, default: [:]].merge(table) { kept, _ in kept }
+                }
+            }
+            for (device, languages) in catalog.deviceProblems {
+                for (language, problems) in languages {
+                    merged.deviceProblems[device, default: [:]][language, default: [:]].merge(problems) { kept, _ in kept }
+                }
+            }
+            for (device, languages) in catalog.deviceUntranslated {
+                for (language, keys) in languages { merged.deviceUntranslated[device, default: [:]][language, default: []].formUnion(keys) }
+            }
+            // In the order of the keys, so that the warnings are the same from run to run.
+            for (language, key) in differing.sorted(by: { ($0.key, $0.language) < ($1.key, $1.language) }) {
+                let first = catalogs.first { $0.catalog.tables[language]?[key] != nil }?.path ?? ""
+                let written = language.isEmpty ? "" : " (\(Language.canonical(tag: language)))"
+                merged.warnings.append(.warning(
+                    SourceLocation(file: path, line: 1, column: 1),
+                    "the key '\(key)'\(written) has other text in \(first), given first: that text is used"))
+            }
+        }
+        // A key without source text in one file may have it in another.
+        if let source = merged.normalizedSource, let table = merged.tables[source] {
+            merged.keysWithoutText = merged.keysWithoutText.filter { table[$0] == nil }
+        }
+        return merged
+    }
+
     /// Larger catalogs are refused before they are read: an app's catalog with every locale
     /// is a few megabytes.
     static let maximumBytes = 64 * 1024 * 1024
