@@ -148,12 +148,18 @@ struct DiffCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
-        try boxImage(folder + "/b.png", height: 32)
-        let run = try typeset(["diff", "a.png", "b.png", "--tolerance", "255", "--max-diff", "1"], in: folder)
+        try boxImage(folder + "/b.png", height: 32, dot: (x: 5, y: 31))
+        let run = try typeset(["diff", "a.png", "b.png", "--tolerance", "255", "--max-diff", "1", "--out", "d.png"], in: folder)
         #expect(run.status == 1, "\(run)")
         #expect(run.lines.first?.hasPrefix("A is 40×30 pixels, B is 40×32, 80 of 1280 pixels differ") == true, "\(run)")
         #expect(run.lines.first?.hasSuffix("box x 0 y 30 width 40 height 2") == true)
         #expect(run.lines.last == "different")
+        // The rows only B has are pink in the diff image, and what B shows there (a dot, as a
+        // line a longer page adds) magenta: the band was all magenta, and hid what was added.
+        let band = try PixelImage(contentsOf: folder + "/d.png")
+        let pink = PixelImage.Pixel(red: 255, green: 0xD8, blue: 255, alpha: 255)
+        #expect(band.pixel(x: 5, y: 31) == magenta && band.pixel(x: 6, y: 31) == pink && band.pixel(x: 20, y: 30) == pink)
+        #expect(band.allPixels().filter { $0 == magenta }.count == 1)
         // Two long thin images make no diff image of both their sides (30,000² pixels: 3.5 GB
         // and 30 s from two files of a hundred bytes).
         try Data(pngFile(width: 30000, height: 1)).write(to: URL(fileURLWithPath: folder + "/wide.png"))
@@ -164,7 +170,8 @@ struct DiffCommandTests {
         #expect(thin.lines.first?.contains(", 59998 of 59999 pixels differ (>99.99%),") == true, "\(thin)")
         // Pixels neither image has are none of either: a wide image against a tall one differs
         // in the 32 pixels only one has (the 64 of neither counted too), and those of neither
-        // are a grey checkerboard in the diff image, unlike any page.
+        // are a grey checkerboard in the diff image, unlike any page. (The images are of one
+        // colour: what only one has is pink, with nothing on it.)
         try Data(pngFile(width: 10, height: 2)).write(to: URL(fileURLWithPath: folder + "/w.png"))
         try Data(pngFile(width: 2, height: 10)).write(to: URL(fileURLWithPath: folder + "/t.png"))
         let crossed = try typeset(["diff", "w.png", "t.png", "--out", "crossed.png"], in: folder)
@@ -173,7 +180,7 @@ struct DiffCommandTests {
                 + "largest channel difference 255, box x 0 y 0 width 10 height 10", "\(crossed)")
         let image = try PixelImage(contentsOf: folder + "/crossed.png")
         let grey = PixelImage.Pixel(red: 0xD0, green: 0xD0, blue: 0xD0, alpha: 255)
-        #expect(image.pixel(x: 5, y: 5) == grey && image.pixel(x: 5, y: 1) == magenta && image.pixel(x: 1, y: 5) == magenta)
+        #expect(image.pixel(x: 5, y: 5) == grey && image.pixel(x: 5, y: 1) == pink && image.pixel(x: 1, y: 5) == pink)
     }
 
     @Test func markupInputsAreRenderedWithTheSameOptions() throws {

@@ -132,8 +132,9 @@ public enum ImageDiff {
     }
 
     /// Compares like `compare` and writes the diff image to `output` (PNG, atomically): a faded
-    /// grey copy of `a` with every differing pixel in magenta, over the compared area (so pixels
-    /// only one image has show too). Returns the comparison.
+    /// grey copy of `a` with every differing pixel in magenta, over the compared area; where
+    /// only one image has pixels, pink, with what it shows on its background in magenta.
+    /// Returns the comparison.
     @discardableResult
     public static func writeDiffImage(_ a: String, _ b: String, tolerance: Int, to output: String) throws
         -> ImageDiffResult
@@ -209,6 +210,8 @@ private let markRed: UInt32 = 255, markGreen: UInt32 = 0, markBlue: UInt32 = 255
 /// How much of A's lightness the diff image keeps: enough to recognize the page, little enough
 /// that the marks stand out.
 private let fadeFactor = 0.25
+/// The background of the area only one image has, in the diff image: the marks stand out on it.
+private let onlyOneHas: UInt32 = 0xFFFF_D8FF
 
 /// Two loaded images and where they differ.
 struct Comparison {
@@ -319,19 +322,27 @@ struct Comparison {
                 throw RenderError.cairo(status: "no pixel data", context: "creating the diff image")
             }
             let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-            // Outside the area both images have, every pixel one of them has differs; those
+            // Outside the area both images have, every pixel one of them has differs, whatever
+            // the tolerance (and is counted so): there, every pixel of that image other than its
+            // background (its top-left pixel, in the margin) is magenta, the rest pink, so that
+            // a line a longer page adds can be read (the whole band was magenta). Pixels
             // neither has are a grey checkerboard, as no page is (white showed as a white
             // page's faded pixels do).
             let commonWidth = min(imageA.width, imageB.width)
             let commonHeight = min(imageA.height, imageB.height)
             let mark = 0xFF00_0000 | markRed << 16 | markGreen << 8 | markBlue
-            func outside(_ x: Int, _ y: Int) -> UInt32 {
-                let eitherHas = x < imageA.width && y < imageA.height || x < imageB.width && y < imageB.height
-                return eitherHas ? mark : (x / 8 + y / 8) % 2 == 0 ? 0xFFD0_D0D0 : 0xFFE8_E8E8
-            }
             var faded: (word: UInt32, pixel: UInt32) = (0, fadedPixel(0))
             imageA.words.withUnsafeBufferPointer { wordsA in
                 imageB.words.withUnsafeBufferPointer { wordsB in
+                    func outside(_ x: Int, _ y: Int) -> UInt32 {
+                        let (words, width) =
+                            x < imageA.width && y < imageA.height ? (wordsA, imageA.width)
+                            : x < imageB.width && y < imageB.height ? (wordsB, imageB.width) : (nil, 0)
+                        guard let words else { return (x / 8 + y / 8) % 2 == 0 ? 0xFFD0_D0D0 : 0xFFE8_E8E8 }
+                        let word = words[y * width + x]
+                        let background = words[0]
+                        return word != background ? mark : onlyOneHas
+                    }
                     for y in 0..<height {
                         let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                         for x in 0..<width {
