@@ -5,7 +5,10 @@ import Typeset
 struct LayoutArguments {
     static let options: [OptionSpec] = [
         .value("locale", "Language of the strings to use; also sets the document's lang unless it pins one."),
-        .repeated("strings", "String catalog: .xcstrings, .strings or a JSON object of key → text (repeatable: an app's en.lproj, ar.lproj, ... files)."),
+        .repeated(
+            "strings",
+            "String catalog: .xcstrings, .strings or a JSON object of key → text (repeatable: an app's en.lproj, "
+                + "ar.lproj, ... files)."),
         .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5 (default: Large)."),
         .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
         .repeated("assets", "Extra folder images may come from (repeatable)."),
@@ -159,7 +162,8 @@ struct LayoutArguments {
         var layout = LayoutOptions(locale: locale, bodySize: textSize.flatMap(LayoutArguments.bodySize))
         var warnings: [Diagnostic] = []
         if !strings.isEmpty {
-            (layout.catalog, warnings, layout.unreadableCatalog) = loadCatalog(strings, locales: locale.map { [$0] } ?? [])
+            (layout.catalog, warnings, layout.unreadableCatalog) =
+                loadCatalog(strings, locales: locale.map { [$0] } ?? [])
         }
         return (JobSettings(assetDirectories: assets, layout: layout), warnings)
     }

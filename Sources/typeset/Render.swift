@@ -379,7 +379,8 @@ struct Render: Command {
             } catch {
                 printError(outputError(error, output))
                 writer = nil  // removes its temporary file (finish ends the command)
-                warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: true, catalogs: layoutArguments.strings)
+                warnOfStaleOutput(
+                    output, of: inputs, format: .pdf, writeFailed: true, catalogs: layoutArguments.strings)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
             }
@@ -393,7 +394,8 @@ struct Render: Command {
             writeFailed = true
         }
         if !inputs.isEmpty && failed == inputs {
-            warnOfStaleOutput(output, of: inputs, format: .pdf, writeFailed: writeFailed, catalogs: layoutArguments.strings)
+            warnOfStaleOutput(
+                output, of: inputs, format: .pdf, writeFailed: writeFailed, catalogs: layoutArguments.strings)
         }
         try finish(total: inputs.count, settings: settings, failed: failed)
     }

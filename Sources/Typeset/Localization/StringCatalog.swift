@@ -684,11 +684,14 @@ public struct StringCatalog: Sendable {
             }
             for (device, languages) in catalog.deviceProblems {
                 for (language, problems) in languages {
-                    merged.deviceProblems[device, default: [:]][language, default: [:]].merge(problems) { kept, _ in kept }
+                    merged.deviceProblems[device, default: [:]][language, default: [:]]
+                        .merge(problems) { kept, _ in kept }
                 }
             }
             for (device, languages) in catalog.deviceUntranslated {
-                for (language, keys) in languages { merged.deviceUntranslated[device, default: [:]][language, default: []].formUnion(keys) }
+                for (language, keys) in languages {
+                    merged.deviceUntranslated[device, default: [:]][language, default: []].formUnion(keys)
+                }
             }
             // In the order of the keys, so that the warnings are the same from run to run.
             for (language, key) in differing.sorted(by: { ($0.key, $0.language) < ($1.key, $1.language) }) {

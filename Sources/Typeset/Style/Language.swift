@@ -167,8 +167,9 @@ public enum Language {
     /// but for the Arabic-script languages of Iran and Iraq that Debian's CLDR (41) and ICU 72
     /// leave out, for which ICU falls back to the root's 0-9: `az-IR`, `az-IQ`, `bgn` and `glk`
     /// take Persian digits and `sdh` and `bqi` Arabic-Indic ones, as written there (CLDR's seed
-    /// data, not checked here). A `-u-nu-` extension naming a known system wins (`ar-u-nu-latn`); a script subtag other
-    /// than the system's gives `latn` (`pa-Arab` is `arabext`, `mni-Mtei` `latn`).
+    /// data, not checked here). A `-u-nu-` extension naming a known system wins
+    /// (`ar-u-nu-latn`); a script subtag other than the system's gives `latn` (`pa-Arab` is
+    /// `arabext`, `mni-Mtei` `latn`).
     public static func defaultNumberingSystem(locale: String) -> NumberingSystem {
         let subtags = subtags(of: locale)
         if let system = numberingKeyword(of: locale).flatMap(NumberingSystem.init(rawValue:)) { return system }
