@@ -499,7 +499,7 @@ enum LineFiller {
         func lines(from position: Int) -> (lines: Int, reach: Int)? {
             if let known = counted[position] { return known }
             guard countsLeft > 0, advances.width(position..<range.upperBound) <= 4 * width,
-                boundaries.count - boundaries.partitionPoint { $0 <= position } <= 128
+                boundaries.count - boundaries.partitionPoint({ $0 <= position }) <= 128
             else { return nil }
             countsLeft -= 1
             let rest = split(from: position)
