@@ -100,7 +100,7 @@ struct Diff: Command {
         var identical = !different
         var written = Set<Int>()
         var images: [DiffImage] = []  // written together at the end: all or none
-        var blocked = Set<Int>()  // pages whose diff image cannot be written (`ImageDiff.unwritableProblem`): then none is
+        var blocked = Set<Int>()  // pages whose diff image cannot be written (`mayWrite`): then none is
         // Page K's diff image, not written where it may be another comparison's (comparing
         // login.xml wrote its page 2 over login-2.xml's login-2.diff.png), said instead.
         func mayWrite(_ index: Int, _ path: String, _ prefix: String) -> Bool {
@@ -113,6 +113,9 @@ struct Diff: Command {
             }
             guard index > 0, isAnotherInputsDiffImage(path) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
+            // Blocked as an unwritable one is: the other pages' images beside it looked like one
+            // set with it (login.diff.png, login-2.diff.png of login-2.xml, login-3.diff.png).
+            blocked.insert(index)
             return false
         }
         for index in 0..<pageCount {

@@ -240,7 +240,7 @@ struct Render: Command {
                 outcome.diagnostics.report(.error(
                     SourceLocation(file: input, line: 1, column: 1),
                     "page \(index + 1) would be written to '\(page)', \(whose); "
-                        + "rename one of them or render them separately"))
+                        + "rename one of them, or name the output otherwise with -o"))
                 return failure(outcome.diagnostics)
             }
             // A lone input's pages show their progress, as a batch's inputs do.
@@ -533,7 +533,7 @@ func refusedOverNumberedScreen(_ pages: [String], _ output: String, _ folders: [
         guard let markup = numberedScreen(of: page, beside: folders) else { continue }
         printError(
             "page \(index + 1) of '\(output)' would be written to '\(page)', the output of '\(markup)'; "
-                + "name the output otherwise (-o) or write it to another folder")
+                + "name the output otherwise (-o) or rename one of them")
         return true
     }
     return false

@@ -14,8 +14,9 @@ struct Snapshot: Command {
             Every *.xml file directly in DIR (sorted by name; hidden ones left out) is rendered to PNG at --scale and \
             compared with DIR/__snapshots__/NAME.png (further pages: NAME-2.png, ...). Each \
             failing page gets a diff image beside its reference, NAME.diff.png (NAME-2.diff.png, \
-            ...): the reference faded to grey, differences in magenta. Subfolders are not \
-            looked into; a warning names each that holds markup files (up to three levels down).
+            ...): the reference faded to grey, differences in magenta (where the page grew or \
+            shrank, what only one side has is pink). Subfolders are not looked into; a warning \
+            names each that holds markup files (in it or up to three levels below it).
 
             With --locale or --text-size, the references are kept in a folder of their own \
             inside __snapshots__: ar/NAME.png for --locale ar, AX1/NAME.png for --text-size \

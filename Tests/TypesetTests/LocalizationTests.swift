@@ -1503,7 +1503,7 @@ private let markup = """
             "ar.lproj/Localizable.strings": "\"title\" = \"الملفات\";\n\"files\" = \"ثلاثة ملفات\";\n",
             "he.lproj/Localizable.strings": "\"title\" = \"קבצים\";\n",
             "more/he.lproj/Localizable.strings": "\"title\" = \"קבצים!\";\n\"files\" = \"שלושה קבצים\";\n",
-            "broken.json": #"{"title": }"#,
+            "broken.json": #"{"title": }"#, "plain.json": #"{"other": "Other"}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let files = ["en.lproj", "ar.lproj", "he.lproj", "more/he.lproj"].flatMap { ["--strings", $0 + "/Localizable.strings"] }
@@ -1530,6 +1530,18 @@ private let markup = """
         #expect(sheet.status == 0 && !sheet.stderr.contains("does not say its language"), "\(sheet.stderr)")
         let text = try runProgram("/usr/bin/pdftotext", [folder + "/s.pdf", "-"], in: folder).stdout
         for shown in ["Files", "الملفات", "קבצים"] { #expect(text.contains(shown), "\(text)") }
+
+        // A file that names no language beside them: its text is the locale's (it was tagged
+        // with an empty language), said so at the file.
+        try #"<document><label key="other">x</label><label key="title">x</label></document>"#
+            .write(toFile: folder + "/plain.xml", atomically: true, encoding: .utf8)
+        let plain = try L10nCLI.typeset(
+            ["layout", "plain.xml", "--locale", "ar", "--strings", "en.lproj/Localizable.strings", "--strings", "plain.json"],
+            in: folder)
+        let plainBlocks = try L10nCLI.blocks(plain.stdout).blocks
+        #expect(plainBlocks.map(\.text) == ["Other", "Files"] && plainBlocks.map(\.lang) == ["ar", "en"], "\(plainBlocks)")
+        #expect(plain.stderr.contains("plain.json:1:1: warning: this file does not say its language"), "\(plain.stderr)")
+        #expect(!plain.stderr.contains("''"), "\(plain.stderr)")
 
         // A broken file among them: the document that uses a key fails, named by that file.
         let broken = try L10nCLI.typeset(
@@ -2119,12 +2131,18 @@ private func batchFiles(count: Int, bad: Set<Int>) -> [String: String] {
         }
         // Alone too: a.xml replaced a-2.xml's a-2.svg with its own page 2, without a word.
         let alone = try L10nCLI.typeset(["render", "a.xml", "--format", "svg"], in: paged)
-        #expect(alone.status == 1 && alone.stderr.contains("page 2 would be written to './a-2.svg', the output of 'a-2.xml'"), "\(alone)")
+        // (Its hint is one that helps: this is a.xml rendered alone, and "render them
+        // separately" was the hint. Another folder does not help either: a-2.xml's output would
+        // go there too.)
+        #expect(alone.status == 1 && alone.stderr.contains(
+            "page 2 would be written to './a-2.svg', the output of 'a-2.xml'; rename one of them, or name the output otherwise with -o"), "\(alone)")
         #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
         #expect(try L10nCLI.typeset(["render", "a.xml", "--format", "svg", "--out-dir", "elsewhere"], in: paged).status == 1)
         // With -o too; and a folder so named is no markup.
         let one = try L10nCLI.typeset(["render", "a.xml", "-o", "a.svg"], in: paged)
-        #expect(one.status == 1 && one.stderr.contains("page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'"), "\(one)")
+        #expect(one.status == 1 && one.stderr.contains(
+            "page 2 of 'a.svg' would be written to 'a-2.svg', the output of 'a-2.xml'; name the output otherwise (-o) or rename one of them"), "\(one)")
+        #expect(try L10nCLI.typeset(["render", "a.xml", "-o", "pages.svg"], in: paged).status == 0)
         #expect(try String(contentsOfFile: paged + "/a-2.svg", encoding: .utf8).contains("second input"))
         // And a sheet of several pages (its page 2 replaced a-2.svg, unsaid).
         let sheet = try L10nCLI.typeset(

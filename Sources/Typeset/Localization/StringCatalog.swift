@@ -115,7 +115,9 @@ public struct LocalizedStrings: Sendable {
         // Languages as people write them (`en-GB`, `he` for a catalog's `iw`), in warnings and tags.
         func written(_ language: String?) -> String? { language.map { Language.canonical(tag: $0) } }
         for (index, language) in languages.enumerated() {
-            let isFallback = index >= ownLanguages && !untranslatable.contains(key)
+            // (The table "" is of files that name no language: taken to be in the locale's, as
+            // a lone such file is; after a file that names one, `StringCatalog.merging`.)
+            let isFallback = index >= ownLanguages && !untranslatable.contains(key) && !language.isEmpty
             // A device's own form first: device variations without an `other` form are a
             // problem only for the documents of another device, or of none; a broken form only
             // for its device's.
@@ -657,6 +659,20 @@ public struct StringCatalog: Sendable {
     /// catalog's, an `.lproj` folder's language). One catalog is itself.
     public static func merging(_ catalogs: [(catalog: StringCatalog, path: String)]) -> StringCatalog {
         guard var merged = catalogs.first?.catalog else { return StringCatalog(tables: [:], sourceLanguage: nil) }
+        // A file that names no language beside one that does: its strings are taken to be in
+        // the locale's language (as alone), and come after every language's (they were tagged
+        // with an empty language, `xml:lang=""`). A Base.lproj file has said so when loaded.
+        if catalogs.contains(where: { !$0.catalog.languages.isEmpty || $0.catalog.sourceLanguage != nil }) {
+            for (catalog, path) in catalogs where catalog.languages.isEmpty && catalog.sourceLanguage == nil
+                && Path.lastComponent(Path.folder(path)).lowercased() != "base.lproj"
+            {
+                merged.warnings.append(.warning(
+                    SourceLocation(file: path, line: 1, column: 1),
+                    "this file does not say its language (an .xcstrings catalog does, and so does an ar.lproj "
+                        + "folder): its strings are taken to be in the locale's, where no file that names a "
+                        + "language has the key"))
+            }
+        }
         for (catalog, path) in catalogs.dropFirst() {
             merged.warnings += catalog.warnings
             merged.sourceLanguage = merged.sourceLanguage ?? catalog.sourceLanguage
