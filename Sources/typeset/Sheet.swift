@@ -142,8 +142,7 @@ struct Sheet: Command {
         if let loaded, loaded.languages.isEmpty && localeList.count > 1 {
             let warning = Diagnostic.warning(
                 SourceLocation(file: first, line: 1, column: 1),
-                "this file does not say its language (an .xcstrings catalog does, and so does an "
-                    + "ar.lproj folder): every column shows its strings, whatever its locale")
+                StringCatalog.namesNoLanguage + ": every column shows its strings, whatever its locale")
             writeStandardError(warning.description + "\n")
         }
         return (loaded, unreadable)

@@ -651,6 +651,10 @@ public struct StringCatalog: Sendable {
         return catalog
     }
 
+    /// What the warnings about a file of strings that names no language begin with.
+    public static let namesNoLanguage =
+        "this file does not say its language (an .xcstrings catalog does, and so does an ar.lproj folder)"
+
     /// Catalog files read as one (`--strings` given once per file: an app's `en.lproj`,
     /// `ar.lproj` and `he.lproj` files, each of one language, for a sheet of all three). A
     /// language's key comes from the first file that has it, text or broken entry, as the
@@ -668,8 +672,7 @@ public struct StringCatalog: Sendable {
             {
                 merged.warnings.append(.warning(
                     SourceLocation(file: path, line: 1, column: 1),
-                    "this file does not say its language (an .xcstrings catalog does, and so does an ar.lproj "
-                        + "folder): its strings are taken to be in the locale's, where no file that names a "
+                    namesNoLanguage + ": its strings are taken to be in the locale's, where no file that names a "
                         + "language has the key"))
             }
         }
