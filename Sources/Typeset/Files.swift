@@ -33,6 +33,9 @@ public enum Path {
     /// Whether `path` starts at the root.
     public static func isAbsolute(_ path: String) -> Bool { path.utf8.first == slash }
 
+    /// Whether the file name `name` is hidden: it begins with a dot.
+    public static func isHidden(_ name: String) -> Bool { name.utf8.first == UInt8(ascii: ".") }
+
     /// Whether `path` ends in a slash (names a folder).
     public static func endsInSlash(_ path: String) -> Bool { path.utf8.last == slash }
 
@@ -171,8 +174,8 @@ public enum Path {
             let needle = Array(text.utf8)
             return bytes.count >= needle.count && (0...bytes.count - needle.count).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
         }
-        func ends(_ text: String) -> Bool { bytes.count >= text.utf8.count && bytes.suffix(text.utf8.count).elementsEqual(text.utf8) }
-        let plain = !has("//") && !has("/./") && !has("/../") && !ends("/.") && !ends("/..") && !(bytes.count > 1 && ends("/"))
+        let plain = !has("//") && !has("/./") && !has("/../") && dropping("/.", from: joined) == nil
+            && dropping("/..", from: joined) == nil && !(bytes.count > 1 && endsInSlash(joined))
         if plain { return joined }
         var parts: [String] = []
         for part in components(joined) {

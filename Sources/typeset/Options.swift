@@ -177,8 +177,8 @@ func loadCatalog(_ paths: [String], locales: [String]) -> (StringCatalog?, [Diag
     var loaded: [(catalog: StringCatalog, path: String)] = []
     var errors: [Diagnostic] = []
     var unreadable: String?
-    // (A file given twice is read once.)
-    for (index, path) in paths.enumerated() where !paths[..<index].contains(path) {
+    // (A file given twice is read once; paths compared as bytes, `Path.same`.)
+    for (index, path) in paths.enumerated() where !paths[..<index].contains(where: { Path.same($0, path) }) {
         do {
             loaded.append((try StringCatalog.load(path: path), path))
         } catch {

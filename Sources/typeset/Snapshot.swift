@@ -68,12 +68,12 @@ struct Snapshot: Command {
     /// Whether a file name is one of markup: `*.xml` (in any case), not hidden. (By its bytes,
     /// `Path`: `a\u{6DD}.xml`, a prepended mark before the dot, was no markup by Characters.)
     private static func isMarkupName(_ entry: String) -> Bool {
-        entry.utf8.first != UInt8(ascii: ".") && Path.fileExtension(entry).lowercased() == "xml"
+        !Path.isHidden(entry) && Path.fileExtension(entry).lowercased() == "xml"
     }
 
     /// Whether a folder's entry is looked into for markup: not hidden, nor the references.
     private static func isLookedInto(_ entry: String) -> Bool {
-        entry.utf8.first != UInt8(ascii: ".") && entry != "__snapshots__"
+        !Path.isHidden(entry) && entry != "__snapshots__"
     }
 
     /// Screens kept in subfolders are not looked into (their references would be in each

@@ -117,7 +117,7 @@ public struct SnapshotFolder: Sendable {
         self.references = references
         self.diffImages = diffImages
         self.referenceFiles = referenceFiles
-        leftoverTemporaries = files.filter { $0.utf8.first == UInt8(ascii: ".") && Path.dropping(".tmp", from: $0) != nil && $0.contains(".png.") }
+        leftoverTemporaries = files.filter { Path.isHidden($0) && Path.dropping(".tmp", from: $0) != nil && $0.contains(".png.") }
             .map { Path.join(path, $0) }
         foreignDiffImages = files.filter(SnapshotFolder.isDiffImage).map { Path.join(path, $0) }.filter { file in
             SnapshotFolder.symbolicLink(file) == nil && ProtectedFiles.input(at: file) == nil && !OutputFormat.png.isOurs(file)

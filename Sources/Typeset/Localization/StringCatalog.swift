@@ -696,17 +696,8 @@ public struct StringCatalog: Sendable {
                     merged.problems[language, default: [:]][key] = merged.problems[language]?[key] ?? problem
                 }
             }
-            for (device, languages) in catalog.deviceTables {
-                for (language, table) in languages {
-                    merged.deviceTables[device, default: [:]][language, default: [:]].merge(table) { kept, _ in kept }
-                }
-            }
-            for (device, languages) in catalog.deviceProblems {
-                for (language, problems) in languages {
-                    merged.deviceProblems[device, default: [:]][language, default: [:]]
-                        .merge(problems) { kept, _ in kept }
-                }
-            }
+            keepingFirst(&merged.deviceTables, catalog.deviceTables)
+            keepingFirst(&merged.deviceProblems, catalog.deviceProblems)
             for (device, languages) in catalog.deviceUntranslated {
                 for (language, keys) in languages {
                     merged.deviceUntranslated[device, default: [:]][language, default: []].formUnion(keys)
@@ -726,6 +717,17 @@ public struct StringCatalog: Sendable {
             merged.keysWithoutText = merged.keysWithoutText.filter { table[$0] == nil }
         }
         return merged
+    }
+
+    /// `other`'s entries (device → language → key) added to `merged` where it has none.
+    private static func keepingFirst<Value>(
+        _ merged: inout [String: [String: [String: Value]]], _ other: [String: [String: [String: Value]]]
+    ) {
+        for (device, languages) in other {
+            for (language, entries) in languages {
+                merged[device, default: [:]][language, default: [:]].merge(entries) { kept, _ in kept }
+            }
+        }
     }
 
     /// Larger catalogs are refused before they are read: an app's catalog with every locale
