@@ -1,6 +1,7 @@
 // End-to-end tests of `typeset diff` (SPEC §5.5), `typeset snapshot` (SPEC §5.6) and
 // deterministic output (SPEC §5): they run the built binary (`swift build` first; the Makefile
 // does) or the one TYPESET_BIN names, and read the PNGs it writes back through Cairo.
+import CCairo  // zlib
 import Foundation
 import Testing
 
@@ -718,6 +719,70 @@ struct SnapshotCommandTests {
         #expect(update.lines == ["recorded \(folder)/__snapshots__/b.png", "2 passed, 0 failed"])
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == earlier, "a.png was rewritten")
         #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
+    }
+
+    /// A reference with the page's image data in other chunks passes without being decoded
+    /// (`PNGFile.samePixelData`); one whose image data is another encoding of the same pixels
+    /// (zlib at level 9) passes by its decoded pixels; --update keeps both. Changed data fails.
+    @Test func referencesOfThePagesPixelsInOtherBytesPass() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<label>Settings</label><p>Wi-Fi 6E · 2.4 GHz</p>"), to: folder + "/a.xml")
+        try write(document("<label dir=\"rtl\" lang=\"ar\">الإعدادات 2026</label>"), to: folder + "/b.xml")
+        #expect(try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder).status == 0)
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(body.count) + typed + bigEndian(Int(PNGFile.crc32(typed)))
+        }
+        /// The reference at `path` with its image data as `change` makes it (given the data and the
+        /// length of a row of it, filter byte first), in two IDAT chunks.
+        func rewrite(_ path: String, _ change: ([UInt8], Int) -> [UInt8]) throws -> [UInt8] {
+            let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let chunks = Array(PNGFile.chunks(of: png))
+            let data = chunks.filter { $0.type.elementsEqual("IDAT".utf8) }.flatMap { png[$0.data] }
+            let changed = change(data, 1 + 3 * PNGFile.bigEndian(png, 16))
+            let rewritten = PNGFile.signature + chunk("IHDR", Array(png[chunks[0].data]))
+                + chunk("IDAT", Array(changed.prefix(changed.count / 2))) + chunk("IDAT", Array(changed.dropFirst(changed.count / 2)))
+                + chunk("IEND", [])
+            try Data(rewritten).write(to: URL(fileURLWithPath: path))
+            return rewritten
+        }
+        let (a, b) = (folder + "/__snapshots__/a.png", folder + "/__snapshots__/b.png")
+        let recut = try rewrite(a) { data, _ in data }
+        /// The rows of image `data` (`rowLength` bytes each), inflated.
+        func inflated(_ data: [UInt8], _ rowLength: Int) -> [UInt8] {
+            var rows = [UInt8](repeating: 0, count: 4096 * rowLength)
+            var length = uLong(rows.count)
+            #expect(uncompress(&rows, &length, data, uLong(data.count)) == Z_OK)
+            return Array(rows.prefix(Int(length)))
+        }
+        func deflated(_ rows: [UInt8], level: Int32) -> [UInt8] {
+            var size = compressBound(uLong(rows.count))
+            var compressed = [UInt8](repeating: 0, count: Int(size))
+            #expect(compress2(&compressed, &size, rows, uLong(rows.count), level) == Z_OK)
+            return Array(compressed.prefix(Int(size)))
+        }
+        let reencoded = try rewrite(b) { data, rowLength in
+            let again = deflated(inflated(data, rowLength), level: 9)
+            #expect(again != data, "another encoding")
+            return again
+        }
+        let check = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(check.status == 0 && check.lines == ["2 passed, 0 failed"], "\(check)")
+        let update = try typeset(["snapshot", folder, "--update", "--scale", "1"], in: folder)
+        #expect(update.status == 0 && update.lines == ["2 passed, 0 failed"], "\(update)")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: a))) == recut, "a.png was rewritten")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: b))) == reencoded, "b.png was rewritten")
+
+        // The image data changed: a pixel of a's middle row in another colour (its red, stored).
+        _ = try rewrite(a) { data, rowLength in
+            var rows = inflated(data, rowLength)
+            rows[rowLength * (rows.count / rowLength / 2) + 1 + 3 * 10] ^= 0x40
+            return deflated(rows, level: 0)
+        }
+        let changed = try typeset(["snapshot", folder, "--scale", "1"], in: folder)
+        #expect(changed.status == 1 && changed.lines.last == "1 passed, 1 failed", "\(changed)")
     }
 
     /// A translucent page (RGBA, from Cairo's PNG writer) whose reference has other bytes is

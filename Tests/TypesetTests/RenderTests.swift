@@ -1343,6 +1343,53 @@ struct RenderImageDiffTests {
         }
     }
 
+    /// Two PNGs are known to be one image by their bytes (`PNGFile.samePixelData`, which lets
+    /// `snapshot` pass a reference without decoding it) when their headers and image data are
+    /// the same, whatever chunks are around them and however the data is cut into IDAT chunks;
+    /// not when a byte of either differs, nor when the reference is one decoding refuses.
+    @Test func samePixelDataIsTheHeaderAndImageData() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let box = RectangleItem(x: 3, y: 4, width: 20, height: 9, fill: Color(red: 0.1, green: 0.5, blue: 0.9))
+        let pages = [Page(width: 60, height: 40, items: [.rectangle(box)]), Page(width: 61, height: 40, items: [])]
+        let paths = try render(pages: pages, to: folder + "/page.png", options: RenderOptions(format: .png, scale: 2))
+        let page = [UInt8](try Data(contentsOf: URL(fileURLWithPath: paths[0])))
+        let wider = [UInt8](try Data(contentsOf: URL(fileURLWithPath: paths[1])))
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func chunk(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(body.count) + typed + bigEndian(Int(PNGFile.crc32(typed)))
+        }
+        /// `png` with its image data in three IDAT chunks, changed by `change`, and a tEXt chunk.
+        func recut(_ png: [UInt8], change: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
+            let chunks = Array(PNGFile.chunks(of: png))
+            var data = chunks.filter { $0.type.elementsEqual("IDAT".utf8) }.flatMap { png[$0.data] }
+            change(&data)
+            let (a, b) = (data.count / 3, 2 * data.count / 3)
+            let header = chunks[0].data
+            return PNGFile.signature + chunk("IHDR", png[header]) + chunk("tEXt", ArraySlice("Software\0x".utf8))
+                + chunk("IDAT", data[..<a]) + chunk("IDAT", data[a..<b]) + chunk("IDAT", data[b...]) + chunk("IEND", [])
+        }
+        let stripped = PNGFile.essentialChunks(of: page)
+        let recutPage = recut(page)
+        #expect(stripped != page && recutPage != page && recutPage != stripped)
+        #expect(PNGFile.trueColorPixels(recutPage)?.words == PNGFile.trueColorPixels(page)?.words)
+        for other in [page, stripped, recutPage] {
+            #expect(PNGFile.samePixelData(other, page) && PNGFile.samePixelData(page, other))
+        }
+        // A byte of the image data (inside the deflate stream), of the header, or of a checksum.
+        let changedData = recut(page) { $0[$0.count / 2] ^= 0x01 }
+        var otherHeader = page
+        otherHeader[28] = 1  // interlaced
+        var badChecksum = recutPage
+        let idat = try #require(Array(PNGFile.chunks(of: badChecksum)).first { $0.type.elementsEqual("IDAT".utf8) })
+        badChecksum[idat.data.upperBound] ^= 0xFF
+        for other in [changedData, otherHeader, badChecksum, wider, Array("not a png".utf8)] {
+            #expect(!PNGFile.samePixelData(other, page) && !PNGFile.samePixelData(page, other))
+        }
+        #expect(PNGFile.trueColorPixels(badChecksum) == nil, "decoding refuses it too")
+    }
+
     /// A PNG of `width` × `height` pixels whose rows take filter types 0, 1, 2, 3, 4, 0, ... in
     /// turn (stored, not compressed), and its pixels as `PixelImage` words (colours as written,
     /// 0 where alpha is 0).

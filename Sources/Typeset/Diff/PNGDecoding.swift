@@ -2,6 +2,7 @@
 // into `PixelImage`'s words (`trueColorPixels`), and the resolution a PNG says (its pHYs chunk), which
 // a diff image takes on.
 import CCairo  // zlib
+import Glibc  // memcmp
 
 extension PNGFile {
     /// The pixels of an 8-bit RGB or RGBA PNG, not interlaced, without tRNS (what typeset, Cairo
@@ -14,6 +15,48 @@ extension PNGFile {
     /// instructions here, 69 million through Cairo, whose libpng rows and per-pixel conversion
     /// cost as much as inflating.
     static func trueColorPixels(_ bytes: [UInt8]) -> (width: Int, height: Int, words: [UInt32])? {
+        guard let (width, height, channels, data) = trueColorData(bytes) else { return nil }
+        let rowLength = 1 + width * channels
+        let expected = height * rowLength
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var status = Z_OK
+        // One byte more than the rows: data past them is Cairo's to judge, and the last RGB pixel
+        // is read as four bytes. (Neither array is cleared first: what is read of them is
+        // written before.)
+        var rows = [UInt8](unsafeUninitializedCapacity: expected + 1) { output, count in
+            count = expected + 1
+            output[expected] = 0
+            bytes.withUnsafeBufferPointer { input in
+                stream.next_out = output.baseAddress
+                stream.avail_out = uInt(expected + 1)
+                guard let start = input.baseAddress else { return }
+                for range in data where status == Z_OK {
+                    stream.next_in = UnsafeMutablePointer(mutating: start + range.lowerBound)
+                    stream.avail_in = uInt(range.count)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    if status == Z_BUF_ERROR, stream.avail_out > 0 { status = Z_OK }  // this chunk used up
+                }
+            }
+        }
+        guard status == Z_STREAM_END, Int(stream.total_out) == expected else { return nil }
+        var unfiltered = false
+        let words = [UInt32](unsafeUninitializedCapacity: width * height) { words, count in
+            count = width * height
+            guard let out = words.baseAddress else { return }
+            unfiltered = rows.withUnsafeMutableBufferPointer { rows in
+                rows.baseAddress.map { unfilter($0, into: out, width: width, height: height, channels: channels) }
+                    ?? false
+            }
+        }
+        return unfiltered ? (width, height, words) : nil
+    }
+
+    /// The size, channels (3 or 4) and image data (the IDAT chunks' contents, in order) of a PNG
+    /// `trueColorPixels` decodes; nil for one it leaves to Cairo by its chunks alone (whether the
+    /// data inflates to its rows is not tried).
+    private static func trueColorData(_ bytes: [UInt8]) -> (width: Int, height: Int, channels: Int, data: [Range<Int>])? {
         guard bytes.count >= 33, bytes.starts(with: signature), bigEndian(bytes, 8) == 13,
             bytes[12..<16].elementsEqual("IHDR".utf8)
         else { return nil }
@@ -53,41 +96,47 @@ extension PNGFile {
         // The zlib header: deflate with a 32 KiB window. libpng inflates with the window the
         // header declares and refuses data reaching further back; zlib here would not.
         guard ended, let first = data.first, first.count >= 2, bytes[first.lowerBound] == 0x78 else { return nil }
-        let rowLength = 1 + width * channels
-        let expected = height * rowLength
-        var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
-        var status = Z_OK
-        // One byte more than the rows: data past them is Cairo's to judge, and the last RGB pixel
-        // is read as four bytes. (Neither array is cleared first: what is read of them is
-        // written before.)
-        var rows = [UInt8](unsafeUninitializedCapacity: expected + 1) { output, count in
-            count = expected + 1
-            output[expected] = 0
-            bytes.withUnsafeBufferPointer { input in
-                stream.next_out = output.baseAddress
-                stream.avail_out = uInt(expected + 1)
-                guard let start = input.baseAddress else { return }
-                for range in data where status == Z_OK {
-                    stream.next_in = UnsafeMutablePointer(mutating: start + range.lowerBound)
-                    stream.avail_in = uInt(range.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    if status == Z_BUF_ERROR, stream.avail_out > 0 { status = Z_OK }  // this chunk used up
-                }
+        return (width, height, channels, data)
+    }
+
+    /// Whether the PNGs `a` and `b` are one image by their bytes alone: both of the kind
+    /// `trueColorPixels` reads, with the same header and the same image data however it is cut
+    /// into IDAT chunks, so that decoding gives both the same pixels (or refuses both). Their
+    /// other chunks (a resolution, text, a date) may differ: a reference an earlier version wrote,
+    /// without the pHYs chunk, is known to be the page without inflating it (4 ms a screen).
+    static func samePixelData(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard let first = trueColorData(a), let second = trueColorData(b), a[16..<29] == b[16..<29] else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                sameBytes(a, first.data, b, second.data)
             }
         }
-        guard status == Z_STREAM_END, Int(stream.total_out) == expected else { return nil }
-        var unfiltered = false
-        let words = [UInt32](unsafeUninitializedCapacity: width * height) { words, count in
-            count = width * height
-            guard let out = words.baseAddress else { return }
-            unfiltered = rows.withUnsafeMutableBufferPointer { rows in
-                rows.baseAddress.map { unfilter($0, into: out, width: width, height: height, channels: channels) }
-                    ?? false
+    }
+
+    /// Whether the `ranges` of `a` joined are the `others` of `b` joined.
+    private static func sameBytes(
+        _ a: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>], _ b: UnsafeBufferPointer<UInt8>, _ others: [Range<Int>]
+    ) -> Bool {
+        guard ranges.reduce(0, { $0 + $1.count }) == others.reduce(0, { $0 + $1.count }),
+            let a = a.baseAddress, let b = b.baseAddress
+        else { return false }
+        var (i, j) = (0, 0)  // the ranges at hand
+        var (x, y) = (ranges.first?.lowerBound ?? 0, others.first?.lowerBound ?? 0)  // where in them
+        while i < ranges.count && j < others.count {
+            let length = min(ranges[i].upperBound - x, others[j].upperBound - y)
+            guard memcmp(a + x, b + y, length) == 0 else { return false }
+            x += length
+            y += length
+            if x == ranges[i].upperBound {
+                i += 1
+                if i < ranges.count { x = ranges[i].lowerBound }
+            }
+            if y == others[j].upperBound {
+                j += 1
+                if j < others.count { y = others[j].lowerBound }
             }
         }
-        return unfiltered ? (width, height, words) : nil
+        return true
     }
 
     /// Undoes each row's filter (PNG §9) in `rows` and turns its pixels into words;

@@ -254,7 +254,11 @@ public struct SnapshotFolder: Sendable {
                 return
             }
             let referenceBytes = readFile(reference, limit: PixelImage.largestFile)
-            if let size = PNGFile.headerSize(bytes), referenceBytes == bytes {
+            // The same bytes, or the same image data with other chunks around it (a reference
+            // an earlier version wrote): the same pixels, not decoded.
+            if let size = PNGFile.headerSize(bytes),
+                referenceBytes == bytes || referenceBytes.map({ PNGFile.samePixelData($0, bytes) }) == true
+            {
                 let identical = Comparison.identical(
                     width: size.width, height: size.height, tolerance: options.tolerance)
                 removeDiffImage(diffImage)
@@ -337,7 +341,7 @@ public struct SnapshotFolder: Sendable {
             }
             let reference = referencePath(name: name, page: page)
             if let old = readFile(reference, limit: PixelImage.largestFile) {
-                if old == bytes { return }
+                if old == bytes || PNGFile.samePixelData(old, bytes) { return }
                 let same = try? Comparison(
                     referenceImage(reference, old), PixelImage(drawn: surface), tolerance: options.tolerance)
                 if same?.result.passes(maxDiff: options.maxDiff) == true { return }
