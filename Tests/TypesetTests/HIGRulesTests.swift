@@ -75,6 +75,7 @@ extension ReportBlock {
     /// The empty lines of `<br/><br/>` are no lines of text: two lines with a blank one after,
     /// between or before them are a block of two, aligned by the interface (they were set as
     /// a paragraph of three, by their own language); three lines of text with one are three.
+    /// Nor is a line of nothing but white space that has glyphs (`<br/>&nbsp;<br/>`).
     @Test func blankLinesAreNotLinesOfText() {
         let b = blocks("""
             <document lang="ar"><p lang="en">One<br/>two<br/><br/></p><p lang="en">One<br/><br/>two</p>
@@ -82,6 +83,14 @@ extension ReportBlock {
             """)
         #expect(b.map(\.lines.count) == [3, 3, 3, 3, 4])
         #expect(b.map(\.align) == ["right", "right", "right", "right", "left"])
+        // A blank line kept with a no-break space (or a figure or narrow one) is blank too; a
+        // line of text that begins with one is a line of text.
+        let kept = blocks("""
+            <document lang="ar"><label>Wi-Fi<br/>&#xA0;<br/>Connected</label><label>Wi-Fi<br/>&#x2007;&#x202F;<br/>On</label>
+            <p lang="en">One<br/>two<br/>&#xA0;</p><p lang="en">One<br/>&#xA0;two<br/>three</p></document>
+            """)
+        #expect(kept.map(\.lines.count) == [3, 3, 3, 3])
+        #expect(kept.map(\.align) == ["right", "right", "right", "left"])
     }
 
     @Test func arabicAndHebrewInLeftToRightInterface() {

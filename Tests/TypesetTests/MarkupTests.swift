@@ -1061,6 +1061,8 @@ private struct Fixture {
             "az-IR", "az_ir", "kk-CN", "uz-AF", "aze-IR", "kas", "pan-PK", "kk-AF", "kk-IR", "ku-LB", "ha-SD",
             // Biblical and Samaritan Hebrew, Mandaic, Judeo-Arabic; N'Ko in Guinea, Tajik in Pakistan.
             "hbo", "smp", "mid", "jrb", "tg-PK",
+            // Brahui, Lahnda, Chadian Arabic (Arabic letters); Avestan and Sogdian (their own scripts).
+            "brh", "brh-PK", "lah", "shu", "ae", "sog",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
@@ -1082,6 +1084,8 @@ private struct Fixture {
             ("lad", nil), ("lad-IL", nil), ("rhg", nil), ("lad-Hebr", true), ("rhg-Rohg", true), ("und-Latn", false), ("und-Arab", true),
             // Written in both where the region is: Sindhi in India, Mandingo in Guinea.
             ("sd-IN", nil), ("snd-IN", nil), ("sd-Arab-IN", true), ("sd-Deva-IN", false), ("sd", true), ("man-GN", nil), ("man-Nkoo-GN", true),
+            // CLDR's likely script is Arabic or Cypriot, but Latin or Greek letters are as usual.
+            ("fub", nil), ("swb", nil), ("grc", nil), ("grc-Cprt", true), ("grc-Grek", false), ("brh", true),
         ]
         for (tag, rightToLeft) in expected {
             #expect(Language.declaredRightToLeft(language: tag) == rightToLeft, "\(tag)")

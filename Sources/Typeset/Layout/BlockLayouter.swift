@@ -1947,7 +1947,7 @@ struct BlockLayouter {
         // every such word ("Bluetooth Notifications" was, whose first word alone was counted).
         // Lines of text: the empty lines of "<br/><br/>" are not (two lines of Hebrew with a
         // blank line after them were set as a paragraph of three, by their own language).
-        let lineCount = paragraph.lines.count { !$0.showsNothing } - paragraph.wordCuts
+        let lineCount = paragraph.textLineCount - paragraph.wordCuts
         let side: Side
         if let listRTL = context.listRightToLeft {
             side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)

@@ -91,6 +91,13 @@ struct ParagraphLayout {
     var brokenWordCount: Int
     var height: Double { lines.reduce(0) { $0 + $1.height } }
 
+    /// Its lines that show text: not the empty lines of `<br/><br/>`, nor one of nothing but white
+    /// space that has a glyph (`<br/>&#xA0;<br/>`, a blank line kept with a no-break space, was
+    /// counted, and an Arabic label of two lines of text was set as a paragraph of three).
+    var textLineCount: Int {
+        lines.count { line in !line.showsNothing && displayScalars[line.scalarRange].contains { !showsNothing($0) } }
+    }
+
     /// The room its ink needs over its first line's box and under its last's
     /// (`TextLine.inkOverflow`; a single line measured once); nil without lines.
     var edgeInk: (above: Double, below: Double)? {

@@ -62,13 +62,31 @@ public enum Language {
         // Biblical Hebrew; Samaritan Hebrew and Aramaic; Mandaic; the Jewish languages written in
         // Hebrew letters (Judeo-Arabic and its varieties, Judeo-Persian); Old Aramaic, Phoenician.
         "hbo", "smp", "sam", "mid", "myz", "jrb", "aju", "yhd", "yud", "jye", "jpr", "oar", "phn",
+        // Written in Arabic letters (CLDR's likely script, and the one in use): Brahui, Lahnda,
+        // Hindko, Gujari, Torwali, Indus Kohistani, Shina, Kalami, Gawar-Bati, Ormuri, Phalura,
+        // Dhatki and the Koli languages of Pakistan; Deccani; Laki, Southern Luri, Parsi-Dari,
+        // Zoroastrian Dari; Chadian and Eastern Egyptian Bedawi Arabic.
+        "brh", "lah", "hnd", "hno", "gju", "trw", "mvy", "scl", "gwc", "gwt", "oru", "phl", "mki", "gjk", "kvx",
+        "kxp", "dcc", "lki", "luz", "prd", "gbz", "shu", "avl",
+        // Languages known only in scripts written right to left: Avestan, Old Turkic, Pahlavi,
+        // Sogdian, Chorasmian, Lydian, Manichaean, Meroitic, Old North Arabian, Parthian,
+        // Sabaean, Old Uyghur.
+        "ae", "otk", "pal", "sog", "xco", "xld", "xmn", "xmr", "xna", "xpr", "xsa", "oui",
     ]
 
     /// Languages written in either direction's letters as much (Ladino, Rohingya and Balti in
     /// Latin ones too: a Latin label tagged `lad` read "!Bienvenidos¡" set right to left), and
     /// the codes of no one language (undetermined, several, uncoded, no language): a text block
     /// in one takes the direction of its first strong letter, as one without a language does.
-    static let eitherDirectionLanguages: Set<String> = ["bft", "lad", "rhg", "mis", "mul", "und", "zxx"]
+    /// Also those whose likely script in CLDR is one written right to left but that are written
+    /// in Latin (or other) letters as much or more: Beja, Nobiin, Andaandi, Kenuzi-Dongola, Maba,
+    /// Manga Kanuri, Adamawa Fulfulde, the Comorian languages, Domari, Western Cham, Pattani
+    /// Malay; Prakrit (CLDR: Kharoshthi) and Ancient Greek (CLDR: Cypriot), whose texts are mostly
+    /// in Brahmi, Devanagari and Greek letters.
+    static let eitherDirectionLanguages: Set<String> = [
+        "bft", "lad", "rhg", "mis", "mul", "und", "zxx",
+        "bej", "fia", "dgl", "kzh", "mde", "kby", "fub", "swb", "zdj", "wni", "rmt", "cja", "mfa", "pra", "grc",
+    ]
 
     /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
     static let rightToLeftScripts: Set<String> = [
