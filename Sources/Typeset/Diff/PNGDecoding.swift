@@ -103,7 +103,7 @@ extension PNGFile {
     /// `trueColorPixels` reads, with the same header and the same image data however it is cut
     /// into IDAT chunks, so that decoding gives both the same pixels (or refuses both). Their
     /// other chunks (a resolution, text, a date) may differ: a reference an earlier version wrote,
-    /// without the pHYs chunk, is known to be the page without inflating it (4 ms a screen).
+    /// without the pHYs chunk, is known to be the page without inflating it (5 ms of a core a screen).
     static func samePixelData(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard let first = trueColorData(a), let second = trueColorData(b), a[16..<29] == b[16..<29] else { return false }
         return a.withUnsafeBufferPointer { a in
