@@ -269,6 +269,24 @@ import Testing
         #expect(try after(350, 4) == [2, 2])
         #expect(try after(370, 4) == [0, 4])
         #expect(try after(330, 5) == [3, 2])
+        // Lines of text, that is: the empty line of a paragraph that ends in `<br/><br/>` is no
+        // company, its last line of text takes the one before along (its last word opened a
+        // page alone); a `<br/>` before the first line is no line of its start (the first
+        // line ended a page alone, the rest on the next).
+        let ended = try #require(layoutMarkup(
+            #"<document width="300" height="110" margin="10"><p>line1<br/>line2<br/>line3<br/>line4<br/>line5<br/><br/></p></document>"#))
+        #expect(ended.report.pages.map { $0.blocks.flatMap { $0.lines.map { $0.runs.map(\.text).joined() } } }
+            == [["line1", "line2", "line3"], ["line4", "line5", ""]])
+        func leading(_ spacer: Int, _ lines: Int) throws -> [Int] {
+            let text = (1...lines).map { "line\($0)" }.joined(separator: "<br/>")
+            let markup = #"<document width="200" height="460" margin="10"><p>top</p><spacer height="\#(spacer)"/><p><br/>\#(text)</p></document>"#
+            let result = try #require(layoutMarkup(markup))
+            return result.report.pages.map { page in
+                page.blocks.filter { $0.kind == "p" && $0.text != "top" }.reduce(0) { $0 + $1.lines.count }
+            }
+        }
+        #expect(try leading(350, 3) == [0, 4])
+        #expect(try leading(330, 4) == [3, 2])
     }
 
     /// No page starts with an empty line (`<br/><br/>`) before text: it stays on the page

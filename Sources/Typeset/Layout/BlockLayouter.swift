@@ -343,12 +343,19 @@ struct Unit {
     /// line stands alone at a page's foot (an orphan: CSS's `orphans: 2`; "This" ended a page,
     /// the paragraph going on over four more), and a paragraph of two lines goes on to the
     /// next page whole rather than leave its last line alone there; all three of three, which
-    /// the widow rule would otherwise cut 1 + 2; else its first. Nil for no lines.
+    /// the widow rule would otherwise cut 1 + 2; else its first. Lines of text, that is: the
+    /// empty lines of a `<br/>` before them come with them, and those between them and after
+    /// them count for nothing (`Unit.pieces`). Nil for no lines.
     static func widowFreeStart(_ paragraph: ParagraphLayout, contentHeight: Double) -> Int? {
         guard !paragraph.lines.isEmpty else { return nil }
         let lines = paragraph.lines
-        if lines.count == 3, paragraph.height <= contentHeight + 0.001 { return 2 }
-        return lines.count >= 2 && lines[0].height + lines[1].height <= contentHeight + 0.001 ? 1 : 0
+        let text = lines.indices.filter { !lines[$0].showsNothing }
+        guard !text.isEmpty else {
+            return lines.count >= 2 && lines[0].height + lines[1].height <= contentHeight + 0.001 ? 1 : 0
+        }
+        func height(through k: Int) -> Double { lines[...k].reduce(0) { $0 + $1.height } }
+        if text.count == 3, height(through: lines.count - 1) <= contentHeight + 0.001 { return text[2] }
+        return text.count >= 2 && height(through: text[1]) <= contentHeight + 0.001 ? text[1] : text[0]
     }
 
     /// Whether one of the unit's blocks is not cut between lines and is taller than a page: it

@@ -492,11 +492,14 @@ extension Unit {
         // (a paragraph of 200,000 `<br/>` looked through all those left on every page).
         var slices: [[(top: Double, bottom: Double)]] = []
         var nextText: [[Int]] = []
+        // And the last line that shows something, whose widow it would be.
+        var lastText: [Int?] = []
         for block in blocks {
             guard block.cutsBetweenLines(contentHeight: contentHeight), let paragraph = block.paragraph else {
                 slices.append([(block.top, block.bottom)])
                 // (A block of one slice is never asked about its lines: no room is made for it.)
                 nextText.append([])
+                lastText.append(nil)
                 continue
             }
             let lines = paragraph.lines
@@ -508,6 +511,7 @@ extension Unit {
                 firstText[k] = shown
             }
             nextText.append(firstText)
+            lastText.append(lines.lastIndex { !$0.showsNothing })
         }
         func isBlankLine(_ i: Int, _ k: Int) -> Bool { nextText[i][k] != k }
         let column = blocks.map(\.column)
@@ -565,9 +569,11 @@ extension Unit {
                 // the line before it goes with it, when the two fit on the next page (one of
                 // three lines was cut 2 + 1), and an empty line is no company: the text line
                 // before it goes too, unless the next page would then begin with empty lines
-                // (the rule above). One of two lines does not start on a page that holds
-                // only one (`Unit.startHeight`).
-                if end == block.count - 1 && end - start >= 2 && block[end].bottom - block[end - 1].top <= contentHeight + 0.001 {
+                // (the rule above). Its last line of text, that is: the empty lines of a
+                // paragraph that ends in `<br/><br/>` follow it (its last word opened a page
+                // alone). One of two lines does not start on a page that holds only one
+                // (`Unit.startHeight`).
+                if end == lastText[i], end - start >= 2, block[block.count - 1].bottom - block[end - 1].top <= contentHeight + 0.001 {
                     var company = end - 1
                     while isBlankLine(i, company), company - start >= 2,
                         block[block.count - 1].bottom - block[company - 1].top <= contentHeight + 0.001
@@ -586,9 +592,11 @@ extension Unit {
                 // Below another block of its column, a paragraph does not leave its first line
                 // alone at the page's foot (an orphan), as in the flow: it begins on the next
                 // page, when its first two lines fit on one ("First step 4" ended a column's
-                // page, the paragraph going on at the next).
-                if start == 0 && end == 1 && block.count >= 2 && block[1].bottom - block[0].top <= contentHeight + 0.001
-                    && !firstInColumn()
+                // page, the paragraph going on at the next). Its first two lines of text, past
+                // the empty lines of a `<br/>` that begins it.
+                if start == 0, end < block.count, let first = nextText[i].first, first < end, first + 1 < block.count,
+                    nextText[i][first + 1] == end, block[end].bottom - block[0].top <= contentHeight + 0.001,
+                    !firstInColumn()
                 {
                     end = 0
                 }
