@@ -1762,7 +1762,8 @@ extension ReportInvariantTests {
     }
     /// An image less tall than the first line of the text beside it in a row stands centered
     /// on that line, as an icon beside its label does (it stood at the row's top); a taller one
-    /// stays at the top.
+    /// stays at the top, but where the line was moved down to a button's title: there an icon
+    /// taller than the line is centered on it too (a 24 pt icon stood 11 pt above its label).
     @Test func anIconBesideItsLabelIsCenteredOnItsLine() throws {
         let (folder, _) = try document(lang: "en", flip: "never")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -1779,6 +1780,20 @@ extension ReportInvariantTests {
             let middle = label.frame.y + 17 * 1.3 / 2
             #expect((abs(image.y + image.height / 2 - middle) < 0.01) == centered, "\(height): \(image) \(label.frame) \(line.baseline)")
             if !centered { #expect(image.y == label.frame.y) }
+        }
+        // Beside a label moved down to a 44 pt button's title: 22.2 and 28 pt icons at Large
+        // (17 pt), a 20 pt one at xSmall (14 pt), as a 22 pt one at Large was.
+        for (height, body) in [(22.0, 17.0), (22.2, 17), (28, 17), (20, 14)] {
+            let xml = #"<document><row><image src="arrow.png" width="24" height="\#(height)"/><label>Wi-Fi</label><button>Join</button></row></document>"#
+            try xml.write(toFile: folder + "/doc.xml", atomically: true, encoding: .utf8)
+            var settings = JobSettings()
+            settings.layout.bodySize = body
+            let outcome = sharedTypesetter.layoutFile(folder + "/doc.xml", settings: settings)
+            let blocks = try #require(outcome.layout?.report.pages.first?.blocks)
+            let image = try #require(blocks.first { $0.kind == "image" }?.frame)
+            let label = try #require(blocks.first { $0.kind == "label" }?.frame)
+            #expect(label.y > 16 + 5, "moved down to the button's title: \(label)")
+            #expect(abs(image.y + image.height / 2 - (label.y + body * 1.3 / 2)) < 0.01, "\(height) at \(body): \(image) \(label)")
         }
         // So do the rules of a "—— or ——" separator (they ran along the row's top).
         let separator = #"<document lang="ar"><row><divider/><label align="center">أو</label><divider/></row></document>"#

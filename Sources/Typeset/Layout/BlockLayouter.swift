@@ -1116,17 +1116,20 @@ struct BlockLayouter {
                 }
             }
         }
-        // An image less tall than the first line of the text beside it stands centered on that
-        // line, as an icon beside its label does in a stack view (at the row's top, a 12 pt
-        // arrow stood 5 pt above the middle of the label's line); so does a divider, the rules
-        // of a "—— or ——" separator (they ran along the row's top, above the word).
+        // An image beside text stands centered on the text's first line, where that lowers it,
+        // as an icon beside its label does in a stack view (at the row's top, a 12 pt arrow
+        // stood 5 pt above the middle of the label's line); so does a divider, the rules of a
+        // "—— or ——" separator (they ran along the row's top, above the word). A taller one
+        // too, where the line was moved down to a button's title: only those less tall than
+        // the line were, and a 24 pt icon stood 11 pt above its label beside a 44 pt button
+        // (a 22 pt one centered). One taller than its centered place stays at the row's top.
         let lines = (buttonBlocks + leads).compactMap { index -> (top: Double, height: Double)? in
             guard let line = placed[index].paragraph?.lines.first, let origin = placed[index].lineOrigins.first else { return nil }
             return (origin.top, line.height)
         }
         // (The tallest line, the highest of those: whichever child it is in, one place.)
         if let line = lines.max(by: { $0.height < $1.height || $0.height == $1.height && $0.top > $1.top }) {
-            for i in imageBlocks where placed[i].bottom - placed[i].top < line.height {
+            for i in imageBlocks {
                 let down = line.top + line.height / 2 - (placed[i].top + placed[i].bottom) / 2
                 guard down > 0.001 else { continue }
                 placed[i].move(down: down)
