@@ -192,6 +192,35 @@ extension ReportBlock {
         #expect(blocks(#"<document lang="he"><p dir="auto">Wi-Fi: רשת</p></document>"#).map(\.direction) == ["ltr"])
     }
 
+    /// From an audit of these rules: single quotes quote too (‘…’, '…', ‹…›, ״…״), an
+    /// apostrophe does not ("users’", "don't"); a word that begins in Latin letters (a URL, a
+    /// file's name with a Hebrew part) is not one of right-to-left letters; a comma after the
+    /// Hebrew leaves a product's name first; a leading LRM asks for left to right, as a leading
+    /// RLM asks for right to left; and a catalog's text has its language's direction whether
+    /// its element names a language or not. Each was set the other way.
+    @Test func quotesAddressesMarksAndCatalogTextTakeTheirDirection() throws {
+        let quotes = blocks(
+            #"<document lang="ar"><label>Translate ‘شكرا جزيلا’ to English</label><label>Translate 'شكرا جزيلا' to English</label>"#
+                + #"<label>Type ‹مرحبا بكم› here.</label><label>The users’ files show ‘مرحبا بكم’ here</label>"#
+                + #"<stack lang="he"><label>Translate ״שלום עולם״ to English</label></stack><label>'مرحبا بكم</label></document>"#)
+        #expect(quotes.map(\.direction) == ["ltr", "ltr", "ltr", "ltr", "ltr", "rtl"])
+        #expect(BlockLayouter.quotations(Array("a ‘b’ c 'd' don't ‹e› x’s".unicodeScalars)) == [3..<4, 9..<10, 19..<20])
+        #expect(BlockLayouter.quotations(Array("the users’ files, 5' tall, צה״ל".unicodeScalars)).isEmpty)
+        let he = blocks(
+            #"<document lang="he"><label>https://he.wikipedia.org/wiki/ירושלים</label><label>Invoice_חשבונית.pdf</label>"#
+                + #"<label>info@מוזיאון.co.il</label><label>Apple Watch Ultra 2 מחובר, 80%</label><label>Apple Watch Ultra 2 מחובר</label>"#
+                + "<label>\u{200E}שלום עולם!</label><label>\u{200F}Wi-Fi is on.</label><label>Wi-Fi: רשת ביתית</label></document>")
+        #expect(he.map(\.direction) == ["ltr", "ltr", "ltr", "rtl", "rtl", "ltr", "rtl", "rtl"])
+        let catalog = try StringCatalog.parse(
+            bytes: Array(
+                #"{"sourceLanguage": "en", "version": "1.0", "strings": {"video.ready": {"localizations": {"he": {"stringUnit": {"state": "translated", "value": "Amazon Prime Video זמין."}}}}}}"#
+                    .utf8), file: "Localizable.xcstrings")
+        let keyed = blocks(
+            #"<document><label key="video.ready">x</label><label key="video.ready" lang="en">x</label></document>"#,
+            options: LayoutOptions(locale: "he", catalog: catalog))
+        #expect(keyed.map(\.direction) == ["rtl", "rtl"])
+    }
+
     /// SPEC 4.1 counts lines of text, not the pieces of a word broken between its letters: a
     /// Latin label cut in three in a Hebrew row stays on the row's start side (it was left
     /// aligned as a paragraph of three lines of its own language).

@@ -871,12 +871,12 @@ struct BlockLayouter {
     }
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
-    /// many have right-to-left ones (R, AL), how many left-to-right ones (L), and how many there
-    /// are (a word of both counts in each); and whether it reads as a product's name before
+    /// many begin in right-to-left ones (R, AL), how many have left-to-right ones (L), and how
+    /// many there are (a word of both that begins in right-to-left letters counts in each); and whether it reads as a product's name before
     /// right-to-left text: it ends in a right-to-left word, its left-to-right words all have
     /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
-    /// "iPhone", "macOS", "USB"), and no colon or comma stands between (a key and its value,
-    /// a list). `unquoted`: the right-to-left words and all words outside quotation marks
+    /// "iPhone", "macOS", "USB"), and no colon or comma stands between them and the right-to-left
+    /// text (a key and its value, a list). `unquoted`: the right-to-left words and all words outside quotation marks
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
     /// outside and no colon stands right before the first ('Translate "شكرا جزيلا" to English' is
     /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
@@ -923,12 +923,17 @@ struct BlockLayouter {
             case 0x2069: isolates = max(0, isolates - 1)
             default:
                 guard isolates == 0 else { continue }
-                if scalar == ":" || scalar == "," || scalar == "\u{060C}" { listed = true }
+                // (Before the right-to-left text: "Apple Watch Ultra 2 מחובר, 80%" is its name first.)
+                if scalar == ":" || scalar == "," || scalar == "\u{060C}", rightToLeft == 0, !word.rightToLeft { listed = true }
                 while nextQuotation < quotations.count, quotations[nextQuotation].upperBound <= at { nextQuotation += 1 }
                 let quoted = nextQuotation < quotations.count && quotations[nextQuotation].contains(at)
                 switch scalar.bidiClass {
                 case .R, .AL:
-                    word.rightToLeft = true
+                    // A word that begins in Latin letters is not one of right-to-left letters for
+                    // the share: a URL, a file's or an address's name with a Hebrew part in it
+                    // ("https://he.wikipedia.org/wiki/ירושלים", "Invoice_חשבונית.pdf") was set
+                    // right to left, its parts reordered; "ו-App" begins in Hebrew.
+                    if !word.leftToRight { word.rightToLeft = true }
                     wordQuoted = wordQuoted || quoted
                 case .L:
                     word.leftToRight = true
@@ -961,11 +966,13 @@ struct BlockLayouter {
     /// The stretches of `scalars` inside quotation marks, outermost, when the marks outside
     /// isolates open and close in order (nested "…«…»…" too: paired in the order they came,
     /// "«" closed the first '"'); none when one is left open (a stray '"' took the rest of a
-    /// Hebrew sentence for a quotation). '"' opens and closes, "«" and "»" close each other (»…«
-    /// in Danish) and "»" itself (Finnish »…»), "“" closes "„" (German) and otherwise opens, "”"
-    /// closes "“", "„" (Hebrew, Polish: „…”) or "”" (Swedish: ”…”). A mark between two letters
-    /// of one script is none (a gershayim, צה"ל, ש”ח), nor is '"' after a digit unless it
-    /// closes one (an inch, 27"; but "תמונה 1").
+    /// Hebrew sentence for a quotation). '"' and "״" (gershayim) open and close, "«" and "»"
+    /// close each other (»…« in Danish) and "»" itself (Finnish »…»), as "‹" and "›" do, "“"
+    /// closes "„" (German) and otherwise opens, "”" closes "“", "„" (Hebrew, Polish: „…”) or "”"
+    /// (Swedish: ”…”); "‘" closes "‚" and otherwise opens, "’" closes "‘" or "‚" and is otherwise
+    /// an apostrophe, "'" opens at a word's start and closes an open "'". A mark between two
+    /// letters of one script is none (a gershayim, צה"ל, צה״ל, ש”ח, "don't"), nor is '"' or "'"
+    /// after a digit unless it closes one (an inch or a foot, 27"; but "תמונה 1").
     static func quotations(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
         var open: [(mark: UInt32, at: Int)] = []
         var stretches: [Range<Int>] = []
@@ -975,7 +982,7 @@ struct BlockLayouter {
             switch mark {
             case 0x2066...0x2068: isolates += 1
             case 0x2069: isolates = max(0, isolates - 1)
-            case 0x22, 0xAB, 0xBB, 0x201C, 0x201D, 0x201E:
+            case 0x22, 0x27, 0xAB, 0xBB, 0x5F4, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2039, 0x203A:
                 guard isolates == 0 else { continue }
                 if at > 0, at + 1 < scalars.count, scalars[at - 1].properties.isAlphabetic,
                     scalars[at + 1].properties.isAlphabetic, scalars[at - 1].script == scalars[at + 1].script
@@ -983,17 +990,30 @@ struct BlockLayouter {
                     continue
                 }
                 let top = open.last?.mark
-                // ('"' after a digit closes an open '"', "תמונה 1"; else it is an inch's sign.)
-                if mark == 0x22, top != 0x22, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
+                // ('"' after a digit closes an open '"', "תמונה 1"; else it is an inch's sign, as
+                // "'" is a foot's.)
+                if mark == 0x22 || mark == 0x27, top != mark, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
                 let closes =
                     switch mark {
-                    case 0x22: top == 0x22
+                    case 0x22, 0x5F4: top == mark
+                    case 0x27: top == 0x27
                     case 0xAB: top == 0xBB
                     case 0xBB: top == 0xAB || top == 0xBB
+                    case 0x2039: top == 0x203A
+                    case 0x203A: top == 0x2039 || top == 0x203A
+                    case 0x2018: top == 0x201A
+                    case 0x2019: top == 0x2018 || top == 0x201A
                     case 0x201C: top == 0x201E
                     case 0x201D: top == 0x201C || top == 0x201D || top == 0x201E
                     default: false
                     }
+                // An apostrophe closes only a quotation it may end: "’" that closes none is one
+                // ("the users’ files"), and "'" opens one only at a word's start.
+                if !closes, mark == 0x2019 || mark == 0x27 && !((at == 0 || scalars[at - 1].bidiClass == .WS)
+                    && at + 1 < scalars.count && scalars[at + 1].bidiClass != .WS)
+                {
+                    continue
+                }
                 if closes, let opening = open.popLast() {
                     if open.isEmpty { stretches.append(opening.at + 1..<at) }
                 } else {
@@ -1796,9 +1816,16 @@ struct BlockLayouter {
         lazy var firstStrong = BidiParagraph.firstStrongLevel(
             text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count, pastParagraphEnds: true)
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
-        if style.dir == nil, localizedLanguage != nil || style.lang == nil, let shownLanguage {
+        // A text that begins with an LRM asks for left to right (UAX #9 P2), as one that begins
+        // with an RLM asks for right to left: its text's, not its language's.
+        let marked = text.scalars.first { let kind = $0.bidiClass; return kind == .L || kind == .R || kind == .AL } == "\u{200E}"
+        if style.dir == nil, !marked, localizedLanguage != nil || style.lang == nil, let shownLanguage {
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
-            if style.lang != nil {
+            // A catalog's text is in its language where it has letters of that language's
+            // direction, whether the element names a language or not: "Amazon Prime Video זמין."
+            // was left to right, and right to left in an element of lang="en", whose own text
+            // is not shown.
+            if style.lang != nil || localized || localizedLanguage != nil {
                 let words = Self.wordDirections(text.scalars)
                 let own = rightToLeft ? words.rightToLeft > 0 : words.leftToRight > 0
                 let other = rightToLeft ? words.leftToRight > 0 : words.rightToLeft > 0
