@@ -158,19 +158,17 @@ def snapshot_times(typeset, inputs, work, repeats):
     run([typeset, "snapshot", folder, "--update"])
     median_of("same bytes", [typeset, "snapshot", folder], repeats)
     references = os.path.join(folder, "__snapshots__")
-    for name in os.listdir(references):
-        with open(os.path.join(references, name), "r+b") as f:
-            stripped = essential_chunks(f.read())
-            f.seek(0)
-            f.truncate()
-            f.write(stripped)
+
+    def rewrite_references(change):
+        for name in os.listdir(references):
+            with open(os.path.join(references, name), "r+b") as f:
+                changed = change(f.read())
+                f.seek(0)
+                f.truncate()
+                f.write(changed)
+    rewrite_references(essential_chunks)
     median_of("other chunks", [typeset, "snapshot", folder], repeats)
-    for name in os.listdir(references):
-        with open(os.path.join(references, name), "r+b") as f:
-            again = reencoded(f.read())
-            f.seek(0)
-            f.truncate()
-            f.write(again)
+    rewrite_references(reencoded)
     median_of("other encoding", [typeset, "snapshot", folder], repeats)
     # Every screen changed (a smaller body size): each gets a diff image; the check fails.
     for name in os.listdir(folder):
