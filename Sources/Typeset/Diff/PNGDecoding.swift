@@ -56,7 +56,9 @@ extension PNGFile {
     /// The size, channels (3 or 4) and image data (the IDAT chunks' contents, in order) of a PNG
     /// `trueColorPixels` decodes; nil for one it leaves to Cairo by its chunks alone (whether the
     /// data inflates to its rows is not tried).
-    private static func trueColorData(_ bytes: [UInt8]) -> (width: Int, height: Int, channels: Int, data: [Range<Int>])? {
+    private static func trueColorData(_ bytes: [UInt8])
+        -> (width: Int, height: Int, channels: Int, data: [Range<Int>])?
+    {
         guard bytes.count >= 33, bytes.starts(with: signature), bigEndian(bytes, 8) == 13,
             bytes[12..<16].elementsEqual("IHDR".utf8)
         else { return nil }
@@ -105,7 +107,9 @@ extension PNGFile {
     /// other chunks (a resolution, text, a date) may differ: a reference an earlier version wrote,
     /// without the pHYs chunk, is known to be the page without inflating it (5 ms of a core a screen).
     static func samePixelData(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard let first = trueColorData(a), let second = trueColorData(b), a[16..<29] == b[16..<29] else { return false }
+        guard let first = trueColorData(a), let second = trueColorData(b), a[16..<29] == b[16..<29] else {
+            return false
+        }
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 sameBytes(a, first.data, b, second.data)

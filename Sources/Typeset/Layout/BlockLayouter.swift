@@ -872,11 +872,12 @@ struct BlockLayouter {
 
     /// Of the words of `scalars` outside isolates (cut at white space) that have letters, how
     /// many begin in right-to-left ones (R, AL), how many have left-to-right ones (L), and how
-    /// many there are (a word of both that begins in right-to-left letters counts in each); and whether it reads as a product's name before
-    /// right-to-left text: it ends in a right-to-left word, its left-to-right words all have
-    /// a capital and one a digit or a capital after a small letter or two capitals ("Ultra 2",
-    /// "iPhone", "macOS", "USB"), and no colon or comma stands between them and the right-to-left
-    /// text (a key and its value, a list). `unquoted`: the right-to-left words and all words outside quotation marks
+    /// many there are (a word of both that begins in right-to-left letters counts in each); and
+    /// whether it reads as a product's name before right-to-left text: it ends in a
+    /// right-to-left word, its left-to-right words all have a capital and one a digit or a
+    /// capital after a small letter or two capitals ("Ultra 2", "iPhone", "macOS", "USB"), and
+    /// no colon or comma stands between them and the right-to-left text (a key and its value, a
+    /// list). `unquoted`: the right-to-left words and all words outside quotation marks
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
     /// outside and no colon stands right before the first ('Translate "شكرا جزيلا" to English' is
     /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
@@ -924,7 +925,9 @@ struct BlockLayouter {
             default:
                 guard isolates == 0 else { continue }
                 // (Before the right-to-left text: "Apple Watch Ultra 2 מחובר, 80%" is its name first.)
-                if scalar == ":" || scalar == "," || scalar == "\u{060C}", rightToLeft == 0, !word.rightToLeft { listed = true }
+                if scalar == ":" || scalar == "," || scalar == "\u{060C}", rightToLeft == 0, !word.rightToLeft {
+                    listed = true
+                }
                 while nextQuotation < quotations.count, quotations[nextQuotation].upperBound <= at { nextQuotation += 1 }
                 let quoted = nextQuotation < quotations.count && quotations[nextQuotation].contains(at)
                 switch scalar.bidiClass {
@@ -992,11 +995,12 @@ struct BlockLayouter {
                 let top = open.last?.mark
                 // ('"' after a digit closes an open '"', "תמונה 1"; else it is an inch's sign, as
                 // "'" is a foot's.)
-                if mark == 0x22 || mark == 0x27, top != mark, at > 0, NumberingSystem.isDigit(scalars[at - 1]) { continue }
+                if mark == 0x22 || mark == 0x27, top != mark, at > 0, NumberingSystem.isDigit(scalars[at - 1]) {
+                    continue
+                }
                 let closes =
                     switch mark {
-                    case 0x22, 0x5F4: top == mark
-                    case 0x27: top == 0x27
+                    case 0x22, 0x27, 0x5F4: top == mark
                     case 0xAB: top == 0xBB
                     case 0xBB: top == 0xAB || top == 0xBB
                     case 0x2039: top == 0x203A
@@ -1818,7 +1822,7 @@ struct BlockLayouter {
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
         // A text that begins with an LRM asks for left to right (UAX #9 P2), as one that begins
         // with an RLM asks for right to left: its text's, not its language's.
-        let marked = text.scalars.first { let kind = $0.bidiClass; return kind == .L || kind == .R || kind == .AL } == "\u{200E}"
+        let marked = text.scalars.first { [BidiClass.L, .R, .AL].contains($0.bidiClass) } == "\u{200E}"
         if style.dir == nil, !marked, localizedLanguage != nil || style.lang == nil, let shownLanguage {
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
             // A catalog's text is in its language where it has letters of that language's

@@ -573,7 +573,9 @@ extension Unit {
                 // paragraph that ends in `<br/><br/>` follow it (its last word opened a page
                 // alone). One of two lines does not start on a page that holds only one
                 // (`Unit.startHeight`).
-                if end == lastText[i], end - start >= 2, block[block.count - 1].bottom - block[end - 1].top <= contentHeight + 0.001 {
+                if end == lastText[i], end - start >= 2,
+                    block[block.count - 1].bottom - block[end - 1].top <= contentHeight + 0.001
+                {
                     var company = end - 1
                     while isBlankLine(i, company), company - start >= 2,
                         block[block.count - 1].bottom - block[company - 1].top <= contentHeight + 0.001
