@@ -62,7 +62,7 @@ public func visible(_ scalar: Unicode.Scalar) -> String {
 /// point, since the place they give looks blank.
 public func showsNothing(_ scalar: Unicode.Scalar) -> Bool {
     // (By the project's tables: the runtime's Unicode properties cost about 300 instructions a
-    // call, and SPEC 4.1 asks it of every paragraph's lines, `ParagraphLayout.textLineCount`.)
+    // call, and every line of a paragraph asks it, `TextLine.whiteSpaceOnly`.)
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.isWhiteSpace || scalar.isDefaultIgnorable
 }
 

@@ -300,6 +300,8 @@ import Testing
             }
         }
         #expect(try pages("Name: Dana<br/>Plan: PRO<br/><br/>Renews 1 May") == [["Name: Dana"], ["Plan: PRO", "", "Renews 1 May"]])
+        // So is a line of a no-break space alone, a blank line kept from collapsing.
+        #expect(try pages("Name: Dana<br/>Plan: PRO<br/>&#xA0;<br/>Renews 1 May") == [["Name: Dana"], ["Plan: PRO", "\u{A0}", "Renews 1 May"]])
         #expect(try pages("A<br/>B<br/><br/>C<br/>D<br/>E") == [["A", "B", ""], ["C", "D", "E"]])
         // Nor with those that end a paragraph: they end with the page (`a` and ten `<br/>` made
         // three pages of nothing after the first), and what follows starts the next page.

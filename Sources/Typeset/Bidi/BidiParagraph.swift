@@ -265,12 +265,19 @@ public struct BidiParagraph: Sendable {
     static func firstStrongLevel<Classes: RandomAccessCollection<BidiClass>>(
         _ classes: Classes, from start: Int, to end: Int, pastParagraphEnds: Bool = false
     ) -> UInt8? where Classes.Index == Int {
+        firstStrong(classes, from: start, to: end, pastParagraphEnds: pastParagraphEnds)?.level
+    }
+
+    /// Where `firstStrongLevel` finds its strong character, and the level.
+    static func firstStrong<Classes: RandomAccessCollection<BidiClass>>(
+        _ classes: Classes, from start: Int, to end: Int, pastParagraphEnds: Bool = false
+    ) -> (index: Int, level: UInt8)? where Classes.Index == Int {
         var isolateDepth = 0
         var i = start
         while i < end {
             switch classes[i] {
-            case .L where isolateDepth == 0: return 0
-            case .R where isolateDepth == 0, .AL where isolateDepth == 0: return 1
+            case .L where isolateDepth == 0: return (i, 0)
+            case .R where isolateDepth == 0, .AL where isolateDepth == 0: return (i, 1)
             case .LRI, .RLI, .FSI: isolateDepth += 1
             case .PDI where isolateDepth > 0: isolateDepth -= 1
             case .B where !pastParagraphEnds: return nil  // P2 looks no further than the paragraph's end

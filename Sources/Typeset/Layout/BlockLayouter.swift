@@ -1817,12 +1817,13 @@ struct BlockLayouter {
         // element of lang="en", its final period at its left. (Letters in isolates, a format
         // specifier's or a `<bdi>`'s, are not counted; digits and emoji are of no direction.)
         var declaringStyle = style
-        lazy var firstStrong = BidiParagraph.firstStrongLevel(
+        let strong = BidiParagraph.firstStrong(
             text.scalars.lazy.map { $0.bidiClass }, from: 0, to: text.scalars.count, pastParagraphEnds: true)
+        let firstStrong = strong?.level
         let shownLanguage = localizedLanguage ?? (context.languageIsDeclared ? language : nil)
-        // A text that begins with an LRM asks for left to right (UAX #9 P2), as one that begins
-        // with an RLM asks for right to left: its text's, not its language's.
-        let marked = text.scalars.first { [BidiClass.L, .R, .AL].contains($0.bidiClass) } == "\u{200E}"
+        // A text whose first strong character (UAX #9 P2) is an LRM asks for left to right, as
+        // one whose first is an RLM asks for right to left: its text's, not its language's.
+        let marked = strong.map { text.scalars[$0.index] == "\u{200E}" } ?? false
         if style.dir == nil, !marked, localizedLanguage != nil || style.lang == nil, let shownLanguage {
             let rightToLeft = Language.isRightToLeft(language: shownLanguage)
             // A catalog's text is in its language where it has letters of that language's
@@ -1988,7 +1989,7 @@ struct BlockLayouter {
         // every such word ("Bluetooth Notifications" was, whose first word alone was counted).
         // Lines of text: the empty lines of "<br/><br/>" are not (two lines of Hebrew with a
         // blank line after them were set as a paragraph of three, by their own language).
-        let lineCount = paragraph.textLineCount - paragraph.wordCuts
+        let lineCount = paragraph.lines.count { !$0.showsNothing } - paragraph.wordCuts
         let side: Side
         if let listRTL = context.listRightToLeft {
             side = HIGRules.listItemAlignment(style.align, listRightToLeft: listRTL, lineCount: lineCount, ownRightToLeft: ownRTL)

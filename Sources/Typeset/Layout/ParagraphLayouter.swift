@@ -39,9 +39,15 @@ struct TextLine: Equatable {
     /// rather than gluing the two words (ISO 32000-1 §14.8.2.5 wants word breaks as spaces in
     /// tagged PDF).
     var hangingSpace: HangingSpace? = nil
+    /// Whether its characters are all white space (or controls), set where the line is made:
+    /// `<br/>&#xA0;<br/>`, a blank line kept with a no-break space, has a glyph to draw.
+    var whiteSpaceOnly = false
 
-    /// An empty line (one of `<br/><br/>`): no glyphs to draw.
-    var showsNothing: Bool { runs.allSatisfy { $0.glyphs.isEmpty } }
+    /// An empty line (one of `<br/><br/>`, or of white space alone): no glyphs to draw, or only
+    /// white space's. Not a line of text to SPEC 4.1, no company for a widow, no line a page
+    /// starts with (an Arabic label of two lines of text around `<br/>&#xA0;<br/>` was set as
+    /// a paragraph of three).
+    var showsNothing: Bool { whiteSpaceOnly || runs.allSatisfy { $0.glyphs.isEmpty } }
 
     /// The room above and below the line's box that its ink needs, in points rounded up to a
     /// hundredth; 0 where it stays inside. SPEC §2's line box is line-height × size whatever the
@@ -90,13 +96,6 @@ struct ParagraphLayout {
     var wordCuts: Int
     var brokenWordCount: Int
     var height: Double { lines.reduce(0) { $0 + $1.height } }
-
-    /// Its lines that show text: not the empty lines of `<br/><br/>`, nor one of nothing but white
-    /// space that has a glyph (`<br/>&#xA0;<br/>`, a blank line kept with a no-break space, was
-    /// counted, and an Arabic label of two lines of text was set as a paragraph of three).
-    var textLineCount: Int {
-        lines.count { line in !line.showsNothing && displayScalars[line.scalarRange].contains { !showsNothing($0) } }
-    }
 
     /// The room its ink needs over its first line's box and under its last's
     /// (`TextLine.inkOverflow`; a single line measured once); nil without lines.
@@ -753,7 +752,8 @@ final class ParagraphLayouter: Sendable {
             baseline: baselineOffset(size: largest, lineHeight: lineHeight, primary: primary),
             largestSize: largest,
             hangingSpace: hangingSpace(
-                range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders, balance: balance))
+                range, visibleEnd: visibleEnd, text, items, shaped, clusterOrders, balance: balance),
+            whiteSpaceOnly: !display[range].contains { !showsNothing($0) })
     }
 
     /// The space at `visibleEnd` when it hangs at the end of the line `range`, after something
