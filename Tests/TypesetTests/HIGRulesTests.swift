@@ -287,6 +287,10 @@ extension ReportBlock {
         #expect(try warnings("<p>חייגו <bdi>+972 3 555 0199</bdi> או <ltr>(03) 555 0199</ltr>.</p>").isEmpty)
         #expect(try warnings(#"<p lang="en">Call +1 (800) 555-0199 any time.</p><p>טלפון: 03-555-0199</p>"#).isEmpty)
         #expect(try warnings("<p>שיחה: +972 3 555 0199</p>").count == 1)
+        // Groups UAX #9 keeps in order, and only the "+" moved: said so (it said its groups).
+        #expect(try warnings("<p>טלפון: +972-3-123-4567</p>") == [
+            "the number '+972-3-123-4567' is not isolated: the right-to-left text around it moves its '+' to its other end"
+        ])
         // A group of ten digits or more (a Saudi phone number without its "+") overflowed the
         // group's value: a crash, the whole batch lost.
         #expect(try warnings(#"<p lang="ar">اتصل بنا (966501234567)</p>"#).isEmpty)
@@ -904,6 +908,15 @@ extension ReportBlock {
         #expect(card.unicodeScalars.filter { ("0"..."9").contains($0) }.isEmpty, "\(card)")
         // Two groups are no code in groups: a name's number, as before.
         #expect(shown("رمز SA03 8000").contains("8000"))
+        // A series of a name's numbers is the name's ("iOS ١٧٫٢, ١٧٫٣" read as amounts), not a
+        // phone number's groups; a call's numbers are the code's ("rgb(255, ٨٧, ٥١)"); a tag with
+        // letters is a name ("#عروض_٢٠٢٥" is another tag), an order number is not.
+        // (`shown` is in visual order.)
+        #expect(shown("يتطلب iOS 17.2, 17.3") == "iOS 17.2, 17.3يتطلب ")
+        #expect(shown("متوافق مع iPhone 14، 15، 16 فقط") == " فقطiPhone 14، 15، 16متوافق مع ")
+        #expect(shown("اتصل بـ Apple Support 800 555 0199") == "Apple Support ٨٠٠ ٥٥٥ ٠١٩٩اتصل بـ ")
+        #expect(shown("اللون rgb(255, 87, 51) و (1, 2)") == ")٢, ١(و  rgb(255, 87, 51)اللون ")
+        #expect(shown("#عروض_2025 و @متجر24 و #12345") == "١٢٣٤٥# و 24متجر@ و 2025_عروض#")
     }
 
     /// A percent sign shown as ٪ beside Arabic-Indic digits stands on the number's left in
@@ -948,6 +961,12 @@ extension ReportBlock {
         #expect(text("<label>1.234,50 2,50 3,5% 21.11.2026 1,2,3</label>") == "١٬٢٣٤٫٥٠ ٢٫٥٠ ٣٫٥٪ ٢١.١١.٢٠٢٦ ١,٢,٣")
         // But not a comma three digits before the number's end, a thousands separator's.
         #expect(text("<label>1.234,50 3,000</label>") == "١٬٢٣٤٫٥٠ ٣٬٠٠٠")
+        // Groups after no-break spaces and a decimal comma, as French and Russian formatters
+        // write an amount, are one (its comma stayed Latin: "١ ٢٩٩,٩٠"); not groups alone, a
+        // phone number's, nor after a plain space.
+        #expect(text("<label>1\u{202F}299,90 12\u{A0}345\u{A0}678,5</label>") == "١٬٢٩٩٫٩٠ ١٢٬٣٤٥٬٦٧٨٫٥")
+        #expect(
+            text("<label>050\u{A0}123\u{A0}4567 1 299,90 1\u{A0}29,90</label>") == "٠٥٠\u{A0}١٢٣\u{A0}٤٥٦٧ ١ ٢٩٩,٩٠ ١\u{A0}٢٩,٩٠")
         // A percent sign past an isolate's controls.
         #expect(text("<label><ltr>65</ltr>% 12.5<ltr>%</ltr></label>") == "٦٥٪ ١٢٫٥٪")
         // And past a mark: CLDR's Arabic percent pattern puts an ALM beside the sign.

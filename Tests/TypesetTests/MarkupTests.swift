@@ -1063,9 +1063,13 @@ private struct Fixture {
             "hbo", "smp", "mid", "jrb", "tg-PK",
             // Brahui, Lahnda, Chadian Arabic (Arabic letters); Avestan and Sogdian (their own scripts).
             "brh", "brh-PK", "lah", "shu", "ae", "sog",
+            // Estrangela, Western and Eastern Syriac; Nastaliq (variants of their scripts).
+            "syr-Syrj", "syr-Syre", "syr-Syrn", "aii-Syrn", "ur-Aran", "fa-Aran-IR",
         ] {
             #expect(Language.isRightToLeft(language: tag), "\(tag)")
         }
+        #expect(Language.rightToLeftScript(of: "aii-Syrn") == Script(code: "Syrc"))
+        #expect(Language.rightToLeftScript(of: "ur-Aran") == .arabic)
         // ug-KZ is written in Cyrillic; az-AZ in Latin. Ladino, Rohingya and Hausa in Cameroon are
         // written in Latin letters as much as in CLDR's likely script for them.
         for tag in [
@@ -1120,6 +1124,8 @@ private struct Fixture {
             ("bn-Beng", .beng), ("bn-u-nu-latn", .latn), ("hi", .latn), ("th", .latn), ("ta", .latn),
             // Codes CLDR replaces by their macrolanguage's (ICU's canonical locale): `pes` is `fa`.
             ("pes", .arabext), ("arb", .arab), ("pbu", .arabext), ("pbt", .arabext), ("prs", .arabext), ("iw", .latn),
+            // Nastaliq is Arabic letters: Persian, Pashto and Kashmiri in it keep their digits.
+            ("fa-Aran", .arabext), ("ps-Aran", .arabext), ("ks-Aran", .arabext), ("ur-Aran-IN", .arabext),
             // The `nu` key wherever it stands among the extension's keys, and only there.
             ("ar-SA-u-ca-islamic-nu-latn", .latn), ("ar-u-ca-nu", .arab), ("ar-x-nu-latn", .arab), ("en-x-u-nu-arab", .latn),
         ]

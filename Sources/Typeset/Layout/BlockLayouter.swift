@@ -1880,9 +1880,10 @@ struct BlockLayouter {
         // Each where it is typed (or at its element, in a catalog's text).
         let numberLocations = numbers.isEmpty ? [] : paragraph.sourceLocations(of: numbers.map(\.offset), source: sourceLocator)
         for (number, location) in zip(numbers, numberLocations) {
+            let moved = number.signOnly ? "moves its '+' to its other end" : "reorders its groups"
             diagnostics.report(.warning(
                 location ?? block.location,
-                "the number '\(number.number)' is not isolated: the right-to-left text around it reorders its groups",
+                "the number '\(number.number)' is not isolated: the right-to-left text around it \(moved)",
                 hint: "wrap it in <ltr>…</ltr>, or in a catalog's string between U+2066 and U+2069"))
         }
         // Nothing is lost silently: a box narrower than a piece of its text that cannot break (a

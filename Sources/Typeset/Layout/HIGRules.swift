@@ -61,8 +61,9 @@ enum HIGRules {
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
     /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567". Each with
-    /// the offset it starts at, as typed.
-    static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [(offset: Int, number: String)] {
+    /// the offset it starts at, as typed, and whether only its "+" is moved (to its other end,
+    /// "+972-3-123-4567" shown as "972-3-123-4567+": its groups keep their order).
+    static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [(offset: Int, number: String, signOnly: Bool)] {
         // Only right-to-left text reorders: a paragraph without any is not looked through.
         guard paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 } }) else { return [] }
         let scalars = paragraph.text.scalars
@@ -76,16 +77,19 @@ enum HIGRules {
             // Runs are stretches of offsets: one at an odd level that meets the number, on the
             // lines the number is on (found by a binary search: looking through every line for
             // each number was quadratic, a minute for 1 MB of Hebrew with phone numbers).
-            let checked = (scalars[number.range.lowerBound] == "+" ? number.range.lowerBound : firstDigit)..<lastDigit + 1
-            var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
-            while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
-                if lines[line].runs.contains(where: { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }) {
-                    let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
-                    return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])))
+            func isReordered(_ checked: Range<Int>) -> Bool {
+                var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
+                while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
+                    if lines[line].runs.contains(where: { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }) { return true }
+                    line += 1
                 }
-                line += 1
+                return false
             }
-            return nil
+            let plus = scalars[number.range.lowerBound] == "+" ? number.range.lowerBound : nil
+            let groups = isReordered(firstDigit..<lastDigit + 1)
+            guard groups || plus.map({ isReordered($0..<$0 + 1) }) == true else { return nil }
+            let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
+            return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])), !groups)
         }
     }
 

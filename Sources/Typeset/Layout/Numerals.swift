@@ -56,7 +56,8 @@ extension ParagraphLayouter {
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
-                        || continuesACode(word, in: text.scalars)
+                        || continuesACode(word, in: text.scalars) || isInACallsBrackets(word, in: text.scalars)
+                        || isATag(text.scalars[word])
                     wordIsNamesNumber = keepsLatinNames && !wordHasLetter && followsAName(word, in: text.scalars)
                     // (One whose digits are all in this span: another span's digits are its own.)
                     if wordIsNamesNumber, span.scalarRange.contains(word.lowerBound), word.upperBound <= span.scalarRange.upperBound {
@@ -172,6 +173,28 @@ extension ParagraphLayouter {
         return first + 1 + after >= 2
     }
 
+    /// Whether `word` is a hashtag or a mention with letters in it ("#عروض_2025", "@متجر24"): a
+    /// name, kept as typed ("#عروض_٢٠٢٥" is another tag). Not an order number, "#12345".
+    private static func isATag(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        let first = word.first { !$0.isDefaultIgnorable && ![.Ps, .Pi].contains($0.generalCategory) }
+        return (first == "#" || first == "@") && word.contains { $0.isAlphabetic }
+    }
+
+    /// Whether `word` stands in the brackets of a call written in Latin letters, digits, spaces
+    /// and separators alone between: "rgb(255, 87, 51)", "rgba(0, 122, 255, 0.5)". Its first
+    /// number kept 0-9 as part of a word with a letter ("rgb(255,"), and the others showed
+    /// "٨٧, ٥١", one code in two kinds of digits. (64 characters back at most.)
+    private static func isInACallsBrackets(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+        var at = word.lowerBound
+        while at > 0, word.lowerBound - at < 64 {
+            at -= 1
+            let scalar = scalars[at]
+            if scalar == "(" { return at > 0 && scalars[at - 1].script == .latin && scalars[at - 1].isAlphabetic }
+            guard NumberingSystem.isDigit(scalar) || [",", ".", " ", "-", "%"].contains(scalar) else { return false }
+        }
+        return false
+    }
+
     /// The characters bidi resolution reads (UAX #9): `scalars` as written, but for digits and
     /// number signs shown as European ones (`latn` showing typed ١٠-٢٠ as 10-20), which order
     /// as the European number they read as. Ordered as the Arabic-Indic digits (AN) they were,
@@ -246,10 +269,10 @@ extension ParagraphLayouter {
     /// Latin letter and ends in a letter or digit: a name whose number `word` is (iPhone 15).
     /// Not a percentage ("Battery 65%"), nor a number in groups, a phone number's: a word that
     /// begins, past bidi controls and marks (`<ltr>15</ltr>` is one), otherwise than with a
-    /// digit, or one followed by another that begins with a digit ("Apple Support +1 (800)
-    /// 555-0199", or "800 555 0199", showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥ ٠١٩٩", the first
-    /// group kept as a name's number).
-    private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+    /// digit, or one followed by another that begins with a digit, no comma between ("Apple
+    /// Support +1 (800) 555-0199", or "800 555 0199", showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥
+    /// ٠١٩٩", the first group kept as a name's number). Or a number of a series after one.
+    private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar], depth: Int = 0) -> Bool {
         guard let first = scalars[word].first(where: { !$0.isDefaultIgnorable }), NumberingSystem.isDigit(first) else {
             return false
         }
@@ -259,11 +282,24 @@ extension ParagraphLayouter {
         var next = word.upperBound
         while next < scalars.count, isSpaceBetweenWords(scalars[next]) || scalars[next].isDefaultIgnorable { next += 1 }
         if next < scalars.count, isPercent(scalars[next]) { return false }
-        if next > word.upperBound, next < scalars.count, NumberingSystem.isDigit(scalars[next]) { return false }
+        func endsInAComma(_ word: Range<Int>) -> Bool {
+            scalars[word].last(where: { !$0.isDefaultIgnorable }).map { $0 == "," || $0 == "\u{060C}" } ?? false
+        }
+        if next > word.upperBound, next < scalars.count, NumberingSystem.isDigit(scalars[next]), !endsInAComma(word) {
+            return false
+        }
         var end = word.lowerBound
         while end > 0, isSpaceBetweenWords(scalars[end - 1]) { end -= 1 }
         guard end > 0, end < word.lowerBound else { return false }
         let last = scalars[end - 1]
+        // A series of a name's numbers, "iOS 17.2, 17.3", "iPhone 14، 15، 16": the number after
+        // one is a name's too (its 15 kept, "16" showed ١٦; the phone number check, above, lets
+        // a number followed by a comma go on). Eight back at most.
+        if last == "," || last == "\u{060C}" {
+            let previous = ParagraphLayouter.word(around: end - 1, in: scalars)
+            return depth < 8 && previous.upperBound == end && scalars[previous].allSatisfy(isSeriesCharacter)
+                && followsAName(previous, in: scalars, depth: depth + 1)
+        }
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
         while start > 0, !scalars[start - 1].isWhiteSpace, !isSpaceBetweenWords(scalars[start - 1]) { start -= 1 }
@@ -277,6 +313,13 @@ extension ParagraphLayouter {
         }
         if end - code == 3, currencyCodes.contains(String(String.UnicodeScalarView(scalars[code..<end]))) { return false }
         return scalars[start..<end].contains { $0.script == .latin && $0.generalCategory == .Lu }
+    }
+
+    /// A digit, a separator of a version or amount, or a list's comma: what a series' number is
+    /// made of ("17.2,").
+    private static func isSeriesCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        NumberingSystem.isDigit(scalar) || [".", ",", "\u{060C}", "\u{066B}", "\u{066C}"].contains(scalar)
+            || scalar.isDefaultIgnorable
     }
 
     /// Currency codes (ISO 4217): an amount after one is no name's number ("SAR 25.00" kept
@@ -308,7 +351,7 @@ extension ParagraphLayouter {
         func isSeparator(_ scalar: Unicode.Scalar) -> Bool { isDecimal(scalar) || isGroup(scalar) }
         func isPercent(_ scalar: Unicode.Scalar) -> Bool { scalar == "%" || scalar == "\u{066A}" }
         // The numbers: digits shown in one system, each separator between two of them.
-        var numbers: [(range: Range<Int>, system: NumberingSystem)] = []
+        var numbers: [(range: Range<Int>, system: NumberingSystem, spaced: Bool)] = []
         var start = 0
         while start < scalars.count {
             guard let system = shown[start] else {
@@ -325,8 +368,31 @@ extension ParagraphLayouter {
                     break
                 }
             }
-            numbers.append((start..<end, system))
+            numbers.append((start..<end, system, false))
             start = end
+        }
+        // A European amount in groups of three after no-break spaces, as French and Russian
+        // formatters write it ("1 299,90", U+00A0 or U+202F): one number, its comma a decimal
+        // one. Its groups were numbers of their own, "١ ٢٩٩,٩٠": a Latin comma among Arabic digits.
+        func isSpaceGroup(_ scalar: Unicode.Scalar) -> Bool { scalar == "\u{A0}" || scalar == "\u{202F}" }
+        func isDigits(_ range: Range<Int>) -> Bool { range.allSatisfy { shown[$0] != nil } }
+        var n = 0
+        while n < numbers.count {
+            defer { n += 1 }
+            let system = numbers[n].system
+            guard system != .latn, numbers[n].range.count <= 3 else { continue }
+            var k = n
+            while k + 1 < numbers.count, numbers[k + 1].system == system, k == n || numbers[k].range.count == 3,
+                isDigits(numbers[k].range), numbers[k + 1].range.lowerBound == numbers[k].range.upperBound + 1,
+                isSpaceGroup(scalars[numbers[k].range.upperBound])
+            {
+                k += 1
+            }
+            let last = numbers[k].range
+            guard k > n, last.count >= 5, scalars[last.lowerBound + 3] == ",", isDigits(last.lowerBound..<last.lowerBound + 3),
+                isDigits(last.lowerBound + 4..<last.upperBound)
+            else { continue }
+            numbers.replaceSubrange(n...k, with: [(numbers[n].range.lowerBound..<last.upperBound, system, true)])
         }
         // A European amount, "1.234,50": dots before one comma, each with three digits after
         // it. Shown in Arabic digits its dots read as zeros (١.٢٣٤,٥٠ is ١٠٢٣٤,٥٠ at a glance);
@@ -345,8 +411,8 @@ extension ParagraphLayouter {
         func hasLatinSeparators(_ number: Range<Int>) -> Bool {
             number.allSatisfy { !isSeparator(scalars[$0]) || scalars[$0] == "." || scalars[$0] == "," }
         }
-        let writesDecimalCommas = numbers.contains { isEuropean($0.range, $0.system) }
-        for (number, system) in numbers {
+        let writesDecimalCommas = numbers.contains { $0.spaced || isEuropean($0.range, $0.system) }
+        for (number, system, spaced) in numbers {
             let end = number.upperBound
             let points = number.filter { isDecimal(scalars[$0]) }
             let point = points.first ?? end
@@ -358,7 +424,7 @@ extension ParagraphLayouter {
             // (Not a comma with three digits after it, as a thousands separator has: "3,000 $"
             // beside "1.234,50 €" is three thousand.)
             let commas = number.filter { scalars[$0] == "," }
-            let european = isEuropean(number, system)
+            let european = spaced || isEuropean(number, system)
                 || writesDecimalCommas && system != .latn && hasLatinSeparators(number) && points.isEmpty
                     && commas.count == 1 && end - commas[0] != 4
             // In 0-9, an Arabic separator or percent sign is always its Latin one, formatted
@@ -368,6 +434,7 @@ extension ParagraphLayouter {
                 for i in number where isSeparator(scalars[i]) {
                     display[i] = isDecimal(scalars[i]) != european ? symbols.decimal : symbols.group
                 }
+                if spaced { for i in number where isSpaceGroup(scalars[i]) { display[i] = symbols.group } }
                 var before = number.lowerBound - 1
                 while before >= 0, isBidiControlOrMark(scalars[before]) { before -= 1 }
                 if before >= 0, isPercent(scalars[before]) { display[before] = symbols.percent }

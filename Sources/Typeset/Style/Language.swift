@@ -88,9 +88,10 @@ public enum Language {
         "bej", "fia", "dgl", "kzh", "mde", "kby", "fub", "swb", "zdj", "wni", "rmt", "cja", "mfa", "pra", "grc",
     ]
 
-    /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left).
+    /// ISO 15924 scripts written right to left (CLDR's characterOrder right-to-left); a variant
+    /// (`aran`, `syrj`) counts as its script (`scriptFamilySubtag`).
     static let rightToLeftScripts: Set<String> = [
-        "adlm", "arab", "aran", "armi", "avst", "chrs", "cprt", "elym", "hatr", "hebr", "hung",
+        "adlm", "arab", "armi", "avst", "chrs", "cprt", "elym", "hatr", "hebr", "hung",
         "khar", "lydi", "mand", "mani", "mend", "merc", "mero", "narb", "nbat", "nkoo", "orkh",
         "ougr", "palm", "phli", "phlp", "phnx", "prti", "rohg", "samr", "sarb", "sogd", "sogo",
         "syrc", "thaa", "yezi",
@@ -121,7 +122,7 @@ public enum Language {
     /// Arabic's for the others (a script subtag says another: `az-Arab`).
     static func rightToLeftScript(of language: String) -> Script? {
         let subtags = subtags(of: language)
-        if let named = scriptSubtag(subtags), let script = Script(code: named.prefix(1).uppercased() + named.dropFirst()) {
+        if let named = scriptFamilySubtag(subtags), let script = Script(code: named.prefix(1).uppercased() + named.dropFirst()) {
             return script
         }
         let primary = subtags.first.map { twoLetterCodes[$0] ?? $0 } ?? ""
@@ -146,7 +147,7 @@ public enum Language {
         }
         let subtags = subtags(of: language)
         guard let primary = subtags.first else { return false }
-        if let script = scriptSubtag(subtags) { return rightToLeftScripts.contains(script) }
+        if let script = scriptFamilySubtag(subtags) { return rightToLeftScripts.contains(script) }
         let language = twoLetterCodes[primary] ?? primary
         if let region = regionSubtag(subtags) {
             let pair = language + "-" + region
@@ -193,7 +194,7 @@ public enum Language {
         if let system = numberingKeyword(of: locale).flatMap(NumberingSystem.init(rawValue:)) { return system }
         guard let primary = subtags.first.map({ oldCodes[$0] ?? $0 }) else { return .latn }
         let region = regionSubtag(subtags)
-        let script = scriptSubtag(subtags)
+        let script = scriptFamilySubtag(subtags)
         if let native = nativeDefaults[primary] {
             return script == nil || script == native.rawValue ? native : .latn
         }
@@ -575,6 +576,13 @@ public enum Language {
             if subtag.count != 3 || !subtag.utf8.allSatisfy(isASCIILetter) { return nil }
         }
         return nil
+    }
+
+    /// The script subtag as the script it is a variant of (`scriptFamily`): Estrangela, Western
+    /// and Eastern Syriac (`syr-Syrj`) are Syriac, right to left; Nastaliq (`fa-Aran`) is
+    /// Arabic, with its language's digits. (`syr-Syrj` was laid out left to right.)
+    static func scriptFamilySubtag(_ subtags: [String]) -> String? {
+        scriptSubtag(subtags).map(scriptFamily)
     }
 
     /// The 2-letter or 3-digit region subtag after the language, extlang and script subtags.
