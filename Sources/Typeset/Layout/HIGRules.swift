@@ -80,7 +80,8 @@ enum HIGRules {
             func isReordered(_ checked: Range<Int>) -> Bool {
                 var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
                 while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
-                    if lines[line].runs.contains(where: { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }) { return true }
+                    let odd = lines[line].runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }
+                    if odd { return true }
                     line += 1
                 }
                 return false

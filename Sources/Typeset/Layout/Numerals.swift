@@ -376,24 +376,32 @@ extension ParagraphLayouter {
         // one. Its groups were numbers of their own, "١ ٢٩٩,٩٠": a Latin comma among Arabic digits.
         func isSpaceGroup(_ scalar: Unicode.Scalar) -> Bool { scalar == "\u{A0}" || scalar == "\u{202F}" }
         func isDigits(_ range: Range<Int>) -> Bool { range.allSatisfy { shown[$0] != nil } }
+        var merged: [(range: Range<Int>, system: NumberingSystem, spaced: Bool)] = []
+        merged.reserveCapacity(numbers.count)
         var n = 0
         while n < numbers.count {
-            defer { n += 1 }
             let system = numbers[n].system
-            guard system != .latn, numbers[n].range.count <= 3 else { continue }
             var k = n
-            while k + 1 < numbers.count, numbers[k + 1].system == system, k == n || numbers[k].range.count == 3,
-                isDigits(numbers[k].range), numbers[k + 1].range.lowerBound == numbers[k].range.upperBound + 1,
+            while k + 1 < numbers.count, system != .latn, numbers[k + 1].system == system,
+                k == n ? numbers[k].range.count <= 3 : numbers[k].range.count == 3, isDigits(numbers[k].range),
+                numbers[k + 1].range.lowerBound == numbers[k].range.upperBound + 1,
                 isSpaceGroup(scalars[numbers[k].range.upperBound])
             {
                 k += 1
             }
             let last = numbers[k].range
-            guard k > n, last.count >= 5, scalars[last.lowerBound + 3] == ",", isDigits(last.lowerBound..<last.lowerBound + 3),
-                isDigits(last.lowerBound + 4..<last.upperBound)
-            else { continue }
-            numbers.replaceSubrange(n...k, with: [(numbers[n].range.lowerBound..<last.upperBound, system, true)])
+            if k > n, last.count >= 5, scalars[last.lowerBound + 3] == ",",
+                isDigits(last.lowerBound..<last.lowerBound + 3), isDigits(last.lowerBound + 4..<last.upperBound)
+            {
+                merged.append((numbers[n].range.lowerBound..<last.upperBound, system, true))
+                n = k + 1
+            } else {
+                // (A chain from any of these ends at `k` too, as far from an amount: linear time.)
+                merged += numbers[n...k]
+                n = k + 1
+            }
         }
+        numbers = merged
         // A European amount, "1.234,50": dots before one comma, each with three digits after
         // it. Shown in Arabic digits its dots read as zeros (١.٢٣٤,٥٠ is ١٠٢٣٤,٥٠ at a glance);
         // as a formatter writes it, ١٬٢٣٤٫٥٠. (A lone "1.234" or "2,50" could be either: kept,

@@ -122,7 +122,9 @@ public enum Language {
     /// Arabic's for the others (a script subtag says another: `az-Arab`).
     static func rightToLeftScript(of language: String) -> Script? {
         let subtags = subtags(of: language)
-        if let named = scriptFamilySubtag(subtags), let script = Script(code: named.prefix(1).uppercased() + named.dropFirst()) {
+        if let named = scriptFamilySubtag(subtags),
+            let script = Script(code: named.prefix(1).uppercased() + named.dropFirst())
+        {
             return script
         }
         let primary = subtags.first.map { twoLetterCodes[$0] ?? $0 } ?? ""
