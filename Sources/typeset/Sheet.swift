@@ -229,9 +229,15 @@ struct Sheet: Command {
                     }
                 }
                 let error = result.diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
+                // A column's locale that is not the cell's language (a document of a `lang` of its
+                // own and no keys is the same in every column): captioned "en" and "ar", two
+                // cells showed the same Hebrew, said only in the warning.
+                let locale = column.locale.map {
+                    Language.sameLanguage($0, result.language) ? $0 : "\($0) (shown in \(result.language))"
+                }
                 cells.append(
                     SheetCell(
-                        file: captions[row], locale: column.locale ?? result.language, textSize: size,
+                        file: captions[row], locale: locale ?? result.language, textSize: size,
                         page: error == nil ? result.page : nil, pageCount: result.pageCount, error: error))
             }
             // What only some cells say (a word broken at AX5 only, a key untranslated in one

@@ -1070,6 +1070,9 @@ private let markup = """
         let sheet = try L10nCLI.typeset(["sheet", "pinned.xml", "--locales", "en,he", "-o", "s.pdf"], in: folder)
         #expect(sheet.status == 0 && sheet.stderr.components(separatedBy: "changes nothing").count == 2, "\(sheet.stderr)")
         #expect(sheet.stderr.contains("locale 'en' changes nothing in it; in en Large"), "\(sheet.stderr)")
+        // And the sheet itself: the cell's caption names the language it is shown in.
+        let captions = try runProgram("/usr/bin/pdftotext", [folder + "/s.pdf", "-"], in: folder).stdout
+        #expect(captions.contains("en (shown in he) · Large") && captions.contains("he · Large"), "\(captions)")
     }
 
     /// `--locale` without `--strings`, in a document with keys: an Arabic screen of the

@@ -89,22 +89,39 @@ private func pdfImageCount(_ path: String) throws -> Int {
 
     @Test func cellsAreScaledToTheCellWidthAndTallPagesToTheCap() throws {
         let layouter = SheetLayouter(typesetter: Typesetter())
-        let rows = [[cell("a.xml", 390, 844, column: 0), cell("a.xml", 390, 2000, column: 1)]]
-        let pages = layouter.layout(rows: rows)
-        #expect(pages.count == 1)
-        let subpages = pages[0].items.compactMap { item -> SubpageItem? in
-            if case .subpage(let s) = item, s.scale != 1 { return s }
-            return nil
-        }
-        #expect(subpages.count == 2)
         let options = SheetOptions()
-        #expect(abs(subpages[0].width - options.cellWidth) < 1e-9)
-        #expect(abs(subpages[0].x - options.margin) < 1e-9 && abs(subpages[0].y - options.margin) < 1e-9)
-        // A very tall page is scaled to the tallest a cell may be, and centered in its column.
-        #expect(abs(subpages[1].height - options.cellWidth * options.maximumCellAspect) < 1e-9)
+        func subpages(_ rows: [[SheetCell]]) -> [SubpageItem] {
+            layouter.layout(rows: rows).flatMap(\.items).compactMap { item -> SubpageItem? in
+                if case .subpage(let s) = item, s.scale != 1 { return s }
+                return nil
+            }
+        }
+        let short = subpages([[cell("a.xml", 390, 844, column: 0)]])
+        #expect(short.count == 1 && abs(short[0].width - options.cellWidth) < 1e-9)
+        #expect(abs(short[0].x - options.margin) < 1e-9 && abs(short[0].y - options.margin) < 1e-9)
+        // A very tall page is scaled to the tallest a cell may be, and centered in its column;
+        // the pages of its row with it, at one scale (a page that grows with its text, shrunk
+        // more at AX5 than at AX2, showed AX5's text the smaller).
+        let row = subpages([[cell("a.xml", 390, 844, column: 0), cell("a.xml", 390, 2000, column: 1)]])
+        #expect(row.count == 2)
+        #expect(abs(row[1].height - options.cellWidth * options.maximumCellAspect) < 1e-9)
+        #expect(row[0].scale == row[1].scale && row[0].width < options.cellWidth, "\(row.map(\.scale))")
         let columnCenter = options.margin + options.cellWidth * 1.5 + options.columnGap
-        #expect(abs(subpages[1].x + subpages[1].width / 2 - columnCenter) < 1e-9)
-        #expect(pages[0].width == 2 * options.margin + 2 * options.cellWidth + options.columnGap)
+        #expect(abs(row[1].x + row[1].width / 2 - columnCenter) < 1e-9)
+        #expect(abs(row[0].x + row[0].width / 2 - options.margin - options.cellWidth / 2) < 1e-9)
+        let page = try #require(layouter.layout(rows: [[cell("a.xml", 390, 844, column: 0), cell("a.xml", 390, 2000, column: 1)]]).first)
+        #expect(page.width == 2 * options.margin + 2 * options.cellWidth + options.columnGap)
+    }
+
+    /// Each sheet page is as tall as its rows: a last page of one row was as tall as the first.
+    @Test func aSheetPageIsAsTallAsItsRows() throws {
+        let layouter = SheetLayouter(typesetter: Typesetter())
+        let pages = layouter.layout(rows: (0..<4).map { [cell("s\($0).xml", 390, 844, column: 0)] })
+        #expect(pages.count == 2)
+        let (first, last) = (try #require(pages.first), try #require(pages.last))
+        let options = SheetOptions()
+        let row = (first.height - 2 * options.margin + options.rowGap) / 3
+        #expect(abs(last.height - (2 * options.margin + row - options.rowGap)) < 1e-9, "\(pages.map(\.height))")
     }
 
     /// A caption's file name reads as it was typed, left to right, whatever script it begins

@@ -107,7 +107,6 @@ public struct SheetLayouter {
                     let aloneCell = preferredCellWidth(widestPage: page.width)
                     let alone = min(aloneCell / page.width, aloneCell * options.maximumCellAspect / page.height)
                     scale = min(cellWidth / page.width, maximumCellHeight / page.height, alone)
-                    pageArea = max(pageArea, page.height * scale)
                 } else {
                     let text = captionPage(
                         [
@@ -121,6 +120,17 @@ public struct SheetLayouter {
                 let caption = captionPage(captionInlines(cell), width: cellWidth, color: options.captionColor)
                 captionHeight = max(captionHeight, caption.height)
                 placed.append(PlacedCell(cell: cell, scale: scale, caption: caption, errorText: errorText))
+            }
+            // One scale for a row's pages of one width, the smallest: a page that grows with its
+            // text was shrunk more at a larger text size, and AX5's text looked smaller than AX2's.
+            var rowScales: [Double: Double] = [:]
+            for cell in placed {
+                if let page = cell.cell.page { rowScales[page.width] = min(rowScales[page.width] ?? cell.scale, cell.scale) }
+            }
+            for index in placed.indices {
+                guard let page = placed[index].cell.page, let scale = rowScales[page.width] else { continue }
+                placed[index].scale = scale
+                pageArea = max(pageArea, page.height * scale)
             }
             placedRows.append(placed)
             pageAreaHeights.append(pageArea)
@@ -143,11 +153,12 @@ public struct SheetLayouter {
             }
         }
         chunks.append(start..<rowHeights.count)
-        let pageHeight =
-            chunks.map { (chunk: Range<Int>) -> Double in
-                let rows: Double = chunk.map { rowHeights[$0] }.reduce(0, +)
-                return 2 * options.margin + rows + options.rowGap * Double(chunk.count - 1)
-            }.max() ?? 0
+        // Each page as tall as its rows (a last page of one short row was as tall as the first
+        // page, 70% of it blank).
+        func pageHeight(_ chunk: Range<Int>) -> Double {
+            let rows: Double = chunk.map { rowHeights[$0] }.reduce(0, +)
+            return 2 * options.margin + rows + options.rowGap * Double(chunk.count - 1)
+        }
 
         var pages: [Page] = []
         for firstColumn in stride(from: 0, to: columnCount, by: columnsPerPage) {
@@ -194,7 +205,7 @@ public struct SheetLayouter {
                     }
                     y += rowHeights[rowIndex] + options.rowGap
                 }
-                pages.append(Page(width: pageWidth, height: pageHeight, background: options.background, items: items))
+                pages.append(Page(width: pageWidth, height: pageHeight(chunk), background: options.background, items: items))
             }
         }
         return pages

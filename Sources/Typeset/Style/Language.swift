@@ -428,7 +428,7 @@ public enum Language {
 
     /// Whether two tags are of one language, whatever their region or script (`ar-EG` and `ar`,
     /// `iw` and `he`).
-    static func sameLanguage(_ a: String, _ b: String) -> Bool {
+    public static func sameLanguage(_ a: String, _ b: String) -> Bool {
         func language(_ tag: String) -> String? { subtags(of: tag).first.map { oldCodes[$0] ?? $0 } }
         return language(a) == language(b)
     }
