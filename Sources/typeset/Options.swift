@@ -231,8 +231,18 @@ struct ComparisonOptions {
     init(_ arguments: ParsedArguments) throws {
         tolerance = try arguments.int("tolerance") ?? 0
         if !(0...255).contains(tolerance) { throw UsageError("--tolerance must be between 0 and 255") }
-        guard let share = parseShare(arguments.string("max-diff") ?? "0") else {
+        let written = arguments.string("max-diff") ?? "0"
+        guard let share = parseShare(written) else {
             throw UsageError("--max-diff takes a share between 0 and 1 (0.001) or a percentage (0.1%)")
+        }
+        // A fraction above a tenth is more likely a percentage without its sign: `--max-diff 1`
+        // let every pixel differ, and a check of another screen passed.
+        let trimmed = written.trimmingWhitespace()
+        if share > 0.1, !trimmed.hasSuffix("%") {
+            throw UsageError(
+                "--max-diff \(trimmed) would let \(Typeset.format(share * 100))% of the pixels differ (a number without "
+                    + "'%' is a fraction: 0.01 is 1%); write \(trimmed)% for \(trimmed) percent, or a share above 10% "
+                    + "with '%' (\(Typeset.format(share * 100))%)")
         }
         maxDiff = share
         scale = try arguments.scale()

@@ -346,17 +346,21 @@ struct Snapshot: Command {
         let several = check.pages.count + check.conflictingPages.count > 1
         for page in check.pages where !page.passed {
             let label = several || page.page > 1 ? "FAIL \(file) page \(page.page)" : "FAIL \(file)"
-            if let comparison = page.comparison {
-                var line = "\(label): \(comparison.description(a: "the reference", b: "the page"))"
-                if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
-                if let problem = page.diffImageProblem { line += "; no diff image: \(problem)" }
-                lines.append(line)
-            } else if check.conflictingPages.isEmpty {
-                lines.append("\(label): no reference \(page.reference) (run `\(updateCommand)` to record it)")
+            var line: String
+            if page.hasReference, let comparison = page.comparison {
+                line = "\(label): \(comparison.description(a: "the reference", b: "the page"))"
             } else {
-                // `--update` records none of a document's pages while one would be another's.
-                lines.append("\(label): no reference \(page.reference) (rename the files, then run `\(updateCommand)`)")
+                line = check.conflictingPages.isEmpty
+                    ? "\(label): no reference \(page.reference) (run `\(updateCommand)` to record it)"
+                    // `--update` records none of a document's pages while one would be another's.
+                    : "\(label): no reference \(page.reference) (rename the files, then run `\(updateCommand)`)"
+                if let comparison = page.comparison {
+                    line += "; against a blank page, \(comparison.description(a: "the blank page", b: "the page"))"
+                }
             }
+            if let diffImage = page.diffImage { line += "; diff image: \(diffImage)" }
+            if let problem = page.diffImageProblem { line += "; no diff image: \(problem)" }
+            lines.append(line)
         }
         for page in check.conflictingPages {
             lines.append(

@@ -118,8 +118,9 @@ struct DiffCommandTests {
         // 200 of 1200 is 16.67%.
         let allowed = try typeset(["diff", "a.png", "b.png", "--max-diff", "17%"], in: folder)
         #expect(allowed.status == 0 && allowed.lines.last == "within tolerance", "\(allowed)")
-        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.17"], in: folder).status == 0)
-        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.16"], in: folder).status == 1)
+        // (As a fraction, a share above a tenth is refused: `0.17` may be 0.17%.)
+        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.17"], in: folder).status == 2)
+        #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.1"], in: folder).status == 1)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "16%"], in: folder).status == 1)
         // A share exactly at a percentage's limit passes, as at the fraction's: 7 of 1,000 pixels
         // failed --max-diff 0.7% (0.7 / 100 is a double above 0.007).
@@ -139,10 +140,16 @@ struct DiffCommandTests {
             ["--tolerance", "-1"],
             // Decimal only: Swift's Double read 0x0.1 as 0.0625.
             ["--max-diff", "0x0.1"], ["--max-diff", "0x1p-4%"],
+            // A fraction above a tenth, a percentage without its sign more likely: `1` let
+            // every pixel differ, and another screen passed.
+            ["--max-diff", "1"], ["--max-diff", "0.5"],
         ] {
             let run = try typeset(["diff", "a.png", "b.png"] + bad, in: folder)
             #expect(run.status == 2, "\(bad): \(run)")
         }
+        let one = try typeset(["diff", "a.png", "b.png", "--max-diff", "1"], in: folder)
+        #expect(one.stderr.contains("--max-diff 1 would let 100% of the pixels differ (a number without '%' is a fraction: 0.01 is 1%); write 1% for 1 percent"), "\(one)")
+        #expect(try typeset(["diff", "blank.png", "dots.png", "--max-diff", "0.1"], in: folder).status == 0)
     }
 
     @Test func differentSizesAreADifferenceWhateverTheTolerance() throws {
@@ -150,7 +157,7 @@ struct DiffCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try boxImage(folder + "/a.png")
         try boxImage(folder + "/b.png", height: 32, dot: (x: 5, y: 31))
-        let run = try typeset(["diff", "a.png", "b.png", "--tolerance", "255", "--max-diff", "1", "--out", "d.png"], in: folder)
+        let run = try typeset(["diff", "a.png", "b.png", "--tolerance", "255", "--max-diff", "100%", "--out", "d.png"], in: folder)
         #expect(run.status == 1, "\(run)")
         #expect(run.lines.first?.hasPrefix("A is 40×30 pixels, B is 40×32, 80 of 1280 pixels differ") == true, "\(run)")
         #expect(run.lines.first?.hasSuffix("box x 0 y 30 width 40 height 2") == true)
@@ -692,6 +699,32 @@ struct SnapshotCommandTests {
             ])
         #expect(try contents(folder + "/__snapshots__") == ["a.png", "b.png"])
         #expect(try typeset(["snapshot", folder, "--scale", "1"], in: folder).status == 0)
+    }
+
+    /// A page a screen has grown, without a reference, is compared with a blank page, with a
+    /// diff image (SPEC 5.6: beside each failure): it said only "no reference", and a CI job's
+    /// diff images showed nothing of it. A new screen's pages are not.
+    @Test func aGrownScreensNewPageGetsADiffImage() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let page = "<label>Settings</label>"
+        try write(document(page, attributes: " height=\"60\""), to: folder + "/a.xml")
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "1"], in: folder).status == 0)
+        try write(document(page + "<p>More</p>", attributes: " height=\"60\""), to: folder + "/a.xml")
+        try write(document(page), to: folder + "/new.xml")
+        let check = try typeset(["snapshot", ".", "--scale", "1"], in: folder)
+        let binary = try typesetInvocation()
+        #expect(check.status == 1, "\(check)")
+        let grown = try #require(check.lines.first { $0.hasPrefix("FAIL a.xml page 2: ") }, "\(check)")
+        #expect(grown.hasPrefix("FAIL a.xml page 2: no reference ./__snapshots__/a-2.png (run `\(binary) snapshot . --update --scale 1` to record it); against a blank page, "), "\(grown)")
+        #expect(grown.hasSuffix("; diff image: ./__snapshots__/a-2.diff.png") && grown.contains(" pixels differ ("), "\(grown)")
+        let diff = try PixelImage(contentsOf: folder + "/__snapshots__/a-2.diff.png")
+        #expect(diff.allPixels().contains(magenta))
+        #expect(check.lines.contains("FAIL new.xml: no reference ./__snapshots__/new.png (run `\(binary) snapshot . --update --scale 1` to record it)"), "\(check)")
+        #expect(try contents(folder + "/__snapshots__") == ["a-2.diff.png", "a.png"])
+        // Recorded, the page passes and its diff image goes.
+        #expect(try typeset(["snapshot", ".", "--update", "--scale", "1"], in: folder).status == 0)
+        #expect(try contents(folder + "/__snapshots__") == ["a-2.png", "a.png", "new.png"])
     }
 
     /// --update keeps a reference that has the page's pixels in other bytes (one an earlier

@@ -33,8 +33,9 @@ public struct SnapshotPageCheck: Sendable {
     /// From 1.
     public var page: Int
     public var reference: String
-    /// nil when the reference is missing.
+    /// With the reference, or, where it is missing (`hasReference`), with a blank page.
     public var comparison: ImageDiffResult?
+    public var hasReference = true
     /// The diff image written for a page that failed its comparison.
     public var diffImage: String?
     /// Why the diff image could not be written (a read-only folder): the page still fails
@@ -223,8 +224,10 @@ public struct SnapshotFolder: Sendable {
     }
 
     /// Renders `pages` to PNG and compares each with its reference. A page that fails gets a
-    /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`);
-    /// a page that passes or has no reference loses any diff image an earlier run left. Throws
+    /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`),
+    /// and so does a page without a reference of a screen that has others, compared with a
+    /// blank page; a page that passes or is a new screen's loses any diff image an earlier run
+    /// left. Throws
     /// when rendering or writing fails. `otherNames` are the names of the other documents whose
     /// references the folder holds (the names of them all will do: `name` is passed over).
     ///
@@ -248,9 +251,43 @@ public struct SnapshotFolder: Sendable {
                 return
             }
             let diffImage = diffImagePath(name: name, page: page)
+            /// A failure's figures and diff image (written with the others at the end).
+            func fail(_ comparison: Comparison, hasReference: Bool, resolution: [UInt8]?) {
+                var failed = SnapshotPageCheck(
+                    page: page, reference: reference, comparison: comparison.result, hasReference: hasReference,
+                    passed: false)
+                if let problem = ImageDiff.unwritableProblem(diffImage) {
+                    blocked = blocked ?? problem
+                    failed.diffImageProblem = problem
+                } else {
+                    do {
+                        made.append((checks.count, try ImageDiff.diffImage(comparison, for: diffImage, resolution: resolution)))
+                        failed.diffImage = diffImage
+                    } catch {
+                        removeDiffImage(diffImage)  // an earlier run's is not this one's
+                        failed.diffImageProblem = "\(error)"
+                    }
+                }
+                checks.append(failed)
+            }
+            // A page without a reference is compared with a blank page of its size and
+            // background, as `diff` compares a page only one side has, where the screen has
+            // references (it has grown): its diff image shows what is new (it had none). A new
+            // screen's pages are not: nothing is beside them.
             guard FileManager.default.fileExists(atPath: reference) else {
-                removeDiffImage(diffImage)
-                checks.append(SnapshotPageCheck(page: page, reference: reference, passed: false))
+                guard !existing.isEmpty else {
+                    removeDiffImage(diffImage)
+                    checks.append(SnapshotPageCheck(page: page, reference: reference, hasReference: false, passed: false))
+                    return
+                }
+                let shown = pages[index]
+                let blank = try drawImage(
+                    Page(width: shown.width, height: shown.height, background: shown.background), pageNumber: page,
+                    scale: options.scale, drawer: PageDrawer()
+                ) { try PixelImage(drawn: $0) }
+                let comparison = Comparison(
+                    lonePage: try PixelImage(drawn: surface), blank: blank, pageIsA: false, tolerance: options.tolerance)
+                fail(comparison, hasReference: false, resolution: PNGFile.resolution(of: bytes))
                 return
             }
             let referenceBytes = readFile(reference, limit: PixelImage.largestFile)
@@ -272,27 +309,8 @@ public struct SnapshotFolder: Sendable {
                 removeDiffImage(diffImage)
                 checks.append(
                     SnapshotPageCheck(page: page, reference: reference, comparison: comparison.result, passed: true))
-            } else if let problem = ImageDiff.unwritableProblem(diffImage) {
-                blocked = blocked ?? problem
-                checks.append(
-                    SnapshotPageCheck(
-                        page: page, reference: reference, comparison: comparison.result, diffImageProblem: problem,
-                        passed: false))
             } else {
-                do {
-                    made.append(
-                        (checks.count,
-                         try ImageDiff.diffImage(comparison, for: diffImage, resolution: PNGFile.resolution(ofFileAt: reference))))
-                    checks.append(
-                        SnapshotPageCheck(
-                            page: page, reference: reference, comparison: comparison.result, diffImage: diffImage, passed: false))
-                } catch {
-                    removeDiffImage(diffImage)  // an earlier run's is not this one's
-                    checks.append(
-                        SnapshotPageCheck(
-                            page: page, reference: reference, comparison: comparison.result, diffImageProblem: "\(error)",
-                            passed: false))
-                }
+                fail(comparison, hasReference: true, resolution: PNGFile.resolution(ofFileAt: reference))
             }
         }
         // The document's diff images are written together, all or none: an interrupted run
