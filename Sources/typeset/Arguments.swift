@@ -389,7 +389,9 @@ enum Help {
         text += row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
         for command in commands where !command.hidden { text += row(command.name, command.abstract) }
-        text += "\n  See 'typeset help <subcommand>' for detailed help.\n"
+        // As it was run (`TypesetCommand.invocation`): a bare `typeset help render` is bash's
+        // builtin, which prints nothing.
+        text += "\n  See `\(TypesetCommand.invocation) help <subcommand>` for detailed help.\n"
         return text
     }
 

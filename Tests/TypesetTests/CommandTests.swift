@@ -451,6 +451,8 @@ import Testing
         }
         let root = try typeset(["--help"])
         #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:") && !root.stdout.contains("bench"))
+        // Its hint names the binary as it was run: a bare `typeset help render` is bash's builtin.
+        #expect(root.stdout.contains("See `\(try typesetInvocation()) help <subcommand>` for detailed help."), "\(root)")
         #expect(try typeset(["help", "diff"]).stdout.contains("USAGE: typeset diff <a> <b> [options]"))
         for bad in [
             ["render", "a.xml", "--bogus"], ["render", "a.xml", "--scale"], ["render", "a.xml", "--scale", "x"],

@@ -213,6 +213,32 @@ import Testing
                 && said[1].contains("'COVID-19' (77 pt): it is broken between its letters"), "\(said)")
     }
 
+    /// UIKit's push-out (a label's standard line-break strategy): a last line of one word takes
+    /// the word before it where both fit, in every direction and after each line break; not
+    /// where they do not fit, nor a word after a line break, nor a piece of a cut word.
+    @Test func aLastWordAloneTakesTheWordBeforeIt() throws {
+        func lines(_ markup: String) throws -> [[String]] {
+            let result = try #require(layoutMarkup(markup))
+            return result.report.pages.flatMap(\.blocks).map { $0.lines.map { $0.runs.map(\.text).joined() } }
+        }
+        #expect(try lines(#"<document width="150" margin="0"><label>Welcome to the new Lumen</label></document>"#)
+            == [["Welcome to the", "new Lumen"]])
+        // Each part a line break ends: "new" alone before it took "the".
+        #expect(try lines(#"<document width="150" margin="0"><label>Welcome to the new<br/>Lumen and more of it here</label></document>"#)
+            == [["Welcome to", "the new", "Lumen and more", "of it here"]])
+        // Right to left too ("שלנו" and "الجديد" stood alone).
+        #expect(try lines(#"<document lang="he" width="150" margin="0"><label>ברוכים הבאים לאפליקציה החדשה שלנו</label></document>"#)
+            == [["ברוכים הבאים", "לאפליקציה", "החדשה שלנו"]])
+        #expect(try lines(#"<document lang="ar" width="150" margin="0"><label>مرحبا بكم في التطبيق الجديد</label></document>"#)
+            == [["مرحبا بكم في", "التطبيق الجديد"]])
+        // Two words that do not fit on one line stay apart; a word after a line break is alone
+        // by the author's choice.
+        #expect(try lines(#"<document width="150" margin="0"><label>Welcome extraordinarily uncomfortably</label></document>"#)
+            == [["Welcome", "extraordinarily", "uncomfortably"]])
+        #expect(try lines(#"<document width="150" margin="0"><label>Welcome to the<br/>Lumen</label></document>"#)
+            == [["Welcome to the", "Lumen"]])
+    }
+
     /// A word cut because it is wider than its line is cut where it reads better only where that
     /// makes no more lines, the words after it counted: "support" | "@example.com or" | "call"
     /// took a line more than "support@exampl" | "e.com or call". A price is cut after its

@@ -571,6 +571,12 @@ private struct Fixture {
             "non-ASCII under a US-ASCII declaration", "<?xml version='1.0' encoding='us-ascii'?>\n<document><p>a\u{E9}</p></document>",
             2, 15, "declares the encoding 'us-ascii', and this character is not ASCII"),
         BadInput("UTF-16 declared", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><document/>", 1, 31, "declares the encoding 'UTF-16'"),
+        // A file in the encoding it declares is told so, not only of a byte (0xE3 is Windows-1256's م).
+        BadInput(
+            "Windows-1256 declared",
+            [UInt8]("<?xml version=\"1.0\" encoding=\"windows-1256\"?>\n<document><p>".utf8) + [0xE3, 0xD1]
+                + Array("</p></document>".utf8),
+            1, 31, "the input declares the encoding 'windows-1256'; only UTF-8 is supported"),
         // XML 1.0 [16]: white space or `?>` after the target.
         BadInput("processing instruction target unspaced", "<?pi=x?><document/>", 1, 5, "expected white space or '?>' after the processing-instruction target 'pi'"),
         BadInput("CSS property name", "<document><p font-size='20'>x</p></document>", 1, 14, "did you mean 'size'?"),
@@ -639,6 +645,14 @@ private struct Fixture {
         BadInput("a CSS list type", "<document><list type='disc'><item>x</item></list></document>", 1, 17, "not 'disc' did you mean 'bullet'?"),
         BadInput("a side for a direction", "<document dir='right'/>", 1, 11, "not 'right' did you mean 'rtl'?"),
         BadInput("a color name", "<document><p color='red'>x</p></document>", 1, 14, "not 'red' write '#FF0000' for red"),
+        // UIKit's alignments, the digits' names, CSS's short colors, a text size in the markup.
+        BadInput("a leading alignment", "<document><p align='leading'>x</p></document>", 1, 14, "did you mean 'start'?"),
+        BadInput("a trailing alignment", "<document><p align='trailing'>x</p></document>", 1, 14, "did you mean 'end'?"),
+        BadInput("Eastern Arabic digits", "<document numerals='eastern'/>", 1, 11, "did you mean 'arab'?"),
+        BadInput("Persian digits", "<document numerals='Persian'/>", 1, 11, "did you mean 'arabext'?"),
+        BadInput("a short color", "<document><p color='#F00'>x</p></document>", 1, 14, "write '#FF0000' for #F00"),
+        BadInput("a short color with alpha", "<document><p color='#f008'>x</p></document>", 1, 14, "write '#FF000088' for #f008"),
+        BadInput("a text size", "<document text-size='AX1'/>", 1, 11, "is chosen with the --text-size option"),
         BadInput(
             "unknown element with suggestion", "<document>\n  <lable>x</lable>\n</document>", 2, 3,
             "unknown element 'lable' did you mean 'label'?"),
@@ -904,6 +918,15 @@ private struct Fixture {
         // Not when the file is not there so spelled either.
         let elsewhere = parse("<document>\n  <image alt='x' src='caf\u{E9}/y.png'/>\n</document>", file: fixture.file)
         #expect(elsewhere.diagnostics.errors.map(\.hint) == [nil])
+        // In other letter case: a Mac's disk takes one for the other, a Linux CI runner's not.
+        try fixture.write(Array("x".utf8), to: fixture.docs + "/Logo.png")
+        let cased = parse("<document>\n  <image alt='x' src='logo.png'/>\n</document>", file: fixture.file)
+        expectError(cased, line: 2, column: 18, "has 'Logo.png', the same path in other letter case")
+        let casedFolder = parse("<document>\n  <image alt='x' src='CAFE\u{301}/X.png'/>\n</document>", file: fixture.file)
+        expectError(casedFolder, line: 2, column: 18, "has 'cafe\u{301}/x.png', the same path in other letter case")
+        // A web address is said to be one (it was looked for as a folder "https:").
+        let address = parse("<document>\n  <image alt='x' src='https://example.com/logo.png'/>\n</document>", file: fixture.file)
+        expectError(address, line: 2, column: 18, "image 'https://example.com/logo.png' is an address; 'src' takes the path of a PNG file")
     }
 
     /// A batch checks an image once per version of its file (`PNGFile.checked`): documents after

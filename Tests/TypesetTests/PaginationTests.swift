@@ -1262,7 +1262,8 @@ import Testing
     /// it (10 glyphs of 12). The break moves past the space and its mark, which end the line,
     /// and the words on either side stay apart.
     @Test func noBreakInsideAGlyphCluster() throws {
-        for (width, expected) in [(80, ["xxxxx \u{301}", "yyyyy"]), (220, ["xxxxx \u{301}yyyyy xxxxx", "yyyyy"])] {
+        // (At 220 pt the last word alone took the one before it: UIKit's push-out.)
+        for (width, expected) in [(80, ["xxxxx \u{301}", "yyyyy"]), (220, ["xxxxx \u{301}yyyyy", "xxxxx yyyyy"])] {
             let text = width < 100 ? "xxxxx &#x301;yyyyy" : "xxxxx &#x301;yyyyy xxxxx yyyyy"
             let result = try #require(layoutMarkup(
                 #"<document width="\#(width)" margin="4"><label size="20">\#(text)</label></document>"#))

@@ -344,6 +344,25 @@ struct RenderTests {
         #expect(image.pixel(x: 660, y: 80) == PixelImage.Pixel(red: 255, green: 0, blue: 0, alpha: 255))
     }
 
+    /// A divider lies on whole rows of pixels at any scale, as iOS draws separators: at 46.1 pt
+    /// a 1 pt rule was smeared over three rows at 2× (four at 3×), each of a list's differently.
+    @Test func aDividerLiesOnWholePixels() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rules = [10.3, 20.55, 31.8].map { y in
+            PageItem.rule(RuleItem(x1: 0, y1: y, x2: 40, y2: y, thickness: 1, color: .black))
+        }
+        for scale in [1.0, 2, 3] {
+            let path = folder + "/rules-\(Int(scale)).png"
+            try render(pages: [Page(width: 40, height: 40, items: rules)], to: path, options: RenderOptions(format: .png, scale: scale))
+            let image = try PixelImage(contentsOf: path)
+            let column = (0..<image.height).map { Int(image.pixel(x: 20, y: $0)?.red ?? 128) }
+            // Only black and white rows, a scale's worth of black for each rule.
+            #expect(column.allSatisfy { $0 == 0 || $0 == 255 }, "\(scale): \(column)")
+            #expect(column.filter { $0 == 0 }.count == 3 * Int(scale), "\(scale): \(column)")
+        }
+    }
+
     /// Translucent text (iOS's secondary label is 60% opaque) is as light where its glyphs meet
     /// (an Arabic join, a mark on its letter) as elsewhere, in PDF as in PNG: the PDF filled it
     /// glyph by glyph, and laid the color on twice at each join (50% black reached 63 there).

@@ -397,9 +397,17 @@ final class ParagraphLayouter: Sendable {
         ) { index, range in
             self.shape(items[index], display, text, balance: balance, range: range).glyphs
         }
-        let ranges = LineFiller.lines(
-            scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
-            hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends)
+        let limit = width + 0.001  // (as `LineFiller.lines` measures)
+        let ranges = LineFiller.pushingOut(
+            LineFiller.lines(
+                scalars: text.scalars, opportunities: opportunities, advances: advances, width: width,
+                hyphens: hyphens.mapValues(\.advance), edges: edges, ends: ends),
+            scalars: text.scalars, opportunities: opportunities
+        ) { line in
+            let visible = LineFiller.visibleEnd(text.scalars, line)
+            let shown = advances.width(line.lowerBound..<visible)
+            return (ends?.width(shown, start: line.lowerBound, visibleEnd: visible, limit: limit) ?? shown) <= limit
+        }
         guard max(ranges.count, 1) <= maximumLines else { return nil }
 
         let primary = primaryMetrics(text)

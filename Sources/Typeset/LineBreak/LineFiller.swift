@@ -251,6 +251,46 @@ enum LineFiller {
         return lines
     }
 
+    /// `lines` with UIKit's push-out, part of a label's standard line-break strategy
+    /// (`NSParagraphStyle.LineBreakStrategy.pushOut`; `HangulWords` is the other part): the last
+    /// line of a paragraph, or of a part of one that a line break ends, that holds one word takes
+    /// the last word of the line before it, where the two fit (`fits`, the width of a line from
+    /// its start to its end). A word stood alone under a title ("Lumen" under the Hebrew
+    /// onboarding title). Only a word after white space moves, once, and each line keeps one.
+    static func pushingOut(
+        _ lines: [Range<Int>], scalars: [Unicode.Scalar], opportunities: [BreakOpportunity], fits: (Range<Int>) -> Bool
+    ) -> [Range<Int>] {
+        guard lines.count >= 2 else { return lines }
+        var lines = lines
+        /// The opportunity at `offset`, if any.
+        func opportunity(at offset: Int) -> BreakOpportunity? {
+            let k = opportunities.partitionPoint { $0.offset < offset }
+            return k < opportunities.count && opportunities[k].offset == offset ? opportunities[k] : nil
+        }
+        for i in 1..<lines.count {
+            let (before, last) = (lines[i - 1], lines[i])
+            // The last line of its part, after a line that ends where it may (not a line break's
+            // end, nor a cut inside a word).
+            guard last.upperBound == scalars.count || opportunity(at: last.upperBound)?.isMandatory == true,
+                opportunity(at: before.upperBound)?.isMandatory == false
+            else { continue }
+            // One word: no opportunity inside what it shows.
+            let shown = last.lowerBound..<visibleEnd(scalars, last)
+            let inside = opportunities.partitionPoint { $0.offset <= shown.lowerBound }
+            guard !shown.isEmpty, inside == opportunities.count || opportunities[inside].offset >= shown.upperBound else { continue }
+            // The last word of the line before, after white space, with a word before it.
+            let end = opportunities.partitionPoint { $0.offset < before.upperBound }
+            guard end > 0 else { continue }
+            let word = opportunities[end - 1]
+            guard !word.isMandatory, word.offset > before.lowerBound, hangs(scalars, at: word.offset - 1),
+                visibleEnd(scalars, before.lowerBound..<word.offset) > before.lowerBound, fits(word.offset..<last.upperBound)
+            else { continue }
+            lines[i - 1] = before.lowerBound..<word.offset
+            lines[i] = word.offset..<last.upperBound
+        }
+        return lines
+    }
+
     /// The words of `lines` broken inside (by `splitLongWord`: wider than the line), once for
     /// each line end inside them, in order, with that line end: each from the break
     /// opportunity before it to the one after, without its hanging white space. A break after

@@ -867,33 +867,43 @@ struct MarkupConverter {
     }
 
     /// A hint for a file not found at `path` (absolute) that is there with names on the way in
-    /// other code points: "café.png" with its é decomposed, as macOS
-    /// writes names, where the markup has it composed. File names on Linux are bytes, and the
-    /// message named the very file the user could see. Only a name past ASCII has other
-    /// spellings: the folder is listed for no other (a batch's missing `logo.png` listed a
-    /// folder of 6,000 files for each input).
+    /// other code points ("café.png" with its é decomposed, as macOS writes names, where the
+    /// markup has it composed) or in other letter case ("Logo.png" for "logo.png": a Mac's disk
+    /// takes one for the other, and a document that worked there failed on a Linux CI runner).
+    /// File names on Linux are bytes, and the message named the very file the user could see.
+    /// (Each folder on the way is listed only when a name is missing from it.)
     static func differentlySpelled(_ path: String) -> String? {
-        guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         var folder = ""
         var start: String?  // the folder of the first name spelled otherwise on the way
+        var otherCase = false
+        var otherCodePoints = false
         for component in Path.components(path) {
             var next = folder + "/" + component
             if access(next, F_OK) != 0 {
-                guard component.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
                 // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
-                guard let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) })
-                else { return nil }
+                if let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) }) {
+                    otherCodePoints = true
+                    next = folder + "/" + twin
+                } else if let twin = entries.first(where: { $0.lowercased() == component.lowercased() }) {
+                    otherCase = true
+                    next = folder + "/" + twin
+                } else {
+                    return nil
+                }
                 if start == nil { start = folder }
-                next = folder + "/" + twin
             }
             folder = next
         }
         // Said only when the file is there so spelled (a folder so spelled without it is no
         // help), as it is spelled from the first name that differs on (each that does).
         guard let start else { return nil }
-        return "'\(start.isEmpty ? "/" : start)' has '\(folder.dropFirst(start.count + 1))', the same path in other Unicode code "
-            + "points (composed or decomposed, as macOS writes names); rename it or write 'src' as it is named"
+        let how = [
+            otherCase ? "in other letter case (a Mac's disk takes one for the other, Linux's does not)" : nil,
+            otherCodePoints ? "in other Unicode code points (composed or decomposed, as macOS writes names)" : nil,
+        ].compactMap { $0 }.joined(separator: " and ")
+        return "'\(start.isEmpty ? "/" : start)' has '\(folder.dropFirst(start.count + 1))', the same path \(how); "
+            + "rename it or write 'src' as it is named"
     }
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
@@ -907,6 +917,17 @@ struct MarkupConverter {
         // A path that ends in '/' names a folder, whatever file its name has (it showed `a.png`).
         guard !Path.endsInSlash(source) else {
             error(location, "image '\(source)' ends in '/', which names a folder; 'src' takes a PNG file")
+            return nil
+        }
+        // A web address is no file ("https://example.com/logo.png" was looked for as the
+        // folder "https:").
+        if let colon = source.firstIndex(of: ":"), source[..<colon].count > 1,
+            source[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "+" || $0 == "-" || $0 == ".") }),
+            source[colon...].hasPrefix("://")
+        {
+            error(
+                location, "image '\(source)' is an address; 'src' takes the path of a PNG file",
+                hint: "download the image next to the document and give its file name")
             return nil
         }
         let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
@@ -1004,7 +1025,10 @@ struct MarkupConverter {
             // guessed: `<divider height>` was asked "did you mean 'weight'?". (One that most
             // blocks take is not listed: the element's own attributes say more.)
             let owners = MarkupNames.all.filter { MarkupNames.attributes(of: $0).contains(attribute.name) }
-            if let suggestion = Self.otherNames[attribute.name.lowercased()]?.first(where: accepted.contains) {
+            if attribute.name.lowercased() == "text-size" {
+                // (It was asked "did you mean 'font-size'?", the body's size in points.)
+                hint = "a text size (Large, AX1, …) is chosen with the --text-size option, not in the markup"
+            } else if let suggestion = Self.otherNames[attribute.name.lowercased()]?.first(where: accepted.contains) {
                 hint = "did you mean '\(suggestion)'?"
             } else if (1...3).contains(owners.count) {
                 hint = "it is an attribute of \(listPhrase(owners.map { "'\($0)'" }, conjunction: "and")), not of '\(element.name)'"
@@ -1168,6 +1192,14 @@ struct AttributeValues {
             "decimal": "number", "numbered": "number", "ordered": "number", "numbers": "number",
         ],
         "dir": ["right": "rtl", "right-to-left": "rtl", "left": "ltr", "left-to-right": "ltr"],
+        // UIKit's and SwiftUI's names; the digits' names (the README's "Eastern Arabic digits").
+        "align": ["leading": "start", "trailing": "end", "centre": "center", "middle": "center"],
+        "numerals": [
+            "eastern": "arab", "eastern-arabic": "arab", "arabic-indic": "arab", "arabic": "arab", "hindi": "arab",
+            "persian": "arabext", "farsi": "arabext", "urdu": "arabext", "extended": "arabext", "western": "latn",
+            "latin": "latn", "european": "latn", "ascii": "latn", "bengali": "beng", "devanagari": "deva",
+            "burmese": "mymr", "myanmar": "mymr", "tibetan": "tibt", "native": "auto", "default": "auto",
+        ],
     ]
 
     /// CSS's basic color names and their values.
@@ -1195,9 +1227,14 @@ struct AttributeValues {
     func color(_ name: String, _ diagnostics: inout Diagnostics) -> Color? {
         guard let (text, attribute) = trimmed(name) else { return nil }
         if let color = Color(hex: text) { return color }
-        // A CSS color name is told its value (`color="red"` was told only the form).
-        let named = Self.colorNames[text.lowercased()].map { "write '\($0)' for \(text.lowercased())" }
-        reject(attribute, accepts: "a color as #RRGGBB or #RRGGBBAA (hexadecimal)", &diagnostics, hint: named)
+        // A CSS color name is told its value (`color="red"` was told only the form), and so is
+        // CSS's short form, "#F00".
+        var hint = Self.colorNames[text.lowercased()].map { "write '\($0)' for \(text.lowercased())" }
+        let digits = text.dropFirst()
+        if text.hasPrefix("#"), digits.count == 3 || digits.count == 4, digits.allSatisfy(\.isHexDigit) {
+            hint = "write '#\(String(digits.flatMap { [$0, $0] }).uppercased())' for \(text)"
+        }
+        reject(attribute, accepts: "a color as #RRGGBB or #RRGGBBAA (hexadecimal)", &diagnostics, hint: hint)
         return nil
     }
 

@@ -220,12 +220,29 @@ final class PageDrawer: PageWriting {
         cairo_close_path(cr)
     }
 
+    /// A horizontal rule (a divider) lies on whole rows of pixels, as iOS draws its separators:
+    /// on fractional ones (46.1 pt) a 1 pt rule was smeared over three rows at 2× and four at 3×,
+    /// each divider of a list differently. Its thickness is rounded to whole pixels, one at least.
     private func draw(_ rule: RuleItem, on cr: OpaquePointer) {
         guard rule.thickness > 0 else { return }
+        var (y1, y2, thickness) = (rule.y1, rule.y2, rule.thickness)
+        if rule.y1 == rule.y2 {
+            // (Pages are only moved and scaled: y does not depend on x.)
+            var (x, top, bottom) = (rule.x1, rule.y1 - thickness / 2, rule.y1 + thickness / 2)
+            var x2 = x
+            cairo_user_to_device(cr, &x, &top)
+            cairo_user_to_device(cr, &x2, &bottom)
+            let rows = max(1, abs(bottom - top).rounded())
+            top = ((top + bottom - rows) / 2).rounded()
+            bottom = top + rows
+            cairo_device_to_user(cr, &x, &top)
+            cairo_device_to_user(cr, &x2, &bottom)
+            (y1, y2, thickness) = ((top + bottom) / 2, (top + bottom) / 2, abs(bottom - top))
+        }
         cairo_new_path(cr)
-        cairo_move_to(cr, rule.x1, rule.y1)
-        cairo_line_to(cr, rule.x2, rule.y2)
-        cairo_set_line_width(cr, rule.thickness)
+        cairo_move_to(cr, rule.x1, y1)
+        cairo_line_to(cr, rule.x2, y2)
+        cairo_set_line_width(cr, thickness)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         set(rule.color, on: cr)
         cairo_stroke(cr)
