@@ -240,9 +240,9 @@ struct ComparisonOptions {
         let trimmed = written.trimmingWhitespace()
         if share > 0.1, !trimmed.hasSuffix("%") {
             throw UsageError(
-                "--max-diff \(trimmed) would let \(Typeset.format(share * 100))% of the pixels differ (a number without "
-                    + "'%' is a fraction: 0.01 is 1%); write \(trimmed)% for \(trimmed) percent, or a share above 10% "
-                    + "with '%' (\(Typeset.format(share * 100))%)")
+                "--max-diff \(trimmed) would let \(Typeset.format(share * 100))% of the pixels differ "
+                    + "(a number without '%' is a fraction: 0.01 is 1%); write \(trimmed)% for \(trimmed) percent, "
+                    + "or a share above 10% with '%' (\(Typeset.format(share * 100))%)")
         }
         maxDiff = share
         scale = try arguments.scale()

@@ -213,14 +213,16 @@ import Testing
                 && said[1].contains("'COVID-19' (77 pt): it is broken between its letters"), "\(said)")
     }
 
+    /// Each block's lines, each line's runs' text joined.
+    private func lines(_ markup: String) throws -> [[String]] {
+        let result = try #require(layoutMarkup(markup))
+        return result.report.pages.flatMap(\.blocks).map { $0.lines.map { $0.runs.map(\.text).joined() } }
+    }
+
     /// UIKit's push-out (a label's standard line-break strategy): a last line of one word takes
     /// the word before it where both fit, in every direction and after each line break; not
     /// where they do not fit, nor a word after a line break, nor a piece of a cut word.
     @Test func aLastWordAloneTakesTheWordBeforeIt() throws {
-        func lines(_ markup: String) throws -> [[String]] {
-            let result = try #require(layoutMarkup(markup))
-            return result.report.pages.flatMap(\.blocks).map { $0.lines.map { $0.runs.map(\.text).joined() } }
-        }
         #expect(try lines(#"<document width="150" margin="0"><label>Welcome to the new Lumen</label></document>"#)
             == [["Welcome to the", "new Lumen"]])
         // Each part a line break ends: "new" alone before it took "the".
@@ -244,10 +246,6 @@ import Testing
     /// took a line more than "support@exampl" | "e.com or call". A price is cut after its
     /// separators where that takes no more ("$1,29" | "9,999." | "99" read as other numbers).
     @Test func aBetterCutOfAWordTakesNoMoreLines() throws {
-        func lines(_ markup: String) throws -> [[String]] {
-            let result = try #require(layoutMarkup(markup))
-            return result.report.pages.flatMap(\.blocks).map { $0.lines.map { $0.runs.map(\.text).joined() } }
-        }
         #expect(try lines(#"<document width="145" margin="0"><p>support@example.com or call</p></document>"#)
             == [["support@exampl", "e.com or call"]])
         #expect(try lines(#"<document width="136" font-size="33"><p>Total: $1,299,999.99 due</p></document>"#)

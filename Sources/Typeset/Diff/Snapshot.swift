@@ -227,9 +227,9 @@ public struct SnapshotFolder: Sendable {
     /// diff image (the reference faded, differences in magenta; see `ImageDiff.writeDiffImage`),
     /// and so does a page without a reference of a screen that has others, compared with a
     /// blank page; a page that passes or is a new screen's loses any diff image an earlier run
-    /// left. Throws
-    /// when rendering or writing fails. `otherNames` are the names of the other documents whose
-    /// references the folder holds (the names of them all will do: `name` is passed over).
+    /// left. Throws when rendering or writing fails. `otherNames` are the names of the other
+    /// documents whose references the folder holds (the names of them all will do: `name` is
+    /// passed over).
     ///
     /// A reference with the page's very bytes has its pixels and is not decoded: a check that
     /// passes renders the page and compares bytes (decoding both images and measuring every
@@ -261,7 +261,8 @@ public struct SnapshotFolder: Sendable {
                     failed.diffImageProblem = problem
                 } else {
                     do {
-                        made.append((checks.count, try ImageDiff.diffImage(comparison, for: diffImage, resolution: resolution)))
+                        let image = try ImageDiff.diffImage(comparison, for: diffImage, resolution: resolution)
+                        made.append((checks.count, image))
                         failed.diffImage = diffImage
                     } catch {
                         removeDiffImage(diffImage)  // an earlier run's is not this one's
@@ -277,7 +278,8 @@ public struct SnapshotFolder: Sendable {
             guard FileManager.default.fileExists(atPath: reference) else {
                 guard !existing.isEmpty else {
                     removeDiffImage(diffImage)
-                    checks.append(SnapshotPageCheck(page: page, reference: reference, hasReference: false, passed: false))
+                    checks.append(
+                        SnapshotPageCheck(page: page, reference: reference, hasReference: false, passed: false))
                     return
                 }
                 let shown = pages[index]
@@ -286,7 +288,8 @@ public struct SnapshotFolder: Sendable {
                     scale: options.scale, drawer: PageDrawer()
                 ) { try PixelImage(drawn: $0) }
                 let comparison = Comparison(
-                    lonePage: try PixelImage(drawn: surface), blank: blank, pageIsA: false, tolerance: options.tolerance)
+                    lonePage: try PixelImage(drawn: surface), blank: blank, pageIsA: false,
+                    tolerance: options.tolerance)
                 fail(comparison, hasReference: false, resolution: PNGFile.resolution(of: bytes))
                 return
             }

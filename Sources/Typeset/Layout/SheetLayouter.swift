@@ -125,7 +125,8 @@ public struct SheetLayouter {
             // text was shrunk more at a larger text size, and AX5's text looked smaller than AX2's.
             var rowScales: [Double: Double] = [:]
             for cell in placed {
-                if let page = cell.cell.page { rowScales[page.width] = min(rowScales[page.width] ?? cell.scale, cell.scale) }
+                guard let page = cell.cell.page else { continue }
+                rowScales[page.width] = min(rowScales[page.width] ?? cell.scale, cell.scale)
             }
             for index in placed.indices {
                 guard let page = placed[index].cell.page, let scale = rowScales[page.width] else { continue }
@@ -205,7 +206,8 @@ public struct SheetLayouter {
                     }
                     y += rowHeights[rowIndex] + options.rowGap
                 }
-                pages.append(Page(width: pageWidth, height: pageHeight(chunk), background: options.background, items: items))
+                pages.append(
+                    Page(width: pageWidth, height: pageHeight(chunk), background: options.background, items: items))
             }
         }
         return pages

@@ -277,13 +277,15 @@ enum LineFiller {
             // One word: no opportunity inside what it shows.
             let shown = last.lowerBound..<visibleEnd(scalars, last)
             let inside = opportunities.partitionPoint { $0.offset <= shown.lowerBound }
-            guard !shown.isEmpty, inside == opportunities.count || opportunities[inside].offset >= shown.upperBound else { continue }
+            guard !shown.isEmpty, inside == opportunities.count || opportunities[inside].offset >= shown.upperBound
+            else { continue }
             // The last word of the line before, after white space, with a word before it.
             let end = opportunities.partitionPoint { $0.offset < before.upperBound }
             guard end > 0 else { continue }
             let word = opportunities[end - 1]
             guard !word.isMandatory, word.offset > before.lowerBound, hangs(scalars, at: word.offset - 1),
-                visibleEnd(scalars, before.lowerBound..<word.offset) > before.lowerBound, fits(word.offset..<last.upperBound)
+                visibleEnd(scalars, before.lowerBound..<word.offset) > before.lowerBound,
+                fits(word.offset..<last.upperBound)
             else { continue }
             lines[i - 1] = before.lowerBound..<word.offset
             lines[i] = word.offset..<last.upperBound

@@ -882,7 +882,10 @@ struct MarkupConverter {
             if access(next, F_OK) != 0 {
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
                 // (Swift's == compares canonical equivalence; the scalars tell the spellings apart.)
-                if let twin = entries.first(where: { $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars) }) {
+                let otherPoints = entries.first {
+                    $0 == component && !$0.unicodeScalars.elementsEqual(component.unicodeScalars)
+                }
+                if let twin = otherPoints {
                     otherCodePoints = true
                     next = folder + "/" + twin
                 } else if let twin = entries.first(where: { $0.lowercased() == component.lowercased() }) {

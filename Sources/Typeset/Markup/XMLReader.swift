@@ -127,7 +127,9 @@ struct XMLReader {
             guard let (scalar, length) = decodeUTF8(bytes, at: index) else {
                 // A file in the encoding its declaration names is told so (a Windows-1256 file
                 // was told only of the byte).
-                if let (name, at) = declaredEncoding(bytes, from: start), !["utf-8", "utf8"].contains(name.lowercased()) {
+                if let (name, at) = declaredEncoding(bytes, from: start),
+                    !["utf-8", "utf8"].contains(name.lowercased())
+                {
                     throw .error(
                         location(at), "the input declares the encoding '\(name)'; only UTF-8 is supported",
                         hint: "save the file as UTF-8 and declare encoding=\"UTF-8\"")
@@ -168,11 +170,13 @@ struct XMLReader {
     /// name), from at most its first 200 bytes.
     static func declaredEncoding(_ bytes: [UInt8], from start: Int) -> (name: String, at: Int)? {
         let head = bytes[start..<min(bytes.count, start + 200)]
-        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else {
+            return nil
+        }
         let declaration = Array(head[..<end])
         let key = Array("encoding".utf8)
-        guard let found = (0...max(0, declaration.count - key.count)).first(where: { declaration[$0...].starts(with: key) })
-        else { return nil }
+        let starts = 0...max(0, declaration.count - key.count)
+        guard let found = starts.first(where: { declaration[$0...].starts(with: key) }) else { return nil }
         var at = found + key.count
         while at < declaration.count, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "=")].contains(declaration[at]) { at += 1 }
         guard at < declaration.count, declaration[at] == 0x22 || declaration[at] == 0x27 else { return nil }
