@@ -917,6 +917,11 @@ extension ReportBlock {
         #expect(shown("اتصل بـ Apple Support 800 555 0199") == "Apple Support ٨٠٠ ٥٥٥ ٠١٩٩اتصل بـ ")
         #expect(shown("اللون rgb(255, 87, 51) و (1, 2)") == ")٢, ١(و  rgb(255, 87, 51)اللون ")
         #expect(shown("#عروض_2025 و @متجر24 و #12345") == "١٢٣٤٥# و 24متجر@ و 2025_عروض#")
+        // However long: the series or the call switched digits after eight numbers, or 64 characters.
+        let versions = (0..<40).map { "17.\($0)" }.joined(separator: ", ")
+        let arguments = (0..<60).map(String.init).joined(separator: ", ")
+        let long = shown("يتطلب iOS \(versions) و rgb(\(arguments))")
+        #expect(!long.unicodeScalars.contains { (0x0660...0x0669).contains($0.value) }, "\(long)")
     }
 
     /// A percent sign shown as ٪ beside Arabic-Indic digits stands on the number's left in

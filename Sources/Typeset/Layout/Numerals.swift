@@ -39,6 +39,11 @@ extension ParagraphLayouter {
         var word = 0..<0  // the word (between white space) of the last digit looked at
         var wordHasLetter = false
         var wordIsNamesNumber = false
+        // By a word's start, once asked: what a series' next number or a call's next argument
+        // takes from the one before (looked back through each again, a long series was
+        // quadratic; cut off after a few, it switched digits partway).
+        var namesNumbers: [Int: Bool] = [:]
+        var callArguments: [Int: Bool] = [:]
         // Names' numbers kept, and numbers shown after a lower-case Latin word (`Prose`).
         var prose = Prose()
         for span in text.spans {
@@ -56,9 +61,11 @@ extension ParagraphLayouter {
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
                     wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
-                        || continuesACode(word, in: text.scalars) || isInACallsBrackets(word, in: text.scalars)
+                        || continuesACode(word, in: text.scalars)
+                        || isInACallsBrackets(word, in: text.scalars, known: &callArguments)
                         || isATag(text.scalars[word])
-                    wordIsNamesNumber = keepsLatinNames && !wordHasLetter && followsAName(word, in: text.scalars)
+                    wordIsNamesNumber = keepsLatinNames && !wordHasLetter
+                        && followsAName(word, in: text.scalars, known: &namesNumbers)
                     // (One whose digits are all in this span: another span's digits are its own.)
                     if wordIsNamesNumber, span.scalarRange.contains(word.lowerBound), word.upperBound <= span.scalarRange.upperBound {
                         prose.names.append((word, system))
@@ -183,16 +190,28 @@ extension ParagraphLayouter {
     /// Whether `word` stands in the brackets of a call written in Latin letters, digits, spaces
     /// and separators alone between: "rgb(255, 87, 51)", "rgba(0, 122, 255, 0.5)". Its first
     /// number kept 0-9 as part of a word with a letter ("rgb(255,"), and the others showed
-    /// "٨٧, ٥١", one code in two kinds of digits. (64 characters back at most.)
-    private static func isInACallsBrackets(_ word: Range<Int>, in scalars: [Unicode.Scalar]) -> Bool {
+    /// "٨٧, ٥١", one code in two kinds of digits. The answer for a word asked before (`known`,
+    /// by its start) is the answer for what follows it: the look back ends there.
+    private static func isInACallsBrackets(
+        _ word: Range<Int>, in scalars: [Unicode.Scalar], known: inout [Int: Bool]
+    ) -> Bool {
         var at = word.lowerBound
-        while at > 0, word.lowerBound - at < 64 {
+        var answer = false
+        while at > 0, word.lowerBound - at < 4096 {
             at -= 1
+            if let before = known[at] {
+                answer = before
+                break
+            }
             let scalar = scalars[at]
-            if scalar == "(" { return at > 0 && scalars[at - 1].script == .latin && scalars[at - 1].isAlphabetic }
-            guard NumberingSystem.isDigit(scalar) || [",", ".", " ", "-", "%"].contains(scalar) else { return false }
+            if scalar == "(" {
+                answer = at > 0 && scalars[at - 1].script == .latin && scalars[at - 1].isAlphabetic
+                break
+            }
+            guard NumberingSystem.isDigit(scalar) || [",", ".", " ", "-", "%"].contains(scalar) else { break }
         }
-        return false
+        known[word.lowerBound] = answer
+        return answer
     }
 
     /// The characters bidi resolution reads (UAX #9): `scalars` as written, but for digits and
@@ -272,7 +291,19 @@ extension ParagraphLayouter {
     /// digit, or one followed by another that begins with a digit, no comma between ("Apple
     /// Support +1 (800) 555-0199", or "800 555 0199", showed "+1 (٨٠٠) ٥٥٥-٠١٩٩", "800 ٥٥٥
     /// ٠١٩٩", the first group kept as a name's number). Or a number of a series after one.
-    private static func followsAName(_ word: Range<Int>, in scalars: [Unicode.Scalar], depth: Int = 0) -> Bool {
+    private static func followsAName(
+        _ word: Range<Int>, in scalars: [Unicode.Scalar], known: inout [Int: Bool], depth: Int = 0
+    ) -> Bool {
+        if let answer = known[word.lowerBound] { return answer }
+        let answer = isNamesNumber(word, in: scalars, known: &known, depth: depth)
+        known[word.lowerBound] = answer
+        return answer
+    }
+
+    /// `followsAName`, not asked before.
+    private static func isNamesNumber(
+        _ word: Range<Int>, in scalars: [Unicode.Scalar], known: inout [Int: Bool], depth: Int
+    ) -> Bool {
         guard let first = scalars[word].first(where: { !$0.isDefaultIgnorable }), NumberingSystem.isDigit(first) else {
             return false
         }
@@ -294,11 +325,13 @@ extension ParagraphLayouter {
         let last = scalars[end - 1]
         // A series of a name's numbers, "iOS 17.2, 17.3", "iPhone 14، 15، 16": the number after
         // one is a name's too (its 15 kept, "16" showed ١٦; the phone number check, above, lets
-        // a number followed by a comma go on). Eight back at most.
+        // a number followed by a comma go on). The number before was asked before this one
+        // (`known`), or is looked at: 64 back at most.
         if last == "," || last == "\u{060C}" {
             let previous = ParagraphLayouter.word(around: end - 1, in: scalars)
-            return depth < 8 && previous.upperBound == end && scalars[previous].allSatisfy(isSeriesCharacter)
-                && followsAName(previous, in: scalars, depth: depth + 1)
+            guard previous.upperBound == end, scalars[previous].allSatisfy(isSeriesCharacter) else { return false }
+            return known[previous.lowerBound]
+                ?? (depth < 64 && followsAName(previous, in: scalars, known: &known, depth: depth + 1))
         }
         guard last.isAlphabetic || NumberingSystem.isDigit(last) else { return false }
         var start = end
