@@ -323,6 +323,10 @@ private struct Fixture {
         #expect(TextRole.button.defaultAlignment == .center && ListBlock.defaultMarker == .bullet)
         let empty = try #require(parse("<document/>").document)
         #expect(empty.pageWidth == 390 && empty.pageHeight == nil && empty.blocks.isEmpty)
+        // Laid out, its blank page is said to be one (it was rendered unsaid).
+        let blank = try #require(layoutMarkup("<document/>"))
+        #expect(blank.diagnostics.warnings.map(\.message) == ["the document has no blocks: its page is blank"])
+        #expect(try #require(layoutMarkup("<document><spacer/></document>")).diagnostics.warnings.isEmpty)
     }
 
     @Test func explicitSizeOverridesTheDeviceWithAWarning() throws {

@@ -580,6 +580,12 @@ struct BlockLayouter {
             languageIsLocale: document.lang == nil && options.locale != nil,
             x: margin, width: document.pageWidth - 2 * margin)
         for block in document.blocks { layoutFlow(block, context) }
+        // A page with nothing on it is said to be blank (`<document/>` rendered one, unsaid).
+        if document.blocks.isEmpty {
+            diagnostics.report(.warning(
+                document.location, "the document has no blocks: its page is blank",
+                hint: "put a title, p, label, button, list or other block inside <document>"))
+        }
         // A document in a language of its own and without keys is the same in every locale:
         // a sheet's columns captioned "en" and "ar" showed the same Hebrew, unsaid.
         if let locale = options.locale, let pinned = document.lang, !hasKeys, !Language.sameLanguage(locale, pinned) {
