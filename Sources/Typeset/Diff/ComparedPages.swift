@@ -47,15 +47,20 @@ public final class ComparedPages {
     /// nil for a PNG file, whose background is not known.
     func blankImage(_ index: Int) throws -> PixelImage? {
         guard case .drawn(let pages, let input, let scale, _) = source else { return nil }
-        let page = pages[index]
         do {
-            return try drawImage(
-                Page(width: page.width, height: page.height, background: page.background), pageNumber: index + 1,
-                scale: scale, drawer: PageDrawer()
-            ) { surface in try PixelImage(drawn: surface) }
+            return try Self.blankImage(like: pages[index], pageNumber: index + 1, scale: scale)
         } catch {
             throw ImageDiffError.undrawable(path: input, reason: "\(error)")
         }
+    }
+
+    /// `page`'s size and background with nothing on it, drawn at `scale` (also what `snapshot`
+    /// compares a page without a reference with).
+    static func blankImage(like page: Page, pageNumber: Int, scale: Double) throws -> PixelImage {
+        try drawImage(
+            Page(width: page.width, height: page.height, background: page.background), pageNumber: pageNumber,
+            scale: scale, drawer: PageDrawer()
+        ) { surface in try PixelImage(drawn: surface) }
     }
 
     /// Page `index`'s pixels and resolution (its PNG's pHYs data, if any). Drawn pages must be

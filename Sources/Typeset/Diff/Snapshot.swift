@@ -282,11 +282,7 @@ public struct SnapshotFolder: Sendable {
                         SnapshotPageCheck(page: page, reference: reference, hasReference: false, passed: false))
                     return
                 }
-                let shown = pages[index]
-                let blank = try drawImage(
-                    Page(width: shown.width, height: shown.height, background: shown.background), pageNumber: page,
-                    scale: options.scale, drawer: PageDrawer()
-                ) { try PixelImage(drawn: $0) }
+                let blank = try ComparedPages.blankImage(like: pages[index], pageNumber: page, scale: options.scale)
                 let comparison = Comparison(
                     lonePage: try PixelImage(drawn: surface), blank: blank, pageIsA: false,
                     tolerance: options.tolerance)

@@ -37,7 +37,9 @@ extension ParagraphLayouter {
         var display = text.scalars
         var shown: [NumberingSystem?] = []  // by scalar, once a digit is substituted
         var word = 0..<0  // the word (between white space) of the last digit looked at
-        var wordHasLetter = false
+        // Whether its digits are a name's or a code's, kept as typed: a word with a Latin
+        // letter, a code's group, a call's argument, a tag.
+        var wordIsACode = false
         var wordIsNamesNumber = false
         // By a word's start, once asked: what a series' next number or a call's next argument
         // takes from the one before (looked back through each again, a long series was
@@ -60,20 +62,20 @@ extension ParagraphLayouter {
                 if next == 0xFE0F || next == 0x20E3 { continue }
                 if !word.contains(i) {
                     word = ParagraphLayouter.word(around: i, in: text.scalars)
-                    wordHasLetter = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
+                    wordIsACode = text.scalars[word].contains { $0.bidiClass == .L && $0.isAlphabetic }
                         || continuesACode(word, in: text.scalars)
                         || isInACallsBrackets(word, in: text.scalars, known: &callArguments)
                         || isATag(text.scalars[word])
-                    wordIsNamesNumber = keepsLatinNames && !wordHasLetter
+                    wordIsNamesNumber = keepsLatinNames && !wordIsACode
                         && followsAName(word, in: text.scalars, known: &namesNumbers)
                     // (One whose digits are all in this span: another span's digits are its own.)
                     if wordIsNamesNumber, span.scalarRange.contains(word.lowerBound), word.upperBound <= span.scalarRange.upperBound {
                         prose.names.append((word, system))
-                    } else if !wordHasLetter, followsLowerCaseWord(word, in: text.scalars) {
+                    } else if !wordIsACode, followsLowerCaseWord(word, in: text.scalars) {
                         prose.counts.insert(Prose.Count(offset: word.lowerBound, system: system))
                     }
                 }
-                if wordHasLetter || wordIsNamesNumber { continue }
+                if wordIsACode || wordIsNamesNumber { continue }
                 display[i] = digit
                 if shown.isEmpty { shown = Array(repeating: nil, count: display.count) }
                 shown[i] = system
@@ -197,7 +199,7 @@ extension ParagraphLayouter {
     ) -> Bool {
         var at = word.lowerBound
         var answer = false
-        while at > 0, word.lowerBound - at < 4096 {
+        look: while at > 0, word.lowerBound - at < 4096 {
             at -= 1
             if let before = known[at] {
                 answer = before
@@ -208,7 +210,10 @@ extension ParagraphLayouter {
                 answer = at > 0 && scalars[at - 1].script == .latin && scalars[at - 1].isAlphabetic
                 break
             }
-            guard NumberingSystem.isDigit(scalar) || [",", ".", " ", "-", "%"].contains(scalar) else { break }
+            switch scalar {
+            case ",", ".", " ", "-", "%": continue
+            default: guard NumberingSystem.isDigit(scalar) else { break look }
+            }
         }
         known[word.lowerBound] = answer
         return answer
@@ -351,8 +356,10 @@ extension ParagraphLayouter {
     /// A digit, a separator of a version or amount, or a list's comma: what a series' number is
     /// made of ("17.2,").
     private static func isSeriesCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        NumberingSystem.isDigit(scalar) || [".", ",", "\u{060C}", "\u{066B}", "\u{066C}"].contains(scalar)
-            || scalar.isDefaultIgnorable
+        switch scalar {
+        case ".", ",", "\u{060C}", "\u{066B}", "\u{066C}": true
+        default: NumberingSystem.isDigit(scalar) || scalar.isDefaultIgnorable
+        }
     }
 
     /// Currency codes (ISO 4217): an amount after one is no name's number ("SAR 25.00" kept
