@@ -154,7 +154,10 @@ struct Render: Command {
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
             // Refused whole: leaving out the input whose page it is would number the pages after
             // it again, onto the picture.
-            if refusedOverPicture(resolvedFormat.outputPaths(for: output, pageCount: pageCount), selected, shown) {
+            if refusedOverPicture(
+                resolvedFormat.outputPaths(for: output, pageCount: pageCount), selected, shown,
+                shownAt: { pictureLocation($1, on: outcomes[$0].layout?.pages ?? []) })
+            {
                 try finish(total: selected.count, settings: settings, failed: selected)
                 return
             }
@@ -257,7 +260,9 @@ struct Render: Command {
                     leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
-                outcome.diagnostics.report(.error(SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
+                let location = pictureLocation(of: error, on: layout.pages)
+                outcome.diagnostics.report(.error(
+                    location ?? SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
                 return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages), writeFailed: true)
             }
         }, report: { printDiagnostics($0.0, notes: $0.1) }, keep: { $0.2 })
@@ -362,7 +367,7 @@ struct Render: Command {
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             // The PDF over a picture an input shows: refused whichever inputs it would hold.
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
-            if refusedOverPicture([output], chunk, shown) {
+            if refusedOverPicture([output], chunk, shown, shownAt: { pictureLocation($1, on: outcomes[$0].layout?.pages ?? []) }) {
                 writer = nil  // removes its temporary file (finish ends the command)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
@@ -516,11 +521,16 @@ func warnOfStaleOutput(
 }
 
 /// Whether one of `outputs` (the files of one output for all of `inputs`) is a picture one of
-/// them shows (`shown`, by input): then said as that input's error, and nothing is to be written.
-func refusedOverPicture(_ outputs: [String], _ inputs: [String], _ shown: [Set<String>]) -> Bool {
+/// them shows (`shown`, by input): then said as an error at its <image> (`shownAt`: where input
+/// i shows a picture), and nothing is to be written.
+func refusedOverPicture(
+    _ outputs: [String], _ inputs: [String], _ shown: [Set<String>], shownAt: (Int, String) -> SourceLocation?
+) -> Bool {
     guard let found = overwrittenPicture(outputs, shownBy: shown) else { return false }
+    let location = shownAt(found.shownBy, found.output)
     var diagnostics = Diagnostics()
-    diagnostics.report(.error(SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(pictureOverwritten(found.output))"))
+    diagnostics.report(.error(
+        location ?? SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(pictureOverwritten(found.output))"))
     printDiagnostics(diagnostics)
     return true
 }

@@ -973,17 +973,18 @@ import Testing
         let picture = try Data(contentsOf: URL(fileURLWithPath: out + "/banner.png"))
         try "<document><image src=\"banner.png\"/><image src=\"picture.pdf\"/><p>Banner mockup</p></document>"
             .write(toFile: out + "/banner.xml", atomically: true, encoding: .utf8)
-        let commands: [[String]] = [
-            ["render", "banner.xml", "--format", "png"],
-            ["render", "banner.xml", "-o", "sub/../banner.png"],
-            ["render", "banner.xml", "banner.xml", "-o", "banner.png"],
-            ["render", "banner.xml", "-o", "picture.pdf"],
-            ["sheet", "banner.xml", "-o", "banner.png"],
+        // Said at the <image> that shows it: the first at column 11, the second at 36.
+        let commands: [(arguments: [String], column: Int)] = [
+            (["render", "banner.xml", "--format", "png"], 11),
+            (["render", "banner.xml", "-o", "sub/../banner.png"], 11),
+            (["render", "banner.xml", "banner.xml", "-o", "banner.png"], 11),
+            (["render", "banner.xml", "-o", "picture.pdf"], 36),
+            (["sheet", "banner.xml", "-o", "banner.png"], 11),
         ]
-        for arguments in commands {
+        for (arguments, column) in commands {
             let result = try typeset(arguments, in: out)
             #expect(
-                result.status == 1 && result.stderr.contains("banner.xml:1:1: error: cannot write ")
+                result.status == 1 && result.stderr.contains("banner.xml:1:\(column): error: cannot write ")
                     && result.stderr.contains("it is an image the document shows")
                     && !result.stderr.contains("earlier run"),  // (it said to remove the picture)
                 "\(arguments): \(result.stderr)")
@@ -1001,7 +1002,7 @@ import Testing
     }
 
     /// With one output for several inputs (-o), a page or the PDF over a picture an input shows
-    /// refuses the output, with that input's located error (the whole batch failed, unlocated);
+    /// refuses the output, with that input's error at its <image> (the whole batch failed, unlocated);
     /// so does a sheet over a picture an input shows on a page the sheet does not draw.
     @Test func anOutputOverAPictureIsRefusedWithTheShowingInputsError() throws {
         let out = try temporaryFolder()
@@ -1022,13 +1023,16 @@ import Testing
         ] {
             let result = try typeset(arguments, in: out)
             #expect(result.status == 1, "\(arguments): \(result)")
-            #expect(result.stderr.contains("doc.xml:1:1: error: cannot write out-2.png: it is an image the document shows"), "\(result)")
+            #expect(
+                result.stderr.contains(
+                    "doc.xml:1:\(three.count + 1): error: cannot write out-2.png: it is an image the document shows"),
+                "\(result)")
             #expect(result.stderr.contains("rendered 0 of 2 inputs"), "\(result)")
             #expect(files(in: out) == before, "\(arguments)")
         }
         // The picture is later in the document than the first page, which alone a cell draws.
         let sheet = try typeset(["sheet", "later.xml", "-o", "sheet.png"], in: out)
-        #expect(sheet.status == 1 && sheet.stderr.contains("later.xml:1:1: error: cannot write sheet.png"), "\(sheet)")
+        #expect(sheet.status == 1 && sheet.stderr.contains("later.xml:1:\(three.count + 1): error: cannot write sheet.png"), "\(sheet)")
         for name in ["out-2.png", "sheet.png"] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)) == picture, "\(name)")
         }

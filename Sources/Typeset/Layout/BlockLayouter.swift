@@ -2097,7 +2097,8 @@ struct BlockLayouter {
         let shown = localized == nil ? ownTextLanguage(block, context, text: image.alt ?? "") : localized?.language
         let language = textLanguage(shown, in: markupLanguage(style(of: block, context).lang) ?? context.language, text: alt ?? "")
         entry.decorations = [.image(ImageItem(path: image.path, x: x, y: top, width: width, height: height,
-                                              flipped: flipped, alt: alt, language: language))]
+                                              flipped: flipped, alt: alt, language: language,
+                                              location: block.location))]
         // alt="" says the picture is decoration: no Figure, an artifact (PDF/UA-1 7.3).
         entry.tag = alt == "" ? nil : .figure
         placed.append(entry)

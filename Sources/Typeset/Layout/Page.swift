@@ -184,9 +184,11 @@ public struct ImageItem: Sendable {
     public var alt: String?
     /// The language of `alt` (PDF's /Lang of its Figure, SVG's xml:lang).
     public var language: String?
+    /// The <image> element, for errors about its picture (`pictureLocation`).
+    public var location: SourceLocation?
     public init(
         path: String, x: Double, y: Double, width: Double, height: Double, flipped: Bool, alt: String?,
-        language: String? = nil
+        language: String? = nil, location: SourceLocation? = nil
     ) {
         self.path = path
         self.x = x
@@ -196,6 +198,7 @@ public struct ImageItem: Sendable {
         self.flipped = flipped
         self.alt = alt
         self.language = language
+        self.location = location
     }
 }
 

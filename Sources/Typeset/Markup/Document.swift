@@ -189,19 +189,29 @@ public enum BlockKind: Sendable, Hashable {
 
 extension Document {
     /// The PNGs the document shows (absolute, symbolic links resolved), in document order.
-    public var imagePaths: [String] {
-        func collect(_ blocks: [Block], _ paths: inout [String]) {
+    public var imagePaths: [String] { images.map(\.path) }
+
+    /// Where the document shows the picture at `path` (symbolic links resolved): its first
+    /// <image> of it.
+    public func imageLocation(_ path: String) -> SourceLocation? {
+        guard let real = Path.realPath(path) else { return nil }
+        return images.first { Path.realPath($0.path) == real }?.location
+    }
+
+    /// The PNGs the document shows and their <image> elements, in document order.
+    private var images: [(path: String, location: SourceLocation)] {
+        func collect(_ blocks: [Block], _ images: inout [(path: String, location: SourceLocation)]) {
             for block in blocks {
                 switch block.kind {
-                case .image(let image): paths.append(image.path)
-                case .row(let children), .stack(let children): collect(children, &paths)
+                case .image(let image): images.append((image.path, block.location))
+                case .row(let children), .stack(let children): collect(children, &images)
                 default: continue
                 }
             }
         }
-        var paths: [String] = []
-        collect(blocks, &paths)
-        return paths
+        var images: [(path: String, location: SourceLocation)] = []
+        collect(blocks, &images)
+        return images
     }
 }
 

@@ -333,18 +333,36 @@ func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
 /// The pictures `pages` show (those of their subpages too), their paths with symbolic links
 /// resolved.
 public func picturesShown(on pages: [Page]) -> Set<String> {
-    var images: Set<String> = []
+    Set(images(on: pages).map(\.path).compactMap(Path.realPath))
+}
+
+/// The <image> that shows the picture writing `output` would replace, if `error` is that
+/// refusal (`pictureOverwritten`) and `pages` show it: the error is said there.
+public func pictureLocation(of error: any Error, on pages: [Page]) -> SourceLocation? {
+    guard case RenderError.write(let output, reason: pictureOverwrittenReason) = error else { return nil }
+    return pictureLocation(output, on: pages)
+}
+
+/// The first <image> of `pages` that shows `output` (symbolic links resolved).
+public func pictureLocation(_ output: String, on pages: [Page]) -> SourceLocation? {
+    guard let real = Path.realPath(output) else { return nil }
+    return images(on: pages).first { Path.realPath($0.path) == real }?.location
+}
+
+/// The images of `pages`, those of their subpages too, in order.
+private func images(on pages: [Page]) -> [ImageItem] {
+    var images: [ImageItem] = []
     func collect(_ page: Page) {
         for item in page.items {
             switch item {
-            case .image(let image): images.insert(image.path)
+            case .image(let image): images.append(image)
             case .subpage(let subpage): collect(subpage.page)
             default: continue
             }
         }
     }
     pages.forEach(collect)
-    return Set(images.compactMap(Path.realPath))
+    return images
 }
 
 /// The first of `outputs` that is a picture one of several documents shows (`shown`: each
@@ -361,9 +379,11 @@ public func overwrittenPicture(_ outputs: [String], shownBy shown: [Set<String>]
 
 /// The error of writing `output` over a picture the document shows.
 public func pictureOverwritten(_ output: String) -> RenderError {
-    RenderError.write(
-        path: output, reason: "it is an image the document shows, and writing it would replace it; name another output")
+    RenderError.write(path: output, reason: pictureOverwrittenReason)
 }
+
+private let pictureOverwrittenReason =
+    "it is an image the document shows, and writing it would replace it; name another output"
 
 /// The largest side of a Cairo image surface, in pixels.
 let maximumPixelSide = 32767
