@@ -389,6 +389,27 @@ import Testing
         let run = try typeset(["layout", "d.xml", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
         #expect(run.stdout.contains(#""font":"Noto Sans Regular""#), "\(run.stdout)")
+        // Without a full name (ID 4), the face is named by its family and style.
+        #expect(run.stdout.contains(#""face":"Noto Sans Regular"}"#), "\(run.stdout)")
+    }
+
+    /// A run's `face` names the face drawn, style included, where `font` is its family: bold
+    /// and italic runs said "Noto Sans" alone (and a condensed face its family, "DejaVu Sans").
+    @Test func layoutRunsNameTheirFace() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<document><p>Plain <b>Bold</b> <i>Slanted</i> שלום</p></document>"
+            .write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
+        let run = try typeset(["layout", "d.xml"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let faces = run.stdout.matches(of: #/"text":"([^"]*)".*?"font":"([^"]*)".*?"face":"([^"]*)"/#)
+            .map { "\($0.1)|\($0.2)|\($0.3)" }
+        #expect(
+            faces == [
+                "Plain |Noto Sans|Noto Sans Regular", "Bold|Noto Sans|Noto Sans Bold", " |Noto Sans|Noto Sans Regular",
+                "Slanted|Noto Sans|Noto Sans Italic", " |Noto Sans|Noto Sans Regular",
+                "שלום|Noto Sans Hebrew|Noto Sans Hebrew Regular",
+            ], "\(faces)")
     }
 
     /// A page too large for a PNG is its document's located error, found when it is laid out:
@@ -1402,6 +1423,7 @@ import Testing
                         #expect(run["text"] as? String == laid.text && run["level"] as? Int == laid.level)
                         #expect(run["direction"] as? String == laid.direction && run["script"] as? String == laid.script)
                         #expect(run["font"] as? String == laid.font && same(run["size"], laid.size))
+                        #expect(run["face"] as? String == laid.face)
                         #expect(same(run["x"], laid.x, roundings: 4) && same(run["width"], laid.width, roundings: 2) && run["glyphs"] as? Int == laid.glyphs)
                         runCount += 1
                     }
@@ -1424,7 +1446,7 @@ import Testing
         }
         #expect(runCount > 20 && markerCount == 7 && rightAligned > 5, "\(runCount) runs, \(markerCount) markers, \(rightAligned) right")
         // Keys in the spec's order: an item, its first line and run as printed.
-        let order = #/\{"kind":"item","line":\d+,"lang":"[^"]+","direction":"(ltr|rtl)","context":"(ltr|rtl)","align":"(left|right|center)","frame":\{"x":[\d.]+,"y":[\d.]+,"width":[\d.]+,"height":[\d.]+\},"marker":\{"text":"[^"]+","x":[\d.]+,"width":[\d.]+\},"lines":\[\{"x":[\d.]+,"baseline":[\d.]+,"width":[\d.]+,"runs":\[\{"text":"[^"]+","level":\d+,"direction":"(ltr|rtl)","script":"[A-Z][a-z]{3}","font":"[^"]+","size":[\d.]+,"x":[\d.]+,"width":[\d.]+,"glyphs":\d+\}/#
+        let order = #/\{"kind":"item","line":\d+,"lang":"[^"]+","direction":"(ltr|rtl)","context":"(ltr|rtl)","align":"(left|right|center)","frame":\{"x":[\d.]+,"y":[\d.]+,"width":[\d.]+,"height":[\d.]+\},"marker":\{"text":"[^"]+","x":[\d.]+,"width":[\d.]+\},"lines":\[\{"x":[\d.]+,"baseline":[\d.]+,"width":[\d.]+,"runs":\[\{"text":"[^"]+","level":\d+,"direction":"(ltr|rtl)","script":"[A-Z][a-z]{3}","font":"[^"]+","size":[\d.]+,"x":[\d.]+,"width":[\d.]+,"glyphs":\d+,"face":"[^"]+"\}/#
         #expect(result.stdout.contains(order), "\(result.stdout.prefix(1_000))")
         #expect(result.stdout.hasPrefix(#"{"version":1,"diagnostics":[],"pages":[{"width":"#))
     }

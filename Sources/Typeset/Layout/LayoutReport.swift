@@ -58,6 +58,8 @@ public struct ReportRun: Sendable {
     public var x: Double
     public var width: Double
     public var glyphs: Int
+    /// The face drawn: its full name (`FontFace.fullName`), style and width included.
+    public var face: String
 }
 
 extension LayoutReport {
@@ -271,6 +273,7 @@ private final class JSONWriter {
                                     field("x") { number(edges[index]) }
                                     field("width") { number(edges[index + 1] - edges[index]) }
                                     field("glyphs") { number(Double(run.glyphs)) }
+                                    field("face") { string(run.face) }
                                 }
                             }
                         }

@@ -260,7 +260,7 @@ struct PageEmitter {
                                 text: reportText ?? glyphs.text, level: Int(run.level),
                                 direction: run.isRightToLeft ? "rtl" : "ltr",
                                 script: run.script.code, font: run.face.family, size: run.size, x: origin.x + run.x,
-                                width: run.width, glyphs: run.glyphs.count))
+                                width: run.width, glyphs: run.glyphs.count, face: run.face.fullName))
                     }
                     if !run.glyphs.isEmpty { items.append(.glyphs(glyphs)) }  // the last use: moved, not copied
                 }

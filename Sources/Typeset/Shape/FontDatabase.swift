@@ -832,7 +832,8 @@ public final class FontDatabase: Sendable {
                 }
                 let style = font.style
                 let face = FontFace(
-                    path: path, index: index, family: family, weight: style.weight, italic: style.italic)
+                    path: path, index: index, family: family, weight: style.weight, italic: style.italic,
+                    fullName: font.fullName)
                 color[face.fileKey] = font.hasColorGlyphs
                 faces.append(face)
             }

@@ -220,6 +220,9 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// The legacy family name (ID 1), e.g. "Noto Sans Light" where ID 16 says "Noto Sans".
     var legacyFamilyName: String? { name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) }
 
+    /// Full name, style and width included ("DejaVu Sans Condensed Bold"; name ID 4).
+    var fullName: String? { name(hb_ot_name_id_t(HB_OT_NAME_ID_FULL_NAME)) }
+
     /// CSS weight and italic flag from OS/2 (usWeightClass, fsSelection ITALIC/OBLIQUE), else
     /// from head.macStyle.
     var style: (weight: Int, italic: Bool) {
