@@ -252,7 +252,9 @@ struct Sheet: Command {
             rows.append(cells)
         }
 
-        let pages = SheetLayouter(typesetter: typesetter).layout(rows: rows)
+        var geometry = SheetOptions()
+        geometry.columnGroup = textSizeList.count  // a locale's sizes on one sheet page
+        let pages = SheetLayouter(typesetter: typesetter, options: geometry).layout(rows: rows)
         let made = try makeOutputFolder(Path.folder(output))
         defer { removeEmptyFolders(made) }
         // A sheet page over a picture an input shows, on any of its pages (a cell shows the

@@ -157,6 +157,18 @@ private func pdfImageCount(_ path: String) throws -> Int {
         // 13 columns: 7 and 6 at the preferred width, not 12 and a last page of one.
         #expect(layouter.columnGeometry(13, widestPage: 390) == (options.cellWidth, 7))
         #expect(layouter.columnGeometry(25, widestPage: 390).columnsPerPage == 9)
+        // A locale's text sizes stay on one sheet page: five locales in three sizes go 9 and 6
+        // (they went 8 and 7, the third locale's last size on the second page); groups too large
+        // for a page are shared out as single columns.
+        var grouped = SheetOptions()
+        grouped.columnGroup = 3
+        let groups = SheetLayouter(typesetter: Typesetter(), options: grouped)
+        #expect(layouter.columnGeometry(15, widestPage: 390).columnsPerPage == 8)
+        #expect(groups.columnGeometry(15, widestPage: 390).columnsPerPage == 9)
+        #expect(groups.columnGeometry(21, widestPage: 390).columnsPerPage == 12)
+        #expect(groups.columnGeometry(6, widestPage: 390) == (options.cellWidth, 6))
+        grouped.columnGroup = 13
+        #expect(SheetLayouter(typesetter: Typesetter(), options: grouped).columnGeometry(26, widestPage: 390).columnsPerPage == 9)
         // Up to an iPad's on its side: a wider page is scaled down to fit, as before.
         #expect(layouter.columnGeometry(2, widestPage: 100_000) == layouter.columnGeometry(2, widestPage: options.widestReferencePage))
     }

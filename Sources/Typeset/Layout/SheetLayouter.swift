@@ -52,6 +52,9 @@ public struct SheetOptions: Sendable {
     public var margin: Double = 24
     public var columnGap: Double = 16
     public var rowGap: Double = 20
+    /// Columns that stay together on one sheet page where a page holds them (`typeset sheet`:
+    /// one locale's text sizes; a page of 15 columns of five locales broke within the third).
+    public var columnGroup: Int = 1
     /// Space between a cell's page and its caption.
     public var captionGap: Double = 6
     public var captionSize: Double = 9
@@ -221,7 +224,9 @@ public struct SheetLayouter {
 
     /// The cell width and how many columns go on a sheet page, for pages up to `widestPage`
     /// wide: as many as fit, shared evenly by the sheet pages they need (13 columns went 12
-    /// and 1, a last page of one narrow column; they go 7 and 6, at the preferred width).
+    /// and 1, a last page of one narrow column; they go 7 and 6, at the preferred width), in
+    /// whole `columnGroup`s where a page holds one (15 columns in groups of 3 go 9 and 6, not
+    /// 8 and 7).
     func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
         let preferred = preferredCellWidth(widestPage: widestPage)
@@ -229,8 +234,11 @@ public struct SheetLayouter {
         let fitting = Int(room / (preferred + options.columnGap))
         if columnCount <= fitting { return (preferred, columnCount) }
         let most = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
-        let pages = (columnCount + most - 1) / most
-        let columns = (columnCount + pages - 1) / pages
+        // Shared out as units: groups where a page holds one, else single columns.
+        let unit = (1...most).contains(options.columnGroup) && columnCount % options.columnGroup == 0 ? options.columnGroup : 1
+        let units = columnCount / unit
+        let pages = (units + most / unit - 1) / (most / unit)
+        let columns = (units + pages - 1) / pages * unit
         return (columns <= fitting ? preferred : room / Double(columns) - options.columnGap, columns)
     }
 
