@@ -210,7 +210,16 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
         "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)"
             + (catalog.otherScript(of: locale).map { "; " + $0 } ?? "") + "); "
             + "keys show the source language's text"
-            + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? ""))
+            + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? "")
+            // (Mirrored: the interface is the locale's, as Xcode's right-to-left pseudolanguage
+            // shows it, not what iOS shows for an app without the language.)
+            + (mirrorsSourceText(locale, catalog.sourceLanguage) ? " in a right-to-left interface" : ""))
+}
+
+/// Whether laying out `locale` mirrors text of `source` (nil: English): the locale is right to
+/// left and the source language is not.
+func mirrorsSourceText(_ locale: String, _ source: String?) -> Bool {
+    Language.isRightToLeft(language: locale) && !Language.isRightToLeft(language: source ?? "en")
 }
 
 /// `--tolerance`, `--max-diff` and `--scale`: how `diff` and `snapshot` compare pixels.

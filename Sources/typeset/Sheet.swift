@@ -232,8 +232,12 @@ struct Sheet: Command {
                 // A column's locale that is not the cell's language (a document of a `lang` of its
                 // own and no keys is the same in every column): captioned "en" and "ar", two
                 // cells showed the same Hebrew, said only in the warning.
+                // A locale the catalog has no strings for shows its keys' source text (its
+                // warning says so once, at the catalog; the cell too).
+                let untranslated = column.locale.map { catalog?.hasStrings(locale: $0) == false } ?? false
                 let locale = column.locale.map {
-                    Language.sameLanguage($0, result.language) ? $0 : "\($0) (shown in \(result.language))"
+                    Language.sameLanguage($0, result.language) ? $0 + (untranslated ? " (no strings)" : "")
+                        : "\($0) (shown in \(result.language))"
                 }
                 cells.append(
                     SheetCell(
