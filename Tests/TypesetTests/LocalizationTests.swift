@@ -1347,8 +1347,9 @@ private let markup = """
 
     /// A key the catalog has without text is shown tagged with the catalog's source language
     /// whatever the locale: it was the locale's when the catalog had no strings for it at all
-    /// (`he` below), and the source language's otherwise (`ar`). A key the catalog lacks is in
-    /// the element's language: which language a key is in, the catalog does not say.
+    /// (`he` below), and the source language's otherwise (`ar`). So is a key the catalog lacks
+    /// where it reads as the source language, as an element's own text is (Latin "not there"
+    /// was tagged Arabic and Hebrew); one in the locale's script stays in the element's.
     @Test func aKeyShownIsInTheSourceLanguageUnderEveryLocale() throws {
         let catalog = #"""
             {"sourceLanguage": "de", "strings": {
@@ -1356,14 +1357,14 @@ private let markup = """
                                           "ar": {"stringUnit": {"state": "translated", "value": "مرحبا"}}}},
               "only key": {}}}
             """#
-        let doc = #"<document><label key="greet">Own</label><label key="only key"/><label key="not there"/></document>"#
+        let doc = #"<document><label key="greet">Own</label><label key="only key"/><label key="not there"/><label key="غائب"/></document>"#
         let folder = try L10nCLI.folder(["doc.xml": doc, "de.xcstrings": catalog])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for locale in ["ar", "he", "de"] {
             let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "de.xcstrings", "--locale", locale], in: folder)
             let blocks = try L10nCLI.blocks(run.stdout).blocks
-            #expect(blocks.map(\.text) == [locale == "ar" ? "مرحبا" : "Hallo", "only key", "not there"], "\(locale)")
-            #expect(blocks.map(\.lang) == [locale == "ar" ? "ar" : "de", "de", locale], "\(locale): \(blocks)")
+            #expect(blocks.map(\.text) == [locale == "ar" ? "مرحبا" : "Hallo", "only key", "not there", "غائب"], "\(locale)")
+            #expect(blocks.map(\.lang) == [locale == "ar" ? "ar" : "de", "de", "de", locale], "\(locale): \(blocks)")
         }
     }
 
@@ -1451,7 +1452,9 @@ private let markup = """
         // ".Lumen PRO (beta)"), and in the label's English.
         // Digits, of no direction, keep the language's.
         #expect(blocks.map(\.direction) == ["rtl", "ltr", "rtl", "ltr", "ltr", "ltr", "rtl"], "\(blocks)")  // the key: Latin
-        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "ar-EG", "en", "en", "ar-EG"], "the locale in its usual case: \(blocks)")
+        // A key the catalog lacks, shown as its text, is the source language's where it reads
+        // as that (it was tagged Arabic).
+        #expect(blocks.map(\.lang) == ["ar-EG", "en", "ar-EG", "en", "en", "en", "ar-EG"], "the locale in its usual case: \(blocks)")
         // The specifier does not make "%lld ملف" left to right; it stands at the line's start.
         #expect(blocks[2].text == "ملف %lld")
         // A key the catalog lacks, on an element without text: the key shows, as in an app.

@@ -1583,8 +1583,9 @@ struct BlockLayouter {
                 block.location,
                 "no string for key '\(key)' in the catalog; "
                     + (hasOwnText ? "\(instead) is used" : isText ? "the key is shown" : "the image has no alt")))
-            // In the element's language: the catalog does not say which language its keys are in
-            // (the source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
+            // In the element's language unless it reads as the source language (the caller's
+            // `ownTextLanguage`): the catalog does not say which language its keys are in (the
+            // source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").
             return hasOwnText || !isText ? nil : ([FormatSpecifiers.Shown(text: key, isSpecifier: false)], nil)
         }
         // An image's alt is not a key that reads as an identifier ("hero.alt", "heroAlt", "x";
@@ -1751,7 +1752,12 @@ struct BlockLayouter {
                     hint: "a catalog's string is shown in the element's own style; give the styled part an element of its own"))
             }
             var style = base
-            style.language = textLanguage(shownLanguage, in: base.language, text: pieces.lazy.filter { !$0.isSpecifier }.map(\.text).joined())
+            // A key the catalog lacks, shown as its text, is in the source language where it
+            // reads as that, as an element's own text is (`ownTextLanguage`): "Cancel" was
+            // tagged Arabic under `--locale ar`.
+            let shownText = pieces.filter { !$0.isSpecifier }.map(\.text).joined()
+            style.language = textLanguage(
+                shownLanguage ?? ownTextLanguage(block, context, text: shownText), in: base.language, text: shownText)
             if style.language != base.language {
                 localizedLanguage = style.language
                 // `numerals="auto"` takes the shown text's locale, as a `lang` in markup does:
