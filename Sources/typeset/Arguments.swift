@@ -341,8 +341,19 @@ struct ParsedArguments {
         return scale
     }
 
-    /// `--jobs`: at least 1; the number of cores by default.
+    /// `--jobs`: at least 1; the number of cores by default; 1, said, where no thread can be
+    /// started (`Threads`: the batch waited for one for ever).
     func jobs() throws -> Int {
+        let jobs = try jobsAsked()
+        if jobs > 1, let shortage = Threads.shortage {
+            writeStandardError("typeset: warning: cannot start another thread (\(shortage)): working with one job\n")
+            return 1
+        }
+        return jobs
+    }
+
+    /// `--jobs` as given, checked (layout takes it and runs no jobs).
+    func jobsAsked() throws -> Int {
         let jobs = try int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs must be at least 1") }
         return jobs

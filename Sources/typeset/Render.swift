@@ -634,7 +634,7 @@ struct Layout: Command {
         layoutArguments = try LayoutArguments(arguments)
         _ = try arguments.format("format")
         _ = try arguments.scale()
-        _ = try arguments.jobs()
+        _ = try arguments.jobsAsked()
         _ = try Shard.option(arguments)
         if let path = arguments.string("output") ?? arguments.string("out-dir") {
             throw UsageError("layout prints its JSON to standard output; redirect it (> \(path)) instead")

@@ -734,6 +734,30 @@ struct HostileInputTests {
             }
         }
     }
+
+    /// Where no thread can be started (a CI container at its pids limit, a user at
+    /// RLIMIT_NPROC), a batch and a document's pages are drawn with one job, said once: they
+    /// waited for a worker thread for ever, printing nothing.
+    @Test func withoutThreadsTheWorkIsDoneWithOneJob() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder)
+        let long = "<document height=\"120\">" + String(repeating: "<p>Line</p>", count: 12) + "</document>"
+        for (name, markup) in [("a.xml", "<document><p>A</p></document>"), ("b.xml", "<document><p>B</p></document>"), ("long.xml", long)] {
+            try markup.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8)
+        }
+        let warning = "typeset: warning: cannot start another thread (Resource temporarily unavailable): working with one job\n"
+        let batch = try typesetUnprivileged(
+            ["render", folder + "/a.xml", folder + "/b.xml", "--out-dir", folder + "/out", "--jobs", "2"], processes: 1)
+        #expect(batch.status == 0 && batch.stderr.hasPrefix(warning), "\(batch)")
+        #expect(files(in: folder + "/out") == ["a.pdf", "b.pdf"])
+        let pages = try typesetUnprivileged(["render", folder + "/long.xml", "-o", folder + "/long.png", "--jobs", "2"], processes: 1)
+        #expect(pages.status == 0 && pages.stderr == warning, "\(pages)")
+        #expect(files(in: folder).filter { $0.hasPrefix("long-") }.count > 1, "\(files(in: folder))")
+        // With threads to spare, nothing is said.
+        let spare = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/a.pdf", "--jobs", "2"], processes: 64)
+        #expect(spare.status == 0 && spare.stderr.isEmpty, "\(spare)")
+    }
 }
 
 /// What a corpus case must give.

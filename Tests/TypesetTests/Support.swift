@@ -66,10 +66,14 @@ func typeset(_ arguments: [String], in directory: String? = nil) throws -> Comma
 }
 
 /// `typeset` run by a user that file modes bind: as root (CI), as `nobody`, for whom a folder
-/// of mode 000 cannot be read nor one of 755 written to.
-func typesetUnprivileged(_ arguments: [String]) throws -> CommandResult {
-    guard getuid() == 0 else { return try typeset(arguments) }
-    return try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try typesetBinary()] + arguments)
+/// of mode 000 cannot be read nor one of 755 written to. `processes`: at most this many
+/// processes and threads of the user (RLIMIT_NPROC, which root is not held to), the command
+/// ended after a minute.
+func typesetUnprivileged(_ arguments: [String], processes: Int? = nil) throws -> CommandResult {
+    let limit = processes.map { ["/usr/bin/timeout", "60", "/usr/bin/prlimit", "--nproc=\($0)", "--"] } ?? []
+    let user = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let command = limit + user + [try typesetBinary()] + arguments
+    return try runProgram(command[0], Array(command.dropFirst()))
 }
 
 /// One field of `pdfinfo`'s output ("Pages", "Tagged", "Title").

@@ -254,7 +254,7 @@ private func drawPages<Writer: PageWriting>(
     writer: @Sendable () -> Writer, _ draw: @Sendable (Page, Int, Writer) throws -> [UInt8]
 ) throws {
     let runs = runsOfPages(pages)
-    let threads = max(1, min(jobs, runs.count))
+    let threads = Threads.usable(max(1, min(jobs, runs.count)))
     guard threads > 1 else {
         let drawer = writer()
         for (index, page) in pages.enumerated() {

@@ -1,0 +1,20 @@
+// Whether this process can start threads. Where it cannot (a CI container at its pids limit, a
+// user at RLIMIT_NPROC), libdispatch's concurrentPerform waits for a worker thread for ever,
+// sleeping and retrying: `render a.xml b.xml` hung, printing nothing. The batch and the page
+// drawing then work on the calling thread alone, as with --jobs 1.
+import Glibc
+
+public enum Threads {
+    /// Nil when a thread could be started; else why not (strerror of pthread_create's error).
+    /// Tried once per process, on first use.
+    public static let shortage: String? = {
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { _ in nil }, nil)
+        guard status == 0 else { return String(cString: strerror(status)) }
+        pthread_join(thread, nil)
+        return nil
+    }()
+
+    /// `jobs`, or 1 where no thread can be started.
+    public static func usable(_ jobs: Int) -> Int { jobs > 1 && shortage != nil ? 1 : jobs }
+}
