@@ -503,11 +503,16 @@ struct HostileInputTests {
     /// Ctrl-C or a CI job's time limit (SIGINT, SIGTERM) while a PDF of many inputs is written:
     /// its hidden temporary file stayed in the output folder. It is removed, and the process
     /// still dies of the signal. So does SIGPIPE, the reader of its messages gone
-    /// (`typeset render … 2>&1 | head`).
-    @Test(arguments: [SIGINT, SIGTERM, SIGPIPE])
-    func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32) throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    /// (`typeset render … 2>&1 | head`), and the other signals that end a process: Ctrl-\'s
+    /// SIGQUIT, a CPU-time limit's SIGXCPU, SIGUSR1, SIGALRM (each left it). In a folder whose
+    /// path is over 1,023 bytes too (its temporary was not recorded).
+    @Test(arguments: [(SIGINT, false), (SIGTERM, false), (SIGPIPE, false), (SIGQUIT, false), (SIGXCPU, false),
+                      (SIGUSR1, false), (SIGALRM, false), (SIGTERM, true)])
+    func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32, longPath: Bool) throws {
+        let top = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let folder = longPath ? top + String(repeating: "/" + String(repeating: "d", count: 200), count: 6) : top
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Over 64 inputs: the PDF's temporary file is made after the first 64 are laid out,
         // and stays while the others are.
         let inputs = (0..<200).map { folder + "/page\($0).xml" }
@@ -621,9 +626,12 @@ struct HostileInputTests {
         var signals = sigset_t()
         sigemptyset(&signals)
         posix_spawnattr_setsigmask(&attributes, &signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGPIPE)
+        for handled in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGXCPU, SIGUSR1, SIGALRM] { sigaddset(&signals, handled) }
+        // SIGQUIT and SIGXCPU dump core by default: no core file (the child inherits the limit).
+        var core = rlimit()
+        getrlimit(Int32(RLIMIT_CORE.rawValue), &core)
+        core.rlim_cur = 0
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &core)
         posix_spawnattr_setsigdefault(&attributes, &signals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()

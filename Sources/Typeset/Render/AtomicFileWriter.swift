@@ -393,11 +393,11 @@ public enum ProtectedFiles {
     }
 }
 
-/// The temporary files not yet renamed into place or removed. On SIGINT, SIGTERM, SIGHUP or
-/// SIGPIPE (Ctrl-C, a CI job's time limit, `typeset render … 2>&1 | head` when the reader
-/// goes away) the command line removes them and dies of the signal as
-/// before (`removeOnTermination`): an interrupted PDF of many pages left its hidden
-/// `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
+/// The temporary files not yet renamed into place or removed. On SIGINT, SIGTERM, SIGHUP,
+/// SIGPIPE and the other signals that end a process (Ctrl-C, a CI job's time limit, `typeset
+/// render … 2>&1 | head` when the reader goes away) the command line removes them and dies of
+/// the signal as before (`removeOnTermination`): an interrupted PDF of many pages left its
+/// hidden `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
 /// paths are copied into fixed slots, never freed, and flagged in use.
 public enum PendingTemporaries {
     /// Slots come in blocks of this many, a block made when the ones before are full: an
@@ -406,8 +406,11 @@ public enum PendingTemporaries {
     /// (past 16,384 pages, a signal left the rest behind). Up to `maximumBlocks`, a million.
     private static let slotCount = 16_384
     private static let maximumBlocks = 64
-    /// A path longer than this is not recorded (left to the usual clean-up).
+    /// A path longer than this (up to PATH_MAX) is copied apart, once, and never freed, its
+    /// slot holding where (in use as `longPath`): a path of over 1,023 bytes was not recorded,
+    /// and SIGTERM left its temporary behind.
     private static let slotBytes = 1024
+    private static let longPath: sig_atomic_t = 2
 
     /// The blocks' memory, never freed: block b's paths and in-use flags. The first
     /// `blockCount` are made; a block is made under `book`'s lock before it is counted.
@@ -437,7 +440,11 @@ public enum PendingTemporaries {
     private static let dying = Atomic<Bool>(false)
     /// Threads in an `uninterrupted` step; a handler waits for them.
     private static let busy = Atomic<Int>(0)
-    private static let handledSignals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+    /// Those that end a process by default and that a user or a limit sends (Ctrl-\'s SIGQUIT,
+    /// a CPU-time limit's SIGXCPU): each left its temporary behind.
+    private static let handledSignals = [
+        SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXCPU, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+    ]
 
     /// Runs `body` (making a temporary and recording it, or renaming temporaries into place) as
     /// one step a termination signal does not cut: the signals wait while this thread runs it,
@@ -465,7 +472,9 @@ public enum PendingTemporaries {
     /// Records `path`.
     static func add(_ path: String) {
         let bytes = path.utf8CString
-        guard bytes.count <= slotBytes else { return }
+        // A long path's copy (the handler may read it, so it is never freed).
+        let long = bytes.count > slotBytes ? strdup(path) : nil
+        if bytes.count > slotBytes && long == nil { return }
         book.withLock { book in
             let made = blockCount.load(ordering: .acquiring)
             if book.freed.isEmpty && book.fresh == made * slotCount {
@@ -478,16 +487,26 @@ public enum PendingTemporaries {
             let number = book.freed.popLast() ?? book.fresh
             if number == book.fresh { book.fresh += 1 }
             let slot = slot(number)
-            bytes.withUnsafeBufferPointer { path in
-                guard let base = path.baseAddress else { return }
-                slot.path.update(from: base, count: path.count)
-                slot.used.pointee = 1
+            if let long {
+                UnsafeMutableRawPointer(slot.path).storeBytes(of: long, as: UnsafeMutablePointer<CChar>.self)
+                slot.used.pointee = longPath
+            } else {
+                bytes.withUnsafeBufferPointer { path in
+                    guard let base = path.baseAddress else { return }
+                    slot.path.update(from: base, count: path.count)
+                    slot.used.pointee = 1
+                }
             }
             book.slotOf[path] = number
         }
     }
 
-    static func remove(_ path: String) {
+    /// The path a slot holds: its bytes, or, for a long path, where its copy is.
+    private static func path(in slot: UnsafeMutablePointer<CChar>, used: sig_atomic_t) -> UnsafeMutablePointer<CChar> {
+        used == longPath ? UnsafeMutableRawPointer(slot).load(as: UnsafeMutablePointer<CChar>.self) : slot
+    }
+
+        static func remove(_ path: String) {
         book.withLock { book in
             guard let number = book.slotOf.removeValue(forKey: path) else { return }
             slot(number).used.pointee = 0
@@ -499,7 +518,7 @@ public enum PendingTemporaries {
     static var recorded: [String] {
         book.withLock { _ in
             (0..<blockCount.load(ordering: .acquiring) * slotCount).map(slot).filter { $0.used.pointee != 0 }
-                .map { String(cString: $0.path) }
+                .map { String(cString: path(in: $0.path, used: $0.used.pointee)) }
         }
     }
 
@@ -531,7 +550,8 @@ public enum PendingTemporaries {
                 let blocks = PendingTemporaries.blocks
                 for block in 0..<PendingTemporaries.blockCount.load(ordering: .acquiring) {
                     for slot in 0..<PendingTemporaries.slotCount where blocks.used[block][slot] != 0 {
-                        unlink(blocks.paths[block] + slot * PendingTemporaries.slotBytes)
+                        let bytes = blocks.paths[block] + slot * PendingTemporaries.slotBytes
+                        unlink(PendingTemporaries.path(in: bytes, used: blocks.used[block][slot]))
                     }
                 }
                 // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
