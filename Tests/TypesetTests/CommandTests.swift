@@ -881,6 +881,34 @@ import Testing
         #expect(run.stderr.contains("rendered 0 of 2 inputs; failed: \(folder)/a.xml, \(folder)/b.xml"), "\(run.stderr)")
     }
 
+    /// An output replaced keeps its permissions and group (a shared 0664 file came back 0644);
+    /// one made read-only (chmod a-w) is refused, as `cp` refuses it, to a user its mode
+    /// binds (it was replaced, exit 0). As root (CI), run as `nobody`.
+    @Test func aReplacedOutputKeepsItsModeAndAReadOnlyOneIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        chmod(folder, 0o777)
+        try "<document><p>x</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
+        chmod(folder + "/a.xml", 0o644)
+        for (name, mode) in [("shared.pdf", 0o664), ("kept.pdf", 0o444)] as [(String, mode_t)] {
+            let made = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/" + name])
+            #expect(made.status == 0, "\(made)")
+            chmod(folder + "/" + name, mode)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/kept.pdf"))
+        try "<document><p>y</p></document>".write(toFile: folder + "/a.xml", atomically: true, encoding: .utf8)
+        let shared = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/shared.pdf"])
+        #expect(shared.status == 0, "\(shared)")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder + "/shared.pdf")[.posixPermissions] as? Int
+        #expect(mode == 0o664)
+        let kept = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/kept.pdf"])
+        #expect(kept.status == 1, "\(kept)")
+        #expect(
+            kept.stderr.contains("cannot write \(folder)/kept.pdf: it is read-only to you (mode 444); make it writable or name another output"),
+            "\(kept.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/kept.pdf")) == before)
+    }
+
     /// An output that is a link to another input's output or to a picture a document shows:
     /// written through, it replaced that file without a word (exit 0), the one kept depending
     /// on the order of the jobs. Both inputs fail on another input's output; the picture is

@@ -71,6 +71,14 @@ public enum AtomicFileWriter {
         if kind != S_IFREG && kind != S_IFDIR {
             throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
         }
+        // A file its owner made read-only is not replaced, as `cp` would not write it (root's
+        // `access` passes, as root's `cp` does): a reference kept with chmod a-w was replaced
+        // silently.
+        if kind == S_IFREG && access(path, W_OK) != 0 && errno == EACCES {
+            throw FileWriteFailure(
+                path: output,
+                reason: "it is read-only to you (mode \(String(status.st_mode & 0o777, radix: 8))); make it writable or name another output")
+        }
         if let (input, role) = ProtectedFiles.file(at: path, status: status) {
             // `path` is not `output` when `output` is a symbolic link.
             let what = path != output ? "it leads to '\(input)', " : input == output ? "it is " : "it is '\(input)', "
@@ -155,6 +163,14 @@ public enum AtomicFileWriter {
         guard descriptor >= 0 else {
             errno = failure
             throw FileWriteFailure(path: path, reason: lastError())
+        }
+        // The file it replaces keeps its permissions and group, as an editor keeps them (a
+        // shared 0664 file came back 0644, in the writer's group). Where they cannot be set,
+        // the new file's are the umask's.
+        var replaced = stat()
+        if stat(path, &replaced) == 0 && replaced.st_mode & S_IFMT == S_IFREG {
+            _ = fchown(descriptor, uid_t.max, replaced.st_gid)  // (uid -1: kept)
+            _ = fchmod(descriptor, replaced.st_mode & 0o777)
         }
         return (descriptor, temporary)
     }
