@@ -1147,6 +1147,25 @@ struct SnapshotCommandTests {
         }
     }
 
+    /// A large reference that is no PNG (3 GB, sparse) is told from its first bytes, checked
+    /// and recorded again in little memory: it was read up to a gigabyte first, and under a
+    /// memory limit of 800 MB the run died ("failed to allocate").
+    @Test func aLargeReferenceThatIsNoPNGIsToldFromItsFirstBytes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Bluetooth: On</p>"), to: folder + "/a.xml")
+        try FileManager.default.createDirectory(atPath: folder + "/__snapshots__", withIntermediateDirectories: true)
+        for arguments in [["snapshot", "."], ["snapshot", ".", "--update"]] {
+            try write("not a PNG", to: folder + "/__snapshots__/a.png")
+            #expect(truncate(folder + "/__snapshots__/a.png", 3 << 30) == 0)
+            let limited = ["-c", "ulimit -v 800000; exec \"$0\" \"$@\"", try typesetBinary()]
+            let run = try runProgram("/bin/sh", limited + arguments + ["--scale", "0.5"], in: folder)
+            let update = arguments.contains("--update")
+            #expect(run.status == (update ? 0 : 1), "\(arguments): \(run)")
+            #expect(run.stdout.contains(update ? "recorded ./__snapshots__/a.png" : "not a PNG file"), "\(run)")
+        }
+    }
+
     /// A folder named like a reference or a diff image is neither: `--update` removed
     /// `old.png/` with all it held, and a check removed `gone.diff.png/`.
     @Test func foldersNamedLikeReferencesStay() throws {

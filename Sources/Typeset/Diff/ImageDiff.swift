@@ -416,11 +416,24 @@ struct PixelImage {
     /// The most of a file read as an image: far beyond any screen.
     static let largestFile = 1 << 30
 
+    /// The bytes of the image file at `path` (nil: unreadable), read whole only when it begins
+    /// as a PNG whose header names a size a page can have; else its first 33 bytes, which say
+    /// why it is none (a 3 GB file that is no PNG, as a snapshot's reference, was read up to a
+    /// gigabyte first).
+    static func bytes(of path: String) -> [UInt8]? {
+        guard let head = readFile(path, limit: 33) else { return nil }
+        guard let size = PNGFile.headerSize(head),
+            (try? PNGFile.checkSize(
+                width: size.width, height: size.height, sideLimit: maximumPixelSide, pixelLimit: maximumPixelCount)) != nil
+        else { return head }
+        return readFile(path, limit: largestFile)
+    }
+
     /// An 8-bit RGB or RGBA PNG is decoded by `PNGFile.trueColorPixels`, every other one by
     /// Cairo (a palette, grey, 16-bit or interlaced PNG: its translucent pixels come through
     /// Cairo's premultiplied form, which rounds low alpha's colours).
     init(contentsOf path: String) throws {
-        guard let bytes = readFile(path, limit: Self.largestFile) else {
+        guard let bytes = Self.bytes(of: path) else {
             // Cairo's word for a folder is "error while reading from input stream", and Cairo
             // would wait for a FIFO's writer.
             if regularFileProblem(path) == .notRegular {

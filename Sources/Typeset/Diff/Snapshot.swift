@@ -289,7 +289,7 @@ public struct SnapshotFolder: Sendable {
                 fail(comparison, hasReference: false, resolution: PNGFile.resolution(of: bytes))
                 return
             }
-            let referenceBytes = readFile(reference, limit: PixelImage.largestFile)
+            let referenceBytes = PixelImage.bytes(of: reference)
             // The same bytes, or the same image data with other chunks around it (a reference
             // an earlier version wrote): the same pixels, not decoded.
             if let size = PNGFile.headerSize(bytes),
@@ -357,7 +357,7 @@ public struct SnapshotFolder: Sendable {
                 return
             }
             let reference = referencePath(name: name, page: page)
-            if let old = readFile(reference, limit: PixelImage.largestFile) {
+            if let old = PixelImage.bytes(of: reference) {
                 if old == bytes || PNGFile.samePixelData(old, bytes) { return }
                 let same = try? Comparison(
                     referenceImage(reference, old), PixelImage(drawn: surface), tolerance: options.tolerance)
