@@ -284,7 +284,12 @@ public func readRegularFile(_ path: String, limit: Int) throws(FileProblem) -> [
     let status = try regularFileStatus(path)
     guard Int(status.st_size) <= limit else { throw .tooLarge(Int(status.st_size)) }
     // One byte more than the limit is enough to refuse a file that grew since `stat`.
-    guard let bytes = readFile(path, limit: limit + 1) else { throw .unreadable(unreadableReason(path).map(lowercasedFirst)) }
+    guard let bytes = readFile(path, limit: limit + 1) else {
+        // (Too many files open is no reason `access` gives.)
+        let failure = errno
+        let tooMany = failure == EMFILE || failure == ENFILE ? String(cString: strerror(failure)) : nil
+        throw .unreadable((unreadableReason(path) ?? tooMany).map(lowercasedFirst))
+    }
     guard bytes.count <= limit else { throw .tooLarge(bytes.count) }
     return bytes
 }

@@ -13,6 +13,10 @@ enum TypesetCommand {
     static func main() {
         keepFreedMemory()  // Batch/FreedMemory.swift
         PendingTemporaries.removeOnTermination()  // Render/AtomicFileWriter.swift
+        if let problem = raiseOpenFileLimit() {
+            printError(problem)
+            exit(ExitStatus.usage)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = run(arguments)
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.
@@ -25,6 +29,26 @@ enum TypesetCommand {
             exit(max(status, command?.failedOutputStatus ?? ExitStatus.inputFailed))
         }
         exit(status)
+    }
+
+    /// The fewest files typeset works with open at once (standard streams, an input, an
+    /// output's temporary, a font being read, libdispatch's epoll, eventfd and timer).
+    static let fewestOpenFiles: rlim_t = 8
+
+    /// Raises the soft limit of open files (`ulimit -n`) to 4,096 or the hard limit, as far as
+    /// it may go; an error when that is fewer than `fewestOpenFiles`. At 5, libdispatch's epoll
+    /// could not be made and the process died of SIGILL; at 6 or 7, inputs "could not be read"
+    /// and fonts were "damaged".
+    private static func raiseOpenFileLimit() -> String? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        if limit.rlim_cur < 4096 && limit.rlim_max > limit.rlim_cur {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        guard limit.rlim_cur < fewestOpenFiles else { return nil }
+        return "only \(limit.rlim_cur) files may be open at once (ulimit -n); typeset needs \(fewestOpenFiles)"
     }
 
     /// The command as the user ran it, for a command line to copy: its path, or `env typeset`

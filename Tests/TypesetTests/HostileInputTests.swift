@@ -743,6 +743,30 @@ struct HostileInputTests {
         }
     }
 
+    /// Too few files that may be open at once (`ulimit -n`): the soft limit is raised as far
+    /// as the hard one lets it; below 8, a clear error (at 5, libdispatch could not make its
+    /// epoll and the process died of SIGILL, one run in two; at 6, inputs "could not be read").
+    @Test func tooFewOpenFilesIsSaidOrRaised() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["a", "b", "c"] {
+            try "<document><p>\(name)</p></document>".write(toFile: folder + "/\(name).xml", atomically: false, encoding: .utf8)
+        }
+        func render(_ limit: String) throws -> (status: Int32, output: String, error: String) {
+            try run("/bin/sh", ["-c", "\(limit); exec \"$0\" \"$@\"", try typesetBinary(),
+                "render", "a.xml", "b.xml", "c.xml", "--out-dir", "out", "--jobs", "2"], in: folder)
+        }
+        for _ in 0..<4 {
+            let low = try render("ulimit -n 5")
+            #expect(low.status == 2, "\(low)")
+            #expect(low.error == "typeset: error: only 5 files may be open at once (ulimit -n); typeset needs 8\n", "\(low)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
+        let soft = try render("ulimit -S -n 5")
+        #expect(soft.status == 0, "\(soft)")
+        #expect(files(in: folder + "/out") == ["a.pdf", "b.pdf", "c.pdf"])
+    }
+
     /// Where no thread can be started (a CI container at its pids limit, a user at
     /// RLIMIT_NPROC), a batch and a document's pages are drawn with one job, said once: they
     /// waited for a worker thread for ever, printing nothing.
