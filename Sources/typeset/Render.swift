@@ -413,12 +413,20 @@ struct Render: Command {
         let catalog = settings.layout.unreadableCatalog
         if total != 1 || !failed.isEmpty || catalog != nil {  // an empty shard says so too
             var line = "rendered \(total - failed.count) of \(total) input\(total == 1 ? "" : "s")"
-            if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+            if !failed.isEmpty { line += "; failed: " + listed(failed) }
             if let catalog { line += "; the string catalog '\(catalog)' cannot be read" }
             writeStandardError(singleLine(line) + "\n")
         }
         if !failed.isEmpty || catalog != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
+}
+
+/// The inputs that failed, as a summary line names them: the first ten, then how many more
+/// (each has its error above; the single output of 2,000 inputs that could not be written made
+/// a line of 36 KB).
+func listed(_ failed: [String]) -> String {
+    let shown = failed.prefix(10).joined(separator: ", ")
+    return failed.count > 10 ? shown + " and \(failed.count - 10) more" : shown
 }
 
 /// The pictures each of `inputs` shows (`Document.imagePaths`: resolved paths), or the errors

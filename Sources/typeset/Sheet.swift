@@ -289,7 +289,7 @@ struct Sheet: Command {
         var line =
             "sheet of \(inputs.count) input\(inputs.count == 1 ? "" : "s") × \(columns.count) column\(columns.count == 1 ? "" : "s")"
         line += " on \(pages.count) page\(pages.count == 1 ? "" : "s"): \(written.joined(separator: ", "))"
-        if !failed.isEmpty { line += "; failed: " + failed.joined(separator: ", ") }
+        if !failed.isEmpty { line += "; failed: " + listed(failed) }
         if let unreadableCatalog { line += "; the string catalog '\(unreadableCatalog)' cannot be read" }
         writeStandardError(singleLine(line) + "\n")
         if !failed.isEmpty || unreadableCatalog != nil { throw ExitCode(ExitStatus.inputFailed) }

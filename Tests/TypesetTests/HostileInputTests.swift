@@ -743,6 +743,19 @@ struct HostileInputTests {
         }
     }
 
+    /// The summary names the first ten inputs that failed and counts the others (each has its
+    /// error above): 2,000 inputs whose one output could not be written made a line of 36 KB.
+    @Test func theSummaryNamesTenFailedInputs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let names = (0..<25).map { String(format: "f%02d.xml", $0) }
+        for name in names { try "<document><p>x</document>".write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
+        let result = try run(try typesetBinary(), ["render"] + names + ["-o", "all.pdf"], in: folder)
+        #expect(result.status == 1)
+        let summary = result.error.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary == "rendered 0 of 25 inputs; failed: " + names.prefix(10).joined(separator: ", ") + " and 15 more", "\(summary)")
+    }
+
     /// Too few files that may be open at once (`ulimit -n`): the soft limit is raised as far
     /// as the hard one lets it; below 8, a clear error (at 5, libdispatch could not make its
     /// epoll and the process died of SIGILL, one run in two; at 6, inputs "could not be read").
