@@ -367,7 +367,9 @@ struct Render: Command {
             let layouts = outcomes.compactMap { $0.failed ? nil : $0.layout }
             // The PDF over a picture an input shows: refused whichever inputs it would hold.
             let shown = outcomes.map { $0.failed ? [] : picturesShown(on: $0.layout?.pages ?? []) }
-            if refusedOverPicture([output], chunk, shown, shownAt: { pictureLocation($1, on: outcomes[$0].layout?.pages ?? []) }) {
+            if refusedOverPicture(
+                [output], chunk, shown, shownAt: { pictureLocation($1, on: outcomes[$0].layout?.pages ?? []) })
+            {
                 writer = nil  // removes its temporary file (finish ends the command)
                 try finish(total: inputs.count, settings: settings, failed: inputs)
                 return
@@ -538,7 +540,8 @@ func refusedOverPicture(
     let location = shownAt(found.shownBy, found.output)
     var diagnostics = Diagnostics()
     diagnostics.report(.error(
-        location ?? SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(pictureOverwritten(found.output))"))
+        location ?? SourceLocation(file: inputs[found.shownBy], line: 1, column: 1),
+        "\(pictureOverwritten(found.output))"))
     printDiagnostics(diagnostics)
     return true
 }

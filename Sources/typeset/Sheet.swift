@@ -265,7 +265,9 @@ struct Sheet: Command {
         // first): refused, with that input's error.
         let shown = parsed.map { Set(($0.document?.imagePaths ?? []).compactMap(Path.realPath)) }
         let pagePaths = resolvedFormat.outputPaths(for: output, pageCount: pages.count)
-        if refusedOverPicture(pagePaths, inputs, shown, shownAt: { parsed[$0].document?.imageLocation($1) }) || refusedOverNumberedScreen(pagePaths, output, folders(of: inputs)) {
+        if refusedOverPicture(pagePaths, inputs, shown, shownAt: { parsed[$0].document?.imageLocation($1) })
+            || refusedOverNumberedScreen(pagePaths, output, folders(of: inputs))
+        {
             throw ExitCode(ExitStatus.inputFailed)
         }
         let written: [String]

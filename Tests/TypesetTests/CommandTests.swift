@@ -879,6 +879,12 @@ import Testing
         #expect(!run.stderr.contains("Usage"), "\(run.stderr)")
         // The summary names the inputs that failed, as for a failed write.
         #expect(run.stderr.contains("rendered 0 of 2 inputs; failed: \(folder)/a.xml, \(folder)/b.xml"), "\(run.stderr)")
+        // A file in a folder that is there and read-only: the folder is named (it said only
+        // "Permission denied" of a file the user may write).
+        let file = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/a.pdf"])
+        #expect(
+            file.stderr.contains("cannot write \(folder)/a.pdf: Permission denied (the folder '\(folder)' may not be written to)"),
+            "\(file.stderr)")
     }
 
     /// An output replaced keeps its permissions and group (a shared 0664 file came back 0644);

@@ -424,7 +424,8 @@ struct PixelImage {
         guard let head = readFile(path, limit: 33) else { return nil }
         guard let size = PNGFile.headerSize(head),
             (try? PNGFile.checkSize(
-                width: size.width, height: size.height, sideLimit: maximumPixelSide, pixelLimit: maximumPixelCount)) != nil
+                width: size.width, height: size.height, sideLimit: maximumPixelSide,
+                pixelLimit: maximumPixelCount)) != nil
         else { return head }
         return readFile(path, limit: largestFile)
     }

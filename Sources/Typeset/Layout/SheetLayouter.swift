@@ -235,7 +235,8 @@ public struct SheetLayouter {
         if columnCount <= fitting { return (preferred, columnCount) }
         let most = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
         // Shared out as units: groups where a page holds one, else single columns.
-        let unit = (1...most).contains(options.columnGroup) && columnCount % options.columnGroup == 0 ? options.columnGroup : 1
+        let group = options.columnGroup
+        let unit = (1...most).contains(group) && columnCount % group == 0 ? group : 1
         let units = columnCount / unit
         let pages = (units + most / unit - 1) / (most / unit)
         let columns = (units + pages - 1) / pages * unit

@@ -77,7 +77,8 @@ public enum AtomicFileWriter {
         if kind == S_IFREG && access(path, W_OK) != 0 && errno == EACCES {
             throw FileWriteFailure(
                 path: output,
-                reason: "it is read-only to you (mode \(String(status.st_mode & 0o777, radix: 8))); make it writable or name another output")
+                reason: "it is read-only to you (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                    + "make it writable or name another output")
         }
         if let (input, role) = ProtectedFiles.file(at: path, status: status) {
             // `path` is not `output` when `output` is a symbolic link.
@@ -162,7 +163,11 @@ public enum AtomicFileWriter {
         }
         guard descriptor >= 0 else {
             errno = failure
-            throw FileWriteFailure(path: path, reason: lastError())
+            // The file is made in its folder: a writable file in a folder that is not said
+            // only "Permission denied".
+            let folderNote =
+                failure == EACCES ? " (the folder '\(folder.isEmpty ? "." : folder)' may not be written to)" : ""
+            throw FileWriteFailure(path: path, reason: lastError() + folderNote)
         }
         // The file it replaces keeps its permissions and group, as an editor keeps them (a
         // shared 0664 file came back 0644, in the writer's group). Where they cannot be set,
