@@ -35,9 +35,16 @@ struct Snapshot: Command {
             references and those that differ (as --tolerance and --max-diff say), removes \
             references of pages that no longer exist, references no markup file uses, and diff \
             images.
+
+            --junit FILE also writes the results as a JUnit XML report, for a CI system's test \
+            view: a test case per markup file (and per reference of no markup file), each \
+            failure with its lines.
             """,
         arguments: [PositionalSpec(name: "dir", help: "The folder of markup files.")],
-        options: [.flag("update", "Write the references instead of comparing with them.")]
+        options: [
+            .flag("update", "Write the references instead of comparing with them."),
+            .value("junit", "Also write the results as a JUnit XML report (FILE, outside DIR)."),
+        ]
             + ComparisonOptions.options(
                 maxDiff: "Share of pixels allowed to differ per page: a fraction (0.001) or a percentage (0.1%)",
                 scale: "PNG resolution as a multiple of 72 dpi (default: 2).")
@@ -48,10 +55,20 @@ struct Snapshot: Command {
     var comparison: ComparisonOptions
     var jobs: Int
     var layoutArguments: LayoutArguments
+    /// `--junit`: where the JUnit XML report goes, if anywhere.
+    var junit: String?
 
     init(_ arguments: ParsedArguments) throws {
         directory = arguments.positionals[0]
         update = arguments.flag("update")
+        junit = arguments.string("junit")
+        try refuseOverwritingMarkup(output: junit)
+        // Named .xml in the folder, the next run would check it as a screen.
+        if let junit, Self.isMarkupName(Path.lastComponent(junit)),
+            Path.realPath(Path.folder(junit).isEmpty ? "." : Path.folder(junit)) == Path.realPath(directory)
+        {
+            throw UsageError("the report '\(junit)' would be taken for a screen of '\(directory)'; write it outside the folder")
+        }
         comparison = try ComparisonOptions(arguments)
         jobs = try arguments.jobs()
         layoutArguments = try LayoutArguments(arguments)
@@ -292,6 +309,14 @@ struct Snapshot: Command {
 
         let passed = results.filter(\.passed).count
         var failed = results.count - passed
+        var report = JUnitReport(suite: "snapshot " + directory)
+        for (file, result) in zip(files, results) {
+            let errors = result.diagnostics.errors.map(\.description)
+            report.cases.append(.init(name: file, failure: result.passed ? nil : result.lines + errors))
+        }
+        if files.isEmpty && !update {
+            report.cases.append(.init(name: directory, failure: ["no markup files (*.xml): nothing to check"]))
+        }
         for unused in folder.unusedReferences(names: allNames) {
             if update {
                 do {
@@ -304,7 +329,9 @@ struct Snapshot: Command {
                 // A screen whose markup is gone (renamed, moved, a bad checkout) fails, as a
                 // page a document no longer has does: else a folder whose markup all went
                 // missing would pass.
-                print(terminalSafe("FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)"))
+                let line = "FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)"
+                print(terminalSafe(line))
+                report.cases.append(.init(name: unused, failure: [line]))
                 failed += 1
             }
         }
@@ -323,9 +350,20 @@ struct Snapshot: Command {
         // however many screens use no key and passed.
         if let catalog = settings.layout.unreadableCatalog {
             print(terminalSafe("FAIL \(catalog): the string catalog cannot be read (given above)"))
+            report.cases.append(.init(name: catalog, failure: ["the string catalog cannot be read"]))
             failed += 1
         }
         print("\(passed) passed, \(failed) failed")
+        if let junit {
+            let made = try makeOutputFolder(Path.folder(junit))
+            defer { removeEmptyFolders(made) }
+            do {
+                try report.write(to: junit)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
         if failed > 0 || (files.isEmpty && !update) { throw ExitCode(ExitStatus.inputFailed) }
     }
 

@@ -1147,6 +1147,48 @@ struct SnapshotCommandTests {
         }
     }
 
+    /// `--junit FILE` writes the results as a JUnit XML report, for a CI system's test view: a
+    /// case per markup file, a failing one with its lines (and its markup errors), a case per
+    /// reference of no markup file. Well-formed XML whatever the messages hold; written again
+    /// over its own report, though named .xml; never inside the folder, nor over markup.
+    @Test func aJUnitReportListsEveryScreen() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(document("<p>Bluetooth: On</p>"), to: folder + "/a.xml")
+        try write(document("<p>Wi-Fi</p>"), to: folder + "/b.xml")
+        #expect(try typeset(["snapshot", "shots", "--update", "--scale", "0.5"], in: folder).status == 2)  // (no such folder)
+        try FileManager.default.createDirectory(atPath: folder + "/shots", withIntermediateDirectories: true)
+        for name in ["a.xml", "b.xml"] { try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: folder + "/shots/" + name) }
+        #expect(try typeset(["snapshot", "shots", "--update", "--scale", "0.5"], in: folder).status == 0)
+        try write(document("<p>Bluetooth: Off</p>"), to: folder + "/shots/a.xml")
+        try write("<document><p>1 < 2 & \"x\"</p></document>", to: folder + "/shots/c.xml")
+        try FileManager.default.copyItem(atPath: folder + "/shots/__snapshots__/b.png", toPath: folder + "/shots/__snapshots__/gone.png")
+        for _ in 0..<2 {  // the second over the first's report
+            let run = try typeset(["snapshot", "shots", "--scale", "0.5", "--junit", "reports/snapshot.xml"], in: folder)
+            #expect(run.status == 1 && run.stdout.hasSuffix("1 passed, 3 failed\n"), "\(run)")
+        }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/reports/snapshot.xml")))
+        let root = try XMLReader.read(bytes, file: "snapshot.xml")
+        func elements(_ element: XMLElement) -> [XMLElement] {
+            element.children.compactMap { if case .element(let child) = $0 { child } else { nil } }
+        }
+        func attribute(_ element: XMLElement, _ name: String) -> String? { element.attributes.first { $0.name == name }?.value }
+        #expect(root.name == "testsuites" && attribute(root, "tests") == "4" && attribute(root, "failures") == "3")
+        let cases = elements(root).flatMap(elements)
+        #expect(cases.map { attribute($0, "name") ?? "" } == ["a.xml", "b.xml", "c.xml", "shots/__snapshots__/gone.png"])
+        let failures = cases.map { elements($0).first { $0.name == "failure" } }
+        #expect(failures.map { $0 == nil } == [false, true, false, false])
+        #expect(failures[0].flatMap { attribute($0, "message") }?.hasPrefix("FAIL a.xml: ") == true)
+        let text = failures[2].map { $0.children.compactMap { if case .text(let t) = $0 { t.value } else { nil } }.joined() } ?? ""
+        #expect(text.contains("shots/c.xml:1:17: error: expected an element name"), "\(text)")
+        // Not in the folder (the next run would check it as a screen), nor over markup.
+        for report in ["shots/report.xml", "shots/a.xml"] {
+            let refused = try typeset(["snapshot", "shots", "--junit", report], in: folder)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/shots/report.xml"))
+        }
+    }
+
     /// A large reference that is no PNG (3 GB, sparse) is told from its first bytes, checked
     /// and recorded again in little memory: it was read up to a gigabyte first, and under a
     /// memory limit of 800 MB the run died ("failed to allocate").

@@ -100,11 +100,11 @@ public enum AtomicFileWriter {
     }
 
     /// Whether the file at `path` is an output typeset wrote (`OutputFormat.isOurs`: a PDF, PNG
-    /// or SVG of its own, by its producer, chunk or comment), not markup or a catalog: an output
-    /// named `.json` was refused the second time. (By its first bytes alone, a markup file
+    /// or SVG of its own, by its producer, chunk or comment; a snapshot's JUnit report), not
+    /// markup or a catalog: an output named `.json` was refused the second time. (By its first bytes alone, a markup file
     /// with "<svg" in a comment was written over.)
     public static func holdsAnOutput(_ path: String) -> Bool {
-        [OutputFormat.pdf, .png, .svg].contains { $0.isOurs(path) }
+        [OutputFormat.pdf, .png, .svg].contains { $0.isOurs(path) } || JUnitReport.isOurs(path)
     }
 
     /// Whether `path` is named as markup or a string catalog is (`.xml`, `.xcstrings`,
