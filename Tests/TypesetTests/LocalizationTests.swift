@@ -645,8 +645,8 @@ private let xcstrings = #"""
             (Array("bplist00".utf8) + [0xD2, 0x01, 0x02], "Localizable.strings"),
             (Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), "Localizable.strings"),
             (Array("<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"></xliff>".utf8), "fr.xliff"),
-            // Plural rules are said to be unread, not to be converted to JSON (they failed then).
-            (Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>".utf8), "Localizable.stringsdict"),
+            // A binary .stringsdict is said to be one (its XML source is read: `stringsDictShowsOtherForms`).
+            (Array("bplist00".utf8) + [0xD2, 0x01, 0x02], "Localizable.stringsdict"),
         ] {
             do {
                 _ = try StringCatalog.parse(bytes: bytes, file: file)
@@ -654,11 +654,56 @@ private let xcstrings = #"""
             } catch {
                 let kind =
                     file.hasSuffix(".xliff") ? "an XLIFF file"
-                    : file.hasSuffix(".stringsdict") ? "a .stringsdict (plural rules)" : "a property list"
-                #expect(error.message.hasPrefix("the string catalog is \(kind)"), "\(error)")
+                    : file.hasSuffix(".stringsdict") ? "" : "a property list"
+                #expect(
+                    kind.isEmpty ? error.message.hasPrefix("the .stringsdict is a binary property list")
+                        : error.message.hasPrefix("the string catalog is \(kind)"), "\(error)")
                 #expect(error.location == SourceLocation(file: file, line: 1, column: 1))
             }
         }
+    }
+
+    /// A `.stringsdict` (an app's plural rules beside its .strings) is read: each key's format
+    /// with its `%#@NAME@` variables replaced by their `other` forms, nested ones too, its
+    /// specifiers kept; Apple's DOCTYPE is passed over, locations kept. A broken entry fails the
+    /// key, not the file. (It was refused, failing the whole render.)
+    @Test func stringsDictShowsOtherForms() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+              <key>files</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key><string>%#@files@ في %1$#@folders@ (100%%)</string>
+                <key>files</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                  <key>NSStringFormatValueTypeKey</key><string>lld</string>
+                  <key>one</key><string>ملف واحد</string>
+                  <key>other</key><string>%lld ملف</string>
+                </dict>
+                <key>folders</key>
+                <dict>
+                  <key>one</key><string>مجلد</string>
+                  <key>other</key><string>%#@count@ مجلدات</string>
+                </dict>
+                <key>count</key>
+                <dict><key>other</key><string>%d</string></dict>
+              </dict>
+              <key>broken</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+                <key>n</key>
+                <dict><key>one</key><string>واحد</string></dict>
+              </dict>
+            </dict>
+            </plist>
+            """
+        let catalog = try StringCatalog.parse(bytes: Array(plist.utf8), file: "ar.lproj/Localizable.stringsdict")
+        #expect(catalog.tables[""]?["files"] == "%lld ملف في %d مجلدات (100%%)")
+        let problem = try #require(catalog.problems[""]?["broken"])
+        #expect(problem.description == "ar.lproj/Localizable.stringsdict:27:5: error: the variable 'n' of key 'broken' has no 'other' form")
     }
 
     @Test func stringsFileKeysGivenTwiceAndUTF16WithoutAMark() throws {

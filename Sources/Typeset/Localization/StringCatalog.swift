@@ -606,7 +606,7 @@ public struct StringCatalog: Sendable {
         tag.replacing("_", with: "-").lowercased()
     }
 
-    /// Reads a catalog: `.xcstrings`, `.strings` or `.json` by the file's extension (another
+    /// Reads a catalog: `.xcstrings`, `.strings`, `.stringsdict` or `.json` by the file's extension (another
     /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
     /// Diagnostic naming the file, with the line and column of the problem.
     public static func load(path: String) throws(Diagnostic) -> StringCatalog {
@@ -741,12 +741,16 @@ public struct StringCatalog: Sendable {
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let head = String(decoding: start.prefix(1024), as: UTF8.self)
         let isPropertyList = bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist"))
-        if isPropertyList && (Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")) {
-            // Its plural rules are dictionaries: converted to JSON, they failed as strings.
+        let isStringsDict = Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")
+        if isPropertyList && isStringsDict && !bytes.starts(with: "bplist".utf8) {
+            try checkUTF8(bytes, file: file)
+            return try stringsDict(bytes, file: file)  // StringsDict.swift
+        }
+        if isPropertyList && isStringsDict {
             throw .error(
                 SourceLocation(file: file, line: 1, column: 1),
-                "the string catalog is a .stringsdict (plural rules), which typeset does not read; give the "
-                    + ".xcstrings catalog (Xcode migrates .strings and .stringsdict files into one)")
+                "the .stringsdict is a binary property list, which typeset does not read; give its XML source, "
+                    + "or convert it (on a Mac: plutil -convert xml1 FILE)")
         }
         if isPropertyList {
             throw .error(
