@@ -213,7 +213,8 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
             + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? "")
             // (Mirrored: the interface is the locale's, as Xcode's right-to-left pseudolanguage
             // shows it, not what iOS shows for an app without the language.)
-            + (mirrorsSourceText(locale, catalog.sourceLanguage) ? " in a right-to-left interface" : ""))
+            + (mirrorsSourceText(locale, catalog.sourceLanguage)
+                ? ", laid out right to left as '\(locale)' is (where a document does not pin its lang)" : ""))
 }
 
 /// Whether laying out `locale` mirrors text of `source` (nil: English): the locale is right to

@@ -887,9 +887,9 @@ import Testing
             "\(file.stderr)")
     }
 
-    /// An output replaced keeps its permissions and group (a shared 0664 file came back 0644);
-    /// one made read-only (chmod a-w) is refused, as `cp` refuses it, to a user its mode
-    /// binds (it was replaced, exit 0). As root (CI), run as `nobody`.
+    /// An output replaced keeps its owner, group and permissions (a shared 0664 file came back
+    /// 0644); one its owner made read-only (chmod a-w) is refused (it was replaced, exit 0), but
+    /// not to root. As root (CI), run as `nobody`.
     @Test func aReplacedOutputKeepsItsModeAndAReadOnlyOneIsRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -910,9 +910,15 @@ import Testing
         let kept = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/kept.pdf"])
         #expect(kept.status == 1, "\(kept)")
         #expect(
-            kept.stderr.contains("cannot write \(folder)/kept.pdf: it is read-only to you (mode 444); make it writable or name another output"),
+            kept.stderr.contains("cannot write \(folder)/kept.pdf: it is read-only (mode 444); make it writable or name another output"),
             "\(kept.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/kept.pdf")) == before)
+        // Root replaces a user's file as theirs (it came back root's, 0600 unreadable to them).
+        if getuid() == 0 {
+            #expect(try typeset(["render", folder + "/a.xml", "-o", folder + "/shared.pdf"]).status == 0)
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/shared.pdf")
+            #expect(attributes[.ownerAccountID] as? Int == 65534 && attributes[.posixPermissions] as? Int == 0o664, "\(attributes)")
+        }
     }
 
     /// An output that is a link to another input's output or to a picture a document shows:

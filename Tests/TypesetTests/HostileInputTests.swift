@@ -630,6 +630,7 @@ struct HostileInputTests {
         // SIGQUIT and SIGXCPU dump core by default: no core file (the child inherits the limit).
         var core = rlimit()
         getrlimit(Int32(RLIMIT_CORE.rawValue), &core)
+        let runnersCore = core
         core.rlim_cur = 0
         setrlimit(Int32(RLIMIT_CORE.rawValue), &core)
         posix_spawnattr_setsigdefault(&attributes, &signals)
@@ -643,6 +644,8 @@ struct HostileInputTests {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         #expect(posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ) == 0)
+        var restored = runnersCore
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &restored)
         var seen = false
         var finished = false
         var status: Int32 = 0
@@ -800,7 +803,7 @@ struct HostileInputTests {
         #expect(pages.status == 0 && pages.stderr == warning, "\(pages)")
         #expect(files(in: folder).filter { $0.hasPrefix("long-") }.count > 1, "\(files(in: folder))")
         // With threads to spare, nothing is said.
-        let spare = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/a.pdf", "--jobs", "2"], processes: 64)
+        let spare = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/a.pdf", "--jobs", "2"])
         #expect(spare.status == 0 && spare.stderr.isEmpty, "\(spare)")
     }
 }

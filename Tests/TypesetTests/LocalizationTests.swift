@@ -1242,7 +1242,7 @@ private let markup = """
         #expect(saudi.stderr == "doc.xml:1:11: warning: the 'ar' text (shown for 'ar-SA') of key 'ok' in the catalog is empty; nothing is shown\n")
         let hebrew = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "he"], in: folder)
         #expect(try L10nCLI.blocks(hebrew.stdout).blocks.map(\.text) == ["OK"])
-        #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text (en) in a right-to-left interface\n")
+        #expect(hebrew.stderr == "c.xcstrings:1:1: warning: no strings for locale 'he' (the catalog has ar, en); keys show the source language's text (en), laid out right to left as 'he' is (where a document does not pin its lang)\n")
         // A sheet's cell says so too (captioned "he", it showed English in a mirrored screen).
         let sheet = try L10nCLI.typeset(["sheet", "doc.xml", "--strings", "c.xcstrings", "--locales", "ar,he", "-o", "s.pdf"], in: folder)
         let captions = try runProgram("/usr/bin/pdftotext", [folder + "/s.pdf", "-"], in: folder).stdout
@@ -1265,7 +1265,8 @@ private let markup = """
         #expect(try L10nCLI.blocks(untranslated.stdout).blocks.map(\.text) == ["OK"], "\(untranslated)")
         #expect(
             untranslated.stderr == "n.xcstrings:1:1: warning: no strings for locale 'ar' (the catalog has no text in any "
-                + "language); keys show the source language's text (en) in a right-to-left interface\n", "\(untranslated)")
+                + "language); keys show the source language's text (en), laid out right to left as 'ar' is "
+                + "(where a document does not pin its lang)\n", "\(untranslated)")
     }
 
     /// A translation of which the form shown is not translated yet (state "new", empty), while

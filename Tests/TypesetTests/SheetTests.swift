@@ -167,6 +167,10 @@ private func pdfImageCount(_ path: String) throws -> Int {
         #expect(groups.columnGeometry(15, widestPage: 390).columnsPerPage == 9)
         #expect(groups.columnGeometry(21, widestPage: 390).columnsPerPage == 12)
         #expect(groups.columnGeometry(6, widestPage: 390) == (options.cellWidth, 6))
+        // Not at the cost of a sheet page: 35 columns of seven locales in five sizes stay on 3
+        // pages of 12 (in groups, 10 to a page, they took 4).
+        grouped.columnGroup = 5
+        #expect(SheetLayouter(typesetter: Typesetter(), options: grouped).columnGeometry(35, widestPage: 390).columnsPerPage == 12)
         grouped.columnGroup = 13
         #expect(SheetLayouter(typesetter: Typesetter(), options: grouped).columnGeometry(26, widestPage: 390).columnsPerPage == 9)
         // Up to an iPad's on its side: a wider page is scaled down to fit, as before.

@@ -225,8 +225,8 @@ public struct SheetLayouter {
     /// The cell width and how many columns go on a sheet page, for pages up to `widestPage`
     /// wide: as many as fit, shared evenly by the sheet pages they need (13 columns went 12
     /// and 1, a last page of one narrow column; they go 7 and 6, at the preferred width), in
-    /// whole `columnGroup`s where a page holds one (15 columns in groups of 3 go 9 and 6, not
-    /// 8 and 7).
+    /// whole `columnGroup`s where a page holds one and no more pages are needed (15 columns in
+    /// groups of 3 go 9 and 6, not 8 and 7; 35 in groups of 5 still go on 3 pages, not 4).
     func columnGeometry(_ columnCount: Int, widestPage: Double) -> (cellWidth: Double, columnsPerPage: Int) {
         let room = options.maximumPageWidth - 2 * options.margin + options.columnGap
         let preferred = preferredCellWidth(widestPage: widestPage)
@@ -234,12 +234,17 @@ public struct SheetLayouter {
         let fitting = Int(room / (preferred + options.columnGap))
         if columnCount <= fitting { return (preferred, columnCount) }
         let most = min(columnCount, max(1, Int(room / (minimum + options.columnGap))))
-        // Shared out as units: groups where a page holds one, else single columns.
+        // Shared out as units: groups where a page holds one and that takes no more pages,
+        // else single columns.
+        func share(_ unit: Int) -> (pages: Int, columns: Int) {
+            let units = columnCount / unit
+            let pages = (units + most / unit - 1) / (most / unit)
+            return (pages, (units + pages - 1) / pages * unit)
+        }
         let group = options.columnGroup
-        let unit = (1...most).contains(group) && columnCount % group == 0 ? group : 1
-        let units = columnCount / unit
-        let pages = (units + most / unit - 1) / (most / unit)
-        let columns = (units + pages - 1) / pages * unit
+        let single = share(1)
+        let grouped = (1...most).contains(group) && columnCount % group == 0 ? share(group) : single
+        let columns = grouped.pages <= single.pages ? grouped.columns : single.columns
         return (columns <= fitting ? preferred : room / Double(columns) - options.columnGap, columns)
     }
 

@@ -71,15 +71,6 @@ public enum AtomicFileWriter {
         if kind != S_IFREG && kind != S_IFDIR {
             throw FileWriteFailure(path: output, reason: "it is a device, a pipe or a socket, not a file, and would be replaced by one")
         }
-        // A file its owner made read-only is not replaced, as `cp` would not write it (root's
-        // `access` passes, as root's `cp` does): a reference kept with chmod a-w was replaced
-        // silently.
-        if kind == S_IFREG && access(path, W_OK) != 0 && errno == EACCES {
-            throw FileWriteFailure(
-                path: output,
-                reason: "it is read-only to you (mode \(String(status.st_mode & 0o777, radix: 8))); "
-                    + "make it writable or name another output")
-        }
         if let (input, role) = ProtectedFiles.file(at: path, status: status) {
             // `path` is not `output` when `output` is a symbolic link.
             let what = path != output ? "it leads to '\(input)', " : input == output ? "it is " : "it is '\(input)', "
@@ -96,6 +87,15 @@ public enum AtomicFileWriter {
         if kind == S_IFREG, isMarkupOrCatalogName(path), !holdsAnOutput(path) {
             let what = path != output ? "it leads to '\(path)', " : "it is "
             throw FileWriteFailure(path: output, reason: what + "a markup file or string catalog; writing it would replace it; name another output")
+        }
+        // A file its owner made read-only is not replaced (a reference kept with chmod a-w was
+        // replaced silently); root's are, as root's `cp` writes them, and so are another
+        // user's in a folder this one may write, as before.
+        if kind == S_IFREG && geteuid() != 0 && status.st_uid == geteuid() && status.st_mode & S_IWUSR == 0 {
+            throw FileWriteFailure(
+                path: output,
+                reason: "it is read-only (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                    + "make it writable or name another output")
         }
     }
 
@@ -169,13 +169,16 @@ public enum AtomicFileWriter {
                 failure == EACCES ? " (the folder '\(folder.isEmpty ? "." : folder)' may not be written to)" : ""
             throw FileWriteFailure(path: path, reason: lastError() + folderNote)
         }
-        // The file it replaces keeps its permissions and group, as an editor keeps them (a
-        // shared 0664 file came back 0644, in the writer's group). Where they cannot be set,
-        // the new file's are the umask's.
+        // The file it replaces keeps its owner, group and permissions, as an editor keeps them
+        // (a shared 0664 file came back 0644, in the writer's group). Only where the owner and
+        // group could be kept (root keeps both; a user, a group of theirs): another group's
+        // permissions are not given to the writer's.
         var replaced = stat()
         if stat(path, &replaced) == 0 && replaced.st_mode & S_IFMT == S_IFREG {
-            _ = fchown(descriptor, uid_t.max, replaced.st_gid)  // (uid -1: kept)
-            _ = fchmod(descriptor, replaced.st_mode & 0o777)
+            let owner = geteuid() == 0 ? replaced.st_uid : uid_t.max  // (-1: kept as made)
+            let kept = fchown(descriptor, owner, replaced.st_gid) == 0
+                && (geteuid() == 0 || replaced.st_uid == geteuid())
+            if kept { _ = fchmod(descriptor, replaced.st_mode & 0o777) }
         }
         return (descriptor, temporary)
     }
