@@ -430,9 +430,9 @@ public enum PendingTemporaries {
     /// (past 16,384 pages, a signal left the rest behind). Up to `maximumBlocks`, a million.
     private static let slotCount = 16_384
     private static let maximumBlocks = 64
-    /// A path longer than this (up to PATH_MAX) is copied apart, once, and never freed, its
-    /// slot holding where (in use as `longPath`): a path of over 1,023 bytes was not recorded,
-    /// and SIGTERM left its temporary behind.
+    /// A path longer than this (up to PATH_MAX) is copied apart, its slot holding where (in
+    /// use as `longPath`): a path of over 1,023 bytes was not recorded, and SIGTERM left its
+    /// temporary behind.
     private static let slotBytes = 1024
     private static let longPath: sig_atomic_t = 2
 
@@ -496,7 +496,7 @@ public enum PendingTemporaries {
     /// Records `path`.
     static func add(_ path: String) {
         let bytes = path.utf8CString
-        // A long path's copy (the handler may read it, so it is never freed).
+        // A long path's copy (freed by `remove`).
         let long = bytes.count > slotBytes ? strdup(path) : nil
         if bytes.count > slotBytes && long == nil { return }
         book.withLock { book in
@@ -530,10 +530,15 @@ public enum PendingTemporaries {
         used == longPath ? UnsafeMutableRawPointer(slot).load(as: UnsafeMutablePointer<CChar>.self) : slot
     }
 
-        static func remove(_ path: String) {
+    /// Forgets `path` (a long path's copy freed: callers are `uninterrupted`, which a handler
+    /// waits for before it reads the slots).
+    static func remove(_ path: String) {
         book.withLock { book in
             guard let number = book.slotOf.removeValue(forKey: path) else { return }
-            slot(number).used.pointee = 0
+            let slot = slot(number)
+            let copy = slot.used.pointee == longPath ? Self.path(in: slot.path, used: longPath) : nil
+            slot.used.pointee = 0
+            free(copy)
             book.freed.append(number)
         }
     }
@@ -573,9 +578,10 @@ public enum PendingTemporaries {
                 }
                 let blocks = PendingTemporaries.blocks
                 for block in 0..<PendingTemporaries.blockCount.load(ordering: .acquiring) {
-                    for slot in 0..<PendingTemporaries.slotCount where blocks.used[block][slot] != 0 {
-                        let bytes = blocks.paths[block] + slot * PendingTemporaries.slotBytes
-                        unlink(PendingTemporaries.path(in: bytes, used: blocks.used[block][slot]))
+                    for slot in 0..<PendingTemporaries.slotCount {
+                        let used = blocks.used[block][slot]  // (read once: a late writer may change it)
+                        guard used != 0 else { continue }
+                        unlink(PendingTemporaries.path(in: blocks.paths[block] + slot * PendingTemporaries.slotBytes, used: used))
                     }
                 }
                 // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
