@@ -6,7 +6,7 @@ import Glibc
 
 public enum Threads {
     /// Nil when a thread could be started; else why not (strerror of pthread_create's error).
-    /// Tried once per process, on first use.
+    /// Tried once per process, when jobs are first shared out.
     public static let shortage: String? = {
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { _ in nil }, nil)
@@ -15,6 +15,14 @@ public enum Threads {
         return nil
     }()
 
+    /// Told the shortage the first time work falls to one job (the command line warns).
+    public static let onFallback = Locked<(@Sendable (String) -> Void)?>(nil)
+    private static let fellBack = Locked(false)
+
     /// `jobs`, or 1 where no thread can be started.
-    public static func usable(_ jobs: Int) -> Int { jobs > 1 && shortage != nil ? 1 : jobs }
+    public static func usable(_ jobs: Int) -> Int {
+        guard jobs > 1, let shortage else { return jobs }
+        if fellBack.withLock({ said in defer { said = true }; return !said }) { onFallback.withLock { $0 }?(shortage) }
+        return 1
+    }
 }

@@ -341,19 +341,9 @@ struct ParsedArguments {
         return scale
     }
 
-    /// `--jobs`: at least 1; the number of cores by default; 1, said, where no thread can be
-    /// started (`Threads`: the batch waited for one for ever).
+    /// `--jobs`: at least 1; the number of cores by default (1 where no thread can be started:
+    /// `Threads`, which the batches and page drawing ask).
     func jobs() throws -> Int {
-        let jobs = try jobsAsked()
-        if jobs > 1, let shortage = Threads.shortage {
-            writeStandardError("typeset: warning: cannot start another thread (\(shortage)): working with one job\n")
-            return 1
-        }
-        return jobs
-    }
-
-    /// `--jobs` as given, checked (layout takes it and runs no jobs).
-    func jobsAsked() throws -> Int {
         let jobs = try int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs must be at least 1") }
         return jobs

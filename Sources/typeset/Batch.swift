@@ -51,7 +51,7 @@ struct Batch<Item: Sendable> {
                 progress: progress ?? (0, items.count), report: report, keep: keep))
         let items = self.items
         let name = self.name
-        let workers = max(1, min(jobs, items.count))
+        let workers = Threads.usable(max(1, min(jobs, items.count)))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = state.withLock({ $0.next() }) {
                 let result = body(items[index])

@@ -645,7 +645,7 @@ struct Layout: Command {
         layoutArguments = try LayoutArguments(arguments)
         _ = try arguments.format("format")
         _ = try arguments.scale()
-        _ = try arguments.jobsAsked()
+        _ = try arguments.jobs()
         _ = try Shard.option(arguments)
         if let path = arguments.string("output") ?? arguments.string("out-dir") {
             throw UsageError("layout prints its JSON to standard output; redirect it (> \(path)) instead")

@@ -17,6 +17,9 @@ enum TypesetCommand {
             printError(problem)
             exit(ExitStatus.usage)
         }
+        Threads.onFallback.withLock {
+            $0 = { writeStandardError("typeset: warning: cannot start another thread (\($0)): working with one job\n") }
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = run(arguments)
         // What `print` buffered must reach standard output: `conformance > /dev/full` exited 0.

@@ -802,6 +802,9 @@ struct HostileInputTests {
         let pages = try typesetUnprivileged(["render", folder + "/long.xml", "-o", folder + "/long.png", "--jobs", "2"], processes: 1)
         #expect(pages.status == 0 && pages.stderr == warning, "\(pages)")
         #expect(files(in: folder).filter { $0.hasPrefix("long-") }.count > 1, "\(files(in: folder))")
+        // Nor where no second thread is needed.
+        let alone = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/alone.pdf", "--jobs", "2"], processes: 1)
+        #expect(alone.status == 0 && alone.stderr.isEmpty, "\(alone)")
         // With threads to spare, nothing is said.
         let spare = try typesetUnprivileged(["render", folder + "/a.xml", "-o", folder + "/a.pdf", "--jobs", "2"])
         #expect(spare.status == 0 && spare.stderr.isEmpty, "\(spare)")
