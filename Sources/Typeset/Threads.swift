@@ -22,7 +22,11 @@ public enum Threads {
     /// `jobs`, or 1 where no thread can be started.
     public static func usable(_ jobs: Int) -> Int {
         guard jobs > 1, let shortage else { return jobs }
-        if fellBack.withLock({ said in defer { said = true }; return !said }) { onFallback.withLock { $0 }?(shortage) }
+        let first = fellBack.withLock { said in
+            defer { said = true }
+            return !said
+        }
+        if first { onFallback.withLock { $0 }?(shortage) }
         return 1
     }
 }

@@ -67,7 +67,8 @@ struct Snapshot: Command {
         if let junit, Self.isMarkupName(Path.lastComponent(junit)),
             Path.realPath(Path.folder(junit).isEmpty ? "." : Path.folder(junit)) == Path.realPath(directory)
         {
-            throw UsageError("the report '\(junit)' would be taken for a screen of '\(directory)'; write it outside the folder")
+            throw UsageError(
+                "the report '\(junit)' would be taken for a screen of '\(directory)'; write it outside the folder")
         }
         comparison = try ComparisonOptions(arguments)
         jobs = try arguments.jobs()

@@ -741,7 +741,8 @@ public struct StringCatalog: Sendable {
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let head = String(decoding: start.prefix(1024), as: UTF8.self)
         let isPropertyList = bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist"))
-        let isStringsDict = Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")
+        let isStringsDict =
+            Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")
         if isPropertyList && isStringsDict && !bytes.starts(with: "bplist".utf8) {
             try checkUTF8(bytes, file: file)
             return try stringsDict(bytes, file: file)  // StringsDict.swift

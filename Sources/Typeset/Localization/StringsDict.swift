@@ -73,7 +73,8 @@ extension StringCatalog {
                     "the format of key '\(key)' names the variable '\(name)', which its entry does not define")
             }
             guard variable.name == "dict" else {
-                throw .error(variable.location, "the variable '\(name)' of key '\(key)' must be a <dict> of plural forms")
+                throw .error(
+                    variable.location, "the variable '\(name)' of key '\(key)' must be a <dict> of plural forms")
             }
             let forms = Dictionary(try members(of: variable), uniquingKeysWith: { first, _ in first })
             guard let other = forms["other"] else {
@@ -93,7 +94,8 @@ extension StringCatalog {
         while index < children.count {
             let key = children[index]
             guard key.name == "key", index + 1 < children.count else {
-                throw .error(key.location, "a <dict> holds a <key>, then its value, for each member; found <\(key.name)>")
+                throw .error(
+                    key.location, "a <dict> holds a <key>, then its value, for each member; found <\(key.name)>")
             }
             members.append((text(of: key), children[index + 1]))
             index += 2
@@ -123,10 +125,12 @@ extension StringCatalog {
     private static func withoutDoctype(_ bytes: [UInt8], file: String) throws(Diagnostic) -> [UInt8] {
         let doctype = Array("<!DOCTYPE".utf8)
         guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: doctype) }) else { return bytes }
-        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: ">")), !bytes[start..<end].contains(UInt8(ascii: "["))
+        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: ">")),
+            !bytes[start..<end].contains(UInt8(ascii: "["))
         else {
             throw .error(
-                SourceLocation(file: file, line: 1, column: 1), "the .stringsdict's DOCTYPE declares entities, which are refused")
+                SourceLocation(file: file, line: 1, column: 1),
+                "the .stringsdict's DOCTYPE declares entities, which are refused")
         }
         var copy = bytes
         for index in start...end where copy[index] != 0x0A && copy[index] != 0x0D { copy[index] = 0x20 }

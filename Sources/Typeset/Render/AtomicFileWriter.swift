@@ -101,8 +101,8 @@ public enum AtomicFileWriter {
 
     /// Whether the file at `path` is an output typeset wrote (`OutputFormat.isOurs`: a PDF, PNG
     /// or SVG of its own, by its producer, chunk or comment; a snapshot's JUnit report), not
-    /// markup or a catalog: an output named `.json` was refused the second time. (By its first bytes alone, a markup file
-    /// with "<svg" in a comment was written over.)
+    /// markup or a catalog: an output named `.json` was refused the second time. (By its first
+    /// bytes alone, a markup file with "<svg" in a comment was written over.)
     public static func holdsAnOutput(_ path: String) -> Bool {
         [OutputFormat.pdf, .png, .svg].contains { $0.isOurs(path) } || JUnitReport.isOurs(path)
     }
@@ -421,8 +421,8 @@ public enum ProtectedFiles {
 /// SIGPIPE and the other signals that end a process (Ctrl-C, a CI job's time limit, `typeset
 /// render … 2>&1 | head` when the reader goes away) the command line removes them and dies of
 /// the signal as before (`removeOnTermination`): an interrupted PDF of many pages left its
-/// hidden `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more: the
-/// paths are copied into fixed slots, never freed, and flagged in use.
+/// hidden `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more:
+/// the paths are copied into fixed slots (a long one's copy apart), flagged in use.
 public enum PendingTemporaries {
     /// Slots come in blocks of this many, a block made when the ones before are full: an
     /// output of more pages than one block holds (`AtomicFileWriter.write` makes a temporary
@@ -581,7 +581,8 @@ public enum PendingTemporaries {
                     for slot in 0..<PendingTemporaries.slotCount {
                         let used = blocks.used[block][slot]  // (read once: a late writer may change it)
                         guard used != 0 else { continue }
-                        unlink(PendingTemporaries.path(in: blocks.paths[block] + slot * PendingTemporaries.slotBytes, used: used))
+                        let bytes = blocks.paths[block] + slot * PendingTemporaries.slotBytes
+                        unlink(PendingTemporaries.path(in: bytes, used: used))
                     }
                 }
                 // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
