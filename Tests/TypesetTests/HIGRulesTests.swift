@@ -296,8 +296,18 @@ extension ReportBlock {
         #expect(try warnings(#"<p lang="ar">اتصل بنا (966501234567)</p>"#).isEmpty)
         #expect(try warnings("<p>מספר הזמנה 12345678901 - 2</p>").count == 1)
         #expect(try warnings(#"<p lang="ar">رقم: 4929 1234567890123</p>"#).count == 1)
-        // A ")" closes only its "(": two numbers side by side are not one in groups.
-        #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>").isEmpty)
+        // A ")" closes only its "(": two numbers side by side are not one in groups (the masked
+        // card number is one, below).
+        #expect(try warnings("<p>הוראת קבע (Visa \u{200F}•••• 4242) 120 ₪</p>") == [
+            "the number '•••• 4242' is not isolated: the right-to-left text around it reorders its groups"
+        ])
+        // A masked number, shown by its last digits, is one: "•••• 4242" showed "4242 ••••".
+        // Not isolated, nor in left-to-right text, nor signs that are no mask ("a** 12").
+        #expect(try warnings(#"<p lang="ar">البطاقة **** **** **** 4242 صالحة</p>"#) == [
+            "the number '**** **** **** 4242' is not isolated: the right-to-left text around it reorders its groups"
+        ])
+        #expect(try warnings("<p>הכרטיס <ltr>•••• 4242</ltr> יחויב, וגם a** 12 ו-• 34</p>").isEmpty)
+        #expect(try warnings(#"<p lang="en">Card •••• 4242 is charged.</p>"#).isEmpty)
         // A hyphen between spaces joins groups, as it did.
         #expect(try warnings("<p>טלפון 050 - 123 - 4567 עכשיו</p>").count == 1)
         // A date of fewer digits is one number too ("12-05-24" showed "24-05-12"); a range,

@@ -56,7 +56,8 @@ enum HIGRules {
 
     /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
     /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000"; a
-    /// date, "12-05-24") whose groups the text around them reorders: any character of one from
+    /// date, "12-05-24"), and masked numbers ("•••• 4242", `maskedNumbers`), whose groups the
+    /// text around them reorders: any character of one from
     /// its first digit (or its "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
@@ -68,30 +69,82 @@ enum HIGRules {
         guard paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 } }) else { return [] }
         let scalars = paragraph.text.scalars
         let lines = paragraph.lines
-        return NumberGroups.numbers(in: scalars).compactMap { number in
+        // A masked number, shown by its last digits, is one number too: "•••• 4242" showed
+        // "4242 ••••", unsaid.
+        let masked = maskedNumbers(scalars).compactMap { range -> (offset: Int, number: String, signOnly: Bool)? in
+            guard isReordered(range, lines) else { return nil }
+            return (range.lowerBound, String(String.UnicodeScalarView(scalars[range])), false)
+        }
+        let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> (offset: Int, number: String, signOnly: Bool)? in
             guard readsAsOne(number, scalars),
                 let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
                 let lastDigit = number.range.last(where: { NumberingSystem.isDigit(scalars[$0]) })
             else { return nil }
             let opens = scalars[number.range.lowerBound] == "+" || scalars[number.range.lowerBound] == "("
-            // Runs are stretches of offsets: one at an odd level that meets the number, on the
-            // lines the number is on (found by a binary search: looking through every line for
-            // each number was quadratic, a minute for 1 MB of Hebrew with phone numbers).
-            func isReordered(_ checked: Range<Int>) -> Bool {
-                var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
-                while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
-                    let odd = lines[line].runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }
-                    if odd { return true }
-                    line += 1
-                }
-                return false
-            }
             let plus = scalars[number.range.lowerBound] == "+" ? number.range.lowerBound : nil
-            let groups = isReordered(firstDigit..<lastDigit + 1)
-            guard groups || plus.map({ isReordered($0..<$0 + 1) }) == true else { return nil }
+            let groups = isReordered(firstDigit..<lastDigit + 1, lines)
+            guard groups || plus.map({ isReordered($0..<$0 + 1, lines) }) == true else { return nil }
             let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
             return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])), !groups)
         }
+        return masked.isEmpty ? grouped : (grouped + masked).sorted { $0.offset < $1.offset }
+    }
+
+    /// Whether a run at an odd level meets `checked`, on the lines it is on. (Found by a binary
+    /// search: looking through every line for each number was quadratic, a minute for 1 MB of
+    /// Hebrew with phone numbers.)
+    private static func isReordered(_ checked: Range<Int>, _ lines: [TextLine]) -> Bool {
+        var line = lines.partitionPoint { $0.scalarRange.upperBound <= checked.lowerBound }
+        while line < lines.count, lines[line].scalarRange.lowerBound < checked.upperBound {
+            let odd = lines[line].runs.contains { $0.level & 1 == 1 && $0.scalarRange.overlaps(checked) }
+            if odd { return true }
+            line += 1
+        }
+        return false
+    }
+
+    /// Masked numbers: groups of two or more of one mask sign (•, ●, *, ∗, ·) between single
+    /// spaces, then a space and two digits or more ("•••• 4242", "**** **** **** 4242"): a card
+    /// or account number shown by its last digits. Each from its first sign to its last digit;
+    /// found in one pass.
+    static func maskedNumbers(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        func isMask(_ at: Int) -> Bool {
+            at < scalars.count && ["\u{2022}", "\u{25CF}", "*", "\u{2217}", "\u{00B7}"].contains(scalars[at])
+        }
+        func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
+        var found: [Range<Int>] = []
+        var start = 0
+        while start < scalars.count {
+            // A first group begins after no letter, digit or mask sign ("a** 12" is none).
+            guard isMask(start), start == 0 || !(scalars[start - 1].properties.isAlphabetic || isMask(start - 1)
+                || isDigit(start - 1))
+            else {
+                start += 1
+                continue
+            }
+            var at = start
+            var matched = false
+            while true {
+                let groupStart = at
+                while isMask(at) && scalars[at] == scalars[groupStart] { at += 1 }  // one sign per group
+                guard at - groupStart >= 2, at < scalars.count, scalars[at] == " " || scalars[at] == "\u{A0}" else { break }
+                if isDigit(at + 1) {
+                    var end = at + 1
+                    while isDigit(end) { end += 1 }
+                    // Two digits or more, and the number ends there.
+                    if end - at - 1 >= 2 && !(end < scalars.count && scalars[end].properties.isAlphabetic) {
+                        found.append(start..<end)
+                        matched = true
+                        at = end
+                    }
+                    break
+                }
+                guard isMask(at + 1) else { break }
+                at += 1
+            }
+            start = matched ? at : max(at, start + 1)
+        }
+        return found
     }
 
     /// Whether a number in groups reads as one number, so that right-to-left text reordering
