@@ -217,8 +217,8 @@ public enum Path {
     }
 }
 
-/// A regular file as it is now, by stat(2): a cache key that changes when the file is
-/// replaced or written to.
+/// A regular file (or a folder) as it is now, by stat(2): a cache key that changes when the
+/// file is replaced or written to (a folder's, when a name in it is added or removed).
 struct FileVersion: Hashable {
     var device: UInt64
     var inode: UInt64
@@ -226,10 +226,10 @@ struct FileVersion: Hashable {
     var modified: Int
     var modifiedNanoseconds: Int
 
-    /// nil when nothing, or no regular file, is at `path`.
-    init?(path: String) {
+    /// nil when nothing, or no regular file (no folder, for `folder`), is at `path`.
+    init?(path: String, folder: Bool = false) {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == (folder ? S_IFDIR : S_IFREG) else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int(status.st_size)

@@ -260,7 +260,7 @@ struct Render: Command {
                     leftovers, pageCount: layout.pages.count, pictures: [picturesShown(on: layout.pages)], path: path)
                 return (outcome.diagnostics, warning.map { [Diagnostic.warning(SourceLocation(file: input, line: 1, column: 1), $0)] } ?? [], true)
             } catch {
-                let location = pictureLocation(of: error, on: layout.pages)
+                let location = (error as? PictureOverwritten)?.location
                 outcome.diagnostics.report(.error(
                     location ?? SourceLocation(file: input, line: 1, column: 1), outputError(error, path)))
                 return failure(outcome.diagnostics, shows: picturesShown(on: layout.pages), writeFailed: true)
@@ -537,11 +537,9 @@ func refusedOverPicture(
     _ outputs: [String], _ inputs: [String], _ shown: [Set<String>], shownAt: (Int, String) -> SourceLocation?
 ) -> Bool {
     guard let found = overwrittenPicture(outputs, shownBy: shown) else { return false }
-    let location = shownAt(found.shownBy, found.output)
+    let error = PictureOverwritten(output: found.output, location: shownAt(found.shownBy, found.output))
     var diagnostics = Diagnostics()
-    diagnostics.report(.error(
-        location ?? SourceLocation(file: inputs[found.shownBy], line: 1, column: 1),
-        "\(pictureOverwritten(found.output))"))
+    diagnostics.report(.error(error.location ?? SourceLocation(file: inputs[found.shownBy], line: 1, column: 1), "\(error)"))
     printDiagnostics(diagnostics)
     return true
 }
@@ -563,7 +561,10 @@ func refusedOverNumberedScreen(_ pages: [String], _ output: String, _ folders: [
 /// What went wrong writing `path`. A write error names the file itself ("cannot write PATH:
 /// reason"); any other is put the same way.
 func outputError(_ error: any Error, _ path: String) -> String {
-    if case RenderError.write = error { "\(error)" } else { "cannot write \(path): \(error)" }
+    switch error {
+    case RenderError.write, is PictureOverwritten: "\(error)"
+    default: "cannot write \(path): \(error)"
+    }
 }
 
 /// `-o x.pdf --format png` writes PNG into x.pdf, as SPEC 5.1 says (--format wins); said once,

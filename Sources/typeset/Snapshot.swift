@@ -308,15 +308,12 @@ struct Snapshot: Command {
             flushStandardOutput()
         })
 
-        let passed = results.filter(\.passed).count
-        var failed = results.count - passed
+        // Every file, reference of no file and unreadable catalog is a case: the counts printed
+        // are the report's.
         var report = JUnitReport(suite: "snapshot " + directory)
         for (file, result) in zip(files, results) {
             let errors = result.diagnostics.errors.map(\.description)
             report.cases.append(.init(name: file, failure: result.passed ? nil : result.lines + errors))
-        }
-        if files.isEmpty && !update {
-            report.cases.append(.init(name: directory, failure: ["no markup files (*.xml): nothing to check"]))
         }
         for unused in folder.unusedReferences(names: allNames) {
             if update {
@@ -333,7 +330,6 @@ struct Snapshot: Command {
                 let line = "FAIL \(unused): the reference of no markup file in '\(directory)' (--update removes it)"
                 print(terminalSafe(line))
                 report.cases.append(.init(name: unused, failure: [line]))
-                failed += 1
             }
         }
         // A diff image no markup file uses is no run's any more (its reference's FAIL line
@@ -352,10 +348,13 @@ struct Snapshot: Command {
         if let catalog = settings.layout.unreadableCatalog {
             print(terminalSafe("FAIL \(catalog): the string catalog cannot be read (given above)"))
             report.cases.append(.init(name: catalog, failure: ["the string catalog cannot be read"]))
-            failed += 1
         }
-        print("\(passed) passed, \(failed) failed")
+        let failed = report.failures
+        print("\(report.cases.count - failed) passed, \(failed) failed")
         if let junit {
+            if files.isEmpty && !update {
+                report.cases.append(.init(name: directory, failure: ["no markup files (*.xml): nothing to check"]))
+            }
             let made = try makeOutputFolder(Path.folder(junit))
             defer { removeEmptyFolders(made) }
             do {

@@ -704,6 +704,16 @@ private let xcstrings = #"""
         #expect(catalog.tables[""]?["files"] == "%lld ملف في %d مجلدات (100%%)")
         let problem = try #require(catalog.problems[""]?["broken"])
         #expect(problem.description == "ar.lproj/Localizable.stringsdict:27:5: error: the variable 'n' of key 'broken' has no 'other' form")
+        // Variables that hold each other's placeholders many times are each expanded once, up to
+        // the catalog's limit (8 GB of text, and as much time, before).
+        func variable(_ name: String, _ other: String) -> String {
+            "<key>\(name)</key><dict><key>other</key><string>\(other)</string></dict>"
+        }
+        let nested = "<plist><dict><key>k</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@a@</string>"
+            + variable("a", String(repeating: "%#@b@", count: 2000)) + variable("b", String(repeating: "%#@c@", count: 2000))
+            + variable("c", String(repeating: "x", count: 2000)) + "</dict></dict></plist>"
+        let large = try StringCatalog.parse(bytes: Array(nested.utf8), file: "Localizable.stringsdict")
+        #expect(large.problems[""]?["k"]?.message.hasSuffix("make a text of more than 4 MiB, the most a document may show") == true)
     }
 
     @Test func stringsFileKeysGivenTwiceAndUTF16WithoutAMark() throws {

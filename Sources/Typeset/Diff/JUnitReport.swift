@@ -21,6 +21,9 @@ public struct JUnitReport: Sendable {
         self.suite = suite
     }
 
+    /// The cases that failed.
+    public var failures: Int { cases.filter { $0.failure != nil }.count }
+
     /// How a report of ours begins (`isOurs`: written over again, though named `.xml`).
     static let head = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + #"<testsuites name="typeset snapshot""#
 
@@ -29,51 +32,40 @@ public struct JUnitReport: Sendable {
         readFile(path, limit: head.utf8.count).map { $0.elementsEqual(head.utf8) } == true
     }
 
-    public var xml: String {
-        let failures = cases.filter { $0.failure != nil }.count
-        var text = Self.head + #" tests="\#(cases.count)" failures="\#(failures)">"# + "\n"
-        text += #"  <testsuite name="\#(Self.escaped(suite))" tests="\#(cases.count)" failures="\#(failures)">"# + "\n"
+    /// The report's XML (its text escaped as the SVG writer escapes text: `SVGText`).
+    public var xml: [UInt8] {
+        let failures = self.failures
+        var xml = ByteBuffer()
+        func text(_ text: String) { SVGText.appendEscaped(text, to: &xml) }
+        xml.append(string: Self.head + #" tests="\#(cases.count)" failures="\#(failures)">"# + "\n")
+        xml.append("  <testsuite name=\"")
+        text(suite)
+        xml.append(string: #"" tests="\#(cases.count)" failures="\#(failures)">"# + "\n")
         for testCase in cases {
-            text += #"    <testcase classname="\#(Self.escaped(suite))" name="\#(Self.escaped(testCase.name))""#
+            xml.append("    <testcase classname=\"")
+            text(suite)
+            xml.append("\" name=\"")
+            text(testCase.name)
             guard let failure = testCase.failure else {
-                text += "/>\n"
+                xml.append("\"/>\n")
                 continue
             }
-            text += ">\n"
-            text += #"      <failure message="\#(Self.escaped(failure.first ?? "failed"))">"#
-            text += Self.escaped(failure.joined(separator: "\n")) + "</failure>\n"
-            text += "    </testcase>\n"
+            xml.append("\">\n      <failure message=\"")
+            text(failure.first ?? "failed")
+            xml.append("\">")
+            text(failure.joined(separator: "\n"))
+            xml.append("</failure>\n    </testcase>\n")
         }
-        return text + "  </testsuite>\n</testsuites>\n"
+        xml.append("  </testsuite>\n</testsuites>\n")
+        return xml.bytes
     }
 
     /// Writes the report whole or not at all, as every output is written.
     public func write(to path: String) throws {
         do {
-            try AtomicFileWriter.write([(path, Array(xml.utf8))])
+            try AtomicFileWriter.write([(path, xml)])
         } catch {
             throw RenderError.write(path: error.path, reason: error.reason)
         }
-    }
-
-    /// `text` as XML 1.0 character data or an attribute value: markup characters as
-    /// references, characters XML cannot hold (controls but tab and line feed, lone
-    /// surrogates' U+FFFD already, U+FFFE and U+FFFF) as U+FFFD.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t", "\n": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

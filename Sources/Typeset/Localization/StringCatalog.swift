@@ -606,8 +606,8 @@ public struct StringCatalog: Sendable {
         tag.replacing("_", with: "-").lowercased()
     }
 
-    /// Reads a catalog: `.xcstrings`, `.strings`, `.stringsdict` or `.json` by the file's extension (another
-    /// extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
+    /// Reads a catalog: `.xcstrings`, `.strings`, `.stringsdict` or `.json` by the file's
+    /// extension (another extension: JSON when the file starts with `{`, else `.strings`). A broken catalog throws a
     /// Diagnostic naming the file, with the line and column of the problem.
     public static func load(path: String) throws(Diagnostic) -> StringCatalog {
         let bytes: [UInt8]
@@ -743,15 +743,15 @@ public struct StringCatalog: Sendable {
         let isPropertyList = bytes.starts(with: "bplist".utf8) || (head.hasPrefix("<") && head.contains("<plist"))
         let isStringsDict =
             Path.fileExtension(file).lowercased() == "stringsdict" || head.contains("NSStringLocalizedFormatKey")
-        if isPropertyList && isStringsDict && !bytes.starts(with: "bplist".utf8) {
+        if isPropertyList && isStringsDict {
+            guard !bytes.starts(with: "bplist".utf8) else {
+                throw .error(
+                    SourceLocation(file: file, line: 1, column: 1),
+                    "the .stringsdict is a binary property list, which typeset does not read; give its XML source, "
+                        + "or convert it (on a Mac: plutil -convert xml1 FILE)")
+            }
             try checkUTF8(bytes, file: file)
             return try stringsDict(bytes, file: file)  // StringsDict.swift
-        }
-        if isPropertyList && isStringsDict {
-            throw .error(
-                SourceLocation(file: file, line: 1, column: 1),
-                "the .stringsdict is a binary property list, which typeset does not read; give its XML source, "
-                    + "or convert it (on a Mac: plutil -convert xml1 FILE)")
         }
         if isPropertyList {
             throw .error(

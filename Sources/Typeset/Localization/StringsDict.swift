@@ -26,7 +26,9 @@ extension StringCatalog {
                 guard let format = variables["NSStringLocalizedFormatKey"] else {
                     throw .error(value.location, "the entry of key '\(key)' has no NSStringLocalizedFormatKey")
                 }
-                table[key] = try expanded(try string(format, key: key), variables: variables, key: key, inside: [])
+                var forms: [String: String] = [:]
+                table[key] = try expanded(
+                    try string(format, key: key), variables: variables, key: key, inside: [], expanded: &forms)
             } catch {
                 problems[key] = error
             }
@@ -36,41 +38,24 @@ extension StringCatalog {
         return catalog
     }
 
-    /// How deep variables may hold each other's placeholders (Apple's allow a few).
-    private static let deepestVariables = 8
-
-    /// `text` with each `%#@NAME@` (or `%1$#@NAME@`) replaced by the `other` form of variable
-    /// NAME, expanded in turn.
+    /// `text` with each placeholder of a variable of the entry (`%#@NAME@`, `%1$#@NAME@`:
+    /// `replacingPlaceholders`, as a catalog's substitutions) replaced by the `other` form of
+    /// NAME, expanded in turn: each once (`expanded`, by name), as deep and as long as a
+    /// catalog's substitutions may be.
     private static func expanded(
-        _ text: String, variables: [String: XMLElement], key: String, inside: [String]
+        _ text: String, variables: [String: XMLElement], key: String, inside: [String],
+        expanded: inout [String: String]
     ) throws(Diagnostic) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let percent = rest.firstIndex(of: "%") {
-            result += rest[..<percent]
-            rest = rest[percent...]
-            // %, then digits and $ (a position), then #@NAME@.
-            let afterPosition = rest.dropFirst().drop { $0.isASCII && ($0.isNumber || $0 == "$") }
-            guard afterPosition.hasPrefix("#@"), let end = afterPosition.dropFirst(2).firstIndex(of: "@") else {
-                result.append("%")
-                rest = rest.dropFirst()
-                if rest.first == "%" {  // "%%" stays whole
-                    result.append("%")
-                    rest = rest.dropFirst()
-                }
-                continue
-            }
-            let name = String(afterPosition[afterPosition.index(afterPosition.startIndex, offsetBy: 2)..<end])
-            guard !inside.contains(name), inside.count < deepestVariables else {
+        let names = Set(variables.keys).subtracting(["NSStringLocalizedFormatKey"])
+        let replaced = try replacingPlaceholders(of: names, in: text, limit: longestSubstitutedText) {
+            (name, _) throws(Diagnostic) -> String in
+            if let known = expanded[name] { return known }
+            let variable = variables[name]!
+            guard !inside.contains(name), inside.count < maximumSubstitutionDepth else {
                 throw .error(
-                    variables[name]?.location ?? SourceLocation(file: "", line: 1, column: 1),
+                    variable.location,
                     "the variable '\(name)' of key '\(key)' holds its own placeholder, "
-                        + "or variables nest more than \(deepestVariables) deep")
-            }
-            guard let variable = variables[name] else {
-                throw .error(
-                    variables["NSStringLocalizedFormatKey"]?.location ?? SourceLocation(file: "", line: 1, column: 1),
-                    "the format of key '\(key)' names the variable '\(name)', which its entry does not define")
+                        + "or variables nest more than \(maximumSubstitutionDepth) deep")
             }
             guard variable.name == "dict" else {
                 throw .error(
@@ -80,10 +65,19 @@ extension StringCatalog {
             guard let other = forms["other"] else {
                 throw .error(variable.location, "the variable '\(name)' of key '\(key)' has no 'other' form")
             }
-            result += try expanded(try string(other, key: key), variables: variables, key: key, inside: inside + [name])
-            rest = afterPosition[afterPosition.index(after: end)...]
+            let form = try Self.expanded(
+                try string(other, key: key), variables: variables, key: key, inside: inside + [name],
+                expanded: &expanded)
+            expanded[name] = form
+            return form
         }
-        return result + rest
+        guard let replaced else {
+            throw .error(
+                variables["NSStringLocalizedFormatKey"]?.location ?? SourceLocation(file: "", line: 1, column: 1),
+                "the variables of key '\(key)' make a text of more than \(longestSubstitutedText / 1024 / 1024) MiB, "
+                    + "the most a document may show")
+        }
+        return replaced
     }
 
     /// A <dict>'s members: each <key>'s text and the element after it.

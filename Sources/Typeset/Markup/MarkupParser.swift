@@ -913,9 +913,7 @@ struct MarkupConverter {
     /// batch of 300 documents missing one image in a folder of 6,000 files listed it for each,
     /// 0.43 s against 0.08. At most 64 folders are kept.
     private static func listing(_ folder: String) -> [String] {
-        var status = stat()
-        guard stat(folder, &status) == 0 else { return [] }
-        let version = (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), UInt64(status.st_ino))
+        guard let version = FileVersion(path: folder, folder: true) else { return [] }
         if let known = listings.withLock({ $0[folder] }), known.version == version { return known.names }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         listings.withLock { known in
@@ -924,7 +922,7 @@ struct MarkupConverter {
         }
         return names
     }
-    private static let listings = Locked<[String: (version: (Int, Int, UInt64), names: [String])]>([:])
+    private static let listings = Locked<[String: (version: FileVersion, names: [String])]>([:])
 
     /// Resolves `source` against the document's folder, keeps it inside the allowed folders
     /// (first by its written path, so that `..` cannot probe outside, then with symlinks

@@ -327,20 +327,15 @@ private func runsOfPages(_ pages: [Page]) -> [Range<Int>] {
 /// beside the banner.png it shows would replace the picture with the mockup of itself. Paths are
 /// compared with symbolic links resolved; an output that does not exist yet is nobody's image.
 func refuseOverwritingImages(of pages: [Page], with outputs: [String]) throws {
-    if let found = overwrittenPicture(outputs, shownBy: [picturesShown(on: pages)]) { throw pictureOverwritten(found.output) }
+    if let found = overwrittenPicture(outputs, shownBy: [picturesShown(on: pages)]) {
+        throw PictureOverwritten(output: found.output, location: pictureLocation(found.output, on: pages))
+    }
 }
 
 /// The pictures `pages` show (those of their subpages too), their paths with symbolic links
 /// resolved.
 public func picturesShown(on pages: [Page]) -> Set<String> {
     Set(images(on: pages).map(\.path).compactMap(Path.realPath))
-}
-
-/// The <image> that shows the picture writing `output` would replace, if `error` is that
-/// refusal (`pictureOverwritten`) and `pages` show it: the error is said there.
-public func pictureLocation(of error: any Error, on pages: [Page]) -> SourceLocation? {
-    guard case RenderError.write(let output, reason: pictureOverwrittenReason) = error else { return nil }
-    return pictureLocation(output, on: pages)
 }
 
 /// The first <image> of `pages` that shows `output` (symbolic links resolved).
@@ -377,13 +372,19 @@ public func overwrittenPicture(_ outputs: [String], shownBy shown: [Set<String>]
     return nil
 }
 
-/// The error of writing `output` over a picture the document shows.
-public func pictureOverwritten(_ output: String) -> RenderError {
-    RenderError.write(path: output, reason: pictureOverwrittenReason)
+/// Writing `output` would replace a picture the document shows; `location`, its <image>, where
+/// the error is said.
+public struct PictureOverwritten: Error, CustomStringConvertible {
+    public var output: String
+    public var location: SourceLocation?
+    public init(output: String, location: SourceLocation?) {
+        self.output = output
+        self.location = location
+    }
+    public var description: String {
+        "cannot write \(output): it is an image the document shows, and writing it would replace it; name another output"
+    }
 }
-
-private let pictureOverwrittenReason =
-    "it is an image the document shows, and writing it would replace it; name another output"
 
 /// The largest side of a Cairo image surface, in pixels.
 let maximumPixelSide = 32767
