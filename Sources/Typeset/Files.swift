@@ -358,6 +358,16 @@ public func describeFileError(_ error: any Error) -> String {
     return "\(error)"
 }
 
+/// Why the symbolic link at `path` leads to nothing ("no such file or directory", "too many
+/// levels of symbolic links" for one to itself); nil when `path` is no such link.
+func brokenLinkReason(_ path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) != 0 else { return nil }
+    let failure = errno
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+    return lowercasedFirst(String(cString: strerror(failure)))
+}
+
 /// Whether `path` is a folder itself (lstat(2): a symbolic link to a folder is not).
 public func isFolder(_ path: String) -> Bool {
     var status = stat()

@@ -144,6 +144,9 @@ import Testing
         try Data(badHhea).write(to: URL(fileURLWithPath: folder + "/fonts/bad-hhea.ttf"))
         // A pipe named like a font is not opened (that waited forever), and is said.
         #expect(mkfifo(folder + "/fonts/pipe.ttf", 0o644) == 0)
+        // So are a link to itself and one to nothing (skipped without a word).
+        #expect(symlink("loop.ttf", folder + "/fonts/loop.ttf") == 0)
+        #expect(symlink("gone.ttf", folder + "/fonts/dangling.ttf") == 0)
         try "<document><p>x שלום</p></document>".write(toFile: folder + "/d.xml", atomically: false, encoding: .utf8)
         let run = try typeset(["render", "d.xml", "-o", "d.pdf", "--font-dir", "fonts"], in: folder)
         #expect(run.status == 0, "\(run)")
@@ -154,6 +157,8 @@ import Testing
         #expect(run.stderr.contains("/fonts/no-cmap.ttf:1:1: warning: a damaged font: it has no 'cmap' table; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/empty-cmap.ttf:1:1: warning: a damaged font: its 'cmap' table maps no Unicode character; skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/pipe.ttf:1:1: warning: not a regular file (a pipe, a socket or a device)"), "\(run)")
+        #expect(run.stderr.contains("/fonts/loop.ttf:1:1: warning: a symbolic link that cannot be followed (too many levels of symbolic links)"), "\(run)")
+        #expect(run.stderr.contains("/fonts/dangling.ttf:1:1: warning: a symbolic link that cannot be followed (no such file or directory)"), "\(run)")
         #expect(run.stderr.contains("/fonts/bad-hhea.ttf:1:1: warning: a damaged font: its 'hhea' table is damaged or does not match its advances ('hmtx'); skipped"), "\(run)")
         #expect(run.stderr.contains("/fonts/sub/web.woff2:1:1: warning: a WOFF font, which is not read"), "\(run)")
         #expect(run.stderr.contains("/fonts/named.ttf:1:1: warning: a WOFF font, which is not read"), "\(run)")

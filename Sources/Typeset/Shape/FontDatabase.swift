@@ -805,8 +805,9 @@ public final class FontDatabase: Sendable {
         var faces: [FontFace] = []
         let (paths, irregular) = files(in: directories, extensions: fontFileExtensions, recursive: recursive)
         found += paths
-        // (Said, not opened: a pipe named x.ttf was skipped without a word.)
-        unusable += irregular.map { ($0, "not a regular file (a pipe, a socket or a device)") }
+        // (Said, not opened: a pipe named x.ttf, a link to nothing or to itself were skipped
+        // without a word.)
+        unusable += irregular
         for path in paths {
             guard fontExtensions.contains(Path.fileExtension(path).lowercased()) else {
                 unusable.append((path, woffReason))
@@ -845,25 +846,25 @@ public final class FontDatabase: Sendable {
         return faces
     }
 
-    /// The regular files in `directories` (and their subfolders when recursive, not through
-    /// symbolic links to folders; unreadable folders are skipped) whose extension is one of
-    /// `extensions`, sorted, each once.
-    /// The regular files named with one of `extensions` in `directories`, and those so named
-    /// that are not regular files (not folders either): opening a pipe named like a font waited
-    /// forever.
+    /// The regular files named with one of `extensions` in `directories` (and their subfolders
+    /// when recursive, not through symbolic links to folders; unreadable folders are skipped),
+    /// sorted, each once; and those so named that are no regular file nor folder, with why:
+    /// opening a pipe named like a font waited forever.
     private static func files(
         in directories: [String], extensions: Set<String>, recursive: Bool
-    ) -> (regular: [String], irregular: [String]) {
+    ) -> (regular: [String], irregular: [(path: String, reason: String)]) {
         var paths: [String] = []
-        var irregular: [String] = []
+        var irregular: [String: String] = [:]
         func collect(_ folder: String) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 let path = Path.join(folder, name)
                 if extensions.contains(Path.fileExtension(name).lowercased()) {
                     if FileVersion(path: path) != nil {
                         paths.append(path)
+                    } else if let failure = brokenLinkReason(path) {
+                        irregular[path] = "a symbolic link that cannot be followed (\(failure))"
                     } else if !isFolder(path), FileManager.default.fileExists(atPath: path) {
-                        irregular.append(path)
+                        irregular[path] = "not a regular file (a pipe, a socket or a device)"
                     }
                 } else if recursive, isFolder(path) {
                     collect(path)
@@ -871,7 +872,7 @@ public final class FontDatabase: Sendable {
             }
         }
         for directory in directories { collect(absolute(directory)) }
-        return (Set(paths).sorted(), Set(irregular).sorted())
+        return (Set(paths).sorted(), irregular.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 }
 
