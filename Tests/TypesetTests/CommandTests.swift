@@ -983,6 +983,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/s/__snapshots__/a.png")) == reference)
     }
 
+    /// An output that is a link to itself was replaced by the file; one to a file in a folder
+    /// that does not exist failed naming only that file, a path the user never typed.
+    @Test func outputLinksThatCannotBeWrittenThroughAreNamed() throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try "<document><p>Text</p></document>\n".write(toFile: out + "/a.xml", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: out + "/self.pdf", withDestinationPath: "self.pdf")
+        try FileManager.default.createSymbolicLink(atPath: out + "/far.pdf", withDestinationPath: "nowhere/out.pdf")
+        let loop = try typeset(["render", "a.xml", "-o", "self.pdf"], in: out)
+        #expect(loop.status == 1, "\(loop)")
+        #expect(loop.stderr.contains("cannot write self.pdf: it is a symbolic link that cannot be followed (too many levels of symbolic links)"), "\(loop)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out + "/self.pdf") == "self.pdf")
+        let far = try typeset(["render", "a.xml", "-o", "far.pdf"], in: out)
+        #expect(far.status == 1, "\(far)")
+        #expect(far.stderr.contains("cannot write far.pdf: it is a symbolic link to 'nowhere/out.pdf', whose folder does not exist"), "\(far)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/nowhere"))
+    }
+
     /// In a batch, another input's page must not replace a picture a document shows either:
     /// a.xml showing b.png, beside b.xml, lost the picture to b's page (and a.png changed from
     /// run to run). Refused before anything is written; to another folder, both render.

@@ -61,9 +61,18 @@ public enum AtomicFileWriter {
         // (A link `target(of:)` cannot follow by its text, the kernel can: /dev/stdout into a
         // pipe reads "pipe:[461602]", and was taken for a file not there yet.)
         guard stat(path, &status) == 0 || path != output && stat(output, &status) == 0 else {
+            // A link to itself, or in a loop, was replaced by the output.
+            if let reason = brokenLinkReason(path) {
+                throw FileWriteFailure(path: output, reason: "it is a symbolic link that cannot be followed (\(reason))")
+            }
+            guard path != output else { return }
             // Nothing there yet: but a link does not make a markup file of an output.
-            if path != output, isMarkupOrCatalogName(path) {
+            if isMarkupOrCatalogName(path) {
                 throw FileWriteFailure(path: output, reason: "it leads to '\(path)', named as a markup file or string catalog; name another output")
+            }
+            // (The error named only the link's target, a path the user never typed.)
+            if !Path.folder(path).isEmpty, stat(Path.folder(path), &status) != 0 {
+                throw FileWriteFailure(path: output, reason: "it is a symbolic link to '\(path)', whose folder does not exist")
             }
             return
         }
