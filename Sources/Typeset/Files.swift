@@ -158,7 +158,11 @@ public enum Path {
                     return ("'\(path)' is a symbolic link that leads to no folder", true)
                 }
             }
-            return (describeFileError(error), false)
+            // A name longer than a folder can hold, or a path longer than the system takes, is
+            // the path's fault too.
+            let tooLong = folder.utf8.count >= PATH_MAX
+                || components(folder).contains { $0.utf8.count > AtomicFileWriter.nameBytes }
+            return (describeFileError(error), tooLong)
         }
     }
 

@@ -196,6 +196,7 @@ func makeOutputFolder(_ folder: String) throws -> [String] {
         path = Path.folder(path)
     }
     if let problem = Path.makeFolderFailure(folder) {
+        removeEmptyFolders(missing)  // (a name too long for a folder left those above it)
         let message = "cannot make the folder '\(folder)' for the output: \(problem.reason)"
         if problem.pathIsWrong { throw UsageError(message) }
         // The system said no (permission, a read-only disk): as for a folder that is there
@@ -209,7 +210,8 @@ func makeOutputFolder(_ folder: String) throws -> [String] {
 /// Removes the folders of `made` (`makeOutputFolder`'s) that are still empty, the deepest
 /// first: a command that wrote nothing there (every input failed) leaves no folder behind.
 func removeEmptyFolders(_ made: [String]) {
-    for folder in made where rmdir(folder) != 0 { break }
+    // (Stops at one that stays; passes those never made, a name too long among them.)
+    for folder in made where rmdir(folder) != 0 && isFolder(folder) { break }
 }
 
 /// Ends the process with `status` (what went wrong has been printed).

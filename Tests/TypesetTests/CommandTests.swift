@@ -58,6 +58,9 @@ import Testing
              "cannot make the folder '\(folder)/file' for the output: '\(folder)/file' is a file, not a folder"),
             (["sheet", input, "-o", folder + "/file/s.pdf"],
              "cannot make the folder '\(folder)/file' for the output: '\(folder)/file' is a file, not a folder"),
+            // A name too long for a folder leaves none of the folders above it (they stayed).
+            (["render", input, "-o", folder + "/new/" + String(repeating: "n", count: 300) + "/x.pdf"], "File name too long"),
+            (["render", input, "--out-dir", folder + "/new/deeper/" + String(repeating: "n", count: 300)], "File name too long"),
         ] {
             let run = try typeset(arguments, in: folder)  // a regression writes there, not into the repository
             #expect(run.status == 2 && run.stderr.hasPrefix("typeset: error: ") && run.stderr.contains(message), "\(arguments): \(run)")
