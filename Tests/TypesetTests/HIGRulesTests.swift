@@ -176,8 +176,11 @@ extension ReportBlock {
                 + "<p>Open Settings and tap שמור now.</p><label>Call דני now please</label>"
                 + "<label>Current display language: עברית</label><label>iPhone 15 Pro Max מחובר</label>"
                 + "<label>Signed In As דני</label><label>Current Display Language: עברית</label>"
-                + "<label>macOS Sonoma Beta הותקן</label><label>OK, Cancel, Delete, בטל</label></document>")
-        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr", "ltr", "rtl", "ltr", "ltr", "rtl", "ltr"])
+                + "<label>macOS Sonoma Beta הותקן</label><label>OK, Cancel, Delete, בטל</label>"
+                // (A name of words with capitals and no function word: it was set left to
+                // right, "זמין" read first.)
+                + "<label>Apple Pay Later זמין</label><label>Google Maps מחובר</label><label>Logged Out From דני</label></document>")
+        #expect(names.map(\.direction) == ["rtl", "ltr", "ltr", "ltr", "ltr", "rtl", "ltr", "ltr", "rtl", "ltr", "rtl", "rtl", "ltr"])
         let english = blocks(#"<document lang="en"><p>שלום עולם, זה iPhone חדש.</p><p>Tap שמור now</p></document>"#)
         #expect(english.map(\.direction) == ["rtl", "ltr"])
         #expect(he.first?.lines.first?.runs.last?.text == "Wi-Fi", "\(he.first?.text ?? "")")

@@ -881,7 +881,8 @@ struct BlockLayouter {
     /// many there are (a word of both that begins in right-to-left letters counts in each); and
     /// whether it reads as a product's name before right-to-left text: it ends in a
     /// right-to-left word, its left-to-right words all have a capital and one a digit or a
-    /// capital after a small letter or two capitals ("Ultra 2", "iPhone", "macOS", "USB"), and
+    /// capital after a small letter or two capitals ("Ultra 2", "iPhone", "macOS", "USB"), or
+    /// none is a function word ("Apple Pay Later", not "Signed In As": `functionWords`), and
     /// no colon or comma stands between them and the right-to-left text (a key and its value, a
     /// list). `unquoted`: the right-to-left words and all words outside quotation marks
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
@@ -899,6 +900,8 @@ struct BlockLayouter {
         var endsRightToLeft = false
         var capitalised = true  // every left-to-right word has a capital
         var productLike = false  // one has a digit, "iPhone"'s or "USB"'s capitals
+        var phrased = false  // one is an English function word ("In", "As", "To")
+        var letters = ""  // the word's left-to-right letters, while it has no others
         var listed = false  // a colon or a comma
         var word = (rightToLeft: false, leftToRight: false, capitals: 0, digit: false, camel: false)
         var previousLower = false
@@ -915,11 +918,13 @@ struct BlockLayouter {
                 if word.leftToRight && !word.rightToLeft {
                     if word.capitals == 0 { capitalised = false }
                     if word.digit || word.camel || word.capitals >= 2 { productLike = true }
+                    if Self.functionWords.contains(letters.lowercased()) { phrased = true }
                 }
             } else if word.digit {
                 productLike = true  // a model number of its own ("Ultra 2")
             }
             word = (false, false, 0, false, false)
+            letters = ""
             previousLower = false
             wordQuoted = false
         }
@@ -946,6 +951,7 @@ struct BlockLayouter {
                     wordQuoted = wordQuoted || quoted
                 case .L:
                     word.leftToRight = true
+                    if letters.utf8.count < 8 { letters.unicodeScalars.append(scalar) }
                     wordQuoted = wordQuoted || quoted
                     let category = scalar.generalCategory
                     if category == .Lu || category == .Lt {
@@ -960,7 +966,7 @@ struct BlockLayouter {
             }
         }
         endWord()
-        let nameFirst = endsRightToLeft && capitalised && productLike && !listed && leftToRight <= 4
+        let nameFirst = endsRightToLeft && capitalised && (productLike || !phrased) && !listed && leftToRight <= 4
         // (Not a key and its quoted value, the colon the last letter, digit or colon before the
         // quotation: "Device Name: "האייפון של דני"", also past an RLM, a bracket or an emoji;
         // but a colon in "10:30" or after "Tip" elsewhere.)
@@ -971,6 +977,16 @@ struct BlockLayouter {
         let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
         return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
     }
+
+    /// Words that make capitalized English a phrase rather than a name ("Signed In As",
+    /// "Welcome Back To The App"; "Apple Pay Later" has none).
+    private static let functionWords: Set<String> = [
+        "a", "about", "after", "all", "an", "and", "any", "are", "as", "at", "back", "be", "been", "before", "but",
+        "by", "each", "for", "from", "has", "have", "her", "here", "his", "if", "in", "into", "is", "it", "its",
+        "me", "more", "my", "no", "not", "now", "of", "off", "on", "or", "our", "out", "over", "per", "please",
+        "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
+        "up", "us", "via", "was", "we", "were", "will", "with", "yes", "you", "your",
+    ]
 
     /// The stretches of `scalars` inside quotation marks, outermost, when the marks outside
     /// isolates open and close in order (nested "…«…»…" too: paired in the order they came,
