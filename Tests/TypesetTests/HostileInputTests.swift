@@ -128,6 +128,28 @@ struct HostileInputTests {
         }
     }
 
+    /// Thousands of text sizes drawn to PNG by two threads: Cairo 1.16 deadlocked between
+    /// `cairo_show_glyphs` and `cairo_scaled_font_destroy` (its scaled-font locks taken in
+    /// different orders), and the render hung in 5 runs of 8 (`CairoFontLock`), SIGTERM held
+    /// pending (killed 5 s after it). Two runs, each ended after two minutes (12 s each here in
+    /// a debug build): a hang fails them, one in seven chances missed when the deadlock was there.
+    @Test func manyTextSizesDrawnByTwoThreadsDoNotHang() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spans = (0..<10_000).map { String(format: "<span size=\"%.3f\">abcd </span>", 10 + Double($0) / 200) }.joined()
+        try "<document width=\"1000\" height=\"1000\"><p>\(spans)</p></document>"
+            .write(toFile: folder + "/sizes.xml", atomically: false, encoding: .utf8)
+        for run in 1...2 {
+            let out = folder + "/out\(run)"
+            let result = try runProgram(
+                "/usr/bin/timeout",
+                ["-k", "5", "120", try typesetBinary(), "render", "sizes.xml", "--format", "png", "--out-dir", out, "--jobs", "2"],
+                in: folder)
+            #expect(result.status == 0, "run \(run): \(result.status == 124 ? "hung" : result.stderr)")
+            #expect(files(in: out).count == 55, "run \(run): \(files(in: out).count) pages")
+        }
+    }
+
     @Test func pageCountLimitIsALocatedError() throws {
         let cli = try CLI()
         let folder = try temporaryFolder()

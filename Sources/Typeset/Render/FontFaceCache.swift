@@ -144,7 +144,7 @@ final class CairoFontFace: @unchecked Sendable {
     }
 
     deinit {
-        cairo_font_face_destroy(pointer)
+        CairoFontLock.held { cairo_font_face_destroy(pointer) }
     }
 }
 

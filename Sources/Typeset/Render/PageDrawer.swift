@@ -142,13 +142,18 @@ final class PageDrawer: PageWriting {
             drawBitmaps(run, program, on: cr)
             return
         }
-        cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
-        cairo_set_font_size(cr, run.size)
-        set(run.color, on: cr)
         let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
-        // Glyphs only: an image surface keeps no text, and Cairo refuses text with noncharacters
-        // (U+FDD0, U+FFFF, ...) as invalid UTF-8, which XML and catalogs allow.
-        cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+        // The scaled font is made, used and let go of (by the restore) under `CairoFontLock`.
+        CairoFontLock.held {
+            cairo_save(cr)
+            cairo_set_font_face(cr, face.pointer)  // the context keeps its own reference
+            cairo_set_font_size(cr, run.size)
+            set(run.color, on: cr)
+            // Glyphs only: an image surface keeps no text, and Cairo refuses text with
+            // noncharacters (U+FDD0, U+FFFF, ...) as invalid UTF-8, which XML and catalogs allow.
+            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            cairo_restore(cr)
+        }
     }
 
     private func bitmapFont(_ face: FontFace) -> FontProgram? {

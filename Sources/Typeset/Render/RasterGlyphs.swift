@@ -178,12 +178,16 @@ final class RasterGlyphs {
             (self.id, self.key, self.face, self.device) = (id, key, face, device)
         }
 
-        deinit { cairo_scaled_font_destroy(device) }
+        deinit { CairoFontLock.held { cairo_scaled_font_destroy(device) } }
     }
 
     private func font(for run: GlyphRun, face: CairoFontFace, matrix: cairo_matrix_t) -> Font? {
         let key = FontKey(face: run.font, size: run.size, scaleX: matrix.xx, scaleY: matrix.yy)
         if let font = fonts[key] { return font }
+        return CairoFontLock.held { newFont(key, face: face, size: run.size, matrix: matrix) }
+    }
+
+    private func newFont(_ key: FontKey, face: CairoFontFace, size: Double, matrix: cairo_matrix_t) -> Font? {
         // The page font's options: ours merged with the image surface's (`PageDrawer`).
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) else { return nil }
         defer { cairo_surface_destroy(surface) }
@@ -191,7 +195,7 @@ final class RasterGlyphs {
         defer { cairo_destroy(cr) }
         PageDrawer.setFontOptions(cr)
         cairo_set_font_face(cr, face.pointer)
-        cairo_set_font_size(cr, run.size)
+        cairo_set_font_size(cr, size)
         var linear = matrix
         cairo_set_matrix(cr, &linear)
         guard let pageFont = cairo_get_scaled_font(cr), let options = cairo_font_options_create() else { return nil }
@@ -227,6 +231,10 @@ final class RasterGlyphs {
     /// Called with the cache frozen.
     private func glyph(_ id: UInt32, of font: Font) -> Glyph? {
         if let glyph = font.glyphs[id] { return glyph }
+        return CairoFontLock.held { newGlyph(id, of: font) }
+    }
+
+    private func newGlyph(_ id: UInt32, of font: Font) -> Glyph? {
         var extents = cairo_text_extents_t()
         var one = cairo_glyph_t(index: UInt(id), x: 0, y: 0)
         cairo_scaled_font_glyph_extents(font.device, &one, 1, &extents)
@@ -249,7 +257,8 @@ final class RasterGlyphs {
     private func image(_ id: UInt32, of font: Font) -> UnsafeRawPointer? {
         let keys = Self.keys(id, of: font)
         if let image = pixman_glyph_cache_lookup(cache, keys.font, keys.glyph) { return image }
-        guard let box = font.glyphs[id], let image = rasterize(id, of: font, box: box), let pixels = image.pixels
+        guard let box = font.glyphs[id], let image = CairoFontLock.held({ rasterize(id, of: font, box: box) }),
+            let pixels = image.pixels
         else { return nil }
         return insert(id, of: font, pixels, origin: image.origin)
     }
