@@ -527,10 +527,13 @@ struct HostileInputTests {
     /// still dies of the signal. So does SIGPIPE, the reader of its messages gone
     /// (`typeset render … 2>&1 | head`), and the other signals that end a process: Ctrl-\'s
     /// SIGQUIT, a CPU-time limit's SIGXCPU, SIGUSR1, SIGALRM (each left it). In a folder whose
-    /// path is over 1,023 bytes too (its temporary was not recorded).
-    @Test(arguments: [(SIGINT, false), (SIGTERM, false), (SIGPIPE, false), (SIGQUIT, false), (SIGXCPU, false),
-                      (SIGUSR1, false), (SIGALRM, false), (SIGTERM, true)])
-    func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32, longPath: Bool) throws {
+    /// path is over 1,023 bytes too (its temporary was not recorded). And when the parent spawned
+    /// it with those signals blocked (`blocked`, as a test runner's thread does): SIGTERM and
+    /// SIGINT stayed pending, and the render ran to its end.
+    @Test(arguments: [(SIGINT, false, false), (SIGTERM, false, false), (SIGPIPE, false, false), (SIGQUIT, false, false),
+                      (SIGXCPU, false, false), (SIGUSR1, false, false), (SIGALRM, false, false), (SIGTERM, true, false),
+                      (SIGTERM, false, true), (SIGINT, false, true)])
+    func anInterruptedRenderLeavesNoTemporaryFile(signal: Int32, longPath: Bool, blocked: Bool) throws {
         let top = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: top) }
         let folder = longPath ? top + String(repeating: "/" + String(repeating: "d", count: 200), count: 6) : top
@@ -540,7 +543,7 @@ struct HostileInputTests {
         let inputs = (0..<200).map { folder + "/page\($0).xml" }
         let page = try String(contentsOfFile: repositoryRoot + "/Examples/long-page.xml", encoding: .utf8)
         for input in inputs { try page.write(toFile: input, atomically: false, encoding: .utf8) }
-        try interrupt(["render"] + inputs + ["-o", folder + "/all.pdf", "--jobs", "1"], in: folder, with: signal)
+        try interrupt(["render"] + inputs + ["-o", folder + "/all.pdf", "--jobs", "1"], in: folder, with: signal, blocked: blocked)
         #expect(!FileManager.default.fileExists(atPath: folder + "/all.pdf"))
     }
 
@@ -636,7 +639,7 @@ struct HostileInputTests {
     /// Runs typeset with `arguments`, sends it `signal` once the files in `folder` are `ready`
     /// (by default: once a temporary file is there), and expects it to die of the signal
     /// leaving no temporary file.
-    private func interrupt(_ arguments: [String], in folder: String, with signal: Int32,
+    private func interrupt(_ arguments: [String], in folder: String, with signal: Int32, blocked: Bool = false,
                            when ready: ([String]) -> Bool = { files in files.contains { $0.hasSuffix(".tmp") } }) throws {
         func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder) }
         func temporaries() throws -> [String] { try files().filter { $0.hasSuffix(".tmp") } }
@@ -645,9 +648,12 @@ struct HostileInputTests {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // (`blocked`: the signal blocked, as a parent's thread that blocks it passes it on.)
         var signals = sigset_t()
         sigemptyset(&signals)
+        if blocked { sigaddset(&signals, signal) }
         posix_spawnattr_setsigmask(&attributes, &signals)
+        sigemptyset(&signals)
         for handled in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGXCPU, SIGUSR1, SIGALRM] { sigaddset(&signals, handled) }
         // SIGQUIT and SIGXCPU dump core by default: no core file (the child inherits the limit).
         var core = rlimit()

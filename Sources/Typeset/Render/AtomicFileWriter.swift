@@ -561,7 +561,11 @@ public enum PendingTemporaries {
     }
 
     /// Installs the handlers (for signals the process does not ignore: `nohup` and background
-    /// jobs keep theirs). A file size limit (`ulimit -f`) is a failed write, as a full disk is
+    /// jobs keep theirs), and unblocks those signals on the calling thread, the main one: a
+    /// parent that spawned typeset from a thread that blocks them (a test runner's; Python's
+    /// subprocess after `pthread_sigmask`) passed the mask on, and SIGTERM and SIGINT stayed
+    /// pending (a render hung in Cairo outlived `timeout`'s SIGTERM; another ran to its end).
+    /// A file size limit (`ulimit -f`) is a failed write, as a full disk is
     /// (EFBIG: the input fails with its reason, the others are rendered): its SIGXFSZ killed
     /// the batch without a word and left the temporary it was writing.
     public static func removeOnTermination() {
@@ -600,6 +604,10 @@ public enum PendingTemporaries {
             }
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
+            var handled = sigset_t()
+            sigemptyset(&handled)
+            sigaddset(&handled, signal)
+            pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         }
     }
 }
