@@ -154,7 +154,7 @@ public enum Path {
                 var status = stat()
                 if stat(path, &status) == 0 {
                     if status.st_mode & S_IFMT != S_IFDIR { return ("'\(path)' is a file, not a folder", true) }
-                } else if lstat(path, &status) == 0 {  // a link to nothing, or in a loop
+                } else if brokenLinkReason(path) != nil {  // a link to nothing, or in a loop
                     return ("'\(path)' is a symbolic link that leads to no folder", true)
                 }
             }

@@ -109,7 +109,11 @@ enum HIGRules {
     /// found in one pass.
     static func maskedNumbers(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
         func isMask(_ at: Int) -> Bool {
-            at < scalars.count && ["\u{2022}", "\u{25CF}", "*", "\u{2217}", "\u{00B7}"].contains(scalars[at])
+            guard at < scalars.count else { return false }
+            switch scalars[at] {  // (an array literal here was made for every character looked at)
+            case "\u{2022}", "\u{25CF}", "*", "\u{2217}", "\u{00B7}": return true
+            default: return false
+            }
         }
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
         var found: [Range<Int>] = []

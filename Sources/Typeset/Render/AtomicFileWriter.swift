@@ -575,6 +575,9 @@ public enum PendingTemporaries {
         _ = blockCount.load(ordering: .acquiring)
         _ = dying.load(ordering: .sequentiallyConsistent)
         _ = busy.load(ordering: .sequentiallyConsistent)
+        var installed = sigset_t()
+        sigemptyset(&installed)
+        defer { pthread_sigmask(SIG_UNBLOCK, &installed, nil) }
         for signal in handledSignals {
             var current = sigaction()
             guard sigaction(signal, nil, &current) == 0,
@@ -604,10 +607,7 @@ public enum PendingTemporaries {
             }
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
-            var handled = sigset_t()
-            sigemptyset(&handled)
-            sigaddset(&handled, signal)
-            pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+            sigaddset(&installed, signal)
         }
     }
 }

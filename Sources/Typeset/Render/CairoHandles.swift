@@ -9,22 +9,13 @@ import Glibc
 /// drawing many sizes (thousands, a glyph cache's worth) deadlocked there, a PNG render
 /// hanging in a third to a half of its runs. Held where a scaled font is made, used for a
 /// glyph Cairo has not drawn yet, or let go of; glyphs drawn from our own cache
-/// (`RasterGlyphs`) need no Cairo font. Recursive: a font let go of inside it takes it again.
+/// (`RasterGlyphs`) need no Cairo font. Not taken again inside: no font of ours is let go of
+/// in a `held` body.
 enum CairoFontLock {
-    nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        return mutex
-    }()
+    private static let lock = Locked(())
 
     static func held<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 }
 
