@@ -150,6 +150,22 @@ struct HostileInputTests {
         }
     }
 
+    /// Text far larger than an interface's is filled as outlines, not kept as glyph images in
+    /// Cairo's fonts (`PageDrawer.largestGlyphImage`): 60 sizes of the alphabet at 300–890 pt
+    /// took more than a gigabyte of address space in PNG ("out of memory" on page 59 under this
+    /// limit; 100 such sizes held 3.6 GB), and take about 140 MB.
+    @Test func hugeTextSizesTakeLittleMemoryInPNG() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let labels = (0..<60).map { "<label size=\"\(300 + 10 * $0)\">abcdefghijklmnopqrstuvwxyz</label>" }.joined()
+        try "<document width=\"1200\" height=\"3000\">\(labels)</document>"
+            .write(toFile: folder + "/huge.xml", atomically: false, encoding: .utf8)
+        let result = try runProgram("/bin/sh", ["-c", "ulimit -v 1000000; exec \"$0\" \"$@\"", try typesetBinary(),
+            "render", "huge.xml", "--out-dir", "out", "--format", "png", "--jobs", "2"], in: folder)
+        #expect(result.status == 0, "\(result.stderr.split(separator: "\n").filter { !$0.contains("warning") })")
+        #expect(files(in: folder + "/out").count == 186)
+    }
+
     @Test func pageCountLimitIsALocatedError() throws {
         let cli = try CLI()
         let folder = try temporaryFolder()

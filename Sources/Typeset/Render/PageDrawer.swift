@@ -143,6 +143,7 @@ final class PageDrawer: PageWriting {
             return
         }
         let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
+        let outlines = !face.hasColorGlyphs && Self.deviceSize(run.size, on: cr) > Self.largestGlyphImage
         // The scaled font is made, used and let go of (by the restore) under `CairoFontLock`.
         CairoFontLock.held {
             cairo_save(cr)
@@ -151,9 +152,30 @@ final class PageDrawer: PageWriting {
             set(run.color, on: cr)
             // Glyphs only: an image surface keeps no text, and Cairo refuses text with
             // noncharacters (U+FDD0, U+FFFF, ...) as invalid UTF-8, which XML and catalogs allow.
-            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            if outlines {
+                cairo_new_path(cr)
+                cairo_glyph_path(cr, glyphs, Int32(glyphs.count))
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+                cairo_fill(cr)
+            } else {
+                cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            }
             cairo_restore(cr)
         }
+    }
+
+    /// The largest text, in device pixels per em, drawn from glyph images; larger text is filled
+    /// as outlines, as Cairo itself fills text above 10,240 pixels. Cairo keeps the images of up
+    /// to 16,384 glyphs (512 pages of 32) in its fonts, the 256 fonts let go of last included,
+    /// whatever their size: 100 sizes of the alphabet at 200–1,000 pt drawn at 2× held 3.6 GB.
+    /// Interface text stays far below it (a 34 pt title at 3× is 102 pixels).
+    static let largestGlyphImage = 256.0
+
+    /// Cairo's `max_scale` of a font of `size` points under `cr`'s CTM: its largest device size.
+    static func deviceSize(_ size: Double, on cr: OpaquePointer) -> Double {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        return size * max(abs(matrix.xx) + abs(matrix.xy), abs(matrix.yx) + abs(matrix.yy))
     }
 
     private func bitmapFont(_ face: FontFace) -> FontProgram? {

@@ -24,8 +24,8 @@
 //   to its nonzero pixels (pixels of 0 change nothing in either compositing).
 // A run goes to PageDrawer as before when any of this cannot be matched: inside a sheet's subpages
 // or on a page that is not whole pixels (Cairo then clips), a font with color glyphs, a glyph
-// origin or ink outside the image, a font beyond 10,240 pixels (Cairo fills outlines), a glyph
-// whose image did not fit where it was drawn.
+// origin or ink outside the image, a font beyond `PageDrawer.largestGlyphImage` (then filled
+// as outlines), a glyph whose image did not fit where it was drawn.
 // `PerformanceTests.directGlyphsAreCairosPixels` compares the pixels with Cairo's.
 import CCairo
 
@@ -43,9 +43,17 @@ final class RasterGlyphs {
         idle.withLock { $0.append(glyphs) }
     }
 
-    /// pixman's glyph cache, keyed by a font's `id` and a glyph's id + 1.
-    private let cache: OpaquePointer
+    /// pixman's glyph cache, keyed by a font's `id` and a glyph's id + 1. pixman bounds it by
+    /// count (16,384 glyphs), not by size; `cachedBytes` counts its images' pixels, and past
+    /// `cacheBudget` it is made anew (a glyph let go of is drawn again when shown again).
+    private var cache: OpaquePointer
+    private var cachedBytes = 0
+    static let cacheBudget = 64 << 20
+    /// The fonts drawn so far, up to `fontLimit` (then they start again: a document of
+    /// thousands of text sizes kept a Cairo font for each).
     private var fonts: [FontKey: Font] = [:]
+    private var fontsMade = 0
+    static let fontLimit = 1024
     /// pixman solid fills by color.
     private var sources: [Color: OpaquePointer] = [:]
     /// The inked glyphs of the run at hand, for pixman; kept to reuse its memory.
@@ -54,6 +62,18 @@ final class RasterGlyphs {
     private init?() {
         guard let cache = pixman_glyph_cache_create() else { return nil }
         self.cache = cache
+    }
+
+    /// Lets go of every glyph image, and of the fonts too when there are `fontLimit` of them.
+    /// Called with the cache thawed. False when memory runs out for a new cache.
+    private func makeRoom() -> Bool {
+        guard cachedBytes > Self.cacheBudget || fonts.count >= Self.fontLimit else { return true }
+        guard let fresh = pixman_glyph_cache_create() else { return false }
+        pixman_glyph_cache_destroy(cache)
+        cache = fresh
+        cachedBytes = 0
+        if fonts.count >= Self.fontLimit { fonts = [:] }
+        return true
     }
 
     /// The page's pixels as pixman sees them, for the runs drawn here. Made by `target(for:)`.
@@ -101,8 +121,8 @@ final class RasterGlyphs {
     /// drawn nothing, when it cannot (see the file comment): the caller draws it with Cairo.
     func draw(_ run: GlyphRun, face: CairoFontFace, on target: Target) -> Bool {
         // Cairo's `max_scale`: the largest of the font's device sizes (the CTM is a pure scale).
-        guard !face.hasColorGlyphs, run.size * max(target.matrix.xx, target.matrix.yy) <= 10240,
-            let font = font(for: run, face: face, matrix: target.matrix)
+        guard !face.hasColorGlyphs, run.size * max(target.matrix.xx, target.matrix.yy) <= PageDrawer.largestGlyphImage,
+            makeRoom(), let font = font(for: run, face: face, matrix: target.matrix)
         else { return false }
 
         // Where each glyph goes, and whether any overlaps the ones before it
@@ -211,7 +231,8 @@ final class RasterGlyphs {
             cairo_scaled_font_destroy(device)
             return nil
         }
-        let font = Font(id: fonts.count + 1, key: key, face: face, device: device)
+        fontsMade += 1
+        let font = Font(id: fontsMade, key: key, face: face, device: device)
         fonts[key] = font
         return font
     }
@@ -269,6 +290,7 @@ final class RasterGlyphs {
         -> UnsafeRawPointer?
     {
         defer { pixman_image_unref(pixels) }
+        cachedBytes += Int(pixman_image_get_stride(pixels)) * Int(pixman_image_get_height(pixels))
         let keys = Self.keys(id, of: font)
         return pixman_glyph_cache_insert(cache, keys.font, keys.glyph, origin.x, origin.y, pixels)
     }
