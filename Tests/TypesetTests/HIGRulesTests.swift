@@ -335,6 +335,16 @@ extension ReportBlock {
         // dotted times or amounts reads right to left as one of plain ones does.
         #expect(try warnings("<p>נייד 0470 12.34.56 או 030 12.34.5678</p>").count == 2)
         #expect(try warnings("<p>שעות 9.00 - 17.00 או 14.30 - 15.30, מחיר 100.50 - 200.75 או 1.000 - 2.000</p>").isEmpty)
+        // A price between spaces with decimals or its currency sign is one number ("1 299,90 ₪"
+        // showed "₪ 299,90 1", unsaid); with a no-break space UAX #9 keeps it whole, and without
+        // either, numbers of fewer than seven digits side by side are two, as above.
+        #expect(try warnings("<p>המחיר 1 299,90 ₪ לחודש, או ₪ 12 500 לשנה, או 1 299.90 בלי מע״מ.</p>") == [
+            "the number '1 299,90' is not isolated: the right-to-left text around it reorders its groups",
+            "the number '12 500' is not isolated: the right-to-left text around it reorders its groups",
+            "the number '1 299.90' is not isolated: the right-to-left text around it reorders its groups",
+        ])
+        #expect(try warnings(#"<p lang="ar">السعر 1 299,90 ريال</p>"#).count == 1)
+        #expect(try warnings("<p>המחיר <ltr>1 299,90 ₪</ltr> או 1\u{A0}299,90 ₪, דגם 15 128 ו-1 299 יחידות.</p>").isEmpty)
         // Quoted as typed, not in the digits it is shown in.
         let persian = try #require(layoutMarkup(#"<document lang="fa" numerals="auto"><p>تلفن: 021 8888 1234</p></document>"#))
         #expect(persian.diagnostics.warnings.map(\.message) == [

@@ -55,8 +55,9 @@ enum HIGRules {
     }
 
     /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
-    /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000"; a
-    /// date, "12-05-24"), and masked numbers ("•••• 4242", `maskedNumbers`), whose groups the
+    /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000", or
+    /// one with decimals or its currency sign, "1 299,90 ₪" (`spacedAmountEnd`); a date,
+    /// "12-05-24"), and masked numbers ("•••• 4242", `maskedNumbers`), whose groups the
     /// text around them reorders: any character of one from
     /// its first digit (or its "+") to its last is at an odd bidi level. Not isolated in right-to-left text, numbers act
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
@@ -76,9 +77,10 @@ enum HIGRules {
             return (range.lowerBound, String(String.UnicodeScalarView(scalars[range])), false)
         }
         let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> (offset: Int, number: String, signOnly: Bool)? in
-            guard readsAsOne(number, scalars),
+            let amountEnd = spacedAmountEnd(number, scalars)
+            guard amountEnd != nil || readsAsOne(number, scalars),
                 let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
-                let lastDigit = number.range.last(where: { NumberingSystem.isDigit(scalars[$0]) })
+                let lastDigit = amountEnd.map({ $0 - 1 }) ?? number.range.last(where: { NumberingSystem.isDigit(scalars[$0]) })
             else { return nil }
             let opens = scalars[number.range.lowerBound] == "+" || scalars[number.range.lowerBound] == "("
             let plus = scalars[number.range.lowerBound] == "+" ? number.range.lowerBound : nil
@@ -210,6 +212,38 @@ enum HIGRules {
             return !years
         }
         return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
+    }
+
+    /// A price in thousands between single spaces, a first group of one to three digits and
+    /// then groups of three, with decimals or a currency sign beside it: "1 299,90 ₪", "₪ 12
+    /// 500", "1 299.90" (right-to-left text showed "299,90 1"). Its end, decimals included;
+    /// nil for anything else: without either, "15 128 GB" is two numbers (`readsAsOne`).
+    static func spacedAmountEnd(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Int? {
+        func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
+        func digits(from at: Int) -> Int {
+            var end = at
+            while isDigit(end) { end += 1 }
+            return end - at
+        }
+        func isSpace(_ at: Int) -> Bool { at >= 0 && at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
+        func isCurrency(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.generalCategory == .currencySymbol }
+        let start = number.range.lowerBound
+        guard (1...3).contains(digits(from: start)) else { return nil }
+        var end = start + digits(from: start)
+        var groups = 1
+        while isSpace(end) && digits(from: end + 1) == 3 {
+            end += 4
+            groups += 1
+        }
+        let decimals = end + 1 < scalars.count && (scalars[end] == "," || scalars[end] == ".") && isDigit(end + 1)
+        if decimals { end += 1 + digits(from: end + 1) }
+        // The whole number in groups, and no more of one after it ("1 299.90.1").
+        guard groups > 1, end >= number.range.upperBound,
+            !(end + 1 < scalars.count && (scalars[end] == "," || scalars[end] == ".") && isDigit(end + 1))
+        else { return nil }
+        let currency = isCurrency(start - 1) || isSpace(start - 1) && isCurrency(start - 2)
+            || isCurrency(end) || isSpace(end) && isCurrency(end + 1)
+        return decimals || currency ? end : nil
     }
 
     /// Whether pieces joined by dots are a date: day, month and year (21.11.2026, 1.5.26) or
