@@ -44,8 +44,9 @@ final class RasterGlyphs {
     }
 
     /// pixman's glyph cache, keyed by a font's `id` and a glyph's id + 1. pixman bounds it by
-    /// count (16,384 glyphs), not by size; `cachedBytes` counts its images' pixels, and past
-    /// `cacheBudget` it is made anew (a glyph let go of is drawn again when shown again).
+    /// count (16,384 glyphs), not by size; `cachedBytes` counts the bytes of the images put into
+    /// it, and past `cacheBudget` it is made anew (a glyph let go of is drawn again when shown
+    /// again).
     private var cache: OpaquePointer
     private var cachedBytes = 0
     static let cacheBudget = 64 << 20
