@@ -137,7 +137,7 @@ struct Diff: Command {
                 let comparison = try ImageDiff.compare(page: index, of: pagesA, pagesB, tolerance: tolerance)
                 let result = comparison.result
                 // The counts first: they stand even if the diff image cannot be written.
-                print(prefix + result.description)
+                print(prefix + result.description(a: "A", b: "B", maxDiff: maxShare))
                 if result.diffImageIsTooLarge {
                     print("no diff image: it would be \(result.width) × \(result.height) pixels")
                 } else if (out != nil || !result.passes(maxDiff: maxShare)) && mayWrite(index, path, prefix) {

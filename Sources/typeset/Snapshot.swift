@@ -386,7 +386,7 @@ struct Snapshot: Command {
             let label = several || page.page > 1 ? "FAIL \(file) page \(page.page)" : "FAIL \(file)"
             var line: String
             if page.hasReference, let comparison = page.comparison {
-                line = "\(label): \(comparison.description(a: "the reference", b: "the page"))"
+                line = "\(label): \(comparison.description(a: "the reference", b: "the page", maxDiff: self.comparison.maxDiff))"
             } else {
                 line = check.conflictingPages.isEmpty
                     ? "\(label): no reference \(page.reference) (run `\(updateCommand)` to record it)"

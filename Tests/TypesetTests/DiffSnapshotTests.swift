@@ -112,12 +112,17 @@ struct DiffCommandTests {
                 == true)
         let tolerant = try typeset(["diff", "a.png", "b.png", "--tolerance", "3", "--out", "d.png"], in: folder)
         #expect(tolerant.status == 0, "\(tolerant)")
-        #expect(tolerant.lines.first == "0 of 1200 pixels differ (0.00%), largest channel difference 3")
+        // The limits the verdict used are said ("0 of 1200 pixels differ" beside "largest
+        // channel difference 3" did not say why).
+        #expect(tolerant.lines.first == "0 of 1200 pixels differ by more than 3 (0.00%), largest channel difference 3")
         #expect(tolerant.lines.last == "within tolerance")
         #expect(try typeset(["diff", "a.png", "b.png", "--tolerance", "2"], in: folder).status == 1)
         // 200 of 1200 is 16.67%.
         let allowed = try typeset(["diff", "a.png", "b.png", "--max-diff", "17%"], in: folder)
         #expect(allowed.status == 0 && allowed.lines.last == "within tolerance", "\(allowed)")
+        #expect(allowed.lines.first?.hasPrefix("200 of 1200 pixels differ (16.67%; 17% allowed), ") == true, "\(allowed)")
+        let both = try typeset(["diff", "a.png", "b.png", "--tolerance", "2", "--max-diff", "0.001"], in: folder)
+        #expect(both.status == 1 && both.lines.first?.hasPrefix("200 of 1200 pixels differ by more than 2 (16.67%; 0.1% allowed), ") == true, "\(both)")
         // (As a fraction, a share above a tenth is refused: `0.17` may be 0.17%.)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.17"], in: folder).status == 2)
         #expect(try typeset(["diff", "a.png", "b.png", "--max-diff", "0.1"], in: folder).status == 1)
@@ -887,7 +892,11 @@ struct SnapshotCommandTests {
             "a pass removes the old diff image")
         let share = try typeset(["snapshot", ".", "--max-diff", "50%"], in: folder)
         #expect(share.status == 0, "\(share)")
-        #expect(try typeset(["snapshot", ".", "--max-diff", "0.000001"], in: folder).status == 1)
+        let tiny = try typeset(["snapshot", ".", "--max-diff", "0.000001", "--tolerance", "1"], in: folder)
+        #expect(tiny.status == 1, "\(tiny)")
+        // The failure says the limits it was held to.
+        #expect(tiny.lines.first?.contains(" pixels differ by more than 1 (") == true, "\(tiny)")
+        #expect(tiny.lines.first?.contains("%; 0.0001% allowed), largest channel difference 2,") == true, "\(tiny)")
     }
 
     @Test func markupErrorsFailTheirFileOnly() throws {

@@ -1187,7 +1187,7 @@ struct RenderImageDiffTests {
         #expect(beyond.differingPixels == 200)
         #expect(beyond.share == 200.0 / 1200.0)
         #expect(beyond.box == ImageDiffResult.Box(x: 10, y: 10, width: 20, height: 10))
-        #expect(beyond.description.contains("200 of 1200 pixels differ (16.67%)"))
+        #expect(beyond.description.contains("200 of 1200 pixels differ by more than 2 (16.67%)"))
 
         let diff = try PixelImage(contentsOf: folder + "/diff.png")
         #expect(diff.width == 40 && diff.height == 30)

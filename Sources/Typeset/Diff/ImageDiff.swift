@@ -74,8 +74,11 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
     /// difference 87, box x 10 y 20 width 5 height 3".
     public var description: String { description(a: "A", b: "B") }
 
-    /// `description` with the images called `a` and `b` when their sizes differ.
-    public func description(a: String, b: String) -> String {
+    /// `description` with the images called `a` and `b` when their sizes differ, and the limits
+    /// the verdict used when they are not 0: "12 of 1316640 pixels differ by more than 8
+    /// (<0.01%; 0.1% allowed)" (a CI log showed "0 of 1200 pixels differ", then "largest
+    /// channel difference 3", and not why that passed).
+    public func description(a: String, b: String, maxDiff: Double = 0) -> String {
         var parts: [String] = []
         if let sizeMismatch = sizeMismatch(a: a, b: b) { parts.append(sizeMismatch) }
         // Rounded to 0% or 100% only when it is: 1 pixel of a million is "<0.01%", all but
@@ -88,12 +91,22 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
             case 99.995...: ">99.99"
             default: formatDecimal(percent, places: 2)
             }
-        parts.append("\(differingPixels) of \(pixelCount) pixels differ (\(shown)%)")
+        let beyond = tolerance > 0 ? " by more than \(tolerance)" : ""
+        let allowed = maxDiff > 0 ? "; \(Self.percentage(maxDiff))% allowed" : ""
+        parts.append("\(differingPixels) of \(pixelCount) pixels differ\(beyond) (\(shown)%\(allowed))")
         parts.append("largest channel difference \(maxChannelDifference)")
         if let box {
             parts.append("box x \(box.x) y \(box.y) width \(box.width) height \(box.height)")
         }
         return parts.joined(separator: ", ")
+    }
+
+    /// A share (0...1) as a percentage with up to four decimals: 0.001 is "0.1", 0.17 is "17".
+    static func percentage(_ share: Double) -> String {
+        var text = formatDecimal(share * 100, places: 4)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "0" ? "<0.0001" : text
     }
 }
 
