@@ -352,6 +352,47 @@ extension ReportBlock {
         ])
     }
 
+    /// What an audit of numbers in right-to-left mockups found, each case checked on the page.
+    @Test func numbersOfRightToLeftMockupsAreWarnedAboutWhenReordered() throws {
+        func warnings(_ body: String, lang: String = "he") throws -> [String] {
+            let result = try #require(layoutMarkup("<document lang=\"\(lang)\">\(body)</document>"))
+            return result.diagnostics.warnings.map { $0.message.replacing("is not isolated: the right-to-left text around it ", with: "") }
+        }
+        // Two numbers, not one of seven digits: a price and its change, a rating and its count
+        // ("189.84 (+2.31" was warned of; '<ltr>' would put the change first). In Hebrew, the
+        // change's "+" is moved to its other end ("2.31%+"), which Hebrew's formats prevent.
+        #expect(try warnings("<label>אפל 189.84 (+2.31%)</label><label>דירוג 4.8 (12345 ביקורות)</label>")
+            == ["the number '+2.31' moves its '+' to its other end"])
+        #expect(try warnings(#"<label>سهم أرامكو 27.85 (+0.36%)</label><label>التقييم 4.8 (12345 مراجعة)</label>"#, lang: "ar").isEmpty)
+        // A code of groups of three ("917 482" was shown, unsaid).
+        #expect(try warnings("<label>קוד האימות שלך: 482 917</label><title>482 917</title>")
+            == ["the number '482 917' reorders its groups", "the number '482 917' reorders its groups"])
+        #expect(try warnings("<label>קוד: <ltr>482 917</ltr></label>").isEmpty)
+        // A sign in Hebrew: "-5°" was shown "5°-"; not after a letter ("ב-5"), nor with a
+        // left-to-right mark before it, nor in Arabic.
+        #expect(try warnings("<label>הטמפרטורה -5° בלילה, יתרה: -1,299.90 ₪</label><title>-5°</title>") == [
+            "the number '-5' moves its '-' to its other end", "the number '-1,299.90' moves its '-' to its other end",
+            "the number '-5' moves its '-' to its other end",
+        ])
+        #expect(try warnings("<label>ב-5 בנובמבר, הטמפרטורה \u{200E}-5°</label>").isEmpty)
+        #expect(try warnings(#"<label>درجة الحرارة -5°</label>"#, lang: "ar").isEmpty)
+        // A hyphenated date and a time, one number to UAX #9 in Hebrew, as with dots; a time or
+        // a date and a price after it are not one number ("30 120", "05 120.00").
+        #expect(try warnings("<label>עודכן 2024-05-12 14:30, 12-05-2024 14:30</label>").isEmpty)
+        #expect(try warnings("<label>נסיעה בשעה 14:30 120 ₪, חיוב 12/05 120.00 ₪</label>").isEmpty)
+        #expect(try warnings("<label>ויזה •••• 4242 120 ₪</label>") == ["the number '•••• 4242' reorders its groups"])
+        // A masked number without a space.
+        #expect(try warnings("<label>כרטיס ••••4242 או ****4242</label>")
+            == ["the number '••••4242' reorders its groups", "the number '****4242' reorders its groups"])
+        // Lists read right to left as they should: sizes, drawn numbers, years newest first, rooms.
+        #expect(try warnings("<label>מידות: 36 37 38 39 40, מספרים: 7 12 23 31 38 45, ארכיון: 2024 2023 2022, חדרים 101 102 103</label>").isEmpty)
+        // A price with its currency in letters, or a round one.
+        #expect(try warnings("<label>המחיר 12 500 ש״ח, יותר מ-10 000 הורדות</label>")
+            == ["the number '12 500' reorders its groups", "the number '10 000' reorders its groups"])
+        #expect(try warnings(#"<label>السعر 12 500 ر.س والسعر ١ ٢٩٩٫٩٠ ر.س</label>"#, lang: "ar")
+            == ["the number '12 500' reorders its groups", "the number '١ ٢٩٩٫٩٠' reorders its groups"])
+    }
+
     @Test func explicitAlignments() {
         let b = blocks("""
             <document lang="ar"><label align="start">a</label><label align="end">a</label>

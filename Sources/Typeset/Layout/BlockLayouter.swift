@@ -1908,7 +1908,7 @@ struct BlockLayouter {
         // Each where it is typed (or at its element, in a catalog's text).
         let numberLocations = numbers.isEmpty ? [] : paragraph.sourceLocations(of: numbers.map(\.offset), source: sourceLocator)
         for (number, location) in zip(numbers, numberLocations) {
-            let moved = number.signOnly ? "moves its '+' to its other end" : "reorders its groups"
+            let moved = number.signOnly ? "moves its '\(number.number.first ?? "+")' to its other end" : "reorders its groups"
             diagnostics.report(.warning(
                 location ?? block.location,
                 "the number '\(number.number)' is not isolated: the right-to-left text around it \(moved)",

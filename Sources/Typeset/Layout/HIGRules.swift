@@ -72,11 +72,14 @@ enum HIGRules {
         let lines = paragraph.lines
         // A masked number, shown by its last digits, is one number too: "•••• 4242" showed
         // "4242 ••••", unsaid.
-        let masked = maskedNumbers(scalars).compactMap { range -> (offset: Int, number: String, signOnly: Bool)? in
+        let maskedRanges = maskedNumbers(scalars)
+        let masked = maskedRanges.compactMap { range -> (offset: Int, number: String, signOnly: Bool)? in
             guard isReordered(range, lines) else { return nil }
             return (range.lowerBound, String(String.UnicodeScalarView(scalars[range])), false)
         }
         let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> (offset: Int, number: String, signOnly: Bool)? in
+            // (A masked number's digits and the price after them are no number: "•••• 4242 120 ₪".)
+            guard !maskedRanges.contains(where: { $0.overlaps(number.range) }) else { return nil }
             let amountEnd = spacedAmountEnd(number, scalars)
             guard amountEnd != nil || readsAsOne(number, scalars),
                 let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
@@ -89,7 +92,53 @@ enum HIGRules {
             let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
             return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])), !groups)
         }
-        return masked.isEmpty ? grouped : (grouped + masked).sorted { $0.offset < $1.offset }
+        let said = Set(grouped.map(\.offset))
+        let signed = movedSigns(paragraph.text, lines).filter { !said.contains($0.offset) }  // ("+972 3 555 0199": said once)
+        return masked.isEmpty && signed.isEmpty ? grouped : (grouped + masked + signed).sorted { $0.offset < $1.offset }
+    }
+
+    /// Numbers in Hebrew text whose "-" or "+" right-to-left text moves to their other end:
+    /// "-5°" shown "5°-", "+3.5%" shown "3.5%+" (Hebrew's number formats write a left-to-right
+    /// mark before the sign so that it stays on the left). A sign begins a word (after a space,
+    /// a "(" or nothing) and a Western digit follows it; the nearest letter, before it or else
+    /// after it, is Hebrew (with no letter, the text's language is). Not in Arabic, whose signs stand on the right of Eastern Arabic
+    /// digits. Each quoted from its sign to its last digit.
+    private static func movedSigns(_ text: ParagraphText, _ lines: [TextLine]) -> [(offset: Int, number: String, signOnly: Bool)] {
+        let scalars = text.scalars
+        var found: [(offset: Int, number: String, signOnly: Bool)] = []
+        func isWesternDigit(_ at: Int) -> Bool { at < scalars.count && ("0"..."9").contains(scalars[at]) }
+        // The last letter before the sign at hand, looked for only as far as signs are found
+        // (one pass in all), and the first letter of all.
+        var lastLetter: Int?
+        var looked = 0
+        var firstLetter: Int??
+        for at in scalars.indices {
+            guard scalars[at] == "-" || scalars[at] == "+" || scalars[at] == "\u{2212}", isWesternDigit(at + 1),
+                at == 0 || scalars[at - 1].properties.isWhitespace || scalars[at - 1] == "(",
+                isReordered(at..<at + 1, lines)
+            else { continue }
+            // The number, and what it is set among.
+            var end = at + 1
+            while end < scalars.count, isWesternDigit(end) || (scalars[end] == "." || scalars[end] == ",") && isWesternDigit(end + 1) {
+                end += 1
+            }
+            while looked < at {
+                if scalars[looked].properties.isAlphabetic { lastLetter = looked }
+                looked += 1
+            }
+            if firstLetter == nil { firstLetter = .some(scalars.firstIndex { $0.properties.isAlphabetic }) }
+            // Without a letter ("-5°" alone in a title): by its language.
+            if let letter = lastLetter ?? firstLetter ?? nil {
+                guard scalars[letter].script == .hebrew else { continue }
+            } else {
+                let span = text.spans.partitionPoint { $0.scalarRange.upperBound <= at }
+                guard span < text.spans.count, ["he", "iw", "yi"].contains(text.spans[span].style.language.prefix(2)) else {
+                    continue
+                }
+            }
+            found.append((at, String(String.UnicodeScalarView(scalars[at..<end])), true))
+        }
+        return found
     }
 
     /// Whether a run at an odd level meets `checked`, on the lines it is on. (Found by a binary
@@ -106,7 +155,8 @@ enum HIGRules {
     }
 
     /// Masked numbers: groups of two or more of one mask sign (•, ●, *, ∗, ·) between single
-    /// spaces, then a space and two digits or more ("•••• 4242", "**** **** **** 4242"): a card
+    /// spaces, then a space or none and two digits or more ("•••• 4242", "**** **** **** 4242",
+    /// "••••4242"): a card
     /// or account number shown by its last digits. Each from its first sign to its last digit;
     /// found in one pass.
     static func maskedNumbers(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
@@ -133,12 +183,16 @@ enum HIGRules {
             while true {
                 let groupStart = at
                 while isMask(at) && scalars[at] == scalars[groupStart] { at += 1 }  // one sign per group
-                guard at - groupStart >= 2, at < scalars.count, scalars[at] == " " || scalars[at] == "\u{A0}" else { break }
-                if isDigit(at + 1) {
-                    var end = at + 1
+                guard at - groupStart >= 2, at < scalars.count else { break }
+                // Its digits after a space, or right after the signs ("••••4242").
+                let spaced = scalars[at] == " " || scalars[at] == "\u{A0}"
+                guard spaced || isDigit(at) else { break }
+                let digitsStart = spaced ? at + 1 : at
+                if isDigit(digitsStart) {
+                    var end = digitsStart
                     while isDigit(end) { end += 1 }
                     // Two digits or more, and the number ends there.
-                    if end - at - 1 >= 2 && !(end < scalars.count && scalars[end].properties.isAlphabetic) {
+                    if end - digitsStart >= 2 && !(end < scalars.count && scalars[end].properties.isAlphabetic) {
                         found.append(start..<end)
                         matched = true
                         at = end
@@ -166,6 +220,14 @@ enum HIGRules {
     /// and a date and a time, or a range of dates, read in order from right to left
     /// ("21.11.2026 14:30", "01.12.2026 - 15.12.2026", as with slashes).
     private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
+        if !number.otherSigns {
+            // Numbers between single spaces: several side by side, rising or falling, of one
+            // length or short, none beginning with 0, are a list ("36 37 38 39 40", "7 12 23 31
+            // 38 45", "2024 2023 2022", "101 102 103"), which reads right to left in
+            // right-to-left text as it should; groups of three otherwise are a code ("482 917").
+            if isList(number, scalars) { return false }
+            if number.groups.count >= 2 && number.groups.allSatisfy({ $0 == 3 }) { return true }
+        }
         // Each part between hyphens and spaces, and whether only hyphens join them.
         var parts: [(digits: Int, value: UInt32)] = [(0, 0)]
         var hyphensAlone = true
@@ -214,10 +276,47 @@ enum HIGRules {
         return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
     }
 
+    /// Whether a number between single spaces is a list of numbers (`readsAsOne`): three or
+    /// more, rising or falling, all of one length or of at most two digits, none beginning with
+    /// 0 (a phone number's "03 555 0199" does).
+    private static func isList(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
+        let groups = number.groups
+        guard groups.count >= 3, !groups.contains(0), scalars[number.range.lowerBound] != "+",
+            groups.allSatisfy({ $0 == groups[0] }) || groups.allSatisfy({ $0 <= 2 })
+        else { return false }
+        var values: [Int] = []
+        var value = 0
+        var leadingZero = false
+        var fresh = true
+        for scalar in scalars[number.range] {
+            if let digit = NumberingSystem.digitValue(scalar) {
+                if fresh && digit == 0 { leadingZero = true }
+                fresh = false
+                value = min(value * 10 + Int(digit), 1_000_000_000)
+            } else {
+                values.append(value)
+                value = 0
+                fresh = true
+            }
+        }
+        values.append(value)
+        guard !leadingZero, values.count == groups.count else { return false }
+        let pairs = zip(values, values.dropFirst())
+        return pairs.allSatisfy { $0 < $1 } || pairs.allSatisfy { $0 > $1 }
+    }
+
+    /// Currency written in letters after an amount: Hebrew's shekel, Arabic and Persian
+    /// abbreviations and names (a sign, ₪ or ر.س's neighbours, is `.currencySymbol`).
+    private static let currencyWords: [[Unicode.Scalar]] = [
+        "ש״ח", "ש\"ח", "שח", "שקל", "שקלים", "ר.ס", "ر.س", "د.إ", "د.ك", "ج.م", "ر.ع", "ر.ق", "د.ب", "ل.ل",
+        "ريال", "ريالاً", "درهم", "دينار", "جنيه", "ليرة", "دولار", "يورو", "ریال", "تومان",
+    ].map { Array($0.unicodeScalars) }
+
     /// A price in thousands between single spaces, a first group of one to three digits and
-    /// then groups of three, with decimals or a currency sign beside it: "1 299,90 ₪", "₪ 12
-    /// 500", "1 299.90" (right-to-left text showed "299,90 1"). Its end, decimals included;
-    /// nil for anything else: without either, "15 128 GB" is two numbers (`readsAsOne`).
+    /// then groups of three, with decimals, a currency sign or word beside it, or ending in
+    /// "000": "1 299,90 ₪", "₪ 12 500", "1 299.90", "12 500 ש״ח", "10 000" (right-to-left text
+    /// showed "299,90 1"). Its end, decimals included; nil for anything else: without any of
+    /// these, "15 128 GB" is two numbers (`readsAsOne`).
     static func spacedAmountEnd(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Int? {
         func isDigit(_ at: Int) -> Bool { at < scalars.count && NumberingSystem.isDigit(scalars[at]) }
         func digits(from at: Int) -> Int {
@@ -235,15 +334,24 @@ enum HIGRules {
             end += 4
             groups += 1
         }
-        let decimals = end + 1 < scalars.count && (scalars[end] == "," || scalars[end] == ".") && isDigit(end + 1)
+        func isDecimalPoint(_ at: Int) -> Bool {
+            at + 1 < scalars.count && (scalars[at] == "," || scalars[at] == "." || scalars[at] == "\u{66B}") && isDigit(at + 1)
+        }
+        let groupsEnd = end
+        let decimals = isDecimalPoint(end)
         if decimals { end += 1 + digits(from: end + 1) }
         // The whole number in groups, and no more of one after it ("1 299.90.1").
-        guard groups > 1, end >= number.range.upperBound,
-            !(end + 1 < scalars.count && (scalars[end] == "," || scalars[end] == ".") && isDigit(end + 1))
-        else { return nil }
+        guard groups > 1, end >= number.range.upperBound, !isDecimalPoint(end) else { return nil }
+        let round = scalars[(groupsEnd - 3)..<groupsEnd].allSatisfy { NumberingSystem.digitValue($0) == 0 }
+        func isCurrencyWord(_ at: Int) -> Bool {
+            Self.currencyWords.contains { word in
+                at + word.count <= scalars.count && scalars[at..<at + word.count].elementsEqual(word)
+                    && !(at + word.count < scalars.count && scalars[at + word.count].properties.isAlphabetic)
+            }
+        }
         let currency = isCurrency(start - 1) || isSpace(start - 1) && isCurrency(start - 2)
-            || isCurrency(end) || isSpace(end) && isCurrency(end + 1)
-        return decimals || currency ? end : nil
+            || isCurrency(end) || isSpace(end) && (isCurrency(end + 1) || isCurrencyWord(end + 1))
+        return decimals || currency || round ? end : nil
     }
 
     /// Whether pieces joined by dots are a date: day, month and year (21.11.2026, 1.5.26) or

@@ -44,21 +44,20 @@ enum NumberGroups {
         var start = 0
         while start < scalars.count {
             let first = scalars[start]
+            // Not inside a time, a date or a decimal either: "14:30 120 ₪" is no "30 120".
             guard first == "+" && isDigit(start + 1) || first == "(" || NumberingSystem.isDigit(first),
                 start == 0 || !NumberingSystem.isDigit(scalars[start - 1]) && scalars[start - 1] != "+"
+                    && !(start >= 2 && isDigit(start - 2) && Self.innerSeparators.contains(scalars[start - 1]))
             else {
                 start += 1
                 continue
             }
-            var number = Number(range: start..<start)
             var end = start
             var last = start
             var open = 0  // brackets opened and not closed
             while end < scalars.count {
                 let scalar = scalars[end]
                 if NumberingSystem.isDigit(scalar) {
-                    number.digits += 1
-                    number.groups[number.groups.count - 1] += 1
                     last = end
                 } else if scalar == ")" {
                     guard open > 0 else { break }
@@ -70,7 +69,6 @@ enum NumberGroups {
                         isDigit(end + 1) || scalars[end + 1] == "("
                             || isHyphen(end + 1) && end + 2 < scalars.count && isSpace(scalars[end + 2]) && isDigit(end + 3)
                     else { break }
-                    number.groups.append(0)
                 } else if scalar == "-" || scalar == "\u{2011}" || scalar == "." || scalar == "(" || scalar == "+" {
                     // Joining parts: a digit or "(" after it (a space, then a digit, after a
                     // hyphen with a space before it).
@@ -84,14 +82,56 @@ enum NumberGroups {
                 }
                 end += 1
             }
-            // What it took past its last digit or ")" is not its: "12 (a".
-            number.range = start..<(last + 1)
-            number.otherSigns = number.range.contains { !NumberingSystem.isDigit(scalars[$0]) && !isSpace(scalars[$0]) }
-            while number.groups.count > 1, number.groups.last == 0 { number.groups.removeLast() }
+            // What it took past its last digit or ")" is not its: "12 (a". Nor is a "(" it does
+            // not close, with what follows it: "189.84 (+2.31%)" and "4.8 (12345 reviews)" are
+            // two numbers each. Nor the hour of a time after it: "2024-05-12 14:30".
+            var kept = start..<(last + 1)
+            if open > 0 {
+                var depth = 0
+                var firstOpen = kept.upperBound
+                for at in kept.reversed() {
+                    if scalars[at] == ")" { depth += 1 } else if scalars[at] == "(" {
+                        if depth == 0 { firstOpen = at } else { depth -= 1 }
+                    }
+                }
+                kept = start..<firstOpen
+            }
+            if kept.upperBound + 1 < scalars.count, scalars[kept.upperBound] == ":", isDigit(kept.upperBound + 1),
+                let space = kept.lastIndex(where: { isSpace(scalars[$0]) }), kept.upperBound - space <= 3
+            {
+                kept = start..<space
+            }
+            // Back to its last digit or ")".
+            var upper = kept.upperBound
+            while upper > start, !NumberingSystem.isDigit(scalars[upper - 1]) && scalars[upper - 1] != ")" { upper -= 1 }
+            let number = Self.measured(start..<upper, in: scalars)
             if number.digits > 0, number.groups.count > 1 || number.otherSigns { numbers.append(number) }
             start = max(end, start + 1)
         }
         return numbers
+    }
+
+    /// Signs that join the digits of a time, a date or a decimal: a number does not begin
+    /// just after one that follows a digit.
+    static let innerSeparators: Set<Unicode.Scalar> = [":", "/", ".", ",", "\u{66B}", "\u{66C}"]
+
+    /// The number over `range`: its digits, its groups between spaces and whether it has
+    /// other signs.
+    static func measured(_ range: Range<Int>, in scalars: [Unicode.Scalar]) -> Number {
+        var number = Number(range: range)
+        for at in range {
+            let scalar = scalars[at]
+            if NumberingSystem.isDigit(scalar) {
+                number.digits += 1
+                number.groups[number.groups.count - 1] += 1
+            } else if scalar == " " || scalar == "\u{A0}" {
+                number.groups.append(0)
+            } else {
+                number.otherSigns = true
+            }
+        }
+        while number.groups.count > 1, number.groups.last == 0 { number.groups.removeLast() }
+        return number
     }
 
     /// `opportunities` without those inside a number in groups (`numbers(in:)`) whose
