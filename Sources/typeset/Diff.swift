@@ -111,7 +111,10 @@ struct Diff: Command {
                 blocked.insert(index)
                 return false
             }
-            guard index > 0, isAnotherInputsDiffImage(path) else { return true }
+            // (A's own page K, `NAME-K.png` beside the markup as `render` writes it, makes no
+            // other comparison: its diff image was refused, and no page after the first of a
+            // rendered document had one.)
+            guard index > 0, isAnotherInputsDiffImage(path, pngsAreItsPages: out == nil && index < pagesA.count) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
             // Blocked as an unwritable one is: the other pages' images beside it looked like one
             // set with it (login.diff.png, login-2.diff.png of login-2.xml, login-3.diff.png).
@@ -261,12 +264,14 @@ struct Diff: Command {
 
     /// Whether `path`, the diff image of a page (`login-2.diff.png`, or `--out`'s
     /// `diffs/login-2.png`), may be another comparison's: `login-2.xml` or `login-2.png` is
-    /// beside A or beside the diff image.
-    private func isAnotherInputsDiffImage(_ path: String) -> Bool {
+    /// beside A or beside the diff image (`pngsAreItsPages`: only `login-2.xml`, when the
+    /// PNGs so named are A's own pages).
+    private func isAnotherInputsDiffImage(_ path: String, pngsAreItsPages: Bool = false) -> Bool {
         var stem = Path.stem(path)
         if let page = Path.dropping(".diff", from: stem) { stem = page }
         // (`--out`'s `login-2.png` is no input beside itself.)
-        return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: [".xml", ".png"]) != nil
+        let extensions = pngsAreItsPages ? [".xml"] : [".xml", ".png"]
+        return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: extensions) != nil
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

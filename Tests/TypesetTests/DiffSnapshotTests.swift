@@ -367,6 +367,27 @@ struct DiffCommandTests {
         #expect(out.status == 0 && !out.stderr.contains("left from"), "\(out)")
     }
 
+    /// A document rendered to PNG beside its markup (`page.png`, `page-2.png`) gets the diff
+    /// image of its page 2, twice: `page-2.png` is its own page, no other comparison's input
+    /// (no diff image was written, "may be another comparison's").
+    @Test func aDocumentRenderedBesideItsMarkupHasItsDiffImages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paragraphs = "<p>Page one, first paragraph.</p><p>Page one, second paragraph.</p><p>Page two, first paragraph.</p>"
+        try write(#"<document height="120">"# + paragraphs + "<p>Page two, second paragraph.</p></document>", to: folder + "/page.xml")
+        try write(#"<document height="120">"# + paragraphs + "<p>Page two, CHANGED paragraph.</p></document>", to: folder + "/new.xml")
+        #expect(try typeset(["render", "page.xml", "--format", "png", "--scale", "0.5"], in: folder).status == 0)
+        #expect(try contents(folder).filter { $0.hasSuffix(".png") } == ["page-2.png", "page.png"])
+        for run in 1...2 {
+            let diff = try typeset(["diff", "page.xml", "new.xml", "--scale", "0.5"], in: folder)
+            #expect(diff.status == 1 && diff.lines.contains("diff image: page-2.diff.png"), "run \(run): \(diff)")
+        }
+        // A screen of its own named as page 2 still keeps its diff image.
+        try write(#"<document><p>Other</p></document>"#, to: folder + "/page-2.xml")
+        let other = try typeset(["diff", "page.xml", "new.xml", "--scale", "0.5"], in: folder)
+        #expect(other.status == 1 && other.lines.contains { $0.hasPrefix("page 2: no diff image: page-2.diff.png may be another comparison's") }, "\(other)")
+    }
+
     /// `--out`'s pages after the first, which the user did not name, are not written through a
     /// link or over a file typeset did not write (`d-2.png` a link to a note replaced it), and
     /// a comparison's diff images are all or none: page 1's is not written either, and the
