@@ -134,6 +134,13 @@ extension ReportBlock {
         #expect(he.map(\.direction) == ["rtl", "rtl", "ltr", "rtl", "ltr"])
         let mixed = blocks(#"<document lang="ar"><p>Tap حفظ to keep your changes.</p><p>Welcome, مرحبا, to Lumen Pro.</p></document>"#)
         #expect(mixed.map(\.direction) == ["ltr", "ltr"])
+        // An English sentence naming right-to-left words, as many of its own and a function
+        // word among them, is English (half its words Arabic made it right to left, scrambled);
+        // without a function word, or with fewer words of its own, it is not.
+        let naming = blocks(
+            #"<document lang="ar"><label>Open الإعدادات then الخصوصية</label><label>Go to الإعدادات</label>"#
+                + #"<label>Open الإعدادات</label><label>The تطبيق الإعدادات الجديد</label></document>"#)
+        #expect(naming.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
         // Words in quotation marks are not counted: an English sentence that quotes Arabic or
         // Hebrew was right to left ('Translate "شكرا جزيلا" to English' read "to English …
         // Translate"). An inch's sign and a gershayim typed as '"' quote nothing.

@@ -888,9 +888,11 @@ struct BlockLayouter {
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
     /// outside and no colon stands right before the first ('Translate "شكرا جزيلا" to English' is
     /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
-    /// value); else all of them.
+    /// value); else all of them. `phrased`: one of its left-to-right words is an English
+    /// function word (`functionWords`).
     private static func wordDirections(_ scalars: [Unicode.Scalar])
-        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, unquoted: (rightToLeft: Int, all: Int))
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, phrased: Bool,
+            unquoted: (rightToLeft: Int, all: Int))
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
         var unquoted = (rightToLeft: 0, all: 0)
@@ -975,7 +977,7 @@ struct BlockLayouter {
                 .map { $0 == ":" || $0 == "\u{FF1A}" } ?? false
         } ?? false
         let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
-        return (rightToLeft, leftToRight, all, nameFirst, quotesAll ? unquoted : (rightToLeft, all))
+        return (rightToLeft, leftToRight, all, nameFirst, phrased, quotesAll ? unquoted : (rightToLeft, all))
     }
 
     /// Words that make capitalized English a phrase rather than a name ("Signed In As",
@@ -1868,8 +1870,12 @@ struct BlockLayouter {
                 // text it ends in: "Apple Watch Ultra 2 מחובר." (one Hebrew word in four) was left
                 // to right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
                 // Display Language: العربية" are English.
+                // But not an English sentence that names right-to-left words, as many words of
+                // its own as theirs and an English function word among them: "Open الإعدادات
+                // then الخصوصية", "Go to الإعدادات" read left to right.
                 let words = Self.wordDirections(text.scalars)
-                if 3 * words.unquoted.rightToLeft >= words.unquoted.all || words.nameFirst {
+                let english = words.phrased && words.all - words.rightToLeft >= words.rightToLeft
+                if 3 * words.unquoted.rightToLeft >= words.unquoted.all && !english || words.nameFirst {
                     declaringStyle.lang = shownLanguage
                 }
             }
