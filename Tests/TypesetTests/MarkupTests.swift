@@ -891,6 +891,25 @@ private struct Fixture {
         #expect(image.path.hasSuffix("/assets/icon.png"))
     }
 
+    /// An image named as iOS names its images at 2× and 3× is that many pixels to the point
+    /// when no size is given (`icon@2x.png` of 40 × 20 pixels was 40 pt wide, twice its size).
+    @Test func anImageNamedAtTwoOrThreeTimesIsSetAtItsSizeInPoints() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        for name in ["icon.png", "icon@2x.png", "icon@3x~iphone.png", "icon@2x-old.png"] {
+            try fixture.write(pngFile(width: 60, height: 30), to: fixture.docs + "/" + name)
+        }
+        let result = parse(
+            "<document><image src='icon.png' alt=''/><image src='icon@2x.png' alt=''/><image src='icon@3x~iphone.png' alt=''/>"
+                + "<image src='icon@2x-old.png' alt=''/><image src='icon@2x.png' width='45' alt=''/></document>",
+            file: fixture.file)
+        let sizes = (result.document?.blocks ?? []).compactMap { block -> [Double]? in
+            guard case .image(let image) = block.kind else { return nil }
+            return [image.size.width, image.size.height]
+        }
+        #expect(sizes == [[60, 30], [30, 15], [20, 10], [60, 30], [45, 22.5]])
+    }
+
     @Test func imageThatIsNotAPNGIsRefused() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

@@ -333,15 +333,29 @@ public struct ImageBlock: Sendable, Hashable {
     }
 
     /// The size in points: the attributes given, the other side in the PNG's aspect ratio, or
-    /// one point per pixel when neither is given.
+    /// one point per pixel when neither is given, or per two or three for a file named as iOS
+    /// names its images at those scales (`icon@2x.png`, `icon@3x~iphone.png`: `nameScale`).
     public var size: (width: Double, height: Double) {
         let aspect = Double(pixelWidth) / Double(pixelHeight)
         switch (width, height) {
         case (let width?, let height?): return (width, height)
         case (let width?, nil): return (width, width / aspect)
         case (nil, let height?): return (height * aspect, height)
-        case (nil, nil): return (Double(pixelWidth), Double(pixelHeight))
+        case (nil, nil):
+            let scale = Double(nameScale)
+            return (Double(pixelWidth) / scale, Double(pixelHeight) / scale)
         }
+    }
+
+    /// The scale the file's name gives as UIKit reads it: 2 for `name@2x.png`, 3 for
+    /// `name@3x.png` or `name@3x~ipad.png`; 1 otherwise.
+    public var nameScale: Int {
+        var name = Substring(Path.lastComponent(source))
+        if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        if let tilde = name.lastIndex(of: "~") { name = name[..<tilde] }
+        if name.hasSuffix("@2x") { return 2 }
+        if name.hasSuffix("@3x") { return 3 }
+        return 1
     }
 }
 
