@@ -11,7 +11,7 @@ struct LayoutArguments {
                 + "ar.lproj, ... files)."),
         .value("text-size", "Dynamic Type size: xSmall, Small, Medium, Large, xLarge, xxLarge, xxxLarge, AX1…AX5 (default: Large)."),
         .repeated("font-dir", "Extra folder of fonts, searched before system fonts (repeatable)."),
-        .repeated("assets", "Extra folder images may come from (repeatable)."),
+        .repeated("assets", "Extra folder images may come from, searched for a src the document's folder lacks (repeatable)."),
     ]
 
     var locale: String?

@@ -889,6 +889,18 @@ private struct Fixture {
         }
         #expect(image.size == (20, 10) as (Double, Double))
         #expect(image.path.hasSuffix("/assets/icon.png"))
+        // A name the document's folder lacks is looked for in the asset folder (it was not
+        // found); the document's own comes first, and a name in neither is not found.
+        try fixture.write(pngFile(width: 8, height: 8), to: fixture.assets + "/logo.png")
+        func path(_ source: String) -> String? {
+            let found = parse("<document><image src='\(source)' alt=''/></document>", file: fixture.file, assets: [fixture.assets])
+            guard case .image(let image)? = found.document?.blocks.first?.kind else { return nil }
+            return image.path
+        }
+        #expect(path("logo.png")?.hasSuffix("/assets/logo.png") == true)
+        #expect(path("icon.png")?.hasSuffix("/docs/icon.png") == true, "\(path("icon.png") ?? "none")")
+        #expect(path("nowhere.png") == nil)
+        expectError(parse("<document><image src='logo.png' alt=''/></document>", file: fixture.file), line: 1, column: 18, "does not exist")
     }
 
     /// An image named as iOS names its images at 2× and 3× is that many pixels to the point

@@ -949,10 +949,21 @@ struct MarkupConverter {
             return nil
         }
         let escapeHint = "keep images inside the document's folder, or allow another folder with --assets DIR"
-        let lexical = Path.normalized(source, relativeTo: directory)
+        var lexical = Path.normalized(source, relativeTo: directory)
         guard imageRoots.contains(where: { MarkupConverter.isInside(lexical, $0) }) else {
             error(location, "image '\(source)' is outside the document's folder", hint: escapeHint)
             return nil
+        }
+        // A relative path the document's folder does not have is looked for in each asset
+        // folder in turn (`src="logo.png"` with `--assets shared` was not found in `shared`).
+        if !source.hasPrefix("/"), Path.realPath(lexical) == nil {
+            for root in imageRoots.dropFirst() {
+                let candidate = Path.normalized(source, relativeTo: root)
+                if MarkupConverter.isInside(candidate, root), Path.realPath(candidate) != nil {
+                    lexical = candidate
+                    break
+                }
+            }
         }
         guard let resolved = Path.realPath(lexical) else {
             var status = stat()
