@@ -101,8 +101,8 @@ enum HIGRules {
     /// "-5°" shown "5°-", "+3.5%" shown "3.5%+" (Hebrew's number formats write a left-to-right
     /// mark before the sign so that it stays on the left). A sign begins a word (after a space,
     /// a "(" or nothing) and a Western digit follows it; the nearest letter, before it or else
-    /// after it, is Hebrew (with no letter, the text's language is). Not in Arabic, whose signs stand on the right of Eastern Arabic
-    /// digits. Each quoted from its sign to its last digit.
+    /// after it, is Hebrew (with no letter, the text's language is). Not in Arabic, whose signs
+    /// stand on the right of Eastern Arabic digits. Each quoted from its sign to its last digit.
     private static func movedSigns(_ text: ParagraphText, _ lines: [TextLine]) -> [(offset: Int, number: String, signOnly: Bool)] {
         let scalars = text.scalars
         var found: [(offset: Int, number: String, signOnly: Bool)] = []
@@ -308,7 +308,7 @@ enum HIGRules {
     /// Currency written in letters after an amount: Hebrew's shekel, Arabic and Persian
     /// abbreviations and names (a sign, ₪ or ر.س's neighbours, is `.currencySymbol`).
     private static let currencyWords: [[Unicode.Scalar]] = [
-        "ש״ח", "ש\"ח", "שח", "שקל", "שקלים", "ר.ס", "ر.س", "د.إ", "د.ك", "ج.م", "ر.ع", "ر.ق", "د.ب", "ل.ل",
+        "ש״ח", "ש\"ח", "שקל", "שקלים", "ر.س", "د.إ", "د.ك", "ج.م", "ر.ع", "ر.ق", "د.ب", "ل.ل",
         "ريال", "ريالاً", "درهم", "دينار", "جنيه", "ليرة", "دولار", "يورو", "ریال", "تومان",
     ].map { Array($0.unicodeScalars) }
 
