@@ -113,7 +113,7 @@ struct Diff: Command {
             }
             // (A's own page K, `NAME-K.png` beside the markup as `render` writes it, makes no
             // other comparison: its diff image was refused, and no page after the first of a
-            // rendered document had one.)
+            // rendered document had one. A screenshot of the user's so named still does.)
             guard index > 0, isAnotherInputsDiffImage(path, pngsAreItsPages: out == nil && index < pagesA.count) else { return true }
             print(prefix + "no diff image: \(path) may be another comparison's (\(out == nil ? "give --out" : "name --out otherwise"))")
             // Blocked as an unwritable one is: the other pages' images beside it looked like one
@@ -264,14 +264,16 @@ struct Diff: Command {
 
     /// Whether `path`, the diff image of a page (`login-2.diff.png`, or `--out`'s
     /// `diffs/login-2.png`), may be another comparison's: `login-2.xml` or `login-2.png` is
-    /// beside A or beside the diff image (`pngsAreItsPages`: only `login-2.xml`, when the
-    /// PNGs so named are A's own pages).
+    /// beside A or beside the diff image (`pngsAreItsPages`: but a `login-2.png` typeset wrote,
+    /// A's own page as `render` writes it beside the markup).
     private func isAnotherInputsDiffImage(_ path: String, pngsAreItsPages: Bool = false) -> Bool {
         var stem = Path.stem(path)
         if let page = Path.dropping(".diff", from: stem) { stem = page }
         // (`--out`'s `login-2.png` is no input beside itself.)
-        let extensions = pngsAreItsPages ? [".xml"] : [".xml", ".png"]
-        return numberedScreen(of: path, stem: stem, beside: [Path.folder(a)], extensions: extensions) != nil
+        let folders = [Path.folder(a)]
+        if numberedScreen(of: path, stem: stem, beside: folders, extensions: [".xml"]) != nil { return true }
+        guard let png = numberedScreen(of: path, stem: stem, beside: folders, extensions: [".png"]) else { return false }
+        return !(pngsAreItsPages && OutputFormat.png.isOurs(png))
     }
 
     /// --out and --out-2.png, ... or, without --out, NAME.diff.png beside A.

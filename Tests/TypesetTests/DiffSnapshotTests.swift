@@ -382,7 +382,15 @@ struct DiffCommandTests {
             let diff = try typeset(["diff", "page.xml", "new.xml", "--scale", "0.5"], in: folder)
             #expect(diff.status == 1 && diff.lines.contains("diff image: page-2.diff.png"), "run \(run): \(diff)")
         }
+        // A screenshot of the user's named as page 2 (one typeset did not write, here Cairo's)
+        // may be another comparison's A: its diff image is not written over.
+        let shot = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 10, 10)
+        #expect(cairo_surface_write_to_png(shot, folder + "/page-2.png") == CAIRO_STATUS_SUCCESS)
+        cairo_surface_destroy(shot)
+        let theirs = try typeset(["diff", "page.xml", "new.xml", "--scale", "0.5"], in: folder)
+        #expect(theirs.status == 1 && theirs.lines.contains { $0.hasPrefix("page 2: no diff image: page-2.diff.png may be another comparison's") }, "\(theirs)")
         // A screen of its own named as page 2 still keeps its diff image.
+        #expect(try typeset(["render", "page.xml", "--format", "png", "--scale", "0.5"], in: folder).status == 0)
         try write(#"<document><p>Other</p></document>"#, to: folder + "/page-2.xml")
         let other = try typeset(["diff", "page.xml", "new.xml", "--scale", "0.5"], in: folder)
         #expect(other.status == 1 && other.lines.contains { $0.hasPrefix("page 2: no diff image: page-2.diff.png may be another comparison's") }, "\(other)")

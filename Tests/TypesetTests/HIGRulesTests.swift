@@ -141,6 +141,11 @@ extension ReportBlock {
             #"<document lang="ar"><label>Open الإعدادات then الخصوصية</label><label>Go to الإعدادات</label>"#
                 + #"<label>Open الإعدادات</label><label>The تطبيق الإعدادات الجديد</label></document>"#)
         #expect(naming.map(\.direction) == ["ltr", "ltr", "rtl", "rtl"])
+        // A name with a function word in it before Hebrew or Arabic is no English sentence.
+        let named = blocks(
+            #"<document lang="he"><label>Call of Duty זמין להורדה</label><label>Find My מופעל</label>"#
+                + #"<label>The Economist מאמר חדש</label><label>Words With Friends הזמין אותך</label></document>"#)
+        #expect(named.map(\.direction) == ["rtl", "rtl", "rtl", "rtl"])
         // Words in quotation marks are not counted: an English sentence that quotes Arabic or
         // Hebrew was right to left ('Translate "شكرا جزيلا" to English' read "to English …
         // Translate"). An inch's sign and a gershayim typed as '"' quote nothing.
@@ -391,8 +396,20 @@ extension ReportBlock {
         // A masked number without a space.
         #expect(try warnings("<label>כרטיס ••••4242 או ****4242</label>")
             == ["the number '••••4242' reorders its groups", "the number '****4242' reorders its groups"])
-        // Lists read right to left as they should: sizes, drawn numbers, years newest first, rooms.
-        #expect(try warnings("<label>מידות: 36 37 38 39 40, מספרים: 7 12 23 31 38 45, ארכיון: 2024 2023 2022, חדרים 101 102 103</label>").isEmpty)
+        // Lists read right to left as they should: sizes, years newest first, rooms; an
+        // account's groups are one number.
+        #expect(try warnings("<label>מידות: 36 37 38 39 40, ארכיון: 2024 2023 2022, חדרים 101 102 103 או 101 102</label>").isEmpty)
+        #expect(try warnings("<label>מספר לקוח: 123 456 789, חשבון 12 34 56 78</label>")
+            == ["the number '123 456 789' reorders its groups", "the number '12 34 56 78' reorders its groups"])
+        // A number in a bracket closed after other text is a number ("(+972 3 555 0199, 24/7)"
+        // was nothing, and broke between its groups); after a slash, a whole one; a sign and
+        // the number after it are said once.
+        #expect(try warnings("<label>מוקד (+972 3 555 0199, 24/7), טלפון: 03 555 0199/+972 50 123 4567</label>") == [
+            "the number '+972 3 555 0199' reorders its groups", "the number '03 555 0199' reorders its groups",
+            "the number '+972 50 123 4567' reorders its groups",
+        ])
+        #expect(try warnings("<label>יתרה: -1 299,90 ₪, התקשרו (+972) 3 555 0199</label>")
+            == ["the number '1 299,90' reorders its groups", "the number '(+972) 3 555 0199' reorders its groups"])
         // A price with its currency in letters, or a round one.
         #expect(try warnings("<label>המחיר 12 500 ש״ח, יותר מ-10 000 הורדות</label>")
             == ["the number '12 500' reorders its groups", "the number '10 000' reorders its groups"])

@@ -364,6 +364,9 @@ import Testing
         #expect(kept("Call +1 (555) 010-2030 now") == ["Call ", "+1 (555) 010-2030 ", "now!"])
         #expect(kept("טלפון: \u{2066}03 555 0199\u{2069}, עכשיו") == ["טלפון: ", "\u{2066}03 555 0199\u{2069}, ", "עכשיו!"])
         #expect(kept("Call us (+44 20 7946 0958) today") == ["Call ", "us ", "(+44 20 7946 0958) ", "today!"])
+        // In a bracket closed after more text: the number after the "(" (it broke between its
+        // groups when the "(" it does not close was cut off with all that followed).
+        #expect(kept("line (+1 800 555 0199, toll free)") == ["line ", "(+1 800 555 0199, ", "toll ", "free)!"])
         // Typed in two scripts' digits, shown in one.
         #expect(kept("رقم +966 ٥٠ ١٢٣ ٤٥٦٧ هنا") == ["رقم ", "+966 ٥٠ ١٢٣ ٤٥٦٧ ", "هنا!"])
         // Not isolated and no "+"; fewer than seven digits; two spaces; a full stop that ends a

@@ -888,10 +888,11 @@ struct BlockLayouter {
     /// (`quotations`), when every right-to-left word is inside them, two words or more are
     /// outside and no colon stands right before the first ('Translate "شكرا جزيلا" to English' is
     /// English that quotes Arabic; 'Device Name: "האייפון של דני"' is a key and its Hebrew
-    /// value); else all of them. `phrased`: one of its left-to-right words is an English
-    /// function word (`functionWords`).
+    /// value); else all of them. `linked`: an English function word typed in small letters
+    /// stands right before or after a right-to-left word ("then" in "Open الإعدادات then
+    /// الخصوصية"; not "of" in "Call of Duty זמין").
     private static func wordDirections(_ scalars: [Unicode.Scalar])
-        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, phrased: Bool,
+        -> (rightToLeft: Int, leftToRight: Int, all: Int, nameFirst: Bool, linked: Bool,
             unquoted: (rightToLeft: Int, all: Int))
     {
         var rightToLeft = 0, leftToRight = 0, all = 0
@@ -907,6 +908,8 @@ struct BlockLayouter {
         var listed = false  // a colon or a comma
         var word = (rightToLeft: false, leftToRight: false, capitals: 0, digit: false, camel: false)
         var previousLower = false
+        var linked = false
+        var previous: (rightToLeft: Bool, linking: Bool) = (false, false)  // the word before
         func endWord() {
             if word.rightToLeft { rightToLeft += 1 }
             if word.leftToRight { leftToRight += 1 }
@@ -917,11 +920,18 @@ struct BlockLayouter {
                     if word.rightToLeft { unquoted.rightToLeft += 1 }
                 }
                 endsRightToLeft = word.rightToLeft && !word.leftToRight
+                var linking = false
                 if word.leftToRight && !word.rightToLeft {
                     if word.capitals == 0 { capitalised = false }
                     if word.digit || word.camel || word.capitals >= 2 { productLike = true }
-                    if Self.functionWords.contains(letters.lowercased()) { phrased = true }
+                    if Self.functionWords.contains(letters.lowercased()) {
+                        phrased = true
+                        linking = word.capitals == 0
+                    }
                 }
+                let rightToLeftWord = word.rightToLeft && !word.leftToRight
+                if linking && previous.rightToLeft || rightToLeftWord && previous.linking { linked = true }
+                previous = (rightToLeftWord, linking)
             } else if word.digit {
                 productLike = true  // a model number of its own ("Ultra 2")
             }
@@ -977,7 +987,7 @@ struct BlockLayouter {
                 .map { $0 == ":" || $0 == "\u{FF1A}" } ?? false
         } ?? false
         let quotesAll = unquoted.rightToLeft == 0 && rightToLeft > 0 && unquoted.all >= 2 && !keyed
-        return (rightToLeft, leftToRight, all, nameFirst, phrased, quotesAll ? unquoted : (rightToLeft, all))
+        return (rightToLeft, leftToRight, all, nameFirst, linked, quotesAll ? unquoted : (rightToLeft, all))
     }
 
     /// Words that make capitalized English a phrase rather than a name ("Signed In As",
@@ -1871,10 +1881,11 @@ struct BlockLayouter {
                 // to right, while "Welcome Back To The App, דני", "Signed In As محمد" and "Current
                 // Display Language: العربية" are English.
                 // But not an English sentence that names right-to-left words, as many words of
-                // its own as theirs and an English function word among them: "Open الإعدادات
-                // then الخصوصية", "Go to الإعدادات" read left to right.
+                // its own as theirs and an English function word beside one of them: "Open
+                // الإعدادات then الخصوصية" and "Go to الإعدادات" read left to right ("Call of
+                // Duty זמין להורדה" is a name before Hebrew).
                 let words = Self.wordDirections(text.scalars)
-                let english = words.phrased && words.all - words.rightToLeft >= words.rightToLeft
+                let english = words.linked && words.all - words.rightToLeft >= words.rightToLeft
                 if 3 * words.unquoted.rightToLeft >= words.unquoted.all && !english || words.nameFirst {
                     declaringStyle.lang = shownLanguage
                 }

@@ -79,7 +79,8 @@ enum HIGRules {
         }
         let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> (offset: Int, number: String, signOnly: Bool)? in
             // (A masked number's digits and the price after them are no number: "•••• 4242 120 ₪".)
-            guard !maskedRanges.contains(where: { $0.overlaps(number.range) }) else { return nil }
+            let after = maskedRanges.partitionPoint { $0.upperBound <= number.range.lowerBound }
+            guard after == maskedRanges.count || !maskedRanges[after].overlaps(number.range) else { return nil }
             let amountEnd = spacedAmountEnd(number, scalars)
             guard amountEnd != nil || readsAsOne(number, scalars),
                 let firstDigit = number.range.first(where: { NumberingSystem.isDigit(scalars[$0]) }),
@@ -92,8 +93,13 @@ enum HIGRules {
             let quoted = (opens ? number.range.lowerBound : firstDigit)...lastDigit
             return (quoted.lowerBound, String(String.UnicodeScalarView(scalars[quoted])), !groups)
         }
-        let said = Set(grouped.map(\.offset))
-        let signed = movedSigns(paragraph.text, lines).filter { !said.contains($0.offset) }  // ("+972 3 555 0199": said once)
+        // A sign that begins a number warned of, or stands right before one, is said with it
+        // ("+972 3 555 0199", "(+972) 3 555 0199", "-1 299,90 ₪": once each).
+        let said = grouped.map { $0.offset..<($0.offset + $0.number.unicodeScalars.count) }
+        let signed = movedSigns(paragraph.text, lines).filter { sign in
+            let next = said.partitionPoint { $0.upperBound <= sign.offset }
+            return !(next < said.count && said[next].lowerBound <= sign.offset + 2)
+        }
         return masked.isEmpty && signed.isEmpty ? grouped : (grouped + masked + signed).sorted { $0.offset < $1.offset }
     }
 
@@ -221,10 +227,9 @@ enum HIGRules {
     /// ("21.11.2026 14:30", "01.12.2026 - 15.12.2026", as with slashes).
     private static func readsAsOne(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
         if !number.otherSigns {
-            // Numbers between single spaces: several side by side, rising or falling, of one
-            // length or short, none beginning with 0, are a list ("36 37 38 39 40", "7 12 23 31
-            // 38 45", "2024 2023 2022", "101 102 103"), which reads right to left in
-            // right-to-left text as it should; groups of three otherwise are a code ("482 917").
+            // Numbers between single spaces that count up or down by one are a list ("36 37 38
+            // 39 40", "2024 2023 2022", "101 102"), which reads right to left in right-to-left
+            // text as it should; groups of three otherwise are a code ("482 917").
             if isList(number, scalars) { return false }
             if number.groups.count >= 2 && number.groups.allSatisfy({ $0 == 3 }) { return true }
         }
@@ -276,14 +281,13 @@ enum HIGRules {
         return hyphensAlone && parts.count >= 3 && number.digits >= 4 && parts.contains { $0.digits >= 2 }
     }
 
-    /// Whether a number between single spaces is a list of numbers (`readsAsOne`): three or
-    /// more, rising or falling, all of one length or of at most two digits, none beginning with
-    /// 0 (a phone number's "03 555 0199" does).
+    /// Whether a number between single spaces is a list of numbers (`readsAsOne`): two or
+    /// more that count up or down by one, none beginning with 0 ("36 37 38 39 40", "2024 2023
+    /// 2022", "101 102"; an account's "123 456 789" or "12 34 56 78" is one number, and a phone
+    /// number's "03 555 0199" begins with 0).
     private static func isList(_ number: NumberGroups.Number, _ scalars: [Unicode.Scalar]) -> Bool {
         let groups = number.groups
-        guard groups.count >= 3, !groups.contains(0), scalars[number.range.lowerBound] != "+",
-            groups.allSatisfy({ $0 == groups[0] }) || groups.allSatisfy({ $0 <= 2 })
-        else { return false }
+        guard groups.count >= 2, !groups.contains(0), scalars[number.range.lowerBound] != "+" else { return false }
         var values: [Int] = []
         var value = 0
         var leadingZero = false
@@ -302,7 +306,7 @@ enum HIGRules {
         values.append(value)
         guard !leadingZero, values.count == groups.count else { return false }
         let pairs = zip(values, values.dropFirst())
-        return pairs.allSatisfy { $0 < $1 } || pairs.allSatisfy { $0 > $1 }
+        return pairs.allSatisfy { $0 + 1 == $1 } || pairs.allSatisfy { $0 == $1 + 1 }
     }
 
     /// Currency written in letters after an amount: Hebrew's shekel, Arabic and Persian

@@ -44,10 +44,11 @@ enum NumberGroups {
         var start = 0
         while start < scalars.count {
             let first = scalars[start]
-            // Not inside a time, a date or a decimal either: "14:30 120 ₪" is no "30 120".
+            // Not inside a time, a date or a decimal either: "14:30 120 ₪" is no "30 120", nor
+            // "12/05 120.00" "05 120.00" (but after "0199/", "050 123 4567" is a number).
             guard first == "+" && isDigit(start + 1) || first == "(" || NumberingSystem.isDigit(first),
                 start == 0 || !NumberingSystem.isDigit(scalars[start - 1]) && scalars[start - 1] != "+"
-                    && !(start >= 2 && isDigit(start - 2) && Self.innerSeparators.contains(scalars[start - 1]))
+                    && !(start >= 2 && isDigit(start - 2) && Self.isInnerSeparator(at: start - 1, in: scalars))
             else {
                 start += 1
                 continue
@@ -84,7 +85,9 @@ enum NumberGroups {
             }
             // What it took past its last digit or ")" is not its: "12 (a". Nor is a "(" it does
             // not close, with what follows it: "189.84 (+2.31%)" and "4.8 (12345 reviews)" are
-            // two numbers each. Nor the hour of a time after it: "2024-05-12 14:30".
+            // two numbers each (what follows is looked through again, and a number that begins
+            // with such a "(" begins after it: "(+1 800 555 0199, toll free)"). Nor the hour of
+            // a time after it: "2024-05-12 14:30".
             var kept = start..<(last + 1)
             if open > 0 {
                 var depth = 0
@@ -106,14 +109,24 @@ enum NumberGroups {
             while upper > start, !NumberingSystem.isDigit(scalars[upper - 1]) && scalars[upper - 1] != ")" { upper -= 1 }
             let number = Self.measured(start..<upper, in: scalars)
             if number.digits > 0, number.groups.count > 1 || number.otherSigns { numbers.append(number) }
-            start = max(end, start + 1)
+            start = kept.upperBound < last + 1 ? max(upper, start + 1) : max(end, start + 1)
         }
         return numbers
     }
 
-    /// Signs that join the digits of a time, a date or a decimal: a number does not begin
-    /// just after one that follows a digit.
-    static let innerSeparators: Set<Unicode.Scalar> = [":", "/", ".", ",", "\u{66B}", "\u{66C}"]
+    /// Whether the sign at `at`, after a digit, joins the digits of a time (":"), or of a date
+    /// or a decimal ("/", ".", ",", "٫", "٬") when one or two digits follow it: a number does
+    /// not begin just after it.
+    static func isInnerSeparator(at: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        switch scalars[at] {
+        case ":": return true
+        case "/", ".", ",", "\u{66B}", "\u{66C}":
+            var end = at + 1
+            while end < scalars.count, NumberingSystem.isDigit(scalars[end]) { end += 1 }
+            return (1...2).contains(end - at - 1)
+        default: return false
+        }
+    }
 
     /// The number over `range`: its digits, its groups between spaces and whether it has
     /// other signs.

@@ -352,7 +352,9 @@ public struct ImageBlock: Sendable, Hashable {
     public var nameScale: Int {
         var name = Substring(Path.lastComponent(source))
         if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
-        if let tilde = name.lastIndex(of: "~") { name = name[..<tilde] }
+        for device in ["~iphone", "~ipad", "~mac", "~tv", "~watch", "~vision"] where name.lowercased().hasSuffix(device) {
+            name = name.dropLast(device.count)
+        }
         if name.hasSuffix("@2x") { return 2 }
         if name.hasSuffix("@3x") { return 3 }
         return 1
