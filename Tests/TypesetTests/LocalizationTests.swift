@@ -1781,6 +1781,28 @@ private let markup = """
                 + "which SwiftUI's Text renders; it is shown as it is written"), "\(run.stderr)")
     }
 
+    /// SwiftUI's automatic grammar agreement, `^[…](inflect: true)`, is shown as its text and
+    /// said: its markup was drawn, broken inside "(inflect: / true)", unsaid.
+    @Test func grammarAgreementInACatalogStringIsShownAsItsText() throws {
+        #expect(CatalogMarkdown.withoutInflection("You added ^[2 large pizza](inflect: true) to your order")
+            .map { [$0.text, $0.first] } == ["You added 2 large pizza to your order", "2 large pizza"])
+        #expect(CatalogMarkdown.withoutInflection("^[%lld foto](inflect: true) y ^[%lld álbum](morphology: { number: \"one\" })")?.text
+            == "%lld foto y %lld álbum")
+        for plain in ["a ^[b] c", "x^[y](z) w", "^[a\nb](inflect: true)", "[a](inflect: true)", "^[a](inflect: true"] {
+            #expect(CatalogMarkdown.withoutInflection(plain) == nil, "\(plain)")
+        }
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document><p key="cart">x</p></document>"#,
+            "c.json": #"{"cart": "You added ^[2 large pizza](inflect: true) to your order"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.json"], in: folder)
+        #expect(try L10nCLI.blocks(run.stdout).blocks.first?.text == "You added 2 large pizza to your order", "\(run)")
+        #expect(run.stderr.contains(
+            "doc.xml:1:11: warning: the string of key 'cart' asks SwiftUI to make '2 large pizza' agree in number and gender "
+                + "(^[…](inflect: true)); it is shown as written"), "\(run.stderr)")
+    }
+
     /// A catalog's warnings are capped on standard error as a document's are: ten of one
     /// message, then a line of how many more (a key given 160,000 times printed 159,999 lines).
     @Test func aCatalogsWarningsAreCapped() throws {

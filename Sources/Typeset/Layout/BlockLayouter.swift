@@ -1642,7 +1642,16 @@ struct BlockLayouter {
                 "key '\(key)' has no text in the catalog, not even in its source language"
                     + (strings.sourceLanguage.map { " '\(Language.canonical(tag: $0))'" } ?? "") + "; the key is shown"))
         }
-        guard let text = found.shown(hasOwnText: hasOwnText) else { return nil }
+        guard var text = found.shown(hasOwnText: hasOwnText) else { return nil }
+        // SwiftUI's automatic grammar agreement: its text shown as written, said (its markup
+        // was drawn, "^[2 large pizza](inflect: true)", broken inside "(inflect: true)").
+        if let (plain, inflected) = CatalogMarkdown.withoutInflection(text) {
+            text = plain
+            diagnostics.report(.warning(
+                block.location,
+                "the string of key '\(key)' asks SwiftUI to make '\(inflected.count > 48 ? inflected.prefix(47) + "…" : inflected)' "
+                    + "agree in number and gender (^[…](inflect: true)); it is shown as written"))
+        }
         let shownBefore = catalogBytesShown
         catalogBytesShown += text.utf8.count
         if catalogBytesShown > Self.maximumCatalogBytes {

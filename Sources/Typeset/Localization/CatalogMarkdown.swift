@@ -4,6 +4,38 @@
 /// The Markdown of a catalog string, which SwiftUI's `Text` renders from a `LocalizedStringKey`
 /// (a link, bold text) and UIKit shows as it is written, as a mockup does.
 enum CatalogMarkdown {
+    /// `text` with SwiftUI's automatic grammar agreement, `^[2 large pizza](inflect: true)`
+    /// (an attribute in brackets after `^[…]`), taken out: its text as written, which SwiftUI
+    /// would make agree ("2 large pizzas") and a mockup cannot; and the first such text. nil
+    /// when there is none. One pass.
+    static func withoutInflection(_ text: String) -> (text: String, first: String)? {
+        let scalars = Array(text.unicodeScalars)
+        var kept = String.UnicodeScalarView()
+        var first: String?
+        var index = 0
+        while index < scalars.count {
+            // `^[`, text without brackets or a line end, `](`, an attribute (`name: value`), `)`.
+            if scalars[index] == "^", index + 1 < scalars.count, scalars[index + 1] == "[" {
+                var close = index + 2
+                while close < scalars.count, !"[]\n".unicodeScalars.contains(scalars[close]) { close += 1 }
+                if close + 1 < scalars.count, scalars[close] == "]", scalars[close + 1] == "(" {
+                    var end = close + 2
+                    while end < scalars.count, scalars[end] != ")", scalars[end] != "\n" { end += 1 }
+                    if end < scalars.count, scalars[end] == ")", scalars[close + 2..<end].contains(":") {
+                        let inner = scalars[index + 2..<close]
+                        kept.append(contentsOf: inner)
+                        first = first ?? String(String.UnicodeScalarView(inner))
+                        index = end + 1
+                        continue
+                    }
+                }
+            }
+            kept.append(scalars[index])
+            index += 1
+        }
+        return first.map { (String(kept), $0) }
+    }
+
     /// The first stretch of `text` that SwiftUI renders as Markdown, as CommonMark reads it: a
     /// link, `[Terms](https://…)` (with a title or not), an autolink, `<https://…>`, or text
     /// between `**`, `__`, `~~` (or longer runs) that can open and close there (not the `****`
