@@ -1130,6 +1130,26 @@ private let markup = """
         #expect(captions.contains("en (shown in he) · Large") && captions.contains("he · Large"), "\(captions)")
     }
 
+    /// A document that pins a language of the other direction than the locale's, with keys:
+    /// the locale's strings are laid out in the pinned language's interface, and that is said
+    /// (an English mockup rendered for Arabic was not mirrored, unsaid).
+    @Test func aPinnedLanguageOfTheOtherDirectionIsSaid() throws {
+        let folder = try L10nCLI.folder([
+            "en.xml": #"<document lang="en"><label key="hello">Hello</label></document>"#,
+            "ltr.xml": #"<document lang="en" dir="ltr"><label key="hello">Hello</label></document>"#,
+            "c.json": #"{"hello": "مرحبا"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "en.xml", "--strings", "c.json", "--locale", "ar"], in: folder)
+        #expect(arabic.stderr.contains(
+            "en.xml:1:1: warning: the document's lang=\"en\" is kept: locale 'ar''s strings are laid out in its left-to-right interface"),
+            "\(arabic.stderr)")
+        for (file, locale) in [("en.xml", "fr"), ("ltr.xml", "ar")] {
+            let run = try L10nCLI.typeset(["layout", file, "--strings", "c.json", "--locale", locale], in: folder)
+            #expect(!run.stderr.contains("is kept"), "\(file) \(locale): \(run.stderr)")
+        }
+    }
+
     /// `--locale` without `--strings`, in a document with keys: an Arabic screen of the
     /// elements' own English text, unsaid. Said once.
     @Test func aLocaleWithoutACatalogIsSaidOnce() throws {

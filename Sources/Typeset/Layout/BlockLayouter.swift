@@ -594,6 +594,17 @@ struct BlockLayouter {
                 "the document's lang=\"\(pinned)\" is kept, and no element has a key: locale '\(locale)' changes nothing in it",
                 hint: "leave lang out for --locale to set it, or give the text keys of a string catalog"))
         }
+        // With keys, the locale's strings are shown in the pinned language's interface: an
+        // English mockup (`lang="en"`) rendered for Arabic was not mirrored, unsaid.
+        if let locale = options.locale, let pinned = document.lang, hasKeys, document.dir == nil,
+            Language.isRightToLeft(language: locale) != Language.isRightToLeft(language: pinned)
+        {
+            let direction = Language.isRightToLeft(language: pinned) ? "right-to-left" : "left-to-right"
+            diagnostics.report(.warning(
+                document.location,
+                "the document's lang=\"\(pinned)\" is kept: locale '\(locale)''s strings are laid out in its \(direction) interface",
+                hint: "leave lang out for --locale to set it"))
+        }
         missingCharacters.finish(in: &diagnostics)
         let (pages, reportPages, pageDiagnostics) = linesLeft < 0 ? ([], [], []) : paginate()
         for diagnostic in pageDiagnostics { diagnostics.report(diagnostic) }
