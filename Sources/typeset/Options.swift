@@ -210,7 +210,7 @@ func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) ->
         "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)"
             + (catalog.otherScript(of: locale).map { "; " + $0 } ?? "") + "); "
             + "keys show the source language's text"
-            + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? "")
+            + (catalog.sourceLanguage.map { " (\(Language.canonical(tag: $0)))" } ?? (catalog.hasBase ? " (Base.lproj's)" : ""))
             // (Mirrored: the interface is the locale's, as Xcode's right-to-left pseudolanguage
             // shows it, not what iOS shows for an app without the language.)
             + (mirrorsSourceText(locale, catalog.sourceLanguage)

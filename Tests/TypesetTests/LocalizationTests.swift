@@ -1560,6 +1560,23 @@ private let markup = """
         try #""files" = "Files 2.4";"#.write(toFile: folder + "/Base.lproj/Localizable.strings", atomically: true, encoding: .utf8)
         let base = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Base.lproj/Localizable.strings", "--locale", "ar"], in: folder)
         #expect(base.stderr.components(separatedBy: "Base.lproj/Localizable.strings:1:1: warning: a Base.lproj file does not say which language").count == 2, "\(base.stderr)")
+        // Given first, beside other languages' folders, it is the last fallback: a locale the
+        // folders lack shows it, and a key one of them lacks shows its text, said (the English
+        // column showed ar.lproj's Arabic, and Hebrew's missing key Arabic too).
+        try FileManager.default.createDirectory(atPath: folder + "/he.lproj", withIntermediateDirectories: true)
+        try #""title" = "Base title";"#.write(toFile: folder + "/Base.lproj/Titles.strings", atomically: true, encoding: .utf8)
+        try #""title" = "כותרת";"#.write(toFile: folder + "/he.lproj/Titles.strings", atomically: true, encoding: .utf8)
+        try #"<document><title key="title">x</title><label key="files">x</label></document>"#
+            .write(toFile: folder + "/base.xml", atomically: true, encoding: .utf8)
+        let layers = ["--strings", "Base.lproj/Localizable.strings", "--strings", "Base.lproj/Titles.strings",
+                      "--strings", "ar.lproj/Localizable.strings", "--strings", "he.lproj/Titles.strings"]
+        for (locale, texts) in [("en", ["Base title", "Files 2.4"]), ("he", ["כותרת", "Files 2.4"])] {
+            let run = try L10nCLI.typeset(["layout", "base.xml", "--locale", locale] + layers, in: folder)
+            #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == texts, "\(locale): \(run.stderr)")
+            if locale == "he" {
+                #expect(run.stderr.contains("base.xml:1:39: warning: key 'files' is not translated to 'he' in the catalog; its Base.lproj text is shown"), "\(run.stderr)")
+            }
+        }
         // `--locale iw` reads the catalog's `he` and writes `he`, as the markup's `lang="iw"` is.
         let iw = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "Hebrew.lproj/Localizable.strings", "--locale", "iw"], in: folder)
         #expect(try L10nCLI.blocks(iw.stdout).blocks.map(\.lang) == ["en", "he", "he", "he", "en", "en", "he"], "\(iw)")

@@ -1643,6 +1643,9 @@ struct BlockLayouter {
                     + (found.shown(hasOwnText: hasOwnText) == nil ? "\(instead) is used" : "its key, the source text, is shown")
             diagnostics.report(.warning(
                 block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; \(shown)"))
+        } else if found.fromBase, let locale = strings.locale {
+            diagnostics.report(.warning(
+                block.location, "key '\(key)' is not translated to '\(locale)' in the catalog; its Base.lproj text is shown"))
         } else if found.isKey && isText && !hasOwnText && LocalizedStrings.LookedUp.prefersOwnText(found.text) {
             // In the source language too, where the key itself shows and reads as an identifier
             // (its `en` form not written yet): the English mockup showed "welcome.title" as its

@@ -34,6 +34,8 @@ public struct LocalizedStrings: Sendable {
     /// language's text, which is one warning (at the catalog for `--locale`, else at the
     /// document), not one per key.
     public let hasLocale: Bool
+    /// The table "" holds a Base.lproj file's strings (`StringCatalog.hasBase`).
+    var hasBase = false
 
     public struct LookedUp: Sendable {
         public var text: String
@@ -47,6 +49,8 @@ public struct LocalizedStrings: Sendable {
         public var isKey = false
         /// The catalog's entry for the key is broken (only the documents that use it fail).
         public var problem: Diagnostic?
+        /// It is a Base.lproj file's text, shown for a locale that has strings but not this one.
+        public var fromBase = false
 
         /// The text an element shows for the key (SPEC 5.2): none when the entry is broken. A
         /// key the catalog has without text shows itself, as the app does: Xcode writes a string
@@ -127,9 +131,11 @@ public struct LocalizedStrings: Sendable {
             }
             if deviceUntranslated[language]?.contains(key) == true { continue }
             if let text = own ?? tables[language]?[key] {
-                return LookedUp(
+                var found = LookedUp(
                     text: text, fallback: isFallback ? written(language) : nil,
                     language: language.isEmpty ? nil : written(language))
+                found.fromBase = language.isEmpty && hasBase && index >= ownLanguages
+                return found
             }
         }
         guard keysWithoutText.contains(key) else { return nil }
@@ -390,6 +396,12 @@ public struct StringCatalog: Sendable {
     public var tables: [String: [String: String]]
     /// The catalog's source language (.xcstrings), the last fallback.
     public var sourceLanguage: String?
+    /// `sourceLanguage` is only the language of an `.lproj` folder the file is in (no catalog
+    /// said it is the source one).
+    var sourceIsFolders = false
+    /// The strings of a `Base.lproj` file are among `tables[""]`: the app's development
+    /// language, the last fallback, before any other language's strings.
+    public var hasBase = false
     /// Keys marked `"shouldTranslate": false` (.xcstrings): the source language's text is theirs.
     public var untranslatable: Set<String>
     /// Language → key → why its entry cannot be read (the language "": the whole entry). A
@@ -593,12 +605,14 @@ public struct StringCatalog: Sendable {
         // With nothing to tell apart (no locale, a file of one language, no strings for the
         // locale), every language of the chain counts as the locale's own.
         let ownCount = own.map { !languages.isEmpty && hasLocale ? $0.count : chain.count } ?? chain.count
-        return LocalizedStrings(
+        var strings = LocalizedStrings(
             tables: tables, languages: chain, ownLanguages: ownCount, locale: locale,
             sourceLanguage: normalizedSource, untranslatable: untranslatable,
             problems: problems, keysWithoutText: keysWithoutText,
             deviceTables: device.flatMap { deviceTables[$0] } ?? [:], deviceProblems: device.flatMap { deviceProblems[$0] } ?? [:],
             deviceUntranslated: device.flatMap { deviceUntranslated[$0] } ?? [:], hasLocale: hasLocale)
+        strings.hasBase = hasBase
+        return strings
     }
 
     /// Language tags compare without regard to case, and `_` (as in `en_GB`) means `-`.
@@ -637,14 +651,18 @@ public struct StringCatalog: Sendable {
                 catalog.tables[tag] = catalog.tables.removeValue(forKey: "")
                 if let problems = catalog.problems.removeValue(forKey: "") { catalog.problems[tag] = problems }
                 catalog.sourceLanguage = language
+                catalog.sourceIsFolders = true
             } else if name.lowercased() == "base" {
                 // The development language's strings, which neither the folder nor the file
                 // name: "Version 2.4" in Base.lproj was set as Arabic under `--locale ar`, its
-                // digits Arabic-Indic, unsaid.
+                // digits Arabic-Indic, unsaid. They are the last fallback, before the other
+                // languages' files (an English sheet column showed ar.lproj's Arabic).
+                catalog.hasBase = true
                 catalog.warnings.append(.warning(
                     SourceLocation(file: path, line: 1, column: 1),
                     "a Base.lproj file does not say which language its strings are in (the app's development "
-                        + "language): they are taken to be in the locale's, or the document's",
+                        + "language): they are shown where a locale has no text of its own, taken to be in the "
+                        + "locale's language, or the document's",
                     hint: "give the .xcstrings catalog, or the .strings file of the language's own folder, such as en.lproj"))
             }
         }
@@ -678,7 +696,11 @@ public struct StringCatalog: Sendable {
         }
         for (catalog, path) in catalogs.dropFirst() {
             merged.warnings += catalog.warnings
-            merged.sourceLanguage = merged.sourceLanguage ?? catalog.sourceLanguage
+            merged.hasBase = merged.hasBase || catalog.hasBase
+            if merged.sourceLanguage == nil || merged.sourceIsFolders && !catalog.sourceIsFolders && catalog.sourceLanguage != nil {
+                merged.sourceLanguage = catalog.sourceLanguage ?? merged.sourceLanguage
+                merged.sourceIsFolders = catalog.sourceLanguage == nil ? merged.sourceIsFolders : catalog.sourceIsFolders
+            }
             merged.untranslatable.formUnion(catalog.untranslatable)
             merged.keysWithoutText.formUnion(catalog.keysWithoutText)
             var differing: [(language: String, key: String)] = []
@@ -712,6 +734,9 @@ public struct StringCatalog: Sendable {
                     "the key '\(key)'\(written) has other text in \(first), given first: that text is used"))
             }
         }
+        // Beside a Base.lproj file, the development language's, an `.lproj` folder's language
+        // is no source language: a key a locale lacks shows Base's text, not the first folder's.
+        if merged.hasBase && merged.sourceIsFolders { merged.sourceLanguage = nil }
         // A key without source text in one file may have it in another.
         if let source = merged.normalizedSource, let table = merged.tables[source] {
             merged.keysWithoutText = merged.keysWithoutText.filter { table[$0] == nil }
