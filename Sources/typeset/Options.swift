@@ -189,7 +189,12 @@ func loadCatalog(_ paths: [String], locales: [String]) -> (StringCatalog?, [Diag
     guard errors.isEmpty else { return (nil, errors, unreadable) }
     let catalog = StringCatalog.merging(loaded)
     let file = paths.first ?? ""
-    return (catalog, catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: file) }, nil)
+    return (
+        catalog,
+        catalog.warnings + locales.compactMap { noStringsWarning(catalog, locale: $0, file: file) }
+            + locales.flatMap { catalog.pluralWarnings(locale: $0) },
+        nil
+    )
 }
 
 /// A catalog's warnings as a document's are printed: ten of one message, 200 lines in all (a

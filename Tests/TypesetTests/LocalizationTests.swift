@@ -99,7 +99,10 @@ private let xcstrings = #"""
               "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld photos" } } } } },
             "ar" : { "variations" : { "plural" : {
               "zero" : { "stringUnit" : { "state" : "translated", "value" : "لا صور" } },
+              "one" : { "stringUnit" : { "state" : "translated", "value" : "صورة واحدة" } },
+              "two" : { "stringUnit" : { "state" : "translated", "value" : "صورتان" } },
               "few" : { "stringUnit" : { "state" : "translated", "value" : "%lld صور" } },
+              "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld صورة" } },
               "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld صورة" } } } } }
           }
         },
@@ -1816,6 +1819,36 @@ private let markup = """
         #expect(run.stderr.contains(
             "doc.xml:1:11: warning: the string of key 'terms' has Markdown ('[شروط الخدمة](https://example.com/terms)'), "
                 + "which SwiftUI's Text renders; it is shown as it is written"), "\(run.stderr)")
+    }
+
+    /// Plural variations that lack a form CLDR gives their language (or have it untranslated)
+    /// are said where that language's locale is laid out: a mockup shows `other`, and the app
+    /// shows the lacking forms for the commonest counts (Arabic's "few" is 3–10).
+    @Test func pluralVariationsLackingALanguagesFormsAreSaid() throws {
+        #expect(PluralForms.categories(of: "ar") == ["zero", "one", "two", "few", "many", "other"])
+        #expect(PluralForms.categories(of: "en") == ["one", "other"])
+        #expect(PluralForms.missing(from: ["one", "few", "other"], language: "ru") == ["many"])
+        func plural(_ forms: [(String, String)]) -> String {
+            #"{ "variations" : { "plural" : {"# + forms.map { name, value in
+                #""\#(name)" : { "stringUnit" : { "state" : "\#(value.isEmpty ? "new" : "translated")", "value" : "\#(value)" } }"#
+            }.joined(separator: ", ") + "} } }"
+        }
+        let catalog = #"{ "sourceLanguage" : "en", "strings" : { "files" : { "localizations" : {"#
+            + #""en" : "# + plural([("one", "%lld file"), ("other", "%lld files")]) + ", "
+            + #""ar" : "# + plural([("one", "ملف واحد"), ("few", ""), ("other", "%lld ملف")]) + ", "
+            + #""he" : "# + plural([("one", "קובץ אחד"), ("two", "שני קבצים"), ("other", "%lld קבצים")]) + " } } } }"
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document><label key="files">3 files</label></document>"#, "c.xcstrings": catalog,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arabic = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", "ar-EG"], in: folder)
+        #expect(arabic.stderr.contains(
+            "c.xcstrings:1:312: warning: the plural variations of key 'files' (ar) have no 'zero', 'two', 'few', 'many' forms, "
+                + "which the app shows for some counts; a mockup shows the 'other' form"), "\(arabic.stderr)")
+        for locale in ["en", "he"] {
+            let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.xcstrings", "--locale", locale], in: folder)
+            #expect(!run.stderr.contains("plural variations"), "\(locale): \(run.stderr)")
+        }
     }
 
     /// SwiftUI's automatic grammar agreement, `^[…](inflect: true)`, is shown as its text and

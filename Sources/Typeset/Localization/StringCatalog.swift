@@ -412,6 +412,14 @@ public struct StringCatalog: Sendable {
     public var keysWithoutText: Set<String> = []
     /// What reading the file found that does not stop it being used (a key given twice).
     public var warnings: [Diagnostic] = []
+    /// Language → the warnings about plural variations that lack a form of the language
+    /// (`lackingPluralForms`), said where a locale of that language is laid out.
+    public var pluralWarnings: [String: [Diagnostic]] = [:]
+
+    /// The warnings about plural variations of `locale`'s own languages.
+    public func pluralWarnings(locale: String) -> [Diagnostic] {
+        ownLanguages(locale).flatMap { pluralWarnings[$0] ?? [] }
+    }
     /// Device → language → key → text, for the keys whose device variations give that device
     /// (`iphone`, `ipad`) another text than the `other` one in `tables`.
     public var deviceTables: [String: [String: [String: String]]] = [:]
@@ -696,6 +704,7 @@ public struct StringCatalog: Sendable {
         }
         for (catalog, path) in catalogs.dropFirst() {
             merged.warnings += catalog.warnings
+            merged.pluralWarnings.merge(catalog.pluralWarnings) { $0 + $1 }
             merged.hasBase = merged.hasBase || catalog.hasBase
             if merged.sourceLanguage == nil || merged.sourceIsFolders && !catalog.sourceIsFolders && catalog.sourceLanguage != nil {
                 merged.sourceLanguage = catalog.sourceLanguage ?? merged.sourceLanguage
@@ -915,6 +924,7 @@ public struct StringCatalog: Sendable {
         var badLanguages: [(language: String, at: LocatedJSON, problem: String)] = []
         var budget = substitutedTextBudget
         var largest: (what: String, bytes: Int)?  // the text substitutions made most of
+        var pluralWarnings: [String: [Diagnostic]] = [:]
         // Of a key given twice only the later entry is read (Foundation's reading keeps the last).
         let (warnings, last) = repeatedKeys(strings, file: file, later: "entry")
         // The catalog's own members given twice ("strings", "sourceLanguage"): the later is
@@ -990,6 +1000,8 @@ public struct StringCatalog: Sendable {
                         }
                     }
                     if before - budget > largest?.bytes ?? 0 { largest = ("key '\(key)' (\(language))", before - budget) }
+                    let lacking = lackingPluralForms(localization, key: key, language: language, file: file)
+                    if !lacking.isEmpty { pluralWarnings[normalized, default: []] += lacking }
                 }
             }
             if !hasSource { keysWithoutText.insert(key) }
@@ -1003,7 +1015,43 @@ public struct StringCatalog: Sendable {
         catalog.warnings = warnings + checks + badLanguages.map { language, at, problem in
             .warning(location(at, file), "the strings under \"\(language)\" are passed over: \(problem)")
         }
+        catalog.pluralWarnings = pluralWarnings
         return catalog
+    }
+
+    /// A warning for each plural variation in `localization` (its own, its substitutions',
+    /// a device form's, as deep as `maximumSubstitutionDepth`) that lacks a form CLDR gives
+    /// `language`, or has it untranslated (state "new", empty): a mockup shows `other`, and the
+    /// app shows the lacking forms for the commonest counts ("few" is 3–10 in Arabic, "two"
+    /// is 2 in Hebrew), its `other` text or nothing.
+    private static func lackingPluralForms(_ localization: LocatedJSON, key: String, language: String, file: String)
+        -> [Diagnostic]
+    {
+        var found: [Diagnostic] = []
+        func look(_ entry: LocatedJSON, depth: Int) {
+            guard depth <= maximumSubstitutionDepth, entry.members != nil else { return }
+            if let variations = entry["variations"]?.members {
+                for (kind, forms) in variations {
+                    guard let members = forms.members else { continue }
+                    if kind == "plural" {
+                        let given = Set(members.filter { !isUntranslated($0.value) }.map(\.key))
+                        let missing = PluralForms.missing(from: given, language: language)
+                        if !missing.isEmpty {
+                            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+                            found.append(.warning(
+                                location(forms, file),
+                                "the plural variations of key '\(key)' (\(language)) have no \(names) form"
+                                    + (missing.count == 1 ? "" : "s") + ", which the app shows for some counts; "
+                                    + "a mockup shows the 'other' form"))
+                        }
+                    }
+                    for (_, form) in members { look(form, depth: depth + 1) }
+                }
+            }
+            for (_, substitution) in entry["substitutions"]?.members ?? [] { look(substitution, depth: depth + 1) }
+        }
+        look(localization, depth: 0)
+        return found
     }
 
     /// Why a catalog's localization is under no language, nil when it is under one.
