@@ -666,6 +666,36 @@ private let xcstrings = #"""
         }
     }
 
+    /// A `.stringsdict`'s device rule shows the document's device's form, else `other`; its
+    /// width rule the widest form, said. (Both were errors, "has no NSStringLocalizedFormatKey",
+    /// and the document failed.)
+    @Test func stringsDictDeviceAndWidthRulesAreRead() throws {
+        let plist = """
+            <plist version="1.0"><dict>
+            <key>tap</key><dict><key>NSStringDeviceSpecificRuleType</key><dict>
+              <key>iphone</key><string>اضغط</string><key>ipad</key><string>اضغط على iPad</string>
+              <key>other</key><string>انقر</string></dict></dict>
+            <key>welcome</key><dict><key>NSStringVariableWidthRuleType</key><dict>
+              <key>1</key><string>أهلا</string><key>50</key><string>مرحبا بك في تطبيقنا</string><key>20</key><string>مرحبا</string>
+            </dict></dict>
+            </dict></plist>
+            """
+        let folder = try L10nCLI.folder([
+            "ar.lproj/Localizable.stringsdict": plist,
+            "phone.xml": #"<document device="iphone-8"><label key="tap">x</label><label key="welcome">x</label></document>"#,
+            "tablet.xml": #"<document device="ipad"><label key="tap">x</label></document>"#,
+            "none.xml": #"<document><label key="tap">x</label></document>"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, texts) in [("phone.xml", ["اضغط", "مرحبا بك في تطبيقنا"]), ("tablet.xml", ["iPadاضغط على "]), ("none.xml", ["انقر"])] {
+            let run = try L10nCLI.typeset(["layout", file, "--strings", "ar.lproj/Localizable.stringsdict", "--locale", "ar"], in: folder)
+            let shown = try L10nCLI.blocks(run.stdout).blocks.map(\.text)
+            #expect(run.status == 0 && shown == texts, "\(file): \(run)")
+            #expect(run.stderr.contains("ar.lproj/Localizable.stringsdict:5:65: warning: key 'welcome' has width variants; a mockup shows the widest, '50'"),
+                "\(run.stderr)")
+        }
+    }
+
     /// A `.stringsdict` (an app's plural rules beside its .strings) is read: each key's format
     /// with its `%#@NAME@` variables replaced by their `other` forms, nested ones too, its
     /// specifiers kept; Apple's DOCTYPE is passed over, locations kept. A broken entry fails the

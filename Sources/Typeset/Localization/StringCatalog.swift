@@ -658,6 +658,9 @@ public struct StringCatalog: Sendable {
                 let tag = normalizedLanguage(language)
                 catalog.tables[tag] = catalog.tables.removeValue(forKey: "")
                 if let problems = catalog.problems.removeValue(forKey: "") { catalog.problems[tag] = problems }
+                for device in catalog.deviceTables.keys {
+                    if let forms = catalog.deviceTables[device]?.removeValue(forKey: "") { catalog.deviceTables[device]?[tag] = forms }
+                }
                 catalog.sourceLanguage = language
                 catalog.sourceIsFolders = true
             } else if name.lowercased() == "base" {

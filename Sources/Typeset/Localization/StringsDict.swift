@@ -17,12 +17,43 @@ extension StringCatalog {
         }
         var table: [String: String] = [:]
         var problems: [String: Diagnostic] = [:]
+        var deviceTables: [String: [String: String]] = [:]
+        var warnings: [Diagnostic] = []
         for (key, value) in try members(of: entries) {
             do throws(Diagnostic) {
                 guard value.name == "dict" else {
                     throw .error(value.location, "the entry of key '\(key)' must be a <dict>, not <\(value.name)>")
                 }
                 let variables = Dictionary(try members(of: value), uniquingKeysWith: { first, _ in first })
+                // A device rule: the document's device's form, else `other`, as a catalog's device
+                // variations are read; a width rule: the widest form, said (a mockup has no
+                // width to choose by). Both failed the document as entries without a format.
+                if let rule = variables["NSStringDeviceSpecificRuleType"] ?? variables["NSStringVariableWidthRuleType"] {
+                    guard rule.name == "dict" else {
+                        throw .error(rule.location, "the rule of key '\(key)' must be a <dict> of forms, not <\(rule.name)>")
+                    }
+                    var forms: [(name: String, text: String)] = []
+                    for (name, form) in try members(of: rule) { forms.append((name, try string(form, key: key))) }
+                    if variables["NSStringDeviceSpecificRuleType"] != nil {
+                        for device in deviceNames {
+                            if let form = forms.first(where: { $0.name == device }) { deviceTables[device, default: [:]][key] = form.text }
+                        }
+                        guard let other = forms.first(where: { $0.name == "other" }) else {
+                            throw .error(
+                                rule.location,
+                                "the device rule of key '\(key)' has no 'other' form, which a document shows unless its device has a form of its own")
+                        }
+                        table[key] = other.text
+                    } else {
+                        guard let widest = forms.max(by: { (Int($0.name) ?? 0) < (Int($1.name) ?? 0) }) else {
+                            throw .error(rule.location, "the width rule of key '\(key)' has no forms")
+                        }
+                        table[key] = widest.text
+                        warnings.append(.warning(
+                            rule.location, "key '\(key)' has width variants; a mockup shows the widest, '\(widest.name)'"))
+                    }
+                    continue
+                }
                 guard let format = variables["NSStringLocalizedFormatKey"] else {
                     throw .error(value.location, "the entry of key '\(key)' has no NSStringLocalizedFormatKey")
                 }
@@ -35,6 +66,8 @@ extension StringCatalog {
         }
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
         if !problems.isEmpty { catalog.problems[""] = problems }
+        for (device, forms) in deviceTables { catalog.deviceTables[device] = ["": forms] }
+        catalog.warnings = warnings
         return catalog
     }
 
