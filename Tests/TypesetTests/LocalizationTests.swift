@@ -537,6 +537,15 @@ private let xcstrings = #"""
             #expect(regions.strings(locale: locale)["a"] == "HK" && regions.strings(locale: locale)["b"] == "Hant", "\(locale)")
         }
         #expect(regions.strings(locale: "zh-TW")["a"] == "Hant")
+        // Of several regions, the language's likely one in CLDR, as ICU's matcher takes it (the
+        // first in order stood in: `fr` showed `fr-CA`, `de-AT` `de-CH`, `ar` `ar-AE`).
+        let several = StringCatalog(
+            tables: ["fr-CA": ["a": "CA"], "fr-FR": ["a": "FR"], "de-CH": ["a": "CH"], "de-DE": ["a": "DE"],
+                     "ar-AE": ["a": "AE"], "ar-EG": ["a": "EG"], "zh-HK": ["a": "HK"], "zh-TW": ["a": "TW"], "en": ["a": "en"]],
+            sourceLanguage: "en")
+        for (locale, shown) in [("fr", "FR"), ("fr-BE", "FR"), ("de-AT", "DE"), ("ar", "EG"), ("ar-SA", "EG"), ("zh-Hant", "TW")] {
+            #expect(several.strings(locale: locale)["a"] == shown, "\(locale)")
+        }
     }
 
     /// Locales match as iOS matches them: Chinese by script, Latin American Spanish by es-419,

@@ -35,3 +35,19 @@ enum PluralForms {
         return ["zero", "one", "two", "few", "many", "other"].filter { categories.contains($0) && !forms.contains($0) }
     }
 }
+
+/// CLDR's likely subtags, from the toolchain's ICU.
+enum LikelySubtags {
+    /// The region `tag` is most likely used in (`fr` → `fr`'s "fr", `zh-Hant` → "tw", `ar` →
+    /// "eg"), lowercased; nil when ICU does not know it.
+    static func region(of tag: String) -> String? {
+        var status = U_ZERO_ERROR
+        var maximized = [CChar](repeating: 0, count: 160)
+        _ = swift_uloc_addLikelySubtags(tag, &maximized, Int32(maximized.count - 1), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue else { return nil }
+        var country = [CChar](repeating: 0, count: 16)
+        let length = swift_uloc_getCountry(maximized, &country, Int32(country.count - 1), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, length > 0 else { return nil }
+        return String(cString: country).lowercased()
+    }
+}

@@ -459,8 +459,9 @@ public struct StringCatalog: Sendable {
     /// before `es`, Portuguese outside Brazil by `pt-PT`, English outside the United States by
     /// `en-GB`, Macao's Chinese by Hong Kong's; then, when none of those has strings (nor is the
     /// source language), one other form of the language in the same script: the source
-    /// language (`en` → `en-US`), else the catalog's first (`pt` → `pt-BR`, `fr` → `fr-CA`,
-    /// `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization, the best
+    /// language (`en` → `en-US`), else the one of the language's likely region in CLDR (`fr`
+    /// → `fr-FR` before `fr-CA`, `de-AT` → `de-DE`, `zh-Hant` → `zh-TW`), else the catalog's
+    /// first (`pt` → `pt-BR`, `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization, the best
     /// the catalog has: a key its `fr` lacks shows the source language's text, not `fr-CA`'s
     /// (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
     func ownLanguages(_ locale: String) -> [String] {
@@ -531,7 +532,14 @@ public struct StringCatalog: Sendable {
         if let source = normalizedSource, isForm(source), inScript(source) {
             return chain + [source]
         }
-        if let other = languages.first(where: { isForm($0) && !inChain.contains($0) && inScript($0) }) { chain.append(other) }
+        // (The language's likely region first, as ICU's matcher takes it: `fr` → `fr-FR`,
+        // `de-AT` → `de-DE`, `zh-Hant` → `zh-TW`, not the first in order, `fr-CA`, `de-CH`.)
+        let forms = languages.filter { isForm($0) && !inChain.contains($0) && inScript($0) }
+        let bare = script.map { language + "-" + $0 } ?? language
+        let likely = LikelySubtags.region(of: bare).flatMap { region in
+            forms.first { Language.regionSubtag(Language.subtags(of: $0)) == region }
+        }
+        if let other = likely ?? forms.first { chain.append(other) }
         return chain
     }
 
