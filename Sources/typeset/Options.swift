@@ -209,6 +209,13 @@ func printCatalogWarnings(_ warnings: [Diagnostic]) {
 /// source language's text, which a mockup of that locale is not meant to (a misspelt locale, a
 /// language not translated yet).
 func noStringsWarning(_ catalog: StringCatalog, locale: String, file: String) -> Diagnostic? {
+    // Another region's strings in the language, where it has none of the locale's own: shown,
+    // as iOS shows them, and said (`--locale pt-BR` showed pt-PT's, unsaid).
+    if let standIn = catalog.standIn(for: locale) {
+        return .warning(
+            SourceLocation(file: file, line: 1, column: 1),
+            "no strings for locale '\(locale)' (the catalog has \(catalog.writtenLanguages)); '\(standIn)' strings are shown")
+    }
     guard !catalog.hasStrings(locale: locale) else { return nil }
     return .warning(
         SourceLocation(file: file, line: 1, column: 1),

@@ -523,6 +523,9 @@ private let xcstrings = #"""
         // A language of which the catalog has one region only takes that region's.
         #expect(loaded.strings(locale: "pt")["Color"] == "Cor" && loaded.strings(locale: "pt-PT")["Color"] == "Cor")
         #expect(loaded.hasStrings(locale: "pt") && loaded.hasStrings(locale: "fr-BE"))
+        // Said at the command line (`noStringsWarning`): the stand-in region is named.
+        #expect(loaded.standIn(for: "pt") == "pt-BR" && loaded.standIn(for: "pt-PT") == "pt-BR")
+        #expect(loaded.standIn(for: "fr-BE") == nil && loaded.standIn(for: "en-AU") == nil && loaded.standIn(for: "pt-BR") == nil)
         // One region, not two key by key; the source language when it is a form of the locale's
         // (`en-US` for `en`, not `en-GB`); Macao's Chinese is Hong Kong's, before `zh-Hant`.
         let regions = StringCatalog(

@@ -598,6 +598,18 @@ public struct StringCatalog: Sendable {
             + "'\(Language.canonicalCase(tag: tag))' in \(letters(own))"
     }
 
+    /// The other region's strings that stand in for `locale`, which the catalog has none of
+    /// in its language (`pt-PT`'s for `pt-BR`: `ownLanguages`' last resort), when that is not
+    /// the source language; nil otherwise.
+    public func standIn(for locale: String) -> String? {
+        let own = ownLanguages(locale)
+        guard let last = own.last, own.count > 1, last != normalizedSource, hasStrings(of: last),
+            !own.dropLast().contains(where: hasStrings(of:)),
+            !(StringCatalog.normalizedLanguage(locale) + "-").hasPrefix(last + "-")
+        else { return nil }
+        return Language.canonicalCase(tag: last)
+    }
+
     private func hasStrings(own: [String]) -> Bool {
         if languages.isEmpty && sourceLanguage == nil { return true }
         return own.contains(where: hasStrings(of:))
