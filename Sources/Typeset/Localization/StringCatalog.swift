@@ -461,9 +461,10 @@ public struct StringCatalog: Sendable {
     /// source language), one other form of the language in the same script: the source
     /// language (`en` → `en-US`), else the one of the language's likely region in CLDR (`fr`
     /// → `fr-FR` before `fr-CA`, `de-AT` → `de-DE`, `zh-Hant` → `zh-TW`), else the catalog's
-    /// first (`pt` → `pt-BR`, `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one localization, the best
-    /// the catalog has: a key its `fr` lacks shows the source language's text, not `fr-CA`'s
-    /// (`--locale en` showed the catalog's `en-GB` "Colour" for a key with no `en` text).
+    /// first (`pt` → `pt-BR`, `zh-TW` → `zh-HK`; never `zh-TW` → `zh-Hans`). An app shows one
+    /// localization, the best the catalog has: a key its `fr` lacks shows the source language's
+    /// text, not `fr-CA`'s (`--locale en` showed the catalog's `en-GB` "Colour" for a key with
+    /// no `en` text).
     func ownLanguages(_ locale: String) -> [String] {
         var parts = StringCatalog.normalizedLanguage(locale).split(separator: "-").map(String.init)
         // A private-use or grandfathered tag is one language, no form of "x" or "i"

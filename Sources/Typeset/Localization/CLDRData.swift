@@ -1,7 +1,9 @@
-// The plural forms a language has (CLDR's plural rules, from the toolchain's ICU), so that a
-// catalog's plural variations that lack one can be said: a mockup shows the `other` form, and
-// the forms an app shows for the commonest counts ("few" for 3–10 in Arabic, "two" in Hebrew)
-// were missing unsaid.
+// CLDR's data about languages that catalogs need, from the toolchain's ICU (`_FoundationICU`,
+// as LineBreak/DictionaryBreaks.swift uses it): the plural forms a language has, so that a
+// catalog's plural variations that lack one can be said (a mockup shows the `other` form, and
+// the forms an app shows for the commonest counts, "few" for 3–10 in Arabic, "two" in Hebrew,
+// were missing unsaid); and the region a language is most likely used in, so that `fr` takes a
+// catalog's `fr-FR` rather than its `fr-CA`.
 
 import _FoundationICU
 
@@ -38,8 +40,8 @@ enum PluralForms {
 
 /// CLDR's likely subtags, from the toolchain's ICU.
 enum LikelySubtags {
-    /// The region `tag` is most likely used in (`fr` → `fr`'s "fr", `zh-Hant` → "tw", `ar` →
-    /// "eg"), lowercased; nil when ICU does not know it.
+    /// The region `tag` is most likely used in, lowercased (`fr` → "fr", `zh-Hant` → "tw", `ar`
+    /// → "eg"); nil when ICU does not know it.
     static func region(of tag: String) -> String? {
         var status = U_ZERO_ERROR
         var maximized = [CChar](repeating: 0, count: 160)
