@@ -1893,6 +1893,26 @@ private let markup = """
         }
     }
 
+    /// A key the catalog lacks is said with the one it was likely meant to be: the same but
+    /// for case or spaces at its ends, or one or two letters apart (a typo'd "gret" got no hint).
+    @Test func aKeyTheCatalogLacksIsSaidWithTheNearestOne() throws {
+        let strings = StringCatalog(tables: ["en": ["greet": "Hello", "settings.title": "Settings", "ok": "OK"]], sourceLanguage: "en")
+            .strings(locale: "en")
+        #expect(strings.nearestKey(to: "gret") == "greet" && strings.nearestKey(to: " greet") == "greet")
+        #expect(strings.nearestKey(to: "Greet") == "greet" && strings.nearestKey(to: "settings.titel") == "settings.title")
+        #expect(strings.nearestKey(to: "OK ") == "ok" && strings.nearestKey(to: "ko") == nil && strings.nearestKey(to: "farewell") == nil)
+        #expect(LocalizedStrings.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars), atMost: 3) == 3)
+        #expect(LocalizedStrings.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars), atMost: 2) == nil)
+        let folder = try L10nCLI.folder([
+            "doc.xml": #"<document><label key="gret">Hi</label></document>"#, "c.json": #"{"greet": "Hello"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try L10nCLI.typeset(["layout", "doc.xml", "--strings", "c.json"], in: folder)
+        #expect(run.stderr.contains(
+            "doc.xml:1:11: warning: no string for key 'gret' in the catalog; the element's own text is used (did you mean 'greet'?)"),
+            "\(run.stderr)")
+    }
+
     /// SwiftUI's automatic grammar agreement, `^[…](inflect: true)`, is shown as its text and
     /// said: its markup was drawn, broken inside "(inflect: / true)", unsaid.
     @Test func grammarAgreementInACatalogStringIsShownAsItsText() throws {

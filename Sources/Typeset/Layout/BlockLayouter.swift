@@ -469,6 +469,19 @@ struct BlockLayouter {
     private var reportedUnreadableCatalog = false
     /// Keys whose broken catalog entry has been reported: once per document.
     private var reportedProblems: Set<String> = []
+    /// The catalog's key each key it lacks was likely meant to be (`LocalizedStrings.nearestKey`),
+    /// looked for once a key and for `nearestKeysSought` keys a document at most: each looks
+    /// through every key of the catalog.
+    private var nearestKeys: [String: String?] = [:]
+    private static let nearestKeysSought = 20
+
+    private mutating func nearestKey(to key: String, in strings: LocalizedStrings) -> String? {
+        if let known = nearestKeys[key] { return known }
+        guard nearestKeys.count < Self.nearestKeysSought else { return nil }
+        let found = strings.nearestKey(to: key)
+        nearestKeys[key] = .some(found)
+        return found
+    }
     /// The UTF-8 bytes of the catalog strings shown so far (`maximumCatalogBytes`).
     private var catalogBytesShown = 0
     /// The most catalog text a document may show, as much as the largest markup holds: each
@@ -1621,7 +1634,8 @@ struct BlockLayouter {
             diagnostics.report(.warning(
                 block.location,
                 "no string for key '\(key)' in the catalog; "
-                    + (hasOwnText ? "\(instead) is used" : isText ? "the key is shown" : "the image has no alt")))
+                    + (hasOwnText ? "\(instead) is used" : isText ? "the key is shown" : "the image has no alt"),
+                hint: nearestKey(to: key, in: strings).map { "did you mean '\($0)'?" }))
             // In the element's language unless it reads as the source language (the caller's
             // `ownTextLanguage`): the catalog does not say which language its keys are in (the
             // source language of an `ar.lproj` file is Arabic, and "Sign in!" read "!Sign in").

@@ -111,6 +111,58 @@ public struct LocalizedStrings: Sendable {
 
     public subscript(key: String) -> String? { lookUp(key)?.text }
 
+    /// The catalog's key that `key`, which it lacks, was likely meant to be: the same but for
+    /// case or white space at its ends ("Greet", " greet"), else one or two letters apart
+    /// ("gret"), the nearest (the first in order of equals); nil when none is. Keys of four
+    /// letters or more only, but the first kind.
+    public func nearestKey(to key: String) -> String? {
+        var keys = Set(tables.values.flatMap(\.keys)).union(keysWithoutText)
+        for table in problems.values { keys.formUnion(table.keys) }
+        func normalized(_ text: String) -> String { text.trimmingWhitespace().lowercased() }
+        let plain = normalized(key)
+        let typed = Array(key.unicodeScalars)
+        // Distance 0: the same but for case and spaces; then one or two letters apart.
+        var best: (distance: Int, key: String)?
+        for candidate in keys {
+            let distance: Int
+            if normalized(candidate) == plain {
+                distance = 0
+            } else {
+                let other = Array(candidate.unicodeScalars)
+                guard typed.count >= 4, abs(other.count - typed.count) <= 2,
+                    let apart = Self.editDistance(typed, other, atMost: 2)
+                else { continue }
+                distance = apart
+            }
+            if best.map({ distance < $0.distance || distance == $0.distance && candidate < $0.key }) ?? true {
+                best = (distance, candidate)
+            }
+        }
+        return best?.key
+    }
+
+    /// Levenshtein's distance of `a` and `b` when it is at most `limit`, else nil (only the
+    /// band of diagonals within `limit` is filled).
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int? {
+        guard abs(a.count - b.count) <= limit else { return nil }
+        let far = limit + 1
+        var previous = Array(0...b.count).map { min($0, far) }
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [Int](repeating: far, count: b.count + 1)
+            current[0] = min(i, far)
+            let low = max(1, i - limit), high = min(b.count, i + limit)
+            if low <= high {
+                for j in low...high {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost, far)
+                }
+            }
+            guard current.min() ?? far < far else { return nil }
+            previous = current
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
+    }
+
     /// The text of `key` and the language it came from, when that is a fallback: a key the
     /// locale has no string for shows the source language's (SPEC 5.2), which localization
     /// testing wants to be told of.
