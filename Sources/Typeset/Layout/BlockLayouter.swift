@@ -1677,7 +1677,7 @@ struct BlockLayouter {
             text = plain
             diagnostics.report(.warning(
                 block.location,
-                "the string of key '\(key)' asks SwiftUI to make '\(inflected.count > 48 ? inflected.prefix(47) + "…" : inflected)' "
+                "the string of key '\(key)' asks SwiftUI to make '\(SheetLayouter.shortened(inflected, to: 48))' "
                     + "agree in number and gender (^[…](inflect: true)); it is shown as written"))
         }
         let shownBefore = catalogBytesShown
@@ -1702,7 +1702,7 @@ struct BlockLayouter {
                 block.location, "\(whose) of key '\(key)' in the catalog is empty; nothing is shown"))
         }
         if let markdown = CatalogMarkdown.firstSpan(in: text) {
-            let sample = markdown.count > 48 ? markdown.prefix(47) + "…" : markdown
+            let sample = SheetLayouter.shortened(markdown, to: 48)
             diagnostics.report(.warning(
                 block.location,
                 "the string of key '\(key)' has Markdown ('\(sample)'), which SwiftUI's Text renders; it is shown as it is written",

@@ -54,6 +54,10 @@ enum HIGRules {
         return letters >= 2 && !lowerCase
     }
 
+    /// A number right-to-left text reorders: the offset it starts at, as typed, and whether
+    /// only its sign is moved.
+    typealias ReorderedNumber = (offset: Int, number: String, signOnly: Bool)
+
     /// 4.5: the numbers in groups (`NumberGroups.numbers(in:)`) that read as one (`readsAsOne`:
     /// a phone number, "+1 (800) 555-0199", "03 555 0199"; a price in groups, "1 299 000", or
     /// one with decimals or its currency sign, "1 299,90 ₪" (`spacedAmountEnd`); a date,
@@ -63,9 +67,9 @@ enum HIGRules {
     /// as right to left for the neutrals between them (UAX #9 N1): "+1 (800) 555-0199" showed
     /// "555-0199 (800) 1+". In an isolate (`<ltr>`, U+2066 … U+2069) one keeps its order, and
     /// so does one UAX #9 keeps whole: "(4839201)", "(2024-05-12)", "050-123-4567". Each with
-    /// the offset it starts at, as typed, and whether only its "+" is moved (to its other end,
-    /// "+972-3-123-4567" shown as "972-3-123-4567+": its groups keep their order).
-    static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [(offset: Int, number: String, signOnly: Bool)] {
+    /// the offset it starts at, as typed, and whether only its sign is moved (to its other end,
+    /// "+972-3-123-4567" shown as "972-3-123-4567+": its groups keep their order; `movedSigns`).
+    static func reorderedNumbers(_ paragraph: ParagraphLayout) -> [ReorderedNumber] {
         // Only right-to-left text reorders: a paragraph without any is not looked through.
         guard paragraph.lines.contains(where: { $0.runs.contains { $0.level & 1 == 1 } }) else { return [] }
         let scalars = paragraph.text.scalars
@@ -73,11 +77,11 @@ enum HIGRules {
         // A masked number, shown by its last digits, is one number too: "•••• 4242" showed
         // "4242 ••••", unsaid.
         let maskedRanges = maskedNumbers(scalars)
-        let masked = maskedRanges.compactMap { range -> (offset: Int, number: String, signOnly: Bool)? in
+        let masked = maskedRanges.compactMap { range -> ReorderedNumber? in
             guard isReordered(range, lines) else { return nil }
             return (range.lowerBound, String(String.UnicodeScalarView(scalars[range])), false)
         }
-        let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> (offset: Int, number: String, signOnly: Bool)? in
+        let grouped = NumberGroups.numbers(in: scalars).compactMap { number -> ReorderedNumber? in
             // (A masked number's digits and the price after them are no number: "•••• 4242 120 ₪".)
             let after = maskedRanges.partitionPoint { $0.upperBound <= number.range.lowerBound }
             guard after == maskedRanges.count || !maskedRanges[after].overlaps(number.range) else { return nil }
@@ -109,15 +113,15 @@ enum HIGRules {
     /// a "(" or nothing) and a Western digit follows it; the nearest letter, before it or else
     /// after it, is Hebrew (with no letter, the text's language is). Not in Arabic, whose signs
     /// stand on the right of Eastern Arabic digits. Each quoted from its sign to its last digit.
-    private static func movedSigns(_ text: ParagraphText, _ lines: [TextLine]) -> [(offset: Int, number: String, signOnly: Bool)] {
+    private static func movedSigns(_ text: ParagraphText, _ lines: [TextLine]) -> [ReorderedNumber] {
         let scalars = text.scalars
-        var found: [(offset: Int, number: String, signOnly: Bool)] = []
+        var found: [ReorderedNumber] = []
         func isWesternDigit(_ at: Int) -> Bool { at < scalars.count && ("0"..."9").contains(scalars[at]) }
         // The last letter before the sign at hand, looked for only as far as signs are found
         // (one pass in all), and the first letter of all.
         var lastLetter: Int?
         var looked = 0
-        var firstLetter: Int??
+        lazy var firstLetter = scalars.firstIndex { $0.properties.isAlphabetic }
         for at in scalars.indices {
             guard scalars[at] == "-" || scalars[at] == "+" || scalars[at] == "\u{2212}", isWesternDigit(at + 1),
                 at == 0 || scalars[at - 1].properties.isWhitespace || scalars[at - 1] == "(",
@@ -132,13 +136,12 @@ enum HIGRules {
                 if scalars[looked].properties.isAlphabetic { lastLetter = looked }
                 looked += 1
             }
-            if firstLetter == nil { firstLetter = .some(scalars.firstIndex { $0.properties.isAlphabetic }) }
             // Without a letter ("-5°" alone in a title): by its language.
-            if let letter = lastLetter ?? firstLetter ?? nil {
+            if let letter = lastLetter ?? firstLetter {
                 guard scalars[letter].script == .hebrew else { continue }
             } else {
                 let span = text.spans.partitionPoint { $0.scalarRange.upperBound <= at }
-                guard span < text.spans.count, ["he", "iw", "yi"].contains(text.spans[span].style.language.prefix(2)) else {
+                guard span < text.spans.count, Language.writingScript(of: text.spans[span].style.language) == "hebr" else {
                     continue
                 }
             }
@@ -304,7 +307,7 @@ enum HIGRules {
             }
         }
         values.append(value)
-        guard !leadingZero, values.count == groups.count else { return false }
+        guard !leadingZero else { return false }
         let pairs = zip(values, values.dropFirst())
         return pairs.allSatisfy { $0 + 1 == $1 } || pairs.allSatisfy { $0 == $1 + 1 }
     }
@@ -329,7 +332,7 @@ enum HIGRules {
             return end - at
         }
         func isSpace(_ at: Int) -> Bool { at >= 0 && at < scalars.count && (scalars[at] == " " || scalars[at] == "\u{A0}") }
-        func isCurrency(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].properties.generalCategory == .currencySymbol }
+        func isCurrency(_ at: Int) -> Bool { at >= 0 && at < scalars.count && scalars[at].generalCategory == .Sc }
         let start = number.range.lowerBound
         guard (1...3).contains(digits(from: start)) else { return nil }
         var end = start + digits(from: start)

@@ -606,7 +606,7 @@ public struct StringCatalog: Sendable {
         // `de-AT` → `de-DE`, `zh-Hant` → `zh-TW`, not the first in order, `fr-CA`, `de-CH`.)
         let forms = languages.filter { isForm($0) && !inChain.contains($0) && inScript($0) }
         let bare = script.map { language + "-" + $0 } ?? language
-        let likely = LikelySubtags.region(of: bare).flatMap { region in
+        let likely = Language.likelyRegion(of: bare).flatMap { region in
             forms.first { Language.regionSubtag(Language.subtags(of: $0)) == region }
         }
         if let other = likely ?? forms.first { chain.append(other) }
@@ -799,9 +799,8 @@ public struct StringCatalog: Sendable {
             merged.warnings += catalog.warnings
             merged.pluralWarnings.merge(catalog.pluralWarnings) { $0 + $1 }
             merged.hasBase = merged.hasBase || catalog.hasBase
-            if merged.sourceLanguage == nil || merged.sourceIsFolders && !catalog.sourceIsFolders && catalog.sourceLanguage != nil {
-                merged.sourceLanguage = catalog.sourceLanguage ?? merged.sourceLanguage
-                merged.sourceIsFolders = catalog.sourceLanguage == nil ? merged.sourceIsFolders : catalog.sourceIsFolders
+            if merged.sourceLanguage == nil {
+                (merged.sourceLanguage, merged.sourceIsFolders) = (catalog.sourceLanguage, catalog.sourceIsFolders)
             }
             merged.untranslatable.formUnion(catalog.untranslatable)
             merged.keysWithoutText.formUnion(catalog.keysWithoutText)

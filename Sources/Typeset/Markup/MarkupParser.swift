@@ -956,16 +956,17 @@ struct MarkupConverter {
         }
         // A relative path the document's folder does not have is looked for in each asset
         // folder in turn (`src="logo.png"` with `--assets shared` was not found in `shared`).
-        if !source.hasPrefix("/"), Path.realPath(lexical) == nil {
+        var found = Path.realPath(lexical)
+        if found == nil, !source.hasPrefix("/") {
             for root in imageRoots.dropFirst() {
                 let candidate = Path.normalized(source, relativeTo: root)
-                if MarkupConverter.isInside(candidate, root), Path.realPath(candidate) != nil {
-                    lexical = candidate
+                if MarkupConverter.isInside(candidate, root), let real = Path.realPath(candidate) {
+                    (lexical, found) = (candidate, real)
                     break
                 }
             }
         }
-        guard let resolved = Path.realPath(lexical) else {
+        guard let resolved = found else {
             var status = stat()
             let isLink = lstat(lexical, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
             if !isLink && spellingHints[lexical] == nil { spellingHints[lexical] = Self.differentlySpelled(lexical) }

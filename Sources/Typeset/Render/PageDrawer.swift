@@ -143,7 +143,9 @@ final class PageDrawer: PageWriting {
             return
         }
         let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.x, y: $0.y) }
-        let outlines = !face.hasColorGlyphs && Self.deviceSize(run.size, on: cr) > Self.largestGlyphImage
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        let outlines = !face.hasColorGlyphs && Self.deviceSize(run.size, matrix) > Self.largestGlyphImage
         // The scaled font is made, used and let go of (by the restore) under `CairoFontLock`.
         CairoFontLock.held {
             cairo_save(cr)
@@ -155,7 +157,6 @@ final class PageDrawer: PageWriting {
             if outlines {
                 cairo_new_path(cr)
                 cairo_glyph_path(cr, glyphs, Int32(glyphs.count))
-                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
                 cairo_fill(cr)
             } else {
                 cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
@@ -171,11 +172,10 @@ final class PageDrawer: PageWriting {
     /// Interface text stays far below it (a 34 pt title at 3× is 102 pixels).
     static let largestGlyphImage = 256.0
 
-    /// Cairo's `max_scale` of a font of `size` points under `cr`'s CTM: its largest device size.
-    static func deviceSize(_ size: Double, on cr: OpaquePointer) -> Double {
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(cr, &matrix)
-        return size * max(abs(matrix.xx) + abs(matrix.xy), abs(matrix.yx) + abs(matrix.yy))
+    /// Cairo's `max_scale` of a font of `size` points under the CTM `matrix`: its largest
+    /// device size.
+    static func deviceSize(_ size: Double, _ matrix: cairo_matrix_t) -> Double {
+        size * max(abs(matrix.xx) + abs(matrix.xy), abs(matrix.yx) + abs(matrix.yy))
     }
 
     private func bitmapFont(_ face: FontFace) -> FontProgram? {

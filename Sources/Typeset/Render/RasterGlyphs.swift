@@ -122,7 +122,7 @@ final class RasterGlyphs {
     /// drawn nothing, when it cannot (see the file comment): the caller draws it with Cairo.
     func draw(_ run: GlyphRun, face: CairoFontFace, on target: Target) -> Bool {
         // Cairo's `max_scale`: the largest of the font's device sizes (the CTM is a pure scale).
-        guard !face.hasColorGlyphs, run.size * max(target.matrix.xx, target.matrix.yy) <= PageDrawer.largestGlyphImage,
+        guard !face.hasColorGlyphs, PageDrawer.deviceSize(run.size, target.matrix) <= PageDrawer.largestGlyphImage,
             makeRoom(), let font = font(for: run, face: face, matrix: target.matrix)
         else { return false }
 

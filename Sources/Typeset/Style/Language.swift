@@ -519,6 +519,21 @@ public enum Language {
     /// The script subtag, lower-cased, of ICU's likely subtags for `tag` (`ar`: `arab`; an old
     /// code as its current one, `arb` as `ar`); nil when ICU has none.
     static func likelyScript(of tag: String) -> String? {
+        likelySubtag(of: tag, swift_uloc_getScript).flatMap { $0.count == 4 ? $0 : nil }
+    }
+
+    /// The region subtag, lower-cased, of ICU's likely subtags for `tag` (`fr`: `fr`,
+    /// `zh-Hant`: `tw`, `ar`: `eg`); nil when ICU has none.
+    static func likelyRegion(of tag: String) -> String? {
+        likelySubtag(of: tag, swift_uloc_getCountry)
+    }
+
+    /// One subtag, by `part` (`uloc_getScript`, `uloc_getCountry`), of ICU's likely subtags
+    /// for `tag`, lower-cased; nil when ICU has none.
+    private static func likelySubtag(
+        of tag: String,
+        _ part: (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutablePointer<UErrorCode>?) -> Int32
+    ) -> String? {
         var parts = subtags(of: tag)
         guard let language = parts.first else { return nil }
         parts[0] = oldCodes[language] ?? language
@@ -526,10 +541,10 @@ public enum Language {
         var full = [CChar](repeating: 0, count: 160)
         let length = swift_uloc_addLikelySubtags(parts.joined(separator: "-"), &full, Int32(full.count - 1), &status)
         guard status.rawValue <= U_ZERO_ERROR.rawValue, length > 0 else { return nil }
-        var script = [CChar](repeating: 0, count: 16)
-        let scriptLength = swift_uloc_getScript(full, &script, Int32(script.count - 1), &status)
-        guard status.rawValue <= U_ZERO_ERROR.rawValue, scriptLength == 4 else { return nil }
-        return String(decoding: script.prefix(4).map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+        var subtag = [CChar](repeating: 0, count: 16)
+        let subtagLength = part(full, &subtag, Int32(subtag.count - 1), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, subtagLength > 0 else { return nil }
+        return String(decoding: subtag.prefix(Int(subtagLength)).map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
     }
 
     /// The script a normalized tag names (`zh-hant-tw`: `hant`) or implies: Chinese by its region
