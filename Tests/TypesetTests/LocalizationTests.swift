@@ -1650,7 +1650,7 @@ private let markup = """
             "en.lproj/Localizable.strings": "\"title\" = \"Files\";\n\"files\" = \"3 files\";\n",
             "ar.lproj/Localizable.strings": "\"title\" = \"الملفات\";\n\"files\" = \"ثلاثة ملفات\";\n",
             "he.lproj/Localizable.strings": "\"title\" = \"קבצים\";\n",
-            "more/he.lproj/Localizable.strings": "\"title\" = \"קבצים!\";\n\"files\" = \"שלושה קבצים\";\n",
+            "more/he.lproj/Localizable.strings": "\"files\" = \"שלושה קבצים\";\n  \"title\" = \"קבצים!\";\n",
             "broken.json": #"{"title": }"#, "plain.json": #"{"other": "Other"}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -1664,10 +1664,11 @@ private let markup = """
         var run: L10nCLI.Run?
         #expect(try texts("en", &run) == ["Files", "3 files"])
         #expect(try texts("ar", &run) == ["الملفات", "ثلاثة ملفات"])
-        // `title` from the first Hebrew file, `files` from the second, which alone has it.
+        // `title` from the first Hebrew file, `files` from the second, which alone has it; the
+        // second's other `title` is said where it is (it was said at 1:1).
         #expect(try texts("he", &run) == ["קבצים", "שלושה קבצים"])
         #expect(
-            run?.stderr.contains("more/he.lproj/Localizable.strings:1:1: warning: the key 'title' (he) has other text in "
+            run?.stderr.contains("more/he.lproj/Localizable.strings:2:3: warning: the key 'title' (he) has other text in "
                 + "he.lproj/Localizable.strings, given first: that text is used") == true, "\(run?.stderr ?? "")")
         // French falls back to the first file's language, English, said so per key.
         #expect(try texts("fr", &run) == ["Files", "3 files"])

@@ -481,6 +481,9 @@ public struct StringCatalog: Sendable {
     public var keysWithoutText: Set<String> = []
     /// What reading the file found that does not stop it being used (a key given twice).
     public var warnings: [Diagnostic] = []
+    /// Where each key's entry is in the file (the later of a key given twice), for the warning
+    /// about a key another file gives other text (`merging`).
+    var keyLocations: [String: SourceLocation] = [:]
     /// Language → the warnings about plural variations that lack a form of the language
     /// (`lackingPluralForms`), said where a locale of that language is laid out.
     public var pluralWarnings: [String: [Diagnostic]] = [:]
@@ -831,7 +834,7 @@ public struct StringCatalog: Sendable {
                 let first = catalogs.first { $0.catalog.tables[language]?[key] != nil }?.path ?? ""
                 let written = language.isEmpty ? "" : " (\(Language.canonical(tag: language)))"
                 merged.warnings.append(.warning(
-                    SourceLocation(file: path, line: 1, column: 1),
+                    catalog.keyLocations[key] ?? SourceLocation(file: path, line: 1, column: 1),
                     "the key '\(key)'\(written) has other text in \(first), given first: that text is used"))
             }
         }
@@ -931,6 +934,7 @@ public struct StringCatalog: Sendable {
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
         if !problems.isEmpty { catalog.problems[""] = problems }
         catalog.warnings = repeatedKeys(root.allMembers ?? members, file: file, later: "text").warnings
+        catalog.keyLocations = keyLocations(root.allMembers ?? members, file: file)
         // An object of objects (i18next's, `{"onboarding": {"title": …}}`) is read at its top
         // only: said at the file, where the key's "no string" warnings did not say why.
         for (key, value) in members where value.members != nil {
@@ -1099,6 +1103,7 @@ public struct StringCatalog: Sendable {
             if !hasSource { keysWithoutText.insert(key) }
         }
         var catalog = StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
+        catalog.keyLocations = keyLocations(strings, file: file)
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
@@ -1208,6 +1213,11 @@ public struct StringCatalog: Sendable {
         }
         if let localizations = entry["localizations"] { checkUnits(in: localizations, depth: 0) }
         return found
+    }
+
+    /// Where each key of `members` is (the later of a key given twice, as its text is).
+    private static func keyLocations(_ members: [(key: String, value: LocatedJSON)], file: String) -> [String: SourceLocation] {
+        Dictionary(members.map { ($0.key, location($0.value, file)) }, uniquingKeysWith: { _, later in later })
     }
 
     /// A warning for each key of `members` given again, as a .strings file gets one (the later
@@ -1518,6 +1528,7 @@ public struct StringCatalog: Sendable {
         var parser = StringsFileParser(bytes: utf8, file: file)
         var catalog = StringCatalog(tables: ["": try parser.parse()], sourceLanguage: nil)
         catalog.warnings = parser.warnings
+        catalog.keyLocations = parser.keyLocations
         return catalog
     }
 }
@@ -1534,6 +1545,8 @@ struct StringsFileParser {
     private var column = 1
     /// Keys given twice (the last value counts, as Foundation reads the file).
     private(set) var warnings: [Diagnostic] = []
+    /// Where each key is (`StringCatalog.keyLocations`).
+    private(set) var keyLocations: [String: SourceLocation] = [:]
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -1699,6 +1712,7 @@ struct StringsFileParser {
             }
             let keyLocation = SourceLocation(file: file, line: line, column: column)
             let key = try string("a key")
+            keyLocations[key] = keyLocation  // the later text of a key given twice is used
             if let first = lines[key] {
                 warnings.append(.warning(
                     keyLocation, "key '\(key)' is given again (first on line \(first)); this later text is used"))

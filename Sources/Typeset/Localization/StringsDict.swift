@@ -19,7 +19,9 @@ extension StringCatalog {
         var problems: [String: Diagnostic] = [:]
         var deviceTables: [String: [String: String]] = [:]
         var warnings: [Diagnostic] = []
+        var keyLocations: [String: SourceLocation] = [:]
         for (key, value) in try members(of: entries) {
+            keyLocations[key] = value.location
             do throws(Diagnostic) {
                 guard value.name == "dict" else {
                     throw .error(value.location, "the entry of key '\(key)' must be a <dict>, not <\(value.name)>")
@@ -68,6 +70,7 @@ extension StringCatalog {
         if !problems.isEmpty { catalog.problems[""] = problems }
         for (device, forms) in deviceTables { catalog.deviceTables[device] = ["": forms] }
         catalog.warnings = warnings
+        catalog.keyLocations = keyLocations
         return catalog
     }
 
