@@ -708,6 +708,35 @@ private let xcstrings = #"""
         }
     }
 
+    /// A key in both a table's `.strings` and its `.stringsdict` shows the `.stringsdict`'s
+    /// text, as Foundation looks it up, whichever was given first, unsaid (the `.strings`
+    /// given first won, with a warning that the `.stringsdict` had other text); another
+    /// table's `.strings` still comes first, as given.
+    @Test func stringsDictComesBeforeItsStrings() throws {
+        let plist = """
+            <plist version="1.0"><dict><key>files</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+              <key>n</key><dict><key>one</key><string>ملف واحد</string><key>other</key><string>ملفات</string></dict>
+            </dict></dict></plist>
+            """
+        let folder = try L10nCLI.folder([
+            "ar.lproj/Localizable.strings": "\"files\" = \"عدة ملفات\";\n\"title\" = \"الملفات\";\n",
+            "ar.lproj/Localizable.stringsdict": plist,
+            "ar.lproj/Other.strings": "\"files\" = \"ملفات أخرى\";\n",
+            "doc.xml": #"<document><title key="title">x</title><label key="files">x</label></document>"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for order in [["Localizable.strings", "Localizable.stringsdict"], ["Localizable.stringsdict", "Localizable.strings"]] {
+            let run = try L10nCLI.typeset(["layout", "doc.xml", "--locale", "ar"] + order.flatMap { ["--strings", "ar.lproj/" + $0] }, in: folder)
+            #expect(try L10nCLI.blocks(run.stdout).blocks.map(\.text) == ["الملفات", "ملفات"], "\(order): \(run)")
+            #expect(!run.stderr.contains("has other text"), "\(order): \(run.stderr)")
+        }
+        let other = try L10nCLI.typeset(
+            ["layout", "doc.xml", "--locale", "ar", "--strings", "ar.lproj/Other.strings", "--strings", "ar.lproj/Localizable.stringsdict"], in: folder)
+        #expect(try L10nCLI.blocks(other.stdout).blocks.map(\.text) == ["x", "ملفات أخرى"], "\(other)")
+        #expect(other.stderr.contains("ar.lproj/Localizable.stringsdict:1:44: warning: the key 'files' (ar) has other text in ar.lproj/Other.strings"), "\(other.stderr)")
+    }
+
     /// A `.stringsdict` (an app's plural rules beside its .strings) is read: each key's format
     /// with its `%#@NAME@` variables replaced by their `other` forms, nested ones too, its
     /// specifiers kept; Apple's DOCTYPE is passed over, locations kept. A broken entry fails the

@@ -780,10 +780,12 @@ public struct StringCatalog: Sendable {
     /// Catalog files read as one (`--strings` given once per file: an app's `en.lproj`,
     /// `ar.lproj` and `he.lproj` files, each of one language, for a sheet of all three). A
     /// language's key comes from the first file that has it, text or broken entry, as the
-    /// files were given; a later file's other text for it is warned about, at that file. The
+    /// files were given (a table's `.stringsdict` before its `.strings`, as Foundation looks
+    /// them up); a later file's other text for it is warned about, at that file. The
     /// source language, the last fallback, is the first file's that names one (an .xcstrings
     /// catalog's, an `.lproj` folder's language). One catalog is itself.
-    public static func merging(_ catalogs: [(catalog: StringCatalog, path: String)]) -> StringCatalog {
+    public static func merging(_ given: [(catalog: StringCatalog, path: String)]) -> StringCatalog {
+        let catalogs = stringsDictsFirst(given)
         guard var merged = catalogs.first?.catalog else { return StringCatalog(tables: [:], sourceLanguage: nil) }
         // A file that names no language beside one that does: its strings are taken to be in
         // the locale's language (as alone), and come after every language's (they were tagged
@@ -832,6 +834,9 @@ public struct StringCatalog: Sendable {
             // In the order of the keys, so that the warnings are the same from run to run.
             for (language, key) in differing.sorted(by: { ($0.key, $0.language) < ($1.key, $1.language) }) {
                 let first = catalogs.first { $0.catalog.tables[language]?[key] != nil }?.path ?? ""
+                // A table's .strings beside its .stringsdict: the app shows the plural rule's
+                // text, and Xcode projects keep both, unsaid.
+                if Path.fileExtension(first).lowercased() == "stringsdict", stem(first) == stem(path) { continue }
                 let written = language.isEmpty ? "" : " (\(Language.canonical(tag: language)))"
                 merged.warnings.append(.warning(
                     catalog.keyLocations[key] ?? SourceLocation(file: path, line: 1, column: 1),
@@ -846,6 +851,32 @@ public struct StringCatalog: Sendable {
             merged.keysWithoutText = merged.keysWithoutText.filter { table[$0] == nil }
         }
         return merged
+    }
+
+    /// `catalogs` with each `.stringsdict` before the `.strings` of its table (the same folder
+    /// and name), wherever it was given: Foundation looks a key up in the `.stringsdict` first,
+    /// and shows its plural rule's text (`Localizable.strings` given first showed its "%d
+    /// files" and warned about the `.stringsdict`'s forms).
+    private static func stringsDictsFirst(_ catalogs: [(catalog: StringCatalog, path: String)]) -> [(catalog: StringCatalog, path: String)] {
+        func ofKind(_ path: String, _ kind: String) -> Bool { Path.fileExtension(path).lowercased() == kind }
+        var result: [(catalog: StringCatalog, path: String)] = []
+        var moved: Set<Int> = []  // the .stringsdict files put before their .strings
+        for (index, entry) in catalogs.enumerated() where !moved.contains(index) {
+            if ofKind(entry.path, "strings"), let dict = catalogs.indices.first(where: {
+                $0 > index && ofKind(catalogs[$0].path, "stringsdict") && stem(catalogs[$0].path) == stem(entry.path)
+            }) {
+                result.append(catalogs[dict])
+                moved.insert(dict)
+            }
+            result.append(entry)
+        }
+        return result
+    }
+
+    /// A file's path without its extension: `en.lproj/Localizable`.
+    private static func stem(_ path: String) -> String {
+        let pathExtension = Path.fileExtension(path)
+        return pathExtension.isEmpty ? path : String(path.dropLast(pathExtension.count + 1))
     }
 
     /// `other`'s entries (device → language → key) added to `merged` where it has none.
