@@ -201,7 +201,7 @@ func makeOutputFolder(_ folder: String) throws -> [String] {
         if problem.pathIsWrong { throw UsageError(message) }
         // The system said no (permission, a read-only disk): as for a folder that is there
         // and read-only, the inputs fail (exit 1, no usage text; this was exit 2).
-        printError(message)
+        printError(message, at: folder)
         throw ExitCode(ExitStatus.inputFailed)
     }
     return missing

@@ -152,7 +152,7 @@ struct Diff: Command {
             } catch let error as ImageDiffError {
                 // At the file, as every other error of an input is reported.
                 guard let (path, message) = error.inputProblem else {
-                    printError("\(error)")
+                    if case .write(let path, _) = error { printError("\(error)", at: path) } else { printError("\(error)") }
                     throw ExitCode(ExitStatus.usage)
                 }
                 var diagnostics = Diagnostics()
@@ -183,7 +183,7 @@ struct Diff: Command {
             try ImageDiff.write(images)
         } catch {
             printVerdict()
-            printError("\(error)")
+            if case .write(let path, _)? = error as? ImageDiffError { printError("\(error)", at: path) } else { printError("\(error)") }
             throw ExitCode(ExitStatus.usage)
         }
         for image in images { print("diff image: \(image.path)") }

@@ -100,6 +100,18 @@ struct Render: Command {
             let file = Path.Key(written)
             guard seen.insert(Path.Key(identity + "\0" + written)).inserted else { continue }
             if let (other, otherPath) = firstByFile[file] {
+                // What is no markup (a folder, a screenshot) writes nothing either: it fails on
+                // its own, and the markup beside it is rendered (`render screens/*` failed
+                // `login.xml` as a clash with the folder of its pictures, `screens/login`).
+                if !Self.mayBeMarkup(input) {
+                    kept.append(input)
+                    continue
+                }
+                if !Self.mayBeMarkup(other) {
+                    firstByFile[file] = (input, path)
+                    kept.append(input)
+                    continue
+                }
                 // (Through a link: the other output's name, and which leads to it.)
                 let message = "'\(other)' and '\(input)' would both be written to '\(otherPath)'"
                     + (Path.same(otherPath, path) ? "" : " ('\(path)' leads to '\(otherPath)')")
@@ -112,6 +124,13 @@ struct Render: Command {
             kept.append(input)
         }
         return (clashes, output == nil ? kept : inputs, firstByFile.mapValues(\.input))
+    }
+
+    /// Whether `input` may be markup: a regular file that does not begin as an image or
+    /// another binary file does (`MarkupParser.binaryKind`), which fails as one when read.
+    private static func mayBeMarkup(_ input: String) -> Bool {
+        guard let head = readFile(input, limit: 12) else { return false }
+        return MarkupParser.binaryKind(of: head) == nil
     }
 
     /// Where an input's output goes without -o: `--out-dir` or the input's folder, named after the
@@ -188,7 +207,7 @@ struct Render: Command {
                         writeStandardError("typeset: warning: \(warning)\n")
                     }
                 } catch {
-                    printError(outputError(error, output))
+                    printError(outputError(error, output), at: output)
                     failed = selected
                     writeFailed = true
                 }
@@ -384,7 +403,7 @@ struct Render: Command {
                 }
                 try writer?.add(layouts.flatMap(\.pages))
             } catch {
-                printError(outputError(error, output))
+                printError(outputError(error, output), at: output)
                 writer = nil  // removes its temporary file (finish ends the command)
                 warnOfStaleOutput(
                     output, of: inputs, format: .pdf, writeFailed: true, catalogs: layoutArguments.strings)
@@ -396,7 +415,7 @@ struct Render: Command {
         do {
             try writer?.finish()
         } catch {
-            printError(outputError(error, output))
+            printError(outputError(error, output), at: output)
             failed = inputs
             writeFailed = true
         }

@@ -277,7 +277,7 @@ struct Sheet: Command {
                 options: RenderOptions(
                     format: resolvedFormat, scale: scale, title: "Comparison sheet", language: "en", jobs: jobs))
         } catch {
-            printError(outputError(error, output))
+            printError(outputError(error, output), at: output)
             // An earlier sheet left there looks current (as `render -o` says).
             warnOfStaleOutput(
                 output, of: inputs, format: resolvedFormat, pictures: shown.reduce(into: []) { $0.formUnion($1) },

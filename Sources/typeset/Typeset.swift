@@ -127,6 +127,13 @@ func printError(_ message: String) {
     writeStandardError("typeset: error: \(message)\n")
 }
 
+/// An error of a file that is no input (an output that cannot be written, its folder), at
+/// the file as every error of SPEC 5 is (`typeset: error: cannot write ro/x.pdf` escaped a CI
+/// log's matcher, where `--out-dir` said it at each input).
+func printError(_ message: String, at file: String) {
+    writeStandardError(Diagnostic.error(SourceLocation(file: file, line: 1, column: 1), message).description + "\n")
+}
+
 /// Writes `text` to standard error at once (unbuffered, like the diagnostics before it), its
 /// lines `terminalSafe`: a file name or value quoted in a message sends no escape code or bidi
 /// override to the terminal.

@@ -121,6 +121,12 @@ struct DiffCommandTests {
         let allowed = try typeset(["diff", "a.png", "b.png", "--max-diff", "17%"], in: folder)
         #expect(allowed.status == 0 && allowed.lines.last == "within tolerance", "\(allowed)")
         #expect(allowed.lines.first?.hasPrefix("200 of 1200 pixels differ (16.67%; 17% allowed), ") == true, "\(allowed)")
+        // Beside a limit it rounds across, the share has the decimals that tell them apart
+        // ("16.67%; 16.667% allowed" read as over it, and passed).
+        for (limit, verdict, shown) in [("16.667%", "within tolerance", "16.6667"), ("16.666%", "different", "16.67")] {
+            let close = try typeset(["diff", "a.png", "b.png", "--max-diff", limit], in: folder)
+            #expect(close.lines.last == verdict && close.lines.first?.hasPrefix("200 of 1200 pixels differ (\(shown)%; \(limit.dropLast())% allowed), ") == true, "\(close)")
+        }
         let both = try typeset(["diff", "a.png", "b.png", "--tolerance", "2", "--max-diff", "0.001"], in: folder)
         #expect(both.status == 1 && both.lines.first?.hasPrefix("200 of 1200 pixels differ by more than 2 (16.67%; 0.1% allowed), ") == true, "\(both)")
         // (As a fraction, a share above a tenth is refused: `0.17` may be 0.17%.)

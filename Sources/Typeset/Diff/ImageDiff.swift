@@ -84,9 +84,21 @@ public struct ImageDiffResult: Sendable, Equatable, CustomStringConvertible {
         // Rounded to 0% or 100% only when it is: 1 pixel of a million is "<0.01%", all but
         // one of 30,000 ">99.99%".
         let percent = share * 100
+        // Beside a limit, with the decimals that tell it from the limit ("2744 of 166140 pixels
+        // differ (1.65%; 1.651% allowed)" read as within it, and the verdict was "different").
+        var places = 2
+        if maxDiff > 0 {
+            let limit = maxDiff * 100
+            func sideOfLimit(_ value: Double) -> Int { value > limit ? 1 : value == limit ? 0 : -1 }
+            while places < 8, let rounded = Double(formatDecimal(percent, places: places)),
+                sideOfLimit(rounded) != sideOfLimit(percent)
+            {
+                places += 1
+            }
+        }
         let shown =
             switch percent {
-            case 0, 100: formatDecimal(percent, places: 2)
+            case _ where places > 2, 0, 100: formatDecimal(percent, places: places)
             case ..<0.01: "<0.01"
             case 99.995...: ">99.99"
             default: formatDecimal(percent, places: 2)
