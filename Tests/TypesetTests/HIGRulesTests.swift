@@ -1420,6 +1420,33 @@ extension ReportInvariantTests {
         try #require(layoutMarkup(xml)).pages[0].items.compactMap { if case .glyphs(let run) = $0 { run } else { nil } }
     }
 
+    /// A button's title is white, as on iOS's filled button, unless its background is too
+    /// light for white: then the text color around it, else black ("Cancel" on `#F2F2F7` was
+    /// white, unreadable). A `color` of its own is kept.
+    @Test func aLightButtonHasADarkTitle() throws {
+        let xml = ##"""
+            <document color="#333333"><row><button>Save</button><button background="#F2F2F7">Cancel</button>
+            <button background="#8E8E93">Skip</button><button background="#FFFFFF40">Back</button>
+            <button background="#FFFFFF" color="#FFFFFF">Own</button></row>
+            <stack color="#FFFFFF"><button background="#EEEEEE">Light</button></stack></document>
+            """##
+        // (A title may be drawn in more than one run: "Canc" and "el", kerned.)
+        var colors: [String: Color] = [:]
+        var last: (text: String, color: Color)?
+        for run in try glyphRuns(xml) {
+            if let (text, color) = last, color == run.color, colors[text] == color {
+                colors[text] = nil
+                last = (text + run.text, color)
+            } else {
+                last = (run.text, run.color)
+            }
+            colors[last!.text] = last!.color
+        }
+        let grey = Color(red: 0x33 / 255, green: 0x33 / 255, blue: 0x33 / 255)
+        let expected: [String: Color] = ["Save": .white, "Cancel": grey, "Skip": .white, "Back": grey, "Own": .white, "Light": .black]
+        #expect(colors == expected, "\(colors)")
+    }
+
     /// A color change inside a word is not a cut for shaping: the lam-alef ligature of "سلام"
     /// with a red alef stays one glyph, drawn in the alef's color, and Latin keeps its
     /// kerning. (Shaped apart, the lam and alef showed unligated, misspelt.)

@@ -1782,8 +1782,20 @@ struct BlockLayouter {
         return TextStyle(
             families: families, weight: (style.weight ?? role.defaultWeight).numericValue, italic: false,
             size: style.size.map { $0 * role.scale(textSize: textSize) } ?? role.defaultSize(textSize: textSize, documentSize: documentSize),
-            color: style.color ?? (role == .button ? .white : color), language: language,
+            color: style.color ?? (role == .button ? buttonTextColor(on: style.background, context) : color), language: language,
             digits: numerals?.numberingSystem(locale: language))
+    }
+
+    /// A button's title without a `color`: white, as on iOS's filled button, unless its
+    /// `background` is too light for white (below 3:1, WCAG's least for large text and
+    /// controls); then the text color around it where it is readable there (4.5:1, WCAG's
+    /// for text), else black ("Cancel" on `#F2F2F7` was white, unreadable).
+    private func buttonTextColor(on background: Color?, _ context: BlockContext) -> Color {
+        guard let background else { return .white }
+        let seen = background.over(document.background ?? Document.defaultBackground)
+        guard Color.contrast(.white, seen) < 3 else { return .white }
+        let around = (context.inherited.color ?? color).over(seen)
+        return Color.contrast(around, seen) >= 4.5 ? around : .black
     }
 
     private mutating func layoutText(

@@ -1,5 +1,7 @@
 // Colors as the markup writes them: #RRGGBB or #RRGGBBAA (SPEC §2).
 
+import Glibc
+
 public struct Color: Hashable, Sendable {
     public var red: Double, green: Double, blue: Double, alpha: Double
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
@@ -24,6 +26,24 @@ public struct Color: Hashable, Sendable {
         }
         self.init(red: components[0], green: components[1], blue: components[2],
                   alpha: components.count == 4 ? components[3] : 1)
+    }
+
+    /// The color seen where this one is drawn over `below` (opaque).
+    public func over(_ below: Color) -> Color {
+        func mixed(_ top: Double, _ bottom: Double) -> Double { top * alpha + bottom * (1 - alpha) }
+        return Color(red: mixed(red, below.red), green: mixed(green, below.green), blue: mixed(blue, below.blue))
+    }
+
+    /// WCAG 2's relative luminance of the color, opaque (0 black … 1 white).
+    public var luminance: Double {
+        func linear(_ value: Double) -> Double { value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4) }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// WCAG 2's contrast ratio of two opaque colors (1 … 21).
+    public static func contrast(_ a: Color, _ b: Color) -> Double {
+        let (light, dark) = (max(a.luminance, b.luminance), min(a.luminance, b.luminance))
+        return (light + 0.05) / (dark + 0.05)
     }
 
     private static func hexValue(_ c: UInt8) -> Int? {
