@@ -185,7 +185,10 @@ import Testing
         }
     }
 
-    /// A Type 3 font has 255 glyphs: 300 emoji take two, each extracted as itself.
+    /// A Type 3 font has 255 glyphs: 300 emoji take two, each extracted as itself. Each glyph
+    /// fills its image's frame with no opacity: PDFium (Chrome's reader) reads no text of a
+    /// glyph that draws nothing (it copied "I typeset done" of "I ❤️ typeset 👍🏽 done"), and
+    /// the fill shows nowhere (a heart drawn in PDF has no dark pixel).
     @Test func manyEmojiTakeSeveralType3Fonts() throws {
         try requireFont("NotoColorEmoji.ttf")
         let folder = try temporaryFolder()
@@ -204,6 +207,18 @@ import Testing
         #expect(fonts.components(separatedBy: "Type 3").count - 1 == 2, "\(fonts)")
         let text = try runProgram("/usr/bin/pdftotext", [folder + "/many.pdf", "-"]).stdout
         #expect(text.filter { !$0.isWhitespace } == emoji.joined())
+        let expanded = try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", folder + "/many.pdf", folder + "/qdf.pdf"])
+        #expect(expanded.status == 0, "\(expanded.stderr)")
+        let objects = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/qdf.pdf")), as: UTF8.self)
+        #expect(objects.components(separatedBy: " 0 d0 /Hidden gs ").count - 1 == 300)
+        // (Each Type 3 font's resources: qpdf writes `/Hidden << /ca 0 >>` a key a line.)
+        let hidden = objects.components(separatedBy: "/Hidden <<").dropFirst()
+        #expect(hidden.count == 2 && hidden.allSatisfy { $0.drop { $0.isWhitespace }.hasPrefix("/ca 0\n") }, "\(hidden.map { $0.prefix(20) })")
+        try "<document width=\"60\" height=\"40\"><p>❤️</p></document>".write(toFile: folder + "/heart.xml", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", folder + "/heart.xml", "-o", folder + "/heart.pdf"]).status == 0)
+        #expect(try runProgram("/usr/bin/pdftoppm", ["-r", "144", "-png", folder + "/heart.pdf", folder + "/heart"]).status == 0)
+        let pixels = try PixelImage(contentsOf: folder + "/heart-1.png").allPixels()
+        #expect(pixels.filter { max($0.red, $0.green, $0.blue) < 100 }.isEmpty && pixels.contains { $0.red > 150 && $0.green < 100 })
     }
 
     /// An emoji takes its run's opacity in SVG and PNG as in PDF (they drew it opaque).

@@ -394,8 +394,11 @@ final class PDFFont {
     }
 
     /// A bitmap font's Type 3 fonts: in glyph space of 1000 units an em (as /Widths), each glyph
-    /// a procedure that draws nothing (`d0`), for the text is shown invisibly: the page draws the
-    /// glyphs' images (`PDFPageContent.draw`). The font's box is the union of the images' frames.
+    /// a procedure that fills its image's frame with a fill of no opacity (`/Hidden`), for the
+    /// text is shown invisibly: the page draws the glyphs' images (`PDFPageContent.draw`). (A
+    /// glyph that drew nothing was no text to PDFium, Chrome's and Edge's reader, which copied
+    /// and found "I typeset done" of "I ❤️ typeset 👍🏽 done".) The font's box is the union of
+    /// the images' frames.
     private func writeType3(to writer: PDFObjectWriter) throws {
         for first in stride(from: 0, to: bitmapGlyphs.count, by: 255) {
             let glyphs = bitmapGlyphs[first..<min(first + 255, bitmapGlyphs.count)]
@@ -414,6 +417,9 @@ final class PDFFont {
                     let frame = bitmap.frame(originX: 0, originY: 0, size: 1000)  // y down from the origin
                     let bottom = -frame.y - frame.height
                     box = [min(box[0], frame.x), min(box[1], bottom), max(box[2], frame.x + frame.width), max(box[3], -frame.y)]
+                    procedure.append(" /Hidden gs ")
+                    for value in [frame.x, bottom, frame.width, frame.height] { procedure.number(value) }
+                    procedure.append("re f")
                 }
                 procedures.append(string: "/g\(code) ")
                 procedures.reference(try writer.stream(dictionary: "", procedure))
@@ -446,7 +452,7 @@ final class PDFFont {
             body.reference(descriptor)
             body.append("/FontBBox [ ")
             for value in box { body.number(value) }
-            body.append("] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ")
+            body.append("] /FontMatrix [0.001 0 0 0.001 0 0] /Resources << /ExtGState << /Hidden << /ca 0 >> >> >> /CharProcs << ")
             body.append(procedures.bytes)
             body.append(">> /Encoding << /Type /Encoding /Differences [0 ")
             for code in glyphs.indices { body.append(string: "/g\(code - first) ") }
