@@ -627,9 +627,10 @@ struct RenderTests {
         #expect(attributes(of: "+")?.contains("font-weight") == false)
     }
 
-    /// SVG has the page's text (§4.5), invisible over its glyphs, a `<text>` per line and a
+    /// SVG has the page's text (§4.5), invisible over its glyphs, a `<text>` per block and a
     /// `<tspan>` per glyph run: librsvg draws the page exactly as without it. A word whose
-    /// letters differ in color is in one `<text>`, to be found whole (it was three).
+    /// letters differ in color is in one `<text>`, to be found whole (it was three), and so is
+    /// a phrase broken between lines (a `<text>` a line: Chrome did not find it).
     @Test func svgCarriesTheTextInvisibly() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
@@ -680,6 +681,7 @@ struct RenderTests {
         for (markup, text) in [
             (##"<p>re<span color="#FF0000">d</span>dish, and <b>bold</b></p>"##, "reddish, and bold"),
             (##"<p lang="ar">كِتَا<span color="#FF0000">بٌ</span> جَدِيدٌ</p>"##, "كِتَابٌ جَدِيدٌ"),
+            (##"<p size="60">several words in it</p>"##, "several words in it"),
         ] {
             let word = try #require(layoutMarkup("<document>\(markup)</document>"))
             try render(pages: word.pages, to: folder + "/word.svg", options: RenderOptions(format: .svg))

@@ -30,11 +30,13 @@ enum SVGText {
         return previous != 0x20
     }
 
-    /// One `<text>` per line of a block, in the page's reading order, with a `<tspan>` per run
-    /// spanning the run's advance from its origin on the baseline (a right-to-left run's from
-    /// its right end), in its language: a word whose letters differ in color or weight is one word
-    /// to find or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"). A line is
-    /// the runs of one element on one baseline.
+    /// One `<text>` per block, in the page's reading order, with a `<tspan>` per run spanning
+    /// the run's advance from its origin on the baseline (a right-to-left run's from its right
+    /// end), in its language: a word whose letters differ in color or weight is one word to find
+    /// or read (a `<text>` per run cut "reddish" into "re", "d" and "dish"), and so is a phrase
+    /// that goes on on the next line (a `<text>` per line: Chrome's find did not find "several
+    /// words in it" broken after "words"). A block ends at a tag, and where a run stands
+    /// above the one before (each tspan is placed on its own, a text chunk of SVG's).
     private static func write(_ page: Page, layer: inout ByteBuffer) {
         var lineBaseline: Double?
         func endLine() {
@@ -48,11 +50,9 @@ enum SVGText {
                 // At the run's origin, not its first glyph's (a vowel mark a right-to-left run
                 // begins with stands above and beside its letter: the text stood up to 14 pt
                 // right of an Arabic word and 8 pt below it).
-                if lineBaseline != run.baseline {
-                    endLine()
-                    layer.append("<text>")
-                    lineBaseline = run.baseline
-                }
+                if let baseline = lineBaseline, run.baseline < baseline { endLine() }
+                if lineBaseline == nil { layer.append("<text>") }
+                lineBaseline = run.baseline
                 layer.append("<tspan x=\"")
                 layer.decimal(run.backward ? run.originX + run.width : run.originX)
                 layer.append("\" y=\"")
