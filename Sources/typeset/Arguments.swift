@@ -204,6 +204,7 @@ func makeOutputFolder(_ folder: String) throws -> [String] {
         printError(message, at: folder)
         throw ExitCode(ExitStatus.inputFailed)
     }
+    PendingTemporaries.madeFolders(missing)  // removed by a signal while empty
     return missing
 }
 

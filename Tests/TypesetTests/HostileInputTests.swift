@@ -561,6 +561,13 @@ struct HostileInputTests {
         for input in inputs { try page.write(toFile: input, atomically: false, encoding: .utf8) }
         try interrupt(["render"] + inputs + ["-o", folder + "/all.pdf", "--jobs", "1"], in: folder, with: signal, blocked: blocked)
         #expect(!FileManager.default.fileExists(atPath: folder + "/all.pdf"))
+        // The folders it made for the output go too, left empty (they stayed).
+        guard !longPath && !blocked else { return }
+        let deeper = folder + "/made/deeper"
+        try interrupt(["render"] + inputs + ["-o", deeper + "/all.pdf", "--jobs", "1"], in: folder, with: signal) { _ in
+            ((try? FileManager.default.contentsOfDirectory(atPath: deeper)) ?? []).contains { $0.hasSuffix(".tmp") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/made"))
     }
 
     /// A file size limit (`ulimit -f`) is a write that fails, as a full disk is: its SIGXFSZ

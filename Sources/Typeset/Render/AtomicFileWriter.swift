@@ -430,7 +430,8 @@ public enum ProtectedFiles {
 /// SIGPIPE and the other signals that end a process (Ctrl-C, a CI job's time limit, `typeset
 /// render … 2>&1 | head` when the reader goes away) the command line removes them and dies of
 /// the signal as before (`removeOnTermination`): an interrupted PDF of many pages left its
-/// hidden `.NAME.pdf.*.tmp` behind. A signal handler may read memory and call unlink, no more:
+/// hidden `.NAME.pdf.*.tmp` behind; and the output folders it made that are still empty. A
+/// signal handler may read memory and call unlink and rmdir, no more:
 /// the paths are copied into fixed slots (a long one's copy apart), flagged in use.
 public enum PendingTemporaries {
     /// Slots come in blocks of this many, a block made when the ones before are full: an
@@ -552,6 +553,28 @@ public enum PendingTemporaries {
         }
     }
 
+    /// The output folders the command made (`madeFolders`), the deepest first: copies a
+    /// handler reads, `madeCount` of them. It removes those still empty, as a command that
+    /// wrote nothing there does (a SIGTERM before the first output left them behind).
+    private static let madeCapacity = 64
+    private struct MadeFolders: @unchecked Sendable {
+        // @unchecked: written before `madeCount` counts them; the handler only reads them.
+        let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: madeCapacity)
+    }
+    private static let made = MadeFolders()
+    private static let madeCount = Atomic<Int>(0)
+
+    /// Records `folders`, made by the command for its outputs (the deepest first), for a
+    /// handler to remove while they are empty.
+    public static func madeFolders(_ folders: [String]) {
+        for folder in folders {
+            let count = madeCount.load(ordering: .acquiring)
+            guard count < madeCapacity, let copy = strdup(folder) else { return }
+            made.paths[count] = copy
+            madeCount.store(count + 1, ordering: .releasing)
+        }
+    }
+
     /// The paths the signal handler would remove, as it reads them.
     static var recorded: [String] {
         book.withLock { _ in
@@ -575,6 +598,8 @@ public enum PendingTemporaries {
         _ = blockCount.load(ordering: .acquiring)
         _ = dying.load(ordering: .sequentiallyConsistent)
         _ = busy.load(ordering: .sequentiallyConsistent)
+        _ = made
+        _ = madeCount.load(ordering: .acquiring)
         var installed = sigset_t()
         sigemptyset(&installed)
         defer { pthread_sigmask(SIG_UNBLOCK, &installed, nil) }
@@ -600,6 +625,10 @@ public enum PendingTemporaries {
                         let bytes = blocks.paths[block] + slot * PendingTemporaries.slotBytes
                         unlink(PendingTemporaries.path(in: bytes, used: used))
                     }
+                }
+                // (rmdir leaves a folder with anything in it.)
+                for index in 0..<PendingTemporaries.madeCount.load(ordering: .acquiring) {
+                    if let folder = PendingTemporaries.made.paths[index] { rmdir(folder) }
                 }
                 // Dies of the signal, as without the handler (the shell sees 130, 143, ...).
                 Glibc.signal(signal, SIG_DFL)
