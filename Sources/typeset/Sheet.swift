@@ -129,6 +129,7 @@ struct Sheet: Command {
         var language: String
         var bodySize: Double
         var diagnostics: Diagnostics
+        var hasKeys = false
     }
 
     /// The catalog, its warnings printed; or, when it cannot be read, its error printed and its
@@ -186,7 +187,7 @@ struct Sheet: Command {
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,
-                bodySize: result.bodySize, diagnostics: result.diagnostics)
+                bodySize: result.bodySize, diagnostics: result.diagnostics, hasKeys: result.hasKeys)
         }
         var results: [Int: [CellResult]] = [:]
         for (position, index) in cellIndices.enumerated() { results[index.0, default: []].append(laidOut[position]) }
@@ -229,14 +230,18 @@ struct Sheet: Command {
                     }
                 }
                 let error = result.diagnostics.errors.first.map { Sheet.cellError($0, of: input) }
-                // A column's locale that is not the cell's language (a document of a `lang` of its
-                // own and no keys is the same in every column): captioned "en" and "ar", two
-                // cells showed the same Hebrew, said only in the warning.
+                // A column's locale that is not the cell's language, nor in its script (a document
+                // of a `lang` of its own and no keys is the same in every column): captioned "en"
+                // and "ar", two cells showed the same Hebrew, said only in the warning; an
+                // `sr-Cyrl` screen was captioned `sr-Latn`. With keys, the column's strings are
+                // shown in the pinned language's interface: said as such (a `lang="ar"` screen's
+                // Hebrew strings were captioned "he (shown in ar)").
                 // A locale the catalog has no strings for shows its keys' source text (its
                 // warning says so once, at the catalog; the cell too).
                 let untranslated = column.locale.map { catalog?.hasStrings(locale: $0) == false } ?? false
                 let locale = column.locale.map {
-                    Language.sameLanguage($0, result.language) ? $0 + (untranslated ? " (no strings)" : "")
+                    Language.sameLanguageAndScript($0, result.language) ? $0 + (untranslated ? " (no strings)" : "")
+                        : result.hasKeys ? "\($0) (lang=\(result.language) kept)" + (untranslated ? " (no strings)" : "")
                         : "\($0) (shown in \(result.language))"
                 }
                 cells.append(

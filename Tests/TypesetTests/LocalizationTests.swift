@@ -1202,6 +1202,19 @@ private let markup = """
         // And the sheet itself: the cell's caption names the language it is shown in.
         let captions = try runProgram("/usr/bin/pdftotext", [folder + "/s.pdf", "-"], in: folder).stdout
         #expect(captions.contains("en (shown in he) · Large") && captions.contains("he · Large"), "\(captions)")
+        // With keys, the column's strings are shown in the pinned language's interface: said as
+        // such (the Arabic strings of a `lang="he"` screen were captioned "ar (shown in he)").
+        try #"{"hello": "مرحبا"}"#.write(toFile: folder + "/ar.json", atomically: true, encoding: .utf8)
+        let keyed = try L10nCLI.typeset(["sheet", "keyed.xml", "--strings", "ar.json", "--locales", "ar", "-o", "k.pdf"], in: folder)
+        let keyedCaptions = try runProgram("/usr/bin/pdftotext", [folder + "/k.pdf", "-"], in: folder).stdout
+        #expect(keyedCaptions.contains("ar (lang=he kept) · Large") && keyedCaptions.contains("مرحبا"), "\(keyed) \(keyedCaptions)")
+        // A locale of the document's language in another script is another locale (an `sr-Cyrl`
+        // screen was captioned `sr-Latn`, unsaid).
+        try #"<document lang="sr-Cyrl"><label>Здраво</label></document>"#.write(toFile: folder + "/sr.xml", atomically: true, encoding: .utf8)
+        let serbian = try L10nCLI.typeset(["sheet", "sr.xml", "--locales", "sr-Latn,sr-Cyrl", "-o", "sr.pdf"], in: folder)
+        #expect(serbian.stderr.contains("locale 'sr-Latn' changes nothing in it") && !serbian.stderr.contains("'sr-Cyrl' changes"), "\(serbian.stderr)")
+        let serbianCaptions = try runProgram("/usr/bin/pdftotext", [folder + "/sr.pdf", "-"], in: folder).stdout
+        #expect(serbianCaptions.contains("sr-Latn (shown in sr-Cyrl) · Large") && serbianCaptions.contains("sr-Cyrl · Large"), "\(serbianCaptions)")
     }
 
     /// A document that pins a language of the other direction than the locale's, with keys:

@@ -601,7 +601,7 @@ struct BlockLayouter {
         }
         // A document in a language of its own and without keys is the same in every locale:
         // a sheet's columns captioned "en" and "ar" showed the same Hebrew, unsaid.
-        if let locale = options.locale, let pinned = document.lang, !hasKeys, !Language.sameLanguage(locale, pinned) {
+        if let locale = options.locale, let pinned = document.lang, !hasKeys, !Language.sameLanguageAndScript(locale, pinned) {
             diagnostics.report(.warning(
                 document.location,
                 "the document's lang=\"\(pinned)\" is kept, and no element has a key: locale '\(locale)' changes nothing in it",
@@ -625,7 +625,7 @@ struct BlockLayouter {
         let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { BlockLayouter.hasText($0.unicodeScalars) }
         return LayoutResult(
             pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language,
-            bodySize: bodySize)
+            bodySize: bodySize, hasKeys: hasKeys)
     }
 
     /// The language of a catalog's text, `text`, shown in a block of `language`: the catalog's

@@ -468,7 +468,7 @@ public enum Language {
 
     /// Whether two tags are one language written in one script (`pa` and `pa-PK`, Gurmukhi
     /// and Arabic letters, are not; `ar` and `ar-EG` are).
-    static func sameLanguageAndScript(_ a: String, _ b: String) -> Bool {
+    public static func sameLanguageAndScript(_ a: String, _ b: String) -> Bool {
         sameLanguage(a, b) && sameScript(a, b)
     }
 
