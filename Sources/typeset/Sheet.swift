@@ -166,6 +166,17 @@ struct Sheet: Command {
         // Each input is parsed once, then laid out once per column.
         let assets = self.assets
         let parsed = Batch(inputs: inputs, jobs: jobs).run { MarkupParser.parse(path: $0, assetDirectories: assets) }
+        // Keys without a catalog: said once for the sheet, at the first, not once a cell's locale.
+        let keyed = parsed.compactMap { $0.document?.firstKeyLocation }
+        if strings.isEmpty, let first = keyed.first {
+            let others = keyed.count - 1
+            let warning = Diagnostic.warning(
+                first,
+                "keys are not looked up: no string catalog was given; elements show their own text, or their key when "
+                    + "they have none" + (others > 0 ? " (so do the keys of \(others) other input\(others == 1 ? "" : "s"))" : ""),
+                hint: "give the catalog with --strings FILE")
+            writeStandardError(warning.description + "\n")
+        }
         let cellIndices = inputs.indices.flatMap { row in
             parsed[row].document == nil ? [] : columns.indices.map { (row, $0) }
         }
@@ -183,6 +194,7 @@ struct Sheet: Command {
             let column = allColumns[index.1]
             var options = LayoutOptions(locale: column.locale, bodySize: column.bodySize, catalog: catalog, makesReport: false)
             options.unreadableCatalog = unreadableCatalog
+            options.warnsOfNoCatalog = !strings.isEmpty
             let result = typesetter.layout(document, options: options)
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(

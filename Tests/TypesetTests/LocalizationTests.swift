@@ -1213,6 +1213,14 @@ private let markup = """
         try #"<document lang="sr-Cyrl"><label>Здраво</label></document>"#.write(toFile: folder + "/sr.xml", atomically: true, encoding: .utf8)
         let serbian = try L10nCLI.typeset(["sheet", "sr.xml", "--locales", "sr-Latn,sr-Cyrl", "-o", "sr.pdf"], in: folder)
         #expect(serbian.stderr.contains("locale 'sr-Latn' changes nothing in it") && !serbian.stderr.contains("'sr-Cyrl' changes"), "\(serbian.stderr)")
+        // A sheet of screens with keys and no catalog says so once, not once a cell's locale
+        // (354 lines for 60 inputs buried the one error).
+        try #"<document><p>x</p><label key="b">B</label></document>"#.write(toFile: folder + "/b.xml", atomically: true, encoding: .utf8)
+        let unlooked = try L10nCLI.typeset(["sheet", "keyed.xml", "b.xml", "pinned.xml", "--locales", "he,ar,en", "-o", "u.pdf"], in: folder)
+        #expect(unlooked.status == 0, "\(unlooked)")
+        #expect(unlooked.stderr.components(separatedBy: "looked up").count == 2, "\(unlooked.stderr)")
+        #expect(unlooked.stderr.contains("keyed.xml:1:21: warning: keys are not looked up: no string catalog was given; elements show "
+            + "their own text, or their key when they have none (so do the keys of 1 other input)"), "\(unlooked.stderr)")
         let serbianCaptions = try runProgram("/usr/bin/pdftotext", [folder + "/sr.pdf", "-"], in: folder).stdout
         #expect(serbianCaptions.contains("sr-Latn (shown in sr-Cyrl) · Large") && serbianCaptions.contains("sr-Cyrl · Large"), "\(serbianCaptions)")
     }

@@ -1595,7 +1595,7 @@ struct BlockLayouter {
             // Without either, an element with a key and no text of its own (a blank button) is
             // said too; one with its own text is a mockup whose keys are notes for later, and
             // an image without an alt is said to have none.
-            if !reportedNoStrings && (options.locale != nil || !hasOwnText && isText) {
+            if !reportedNoStrings && options.warnsOfNoCatalog && (options.locale != nil || !hasOwnText && isText) {
                 reportedNoStrings = true
                 diagnostics.report(.warning(
                     block.location,

@@ -20,6 +20,10 @@ public struct LayoutOptions: Sendable {
     /// report has the diagnostics and the pages' sizes, no blocks. The commands that draw pages
     /// do without (its lines and runs alone were 1.2% of the instructions of a PDF render).
     public var makesReport: Bool
+    /// Whether a key looked up without a catalog is warned about, once a document; not where
+    /// the caller says it once for all (a sheet: it was said once a cell's locale, 354 lines
+    /// for 60 inputs, burying the one error).
+    public var warnsOfNoCatalog = true
 
     public init(locale: String? = nil, bodySize: Double? = nil, catalog: StringCatalog? = nil, makesReport: Bool = true) {
         self.locale = locale

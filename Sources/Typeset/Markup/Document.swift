@@ -198,6 +198,24 @@ extension Document {
         return images.first { Path.realPath($0.path) == real }?.location
     }
 
+    /// Where the document's first element with a `key` is; nil when none has one.
+    public var firstKeyLocation: SourceLocation? {
+        func first(_ blocks: [Block]) -> SourceLocation? {
+            for block in blocks {
+                if block.key != nil { return block.location }
+                let inner: SourceLocation? =
+                    switch block.kind {
+                    case .row(let children), .stack(let children): first(children)
+                    case .list(let list): first(list.items)
+                    default: nil
+                    }
+                if let inner { return inner }
+            }
+            return nil
+        }
+        return first(blocks)
+    }
+
     /// The PNGs the document shows and their <image> elements, in document order.
     private var images: [(path: String, location: SourceLocation)] {
         func collect(_ blocks: [Block], _ images: inout [(path: String, location: SourceLocation)]) {
