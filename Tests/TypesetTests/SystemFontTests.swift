@@ -14,6 +14,17 @@ import Testing
             "\(file) is missing: make test installs fonts-noto-core and fonts-noto-color-emoji")
     }
 
+    /// A face whose OS/2 says bold (fsSelection) with the weight of a regular one is bold:
+    /// Debian's Noto Nastaliq Urdu Bold says 400, and took the Regular's place (all Urdu text
+    /// bold, titles no bolder than the rest).
+    @Test func aBoldFaceThatSaysWeight400IsBold() throws {
+        try requireFont("NotoNastaliqUrdu-Bold.ttf")
+        let result = try #require(layoutMarkup(
+            #"<document lang="ur" font="Noto Nastaliq Urdu"><p>یہ ایک پیراگراف ہے</p><title>ترتیبات</title></document>"#))
+        let faces = result.report.pages[0].blocks.map { $0.lines[0].runs[0].face }
+        #expect(faces == ["Noto Nastaliq Urdu Regular", "Noto Nastaliq Urdu Bold"], "\(faces)")
+    }
+
     /// An emoji sequence (skin tone, VS16, keycap, flag) is one cluster in the color font, not
     /// a black glyph of the bundled Symbols 2 and a box; a lone emoji is in color too (it was
     /// DejaVu's black one); the spaces between emoji keep the text font (Noto Color Emoji's

@@ -224,7 +224,9 @@ final class HarfBuzzFont: @unchecked Sendable {
     var fullName: String? { name(hb_ot_name_id_t(HB_OT_NAME_ID_FULL_NAME)) }
 
     /// CSS weight and italic flag from OS/2 (usWeightClass, fsSelection ITALIC/OBLIQUE), else
-    /// from head.macStyle.
+    /// from head.macStyle. A face whose fsSelection says BOLD with a weight of 400 or less is
+    /// 700: Debian's Noto Nastaliq Urdu Bold says 400, tied with the Regular, and took its place
+    /// (it sorts first), every Urdu text bold.
     var style: (weight: Int, italic: Bool) {
         let os2 = tableBytes("OS/2")
         if os2.count >= 64 {
@@ -232,6 +234,7 @@ final class HarfBuzzFont: @unchecked Sendable {
             if weight >= 1 && weight <= 9 { weight *= 100 }  // some old fonts use 1-9
             if weight < 1 || weight > 1000 { weight = 400 }
             let selection = Int(os2[62]) << 8 | Int(os2[63])
+            if selection & 0x0020 != 0 && weight <= 400 { weight = 700 }
             return (weight, selection & 0x0201 != 0)
         }
         let head = tableBytes("head")
