@@ -166,9 +166,12 @@ struct Sheet: Command {
         // Each input is parsed once, then laid out once per column.
         let assets = self.assets
         let parsed = Batch(inputs: inputs, jobs: jobs).run { MarkupParser.parse(path: $0, assetDirectories: assets) }
-        // Keys without a catalog: said once for the sheet, at the first, not once a cell's locale.
-        let keyed = parsed.compactMap { $0.document?.firstKeyLocation }
-        if strings.isEmpty, let first = keyed.first {
+        // Keys without a catalog, for locales: said once for the sheet, at the first, not once a
+        // cell's locale. (Without locales, a key with text of its own is a note for later, and
+        // one without is said in its document, as `render` says it.)
+        let saysNoCatalogOnce = strings.isEmpty && localeList.contains { $0 != nil }
+        let keyed = saysNoCatalogOnce ? parsed.compactMap { $0.document?.firstKeyLocation } : []
+        if let first = keyed.first {
             let others = keyed.count - 1
             let warning = Diagnostic.warning(
                 first,
@@ -194,7 +197,7 @@ struct Sheet: Command {
             let column = allColumns[index.1]
             var options = LayoutOptions(locale: column.locale, bodySize: column.bodySize, catalog: catalog, makesReport: false)
             options.unreadableCatalog = unreadableCatalog
-            options.warnsOfNoCatalog = !strings.isEmpty
+            options.warnsOfNoCatalog = !saysNoCatalogOnce
             let result = typesetter.layout(document, options: options)
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
