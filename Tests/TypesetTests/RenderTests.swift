@@ -1773,6 +1773,44 @@ struct PDFWriterTests {
         #expect(pixel.red == 255 && pixel.green < 200, "\(pixel)")
     }
 
+    /// An image drawn at its own pixels (an @2x icon at 2×) off the pixel grid, below a caption,
+    /// is drawn at the nearest whole pixel, its own pixels (it was resampled, its strokes spread
+    /// over a row more); one shrunk 40 times is averaged over all it covers (Cairo's filter
+    /// reads 16 pixels a side: stripes of 20 came out as moiré).
+    @Test func imagesLieOnWholePixelsAndShrinkWithoutMoire() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        // 6 × 6 pixels, each its own color.
+        let rows: [[UInt8]] = (0..<6).map { y in (0..<6).flatMap { x in [UInt8(40 * x), UInt8(40 * y), 200] } }
+        try Data(makePNG(width: 6, bitDepth: 8, colorType: 2, palette: nil, transparency: nil, rows: rows))
+            .write(to: URL(fileURLWithPath: folder + "/icon.png"))
+        for (x, y) in [(10.3, 20.7), (10.0, 38.3)] {
+            let item = ImageItem(path: folder + "/icon.png", x: x, y: y, width: 3, height: 3, flipped: false, alt: nil)
+            try Typeset.render(
+                pages: [Page(width: 40, height: 60, items: [.image(item)])], to: folder + "/icon-page.png",
+                options: RenderOptions(format: .png, scale: 2))
+            let page = try PixelImage(contentsOf: folder + "/icon-page.png")
+            let (left, top) = (Int((2 * x).rounded()), Int((2 * y).rounded()))
+            for row in 0..<6 {
+                for column in 0..<6 {
+                    let pixel = try #require(page.pixel(x: left + column, y: top + row))
+                    #expect([pixel.red, pixel.green, pixel.blue] == [UInt8(40 * column), UInt8(40 * row), 200], "\(x), \(y): \(column), \(row): \(pixel)")
+                }
+            }
+        }
+        // 1,280 pixels of stripes 20 wide, black and white, drawn 32 pixels wide: each covers a
+        // black and a white stripe, grey.
+        let stripes: [UInt8] = (0..<1280).flatMap { x -> [UInt8] in (x / 20) % 2 == 0 ? [0, 0, 0] : [255, 255, 255] }
+        try Data(makePNG(width: 1280, bitDepth: 8, colorType: 2, palette: nil, transparency: nil, rows: Array(repeating: stripes, count: 4)))
+            .write(to: URL(fileURLWithPath: folder + "/stripes.png"))
+        let strip = ImageItem(path: folder + "/stripes.png", x: 0, y: 0, width: 16, height: 2, flipped: false, alt: nil)
+        try Typeset.render(
+            pages: [Page(width: 16, height: 2, items: [.image(strip)])], to: folder + "/stripes-page.png",
+            options: RenderOptions(format: .png, scale: 2))
+        let greys = try (0..<32).map { try #require(PixelImage(contentsOf: folder + "/stripes-page.png").pixel(x: $0, y: 2)).red }
+        #expect(greys.allSatisfy { abs(Int($0) - 128) <= 16 }, "\(greys)")
+    }
+
     /// Text larger than FreeType sets (65,535 pixels to the em) is the document's error before
     /// anything is drawn, saying so: a 6,235 pt balanced label at --scale 11 failed with "error
     /// occurred in libfreetype", unlocated. A sheet's cell counts at its scale.

@@ -280,17 +280,25 @@ final class PageDrawer: PageWriting {
         var pixelWidth = Double(cairo_image_surface_get_width(image.pointer))
         var pixelHeight = Double(cairo_image_surface_get_height(image.pointer))
         guard pixelWidth > 0, pixelHeight > 0, item.width > 0, item.height > 0 else { return }
-        // Shrunk more than pixman's fixed-point transforms hold (16,384 pixels drawn 0.2 pt
-        // wide failed, "out of memory"; 8,192 times, far to the right on a wide page), it is
-        // shrunk first to at most twice the pixels it covers, in a step of its own, at the
-        // origin; a thousandth of a pixel shows nothing.
+        // Shrunk more than Cairo's filter reads (it averages at most 16 pixels a side: a
+        // picture drawn 40 times smaller came out as moiré; shrunk more than pixman's fixed-point
+        // transforms hold, 16,384 pixels drawn 0.2 pt wide failed, "out of memory"), it is
+        // shrunk first, in steps of at most 16 times, each at the origin: to a whole number of
+        // times the pixels it covers, which the last drawing averages whole (stripes shrunk
+        // 40 times to 2.5 times their cover came out in bands); a thousandth of a pixel shows
+        // nothing.
         var (deviceWidth, deviceHeight) = (item.width, item.height)
         cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
         (deviceWidth, deviceHeight) = (abs(deviceWidth), abs(deviceHeight))
         guard deviceWidth > 0.001, deviceHeight > 0.001 else { return }
-        if pixelWidth / deviceWidth > Self.largestShrink || pixelHeight / deviceHeight > Self.largestShrink {
-            let width = min(pixelWidth, max(1, (2 * deviceWidth).rounded(.up)))
-            let height = min(pixelHeight, max(1, (2 * deviceHeight).rounded(.up)))
+        func stepSize(_ pixels: Double, _ device: Double) -> Double {
+            let times = (pixels / device / Self.largestShrink).rounded(.up)
+            let size = times <= Self.largestShrink ? device * max(times, 1) : pixels / Self.largestShrink
+            return min(pixels, max(1, size.rounded(.up)))
+        }
+        while pixelWidth / deviceWidth > Self.largestShrink || pixelHeight / deviceHeight > Self.largestShrink {
+            let (width, height) = (stepSize(pixelWidth, deviceWidth), stepSize(pixelHeight, deviceHeight))
+            guard width < pixelWidth || height < pixelHeight else { break }
             let small = CairoSurface(taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
             let step = CairoContext(surface: small)
             cairo_scale(step.pointer, width / pixelWidth, height / pixelHeight)
@@ -301,8 +309,15 @@ final class PageDrawer: PageWriting {
             (image, pixelWidth, pixelHeight) = (small, width, height)
         }
         cairo_save(cr)
+        // At a whole pixel, as text and dividers are: an @2x icon drawn at 2× is then its own
+        // pixels (below a caption, at 76.6 pt, it was resampled, its 2-pixel strokes spread
+        // over three rows, and moved from sharp to blurred as the text above it changed).
+        var (originX, originY) = (item.flipped ? item.x + item.width : item.x, item.y)
+        cairo_user_to_device(cr, &originX, &originY)
+        (originX, originY) = (originX.rounded(), originY.rounded())
+        cairo_device_to_user(cr, &originX, &originY)
         // Mirroring: draw from the box's right edge with a negative horizontal scale.
-        cairo_translate(cr, item.flipped ? item.x + item.width : item.x, item.y)
+        cairo_translate(cr, originX, originY)
         cairo_scale(cr, (item.flipped ? -1 : 1) * item.width / pixelWidth, item.height / pixelHeight)
         cairo_set_source_surface(cr, image.pointer, 0, 0)
         // Padded at the edges instead of fading into transparency.
@@ -313,9 +328,9 @@ final class PageDrawer: PageWriting {
         cairo_restore(cr)
     }
 
-    /// The most an image is shrunk in one drawing where it stands on the page (pixman's 16.16
-    /// transforms hold 32,767, offsets included); a photo drawn as a thumbnail is shrunk 20 times.
-    private static let largestShrink = 256.0
+    /// The most an image is shrunk in one drawing: Cairo's good filter averages at most 16
+    /// pixels a side (pixman's 16.16 transforms hold 32,767, offsets included).
+    private static let largestShrink = 16.0
 
     private func loadImage(_ path: String) throws -> CairoSurface {
         imageUses += 1
