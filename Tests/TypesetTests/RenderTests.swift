@@ -1811,6 +1811,39 @@ struct PDFWriterTests {
         #expect(greys.allSatisfy { abs(Int($0) - 128) <= 16 }, "\(greys)")
     }
 
+    /// A rectangle's edges lie on whole pixels, and a frame's line covers whole rows: a button at
+    /// 20.3 pt had pale top and bottom rows (24% and 44% at 1×), a sheet cell's 1 pt frame
+    /// three rows at 2×. What is thinner than a pixel stays one.
+    @Test func rectanglesLieOnWholePixels() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let blue = Color(red: 0, green: 0, blue: 1)
+        for scale in [1.0, 1.5, 2, 3] {
+            let page = Page(width: 60, height: 60, items: [
+                .rectangle(RectangleItem(x: 5, y: 20.3, width: 20, height: 10.45, cornerRadius: 3, fill: blue)),
+                .rectangle(RectangleItem(x: 30.2, y: 10.6, width: 20, height: 30, stroke: blue)),
+                .rectangle(RectangleItem(x: 5, y: 45.1, width: 20, height: 0.1, fill: blue)),
+            ])
+            try Typeset.render(pages: [page], to: folder + "/r.png", options: RenderOptions(format: .png, scale: scale))
+            let image = try PixelImage(contentsOf: folder + "/r.png")
+            /// The rows of column `x` that are not white: each wholly blue (0) or partly.
+            func rows(_ x: Double) -> [Int: UInt8] {
+                var found: [Int: UInt8] = [:]
+                for y in 0..<image.height {
+                    if let pixel = image.pixel(x: Int(x * scale), y: y), pixel.red < 255 { found[y] = pixel.red }
+                }
+                return found
+            }
+            let filled = rows(15), framed = rows(40)
+            #expect(filled.values.allSatisfy { $0 == 0 }, "\(scale): \(filled.sorted { $0.key < $1.key })")
+            // The button's rows from its rounded edges, and the bar's one.
+            let buttonRows = Int(((20.3 + 10.45) * scale).rounded()) - Int((20.3 * scale).rounded())
+            #expect(filled.count == buttonRows + 1, "\(scale): \(filled.sorted { $0.key < $1.key })")
+            let line = Int(max(1, scale.rounded()))
+            #expect(framed.values.allSatisfy { $0 == 0 } && framed.count == 2 * line, "\(scale): \(framed.sorted { $0.key < $1.key })")
+        }
+    }
+
     /// Text larger than FreeType sets (65,535 pixels to the em) is the document's error before
     /// anything is drawn, saying so: a 6,235 pt balanced label at --scale 11 failed with "error
     /// occurred in libfreetype", unlocated. A sheet's cell counts at its scale.

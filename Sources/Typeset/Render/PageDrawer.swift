@@ -213,22 +213,57 @@ final class PageDrawer: PageWriting {
         }
     }
 
+    /// A rectangle (a button, a background, a sheet's cell frame) has its edges on whole
+    /// pixels, as dividers do: at fractional ones its top and bottom rows were partly covered,
+    /// pale (a button's 24% and 44% at 1×), and a cell's 1 pt frame smeared over three rows at
+    /// 2×. A frame's line is whole pixels wide, its edges between pixels.
     private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
         guard rectangle.fill != nil || rectangle.stroke != nil else { return }
-        cairo_new_path(cr)
-        addRoundedRectangle(
-            cr, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height,
-            radius: rectangle.drawnCornerRadius)
         if let fill = rectangle.fill {
+            cairo_new_path(cr)
+            addSnapped(rectangle, lineWidth: nil, on: cr)
             set(fill, on: cr)
-            cairo_fill_preserve(cr)
+            cairo_fill(cr)
         }
         if let stroke = rectangle.stroke {
+            var (width, height) = (1.0, 0.0)
+            cairo_user_to_device_distance(cr, &width, &height)
+            let pixels = max(1, abs(width).rounded())
+            cairo_new_path(cr)
+            let lineWidth = addSnapped(rectangle, lineWidth: pixels, on: cr)
             set(stroke, on: cr)
-            cairo_set_line_width(cr, 1)
-            cairo_stroke_preserve(cr)
+            cairo_set_line_width(cr, lineWidth)
+            cairo_stroke(cr)
         }
         cairo_new_path(cr)
+    }
+
+    /// Adds `rectangle`'s path with its edges on whole device pixels, or, for a line
+    /// `lineWidth` pixels wide drawn along it, where the line covers whole pixels; returns that
+    /// width in user space. (Pages are only moved and scaled.)
+    @discardableResult
+    private func addSnapped(_ rectangle: RectangleItem, lineWidth: Double?, on cr: OpaquePointer) -> Double {
+        var (left, top) = (rectangle.x, rectangle.y)
+        var (right, bottom) = (rectangle.x + rectangle.width, rectangle.y + rectangle.height)
+        cairo_user_to_device(cr, &left, &top)
+        cairo_user_to_device(cr, &right, &bottom)
+        // An odd line's middle is a pixel's middle.
+        let shift = lineWidth.map { $0.truncatingRemainder(dividingBy: 2) == 1 ? 0.5 : 0 } ?? 0
+        func snapped(_ value: Double) -> Double { (value - shift).rounded() + shift }
+        // (What is thinner than a pixel stays one pixel, not none.)
+        let wide = rectangle.width > 0, tall = rectangle.height > 0
+        (left, top, right, bottom) = (snapped(left), snapped(top), snapped(right), snapped(bottom))
+        if wide && right == left { right = left + 1 }
+        if tall && bottom == top { bottom = top + 1 }
+        cairo_device_to_user(cr, &left, &top)
+        cairo_device_to_user(cr, &right, &bottom)
+        addRoundedRectangle(
+            cr, x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top),
+            radius: min(rectangle.drawnCornerRadius, abs(right - left) / 2, abs(bottom - top) / 2))
+        guard let lineWidth else { return 0 }
+        var (width, height) = (lineWidth, 0.0)
+        cairo_device_to_user_distance(cr, &width, &height)
+        return abs(width)
     }
 
     private func addRoundedRectangle(
