@@ -50,6 +50,22 @@ import Testing
         #expect(result.diagnostics.items.isEmpty)
     }
 
+    /// But an item right under a heading that cannot share a page with it goes on between its
+    /// lines from under the heading, as a paragraph does: moved whole, it left the heading alone
+    /// at the page's foot (at AX2, a page of a title and a heading, two thirds blank).
+    @Test func listItemUnderAHeadingItCannotShareAPageWithGoesOnUnderIt() throws {
+        let result = try #require(
+            layoutMarkup(
+                #"<document width="300" height="400"><title>Privacy</title><heading>What we collect</heading><list><item>\#(words(40))</item><item>\#(words(4))</item></list></document>"#
+            ))
+        let pages = result.report.pages
+        #expect(pages.count == 2, "\(pages.map { $0.blocks.map(\.kind) })")
+        #expect(pages.first?.blocks.map(\.kind) == ["title", "heading", "item"], "\(pages.map { $0.blocks.map(\.kind) })")
+        let first = try #require(pages.first?.blocks.last), rest = try #require(pages.last?.blocks.first)
+        #expect(first.marker != nil && first.lines.count >= 2 && rest.kind == "item" && rest.marker == nil, "\(first.lines.count)")
+        #expect(result.diagnostics.items.isEmpty, "\(result.diagnostics.items)")
+    }
+
     /// A row taller than a page starts below what comes before it, and each of its columns goes
     /// on at the top of the next pages where its lines end, as a paragraph does: no line lost,
     /// none cut, the columns still side by side (the first on the right in Arabic).

@@ -72,6 +72,21 @@ extension BlockLayouter {
         }
 
         let contentHeight = pageHeight - 2 * margin
+        // A list item (a block kept whole while it fits a page) right under titles or headings
+        // that cannot stand on one page with it goes on between its lines from under them, as
+        // a paragraph does: kept whole, it went to the next page and left a heading alone at
+        // the foot (at AX2, a page of a title and a heading, 66% blank), or a title alone on a
+        // page, its heading gone on with the item.
+        for index in units.indices.dropFirst() where units[index - 1].keepsWithNext && units[index - 1].isHeading {
+            var first = index - 1
+            while first > 0 && units[first - 1].keepsWithNext && units[first - 1].isHeading { first -= 1 }
+            let item = units[index]
+            guard item.blocks.count == 1, item.blocks[0].breaks == .ifTallerThanPage,
+                (item.blocks[0].paragraph?.lines.count ?? 0) > 1,
+                item.bottom - units[first].top > contentHeight + 0.001
+            else { continue }
+            units[index].blocks[0].breaks = .anyLine
+        }
         var pages: [Page] = []
         var reports: [ReportPage] = []
         var emitter = PageEmitter(
