@@ -152,7 +152,7 @@ struct Diff: Command {
             } catch let error as ImageDiffError {
                 // At the file, as every other error of an input is reported.
                 guard let (path, message) = error.inputProblem else {
-                    if case .write(let path, _) = error { printError("\(error)", at: path) } else { printError("\(error)") }
+                    printDiffError(error)
                     throw ExitCode(ExitStatus.usage)
                 }
                 var diagnostics = Diagnostics()
@@ -183,7 +183,7 @@ struct Diff: Command {
             try ImageDiff.write(images)
         } catch {
             printVerdict()
-            if case .write(let path, _)? = error as? ImageDiffError { printError("\(error)", at: path) } else { printError("\(error)") }
+            printDiffError(error)
             throw ExitCode(ExitStatus.usage)
         }
         for image in images { print("diff image: \(image.path)") }
@@ -198,6 +198,11 @@ struct Diff: Command {
     }
 
     /// Makes the folder of the diff image at `path` where missing.
+    /// An error of the diff image (at its file) or another.
+    private func printDiffError(_ error: any Error) {
+        if case .write(let path, _)? = error as? ImageDiffError { printError("\(error)", at: path) } else { printError("\(error)") }
+    }
+
     private func makeFolder(of path: String) throws {
         if let problem = Path.makeFolder(Path.folder(path)) {
             throw ImageDiffError.write(path: path, reason: "cannot make its folder: \(problem)")

@@ -254,10 +254,10 @@ struct Sheet: Command {
                 // A locale the catalog has no strings for shows its keys' source text (its
                 // warning says so once, at the catalog; the cell too).
                 let untranslated = column.locale.map { catalog?.hasStrings(locale: $0) == false } ?? false
-                let locale = column.locale.map {
-                    Language.sameLanguageAndScript($0, result.language) ? $0 + (untranslated ? " (no strings)" : "")
-                        : result.hasKeys ? "\($0) (lang=\(result.language) kept)" + (untranslated ? " (no strings)" : "")
-                        : "\($0) (shown in \(result.language))"
+                let locale = column.locale.map { locale in
+                    let noStrings = untranslated ? " (no strings)" : ""
+                    if Language.sameLanguageAndScript(locale, result.language) { return locale + noStrings }
+                    return result.hasKeys ? "\(locale) (lang=\(result.language) kept)\(noStrings)" : "\(locale) (shown in \(result.language))"
                 }
                 cells.append(
                     SheetCell(

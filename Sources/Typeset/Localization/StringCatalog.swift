@@ -836,7 +836,7 @@ public struct StringCatalog: Sendable {
                 let first = catalogs.first { $0.catalog.tables[language]?[key] != nil }?.path ?? ""
                 // A table's .strings beside its .stringsdict: the app shows the plural rule's
                 // text, and Xcode projects keep both, unsaid.
-                if Path.fileExtension(first).lowercased() == "stringsdict", stem(first) == stem(path) { continue }
+                if Path.fileExtension(first).lowercased() == "stringsdict", sameTable(first, path) { continue }
                 let written = language.isEmpty ? "" : " (\(Language.canonical(tag: language)))"
                 merged.warnings.append(.warning(
                     catalog.keyLocations[key] ?? SourceLocation(file: path, line: 1, column: 1),
@@ -863,7 +863,7 @@ public struct StringCatalog: Sendable {
         var moved: Set<Int> = []  // the .stringsdict files put before their .strings
         for (index, entry) in catalogs.enumerated() where !moved.contains(index) {
             if ofKind(entry.path, "strings"), let dict = catalogs.indices.first(where: {
-                $0 > index && ofKind(catalogs[$0].path, "stringsdict") && stem(catalogs[$0].path) == stem(entry.path)
+                $0 > index && ofKind(catalogs[$0].path, "stringsdict") && sameTable(catalogs[$0].path, entry.path)
             }) {
                 result.append(catalogs[dict])
                 moved.insert(dict)
@@ -873,10 +873,9 @@ public struct StringCatalog: Sendable {
         return result
     }
 
-    /// A file's path without its extension: `en.lproj/Localizable`.
-    private static func stem(_ path: String) -> String {
-        let pathExtension = Path.fileExtension(path)
-        return pathExtension.isEmpty ? path : String(path.dropLast(pathExtension.count + 1))
+    /// Whether two files are one table's (`en.lproj/Localizable.strings` and `.stringsdict`).
+    private static func sameTable(_ a: String, _ b: String) -> Bool {
+        Path.same(Path.folder(a), Path.folder(b)) && Path.same(Path.stem(a), Path.stem(b))
     }
 
     /// `other`'s entries (device → language → key) added to `merged` where it has none.
@@ -964,8 +963,10 @@ public struct StringCatalog: Sendable {
         }
         var catalog = StringCatalog(tables: ["": table], sourceLanguage: nil)
         if !problems.isEmpty { catalog.problems[""] = problems }
-        catalog.warnings = repeatedKeys(root.allMembers ?? members, file: file, later: "text").warnings
-        catalog.keyLocations = keyLocations(root.allMembers ?? members, file: file)
+        let given = root.allMembers ?? members
+        let repeated = repeatedKeys(given, file: file, later: "text")
+        catalog.warnings = repeated.warnings
+        catalog.keyLocations = repeated.last.mapValues { location(given[$0].value, file) }
         // An object of objects (i18next's, `{"onboarding": {"title": …}}`) is read at its top
         // only: said at the file, where the key's "no string" warnings did not say why.
         for (key, value) in members where value.members != nil {
@@ -1134,7 +1135,7 @@ public struct StringCatalog: Sendable {
             if !hasSource { keysWithoutText.insert(key) }
         }
         var catalog = StringCatalog(tables: tables, sourceLanguage: source, untranslatable: untranslatable)
-        catalog.keyLocations = keyLocations(strings, file: file)
+        catalog.keyLocations = last.mapValues { location(strings[$0].value, file) }
         catalog.problems = problems
         catalog.keysWithoutText = keysWithoutText
         catalog.deviceTables = deviceTables
@@ -1244,11 +1245,6 @@ public struct StringCatalog: Sendable {
         }
         if let localizations = entry["localizations"] { checkUnits(in: localizations, depth: 0) }
         return found
-    }
-
-    /// Where each key of `members` is (the later of a key given twice, as its text is).
-    private static func keyLocations(_ members: [(key: String, value: LocatedJSON)], file: String) -> [String: SourceLocation] {
-        Dictionary(members.map { ($0.key, location($0.value, file)) }, uniquingKeysWith: { _, later in later })
     }
 
     /// A warning for each key of `members` given again, as a .strings file gets one (the later

@@ -200,36 +200,41 @@ extension Document {
 
     /// Where the document's first element with a `key` is; nil when none has one.
     public var firstKeyLocation: SourceLocation? {
-        func first(_ blocks: [Block]) -> SourceLocation? {
-            for block in blocks {
-                if block.key != nil { return block.location }
-                let inner: SourceLocation? =
-                    switch block.kind {
-                    case .row(let children), .stack(let children): first(children)
-                    case .list(let list): first(list.items)
-                    default: nil
-                    }
-                if let inner { return inner }
-            }
-            return nil
+        var found: SourceLocation?
+        visitBlocks { block in
+            if block.key != nil { found = block.location }
+            return found == nil
         }
-        return first(blocks)
+        return found
     }
 
     /// The PNGs the document shows and their <image> elements, in document order.
     private var images: [(path: String, location: SourceLocation)] {
-        func collect(_ blocks: [Block], _ images: inout [(path: String, location: SourceLocation)]) {
-            for block in blocks {
-                switch block.kind {
-                case .image(let image): images.append((image.path, block.location))
-                case .row(let children), .stack(let children): collect(children, &images)
-                default: continue
-                }
-            }
-        }
         var images: [(path: String, location: SourceLocation)] = []
-        collect(blocks, &images)
+        visitBlocks { block in
+            if case .image(let image) = block.kind { images.append((image.path, block.location)) }
+            return true
+        }
         return images
+    }
+
+    /// Calls `visit` with every block, those in rows, stacks and lists too, in document order,
+    /// until it returns false.
+    private func visitBlocks(_ visit: (Block) -> Bool) {
+        func walk(_ blocks: [Block]) -> Bool {
+            for block in blocks {
+                guard visit(block) else { return false }
+                let inner: [Block] =
+                    switch block.kind {
+                    case .row(let children), .stack(let children): children
+                    case .list(let list): list.items
+                    default: []
+                    }
+                guard walk(inner) else { return false }
+            }
+            return true
+        }
+        _ = walk(blocks)
     }
 }
 

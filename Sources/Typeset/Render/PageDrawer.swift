@@ -219,51 +219,48 @@ final class PageDrawer: PageWriting {
     /// 2×. A frame's line is whole pixels wide, its edges between pixels.
     private func draw(_ rectangle: RectangleItem, on cr: OpaquePointer) {
         guard rectangle.fill != nil || rectangle.stroke != nil else { return }
+        // A device pixel in user space (pages are only moved and scaled).
+        var (pixelWidth, pixelHeight) = (1.0, 1.0)
+        cairo_device_to_user_distance(cr, &pixelWidth, &pixelHeight)
+        (pixelWidth, pixelHeight) = (abs(pixelWidth), abs(pixelHeight))
         if let fill = rectangle.fill {
             cairo_new_path(cr)
-            addSnapped(rectangle, lineWidth: nil, on: cr)
+            addOnPixels(rectangle, shift: 0, pixel: (pixelWidth, pixelHeight), on: cr)
             set(fill, on: cr)
             cairo_fill(cr)
         }
         if let stroke = rectangle.stroke {
-            var (width, height) = (1.0, 0.0)
-            cairo_user_to_device_distance(cr, &width, &height)
-            let pixels = max(1, abs(width).rounded())
+            // A point's width in whole pixels; an odd line's middle is a pixel's middle.
+            let pixels = max(1, (1 / pixelWidth).rounded())
             cairo_new_path(cr)
-            let lineWidth = addSnapped(rectangle, lineWidth: pixels, on: cr)
+            addOnPixels(rectangle, shift: pixels.truncatingRemainder(dividingBy: 2) == 1 ? 0.5 : 0, pixel: (pixelWidth, pixelHeight), on: cr)
             set(stroke, on: cr)
-            cairo_set_line_width(cr, lineWidth)
+            cairo_set_line_width(cr, pixels * pixelWidth)
             cairo_stroke(cr)
         }
         cairo_new_path(cr)
     }
 
-    /// Adds `rectangle`'s path with its edges on whole device pixels, or, for a line
-    /// `lineWidth` pixels wide drawn along it, where the line covers whole pixels; returns that
-    /// width in user space. (Pages are only moved and scaled.)
-    @discardableResult
-    private func addSnapped(_ rectangle: RectangleItem, lineWidth: Double?, on cr: OpaquePointer) -> Double {
-        var (left, top) = (rectangle.x, rectangle.y)
-        var (right, bottom) = (rectangle.x + rectangle.width, rectangle.y + rectangle.height)
-        cairo_user_to_device(cr, &left, &top)
-        cairo_user_to_device(cr, &right, &bottom)
-        // An odd line's middle is a pixel's middle.
-        let shift = lineWidth.map { $0.truncatingRemainder(dividingBy: 2) == 1 ? 0.5 : 0 } ?? 0
-        func snapped(_ value: Double) -> Double { (value - shift).rounded() + shift }
-        // (What is thinner than a pixel stays one pixel, not none.)
-        let wide = rectangle.width > 0, tall = rectangle.height > 0
-        (left, top, right, bottom) = (snapped(left), snapped(top), snapped(right), snapped(bottom))
-        if wide && right == left { right = left + 1 }
-        if tall && bottom == top { bottom = top + 1 }
-        cairo_device_to_user(cr, &left, &top)
-        cairo_device_to_user(cr, &right, &bottom)
+    /// Adds `rectangle`'s path with its edges on whole device pixels, plus `shift` (half a
+    /// pixel: the middles of pixels); what is thinner than a `pixel` stays one, not none.
+    private func addOnPixels(_ rectangle: RectangleItem, shift: Double, pixel: (width: Double, height: Double), on cr: OpaquePointer) {
+        var (left, top) = Self.onPixels(rectangle.x, rectangle.y, shift: shift, on: cr)
+        var (right, bottom) = Self.onPixels(rectangle.x + rectangle.width, rectangle.y + rectangle.height, shift: shift, on: cr)
+        if rectangle.width > 0 && right == left { right = left + pixel.width }
+        if rectangle.height > 0 && bottom == top { bottom = top + pixel.height }
         addRoundedRectangle(
             cr, x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top),
             radius: min(rectangle.drawnCornerRadius, abs(right - left) / 2, abs(bottom - top) / 2))
-        guard let lineWidth else { return 0 }
-        var (width, height) = (lineWidth, 0.0)
-        cairo_device_to_user_distance(cr, &width, &height)
-        return abs(width)
+    }
+
+    /// The point `(x, y)` moved to the nearest corner of device pixels (or, `shift` 0.5, the
+    /// nearest middle of one), in user space.
+    private static func onPixels(_ x: Double, _ y: Double, shift: Double = 0, on cr: OpaquePointer) -> (x: Double, y: Double) {
+        var (x, y) = (x, y)
+        cairo_user_to_device(cr, &x, &y)
+        (x, y) = ((x - shift).rounded() + shift, (y - shift).rounded() + shift)
+        cairo_device_to_user(cr, &x, &y)
+        return (x, y)
     }
 
     private func addRoundedRectangle(
@@ -347,10 +344,7 @@ final class PageDrawer: PageWriting {
         // At a whole pixel, as text and dividers are: an @2x icon drawn at 2× is then its own
         // pixels (below a caption, at 76.6 pt, it was resampled, its 2-pixel strokes spread
         // over three rows, and moved from sharp to blurred as the text above it changed).
-        var (originX, originY) = (item.flipped ? item.x + item.width : item.x, item.y)
-        cairo_user_to_device(cr, &originX, &originY)
-        (originX, originY) = (originX.rounded(), originY.rounded())
-        cairo_device_to_user(cr, &originX, &originY)
+        let (originX, originY) = Self.onPixels(item.flipped ? item.x + item.width : item.x, item.y, on: cr)
         // Mirroring: draw from the box's right edge with a negative horizontal scale.
         cairo_translate(cr, originX, originY)
         cairo_scale(cr, (item.flipped ? -1 : 1) * item.width / pixelWidth, item.height / pixelHeight)
