@@ -6,8 +6,9 @@ UCD_DIR ?= /usr/share/unicode
 # Built with, tested with, and the UCD files the tables and conformance suites read.
 APT_PACKAGES := pkg-config libharfbuzz-dev libfreetype-dev libcairo2-dev unicode-data \
 	python3 poppler-utils qpdf librsvg2-bin
-# The tests of fallback to system fonts and of emoji use these.
-TEST_PACKAGES := fonts-noto-core fonts-noto-color-emoji
+# The tests of fallback to system fonts and of emoji use these; nodejs and libjs-pdf are pdf.js,
+# Firefox's PDF reader, that a test reads right-to-left text with.
+TEST_PACKAGES := fonts-noto-core fonts-noto-color-emoji nodejs libjs-pdf
 BENCH_PACKAGES := hyperfine valgrind python3-gi gir1.2-pango-1.0 python3-gi-cairo
 TABLES := Sources/Typeset/Unicode/Generated/UnicodeTables.swift
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/typeset

@@ -1667,8 +1667,8 @@ extension ReportInvariantTests {
     }
 
     /// Pointed Arabic and Hebrew read right from the glyphs alone, as readers that ignore
-    /// /ActualText read them (pdfminer, pypdf): each glyph of a letter with its marks stands for
-    /// its character in ToUnicode, and the letter comes before its marks. They read "(cid:291)"
+    /// /ActualText read them: each glyph of a letter with its marks stands for its character
+    /// in ToUnicode, and the letter comes before its marks. They read "(cid:291)"
     /// for every mark, and PyMuPDF split the words at them.
     @Test func pointedTextReadsFromItsGlyphs() throws {
         let folder = try temporaryFolder()
@@ -1730,12 +1730,25 @@ extension ReportInvariantTests {
             }
             toUnicode[match.1.lowercased()] = String(decoding: units, as: UTF16.self)
         }
+        // A right-to-left run, drawn left to right inside /ReversedChars, is turned round a
+        // cluster at a time: a glyph, or the glyphs of an /ActualText span (a letter, then its
+        // marks).
         var read = ""
-        for array in pdf.matches(of: /\[([^\]]*)\]TJ/) {
-            for hex in array.1.matches(of: /<([0-9a-fA-F]+)>/) {
-                let digits = Array(hex.1.lowercased())
-                for offset in stride(from: 0, to: digits.count, by: 4) {
-                    read += toUnicode[String(digits[offset..<offset + 4])] ?? "?"
+        var reversed: [String]? = nil
+        var inSpan = false
+        for token in pdf.matches(of: /\/ReversedChars BMC|\/Span <<.*?>> BDC|EMC|\[([^\]]*)\]TJ/) {
+            switch token.0 {
+            case "/ReversedChars BMC": reversed = []
+            case "EMC" where inSpan: inSpan = false
+            case "EMC": if let clusters = reversed { read += clusters.reversed().joined() }; reversed = nil
+            case let tag where tag.hasPrefix("/Span"): inSpan = true; reversed?.append("")
+            default:
+                for hex in (token.1 ?? "").matches(of: /<([0-9a-fA-F]+)>/) {
+                    let digits = Array(hex.1.lowercased())
+                    for offset in stride(from: 0, to: digits.count, by: 4) {
+                        let character = toUnicode[String(digits[offset..<offset + 4])] ?? "?"
+                        if reversed == nil { read += character } else if inSpan { reversed![reversed!.count - 1] += character } else { reversed!.append(character) }
+                    }
                 }
             }
         }

@@ -4,9 +4,11 @@
 //
 // Text: one text object per run, the font at the run's size, and a TJ array of glyph ids whose
 // positions are kept exact with adjustments (in 1/1000 of the size) wherever HarfBuzz's
-// positions differ from the advances /W gives. Clusters are written in text order, as Cairo
-// does: a right-to-left run's glyphs go from right to left, so that text extraction reads
-// letters in logical order. A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
+// positions differ from the advances /W gives. Clusters are written left to right, as Chrome
+// writes them: a right-to-left run's inside /ReversedChars (ISO 32000-1 §14.8.2.3.3), which the
+// readers of the browsers (PDFium, pdf.js) and pypdf turn round by their own bidi pass; drawn
+// in reading order, as Cairo draws them, they read every word backwards (Details.md has the
+// readers measured). A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
 // for a second text, such as a bracket mirrored in right-to-left text, by a code of its own:
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
@@ -71,6 +73,7 @@ struct PDFPageContent: ~Copyable {
         // was laid on twice, darker than the rest, as neither SVG nor PNG shows it.
         let clipped = transparent && !bitmap
         bytes.append(bitmap ? "BT 3 Tr " : clipped ? "BT 7 Tr " : "BT ")
+        if run.backward { bytes.append("/ReversedChars BMC ") }
         if !bitmap {
             bytes.append("/")
             bytes.append(string: font.name)
@@ -86,20 +89,23 @@ struct PDFPageContent: ~Copyable {
                 for glyph in run.glyphs { line.show(glyph, code: glyph.id, of: font, bitmap: bitmap, in: &bytes) }
                 return
             }
+            // Clusters go left to right: a right-to-left run's from its last, its text from the
+            // end (clusters map text forwards, and a backward run's glyphs from the end).
             var textStart = 0
+            var textEnd = run.backward ? run.clusters.reduce(0) { $0 + $1.utf8Count } : 0
             var glyphStart = 0
-            var glyphEnd = run.glyphs.count
-            for cluster in run.clusters {
-                let clusterText = UnsafeBufferPointer(rebasing: utf8[textStart..<textStart + cluster.utf8Count])
-                textStart += cluster.utf8Count
-                let glyphs: Range<Int>
+            for n in run.clusters.indices {
+                let cluster = run.clusters[run.backward ? run.clusters.count - 1 - n : n]
+                let clusterText: UnsafeBufferPointer<UInt8>
                 if run.backward {
-                    glyphs = glyphEnd - cluster.glyphCount..<glyphEnd
-                    glyphEnd -= cluster.glyphCount
+                    clusterText = UnsafeBufferPointer(rebasing: utf8[textEnd - cluster.utf8Count..<textEnd])
+                    textEnd -= cluster.utf8Count
                 } else {
-                    glyphs = glyphStart..<glyphStart + cluster.glyphCount
-                    glyphStart += cluster.glyphCount
+                    clusterText = UnsafeBufferPointer(rebasing: utf8[textStart..<textStart + cluster.utf8Count])
+                    textStart += cluster.utf8Count
                 }
+                let glyphs = glyphStart..<glyphStart + cluster.glyphCount
+                glyphStart += cluster.glyphCount
                 // (The hyphen at a soft hyphen stays without text but in left-to-right text of a
                 // left-to-right paragraph: poppler put it before the word, "-העי" for "העי-",
                 // or, in a right-to-left paragraph, joined the word to the wrong one.)
@@ -130,6 +136,7 @@ struct PDFPageContent: ~Copyable {
             }
         }
         line.end(in: &bytes)
+        if run.backward { bytes.append("EMC ") }
         bytes.append(bitmap ? "0 Tr ET\n" : "ET\n")
         if clipped {
             // Anything larger than a page: the glyphs' clip cuts it.
