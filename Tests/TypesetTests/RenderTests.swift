@@ -293,6 +293,25 @@ struct RenderTests {
         }
     }
 
+    /// Right-to-left letters past the BMP (Adlam) are drawn in reading order, outside
+    /// /ReversedChars: PDFium and pypdf take them for left to right, and read a run of them
+    /// drawn left to right backwards ("𞤥𞤢𞤤𞤣𞤀" for "𞤀𞤣𞤤𞤢𞤥").
+    @Test func lettersPastTheBMPAreDrawnInReadingOrder() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let result = try #require(layoutMarkup(#"<document lang="ar" width="390"><p>مرحبا</p><p>𞤀𞤣𞤤𞤢𞤥 𞤊𞤵𞤤𞤢</p></document>"#))
+        let runs = result.pages.flatMap(\.items).compactMap { if case .glyphs(let run) = $0 { run } else { nil } }
+        #expect(runs.count == 2 && runs.allSatisfy(\.backward), "\(runs.map(\.text))")
+        let path = folder + "/adlam.pdf"
+        try render(pages: result.pages, to: path, options: RenderOptions(format: .pdf))
+        #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", path, path + ".qdf"]).status == 0)
+        let content = String(decoding: try bytes(path + ".qdf"), as: UTF8.self)
+        // The Arabic run's, and not the Adlam one's.
+        #expect(content.components(separatedBy: "/ReversedChars BMC").count - 1 == 1)
+        let text = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"]).stdout
+        #expect(text.contains("𞤀𞤣𞤤𞤢𞤥") && text.contains("مرحبا"), "\(text)")
+    }
+
     /// pdftotext (poppler, as Evince) reads a vowelled word as one word: the /ActualText span
     /// of a letter and its marks ended at its last mark, inside the letter, and poppler put a
     /// space after every vowelled letter ("َع َل ْي ُك ْم", "ְּב ֵרא ִׁשית", "mix̂ ed").

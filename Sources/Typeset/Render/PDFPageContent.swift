@@ -8,7 +8,8 @@
 // writes them: a right-to-left run's inside /ReversedChars (ISO 32000-1 §14.8.2.3.3), which the
 // readers of the browsers (PDFium, pdf.js) and pypdf turn round by their own bidi pass; drawn
 // in reading order, as Cairo draws them, they read every word backwards (Details.md has the
-// readers measured). A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
+// readers measured). The runs of a line come in reading order (PageEmitter), and a run of
+// letters past the BMP in reading order too. A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
 // for a second text, such as a bracket mirrored in right-to-left text, by a code of its own:
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
@@ -73,7 +74,11 @@ struct PDFPageContent: ~Copyable {
         // was laid on twice, darker than the rest, as neither SVG nor PNG shows it.
         let clipped = transparent && !bitmap
         bytes.append(bitmap ? "BT 3 Tr " : clipped ? "BT 7 Tr " : "BT ")
-        if run.backward { bytes.append("/ReversedChars BMC ") }
+        // A right-to-left run is drawn left to right, but for letters past the BMP (Adlam,
+        // Hanifi Rohingya), which the readers do not count as right to left: turned round,
+        // they read backwards.
+        let visual = run.backward && !Self.hasRightToLeftPastBMP(run.text)
+        if visual { bytes.append("/ReversedChars BMC ") }
         if !bitmap {
             bytes.append("/")
             bytes.append(string: font.name)
@@ -92,20 +97,27 @@ struct PDFPageContent: ~Copyable {
             // Clusters go left to right: a right-to-left run's from its last, its text from the
             // end (clusters map text forwards, and a backward run's glyphs from the end).
             var textStart = 0
-            var textEnd = run.backward ? run.clusters.reduce(0) { $0 + $1.utf8Count } : 0
+            var textEnd = visual ? run.clusters.reduce(0) { $0 + $1.utf8Count } : 0
             var glyphStart = 0
+            var glyphEnd = run.glyphs.count
             for n in run.clusters.indices {
-                let cluster = run.clusters[run.backward ? run.clusters.count - 1 - n : n]
+                let cluster = run.clusters[visual ? run.clusters.count - 1 - n : n]
                 let clusterText: UnsafeBufferPointer<UInt8>
-                if run.backward {
+                if visual {
                     clusterText = UnsafeBufferPointer(rebasing: utf8[textEnd - cluster.utf8Count..<textEnd])
                     textEnd -= cluster.utf8Count
                 } else {
                     clusterText = UnsafeBufferPointer(rebasing: utf8[textStart..<textStart + cluster.utf8Count])
                     textStart += cluster.utf8Count
                 }
-                let glyphs = glyphStart..<glyphStart + cluster.glyphCount
-                glyphStart += cluster.glyphCount
+                let glyphs: Range<Int>
+                if run.backward && !visual {
+                    glyphs = glyphEnd - cluster.glyphCount..<glyphEnd
+                    glyphEnd -= cluster.glyphCount
+                } else {
+                    glyphs = glyphStart..<glyphStart + cluster.glyphCount
+                    glyphStart += cluster.glyphCount
+                }
                 // (The hyphen at a soft hyphen stays without text but in left-to-right text of a
                 // left-to-right paragraph: poppler put it before the word, "-העי" for "העי-",
                 // or, in a right-to-left paragraph, joined the word to the wrong one.)
@@ -136,7 +148,7 @@ struct PDFPageContent: ~Copyable {
             }
         }
         line.end(in: &bytes)
-        if run.backward { bytes.append("EMC ") }
+        if visual { bytes.append("EMC ") }
         bytes.append(bitmap ? "0 Tr ET\n" : "ET\n")
         if clipped {
             // Anything larger than a page: the glyphs' clip cuts it.
@@ -201,6 +213,19 @@ struct PDFPageContent: ~Copyable {
         kept += bytes[start...]
         stripped.text = String(decoding: kept, as: UTF8.self)
         return stripped
+    }
+
+    /// Whether `text` has a letter of a right-to-left block past the BMP (U+10800–U+10FFF,
+    /// U+1E800–U+1EFFF: Adlam, Hanifi Rohingya, Mende Kikakui, …), which PDFium, pdf.js and
+    /// pypdf read as left to right.
+    private static func hasRightToLeftPastBMP(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.contains(where: { $0 >= 0xF0 }) else { return false }
+            return String(decoding: utf8, as: UTF8.self).unicodeScalars.contains {
+                (0x10800...0x10FFF).contains($0.value) || (0x1E800...0x1EFFF).contains($0.value)
+            }
+        }
     }
 
     /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance
