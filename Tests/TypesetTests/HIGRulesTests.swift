@@ -1747,7 +1747,13 @@ extension ReportInvariantTests {
                     let digits = Array(hex.1.lowercased())
                     for offset in stride(from: 0, to: digits.count, by: 4) {
                         let character = toUnicode[String(digits[offset..<offset + 4])] ?? "?"
-                        if reversed == nil { read += character } else if inSpan { reversed![reversed!.count - 1] += character } else { reversed!.append(character) }
+                        if reversed == nil {
+                            read += character
+                        } else if inSpan {
+                            reversed![reversed!.count - 1] += character
+                        } else {
+                            reversed!.append(character)
+                        }
                     }
                 }
             }

@@ -8,9 +8,10 @@
 // writes them: a right-to-left run's inside /ReversedChars (ISO 32000-1 §14.8.2.3.3), which the
 // readers of the browsers (PDFium, pdf.js) and pypdf turn round by their own bidi pass; drawn
 // in reading order, as Cairo draws them, they read every word backwards (Details.md has the
-// readers measured). The runs of a line come in reading order (PageEmitter), and a run of
-// letters past the BMP in reading order too. A cluster of one glyph relies on the font's ToUnicode (a glyph drawn
-// for a second text, such as a bracket mirrored in right-to-left text, by a code of its own:
+// readers measured). The runs of a line come in reading order (PageEmitter), and so do the
+// clusters of a run of right-to-left letters past the BMP, which those readers take for left to
+// right. A cluster of one glyph relies on the font's ToUnicode (a glyph drawn for a second
+// text, such as a bracket mirrored in right-to-left text, by a code of its own:
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
 // readers that ignore /ActualText (`PDFFont.mapParts`); the span's last glyph reaches the
@@ -94,8 +95,9 @@ struct PDFPageContent: ~Copyable {
                 for glyph in run.glyphs { line.show(glyph, code: glyph.id, of: font, bitmap: bitmap, in: &bytes) }
                 return
             }
-            // Clusters go left to right: a right-to-left run's from its last, its text from the
-            // end (clusters map text forwards, and a backward run's glyphs from the end).
+            // Clusters go left to right, a right-to-left run's from its last, its text from the
+            // end (clusters map text forwards, a backward run's glyphs from the end); a run kept
+            // in reading order goes from its first, its glyphs from the end.
             var textStart = 0
             var textEnd = visual ? run.clusters.reduce(0) { $0 + $1.utf8Count } : 0
             var glyphStart = 0
