@@ -197,12 +197,12 @@ struct Diff: Command {
         if different { throw ExitCode(ExitStatus.inputFailed) }
     }
 
-    /// Makes the folder of the diff image at `path` where missing.
     /// An error of the diff image (at its file) or another.
     private func printDiffError(_ error: any Error) {
         if case .write(let path, _)? = error as? ImageDiffError { printError("\(error)", at: path) } else { printError("\(error)") }
     }
 
+    /// Makes the folder of the diff image at `path` where missing.
     private func makeFolder(of path: String) throws {
         if let problem = Path.makeFolder(Path.folder(path)) {
             throw ImageDiffError.write(path: path, reason: "cannot make its folder: \(problem)")

@@ -129,7 +129,6 @@ struct Sheet: Command {
         var language: String
         var bodySize: Double
         var diagnostics: Diagnostics
-        var hasKeys = false
     }
 
     /// The catalog, its warnings printed; or, when it cannot be read, its error printed and its
@@ -169,8 +168,9 @@ struct Sheet: Command {
         // Keys without a catalog, for locales: said once for the sheet, at the first, not once a
         // cell's locale. (Without locales, a key with text of its own is a note for later, and
         // one without is said in its document, as `render` says it.)
+        let firstKeys = parsed.map { $0.document?.firstKeyLocation }
         let saysNoCatalogOnce = strings.isEmpty && localeList.contains { $0 != nil }
-        let keyed = saysNoCatalogOnce ? parsed.compactMap { $0.document?.firstKeyLocation } : []
+        let keyed = saysNoCatalogOnce ? firstKeys.compactMap { $0 } : []
         if let first = keyed.first {
             let others = keyed.count - 1
             let warning = Diagnostic.warning(
@@ -202,7 +202,7 @@ struct Sheet: Command {
             // Only the first page is shown; the rest are let go at once to keep memory down.
             return CellResult(
                 page: result.pages.first, pageCount: result.pages.count, language: result.language,
-                bodySize: result.bodySize, diagnostics: result.diagnostics, hasKeys: result.hasKeys)
+                bodySize: result.bodySize, diagnostics: result.diagnostics)
         }
         var results: [Int: [CellResult]] = [:]
         for (position, index) in cellIndices.enumerated() { results[index.0, default: []].append(laidOut[position]) }
@@ -257,7 +257,7 @@ struct Sheet: Command {
                 let locale = column.locale.map { locale in
                     let noStrings = untranslated ? " (no strings)" : ""
                     if Language.sameLanguageAndScript(locale, result.language) { return locale + noStrings }
-                    return result.hasKeys ? "\(locale) (lang=\(result.language) kept)\(noStrings)" : "\(locale) (shown in \(result.language))"
+                    return firstKeys[row] != nil ? "\(locale) (lang=\(result.language) kept)\(noStrings)" : "\(locale) (shown in \(result.language))"
                 }
                 cells.append(
                     SheetCell(

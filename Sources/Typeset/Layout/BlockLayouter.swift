@@ -625,7 +625,7 @@ struct BlockLayouter {
         let documentTitle = [title, firstHeading].lazy.compactMap { $0 }.first { BlockLayouter.hasText($0.unicodeScalars) }
         return LayoutResult(
             pages: pages, report: report, diagnostics: diagnostics, title: documentTitle, language: language,
-            bodySize: bodySize, hasKeys: hasKeys)
+            bodySize: bodySize)
     }
 
     /// The language of a catalog's text, `text`, shown in a block of `language`: the catalog's

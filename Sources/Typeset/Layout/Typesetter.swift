@@ -46,8 +46,6 @@ public struct LayoutResult: Sendable {
     public var language: String
     /// The body size the document was set in: its `font-size` scaled by the text size.
     public var bodySize: Double
-    /// Some element has a `key`: the text follows the locale, in a pinned `lang`'s interface.
-    public var hasKeys = false
 }
 
 /// Lays out documents. Thread-safe: one typesetter serves a parallel batch, sharing its font

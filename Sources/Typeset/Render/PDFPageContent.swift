@@ -217,15 +217,15 @@ struct PDFPageContent: ~Copyable {
         return stripped
     }
 
-    /// Whether `text` has a letter of a right-to-left block past the BMP (U+10800–U+10FFF,
-    /// U+1E800–U+1EFFF: Adlam, Hanifi Rohingya, Mende Kikakui, …), which PDFium, pdf.js and
-    /// pypdf read as left to right.
+    /// Whether `text` has a right-to-left letter past the BMP (Adlam, Hanifi Rohingya, Mende
+    /// Kikakui, …), which PDFium, pdf.js and pypdf read as left to right. (Only four-byte
+    /// UTF-8 is past the BMP: most runs are passed over by their bytes.)
     private static func hasRightToLeftPastBMP(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.contains(where: { $0 >= 0xF0 }) else { return false }
             return String(decoding: utf8, as: UTF8.self).unicodeScalars.contains {
-                (0x10800...0x10FFF).contains($0.value) || (0x1E800...0x1EFFF).contains($0.value)
+                $0.value > 0xFFFF && ($0.bidiClass == .R || $0.bidiClass == .AL)
             }
         }
     }
