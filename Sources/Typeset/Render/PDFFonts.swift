@@ -4,7 +4,10 @@
 // glyph was first drawn for ("-" for the hyphen drawn at a soft hyphen). A glyph drawn for other
 // text later is shown by a code of its own past the glyph ids, which a /CIDToGIDMap stream maps
 // to it, with its own ToUnicode entry (a CFF font's by /ActualText); a cluster of several glyphs
-// gets /ActualText in the content stream (PDFPageContent).
+// gets /ActualText in the content stream (PDFPageContent), but in right-to-left text. There a
+// glyph off the baseline (a vowel mark) is shown by a code of its own too, mapped to a glyph
+// past the font's own that the subset adds, the same glyph moved by its offset
+// (`shiftedCode`), so that no text matrix of its own sets it apart from its letter.
 //
 // A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
 // Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
@@ -30,12 +33,17 @@ final class PDFFont {
     /// cluster; nil while it stands for nothing.
     private let unicode: UnsafeMutablePointer<[UInt8]?>
     /// Codes past the glyph ids, each a glyph drawn for other text than its ToUnicode entry's
-    /// (`code(for:drawnFor:)`), in order: its glyph and its text.
-    private var alternates: [(glyph: UInt32, text: [UInt8])] = []
+    /// (`code(for:drawnFor:)`) or moved off the baseline (`shiftedCode`), in order.
+    private var alternates: [AlternateKey] = []
     private var alternateCodes: [AlternateKey: UInt32] = [:]
     private struct AlternateKey: Hashable {
         var glyph: UInt32
         var text: [UInt8]
+        /// Font units right and up (left and down when negative) of the glyph the code shows
+        /// (both 0: the glyph itself).
+        var dx: Int16 = 0
+        var dy: Int16 = 0
+        var isShifted: Bool { dx != 0 || dy != 0 }
     }
     /// A bitmap font's glyphs in order of first use: the n-th is code n % 255 of Type 3 font
     /// n / 255 (`bitmapCode`; code 255 is `m`, see `writeType3`).
@@ -225,8 +233,39 @@ final class PDFFont {
     private func newCode(_ key: AlternateKey) -> UInt32 {
         let code = UInt32(glyphCount + alternates.count)
         alternateCodes[key] = code
-        alternates.append((key.glyph, key.text))
+        alternates.append(key)
+        if key.isShifted { shiftedCount += 1 }
         return code
+    }
+
+    /// How many alternates show a glyph moved (`shiftedCode`): each is a glyph of the subset.
+    private var shiftedCount = 0
+
+    /// The code that shows `code`'s glyph (`glyph`) moved by `dx` and `dy` font units (right
+    /// and up), standing for the same text, from a TrueType font's glyph of its own
+    /// (`TrueTypeSubsetter.Shift`) that a right-to-left run draws at its letter's origin; nil
+    /// when the font has none to give (a CFF font, no codes left) or the code stands for nothing.
+    func shiftedCode(_ code: UInt32, glyph: UInt32, dx: Int16, dy: Int16) -> UInt32? {
+        guard program.isTrueType, !program.isBitmap, Int(code) < glyphCount + alternates.count else { return nil }
+        let text = Int(code) < glyphCount ? unicode[Int(code)] : alternates[Int(code) - glyphCount].text
+        guard let text, !text.isEmpty else { return nil }
+        let key = AlternateKey(glyph: glyph, text: text, dx: dx, dy: dy)
+        if let known = alternateCodes[key] { return known }
+        return hasRoom(forCodes: 1) && glyphCount + shiftedCount < 0xFFFF ? newCode(key) : nil
+    }
+
+    /// Codes for the glyphs of a cluster (`glyphs`, in the order it reads) that read as its
+    /// `text` in ToUnicode, one a glyph, without /ActualText: each glyph's own where they read
+    /// as it (after `mapParts`), else codes of their own (`clusterCodes`); nil when the font
+    /// has none to give.
+    func readingCodes(_ glyphs: [UInt32], for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
+        if let codes = clusterCodes(glyphs, for: text) { return codes }
+        // Nil from clusterCodes: they read as the text, or no codes were left.
+        let read = glyphs.reduce(into: [UInt8]()) { $0 += unicode[Int($1)] ?? [] }
+        guard glyphs.allSatisfy({ unicode[Int($0)] != nil }),
+            String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self)
+        else { return nil }
+        return glyphs
     }
 
     /// Codes past the glyph ids a font may have (each a /W and a ToUnicode entry and two bytes
@@ -292,7 +331,15 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
-        guard let (program, bareCFF) = self.program.subset(glyphs: glyphs) else {
+        let shifted = alternates.filter(\.isShifted).map { TrueTypeSubsetter.Shift(glyph: $0.glyph, dx: $0.dx, dy: $0.dy) }
+        // The glyph of each alternate: its own, or the subset's moved copy past the font's.
+        var shownGlyphs: [UInt32] = []
+        var nextShifted = UInt32(glyphCount)
+        for alternate in alternates {
+            shownGlyphs.append(alternate.isShifted ? nextShifted : alternate.glyph)
+            if alternate.isShifted { nextShifted += 1 }
+        }
+        guard let (program, bareCFF) = self.program.subset(glyphs: glyphs, shifted: shifted) else {
             throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file may be damaged)")
         }
         let scale = 1000 / Double(self.program.unitsPerEm)
@@ -353,7 +400,7 @@ final class PDFFont {
                 var map = [UInt8]()
                 map.reserveCapacity(3 * (glyphCount + alternates.count))
                 var previous: UInt32 = 0
-                for glyph in (0..<UInt32(glyphCount)).lazy + alternates.lazy.map(\.glyph) {
+                for glyph in (0..<UInt32(glyphCount)).lazy + shownGlyphs {
                     map.append(2)  // Up
                     map.append(UInt8(truncatingIfNeeded: (glyph >> 8) &- (previous >> 8)))
                     map.append(UInt8(truncatingIfNeeded: glyph &- previous))

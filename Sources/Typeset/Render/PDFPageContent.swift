@@ -15,7 +15,10 @@
 // `PDFFont.code(for:drawnFor:)`); several glyphs for one text are wrapped in /ActualText, and the
 // glyphs of a letter with its marks also stand for their own characters, letter first, for the
 // readers that ignore /ActualText (`PDFFont.mapParts`); the span's last glyph reaches the
-// cluster's right edge by character spacing, as poppler measures a span (`spanReach`). A bitmap
+// cluster's right edge by character spacing, as poppler measures a span (`spanReach`). In a
+// right-to-left run drawn left to right, a letter's glyphs stand for its characters without
+// /ActualText, its marks drawn first at its origin, on the baseline, by glyphs the font's
+// subset moves to where HarfBuzz put them (`baselineCodes`): one TJ for the run. A bitmap
 // font's glyphs (color emoji) are codes of its Type 3 fonts (PDFFonts.swift), each placed by its
 // own `Tm` and shown by `Tj`, invisibly: their images are drawn after the text object, as
 // pictures are.
@@ -119,6 +122,17 @@ struct PDFPageContent: ~Copyable {
                 } else {
                     glyphs = glyphStart..<glyphStart + cluster.glyphCount
                     glyphStart += cluster.glyphCount
+                }
+                // A right-to-left cluster of several glyphs, or of one off the baseline: each glyph
+                // stands for its part, drawn on the baseline as HarfBuzz orders them, its marks
+                // before its letter (`baselineCodes`).
+                if visual && !bitmap, let shown = baselineCodes(run, glyphs, clusterText, font) {
+                    for (k, index) in glyphs.enumerated() {
+                        line.show(
+                            PositionedGlyph(id: run.glyphs[index].id, x: shown[k].x, y: run.baseline), code: shown[k].code,
+                            of: font, bitmap: false, in: &bytes)
+                    }
+                    continue
                 }
                 // (The hyphen at a soft hyphen stays without text but in left-to-right text of a
                 // left-to-right paragraph: poppler put it before the word, "-העי" for "העי-",
@@ -228,6 +242,64 @@ struct PDFPageContent: ~Copyable {
                 $0.value > 0xFFFF && ($0.bidiClass == .R || $0.bidiClass == .AL)
             }
         }
+    }
+
+    /// For a cluster of a right-to-left run drawn left to right (`glyphs`, in HarfBuzz's order:
+    /// its marks before its letter) that has several glyphs or one off the baseline: the code
+    /// of each glyph, in that order, and where it is drawn on the run's baseline. Together they
+    /// read as the cluster's `text` in ToUnicode, with no /ActualText. A glyph of no width (a
+    /// mark) is shown at its letter's origin (the cluster's widest glyph) by a code of its glyph
+    /// moved there in the font (`PDFFont.shiftedCode`); a glyph of width off the baseline, by a
+    /// code of its glyph moved up or down. PDFium (Chrome, Edge) began a new line at a mark
+    /// that a text matrix of its own set more than half a glyph's width above or below the
+    /// letter before, and read an /ActualText in a right-to-left line out of order ("رتشاِ" for
+    /// "اشترِ"); moved up only, at its own x, a mark was a space away from its letter in PDFium
+    /// and poppler, and on a line of its own in poppler. Nil for a cluster of one glyph on the
+    /// baseline, of marks alone, or when the font has no codes to give (a CFF font): it is
+    /// drawn as in left-to-right text.
+    private func baselineCodes(_ run: GlyphRun, _ glyphs: Range<Int>, _ text: UnsafeBufferPointer<UInt8>, _ font: PDFFont)
+        -> [(code: UInt32, x: Double)]?
+    {
+        let offBaseline = run.glyphs[glyphs].contains { !(abs($0.y - run.baseline) < 0.0005) }
+        guard glyphs.count > 1 || offBaseline, !text.isEmpty else { return nil }
+        var letter = glyphs.lowerBound  // the widest, the last of those as wide (HarfBuzz's order)
+        for index in glyphs where font.width(run.glyphs[index].id) >= font.width(run.glyphs[letter].id) { letter = index }
+        // Marks whose letter is in another run (of a color of its own) are drawn as in
+        // left-to-right text: poppler joins them to it by their /ActualText's extent.
+        guard font.width(run.glyphs[letter].id) > 0 else { return nil }
+        // In reading order: from the cluster's last glyph.
+        let reading: [UInt32]
+        if glyphs.count == 1 {
+            guard let code = font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: text) else { return nil }
+            reading = [code]
+        } else {
+            guard glyphs.count <= PDFFont.mappedClusterLength else { return nil }
+            font.mapParts(run.glyphs[glyphs], of: text)
+            guard let codes = font.readingCodes(glyphs.reversed().map { run.glyphs[$0].id }, for: text) else { return nil }
+            reading = codes
+        }
+        let unitsPerPoint = Double(font.program.unitsPerEm) / run.size
+        // HarfBuzz's offsets, whole font units: nil when not (within the writer's 0.0005 pt).
+        func fontUnits(_ points: Double) -> Int16? {
+            let units = points * unitsPerPoint
+            guard abs(units - units.rounded()) / unitsPerPoint < 0.0005 else { return nil }
+            return Int16(exactly: units.rounded())
+        }
+        var shown: [(code: UInt32, x: Double)] = []
+        shown.reserveCapacity(glyphs.count)
+        for (k, index) in glyphs.enumerated() {
+            let code = reading[glyphs.count - 1 - k]
+            let glyph = run.glyphs[index]
+            let x = index != letter && font.width(glyph.id) == 0 ? run.glyphs[letter].x : glyph.x
+            guard let dx = fontUnits(glyph.x - x), let dy = fontUnits(run.baseline - glyph.y) else { return nil }
+            if dx == 0 && dy == 0 {
+                shown.append((code, x))
+                continue
+            }
+            guard let shifted = font.shiftedCode(code, glyph: glyph.id, dx: dx, dy: dy) else { return nil }
+            shown.append((shifted, x))
+        }
+        return shown
     }
 
     /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance

@@ -132,12 +132,13 @@ struct FontProgram: @unchecked Sendable {
     /// hb-subset left the CFF table out, and the PDF's text was no font poppler could make) is
     /// the whole font. A CID-keyed CFF font whose glyphs drawn have their ids for CIDs (Noto
     /// Sans CJK's) holds only them, renumbered: a PDF finds them by CID (`CFFCharset`).
-    /// Nil when the font cannot be subset.
-    func subset(glyphs: [UInt32]) -> (bytes: [UInt8], bareCFF: Bool)? {
+    /// A TrueType font's `shifted` glyphs follow its own (`TrueTypeSubsetter.subset`); a CFF
+    /// font has none. Nil when the font cannot be subset.
+    func subset(glyphs: [UInt32], shifted: [TrueTypeSubsetter.Shift] = []) -> (bytes: [UInt8], bareCFF: Bool)? {
         if isTrueType {
             return font.withTable("glyf") { glyf in
                 font.withTable("loca") { loca in
-                    TrueTypeSubsetter.subset(glyphs: glyphs, glyf: glyf, loca: loca) { tag in
+                    TrueTypeSubsetter.subset(glyphs: glyphs, shifted: shifted, glyf: glyf, loca: loca) { tag in
                         let bytes = font.tableBytes(tag)
                         return bytes.isEmpty ? nil : bytes
                     }

@@ -2,25 +2,38 @@
 // content streams use HarfBuzz's ids as CIDs with /CIDToGIDMap /Identity). ISO 32000-1 §9.9
 // wants only head, hhea, loca, maxp, cvt, prep, glyf, hmtx and fpgm of an embedded TrueType
 // program; this keeps the first six, without hinting. The outlines of the glyphs not drawn are
-// left empty, and the glyph tables end at the highest id used.
+// left empty, and the glyph tables end at the highest id used. Glyphs raised or lowered off the
+// baseline (a vowel mark, which HarfBuzz places by an offset) can be added past the font's own
+// ids, each a composite of one component moved by its offset (`Shift`): a PDF draws them on the
+// baseline, with no text matrix of their own (PDFPageContent).
 //
 // Why not hb-subset: it plans a subset from the whole font (cmap, layout closure) before it
 // drops what was not asked for — 1.3 million instructions a font, two thirds of the time of a
 // one-page PDF (issue 8). This is a copy of the glyphs drawn. CFF fonts still go to hb-subset.
 
 enum TrueTypeSubsetter {
+    /// A glyph moved right by `dx` and up by `dy` font units (left and down when negative).
+    struct Shift: Hashable {
+        var glyph: UInt32
+        var dx: Int16
+        var dy: Int16
+    }
+
     /// The subset font file of `glyphs` (plus .notdef and the glyphs composites are built from),
     /// from a font's glyf and loca tables, read in place, and its other tables (`table(tag)`
-    /// gives a copy, nil when absent); nil when the font has no well-formed glyf outlines.
+    /// gives a copy, nil when absent); nil when the font has no well-formed glyf outlines. With
+    /// `shifted`, the glyph tables go on to the font's glyph count, and the n-th shifted glyph
+    /// is glyph count + n.
     static func subset(
-        glyphs: [UInt32], glyf: UnsafeRawBufferPointer, loca: UnsafeRawBufferPointer, table: (String) -> [UInt8]?
+        glyphs: [UInt32], shifted: [Shift] = [], glyf: UnsafeRawBufferPointer, loca: UnsafeRawBufferPointer,
+        table: (String) -> [UInt8]?
     ) -> [UInt8]? {
         guard var head = table("head"), head.count >= 54, var hhea = table("hhea"), hhea.count >= 36,
             var maxp = table("maxp"), maxp.count >= 6, let hmtx = table("hmtx"), !glyf.isEmpty
         else { return nil }
         let glyphCount = Int(uint16(maxp, 4))
         let longOffsets = uint16(head, 50) == 1
-        guard loca.count >= (glyphCount + 1) * (longOffsets ? 4 : 2) else { return nil }
+        guard loca.count >= (glyphCount + 1) * (longOffsets ? 4 : 2), glyphCount + shifted.count <= 0xFFFF else { return nil }
         func outline(_ glyph: Int) -> Range<Int>? {
             guard glyph < glyphCount else { return nil }
             let start = outlineOffset(loca, glyph, long: longOffsets)
@@ -30,7 +43,7 @@ enum TrueTypeSubsetter {
 
         // The glyphs to keep: those drawn, .notdef, and the components of composites.
         var keep = [Bool](repeating: false, count: glyphCount)
-        var pending = ([0] + glyphs.map(Int.init)).filter { $0 < glyphCount }
+        var pending = ([0] + glyphs.map(Int.init) + shifted.map { Int($0.glyph) }).filter { $0 < glyphCount }
         while let glyph = pending.popLast() {
             guard !keep[glyph] else { continue }
             keep[glyph] = true
@@ -42,7 +55,7 @@ enum TrueTypeSubsetter {
                 if component < glyphCount { pending.append(component) }
             }
         }
-        let count = (keep.lastIndex(of: true) ?? 0) + 1
+        let count = shifted.isEmpty ? (keep.lastIndex(of: true) ?? 0) + 1 : glyphCount
 
         var newGlyf: [UInt8] = []
         var starts: [Int] = []
@@ -53,6 +66,29 @@ enum TrueTypeSubsetter {
                 appendWithoutInstructions(UnsafeRawBufferPointer(rebasing: glyf[range]), to: &newGlyf)
                 while newGlyf.count % 4 != 0 { newGlyf.append(0) }
             }
+        }
+        // Each shifted glyph: a composite of one component, the glyph at (dx, dy), its box moved
+        // as much (ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES; not rounded to the grid). One of no
+        // outline stays empty.
+        var shiftedBoxes: [Int16] = []  // each one's xMin, for hmtx
+        for shift in shifted {
+            starts.append(newGlyf.count)
+            guard let range = outline(Int(shift.glyph)), range.count >= 10 else {
+                shiftedBoxes.append(0)
+                continue
+            }
+            func moved(_ offset: Int, by delta: Int16) -> UInt16 {
+                let value = Int(Int16(bitPattern: uint16(glyf, range.lowerBound + offset))) + Int(delta)
+                return UInt16(bitPattern: Int16(clamping: value))
+            }
+            let (xMin, yMin, xMax, yMax) = (moved(2, by: shift.dx), moved(4, by: shift.dy), moved(6, by: shift.dx), moved(8, by: shift.dy))
+            shiftedBoxes.append(Int16(bitPattern: xMin))
+            let (dx, dy) = (UInt16(bitPattern: shift.dx), UInt16(bitPattern: shift.dy))
+            for value in [0xFFFF, xMin, yMin, xMax, yMax, 0x0003, UInt16(shift.glyph), dx, dy] {
+                newGlyf.append(UInt8(value >> 8))
+                newGlyf.append(UInt8(value & 0xFF))
+            }
+            while newGlyf.count % 4 != 0 { newGlyf.append(0) }
         }
         starts.append(newGlyf.count)
         // Short offsets (halved, 16 bits) while the outlines take under 128 KB.
@@ -72,12 +108,22 @@ enum TrueTypeSubsetter {
         let metricsLength = 4 * newMetricsCount + 2 * (count - newMetricsCount)
         guard metricsCount >= 1, hmtx.count >= metricsLength else { return nil }
         set16(UInt16(newMetricsCount), in: &hhea, at: 34)
-        set16(UInt16(count), in: &maxp, at: 4)
+        set16(UInt16(count + shifted.count), in: &maxp, at: 4)
+        var newHmtx = Array(hmtx[0..<metricsLength])
+        for xMin in shiftedBoxes { newHmtx += [UInt8(UInt16(bitPattern: xMin) >> 8), UInt8(UInt16(bitPattern: xMin) & 0xFF)] }
+        if !shifted.isEmpty && maxp.count >= 32 {
+            // maxp 1.0's limits for composites: their points and contours (at most a glyph's),
+            // elements (one) and depth (one more than the font's own).
+            set16(max(uint16(maxp, 10), uint16(maxp, 6)), in: &maxp, at: 10)
+            set16(max(uint16(maxp, 12), uint16(maxp, 8)), in: &maxp, at: 12)
+            set16(max(uint16(maxp, 28), 1), in: &maxp, at: 28)
+            set16(min(uint16(maxp, 30), 15) + 1, in: &maxp, at: 30)
+        }
         set16(shortOffsets ? 0 : 1, in: &head, at: 50)  // indexToLocFormat
         head.replaceSubrange(8..<12, with: [0, 0, 0, 0])  // checkSumAdjustment: not needed in a PDF
 
         let tables: [(tag: String, data: [UInt8])] = [
-            ("glyf", newGlyf), ("head", head), ("hhea", hhea), ("hmtx", Array(hmtx[0..<metricsLength])),
+            ("glyf", newGlyf), ("head", head), ("hhea", hhea), ("hmtx", newHmtx),
             ("loca", newLoca), ("maxp", maxp),
         ]
         return sfnt(tables)
