@@ -126,7 +126,9 @@ struct PDFPageContent: ~Copyable {
                 // A right-to-left cluster of several glyphs, or of one off the baseline: each glyph
                 // stands for its part, drawn on the baseline as HarfBuzz orders them, its marks
                 // before its letter (`baselineCodes`).
-                if visual && !bitmap, let shown = baselineCodes(run, glyphs, clusterText, font) {
+                if visual && !bitmap && (glyphs.count > 1 || !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)),
+                    let shown = baselineCodes(run, glyphs, clusterText, font)
+                {
                     for (k, index) in glyphs.enumerated() {
                         line.show(
                             PositionedGlyph(id: run.glyphs[index].id, x: shown[k].x, y: run.baseline), code: shown[k].code,
@@ -245,7 +247,7 @@ struct PDFPageContent: ~Copyable {
     }
 
     /// For a cluster of a right-to-left run drawn left to right (`glyphs`, in HarfBuzz's order:
-    /// its marks before its letter) that has several glyphs or one off the baseline: the code
+    /// its marks before its letter) of several glyphs or of one off the baseline: the code
     /// of each glyph, in that order, and where it is drawn on the run's baseline. Together they
     /// read as the cluster's `text` in ToUnicode, with no /ActualText. A glyph of no width (a
     /// mark) is shown at its letter's origin (the cluster's widest glyph) by a code of its glyph
@@ -254,14 +256,12 @@ struct PDFPageContent: ~Copyable {
     /// that a text matrix of its own set more than half a glyph's width above or below the
     /// letter before, and read an /ActualText in a right-to-left line out of order ("رتشاِ" for
     /// "اشترِ"); moved up only, at its own x, a mark was a space away from its letter in PDFium
-    /// and poppler, and on a line of its own in poppler. Nil for a cluster of one glyph on the
-    /// baseline, of marks alone, or when the font has no codes to give (a CFF font): it is
-    /// drawn as in left-to-right text.
+    /// and poppler, and on a line of its own in poppler. Nil for a cluster of marks alone, or
+    /// when the font has no codes to give (a CFF font): it is drawn as in left-to-right text.
     private func baselineCodes(_ run: GlyphRun, _ glyphs: Range<Int>, _ text: UnsafeBufferPointer<UInt8>, _ font: PDFFont)
         -> [(code: UInt32, x: Double)]?
     {
-        let offBaseline = run.glyphs[glyphs].contains { !(abs($0.y - run.baseline) < 0.0005) }
-        guard glyphs.count > 1 || offBaseline, !text.isEmpty else { return nil }
+        guard !text.isEmpty else { return nil }
         var letter = glyphs.lowerBound  // the widest, the last of those as wide (HarfBuzz's order)
         for index in glyphs where font.width(run.glyphs[index].id) >= font.width(run.glyphs[letter].id) { letter = index }
         // Marks whose letter is in another run (of a color of its own) are drawn as in
