@@ -18,7 +18,8 @@
 // cluster's right edge by character spacing, as poppler measures a span (`spanReach`). In a
 // right-to-left run drawn left to right, a letter's glyphs stand for its characters without
 // /ActualText, its marks drawn first at its origin, on the baseline, by glyphs the font's
-// subset moves to where HarfBuzz put them (`baselineCodes`): one TJ for the run. A bitmap
+// subset moves to where HarfBuzz put them (`baselineCodes`): one TJ for the run; a
+// left-to-right run's glyphs off the baseline are drawn on it the same way. A bitmap
 // font's glyphs (color emoji) are codes of its Type 3 fonts (PDFFonts.swift), each placed by its
 // own `Tm` and shown by `Tj`, invisibly: their images are drawn after the text object, as
 // pictures are.
@@ -159,7 +160,17 @@ struct PDFPageContent: ~Copyable {
                     let index = drawn(k)
                     if k == glyphs.count - 1 && reach > 0.0005 { line.beginSpacing(reach, in: &bytes) }
                     let shown = parts?[k] ?? code ?? run.glyphs[index].id
-                    line.show(run.glyphs[index], code: shown, of: font, bitmap: bitmap, in: &bytes)
+                    // A left-to-right run's glyph off the baseline (a Thai tone mark) is drawn on
+                    // it, moved in the font, as a right-to-left run's marks are (`baselineCodes`):
+                    // PDFium read "การตั้งค่า" as "การ ช้ ตั้งตั้ ค่า".
+                    let glyph = run.glyphs[index]
+                    if !run.backward && !bitmap && !(abs(glyph.y - run.baseline) < 0.0005),
+                        let moved = movedCode(shown, of: glyph, to: glyph.x, in: run, font)
+                    {
+                        line.show(PositionedGlyph(id: glyph.id, x: glyph.x, y: run.baseline), code: moved, of: font, bitmap: false, in: &bytes)
+                    } else {
+                        line.show(glyph, code: shown, of: font, bitmap: bitmap, in: &bytes)
+                    }
                 }
                 if reach > 0.0005 { line.endSpacing(in: &bytes) }
                 if !mapped { line.endActualText(in: &bytes) }
@@ -278,28 +289,30 @@ struct PDFPageContent: ~Copyable {
             guard let codes = font.readingCodes(glyphs.reversed().map { run.glyphs[$0].id }, for: text) else { return nil }
             reading = codes
         }
+        var shown: [(code: UInt32, x: Double)] = []
+        shown.reserveCapacity(glyphs.count)
+        for (k, index) in glyphs.enumerated() {
+            let glyph = run.glyphs[index]
+            let x = index != letter && font.width(glyph.id) == 0 ? run.glyphs[letter].x : glyph.x
+            guard let code = movedCode(reading[glyphs.count - 1 - k], of: glyph, to: x, in: run, font) else { return nil }
+            shown.append((code, x))
+        }
+        return shown
+    }
+
+    /// The code that draws `glyph` (shown as `code`) from (`x`, the run's baseline): `code`
+    /// where the glyph is, else one of its glyph moved there in the font (`PDFFont.shiftedCode`);
+    /// nil when the font has none, or the move is not in whole font units (HarfBuzz's offsets
+    /// are, within the writer's 0.0005 pt).
+    private func movedCode(_ code: UInt32, of glyph: PositionedGlyph, to x: Double, in run: GlyphRun, _ font: PDFFont) -> UInt32? {
         let unitsPerPoint = Double(font.program.unitsPerEm) / run.size
-        // HarfBuzz's offsets, whole font units: nil when not (within the writer's 0.0005 pt).
         func fontUnits(_ points: Double) -> Int16? {
             let units = points * unitsPerPoint
             guard abs(units - units.rounded()) / unitsPerPoint < 0.0005 else { return nil }
             return Int16(exactly: units.rounded())
         }
-        var shown: [(code: UInt32, x: Double)] = []
-        shown.reserveCapacity(glyphs.count)
-        for (k, index) in glyphs.enumerated() {
-            let code = reading[glyphs.count - 1 - k]
-            let glyph = run.glyphs[index]
-            let x = index != letter && font.width(glyph.id) == 0 ? run.glyphs[letter].x : glyph.x
-            guard let dx = fontUnits(glyph.x - x), let dy = fontUnits(run.baseline - glyph.y) else { return nil }
-            if dx == 0 && dy == 0 {
-                shown.append((code, x))
-                continue
-            }
-            guard let shifted = font.shiftedCode(code, glyph: glyph.id, dx: dx, dy: dy) else { return nil }
-            shown.append((shifted, x))
-        }
-        return shown
+        guard let dx = fontUnits(glyph.x - x), let dy = fontUnits(run.baseline - glyph.y) else { return nil }
+        return dx == 0 && dy == 0 ? code : font.shiftedCode(code, glyph: glyph.id, dx: dx, dy: dy)
     }
 
     /// How far the glyphs of a cluster in /ActualText reach right of its last glyph's advance
