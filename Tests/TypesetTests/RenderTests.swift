@@ -341,18 +341,22 @@ struct RenderTests {
     /// their own: PDFium (Chrome) began a line at each mark set above or below its letter by
     /// a `Tm`, and read /ActualText in right-to-left lines out of order. A left-to-right run's
     /// marks off the baseline (Thai's tone marks) are drawn on it too ("การตั้งค่า" read "การ ช้
-    /// ตั้งตั้ ค่า"). The words read whole in poppler and pdf.js (which turns a mark drawn
-    /// before its letter at a word's end into a word of its own in Arabic: Hebrew and Thai
-    /// only), and the marks stand where HarfBuzz put them.
+    /// ตั้งตั้ ค่า"). A ligature stands for its last letter, and a glyph of nothing after it for
+    /// the other: poppler, PDFium and MuPDF turned the letters of one glyph round ("اإلعدادات").
+    /// The words read whole in poppler and pdf.js (which turns an Arabic mark drawn before its
+    /// letter at a word's end into a word of its own: not checked there), and the marks stand
+    /// where HarfBuzz put them.
     @Test func marksOffTheBaselineStayInTheirRun() throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let arabic = ["بِسْمِ", "اللَّهِ", "الرَّحْمَٰنِ", "الرَّحِيمِ", "مُفعّل"]
         let hebrew = ["בְּרֵאשִׁית", "בָּרָא", "אֱלֹהִים", "אֵת", "הַשָּׁמַיִם"]
         let thai = ["การตั้งค่า", "ผู้ใช้", "ที่นี่"]
+        // One glyph for two letters: lam-alef, lam with alef maksura.
+        let ligatures = ["الإعدادات", "الآن", "لا", "سلام", "إلى", "على"]
         let result = try #require(layoutMarkup(#"""
             <document lang="ar" width="390"><p>\#(arabic.joined(separator: " "))</p>
-            <p lang="he">\#(hebrew.joined(separator: " "))</p></document>
+            <p lang="he">\#(hebrew.joined(separator: " "))</p><p>\#(ligatures.joined(separator: " "))</p></document>
             """#))
         // (Thai in a document of its own: in a right-to-left one, poppler reads the last
         // cluster's marks of a left-to-right line at the line's start, as it did before.)
@@ -366,7 +370,7 @@ struct RenderTests {
             return content.matches(of: /BT (.*?)ET/.dotMatchesNewlines()).map { String($0.1) }
         }
         let texts = try textObjects(path)
-        #expect(texts.count == 2 && texts.allSatisfy { $0.hasPrefix("/ReversedChars BMC") })
+        #expect(texts.count == 3 && texts.allSatisfy { $0.hasPrefix("/ReversedChars BMC") })
         for text in texts {
             #expect(text.components(separatedBy: " Tm ").count == 2 && text.components(separatedBy: "]TJ").count == 2, "\(text)")
             #expect(!text.contains("ActualText"), "\(text)")
@@ -383,7 +387,7 @@ struct RenderTests {
                 .then(c => console.log(c.items.map(i => i.str + (i.hasEOL ? "\\n" : "")).join("")));
             """
         var read: [(reader: String, text: String, words: [String])] = []
-        for (file, words, pdfjsWords) in [(path, arabic + hebrew, hebrew), (thaiPath, thai, thai)] {
+        for (file, words, pdfjsWords) in [(path, arabic + hebrew + ligatures, hebrew + ligatures), (thaiPath, thai, thai)] {
             let pdfjs = try runProgram("/usr/bin/node", ["-e", script, file])
             #expect(pdfjs.status == 0, "\(pdfjs.stderr)")
             let poppler = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", file, "-"])

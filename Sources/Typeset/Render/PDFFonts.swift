@@ -4,10 +4,10 @@
 // glyph was first drawn for ("-" for the hyphen drawn at a soft hyphen). A glyph drawn for other
 // text later is shown by a code of its own past the glyph ids, which a /CIDToGIDMap stream maps
 // to it, with its own ToUnicode entry (a CFF font's by /ActualText); a cluster of several glyphs
-// gets /ActualText in the content stream (PDFPageContent), but in right-to-left text. There a
-// glyph off the baseline (a vowel mark) is shown by a code of its own too, mapped to a glyph
-// past the font's own that the subset adds, the same glyph moved by its offset
-// (`shiftedCode`), so that no text matrix of its own sets it apart from its letter.
+// gets /ActualText in the content stream (PDFPageContent), but in right-to-left text. A glyph
+// off the baseline (a vowel mark) is shown by a code of its own too, mapped to a glyph past the
+// font's own that the subset adds, the same glyph moved by its offset (`shiftedCode`), so that
+// no text matrix of its own sets it apart from its letter.
 //
 // A font of color bitmaps (Noto Color Emoji: PNGs, no outlines a viewer could draw) becomes
 // Type 3 fonts instead (§9.6.5), as Cairo writes them: each glyph a procedure that draws its PNG
@@ -43,7 +43,10 @@ final class PDFFont {
         /// (both 0: the glyph itself).
         var dx: Int16 = 0
         var dy: Int16 = 0
-        var isShifted: Bool { dx != 0 || dy != 0 }
+        /// The code shows nothing, and has no width (`blankCode`).
+        var blank = false
+        /// The code shows a glyph the subset adds past the font's own.
+        var isShifted: Bool { blank || dx != 0 || dy != 0 }
     }
     /// A bitmap font's glyphs in order of first use: the n-th is code n % 255 of Type 3 font
     /// n / 255 (`bitmapCode`; code 255 is `m`, see `writeType3`).
@@ -243,21 +246,43 @@ final class PDFFont {
 
     /// The code that shows `code`'s glyph (`glyph`) moved by `dx` and `dy` font units (right
     /// and up), standing for the same text, from a TrueType font's glyph of its own
-    /// (`TrueTypeSubsetter.Shift`) that a right-to-left run draws at its letter's origin; nil
-    /// when the font has none to give (a CFF font, no codes left) or the code stands for nothing.
+    /// (`TrueTypeSubsetter.Shift`), drawn on the baseline (a right-to-left run's marks at their
+    /// letter's origin); nil when the font has none to give (a CFF font, no codes left) or the
+    /// code stands for nothing.
     func shiftedCode(_ code: UInt32, glyph: UInt32, dx: Int16, dy: Int16) -> UInt32? {
-        guard program.isTrueType, !program.isBitmap, Int(code) < glyphCount + alternates.count else { return nil }
-        let text = Int(code) < glyphCount ? unicode[Int(code)] : alternates[Int(code) - glyphCount].text
-        guard let text, !text.isEmpty else { return nil }
+        guard program.isTrueType, !program.isBitmap, Int(code) < glyphCount + alternates.count,
+            let text = text(of: code), !text.isEmpty
+        else { return nil }
         let key = AlternateKey(glyph: glyph, text: text, dx: dx, dy: dy)
         if let known = alternateCodes[key] { return known }
         return hasRoom(forCodes: 1) && glyphCount + shiftedCount < 0xFFFF ? newCode(key) : nil
     }
 
-    /// Codes for the glyphs of a cluster (`glyphs`, in the order it reads) that read as its
-    /// `text` in ToUnicode, one a glyph, without /ActualText: each glyph's own where they read
-    /// as it (after `mapParts`), else codes of their own (`clusterCodes`); nil when the font
-    /// has none to give.
+    /// A code that shows nothing and has no width, standing for `text` (a glyph the subset adds,
+    /// empty): a ligature's characters past its first, drawn beside it in right-to-left text,
+    /// each a code of its own (PDFPageContent.baselineCodes). Nil when the font has none to give.
+    func blankCode(for text: [UInt8]) -> UInt32? {
+        guard program.isTrueType, !program.isBitmap, !text.isEmpty else { return nil }
+        let key = AlternateKey(glyph: 0, text: text, blank: true)
+        if let known = alternateCodes[key] { return known }
+        return hasRoom(forCodes: 1) && glyphCount + shiftedCount < 0xFFFF ? newCode(key) : nil
+    }
+
+    /// The text `code` stands for in ToUnicode (nil: nothing).
+    func text(of code: UInt32) -> [UInt8]? {
+        Int(code) < glyphCount ? unicode[Int(code)] : alternates[Int(code) - glyphCount].text
+    }
+
+    /// A code that shows `glyph` standing for `text`: its own id, or an alternate
+    /// (`code(for:drawnFor:)`); nil when the font has none to give.
+    func code(for glyph: UInt32, standingFor text: [UInt8]) -> UInt32? {
+        text.withUnsafeBufferPointer { code(for: glyph, drawnFor: $0) }
+    }
+
+    /// Codes for the glyphs of a cluster (`glyphs`, in the order it reads), one for each, that
+    /// read as its `text` in ToUnicode without /ActualText: the glyphs' own where they read as
+    /// it (after `mapParts`), else codes of their own (`clusterCodes`); nil when the font has
+    /// none to give.
     func readingCodes(_ glyphs: [UInt32], for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
         if let codes = clusterCodes(glyphs, for: text) { return codes }
         // Nil from clusterCodes: they read as the text, or no codes were left.
@@ -331,7 +356,10 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
-        let shifted = alternates.filter(\.isShifted).map { TrueTypeSubsetter.Shift(glyph: $0.glyph, dx: $0.dx, dy: $0.dy) }
+        // (A blank is a glyph past the font's, which has no outline.)
+        let shifted = alternates.filter(\.isShifted).map {
+            TrueTypeSubsetter.Shift(glyph: $0.blank ? UInt32(glyphCount) : $0.glyph, dx: $0.dx, dy: $0.dy)
+        }
         // The glyph of each alternate: its own, or the subset's moved copy past the font's.
         var shownGlyphs: [UInt32] = []
         var nextShifted = UInt32(glyphCount)
@@ -412,7 +440,9 @@ final class PDFFont {
         body.append("/W [")
         // Runs of consecutive codes: `first [w1 w2 ...]`.
         let codes = glyphs.map { (code: $0, width: widths[Int($0)]) }
-            + alternates.enumerated().map { (code: UInt32(glyphCount + $0.offset), width: widths[Int($0.element.glyph)]) }
+            + alternates.enumerated().map {
+                (code: UInt32(glyphCount + $0.offset), width: $0.element.blank ? 0 : widths[Int($0.element.glyph)])
+            }
         var index = 0
         while index < codes.count {
             body.append("\n")

@@ -124,16 +124,15 @@ struct PDFPageContent: ~Copyable {
                     glyphs = glyphStart..<glyphStart + cluster.glyphCount
                     glyphStart += cluster.glyphCount
                 }
-                // A right-to-left cluster of several glyphs, or of one off the baseline: each glyph
-                // stands for its part, drawn on the baseline as HarfBuzz orders them, its marks
-                // before its letter (`baselineCodes`).
-                if visual && !bitmap && (glyphs.count > 1 || !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)),
+                // A right-to-left cluster of several glyphs, of one off the baseline, or of one for
+                // several characters (lam-alef): each glyph stands for its part, drawn on the
+                // baseline as HarfBuzz orders them, its marks before its letter (`baselineCodes`).
+                let offBaseline = !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)
+                if visual && !bitmap && (glyphs.count > 1 || offBaseline || Self.hasSeveralCharacters(clusterText)),
                     let shown = baselineCodes(run, glyphs, clusterText, font)
                 {
-                    for (k, index) in glyphs.enumerated() {
-                        line.show(
-                            PositionedGlyph(id: run.glyphs[index].id, x: shown[k].x, y: run.baseline), code: shown[k].code,
-                            of: font, bitmap: false, in: &bytes)
+                    for item in shown {
+                        line.show(PositionedGlyph(id: 0, x: item.x, y: run.baseline), code: item.code, width: item.width, in: &bytes)
                     }
                     continue
                 }
@@ -167,7 +166,9 @@ struct PDFPageContent: ~Copyable {
                     if !run.backward && !bitmap && !(abs(glyph.y - run.baseline) < 0.0005),
                         let moved = movedCode(shown, of: glyph, to: glyph.x, in: run, font)
                     {
-                        line.show(PositionedGlyph(id: glyph.id, x: glyph.x, y: run.baseline), code: moved, of: font, bitmap: false, in: &bytes)
+                        line.show(
+                            PositionedGlyph(id: glyph.id, x: glyph.x, y: run.baseline), code: moved, of: font, bitmap: false,
+                            in: &bytes)
                     } else {
                         line.show(glyph, code: shown, of: font, bitmap: bitmap, in: &bytes)
                     }
@@ -258,23 +259,34 @@ struct PDFPageContent: ~Copyable {
     }
 
     /// For a cluster of a right-to-left run drawn left to right (`glyphs`, in HarfBuzz's order:
-    /// its marks before its letter) of several glyphs or of one off the baseline: the code
-    /// of each glyph, in that order, and where it is drawn on the run's baseline. Together they
-    /// read as the cluster's `text` in ToUnicode, with no /ActualText. A glyph of no width (a
-    /// mark) is shown at its letter's origin (the cluster's widest glyph) by a code of its glyph
-    /// moved there in the font (`PDFFont.shiftedCode`); a glyph of width off the baseline, by a
-    /// code of its glyph moved up or down. PDFium (Chrome, Edge) began a new line at a mark
-    /// that a text matrix of its own set more than half a glyph's width above or below the
-    /// letter before, and read an /ActualText in a right-to-left line out of order ("رتشاِ" for
-    /// "اشترِ"); moved up only, at its own x, a mark was a space away from its letter in PDFium
-    /// and poppler, and on a line of its own in poppler. Nil for a cluster of marks alone, or
-    /// when the font has no codes to give (a CFF font): it is drawn as in left-to-right text.
-    private func baselineCodes(_ run: GlyphRun, _ glyphs: Range<Int>, _ text: UnsafeBufferPointer<UInt8>, _ font: PDFFont)
-        -> [(code: UInt32, x: Double)]?
-    {
+    /// its marks before its letter) of several glyphs, of one off the baseline or of one for
+    /// several characters: the codes to draw, in that order, each where it is drawn on the run's
+    /// baseline and with its width as /W gives it. They stand for the cluster's `text` one
+    /// character each in ToUnicode, with no /ActualText. A glyph of no width (a mark) is shown
+    /// at its letter's origin (the cluster's widest glyph) by a code of its glyph moved there
+    /// in the font (`PDFFont.shiftedCode`); a glyph of width off the baseline, by a code of its
+    /// glyph moved up or down; a glyph for several characters (a ligature: lam-alef, lam with
+    /// alef maksura; a mark for the rest of its cluster) stands for its last, and codes that
+    /// show nothing (`PDFFont.blankCode`), drawn after it where its advance ends, for the
+    /// others. (Drawn before it, a blank of no width was a space away from it in pdf.js, which
+    /// measures the gap to a glyph from the last glyph of width: "ل ا" for "لا".)
+    ///
+    /// PDFium (Chrome, Edge) began a new line at a mark that a text matrix of its own set more
+    /// than half a glyph's width above or below the letter before, and read an /ActualText in
+    /// a right-to-left line out of order ("رتشاِ" for "اشترِ"); moved up only, at its own x, a
+    /// mark was a space away from its letter in PDFium and poppler, and on a line of its own in
+    /// poppler. PDFium, poppler and MuPDF turn round the characters of one glyph in a
+    /// right-to-left line: "الإعدادات" read "اإلعدادات", "إلى" "إىل". Nil for a cluster of marks
+    /// alone, or when the font has no codes to give (a CFF font): it is drawn as in
+    /// left-to-right text.
+    private func baselineCodes(
+        _ run: GlyphRun, _ glyphs: Range<Int>, _ text: UnsafeBufferPointer<UInt8>, _ font: PDFFont
+    ) -> [(code: UInt32, x: Double, width: Int)]? {
         guard !text.isEmpty else { return nil }
         var letter = glyphs.lowerBound  // the widest, the last of those as wide (HarfBuzz's order)
-        for index in glyphs where font.width(run.glyphs[index].id) >= font.width(run.glyphs[letter].id) { letter = index }
+        for index in glyphs where font.width(run.glyphs[index].id) >= font.width(run.glyphs[letter].id) {
+            letter = index
+        }
         // Marks whose letter is in another run (of a color of its own) are drawn as in
         // left-to-right text: poppler joins them to it by their /ActualText's extent.
         guard font.width(run.glyphs[letter].id) > 0 else { return nil }
@@ -289,22 +301,44 @@ struct PDFPageContent: ~Copyable {
             guard let codes = font.readingCodes(glyphs.reversed().map { run.glyphs[$0].id }, for: text) else { return nil }
             reading = codes
         }
-        var shown: [(code: UInt32, x: Double)] = []
+        var shown: [(code: UInt32, x: Double, width: Int)] = []
         shown.reserveCapacity(glyphs.count)
         for (k, index) in glyphs.enumerated() {
             let glyph = run.glyphs[index]
             let x = index != letter && font.width(glyph.id) == 0 ? run.glyphs[letter].x : glyph.x
-            guard let code = movedCode(reading[glyphs.count - 1 - k], of: glyph, to: x, in: run, font) else { return nil }
-            shown.append((code, x))
+            var code = reading[glyphs.count - 1 - k]
+            // A glyph for several characters stands for its last; blanks after it, where its
+            // advance ends, for the others, from the one before the last (they read before it).
+            var blanks: [UInt32] = []
+            if let characters = font.text(of: code), Self.hasSeveralCharacters(characters) {
+                let scalars = String(decoding: characters, as: UTF8.self).unicodeScalars.map { Array(String($0).utf8) }
+                for scalar in scalars.dropLast().reversed() {
+                    guard let blank = font.blankCode(for: scalar) else { return nil }
+                    blanks.append(blank)
+                }
+                guard let last = font.code(for: glyph.id, standingFor: scalars[scalars.count - 1]) else { return nil }
+                code = last
+            }
+            guard let moved = movedCode(code, of: glyph, to: x, in: run, font) else { return nil }
+            let width = font.width(glyph.id)
+            shown.append((moved, x, width))
+            for blank in blanks { shown.append((blank, x + Double(width) * run.size / 1000, 0)) }
         }
         return shown
+    }
+
+    /// Whether UTF-8 `text` has more than one character (scalar).
+    private static func hasSeveralCharacters<Bytes: Collection<UInt8>>(_ text: Bytes) -> Bool {
+        text.count > 1 && text.dropFirst().contains { $0 & 0xC0 != 0x80 }
     }
 
     /// The code that draws `glyph` (shown as `code`) from (`x`, the run's baseline): `code`
     /// where the glyph is, else one of its glyph moved there in the font (`PDFFont.shiftedCode`);
     /// nil when the font has none, or the move is not in whole font units (HarfBuzz's offsets
     /// are, within the writer's 0.0005 pt).
-    private func movedCode(_ code: UInt32, of glyph: PositionedGlyph, to x: Double, in run: GlyphRun, _ font: PDFFont) -> UInt32? {
+    private func movedCode(
+        _ code: UInt32, of glyph: PositionedGlyph, to x: Double, in run: GlyphRun, _ font: PDFFont
+    ) -> UInt32? {
         let unitsPerPoint = Double(font.program.unitsPerEm) / run.size
         func fontUnits(_ points: Double) -> Int16? {
             let units = points * unitsPerPoint

@@ -33,7 +33,9 @@ enum TrueTypeSubsetter {
         else { return nil }
         let glyphCount = Int(uint16(maxp, 4))
         let longOffsets = uint16(head, 50) == 1
-        guard loca.count >= (glyphCount + 1) * (longOffsets ? 4 : 2), glyphCount + shifted.count <= 0xFFFF else { return nil }
+        guard loca.count >= (glyphCount + 1) * (longOffsets ? 4 : 2), glyphCount + shifted.count <= 0xFFFF else {
+            return nil
+        }
         func outline(_ glyph: Int) -> Range<Int>? {
             guard glyph < glyphCount else { return nil }
             let start = outlineOffset(loca, glyph, long: longOffsets)
@@ -81,10 +83,10 @@ enum TrueTypeSubsetter {
                 let value = Int(Int16(bitPattern: uint16(glyf, range.lowerBound + offset))) + Int(delta)
                 return UInt16(bitPattern: Int16(clamping: value))
             }
-            let (xMin, yMin, xMax, yMax) = (moved(2, by: shift.dx), moved(4, by: shift.dy), moved(6, by: shift.dx), moved(8, by: shift.dy))
-            shiftedBoxes.append(Int16(bitPattern: xMin))
+            let box = [moved(2, by: shift.dx), moved(4, by: shift.dy), moved(6, by: shift.dx), moved(8, by: shift.dy)]
+            shiftedBoxes.append(Int16(bitPattern: box[0]))
             let (dx, dy) = (UInt16(bitPattern: shift.dx), UInt16(bitPattern: shift.dy))
-            for value in [0xFFFF, xMin, yMin, xMax, yMax, 0x0003, UInt16(shift.glyph), dx, dy] {
+            for value in [0xFFFF] + box + [0x0003, UInt16(shift.glyph), dx, dy] {
                 newGlyf.append(UInt8(value >> 8))
                 newGlyf.append(UInt8(value & 0xFF))
             }
@@ -110,7 +112,7 @@ enum TrueTypeSubsetter {
         set16(UInt16(newMetricsCount), in: &hhea, at: 34)
         set16(UInt16(count + shifted.count), in: &maxp, at: 4)
         var newHmtx = Array(hmtx[0..<metricsLength])
-        for xMin in shiftedBoxes { newHmtx += [UInt8(UInt16(bitPattern: xMin) >> 8), UInt8(UInt16(bitPattern: xMin) & 0xFF)] }
+        for xMin in shiftedBoxes.map({ UInt16(bitPattern: $0) }) { newHmtx += [UInt8(xMin >> 8), UInt8(xMin & 0xFF)] }
         if !shifted.isEmpty && maxp.count >= 32 {
             // maxp 1.0's limits for composites: their points and contours (at most a glyph's),
             // elements (one) and depth (one more than the font's own).
