@@ -271,15 +271,7 @@ struct RenderTests {
         let path = folder + "/rtl.pdf"
         try render(pages: result.pages, to: path, options: RenderOptions(format: .pdf))
         let words = ["مرحبا", "بالعالم", "שלום", "עולם", "ספריית", "מוזיקה", "رسائل", "من", "سارة", "Hello", "world"]
-        // pdf.js's text content, item by item, a line break where it sees a line end.
-        let script = """
-            const pdfjs = require("/usr/share/nodejs/pdfjs-dist/build/pdf.js");
-            const data = new Uint8Array(require("fs").readFileSync(process.argv[1]));
-            pdfjs.getDocument({ data, verbosity: 0 }).promise.then(d => d.getPage(1)).then(p => p.getTextContent())
-                .then(c => console.log(c.items.map(i => i.str + (i.hasEOL ? "\\n" : "")).join("")));
-            """
-        let pdfjs = try runProgram("/usr/bin/node", ["-e", script, path])
-        #expect(pdfjs.status == 0, "\(pdfjs.stderr)")
+        let pdfjs = try pdfjsText(path)
         let poppler = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"])
         for (reader, text) in [("pdf.js", pdfjs.stdout), ("pdftotext", poppler.stdout)] {
             let read = text.unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) }
@@ -291,6 +283,20 @@ struct RenderTests {
                 #expect(a != nil && b != nil && a! < b!, "\(reader): \(first) before \(second) in \(text)")
             }
         }
+    }
+
+    /// pdf.js's text content of a PDF's first page (Debian's pdf.js, as Firefox reads it), item
+    /// by item, a line break where it sees a line end.
+    private func pdfjsText(_ path: String) throws -> CommandResult {
+        let script = """
+            const pdfjs = require("/usr/share/nodejs/pdfjs-dist/build/pdf.js");
+            const data = new Uint8Array(require("fs").readFileSync(process.argv[1]));
+            pdfjs.getDocument({ data, verbosity: 0 }).promise.then(d => d.getPage(1)).then(p => p.getTextContent())
+                .then(c => console.log(c.items.map(i => i.str + (i.hasEOL ? "\\n" : "")).join("")));
+            """
+        let result = try runProgram("/usr/bin/node", ["-e", script, path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
     }
 
     /// Right-to-left letters past the BMP (Adlam) are drawn in reading order, outside
@@ -380,16 +386,9 @@ struct RenderTests {
         let thaiTexts = try textObjects(thaiPath)
         let baselines = Set(thaiTexts.flatMap { $0.matches(of: /\s(-?[0-9.]+) Tm\s/).map { String($0.1) } })
         #expect(thaiTexts.count == 1 && baselines.count == 1, "\(thaiTexts)")
-        let script = """
-            const pdfjs = require("/usr/share/nodejs/pdfjs-dist/build/pdf.js");
-            const data = new Uint8Array(require("fs").readFileSync(process.argv[1]));
-            pdfjs.getDocument({ data, verbosity: 0 }).promise.then(d => d.getPage(1)).then(p => p.getTextContent())
-                .then(c => console.log(c.items.map(i => i.str + (i.hasEOL ? "\\n" : "")).join("")));
-            """
         var read: [(reader: String, text: String, words: [String])] = []
         for (file, words, pdfjsWords) in [(path, arabic + hebrew + ligatures, hebrew + ligatures), (thaiPath, thai, thai)] {
-            let pdfjs = try runProgram("/usr/bin/node", ["-e", script, file])
-            #expect(pdfjs.status == 0, "\(pdfjs.stderr)")
+            let pdfjs = try pdfjsText(file)
             let poppler = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", file, "-"])
             read += [("pdftotext", poppler.stdout, words), ("pdf.js", pdfjs.stdout, pdfjsWords)]
         }
@@ -426,6 +425,37 @@ struct RenderTests {
             }
             let ink = ours.words.count { $0 >> 8 & 0xFF < 128 }
             #expect(ink > leastInk && differing < ink / 20 && moved == 0, "\(name): \(differing) of \(ink), \(moved) farther")
+        }
+    }
+
+    /// A space is never a text object of its own: between two clusters in /ActualText (most of
+    /// Hindi's words end in one) it is drawn in the span before it, which stands for it too.
+    /// Alone in its TJ, of no ink, it was a text object of no width to PDFium (Chrome), which
+    /// left it out: "करेंसूचनाएं" for "करें सूचनाएं", "ที่กิ่ที่" for "ที่ กิ่ ที่".
+    @Test func aSpaceIsNeverATextObjectOfItsOwn() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        for (lang, words) in [("hi", ["करें", "सूचनाएं", "में", "सेटिंग्स", "बदलें"]), ("th", ["ที่", "กิ่", "ที่", "การตั้งค่า"])] {
+            let result = try #require(layoutMarkup(#"<document lang="\#(lang)" width="390"><p>\#(words.joined(separator: " "))</p></document>"#))
+            let path = folder + "/\(lang).pdf"
+            try render(pages: result.pages, to: path, options: RenderOptions(format: .pdf))
+            #expect(try runProgram("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", path, path + ".qdf"]).status == 0)
+            let content = String(decoding: try bytes(path + ".qdf"), as: UTF8.self)
+            // The codes that stand for a space in ToUnicode (<code> <0020>).
+            let spaces = Set(content.matches(of: /<([0-9A-Fa-f]{4})> <0020>/).map { $0.1.lowercased() })
+            #expect(!spaces.isEmpty)
+            let arrays = content.matches(of: /\[([^\]]*)\]TJ/).map { String($0.1) }
+            #expect(arrays.count > 1, "the spans")
+            for array in arrays {
+                let codes = array.matches(of: /<([0-9a-fA-F]+)>/).flatMap { hex in
+                    stride(from: 0, to: hex.1.count, by: 4).map { offset in
+                        String(hex.1.dropFirst(offset).prefix(4)).lowercased()
+                    }
+                }
+                #expect(!codes.allSatisfy(spaces.contains), "\(lang): [\(array)]TJ")
+            }
+            let text = try runProgram("/usr/bin/pdftotext", ["-enc", "UTF-8", path, "-"]).stdout
+            #expect(text.split(whereSeparator: \.isWhitespace).map(String.init) == words, "\(text)")
         }
     }
 

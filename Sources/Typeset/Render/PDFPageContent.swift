@@ -106,7 +106,12 @@ struct PDFPageContent: ~Copyable {
             var textEnd = visual ? run.clusters.reduce(0) { $0 + $1.utf8Count } : 0
             var glyphStart = 0
             var glyphEnd = run.glyphs.count
+            var spaceJoined = false  // the cluster at hand is a space drawn in the span before it
             for n in run.clusters.indices {
+                if spaceJoined {
+                    spaceJoined = false
+                    continue
+                }
                 let cluster = run.clusters[visual ? run.clusters.count - 1 - n : n]
                 let clusterText: UnsafeBufferPointer<UInt8>
                 if visual {
@@ -132,7 +137,8 @@ struct PDFPageContent: ~Copyable {
                     let shown = baselineCodes(run, glyphs, clusterText, font)
                 {
                     for item in shown {
-                        line.show(PositionedGlyph(id: 0, x: item.x, y: run.baseline), code: item.code, width: item.width, in: &bytes)
+                        let at = PositionedGlyph(id: 0, x: item.x, y: run.baseline)
+                        line.show(at, code: item.code, width: item.width, in: &bytes)
                     }
                     continue
                 }
@@ -142,8 +148,18 @@ struct PDFPageContent: ~Copyable {
                 let code = glyphs.count == 1 && (run.leftToRightInLeftToRight || !clusterText.isEmpty)
                     ? font.code(for: run.glyphs[glyphs.lowerBound].id, drawnFor: clusterText) : nil
                 let mapped = code != nil
+                // A space between two clusters in /ActualText (Hindi's words, most of whose last
+                // clusters are several glyphs) is drawn in the span before it, which stands for
+                // it too: alone in its TJ, of no ink, it was a text object of no width to PDFium,
+                // which left it out ("करेंसूचनाएं" for "करें सूचनाएं").
+                let space = !mapped && !bitmap && !run.backward && n + 1 < run.clusters.count
+                    && run.clusters[n + 1].glyphCount == 1 && run.clusters[n + 1].utf8Count == 1
+                    && utf8[textStart] == 0x20
+                    ? font.code(for: run.glyphs[glyphStart].id, drawnFor: UnsafeBufferPointer(rebasing: utf8[textStart...textStart]))
+                    : nil
                 if !mapped {
-                    line.beginActualText(clusterText, in: &bytes)
+                    let spanText = space == nil ? clusterText : UnsafeBufferPointer(rebasing: utf8[textStart - clusterText.count...textStart])
+                    line.beginActualText(spanText, in: &bytes)
                     if glyphs.count > 1 && !bitmap { font.mapParts(run.glyphs[glyphs], of: clusterText) }
                 }
                 // A right-to-left cluster's glyphs come from HarfBuzz reversed, its marks before
@@ -172,6 +188,14 @@ struct PDFPageContent: ~Copyable {
                     } else {
                         line.show(glyph, code: shown, of: font, bitmap: bitmap, in: &bytes)
                     }
+                }
+                if let space {
+                    // (Under the last glyph's character spacing, if any: it has no ink, and the
+                    // next glyph is placed by a `Tm`.)
+                    line.show(run.glyphs[glyphStart], code: space, of: font, bitmap: false, in: &bytes)
+                    textStart += 1
+                    glyphStart += 1
+                    spaceJoined = true
                 }
                 if reach > 0.0005 { line.endSpacing(in: &bytes) }
                 if !mapped { line.endActualText(in: &bytes) }
