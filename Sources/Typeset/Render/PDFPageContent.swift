@@ -18,8 +18,10 @@
 // cluster's right edge by character spacing, as poppler measures a span (`spanReach`). In a
 // right-to-left run drawn left to right, a letter's glyphs stand for its characters without
 // /ActualText, its marks drawn first at its origin, on the baseline, by glyphs the font's
-// subset moves to where HarfBuzz put them (`baselineCodes`): one TJ for the run; a
-// left-to-right run's glyphs off the baseline are drawn on it the same way. A bitmap
+// subset moves to where HarfBuzz put them (`baselineCodes`), a ligature's glyph standing for
+// its last letter and codes that draw nothing for the others: one TJ for the run. A
+// left-to-right run's glyphs off the baseline are drawn on it the same way, and a space after a
+// span of /ActualText in the span, which stands for it too (never a TJ of its own). A bitmap
 // font's glyphs (color emoji) are codes of its Type 3 fonts (PDFFonts.swift), each placed by its
 // own `Tm` and shown by `Tj`, invisibly: their images are drawn after the text object, as
 // pictures are.
@@ -133,7 +135,8 @@ struct PDFPageContent: ~Copyable {
                 // several characters (lam-alef): each glyph stands for its part, drawn on the
                 // baseline as HarfBuzz orders them, its marks before its letter (`baselineCodes`).
                 let offBaseline = !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)
-                if visual && !bitmap && (glyphs.count > 1 || offBaseline || Self.hasSeveralCharacters(clusterText)),
+                let severalCharacters = Self.hasSeveralCharacters(clusterText)
+                if visual && !bitmap && (glyphs.count > 1 || offBaseline || severalCharacters),
                     let shown = baselineCodes(run, glyphs, clusterText, font)
                 {
                     for item in shown {
@@ -152,13 +155,16 @@ struct PDFPageContent: ~Copyable {
                 // clusters are several glyphs) is drawn in the span before it, which stands for
                 // it too: alone in its TJ, of no ink, it was a text object of no width to PDFium,
                 // which left it out ("करेंसूचनाएं" for "करें सूचनाएं").
-                let space = !mapped && !bitmap && !run.backward && n + 1 < run.clusters.count
+                let spaceFollows = !mapped && !bitmap && !run.backward && n + 1 < run.clusters.count
                     && run.clusters[n + 1].glyphCount == 1 && run.clusters[n + 1].utf8Count == 1
                     && utf8[textStart] == 0x20
+                let space = spaceFollows
                     ? font.code(for: run.glyphs[glyphStart].id, drawnFor: UnsafeBufferPointer(rebasing: utf8[textStart...textStart]))
                     : nil
                 if !mapped {
-                    let spanText = space == nil ? clusterText : UnsafeBufferPointer(rebasing: utf8[textStart - clusterText.count...textStart])
+                    // (The cluster's text and the space after it.)
+                    let spanText = space == nil
+                        ? clusterText : UnsafeBufferPointer(rebasing: utf8[textStart - clusterText.count...textStart])
                     line.beginActualText(spanText, in: &bytes)
                     if glyphs.count > 1 && !bitmap { font.mapParts(run.glyphs[glyphs], of: clusterText) }
                 }
