@@ -134,9 +134,9 @@ struct PDFPageContent: ~Copyable {
                 // A right-to-left cluster of several glyphs, of one off the baseline, or of one for
                 // several characters (lam-alef): each glyph stands for its part, drawn on the
                 // baseline as HarfBuzz orders them, its marks before its letter (`baselineCodes`).
-                let offBaseline = !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)
-                let severalCharacters = Self.hasSeveralCharacters(clusterText)
-                if visual && !bitmap && (glyphs.count > 1 || offBaseline || severalCharacters),
+                if visual && !bitmap,
+                    glyphs.count > 1 || !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)
+                        || Self.hasSeveralCharacters(clusterText),
                     let shown = baselineCodes(run, glyphs, clusterText, font)
                 {
                     for item in shown {
@@ -340,7 +340,7 @@ struct PDFPageContent: ~Copyable {
             // A glyph for several characters stands for its last; blanks after it, where its
             // advance ends, for the others, from the one before the last (they read before it).
             var blanks: [UInt32] = []
-            if let characters = font.text(of: code), Self.hasSeveralCharacters(characters) {
+            if let characters = font.text(of: code), characters.withUnsafeBufferPointer(Self.hasSeveralCharacters) {
                 let scalars = String(decoding: characters, as: UTF8.self).unicodeScalars.map { Array(String($0).utf8) }
                 for scalar in scalars.dropLast().reversed() {
                     guard let blank = font.blankCode(for: scalar) else { return nil }
@@ -357,9 +357,15 @@ struct PDFPageContent: ~Copyable {
         return shown
     }
 
-    /// Whether UTF-8 `text` has more than one character (scalar).
-    private static func hasSeveralCharacters<Bytes: Collection<UInt8>>(_ text: Bytes) -> Bool {
-        text.count > 1 && text.dropFirst().contains { $0 & 0xC0 != 0x80 }
+    /// Whether UTF-8 `text` has more than one character (scalar): a byte past the first that
+    /// begins one.
+    private static func hasSeveralCharacters(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 1
+        while index < text.count {
+            if text[index] & 0xC0 != 0x80 { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The code that draws `glyph` (shown as `code`) from (`x`, the run's baseline): `code`
