@@ -171,23 +171,7 @@ final class PDFFont {
     /// codes to give (a CFF font's; fewer left than the cluster needs: parted halfway, one
     /// lost its short i).
     func clusterCodes(_ glyphs: some Collection<UInt32>, for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
-        // As they read, byte for byte (nearly all: nothing made), or in Unicode's order.
-        var at = 0
-        var exact = true
-        for glyph in glyphs {
-            guard let known = unicode[Int(glyph)] else { exact = false; at = -1; break }
-            guard exact, known.count <= text.count - at, known.elementsEqual(text[at..<at + known.count]) else {
-                exact = false
-                continue
-            }
-            at += known.count
-        }
-        if exact && at == text.count { return nil }
-        if at >= 0 {  // each glyph stands for something
-            let read = glyphs.reduce(into: [UInt8]()) { $0 += unicode[Int($1)] ?? [] }
-            if String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self) { return nil }
-        }
-        guard program.isTrueType, !program.isBitmap else { return nil }
+        guard !reads(glyphs, as: text), program.isTrueType, !program.isBitmap else { return nil }
         // A vowel drawn in two glyphs around its consonant (Tamil's "ொ", Bengali's "ো") left
         // the last glyph standing for nothing, which mutool reads as U+FFFD: its canonical
         // decomposition ("ெ" and "ா") has a character for each.
@@ -206,6 +190,24 @@ final class PDFFont {
         }
         guard hasRoom(forCodes: Set(parts.filter { alternateCodes[$0] == nil }).count) else { return nil }
         return parts.map { alternateCodes[$0] ?? newCode($0) }
+    }
+
+    /// Whether `glyphs` read as `text` in ToUnicode, byte for byte (nearly all clusters: nothing
+    /// to make) or in the order Unicode makes one.
+    private func reads(_ glyphs: some Collection<UInt32>, as text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var at = 0
+        var exact = true
+        for glyph in glyphs {
+            guard let known = unicode[Int(glyph)] else { return false }  // one stands for nothing
+            guard exact, known.count <= text.count - at, known.elementsEqual(text[at..<at + known.count]) else {
+                exact = false
+                continue
+            }
+            at += known.count
+        }
+        if exact && at == text.count { return true }
+        let read = glyphs.reduce(into: [UInt8]()) { $0 += unicode[Int($1)] ?? [] }
+        return String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self)
     }
 
     /// `text`'s canonical decomposition (NFD), in UTF-8: the standard library's, which it
@@ -253,7 +255,12 @@ final class PDFFont {
         guard program.isTrueType, !program.isBitmap, Int(code) < glyphCount + alternates.count,
             let text = text(of: code), !text.isEmpty
         else { return nil }
-        let key = AlternateKey(glyph: glyph, text: text, dx: dx, dy: dy)
+        return subsetGlyphCode(AlternateKey(glyph: glyph, text: text, dx: dx, dy: dy))
+    }
+
+    /// The code of `key`, a glyph the subset adds (`isShifted`): known, or new while codes
+    /// and glyph ids are left.
+    private func subsetGlyphCode(_ key: AlternateKey) -> UInt32? {
         if let known = alternateCodes[key] { return known }
         return hasRoom(forCodes: 1) && glyphCount + shiftedCount < 0xFFFF ? newCode(key) : nil
     }
@@ -263,34 +270,45 @@ final class PDFFont {
     /// each a code of its own (PDFPageContent.baselineCodes). Nil when the font has none to give.
     func blankCode(for text: [UInt8]) -> UInt32? {
         guard program.isTrueType, !program.isBitmap, !text.isEmpty else { return nil }
-        let key = AlternateKey(glyph: 0, text: text, blank: true)
-        if let known = alternateCodes[key] { return known }
-        return hasRoom(forCodes: 1) && glyphCount + shiftedCount < 0xFFFF ? newCode(key) : nil
+        return subsetGlyphCode(AlternateKey(glyph: 0, text: text, blank: true))
     }
 
     /// The text `code` stands for in ToUnicode (nil: nothing).
-    func text(of code: UInt32) -> [UInt8]? {
+    private func text(of code: UInt32) -> [UInt8]? {
         Int(code) < glyphCount ? unicode[Int(code)] : alternates[Int(code) - glyphCount].text
     }
 
-    /// A code that shows `glyph` standing for `text`: its own id, or an alternate
-    /// (`code(for:drawnFor:)`); nil when the font has none to give.
-    func code(for glyph: UInt32, standingFor text: [UInt8]) -> UInt32? {
-        text.withUnsafeBufferPointer { code(for: glyph, drawnFor: $0) }
+    /// For `code`, a code of `glyph` that may stand for several characters (lam-alef): the code
+    /// of the glyph standing for the last of them, and blanks (`blankCode`) for the others,
+    /// from the one before the last: drawn in that order, the glyph then its blanks, they read
+    /// backwards as the characters, as right-to-left readers take a line. `code` and no blanks
+    /// for one character; nil when the font has no codes to give. Worked out once a code.
+    func splitCode(_ code: UInt32, of glyph: UInt32) -> (code: UInt32, blanks: [UInt32])? {
+        if let known = splitCodes[code] { return known }
+        guard let text = text(of: code), text.count(where: { $0 & 0xC0 != 0x80 }) > 1 else { return (code, []) }
+        var characters: [[UInt8]] = []  // cut before each lead byte
+        for byte in text {
+            if byte & 0xC0 != 0x80 || characters.isEmpty { characters.append([]) }
+            characters[characters.count - 1].append(byte)
+        }
+        var blanks: [UInt32] = []
+        for character in characters.dropLast().reversed() {
+            guard let blank = blankCode(for: character) else { return nil }
+            blanks.append(blank)
+        }
+        guard let last = characters[characters.count - 1].withUnsafeBufferPointer({ self.code(for: glyph, drawnFor: $0) })
+        else { return nil }
+        splitCodes[code] = (last, blanks)
+        return (last, blanks)
     }
+    private var splitCodes: [UInt32: (code: UInt32, blanks: [UInt32])] = [:]
 
     /// Codes for the glyphs of a cluster (`glyphs`, in the order it reads), one for each, that
     /// read as its `text` in ToUnicode without /ActualText: the glyphs' own where they read as
     /// it (after `mapParts`), else codes of their own (`clusterCodes`); nil when the font has
     /// none to give.
     func readingCodes(_ glyphs: [UInt32], for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
-        if let codes = clusterCodes(glyphs, for: text) { return codes }
-        // Nil from clusterCodes: they read as the text, or no codes were left.
-        let read = glyphs.reduce(into: [UInt8]()) { $0 += unicode[Int($1)] ?? [] }
-        guard glyphs.allSatisfy({ unicode[Int($0)] != nil }),
-            String(decoding: read, as: UTF8.self) == String(decoding: text, as: UTF8.self)
-        else { return nil }
-        return glyphs
+        reads(glyphs, as: text) ? glyphs : clusterCodes(glyphs, for: text)
     }
 
     /// Codes past the glyph ids a font may have (each a /W and a ToUnicode entry and two bytes
@@ -356,16 +374,17 @@ final class PDFFont {
     func write(to writer: PDFObjectWriter) throws {
         if program.isBitmap { return try writeType3(to: writer) }
         let glyphs = usedGlyphs
-        // (A blank is a glyph past the font's, which has no outline.)
-        let shifted = alternates.filter(\.isShifted).map {
-            TrueTypeSubsetter.Shift(glyph: $0.blank ? UInt32(glyphCount) : $0.glyph, dx: $0.dx, dy: $0.dy)
-        }
-        // The glyph of each alternate: its own, or the subset's moved copy past the font's.
+        // The glyph of each alternate: its own, or one the subset adds past the font's (moved,
+        // or a blank's, of no outline).
+        var shifted: [TrueTypeSubsetter.Shift] = []
         var shownGlyphs: [UInt32] = []
-        var nextShifted = UInt32(glyphCount)
         for alternate in alternates {
-            shownGlyphs.append(alternate.isShifted ? nextShifted : alternate.glyph)
-            if alternate.isShifted { nextShifted += 1 }
+            guard alternate.isShifted else {
+                shownGlyphs.append(alternate.glyph)
+                continue
+            }
+            shownGlyphs.append(UInt32(glyphCount + shifted.count))
+            shifted.append(TrueTypeSubsetter.Shift(glyph: alternate.blank ? nil : alternate.glyph, dx: alternate.dx, dy: alternate.dy))
         }
         guard let (program, bareCFF) = self.program.subset(glyphs: glyphs, shifted: shifted) else {
             throw RenderError.font(path: face.path, reason: "the glyphs of \(self.program.postScriptName) cannot be copied into a PDF (the file may be damaged)")

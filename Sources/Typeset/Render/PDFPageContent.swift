@@ -135,8 +135,8 @@ struct PDFPageContent: ~Copyable {
                 // several characters (lam-alef): each glyph stands for its part, drawn on the
                 // baseline as HarfBuzz orders them, its marks before its letter (`baselineCodes`).
                 if visual && !bitmap,
-                    glyphs.count > 1 || !(abs(run.glyphs[glyphs.lowerBound].y - run.baseline) < 0.0005)
-                        || Self.hasSeveralCharacters(clusterText),
+                    glyphs.count > 1 || Self.isOffBaseline(run.glyphs[glyphs.lowerBound], in: run)
+                        || clusterText.count(where: { $0 & 0xC0 != 0x80 }) > 1,
                     let shown = baselineCodes(run, glyphs, clusterText, font)
                 {
                     for item in shown {
@@ -185,7 +185,7 @@ struct PDFPageContent: ~Copyable {
                     // it, moved in the font, as a right-to-left run's marks are (`baselineCodes`):
                     // PDFium read "การตั้งค่า" as "การ ช้ ตั้งตั้ ค่า".
                     let glyph = run.glyphs[index]
-                    if !run.backward && !bitmap && !(abs(glyph.y - run.baseline) < 0.0005),
+                    if !run.backward && !bitmap && Self.isOffBaseline(glyph, in: run),
                         let moved = movedCode(shown, of: glyph, to: glyph.x, in: run, font)
                     {
                         line.show(
@@ -336,20 +336,11 @@ struct PDFPageContent: ~Copyable {
         for (k, index) in glyphs.enumerated() {
             let glyph = run.glyphs[index]
             let x = index != letter && font.width(glyph.id) == 0 ? run.glyphs[letter].x : glyph.x
-            var code = reading[glyphs.count - 1 - k]
             // A glyph for several characters stands for its last; blanks after it, where its
-            // advance ends, for the others, from the one before the last (they read before it).
-            var blanks: [UInt32] = []
-            if let characters = font.text(of: code), characters.withUnsafeBufferPointer(Self.hasSeveralCharacters) {
-                let scalars = String(decoding: characters, as: UTF8.self).unicodeScalars.map { Array(String($0).utf8) }
-                for scalar in scalars.dropLast().reversed() {
-                    guard let blank = font.blankCode(for: scalar) else { return nil }
-                    blanks.append(blank)
-                }
-                guard let last = font.code(for: glyph.id, standingFor: scalars[scalars.count - 1]) else { return nil }
-                code = last
-            }
-            guard let moved = movedCode(code, of: glyph, to: x, in: run, font) else { return nil }
+            // advance ends, for the others (they read before it).
+            guard let (code, blanks) = font.splitCode(reading[glyphs.count - 1 - k], of: glyph.id),
+                let moved = movedCode(code, of: glyph, to: x, in: run, font)
+            else { return nil }
             let width = font.width(glyph.id)
             shown.append((moved, x, width))
             for blank in blanks { shown.append((blank, x + Double(width) * run.size / 1000, 0)) }
@@ -357,15 +348,10 @@ struct PDFPageContent: ~Copyable {
         return shown
     }
 
-    /// Whether UTF-8 `text` has more than one character (scalar): a byte past the first that
-    /// begins one.
-    private static func hasSeveralCharacters(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 1
-        while index < text.count {
-            if text[index] & 0xC0 != 0x80 { return true }
-            index += 1
-        }
-        return false
+    /// Whether `glyph` of `run` stands off its baseline (a mark HarfBuzz raised or lowered), by
+    /// more than the writer's 0.0005 pt.
+    private static func isOffBaseline(_ glyph: PositionedGlyph, in run: GlyphRun) -> Bool {
+        !(abs(glyph.y - run.baseline) < 0.0005)
     }
 
     /// The code that draws `glyph` (shown as `code`) from (`x`, the run's baseline): `code`

@@ -12,9 +12,10 @@
 // one-page PDF (issue 8). This is a copy of the glyphs drawn. CFF fonts still go to hb-subset.
 
 enum TrueTypeSubsetter {
-    /// A glyph moved right by `dx` and up by `dy` font units (left and down when negative).
+    /// A glyph moved right by `dx` and up by `dy` font units (left and down when negative);
+    /// nil: an empty glyph.
     struct Shift: Hashable {
-        var glyph: UInt32
+        var glyph: UInt32?
         var dx: Int16
         var dy: Int16
     }
@@ -45,7 +46,7 @@ enum TrueTypeSubsetter {
 
         // The glyphs to keep: those drawn, .notdef, and the components of composites.
         var keep = [Bool](repeating: false, count: glyphCount)
-        var pending = ([0] + glyphs.map(Int.init) + shifted.map { Int($0.glyph) }).filter { $0 < glyphCount }
+        var pending = ([0] + glyphs.map(Int.init) + shifted.compactMap { $0.glyph.map(Int.init) }).filter { $0 < glyphCount }
         while let glyph = pending.popLast() {
             guard !keep[glyph] else { continue }
             keep[glyph] = true
@@ -72,10 +73,10 @@ enum TrueTypeSubsetter {
         // Each shifted glyph: a composite of one component, the glyph at (dx, dy), its box moved
         // as much (ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES; not rounded to the grid). One of no
         // outline stays empty.
-        var shiftedBoxes: [Int16] = []  // each one's xMin, for hmtx
+        var shiftedBoxes: [UInt16] = []  // each one's xMin, for hmtx
         for shift in shifted {
             starts.append(newGlyf.count)
-            guard let range = outline(Int(shift.glyph)), range.count >= 10 else {
+            guard let glyph = shift.glyph, let range = outline(Int(glyph)), range.count >= 10 else {
                 shiftedBoxes.append(0)
                 continue
             }
@@ -84,12 +85,9 @@ enum TrueTypeSubsetter {
                 return UInt16(bitPattern: Int16(clamping: value))
             }
             let box = [moved(2, by: shift.dx), moved(4, by: shift.dy), moved(6, by: shift.dx), moved(8, by: shift.dy)]
-            shiftedBoxes.append(Int16(bitPattern: box[0]))
+            shiftedBoxes.append(box[0])
             let (dx, dy) = (UInt16(bitPattern: shift.dx), UInt16(bitPattern: shift.dy))
-            for value in [0xFFFF] + box + [0x0003, UInt16(shift.glyph), dx, dy] {
-                newGlyf.append(UInt8(value >> 8))
-                newGlyf.append(UInt8(value & 0xFF))
-            }
+            for value in [0xFFFF] + box + [0x0003, UInt16(glyph), dx, dy] { append16(value, to: &newGlyf) }
             while newGlyf.count % 4 != 0 { newGlyf.append(0) }
         }
         starts.append(newGlyf.count)
@@ -112,7 +110,7 @@ enum TrueTypeSubsetter {
         set16(UInt16(newMetricsCount), in: &hhea, at: 34)
         set16(UInt16(count + shifted.count), in: &maxp, at: 4)
         var newHmtx = Array(hmtx[0..<metricsLength])
-        for xMin in shiftedBoxes.map({ UInt16(bitPattern: $0) }) { newHmtx += [UInt8(xMin >> 8), UInt8(xMin & 0xFF)] }
+        for xMin in shiftedBoxes { append16(xMin, to: &newHmtx) }
         if !shifted.isEmpty && maxp.count >= 32 {
             // maxp 1.0's limits for composites: their points and contours (at most a glyph's),
             // elements (one) and depth (one more than the font's own).
@@ -238,6 +236,11 @@ enum TrueTypeSubsetter {
     private static func set16(_ value: UInt16, in bytes: inout [UInt8], at offset: Int) {
         bytes[offset] = UInt8(value >> 8)
         bytes[offset + 1] = UInt8(value & 0xFF)
+    }
+
+    private static func append16(_ value: UInt16, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(value >> 8))
+        bytes.append(UInt8(value & 0xFF))
     }
 
     private static func append32(_ value: UInt32, to bytes: inout [UInt8]) {
