@@ -171,22 +171,24 @@ final class PDFFont {
     /// codes to give (a CFF font's; fewer left than the cluster needs: parted halfway, one
     /// lost its short i).
     func clusterCodes(_ glyphs: some Collection<UInt32>, for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
-        guard !reads(glyphs, as: text), program.isTrueType, !program.isBitmap else { return nil }
+        reads(glyphs, as: text) ? nil : ownCodes(glyphs, for: text)
+    }
+
+    /// `clusterCodes` for a cluster known not to read as its text.
+    private func ownCodes(_ glyphs: some Collection<UInt32>, for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
+        guard program.isTrueType, !program.isBitmap else { return nil }
         // A vowel drawn in two glyphs around its consonant (Tamil's "ொ", Bengali's "ো") left
         // the last glyph standing for nothing, which mutool reads as U+FFFD: its canonical
         // decomposition ("ெ" and "ா") has a character for each.
-        let characters = text.count(where: { $0 & 0xC0 != 0x80 })
-        let text = characters < glyphs.count ? Self.decomposed(text) : Array(text)
-        // Each glyph's part: one character (its UTF-8 length from its first byte), the last all left.
+        var starts = Self.characterStarts(text)
+        let text = starts.count < glyphs.count ? Self.decomposed(text) : Array(text)
+        if starts.count < glyphs.count { starts = Self.characterStarts(text) }
+        // Each glyph's part: one character, the last all left (none when the text runs out).
         var parts: [AlternateKey] = []
-        var start = 0
         for (k, glyph) in glyphs.enumerated() {
-            let lead = start < text.count ? text[start] : 0
-            let length = k == glyphs.count - 1 ? text.count - start
-                : start == text.count ? 0 : lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-            let end = min(text.count, start + length)
+            let start = k < starts.count ? starts[k] : text.count
+            let end = k == glyphs.count - 1 || k + 1 >= starts.count ? text.count : starts[k + 1]
             parts.append(AlternateKey(glyph: glyph, text: Array(text[start..<end])))
-            start = end
         }
         guard hasRoom(forCodes: Set(parts.filter { alternateCodes[$0] == nil }).count) else { return nil }
         return parts.map { alternateCodes[$0] ?? newCode($0) }
@@ -285,12 +287,10 @@ final class PDFFont {
     /// for one character; nil when the font has no codes to give. Worked out once a code.
     func splitCode(_ code: UInt32, of glyph: UInt32) -> (code: UInt32, blanks: [UInt32])? {
         if let known = splitCodes[code] { return known }
-        guard let text = text(of: code), text.count(where: { $0 & 0xC0 != 0x80 }) > 1 else { return (code, []) }
-        var characters: [[UInt8]] = []  // cut before each lead byte
-        for byte in text {
-            if byte & 0xC0 != 0x80 || characters.isEmpty { characters.append([]) }
-            characters[characters.count - 1].append(byte)
-        }
+        guard let text = text(of: code) else { return (code, []) }
+        let starts = Self.characterStarts(text)
+        guard starts.count > 1 else { return (code, []) }
+        let characters = starts.indices.map { Array(text[starts[$0]..<($0 + 1 < starts.count ? starts[$0 + 1] : text.count)]) }
         var blanks: [UInt32] = []
         for character in characters.dropLast().reversed() {
             guard let blank = blankCode(for: character) else { return nil }
@@ -308,7 +308,13 @@ final class PDFFont {
     /// it (after `mapParts`), else codes of their own (`clusterCodes`); nil when the font has
     /// none to give.
     func readingCodes(_ glyphs: [UInt32], for text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
-        reads(glyphs, as: text) ? glyphs : clusterCodes(glyphs, for: text)
+        reads(glyphs, as: text) ? glyphs : ownCodes(glyphs, for: text)
+    }
+
+    /// Where each character of UTF-8 `text` starts: at each byte that is not a continuation.
+    private static func characterStarts<Bytes: RandomAccessCollection<UInt8>>(_ text: Bytes) -> [Int]
+    where Bytes.Index == Int {
+        text.indices.filter { text[$0] & 0xC0 != 0x80 }.map { $0 - text.startIndex }
     }
 
     /// Codes past the glyph ids a font may have (each a /W and a ToUnicode entry and two bytes
